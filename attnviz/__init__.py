@@ -1,0 +1,3 @@
+"""attnviz: see attention."""
+
+__version__ = "0.1.0"

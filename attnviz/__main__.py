@@ -1,0 +1,5 @@
+import sys
+
+from attnviz.app import main
+
+sys.exit(main())

@@ -1,0 +1,55 @@
+"""Choosing the torch device a model runs on."""
+
+from __future__ import annotations
+
+import torch
+
+
+class DeviceUnavailableError(RuntimeError):
+    """The device a user asked for does not exist on this machine."""
+
+
+def _mps_available() -> bool:
+    backend = getattr(torch.backends, "mps", None)
+    return bool(backend is not None and backend.is_available())
+
+
+def available_devices() -> list[str]:
+    """Names of the devices usable here, best first, always ending with ``"cpu"``."""
+    names = [f"cuda:{i}" if torch.cuda.device_count() > 1 else "cuda"
+             for i in range(torch.cuda.device_count())] if torch.cuda.is_available() else []
+    if _mps_available():
+        names.append("mps")
+    return [*names, "cpu"]
+
+
+def pick_device(preference: str = "auto") -> torch.device:
+    """The device to run on.
+
+    preference: ``"auto"`` (CUDA when available, then Apple MPS, else CPU), ``"cpu"``, ``"cuda"``,
+    ``"cuda:N"`` or ``"mps"``. An explicit choice that is not available raises
+    :class:`DeviceUnavailableError` with a message that says what is available instead.
+    """
+    choice = (preference or "auto").strip().lower()
+    if choice == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda")
+        if _mps_available():
+            return torch.device("mps")
+        return torch.device("cpu")
+    try:
+        device = torch.device(choice)
+    except RuntimeError:
+        raise DeviceUnavailableError(
+            f"unknown device {preference!r}; use auto, cpu, cuda, cuda:N or mps") from None
+    ok = {
+        "cpu": lambda: True,
+        "cuda": lambda: torch.cuda.is_available()
+        and (device.index is None or device.index < torch.cuda.device_count()),
+        "mps": _mps_available,
+    }.get(device.type, lambda: False)()
+    if not ok:
+        raise DeviceUnavailableError(
+            f"device {preference!r} is not available here; available: "
+            + ", ".join(available_devices()))
+    return device

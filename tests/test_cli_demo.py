@@ -1,0 +1,25 @@
+import subprocess
+import sys
+
+from attnviz.cli import main
+
+
+def test_demo_prints_kernel_regression_and_masked_softmax(capsys):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "learned w=" in out
+    assert "0.629  0.231  0.140  0.000  0.000" in out  # softmax([2, 1, 0.5]) then two masked zeros
+
+
+def test_python_dash_m_runs_a_command():
+    done = subprocess.run([sys.executable, "-m", "attnviz", "demo"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Nadaraya" in done.stdout
+
+
+def test_unknown_command_exits_2_without_traceback():
+    done = subprocess.run([sys.executable, "-m", "attnviz", "frobnicate"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and "invalid choice" in done.stderr
