@@ -6,8 +6,10 @@ Errors reach the user as one line on stderr and exit code 2, never as a tracebac
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 EXIT_USAGE = 2
 
@@ -47,16 +49,146 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _device(name: str):
+    from attnviz.core.device import DeviceUnavailableError, pick_device
+
+    try:
+        return pick_device(name)
+    except DeviceUnavailableError as error:
+        raise CliError(str(error)) from None
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    """Train one model and write its checkpoint."""
+    import torch
+
+    from attnviz.training.train import TrainOptions, train_kernel_regression, train_translation
+
+    if args.seed is not None:
+        torch.manual_seed(args.seed)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    if args.kind == "kernel-regression":
+        info = train_kernel_regression(args.out, epochs=args.epochs or 5, seed=args.seed or 0)
+        print(f"wrote {args.out}: learned w={info['w']:.3f}, loss {info['loss_before']:.2f} -> "
+              f"{info['loss_after']:.2f}")
+        return 0
+    if args.data is None or not Path(args.data).is_file():
+        raise CliError(f"training data not found: {args.data}")
+    overrides = {k: v for k, v in {"epochs": args.epochs, "seed": args.seed, "minutes": args.minutes,
+                                    "lr": args.lr, "batch_size": args.batch_size}.items() if v is not None}
+    arch = json.loads(args.arch) if args.arch else None
+    info = train_translation(args.kind, args.data, args.out, _device(args.device),
+                             TrainOptions(**overrides), arch)
+    print(f"wrote {args.out}: validation BLEU {info['val_bleu']:.2f} after {info['minutes']} min")
+    return 0
+
+
+def _load(path: str, device_name: str = "cpu"):
+    from attnviz.core.checkpoint import CheckpointError, load_checkpoint
+
+    device = _device(device_name)
+    try:
+        return load_checkpoint(path, device), device
+    except CheckpointError as error:
+        raise CliError(str(error)) from None
+
+
+def _translation_session(args: argparse.Namespace):
+    from attnviz.core.stepping import DecodeSession
+
+    loaded, device = _load(args.checkpoint, args.device)
+    if not loaded.is_translation:
+        raise CliError(f"{args.checkpoint}: a {loaded.kind} checkpoint does not translate")
+    if args.beam < 1:
+        raise CliError(f"--beam must be at least 1, got {args.beam}")
+    return DecodeSession(loaded, device, beam_size=args.beam)
+
+
+def _translate_line(session, line: str) -> str:
+    """One translation; warnings (unknown words, truncation) go to stderr."""
+    if not line.strip():
+        return ""
+    source = session.encode(line)
+    if source.unknown:
+        warn(f"unknown words mapped to <unk>: {' '.join(source.unknown)}")
+    if source.truncated_from:
+        warn(f"input of {source.truncated_from} tokens truncated to the model's limit of "
+             f"{session.max_src_len}")
+    session.run()
+    return session.translation()
+
+
+def warn(message: str) -> None:
+    print(f"attnviz: warning: {message}", file=sys.stderr)
+
+
+def _cmd_translate(args: argparse.Namespace) -> int:
+    """Translate --text, or every stdin line; exactly one output line per input line."""
+    session = _translation_session(args)
+    lines = [args.text] if args.text is not None else (line.rstrip("\n") for line in sys.stdin)
+    for line in lines:
+        print(_translate_line(session, line), flush=True)
+    return 0
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    """Corpus BLEU of a checkpoint on a TSV of pairs (all references of a source used)."""
+    from attnviz.training.bleu import corpus_bleu
+    from attnviz.training.data import group_references, read_pairs
+
+    session = _translation_session(args)
+    if not Path(args.data).is_file():
+        raise CliError(f"evaluation data not found: {args.data}")
+    refs = group_references(read_pairs(args.data))
+    if not refs:
+        raise CliError(f"{args.data}: no sentence pairs")
+    hyps = []
+    for source in refs:
+        session.encode(" ".join(source))
+        session.run()
+        hyps.append(session.translation())
+    bleu = corpus_bleu(hyps, [[" ".join(r) for r in refs[s]] for s in refs])
+    print(f"BLEU {bleu:.2f} on {len(refs)} source sentences")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="attnviz", description="See attention.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     demo = sub.add_parser("demo", help="print what the attention core computes, as text")
     demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(run=_cmd_demo)
+
+    train = sub.add_parser("train", help="train a model on sentence pairs and write a checkpoint")
+    train.add_argument("kind", choices=["kernel-regression", "rnn-additive", "rnn-dot", "transformer"])
+    train.add_argument("--data", help="TSV of english<TAB>french pairs (not needed for kernel-regression)")
+    train.add_argument("--out", required=True, help="checkpoint to write (.safetensors)")
+    train.add_argument("--epochs", type=int)
+    train.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
+    train.add_argument("--seed", type=int)
+    train.add_argument("--minutes", type=float, help="stop after this much wall-clock time")
+    train.add_argument("--lr", type=float, help="peak learning rate")
+    train.add_argument("--batch-size", type=int)
+    train.add_argument("--threads", type=int, help="CPU threads for torch")
+    train.add_argument("--arch", help='JSON of model settings, e.g. \'{"num_decoder_layers": 3}\'')
+    train.set_defaults(run=_cmd_train)
+
+    for name, helptext, run in (("translate", "translate --text, or stdin line by line", _cmd_translate),
+                                ("eval", "print the BLEU of a checkpoint on a TSV of pairs", _cmd_eval)):
+        cmd = sub.add_parser(name, help=helptext)
+        cmd.add_argument("--checkpoint", required=True, help="a .safetensors checkpoint")
+        cmd.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
+        cmd.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
+        if name == "translate":
+            cmd.add_argument("--text", help="one sentence; without it, read stdin")
+        else:
+            cmd.add_argument("--data", required=True, help="TSV of english<TAB>french pairs")
+        cmd.set_defaults(run=run)
     return parser
 
 
-COMMANDS = ("demo",)
+COMMANDS = ("demo", "train", "translate", "eval")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -71,3 +203,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except (OSError, ValueError) as error:  # unreadable files, bad values: still no traceback
+        print(f"attnviz: error: {error}", file=sys.stderr)
+        return EXIT_USAGE

@@ -25,3 +25,24 @@ def device(request: pytest.FixtureRequest) -> torch.device:
 @pytest.fixture(autouse=True)
 def _seeded() -> None:
     torch.manual_seed(0)
+
+
+@pytest.fixture(scope="session")
+def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """One tiny model of each translation kind, trained once per test run on a reversal task.
+
+    Returns {kind: (checkpoint path, training info)} plus "data": the TSV used.
+    """
+    import io
+
+    from attnviz.training.train import train_translation
+    from tests.tiny import TINY_ARCH, TINY_OPTIONS, write_reversal_data
+
+    folder = tmp_path_factory.mktemp("tiny")
+    data = write_reversal_data(folder / "reverse.tsv")
+    models: dict = {"data": data}
+    for kind, arch in TINY_ARCH.items():
+        out = folder / f"{kind}.safetensors"
+        info = train_translation(kind, data, out, torch.device("cpu"), TINY_OPTIONS, arch, log=io.StringIO())
+        models[kind] = (out, info)
+    return models

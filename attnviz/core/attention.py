@@ -152,10 +152,7 @@ class MultiHeadAttention(nn.Module):
         Returns output (B, Q, D), weights and scores (B, H, Q, K).
         """
         q = self.split_heads(self.W_q(queries))  # (B, H, Q, Dh)
-        if self.additive is not None:
-            scores = self.additive(q, key_heads)
-        else:
-            scores = DotProductAttention.score(q, key_heads)
+        scores = self.additive(q, key_heads) if self.additive is not None else DotProductAttention.score(q, key_heads)
         weights = masked_softmax(scores, valid_lens, mask=mask)  # (B, H, Q, K)
         heads = self.dropout(weights) @ value_heads  # (B, H, Q, Dh)
         b, _, nq, _ = heads.shape

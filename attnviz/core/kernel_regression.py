@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import torch
@@ -140,3 +141,42 @@ def fit_parametric(model: NadarayaWatsonRegression, x_train: Tensor, y_train: Te
     with torch.no_grad():
         losses.append(float(((model(x_train, keys, values).predictions - y_train) ** 2).sum() / 2))
     return losses
+
+
+@dataclass(frozen=True)
+class KernelRegressionConfig:
+    """The shipped kernel-regression setup: data recipe plus the default non-parametric kernel."""
+
+    n_train: int = 50
+    noise: float = 0.5
+    seed: int = 0
+    kernel: str = "gaussian"
+    bandwidth: float = 1.0
+
+
+class KernelRegressionModel(nn.Module):
+    """Training data, test grid and trained parametric model in one module (one checkpoint).
+
+    Buffers x_train, y_train (N,), x_test, y_test (M,); ``parametric`` holds the learned w.
+    """
+
+    def __init__(self, config: KernelRegressionConfig):
+        super().__init__()
+        self.config = config
+        data = synthetic_regression_data(config.n_train, config.noise, config.seed)
+        for name, value in data._asdict().items():
+            self.register_buffer(name, value.clone())
+        self.parametric = NadarayaWatsonRegression()
+
+    def data(self) -> RegressionData:
+        return RegressionData(*(getattr(self, name) for name in RegressionData._fields))
+
+    def non_parametric(self, queries: Tensor, kernel: str | None = None,
+                       bandwidth: float | None = None) -> KernelPrediction:
+        """queries (Q,) -> predictions (Q,), weights (Q, N) with the config's or the given kernel."""
+        return nadaraya_watson(queries, self.x_train, self.y_train, kernel or self.config.kernel,
+                               bandwidth if bandwidth is not None else self.config.bandwidth)
+
+    def forward(self, queries: Tensor) -> KernelPrediction:
+        """The trained parametric model's predictions (Q,) and weights (Q, N)."""
+        return self.parametric(queries, self.x_train, self.y_train)

@@ -30,6 +30,7 @@ class PositionalEncoding(nn.Module):
     def __init__(self, num_hiddens: int, dropout: float = 0.0, max_len: int = 1000):
         super().__init__()
         self.dropout = nn.Dropout(dropout)
+        self.P: Tensor
         self.register_buffer("P", torch.from_numpy(positional_encoding_table(max_len, num_hiddens)),
                              persistent=False)
 

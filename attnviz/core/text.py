@@ -1,0 +1,86 @@
+"""Text preprocessing and vocabularies, following d2l's machine-translation chapter."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+PAD, BOS, EOS, UNK = "<pad>", "<bos>", "<eos>", "<unk>"
+RESERVED = (PAD, BOS, EOS, UNK)
+
+
+def preprocess(text: str) -> str:
+    """Lowercase, turn U+202F / U+00A0 into spaces, put a space before , . ! ? (d2l's ``_preprocess``)."""
+    text = text.replace("\u202f", " ").replace("\xa0", " ").lower().strip()
+    out = []
+    for i, char in enumerate(text):
+        if i > 0 and char in ",.!?" and text[i - 1] != " ":
+            out.append(" ")
+        out.append(char)
+    return "".join(out)
+
+
+def tokenize(text: str) -> list[str]:
+    """Word tokens of an already preprocessed sentence."""
+    return text.split()
+
+
+def detokenize(tokens: Sequence[str]) -> str:
+    """Tokens joined by single spaces: the preprocessed form, which BLEU is computed on."""
+    return " ".join(tokens)
+
+
+@dataclass(frozen=True)
+class Vocab:
+    """A token list whose first four entries are ``<pad> <bos> <eos> <unk>`` (ids 0–3)."""
+
+    tokens: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if tuple(self.tokens[:4]) != RESERVED:
+            raise ValueError(f"a vocabulary must start with {' '.join(RESERVED)}")
+        if len(set(self.tokens)) != len(self.tokens):
+            raise ValueError("a vocabulary must not repeat a token")
+        object.__setattr__(self, "_index", {tok: i for i, tok in enumerate(self.tokens)})
+
+    @classmethod
+    def build(cls, sentences: Iterable[Sequence[str]], min_freq: int = 2,
+              max_size: int | None = None) -> Vocab:
+        """Tokens seen at least ``min_freq`` times, most frequent first (ties alphabetically)."""
+        counts = Counter(tok for sentence in sentences for tok in sentence)
+        ranked = sorted((t for t, c in counts.items() if c >= min_freq and t not in RESERVED),
+                        key=lambda t: (-counts[t], t))
+        if max_size is not None:
+            ranked = ranked[: max(0, max_size - len(RESERVED))]
+        return cls((*RESERVED, *ranked))
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    @property
+    def pad_id(self) -> int:
+        return 0
+
+    @property
+    def bos_id(self) -> int:
+        return 1
+
+    @property
+    def eos_id(self) -> int:
+        return 2
+
+    @property
+    def unk_id(self) -> int:
+        return 3
+
+    def __contains__(self, token: object) -> bool:
+        return token in self._index  # type: ignore[attr-defined]
+
+    def ids(self, tokens: Sequence[str]) -> list[int]:
+        """Token ids; unknown tokens map to ``<unk>``."""
+        index: dict[str, int] = self._index  # type: ignore[attr-defined]
+        return [index.get(tok, 3) for tok in tokens]
+
+    def to_tokens(self, ids: Iterable[int]) -> list[str]:
+        return [self.tokens[i] for i in ids]

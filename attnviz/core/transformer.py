@@ -1,0 +1,204 @@
+"""Transformer encoder–decoder ("Attention Is All You Need"; d2l §11.7).
+
+Embeddings scaled by √D plus sinusoidal positional encoding, multi-head attention, post-norm
+Add & Norm, position-wise FFN. Decoding is incremental: each decoder layer caches its projected
+self-attention keys/values, and the cross-attention keys/values are projected once in ``encode``.
+Shapes: B batch, S source length, T target length, D width, H heads, Dh = D / H, V vocabulary.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import torch
+from torch import Tensor, nn
+
+from attnviz.core.attention import Attended, MultiHeadAttention
+from attnviz.core.masking import causal_mask
+from attnviz.core.positional import PositionalEncoding
+
+
+@dataclass(frozen=True)
+class TransformerConfig:
+    """Hyperparameters of :class:`Transformer`."""
+
+    src_vocab_size: int
+    tgt_vocab_size: int
+    num_hiddens: int = 256
+    ffn_hiddens: int = 1024
+    num_heads: int = 4
+    num_encoder_layers: int = 2
+    num_decoder_layers: int = 2
+    dropout: float = 0.1
+    max_src_len: int = 32
+    max_tgt_len: int = 32
+    tie_output: bool = True  # decoder embedding and output projection share one matrix
+
+
+class AddNorm(nn.Module):
+    """Post-norm residual: LayerNorm(x + dropout(y))."""
+
+    def __init__(self, width: int, dropout: float):
+        super().__init__()
+        self.dropout = nn.Dropout(dropout)
+        self.norm = nn.LayerNorm(width)
+
+    def forward(self, x: Tensor, y: Tensor) -> Tensor:
+        return self.norm(x + self.dropout(y))
+
+
+class PositionWiseFFN(nn.Module):
+    def __init__(self, width: int, hiddens: int):
+        super().__init__()
+        self.dense1 = nn.Linear(width, hiddens)
+        self.dense2 = nn.Linear(hiddens, width)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.dense2(torch.relu(self.dense1(x)))
+
+
+class EncoderBlock(nn.Module):
+    def __init__(self, c: TransformerConfig):
+        super().__init__()
+        self.attention = MultiHeadAttention(c.num_hiddens, c.num_heads, c.dropout)
+        self.addnorm1 = AddNorm(c.num_hiddens, c.dropout)
+        self.ffn = PositionWiseFFN(c.num_hiddens, c.ffn_hiddens)
+        self.addnorm2 = AddNorm(c.num_hiddens, c.dropout)
+
+    def forward(self, x: Tensor, valid_lens: Tensor) -> tuple[Tensor, Attended]:
+        """x (B, S, D) -> (B, S, D) and self-attention (weights (B, H, S, S))."""
+        attended = self.attention(x, x, x, valid_lens, need_scores=True)
+        y = self.addnorm1(x, attended.output)
+        return self.addnorm2(y, self.ffn(y)), attended
+
+
+@dataclass
+class LayerCache:
+    """One decoder layer's cache: self-attention keys/values so far (B, H, t, Dh) and the
+    cross-attention keys/values of the source (B, H, S, Dh)."""
+
+    self_keys: Tensor
+    self_values: Tensor
+    cross_keys: Tensor
+    cross_values: Tensor
+
+    def reorder(self, index: Tensor) -> LayerCache:
+        return LayerCache(self.self_keys[index], self.self_values[index], self.cross_keys[index],
+                          self.cross_values[index])
+
+
+class DecoderBlock(nn.Module):
+    def __init__(self, c: TransformerConfig):
+        super().__init__()
+        self.self_attention = MultiHeadAttention(c.num_hiddens, c.num_heads, c.dropout)
+        self.addnorm1 = AddNorm(c.num_hiddens, c.dropout)
+        self.cross_attention = MultiHeadAttention(c.num_hiddens, c.num_heads, c.dropout)
+        self.addnorm2 = AddNorm(c.num_hiddens, c.dropout)
+        self.ffn = PositionWiseFFN(c.num_hiddens, c.ffn_hiddens)
+        self.addnorm3 = AddNorm(c.num_hiddens, c.dropout)
+
+    def forward(self, x: Tensor, cache: LayerCache, src_valid_lens: Tensor, offset: int,
+                need_scores: bool) -> tuple[Tensor, LayerCache, Attended, Attended]:
+        """x (B, T, D): T new target positions starting at absolute position ``offset``.
+
+        Appends their keys/values to the cache; returns the output (B, T, D), the new cache,
+        self-attention (B, H, T, offset+T) and cross-attention (B, H, T, S).
+        """
+        new_keys, new_values = self.self_attention.project_keys_values(x, x)
+        keys = torch.cat([cache.self_keys, new_keys], dim=2)  # (B, H, offset+T, Dh)
+        values = torch.cat([cache.self_values, new_values], dim=2)
+        mask = causal_mask(x.shape[1], keys.shape[2], offset=offset, device=x.device)
+        self_att = self.self_attention.attend(x, keys, values, mask=mask, need_scores=need_scores)
+        y = self.addnorm1(x, self_att.output)
+        cross_att = self.cross_attention.attend(y, cache.cross_keys, cache.cross_values, src_valid_lens,
+                                                need_scores=need_scores)
+        z = self.addnorm2(y, cross_att.output)
+        out = self.addnorm3(z, self.ffn(z))
+        return out, LayerCache(keys, values, cache.cross_keys, cache.cross_values), self_att, cross_att
+
+
+@dataclass
+class TransformerState:
+    """Everything a decoder step needs: per-layer caches, source valid lengths (B,), and the
+    number of target positions already decoded."""
+
+    caches: list[LayerCache]
+    src_valid_lens: Tensor
+    offset: int = 0
+
+    def reorder(self, index: Tensor) -> TransformerState:
+        return TransformerState([c.reorder(index) for c in self.caches], self.src_valid_lens[index],
+                                self.offset)
+
+
+@dataclass
+class TransformerEncoding:
+    """Encoder output: memory (B, S, D), the decoder's initial state and each layer's self-attention."""
+
+    memory: Tensor
+    state: TransformerState
+    attention: list[Attended] = field(default_factory=list)
+
+
+@dataclass
+class TransformerStepAttention:
+    """Per-layer attention of decoded positions: self (B, H, T, offset+T), cross (B, H, T, S)."""
+
+    self_attention: list[Attended]
+    cross_attention: list[Attended]
+
+
+class Transformer(nn.Module):
+    def __init__(self, config: TransformerConfig):
+        super().__init__()
+        c = config
+        self.config = c
+        self.src_embedding = nn.Embedding(c.src_vocab_size, c.num_hiddens)
+        self.tgt_embedding = nn.Embedding(c.tgt_vocab_size, c.num_hiddens)
+        max_len = max(c.max_src_len, c.max_tgt_len) + 2
+        self.positional = PositionalEncoding(c.num_hiddens, c.dropout, max_len)
+        self.encoder_blocks = nn.ModuleList(EncoderBlock(c) for _ in range(c.num_encoder_layers))
+        self.decoder_blocks = nn.ModuleList(DecoderBlock(c) for _ in range(c.num_decoder_layers))
+        self.output = nn.Linear(c.num_hiddens, c.tgt_vocab_size, bias=False)
+        if c.tie_output:
+            self.output.weight = self.tgt_embedding.weight
+        nn.init.normal_(self.src_embedding.weight, std=c.num_hiddens**-0.5)
+        nn.init.normal_(self.tgt_embedding.weight, std=c.num_hiddens**-0.5)
+
+    def _embed(self, embedding: nn.Embedding, tokens: Tensor, offset: int = 0) -> Tensor:
+        return self.positional(embedding(tokens) * math.sqrt(self.config.num_hiddens), offset)
+
+    def encode(self, src: Tensor, src_valid_lens: Tensor, need_scores: bool = False) -> TransformerEncoding:
+        """src (B, S) ids, src_valid_lens (B,) -> memory, decoder state, encoder self-attention."""
+        x = self._embed(self.src_embedding, src)
+        attention = []
+        for block in self.encoder_blocks:
+            x, attended = block(x, src_valid_lens)
+            attention.append(attended if need_scores else Attended(attended.output, attended.weights))
+        b, d = src.shape[0], self.config.num_hiddens
+        empty = x.new_zeros(b, self.config.num_heads, 0, d // self.config.num_heads)
+        caches = []
+        for block in self.decoder_blocks:
+            cross_keys, cross_values = block.cross_attention.project_keys_values(x, x)
+            caches.append(LayerCache(empty, empty, cross_keys, cross_values))
+        return TransformerEncoding(x, TransformerState(caches, src_valid_lens), attention)
+
+    def decode(self, tokens: Tensor, state: TransformerState, need_scores: bool = False
+               ) -> tuple[Tensor, TransformerState, TransformerStepAttention]:
+        """tokens (B, T) at positions offset..offset+T-1 -> logits (B, T, V), next state, attention."""
+        x = self._embed(self.tgt_embedding, tokens, state.offset)
+        caches, self_atts, cross_atts = [], [], []
+        for block, cache in zip(self.decoder_blocks, state.caches, strict=True):
+            x, cache, self_att, cross_att = block(x, cache, state.src_valid_lens, state.offset, need_scores)
+            caches.append(cache)
+            self_atts.append(self_att)
+            cross_atts.append(cross_att)
+        next_state = TransformerState(caches, state.src_valid_lens, state.offset + tokens.shape[1])
+        return self.output(x), next_state, TransformerStepAttention(self_atts, cross_atts)
+
+    def forward(self, src: Tensor, src_valid_lens: Tensor, tgt_in: Tensor) -> Tensor:
+        """Teacher forcing: tgt_in (B, T) starts with <bos> -> logits (B, T, V)."""
+        encoding = self.encode(src, src_valid_lens)
+        logits, _, _ = self.decode(tgt_in, encoding.state)
+        return logits

@@ -1,0 +1,16 @@
+"""Corpus BLEU on preprocessed text (sacrebleu, tokenize='none'), every reference of a source used."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sacrebleu
+
+
+def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> float:
+    """hypotheses[i] is scored against all strings in references[i] (their number may vary)."""
+    if len(hypotheses) != len(references):
+        raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
+    width = max((len(r) for r in references), default=1)
+    streams = [[refs[k] if k < len(refs) else None for refs in references] for k in range(width)]
+    return float(sacrebleu.corpus_bleu(list(hypotheses), streams, tokenize="none").score)

@@ -1,0 +1,187 @@
+"""Training loops for the translation models and the kernel-regression checkpoint."""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+import torch
+from torch import nn
+
+from attnviz.core.checkpoint import LoadedModel, build_model, save_checkpoint
+from attnviz.core.decoding import greedy_batch
+from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel, fit_parametric
+from attnviz.core.seq2seq import Seq2SeqConfig
+from attnviz.core.text import Vocab
+from attnviz.core.transformer import TransformerConfig
+from attnviz.training.bleu import corpus_bleu
+from attnviz.training.data import Pair, encode_batch, group_references, make_batches, read_pairs, split_by_source
+
+
+@dataclass(frozen=True)
+class TrainOptions:
+    """Optimisation settings shared by the translation models."""
+
+    epochs: int = 10
+    batch_size: int = 128
+    lr: float = 1e-3  # peak learning rate after warm-up
+    warmup_steps: int = 1000
+    label_smoothing: float = 0.1
+    clip_norm: float = 1.0
+    max_src_tokens: int = 12  # training pairs longer than this are skipped
+    max_tgt_tokens: int = 16
+    src_min_freq: int = 2
+    tgt_min_freq: int = 3
+    val_sources: int = 1500
+    seed: int = 0
+    minutes: float | None = None  # wall-clock budget; training stops after the step that crosses it
+
+
+DEFAULT_ARCH: dict[str, dict[str, Any]] = {
+    "transformer": {"num_hiddens": 256, "ffn_hiddens": 1024, "num_heads": 4, "num_encoder_layers": 2,
+                    "num_decoder_layers": 2, "dropout": 0.1},
+    "rnn-additive": {"scoring": "additive", "embed_size": 256, "num_hiddens": 256, "num_layers": 2,
+                     "dropout": 0.2},
+    "rnn-dot": {"scoring": "dot", "embed_size": 256, "num_hiddens": 256, "num_layers": 2, "dropout": 0.2},
+}
+
+
+class Progress:
+    """A one-line progress bar on a stream (stderr): step, loss, tokens/s, ETA."""
+
+    def __init__(self, total: int, stream: TextIO = sys.stderr, label: str = ""):
+        self.total, self.stream, self.label = total, stream, label
+        self.start = time.perf_counter()
+        self.tokens = 0
+        self.tty = stream.isatty()
+        self.last_print = 0.0
+
+    def update(self, done: int, loss: float, tokens: int) -> None:
+        self.tokens += tokens
+        now = time.perf_counter()
+        if not self.tty and now - self.last_print < 30 and done < self.total:
+            return
+        self.last_print = now
+        elapsed = now - self.start
+        eta = elapsed / max(done, 1) * (self.total - done)
+        width = 24
+        filled = int(width * done / max(self.total, 1))
+        line = (f"{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} "
+                f"loss {loss:.3f}  {self.tokens / max(elapsed, 1e-9):,.0f} tok/s  ETA {eta / 60:.1f} min")
+        self.stream.write(("\r" + line) if self.tty else line + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+
+
+def lr_at(step: int, opts: TrainOptions) -> float:
+    """Linear warm-up to opts.lr, then inverse-square-root decay (the Transformer paper's shape)."""
+    step = max(step, 1)
+    return opts.lr * min(step / opts.warmup_steps, math.sqrt(opts.warmup_steps / step))
+
+
+def translate_ids(model: nn.Module, sentences: list[tuple[str, ...]], src_vocab: Vocab, tgt_vocab: Vocab,
+                  device: torch.device, max_len: int, batch_size: int = 256) -> list[str]:
+    """Greedy translations (preprocessed text) of tokenized sentences, batched by length."""
+    order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
+    results: list[str] = [""] * len(sentences)
+    model.eval()
+    for start in range(0, len(order), batch_size):
+        chunk = order[start: start + batch_size]
+        src, valid = encode_batch([sentences[i] for i in chunk], src_vocab)
+        outs = greedy_batch(model, src.to(device), valid.to(device), tgt_vocab.bos_id, tgt_vocab.eos_id,
+                            max_len)
+        for i, ids in zip(chunk, outs, strict=True):
+            results[i] = " ".join(tgt_vocab.to_tokens(ids))
+    return results
+
+
+def evaluate_bleu(model: nn.Module, pairs: list[Pair], src_vocab: Vocab, tgt_vocab: Vocab,
+                  device: torch.device, max_len: int) -> float:
+    refs = group_references(pairs)
+    sources = list(refs)
+    hyps = translate_ids(model, sources, src_vocab, tgt_vocab, device, max_len)
+    return corpus_bleu(hyps, [[" ".join(r) for r in refs[s]] for s in sources])
+
+
+def train_translation(kind: str, data_path: str | Path, out: str | Path, device: torch.device,
+                      opts: TrainOptions, arch: dict[str, Any] | None = None,
+                      log: TextIO = sys.stderr) -> dict[str, Any]:
+    """Train one translation model on a TSV of pairs and save it to ``out`` after every epoch.
+
+    Returns the training info stored in the checkpoint (data, sizes, time, validation BLEU).
+    """
+    torch.manual_seed(opts.seed)
+    pairs = read_pairs(data_path, opts.max_src_tokens, opts.max_tgt_tokens)
+    if not pairs:
+        raise ValueError(f"{data_path}: no usable sentence pairs")
+    n_sources = len({p.src for p in pairs})
+    train, val = split_by_source(pairs, min(opts.val_sources, n_sources // 10), opts.seed)
+    src_vocab = Vocab.build([p.src for p in train], opts.src_min_freq)
+    tgt_vocab = Vocab.build([p.tgt for p in train], opts.tgt_min_freq)
+    arch = {**DEFAULT_ARCH[kind], **(arch or {})}
+    config_cls = TransformerConfig if kind == "transformer" else Seq2SeqConfig
+    config = config_cls(src_vocab_size=len(src_vocab), tgt_vocab_size=len(tgt_vocab), **arch)
+    model = build_model(config).to(device)
+    n_params = sum(p.numel() for p in model.parameters())
+    log.write(f"{kind}: {len(train):,} training pairs, {len(val):,} validation pairs; vocab "
+              f"{len(src_vocab):,} en / {len(tgt_vocab):,} fr; {n_params:,} parameters; device {device}\n")
+    optimizer = torch.optim.Adam(model.parameters(), lr=opts.lr, betas=(0.9, 0.98), eps=1e-9)
+    loss_fn = nn.CrossEntropyLoss(ignore_index=tgt_vocab.pad_id, label_smoothing=opts.label_smoothing)
+    started = time.perf_counter()
+    step, info = 0, {}
+    deadline = started + opts.minutes * 60 if opts.minutes else None
+    for epoch in range(1, opts.epochs + 1):
+        model.train()
+        batches = make_batches(train, src_vocab, tgt_vocab, opts.batch_size, opts.seed + epoch)
+        progress = Progress(len(batches), log, f"epoch {epoch}/{opts.epochs}")
+        out_of_time = False
+        for i, batch in enumerate(batches, 1):
+            batch = batch.to(device)
+            step += 1
+            for group in optimizer.param_groups:
+                group["lr"] = lr_at(step, opts)
+            logits = model(batch.src, batch.src_valid_lens, batch.tgt_in)
+            loss = loss_fn(logits.reshape(-1, logits.shape[-1]), batch.tgt_out.reshape(-1))
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), opts.clip_norm)
+            optimizer.step()
+            progress.update(i, loss.item(), int((batch.tgt_out != tgt_vocab.pad_id).sum()))
+            if deadline and time.perf_counter() > deadline:
+                out_of_time = True
+                break
+        progress.close()
+        bleu = evaluate_bleu(model, val, src_vocab, tgt_vocab, device, config.max_tgt_len)
+        minutes = (time.perf_counter() - started) / 60
+        info = {"data": str(Path(data_path).name), "train_pairs": len(train), "val_pairs": len(val),
+                "val_sources": len({p.src for p in val}), "epochs_completed": epoch - out_of_time,
+                "steps": step, "minutes": round(minutes, 1), "device": str(device),
+                "threads": torch.get_num_threads(), "val_bleu": round(bleu, 2), "parameters": n_params,
+                "options": {k: v for k, v in vars(opts).items()}, "seed": opts.seed}
+        log.write(f"epoch {epoch}: validation BLEU {bleu:.2f} after {minutes:.1f} min\n")
+        save_checkpoint(out, model, src_vocab=src_vocab, tgt_vocab=tgt_vocab, training=info, half=True)
+        if out_of_time:
+            break
+    return info
+
+
+def train_kernel_regression(out: str | Path, epochs: int = 5, seed: int = 0, lr: float = 0.5) -> dict[str, Any]:
+    """Fit the parametric Nadaraya–Watson model on the book's synthetic data and save it."""
+    torch.manual_seed(seed)
+    model = KernelRegressionModel(replace(KernelRegressionConfig(), seed=seed))
+    losses = fit_parametric(model.parametric, model.x_train, model.y_train, epochs=epochs, lr=lr)
+    info = {"epochs": epochs, "lr": lr, "loss_before": losses[0], "loss_after": losses[-1],
+            "w": model.parametric.w.item()}
+    save_checkpoint(out, model, training=info)
+    return info
+
+
+def loaded_summary(loaded: LoadedModel) -> str:
+    return f"{loaded.kind} ({sum(p.numel() for p in loaded.model.parameters()):,} parameters)"

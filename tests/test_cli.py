@@ -1,0 +1,82 @@
+"""The CLI contract: one output line per input line, warnings on stderr, exit 2 on bad input."""
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.tiny import reversal_of
+
+
+def attnviz(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "attnviz", *args], input=stdin, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_translate_stdin_one_line_per_input_line(tiny_models):
+    ckpt = str(tiny_models["transformer"][0])
+    done = attnviz("translate", "--checkpoint", ckpt, "--device", "cpu", stdin="a b c\n\nd e f g\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n") == [reversal_of("a b c"), "", reversal_of("d e f g"), ""]
+    assert done.stderr == ""
+
+
+def test_translate_text_with_beam_and_warnings(tiny_models):
+    ckpt = str(tiny_models["rnn-additive"][0])
+    done = attnviz("translate", "--checkpoint", ckpt, "--beam", "3", "--text", "a qqq " + "b " * 15)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 1
+    assert "unknown words mapped to <unk>: qqq" in done.stderr
+    assert "input of 17 tokens truncated to the model's limit of 10" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("make_bad", [
+    lambda tmp: tmp / "missing.safetensors",
+    lambda tmp: (tmp / "bad.safetensors").write_bytes(b"garbage") and tmp / "bad.safetensors",
+])
+def test_bad_checkpoint_is_one_line_and_exit_2(tmp_path, make_bad):
+    done = attnviz("translate", "--checkpoint", str(make_bad(tmp_path)), "--text", "hello")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith("attnviz: error: ")
+
+
+def test_unavailable_device_is_exit_2(tiny_models):
+    done = attnviz("translate", "--checkpoint", str(tiny_models["rnn-dot"][0]), "--device", "tpu", "--text", "a")
+    assert done.returncode == 2 and "unknown device 'tpu'" in done.stderr
+
+
+def test_eval_prints_bleu(tiny_models, tmp_path):
+    data = tmp_path / "eval.tsv"
+    data.write_text("a b c d e\tex dx cx bx ax\nf g h i\tix hx gx fx\nf g h i\tsomething else\n")
+    done = attnviz("eval", "--checkpoint", str(tiny_models["transformer"][0]), "--data", str(data))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "BLEU 100.00 on 2 source sentences"
+
+
+def test_train_kernel_regression_writes_a_loadable_checkpoint(tmp_path):
+    out = tmp_path / "nw.safetensors"
+    done = attnviz("train", "kernel-regression", "--out", str(out), "--epochs", "5")
+    assert done.returncode == 0, done.stderr
+    assert "learned w=" in done.stdout
+    from attnviz.core.checkpoint import load_checkpoint
+
+    assert load_checkpoint(out).training["loss_after"] < load_checkpoint(out).training["loss_before"]
+
+
+def test_train_translation_from_tsv(tmp_path):
+    from tests.tiny import write_reversal_data
+
+    data = write_reversal_data(tmp_path / "r.tsv", n=200)
+    out = tmp_path / "t.safetensors"
+    done = attnviz("train", "rnn-dot", "--data", str(data), "--out", str(out), "--epochs", "1", "--seed", "1",
+                   "--arch", '{"num_hiddens": 16, "embed_size": 8, "num_layers": 1}')
+    assert done.returncode == 0, done.stderr
+    assert "loss" in done.stderr and "tok/s" in done.stderr and "ETA" in done.stderr
+    assert out.is_file() and "validation BLEU" in done.stdout
+
+
+def test_train_missing_data_is_exit_2(tmp_path):
+    done = attnviz("train", "transformer", "--data", str(tmp_path / "none.tsv"), "--out", str(tmp_path / "x"))
+    assert done.returncode == 2 and "training data not found" in done.stderr

@@ -1,0 +1,149 @@
+"""The translation models: learning, checkpoints, step-wise and cached decoding, masks."""
+
+import numpy as np
+import pytest
+import torch
+
+from attnviz.core.checkpoint import load_checkpoint, save_checkpoint
+from attnviz.core.decoding import start, step, step_uncached
+from attnviz.core.stepping import DecodeSession
+from attnviz.training.data import encode_batch
+from tests.tiny import reversal_of
+
+KINDS = ["transformer", "rnn-additive", "rnn-dot"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_tiny_model_learns_reversal(tiny_models, kind):
+    path, info = tiny_models[kind]
+    assert info["val_bleu"] > 60, info
+    session = DecodeSession(load_checkpoint(path), beam_size=1)
+    hits = 0
+    for sentence in ["a b c", "j i h g", "c a f e b", "d d e"]:
+        session.encode(sentence)
+        session.run()
+        hits += session.translation() == reversal_of(sentence)
+    assert hits >= 3
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_checkpoint_round_trip_keeps_outputs(tiny_models, tmp_path, kind):
+    loaded = load_checkpoint(tiny_models[kind][0])
+    copy = save_checkpoint(tmp_path / "copy.safetensors", loaded.model, src_vocab=loaded.src_vocab,
+                           tgt_vocab=loaded.tgt_vocab, training=loaded.training)
+    again = load_checkpoint(copy)
+    assert again.kind == kind and again.config == loaded.config
+    assert again.src_vocab == loaded.src_vocab and again.tgt_vocab == loaded.tgt_vocab
+    assert again.training["val_bleu"] == loaded.training["val_bleu"]
+    src, valid = encode_batch([["a", "b", "c"]], loaded.src_vocab)
+    tgt = torch.tensor([[1, 4, 5]])
+    with torch.no_grad():
+        torch.testing.assert_close(again.model(src, valid, tgt), loaded.model(src, valid, tgt))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_stepwise_decoding_equals_full_sequence_decoding(tiny_models, kind):
+    loaded = load_checkpoint(tiny_models[kind][0])
+    session = DecodeSession(loaded)
+    session.encode("b c a d")
+    steps = session.run()
+    vocab = loaded.tgt_vocab
+    decoded = [vocab.bos_id, *vocab.ids(list(steps[-1].output_tokens))]
+    src, valid = encode_batch([["b", "c", "a", "d"]], loaded.src_vocab)
+    with torch.no_grad():
+        logits = loaded.model(src, valid, torch.tensor([decoded]))  # teacher forcing, one pass
+    full_choice = vocab.to_tokens(logits[0].argmax(-1).tolist())
+    assert full_choice == [s.token for s in steps]
+    last = steps[-1]
+    probs = torch.softmax(logits[0, -1], -1)
+    np.testing.assert_allclose(last.topk_probs[0], probs.max().item(), rtol=1e-4)
+    assert last.cross_weights.shape[2:] == (len(steps), 4)
+
+
+def test_transformer_stepwise_attention_equals_full_pass(tiny_models):
+    loaded = load_checkpoint(tiny_models["transformer"][0])
+    session = DecodeSession(loaded)
+    session.encode("e f g")
+    last = session.run()[-1]
+    vocab = loaded.tgt_vocab
+    prefix = torch.tensor([vocab.ids(list(last.query_tokens))])
+    src, valid = encode_batch([["e", "f", "g"]], loaded.src_vocab)
+    with torch.no_grad():
+        encoding = loaded.model.encode(src, valid)
+        _, _, att = loaded.model.decode(prefix, encoding.state, need_scores=True)
+    full_cross = torch.stack([a.weights[0] for a in att.cross_attention]).numpy()
+    full_self = torch.stack([a.weights[0] for a in att.self_attention]).numpy()
+    np.testing.assert_allclose(last.cross_weights, full_cross, atol=1e-5)
+    np.testing.assert_allclose(last.self_weights, full_self, atol=1e-5)
+    assert np.all(last.self_weights[..., ~last.causal_mask] == 0)  # nothing on future positions
+    L, H = loaded.config.num_decoder_layers, loaded.config.num_heads
+    assert last.self_weights.shape == (L, H, len(last.query_tokens), len(last.query_tokens))
+    assert session.source.encoder_weights.shape == (loaded.config.num_encoder_layers, H, 3, 3)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_cached_steps_equal_uncached_steps(tiny_models, kind):
+    loaded = load_checkpoint(tiny_models[kind][0])
+    src, valid = encode_batch([["a", "b", "c", "d", "e"], ["f", "g", "h", "<pad>", "<pad>"]], loaded.src_vocab)
+    valid = torch.tensor([5, 3])
+    with torch.no_grad():
+        state, _ = start(loaded.model, src, valid)
+        tokens = torch.full((2,), loaded.tgt_vocab.bos_id)
+        prefix = tokens[:, None]
+        for _ in range(5):
+            cached, state, _ = step(loaded.model, tokens, state)
+            recomputed = step_uncached(loaded.model, src, valid, prefix)
+            torch.testing.assert_close(cached, recomputed, rtol=1e-4, atol=1e-4)
+            tokens = cached.argmax(-1)
+            prefix = torch.cat([prefix, tokens[:, None]], dim=1)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_weight_on_padding(tiny_models, kind):
+    loaded = load_checkpoint(tiny_models[kind][0])
+    src, _ = encode_batch([["a", "b", "c", "d", "e"], ["f", "g"]], loaded.src_vocab)
+    valid = torch.tensor([5, 2])
+    with torch.no_grad():
+        state, enc_atts = start(loaded.model, src, valid, need_attention=True)
+        _, _, att = step(loaded.model, torch.full((2,), loaded.tgt_vocab.bos_id), state, need_attention=True)
+    assert torch.all(att.cross_weights[1, ..., 2:] == 0)
+    torch.testing.assert_close(att.cross_weights.sum(-1), torch.ones_like(att.cross_weights.sum(-1)))
+    for layer in enc_atts:  # Transformer encoder self-attention
+        assert torch.all(layer.weights[1, :, :, 2:] == 0)
+
+
+def test_beam_search_exposes_beams_and_beam_one_is_greedy(tiny_models):
+    loaded = load_checkpoint(tiny_models["transformer"][0])
+    greedy = DecodeSession(loaded, beam_size=1)
+    greedy.encode("a c e g")
+    greedy.run()
+    beam = DecodeSession(loaded, beam_size=4)
+    beam.encode("a c e g")
+    first = beam.step()
+    assert len(first.beams) == 4
+    assert len({b.tokens for b in first.beams}) == 4
+    steps = beam.run()
+    assert steps[-1].finished and steps[-1].output_tokens == steps[-1].beams[0].tokens[:-1]
+    assert beam.translation() == reversal_of("a c e g") == greedy.translation()
+
+
+def test_session_reports_unknown_words_and_truncation(tiny_models):
+    session = DecodeSession(load_checkpoint(tiny_models["rnn-dot"][0]))
+    source = session.encode("a zebra b " + "c " * 20)
+    assert source.unknown == ("zebra",)
+    assert source.truncated_from == 23 and len(source.tokens) == 10
+    with pytest.raises(ValueError, match="empty"):
+        session.encode("   ")
+    with pytest.raises(RuntimeError, match="finished"):
+        session.encode("a b")
+        session.run()
+        session.step()
+
+
+def test_decoding_stops_at_max_length(tiny_models):
+    loaded = load_checkpoint(tiny_models["transformer"][0])
+    session = DecodeSession(loaded)
+    session.encode("a b")
+    session.max_tgt_len = 1
+    steps = session.run()
+    assert len(steps) == 1 and steps[0].finished
