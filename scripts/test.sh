@@ -3,4 +3,5 @@
 source "$(dirname "$0")/_env.sh"
 export QT_QPA_PLATFORM=offscreen
 .venv/bin/python -m ruff check .
+.venv/bin/python -m mypy
 .venv/bin/python -m pytest "$@"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 import torch
@@ -38,11 +39,20 @@ def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
     from attnviz.training.train import train_translation
     from tests.tiny import TINY_ARCH, TINY_OPTIONS, write_reversal_data
 
-    folder = tmp_path_factory.mktemp("tiny")
+    from attnviz.core.checkpoint import load_checkpoint
+
+    # ATTNVIZ_TINY_MODELS=DIR reuses tiny models trained by an earlier run (a developer's shortcut;
+    # CI always trains them afresh).
+    cache = os.environ.get("ATTNVIZ_TINY_MODELS")
+    folder = Path(cache) if cache else tmp_path_factory.mktemp("tiny")
+    folder.mkdir(parents=True, exist_ok=True)
     data = write_reversal_data(folder / "reverse.tsv")
     models: dict = {"data": data}
     for kind, arch in TINY_ARCH.items():
         out = folder / f"{kind}.safetensors"
+        if cache and out.is_file():
+            models[kind] = (out, load_checkpoint(out).training)
+            continue
         info = train_translation(kind, data, out, torch.device("cpu"), TINY_OPTIONS, arch, log=io.StringIO())
         models[kind] = (out, info)
     return models

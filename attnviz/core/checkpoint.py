@@ -55,6 +55,10 @@ class LoadedModel:
     path: Path | None = None
 
     @property
+    def device(self) -> torch.device:
+        return next(self.model.parameters()).device
+
+    @property
     def is_translation(self) -> bool:
         return self.kind in TRANSLATION_KINDS
 
@@ -94,7 +98,7 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
     half: store floating tensors as float16 (the loader converts back to float32).
     """
     path = Path(path)
-    config = model.config  # type: ignore[attr-defined]
+    config: Any = getattr(model, "config")  # noqa: B009 (every attnviz model has one)
     kind = kind_of(config)
     metadata = {"format_version": FORMAT_VERSION, "kind": kind,
                 "config": json.dumps(dataclasses.asdict(config)),
@@ -115,6 +119,7 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
     os.close(fd)
     try:
         save_file(tensors, tmp, metadata=metadata)
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; a checkpoint is an ordinary shareable file
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

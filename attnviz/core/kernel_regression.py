@@ -164,6 +164,10 @@ class KernelRegressionModel(nn.Module):
         super().__init__()
         self.config = config
         data = synthetic_regression_data(config.n_train, config.noise, config.seed)
+        self.x_train: Tensor
+        self.y_train: Tensor
+        self.x_test: Tensor
+        self.y_test: Tensor
         for name, value in data._asdict().items():
             self.register_buffer(name, value.clone())
         self.parametric = NadarayaWatsonRegression()

@@ -156,7 +156,7 @@ class Transformer(nn.Module):
         self.config = c
         self.src_embedding = nn.Embedding(c.src_vocab_size, c.num_hiddens)
         self.tgt_embedding = nn.Embedding(c.tgt_vocab_size, c.num_hiddens)
-        max_len = max(c.max_src_len, c.max_tgt_len) + 2
+        max_len = max(c.max_src_len, c.max_tgt_len, 256) + 2  # the table is not stored: any size loads
         self.positional = PositionalEncoding(c.num_hiddens, c.dropout, max_len)
         self.encoder_blocks = nn.ModuleList(EncoderBlock(c) for _ in range(c.num_encoder_layers))
         self.decoder_blocks = nn.ModuleList(DecoderBlock(c) for _ in range(c.num_decoder_layers))
@@ -180,6 +180,7 @@ class Transformer(nn.Module):
         empty = x.new_zeros(b, self.config.num_heads, 0, d // self.config.num_heads)
         caches = []
         for block in self.decoder_blocks:
+            assert isinstance(block, DecoderBlock)
             cross_keys, cross_values = block.cross_attention.project_keys_values(x, x)
             caches.append(LayerCache(empty, empty, cross_keys, cross_values))
         return TransformerEncoding(x, TransformerState(caches, src_valid_lens), attention)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, cast
 
 import sacrebleu
 
@@ -13,4 +14,4 @@ def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) 
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
     width = max((len(r) for r in references), default=1)
     streams = [[refs[k] if k < len(refs) else None for refs in references] for k in range(width)]
-    return float(sacrebleu.corpus_bleu(list(hypotheses), streams, tokenize="none").score)
+    return float(sacrebleu.corpus_bleu(list(hypotheses), cast(Any, streams), tokenize="none").score)

@@ -1,0 +1,1 @@
+"""The Qt desktop application. Views draw numpy arrays; they never touch torch."""

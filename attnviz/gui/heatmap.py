@@ -1,0 +1,135 @@
+"""A query × key heatmap: tokens on both axes, a colour bar, a hover read-out, masked-cell overlay.
+
+Built on pyqtgraph's ImageItem (row-major, cells centred on integer coordinates, y downwards), as in
+pyqtgraph's MatrixDisplayExample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+MASK_COLOUR = (128, 128, 128, 150)
+
+
+class Heatmap(pg.GraphicsLayoutWidget):
+    """Shows one matrix (Q, K). Emits ``hovered(row, col)`` (-1, -1 when the pointer leaves)."""
+
+    hovered = QtCore.Signal(int, int)
+    clicked = QtCore.Signal()
+
+    def __init__(self, parent=None, colormap: str = "viridis"):
+        super().__init__(parent)
+        self.setBackground("w")
+        self.plot: pg.PlotItem = self.addPlot()
+        self.plot.invertY(True)
+        self.plot.setAspectLocked(False)
+        self.plot.hideButtons()
+        self.plot.setMenuEnabled(False)
+        self.plot.getViewBox().setMouseEnabled(x=False, y=False)
+        for name in ("left", "bottom"):
+            self.plot.getAxis(name).setStyle(tickLength=0)
+        self.plot.getAxis("bottom").setStyle(tickTextOffset=4)
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image.setTransform(QtGui.QTransform.fromTranslate(-0.5, -0.5))  # cell (i, j) centred on (j, i)
+        self.plot.addItem(self.image)
+        self.mask_image = pg.ImageItem(axisOrder="row-major")
+        self.mask_image.setTransform(QtGui.QTransform.fromTranslate(-0.5, -0.5))
+        self.mask_image.setZValue(5)
+        self.plot.addItem(self.mask_image)
+        pen = pg.mkPen((255, 80, 40), width=2)
+        self.row_box = pg.QtWidgets.QGraphicsRectItem()
+        self.row_box.setPen(pen)
+        self.row_box.setZValue(10)
+        self.row_box.hide()
+        self.plot.addItem(self.row_box)
+        cross_pen = pg.mkPen((255, 255, 255, 160), width=1, style=QtCore.Qt.PenStyle.DashLine)
+        self.h_line = pg.InfiniteLine(angle=0, pen=cross_pen, movable=False)
+        self.v_line = pg.InfiniteLine(angle=90, pen=cross_pen, movable=False)
+        for line in (self.h_line, self.v_line):
+            line.setZValue(11)
+            line.hide()
+            self.plot.addItem(line, ignoreBounds=True)
+        self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=pg.colormap.get(colormap), interactive=False,
+                                        width=14)
+        self.colorbar.setImageItem(self.image, insert_in=self.plot)
+        self.values = np.zeros((0, 0), dtype=np.float32)
+        self.row_labels: tuple[str, ...] = ()
+        self.col_labels: tuple[str, ...] = ()
+        self._hover = (-1, -1)
+        self.plot.scene().sigMouseMoved.connect(self._on_scene_mouse_moved)
+
+    # -- content ----------------------------------------------------------------------------
+    def set_matrix(self, values: np.ndarray, row_labels: Sequence[str], col_labels: Sequence[str],
+                   levels: tuple[float, float] | None = (0.0, 1.0), title: str = "",
+                   masked: np.ndarray | None = None) -> None:
+        """values (Q, K); levels None = fit to the data (pre-softmax scores); masked (Q, K) bool cells to grey."""
+        values = np.asarray(values, dtype=np.float32)
+        shape_changed = values.shape != self.values.shape
+        self.values = values
+        if levels is None:
+            finite = values[np.isfinite(values)]
+            lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+            levels = (lo, hi if hi > lo else lo + 1.0)
+        self.colorbar.setLevels(levels)
+        if values.size:
+            self.image.setImage(values, autoLevels=False, levels=levels)
+            self.image.show()
+        else:
+            self.image.hide()
+        self.set_mask_overlay(masked)
+        labels_changed = (tuple(row_labels), tuple(col_labels)) != (self.row_labels, self.col_labels)
+        if labels_changed:
+            self.row_labels, self.col_labels = tuple(row_labels), tuple(col_labels)
+            self.plot.getAxis("left").setTicks([list(enumerate(self.row_labels))])
+            self.plot.getAxis("bottom").setTicks([list(enumerate(self.col_labels))])
+        if shape_changed:
+            rows, cols = values.shape if values.ndim == 2 else (0, 0)
+            self.plot.setRange(xRange=(-0.5, max(cols, 1) - 0.5), yRange=(-0.5, max(rows, 1) - 0.5), padding=0)
+        self.plot.setTitle(title)
+
+    def set_mask_overlay(self, masked: np.ndarray | None) -> None:
+        if masked is None or not np.any(masked):
+            self.mask_image.hide()
+            return
+        rgba = np.zeros((*masked.shape, 4), dtype=np.ubyte)
+        rgba[masked] = MASK_COLOUR
+        self.mask_image.setImage(rgba, autoLevels=False)
+        self.mask_image.show()
+
+    def highlight_row(self, row: int | None) -> None:
+        """Outline query row ``row`` (None hides the outline)."""
+        if row is None or not (0 <= row < self.values.shape[0]):
+            self.row_box.hide()
+            return
+        self.row_box.setRect(QtCore.QRectF(-0.5, row - 0.5, self.values.shape[1], 1.0))
+        self.row_box.show()
+
+    def cell_at(self, scene_pos: QtCore.QPointF) -> tuple[int, int]:
+        if not self.plot.sceneBoundingRect().contains(scene_pos) or self.values.ndim != 2:
+            return (-1, -1)
+        point = self.plot.getViewBox().mapSceneToView(scene_pos)
+        row, col = int(np.floor(point.y() + 0.5)), int(np.floor(point.x() + 0.5))
+        if 0 <= row < self.values.shape[0] and 0 <= col < self.values.shape[1]:
+            return (row, col)
+        return (-1, -1)
+
+    def _on_scene_mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
+        cell = self.cell_at(scene_pos)
+        if cell == self._hover:
+            return
+        self._hover = cell
+        visible = cell != (-1, -1)
+        self.h_line.setVisible(visible)
+        self.v_line.setVisible(visible)
+        if visible:
+            self.h_line.setPos(cell[0])
+            self.v_line.setPos(cell[1])
+        self.hovered.emit(*cell)
+
+    def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
+        super().mousePressEvent(event)
+        self.clicked.emit()

@@ -1,0 +1,198 @@
+"""Attention panel: one query × key heatmap with kind/layer/head selectors, or all heads as a grid."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from attnviz.core.stepping import DecodeStep, EncodedSource
+from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.selection import AttentionKind, MatrixView, available_kinds, select, stack_for
+
+
+class HeadGrid(pg.GraphicsLayoutWidget):
+    """Layers × heads small multiples of one attention kind; clicking one emits ``picked(layer, head)``."""
+
+    picked = QtCore.Signal(int, int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setBackground("w")
+        self.cmap = pg.colormap.get("viridis")
+        self.images: list[list[pg.ImageItem]] = []
+        self.shape = (0, 0)
+
+    def set_stack(self, values: np.ndarray, levels: tuple[float, float] | None) -> None:
+        """values (L, H, Q, K)."""
+        layers, heads = values.shape[:2]
+        if (layers, heads) != self.shape:
+            self.clear()
+            self.images = []
+            for layer in range(layers):
+                row = []
+                for head in range(heads):
+                    box = self.addViewBox(row=layer, col=head, lockAspect=False, enableMouse=False)
+                    box.invertY(True)
+                    image = pg.ImageItem(axisOrder="row-major")
+                    image.setColorMap(self.cmap)
+                    box.addItem(image)
+                    image.mouseClickEvent = self._click_handler(layer, head)
+                    row.append(image)
+                self.images.append(row)
+            self.shape = (layers, heads)
+        if levels is None and values.size:
+            levels = (float(values.min()), float(values.max()) or 1.0)
+        for layer in range(layers):
+            for head in range(heads):
+                matrix = values[layer, head]
+                image = self.images[layer][head]
+                if matrix.size:
+                    image.setImage(matrix, autoLevels=False, levels=levels or (0, 1))
+                    image.getViewBox().autoRange(padding=0.02)
+                else:
+                    image.clear()
+
+    def _click_handler(self, layer: int, head: int):
+        def handler(event) -> None:
+            event.accept()
+            self.picked.emit(layer, head)
+
+        return handler
+
+
+class AttentionPanel(QtWidgets.QWidget):
+    """Shows the selected attention matrix of the current source and step."""
+
+    selection_changed = QtCore.Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.source: EncodedSource | None = None
+        self.step: DecodeStep | None = None
+        self.model_name = ""
+        self.current: MatrixView | None = None
+
+        self.kind_box = QtWidgets.QComboBox()
+        self.layer_box = QtWidgets.QSpinBox()
+        self.head_box = QtWidgets.QSpinBox()
+        for box, prefix in ((self.layer_box, "layer "), (self.head_box, "head ")):
+            box.setPrefix(prefix)
+            box.setRange(1, 1)
+        self.all_heads = QtWidgets.QCheckBox("All heads")
+        self.scores = QtWidgets.QCheckBox("Pre-softmax scores")
+        self.show_masked = QtWidgets.QCheckBox("Show masked cells")
+        self.show_masked.setChecked(True)
+        controls = QtWidgets.QHBoxLayout()
+        for widget in (self.kind_box, self.layer_box, self.head_box, self.all_heads, self.scores, self.show_masked):
+            controls.addWidget(widget)
+        controls.addStretch(1)
+
+        self.heatmap = Heatmap()
+        self.grid = HeadGrid()
+        self.stack = QtWidgets.QStackedWidget()
+        self.stack.addWidget(self.heatmap)
+        self.stack.addWidget(self.grid)
+        self.readout = QtWidgets.QLabel(" ")
+        self.readout.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(controls)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.readout)
+        self._set_kinds(list(AttentionKind))
+
+        self.kind_box.currentIndexChanged.connect(self._on_selector_changed)
+        self.layer_box.valueChanged.connect(self._on_selector_changed)
+        self.head_box.valueChanged.connect(self._on_selector_changed)
+        for check in (self.all_heads, self.scores, self.show_masked):
+            check.toggled.connect(self._on_selector_changed)
+        self.heatmap.hovered.connect(self._on_heatmap_hovered)
+        self.grid.picked.connect(self._on_grid_picked)
+
+    # -- input from the window --------------------------------------------------------------
+    def set_model(self, name: str, layers: int, heads: int) -> None:
+        self.model_name = name
+        self.layer_box.setRange(1, max(layers, 1))
+        self.head_box.setRange(1, max(heads, 1))
+
+    def set_data(self, source: EncodedSource | None, step: DecodeStep | None) -> None:
+        self.source, self.step = source, step
+        self._set_kinds(available_kinds(source))
+        self.refresh()
+
+    @property
+    def kind(self) -> AttentionKind:
+        return AttentionKind(self.kind_box.currentData())
+
+    def select_view(self, kind: AttentionKind, layer: int, head: int) -> None:
+        """Programmatic selection (0-based layer and head)."""
+        index = self.kind_box.findData(kind.value)
+        if index >= 0:
+            self.kind_box.setCurrentIndex(index)
+        self.layer_box.setValue(layer + 1)
+        self.head_box.setValue(head + 1)
+
+    def refresh(self) -> None:
+        if self.source is None:
+            self.current = None
+            self.heatmap.set_matrix(np.zeros((0, 0)), (), (), title="Type a sentence to see attention")
+            return
+        scores = self.scores.isChecked()
+        levels = None if scores else (0.0, 1.0)
+        if self.all_heads.isChecked():
+            values, *_ = stack_for(self.kind, self.source, self.step, scores)
+            self.grid.set_stack(values, levels)
+            self.stack.setCurrentWidget(self.grid)
+        else:
+            self.stack.setCurrentWidget(self.heatmap)
+        view = select(self.kind, self.layer_box.value() - 1, self.head_box.value() - 1, self.source, self.step,
+                      scores)
+        self.current = view
+        step_index = self.step.index if self.step is not None else None
+        masked = view.masked if self.show_masked.isChecked() else None
+        self.heatmap.set_matrix(view.values, view.rows, view.cols, levels,
+                                view.title(self.model_name, step_index), masked)
+        current_row = len(view.rows) - 1 if view.kind is not AttentionKind.ENCODER_SELF and view.rows else None
+        self.heatmap.highlight_row(current_row)
+
+    # -- handlers ---------------------------------------------------------------------------
+    def _set_kinds(self, kinds: list[AttentionKind]) -> None:
+        if [self.kind_box.itemData(i) for i in range(self.kind_box.count())] == [k.value for k in kinds]:
+            return
+        current = self.kind_box.currentData()
+        self.kind_box.blockSignals(True)
+        self.kind_box.clear()
+        for kind in kinds:
+            self.kind_box.addItem(kind.value.capitalize(), kind.value)
+        index = self.kind_box.findData(current)
+        self.kind_box.setCurrentIndex(index if index >= 0 else self.kind_box.count() - 1)
+        self.kind_box.blockSignals(False)
+
+    def _on_selector_changed(self, *_args) -> None:
+        self.refresh()
+        self.selection_changed.emit()
+
+    def _on_grid_picked(self, layer: int, head: int) -> None:
+        self.all_heads.setChecked(False)
+        self.select_view(self.kind, layer, head)
+
+    def _on_heatmap_hovered(self, row: int, col: int) -> None:
+        view = self.current
+        if view is None or row < 0:
+            self.readout.setText(" ")
+            return
+        raw = select(view.kind, view.layer, view.head, self.source, self.step, scores=True) \
+            if self.source is not None else None
+        weight_view = select(view.kind, view.layer, view.head, self.source, self.step, scores=False) \
+            if self.source is not None else None
+        masked = bool(view.masked[row, col])
+        text = f"query <b>{view.rows[row]}</b> → key <b>{view.cols[col]}</b>: "
+        text += f"weight {weight_view.values[row, col]:.4f}" if weight_view is not None else ""
+        text += " (masked)" if masked else f", score {raw.values[row, col]:.3f}" if raw is not None else ""
+        self.readout.setText(text)
+
+
+def pixmap_of(widget: QtWidgets.QWidget) -> QtGui.QPixmap:
+    """What the widget shows now, as a pixmap (tests compare pixels)."""
+    return widget.grab()

@@ -1,0 +1,41 @@
+"""Masks panel: the padding (valid-length) mask and the causal mask applied at the current step."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtWidgets
+
+from attnviz.core.stepping import DecodeStep, EncodedSource
+from attnviz.gui.heatmap import Heatmap
+
+
+class MasksPanel(QtWidgets.QWidget):
+    """Two boolean matrices drawn as white (may attend) and dark (masked) cells."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.padding = Heatmap(colormap="CET-L1")
+        self.causal = Heatmap(colormap="CET-L1")
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        caption = QtWidgets.QLabel("White: the query may attend to the key. Dark: masked (weight exactly 0).")
+        caption.setWordWrap(True)
+        layout.addWidget(caption)
+        layout.addWidget(self.padding, 1)
+        layout.addWidget(self.causal, 1)
+
+    def set_data(self, source: EncodedSource | None, step: DecodeStep | None) -> None:
+        if source is None:
+            self.padding.set_matrix(np.zeros((0, 0)), (), (), title="Padding mask")
+            self.causal.set_matrix(np.zeros((0, 0)), (), (), title="Causal mask")
+            return
+        queries = step.query_tokens if step is not None else ()
+        rows = len(queries) or 1
+        padding = np.broadcast_to(source.padding_mask[None, :], (rows, len(source.tokens))).astype(np.float32)
+        self.padding.set_matrix(padding, queries or ("(all queries)",), source.tokens,
+                                title=f"Padding mask: valid length {int(source.padding_mask.sum())}")
+        if step is None:
+            self.causal.set_matrix(np.zeros((0, 0)), (), (), title="Causal mask (decoder self-attention)")
+        else:
+            self.causal.set_matrix(step.causal_mask.astype(np.float32), queries, queries,
+                                   title=f"Causal mask at step {step.index + 1}")

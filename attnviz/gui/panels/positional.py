@@ -1,0 +1,105 @@
+"""Positional-encoding panel: the sinusoidal table, chosen dimensions over positions, PE·PEᵀ."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtWidgets
+
+from attnviz.gui.heatmap import Heatmap
+
+DEFAULT_DIMS = "6, 7, 8, 9"  # the book plots these
+
+
+def parse_dims(text: str, width: int) -> list[int]:
+    """'6, 7, 8-9' -> [6, 7, 8, 9]; raises ValueError with a readable message."""
+    dims: list[int] = []
+    for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
+        lo_s, _, hi_s = part.partition("-")
+        try:
+            lo, hi = int(lo_s), int(hi_s or lo_s)
+        except ValueError:
+            raise ValueError(f"'{part}' is not a dimension number or range") from None
+        if not (0 <= lo <= hi < width):
+            raise ValueError(f"dimensions must lie in 0…{width - 1}")
+        dims.extend(range(lo, hi + 1))
+    return dims
+
+
+class PositionalPanel(QtWidgets.QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.table = np.zeros((0, 0), np.float32)
+        self.sentence_length = 0
+        self.table_view = Heatmap(colormap="CET-D1")
+        self.similarity_view = Heatmap()
+        self.curves = pg.PlotWidget(background="w")
+        self.curves.addLegend(offset=(-10, 10))
+        self.curves.setLabel("bottom", "position")
+        self.dims_edit = QtWidgets.QLineEdit(DEFAULT_DIMS)
+        self.dims_edit.setToolTip("Dimensions to plot over positions, e.g. 6, 7, 8-9")
+        self.message = QtWidgets.QLabel(" ")
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(QtWidgets.QLabel("Dimensions:"))
+        row.addWidget(self.dims_edit, 1)
+        row.addWidget(self.message)
+        tabs = QtWidgets.QTabWidget()
+        tabs.addTab(self.table_view, "Table")
+        curves_page = QtWidgets.QWidget()
+        curves_layout = QtWidgets.QVBoxLayout(curves_page)
+        curves_layout.addLayout(row)
+        curves_layout.addWidget(self.curves, 1)
+        tabs.addTab(curves_page, "Curves")
+        tabs.addTab(self.similarity_view, "PE · PEᵀ")
+        self.tabs = tabs
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(tabs)
+        self.dims_edit.editingFinished.connect(self._on_dims_edit_finished)
+
+    def set_table(self, table: np.ndarray | None) -> None:
+        """table (positions, width) of the loaded model, or None for models without one."""
+        self.table = np.zeros((0, 0), np.float32) if table is None else table
+        self.refresh()
+
+    def set_sentence_length(self, length: int) -> None:
+        if length != self.sentence_length:
+            self.sentence_length = length
+            self._mark_sentence()
+
+    def refresh(self) -> None:
+        positions, width = self.table.shape
+        self.table_view.set_matrix(self.table, [str(p) if p % 5 == 0 else "" for p in range(positions)],
+                                   [str(d) if d % 16 == 0 else "" for d in range(width)], levels=(-1.0, 1.0),
+                                   title=f"Sinusoidal encoding: {positions} positions × {width} dimensions"
+                                   if width else "This model has no positional encoding")
+        similarity = self.table @ self.table.T if width else np.zeros((0, 0), np.float32)
+        self.similarity_view.set_matrix(similarity, [str(p) if p % 5 == 0 else "" for p in range(positions)],
+                                        [str(p) if p % 5 == 0 else "" for p in range(positions)], levels=None,
+                                        title="PE · PEᵀ: similarity of positions")
+        self._mark_sentence()
+        self._on_dims_edit_finished()
+
+    def _mark_sentence(self) -> None:
+        rows = self.table.shape[0]
+        if 0 < self.sentence_length <= rows:
+            self.table_view.row_box.setRect(QtCore.QRectF(-0.5, -0.5, self.table.shape[1], self.sentence_length))
+            self.table_view.row_box.show()
+        else:
+            self.table_view.row_box.hide()
+
+    def _on_dims_edit_finished(self) -> None:
+        self.curves.clear()
+        width = self.table.shape[1]
+        if not width:
+            return
+        try:
+            dims = parse_dims(self.dims_edit.text(), width)
+        except ValueError as error:
+            self.message.setText(str(error))
+            return
+        self.message.setText(" ")
+        x = np.arange(self.table.shape[0])
+        for i, dim in enumerate(dims[:12]):
+            self.curves.plot(x, self.table[:, dim], pen=pg.mkPen(pg.intColor(i, max(len(dims), 1)), width=2),
+                             name=f"dim {dim}")

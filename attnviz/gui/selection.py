@@ -1,0 +1,84 @@
+"""Which matrix a view shows: pure numpy selection from decoding results (no Qt), shared by the
+panels and by export."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from attnviz.core.stepping import DecodeStep, EncodedSource
+
+
+class AttentionKind(Enum):
+    ENCODER_SELF = "encoder self-attention"
+    DECODER_SELF = "decoder self-attention"
+    CROSS = "cross-attention"
+
+    @property
+    def slug(self) -> str:
+        return {"ENCODER_SELF": "enc-self", "DECODER_SELF": "dec-self", "CROSS": "cross"}[self.name]
+
+
+@dataclass(frozen=True)
+class MatrixView:
+    """One heatmap: values (Q, K), weights or scores; masked (Q, K) True where attention was not allowed."""
+
+    values: np.ndarray
+    rows: tuple[str, ...]
+    cols: tuple[str, ...]
+    masked: np.ndarray
+    kind: AttentionKind
+    layer: int
+    head: int
+    scores: bool
+
+    def title(self, model: str = "", step: int | None = None) -> str:
+        parts = [model, self.kind.value, f"layer {self.layer + 1}", f"head {self.head + 1}"]
+        if step is not None:
+            parts.append(f"step {step + 1}")
+        if self.scores:
+            parts.append("pre-softmax scores")
+        return " · ".join(p for p in parts if p)
+
+
+def available_kinds(source: EncodedSource | None) -> list[AttentionKind]:
+    """Encoder self-attention exists only for the Transformer; the RNN models have cross only."""
+    if source is not None and source.encoder_weights is None:
+        return [AttentionKind.CROSS]
+    return [AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS]
+
+
+def stack_for(kind: AttentionKind, source: EncodedSource, step: DecodeStep | None,
+              scores: bool = False) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...], np.ndarray]:
+    """All layers and heads of one kind: values (L, H, Q, K), row and column tokens, masked (Q, K)."""
+    src = source.tokens
+    pad_masked = ~source.padding_mask[None, :]
+    if kind is AttentionKind.ENCODER_SELF:
+        if source.encoder_weights is None or source.encoder_scores is None:
+            raise ValueError("this model has no encoder self-attention")
+        values = source.encoder_scores if scores else source.encoder_weights
+        return values, src, src, np.broadcast_to(pad_masked, (len(src), len(src)))
+    if step is None:
+        width = len(src) if kind is AttentionKind.CROSS else 0
+        layers = source.encoder_weights.shape[0] if source.encoder_weights is not None else 1
+        heads = source.encoder_weights.shape[1] if source.encoder_weights is not None else 1
+        return np.zeros((layers, heads, 0, width), np.float32), (), src if width else (), np.zeros((0, width), bool)
+    queries = step.query_tokens
+    if kind is AttentionKind.CROSS:
+        values = step.cross_scores if scores else step.cross_weights
+        return values, queries, src, np.broadcast_to(pad_masked, (len(queries), len(src)))
+    if step.self_weights is None or step.self_scores is None:
+        raise ValueError("this model has no decoder self-attention")
+    values = step.self_scores if scores else step.self_weights
+    return values, queries, queries, ~step.causal_mask
+
+
+def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, step: DecodeStep | None,
+           scores: bool = False) -> MatrixView:
+    """One layer and head of one kind (indices clamped to what exists)."""
+    values, rows, cols, masked = stack_for(kind, source, step, scores)
+    layer = min(max(layer, 0), values.shape[0] - 1)
+    head = min(max(head, 0), values.shape[1] - 1)
+    return MatrixView(values[layer, head], rows, cols, np.asarray(masked), kind, layer, head, scores)

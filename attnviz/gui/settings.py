@@ -1,0 +1,72 @@
+"""Persistent settings (QSettings in INI format at an injectable path; tests use tmp_path)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6 import QtCore
+
+MAX_RECENT = 8
+
+
+def default_settings_path() -> Path:
+    base = QtCore.QStandardPaths.writableLocation(QtCore.QStandardPaths.StandardLocation.AppConfigLocation)
+    return Path(base or Path.home() / ".config") / "attnviz" / "attnviz.ini"
+
+
+class Settings:
+    """Typed access to the few things attnviz remembers between launches."""
+
+    def __init__(self, path: Path | None = None):
+        self.path = path or default_settings_path()
+        self.qsettings = QtCore.QSettings(str(self.path), QtCore.QSettings.Format.IniFormat)
+
+    def _get(self, key: str, default, kind):
+        value = self.qsettings.value(key, default)
+        try:
+            return kind(value)
+        except (TypeError, ValueError):
+            return default
+
+    @property
+    def last_checkpoint(self) -> str:
+        return self._get("last_checkpoint", "", str)
+
+    @last_checkpoint.setter
+    def last_checkpoint(self, value: str) -> None:
+        self.qsettings.setValue("last_checkpoint", value)
+        recent = [value, *[p for p in self.recent_files if p != value]][:MAX_RECENT]
+        self.qsettings.setValue("recent_files", recent)
+
+    @property
+    def recent_files(self) -> list[str]:
+        value = self.qsettings.value("recent_files", [])
+        if isinstance(value, str):
+            return [value] if value else []
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    @property
+    def device(self) -> str:
+        return self._get("device", "auto", str)
+
+    @device.setter
+    def device(self, value: str) -> None:
+        self.qsettings.setValue("device", value)
+
+    @property
+    def beam_size(self) -> int:
+        return max(1, self._get("beam_size", 1, int))
+
+    @beam_size.setter
+    def beam_size(self, value: int) -> None:
+        self.qsettings.setValue("beam_size", int(value))
+
+    def window_state(self) -> tuple[QtCore.QByteArray | None, QtCore.QByteArray | None]:
+        return self.qsettings.value("geometry"), self.qsettings.value("state")
+
+    def save_window_state(self, geometry: QtCore.QByteArray, state: QtCore.QByteArray) -> None:
+        self.qsettings.setValue("geometry", geometry)
+        self.qsettings.setValue("state", state)
+
+    def sync(self) -> None:
+        self.qsettings.sync()

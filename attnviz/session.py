@@ -1,0 +1,279 @@
+"""The app's Qt-free controller: owns the loaded model, the device and the decoding in progress.
+
+Work runs through a :class:`Runner` (a worker thread in the app, inline in tests). Each request is
+tagged with a generation number; a result that arrives after a newer request was made is dropped.
+Listeners receive only frozen dataclasses of numpy arrays, on the thread that ``Runner`` delivers to.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from attnviz.core.checkpoint import CheckpointError, LoadedModel, load_checkpoint
+from attnviz.core.device import DeviceUnavailableError, pick_device
+from attnviz.core.positional import positional_encoding_table
+from attnviz.core.stepping import DecodeSession, DecodeStep, EncodedSource
+
+log = logging.getLogger(__name__)
+
+
+class Runner(Protocol):
+    def submit(self, job: Callable[[], Any], done: Callable[[Any], None],
+               failed: Callable[[BaseException], None]) -> None: ...
+
+
+class InlineRunner:
+    """Runs every job at once on the calling thread (tests, CLI)."""
+
+    def submit(self, job: Callable[[], Any], done: Callable[[Any], None],
+               failed: Callable[[BaseException], None]) -> None:
+        try:
+            result = job()
+        except Exception as error:  # delivered to the listener as a message
+            failed(error)
+            return
+        done(result)
+
+
+class ThreadRunner:
+    """Runs jobs one at a time on a worker thread; ``post`` hands callbacks back to the GUI thread."""
+
+    def __init__(self, post: Callable[[Callable[[], None]], None]):
+        self._post = post
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attnviz-worker")
+
+    def submit(self, job: Callable[[], Any], done: Callable[[Any], None],
+               failed: Callable[[BaseException], None]) -> None:
+        def work() -> None:
+            try:
+                result = job()
+            except Exception as error:
+                caught = error
+                self._post(lambda: failed(caught))
+                return
+            self._post(lambda: done(result))
+
+        self._pool.submit(work)
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What the views need to know about the loaded model."""
+
+    kind: str
+    path: Path
+    device: str
+    parameters: int
+    training: dict[str, Any]
+    encoder_layers: int = 0
+    decoder_layers: int = 0
+    heads: int = 0
+    width: int = 0
+    max_src_len: int = 0
+    positional_table: np.ndarray | None = None  # (positions, width), Transformer only
+
+
+@dataclass(frozen=True)
+class KernelRegressionView:
+    """The kernel-regression checkpoint's data and trained parametric model, as numpy (N train, M test)."""
+
+    x_train: np.ndarray
+    y_train: np.ndarray
+    x_test: np.ndarray
+    y_test: np.ndarray
+    w: float
+
+
+class SessionListener(Protocol):
+    def model_loaded(self, info: ModelInfo, kernel: KernelRegressionView | None) -> None: ...
+    def source_encoded(self, source: EncodedSource) -> None: ...
+    def step_shown(self, step: DecodeStep | None, index: int, count: int) -> None: ...
+    def busy(self, message: str) -> None: ...
+    def error(self, message: str) -> None: ...
+
+
+def _model_info(loaded: LoadedModel, device: str) -> ModelInfo:
+    c = loaded.config
+    params = sum(p.numel() for p in loaded.model.parameters())
+    common: dict[str, Any] = {"kind": loaded.kind, "path": Path(loaded.path or ""), "device": device,
+                              "parameters": params, "training": dict(loaded.training)}
+    if loaded.kind == "transformer":
+        return ModelInfo(**common, encoder_layers=c.num_encoder_layers, decoder_layers=c.num_decoder_layers,
+                         heads=c.num_heads, width=c.num_hiddens, max_src_len=c.max_src_len,
+                         positional_table=positional_encoding_table(max(c.max_src_len, c.max_tgt_len), c.num_hiddens))
+    if loaded.is_translation:
+        return ModelInfo(**common, decoder_layers=1, heads=1, width=c.num_hiddens, max_src_len=c.max_src_len)
+    return ModelInfo(**common)
+
+
+def _kernel_view(loaded: LoadedModel) -> KernelRegressionView:
+    model: Any = loaded.model
+    arrays = {n: getattr(model, n).cpu().numpy() for n in ("x_train", "y_train", "x_test", "y_test")}
+    return KernelRegressionView(**arrays, w=float(model.parametric.w.item()))
+
+
+@dataclass
+class _Decoding:
+    """The decoding in progress (touched only by jobs, which run one at a time)."""
+
+    session: DecodeSession
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Session:
+    """Load a checkpoint, encode text, step the decoder, walk back through recorded steps."""
+
+    def __init__(self, listener: SessionListener, runner: Runner | None = None):
+        self.listener = listener
+        self.runner: Runner = runner or InlineRunner()
+        self.loaded: LoadedModel | None = None
+        self.info: ModelInfo | None = None
+        self.device_name = "auto"
+        self.beam_size = 1
+        self.text = ""
+        self.steps: list[DecodeStep] = []
+        self.position = -1  # index of the step on show; -1 = none
+        self._decoding: _Decoding | None = None
+        self._generation = 0  # of encode/step requests
+        self._load_generation = 0
+
+    # -- requests ---------------------------------------------------------------------------
+    def load(self, path: str | Path, device: str | None = None) -> None:
+        """Load a checkpoint on ``device`` (default: the current choice); keeps the old model on error."""
+        device_name = device or self.device_name
+        self._load_generation += 1
+        gen = self._load_generation
+        self.listener.busy(f"Loading {Path(path).name}…")
+
+        def job() -> tuple[LoadedModel, ModelInfo, KernelRegressionView | None, str]:
+            chosen = pick_device(device_name)
+            loaded = load_checkpoint(path, chosen)
+            kernel = None if loaded.is_translation else _kernel_view(loaded)
+            return loaded, _model_info(loaded, str(chosen)), kernel, device_name
+
+        def done(result: tuple[LoadedModel, ModelInfo, KernelRegressionView | None, str]) -> None:
+            if gen != self._load_generation:
+                return
+            self.loaded, self.info, kernel, self.device_name = result
+            self._decoding = None
+            self.steps, self.position = [], -1
+            self.listener.model_loaded(self.info, kernel)
+            if self.loaded.is_translation and self.text.strip():
+                self.encode(self.text)
+
+        self.runner.submit(job, done, self._failed())
+
+    def set_device(self, device: str) -> None:
+        """Move the current model to another device (reloads it from its file)."""
+        if self.loaded is not None and self.loaded.path is not None:
+            self.load(self.loaded.path, device)
+        else:
+            self.device_name = device
+
+    def set_beam_size(self, beam_size: int) -> None:
+        self.beam_size = max(1, int(beam_size))
+        if self.text.strip():
+            self.encode(self.text)
+
+    def encode(self, text: str) -> None:
+        """Encode ``text`` (drops any decoding in progress); empty text clears the views."""
+        self.text = text
+        gen = self._next_generation()
+        self.steps, self.position = [], -1
+        loaded = self.loaded
+        if loaded is None or not loaded.is_translation or not text.strip():
+            self._decoding = None
+            self.listener.step_shown(None, -1, 0)
+            return
+        beam = self.beam_size
+
+        def job() -> tuple[_Decoding, EncodedSource]:
+            decoding = _Decoding(DecodeSession(loaded, loaded.device, beam_size=beam))
+            return decoding, decoding.session.encode(text)
+
+        def done(result: tuple[_Decoding, EncodedSource]) -> None:
+            if gen != self._generation:
+                return
+            self._decoding, source = result
+            self.listener.source_encoded(source)  # the listener shows it with no step decoded yet
+
+        self.runner.submit(job, done, self._failed())
+
+    def step(self) -> None:
+        """Show the next recorded step, or decode a new one."""
+        if self.position + 1 < len(self.steps):
+            self.show(self.position + 1)
+            return
+        self._decode(1)
+
+    def run_to_end(self) -> None:
+        self._decode(None)
+
+    def back(self) -> None:
+        if self.position >= 0:
+            self.show(self.position - 1)
+
+    def reset(self) -> None:
+        self.encode(self.text)
+
+    def show(self, index: int) -> None:
+        """Show recorded step ``index`` (-1: before the first step)."""
+        index = max(-1, min(index, len(self.steps) - 1))
+        self.position = index
+        self.listener.step_shown(self.steps[index] if index >= 0 else None, index, len(self.steps))
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.steps) and self.steps[-1].finished
+
+    def translation(self) -> str:
+        """The output of the step on show, as preprocessed text ("" before the first step)."""
+        return " ".join(self.steps[self.position].output_tokens) if self.position >= 0 else ""
+
+    # -- internals --------------------------------------------------------------------------
+    def _decode(self, count: int | None) -> None:
+        decoding = self._decoding
+        if decoding is None or self.finished:
+            return
+        gen = self._generation
+
+        def job() -> list[DecodeStep]:
+            with decoding.lock:
+                new: list[DecodeStep] = []
+                while not decoding.session.finished and (count is None or len(new) < count):
+                    new.append(decoding.session.step())
+                return new
+
+        def done(new: list[DecodeStep]) -> None:
+            if gen != self._generation or not new:
+                return
+            self.steps.extend(new)
+            self.show(len(self.steps) - 1)
+
+        self.runner.submit(job, done, self._failed())
+
+    def _next_generation(self) -> int:
+        self._generation += 1
+        return self._generation
+
+    def _failed(self) -> Callable[[BaseException], None]:
+        def failed(error: BaseException) -> None:
+            if isinstance(error, CheckpointError | DeviceUnavailableError | ValueError):
+                message = str(error)
+            else:
+                log.exception("unexpected error", exc_info=error)
+                message = f"Unexpected error: {type(error).__name__}: {error}"
+            self.listener.error(message)
+
+        return failed

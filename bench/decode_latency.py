@@ -1,0 +1,105 @@
+"""Latency of one decoding step, cached (incremental) vs recomputing the prefix.
+
+    .venv/bin/python bench/decode_latency.py [CHECKPOINT ...] [--device cpu|cuda] [--repeats N]
+
+Without checkpoints it measures every translation model in models/. For each model it reports the
+median time of one cached step at a 10-token source (over a greedy decode), and of one step at a
+50-token prefix, cached vs recomputed from scratch, with their ratio. Medians over --repeats runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from attnviz.core.checkpoint import TRANSLATION_KINDS, CheckpointError, load_checkpoint  # noqa: E402
+from attnviz.core.decoding import start, step, step_uncached  # noqa: E402
+from attnviz.core.device import pick_device  # noqa: E402
+from attnviz.training.data import encode_batch  # noqa: E402
+
+SOURCE = "i think that we should go home before it rains tonight ."  # 11 tokens
+
+
+def _sync(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+
+
+def median_ms(fn, device: torch.device, repeats: int) -> float:
+    fn()  # warm-up
+    times = []
+    for _ in range(repeats):
+        _sync(device)
+        t0 = time.perf_counter()
+        fn()
+        _sync(device)
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+@torch.inference_mode()
+def measure(path: Path, device: torch.device, repeats: int) -> dict[str, float] | None:
+    loaded = load_checkpoint(path, device)
+    if loaded.kind not in TRANSLATION_KINDS:
+        return None
+    model, tgt = loaded.model, loaded.tgt_vocab
+    assert loaded.src_vocab is not None and tgt is not None
+    src, valid = encode_batch([SOURCE.split()[:10]], loaded.src_vocab)
+    src, valid = src.to(device), valid.to(device)
+    bos = torch.full((1,), tgt.bos_id, device=device)
+
+    def state_after(prefix_len: int):
+        state, _ = start(model, src, valid)
+        tokens = bos
+        for _ in range(prefix_len):
+            log_probs, state, _ = step(model, tokens, state)
+            tokens = log_probs.argmax(-1)
+        return state, tokens
+
+    state10, tok10 = state_after(5)
+    cached_short = median_ms(lambda: step(model, tok10, state10, need_attention=True), device, repeats)
+    state50, tok50 = state_after(49)
+    prefix = torch.randint(4, len(tgt), (1, 50), device=device)
+    prefix[0, 0] = tgt.bos_id
+    cached_long = median_ms(lambda: step(model, tok50, state50), device, repeats)
+    recompute_long = median_ms(lambda: step_uncached(model, src, valid, prefix), device, repeats)
+    return {"cached_10src_ms": cached_short, "cached_50prefix_ms": cached_long,
+            "recompute_50prefix_ms": recompute_long, "speedup": recompute_long / cached_long}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("checkpoints", nargs="*", type=Path)
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--repeats", type=int, default=50)
+    parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
+    args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    device = pick_device(args.device)
+    paths = args.checkpoints or sorted((ROOT / "models").glob("*.safetensors"))
+    print(f"device {device}, torch {torch.__version__}, {torch.get_num_threads()} CPU threads, "
+          f"medians of {args.repeats}")
+    print(f"{'model':<28} {'step @10 src':>13} {'@50 cached':>11} {'@50 recompute':>14} {'ratio':>6}")
+    for path in paths:
+        try:
+            result = measure(path, device, args.repeats)
+        except CheckpointError as error:
+            print(f"{path.name}: {error}", file=sys.stderr)
+            continue
+        if result:
+            print(f"{path.name:<28} {result['cached_10src_ms']:>10.2f} ms {result['cached_50prefix_ms']:>8.2f} ms "
+                  f"{result['recompute_50prefix_ms']:>11.2f} ms {result['speedup']:>5.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
