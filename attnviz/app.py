@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +21,7 @@ def _gui_parser() -> argparse.ArgumentParser:
     parser.add_argument("--text", help="sentence to decode on start")
     parser.add_argument("--device", help="auto, cpu, cuda, cuda:N or mps")
     parser.add_argument("--settings", type=Path, help=argparse.SUPPRESS)  # tests keep their own settings file
+    parser.add_argument("--log", type=Path, help="log file (default: attnviz.log in the app's data folder)")
     parser.add_argument("--quit-after", type=int, help=argparse.SUPPRESS)  # ms; for tests and benchmarks
     return parser
 
@@ -30,29 +30,41 @@ def run_gui(args: argparse.Namespace) -> int:
     from PySide6 import QtCore, QtWidgets
 
     from attnviz import paths
+    from attnviz.core.device import DeviceUnavailableError, pick_device
+    from attnviz.gui.errors import configure_logging, default_log_path, install_excepthooks
     from attnviz.gui.main_window import MainWindow, Poster
     from attnviz.gui.settings import Settings
     from attnviz.session import ThreadRunner
 
-    logging.basicConfig(level=logging.WARNING, format="attnviz: %(levelname)s: %(message)s")
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
     app.setApplicationName("attnviz")
     app.setOrganizationName("attnviz")
+    log_path = configure_logging(args.log or default_log_path())
     poster = Poster()
     runner = ThreadRunner(poster.post)
     settings = Settings(args.settings)
+    device_problem = None
     if args.device:
-        settings.device = args.device
+        try:
+            pick_device(args.device)
+            settings.device = args.device
+        except DeviceUnavailableError as error:
+            device_problem = f"{error}. Using the best available device instead."
+            settings.device = "auto"
     window = MainWindow(settings, runner)
+    install_excepthooks(window.error, poster.post, log_path)
     window.show()
-    checkpoint = args.checkpoint or (Path(settings.last_checkpoint) if settings.last_checkpoint else None)
-    if checkpoint is None or not checkpoint.is_file():
-        checkpoint = paths.DEFAULT_CHECKPOINT if paths.DEFAULT_CHECKPOINT.is_file() else None
+    checkpoint = args.checkpoint  # a path the user names is always tried: a problem with it is shown
+    if checkpoint is None:
+        remembered = Path(settings.last_checkpoint) if settings.last_checkpoint else None
+        checkpoint = remembered if remembered is not None and remembered.is_file() else paths.DEFAULT_CHECKPOINT
     text = args.text if args.text is not None else paths.EXAMPLE_SENTENCE
 
     def start() -> None:
+        if device_problem:
+            window.error(device_problem)
         window.set_sentence(text, run=True)
-        if checkpoint is not None:
+        if checkpoint.is_file() or args.checkpoint is not None:
             window.load(checkpoint)
         else:
             window.statusBar().showMessage("Open a checkpoint (Ctrl+O) to begin.")

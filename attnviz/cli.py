@@ -1,4 +1,5 @@
-"""Command-line interface: ``attnviz COMMAND …``. Needs no window and never imports Qt.
+"""Command-line interface: ``attnviz COMMAND …``. Needs no window; only ``export`` loads Qt, to paint
+its figures offscreen.
 
 Errors reach the user as one line on stderr and exit code 2, never as a traceback.
 """
@@ -153,6 +154,65 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parse_step(text: str) -> int | None:
+    """``--step``: a 1-based step number, or ``all`` (None)."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        number = int(text)
+    except ValueError:
+        raise CliError(f"--step must be a step number or 'all', got {text!r}") from None
+    if number < 1:
+        raise CliError(f"--step counts from 1, got {number}")
+    return number
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    """Write every attention map of a sentence as pictures and numbers, without a window."""
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never a window, display or not
+    from PySide6 import QtGui
+
+    from attnviz.gui.export import ExportError, attention_figures, attention_sidecar, export_batch, parse_formats
+
+    try:
+        formats = parse_formats(args.format)
+    except ExportError as error:
+        raise CliError(str(error)) from None
+    wanted = _parse_step(args.step) if args.step is not None else -1  # -1: the last step
+    if args.scale <= 0:
+        raise CliError(f"--scale must be positive, got {args.scale}")
+    if args.text is None or not args.text.strip():
+        raise CliError("--text is empty: give the sentence whose attention to export")
+    session = _translation_session(args)
+    source = session.encode(args.text)
+    if source.unknown:
+        warn(f"unknown words mapped to <unk>: {' '.join(source.unknown)}")
+    if source.truncated_from:
+        warn(f"input of {source.truncated_from} tokens truncated to the model's limit of {session.max_src_len}")
+    steps = session.run()
+    if wanted is None:
+        chosen = list(steps)
+    elif wanted == -1:
+        chosen = [steps[-1]]
+    elif wanted > len(steps):
+        raise CliError(f"--step {wanted}: the decoding of this sentence has only {len(steps)} steps")
+    else:
+        chosen = [steps[wanted - 1]]
+    _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
+    name = Path(args.checkpoint).stem
+    figures = attention_figures(source, chosen, name)
+    sidecar = attention_sidecar(source, chosen, name, session.loaded.kind, str(args.checkpoint),
+                                str(session.device))
+    try:
+        written = export_batch(figures, args.out, formats, args.scale, sidecar)
+    except ExportError as error:
+        raise CliError(str(error)) from None
+    print(f"wrote {len(written)} files into {args.out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="attnviz", description="See attention.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -185,10 +245,20 @@ def build_parser() -> argparse.ArgumentParser:
         else:
             cmd.add_argument("--data", required=True, help="TSV of english<TAB>french pairs")
         cmd.set_defaults(run=run)
+    export = sub.add_parser("export", help="write every attention map of a sentence as files, no window needed")
+    export.add_argument("--checkpoint", required=True, help="a translation checkpoint (.safetensors)")
+    export.add_argument("--text", required=True, help="the sentence to decode")
+    export.add_argument("--out", required=True, type=Path, help="folder to write into (created if missing)")
+    export.add_argument("--format", default="png,csv", help="comma-separated: png, svg, pdf, csv, npy")
+    export.add_argument("--step", help="1-based step to export, or 'all' (default: the last step)")
+    export.add_argument("--scale", type=float, default=2.0, help="PNG scale factor (default 2)")
+    export.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
+    export.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
+    export.set_defaults(run=_cmd_export)
     return parser
 
 
-COMMANDS = ("demo", "train", "translate", "eval")
+COMMANDS = ("demo", "train", "translate", "eval", "export")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,12 +13,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
 from attnviz.core.checkpoint import CheckpointError, LoadedModel, load_checkpoint
 from attnviz.core.device import DeviceUnavailableError, pick_device
+from attnviz.core.kernel_regression import KernelFit, KernelRegressionModel, explain
 from attnviz.core.positional import positional_encoding_table
 from attnviz.core.stepping import DecodeSession, DecodeStep, EncodedSource
 
@@ -84,19 +85,9 @@ class ModelInfo:
     positional_table: np.ndarray | None = None  # (positions, width), Transformer only
 
 
-@dataclass(frozen=True)
-class KernelRegressionView:
-    """The kernel-regression checkpoint's data and trained parametric model, as numpy (N train, M test)."""
-
-    x_train: np.ndarray
-    y_train: np.ndarray
-    x_test: np.ndarray
-    y_test: np.ndarray
-    w: float
-
-
 class SessionListener(Protocol):
-    def model_loaded(self, info: ModelInfo, kernel: KernelRegressionView | None) -> None: ...
+    def model_loaded(self, info: ModelInfo, kernel: KernelFit | None) -> None: ...
+    def kernel_fitted(self, fit: KernelFit) -> None: ...
     def source_encoded(self, source: EncodedSource) -> None: ...
     def step_shown(self, step: DecodeStep | None, index: int, count: int) -> None: ...
     def busy(self, message: str) -> None: ...
@@ -115,12 +106,6 @@ def _model_info(loaded: LoadedModel, device: str) -> ModelInfo:
     if loaded.is_translation:
         return ModelInfo(**common, decoder_layers=1, heads=1, width=c.num_hiddens, max_src_len=c.max_src_len)
     return ModelInfo(**common)
-
-
-def _kernel_view(loaded: LoadedModel) -> KernelRegressionView:
-    model: Any = loaded.model
-    arrays = {n: getattr(model, n).cpu().numpy() for n in ("x_train", "y_train", "x_test", "y_test")}
-    return KernelRegressionView(**arrays, w=float(model.parametric.w.item()))
 
 
 @dataclass
@@ -156,13 +141,13 @@ class Session:
         gen = self._load_generation
         self.listener.busy(f"Loading {Path(path).name}…")
 
-        def job() -> tuple[LoadedModel, ModelInfo, KernelRegressionView | None, str]:
+        def job() -> tuple[LoadedModel, ModelInfo, KernelFit | None, str]:
             chosen = pick_device(device_name)
             loaded = load_checkpoint(path, chosen)
-            kernel = None if loaded.is_translation else _kernel_view(loaded)
+            kernel = None if loaded.is_translation else explain(cast(KernelRegressionModel, loaded.model))
             return loaded, _model_info(loaded, str(chosen)), kernel, device_name
 
-        def done(result: tuple[LoadedModel, ModelInfo, KernelRegressionView | None, str]) -> None:
+        def done(result: tuple[LoadedModel, ModelInfo, KernelFit | None, str]) -> None:
             if gen != self._load_generation:
                 return
             self.loaded, self.info, kernel, self.device_name = result
@@ -173,6 +158,20 @@ class Session:
                 self.encode(self.text)
 
         self.runner.submit(job, done, self._failed())
+
+    def fit_kernel(self, kernel: str, bandwidth: float, query: float) -> None:
+        """Recompute the kernel-regression view for a kernel, a bandwidth and a query point."""
+        loaded = self.loaded
+        if loaded is None or loaded.kind != "kernel-regression":
+            return
+        gen = self._next_generation()
+        model = cast(KernelRegressionModel, loaded.model)
+
+        def done(fit: KernelFit) -> None:
+            if gen == self._generation:
+                self.listener.kernel_fitted(fit)
+
+        self.runner.submit(lambda: explain(model, kernel, bandwidth, query), done, self._failed())
 
     def set_device(self, device: str) -> None:
         """Move the current model to another device (reloads it from its file)."""

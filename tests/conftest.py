@@ -36,10 +36,9 @@ def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """
     import io
 
+    from attnviz.core.checkpoint import load_checkpoint
     from attnviz.training.train import train_translation
     from tests.tiny import TINY_ARCH, TINY_OPTIONS, write_reversal_data
-
-    from attnviz.core.checkpoint import load_checkpoint
 
     # ATTNVIZ_TINY_MODELS=DIR reuses tiny models trained by an earlier run (a developer's shortcut;
     # CI always trains them afresh).

@@ -136,3 +136,128 @@ def test_main_py_launches_and_quits_cleanly(tmp_path, tiny_models):
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "Fatal" not in done.stderr
     assert "last_checkpoint" in (tmp_path / "s.ini").read_text()
+
+
+def test_export_from_the_window_png_differs_between_heads_and_csv_round_trips(window, tmp_path):
+    from attnviz.gui.export import read_csv
+
+    window.set_sentence("a b c d", run=True)
+    panel = window.attention
+    panel.select_view(AttentionKind.CROSS, 1, 0)
+    first = window.exports.export_spec(panel.heatmap.spec, tmp_path / "h1.png")
+    csv_path = window.exports.export_spec(panel.heatmap.spec, tmp_path / "h1.csv")
+    panel.select_view(AttentionKind.CROSS, 1, 1)
+    second = window.exports.export_spec(panel.heatmap.spec, tmp_path / "h2.png")
+    assert first.is_file() and second.is_file()
+    assert not np.array_equal(image_of_file(first), image_of_file(second))
+    values, rows, cols = read_csv(csv_path)
+    step = window.session.steps[-1]
+    np.testing.assert_array_equal(values, step.cross_weights[1, 0])
+    assert cols == ("a", "b", "c", "d") and rows == step.query_tokens
+    assert "Exported" in window.statusBar().currentMessage()
+
+
+def image_of_file(path) -> np.ndarray:
+    from PySide6 import QtGui
+
+    image = QtGui.QImage(str(path)).convertToFormat(QtGui.QImage.Format.Format_RGB32)
+    return np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine()).copy()
+
+
+def test_export_shortcut_asks_for_a_file_and_writes_it(window, tmp_path, monkeypatch):
+    window.set_sentence("a b c", run=True)
+    target = tmp_path / "chosen"
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName",
+                        lambda *_args, **_kw: (str(target), "SVG vector image (*.svg)"))
+    window.exports.export_action.trigger()
+    assert (tmp_path / "chosen.svg").read_text(encoding="utf-8").startswith("<?xml")
+
+
+def test_export_all_writes_every_kind_layer_and_head(window, tmp_path):
+    window.set_sentence("a b c", run=True)
+    written = window.exports.export_all(tmp_path / "all", ["npy"])
+    assert len(written) == 3 * 2 * 4 + 1  # kinds × layers × heads, plus the JSON sidecar
+    assert window.settings.export_formats == ["npy"]
+
+
+def test_export_into_unwritable_folder_shows_the_error(window, tmp_path, errors):
+    window.set_sentence("a b c", run=True)
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert window.exports.export_all(blocker / "out", ["png"]) == []
+    assert errors and errors[-1].startswith("Cannot write") and "Not a directory" in errors[-1]
+
+
+def test_copy_puts_the_figure_on_the_clipboard(window):
+    window.set_sentence("a b c", run=True)
+    QtWidgets.QApplication.clipboard().clear()
+    window.exports.copy_action.trigger()
+    image = QtWidgets.QApplication.clipboard().image()
+    assert not image.isNull() and image.width() > 200
+
+
+def test_open_dialog_loads_the_chosen_checkpoint(window, tiny_models, monkeypatch):
+    path = tiny_models["rnn-dot"][0]
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName", lambda *_a, **_k: (str(path), ""))
+    window.open_action.trigger()
+    assert window.info.kind == "rnn-dot"
+    assert window.settings.recent_files[0] == str(path)
+    assert "rnn-dot" in window.windowTitle()
+
+
+def test_scoring_panel_replays_masking_on_the_real_scores(window, tiny_models):
+    window.load(tiny_models["rnn-additive"][0])
+    window.set_sentence("a b c d", run=False)
+    window.step_action.trigger()
+    window.step_action.trigger()
+    panel = window.scoring
+    step = window.session.steps[-1]
+    np.testing.assert_array_equal(panel.scores, step.cross_scores[0, 0, -1])
+    np.testing.assert_allclose(panel.weights(), step.cross_weights[0, 0, -1], rtol=1e-5, atol=1e-7)
+    panel.valid_len.setValue(2)
+    weights = panel.weights()
+    assert np.all(weights[2:] == 0) and weights[:2].sum() == pytest.approx(1, abs=1e-6)
+    assert "Keys from position 3 on are masked" in panel.caption.text()
+    assert "additive" in panel.formula.text()
+
+
+def test_kernel_checkpoint_shows_the_kernel_panel_and_reacts(window, tmp_path):
+    from attnviz.training.train import train_kernel_regression
+
+    path = tmp_path / "kr.safetensors"
+    train_kernel_regression(path)
+    window.load(path)
+    panel = window.kernel
+    assert window.docks["kernel"].isVisibleTo(window) and not window.decoding_area.isVisibleTo(window)
+    assert panel.heatmap.values.shape == (50, 50)  # test points × training points
+    before = panel.fit.nonparametric.copy()
+    panel.bandwidth.setValue(0.25)
+    assert panel.fit.bandwidth == pytest.approx(0.25)
+    assert not np.allclose(before, panel.fit.nonparametric)  # a narrower kernel follows the noise more
+    panel.query_line.setValue(4.0)
+    fit = panel.fit
+    assert fit.query == pytest.approx(4.0)
+    assert fit.x_train[np.argmax(fit.query_nonparametric_weights)] == pytest.approx(4.0, abs=0.3)
+    assert "Query x = 4.00" in panel.summary.text()
+    panel.kernel_box.setCurrentText("boxcar")
+    assert panel.fit.kernel == "boxcar"
+    window.load(window.settings.recent_files[1])  # back to the Transformer: the kernel panel goes away
+    assert not window.docks["kernel"].isVisibleTo(window) and window.decoding_area.isVisibleTo(window)
+
+
+def test_unexpected_error_is_shown_once_and_logged(window, tmp_path, errors):
+    from attnviz.gui.errors import install_excepthooks
+
+    log_path = tmp_path / "attnviz.log"
+    old_hook = sys.excepthook
+    try:
+        install_excepthooks(window.error, lambda fn: fn(), log_path)
+        for _ in range(2):
+            try:
+                raise RuntimeError("boom in a slot")
+            except RuntimeError:
+                sys.excepthook(*sys.exc_info())
+    finally:
+        sys.excepthook = old_hook
+    assert errors == ["Unexpected error: RuntimeError: boom in a slot. attnviz keeps running. "
+                      f"Details are in {log_path}."]

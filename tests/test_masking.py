@@ -61,3 +61,12 @@ def test_masks_are_boolean_matrices_the_gui_can_draw():
 def test_bad_valid_lens_shape_is_explained():
     with pytest.raises(ValueError, match="valid_lens"):
         masked_softmax(torch.zeros(1, 2, 3), torch.zeros(1, 2, 2, dtype=torch.long))
+
+
+@pytest.mark.parametrize("valid", [0, 1, 3, 5, 9])
+def test_numpy_masked_softmax_row_matches_torch(valid):
+    from attnviz.core.masking import masked_softmax_row
+
+    scores = torch.tensor([[[2.0, -1.0, 0.5, 3.0, 0.0]]])
+    expected = masked_softmax(scores, torch.tensor([min(valid, 5)]))[0, 0].numpy()
+    np.testing.assert_allclose(masked_softmax_row(scores[0, 0].numpy(), valid), expected, rtol=1e-6, atol=1e-7)

@@ -93,3 +93,22 @@ def test_parametric_regression_learns_w_and_loss_falls(device):
     assert losses[-1] < losses[0] * 0.8
     assert model.w.item() != pytest.approx(1.0, abs=0.05)
     assert model.w.grad is not None and torch.isfinite(model.w.grad)
+
+
+def test_kernel_view_matches_closed_form_at_the_query():
+    from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel, explain
+
+    model = KernelRegressionModel(KernelRegressionConfig())
+    with torch.no_grad():
+        model.parametric.w.fill_(3.0)
+    fit = explain(model, "gaussian", bandwidth=0.5, query=1.7)
+    x, y = fit.x_train.astype(np.float64), fit.y_train.astype(np.float64)
+    gauss = np.exp(-(((1.7 - x) / 0.5) ** 2) / 2)
+    np.testing.assert_allclose(fit.query_nonparametric_weights, gauss / gauss.sum(), rtol=1e-4, atol=1e-7)
+    assert fit.query_nonparametric == pytest.approx(float(gauss @ y / gauss.sum()), rel=1e-4)
+    param = np.exp(-(((1.7 - x) * 3.0) ** 2) / 2)
+    np.testing.assert_allclose(fit.query_parametric_weights, param / param.sum(), rtol=1e-4, atol=1e-7)
+    assert fit.nonparametric_weights.shape == (50, 50) and fit.parametric.shape == (50,)
+    mse_np, mse_p = fit.test_mse()
+    assert mse_np == pytest.approx(float(np.mean((fit.nonparametric - fit.y_test) ** 2)))
+    assert mse_p > 0

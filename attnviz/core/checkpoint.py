@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from safetensors import safe_open
 from safetensors.torch import save_file
 from torch import nn
 
+from attnviz.core.files import atomic_output
 from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel
 from attnviz.core.seq2seq import Seq2SeqAttention, Seq2SeqConfig
 from attnviz.core.text import Vocab
@@ -115,15 +114,8 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
             tensor = tensor.half()
         tensors[name] = tensor.contiguous().clone()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        save_file(tensors, tmp, metadata=metadata)
-        os.chmod(tmp, 0o644)  # mkstemp creates 0600; a checkpoint is an ordinary shareable file
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_output(path) as tmp:
+        save_file(tensors, str(tmp), metadata=metadata)
     return path
 
 

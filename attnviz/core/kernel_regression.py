@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import numpy as np
 import torch
 from torch import Tensor, nn
 
@@ -184,3 +185,58 @@ class KernelRegressionModel(nn.Module):
     def forward(self, queries: Tensor) -> KernelPrediction:
         """The trained parametric model's predictions (Q,) and weights (Q, N)."""
         return self.parametric(queries, self.x_train, self.y_train)
+
+
+@dataclass(frozen=True)
+class KernelFit:
+    """Everything the kernel-regression view draws, as numpy: N training points, M test points.
+
+    x_train, y_train (N,); x_test, y_test (M,) with the true function; for the chosen kernel and
+    bandwidth the non-parametric predictions (M,) and weights (M, N); the trained parametric
+    model's (learned ``w``) predictions (M,) and weights (M, N); and for one ``query`` x both
+    models' weight rows (N,) and predictions.
+    """
+
+    kernel: str
+    bandwidth: float
+    w: float
+    x_train: np.ndarray
+    y_train: np.ndarray
+    x_test: np.ndarray
+    y_test: np.ndarray
+    nonparametric: np.ndarray
+    nonparametric_weights: np.ndarray
+    parametric: np.ndarray
+    parametric_weights: np.ndarray
+    query: float
+    query_nonparametric: float
+    query_nonparametric_weights: np.ndarray
+    query_parametric: float
+    query_parametric_weights: np.ndarray
+
+    def test_mse(self) -> tuple[float, float]:
+        """Mean squared error against the true function on the test grid: (non-parametric, parametric)."""
+        return (float(np.nanmean((self.nonparametric - self.y_test) ** 2)),
+                float(np.mean((self.parametric - self.y_test) ** 2)))
+
+
+@torch.no_grad()
+def explain(model: KernelRegressionModel, kernel: str | None = None, bandwidth: float | None = None,
+            query: float = 2.5) -> KernelFit:
+    """Both models' predictions and attention weights on the test grid and at one query point."""
+    kernel = kernel or model.config.kernel
+    bandwidth = bandwidth if bandwidth is not None else model.config.bandwidth
+    x_test = model.x_test
+    queries = torch.cat([x_test, torch.tensor([query], dtype=x_test.dtype, device=x_test.device)])
+    nonparam = model.non_parametric(queries, kernel, bandwidth)
+    param = model(queries)
+    np_pred, np_w = nonparam.predictions.cpu().numpy(), nonparam.weights.cpu().numpy()
+    p_pred, p_w = param.predictions.cpu().numpy(), param.weights.cpu().numpy()
+    return KernelFit(
+        kernel=kernel, bandwidth=float(bandwidth), w=float(model.parametric.w.item()),
+        x_train=model.x_train.cpu().numpy(), y_train=model.y_train.cpu().numpy(),
+        x_test=x_test.cpu().numpy(), y_test=model.y_test.cpu().numpy(),
+        nonparametric=np_pred[:-1], nonparametric_weights=np_w[:-1],
+        parametric=p_pred[:-1], parametric_weights=p_w[:-1], query=float(query),
+        query_nonparametric=float(np_pred[-1]), query_nonparametric_weights=np_w[-1],
+        query_parametric=float(p_pred[-1]), query_parametric_weights=p_w[-1])

@@ -10,19 +10,28 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
-MASK_COLOUR = (128, 128, 128, 150)
+from attnviz.gui.figure import FigureSpec, colour_map, fit_levels, thinned
+
+MASK_COLOUR = (225, 225, 225, 235)  # masked cells: light grey, unlike any colour of the weight scale
 
 
 class Heatmap(pg.GraphicsLayoutWidget):
-    """Shows one matrix (Q, K). Emits ``hovered(row, col)`` (-1, -1 when the pointer leaves)."""
+    """Shows one matrix (Q, K). Emits ``hovered(row, col)`` (-1, -1 when the pointer leaves), and
+    ``export_requested`` / ``copy_requested`` with the figure on show (from its context menu)."""
 
     hovered = QtCore.Signal(int, int)
     clicked = QtCore.Signal()
+    export_requested = QtCore.Signal(object)  # FigureSpec
+    copy_requested = QtCore.Signal(object)  # FigureSpec
 
-    def __init__(self, parent=None, colormap: str = "viridis"):
+    def __init__(self, parent=None, colormap: str = "viridis", row_axis: str = "queries", col_axis: str = "keys",
+                 colour_bar: bool = True):
         super().__init__(parent)
+        self.colormap, self.row_axis, self.col_axis = colormap, row_axis, col_axis
+        self.show_colour_bar = colour_bar
+        self.spec: FigureSpec | None = None
         self.setBackground("w")
         self.plot: pg.PlotItem = self.addPlot()
         self.plot.invertY(True)
@@ -53,14 +62,16 @@ class Heatmap(pg.GraphicsLayoutWidget):
             line.setZValue(11)
             line.hide()
             self.plot.addItem(line, ignoreBounds=True)
-        self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=pg.colormap.get(colormap), interactive=False,
+        self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=colour_map(colormap), interactive=False,
                                         width=14)
-        self.colorbar.setImageItem(self.image, insert_in=self.plot)
+        self.colorbar.setImageItem(self.image, insert_in=self.plot if colour_bar else None)
         self.values = np.zeros((0, 0), dtype=np.float32)
         self.row_labels: tuple[str, ...] = ()
         self.col_labels: tuple[str, ...] = ()
         self._hover = (-1, -1)
+        self._ticks: tuple[list[tuple[int, str]], list[tuple[int, str]]] = ([], [])
         self.plot.scene().sigMouseMoved.connect(self._on_scene_mouse_moved)
+        self.plot.getViewBox().sigResized.connect(self._update_ticks)
 
     # -- content ----------------------------------------------------------------------------
     def set_matrix(self, values: np.ndarray, row_labels: Sequence[str], col_labels: Sequence[str],
@@ -71,9 +82,9 @@ class Heatmap(pg.GraphicsLayoutWidget):
         shape_changed = values.shape != self.values.shape
         self.values = values
         if levels is None:
-            finite = values[np.isfinite(values)]
-            lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-            levels = (lo, hi if hi > lo else lo + 1.0)
+            levels = fit_levels(values)
+        self.spec = FigureSpec(values, tuple(row_labels), tuple(col_labels), title, levels, self.colormap,
+                               masked, self.row_axis, self.col_axis, self.show_colour_bar)
         self.colorbar.setLevels(levels)
         if values.size:
             self.image.setImage(values, autoLevels=False, levels=levels)
@@ -82,14 +93,25 @@ class Heatmap(pg.GraphicsLayoutWidget):
             self.image.hide()
         self.set_mask_overlay(masked)
         labels_changed = (tuple(row_labels), tuple(col_labels)) != (self.row_labels, self.col_labels)
-        if labels_changed:
-            self.row_labels, self.col_labels = tuple(row_labels), tuple(col_labels)
-            self.plot.getAxis("left").setTicks([list(enumerate(self.row_labels))])
-            self.plot.getAxis("bottom").setTicks([list(enumerate(self.col_labels))])
         if shape_changed:
             rows, cols = values.shape if values.ndim == 2 else (0, 0)
             self.plot.setRange(xRange=(-0.5, max(cols, 1) - 0.5), yRange=(-0.5, max(rows, 1) - 0.5), padding=0)
+        if labels_changed:
+            self.row_labels, self.col_labels = tuple(row_labels), tuple(col_labels)
+            self._update_ticks()
         self.plot.setTitle(title)
+
+    def _update_ticks(self, *_args) -> None:
+        """Token labels on both axes, thinned to every n-th one where they would overlap."""
+        box = self.plot.getViewBox().sceneBoundingRect()
+        metrics = QtGui.QFontMetricsF(self.plot.getAxis("left").font())
+        widest = max((metrics.horizontalAdvance(t) for t in self.col_labels), default=0.0) + 6
+        rows = thinned(self.row_labels, box.height() / max(len(self.row_labels), 1), metrics.height())
+        cols = thinned(self.col_labels, box.width() / max(len(self.col_labels), 1), widest)
+        if (rows, cols) != self._ticks:
+            self._ticks = (rows, cols)
+            self.plot.getAxis("left").setTicks([rows])
+            self.plot.getAxis("bottom").setTicks([cols])
 
     def set_mask_overlay(self, masked: np.ndarray | None) -> None:
         if masked is None or not np.any(masked):
@@ -133,3 +155,13 @@ class Heatmap(pg.GraphicsLayoutWidget):
     def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
         super().mousePressEvent(event)
         self.clicked.emit()
+
+    def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
+        menu = QtWidgets.QMenu(self)
+        has_data = self.spec is not None and self.spec.values.size > 0
+        for text, signal in (("Export picture or numbers…", self.export_requested),
+                             ("Copy picture", self.copy_requested)):
+            action = menu.addAction(text)
+            action.setEnabled(has_data)
+            action.triggered.connect(lambda _checked=False, s=signal: s.emit(self.spec))
+        menu.exec(event.globalPos())

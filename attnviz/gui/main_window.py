@@ -12,13 +12,19 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
 from attnviz.core.device import available_devices
+from attnviz.core.kernel_regression import KernelFit
 from attnviz.core.stepping import DecodeStep, EncodedSource
+from attnviz.gui.exporting import ExportActions, ExportContext
+from attnviz.gui.figure import FigureSpec
+from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.panels.attention import AttentionPanel
+from attnviz.gui.panels.kernel import KernelPanel
 from attnviz.gui.panels.masks import MasksPanel
 from attnviz.gui.panels.positional import PositionalPanel
+from attnviz.gui.panels.scoring import ScoringPanel
 from attnviz.gui.settings import Settings
 from attnviz.paths import shipped_models
-from attnviz.session import KernelRegressionView, ModelInfo, Runner, Session
+from attnviz.session import ModelInfo, Runner, Session
 
 TYPING_DEBOUNCE_MS = 250
 
@@ -62,15 +68,29 @@ class MainWindow(QtWidgets.QMainWindow):
         self.attention = AttentionPanel()
         self.masks = MasksPanel()
         self.positional = PositionalPanel()
+        self.scoring = ScoringPanel()
+        self.kernel = KernelPanel()
+        self.kernel.fit_requested.connect(self._on_kernel_fit_requested)
         self._build_central()
         self.docks: dict[str, QtWidgets.QDockWidget] = {}
-        self._add_dock("attention", "Attention", self.attention, QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
-        self._add_dock("masks", "Masks", self.masks, QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
-        self._add_dock("positional", "Positional encoding", self.positional,
-                       QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
+        right, left = QtCore.Qt.DockWidgetArea.RightDockWidgetArea, QtCore.Qt.DockWidgetArea.LeftDockWidgetArea
+        self._add_dock("attention", "Attention", self.attention, right)
+        self._add_dock("kernel", "Kernel regression", self.kernel, right)
+        self._add_dock("masks", "Masks", self.masks, left)
+        self._add_dock("positional", "Positional encoding", self.positional, left)
+        self._add_dock("scoring", "Scoring", self.scoring, left)
+        self.tabifyDockWidget(self.docks["attention"], self.docks["kernel"])
         self.tabifyDockWidget(self.docks["masks"], self.docks["positional"])
+        self.tabifyDockWidget(self.docks["positional"], self.docks["scoring"])
+        self.docks["kernel"].hide()  # shown when a kernel-regression checkpoint is loaded
+        self.docks["attention"].raise_()
         self.docks["masks"].raise_()
         self.resizeDocks([self.docks["masks"], self.docks["attention"]], [380, 620], QtCore.Qt.Orientation.Horizontal)
+        self.exports = ExportActions(self, settings, self.export_context, self.current_figure,
+                                     self._on_export_notified, self.error)
+        for heatmap in self.findChildren(Heatmap):
+            heatmap.export_requested.connect(self._on_heatmap_export_requested)
+            heatmap.copy_requested.connect(self.exports.copy)
         self._build_actions()
         self.device_label = QtWidgets.QLabel()
         self.statusBar().addPermanentWidget(self.device_label)
@@ -130,9 +150,9 @@ class MainWindow(QtWidgets.QMainWindow):
         layout.addWidget(self.output)
         layout.addWidget(self.topk)
         layout.addStretch(1)
-        central = QtWidgets.QWidget()
-        central.setLayout(layout)
-        self.setCentralWidget(central)
+        self.decoding_area = QtWidgets.QWidget()
+        self.decoding_area.setLayout(layout)
+        self.setCentralWidget(self.decoding_area)
         self.back_button.clicked.connect(self._on_back_clicked)
         self.step_button.clicked.connect(self._on_step_clicked)
         self.run_button.clicked.connect(self._on_run_clicked)
@@ -171,6 +191,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.recent_menu = file_menu.addMenu("&Recent files")
         self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
         file_menu.addSeparator()
+        file_menu.addActions([self.exports.export_action, self.exports.export_all_action, self.exports.copy_action])
+        file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         decode_menu = self.menuBar().addMenu("&Decode")
         decode_menu.addActions([self.step_action, self.back_action])
@@ -189,7 +211,7 @@ class MainWindow(QtWidgets.QMainWindow):
         help_menu.addAction(self._action("&About attnviz", self._on_about_triggered))
         toolbar = self.addToolBar("Main")
         toolbar.setObjectName("toolbar_main")
-        toolbar.addActions([self.open_action, self.back_action, self.step_action])
+        toolbar.addActions([self.open_action, self.back_action, self.step_action, self.exports.export_action])
 
     # -- user requests ----------------------------------------------------------------------
     def load(self, path: str | Path) -> None:
@@ -204,21 +226,40 @@ class MainWindow(QtWidgets.QMainWindow):
         self._run_after_encode = run
         self.session.encode(text)
 
+    def export_context(self) -> ExportContext:
+        info = self.info
+        return ExportContext(self.source if self.session.text.strip() else None, list(self.session.steps),
+                             self.step_shown_now, info.path.stem if info else "", info.kind if info else "",
+                             str(info.path) if info else "", info.device if info else "")
+
+    def current_figure(self) -> tuple[FigureSpec | None, str]:
+        """The Attention panel's heatmap and a file stem naming what it shows."""
+        view = self.attention.current
+        step = self.step_shown_now.index if self.step_shown_now is not None else None
+        return self.attention.heatmap.spec, view.stem(step) if view is not None else "attention"
+
     # -- SessionListener (called on the GUI thread) -----------------------------------------
-    def model_loaded(self, info: ModelInfo, kernel: KernelRegressionView | None) -> None:
+    def model_loaded(self, info: ModelInfo, kernel: KernelFit | None) -> None:
         self.info = info
         self.settings.last_checkpoint = str(info.path)
         self.attention.set_model(info.path.stem, info.decoder_layers or 1, info.heads or 1)
+        self.scoring.set_model(info.kind, info.decoder_layers or 1, info.heads or 1)
         self.positional.set_table(info.positional_table)
+        self.docks["kernel"].setVisible(kernel is not None)
+        self.decoding_area.setVisible(kernel is None)  # the sentence and decoding controls
+        if kernel is not None:
+            self.kernel.show_fit(kernel)
+            self.docks["kernel"].raise_()
+        else:
+            self.docks["attention"].raise_()
         bleu = info.training.get("val_bleu")
         extra = f", validation BLEU {bleu}" if bleu is not None else ""
-        self.statusBar().showMessage(f"Loaded {info.path.name}: {info.kind}, {info.parameters:,} parameters{extra}",
-                                     8000)
+        noun = "parameter" if info.parameters == 1 else "parameters"
+        self.statusBar().showMessage(f"Loaded {info.path.name}: {info.kind}, {info.parameters:,} {noun}{extra}", 8000)
         self.setWindowTitle(f"attnviz — {info.path.name}")
         if kernel is not None:
             self.source = None
-            self.attention.set_data(None, None)
-            self.masks.set_data(None, None)
+            self.step_shown(None, -1, 0)
         self._update_controls()
 
     def source_encoded(self, source: EncodedSource) -> None:
@@ -244,10 +285,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self.timeline.blockSignals(False)
         self.attention.set_data(self.source if self.session.text.strip() else None, step)
         self.masks.set_data(self.source if self.session.text.strip() else None, step)
+        self.scoring.set_data(self.source if self.session.text.strip() else None, step)
         self._show_output(step)
         if step is not None:
             self.device_label.setText(f"{self.info.device if self.info else ''} · step {step.seconds * 1000:.1f} ms")
         self._update_controls()
+
+    def kernel_fitted(self, fit: KernelFit) -> None:
+        self.kernel.show_fit(fit)
 
     def busy(self, message: str) -> None:
         self.statusBar().showMessage(message)
@@ -257,6 +302,16 @@ class MainWindow(QtWidgets.QMainWindow):
         QtWidgets.QMessageBox.warning(self, "attnviz", message)
 
     # -- handlers ---------------------------------------------------------------------------
+    def _on_kernel_fit_requested(self, kernel: str, bandwidth: float, query: float) -> None:
+        self.session.fit_kernel(kernel, bandwidth, query)
+
+    def _on_export_notified(self, message: str) -> None:
+        self.statusBar().showMessage(message, 10000)
+
+    def _on_heatmap_export_requested(self, spec: FigureSpec) -> None:
+        stem = "".join(c if c.isalnum() else "-" for c in spec.title.lower()).strip("-") or "heatmap"
+        self.exports.ask_and_export(spec, "-".join(filter(None, stem.split("-"))))
+
     def _on_sentence_text_edited(self, _text: str) -> None:
         self.typing_timer.start()
 

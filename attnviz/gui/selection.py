@@ -34,6 +34,13 @@ class MatrixView:
     head: int
     scores: bool
 
+    def stem(self, step: int | None = None) -> str:
+        """File name stem, e.g. ``cross_layer1_head2_step03`` (1-based; encoder maps have no step)."""
+        stem = f"{self.kind.slug}_layer{self.layer + 1}_head{self.head + 1}"
+        if step is not None and self.kind is not AttentionKind.ENCODER_SELF:
+            stem += f"_step{step + 1:02d}"
+        return stem + ("_scores" if self.scores else "")
+
     def title(self, model: str = "", step: int | None = None) -> str:
         parts = [model, self.kind.value, f"layer {self.layer + 1}", f"head {self.head + 1}"]
         if step is not None:
@@ -82,3 +89,17 @@ def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, st
     layer = min(max(layer, 0), values.shape[0] - 1)
     head = min(max(head, 0), values.shape[1] - 1)
     return MatrixView(values[layer, head], rows, cols, np.asarray(masked), kind, layer, head, scores)
+
+
+def all_views(source: EncodedSource, step: DecodeStep | None, scores: bool = False) -> list[MatrixView]:
+    """Every kind × layer × head available for this source and step (decoder kinds need a step)."""
+    views = []
+    for kind in available_kinds(source):
+        if step is None and kind is not AttentionKind.ENCODER_SELF:
+            continue
+        values, rows, cols, masked = stack_for(kind, source, step, scores)
+        for layer in range(values.shape[0]):
+            for head in range(values.shape[1]):
+                views.append(MatrixView(values[layer, head], rows, cols, np.asarray(masked), kind, layer, head,
+                                        scores))
+    return views

@@ -61,6 +61,32 @@ class Settings:
     def beam_size(self, value: int) -> None:
         self.qsettings.setValue("beam_size", int(value))
 
+    @property
+    def export_dir(self) -> str:
+        return self._get("export_dir", "", str)
+
+    @export_dir.setter
+    def export_dir(self, value: str) -> None:
+        self.qsettings.setValue("export_dir", value)
+
+    @property
+    def export_scale(self) -> float:
+        return min(8.0, max(0.5, self._get("export_scale", 2.0, float)))
+
+    @export_scale.setter
+    def export_scale(self, value: float) -> None:
+        self.qsettings.setValue("export_scale", float(value))
+
+    @property
+    def export_formats(self) -> list[str]:
+        value = self.qsettings.value("export_formats", ["png", "csv"])
+        formats = [value] if isinstance(value, str) else [str(v) for v in value] if isinstance(value, list) else []
+        return formats or ["png", "csv"]
+
+    @export_formats.setter
+    def export_formats(self, value: list[str]) -> None:
+        self.qsettings.setValue("export_formats", list(value))
+
     def window_state(self) -> tuple[QtCore.QByteArray | None, QtCore.QByteArray | None]:
         return self.qsettings.value("geometry"), self.qsettings.value("state")
 

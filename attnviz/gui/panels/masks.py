@@ -10,15 +10,16 @@ from attnviz.gui.heatmap import Heatmap
 
 
 class MasksPanel(QtWidgets.QWidget):
-    """Two boolean matrices drawn as white (may attend) and dark (masked) cells."""
+    """Two boolean matrices drawn as blue (may attend) and light grey (masked) cells."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.padding = Heatmap(colormap="CET-L1")
-        self.causal = Heatmap(colormap="CET-L1")
+        self.padding = Heatmap(colormap="mask", colour_bar=False)
+        self.causal = Heatmap(colormap="mask", colour_bar=False)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        caption = QtWidgets.QLabel("White: the query may attend to the key. Dark: masked (weight exactly 0).")
+        caption = QtWidgets.QLabel("Blue: the query may attend to the key. Grey: masked (weight exactly 0). "
+                                    "The Attention panel can overlay the same grey on masked cells.")
         caption.setWordWrap(True)
         layout.addWidget(caption)
         layout.addWidget(self.padding, 1)

@@ -31,8 +31,8 @@ class PositionalPanel(QtWidgets.QWidget):
         super().__init__(parent)
         self.table = np.zeros((0, 0), np.float32)
         self.sentence_length = 0
-        self.table_view = Heatmap(colormap="CET-D1")
-        self.similarity_view = Heatmap()
+        self.table_view = Heatmap(colormap="CET-D1", row_axis="position", col_axis="dimension")
+        self.similarity_view = Heatmap(row_axis="position", col_axis="position")
         self.curves = pg.PlotWidget(background="w")
         self.curves.addLegend(offset=(-10, 10))
         self.curves.setLabel("bottom", "position")

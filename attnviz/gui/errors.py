@@ -1,0 +1,81 @@
+"""Unexpected errors in the app: logged in full to a file, shown to the user once, in one line.
+
+No traceback reaches the terminal or the window; the log file holds it for a bug report.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+
+from PySide6 import QtCore
+
+log = logging.getLogger("attnviz")
+
+
+class _OneLine(logging.Formatter):
+    """``attnviz: LEVEL: message`` and nothing else: tracebacks go to the log file only."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"attnviz: {record.levelname.lower()}: {record.getMessage()}"
+
+
+def default_log_path() -> Path:
+    base = QtCore.QStandardPaths.writableLocation(QtCore.QStandardPaths.StandardLocation.AppLocalDataLocation)
+    return Path(base or Path.home() / ".local" / "share" / "attnviz") / "attnviz.log"
+
+
+def configure_logging(log_path: Path) -> Path | None:
+    """Warnings and errors to stderr in one line each; everything with tracebacks to ``log_path``.
+
+    Returns the log file in use, or None when it cannot be written (then stderr alone is used).
+    """
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    console = logging.StreamHandler(sys.stderr)
+    console.setLevel(logging.WARNING)
+    console.setFormatter(_OneLine())
+    root.addHandler(console)
+    try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(log_path, encoding="utf-8")
+    except OSError:
+        return None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s: %(message)s"))
+    root.addHandler(handler)
+    return log_path
+
+
+def install_excepthooks(show: Callable[[str], None], post: Callable[[Callable[[], None]], None],
+                        log_path: Path | None) -> None:
+    """Route uncaught exceptions (GUI thread and worker threads) to the log and to ``show``, once each.
+
+    show: displays a message in the window (called on the GUI thread); post: hands a callable to it.
+    """
+    shown: set[tuple[type, str]] = set()
+    where = f" Details are in {log_path}." if log_path else ""
+
+    def report(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
+        log.error("unexpected error: %s: %s", kind.__name__, error, exc_info=(kind, error, trace))
+        key = (kind, str(error))
+        if key not in shown:
+            shown.add(key)
+            show(f"Unexpected error: {kind.__name__}: {error}. attnviz keeps running.{where}")
+
+    def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            QtCore.QCoreApplication.quit()
+            return
+        report(kind, error, trace)
+
+    def thread_hook(args: threading.ExceptHookArgs) -> None:
+        if args.exc_value is not None:
+            error = args.exc_value
+            post(lambda: report(args.exc_type, error, args.exc_traceback))
+
+    sys.excepthook = hook
+    threading.excepthook = thread_hook

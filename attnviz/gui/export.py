@@ -1,0 +1,219 @@
+"""Writing heatmaps out: pictures (PNG at any scale, SVG, PDF) and numbers (CSV, NPY).
+
+Every file is written atomically (temporary file, then rename). A batch (``export_batch``) is built
+in a hidden folder beside its destination and moved in only when every file is complete, so a
+failure leaves nothing half-written. Problems raise :class:`ExportError` with a readable message.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtSvg
+
+from attnviz.core.files import atomic_output
+from attnviz.core.stepping import DecodeStep, EncodedSource
+from attnviz.gui.figure import FigureSpec, figure_image, figure_size, fit_levels, paint_figure
+from attnviz.gui.selection import MatrixView, all_views
+
+FORMATS = ("png", "svg", "pdf", "csv", "npy")
+SIDECAR = "attnviz-export.json"
+
+
+class ExportError(Exception):
+    """An export that could not be written; the message says where and why."""
+
+
+def _failed(path: Path, error: OSError) -> ExportError:
+    reason = error.strerror or str(error)
+    return ExportError(f"Cannot write {path}: {reason}")
+
+
+def write_png(spec: FigureSpec, path: Path, scale: float = 2.0) -> None:
+    with atomic_output(path) as tmp:
+        writer = QtGui.QImageWriter(str(tmp), b"png")
+        if not writer.write(figure_image(spec, scale)):
+            raise OSError(0, writer.errorString())
+
+
+def write_svg(spec: FigureSpec, path: Path) -> None:
+    size = figure_size(spec)
+    with atomic_output(path) as tmp:
+        generator = QtSvg.QSvgGenerator()
+        generator.setFileName(str(tmp))
+        generator.setSize(size.toSize())
+        generator.setViewBox(QtCore.QRectF(QtCore.QPointF(0, 0), size))
+        generator.setTitle(spec.title)
+        generator.setDescription("attnviz heatmap")
+        painter = QtGui.QPainter()
+        if not painter.begin(generator):
+            raise OSError(0, "the SVG file could not be opened")
+        paint_figure(painter, spec, vector=True)
+        painter.end()
+
+
+def write_pdf(spec: FigureSpec, path: Path) -> None:
+    size = figure_size(spec)  # logical pixels, drawn as points (72 per inch)
+    with atomic_output(path) as tmp:
+        writer = QtGui.QPdfWriter(str(tmp))
+        writer.setResolution(72)
+        writer.setPageSize(QtGui.QPageSize(size, QtGui.QPageSize.Unit.Point, spec.title or "attnviz"))
+        writer.setPageMargins(QtCore.QMarginsF(0, 0, 0, 0))
+        writer.setTitle(spec.title)
+        writer.setCreator("attnviz")
+        painter = QtGui.QPainter()
+        if not painter.begin(writer):
+            raise OSError(0, "the PDF file could not be opened")
+        paint_figure(painter, spec, vector=True)
+        painter.end()
+
+
+def write_csv(spec: FigureSpec, path: Path) -> None:
+    """A table: header ``query \\ key, k1, k2, …``, then one row per query: its token and its values."""
+    with atomic_output(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow([f"{spec.row_axis} \\ {spec.col_axis}", *spec.col_labels])
+        for label, row in zip(spec.row_labels, spec.values, strict=True):
+            writer.writerow([label, *(f"{float(v):.9g}" for v in row)])
+
+
+def read_csv(path: Path) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...]]:
+    """Values (Q, K), row labels and column labels of a file written by :func:`write_csv`."""
+    with open(path, newline="", encoding="utf-8") as handle:
+        header, *rows = list(csv.reader(handle))
+    values = np.array([[float(v) for v in row[1:]] for row in rows], dtype=np.float32).reshape(len(rows), -1)
+    return values, tuple(row[0] for row in rows), tuple(header[1:])
+
+
+def write_npy(spec: FigureSpec, path: Path) -> None:
+    with atomic_output(path) as tmp, open(tmp, "wb") as handle:
+        np.save(handle, np.asarray(spec.values, dtype=np.float32))
+
+
+WRITERS = {"png": write_png, "svg": write_svg, "pdf": write_pdf, "csv": write_csv, "npy": write_npy}
+
+
+def parse_formats(text: str) -> list[str]:
+    """'png,csv' -> ['png', 'csv']; raises ExportError naming an unknown format."""
+    formats = [f.strip().lower().lstrip(".") for f in text.split(",") if f.strip()]
+    if unknown := [f for f in formats if f not in WRITERS]:
+        raise ExportError(f"unknown export format {unknown[0]!r}; choose from {', '.join(FORMATS)}")
+    if not formats:
+        raise ExportError(f"no export format given; choose from {', '.join(FORMATS)}")
+    return list(dict.fromkeys(formats))
+
+
+def export_figure(spec: FigureSpec, path: str | Path, scale: float = 2.0) -> Path:
+    """Write one figure; the format comes from the file's suffix."""
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in WRITERS:
+        raise ExportError(f"{path.name}: unknown export format {fmt!r}; choose from {', '.join(FORMATS)}")
+    if spec.values.size == 0:
+        raise ExportError("There is nothing to export yet: the heatmap is empty.")
+    try:
+        if fmt == "png":
+            write_png(spec, path, scale)
+        else:
+            WRITERS[fmt](spec, path)
+    except OSError as error:
+        raise _failed(path, error) from None
+    return path
+
+
+@dataclass(frozen=True)
+class NamedFigure:
+    """A figure and the file stem it is exported under (e.g. ``cross_layer1_head2_step03``)."""
+
+    stem: str
+    spec: FigureSpec
+
+
+def export_batch(figures: Iterable[NamedFigure], folder: str | Path, formats: Sequence[str],
+                 scale: float = 2.0, sidecar: dict[str, Any] | None = None) -> list[Path]:
+    """Write every figure in every format into ``folder`` (created if missing), plus a JSON sidecar.
+
+    All files are written into a hidden staging folder first and moved in at the end; on any
+    error the staging folder is removed and nothing new remains in ``folder``.
+    Returns the final paths (sidecar last).
+    """
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".attnviz-export-", dir=folder))
+    except OSError as error:
+        raise _failed(folder, error) from None
+    moved: list[Path] = []
+    try:
+        names: list[str] = []
+        for figure in figures:
+            for fmt in formats:
+                name = f"{figure.stem}.{fmt}"
+                if fmt == "png":
+                    write_png(figure.spec, staging / name, scale)
+                else:
+                    WRITERS[fmt](figure.spec, staging / name)
+                names.append(name)
+        if sidecar is not None:
+            (staging / SIDECAR).write_text(json.dumps({**sidecar, "files": names}, indent=2, ensure_ascii=False)
+                                           + "\n", encoding="utf-8")
+            names.append(SIDECAR)
+        for name in names:
+            (staging / name).replace(folder / name)
+            moved.append(folder / name)
+    except OSError as error:
+        for path in moved:  # a failure while moving in: take back what was moved
+            path.unlink(missing_ok=True)
+        raise _failed(folder, error) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return moved
+
+
+def view_figure(view: MatrixView, model: str = "", step: int | None = None, show_masked: bool = True) -> FigureSpec:
+    """The figure of one attention matrix: weights on a fixed [0, 1] scale, scores on their own range."""
+    return FigureSpec(view.values, view.rows, view.cols, view.title(model, step),
+                      fit_levels(view.values) if view.scores else (0.0, 1.0),
+                      masked=view.masked if show_masked else None)
+
+
+def attention_figures(source: EncodedSource, steps: Sequence[DecodeStep | None], model: str = "",
+                      scores: bool = False) -> list[NamedFigure]:
+    """Every kind × layer × head at each of ``steps`` (encoder self-attention once: it has no step)."""
+    figures: dict[str, NamedFigure] = {}
+    for step in steps:
+        index = step.index if step is not None else None
+        for view in all_views(source, step, scores):
+            stem = view.stem(index)
+            figures.setdefault(stem, NamedFigure(stem, view_figure(view, model, index)))
+    return list(figures.values())
+
+
+def attention_sidecar(source: EncodedSource, steps: Sequence[DecodeStep | None], model: str, kind: str,
+                      checkpoint: str, device: str) -> dict[str, Any]:
+    """What an export-all folder holds: the sentence, its tokens, the model and the step(s)."""
+    shown = [s for s in steps if s is not None]
+    return {
+        "attnviz_export": 1, "sentence": source.text, "source_tokens": list(source.tokens),
+        "unknown_words": list(source.unknown), "truncated_from": source.truncated_from,
+        "model": model, "kind": kind, "checkpoint": checkpoint, "device": device,
+        "steps": [s.index + 1 for s in shown],
+        "output_tokens": list(shown[-1].output_tokens) if shown else [],
+        "query_tokens": list(shown[-1].query_tokens) if shown else [],
+        "finished": bool(shown and shown[-1].finished),
+    }
+
+
+def copy_to_clipboard(spec: FigureSpec, scale: float = 2.0) -> None:
+    """Put the figure on the clipboard as an image (needs a running QGuiApplication)."""
+    if spec.values.size == 0:
+        raise ExportError("There is nothing to copy yet: the heatmap is empty.")
+    QtGui.QGuiApplication.clipboard().setImage(figure_image(spec, scale))

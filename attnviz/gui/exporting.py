@@ -1,0 +1,185 @@
+"""The window's export actions: one heatmap to a file or the clipboard, or every map to a folder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from attnviz.core.stepping import DecodeStep, EncodedSource
+from attnviz.gui.export import (
+    FORMATS,
+    ExportError,
+    attention_figures,
+    attention_sidecar,
+    copy_to_clipboard,
+    export_batch,
+    export_figure,
+)
+from attnviz.gui.figure import FigureSpec
+from attnviz.gui.settings import Settings
+
+FILTERS = {
+    "png": "PNG image (*.png)", "svg": "SVG vector image (*.svg)", "pdf": "PDF document (*.pdf)",
+    "csv": "CSV numbers (*.csv)", "npy": "NumPy array (*.npy)",
+}
+
+
+@dataclass(frozen=True)
+class ExportContext:
+    """What is on show: the source, the recorded steps and the one shown, and the model."""
+
+    source: EncodedSource | None
+    steps: list[DecodeStep]
+    step: DecodeStep | None
+    model: str
+    kind: str
+    checkpoint: str
+    device: str
+
+
+class ExportAllDialog(QtWidgets.QDialog):
+    """Choose a folder, the formats, the PNG scale and which steps to export."""
+
+    def __init__(self, parent: QtWidgets.QWidget, settings: Settings, has_steps: bool):
+        super().__init__(parent)
+        self.setWindowTitle("Export all attention maps")
+        self.folder = QtWidgets.QLineEdit(settings.export_dir or str(Path.home()))
+        browse = QtWidgets.QPushButton("Browse…")
+        browse.clicked.connect(self._on_browse_clicked)
+        self.format_boxes = {fmt: QtWidgets.QCheckBox(fmt.upper()) for fmt in FORMATS}
+        for fmt, box in self.format_boxes.items():
+            box.setChecked(fmt in settings.export_formats)
+        self.scale = QtWidgets.QDoubleSpinBox()
+        self.scale.setRange(0.5, 8.0)
+        self.scale.setSingleStep(0.5)
+        self.scale.setSuffix("×")
+        self.scale.setValue(settings.export_scale)
+        self.all_steps = QtWidgets.QCheckBox("Every recorded step (not only the one on show)")
+        self.all_steps.setEnabled(has_steps)
+        folder_row = QtWidgets.QHBoxLayout()
+        folder_row.addWidget(self.folder, 1)
+        folder_row.addWidget(browse)
+        format_row = QtWidgets.QHBoxLayout()
+        for box in self.format_boxes.values():
+            format_row.addWidget(box)
+        form = QtWidgets.QFormLayout(self)
+        form.addRow("Folder", folder_row)
+        form.addRow("Formats", format_row)
+        form.addRow("PNG scale", self.scale)
+        form.addRow("", self.all_steps)
+        buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Ok
+                                             | QtWidgets.QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def formats(self) -> list[str]:
+        return [fmt for fmt, box in self.format_boxes.items() if box.isChecked()]
+
+    def _on_browse_clicked(self) -> None:
+        folder = QtWidgets.QFileDialog.getExistingDirectory(self, "Export into folder", self.folder.text())
+        if folder:
+            self.folder.setText(folder)
+
+
+class ExportActions(QtCore.QObject):
+    """Owns the Export, Export all and Copy actions; reports results through ``notify``/``fail``.
+
+    context() describes what is on show; current_figure() gives the main heatmap and its file stem.
+    """
+
+    def __init__(self, window: QtWidgets.QWidget, settings: Settings, context: Callable[[], ExportContext],
+                 current_figure: Callable[[], tuple[FigureSpec | None, str]], notify: Callable[[str], None],
+                 fail: Callable[[str], None]):
+        super().__init__(window)
+        self.window, self.settings = window, settings
+        self.context, self.current_figure = context, current_figure
+        self.notify, self.fail = notify, fail
+        self.export_action = self._action("&Export heatmap…", self._on_export_triggered, "Ctrl+E")
+        self.export_all_action = self._action("Export &all maps…", self._on_export_all_triggered, "Ctrl+Shift+E")
+        self.copy_action = self._action("&Copy heatmap", self._on_copy_triggered, "Ctrl+Shift+C")
+
+    def _action(self, text: str, slot: Callable[[], None], shortcut: str) -> QtGui.QAction:
+        action = QtGui.QAction(text, self.window)
+        action.setShortcut(QtGui.QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        return action
+
+    # -- requests (also used by tests and by each heatmap's context menu) -------------------
+    def export_spec(self, spec: FigureSpec | None, path: str | Path) -> Path | None:
+        """Write one figure (format from the suffix); returns the path, or None after showing why not."""
+        if spec is None:
+            self.fail("There is nothing to export yet.")
+            return None
+        try:
+            written = export_figure(spec, path, self.settings.export_scale)
+        except ExportError as error:
+            self.fail(str(error))
+            return None
+        self.settings.export_dir = str(written.parent)
+        self.notify(f"Exported {written}")
+        return written
+
+    def export_all(self, folder: str | Path, formats: list[str], all_steps: bool = False) -> list[Path]:
+        """Every kind × layer × head of the current sentence (at the step on show, or every step)."""
+        ctx = self.context()
+        if ctx.source is None:
+            self.fail("There is nothing to export yet: type a sentence first.")
+            return []
+        if not formats:
+            self.fail("Choose at least one format to export.")
+            return []
+        steps: list[DecodeStep | None] = list(ctx.steps) if all_steps and ctx.steps else [ctx.step]
+        figures = attention_figures(ctx.source, steps, ctx.model)
+        sidecar = attention_sidecar(ctx.source, steps, ctx.model, ctx.kind, ctx.checkpoint, ctx.device)
+        try:
+            written = export_batch(figures, folder, formats, self.settings.export_scale, sidecar)
+        except ExportError as error:
+            self.fail(str(error))
+            return []
+        self.settings.export_dir = str(folder)
+        self.settings.export_formats = formats
+        self.notify(f"Exported {len(written) - 1} files and {written[-1].name} into {folder}")
+        return written
+
+    def copy(self, spec: FigureSpec | None) -> None:
+        if spec is None:
+            self.fail("There is nothing to copy yet.")
+            return
+        try:
+            copy_to_clipboard(spec, self.settings.export_scale)
+        except ExportError as error:
+            self.fail(str(error))
+            return
+        self.notify("Copied the heatmap to the clipboard")
+
+    def ask_and_export(self, spec: FigureSpec | None, stem: str = "attention") -> None:
+        """Ask for a file name (its type picks the format), then export."""
+        if spec is None or spec.values.size == 0:
+            self.fail("There is nothing to export yet: the heatmap is empty.")
+            return
+        start = Path(self.settings.export_dir or Path.home()) / f"{stem}.png"
+        path, chosen = QtWidgets.QFileDialog.getSaveFileName(self.window, "Export heatmap", str(start),
+                                                             ";;".join(FILTERS.values()))
+        if not path:
+            return
+        if not Path(path).suffix:  # no suffix typed: take the chosen filter's
+            path += "." + next((fmt for fmt, text in FILTERS.items() if text == chosen), "png")
+        self.export_spec(spec, path)
+
+    # -- handlers ---------------------------------------------------------------------------
+    def _on_export_triggered(self) -> None:
+        self.ask_and_export(*self.current_figure())
+
+    def _on_export_all_triggered(self) -> None:
+        ctx = self.context()
+        dialog = ExportAllDialog(self.window, self.settings, has_steps=len(ctx.steps) > 1)
+        if dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted:
+            self.settings.export_scale = dialog.scale.value()
+            self.export_all(dialog.folder.text(), dialog.formats(), dialog.all_steps.isChecked())
+
+    def _on_copy_triggered(self) -> None:
+        self.copy(self.current_figure()[0])

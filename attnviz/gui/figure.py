@@ -1,0 +1,282 @@
+"""Publication figures of a heatmap, painted with QPainter: title, token labels, cells, colour bar.
+
+One painter routine serves PNG (any scale), SVG, PDF and the clipboard, in the window and headless
+(``attnviz export``), so every output shows the same picture. Needs a QGuiApplication, no widget.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+MASK_FILL = QtGui.QColor(225, 225, 225)  # masked cells: light grey with dark hatching, unlike any weight
+MASK_HATCH = QtGui.QColor(90, 90, 90)
+TICK_FRACTIONS = (0.0, 0.25, 0.5, 0.75, 1.0)
+FONT_PIXELS = 12  # pixel sizes, not points: the same layout on screen, in PNG, SVG and PDF (1 px = 1 pt)
+MAX_GRID_PX = 560  # the longer side of the cell grid at scale 1
+VECTOR_CELL_LIMIT = 128 * 128  # above this many cells, vector outputs embed the grid as an image
+VECTOR_SEAM_OVERLAP = 0.4
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """Everything a figure shows. values (Q, K); masked (Q, K) bool or None; levels (low, high)."""
+
+    values: np.ndarray
+    row_labels: tuple[str, ...]
+    col_labels: tuple[str, ...]
+    title: str
+    levels: tuple[float, float]
+    colormap: str = "viridis"
+    masked: np.ndarray | None = None
+    row_axis: str = "queries"
+    col_axis: str = "keys"
+    colour_bar: bool = True
+
+
+#: attnviz's own maps; other names are pyqtgraph's (viridis, CET-D1, …).
+CUSTOM_MAPS = {
+    "mask": pg.ColorMap([0.0, 1.0], [(238, 238, 238), (66, 146, 198)]),  # masked: light grey; may attend: blue
+}
+
+
+def colour_map(name: str) -> pg.ColorMap:
+    return CUSTOM_MAPS[name] if name in CUSTOM_MAPS else pg.colormap.get(name)
+
+
+@cache
+def lookup_table(colormap: str) -> np.ndarray:
+    """(256, 4) uint8 RGBA colours of a colour map."""
+    lut = colour_map(colormap).getLookupTable(nPts=256, alpha=True)
+    return np.ascontiguousarray(lut, dtype=np.uint8)
+
+
+def fit_levels(values: np.ndarray) -> tuple[float, float]:
+    """Colour range for unbounded data (scores): the finite min and max, never an empty range."""
+    finite = values[np.isfinite(values)]
+    if not finite.size:
+        return (0.0, 1.0)
+    low, high = float(finite.min()), float(finite.max())
+    return (low, high) if high > low else (low, low + 1.0)
+
+
+def colour_indices(values: np.ndarray, levels: tuple[float, float]) -> np.ndarray:
+    """values mapped to 0…255 over ``levels`` (clipped), uint8 of the same shape."""
+    low, high = levels
+    scaled = (np.asarray(values, dtype=np.float32) - low) * (255.0 / (high - low))
+    return np.clip(np.nan_to_num(scaled, nan=0.0), 0, 255).astype(np.uint8)
+
+
+def rgba_image(values: np.ndarray, levels: tuple[float, float], colormap: str) -> QtGui.QImage:
+    """values (Q, K) as a Q-row, K-column ARGB32 image (a deep copy: it owns its pixels)."""
+    rgba = lookup_table(colormap)[colour_indices(values, levels)]  # (Q, K, 4) RGBA
+    bgra = np.ascontiguousarray(rgba[..., [2, 1, 0, 3]])  # ARGB32 is B, G, R, A in memory (little-endian)
+    rows, cols = values.shape
+    return QtGui.QImage(bgra.data, cols, rows, cols * 4, QtGui.QImage.Format.Format_ARGB32).copy()
+
+
+def thinned(labels: tuple[str, ...], cell: float, text_height: float) -> list[tuple[int, str]]:
+    """The labels that fit when cells are ``cell`` px apart: every n-th one, n chosen so texts don't overlap."""
+    every = max(1, math.ceil(text_height / max(cell, 1e-6)))
+    return [(i, label) for i, label in enumerate(labels) if i % every == 0]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Geometry of one figure in logical pixels (scale 1)."""
+
+    width: float
+    height: float
+    grid: QtCore.QRectF
+    cell: float
+    title_rect: QtCore.QRectF
+    bar: QtCore.QRectF
+    rotate_cols: bool
+
+
+def _fonts() -> tuple[QtGui.QFont, QtGui.QFont]:
+    font = QtGui.QFont()
+    font.setPixelSize(FONT_PIXELS)
+    bold = QtGui.QFont(font)
+    bold.setBold(True)
+    bold.setPixelSize(FONT_PIXELS + 2)
+    return font, bold
+
+
+def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
+    rows, cols = spec.values.shape
+    metrics = QtGui.QFontMetricsF(font)
+    line = metrics.height()
+    cell = min(36.0, max(1.0, MAX_GRID_PX / max(rows, cols, 1)))
+    row_texts = [t for _, t in thinned(spec.row_labels, cell, line)]
+    col_texts = [t for _, t in thinned(spec.col_labels, cell, line)]
+    row_width = max((metrics.horizontalAdvance(t) for t in row_texts), default=0.0)
+    col_width = max((metrics.horizontalAdvance(t) for t in col_texts), default=0.0)
+    rotate = col_width > cell * 0.9
+    col_height = col_width if rotate else line
+    margin = 12.0
+    title_height = QtGui.QFontMetricsF(bold).height() * 1.6 if spec.title else 0.0
+    left = margin + line + 4 + row_width + 6  # axis name, labels, gap
+    top = margin + title_height
+    grid = QtCore.QRectF(left, top, cols * cell, rows * cell)
+    bar_width = 14.0
+    tick_width = max(metrics.horizontalAdvance(_tick_text(v)) for v in _tick_values(spec.levels))
+    if not spec.colour_bar:
+        bar_width = tick_width = 0.0
+    bar = QtCore.QRectF(grid.right() + 16, top, bar_width, max(grid.height(), 120.0) if spec.colour_bar else 0.0)
+    title_width = QtGui.QFontMetricsF(bold).horizontalAdvance(spec.title) + 2 * margin
+    width = max(bar.right() + 6 + tick_width + margin, title_width)
+    height = max(grid.bottom(), bar.bottom()) + 6 + col_height + 4 + line + margin
+    title_rect = QtCore.QRectF(margin, margin, width - 2 * margin, title_height)
+    return _Layout(width, height, grid, cell, title_rect, bar, rotate)
+
+
+def figure_size(spec: FigureSpec) -> QtCore.QSizeF:
+    """The figure's size in logical pixels at scale 1."""
+    layout = _layout(spec, *_fonts())
+    return QtCore.QSizeF(layout.width, layout.height)
+
+
+def _tick_text(value: float) -> str:
+    return f"{value:.3g}"
+
+
+def _tick_values(levels: tuple[float, float]) -> list[float]:
+    low, high = levels
+    return [low + (high - low) * fraction for fraction in TICK_FRACTIONS]
+
+
+def paint_figure(painter: QtGui.QPainter, spec: FigureSpec, vector: bool = False) -> None:
+    """Paint ``spec`` at the painter's origin, in logical pixels (scale the painter for resolution).
+
+    vector: draw each cell as a rectangle (SVG/PDF) instead of one scaled image (PNG, clipboard).
+    """
+    font, bold = _fonts()
+    layout = _layout(spec, font, bold)
+    rows, cols = spec.values.shape
+    painter.save()
+    painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+    painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
+    painter.fillRect(QtCore.QRectF(0, 0, layout.width, layout.height), QtGui.QColor("white"))
+    painter.setPen(QtGui.QColor("black"))
+    if spec.title:
+        painter.setFont(bold)
+        painter.drawText(layout.title_rect, QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter,
+                         spec.title)
+    painter.setFont(font)
+    _paint_cells(painter, spec, layout, vector)
+    _paint_labels(painter, spec, layout, QtGui.QFontMetricsF(font))
+    if spec.colour_bar:
+        _paint_colour_bar(painter, spec, layout, QtGui.QFontMetricsF(font), vector)
+    painter.setPen(QtGui.QPen(QtGui.QColor(60, 60, 60), 0.8))
+    painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+    if rows and cols:
+        painter.drawRect(layout.grid)
+    painter.restore()
+
+
+def _paint_cells(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, vector: bool) -> None:
+    rows, cols = spec.values.shape
+    if not (rows and cols):
+        return
+    if vector and rows * cols <= VECTOR_CELL_LIMIT:
+        lut = lookup_table(spec.colormap)
+        index = colour_indices(spec.values, spec.levels)
+        painter.setPen(QtCore.Qt.PenStyle.NoPen)
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
+        overlap = VECTOR_SEAM_OVERLAP  # neighbouring cells overlap slightly: no hairline seams in viewers
+        for r in range(rows):
+            for c in range(cols):
+                red, green, blue, alpha = (int(v) for v in lut[index[r, c]])
+                painter.setBrush(QtGui.QColor(red, green, blue, alpha))
+                painter.drawRect(QtCore.QRectF(layout.grid.left() + c * layout.cell,
+                                               layout.grid.top() + r * layout.cell, layout.cell + overlap,
+                                               layout.cell + overlap))
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+    else:
+        painter.setRenderHint(QtGui.QPainter.RenderHint.SmoothPixmapTransform, False)
+        painter.drawImage(layout.grid, rgba_image(spec.values, spec.levels, spec.colormap))
+    if spec.masked is not None and np.any(spec.masked):
+        painter.setPen(QtCore.Qt.PenStyle.NoPen)
+        cells = [QtCore.QRectF(layout.grid.left() + c * layout.cell, layout.grid.top() + r * layout.cell,
+                               layout.cell, layout.cell) for r, c in zip(*np.nonzero(spec.masked), strict=True)]
+        for brush in (QtGui.QBrush(MASK_FILL), QtGui.QBrush(MASK_HATCH, QtCore.Qt.BrushStyle.BDiagPattern)):
+            painter.setBrush(brush)
+            for rect in cells:
+                painter.drawRect(rect)
+
+
+def _paint_labels(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, metrics: QtGui.QFontMetricsF) -> None:
+    grid, cell, line = layout.grid, layout.cell, metrics.height()
+    align_right = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
+    painter.setPen(QtGui.QColor("black"))
+    for i, text in thinned(spec.row_labels, cell, line):
+        y = grid.top() + (i + 0.5) * cell
+        painter.drawText(QtCore.QRectF(0, y - line / 2, grid.left() - 6, line), align_right, text)
+    for i, text in thinned(spec.col_labels, cell, line):
+        x = grid.left() + (i + 0.5) * cell
+        if layout.rotate_cols:  # read bottom-to-top, ending just under the grid
+            painter.save()
+            painter.translate(x, grid.bottom() + 6)
+            painter.rotate(-90)
+            painter.drawText(QtCore.QRectF(-metrics.horizontalAdvance(text), -line / 2,
+                                           metrics.horizontalAdvance(text), line), align_right, text)
+            painter.restore()
+        else:
+            painter.drawText(QtCore.QRectF(x - cell / 2 - 20, grid.bottom() + 4, cell + 40, line),
+                             QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.AlignmentFlag.AlignTop, text)
+    painter.setPen(QtGui.QColor(90, 90, 90))
+    bottom = layout.height - 12 - line
+    painter.drawText(QtCore.QRectF(grid.left(), bottom, grid.width(), line),
+                     QtCore.Qt.AlignmentFlag.AlignHCenter, spec.col_axis)
+    painter.save()
+    painter.translate(12, grid.center().y())
+    painter.rotate(-90)
+    painter.drawText(QtCore.QRectF(-grid.height() / 2, 0, grid.height(), line),
+                     QtCore.Qt.AlignmentFlag.AlignHCenter, spec.row_axis)
+    painter.restore()
+
+
+def _paint_colour_bar(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout,
+                      metrics: QtGui.QFontMetricsF, vector: bool) -> None:
+    bar = layout.bar
+    low, high = spec.levels
+    ramp = np.linspace(high, low, 256, dtype=np.float32)[:, None]  # top = high
+    if vector:
+        lut = lookup_table(spec.colormap)
+        step = bar.height() / 64
+        painter.setPen(QtCore.Qt.PenStyle.NoPen)
+        for k in range(64):
+            red, green, blue, alpha = (int(v) for v in lut[255 - k * 4])
+            painter.setBrush(QtGui.QColor(red, green, blue, alpha))
+            painter.drawRect(QtCore.QRectF(bar.left(), bar.top() + k * step, bar.width(), step + VECTOR_SEAM_OVERLAP))
+    else:
+        painter.drawImage(bar, rgba_image(ramp, spec.levels, spec.colormap))
+    painter.setPen(QtGui.QPen(QtGui.QColor(60, 60, 60), 0.8))
+    painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+    painter.drawRect(bar)
+    line = metrics.height()
+    for fraction, value in zip(TICK_FRACTIONS, _tick_values(spec.levels), strict=True):
+        y = bar.bottom() - fraction * bar.height()
+        painter.drawLine(QtCore.QPointF(bar.right(), y), QtCore.QPointF(bar.right() + 3, y))
+        painter.drawText(QtCore.QRectF(bar.right() + 5, y - line / 2, 200, line),
+                         QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter,
+                         _tick_text(value))
+
+
+def figure_image(spec: FigureSpec, scale: float = 1.0) -> QtGui.QImage:
+    """The figure as an image of ``scale`` × its logical size (PNG export, clipboard)."""
+    size = figure_size(spec)
+    image = QtGui.QImage(max(1, math.ceil(size.width() * scale)), max(1, math.ceil(size.height() * scale)),
+                         QtGui.QImage.Format.Format_ARGB32)
+    image.fill(QtGui.QColor("white"))
+    painter = QtGui.QPainter(image)
+    painter.scale(scale, scale)
+    paint_figure(painter, spec)
+    painter.end()
+    return image

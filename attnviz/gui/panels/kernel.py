@@ -1,0 +1,144 @@
+"""Kernel-regression panel: Nadaraya–Watson attention pooling on the book's synthetic data.
+
+Left: training points, the true function, non-parametric and parametric predictions, a draggable
+query line, and that query's attention weights over the training points. Right: the (test × train)
+attention-weight heatmap of either model. A kernel and bandwidth control re-fits the non-parametric
+model; every change is a request (``fit_requested``) answered with :meth:`show_fit`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtWidgets
+
+from attnviz.core.kernel_regression import KERNELS, KernelFit
+from attnviz.gui.heatmap import Heatmap
+
+NONPARAMETRIC_PEN = pg.mkPen((31, 119, 180), width=2)
+PARAMETRIC_PEN = pg.mkPen((255, 127, 14), width=2)
+TRUTH_PEN = pg.mkPen((40, 40, 40), width=1.5, style=QtCore.Qt.PenStyle.DashLine)
+HEATMAP_MODELS = ("non-parametric", "parametric")
+
+
+class KernelPanel(QtWidgets.QWidget):
+    """Emits ``fit_requested(kernel, bandwidth, query)`` when the user changes a control."""
+
+    fit_requested = QtCore.Signal(str, float, float)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.fit: KernelFit | None = None
+        self.kernel_box = QtWidgets.QComboBox()
+        self.kernel_box.addItems(list(KERNELS))
+        self.bandwidth = QtWidgets.QDoubleSpinBox()
+        self.bandwidth.setRange(0.05, 5.0)
+        self.bandwidth.setSingleStep(0.05)
+        self.bandwidth.setDecimals(2)
+        self.bandwidth.setValue(1.0)
+        self.bandwidth.setToolTip("Bandwidth h of the non-parametric kernel K((x − xᵢ) / h)")
+        self.heatmap_model = QtWidgets.QComboBox()
+        self.heatmap_model.addItems(list(HEATMAP_MODELS))
+        self.summary = QtWidgets.QLabel(" ")
+        self.summary.setWordWrap(True)
+        controls = QtWidgets.QHBoxLayout()
+        for label, widget in (("Kernel", self.kernel_box), ("Bandwidth h", self.bandwidth),
+                              ("Heatmap", self.heatmap_model)):
+            controls.addWidget(QtWidgets.QLabel(label))
+            controls.addWidget(widget)
+        controls.addStretch(1)
+
+        self.curves = pg.PlotWidget(background="w", title="Predictions (drag the red line to move the query)")
+        self.curves.addLegend(offset=(10, 10))
+        self.curves.setLabel("bottom", "x")
+        self.curves.setLabel("left", "y")
+        self.points = self.curves.plot([], [], pen=None, symbol="o", symbolSize=6, symbolBrush=(150, 150, 150),
+                                       symbolPen=None, name="training points")
+        self.truth = self.curves.plot([], [], pen=TRUTH_PEN, name="true f(x) = 2 sin x + x^0.8")
+        self.nonparametric = self.curves.plot([], [], pen=NONPARAMETRIC_PEN, name="non-parametric")
+        self.parametric = self.curves.plot([], [], pen=PARAMETRIC_PEN, name="parametric (learned w)")
+        self.query_line = pg.InfiniteLine(pos=2.5, angle=90, movable=True, pen=pg.mkPen((220, 40, 40), width=2),
+                                          hoverPen=pg.mkPen((255, 0, 0), width=3))
+        self.curves.addItem(self.query_line)
+        self.query_marks = pg.ScatterPlotItem(size=11, pen=pg.mkPen("k"))
+        self.curves.addItem(self.query_marks)
+
+        self.weights = pg.PlotWidget(background="w", title="Attention weights of the query over training points")
+        self.weights.setLabel("bottom", "training x")
+        self.weights.setXLink(self.curves)
+        self.weights.setMaximumHeight(200)
+        self.nonparametric_bars = pg.BarGraphItem(x=[], height=[], width=0.04, brush=(31, 119, 180))
+        self.parametric_bars = pg.BarGraphItem(x=[], height=[], width=0.04, brush=(255, 127, 14))
+        self.weights.addItem(self.nonparametric_bars)
+        self.weights.addItem(self.parametric_bars)
+
+        self.heatmap = Heatmap(row_axis="test x (queries)", col_axis="training x (keys)")
+        left = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        left.addWidget(self.curves)
+        left.addWidget(self.weights)
+        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(self.heatmap)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(controls)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.summary)
+
+        self.kernel_box.currentTextChanged.connect(self._on_control_changed)
+        self.bandwidth.valueChanged.connect(self._on_control_changed)
+        self.query_line.sigPositionChanged.connect(self._on_control_changed)
+        self.heatmap_model.currentTextChanged.connect(self._on_heatmap_model_changed)
+
+    # -- input ------------------------------------------------------------------------------
+    def show_fit(self, fit: KernelFit) -> None:
+        """Draw a fit (from the session); the controls follow its kernel, bandwidth and query."""
+        first = self.fit is None
+        self.fit = fit
+        for widget in (self.kernel_box, self.bandwidth, self.query_line):
+            widget.blockSignals(True)
+        self.kernel_box.setCurrentText(fit.kernel)
+        self.bandwidth.setValue(fit.bandwidth)
+        self.query_line.setValue(fit.query)
+        for widget in (self.kernel_box, self.bandwidth, self.query_line):
+            widget.blockSignals(False)
+        self.query_line.setBounds((float(fit.x_test.min()), float(fit.x_test.max())))
+        self.points.setData(fit.x_train, fit.y_train)
+        self.truth.setData(fit.x_test, fit.y_test)
+        self.nonparametric.setData(fit.x_test, fit.nonparametric, connect="finite")
+        self.parametric.setData(fit.x_test, fit.parametric)
+        marks = [(fit.query, y, brush) for y, brush in ((fit.query_nonparametric, (31, 119, 180)),
+                                                         (fit.query_parametric, (255, 127, 14))) if np.isfinite(y)]
+        self.query_marks.setData([m[0] for m in marks], [m[1] for m in marks], brush=[m[2] for m in marks])
+        self.nonparametric_bars.setOpts(x=fit.x_train - 0.02, height=fit.query_nonparametric_weights)
+        self.parametric_bars.setOpts(x=fit.x_train + 0.02, height=fit.query_parametric_weights)
+        if first:
+            self.curves.autoRange()
+        self._draw_heatmap()
+        mse_np, mse_p = fit.test_mse()
+        self.summary.setText(
+            f"Query x = {fit.query:.2f}: non-parametric ŷ = {fit.query_nonparametric:.3f}, parametric ŷ = "
+            f"{fit.query_parametric:.3f}. Learned w = {fit.w:.3f} (bandwidth 1/|w| = {1 / abs(fit.w):.3f}). "
+            f"Test MSE: non-parametric {mse_np:.3f}, parametric {mse_p:.3f}.")
+
+    # -- handlers ---------------------------------------------------------------------------
+    def _draw_heatmap(self) -> None:
+        fit = self.fit
+        if fit is None:
+            return
+        parametric = self.heatmap_model.currentText() == "parametric"
+        weights = fit.parametric_weights if parametric else fit.nonparametric_weights
+        name = (f"parametric (w = {fit.w:.2f})" if parametric
+                else f"non-parametric ({fit.kernel}, h = {fit.bandwidth:.2f})")
+        # Kernel weights are spread thin (a Gaussian row of 50 keys peaks near 0.05): scale to the largest.
+        levels = (0.0, max(float(np.nanmax(weights)), 1e-6))
+        self.heatmap.set_matrix(weights, [f"{x:.1f}" for x in fit.x_test], [f"{x:.2f}" for x in fit.x_train],
+                                levels=levels, title=f"Attention weights, {name}")
+        self.heatmap.highlight_row(int(np.argmin(np.abs(fit.x_test - fit.query))))
+
+    def _on_heatmap_model_changed(self, _text: str) -> None:
+        self._draw_heatmap()
+
+    def _on_control_changed(self, *_args) -> None:
+        self.fit_requested.emit(self.kernel_box.currentText(), float(self.bandwidth.value()),
+                                float(self.query_line.value()))

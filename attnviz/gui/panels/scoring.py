@@ -1,0 +1,139 @@
+"""Scoring panel: this step's cross-attention scores before and after the masked softmax.
+
+A valid-length slider replays the masking on the step's real scores: keys at or beyond the valid
+length get weight exactly 0 and the remaining weights renormalize (d2l's ``masked_softmax``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtWidgets
+
+from attnviz.core.masking import masked_softmax_row
+from attnviz.core.stepping import DecodeStep, EncodedSource
+
+FORMULAS = {
+    "rnn-additive": "additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)",
+    "rnn-dot": "scaled dot-product scoring: a(q, k) = qᵀk / √d",
+    "transformer": "scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
+}
+SCORE_BRUSH = (90, 110, 200)
+WEIGHT_BRUSH = (60, 160, 90)
+MASKED_BRUSH = pg.mkBrush(200, 200, 200)
+
+
+def _bar_plot(title: str, left: str) -> tuple[pg.PlotWidget, pg.BarGraphItem]:
+    plot = pg.PlotWidget(background="w", title=title)
+    plot.setLabel("left", left)
+    plot.setMouseEnabled(x=False, y=False)
+    plot.hideButtons()
+    bars = pg.BarGraphItem(x=[], height=[], width=0.7)
+    plot.addItem(bars)
+    return plot, bars
+
+
+class ScoringPanel(QtWidgets.QWidget):
+    """Draws the current query's scores and weights; the layer/head boxes matter for the Transformer."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.source: EncodedSource | None = None
+        self.step: DecodeStep | None = None
+        self.scores = np.zeros(0, np.float32)
+        self.formula = QtWidgets.QLabel(" ")
+        self.layer_box = QtWidgets.QSpinBox()
+        self.head_box = QtWidgets.QSpinBox()
+        for box, prefix in ((self.layer_box, "layer "), (self.head_box, "head ")):
+            box.setPrefix(prefix)
+            box.setRange(1, 1)
+        self.valid_len = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.valid_len.setRange(0, 0)
+        self.valid_len.setTickPosition(QtWidgets.QSlider.TickPosition.TicksBelow)
+        self.valid_label = QtWidgets.QLabel("valid length 0")
+        self.valid_label.setMinimumWidth(110)
+        controls = QtWidgets.QHBoxLayout()
+        controls.addWidget(self.layer_box)
+        controls.addWidget(self.head_box)
+        controls.addWidget(QtWidgets.QLabel("Masking:"))
+        controls.addWidget(self.valid_len, 1)
+        controls.addWidget(self.valid_label)
+        self.score_plot, self.score_bars = _bar_plot("Scores before softmax", "score")
+        self.weight_plot, self.weight_bars = _bar_plot("Weights after masked softmax", "weight")
+        self.weight_plot.setYRange(0, 1, padding=0.02)
+        self.weight_plot.setXLink(self.score_plot)
+        self.caption = QtWidgets.QLabel(" ")
+        self.caption.setWordWrap(True)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.formula)
+        layout.addLayout(controls)
+        layout.addWidget(self.score_plot, 1)
+        layout.addWidget(self.weight_plot, 1)
+        layout.addWidget(self.caption)
+        self.valid_len.valueChanged.connect(self._on_valid_len_value_changed)
+        self.layer_box.valueChanged.connect(self._on_head_changed)
+        self.head_box.valueChanged.connect(self._on_head_changed)
+
+    # -- input ------------------------------------------------------------------------------
+    def set_model(self, kind: str, layers: int, heads: int) -> None:
+        self.formula.setText(FORMULAS.get(kind, ""))
+        self.layer_box.setRange(1, max(1, layers))
+        self.head_box.setRange(1, max(1, heads))
+        for box in (self.layer_box, self.head_box):
+            box.setVisible(kind == "transformer")
+
+    def set_data(self, source: EncodedSource | None, step: DecodeStep | None) -> None:
+        length_changed = (source is None) != (self.source is None) or (
+            source is not None and self.source is not None and source.tokens != self.source.tokens)
+        self.source, self.step = source, step
+        tokens = source.tokens if source is not None else ()
+        if length_changed or self.valid_len.maximum() != len(tokens):
+            self.valid_len.blockSignals(True)
+            self.valid_len.setRange(0, len(tokens))
+            self.valid_len.setValue(len(tokens))
+            self.valid_len.blockSignals(False)
+        axis = [list(enumerate(tokens))]
+        self.score_plot.getAxis("bottom").setTicks(axis)
+        self.weight_plot.getAxis("bottom").setTicks(axis)
+        self.refresh()
+
+    def refresh(self) -> None:
+        step, source = self.step, self.source
+        if step is None or source is None:
+            self.scores = np.zeros(0, np.float32)
+            self.caption.setText("Step the decoder to see the scores of its current query.")
+        else:
+            layer = min(self.layer_box.value() - 1, step.cross_scores.shape[0] - 1)
+            head = min(self.head_box.value() - 1, step.cross_scores.shape[1] - 1)
+            self.scores = step.cross_scores[layer, head, -1]  # the newest query row (S,)
+        self._draw()
+
+    def weights(self) -> np.ndarray:
+        """The weights drawn now: the masked softmax of the scores at the slider's valid length."""
+        return masked_softmax_row(self.scores, self.valid_len.value())
+
+    # -- drawing ----------------------------------------------------------------------------
+    def _draw(self) -> None:
+        x = np.arange(self.scores.shape[0])
+        valid = self.valid_len.value()
+        masked = x >= valid
+        self.score_bars.setOpts(x=x, height=self.scores, brushes=[
+            MASKED_BRUSH if m else pg.mkBrush(*SCORE_BRUSH) for m in masked])
+        weights = self.weights()
+        self.weight_bars.setOpts(x=x, height=weights, brushes=[
+            MASKED_BRUSH if m else pg.mkBrush(*WEIGHT_BRUSH) for m in masked])
+        self.valid_label.setText(f"valid length {valid}")
+        if self.step is not None and self.source is not None and self.scores.size:
+            query = self.step.query_tokens[-1]
+            note = (f"Keys from position {valid + 1} on are masked: their weight is exactly 0 and the other "
+                    "weights renormalize." if valid < len(x) else "No key is masked (the real valid length).")
+            if valid == 0:
+                note = "Every key is masked: the row is all zeros (attnviz never divides by zero)."
+            self.caption.setText(f"Query “{query}” at step {self.step.index + 1}. {note}")
+
+    def _on_valid_len_value_changed(self, _value: int) -> None:
+        self._draw()
+
+    def _on_head_changed(self, _value: int) -> None:
+        self.refresh()
