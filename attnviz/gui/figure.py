@@ -65,19 +65,40 @@ def fit_levels(values: np.ndarray) -> tuple[float, float]:
     return (low, high) if high > low else (low, low + 1.0)
 
 
+@cache
+def argb_table(colormap: str) -> np.ndarray:
+    """(256,) uint32 colours as 0xAARRGGBB: one word per pixel of a QImage in ARGB32 format."""
+    lut = lookup_table(colormap).astype(np.uint32)
+    return (lut[:, 3] << 24) | (lut[:, 0] << 16) | (lut[:, 1] << 8) | lut[:, 2]
+
+
 def colour_indices(values: np.ndarray, levels: tuple[float, float]) -> np.ndarray:
-    """values mapped to 0…255 over ``levels`` (clipped), uint8 of the same shape."""
+    """values mapped to 0…255 over ``levels`` (clipped; NaN -> 0), uint8 of the same shape."""
     low, high = levels
-    scaled = (np.asarray(values, dtype=np.float32) - low) * (255.0 / (high - low))
-    return np.clip(np.nan_to_num(scaled, nan=0.0), 0, 255).astype(np.uint8)
+    scaled = np.subtract(values, low, dtype=np.float32)
+    scaled *= 255.0 / (high - low)
+    np.clip(scaled, 0, 255, out=scaled)
+    np.nan_to_num(scaled, copy=False, nan=0.0)
+    return scaled.astype(np.uint8)
+
+
+def argb_pixels(values: np.ndarray, levels: tuple[float, float], colormap: str) -> np.ndarray:
+    """values (Q, K) coloured: a C-contiguous uint32 (Q, K) array of 0xAARRGGBB words."""
+    return np.take(argb_table(colormap), colour_indices(values, levels))
+
+
+def qimage_of(pixels: np.ndarray) -> QtGui.QImage:
+    """A QImage over ``pixels`` (Q, K) uint32 ARGB words, without copying: keep ``pixels`` alive.
+
+    Colour maps are opaque, so the words are also valid premultiplied ARGB, the format Qt draws fastest.
+    """
+    rows, cols = pixels.shape
+    return QtGui.QImage(pixels.data, cols, rows, cols * 4, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
 
 
 def rgba_image(values: np.ndarray, levels: tuple[float, float], colormap: str) -> QtGui.QImage:
-    """values (Q, K) as a Q-row, K-column ARGB32 image (a deep copy: it owns its pixels)."""
-    rgba = lookup_table(colormap)[colour_indices(values, levels)]  # (Q, K, 4) RGBA
-    bgra = np.ascontiguousarray(rgba[..., [2, 1, 0, 3]])  # ARGB32 is B, G, R, A in memory (little-endian)
-    rows, cols = values.shape
-    return QtGui.QImage(bgra.data, cols, rows, cols * 4, QtGui.QImage.Format.Format_ARGB32).copy()
+    """values (Q, K) as a Q-row, K-column image that owns its pixels."""
+    return qimage_of(argb_pixels(values, levels, colormap)).copy()
 
 
 def thinned(labels: tuple[str, ...], cell: float, text_height: float) -> list[tuple[int, str]]:

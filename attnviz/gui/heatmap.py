@@ -12,9 +12,43 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.gui.figure import FigureSpec, colour_map, fit_levels, thinned
+from attnviz.gui.figure import FigureSpec, argb_pixels, colour_map, fit_levels, qimage_of, thinned
 
 MASK_COLOUR = (225, 225, 225, 235)  # masked cells: light grey, unlike any colour of the weight scale
+
+
+class CellImage(pg.GraphicsObject):
+    """A matrix of coloured cells, cell (i, j) centred on (j, i); draws premultiplied ARGB pixels.
+
+    Leaner than pg.ImageItem for this one job: no levels, no LUT, no per-paint format conversion.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self._pixels = np.zeros((0, 0), np.uint32)
+        self._image = qimage_of(self._pixels)
+        self.setTransform(QtGui.QTransform.fromTranslate(-0.5, -0.5))
+
+    def set_pixels(self, pixels: np.ndarray) -> None:
+        """pixels (Q, K) uint32 premultiplied ARGB words; kept (not copied) while shown."""
+        if pixels.shape != self._pixels.shape:
+            self.prepareGeometryChange()
+        self._pixels = np.ascontiguousarray(pixels, dtype=np.uint32)
+        self._image = qimage_of(self._pixels)
+        self.update()
+
+    def boundingRect(self) -> QtCore.QRectF:
+        rows, cols = self._pixels.shape
+        return QtCore.QRectF(0, 0, cols, rows)
+
+    def paint(self, painter: QtGui.QPainter, *_args) -> None:
+        if self._pixels.size:
+            painter.drawImage(self.boundingRect(), self._image)
+
+
+def _premultiplied(colour: tuple[int, int, int, int]) -> int:
+    red, green, blue, alpha = colour
+    return (alpha << 24) | ((red * alpha // 255) << 16) | ((green * alpha // 255) << 8) | (blue * alpha // 255)
 
 
 class Heatmap(pg.GraphicsLayoutWidget):
@@ -42,11 +76,9 @@ class Heatmap(pg.GraphicsLayoutWidget):
         for name in ("left", "bottom"):
             self.plot.getAxis(name).setStyle(tickLength=0)
         self.plot.getAxis("bottom").setStyle(tickTextOffset=4)
-        self.image = pg.ImageItem(axisOrder="row-major")
-        self.image.setTransform(QtGui.QTransform.fromTranslate(-0.5, -0.5))  # cell (i, j) centred on (j, i)
+        self.image = CellImage()
         self.plot.addItem(self.image)
-        self.mask_image = pg.ImageItem(axisOrder="row-major")
-        self.mask_image.setTransform(QtGui.QTransform.fromTranslate(-0.5, -0.5))
+        self.mask_image = CellImage()
         self.mask_image.setZValue(5)
         self.plot.addItem(self.mask_image)
         pen = pg.mkPen((255, 80, 40), width=2)
@@ -62,13 +94,17 @@ class Heatmap(pg.GraphicsLayoutWidget):
             line.setZValue(11)
             line.hide()
             self.plot.addItem(line, ignoreBounds=True)
+        # The colour bar is a legend only: cells arrive already coloured (see set_matrix).
         self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=colour_map(colormap), interactive=False,
                                         width=14)
-        self.colorbar.setImageItem(self.image, insert_in=self.plot if colour_bar else None)
+        if colour_bar:
+            self.plot.layout.addItem(self.colorbar, 2, 5)  # right of the right-hand axis, as insert_in does
+            self.plot.layout.setColumnFixedWidth(4, 5)
         self.values = np.zeros((0, 0), dtype=np.float32)
         self.row_labels: tuple[str, ...] = ()
         self.col_labels: tuple[str, ...] = ()
         self._hover = (-1, -1)
+        self._title: str | None = None
         self._ticks: tuple[list[tuple[int, str]], list[tuple[int, str]]] = ([], [])
         self.plot.scene().sigMouseMoved.connect(self._on_scene_mouse_moved)
         self.plot.getViewBox().sigResized.connect(self._update_ticks)
@@ -85,9 +121,12 @@ class Heatmap(pg.GraphicsLayoutWidget):
             levels = fit_levels(values)
         self.spec = FigureSpec(values, tuple(row_labels), tuple(col_labels), title, levels, self.colormap,
                                masked, self.row_axis, self.col_axis, self.show_colour_bar)
-        self.colorbar.setLevels(levels)
+        if self.colorbar.levels() != tuple(levels):  # an unchanged colour bar is not redrawn
+            self.colorbar.setLevels(levels)
         if values.size:
-            self.image.setImage(values, autoLevels=False, levels=levels)
+            # Coloured here with a 256-entry table; pg.ImageItem would make floats + LUT an indexed
+            # QImage that Qt converts on every repaint (4x slower at 256 x 256).
+            self.image.set_pixels(argb_pixels(values, levels, self.colormap))
             self.image.show()
         else:
             self.image.hide()
@@ -99,7 +138,9 @@ class Heatmap(pg.GraphicsLayoutWidget):
         if labels_changed:
             self.row_labels, self.col_labels = tuple(row_labels), tuple(col_labels)
             self._update_ticks()
-        self.plot.setTitle(title)
+        if title != self._title:  # a new title text re-lays out the plot: only when it changes
+            self._title = title
+            self.plot.setTitle(title)
 
     def _update_ticks(self, *_args) -> None:
         """Token labels on both axes, thinned to every n-th one where they would overlap."""
@@ -117,9 +158,7 @@ class Heatmap(pg.GraphicsLayoutWidget):
         if masked is None or not np.any(masked):
             self.mask_image.hide()
             return
-        rgba = np.zeros((*masked.shape, 4), dtype=np.ubyte)
-        rgba[masked] = MASK_COLOUR
-        self.mask_image.setImage(rgba, autoLevels=False)
+        self.mask_image.set_pixels(np.where(masked, np.uint32(_premultiplied(MASK_COLOUR)), np.uint32(0)))
         self.mask_image.show()
 
     def highlight_row(self, row: int | None) -> None:

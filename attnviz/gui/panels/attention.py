@@ -7,7 +7,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.stepping import DecodeStep, EncodedSource
-from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.figure import argb_pixels, fit_levels
+from attnviz.gui.heatmap import CellImage, Heatmap
 from attnviz.gui.selection import AttentionKind, MatrixView, available_kinds, select, stack_for
 
 
@@ -19,8 +20,7 @@ class HeadGrid(pg.GraphicsLayoutWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setBackground("w")
-        self.cmap = pg.colormap.get("viridis")
-        self.images: list[list[pg.ImageItem]] = []
+        self.images: list[list[CellImage]] = []
         self.shape = (0, 0)
 
     def set_stack(self, values: np.ndarray, levels: tuple[float, float] | None) -> None:
@@ -34,24 +34,19 @@ class HeadGrid(pg.GraphicsLayoutWidget):
                 for head in range(heads):
                     box = self.addViewBox(row=layer, col=head, lockAspect=False, enableMouse=False)
                     box.invertY(True)
-                    image = pg.ImageItem(axisOrder="row-major")
-                    image.setColorMap(self.cmap)
+                    image = CellImage()
                     box.addItem(image)
                     image.mouseClickEvent = self._click_handler(layer, head)
                     row.append(image)
                 self.images.append(row)
             self.shape = (layers, heads)
-        if levels is None and values.size:
-            levels = (float(values.min()), float(values.max()) or 1.0)
+        if levels is None:
+            levels = fit_levels(values)
         for layer in range(layers):
             for head in range(heads):
-                matrix = values[layer, head]
                 image = self.images[layer][head]
-                if matrix.size:
-                    image.setImage(matrix, autoLevels=False, levels=levels or (0, 1))
-                    image.getViewBox().autoRange(padding=0.02)
-                else:
-                    image.clear()
+                image.set_pixels(argb_pixels(values[layer, head], levels, "viridis"))
+                image.getViewBox().autoRange(padding=0.02)
 
     def _click_handler(self, layer: int, head: int):
         def handler(event) -> None:
