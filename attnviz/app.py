@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -23,14 +23,36 @@ def _gui_parser() -> argparse.ArgumentParser:
     parser.add_argument("--settings", type=Path, help=argparse.SUPPRESS)  # tests keep their own settings file
     parser.add_argument("--log", type=Path, help="log file (default: attnviz.log in the app's data folder)")
     parser.add_argument("--quit-after", type=int, help=argparse.SUPPRESS)  # ms; for tests and benchmarks
+    parser.add_argument("--report-first-paint", action="store_true", help=argparse.SUPPRESS)  # bench/
+    parser.add_argument("--quit-when-decoded", action="store_true", help=argparse.SUPPRESS)  # tests, bench/
     return parser
+
+
+def _after_first_paint(window, then: Callable[[], None], report: bool):
+    """Call ``then`` once ``window`` has painted for the first time (optionally printing
+    ``first-paint <time.monotonic()>`` on stdout, for bench/startup.py)."""
+    import time
+
+    from PySide6 import QtCore
+
+    class FirstPaint(QtCore.QObject):
+        def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+            if event.type() == QtCore.QEvent.Type.Paint:
+                watched.removeEventFilter(self)
+                if report:
+                    print(f"first-paint {time.monotonic():.6f}", flush=True)
+                QtCore.QTimer.singleShot(0, then)
+            return False
+
+    watcher = FirstPaint(window)
+    window.installEventFilter(watcher)
+    return watcher
 
 
 def run_gui(args: argparse.Namespace) -> int:
     from PySide6 import QtCore, QtWidgets
 
     from attnviz import paths
-    from attnviz.core.device import DeviceUnavailableError, pick_device
     from attnviz.gui.errors import configure_logging, default_log_path, install_excepthooks
     from attnviz.gui.main_window import MainWindow, Poster
     from attnviz.gui.settings import Settings
@@ -43,36 +65,35 @@ def run_gui(args: argparse.Namespace) -> int:
     poster = Poster()
     runner = ThreadRunner(poster.post)
     settings = Settings(args.settings)
-    device_problem = None
     if args.device:
-        try:
-            pick_device(args.device)
-            settings.device = args.device
-        except DeviceUnavailableError as error:
-            device_problem = f"{error}. Using the best available device instead."
-            settings.device = "auto"
-    window = MainWindow(settings, runner)
-    install_excepthooks(window.error, poster.post, log_path)
-    window.show()
+        settings.device = args.device
+    window = MainWindow(settings, runner, defer_docks=True)
+    stop_showing_errors = install_excepthooks(window.error, poster.post, log_path)
     checkpoint = args.checkpoint  # a path the user names is always tried: a problem with it is shown
     if checkpoint is None:
         remembered = Path(settings.last_checkpoint) if settings.last_checkpoint else None
         checkpoint = remembered if remembered is not None and remembered.is_file() else paths.DEFAULT_CHECKPOINT
     text = args.text if args.text is not None else paths.EXAMPLE_SENTENCE
 
-    def start() -> None:
-        if device_problem:
-            window.error(device_problem)
-        window.set_sentence(text, run=True)
+    def start() -> None:  # after the first paint: torch loads on the worker, pyqtgraph here
         if checkpoint.is_file() or args.checkpoint is not None:
-            window.load(checkpoint)
+            window.load(checkpoint, fall_back=True)  # a missing device at start-up: say so, use another
         else:
             window.statusBar().showMessage("Open a checkpoint (Ctrl+O) to begin.")
+        window.build_docks()
+        window.set_sentence(text, run=True)
 
-    QtCore.QTimer.singleShot(0, start)
+    _watcher = _after_first_paint(window, start, args.report_first_paint)
+    window.statusBar().showMessage("Starting…")
+    window.show()
     if args.quit_after:
         QtCore.QTimer.singleShot(args.quit_after, window.close)
+    if args.quit_when_decoded:  # once the start-up sentence is translated (the model loaded and ran)
+        poll = QtCore.QTimer(window, interval=50)
+        poll.timeout.connect(lambda: window.session.finished and window.close())
+        poll.start()
     code = app.exec()
+    stop_showing_errors()  # the window is closed: no dialog may block the way out
     runner.shutdown()
     QtCore.QCoreApplication.processEvents()
     window.deleteLater()

@@ -3,6 +3,8 @@
 Work runs through a :class:`Runner` (a worker thread in the app, inline in tests). Each request is
 tagged with a generation number; a result that arrives after a newer request was made is dropped.
 Listeners receive only frozen dataclasses of numpy arrays, on the thread that ``Runner`` delivers to.
+torch is imported by the first job (loading a model), never at import time: the window can appear
+before torch has loaded.
 """
 
 from __future__ import annotations
@@ -13,15 +15,15 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
-from attnviz.core.checkpoint import CheckpointError, LoadedModel, load_checkpoint
-from attnviz.core.device import DeviceUnavailableError, pick_device
-from attnviz.core.kernel_regression import KernelFit, KernelRegressionModel, explain
-from attnviz.core.positional import positional_encoding_table
-from attnviz.core.stepping import DecodeSession, DecodeStep, EncodedSource
+from attnviz.core.results import DecodeStep, EncodedSource, KernelFit
+
+if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
+    from attnviz.core.checkpoint import LoadedModel
+    from attnviz.core.stepping import DecodeSession
 
 log = logging.getLogger(__name__)
 
@@ -45,26 +47,39 @@ class InlineRunner:
 
 
 class ThreadRunner:
-    """Runs jobs one at a time on a worker thread; ``post`` hands callbacks back to the GUI thread."""
+    """Runs jobs one at a time on a worker thread; ``post`` hands callbacks back to the GUI thread.
+
+    After :meth:`shutdown` new jobs are ignored and results still in flight are dropped: the window
+    they would update is gone.
+    """
 
     def __init__(self, post: Callable[[Callable[[], None]], None]):
         self._post = post
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attnviz-worker")
+        self._closed = False
 
     def submit(self, job: Callable[[], Any], done: Callable[[Any], None],
                failed: Callable[[BaseException], None]) -> None:
+        if self._closed:
+            return
+
+        def deliver(callback: Callable[[], None]) -> None:
+            self._post(lambda: None if self._closed else callback())
+
         def work() -> None:
             try:
                 result = job()
             except Exception as error:
                 caught = error
-                self._post(lambda: failed(caught))
+                deliver(lambda: failed(caught))
                 return
-            self._post(lambda: done(result))
+            deliver(lambda: done(result))
 
         self._pool.submit(work)
 
     def shutdown(self) -> None:
+        """Drop queued jobs, wait for the running one, deliver nothing more."""
+        self._closed = True
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -83,6 +98,8 @@ class ModelInfo:
     width: int = 0
     max_src_len: int = 0
     positional_table: np.ndarray | None = None  # (positions, width), Transformer only
+    devices: tuple[str, ...] = ("cpu",)  # usable here, best first
+    notice: str = ""  # e.g. the requested device was unavailable and another was used
 
 
 class SessionListener(Protocol):
@@ -94,11 +111,15 @@ class SessionListener(Protocol):
     def error(self, message: str) -> None: ...
 
 
-def _model_info(loaded: LoadedModel, device: str) -> ModelInfo:
+def _model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
+    from attnviz.core.device import available_devices
+    from attnviz.core.positional import positional_encoding_table
+
     c = loaded.config
     params = sum(p.numel() for p in loaded.model.parameters())
     common: dict[str, Any] = {"kind": loaded.kind, "path": Path(loaded.path or ""), "device": device,
-                              "parameters": params, "training": dict(loaded.training)}
+                              "parameters": params, "training": dict(loaded.training),
+                              "devices": tuple(available_devices()), "notice": notice}
     if loaded.kind == "transformer":
         return ModelInfo(**common, encoder_layers=c.num_encoder_layers, decoder_layers=c.num_decoder_layers,
                          heads=c.num_heads, width=c.num_hiddens, max_src_len=c.max_src_len,
@@ -134,18 +155,33 @@ class Session:
         self._load_generation = 0
 
     # -- requests ---------------------------------------------------------------------------
-    def load(self, path: str | Path, device: str | None = None) -> None:
-        """Load a checkpoint on ``device`` (default: the current choice); keeps the old model on error."""
+    def load(self, path: str | Path, device: str | None = None, fall_back: bool = False) -> None:
+        """Load a checkpoint on ``device`` (default: the current choice); keeps the old model on error.
+
+        fall_back: if that device is unavailable, use the best available one and say so in
+        ``ModelInfo.notice`` (at start-up) instead of refusing (a user's explicit choice).
+        """
         device_name = device or self.device_name
         self._load_generation += 1
         gen = self._load_generation
         self.listener.busy(f"Loading {Path(path).name}…")
 
         def job() -> tuple[LoadedModel, ModelInfo, KernelFit | None, str]:
-            chosen = pick_device(device_name)
+            from attnviz.core.checkpoint import load_checkpoint
+            from attnviz.core.device import DeviceUnavailableError, pick_device
+            from attnviz.core.kernel_regression import KernelRegressionModel, explain
+
+            name, notice = device_name, ""
+            try:
+                chosen = pick_device(name)
+            except DeviceUnavailableError as error:
+                if not fall_back:
+                    raise
+                name, chosen = "auto", pick_device("auto")
+                notice = f"{error}. Using {chosen} instead."
             loaded = load_checkpoint(path, chosen)
             kernel = None if loaded.is_translation else explain(cast(KernelRegressionModel, loaded.model))
-            return loaded, _model_info(loaded, str(chosen)), kernel, device_name
+            return loaded, _model_info(loaded, str(chosen), notice), kernel, name
 
         def done(result: tuple[LoadedModel, ModelInfo, KernelFit | None, str]) -> None:
             if gen != self._load_generation:
@@ -165,13 +201,17 @@ class Session:
         if loaded is None or loaded.kind != "kernel-regression":
             return
         gen = self._next_generation()
-        model = cast(KernelRegressionModel, loaded.model)
+
+        def job() -> KernelFit:
+            from attnviz.core.kernel_regression import KernelRegressionModel, explain
+
+            return explain(cast(KernelRegressionModel, loaded.model), kernel, bandwidth, query)
 
         def done(fit: KernelFit) -> None:
             if gen == self._generation:
                 self.listener.kernel_fitted(fit)
 
-        self.runner.submit(lambda: explain(model, kernel, bandwidth, query), done, self._failed())
+        self.runner.submit(job, done, self._failed())
 
     def set_device(self, device: str) -> None:
         """Move the current model to another device (reloads it from its file)."""
@@ -198,6 +238,8 @@ class Session:
         beam = self.beam_size
 
         def job() -> tuple[_Decoding, EncodedSource]:
+            from attnviz.core.stepping import DecodeSession
+
             decoding = _Decoding(DecodeSession(loaded, loaded.device, beam_size=beam))
             return decoding, decoding.session.encode(text)
 
@@ -268,6 +310,9 @@ class Session:
 
     def _failed(self) -> Callable[[BaseException], None]:
         def failed(error: BaseException) -> None:
+            from attnviz.core.checkpoint import CheckpointError
+            from attnviz.core.device import DeviceUnavailableError
+
             if isinstance(error, CheckpointError | DeviceUnavailableError | ValueError):
                 message = str(error)
             else:

@@ -55,3 +55,23 @@ def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
         info = train_translation(kind, data, out, torch.device("cpu"), TINY_OPTIONS, arch, log=io.StringIO())
         models[kind] = (out, info)
     return models
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Delete every widget while the QApplication still exists: pyqtgraph objects left to the
+    interpreter's final garbage collection (say, held by a failed test's traceback) can crash it."""
+    import gc
+    import sys
+
+    if "PySide6.QtWidgets" not in sys.modules:
+        return
+    from PySide6 import QtCore, QtWidgets
+
+    app = QtWidgets.QApplication.instance()
+    if app is None:
+        return
+    for widget in QtWidgets.QApplication.topLevelWidgets():
+        widget.close()
+        widget.deleteLater()
+    QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
+    gc.collect()

@@ -131,7 +131,7 @@ def test_dock_layout_is_restored(qtbot, tmp_path, tiny_models, errors):
 def test_main_py_launches_and_quits_cleanly(tmp_path, tiny_models):
     done = subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "--checkpoint", str(tiny_models["transformer"][0]), "--text",
-         "a b c", "--settings", str(tmp_path / "s.ini"), "--quit-after", "1500"],
+         "a b c", "--settings", str(tmp_path / "s.ini"), "--quit-when-decoded"],
         capture_output=True, text=True, timeout=120, env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "Fatal" not in done.stderr
@@ -211,6 +211,8 @@ def test_scoring_panel_replays_masking_on_the_real_scores(window, tiny_models):
     window.step_action.trigger()
     window.step_action.trigger()
     panel = window.scoring
+    assert not window.panels.showing("scoring") and panel.scores.size == 0  # a tab behind another: not drawn
+    window.docks["scoring"].raise_()  # the user picks the Scoring tab: it catches up
     step = window.session.steps[-1]
     np.testing.assert_array_equal(panel.scores, step.cross_scores[0, 0, -1])
     np.testing.assert_allclose(panel.weights(), step.cross_weights[0, 0, -1], rtol=1e-5, atol=1e-7)

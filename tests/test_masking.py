@@ -65,7 +65,7 @@ def test_bad_valid_lens_shape_is_explained():
 
 @pytest.mark.parametrize("valid", [0, 1, 3, 5, 9])
 def test_numpy_masked_softmax_row_matches_torch(valid):
-    from attnviz.core.masking import masked_softmax_row
+    from attnviz.core.results import masked_softmax_row
 
     scores = torch.tensor([[[2.0, -1.0, 0.5, 3.0, 0.0]]])
     expected = masked_softmax(scores, torch.tensor([min(valid, 5)]))[0, 0].numpy()

@@ -1,26 +1,25 @@
 """The Qt-free core: attention primitives, positional encoding, kernel regression, devices.
 
-Nothing in this package imports Qt; the GUI receives numpy arrays built from what it returns.
+Nothing in this package imports Qt; the GUI receives numpy arrays built from what it returns
+(:mod:`attnviz.core.results`). The names below load their module on first use, so that importing
+a torch-free module such as ``attnviz.core.results`` does not import torch.
 """
 
-from attnviz.core.attention import (
-    AdditiveAttention,
-    Attended,
-    DotProductAttention,
-    MultiHeadAttention,
-)
-from attnviz.core.device import DeviceUnavailableError, available_devices, pick_device
-from attnviz.core.kernel_regression import (
-    KERNELS,
-    NadarayaWatsonRegression,
-    fit_parametric,
-    kernel_weights,
-    nadaraya_watson,
-    synthetic_regression_data,
-)
-from attnviz.core.masking import causal_mask, masked_softmax, padding_mask
-from attnviz.core.positional import PositionalEncoding, positional_encoding_table
+from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "attention": ("AdditiveAttention", "Attended", "DotProductAttention", "MultiHeadAttention"),
+    "device": ("DeviceUnavailableError", "available_devices", "pick_device"),
+    "kernel_regression": ("NadarayaWatsonRegression", "fit_parametric", "kernel_weights", "nadaraya_watson",
+                          "synthetic_regression_data"),
+    "masking": ("causal_mask", "masked_softmax", "padding_mask"),
+    "positional": ("PositionalEncoding", "positional_encoding_table"),
+    "results": ("KERNELS",),
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 __all__ = [
     "KERNELS",
     "AdditiveAttention",
@@ -41,3 +40,25 @@ __all__ = [
     "positional_encoding_table",
     "synthetic_regression_data",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
+
+if TYPE_CHECKING:
+    from attnviz.core.attention import AdditiveAttention, Attended, DotProductAttention, MultiHeadAttention
+    from attnviz.core.device import DeviceUnavailableError, available_devices, pick_device
+    from attnviz.core.kernel_regression import (
+        NadarayaWatsonRegression,
+        fit_parametric,
+        kernel_weights,
+        nadaraya_watson,
+        synthetic_regression_data,
+    )
+    from attnviz.core.masking import causal_mask, masked_softmax, padding_mask
+    from attnviz.core.positional import PositionalEncoding, positional_encoding_table
+    from attnviz.core.results import KERNELS

@@ -12,9 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import numpy as np
 import torch
 from torch import Tensor, nn
+
+from attnviz.core.results import KERNELS, KernelFit
 
 
 class KernelPrediction(NamedTuple):
@@ -41,7 +42,6 @@ _COMPACT_KERNELS: dict[str, Callable[[Tensor], Tensor]] = {
     "boxcar": _boxcar,
     "epanechnikov": _epanechnikov,
 }
-KERNELS = ("gaussian", "boxcar", "epanechnikov")
 
 
 def true_function(x: Tensor) -> Tensor:
@@ -185,39 +185,6 @@ class KernelRegressionModel(nn.Module):
     def forward(self, queries: Tensor) -> KernelPrediction:
         """The trained parametric model's predictions (Q,) and weights (Q, N)."""
         return self.parametric(queries, self.x_train, self.y_train)
-
-
-@dataclass(frozen=True)
-class KernelFit:
-    """Everything the kernel-regression view draws, as numpy: N training points, M test points.
-
-    x_train, y_train (N,); x_test, y_test (M,) with the true function; for the chosen kernel and
-    bandwidth the non-parametric predictions (M,) and weights (M, N); the trained parametric
-    model's (learned ``w``) predictions (M,) and weights (M, N); and for one ``query`` x both
-    models' weight rows (N,) and predictions.
-    """
-
-    kernel: str
-    bandwidth: float
-    w: float
-    x_train: np.ndarray
-    y_train: np.ndarray
-    x_test: np.ndarray
-    y_test: np.ndarray
-    nonparametric: np.ndarray
-    nonparametric_weights: np.ndarray
-    parametric: np.ndarray
-    parametric_weights: np.ndarray
-    query: float
-    query_nonparametric: float
-    query_nonparametric_weights: np.ndarray
-    query_parametric: float
-    query_parametric_weights: np.ndarray
-
-    def test_mse(self) -> tuple[float, float]:
-        """Mean squared error against the true function on the test grid: (non-parametric, parametric)."""
-        return (float(np.nanmean((self.nonparametric - self.y_test) ** 2)),
-                float(np.mean((self.parametric - self.y_test) ** 2)))
 
 
 @torch.no_grad()

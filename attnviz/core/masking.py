@@ -7,7 +7,6 @@ Q queries, K keys.
 
 from __future__ import annotations
 
-import numpy as np
 import torch
 from torch import Tensor
 
@@ -85,17 +84,3 @@ def masked_softmax(scores: Tensor, valid_lens: Tensor | None = None, *,
     filled = scores.masked_fill(~keep, torch.finfo(scores.dtype).min)
     return torch.softmax(filled, dim=-1).masked_fill(~keep, 0.0)
 
-
-def masked_softmax_row(scores: np.ndarray, valid_len: int) -> np.ndarray:
-    """NumPy masked softmax of one row of scores (K,) with the first ``valid_len`` keys visible.
-
-    The same rule as :func:`masked_softmax`: masked keys get exactly 0, a row with no visible key
-    is all zeros. For views that replay masking on scores they already hold.
-    """
-    scores = np.asarray(scores, dtype=np.float64)
-    weights = np.zeros_like(scores)
-    visible = max(0, min(int(valid_len), scores.shape[-1]))
-    if visible:
-        shifted = np.exp(scores[:visible] - scores[:visible].max())
-        weights[:visible] = shifted / shifted.sum()
-    return weights.astype(np.float32)

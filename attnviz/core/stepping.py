@@ -17,68 +17,10 @@ from attnviz.core.attention import Attended
 from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.decoding import DecoderState, StepAttention, start, step
 from attnviz.core.masking import causal_mask
+from attnviz.core.results import Beam, DecodeStep, EncodedSource
 from attnviz.core.text import BOS, EOS, preprocess, tokenize
 
 LENGTH_PENALTY = 0.75  # beam scores are log P / T^α (d2l §10.8)
-
-
-@dataclass(frozen=True)
-class EncodedSource:
-    """The source as the model sees it.
-
-    tokens: S source tokens after preprocessing and truncation (unknown words kept as typed).
-    unknown: the words that were mapped to <unk>; truncated_from: original length if truncated.
-    encoder_weights, encoder_scores: (L, H, S, S) encoder self-attention (Transformer), else None.
-    padding_mask: (S,) bool, True for keys the decoder may attend to.
-    """
-
-    text: str
-    tokens: tuple[str, ...]
-    unknown: tuple[str, ...]
-    truncated_from: int | None
-    encoder_weights: np.ndarray | None
-    encoder_scores: np.ndarray | None
-    padding_mask: np.ndarray
-    seconds: float
-
-
-@dataclass(frozen=True)
-class Beam:
-    """One hypothesis: its tokens so far (no <bos>), log-probability and whether it ended."""
-
-    tokens: tuple[str, ...]
-    log_prob: float
-    finished: bool
-
-
-@dataclass(frozen=True)
-class DecodeStep:
-    """What one decoder step produced, for the best hypothesis after the step.
-
-    index: 0-based step number; token: the token chosen at this step (``<eos>`` at the end).
-    output_tokens: best hypothesis so far without <bos>/<eos>; query_tokens: the T decoder inputs
-        whose queries produced the rows below (<bos>, y1, …).
-    topk_tokens, topk_probs: (k,) the next-token distribution of this step, most likely first.
-    cross_weights, cross_scores: (L, H, T, S); self_weights, self_scores: (L, H, T, T) or None (RNN).
-        Masked cells have weight exactly 0; self_scores are 0 above the diagonal (never computed).
-    padding_mask: (S,) bool; causal_mask: (T, T) bool, True where attention is allowed.
-    """
-
-    index: int
-    token: str
-    finished: bool
-    output_tokens: tuple[str, ...]
-    query_tokens: tuple[str, ...]
-    topk_tokens: tuple[str, ...]
-    topk_probs: np.ndarray
-    cross_weights: np.ndarray
-    cross_scores: np.ndarray
-    self_weights: np.ndarray | None
-    self_scores: np.ndarray | None
-    padding_mask: np.ndarray
-    causal_mask: np.ndarray
-    beams: tuple[Beam, ...]
-    seconds: float
 
 
 @dataclass

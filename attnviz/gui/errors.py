@@ -51,18 +51,20 @@ def configure_logging(log_path: Path) -> Path | None:
 
 
 def install_excepthooks(show: Callable[[str], None], post: Callable[[Callable[[], None]], None],
-                        log_path: Path | None) -> None:
+                        log_path: Path | None) -> Callable[[], None]:
     """Route uncaught exceptions (GUI thread and worker threads) to the log and to ``show``, once each.
 
     show: displays a message in the window (called on the GUI thread); post: hands a callable to it.
+    Returns ``stop_showing``: call it when the window closes; later errors are only logged.
     """
     shown: set[tuple[type, str]] = set()
+    showing = [True]
     where = f" Details are in {log_path}." if log_path else ""
 
     def report(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
         log.error("unexpected error: %s: %s", kind.__name__, error, exc_info=(kind, error, trace))
         key = (kind, str(error))
-        if key not in shown:
+        if showing[0] and key not in shown:
             shown.add(key)
             show(f"Unexpected error: {kind.__name__}: {error}. attnviz keeps running.{where}")
 
@@ -79,3 +81,4 @@ def install_excepthooks(show: Callable[[str], None], post: Callable[[Callable[[]
 
     sys.excepthook = hook
     threading.excepthook = thread_hook
+    return lambda: showing.__setitem__(0, False)

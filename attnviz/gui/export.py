@@ -20,7 +20,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtSvg
 
 from attnviz.core.files import atomic_output
-from attnviz.core.stepping import DecodeStep, EncodedSource
+from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.gui.figure import FigureSpec, figure_image, figure_size, fit_levels, paint_figure
 from attnviz.gui.selection import MatrixView, all_views
 

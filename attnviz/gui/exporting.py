@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.core.stepping import DecodeStep, EncodedSource
+from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.gui.export import (
     FORMATS,
     ExportError,

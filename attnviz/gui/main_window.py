@@ -1,30 +1,30 @@
-"""The main window: assembles the docks, the actions and the decoding controls around a Session."""
+"""The main window: the decoding area, the actions and menus, and the docks, around a Session.
+
+The window paints first with plain Qt widgets; ``build_docks`` then loads pyqtgraph and adds the
+panels (at once by default, or after the first paint when the app starts).
+"""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from functools import partial
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
-from attnviz.core.device import available_devices
-from attnviz.core.kernel_regression import KernelFit
-from attnviz.core.stepping import DecodeStep, EncodedSource
-from attnviz.gui.exporting import ExportActions, ExportContext
-from attnviz.gui.figure import FigureSpec
-from attnviz.gui.heatmap import Heatmap
-from attnviz.gui.panels.attention import AttentionPanel
-from attnviz.gui.panels.kernel import KernelPanel
-from attnviz.gui.panels.masks import MasksPanel
-from attnviz.gui.panels.positional import PositionalPanel
-from attnviz.gui.panels.scoring import ScoringPanel
+from attnviz.core.results import DecodeStep, EncodedSource, KernelFit
+from attnviz.gui.decoding_area import DecodingArea
 from attnviz.gui.settings import Settings
 from attnviz.paths import shipped_models
 from attnviz.session import ModelInfo, Runner, Session
+
+if TYPE_CHECKING:
+    from attnviz.gui.docks import Docks
+    from attnviz.gui.exporting import ExportActions, ExportContext
+    from attnviz.gui.figure import FigureSpec
 
 TYPING_DEBOUNCE_MS = 250
 
@@ -46,10 +46,21 @@ class Poster(QtCore.QObject):
         fn()
 
 
-class MainWindow(QtWidgets.QMainWindow):
-    """Type a sentence, step the decoder, watch attention."""
+def _package_version(name: str) -> str:
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "?"
 
-    def __init__(self, settings: Settings, runner: Runner | None = None):
+
+class MainWindow(QtWidgets.QMainWindow):
+    """Type a sentence, step the decoder, watch attention.
+
+    defer_docks: build the docks later with :meth:`build_docks` (the app does it after the first
+    paint, so that the window appears before pyqtgraph has loaded).
+    """
+
+    def __init__(self, settings: Settings, runner: Runner | None = None, *, defer_docks: bool = False):
         super().__init__()
         self.settings = settings
         self.session = Session(self, runner)
@@ -58,114 +69,70 @@ class MainWindow(QtWidgets.QMainWindow):
         self.source: EncodedSource | None = None
         self.step_shown_now: DecodeStep | None = None
         self.info: ModelInfo | None = None
+        self.panels: Docks | None = None
         self._run_after_encode = False
         self.setWindowTitle("attnviz")
         self.setAcceptDrops(True)
         self.setDockOptions(QtWidgets.QMainWindow.DockOption.AllowTabbedDocks
                             | QtWidgets.QMainWindow.DockOption.AllowNestedDocks
                             | QtWidgets.QMainWindow.DockOption.AnimatedDocks)
-
-        self.attention = AttentionPanel()
-        self.masks = MasksPanel()
-        self.positional = PositionalPanel()
-        self.scoring = ScoringPanel()
-        self.kernel = KernelPanel()
-        self.kernel.fit_requested.connect(self._on_kernel_fit_requested)
-        self._build_central()
-        self.docks: dict[str, QtWidgets.QDockWidget] = {}
-        right, left = QtCore.Qt.DockWidgetArea.RightDockWidgetArea, QtCore.Qt.DockWidgetArea.LeftDockWidgetArea
-        self._add_dock("attention", "Attention", self.attention, right)
-        self._add_dock("kernel", "Kernel regression", self.kernel, right)
-        self._add_dock("masks", "Masks", self.masks, left)
-        self._add_dock("positional", "Positional encoding", self.positional, left)
-        self._add_dock("scoring", "Scoring", self.scoring, left)
-        self.tabifyDockWidget(self.docks["attention"], self.docks["kernel"])
-        self.tabifyDockWidget(self.docks["masks"], self.docks["positional"])
-        self.tabifyDockWidget(self.docks["positional"], self.docks["scoring"])
-        self.docks["kernel"].hide()  # shown when a kernel-regression checkpoint is loaded
-        self.docks["attention"].raise_()
-        self.docks["masks"].raise_()
-        self.resizeDocks([self.docks["masks"], self.docks["attention"]], [380, 620], QtCore.Qt.Orientation.Horizontal)
-        self.exports = ExportActions(self, settings, self.export_context, self.current_figure,
-                                     self._on_export_notified, self.error)
-        for heatmap in self.findChildren(Heatmap):
-            heatmap.export_requested.connect(self._on_heatmap_export_requested)
-            heatmap.copy_requested.connect(self.exports.copy)
+        self.decoding_area = DecodingArea(self.session.beam_size)
+        self.setCentralWidget(self.decoding_area)
+        self._connect_decoding_area()
         self._build_actions()
         self.device_label = QtWidgets.QLabel()
         self.statusBar().addPermanentWidget(self.device_label)
         self.typing_timer = QtCore.QTimer(self, singleShot=True, interval=TYPING_DEBOUNCE_MS)
         self.typing_timer.timeout.connect(self._on_typing_timer_timeout)
-        geometry, state = settings.window_state()
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
+        geometry, _state = settings.window_state()
+        if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1280, 800)
-        if state is not None:
-            self.restoreState(state)
         self._update_controls()
+        if not defer_docks:
+            self.build_docks()
 
     # -- construction -----------------------------------------------------------------------
-    def _build_central(self) -> None:
-        self.sentence = QtWidgets.QLineEdit()
-        self.sentence.setPlaceholderText("Type an English sentence…")
-        self.sentence.setClearButtonEnabled(True)
-        self.sentence.textEdited.connect(self._on_sentence_text_edited)
-        self.sentence.returnPressed.connect(self._on_run_clicked)
-        self.notice = QtWidgets.QLabel(" ")
-        self.notice.setStyleSheet("color: #a15c00;")
-        self.back_button = QtWidgets.QPushButton("◀ Back")
-        self.step_button = QtWidgets.QPushButton("Step ▶")
-        self.run_button = QtWidgets.QPushButton("Run to end")
-        self.reset_button = QtWidgets.QPushButton("Reset")
-        self.beam_box = QtWidgets.QSpinBox()
-        self.beam_box.setRange(1, 16)
-        self.beam_box.setPrefix("beam ")
-        self.beam_box.setSpecialValueText("greedy")
-        self.beam_box.setValue(self.session.beam_size)
-        self.timeline = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
-        self.timeline.setRange(0, 0)
-        self.timeline.setToolTip("Scrub through the recorded decoding steps")
-        self.timeline.setMinimumWidth(160)
-        self.output = QtWidgets.QLabel()
-        self.output.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.output.setWordWrap(True)
-        self.topk = QtWidgets.QTableWidget(0, 2)
-        self.topk.setHorizontalHeaderLabels(["next token", "probability"])
-        self.topk.horizontalHeader().setStretchLastSection(True)
-        self.topk.verticalHeader().hide()
-        self.topk.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.topk.setMaximumHeight(170)
+    def _connect_decoding_area(self) -> None:
+        area = self.decoding_area
+        self.sentence, self.notice, self.output, self.topk = area.sentence, area.notice, area.output, area.topk
+        self.step_button, self.back_button = area.step_button, area.back_button
+        self.run_button, self.reset_button = area.run_button, area.reset_button
+        self.beam_box, self.timeline = area.beam_box, area.timeline
+        area.sentence.textEdited.connect(self._on_sentence_text_edited)
+        area.sentence.returnPressed.connect(self._on_run_clicked)
+        area.back_button.clicked.connect(self._on_back_clicked)
+        area.step_button.clicked.connect(self._on_step_clicked)
+        area.run_button.clicked.connect(self._on_run_clicked)
+        area.reset_button.clicked.connect(self._on_reset_clicked)
+        area.beam_box.valueChanged.connect(self._on_beam_box_value_changed)
+        area.timeline.valueChanged.connect(self._on_timeline_value_changed)
 
-        buttons = QtWidgets.QHBoxLayout()
-        for widget in (self.back_button, self.step_button, self.run_button, self.reset_button, self.beam_box):
-            buttons.addWidget(widget)
-        buttons.addWidget(self.timeline, 1)
-        layout = QtWidgets.QVBoxLayout()
-        layout.addWidget(QtWidgets.QLabel("Source sentence"))
-        layout.addWidget(self.sentence)
-        layout.addWidget(self.notice)
-        layout.addLayout(buttons)
-        layout.addWidget(QtWidgets.QLabel("Translation so far"))
-        layout.addWidget(self.output)
-        layout.addWidget(self.topk)
-        layout.addStretch(1)
-        self.decoding_area = QtWidgets.QWidget()
-        self.decoding_area.setLayout(layout)
-        self.setCentralWidget(self.decoding_area)
-        self.back_button.clicked.connect(self._on_back_clicked)
-        self.step_button.clicked.connect(self._on_step_clicked)
-        self.run_button.clicked.connect(self._on_run_clicked)
-        self.reset_button.clicked.connect(self._on_reset_clicked)
-        self.beam_box.valueChanged.connect(self._on_beam_box_value_changed)
-        self.timeline.valueChanged.connect(self._on_timeline_value_changed)
+    def build_docks(self) -> None:
+        """Create the panels, their docks and the export actions; restore the saved dock layout."""
+        if self.panels is not None:
+            return
+        from attnviz.gui.docks import Docks
+        from attnviz.gui.exporting import ExportActions
 
-    def _add_dock(self, name: str, title: str, widget: QtWidgets.QWidget, area: QtCore.Qt.DockWidgetArea) -> None:
-        dock = QtWidgets.QDockWidget(title, self)
-        dock.setObjectName(f"dock_{name}")  # saveState/restoreState need it
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        self.docks[name] = dock
+        self.panels = panels = Docks(self)
+        self.attention, self.masks, self.positional = panels.attention, panels.masks, panels.positional
+        self.scoring, self.kernel, self.docks = panels.scoring, panels.kernel, panels.docks
+        self.kernel.fit_requested.connect(self._on_kernel_fit_requested)
+        self.exports: ExportActions = ExportActions(self, self.settings, self.export_context, self.current_figure,
+                                                    self._on_export_notified, self.error)
+        for heatmap in panels.heatmaps():
+            heatmap.export_requested.connect(self._on_heatmap_export_requested)
+            heatmap.copy_requested.connect(self.exports.copy)
+        export_actions = [self.exports.export_action, self.exports.export_all_action, self.exports.copy_action]
+        self.file_menu.insertActions(self.quit_separator, export_actions)
+        self.file_menu.insertSeparator(export_actions[0])
+        self.toolbar.addSeparator()
+        self.toolbar.addAction(self.exports.export_action)
+        for dock in self.docks.values():
+            self.view_menu.addAction(dock.toggleViewAction())
+        _geometry, state = self.settings.window_state()
+        if state is not None:
+            self.restoreState(state)
 
     def _action(self, text: str, slot: Callable[[], object],
                 shortcut: QtGui.QKeySequence | QtGui.QKeySequence.StandardKey | str | None = None) -> QtGui.QAction:
@@ -179,43 +146,46 @@ class MainWindow(QtWidgets.QMainWindow):
         Key = QtGui.QKeySequence.StandardKey
         self.open_action = self._action("&Open checkpoint…", self._on_open_triggered, Key.Open)
         self.quit_action = self._action("&Quit", self.close, Key.Quit)
-        self.step_action = self._action("Step", self._on_step_clicked, "Right")
-        self.back_action = self._action("Back", self._on_back_clicked, "Left")
-        for action in (self.step_action, self.back_action):
-            action.setShortcutContext(QtCore.Qt.ShortcutContext.WindowShortcut)
-        file_menu = self.menuBar().addMenu("&File")
-        file_menu.addAction(self.open_action)
-        self.shipped_menu = file_menu.addMenu("Shipped &models")
+        self.step_action = self._action("&Step", self._on_step_clicked, "Right")
+        self.back_action = self._action("&Back", self._on_back_clicked, "Left")
+        self.run_action = self._action("Run to &end", self._on_run_clicked, "Ctrl+Return")
+        self.reset_action = self._action("&Reset", self._on_reset_clicked, "Ctrl+R")
+        self.file_menu = self.menuBar().addMenu("&File")
+        self.file_menu.addAction(self.open_action)
+        self.shipped_menu = self.file_menu.addMenu("Shipped &models")
         for path in shipped_models():
             self.shipped_menu.addAction(self._action(path.stem, partial(self.load, path)))
-        self.recent_menu = file_menu.addMenu("&Recent files")
+        self.recent_menu = self.file_menu.addMenu("&Recent files")
         self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
-        file_menu.addSeparator()
-        file_menu.addActions([self.exports.export_action, self.exports.export_all_action, self.exports.copy_action])
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
+        self.quit_separator = self.file_menu.addSeparator()
+        self.file_menu.addAction(self.quit_action)
         decode_menu = self.menuBar().addMenu("&Decode")
-        decode_menu.addActions([self.step_action, self.back_action])
-        device_menu = self.menuBar().addMenu("De&vice")
-        group = QtGui.QActionGroup(self)
-        for name in ["auto", *available_devices()]:
+        decode_menu.addActions([self.step_action, self.back_action, self.run_action, self.reset_action])
+        self.device_menu = self.menuBar().addMenu("De&vice")
+        self.device_group = QtGui.QActionGroup(self)
+        self._fill_device_menu(("cpu",))  # CUDA and MPS appear once torch has loaded (with the first model)
+        self.view_menu = self.menuBar().addMenu("&View")
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(self._action("&About attnviz", self._on_about_triggered))
+        self.toolbar = self.addToolBar("Main")
+        self.toolbar.setObjectName("toolbar_main")
+        self.toolbar.addActions([self.open_action, self.back_action, self.step_action, self.run_action])
+
+    def _fill_device_menu(self, devices: tuple[str, ...]) -> None:
+        self.device_menu.clear()
+        for action in self.device_group.actions():
+            self.device_group.removeAction(action)
+        for name in ("auto", *devices):
             action = self._action(name, partial(self.set_device, name))
             action.setCheckable(True)
             action.setChecked(name == self.session.device_name)
-            group.addAction(action)
-            device_menu.addAction(action)
-        view_menu = self.menuBar().addMenu("&View")
-        for dock in self.docks.values():
-            view_menu.addAction(dock.toggleViewAction())
-        help_menu = self.menuBar().addMenu("&Help")
-        help_menu.addAction(self._action("&About attnviz", self._on_about_triggered))
-        toolbar = self.addToolBar("Main")
-        toolbar.setObjectName("toolbar_main")
-        toolbar.addActions([self.open_action, self.back_action, self.step_action, self.exports.export_action])
+            self.device_group.addAction(action)
+            self.device_menu.addAction(action)
 
     # -- user requests ----------------------------------------------------------------------
-    def load(self, path: str | Path) -> None:
-        self.session.load(path)
+    def load(self, path: str | Path, fall_back: bool = False) -> None:
+        """Load a checkpoint in the background; fall_back: use another device if the chosen one is missing."""
+        self.session.load(path, fall_back=fall_back)
 
     def set_device(self, name: str) -> None:
         self.settings.device = name
@@ -227,6 +197,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session.encode(text)
 
     def export_context(self) -> ExportContext:
+        from attnviz.gui.exporting import ExportContext
+
         info = self.info
         return ExportContext(self.source if self.session.text.strip() else None, list(self.session.steps),
                              self.step_shown_now, info.path.stem if info else "", info.kind if info else "",
@@ -242,20 +214,18 @@ class MainWindow(QtWidgets.QMainWindow):
     def model_loaded(self, info: ModelInfo, kernel: KernelFit | None) -> None:
         self.info = info
         self.settings.last_checkpoint = str(info.path)
-        self.attention.set_model(info.path.stem, info.decoder_layers or 1, info.heads or 1)
-        self.scoring.set_model(info.kind, info.decoder_layers or 1, info.heads or 1)
-        self.positional.set_table(info.positional_table)
-        self.docks["kernel"].setVisible(kernel is not None)
-        self.decoding_area.setVisible(kernel is None)  # the sentence and decoding controls
-        if kernel is not None:
-            self.kernel.show_fit(kernel)
-            self.docks["kernel"].raise_()
-        else:
-            self.docks["attention"].raise_()
+        self.build_docks()
+        assert self.panels is not None
+        self.panels.set_model(info, kernel)
+        self._fill_device_menu(info.devices)
+        if info.notice:
+            self.error(info.notice)
+        self.decoding_area.setVisible(kernel is None)  # nothing to decode for kernel regression
         bleu = info.training.get("val_bleu")
         extra = f", validation BLEU {bleu}" if bleu is not None else ""
         noun = "parameter" if info.parameters == 1 else "parameters"
         self.statusBar().showMessage(f"Loaded {info.path.name}: {info.kind}, {info.parameters:,} {noun}{extra}", 8000)
+        self.device_label.setText(info.device)
         self.setWindowTitle(f"attnviz — {info.path.name}")
         if kernel is not None:
             self.source = None
@@ -271,7 +241,6 @@ class MainWindow(QtWidgets.QMainWindow):
         if source.unknown:
             notes.append("Unknown words (read as <unk>): " + ", ".join(source.unknown))
         self.notice.setText(" ".join(notes) or " ")
-        self.positional.set_sentence_length(len(source.tokens))
         self.step_shown(None, -1, 0)
         if self._run_after_encode:
             self._run_after_encode = False
@@ -279,16 +248,13 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def step_shown(self, step: DecodeStep | None, index: int, count: int) -> None:
         self.step_shown_now = step
-        self.timeline.blockSignals(True)
-        self.timeline.setRange(0, count)
-        self.timeline.setValue(index + 1)
-        self.timeline.blockSignals(False)
-        self.attention.set_data(self.source if self.session.text.strip() else None, step)
-        self.masks.set_data(self.source if self.session.text.strip() else None, step)
-        self.scoring.set_data(self.source if self.session.text.strip() else None, step)
-        self._show_output(step)
-        if step is not None:
-            self.device_label.setText(f"{self.info.device if self.info else ''} · step {step.seconds * 1000:.1f} ms")
+        self.decoding_area.set_timeline(index, count)
+        source = self.source if self.session.text.strip() else None
+        if self.panels is not None:
+            self.panels.show(source, step)
+        self.decoding_area.show_step(step, source is not None)
+        if step is not None and self.info is not None:
+            self.device_label.setText(f"{self.info.device} · step {step.seconds * 1000:.1f} ms")
         self._update_controls()
 
     def kernel_fitted(self, fit: KernelFit) -> None:
@@ -358,18 +324,15 @@ class MainWindow(QtWidgets.QMainWindow):
         self.recent_menu.setEnabled(bool(self.settings.recent_files))
 
     def _on_about_triggered(self) -> None:
-        import torch
-        from pyqtgraph import __version__ as pg_version
-        from PySide6 import __version__ as pyside_version
-
+        versions = " · ".join(f"{name} {_package_version(name)}"
+                              for name in ("torch", "PySide6-Essentials", "pyqtgraph", "numpy", "safetensors"))
         QtWidgets.QMessageBox.about(self, "About attnviz", (
             f"<h3>attnviz {__version__}</h3><p>See attention: step a decoder and watch its attention.</p>"
-            f"<p>torch {torch.__version__} · PySide6 {pyside_version} · pyqtgraph {pg_version} · "
-            f"numpy {np.__version__}</p><p>Licence: MIT.</p>"
+            f"<p>{versions}</p><p>Licence: MIT.</p>"
             "<p>Translation models are trained on English–French sentence pairs from the Tatoeba Project "
             "(tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</p>"))
 
-    # -- drag and drop ----------------------------------------------------------------------
+    # -- drag and drop, closing ------------------------------------------------------------
     def dragEnterEvent(self, event: QtGui.QDragEnterEvent) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):
             event.acceptProposedAction()
@@ -381,30 +344,20 @@ class MainWindow(QtWidgets.QMainWindow):
             event.acceptProposedAction()
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
-        self.settings.save_window_state(self.saveGeometry(), self.saveState())
+        if self.panels is not None:  # a layout saved before the docks exist would lose them
+            self.settings.save_window_state(self.saveGeometry(), self.saveState())
         self.settings.sync()
         super().closeEvent(event)
 
     # -- helpers ----------------------------------------------------------------------------
-    def _show_output(self, step: DecodeStep | None) -> None:
-        if step is None:
-            self.output.setText("<i>(press Step or →)</i>" if self.source is not None else "")
-            self.topk.setRowCount(0)
-            return
-        words = [html.escape(t) for t in step.output_tokens]
-        if words and not step.finished:
-            words[-1] = f"<b>{words[-1]}</b>"
-        tail = " <span style='color:gray'>&lt;eos&gt;</span>" if step.finished and step.token == "<eos>" else ""
-        self.output.setText(f"<span style='font-size:14pt'>{' '.join(words)}{tail}</span>")
-        self.topk.setRowCount(len(step.topk_tokens))
-        for row, (token, prob) in enumerate(zip(step.topk_tokens, step.topk_probs, strict=True)):
-            self.topk.setItem(row, 0, QtWidgets.QTableWidgetItem(token))
-            self.topk.setItem(row, 1, QtWidgets.QTableWidgetItem(f"{prob:.3f}"))
-
     def _update_controls(self) -> None:
         ready = self.info is not None and self.info.kind != "kernel-regression" and self.source is not None
-        self.step_button.setEnabled((ready and not self.session.finished)
-                                    or self.session.position + 1 < len(self.session.steps))
+        can_step = (ready and not self.session.finished) or self.session.position + 1 < len(self.session.steps)
+        self.step_button.setEnabled(can_step)
+        self.step_action.setEnabled(can_step)
         self.run_button.setEnabled(ready and not self.session.finished)
+        self.run_action.setEnabled(ready and not self.session.finished)
         self.back_button.setEnabled(self.session.position >= 0)
+        self.back_action.setEnabled(self.session.position >= 0)
         self.reset_button.setEnabled(ready)
+        self.reset_action.setEnabled(ready)

@@ -8,7 +8,7 @@ from enum import Enum
 
 import numpy as np
 
-from attnviz.core.stepping import DecodeStep, EncodedSource
+from attnviz.core.results import DecodeStep, EncodedSource
 
 
 class AttentionKind(Enum):

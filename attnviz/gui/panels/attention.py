@@ -6,7 +6,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.core.stepping import DecodeStep, EncodedSource
+from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.gui.figure import argb_pixels, fit_levels
 from attnviz.gui.heatmap import CellImage, Heatmap
 from attnviz.gui.selection import AttentionKind, MatrixView, available_kinds, select, stack_for

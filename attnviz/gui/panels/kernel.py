@@ -12,7 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from attnviz.core.kernel_regression import KERNELS, KernelFit
+from attnviz.core.results import KERNELS, KernelFit
 from attnviz.gui.heatmap import Heatmap
 
 NONPARAMETRIC_PEN = pg.mkPen((31, 119, 180), width=2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtWidgets
 
-from attnviz.core.stepping import DecodeStep, EncodedSource
+from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.gui.heatmap import Heatmap
 
 

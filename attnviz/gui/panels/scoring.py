@@ -10,8 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from attnviz.core.masking import masked_softmax_row
-from attnviz.core.stepping import DecodeStep, EncodedSource
+from attnviz.core.results import DecodeStep, EncodedSource, masked_softmax_row
 
 FORMULAS = {
     "rnn-additive": "additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)",

@@ -1,0 +1,122 @@
+"""Plain results the views draw: frozen dataclasses of numpy arrays, and numpy helpers for them.
+
+numpy only (no torch, no Qt): the GUI imports this module at start-up, long before the worker
+thread has imported torch to load a model.
+Shapes: L layers, H heads, S source tokens, T decoded steps so far, k top-k size, N training
+points, M test points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+KERNELS = ("gaussian", "boxcar", "epanechnikov")
+
+
+@dataclass(frozen=True)
+class EncodedSource:
+    """The source as the model sees it.
+
+    tokens: S source tokens after preprocessing and truncation (unknown words kept as typed).
+    unknown: the words that were mapped to <unk>; truncated_from: original length if truncated.
+    encoder_weights, encoder_scores: (L, H, S, S) encoder self-attention (Transformer), else None.
+    padding_mask: (S,) bool, True for keys the decoder may attend to.
+    """
+
+    text: str
+    tokens: tuple[str, ...]
+    unknown: tuple[str, ...]
+    truncated_from: int | None
+    encoder_weights: np.ndarray | None
+    encoder_scores: np.ndarray | None
+    padding_mask: np.ndarray
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Beam:
+    """One hypothesis: its tokens so far (no <bos>), log-probability and whether it ended."""
+
+    tokens: tuple[str, ...]
+    log_prob: float
+    finished: bool
+
+
+@dataclass(frozen=True)
+class DecodeStep:
+    """What one decoder step produced, for the best hypothesis after the step.
+
+    index: 0-based step number; token: the token chosen at this step (``<eos>`` at the end).
+    output_tokens: best hypothesis so far without <bos>/<eos>; query_tokens: the T decoder inputs
+        whose queries produced the rows below (<bos>, y1, …).
+    topk_tokens, topk_probs: (k,) the next-token distribution of this step, most likely first.
+    cross_weights, cross_scores: (L, H, T, S); self_weights, self_scores: (L, H, T, T) or None (RNN).
+        Masked cells have weight exactly 0; self_scores are 0 above the diagonal (never computed).
+    padding_mask: (S,) bool; causal_mask: (T, T) bool, True where attention is allowed.
+    """
+
+    index: int
+    token: str
+    finished: bool
+    output_tokens: tuple[str, ...]
+    query_tokens: tuple[str, ...]
+    topk_tokens: tuple[str, ...]
+    topk_probs: np.ndarray
+    cross_weights: np.ndarray
+    cross_scores: np.ndarray
+    self_weights: np.ndarray | None
+    self_scores: np.ndarray | None
+    padding_mask: np.ndarray
+    causal_mask: np.ndarray
+    beams: tuple[Beam, ...]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class KernelFit:
+    """Everything the kernel-regression view draws, as numpy: N training points, M test points.
+
+    x_train, y_train (N,); x_test, y_test (M,) with the true function; for the chosen kernel and
+    bandwidth the non-parametric predictions (M,) and weights (M, N); the trained parametric
+    model's (learned ``w``) predictions (M,) and weights (M, N); and for one ``query`` x both
+    models' weight rows (N,) and predictions.
+    """
+
+    kernel: str
+    bandwidth: float
+    w: float
+    x_train: np.ndarray
+    y_train: np.ndarray
+    x_test: np.ndarray
+    y_test: np.ndarray
+    nonparametric: np.ndarray
+    nonparametric_weights: np.ndarray
+    parametric: np.ndarray
+    parametric_weights: np.ndarray
+    query: float
+    query_nonparametric: float
+    query_nonparametric_weights: np.ndarray
+    query_parametric: float
+    query_parametric_weights: np.ndarray
+
+    def test_mse(self) -> tuple[float, float]:
+        """Mean squared error against the true function on the test grid: (non-parametric, parametric)."""
+        return (float(np.nanmean((self.nonparametric - self.y_test) ** 2)),
+                float(np.mean((self.parametric - self.y_test) ** 2)))
+
+
+def masked_softmax_row(scores: np.ndarray, valid_len: int) -> np.ndarray:
+    """NumPy masked softmax of one row of scores (K,) with the first ``valid_len`` keys visible.
+
+    The same rule as :func:`masked_softmax`: masked keys get exactly 0, a row with no visible key
+    is all zeros. For views that replay masking on scores they already hold.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    weights = np.zeros_like(scores)
+    visible = max(0, min(int(valid_len), scores.shape[-1]))
+    if visible:
+        shifted = np.exp(scores[:visible] - scores[:visible].max())
+        weights[:visible] = shifted / shifted.sum()
+    return weights.astype(np.float32)

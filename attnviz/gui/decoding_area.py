@@ -1,0 +1,90 @@
+"""The window's centre: the sentence field, the decoding controls, the output and the top-k table.
+
+Plain Qt widgets only (no pyqtgraph), so the window can paint them before anything heavy loads.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6 import QtCore, QtWidgets
+
+from attnviz.core.results import DecodeStep
+
+
+class DecodingArea(QtWidgets.QWidget):
+    """Widgets the main window wires to its session; ``show_step`` draws a step's output."""
+
+    def __init__(self, beam_size: int, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.sentence = QtWidgets.QLineEdit()
+        self.sentence.setPlaceholderText("Type an English sentence…")
+        self.sentence.setClearButtonEnabled(True)
+        self.notice = QtWidgets.QLabel(" ")
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet("color: #a15c00;")
+        self.back_button = QtWidgets.QPushButton("◀ Back")
+        self.step_button = QtWidgets.QPushButton("Step ▶")
+        self.run_button = QtWidgets.QPushButton("Run to end")
+        self.reset_button = QtWidgets.QPushButton("Reset")
+        for button, tip in ((self.back_button, "Back one step (←)"), (self.step_button, "Decode one token (→)"),
+                            (self.run_button, "Decode to the end (Ctrl+Return)"),
+                            (self.reset_button, "Start the decoding again (Ctrl+R)")):
+            button.setToolTip(tip)
+        self.beam_box = QtWidgets.QSpinBox()
+        self.beam_box.setRange(1, 16)
+        self.beam_box.setPrefix("beam ")
+        self.beam_box.setSpecialValueText("greedy")
+        self.beam_box.setToolTip("1 = greedy decoding; more = beam search with that many hypotheses")
+        self.beam_box.setValue(beam_size)
+        self.timeline = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.timeline.setRange(0, 0)
+        self.timeline.setToolTip("Scrub through the recorded decoding steps")
+        self.timeline.setMinimumWidth(160)
+        self.output = QtWidgets.QLabel()
+        self.output.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.output.setWordWrap(True)
+        self.output.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.topk = QtWidgets.QTableWidget(0, 2)
+        self.topk.setHorizontalHeaderLabels(["next token", "probability"])
+        self.topk.horizontalHeader().setStretchLastSection(True)
+        self.topk.verticalHeader().hide()
+        self.topk.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.topk.setMaximumHeight(170)
+
+        buttons = QtWidgets.QHBoxLayout()
+        for widget in (self.back_button, self.step_button, self.run_button, self.reset_button, self.beam_box):
+            buttons.addWidget(widget)
+        buttons.addWidget(self.timeline, 1)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addWidget(QtWidgets.QLabel("Source sentence"))
+        layout.addWidget(self.sentence)
+        layout.addWidget(self.notice)
+        layout.addLayout(buttons)
+        layout.addWidget(QtWidgets.QLabel("Translation so far"))
+        layout.addWidget(self.output)
+        layout.addWidget(QtWidgets.QLabel("Next-token probabilities at this step"))
+        layout.addWidget(self.topk)
+        layout.addStretch(1)
+
+    def set_timeline(self, index: int, count: int) -> None:
+        """Position ``index + 1`` of ``count`` recorded steps (0 = before the first), without echo."""
+        self.timeline.blockSignals(True)
+        self.timeline.setRange(0, count)
+        self.timeline.setValue(index + 1)
+        self.timeline.blockSignals(False)
+
+    def show_step(self, step: DecodeStep | None, has_source: bool) -> None:
+        if step is None:
+            self.output.setText("<i>(press Step or →)</i>" if has_source else "")
+            self.topk.setRowCount(0)
+            return
+        words = [html.escape(t) for t in step.output_tokens]
+        if words and not step.finished:
+            words[-1] = f"<b>{words[-1]}</b>"
+        tail = " <span style='color:gray'>&lt;eos&gt;</span>" if step.finished and step.token == "<eos>" else ""
+        self.output.setText(f"<span style='font-size:14pt'>{' '.join(words)}{tail}</span>")
+        self.topk.setRowCount(len(step.topk_tokens))
+        for row, (token, prob) in enumerate(zip(step.topk_tokens, step.topk_probs, strict=True)):
+            self.topk.setItem(row, 0, QtWidgets.QTableWidgetItem(token))
+            self.topk.setItem(row, 1, QtWidgets.QTableWidgetItem(f"{prob:.3f}"))
