@@ -53,7 +53,7 @@ def run_gui(args: argparse.Namespace) -> int:
     from PySide6 import QtCore, QtWidgets
 
     from attnviz import paths
-    from attnviz.gui.errors import configure_logging, default_log_path, install_excepthooks
+    from attnviz.gui.errors import configure_logging, default_log_path, install_excepthooks, route_qt_messages
     from attnviz.gui.main_window import MainWindow, Poster
     from attnviz.gui.settings import Settings
     from attnviz.session import ThreadRunner
@@ -62,6 +62,7 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setApplicationName("attnviz")
     app.setOrganizationName("attnviz")
     log_path = configure_logging(args.log or default_log_path())
+    route_qt_messages()
     poster = Poster()
     runner = ThreadRunner(poster.post)
     settings = Settings(args.settings)

@@ -50,6 +50,19 @@ def configure_logging(log_path: Path) -> Path | None:
     return log_path
 
 
+def route_qt_messages() -> None:
+    """Qt's own diagnostics go to the log file, not the terminal (critical ones to both)."""
+    qt_log = logging.getLogger("attnviz.qt")
+    levels = {QtCore.QtMsgType.QtDebugMsg: logging.DEBUG, QtCore.QtMsgType.QtInfoMsg: logging.DEBUG,
+              QtCore.QtMsgType.QtWarningMsg: logging.INFO, QtCore.QtMsgType.QtCriticalMsg: logging.ERROR,
+              QtCore.QtMsgType.QtFatalMsg: logging.CRITICAL}
+
+    def handler(kind: QtCore.QtMsgType, _context: QtCore.QMessageLogContext, message: str) -> None:
+        qt_log.log(levels.get(kind, logging.INFO), "Qt: %s", message)
+
+    QtCore.qInstallMessageHandler(handler)
+
+
 def install_excepthooks(show: Callable[[str], None], post: Callable[[Callable[[], None]], None],
                         log_path: Path | None) -> Callable[[], None]:
     """Route uncaught exceptions (GUI thread and worker threads) to the log and to ``show``, once each.

@@ -1,0 +1,138 @@
+"""The app as a user meets it: launch time, one decoding step with every visible panel redrawn, memory.
+
+    .venv/bin/python bench/app_bench.py [--launches 7] [--steps 60] [--checkpoint models/transformer.safetensors]
+
+1. Launch to first painted window: ``main.py`` in a fresh process, from just before the process is
+   started to the window's first paint event (the model is still loading then), and to the end of
+   the start-up translation (model loaded, example sentence decoded and drawn). Medians of --launches.
+2. One decoding step, every visible panel redrawn: the real main window (offscreen), the session
+   run synchronously; each sample is Step (compute + the step's numpy results + every visible
+   panel's update) followed by a synchronous repaint of the whole window. Median over --steps
+   steps (the sentence is re-decoded from the start when it ends).
+3. Resident memory (VmRSS) of one process holding the window and every shipped model at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SENTENCE = "i think that we should go home before it rains tonight ."
+
+
+def launch_times(checkpoint: Path, launches: int) -> tuple[float, float]:
+    """Median seconds from process start to first paint, and to the start-up translation's end."""
+    first_paint, decoded = [], []
+    with tempfile.TemporaryDirectory() as folder:
+        for i in range(launches):
+            started = time.monotonic()
+            done = subprocess.run(
+                [sys.executable, str(ROOT / "main.py"), "--checkpoint", str(checkpoint), "--report-first-paint",
+                 "--quit-when-decoded", "--settings", f"{folder}/s{i}.ini", "--log", f"{folder}/log"],
+                capture_output=True, text=True, timeout=300, env=os.environ)
+            ended = time.monotonic()
+            if done.returncode != 0:
+                raise SystemExit(f"main.py failed: {done.stderr.strip()}")
+            stamp = next(line for line in done.stdout.splitlines() if line.startswith("first-paint"))
+            first_paint.append(float(stamp.split()[1]) - started)
+            decoded.append(ended - started)
+    return statistics.median(first_paint), statistics.median(decoded)
+
+
+def step_redraw_ms(checkpoint: Path, steps: int) -> tuple[float, float, int]:
+    """Median ms of Step + full window repaint; median ms of the step's compute alone; samples."""
+    from PySide6 import QtWidgets
+
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.settings import Settings
+    from attnviz.session import InlineRunner
+
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    with tempfile.TemporaryDirectory() as folder:
+        window = MainWindow(Settings(Path(folder) / "s.ini"), InlineRunner())
+        window.resize(1600, 1000)
+        window.show()
+        window.load(checkpoint)
+        window.set_sentence(SENTENCE)
+        app.processEvents()
+        samples, compute = [], []
+        while len(samples) < steps:
+            if window.session.finished:
+                window.reset_action.trigger()
+                app.processEvents()
+            started = time.perf_counter()
+            window.step_action.trigger()
+            window.repaint()  # synchronous: every visible dock and the decoding area are painted
+            samples.append((time.perf_counter() - started) * 1000)
+            compute.append(window.session.steps[-1].seconds * 1000)
+        window.close()
+        window.deleteLater()
+        app.processEvents()
+    return statistics.median(samples[3:]), statistics.median(compute[3:]), len(samples) - 3
+
+
+def resident_mb_with_every_model() -> tuple[float, int]:
+    """VmRSS (MB) of a fresh process with the window and every shipped model loaded at once."""
+    code = f"""
+import os, sys
+sys.path.insert(0, {str(ROOT)!r})
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from pathlib import Path
+from PySide6 import QtWidgets
+from attnviz.gui.main_window import MainWindow
+from attnviz.gui.settings import Settings
+from attnviz.session import InlineRunner
+from attnviz.paths import shipped_models
+from attnviz.core.checkpoint import load_checkpoint
+app = QtWidgets.QApplication([])
+window = MainWindow(Settings(Path({tempfile.gettempdir()!r}) / "attnviz-bench.ini"), InlineRunner())
+window.show()
+held = [load_checkpoint(p) for p in shipped_models()]
+for path in shipped_models():  # each panel draws its model once
+    window.load(path)
+window.set_sentence({SENTENCE!r}, run=True)
+app.processEvents()
+rss = next(l for l in open("/proc/self/status") if l.startswith("VmRSS"))
+print(int(rss.split()[1]) / 1024, len(held), flush=True)
+os._exit(0)  # measured; skip teardown
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=os.environ)
+    if done.returncode != 0:
+        raise SystemExit(f"memory probe failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+    mb, count = done.stdout.split()[-2:]
+    return float(mb), int(count)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--checkpoint", type=Path, default=ROOT / "models" / "transformer.safetensors")
+    parser.add_argument("--launches", type=int, default=7)
+    parser.add_argument("--steps", type=int, default=60)
+    args = parser.parse_args()
+    import torch
+
+    print(f"{os.cpu_count()} CPUs, torch {torch.__version__} ({torch.get_num_threads()} threads), "
+          f"QT_QPA_PLATFORM={os.environ['QT_QPA_PLATFORM']}; checkpoint {args.checkpoint.name}")
+    paint, decoded = launch_times(args.checkpoint, args.launches)
+    print(f"launch -> first painted window:        {paint * 1000:7.0f} ms (median of {args.launches})")
+    print(f"launch -> start-up sentence decoded:    {decoded * 1000:7.0f} ms (model loaded, translated, drawn)")
+    redraw, compute, samples = step_redraw_ms(args.checkpoint, args.steps)
+    print(f"step + every visible panel redrawn:     {redraw:7.2f} ms (median of {samples}; "
+          f"the step's compute alone {compute:.2f} ms)")
+    mb, count = resident_mb_with_every_model()
+    print(f"resident memory, window + {count} models:  {mb:7.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
