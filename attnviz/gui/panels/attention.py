@@ -78,10 +78,18 @@ class AttentionPanel(QtWidgets.QWidget):
         self.scores = QtWidgets.QCheckBox("Pre-softmax scores")
         self.show_masked = QtWidgets.QCheckBox("Show masked cells")
         self.show_masked.setChecked(True)
-        controls = QtWidgets.QHBoxLayout()
-        for widget in (self.kind_box, self.layer_box, self.head_box, self.all_heads, self.scores, self.show_masked):
-            controls.addWidget(widget)
-        controls.addStretch(1)
+        selectors = QtWidgets.QHBoxLayout()  # two short rows: the dock stays narrow enough for a laptop
+        for widget in (self.kind_box, self.layer_box, self.head_box):
+            selectors.addWidget(widget)
+        selectors.addStretch(1)
+        toggles = QtWidgets.QHBoxLayout()
+        for widget in (self.all_heads, self.scores, self.show_masked):
+            toggles.addWidget(widget)
+        toggles.addStretch(1)
+        controls = QtWidgets.QVBoxLayout()
+        controls.setSpacing(2)
+        controls.addLayout(selectors)
+        controls.addLayout(toggles)
 
         self.heatmap = Heatmap()
         self.grid = HeadGrid()

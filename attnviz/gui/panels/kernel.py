@@ -41,12 +41,12 @@ class KernelPanel(QtWidgets.QWidget):
         self.heatmap_model.addItems(list(HEATMAP_MODELS))
         self.summary = QtWidgets.QLabel(" ")
         self.summary.setWordWrap(True)
-        controls = QtWidgets.QHBoxLayout()
-        for label, widget in (("Kernel", self.kernel_box), ("Bandwidth h", self.bandwidth),
-                              ("Heatmap", self.heatmap_model)):
-            controls.addWidget(QtWidgets.QLabel(label))
-            controls.addWidget(widget)
-        controls.addStretch(1)
+        controls = QtWidgets.QGridLayout()  # label above control: narrow enough to dock beside others
+        for column, (label, widget) in enumerate((("Kernel", self.kernel_box), ("Bandwidth h", self.bandwidth),
+                                                  ("Heatmap", self.heatmap_model))):
+            controls.addWidget(QtWidgets.QLabel(label), 0, column)
+            controls.addWidget(widget, 1, column)
+        controls.setColumnStretch(3, 1)
 
         self.curves = pg.PlotWidget(background="w", title="Predictions (drag the red line to move the query)")
         self.curves.addLegend(offset=(10, 10))

@@ -69,13 +69,12 @@ class PositionalPanel(QtWidgets.QWidget):
 
     def refresh(self) -> None:
         positions, width = self.table.shape
-        self.table_view.set_matrix(self.table, [str(p) if p % 5 == 0 else "" for p in range(positions)],
-                                   [str(d) if d % 16 == 0 else "" for d in range(width)], levels=(-1.0, 1.0),
+        position_labels = [str(p) for p in range(positions)]  # the heatmap thins them to what fits
+        self.table_view.set_matrix(self.table, position_labels, [str(d) for d in range(width)], levels=(-1.0, 1.0),
                                    title=f"Sinusoidal encoding: {positions} positions × {width} dimensions"
                                    if width else "This model has no positional encoding")
         similarity = self.table @ self.table.T if width else np.zeros((0, 0), np.float32)
-        self.similarity_view.set_matrix(similarity, [str(p) if p % 5 == 0 else "" for p in range(positions)],
-                                        [str(p) if p % 5 == 0 else "" for p in range(positions)], levels=None,
+        self.similarity_view.set_matrix(similarity, position_labels, position_labels, levels=None,
                                         title="PE · PEᵀ: similarity of positions")
         self._mark_sentence()
         self._on_dims_edit_finished()

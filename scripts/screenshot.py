@@ -1,0 +1,66 @@
+"""Regenerate resources/screenshot.png: the real main window on a real (virtual) X display.
+
+    bash scripts/screenshot.sh            # installs xvfb if missing, then runs this under xvfb-run
+
+Opens the window with the shipped Transformer, decodes a sentence to the end, shows its
+cross-attention with the masked-cell overlay and the positional-encoding tab, and grabs the
+screen through the X server (not a widget render), so what you see is what a user sees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SENTENCE = "i think we should go home before it rains ."
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--checkpoint", type=Path, default=ROOT / "models" / "transformer.safetensors")
+    parser.add_argument("--out", type=Path, default=ROOT / "resources" / "screenshot.png")
+    parser.add_argument("--text", default=SENTENCE)
+    args = parser.parse_args()
+
+    from PySide6 import QtCore, QtWidgets
+
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.selection import AttentionKind
+    from attnviz.gui.settings import Settings
+    from attnviz.session import InlineRunner
+
+    app = QtWidgets.QApplication(sys.argv[:1])
+    if app.platformName() != "xcb":
+        print(f"needs an X display (got Qt platform {app.platformName()!r}); run scripts/screenshot.sh",
+              file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as folder:
+        window = MainWindow(Settings(Path(folder) / "settings.ini"), InlineRunner())
+        window.resize(1600, 940)
+        window.move(0, 0)
+        window.show()
+        window.load(args.checkpoint)
+        window.set_sentence(args.text, run=True)
+        window.attention.select_view(AttentionKind.CROSS, window.info.decoder_layers - 1 if window.info else 0, 1)
+        window.docks["positional"].raise_()
+        for _ in range(20):
+            app.processEvents()
+            QtCore.QThread.msleep(25)
+        screen = window.screen()
+        picture = screen.grabWindow(0, 0, 0, window.frameGeometry().width(), window.frameGeometry().height())
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        if not picture.save(str(args.out)):
+            print(f"could not write {args.out}", file=sys.stderr)
+            return 1
+        print(f"wrote {args.out} ({picture.width()}x{picture.height()})")
+        window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
