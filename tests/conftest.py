@@ -58,8 +58,9 @@ def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Delete every widget while the QApplication still exists: pyqtgraph objects left to the
-    interpreter's final garbage collection (say, held by a failed test's traceback) can crash it."""
+    """Collect garbage while the QApplication still exists: pyqtgraph objects left to the
+    interpreter's final garbage collection (say, held by a failed test's traceback) can crash it.
+    (Widgets are closed and deleted by pytest-qt; deleting them again here would crash.)"""
     import gc
     import sys
 
@@ -70,8 +71,5 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     app = QtWidgets.QApplication.instance()
     if app is None:
         return
-    for widget in QtWidgets.QApplication.topLevelWidgets():
-        widget.close()
-        widget.deleteLater()
     QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
     gc.collect()

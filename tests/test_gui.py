@@ -263,3 +263,13 @@ def test_unexpected_error_is_shown_once_and_logged(window, tmp_path, errors):
         sys.excepthook = old_hook
     assert errors == ["Unexpected error: RuntimeError: boom in a slot. attnviz keeps running. "
                       f"Details are in {log_path}."]
+
+
+def test_repainting_does_not_corrupt_reference_counts(window):
+    """PySide6 6.12.0 loses a reference to None per Python override call (every paint): a long
+    session then aborts with "deallocating None". The pinned PySide6 must not do that."""
+    window.set_sentence("a b c", run=True)
+    before = sys.getrefcount(None)
+    for _ in range(300):
+        window.repaint()
+    assert sys.getrefcount(None) >= before - 50
