@@ -83,8 +83,8 @@ class AttentionPanel(QtWidgets.QWidget):
             selectors.addWidget(widget)
         selectors.addStretch(1)
         toggles = QtWidgets.QHBoxLayout()
-        for widget in (self.all_heads, self.scores, self.show_masked):
-            toggles.addWidget(widget)
+        for check in (self.all_heads, self.scores, self.show_masked):
+            toggles.addWidget(check)
         toggles.addStretch(1)
         controls = QtWidgets.QVBoxLayout()
         controls.setSpacing(2)
