@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 EXIT_USAGE = 2
+EXIT_INTERNAL = 1
 
 
 class CliError(Exception):
@@ -95,7 +96,8 @@ def _load(path: str, device_name: str = "cpu"):
         raise CliError(str(error)) from None
 
 
-def _translation_session(args: argparse.Namespace):
+def _translation_session(args: argparse.Namespace, record_attention: bool = False):
+    """A decoding session for --checkpoint; attention maps are recorded only when asked (export)."""
     from attnviz.core.stepping import DecodeSession
 
     loaded, device = _load(args.checkpoint, args.device)
@@ -103,7 +105,7 @@ def _translation_session(args: argparse.Namespace):
         raise CliError(f"{args.checkpoint}: a {loaded.kind} checkpoint does not translate")
     if args.beam < 1:
         raise CliError(f"--beam must be at least 1, got {args.beam}")
-    return DecodeSession(loaded, device, beam_size=args.beam)
+    return DecodeSession(loaded, device, beam_size=args.beam, record_attention=record_attention)
 
 
 def _translate_line(session, line: str) -> str:
@@ -136,12 +138,20 @@ def _cmd_translate(args: argparse.Namespace) -> int:
 def _cmd_eval(args: argparse.Namespace) -> int:
     """Corpus BLEU of a checkpoint on a TSV of pairs (all references of a source used)."""
     from attnviz.training.bleu import corpus_bleu
-    from attnviz.training.data import group_references, read_pairs
+    from attnviz.training.data import group_references, read_pairs, training_split
 
     session = _translation_session(args)
     if not Path(args.data).is_file():
         raise CliError(f"evaluation data not found: {args.data}")
-    refs = group_references(read_pairs(args.data))
+    if args.heldout:
+        options = session.loaded.training.get("options")
+        if not isinstance(options, dict):
+            raise CliError(f"{args.checkpoint}: no training options stored; --heldout needs them")
+        _, pairs = training_split(args.data, options.get("max_src_tokens"), options.get("max_tgt_tokens"),
+                                  int(options.get("val_sources", 0)), int(options.get("seed", 0)))
+    else:
+        pairs = read_pairs(args.data)
+    refs = group_references(pairs)
     if not refs:
         raise CliError(f"{args.data}: no sentence pairs")
     hyps = []
@@ -185,7 +195,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         raise CliError(f"--scale must be positive, got {args.scale}")
     if args.text is None or not args.text.strip():
         raise CliError("--text is empty: give the sentence whose attention to export")
-    session = _translation_session(args)
+    session = _translation_session(args, record_attention=True)
     source = session.encode(args.text)
     if source.unknown:
         warn(f"unknown words mapped to <unk>: {' '.join(source.unknown)}")
@@ -244,6 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
             cmd.add_argument("--text", help="one sentence; without it, read stdin")
         else:
             cmd.add_argument("--data", required=True, help="TSV of english<TAB>french pairs")
+            cmd.add_argument("--heldout", action="store_true",
+                             help="score only the validation split that training held out of --data "
+                                  "(rebuilt from the options stored in the checkpoint)")
         cmd.set_defaults(run=run)
     export = sub.add_parser("export", help="write every attention map of a sentence as files, no window needed")
     export.add_argument("--checkpoint", required=True, help="a translation checkpoint (.safetensors)")
@@ -276,3 +289,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as error:  # unreadable files, bad values: still no traceback
         print(f"attnviz: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except Exception as error:  # a bug: one line for the user, exit 1 (not a usage problem)
+        print(f"attnviz: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return EXIT_INTERNAL

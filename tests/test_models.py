@@ -147,3 +147,15 @@ def test_decoding_stops_at_max_length(tiny_models):
     session.max_tgt_len = 1
     steps = session.run()
     assert len(steps) == 1 and steps[0].finished
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_translation_without_recording_attention_is_the_same(tiny_models, kind):
+    loaded = load_checkpoint(tiny_models[kind][0])
+    recorded, bare = DecodeSession(loaded, beam_size=3), DecodeSession(loaded, beam_size=3, record_attention=False)
+    for session in (recorded, bare):
+        session.encode("c a f e b")
+        session.run()
+    assert bare.translation() == recorded.translation() == reversal_of("c a f e b")
+    assert bare.steps[-1].cross_weights.size == 0 and recorded.steps[-1].cross_weights.size > 0
+    assert [s.token for s in bare.steps] == [s.token for s in recorded.steps]

@@ -28,19 +28,46 @@ class _Hypothesis:
     ids: list[int]
     log_prob: float
     finished: bool = False
-    rows: list[StepAttention] = field(default_factory=list)  # per step, each tensor (L, H, K)
+    rows: list[_Row] = field(default_factory=list)  # per step (empty when attention is not recorded)
     top: tuple[list[int], list[float]] = ([], [])
 
     def score(self) -> float:
         return self.log_prob / max(len(self.ids), 1) ** LENGTH_PENALTY
 
 
-def _numpy_stack(rows: list[torch.Tensor], width: int | None = None) -> np.ndarray:
+@dataclass(frozen=True)
+class _Row:
+    """One step's attention for one hypothesis, newest query row only, as numpy: cross (L, H, S),
+    self (L, H, t) or None (RNN)."""
+
+    cross_weights: np.ndarray
+    cross_scores: np.ndarray
+    self_weights: np.ndarray | None
+    self_scores: np.ndarray | None
+
+
+def _rows_per_beam(att: StepAttention | None, beams: int) -> list[_Row | None]:
+    """Split a step's batched attention (B, L, H, K) into per-beam numpy rows: one device→host copy
+    per array per step, so recording a step costs the same at step 30 as at step 1."""
+    if att is None:
+        return [None] * beams
+
+    def host(tensor: torch.Tensor | None) -> np.ndarray | None:
+        return None if tensor is None else tensor.float().cpu().numpy()
+
+    cw, cs, sw, ss = host(att.cross_weights), host(att.cross_scores), host(att.self_weights), host(att.self_scores)
+    assert cw is not None and cs is not None
+    return [_Row(cw[i], cs[i], None if sw is None else sw[i], None if ss is None else ss[i]) for i in range(beams)]
+
+
+def _numpy_stack(rows: list[np.ndarray], width: int | None = None) -> np.ndarray:
     """Rows (L, H, K_t) with growing K_t -> (L, H, T, width), zero-padded on the right."""
+    if not rows:
+        return np.zeros((0, 0, 0, width or 0), dtype=np.float32)
     width = width or max(r.shape[-1] for r in rows)
     out = np.zeros((*rows[0].shape[:2], len(rows), width), dtype=np.float32)
     for t, row in enumerate(rows):
-        out[:, :, t, : row.shape[-1]] = row.float().cpu().numpy()
+        out[:, :, t, : row.shape[-1]] = row
     return out
 
 
@@ -58,7 +85,9 @@ class DecodeSession:
     """
 
     def __init__(self, loaded: LoadedModel, device: torch.device | str = "cpu", beam_size: int = 1,
-                 top_k: int = 5):
+                 top_k: int = 5, record_attention: bool = True):
+        """record_attention: False skips the attention maps (the steps' attention arrays are empty)
+        for callers that want only the translation (``attnviz translate`` / ``eval``): faster."""
         if not loaded.is_translation or loaded.src_vocab is None or loaded.tgt_vocab is None:
             raise ValueError(f"{loaded.kind} is not a translation model")
         if beam_size < 1:
@@ -68,6 +97,7 @@ class DecodeSession:
         self.model = loaded.model.to(self.device).eval()
         self.src_vocab, self.tgt_vocab = loaded.src_vocab, loaded.tgt_vocab
         self.beam_size, self.top_k = beam_size, top_k
+        self.record_attention = record_attention
         self.max_src_len: int = loaded.config.max_src_len
         self.max_tgt_len: int = loaded.config.max_tgt_len
         self.source: EncodedSource | None = None
@@ -91,8 +121,8 @@ class DecodeSession:
         unknown = tuple(dict.fromkeys(w for w in words if w not in self.src_vocab))
         ids = torch.tensor([self.src_vocab.ids(words)], device=self.device)
         valid = torch.tensor([len(words)], device=self.device)
-        state, enc_atts = start(self.model, ids, valid, need_attention=True)
-        enc_w, enc_s = _layers_heads(enc_atts) if enc_atts else (None, None)
+        state, enc_atts = start(self.model, ids, valid, need_attention=self.record_attention)
+        enc_w, enc_s = _layers_heads(enc_atts) if enc_atts and self.record_attention else (None, None)
         self._state = state
         self._hyps = [_Hypothesis([], 0.0)]
         self.steps = []
@@ -111,11 +141,8 @@ class DecodeSession:
         alive = [h for h in self._hyps if not h.finished]
         done = [h for h in self._hyps if h.finished]
         last = torch.tensor([h.ids[-1] if h.ids else self.tgt_vocab.bos_id for h in alive], device=self.device)
-        log_probs, state, att = step(self.model, last, self._state, need_attention=True)
-        assert att is not None
-        rows = [StepAttention(att.cross_weights[i], att.cross_scores[i],
-                              None if att.self_weights is None else att.self_weights[i],
-                              None if att.self_scores is None else att.self_scores[i]) for i in range(len(alive))]
+        log_probs, state, att = step(self.model, last, self._state, need_attention=self.record_attention)
+        rows = _rows_per_beam(att, len(alive))
         top_p, top_i = log_probs.exp().topk(min(self.top_k, log_probs.shape[-1]), dim=-1)
         totals = log_probs + torch.tensor([h.log_prob for h in alive], device=self.device)[:, None]
         width = self.beam_size if self.beam_size > 1 else 1
@@ -126,7 +153,8 @@ class DecodeSession:
             parent, token = divmod(flat, vocab_size)
             src = alive[parent]
             hyp = _Hypothesis([*src.ids, token], score, token == self.tgt_vocab.eos_id,
-                              [*src.rows, rows[parent]], (top_i[parent].tolist(), top_p[parent].tolist()))
+                              [*src.rows, *filter(None, [rows[parent]])],
+                              (top_i[parent].tolist(), top_p[parent].tolist()))
             new_hyps.append(hyp)
             keep.append(parent)
         hyps = sorted(done + new_hyps, key=lambda h: h.score(), reverse=True)[: self.beam_size]
@@ -156,10 +184,10 @@ class DecodeSession:
         vocab = self.tgt_vocab
         tokens = vocab.to_tokens(best.ids)
         output = tuple(t for t in tokens if t != EOS)
-        t = len(best.rows)
+        t = len(best.ids)
         source_len = len(self.source.tokens) if self.source else 0
         self_w = self_s = None
-        if best.rows[0].self_weights is not None:
+        if best.rows and best.rows[0].self_weights is not None:
             self_w = _numpy_stack([r.self_weights for r in best.rows if r.self_weights is not None], t)
             self_s = _numpy_stack([r.self_scores for r in best.rows if r.self_scores is not None], t)
         top_ids, top_probs = best.top
@@ -169,6 +197,7 @@ class DecodeSession:
             topk_probs=np.asarray(top_probs, dtype=np.float32),
             cross_weights=_numpy_stack([r.cross_weights for r in best.rows], source_len),
             cross_scores=_numpy_stack([r.cross_scores for r in best.rows], source_len),
+            # (with record_attention off, the rows are empty and so are these arrays)
             self_weights=self_w, self_scores=self_s,
             padding_mask=np.ones(source_len, dtype=bool), causal_mask=causal_mask(t).numpy(),
             beams=tuple(Beam(tuple(vocab.to_tokens(h.ids)), h.log_prob, h.finished) for h in self._hyps),

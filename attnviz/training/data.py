@@ -62,6 +62,20 @@ def split_by_source(pairs: list[Pair], val_sources: int, seed: int = 0) -> tuple
     return [p for p in pairs if p.src not in held], [p for p in pairs if p.src in held]
 
 
+def training_split(path: str | Path, max_src_tokens: int | None, max_tgt_tokens: int | None, val_sources: int,
+                   seed: int) -> tuple[list[Pair], list[Pair]]:
+    """The (train, validation) split that ``attnviz train`` makes of ``path`` with these options.
+
+    At most a tenth of the distinct sources are held out. ``attnviz eval --heldout`` calls this with
+    the options stored in a checkpoint to score it on exactly the sentences it never saw.
+    """
+    pairs = read_pairs(path, max_src_tokens, max_tgt_tokens)
+    if not pairs:
+        raise ValueError(f"{path}: no usable sentence pairs")
+    n_sources = len({p.src for p in pairs})
+    return split_by_source(pairs, min(val_sources, n_sources // 10), seed)
+
+
 def encode_batch(sentences: list[tuple[str, ...]] | list[list[str]], vocab: Vocab, *,
                  add_bos: bool = False, add_eos: bool = False) -> tuple[Tensor, Tensor]:
     """Token ids (B, T) padded with <pad>, and valid lengths (B,)."""

@@ -19,7 +19,7 @@ from attnviz.core.seq2seq import Seq2SeqConfig
 from attnviz.core.text import Vocab
 from attnviz.core.transformer import TransformerConfig
 from attnviz.training.bleu import corpus_bleu
-from attnviz.training.data import Pair, encode_batch, group_references, make_batches, read_pairs, split_by_source
+from attnviz.training.data import Pair, encode_batch, group_references, make_batches, training_split
 
 
 @dataclass(frozen=True)
@@ -129,11 +129,7 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
     Returns the training info stored in the checkpoint (data, sizes, time, validation BLEU).
     """
     torch.manual_seed(opts.seed)
-    pairs = read_pairs(data_path, opts.max_src_tokens, opts.max_tgt_tokens)
-    if not pairs:
-        raise ValueError(f"{data_path}: no usable sentence pairs")
-    n_sources = len({p.src for p in pairs})
-    train, val = split_by_source(pairs, min(opts.val_sources, n_sources // 10), opts.seed)
+    train, val = training_split(data_path, opts.max_src_tokens, opts.max_tgt_tokens, opts.val_sources, opts.seed)
     src_vocab = Vocab.build([p.src for p in train], opts.src_min_freq)
     tgt_vocab = Vocab.build([p.tgt for p in train], opts.tgt_min_freq)
     arch = {**DEFAULT_ARCH[kind], **(arch or {})}
