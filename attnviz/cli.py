@@ -154,12 +154,22 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     refs = group_references(pairs)
     if not refs:
         raise CliError(f"{args.data}: no sentence pairs")
-    hyps = []
-    for source in refs:
-        session.encode(" ".join(source))
-        session.run()
-        hyps.append(session.translation())
-    bleu = corpus_bleu(hyps, [[" ".join(r) for r in refs[s]] for s in refs])
+    sources = list(refs)
+    if args.beam == 1:  # greedy: whole batches at once
+        from attnviz.training.train import translate_ids
+
+        loaded = session.loaded
+        assert loaded.src_vocab is not None and loaded.tgt_vocab is not None
+        truncated = [s[: session.max_src_len] for s in sources]
+        hyps = translate_ids(session.model, truncated, loaded.src_vocab, loaded.tgt_vocab, session.device,
+                             session.max_tgt_len)
+    else:
+        hyps = []
+        for source in sources:
+            session.encode(" ".join(source))
+            session.run()
+            hyps.append(session.translation())
+    bleu = corpus_bleu(hyps, [[" ".join(r) for r in refs[s]] for s in sources])
     print(f"BLEU {bleu:.2f} on {len(refs)} source sentences")
     return 0
 

@@ -7,7 +7,19 @@ MODELS_DIR = ROOT / "models"
 RESOURCES_DIR = ROOT / "resources"
 DEFAULT_CHECKPOINT = MODELS_DIR / "transformer.safetensors"
 EXAMPLE_SENTENCE = "i'm home ."
+EXAMPLES_FILE = RESOURCES_DIR / "examples.txt"
+ICON = RESOURCES_DIR / "attnviz.svg"
 
 
 def shipped_models() -> list[Path]:
+    """The checkpoints in models/, by name."""
     return sorted(MODELS_DIR.glob("*.safetensors"))
+
+
+def example_sentences() -> list[str]:
+    """The example sentences in resources/examples.txt (comments and blank lines skipped)."""
+    try:
+        lines = EXAMPLES_FILE.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return [EXAMPLE_SENTENCE]
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]

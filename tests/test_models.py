@@ -159,3 +159,17 @@ def test_translation_without_recording_attention_is_the_same(tiny_models, kind):
     assert bare.translation() == recorded.translation() == reversal_of("c a f e b")
     assert bare.steps[-1].cross_weights.size == 0 and recorded.steps[-1].cross_weights.size > 0
     assert [s.token for s in bare.steps] == [s.token for s in recorded.steps]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_decoding_on_the_device_matches_the_cpu(tiny_models, device, kind):
+    """Runs on CUDA where present (skipped otherwise): same tokens, attention within tolerance."""
+    runs = []
+    for where in ("cpu", device):
+        session = DecodeSession(load_checkpoint(tiny_models[kind][0]), where, beam_size=2)
+        session.encode("j i h g")
+        runs.append(session.run())
+    cpu, other = runs
+    assert [s.token for s in other] == [s.token for s in cpu]
+    np.testing.assert_allclose(other[-1].cross_weights, cpu[-1].cross_weights, atol=1e-4)
+    np.testing.assert_allclose(other[-1].topk_probs, cpu[-1].topk_probs, atol=1e-4)

@@ -18,7 +18,7 @@ from attnviz import __version__
 from attnviz.core.results import DecodeStep, EncodedSource, KernelFit
 from attnviz.gui.decoding_area import DecodingArea
 from attnviz.gui.settings import Settings
-from attnviz.paths import shipped_models
+from attnviz.paths import ICON, example_sentences, shipped_models
 from attnviz.session import ModelInfo, Runner, Session
 
 if TYPE_CHECKING:
@@ -72,6 +72,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.panels: Docks | None = None
         self._run_after_encode = False
         self.setWindowTitle("attnviz")
+        self.setWindowIcon(QtGui.QIcon(str(ICON)))
         self.setAcceptDrops(True)
         self.setDockOptions(QtWidgets.QMainWindow.DockOption.AllowTabbedDocks
                             | QtWidgets.QMainWindow.DockOption.AllowNestedDocks
@@ -161,6 +162,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.file_menu.addAction(self.quit_action)
         decode_menu = self.menuBar().addMenu("&Decode")
         decode_menu.addActions([self.step_action, self.back_action, self.run_action, self.reset_action])
+        examples = decode_menu.addMenu("E&xample sentences")
+        for sentence in example_sentences():
+            examples.addAction(self._action(sentence, partial(self.set_sentence, sentence, True)))
         self.device_menu = self.menuBar().addMenu("De&vice")
         self.device_group = QtGui.QActionGroup(self)
         self._fill_device_menu(("cpu",))  # CUDA and MPS appear once torch has loaded (with the first model)
