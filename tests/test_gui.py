@@ -273,3 +273,23 @@ def test_repainting_does_not_corrupt_reference_counts(window):
     for _ in range(300):
         window.repaint()
     assert sys.getrefcount(None) >= before - 50
+
+
+def test_beam_search_lists_the_beams(window):
+    window.beam_box.setValue(3)
+    window.set_sentence("a b c", run=True)
+    step = window.session.steps[-1]
+    assert len(step.beams) == 3
+    text = window.decoding_area.beams.text()
+    assert "Beams" in text and text.count("log p") == 3 and "cx bx ax" in text
+    assert window.settings.beam_size == 3
+
+
+def test_png_scale_menu_sets_the_resolution(window, tmp_path):
+    window.set_sentence("a b c", run=True)
+    spec = window.attention.heatmap.spec
+    sizes = []
+    for label in ("1×", "3×"):
+        next(a for a in window.exports.scale_group.actions() if a.text() == label).trigger()
+        sizes.append(image_of_file(window.exports.export_spec(spec, tmp_path / f"{label[0]}.png")).shape[0])
+    assert abs(sizes[1] - 3 * sizes[0]) <= 3 and window.settings.export_scale == 3.0

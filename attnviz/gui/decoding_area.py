@@ -51,6 +51,10 @@ class DecodingArea(QtWidgets.QWidget):
         self.topk.verticalHeader().hide()
         self.topk.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.topk.setMaximumHeight(170)
+        self.beams = QtWidgets.QLabel()
+        self.beams.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.beams.setWordWrap(True)
+        self.beams.setToolTip("Beam search keeps this many hypotheses; the best one is shown above")
 
         buttons = QtWidgets.QHBoxLayout()
         for widget in (self.back_button, self.step_button, self.run_button, self.reset_button, self.beam_box):
@@ -69,6 +73,7 @@ class DecodingArea(QtWidgets.QWidget):
         layout.addWidget(self.output)
         layout.addWidget(QtWidgets.QLabel("Next-token probabilities at this step"))
         layout.addWidget(self.topk)
+        layout.addWidget(self.beams)
         layout.addStretch(1)
 
     def set_timeline(self, index: int, count: int) -> None:
@@ -82,7 +87,14 @@ class DecodingArea(QtWidgets.QWidget):
         if step is None:
             self.output.setText("<i>(press Step or →)</i>" if has_source else "")
             self.topk.setRowCount(0)
+            self.beams.clear()
             return
+        if len(step.beams) > 1:
+            lines = [f"{i + 1}. {html.escape(' '.join(b.tokens))} <span style='color:gray'>(log p {b.log_prob:.2f}"
+                     f"{', ended' if b.finished else ''})</span>" for i, b in enumerate(step.beams)]
+            self.beams.setText("<b>Beams</b><br>" + "<br>".join(lines))
+        else:
+            self.beams.clear()
         words = [html.escape(t) for t in step.output_tokens]
         if words and not step.finished:
             words[-1] = f"<b>{words[-1]}</b>"

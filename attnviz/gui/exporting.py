@@ -21,6 +21,7 @@ from attnviz.gui.export import (
 from attnviz.gui.figure import FigureSpec
 from attnviz.gui.settings import Settings
 
+SCALES = (1.0, 2.0, 3.0, 4.0)  # PNG (and clipboard) resolution: 2× suits slides, 4× print
 FILTERS = {
     "png": "PNG image (*.png)", "svg": "SVG vector image (*.svg)", "pdf": "PDF document (*.pdf)",
     "csv": "CSV numbers (*.csv)", "npy": "NumPy array (*.npy)",
@@ -101,6 +102,14 @@ class ExportActions(QtCore.QObject):
         self.export_action = self._action("&Export heatmap…", self._on_export_triggered, "Ctrl+E")
         self.export_all_action = self._action("Export &all maps…", self._on_export_all_triggered, "Ctrl+Shift+E")
         self.copy_action = self._action("&Copy heatmap", self._on_copy_triggered, "Ctrl+Shift+C")
+        self.scale_menu = QtWidgets.QMenu("PNG &scale", window)
+        self.scale_group = QtGui.QActionGroup(window)
+        for scale in SCALES:
+            action = self.scale_menu.addAction(f"{scale:g}×")
+            action.setCheckable(True)
+            action.setChecked(abs(scale - settings.export_scale) < 1e-6)
+            action.triggered.connect(lambda _checked=False, value=scale: self._on_scale_chosen(value))
+            self.scale_group.addAction(action)
 
     def _action(self, text: str, slot: Callable[[], None], shortcut: str) -> QtGui.QAction:
         action = QtGui.QAction(text, self.window)
@@ -179,7 +188,13 @@ class ExportActions(QtCore.QObject):
         dialog = ExportAllDialog(self.window, self.settings, has_steps=len(ctx.steps) > 1)
         if dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted:
             self.settings.export_scale = dialog.scale.value()
+            for action in self.scale_group.actions():
+                action.setChecked(action.text() == f"{dialog.scale.value():g}×")
             self.export_all(dialog.folder.text(), dialog.formats(), dialog.all_steps.isChecked())
+
+    def _on_scale_chosen(self, scale: float) -> None:
+        self.settings.export_scale = scale
+        self.notify(f"PNG exports and copies are drawn at {scale:g}× their size on screen")
 
     def _on_copy_triggered(self) -> None:
         self.copy(self.current_figure()[0])

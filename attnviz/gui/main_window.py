@@ -126,6 +126,7 @@ class MainWindow(QtWidgets.QMainWindow):
             heatmap.copy_requested.connect(self.exports.copy)
         export_actions = [self.exports.export_action, self.exports.export_all_action, self.exports.copy_action]
         self.file_menu.insertActions(self.quit_separator, export_actions)
+        self.file_menu.insertMenu(self.quit_separator, self.exports.scale_menu)
         self.file_menu.insertSeparator(export_actions[0])
         self.toolbar.addSeparator()
         self.toolbar.addAction(self.exports.export_action)

@@ -13,7 +13,8 @@ from attnviz.gui.selection import AttentionKind, MatrixView, available_kinds, se
 
 
 class HeadGrid(pg.GraphicsLayoutWidget):
-    """Layers × heads small multiples of one attention kind; clicking one emits ``picked(layer, head)``."""
+    """Layers × heads small multiples of one attention kind (labelled rows and columns); clicking one
+    emits ``picked(layer, head)``."""
 
     picked = QtCore.Signal(int, int)
 
@@ -29,10 +30,13 @@ class HeadGrid(pg.GraphicsLayoutWidget):
         if (layers, heads) != self.shape:
             self.clear()
             self.images = []
+            for head in range(heads):
+                self.addLabel(f"head {head + 1}", row=0, col=head + 1, size="9pt")
             for layer in range(layers):
+                self.addLabel(f"layer {layer + 1}", row=layer + 1, col=0, angle=-90, size="9pt")
                 row = []
                 for head in range(heads):
-                    box = self.addViewBox(row=layer, col=head, lockAspect=False, enableMouse=False)
+                    box = self.addViewBox(row=layer + 1, col=head + 1, lockAspect=False, enableMouse=False)
                     box.invertY(True)
                     image = CellImage()
                     box.addItem(image)
