@@ -30,7 +30,7 @@ def _gui_parser() -> argparse.ArgumentParser:
 
 def _after_first_paint(window, then: Callable[[], None], report: bool):
     """Call ``then`` once ``window`` has painted for the first time (optionally printing
-    ``first-paint <time.monotonic()>`` on stdout, for bench/startup.py)."""
+    ``first-paint <time.monotonic()>`` on stdout, for bench/app_bench.py)."""
     import time
 
     from PySide6 import QtCore
@@ -66,9 +66,9 @@ def run_gui(args: argparse.Namespace) -> int:
     poster = Poster()
     runner = ThreadRunner(poster.post)
     settings = Settings(args.settings)
-    if args.device:
-        settings.device = args.device
     window = MainWindow(settings, runner, defer_docks=True)
+    if args.device:  # for this run only; the Device menu is what changes the remembered choice
+        window.session.device_name = args.device
     stop_showing_errors = install_excepthooks(window.error, poster.post, log_path)
     checkpoint = args.checkpoint  # a path the user names is always tried: a problem with it is shown
     if checkpoint is None:

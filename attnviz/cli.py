@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -79,14 +80,34 @@ def _cmd_train(args: argparse.Namespace) -> int:
         raise CliError(f"training data not found: {args.data}")
     overrides = {k: v for k, v in {"epochs": args.epochs, "seed": args.seed, "minutes": args.minutes,
                                     "lr": args.lr, "batch_size": args.batch_size}.items() if v is not None}
-    arch = json.loads(args.arch) if args.arch else None
+    arch = _parse_arch(args.kind, args.arch) if args.arch else None
     info = train_translation(args.kind, args.data, args.out, _device(args.device),
                              TrainOptions(**overrides), arch)
     print(f"wrote {args.out}: validation BLEU {info['val_bleu']:.2f} after {info['minutes']} min")
     return 0
 
 
-def _load(path: str, device_name: str = "cpu"):
+def _parse_arch(kind: str, text: str) -> dict:
+    """--arch: a JSON object of model settings, each one the kind's config has."""
+    import dataclasses
+
+    from attnviz.core.seq2seq import Seq2SeqConfig
+    from attnviz.core.transformer import TransformerConfig
+
+    try:
+        arch = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CliError(f"--arch is not valid JSON ({error.msg})") from None
+    if not isinstance(arch, dict):
+        raise CliError('--arch must be a JSON object, e.g. \'{"num_decoder_layers": 3}\'')
+    config = TransformerConfig if kind == "transformer" else Seq2SeqConfig
+    known = {f.name for f in dataclasses.fields(config)} - {"src_vocab_size", "tgt_vocab_size", "scoring"}
+    if unknown := sorted(set(arch) - known):
+        raise CliError(f"--arch: {kind} has no setting {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    return arch
+
+
+def _load(path: str, device_name: str):
     from attnviz.core.checkpoint import CheckpointError, load_checkpoint
 
     device = _device(device_name)
@@ -112,18 +133,21 @@ def _translate_line(session, line: str) -> str:
     """One translation; warnings (unknown words, truncation) go to stderr."""
     if not line.strip():
         return ""
-    source = session.encode(line)
-    if source.unknown:
-        warn(f"unknown words mapped to <unk>: {' '.join(source.unknown)}")
-    if source.truncated_from:
-        warn(f"input of {source.truncated_from} tokens truncated to the model's limit of "
-             f"{session.max_src_len}")
+    _warn_about(session, session.encode(line))
     session.run()
     return session.translation()
 
 
 def warn(message: str) -> None:
     print(f"attnviz: warning: {message}", file=sys.stderr)
+
+
+def _warn_about(session, source) -> None:
+    """Say on stderr which words became <unk> and whether the input was cut to the model's limit."""
+    if source.unknown:
+        warn(f"unknown words mapped to <unk>: {' '.join(source.unknown)}")
+    if source.truncated_from:
+        warn(f"input of {source.truncated_from} tokens truncated to the model's limit of {session.max_src_len}")
 
 
 def _cmd_translate(args: argparse.Namespace) -> int:
@@ -140,9 +164,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from attnviz.training.bleu import corpus_bleu
     from attnviz.training.data import group_references, read_pairs, training_split
 
-    session = _translation_session(args)
     if not Path(args.data).is_file():
         raise CliError(f"evaluation data not found: {args.data}")
+    session = _translation_session(args)
     if args.heldout:
         options = session.loaded.training.get("options")
         if not isinstance(options, dict):
@@ -153,7 +177,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         pairs = read_pairs(args.data)
     refs = group_references(pairs)
     if not refs:
-        raise CliError(f"{args.data}: no sentence pairs")
+        raise CliError(f"{args.data}: no held-out sentence pairs (is it the file the model was trained on?)"
+                       if args.heldout else f"{args.data}: no sentence pairs")
     sources = list(refs)
     if args.beam == 1:  # greedy: whole batches at once
         from attnviz.training.train import translate_ids
@@ -189,8 +214,6 @@ def _parse_step(text: str) -> int | None:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     """Write every attention map of a sentence as pictures and numbers, without a window."""
-    import os
-
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never a window, display or not
     from PySide6 import QtGui
 
@@ -207,10 +230,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         raise CliError("--text is empty: give the sentence whose attention to export")
     session = _translation_session(args, record_attention=True)
     source = session.encode(args.text)
-    if source.unknown:
-        warn(f"unknown words mapped to <unk>: {' '.join(source.unknown)}")
-    if source.truncated_from:
-        warn(f"input of {source.truncated_from} tokens truncated to the model's limit of {session.max_src_len}")
+    _warn_about(session, source)
     steps = session.run()
     if wanted is None:
         chosen = list(steps)
@@ -300,5 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"attnviz: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as error:  # a bug: one line for the user, exit 1 (not a usage problem)
-        print(f"attnviz: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        if os.environ.get("ATTNVIZ_DEBUG"):
+            raise
+        print(f"attnviz: internal error: {type(error).__name__}: {error} "
+              "(set ATTNVIZ_DEBUG=1 to see where)", file=sys.stderr)
         return EXIT_INTERNAL

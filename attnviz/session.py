@@ -10,10 +10,9 @@ before torch has loaded.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -129,16 +128,14 @@ def _model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
     return ModelInfo(**common)
 
 
-@dataclass
-class _Decoding:
-    """The decoding in progress (touched only by jobs, which run one at a time)."""
-
-    session: DecodeSession
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-
 class Session:
-    """Load a checkpoint, encode text, step the decoder, walk back through recorded steps."""
+    """Load a checkpoint, encode text, step the decoder, walk back through recorded steps.
+
+    Requests come from the GUI thread; the work runs as jobs on the runner (one at a time, in
+    order). Only jobs touch the DecodeSession. A result is delivered only if no newer request has
+    made it stale (generation numbers); a Step asked for while its sentence is still being encoded
+    is remembered and carried out as soon as the encoding arrives.
+    """
 
     def __init__(self, listener: SessionListener, runner: Runner | None = None):
         self.listener = listener
@@ -150,9 +147,15 @@ class Session:
         self.text = ""
         self.steps: list[DecodeStep] = []
         self.position = -1  # index of the step on show; -1 = none
-        self._decoding: _Decoding | None = None
-        self._generation = 0  # of encode/step requests
+        self._decoding: DecodeSession | None = None  # of the current generation, once encoded
+        self._generation = 0  # of encode/step requests; a load starts a new one too
+        self._encoding = False  # the current generation's encode job is still running
+        self._pending_steps = 0  # Steps asked for while encoding
+        self._pending_to_end = False  # Run to end asked for while encoding (or with the sentence)
         self._load_generation = 0
+        self._loading: Path | None = None  # the checkpoint being loaded now
+        self._kernel_request: tuple[str, float, float] | None = None
+        self._kernel_busy = False
 
     # -- requests ---------------------------------------------------------------------------
     def load(self, path: str | Path, device: str | None = None, fall_back: bool = False) -> None:
@@ -161,10 +164,12 @@ class Session:
         fall_back: if that device is unavailable, use the best available one and say so in
         ``ModelInfo.notice`` (at start-up) instead of refusing (a user's explicit choice).
         """
+        path = Path(path).expanduser().resolve()  # remembered in Recent files: must work from anywhere
         device_name = device or self.device_name
         self._load_generation += 1
         gen = self._load_generation
-        self.listener.busy(f"Loading {Path(path).name}…")
+        self._loading = path
+        self.listener.busy(f"Loading {path.name}…")
 
         def job() -> tuple[LoadedModel, ModelInfo, KernelFit | None, str]:
             from attnviz.core.checkpoint import load_checkpoint
@@ -186,37 +191,39 @@ class Session:
         def done(result: tuple[LoadedModel, ModelInfo, KernelFit | None, str]) -> None:
             if gen != self._load_generation:
                 return
+            self._loading = None
             self.loaded, self.info, kernel, self.device_name = result
-            self._decoding = None
+            self._next_generation()  # results of the old model still in flight are dropped
+            self._decoding, self._encoding = None, False
             self.steps, self.position = [], -1
             self.listener.model_loaded(self.info, kernel)
             if self.loaded.is_translation and self.text.strip():
-                self.encode(self.text)
+                self.encode(self.text, run=self._pending_to_end)
 
-        self.runner.submit(job, done, self._failed())
+        def failed(error: BaseException) -> None:
+            if gen == self._load_generation:
+                self._loading = None
+            self._failed()(error)
+
+        self.runner.submit(job, done, failed)
 
     def fit_kernel(self, kernel: str, bandwidth: float, query: float) -> None:
-        """Recompute the kernel-regression view for a kernel, a bandwidth and a query point."""
-        loaded = self.loaded
-        if loaded is None or loaded.kind != "kernel-regression":
+        """Recompute the kernel-regression view for a kernel, a bandwidth and a query point.
+
+        While one fit runs, newer requests replace each other: a dragged query point costs one fit
+        at a time, and the last position always gets drawn.
+        """
+        if self.loaded is None or self.loaded.kind != "kernel-regression":
             return
-        gen = self._next_generation()
-
-        def job() -> KernelFit:
-            from attnviz.core.kernel_regression import KernelRegressionModel, explain
-
-            return explain(cast(KernelRegressionModel, loaded.model), kernel, bandwidth, query)
-
-        def done(fit: KernelFit) -> None:
-            if gen == self._generation:
-                self.listener.kernel_fitted(fit)
-
-        self.runner.submit(job, done, self._failed())
+        self._kernel_request = (kernel, bandwidth, query)
+        if not self._kernel_busy:
+            self._fit_next_kernel()
 
     def set_device(self, device: str) -> None:
         """Move the current model to another device (reloads it from its file)."""
-        if self.loaded is not None and self.loaded.path is not None:
-            self.load(self.loaded.path, device)
+        path = self._loading or (self.loaded.path if self.loaded is not None else None)
+        if path is not None:
+            self.load(path, device)
         else:
             self.device_name = device
 
@@ -225,31 +232,47 @@ class Session:
         if self.text.strip():
             self.encode(self.text)
 
-    def encode(self, text: str) -> None:
-        """Encode ``text`` (drops any decoding in progress); empty text clears the views."""
+    def encode(self, text: str, run: bool = False) -> None:
+        """Encode ``text`` (drops any decoding in progress); empty text clears the views.
+
+        run: decode to the end once encoded (kept until a model is loaded, if none is yet).
+        """
         self.text = text
         gen = self._next_generation()
         self.steps, self.position = [], -1
+        self._decoding, self._pending_steps, self._pending_to_end = None, 0, run
         loaded = self.loaded
         if loaded is None or not loaded.is_translation or not text.strip():
-            self._decoding = None
+            self._encoding = False
+            self._pending_to_end = run and loaded is None and bool(text.strip())
             self.listener.step_shown(None, -1, 0)
             return
+        self._encoding = True
         beam = self.beam_size
 
-        def job() -> tuple[_Decoding, EncodedSource]:
+        def job() -> tuple[DecodeSession, EncodedSource]:
             from attnviz.core.stepping import DecodeSession
 
-            decoding = _Decoding(DecodeSession(loaded, loaded.device, beam_size=beam))
-            return decoding, decoding.session.encode(text)
+            decoding = DecodeSession(loaded, loaded.device, beam_size=beam)
+            return decoding, decoding.encode(text)
 
-        def done(result: tuple[_Decoding, EncodedSource]) -> None:
+        def done(result: tuple[DecodeSession, EncodedSource]) -> None:
             if gen != self._generation:
                 return
+            self._encoding = False
             self._decoding, source = result
             self.listener.source_encoded(source)  # the listener shows it with no step decoded yet
+            to_end, steps = self._pending_to_end, self._pending_steps
+            self._pending_to_end, self._pending_steps = False, 0
+            if to_end or steps:
+                self._decode(None if to_end else steps)
 
-        self.runner.submit(job, done, self._failed())
+        def failed(error: BaseException) -> None:
+            if gen == self._generation:
+                self._encoding = False
+            self._failed()(error)
+
+        self.runner.submit(job, done, failed)
 
     def step(self) -> None:
         """Show the next recorded step, or decode a new one."""
@@ -259,7 +282,11 @@ class Session:
         self._decode(1)
 
     def run_to_end(self) -> None:
-        self._decode(None)
+        """Decode to the end; when it is already decoded, show the last step."""
+        if self.finished:
+            self.show(len(self.steps) - 1)
+        else:
+            self._decode(None)
 
     def back(self) -> None:
         if self.position >= 0:
@@ -278,23 +305,35 @@ class Session:
     def finished(self) -> bool:
         return bool(self.steps) and self.steps[-1].finished
 
+    @property
+    def ready(self) -> bool:
+        """A translation model is loaded and a sentence is typed: decoding controls make sense."""
+        return self.loaded is not None and self.loaded.is_translation and bool(self.text.strip())
+
     def translation(self) -> str:
         """The output of the step on show, as preprocessed text ("" before the first step)."""
         return " ".join(self.steps[self.position].output_tokens) if self.position >= 0 else ""
 
     # -- internals --------------------------------------------------------------------------
     def _decode(self, count: int | None) -> None:
+        """Decode ``count`` more steps (None: to the end) of the current sentence."""
         decoding = self._decoding
-        if decoding is None or self.finished:
+        if decoding is None:
+            if self._encoding:  # the sentence is on its way: remember the request
+                if count is None:
+                    self._pending_to_end = True
+                else:
+                    self._pending_steps += count
+            return
+        if self.finished:
             return
         gen = self._generation
 
         def job() -> list[DecodeStep]:
-            with decoding.lock:
-                new: list[DecodeStep] = []
-                while not decoding.session.finished and (count is None or len(new) < count):
-                    new.append(decoding.session.step())
-                return new
+            new: list[DecodeStep] = []
+            while not decoding.finished and (count is None or len(new) < count):
+                new.append(decoding.step())
+            return new
 
         def done(new: list[DecodeStep]) -> None:
             if gen != self._generation or not new:
@@ -303,6 +342,35 @@ class Session:
             self.show(len(self.steps) - 1)
 
         self.runner.submit(job, done, self._failed())
+
+    def _fit_next_kernel(self) -> None:
+        loaded, request = self.loaded, self._kernel_request
+        if loaded is None or request is None:
+            return
+        self._kernel_request, self._kernel_busy = None, True
+        gen = self._load_generation
+        kernel, bandwidth, query = request
+
+        def job() -> KernelFit:
+            from attnviz.core.kernel_regression import KernelRegressionModel, explain
+
+            return explain(cast(KernelRegressionModel, loaded.model), kernel, bandwidth, query)
+
+        def finish() -> None:
+            self._kernel_busy = False
+            if self._kernel_request is not None:
+                self._fit_next_kernel()
+
+        def done(fit: KernelFit) -> None:
+            if gen == self._load_generation:
+                self.listener.kernel_fitted(fit)
+            finish()
+
+        def failed(error: BaseException) -> None:
+            self._failed()(error)
+            finish()
+
+        self.runner.submit(job, done, failed)
 
     def _next_generation(self) -> int:
         self._generation += 1

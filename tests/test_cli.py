@@ -80,3 +80,26 @@ def test_train_translation_from_tsv(tmp_path):
 def test_train_missing_data_is_exit_2(tmp_path):
     done = attnviz("train", "transformer", "--data", str(tmp_path / "none.tsv"), "--out", str(tmp_path / "x"))
     assert done.returncode == 2 and "training data not found" in done.stderr
+
+
+def test_eval_heldout_rebuilds_the_training_split(tiny_models):
+    path, info = tiny_models["transformer"]
+    done = attnviz("eval", "--checkpoint", str(path), "--data", str(tiny_models["data"]), "--heldout")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"BLEU {info['val_bleu']:.2f} on {info['val_sources']} source sentences"
+
+
+def test_train_rejects_unknown_arch_settings(tmp_path, tiny_models):
+    done = attnviz("train", "transformer", "--data", str(tiny_models["data"]), "--out", str(tmp_path / "m.st"),
+                   "--arch", '{"num_layerz": 2}')
+    assert done.returncode == 2 and "--arch: transformer has no setting num_layerz" in done.stderr
+    assert not (tmp_path / "m.st").exists()
+
+
+def test_gui_modules_load_without_torch():
+    """The window must paint before torch has loaded: no GUI module may import it."""
+    code = ("import sys, attnviz.app, attnviz.gui.main_window, attnviz.gui.docks, attnviz.gui.exporting; "
+            "print('torch' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

@@ -22,6 +22,7 @@ class DecodingArea(QtWidgets.QWidget):
         self.sentence.setClearButtonEnabled(True)
         self.notice = QtWidgets.QLabel(" ")
         self.notice.setWordWrap(True)
+        self.notice.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # typed words are shown, never rendered
         self.notice.setStyleSheet("color: #a15c00;")
         self.back_button = QtWidgets.QPushButton("◀ Back")
         self.step_button = QtWidgets.QPushButton("Step ▶")

@@ -79,7 +79,7 @@ def install_excepthooks(show: Callable[[str], None], post: Callable[[Callable[[]
         key = (kind, str(error))
         if showing[0] and key not in shown:
             shown.add(key)
-            show(f"Unexpected error: {kind.__name__}: {error}. attnviz keeps running.{where}")
+            show(f"Unexpected error: {kind.__name__}: {str(error).rstrip('.')}. attnviz keeps running.{where}")
 
     def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
         if issubclass(kind, KeyboardInterrupt):

@@ -7,11 +7,12 @@ failure leaves nothing half-written. Problems raise :class:`ExportError` with a 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import shutil
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,15 @@ def write_png(spec: FigureSpec, path: Path, scale: float = 2.0) -> None:
             raise OSError(0, writer.errorString())
 
 
+def _paint_vector(device: QtGui.QPaintDevice, spec: FigureSpec, kind: str) -> None:
+    """Paint the figure with vector cells onto an SVG generator or a PDF writer."""
+    painter = QtGui.QPainter()
+    if not painter.begin(device):
+        raise OSError(0, f"the {kind} file could not be opened")
+    paint_figure(painter, spec, vector=True)
+    painter.end()
+
+
 def write_svg(spec: FigureSpec, path: Path) -> None:
     size = figure_size(spec)
     with atomic_output(path) as tmp:
@@ -53,11 +63,7 @@ def write_svg(spec: FigureSpec, path: Path) -> None:
         generator.setViewBox(QtCore.QRectF(QtCore.QPointF(0, 0), size))
         generator.setTitle(spec.title)
         generator.setDescription("attnviz heatmap")
-        painter = QtGui.QPainter()
-        if not painter.begin(generator):
-            raise OSError(0, "the SVG file could not be opened")
-        paint_figure(painter, spec, vector=True)
-        painter.end()
+        _paint_vector(generator, spec, "SVG")
 
 
 def write_pdf(spec: FigureSpec, path: Path) -> None:
@@ -69,11 +75,7 @@ def write_pdf(spec: FigureSpec, path: Path) -> None:
         writer.setPageMargins(QtCore.QMarginsF(0, 0, 0, 0))
         writer.setTitle(spec.title)
         writer.setCreator("attnviz")
-        painter = QtGui.QPainter()
-        if not painter.begin(writer):
-            raise OSError(0, "the PDF file could not be opened")
-        paint_figure(painter, spec, vector=True)
-        painter.end()
+        _paint_vector(writer, spec, "PDF")
 
 
 def write_csv(spec: FigureSpec, path: Path) -> None:
@@ -111,6 +113,13 @@ def parse_formats(text: str) -> list[str]:
     return list(dict.fromkeys(formats))
 
 
+def _write(fmt: str, spec: FigureSpec, path: Path, scale: float) -> None:
+    if fmt == "png":
+        write_png(spec, path, scale)
+    else:
+        WRITERS[fmt](spec, path)
+
+
 def export_figure(spec: FigureSpec, path: str | Path, scale: float = 2.0) -> Path:
     """Write one figure; the format comes from the file's suffix."""
     path = Path(path)
@@ -120,10 +129,7 @@ def export_figure(spec: FigureSpec, path: str | Path, scale: float = 2.0) -> Pat
     if spec.values.size == 0:
         raise ExportError("There is nothing to export yet: the heatmap is empty.")
     try:
-        if fmt == "png":
-            write_png(spec, path, scale)
-        else:
-            WRITERS[fmt](spec, path)
+        _write(fmt, spec, path, scale)
     except OSError as error:
         raise _failed(path, error) from None
     return path
@@ -137,44 +143,64 @@ class NamedFigure:
     spec: FigureSpec
 
 
-def export_batch(figures: Iterable[NamedFigure], folder: str | Path, formats: Sequence[str],
-                 scale: float = 2.0, sidecar: dict[str, Any] | None = None) -> list[Path]:
+class ExportCancelled(ExportError):
+    """The user stopped a batch export; nothing was written."""
+
+
+def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Sequence[str],
+                 scale: float = 2.0, sidecar: dict[str, Any] | None = None,
+                 progress: Callable[[int, int], bool] | None = None) -> list[Path]:
     """Write every figure in every format into ``folder`` (created if missing), plus a JSON sidecar.
 
-    All files are written into a hidden staging folder first and moved in at the end; on any
-    error the staging folder is removed and nothing new remains in ``folder``.
+    All files are written into a hidden staging folder first and moved in at the end. On any
+    error (or when ``progress(done, total)`` returns False: cancelled) the folder is left as it
+    was: files moved in are taken back and the ones they replaced restored.
     Returns the final paths (sidecar last).
     """
     folder = Path(folder)
+    created = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".attnviz-export-", dir=folder))
     except OSError as error:
         raise _failed(folder, error) from None
     moved: list[Path] = []
+    replaced: list[tuple[Path, Path]] = []  # (saved copy in staging, its place in folder)
     try:
         names: list[str] = []
+        total = len(figures) * len(formats)
         for figure in figures:
             for fmt in formats:
                 name = f"{figure.stem}.{fmt}"
-                if fmt == "png":
-                    write_png(figure.spec, staging / name, scale)
-                else:
-                    WRITERS[fmt](figure.spec, staging / name)
+                _write(fmt, figure.spec, staging / name, scale)
                 names.append(name)
+                if progress is not None and not progress(len(names), total):
+                    raise ExportCancelled("Export cancelled: nothing was written.")
         if sidecar is not None:
             (staging / SIDECAR).write_text(json.dumps({**sidecar, "files": names}, indent=2, ensure_ascii=False)
                                            + "\n", encoding="utf-8")
             names.append(SIDECAR)
         for name in names:
-            (staging / name).replace(folder / name)
-            moved.append(folder / name)
-    except OSError as error:
-        for path in moved:  # a failure while moving in: take back what was moved
+            target = folder / name
+            if target.exists():
+                saved = staging / f".previous-{name}"
+                target.replace(saved)
+                replaced.append((saved, target))
+            (staging / name).replace(target)
+            moved.append(target)
+    except (OSError, ExportCancelled) as error:
+        for path in moved:
             path.unlink(missing_ok=True)
-        raise _failed(folder, error) from None
-    finally:
+        for saved, target in replaced:
+            saved.replace(target)
         shutil.rmtree(staging, ignore_errors=True)
+        if created:
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only if empty: it was made for this export
+        if isinstance(error, ExportCancelled):
+            raise
+        raise _failed(folder, error) from None
+    shutil.rmtree(staging, ignore_errors=True)
     return moved
 
 

@@ -143,12 +143,28 @@ class ExportActions(QtCore.QObject):
             return []
         steps: list[DecodeStep | None] = list(ctx.steps) if all_steps and ctx.steps else [ctx.step]
         figures = attention_figures(ctx.source, steps, ctx.model)
+        if not figures:  # an RNN model before its first step has no map yet
+            self.fail("There is nothing to export yet: step the decoder first.")
+            return []
         sidecar = attention_sidecar(ctx.source, steps, ctx.model, ctx.kind, ctx.checkpoint, ctx.device)
+        dialog = QtWidgets.QProgressDialog("Exporting attention maps…", "Cancel", 0, len(figures) * len(formats),
+                                           self.window)
+        dialog.setWindowTitle("Export all")
+        dialog.setMinimumDuration(400)  # only long exports (every step, PDFs) show it
+        dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
+
+        def progress(done: int, _total: int) -> bool:
+            dialog.setValue(done)
+            return not dialog.wasCanceled()
+
         try:
-            written = export_batch(figures, folder, formats, self.settings.export_scale, sidecar)
+            written = export_batch(figures, folder, formats, self.settings.export_scale, sidecar, progress)
         except ExportError as error:
             self.fail(str(error))
             return []
+        finally:
+            dialog.reset()
+            dialog.deleteLater()
         self.settings.export_dir = str(folder)
         self.settings.export_formats = formats
         self.notify(f"Exported {len(written) - 1} files and {written[-1].name} into {folder}")
@@ -194,7 +210,7 @@ class ExportActions(QtCore.QObject):
 
     def _on_scale_chosen(self, scale: float) -> None:
         self.settings.export_scale = scale
-        self.notify(f"PNG exports and copies are drawn at {scale:g}× their size on screen")
+        self.notify(f"PNG exports and copies are now drawn at {scale:g}× the figure's base size")
 
     def _on_copy_triggered(self) -> None:
         self.copy(self.current_figure()[0])

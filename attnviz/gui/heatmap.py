@@ -56,7 +56,6 @@ class Heatmap(pg.GraphicsLayoutWidget):
     ``export_requested`` / ``copy_requested`` with the figure on show (from its context menu)."""
 
     hovered = QtCore.Signal(int, int)
-    clicked = QtCore.Signal()
     export_requested = QtCore.Signal(object)  # FigureSpec
     copy_requested = QtCore.Signal(object)  # FigureSpec
 
@@ -190,10 +189,6 @@ class Heatmap(pg.GraphicsLayoutWidget):
             self.h_line.setPos(cell[0])
             self.v_line.setPos(cell[1])
         self.hovered.emit(*cell)
-
-    def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
-        super().mousePressEvent(event)
-        self.clicked.emit()
 
     def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
         menu = QtWidgets.QMenu(self)

@@ -70,7 +70,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.step_shown_now: DecodeStep | None = None
         self.info: ModelInfo | None = None
         self.panels: Docks | None = None
-        self._run_after_encode = False
         self.setWindowTitle("attnviz")
         self.setWindowIcon(QtGui.QIcon(str(ICON)))
         self.setAcceptDrops(True)
@@ -197,15 +196,20 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session.set_device(name)
 
     def set_sentence(self, text: str, run: bool = False) -> None:
+        """Put ``text`` in the sentence field and encode it (run: and decode it to the end)."""
+        self.typing_timer.stop()  # a debounced encode of what was typed before must not follow
         self.sentence.setText(text)
-        self._run_after_encode = run
-        self.session.encode(text)
+        self.session.encode(text, run=run)
+
+    def _shown_source(self) -> EncodedSource | None:
+        """The encoded sentence, unless the field has been emptied since."""
+        return self.source if self.session.text.strip() else None
 
     def export_context(self) -> ExportContext:
         from attnviz.gui.exporting import ExportContext
 
         info = self.info
-        return ExportContext(self.source if self.session.text.strip() else None, list(self.session.steps),
+        return ExportContext(self._shown_source(), list(self.session.steps),
                              self.step_shown_now, info.path.stem if info else "", info.kind if info else "",
                              str(info.path) if info else "", info.device if info else "")
 
@@ -223,8 +227,6 @@ class MainWindow(QtWidgets.QMainWindow):
         assert self.panels is not None
         self.panels.set_model(info, kernel)
         self._fill_device_menu(info.devices)
-        if info.notice:
-            self.error(info.notice)
         self.decoding_area.setVisible(kernel is None)  # nothing to decode for kernel regression
         bleu = info.training.get("val_bleu")
         extra = f", validation BLEU {bleu}" if bleu is not None else ""
@@ -232,10 +234,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.statusBar().showMessage(f"Loaded {info.path.name}: {info.kind}, {info.parameters:,} {noun}{extra}", 8000)
         self.device_label.setText(info.device)
         self.setWindowTitle(f"attnviz — {info.path.name}")
-        if kernel is not None:
-            self.source = None
-            self.step_shown(None, -1, 0)
-        self._update_controls()
+        self.source = None  # the old model's encoding; the session re-encodes the sentence
+        self.step_shown(None, -1, 0)
+        if info.notice:  # last: the dialog waits for the user, the window is up to date behind it
+            self.error(info.notice)
 
     def source_encoded(self, source: EncodedSource) -> None:
         self.source = source
@@ -247,14 +249,11 @@ class MainWindow(QtWidgets.QMainWindow):
             notes.append("Unknown words (read as <unk>): " + ", ".join(source.unknown))
         self.notice.setText(" ".join(notes) or " ")
         self.step_shown(None, -1, 0)
-        if self._run_after_encode:
-            self._run_after_encode = False
-            self.session.run_to_end()
 
     def step_shown(self, step: DecodeStep | None, index: int, count: int) -> None:
         self.step_shown_now = step
         self.decoding_area.set_timeline(index, count)
-        source = self.source if self.session.text.strip() else None
+        source = self._shown_source()
         if self.panels is not None:
             self.panels.show(source, step)
         self.decoding_area.show_step(step, source is not None)
@@ -356,12 +355,13 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # -- helpers ----------------------------------------------------------------------------
     def _update_controls(self) -> None:
-        ready = self.info is not None and self.info.kind != "kernel-regression" and self.source is not None
+        ready = self.session.ready and self._shown_source() is not None
         can_step = (ready and not self.session.finished) or self.session.position + 1 < len(self.session.steps)
         self.step_button.setEnabled(can_step)
         self.step_action.setEnabled(can_step)
-        self.run_button.setEnabled(ready and not self.session.finished)
-        self.run_action.setEnabled(ready and not self.session.finished)
+        can_run = ready and (not self.session.finished or self.session.position + 1 < len(self.session.steps))
+        self.run_button.setEnabled(can_run)
+        self.run_action.setEnabled(can_run)
         self.back_button.setEnabled(self.session.position >= 0)
         self.back_action.setEnabled(self.session.position >= 0)
         self.reset_button.setEnabled(ready)

@@ -38,12 +38,16 @@ class Settings:
         recent = [value, *[p for p in self.recent_files if p != value]][:MAX_RECENT]
         self.qsettings.setValue("recent_files", recent)
 
-    @property
-    def recent_files(self) -> list[str]:
-        value = self.qsettings.value("recent_files", [])
+    def _get_list(self, key: str) -> list[str]:
+        """A list setting (QSettings' INI format returns a one-element list as a plain string)."""
+        value = self.qsettings.value(key, [])
         if isinstance(value, str):
             return [value] if value else []
         return [str(v) for v in value] if isinstance(value, list) else []
+
+    @property
+    def recent_files(self) -> list[str]:
+        return self._get_list("recent_files")
 
     @property
     def device(self) -> str:
@@ -79,9 +83,7 @@ class Settings:
 
     @property
     def export_formats(self) -> list[str]:
-        value = self.qsettings.value("export_formats", ["png", "csv"])
-        formats = [value] if isinstance(value, str) else [str(v) for v in value] if isinstance(value, list) else []
-        return formats or ["png", "csv"]
+        return self._get_list("export_formats") or ["png", "csv"]
 
     @export_formats.setter
     def export_formats(self, value: list[str]) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.gui.figure import argb_pixels, fit_levels
@@ -63,8 +65,6 @@ class HeadGrid(pg.GraphicsLayoutWidget):
 class AttentionPanel(QtWidgets.QWidget):
     """Shows the selected attention matrix of the current source and step."""
 
-    selection_changed = QtCore.Signal()
-
     def __init__(self, parent=None):
         super().__init__(parent)
         self.source: EncodedSource | None = None
@@ -119,9 +119,16 @@ class AttentionPanel(QtWidgets.QWidget):
 
     # -- input from the window --------------------------------------------------------------
     def set_model(self, name: str, layers: int, heads: int) -> None:
+        """The layer range follows the kind on show (see refresh); this sets the start."""
         self.model_name = name
-        self.layer_box.setRange(1, max(layers, 1))
-        self.head_box.setRange(1, max(heads, 1))
+        self._set_range(self.layer_box, layers)
+        self._set_range(self.head_box, heads)
+
+    @staticmethod
+    def _set_range(box: QtWidgets.QSpinBox, count: int) -> None:
+        box.blockSignals(True)
+        box.setRange(1, max(count, 1))
+        box.blockSignals(False)
 
     def set_data(self, source: EncodedSource | None, step: DecodeStep | None) -> None:
         self.source, self.step = source, step
@@ -147,8 +154,10 @@ class AttentionPanel(QtWidgets.QWidget):
             return
         scores = self.scores.isChecked()
         levels = None if scores else (0.0, 1.0)
+        values, *_ = stack_for(self.kind, self.source, self.step, scores)
+        self._set_range(self.layer_box, values.shape[0])  # encoder and decoder depths may differ
+        self._set_range(self.head_box, values.shape[1])
         if self.all_heads.isChecked():
-            values, *_ = stack_for(self.kind, self.source, self.step, scores)
             self.grid.set_stack(values, levels)
             self.stack.setCurrentWidget(self.grid)
         else:
@@ -178,7 +187,6 @@ class AttentionPanel(QtWidgets.QWidget):
 
     def _on_selector_changed(self, *_args) -> None:
         self.refresh()
-        self.selection_changed.emit()
 
     def _on_grid_picked(self, layer: int, head: int) -> None:
         self.all_heads.setChecked(False)
@@ -189,17 +197,11 @@ class AttentionPanel(QtWidgets.QWidget):
         if view is None or row < 0:
             self.readout.setText(" ")
             return
-        raw = select(view.kind, view.layer, view.head, self.source, self.step, scores=True) \
-            if self.source is not None else None
-        weight_view = select(view.kind, view.layer, view.head, self.source, self.step, scores=False) \
-            if self.source is not None else None
-        masked = bool(view.masked[row, col])
-        text = f"query <b>{view.rows[row]}</b> → key <b>{view.cols[col]}</b>: "
-        text += f"weight {weight_view.values[row, col]:.4f}" if weight_view is not None else ""
-        text += " (masked)" if masked else f", score {raw.values[row, col]:.3f}" if raw is not None else ""
+        if self.source is None or row >= view.values.shape[0] or col >= view.values.shape[1]:
+            return
+        other = select(view.kind, view.layer, view.head, self.source, self.step, scores=not view.scores)
+        weights, scores = (other, view) if view.scores else (view, other)
+        text = (f"query <b>{html.escape(view.rows[row])}</b> → key <b>{html.escape(view.cols[col])}</b>: "
+                f"weight {weights.values[row, col]:.4f}")
+        text += " (masked)" if view.masked[row, col] else f", score {scores.values[row, col]:.3f}"
         self.readout.setText(text)
-
-
-def pixmap_of(widget: QtWidgets.QWidget) -> QtGui.QPixmap:
-    """What the widget shows now, as a pixmap (tests compare pixels)."""
-    return widget.grab()

@@ -99,7 +99,8 @@ class KernelPanel(QtWidgets.QWidget):
             widget.blockSignals(True)
         self.kernel_box.setCurrentText(fit.kernel)
         self.bandwidth.setValue(fit.bandwidth)
-        self.query_line.setValue(fit.query)
+        if not self.query_line.moving:  # while dragged, the line leads and fits follow it
+            self.query_line.setValue(fit.query)
         for widget in (self.kernel_box, self.bandwidth, self.query_line):
             widget.blockSignals(False)
         self.query_line.setBounds((float(fit.x_test.min()), float(fit.x_test.max())))
@@ -118,7 +119,8 @@ class KernelPanel(QtWidgets.QWidget):
         mse_np, mse_p = fit.test_mse()
         self.summary.setText(
             f"Query x = {fit.query:.2f}: non-parametric ŷ = {fit.query_nonparametric:.3f}, parametric ŷ = "
-            f"{fit.query_parametric:.3f}. Learned w = {fit.w:.3f} (bandwidth 1/|w| = {1 / abs(fit.w):.3f}). "
+            f"{fit.query_parametric:.3f}. Learned w = {fit.w:.3f} "
+            f"(bandwidth 1/|w| = {1 / abs(fit.w) if fit.w else float('inf'):.3f}). "
             f"Test MSE: non-parametric {mse_np:.3f}, parametric {mse_p:.3f}.")
 
     # -- handlers ---------------------------------------------------------------------------

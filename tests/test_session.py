@@ -1,0 +1,154 @@
+"""The Qt-free session with jobs held back, as a worker thread would deliver them: stale results
+are dropped, early requests are kept, the right sentence is decoded."""
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from attnviz.session import Session, ThreadRunner
+from tests.tiny import reversal_of
+
+
+class HeldRunner:
+    """Queues jobs; ``run_all`` runs them in order and delivers their results, like the worker."""
+
+    def __init__(self):
+        self.queue: list[tuple[Callable[[], Any], Callable[[Any], None], Callable[[BaseException], None]]] = []
+
+    def submit(self, job, done, failed) -> None:
+        self.queue.append((job, done, failed))
+
+    def run_all(self) -> None:
+        while self.queue:
+            job, done, failed = self.queue.pop(0)
+            try:
+                result = job()
+            except Exception as error:
+                failed(error)
+                continue
+            done(result)
+
+
+class Recorder:
+    """A SessionListener that keeps what it was told."""
+
+    def __init__(self):
+        self.sources, self.steps, self.errors, self.models, self.fits = [], [], [], [], []
+
+    def model_loaded(self, info, kernel):
+        self.models.append(info.kind)
+
+    def kernel_fitted(self, fit):
+        self.fits.append(fit)
+
+    def source_encoded(self, source):
+        self.sources.append(source.tokens)
+
+    def step_shown(self, step, index, count):
+        self.steps.append(step)
+
+    def busy(self, message):
+        pass
+
+    def error(self, message):
+        self.errors.append(message)
+
+
+@pytest.fixture
+def held(tiny_models):
+    runner, listener = HeldRunner(), Recorder()
+    session = Session(listener, runner)
+    session.load(tiny_models["transformer"][0])
+    runner.run_all()
+    return session, runner, listener
+
+
+def test_step_pressed_while_the_sentence_is_encoding_decodes_the_new_sentence(held):
+    session, runner, listener = held
+    session.encode("a b c", run=True)
+    runner.run_all()
+    assert session.translation() == reversal_of("a b c")
+    session.encode("d e")  # typed, then Step at once: the encode job has not run yet
+    session.step()
+    session.step()
+    runner.run_all()
+    assert listener.sources[-1] == ("d", "e")
+    assert len(session.steps) == 2 and session.translation() == reversal_of("d e")
+
+
+def test_results_of_an_older_sentence_are_dropped(held):
+    session, runner, _ = held
+    session.encode("a b c d")
+    runner.run_all()
+    session.run_to_end()  # queued for "a b c d" …
+    session.encode("e f")  # … but the user typed on before it ran
+    runner.run_all()
+    assert session.steps == [] and session.text == "e f"
+
+
+def test_a_load_drops_decoding_of_the_previous_model(held, tiny_models):
+    session, runner, listener = held
+    session.encode("a b c")
+    runner.run_all()
+    session.run_to_end()
+    session.load(tiny_models["rnn-dot"][0])
+    runner.run_all()
+    assert listener.models[-1] == "rnn-dot"
+    assert all(s.cross_weights.shape[:2] == (1, 1) for s in session.steps)  # no Transformer step slipped in
+
+
+def test_run_requested_before_any_model_waits_for_the_model(tiny_models):
+    runner, listener = HeldRunner(), Recorder()
+    session = Session(listener, runner)
+    session.encode("a b", run=True)  # the app asks this at start-up, before the model has loaded
+    session.load(tiny_models["rnn-additive"][0])
+    runner.run_all()
+    assert session.finished and session.translation() == reversal_of("a b")
+
+
+def test_thread_runner_delivers_through_post_and_nothing_after_shutdown():
+    posted: list[Callable[[], None]] = []
+    runner = ThreadRunner(posted.append)
+    results: list[int] = []
+    runner.submit(lambda: 6 * 7, results.append, lambda error: results.append(-1))
+    runner.submit(lambda: 1 / 0, results.append, lambda error: results.append(type(error).__name__))
+    while len(posted) < 2:  # both results are on their way to the GUI thread …
+        threading.Event().wait(0.01)
+    runner.shutdown()  # … when the window closes
+    for deliver in posted:
+        deliver()  # dropped: the window they were for has closed
+    assert results == []
+    runner.submit(lambda: 1, results.append, results.append)  # ignored after shutdown
+    assert len(posted) == 2
+
+
+def test_thread_runner_runs_jobs_off_the_calling_thread_in_order():
+    posted: list[Callable[[], None]] = []
+    runner = ThreadRunner(posted.append)
+    seen: list[tuple[str, int]] = []
+    for i in range(3):
+        runner.submit(lambda i=i: (threading.current_thread().name, i), seen.append, seen.append)
+    while len(posted) < 3:
+        threading.Event().wait(0.01)
+    for deliver in posted:
+        deliver()
+    runner.shutdown()
+    assert [i for _, i in seen] == [0, 1, 2] and all(name.startswith("attnviz-worker") for name, _ in seen)
+
+
+def test_dragging_the_kernel_query_fits_the_newest_position_only(tmp_path):
+    from attnviz.training.train import train_kernel_regression
+
+    path = tmp_path / "kr.safetensors"
+    train_kernel_regression(path)
+    runner, listener = HeldRunner(), Recorder()
+    session = Session(listener, runner)
+    session.load(path)
+    runner.run_all()
+    for x in (1.0, 1.5, 2.0, 2.5):  # four mouse moves while the first fit runs
+        session.fit_kernel("gaussian", 0.5, x)
+    assert len(runner.queue) == 1
+    runner.run_all()
+    assert [fit.query for fit in listener.fits] == [1.0, 2.5]  # the first and the newest, not every one
