@@ -145,8 +145,7 @@ class DecodeSession:
         rows = _rows_per_beam(att, len(alive))
         top_p, top_i = log_probs.exp().topk(min(self.top_k, log_probs.shape[-1]), dim=-1)
         totals = log_probs + torch.tensor([h.log_prob for h in alive], device=self.device)[:, None]
-        width = self.beam_size if self.beam_size > 1 else 1
-        cand_scores, cand_index = totals.flatten().topk(min(width, totals.numel()))
+        cand_scores, cand_index = totals.flatten().topk(min(self.beam_size, totals.numel()))
         vocab_size = log_probs.shape[-1]
         new_hyps, keep = [], []
         for score, flat in zip(cand_scores.tolist(), cand_index.tolist(), strict=True):
