@@ -304,3 +304,15 @@ def test_png_scale_menu_sets_the_resolution(window, tmp_path):
         next(a for a in window.exports.scale_group.actions() if a.text() == label).trigger()
         sizes.append(image_of_file(window.exports.export_spec(spec, tmp_path / f"{label[0]}.png")).shape[0])
     assert abs(sizes[1] - 3 * sizes[0]) <= 3 and window.settings.export_scale == 3.0
+
+
+def test_masks_panel_draws_the_causal_mask_only_where_there_is_one(window, tiny_models):
+    window.set_sentence("a b c", run=True)
+    causal = window.masks.causal
+    steps = len(window.session.steps)
+    np.testing.assert_array_equal(causal.values, np.tril(np.ones((steps, steps))))
+    assert causal.row_labels == window.session.steps[-1].query_tokens
+    window.load(tiny_models["rnn-dot"][0])
+    window.set_sentence("a b c", run=True)
+    assert causal.values.size == 0 and "No causal mask" in causal.spec.title
+    assert window.masks.padding.values.shape == (len(window.session.steps), 3)

@@ -37,6 +37,9 @@ class MasksPanel(QtWidgets.QWidget):
                                 title=f"Padding mask: valid length {int(source.padding_mask.sum())}")
         if step is None:
             self.causal.set_matrix(np.zeros((0, 0)), (), (), title="Causal mask (decoder self-attention)")
+        elif step.self_weights is None:
+            self.causal.set_matrix(np.zeros((0, 0)), (), (),
+                                   title="No causal mask: this RNN decoder reads its prefix through its state")
         else:
             self.causal.set_matrix(step.causal_mask.astype(np.float32), queries, queries,
                                    title=f"Causal mask at step {step.index + 1}")
