@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -49,7 +50,20 @@ def _after_first_paint(window, then: Callable[[], None], report: bool):
     return watcher
 
 
+def _display_problem() -> str | None:
+    """On Linux without X11, Wayland or a chosen Qt platform, Qt would abort: say why instead."""
+    if not sys.platform.startswith("linux"):
+        return None
+    if any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
+        return None
+    return ("no display found (DISPLAY and WAYLAND_DISPLAY are unset): run attnviz on a desktop, under xvfb-run, "
+            "or use a command such as 'attnviz export' (attnviz --help)")
+
+
 def run_gui(args: argparse.Namespace) -> int:
+    if problem := _display_problem():
+        print(f"attnviz: error: {problem}", file=sys.stderr)
+        return 2
     from PySide6 import QtCore, QtWidgets
 
     from attnviz import paths

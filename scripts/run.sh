@@ -12,8 +12,4 @@ if [ -z "${QT_QPA_PLATFORM:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && command -v 
     echo "[attnviz] Qt needs libxcb-cursor0 on X11; if the window does not open: sudo apt-get install libxcb-cursor0" >&2
   fi
 fi
-if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
-  echo "[attnviz] no display found (DISPLAY is unset): run this on a desktop, or under xvfb-run" >&2
-  exit 2
-fi
 exec .venv/bin/python main.py "$@"

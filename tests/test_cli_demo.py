@@ -23,3 +23,12 @@ def test_unknown_command_exits_2_without_traceback():
                           text=True, timeout=120)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "invalid choice" in done.stderr
+
+
+def test_no_display_is_one_clear_line_not_a_qt_abort():
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    done = subprocess.run([sys.executable, "-m", "attnviz"], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 2
+    assert done.stderr.startswith("attnviz: error: no display found") and len(done.stderr.splitlines()) == 1
