@@ -80,7 +80,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if args.data is None or not Path(args.data).is_file():
         raise CliError(f"training data not found: {args.data}")
     overrides = {k: v for k, v in {"epochs": args.epochs, "seed": args.seed, "minutes": args.minutes,
-                                    "lr": args.lr, "batch_size": args.batch_size}.items() if v is not None}
+                                    "lr": args.lr, "batch_size": args.batch_size,
+                                    "stop_after": args.stop_after}.items() if v is not None}
     arch = _parse_arch(args.kind, args.arch) if args.arch else None
     info = train_translation(args.kind, args.data, args.out, _device(args.device),
                              TrainOptions(**overrides), arch)
@@ -269,6 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
     train.add_argument("--seed", type=int)
     train.add_argument("--minutes", type=float, help="stop after this much wall-clock time")
+    train.add_argument("--stop-after", type=int, metavar="N",
+                       help="stop after N epochs; the learning-rate schedule still spans --epochs")
     train.add_argument("--lr", type=float, help="peak learning rate")
     train.add_argument("--batch-size", type=int)
     train.add_argument("--threads", type=int, help="CPU threads for torch")

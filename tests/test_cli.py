@@ -66,15 +66,18 @@ def test_train_kernel_regression_writes_a_loadable_checkpoint(tmp_path):
 
 
 def test_train_translation_from_tsv(tmp_path):
+    from attnviz.core.checkpoint import load_checkpoint
     from tests.tiny import write_reversal_data
 
     data = write_reversal_data(tmp_path / "r.tsv", n=200)
     out = tmp_path / "t.safetensors"
-    done = attnviz("train", "rnn-dot", "--data", str(data), "--out", str(out), "--epochs", "1", "--seed", "1",
-                   "--arch", '{"num_hiddens": 16, "embed_size": 8, "num_layers": 1}')
+    done = attnviz("train", "rnn-dot", "--data", str(data), "--out", str(out), "--epochs", "3", "--stop-after", "1",
+                   "--seed", "1", "--arch", '{"num_hiddens": 16, "embed_size": 8, "num_layers": 1}')
     assert done.returncode == 0, done.stderr
     assert "loss" in done.stderr and "tok/s" in done.stderr and "ETA" in done.stderr
     assert out.is_file() and "validation BLEU" in done.stdout
+    training = load_checkpoint(out).training
+    assert training["epochs_completed"] == 1 and training["options"]["epochs"] == 3  # the schedule spans 3
 
 
 def test_train_missing_data_is_exit_2(tmp_path):

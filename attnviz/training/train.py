@@ -39,6 +39,7 @@ class TrainOptions:
     val_sources: int = 1500
     seed: int = 0
     minutes: float | None = None  # wall-clock budget; training stops after the step that crosses it
+    stop_after: int | None = None  # stop after this many epochs; the LR schedule still spans ``epochs``
 
 
 DEFAULT_ARCH: dict[str, dict[str, Any]] = {
@@ -182,7 +183,7 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
         log.write(f"epoch {epoch}: validation BLEU {bleu:.2f} after {minutes:.1f} min; "
                   + "; ".join(f"{s} => {t}" for s, t in zip(BOOK_SENTENCES, book, strict=True)) + "\n")
         save_checkpoint(out, model, src_vocab=src_vocab, tgt_vocab=tgt_vocab, training=info, half=True)
-        if out_of_time:
+        if out_of_time or epoch == opts.stop_after:
             break
     return info
 
