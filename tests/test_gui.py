@@ -316,3 +316,12 @@ def test_masks_panel_draws_the_causal_mask_only_where_there_is_one(window, tiny_
     window.set_sentence("a b c", run=True)
     assert causal.values.size == 0 and "No causal mask" in causal.spec.title
     assert window.masks.padding.values.shape == (len(window.session.steps), 3)
+
+
+def test_positional_table_outlines_the_sentence_until_the_field_is_cleared(window, qtbot):
+    window.set_sentence("a b c")
+    outline = window.positional.table_view.row_box
+    qtbot.waitUntil(lambda: outline.isVisible() and outline.rect().height() == 3, timeout=3000)
+    window.sentence.selectAll()
+    qtbot.keyClick(window.sentence, QtCore.Qt.Key.Key_Backspace)  # as a user empties the field
+    qtbot.waitUntil(lambda: not outline.isVisible(), timeout=3000)

@@ -72,8 +72,7 @@ class Docks:
 
     def show(self, source: EncodedSource | None, step: DecodeStep | None) -> None:
         """Draw this source and step in every visible panel; the others are redrawn when raised."""
-        if source is not None and (self.source is None or source.tokens != self.source.tokens):
-            self.positional.set_sentence_length(len(source.tokens))
+        self.positional.set_sentence_length(len(source.tokens) if source is not None else 0)  # 0: no outline
         self.source, self.step = source, step
         self._stale = {"attention", "masks", "scoring"}
         for name in list(self._stale):
