@@ -1,0 +1,49 @@
+"""The checkpoints shipped in models/: they load, fit the size limit and do what the model card says."""
+
+import pytest
+
+from attnviz.core.checkpoint import load_checkpoint
+from attnviz.core.kernel_regression import explain
+from attnviz.core.stepping import DecodeSession
+from attnviz.paths import DEFAULT_CHECKPOINT, MODELS_DIR
+
+TRANSLATION_MODELS = ("transformer", "rnn-additive", "rnn-dot")
+MAX_BYTES = 25 * 1000 * 1000
+
+#: d2l's four test sentences and French translations that are correct (any of them counts).
+BOOK_SENTENCES = {
+    "go .": {"va !", "allez !", "vas-y !", "allez-y !", "bouge !", "en route !", "pars !", "partez !"},
+    "i lost .": {"j'ai perdu .", "je perdis .", "j'ai été battu .", "j'ai été battue ."},
+    "he's calm .": {"il est calme .", "il est tranquille ."},
+    "i'm home .": {"je suis chez moi .", "je suis à la maison .", "je suis rentré .", "je suis rentrée ."},
+}
+
+
+def test_the_app_default_is_the_shipped_transformer():
+    assert DEFAULT_CHECKPOINT.is_file() and load_checkpoint(DEFAULT_CHECKPOINT).kind == "transformer"
+
+
+@pytest.mark.parametrize("name", [*TRANSLATION_MODELS, "kernel-regression"])
+def test_shipped_checkpoint_loads_and_fits_the_size_limit(name):
+    path = MODELS_DIR / f"{name}.safetensors"
+    assert path.is_file(), f"{path} is missing"
+    assert path.stat().st_size <= MAX_BYTES
+    assert load_checkpoint(path).kind == name
+
+
+@pytest.mark.parametrize("beam", [1, 4])
+@pytest.mark.parametrize("name", TRANSLATION_MODELS)
+def test_shipped_model_translates_the_books_sentences(name, beam):
+    session = DecodeSession(load_checkpoint(MODELS_DIR / f"{name}.safetensors"), "cpu", beam_size=beam)
+    for english, french in BOOK_SENTENCES.items():
+        session.encode(english)
+        session.run()
+        assert session.translation() in french, f"{name} (beam {beam}): {english!r} -> {session.translation()!r}"
+
+
+def test_shipped_kernel_regression_learned_a_sharper_kernel_that_fits_better():
+    fit = explain(load_checkpoint(MODELS_DIR / "kernel-regression.safetensors").model)
+    mse_parametric = float(((fit.parametric - fit.y_test) ** 2).mean())
+    mse_gaussian = float(((fit.nonparametric - fit.y_test) ** 2).mean())  # Gaussian kernel, bandwidth 1
+    assert fit.w > 2  # w = 1 is the bandwidth-1 Gaussian; training sharpened it
+    assert mse_parametric < 0.5 * mse_gaussian
