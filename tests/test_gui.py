@@ -325,3 +325,29 @@ def test_positional_table_outlines_the_sentence_until_the_field_is_cleared(windo
     window.sentence.selectAll()
     qtbot.keyClick(window.sentence, QtCore.Qt.Key.Key_Backspace)  # as a user empties the field
     qtbot.waitUntil(lambda: not outline.isVisible(), timeout=3000)
+
+
+def test_export_with_all_heads_shown_writes_the_whole_grid(window, tmp_path, monkeypatch):
+    window.set_sentence("a b c d", run=True)
+    panel = window.attention
+    panel.select_view(AttentionKind.CROSS, 0, 0)
+    single = window.exports.export_spec(panel.heatmap.spec, tmp_path / "single.png")
+    panel.all_heads.setChecked(True)
+    chosen, offered = iter(["grid.png", "grid.csv", "grid.npy"]), []
+
+    def save_dialog(_parent, _title, start, _filters):
+        offered.append(Path(start).name)
+        return str(tmp_path / next(chosen)), ""
+
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", save_dialog)
+    for _ in range(3):
+        window.exports.export_action.trigger()  # Ctrl+E exports what is on show: the layers × heads grid
+    step = window.session.steps[-1]
+    assert offered[0] == f"cross_all-heads_step{step.index + 1:02d}.png"
+    np.testing.assert_array_equal(np.load(tmp_path / "grid.npy"), step.cross_weights)  # (layers, heads, Q, K)
+    grid, one = image_of_file(tmp_path / "grid.png"), image_of_file(single)
+    assert grid.shape[0] > 1.5 * one.shape[0] and grid.shape[1] > 2 * one.shape[1]
+    lines = (tmp_path / "grid.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "layer,head,queries \\ keys,a,b,c,d"
+    assert len(lines) == 1 + 2 * 4 * len(step.query_tokens)  # every head's rows
+    assert lines[-1].startswith(f"layer 2,head 4,{step.query_tokens[-1]},")

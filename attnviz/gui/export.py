@@ -22,7 +22,7 @@ from PySide6 import QtCore, QtGui, QtSvg
 
 from attnviz.core.files import atomic_output
 from attnviz.core.results import DecodeStep, EncodedSource
-from attnviz.gui.figure import FigureSpec, figure_image, figure_size, fit_levels, paint_figure
+from attnviz.gui.figure import AnyFigure, FigureSpec, GridSpec, figure_image, figure_size, fit_levels, paint_figure
 from attnviz.gui.selection import MatrixView, all_views
 
 FORMATS = ("png", "svg", "pdf", "csv", "npy")
@@ -38,14 +38,14 @@ def _failed(path: Path, error: OSError) -> ExportError:
     return ExportError(f"Cannot write {path}: {reason}")
 
 
-def write_png(spec: FigureSpec, path: Path, scale: float = 2.0) -> None:
+def write_png(spec: AnyFigure, path: Path, scale: float = 2.0) -> None:
     with atomic_output(path) as tmp:
         writer = QtGui.QImageWriter(str(tmp), b"png")
         if not writer.write(figure_image(spec, scale)):
             raise OSError(0, writer.errorString())
 
 
-def _paint_vector(device: QtGui.QPaintDevice, spec: FigureSpec, kind: str) -> None:
+def _paint_vector(device: QtGui.QPaintDevice, spec: AnyFigure, kind: str) -> None:
     """Paint the figure with vector cells onto an SVG generator or a PDF writer."""
     painter = QtGui.QPainter()
     if not painter.begin(device):
@@ -54,7 +54,7 @@ def _paint_vector(device: QtGui.QPaintDevice, spec: FigureSpec, kind: str) -> No
     painter.end()
 
 
-def write_svg(spec: FigureSpec, path: Path) -> None:
+def write_svg(spec: AnyFigure, path: Path) -> None:
     size = figure_size(spec)
     with atomic_output(path) as tmp:
         generator = QtSvg.QSvgGenerator()
@@ -66,7 +66,7 @@ def write_svg(spec: FigureSpec, path: Path) -> None:
         _paint_vector(generator, spec, "SVG")
 
 
-def write_pdf(spec: FigureSpec, path: Path) -> None:
+def write_pdf(spec: AnyFigure, path: Path) -> None:
     size = figure_size(spec)  # logical pixels, drawn as points (72 per inch)
     with atomic_output(path) as tmp:
         writer = QtGui.QPdfWriter(str(tmp))
@@ -78,10 +78,21 @@ def write_pdf(spec: FigureSpec, path: Path) -> None:
         _paint_vector(writer, spec, "PDF")
 
 
-def write_csv(spec: FigureSpec, path: Path) -> None:
-    """A table: header ``query \\ key, k1, k2, …``, then one row per query: its token and its values."""
+def write_csv(spec: AnyFigure, path: Path) -> None:
+    """A table: header ``query \\ key, k1, k2, …``, then one row per query: its token and its values.
+
+    A grid (all heads) gets two more leading columns naming each row's panel, e.g. ``layer 1, head 2``.
+    """
     with atomic_output(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
+        if isinstance(spec, GridSpec):
+            first = spec.panels[0]
+            writer.writerow(["layer", "head", f"{first.row_axis} \\ {first.col_axis}", *first.col_labels])
+            for index, panel in enumerate(spec.panels):
+                names = [spec.row_names[index // spec.columns], spec.col_names[index % spec.columns]]
+                for label, row in zip(panel.row_labels, panel.values, strict=True):
+                    writer.writerow([*names, label, *(f"{float(v):.9g}" for v in row)])
+            return
         writer.writerow([f"{spec.row_axis} \\ {spec.col_axis}", *spec.col_labels])
         for label, row in zip(spec.row_labels, spec.values, strict=True):
             writer.writerow([label, *(f"{float(v):.9g}" for v in row)])
@@ -95,7 +106,7 @@ def read_csv(path: Path) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...]]:
     return values, tuple(row[0] for row in rows), tuple(header[1:])
 
 
-def write_npy(spec: FigureSpec, path: Path) -> None:
+def write_npy(spec: AnyFigure, path: Path) -> None:
     with atomic_output(path) as tmp, open(tmp, "wb") as handle:
         np.save(handle, np.asarray(spec.values, dtype=np.float32))
 
@@ -113,14 +124,14 @@ def parse_formats(text: str) -> list[str]:
     return list(dict.fromkeys(formats))
 
 
-def _write(fmt: str, spec: FigureSpec, path: Path, scale: float) -> None:
+def _write(fmt: str, spec: AnyFigure, path: Path, scale: float) -> None:
     if fmt == "png":
         write_png(spec, path, scale)
     else:
         WRITERS[fmt](spec, path)
 
 
-def export_figure(spec: FigureSpec, path: str | Path, scale: float = 2.0) -> Path:
+def export_figure(spec: AnyFigure, path: str | Path, scale: float = 2.0) -> Path:
     """Write one figure; the format comes from the file's suffix."""
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
@@ -238,7 +249,7 @@ def attention_sidecar(source: EncodedSource, steps: Sequence[DecodeStep | None],
     }
 
 
-def copy_to_clipboard(spec: FigureSpec, scale: float = 2.0) -> None:
+def copy_to_clipboard(spec: AnyFigure, scale: float = 2.0) -> None:
     """Put the figure on the clipboard as an image (needs a running QGuiApplication)."""
     if spec.values.size == 0:
         raise ExportError("There is nothing to copy yet: the heatmap is empty.")

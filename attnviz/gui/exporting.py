@@ -18,7 +18,7 @@ from attnviz.gui.export import (
     export_batch,
     export_figure,
 )
-from attnviz.gui.figure import FigureSpec
+from attnviz.gui.figure import AnyFigure
 from attnviz.gui.settings import Settings
 
 SCALES = (1.0, 2.0, 3.0, 4.0)  # PNG (and clipboard) resolution: 2× suits slides, 4× print
@@ -93,7 +93,7 @@ class ExportActions(QtCore.QObject):
     """
 
     def __init__(self, window: QtWidgets.QWidget, settings: Settings, context: Callable[[], ExportContext],
-                 current_figure: Callable[[], tuple[FigureSpec | None, str]], notify: Callable[[str], None],
+                 current_figure: Callable[[], tuple[AnyFigure | None, str]], notify: Callable[[str], None],
                  fail: Callable[[str], None]):
         super().__init__(window)
         self.window, self.settings = window, settings
@@ -118,7 +118,7 @@ class ExportActions(QtCore.QObject):
         return action
 
     # -- requests (also used by tests and by each heatmap's context menu) -------------------
-    def export_spec(self, spec: FigureSpec | None, path: str | Path) -> Path | None:
+    def export_spec(self, spec: AnyFigure | None, path: str | Path) -> Path | None:
         """Write one figure (format from the suffix); returns the path, or None after showing why not."""
         if spec is None:
             self.fail("There is nothing to export yet.")
@@ -170,7 +170,7 @@ class ExportActions(QtCore.QObject):
         self.notify(f"Exported {len(written) - 1} files and {written[-1].name} into {folder}")
         return written
 
-    def copy(self, spec: FigureSpec | None) -> None:
+    def copy(self, spec: AnyFigure | None) -> None:
         if spec is None:
             self.fail("There is nothing to copy yet.")
             return
@@ -181,7 +181,7 @@ class ExportActions(QtCore.QObject):
             return
         self.notify("Copied the heatmap to the clipboard")
 
-    def ask_and_export(self, spec: FigureSpec | None, stem: str = "attention") -> None:
+    def ask_and_export(self, spec: AnyFigure | None, stem: str = "attention") -> None:
         """Ask for a file name (its type picks the format), then export."""
         if spec is None or spec.values.size == 0:
             self.fail("There is nothing to export yet: the heatmap is empty.")

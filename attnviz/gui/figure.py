@@ -37,6 +37,36 @@ class FigureSpec:
     row_axis: str = "queries"
     col_axis: str = "keys"
     colour_bar: bool = True
+    max_grid_px: float = MAX_GRID_PX  # the longer side of the cell grid at scale 1
+
+
+@dataclass(frozen=True)
+class GridSpec:
+    """Small multiples under one title and one shared colour bar: ``panels[r * columns + c]``.
+
+    Each panel is a FigureSpec drawn without its own colour bar; all share ``levels``. row_names
+    (one per grid row, e.g. "layer 1") and col_names (one per column, e.g. "head 2") name the panels
+    in the numbers exports.
+    """
+
+    panels: tuple[FigureSpec, ...]
+    columns: int
+    title: str
+    levels: tuple[float, float]
+    row_names: tuple[str, ...]
+    col_names: tuple[str, ...]
+    colormap: str = "viridis"
+
+    @property
+    def values(self) -> np.ndarray:
+        """(rows, columns, Q, K): every panel's values."""
+        if not self.panels:
+            return np.zeros((0, 0, 0, 0), np.float32)
+        stack = np.stack([p.values for p in self.panels])
+        return stack.reshape(len(self.row_names), self.columns, *stack.shape[1:])
+
+
+AnyFigure = FigureSpec | GridSpec
 
 
 #: attnviz's own maps; other names are pyqtgraph's (viridis, CET-D1, …).
@@ -133,7 +163,7 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
     rows, cols = spec.values.shape
     metrics = QtGui.QFontMetricsF(font)
     line = metrics.height()
-    cell = min(36.0, max(1.0, MAX_GRID_PX / max(rows, cols, 1)))
+    cell = min(36.0, max(1.0, spec.max_grid_px / max(rows, cols, 1)))
     row_texts = [t for _, t in thinned(spec.row_labels, cell, line)]
     col_texts = [t for _, t in thinned(spec.col_labels, cell, line)]
     row_width = max((metrics.horizontalAdvance(t) for t in row_texts), default=0.0)
@@ -157,10 +187,13 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
     return _Layout(width, height, grid, cell, title_rect, bar, rotate)
 
 
-def figure_size(spec: FigureSpec) -> QtCore.QSizeF:
+def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
     """The figure's size in logical pixels at scale 1."""
-    layout = _layout(spec, *_fonts())
-    return QtCore.QSizeF(layout.width, layout.height)
+    if isinstance(spec, GridSpec):
+        layout = _grid_layout(spec)
+        return QtCore.QSizeF(layout.width, layout.height)
+    single = _layout(spec, *_fonts())
+    return QtCore.QSizeF(single.width, single.height)
 
 
 def _tick_text(value: float) -> str:
@@ -172,11 +205,14 @@ def _tick_values(levels: tuple[float, float]) -> list[float]:
     return [low + (high - low) * fraction for fraction in TICK_FRACTIONS]
 
 
-def paint_figure(painter: QtGui.QPainter, spec: FigureSpec, vector: bool = False) -> None:
+def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False) -> None:
     """Paint ``spec`` at the painter's origin, in logical pixels (scale the painter for resolution).
 
     vector: draw each cell as a rectangle (SVG/PDF) instead of one scaled image (PNG, clipboard).
     """
+    if isinstance(spec, GridSpec):
+        _paint_grid(painter, spec, vector)
+        return
     font, bold = _fonts()
     layout = _layout(spec, font, bold)
     rows, cols = spec.values.shape
@@ -193,7 +229,7 @@ def paint_figure(painter: QtGui.QPainter, spec: FigureSpec, vector: bool = False
     _paint_cells(painter, spec, layout, vector)
     _paint_labels(painter, spec, layout, QtGui.QFontMetricsF(font))
     if spec.colour_bar:
-        _paint_colour_bar(painter, spec, layout, QtGui.QFontMetricsF(font), vector)
+        _paint_colour_bar(painter, layout.bar, spec.levels, spec.colormap, QtGui.QFontMetricsF(font), vector)
     painter.setPen(QtGui.QPen(QtGui.QColor(60, 60, 60), 0.8))
     painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
     if rows and cols:
@@ -263,13 +299,12 @@ def _paint_labels(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, me
     painter.restore()
 
 
-def _paint_colour_bar(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout,
+def _paint_colour_bar(painter: QtGui.QPainter, bar: QtCore.QRectF, levels: tuple[float, float], colormap: str,
                       metrics: QtGui.QFontMetricsF, vector: bool) -> None:
-    bar = layout.bar
-    low, high = spec.levels
+    low, high = levels
     ramp = np.linspace(high, low, 256, dtype=np.float32)[:, None]  # top = high
     if vector:
-        lut = lookup_table(spec.colormap)
+        lut = lookup_table(colormap)
         step = bar.height() / 64
         painter.setPen(QtCore.Qt.PenStyle.NoPen)
         for k in range(64):
@@ -277,12 +312,12 @@ def _paint_colour_bar(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout
             painter.setBrush(QtGui.QColor(red, green, blue, alpha))
             painter.drawRect(QtCore.QRectF(bar.left(), bar.top() + k * step, bar.width(), step + VECTOR_SEAM_OVERLAP))
     else:
-        painter.drawImage(bar, rgba_image(ramp, spec.levels, spec.colormap))
+        painter.drawImage(bar, rgba_image(ramp, levels, colormap))
     painter.setPen(QtGui.QPen(QtGui.QColor(60, 60, 60), 0.8))
     painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
     painter.drawRect(bar)
     line = metrics.height()
-    for fraction, value in zip(TICK_FRACTIONS, _tick_values(spec.levels), strict=True):
+    for fraction, value in zip(TICK_FRACTIONS, _tick_values(levels), strict=True):
         y = bar.bottom() - fraction * bar.height()
         painter.drawLine(QtCore.QPointF(bar.right(), y), QtCore.QPointF(bar.right() + 3, y))
         painter.drawText(QtCore.QRectF(bar.right() + 5, y - line / 2, 200, line),
@@ -290,7 +325,60 @@ def _paint_colour_bar(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout
                          _tick_text(value))
 
 
-def figure_image(spec: FigureSpec, scale: float = 1.0) -> QtGui.QImage:
+@dataclass(frozen=True)
+class _GridLayout:
+    """Geometry of a GridSpec at scale 1: panel size, where the panels start, the shared bar."""
+
+    width: float
+    height: float
+    panel: QtCore.QSizeF
+    origin: QtCore.QPointF
+    title_rect: QtCore.QRectF
+    bar: QtCore.QRectF
+
+
+def _grid_layout(spec: GridSpec) -> _GridLayout:
+    font, bold = _fonts()
+    metrics = QtGui.QFontMetricsF(font)
+    margin = 12.0
+    title_height = QtGui.QFontMetricsF(bold).height() * 1.6 if spec.title else 0.0
+    panel = figure_size(spec.panels[0]) if spec.panels else QtCore.QSizeF(0, 0)
+    rows = len(spec.row_names)
+    origin = QtCore.QPointF(margin, margin + title_height)
+    grid_width, grid_height = spec.columns * panel.width(), rows * panel.height()
+    bar = QtCore.QRectF(origin.x() + grid_width + 16, origin.y() + 12, 14.0, max(grid_height - 24, 120.0))
+    tick_width = max(metrics.horizontalAdvance(_tick_text(v)) for v in _tick_values(spec.levels))
+    title_width = QtGui.QFontMetricsF(bold).horizontalAdvance(spec.title) + 2 * margin
+    width = max(bar.right() + 6 + tick_width + margin, title_width)
+    height = max(origin.y() + grid_height, bar.bottom()) + margin
+    return _GridLayout(width, height, panel, origin, QtCore.QRectF(margin, margin, width - 2 * margin, title_height),
+                       bar)
+
+
+def _paint_grid(painter: QtGui.QPainter, spec: GridSpec, vector: bool) -> None:
+    font, bold = _fonts()
+    layout = _grid_layout(spec)
+    painter.save()
+    painter.fillRect(QtCore.QRectF(0, 0, layout.width, layout.height), QtGui.QColor("white"))
+    painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
+    if spec.title:
+        painter.setFont(bold)
+        painter.setPen(QtGui.QColor("black"))
+        painter.drawText(layout.title_rect, QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter,
+                         spec.title)
+    for index, panel in enumerate(spec.panels):
+        row, col = divmod(index, spec.columns)
+        painter.save()
+        painter.translate(layout.origin.x() + col * layout.panel.width(),
+                          layout.origin.y() + row * layout.panel.height())
+        paint_figure(painter, panel, vector)
+        painter.restore()
+    painter.setFont(font)
+    _paint_colour_bar(painter, layout.bar, spec.levels, spec.colormap, QtGui.QFontMetricsF(font), vector)
+    painter.restore()
+
+
+def figure_image(spec: AnyFigure, scale: float = 1.0) -> QtGui.QImage:
     """The figure as an image of ``scale`` × its logical size (PNG export, clipboard)."""
     size = figure_size(spec)
     image = QtGui.QImage(max(1, math.ceil(size.width() * scale)), max(1, math.ceil(size.height() * scale)),

@@ -24,7 +24,7 @@ from attnviz.session import ModelInfo, Runner, Session
 if TYPE_CHECKING:
     from attnviz.gui.docks import Docks
     from attnviz.gui.exporting import ExportActions, ExportContext
-    from attnviz.gui.figure import FigureSpec
+    from attnviz.gui.figure import AnyFigure, FigureSpec
 
 TYPING_DEBOUNCE_MS = 250
 
@@ -123,6 +123,8 @@ class MainWindow(QtWidgets.QMainWindow):
         for heatmap in panels.heatmaps():
             heatmap.export_requested.connect(self._on_heatmap_export_requested)
             heatmap.copy_requested.connect(self.exports.copy)
+        self.attention.grid.export_requested.connect(self.exports.export_action.trigger)
+        self.attention.grid.copy_requested.connect(self.exports.copy_action.trigger)
         export_actions = [self.exports.export_action, self.exports.export_all_action, self.exports.copy_action]
         self.file_menu.insertActions(self.quit_separator, export_actions)
         self.file_menu.insertMenu(self.quit_separator, self.exports.scale_menu)
@@ -213,8 +215,10 @@ class MainWindow(QtWidgets.QMainWindow):
                              self.step_shown_now, info.path.stem if info else "", info.kind if info else "",
                              str(info.path) if info else "", info.device if info else "")
 
-    def current_figure(self) -> tuple[FigureSpec | None, str]:
-        """The Attention panel's heatmap and a file stem naming what it shows."""
+    def current_figure(self) -> tuple[AnyFigure | None, str]:
+        """What the Attention panel shows (its heatmap, or the all-heads grid) and a file stem naming it."""
+        if (grid := self.attention.grid_figure()) is not None:
+            return grid
         view = self.attention.current
         step = self.step_shown_now.index if self.step_shown_now is not None else None
         return self.attention.heatmap.spec, view.stem(step) if view is not None else "attention"

@@ -6,19 +6,23 @@ import html
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.results import DecodeStep, EncodedSource
-from attnviz.gui.figure import argb_pixels, fit_levels
+from attnviz.gui.figure import FigureSpec, GridSpec, argb_pixels, fit_levels
 from attnviz.gui.heatmap import CellImage, Heatmap
 from attnviz.gui.selection import AttentionKind, MatrixView, available_kinds, select, stack_for
+
+GRID_PANEL_PX = 200  # the longer side of each small multiple's cells in an exported grid, at scale 1
 
 
 class HeadGrid(pg.GraphicsLayoutWidget):
     """Layers × heads small multiples of one attention kind (labelled rows and columns); clicking one
-    emits ``picked(layer, head)``."""
+    emits ``picked(layer, head)``; its context menu emits ``export_requested`` / ``copy_requested``."""
 
     picked = QtCore.Signal(int, int)
+    export_requested = QtCore.Signal()
+    copy_requested = QtCore.Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -53,6 +57,15 @@ class HeadGrid(pg.GraphicsLayoutWidget):
                 image = self.images[layer][head]
                 image.set_pixels(argb_pixels(values[layer, head], levels, "viridis"))
                 image.getViewBox().autoRange(padding=0.02)
+
+    def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
+        menu = QtWidgets.QMenu(self)
+        for text, signal in (("Export all heads as one picture or table…", self.export_requested),
+                             ("Copy picture", self.copy_requested)):
+            action = menu.addAction(text)
+            action.setEnabled(self.shape[0] * self.shape[1] > 0)
+            action.triggered.connect(lambda _checked=False, s=signal: s.emit())
+        menu.exec(event.globalPos())
 
     def _click_handler(self, layer: int, head: int):
         def handler(event) -> None:
@@ -171,6 +184,27 @@ class AttentionPanel(QtWidgets.QWidget):
                                 view.title(self.model_name, step_index), masked)
         current_row = len(view.rows) - 1 if view.kind is not AttentionKind.ENCODER_SELF and view.rows else None
         self.heatmap.highlight_row(current_row)
+
+    def grid_figure(self) -> tuple[GridSpec, str] | None:
+        """The all-heads grid on show as one exportable figure and its file stem; None when not shown."""
+        if self.source is None or not self.all_heads.isChecked():
+            return None
+        scores = self.scores.isChecked()
+        values, rows, cols, masked = stack_for(self.kind, self.source, self.step, scores)
+        levels = fit_levels(values) if scores else (0.0, 1.0)
+        shown_mask = np.asarray(masked) if self.show_masked.isChecked() else None
+        layers, heads = values.shape[:2]
+        panels = tuple(FigureSpec(values[layer, head], rows, cols, f"layer {layer + 1} · head {head + 1}", levels,
+                                  masked=shown_mask, colour_bar=False, max_grid_px=GRID_PANEL_PX)
+                       for layer in range(layers) for head in range(heads))
+        step = self.step.index if self.step is not None and self.kind is not AttentionKind.ENCODER_SELF else None
+        title = " · ".join(p for p in (self.model_name, self.kind.value, "all heads",
+                                       f"step {step + 1}" if step is not None else "",
+                                       "pre-softmax scores" if scores else "") if p)
+        stem = f"{self.kind.slug}_all-heads" + (f"_step{step + 1:02d}" if step is not None else "")
+        spec = GridSpec(panels, heads, title, levels, tuple(f"layer {i + 1}" for i in range(layers)),
+                        tuple(f"head {i + 1}" for i in range(heads)))
+        return spec, stem + ("_scores" if scores else "")
 
     # -- handlers ---------------------------------------------------------------------------
     def _set_kinds(self, kinds: list[AttentionKind]) -> None:
