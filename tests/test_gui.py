@@ -245,6 +245,9 @@ def test_kernel_checkpoint_shows_the_kernel_panel_and_reacts(window, tmp_path):
     assert "Query x = 4.00" in panel.summary.text()
     panel.kernel_box.setCurrentText("boxcar")
     assert panel.fit.kernel == "boxcar"
+    exported = window.exports.export_spec(window.current_figure()[0], tmp_path / "kernel.npy")  # Ctrl+E's figure
+    np.testing.assert_array_equal(np.load(exported), panel.heatmap.values)
+    assert not window.exports.export_all_action.isEnabled()  # it writes attention maps; this model has none
     window.load(window.settings.recent_files[1])  # back to the Transformer: the kernel panel goes away
     assert not window.docks["kernel"].isVisibleTo(window) and window.decoding_area.isVisibleTo(window)
 
@@ -351,3 +354,35 @@ def test_export_with_all_heads_shown_writes_the_whole_grid(window, tmp_path, mon
     assert lines[0] == "layer,head,queries \\ keys,a,b,c,d"
     assert len(lines) == 1 + 2 * 4 * len(step.query_tokens)  # every head's rows
     assert lines[-1].startswith(f"layer 2,head 4,{step.query_tokens[-1]},")
+
+
+def test_export_from_a_hidden_attention_dock_writes_the_step_on_show(window, tmp_path):
+    window.docks["attention"].close()
+    window.set_sentence("a b c d", run=True)
+    window.timeline.setValue(2)  # back to step 2 while the dock is hidden
+    figure, stem = window.current_figure()
+    exported = window.exports.export_spec(figure, tmp_path / f"{stem}.npy")
+    assert exported.name == "cross_layer1_head1_step02.npy" and "step 2" in figure.title
+    np.testing.assert_array_equal(np.load(exported), window.session.steps[1].cross_weights[0, 0])
+
+
+def test_encoder_maps_are_not_titled_with_a_step(window):
+    window.set_sentence("a b c", run=True)
+    window.attention.select_view(AttentionKind.ENCODER_SELF, 0, 0)
+    figure, stem = window.current_figure()
+    assert "step" not in figure.title and stem == "enc-self_layer1_head1"
+
+
+def test_export_all_refuses_a_relative_folder(window, errors, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    window.set_sentence("a b c", run=True)
+    assert window.exports.export_all("maps", ["png"]) == []
+    assert errors[-1] == "Choose a full folder path to export into (got 'maps')." and not (tmp_path / "maps").exists()
+
+
+def test_an_unavailable_device_is_refused_and_the_old_choice_stays(window, errors):
+    before = window.session.device_name
+    window.set_device("cuda:99")
+    assert errors and "cuda:99" in errors[-1]
+    assert window.settings.device == before == window.session.device_name
+    assert [a.text() for a in window.device_group.actions() if a.isChecked()] == [before]

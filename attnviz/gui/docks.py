@@ -83,6 +83,11 @@ class Docks:
         """Whether the panel is on screen (a tabbed dock behind another reports isVisible() too)."""
         return not self.docks[name].visibleRegion().isEmpty()
 
+    def ensure_current(self, name: str) -> None:
+        """Redraw ``name`` now if it missed updates while hidden (before exporting what it shows)."""
+        if name in self._stale:
+            self._redraw(name)
+
     def _redraw(self, name: str) -> None:
         self._stale.discard(name)
         panel: AttentionPanel | MasksPanel | ScoringPanel = getattr(self, name)

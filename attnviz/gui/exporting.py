@@ -134,6 +134,11 @@ class ExportActions(QtCore.QObject):
 
     def export_all(self, folder: str | Path, formats: list[str], all_steps: bool = False) -> list[Path]:
         """Every kind × layer × head of the current sentence (at the step on show, or every step)."""
+        typed = str(folder).strip()
+        folder = Path(typed).expanduser()
+        if not typed or not folder.is_absolute():  # relative: it would land wherever the app was started
+            self.fail(f"Choose a full folder path to export into (got {typed!r}).")
+            return []
         ctx = self.context()
         if ctx.source is None:
             self.fail("There is nothing to export yet: type a sentence first.")

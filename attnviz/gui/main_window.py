@@ -46,6 +46,12 @@ class Poster(QtCore.QObject):
         fn()
 
 
+def title_stem(title: str) -> str:
+    """A file stem from a figure title: 'Kernel · w = 8.8' -> 'kernel-w-8-8'."""
+    words = "".join(c if c.isalnum() else "-" for c in title.lower()).split("-")
+    return "-".join(filter(None, words)) or "heatmap"
+
+
 def _package_version(name: str) -> str:
     try:
         return version(name)
@@ -194,7 +200,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session.load(path, fall_back=fall_back)
 
     def set_device(self, name: str) -> None:
-        self.settings.device = name
+        """Reload the model on ``name``; the setting changes only once that has worked (see model_loaded)."""
         self.session.set_device(name)
 
     def set_sentence(self, text: str, run: bool = False) -> None:
@@ -216,7 +222,13 @@ class MainWindow(QtWidgets.QMainWindow):
                              str(info.path) if info else "", info.device if info else "")
 
     def current_figure(self) -> tuple[AnyFigure | None, str]:
-        """What the Attention panel shows (its heatmap, or the all-heads grid) and a file stem naming it."""
+        """What Export and Copy act on, and a file stem naming it: the kernel-regression heatmap for that
+        model, else the Attention panel's heatmap or its all-heads grid (brought up to date first)."""
+        assert self.panels is not None
+        if self.info is not None and self.info.kind == "kernel-regression":
+            spec = self.kernel.heatmap.spec
+            return spec, title_stem(spec.title if spec is not None else "")
+        self.panels.ensure_current("attention")  # a hidden dock is redrawn only when shown
         if (grid := self.attention.grid_figure()) is not None:
             return grid
         view = self.attention.current
@@ -227,11 +239,13 @@ class MainWindow(QtWidgets.QMainWindow):
     def model_loaded(self, info: ModelInfo, kernel: KernelFit | None) -> None:
         self.info = info
         self.settings.last_checkpoint = str(info.path)
+        self.settings.device = self.session.device_name
         self.build_docks()
         assert self.panels is not None
         self.panels.set_model(info, kernel)
         self._fill_device_menu(info.devices)
         self.decoding_area.setVisible(kernel is None)  # nothing to decode for kernel regression
+        self.exports.export_all_action.setEnabled(kernel is None)  # it writes attention maps
         bleu = info.training.get("val_bleu")
         extra = f", validation BLEU {bleu}" if bleu is not None else ""
         noun = "parameter" if info.parameters == 1 else "parameters"
@@ -272,6 +286,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.statusBar().showMessage(message)
 
     def error(self, message: str) -> None:
+        for action in self.device_group.actions():  # a refused device change leaves the old one ticked
+            action.setChecked(action.text() == self.session.device_name)
         self.statusBar().showMessage(message, 15000)
         QtWidgets.QMessageBox.warning(self, "attnviz", message)
 
@@ -283,8 +299,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.statusBar().showMessage(message, 10000)
 
     def _on_heatmap_export_requested(self, spec: FigureSpec) -> None:
-        stem = "".join(c if c.isalnum() else "-" for c in spec.title.lower()).strip("-") or "heatmap"
-        self.exports.ask_and_export(spec, "-".join(filter(None, stem.split("-"))))
+        if spec is self.attention.heatmap.spec:  # named as Ctrl+E and Export all name it
+            self.exports.ask_and_export(*self.current_figure())
+        else:
+            self.exports.ask_and_export(spec, title_stem(spec.title))
 
     def _on_sentence_text_edited(self, _text: str) -> None:
         self.typing_timer.start()

@@ -36,18 +36,28 @@ class MatrixView:
 
     def stem(self, step: int | None = None) -> str:
         """File name stem, e.g. ``cross_layer1_head2_step03`` (1-based; encoder maps have no step)."""
-        stem = f"{self.kind.slug}_layer{self.layer + 1}_head{self.head + 1}"
-        if step is not None and self.kind is not AttentionKind.ENCODER_SELF:
-            stem += f"_step{step + 1:02d}"
-        return stem + ("_scores" if self.scores else "")
+        return figure_stem(self.kind, f"layer{self.layer + 1}_head{self.head + 1}", step, self.scores)
 
     def title(self, model: str = "", step: int | None = None) -> str:
-        parts = [model, self.kind.value, f"layer {self.layer + 1}", f"head {self.head + 1}"]
-        if step is not None:
-            parts.append(f"step {step + 1}")
-        if self.scores:
-            parts.append("pre-softmax scores")
-        return " · ".join(p for p in parts if p)
+        return figure_title(model, self.kind, f"layer {self.layer + 1} · head {self.head + 1}", step, self.scores)
+
+
+def figure_stem(kind: AttentionKind, what: str, step: int | None, scores: bool) -> str:
+    """``{kind}_{what}[_stepNN][_scores]``; step is 0-based and left out for the encoder (it runs once)."""
+    stem = f"{kind.slug}_{what}"
+    if step is not None and kind is not AttentionKind.ENCODER_SELF:
+        stem += f"_step{step + 1:02d}"
+    return stem + ("_scores" if scores else "")
+
+
+def figure_title(model: str, kind: AttentionKind, what: str, step: int | None, scores: bool) -> str:
+    """'model · kind · what · step N · pre-softmax scores' with the empty or meaningless parts left out."""
+    parts = [model, kind.value, what]
+    if step is not None and kind is not AttentionKind.ENCODER_SELF:
+        parts.append(f"step {step + 1}")
+    if scores:
+        parts.append("pre-softmax scores")
+    return " · ".join(p for p in parts if p)
 
 
 def available_kinds(source: EncodedSource | None) -> list[AttentionKind]:

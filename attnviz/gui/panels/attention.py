@@ -11,7 +11,15 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.gui.figure import FigureSpec, GridSpec, argb_pixels, fit_levels
 from attnviz.gui.heatmap import CellImage, Heatmap
-from attnviz.gui.selection import AttentionKind, MatrixView, available_kinds, select, stack_for
+from attnviz.gui.selection import (
+    AttentionKind,
+    MatrixView,
+    available_kinds,
+    figure_stem,
+    figure_title,
+    select,
+    stack_for,
+)
 
 GRID_PANEL_PX = 200  # the longer side of each small multiple's cells in an exported grid, at scale 1
 
@@ -28,7 +36,8 @@ class HeadGrid(pg.GraphicsLayoutWidget):
         super().__init__(parent)
         self.setBackground("w")
         self.images: list[list[CellImage]] = []
-        self.shape = (0, 0)
+        self.shape = (0, 0)  # layers, heads
+        self.cells: tuple[int, ...] = (-1, -1)  # queries, keys of the matrices shown
 
     def set_stack(self, values: np.ndarray, levels: tuple[float, float] | None) -> None:
         """values (L, H, Q, K)."""
@@ -50,13 +59,17 @@ class HeadGrid(pg.GraphicsLayoutWidget):
                     row.append(image)
                 self.images.append(row)
             self.shape = (layers, heads)
+            self.cells = (-1, -1)  # new boxes: fit them to the matrix
         if levels is None:
             levels = fit_levels(values)
+        resized = values.shape[2:] != self.cells
+        self.cells = values.shape[2:]
         for layer in range(layers):
             for head in range(heads):
                 image = self.images[layer][head]
                 image.set_pixels(argb_pixels(values[layer, head], levels, "viridis"))
-                image.getViewBox().autoRange(padding=0.02)
+                if resized:
+                    image.getViewBox().autoRange(padding=0.02)
 
     def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
         menu = QtWidgets.QMenu(self)
@@ -170,11 +183,12 @@ class AttentionPanel(QtWidgets.QWidget):
         values, *_ = stack_for(self.kind, self.source, self.step, scores)
         self._set_range(self.layer_box, values.shape[0])  # encoder and decoder depths may differ
         self._set_range(self.head_box, values.shape[1])
-        if self.all_heads.isChecked():
+        if self.all_heads.isChecked():  # the single heatmap is redrawn when the grid is switched off
             self.grid.set_stack(values, levels)
             self.stack.setCurrentWidget(self.grid)
-        else:
-            self.stack.setCurrentWidget(self.heatmap)
+            self.current = None
+            return
+        self.stack.setCurrentWidget(self.heatmap)
         view = select(self.kind, self.layer_box.value() - 1, self.head_box.value() - 1, self.source, self.step,
                       scores)
         self.current = view
@@ -197,14 +211,10 @@ class AttentionPanel(QtWidgets.QWidget):
         panels = tuple(FigureSpec(values[layer, head], rows, cols, f"layer {layer + 1} · head {head + 1}", levels,
                                   masked=shown_mask, colour_bar=False, max_grid_px=GRID_PANEL_PX)
                        for layer in range(layers) for head in range(heads))
-        step = self.step.index if self.step is not None and self.kind is not AttentionKind.ENCODER_SELF else None
-        title = " · ".join(p for p in (self.model_name, self.kind.value, "all heads",
-                                       f"step {step + 1}" if step is not None else "",
-                                       "pre-softmax scores" if scores else "") if p)
-        stem = f"{self.kind.slug}_all-heads" + (f"_step{step + 1:02d}" if step is not None else "")
-        spec = GridSpec(panels, heads, title, levels, tuple(f"layer {i + 1}" for i in range(layers)),
-                        tuple(f"head {i + 1}" for i in range(heads)))
-        return spec, stem + ("_scores" if scores else "")
+        step = self.step.index if self.step is not None else None
+        spec = GridSpec(panels, heads, figure_title(self.model_name, self.kind, "all heads", step, scores), levels,
+                        tuple(f"layer {i + 1}" for i in range(layers)), tuple(f"head {i + 1}" for i in range(heads)))
+        return spec, figure_stem(self.kind, "all-heads", step, scores)
 
     # -- handlers ---------------------------------------------------------------------------
     def _set_kinds(self, kinds: list[AttentionKind]) -> None:
