@@ -39,6 +39,7 @@ class Recorder:
 
     def model_loaded(self, info, kernel):
         self.models.append(info.kind)
+        self.steps_before_load = len(self.steps)
 
     def kernel_fitted(self, fit):
         self.fits.append(fit)
@@ -94,9 +95,14 @@ def test_a_load_drops_decoding_of_the_previous_model(held, tiny_models):
     runner.run_all()
     session.run_to_end()
     session.load(tiny_models["rnn-dot"][0])
+    runner.queue.reverse()  # the load finishes first; the Transformer's decoding arrives after it
     runner.run_all()
     assert listener.models[-1] == "rnn-dot"
-    assert all(s.cross_weights.shape[:2] == (1, 1) for s in session.steps)  # no Transformer step slipped in
+    session.step()
+    runner.run_all()
+    shown_after_load = [s for s in listener.steps[listener.steps_before_load:] if s is not None]
+    assert shown_after_load and session.steps == shown_after_load
+    assert all(s.cross_weights.shape[:2] == (1, 1) for s in shown_after_load)  # no Transformer step slipped in
 
 
 def test_run_requested_before_any_model_waits_for_the_model(tiny_models):
