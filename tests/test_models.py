@@ -8,6 +8,7 @@ from attnviz.core.checkpoint import load_checkpoint, save_checkpoint
 from attnviz.core.decoding import start, step, step_uncached
 from attnviz.core.stepping import DecodeSession
 from attnviz.training.data import encode_batch
+from tests.conftest import DEVICES
 from tests.tiny import reversal_of
 
 KINDS = ["transformer", "rnn-additive", "rnn-dot"]
@@ -162,8 +163,9 @@ def test_translation_without_recording_attention_is_the_same(tiny_models, kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("device", [d for d in DEVICES if d != "cpu"])  # CUDA; skipped with the reason where absent
 def test_decoding_on_the_device_matches_the_cpu(tiny_models, device, kind):
-    """Runs on CUDA where present (skipped otherwise): same tokens, attention within tolerance."""
+    """Same tokens, attention and probabilities within tolerance, CUDA vs CPU."""
     runs = []
     for where in ("cpu", device):
         session = DecodeSession(load_checkpoint(tiny_models[kind][0]), where, beam_size=2)
