@@ -91,11 +91,8 @@ class ModelInfo:
     device: str
     parameters: int
     training: dict[str, Any]
-    encoder_layers: int = 0
     decoder_layers: int = 0
     heads: int = 0
-    width: int = 0
-    max_src_len: int = 0
     positional_table: np.ndarray | None = None  # (positions, width), Transformer only
     devices: tuple[str, ...] = ("cpu",)  # usable here, best first
     notice: str = ""  # e.g. the requested device was unavailable and another was used
@@ -120,11 +117,10 @@ def _model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
                               "parameters": params, "training": dict(loaded.training),
                               "devices": tuple(available_devices()), "notice": notice}
     if loaded.kind == "transformer":
-        return ModelInfo(**common, encoder_layers=c.num_encoder_layers, decoder_layers=c.num_decoder_layers,
-                         heads=c.num_heads, width=c.num_hiddens, max_src_len=c.max_src_len,
+        return ModelInfo(**common, decoder_layers=c.num_decoder_layers, heads=c.num_heads,
                          positional_table=positional_encoding_table(max(c.max_src_len, c.max_tgt_len), c.num_hiddens))
     if loaded.is_translation:
-        return ModelInfo(**common, decoder_layers=1, heads=1, width=c.num_hiddens, max_src_len=c.max_src_len)
+        return ModelInfo(**common, decoder_layers=1, heads=1)
     return ModelInfo(**common)
 
 

@@ -97,9 +97,9 @@ class ScoringPanel(QtWidgets.QWidget):
             self.valid_len.setRange(0, len(tokens))
             self.valid_len.setValue(len(tokens))
             self.valid_len.blockSignals(False)
-        axis = [list(enumerate(tokens))]
-        self.score_plot.getAxis("bottom").setTicks(axis)
-        self.weight_plot.getAxis("bottom").setTicks(axis)
+            axis = [list(enumerate(tokens))]  # new tokens only: ticks re-lay out the axes
+            self.score_plot.getAxis("bottom").setTicks(axis)
+            self.weight_plot.getAxis("bottom").setTicks(axis)
         self.refresh()
 
     def refresh(self) -> None:
