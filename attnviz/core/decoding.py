@@ -94,10 +94,14 @@ def greedy_batch(model: nn.Module, src: Tensor, src_valid_lens: Tensor, bos_id: 
 
 
 @torch.inference_mode()
-def step_uncached(model: nn.Module, src: Tensor, src_valid_lens: Tensor, prefix: Tensor) -> Tensor:
-    """Next-token log-probabilities (B, V) after ``prefix`` (B, t, starting with <bos>), recomputed
-    from scratch with no cache: what a step costs without incremental decoding."""
-    state, _ = start(model, src, src_valid_lens)
+def step_uncached(model: nn.Module, src: Tensor, src_valid_lens: Tensor, prefix: Tensor,
+                  encoded: DecoderState | None = None) -> Tensor:
+    """Next-token log-probabilities (B, V) after ``prefix`` (B, t, starting with <bos>), the decoder
+    recomputed over the whole prefix with no cache: what a step costs without incremental decoding.
+
+    encoded: the state ``start`` returned for this source (its encoding is reused; default: encode again).
+    """
+    state = encoded if encoded is not None else start(model, src, src_valid_lens)[0]
     if isinstance(model, Transformer) and isinstance(state, TransformerState):
         logits, _, _ = model.decode(prefix, state)
         return torch.log_softmax(logits[:, -1].float(), dim=-1)
