@@ -71,7 +71,7 @@ class PositionalPanel(QtWidgets.QWidget):
         positions, width = self.table.shape
         position_labels = [str(p) for p in range(positions)]  # the heatmap thins them to what fits
         self.table_view.set_matrix(self.table, position_labels, [str(d) for d in range(width)], levels=(-1.0, 1.0),
-                                   title=f"Sinusoidal encoding: {positions} positions × {width} dimensions"
+                                   title=f"PE: {positions} positions × {width} dims"
                                    if width else "This model has no positional encoding")
         similarity = self.table @ self.table.T if width else np.zeros((0, 0), np.float32)
         self.similarity_view.set_matrix(similarity, position_labels, position_labels, levels=None,
