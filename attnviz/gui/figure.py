@@ -189,11 +189,8 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
 
 def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
     """The figure's size in logical pixels at scale 1."""
-    if isinstance(spec, GridSpec):
-        layout = _grid_layout(spec)
-        return QtCore.QSizeF(layout.width, layout.height)
-    single = _layout(spec, *_fonts())
-    return QtCore.QSizeF(single.width, single.height)
+    layout = _grid_layout(spec) if isinstance(spec, GridSpec) else _layout(spec, *_fonts())
+    return QtCore.QSizeF(layout.width, layout.height)
 
 
 def _tick_text(value: float) -> str:
