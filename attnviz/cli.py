@@ -9,13 +9,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import select
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+
+from attnviz.core.kinds import KINDS
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 1
 DEFAULT_BEAM = 4  # translate and eval: beam search scores about 1.5 BLEU above greedy (models/MODELS.md)
+THREADS_HELP = "CPU threads for torch (default 1: steady speed on a busy machine)"
+INPUT_BATCH = 256  # translate: stdin lines decoded together at most
 
 
 class CliError(Exception):
@@ -71,7 +76,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if args.seed is not None:
         torch.manual_seed(args.seed)
     if args.threads:
-        torch.set_num_threads(args.threads)
+        _set_threads(args.threads)
     if args.kind == "kernel-regression":
         info = train_kernel_regression(args.out, epochs=args.epochs or 5, seed=args.seed or 0)
         print(f"wrote {args.out}: learned w={info['w']:.3f}, loss {info['loss_before']:.2f} -> "
@@ -91,10 +96,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 def _parse_arch(kind: str, text: str) -> dict:
     """--arch: a JSON object of model settings, each one the kind's config has."""
-    import dataclasses
-
-    from attnviz.core.seq2seq import Seq2SeqConfig
-    from attnviz.core.transformer import TransformerConfig
+    from attnviz.core.kinds import kind_named
 
     try:
         arch = json.loads(text)
@@ -102,11 +104,19 @@ def _parse_arch(kind: str, text: str) -> dict:
         raise CliError(f"--arch is not valid JSON ({error.msg})") from None
     if not isinstance(arch, dict):
         raise CliError('--arch must be a JSON object, e.g. \'{"num_decoder_layers": 3}\'')
-    config = TransformerConfig if kind == "transformer" else Seq2SeqConfig
-    known = {f.name for f in dataclasses.fields(config)} - {"src_vocab_size", "tgt_vocab_size", "scoring"}
-    if unknown := sorted(set(arch) - known):
+    known = kind_named(kind).settable_fields()
+    if unknown := sorted(set(arch) - set(known)):
         raise CliError(f"--arch: {kind} has no setting {', '.join(unknown)}; known: {', '.join(sorted(known))}")
     return arch
+
+
+def _set_threads(threads: int | None) -> None:
+    from attnviz.core.device import set_threads
+
+    try:
+        set_threads(threads)
+    except ValueError as error:
+        raise CliError(f"--threads: {error}") from None
 
 
 def _load(path: str, device_name: str):
@@ -119,58 +129,89 @@ def _load(path: str, device_name: str):
         raise CliError(str(error)) from None
 
 
-def _translation_session(args: argparse.Namespace, record_attention: bool = False):
-    """A decoding session for --checkpoint; attention maps are recorded only when asked (export)."""
-    from attnviz.core.stepping import DecodeSession
-
+def _translation_model(args: argparse.Namespace):
+    """The --checkpoint as a loaded translation model and its device; torch threads per --threads."""
+    _set_threads(args.threads)
     loaded, device = _load(args.checkpoint, args.device)
     if not loaded.is_translation:
         raise CliError(f"{args.checkpoint}: a {loaded.kind} checkpoint does not translate")
     if args.beam < 1:
         raise CliError(f"--beam must be at least 1, got {args.beam}")
-    return DecodeSession(loaded, device, beam_size=args.beam, record_attention=record_attention)
-
-
-def _translate_line(session, line: str) -> str:
-    """One translation; warnings (unknown words, truncation) go to stderr."""
-    if not line.strip():
-        return ""
-    _warn_about(session, session.encode(line))
-    session.run()
-    return session.translation()
+    return loaded, device
 
 
 def warn(message: str) -> None:
     print(f"attnviz: warning: {message}", file=sys.stderr)
 
 
-def _warn_about(session, source) -> None:
+def _warn_about(source, max_len: int, line: int | None = None) -> None:
     """Say on stderr which words became <unk> and whether the input was cut to the model's limit."""
+    where = f"line {line}: " if line is not None else ""
     if source.unknown:
-        warn(f"unknown words mapped to <unk>: {' '.join(source.unknown)}")
+        warn(f"{where}unknown words mapped to <unk>: {' '.join(source.unknown)}")
     if source.truncated_from:
-        warn(f"input of {source.truncated_from} tokens truncated to the model's limit of {session.max_src_len}")
+        warn(f"{where}input of {source.truncated_from} tokens truncated to the model's limit of {max_len}")
+
+
+def _input_batches(stream, most: int) -> Iterator[list[str]]:
+    """Lines of ``stream`` in batches of up to ``most``: each batch holds the lines already available, so
+    a batch job is decoded many sentences at a time while a person typing gets each answer at once."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (tests): plain iteration
+        lines = [line.rstrip("\n") for line in stream]
+        for begin in range(0, len(lines), most):
+            yield lines[begin: begin + most]
+        return
+    pending, eof = b"", False
+    while pending or not eof:
+        while b"\n" not in pending and not eof:  # block for at least one whole line
+            chunk = os.read(fd, 1 << 16)
+            eof = not chunk
+            pending += chunk
+        while not eof and pending.count(b"\n") < most and select.select([fd], [], [], 0)[0]:
+            chunk = os.read(fd, 1 << 16)
+            eof = not chunk
+            pending += chunk
+        *lines, pending = pending.split(b"\n")
+        if eof and pending:
+            lines, pending = [*lines, pending], b""
+        for begin in range(0, len(lines), most):
+            yield [line.decode("utf-8", errors="replace").rstrip("\r") for line in lines[begin: begin + most]]
 
 
 def _cmd_translate(args: argparse.Namespace) -> int:
     """Translate --text, or every stdin line; exactly one output line per input line."""
-    session = _translation_session(args)
-    lines = [args.text] if args.text is not None else (line.rstrip("\n") for line in sys.stdin)
-    for line in lines:
-        print(_translate_line(session, line), flush=True)
+    from attnviz.core.decoding import translate
+    from attnviz.core.text import source_words
+
+    loaded, device = _translation_model(args)
+    max_len = loaded.config.max_src_len
+    batches = [[args.text]] if args.text is not None else _input_batches(sys.stdin, INPUT_BATCH)
+    number = 0
+    for lines in batches:
+        sources = [source_words(line, loaded.src_vocab, max_len) for line in lines]
+        for offset, source in enumerate(sources, number + 1):
+            _warn_about(source, max_len, offset if args.text is None else None)
+        number += len(lines)
+        outputs = translate(loaded.model, [s.words for s in sources], loaded.src_vocab, loaded.tgt_vocab, device,
+                            beam_size=args.beam)
+        sys.stdout.write("".join(" ".join(words) + "\n" for words in outputs))
+        sys.stdout.flush()
     return 0
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     """Corpus BLEU of a checkpoint on a TSV of pairs (all references of a source used)."""
+    from attnviz.core.decoding import translate
     from attnviz.training.bleu import corpus_bleu
     from attnviz.training.data import group_references, read_pairs, training_split
 
     if not Path(args.data).is_file():
         raise CliError(f"evaluation data not found: {args.data}")
-    session = _translation_session(args)
+    loaded, device = _translation_model(args)
     if args.heldout:
-        options = session.loaded.training.get("options")
+        options = loaded.training.get("options")
         if not isinstance(options, dict):
             raise CliError(f"{args.checkpoint}: no training options stored; --heldout needs them")
         _, pairs = training_split(args.data, options.get("max_src_tokens"), options.get("max_tgt_tokens"),
@@ -182,21 +223,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         raise CliError(f"{args.data}: no held-out sentence pairs (is it the file the model was trained on?)"
                        if args.heldout else f"{args.data}: no sentence pairs")
     sources = list(refs)
-    if args.beam == 1:  # greedy: whole batches at once
-        from attnviz.training.train import translate_ids
-
-        loaded = session.loaded
-        assert loaded.src_vocab is not None and loaded.tgt_vocab is not None
-        truncated = [s[: session.max_src_len] for s in sources]
-        hyps = translate_ids(session.model, truncated, loaded.src_vocab, loaded.tgt_vocab, session.device,
-                             session.max_tgt_len)
-    else:
-        hyps = []
-        for source in sources:
-            session.encode(" ".join(source))
-            session.run()
-            hyps.append(session.translation())
-    bleu = corpus_bleu(hyps, [[" ".join(r) for r in refs[s]] for s in sources])
+    max_len = loaded.config.max_src_len
+    outputs = translate(loaded.model, [s[:max_len] for s in sources], loaded.src_vocab, loaded.tgt_vocab, device,
+                        beam_size=args.beam)
+    bleu = corpus_bleu([" ".join(o) for o in outputs], [[" ".join(r) for r in refs[s]] for s in sources])
     print(f"BLEU {bleu:.2f} on {len(refs)} source sentences")
     return 0
 
@@ -230,9 +260,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
         raise CliError(f"--scale must be positive, got {args.scale}")
     if args.text is None or not args.text.strip():
         raise CliError("--text is empty: give the sentence whose attention to export")
-    session = _translation_session(args, record_attention=True)
+    from attnviz.core.stepping import DecodeSession
+
+    loaded, device = _translation_model(args)
+    session = DecodeSession(loaded, device, beam_size=args.beam)
     source = session.encode(args.text)
-    _warn_about(session, source)
+    _warn_about(source, session.max_src_len)
     steps = session.run()
     if wanted is None:
         chosen = list(steps)
@@ -263,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_cmd_demo)
 
     train = sub.add_parser("train", help="train a model on sentence pairs and write a checkpoint")
-    train.add_argument("kind", choices=["kernel-regression", "rnn-additive", "rnn-dot", "transformer"])
+    train.add_argument("kind", choices=list(KINDS))
     train.add_argument("--data", help="TSV of english<TAB>french pairs (not needed for kernel-regression)")
     train.add_argument("--out", required=True, help="checkpoint to write (.safetensors)")
     train.add_argument("--epochs", type=int)
@@ -283,6 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd = sub.add_parser(name, help=helptext)
         cmd.add_argument("--checkpoint", required=True, help="a .safetensors checkpoint")
         cmd.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
+        cmd.add_argument("--threads", type=int, help=THREADS_HELP)
         cmd.add_argument("--beam", type=int, default=DEFAULT_BEAM,
                          help=f"beam size (default {DEFAULT_BEAM}; 1 = greedy, as the app steps by default)")
         if name == "translate":
@@ -301,6 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--step", help="1-based step to export, or 'all' (default: the last step)")
     export.add_argument("--scale", type=float, default=2.0, help="PNG scale factor (default 2)")
     export.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
+    export.add_argument("--threads", type=int, help=THREADS_HELP)
     export.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
     export.set_defaults(run=_cmd_export)
     return parser

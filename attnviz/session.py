@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
+from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import DecodeStep, EncodedSource, KernelFit
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
@@ -87,10 +88,13 @@ class ModelInfo:
     """What the views need to know about the loaded model."""
 
     kind: str
+    family: str  # "translation" or "regression" (attnviz.core.kinds)
     path: Path
     device: str
     parameters: int
     training: dict[str, Any]
+    attention: tuple[AttentionKind, ...] = ()  # what its decoding exposes
+    scoring_formula: str = ""
     decoder_layers: int = 0
     heads: int = 0
     positional_table: np.ndarray | None = None  # (positions, width), Transformer only
@@ -111,17 +115,15 @@ def _model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
     from attnviz.core.device import available_devices
     from attnviz.core.positional import positional_encoding_table
 
-    c = loaded.config
-    params = sum(p.numel() for p in loaded.model.parameters())
-    common: dict[str, Any] = {"kind": loaded.kind, "path": Path(loaded.path or ""), "device": device,
-                              "parameters": params, "training": dict(loaded.training),
-                              "devices": tuple(available_devices()), "notice": notice}
-    if loaded.kind == "transformer":
-        return ModelInfo(**common, decoder_layers=c.num_decoder_layers, heads=c.num_heads,
-                         positional_table=positional_encoding_table(max(c.max_src_len, c.max_tgt_len), c.num_hiddens))
-    if loaded.is_translation:
-        return ModelInfo(**common, decoder_layers=1, heads=1)
-    return ModelInfo(**common)
+    c, kind = loaded.config, loaded.model_kind
+    table = None
+    if hasattr(loaded.model, "positional"):  # a model with a positional encoding: its table, every position
+        table = positional_encoding_table(max(c.max_src_len, c.max_tgt_len), c.num_hiddens)
+    translation = kind.is_translation
+    return ModelInfo(kind.name, kind.family, Path(loaded.path or ""), device,
+                     sum(p.numel() for p in loaded.model.parameters()), dict(loaded.training), kind.attention,
+                     kind.scoring_formula, getattr(c, "num_decoder_layers", 1) if translation else 0,
+                     getattr(c, "num_heads", 1) if translation else 0, table, tuple(available_devices()), notice)
 
 
 class Session:
@@ -169,9 +171,10 @@ class Session:
 
         def job() -> tuple[LoadedModel, ModelInfo, KernelFit | None, str]:
             from attnviz.core.checkpoint import load_checkpoint
-            from attnviz.core.device import DeviceUnavailableError, pick_device
+            from attnviz.core.device import DeviceUnavailableError, pick_device, set_threads
             from attnviz.core.kernel_regression import KernelRegressionModel, explain
 
+            set_threads()  # one thread: a step of these small models gains little from more, and shares well
             name, notice = device_name, ""
             try:
                 chosen = pick_device(name)

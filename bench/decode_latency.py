@@ -21,10 +21,9 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from attnviz.core.checkpoint import TRANSLATION_KINDS, CheckpointError, load_checkpoint  # noqa: E402
-from attnviz.core.decoding import start, step, step_uncached  # noqa: E402
+from attnviz.core.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
+from attnviz.core.decoding import encode_batch  # noqa: E402
 from attnviz.core.device import pick_device  # noqa: E402
-from attnviz.training.data import encode_batch  # noqa: E402
 
 SOURCE = "i think that we should go home before it rains tonight ."  # 11 tokens
 
@@ -46,10 +45,23 @@ def median_ms(fn, device: torch.device, repeats: int) -> float:
     return statistics.median(times)
 
 
+def step_uncached(model, prefix: torch.Tensor, encoded) -> torch.Tensor:
+    """Next-token log-probabilities after ``prefix`` (B, t, starting with <bos>) with the decoder recomputed
+    over the whole prefix from the encoder's state ``encoded``: what a step costs without a cache."""
+    if hasattr(model, "decode"):  # the Transformer decodes a whole prefix in one call
+        logits, _, _ = model.decode(prefix, encoded)
+        return torch.log_softmax(logits[:, -1].float(), dim=-1)
+    state, log_probs = encoded, None
+    for t in range(prefix.shape[1]):  # an RNN must re-run its recurrence token by token
+        log_probs, state, _ = model.step(prefix[:, t], state)
+    assert log_probs is not None
+    return log_probs
+
+
 @torch.inference_mode()
 def measure(path: Path, device: torch.device, repeats: int) -> dict[str, float] | None:
     loaded = load_checkpoint(path, device)
-    if loaded.kind not in TRANSLATION_KINDS:
+    if not loaded.is_translation:
         return None
     model, tgt = loaded.model, loaded.tgt_vocab
     assert loaded.src_vocab is not None and tgt is not None
@@ -58,21 +70,21 @@ def measure(path: Path, device: torch.device, repeats: int) -> dict[str, float] 
     bos = torch.full((1,), tgt.bos_id, device=device)
 
     def state_after(prefix_len: int):
-        state, _ = start(model, src, valid)
+        state, _ = model.start(src, valid)
         tokens = bos
         for _ in range(prefix_len):
-            log_probs, state, _ = step(model, tokens, state)
+            log_probs, state, _ = model.step(tokens, state)
             tokens = log_probs.argmax(-1)
         return state, tokens
 
     state10, tok10 = state_after(5)
-    cached_short = median_ms(lambda: step(model, tok10, state10, need_attention=True), device, repeats)
+    cached_short = median_ms(lambda: model.step(tok10, state10, need_attention=True), device, repeats)
     state50, tok50 = state_after(49)
     prefix = torch.randint(4, len(tgt), (1, 50), device=device)
     prefix[0, 0] = tgt.bos_id
-    cached_long = median_ms(lambda: step(model, tok50, state50), device, repeats)
-    encoded, _ = start(model, src, valid)  # the baseline keeps the encoder's output too: only the decoder recomputes
-    recompute_long = median_ms(lambda: step_uncached(model, src, valid, prefix, encoded), device, repeats)
+    cached_long = median_ms(lambda: model.step(tok50, state50), device, repeats)
+    encoded, _ = model.start(src, valid)  # the baseline keeps the encoder's output too: only the decoder recomputes
+    recompute_long = median_ms(lambda: step_uncached(model, prefix, encoded), device, repeats)
     return {"cached_10src_ms": cached_short, "cached_50prefix_ms": cached_long,
             "recompute_50prefix_ms": recompute_long, "speedup": recompute_long / cached_long}
 

@@ -5,9 +5,8 @@ import pytest
 import torch
 
 from attnviz.core.checkpoint import load_checkpoint, save_checkpoint
-from attnviz.core.decoding import start, step, step_uncached
+from attnviz.core.decoding import encode_batch
 from attnviz.core.stepping import DecodeSession
-from attnviz.training.data import encode_batch
 from tests.conftest import DEVICES
 from tests.tiny import reversal_of
 
@@ -84,16 +83,17 @@ def test_transformer_stepwise_attention_equals_full_pass(tiny_models):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_cached_steps_equal_uncached_steps(tiny_models, kind):
+    """The decoder interface's cached step equals a full teacher-forced pass over the whole prefix."""
     loaded = load_checkpoint(tiny_models[kind][0])
     src, valid = encode_batch([["a", "b", "c", "d", "e"], ["f", "g", "h", "<pad>", "<pad>"]], loaded.src_vocab)
     valid = torch.tensor([5, 3])
     with torch.no_grad():
-        state, _ = start(loaded.model, src, valid)
+        state, _ = loaded.model.start(src, valid)
         tokens = torch.full((2,), loaded.tgt_vocab.bos_id)
         prefix = tokens[:, None]
         for _ in range(5):
-            cached, state, _ = step(loaded.model, tokens, state)
-            recomputed = step_uncached(loaded.model, src, valid, prefix)
+            cached, state, _ = loaded.model.step(tokens, state)
+            recomputed = torch.log_softmax(loaded.model(src, valid, prefix)[:, -1], dim=-1)
             torch.testing.assert_close(cached, recomputed, rtol=1e-4, atol=1e-4)
             tokens = cached.argmax(-1)
             prefix = torch.cat([prefix, tokens[:, None]], dim=1)
@@ -105,12 +105,12 @@ def test_no_weight_on_padding(tiny_models, kind):
     src, _ = encode_batch([["a", "b", "c", "d", "e"], ["f", "g"]], loaded.src_vocab)
     valid = torch.tensor([5, 2])
     with torch.no_grad():
-        state, enc_atts = start(loaded.model, src, valid, need_attention=True)
-        _, _, att = step(loaded.model, torch.full((2,), loaded.tgt_vocab.bos_id), state, need_attention=True)
+        state, encoder = loaded.model.start(src, valid, need_attention=True)
+        _, _, att = loaded.model.step(torch.full((2,), loaded.tgt_vocab.bos_id), state, need_attention=True)
     assert torch.all(att.cross_weights[1, ..., 2:] == 0)
     torch.testing.assert_close(att.cross_weights.sum(-1), torch.ones_like(att.cross_weights.sum(-1)))
-    for layer in enc_atts:  # Transformer encoder self-attention
-        assert torch.all(layer.weights[1, :, :, 2:] == 0)
+    if encoder is not None:  # Transformer encoder self-attention (B, L, H, S, S)
+        assert torch.all(encoder.weights[1, ..., 2:] == 0)
 
 
 def test_beam_search_exposes_beams_and_beam_one_is_greedy(tiny_models):

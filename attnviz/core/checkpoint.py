@@ -20,21 +20,10 @@ from safetensors.torch import save_file
 from torch import nn
 
 from attnviz.core.files import atomic_output
-from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel
-from attnviz.core.seq2seq import Seq2SeqAttention, Seq2SeqConfig
+from attnviz.core.kinds import KINDS, ModelKind, kind_of
 from attnviz.core.text import Vocab
-from attnviz.core.transformer import Transformer, TransformerConfig
 
 FORMAT_VERSION = "1"
-
-#: kind -> (config class, model class, fixed config values)
-KINDS: dict[str, tuple[type, type[nn.Module], dict[str, Any]]] = {
-    "kernel-regression": (KernelRegressionConfig, KernelRegressionModel, {}),
-    "rnn-additive": (Seq2SeqConfig, Seq2SeqAttention, {"scoring": "additive"}),
-    "rnn-dot": (Seq2SeqConfig, Seq2SeqAttention, {"scoring": "dot"}),
-    "transformer": (TransformerConfig, Transformer, {}),
-}
-TRANSLATION_KINDS = ("rnn-additive", "rnn-dot", "transformer")
 
 
 class CheckpointError(Exception):
@@ -58,22 +47,16 @@ class LoadedModel:
         return next(self.model.parameters()).device
 
     @property
+    def model_kind(self) -> ModelKind:
+        return KINDS[self.kind]
+
+    @property
     def is_translation(self) -> bool:
-        return self.kind in TRANSLATION_KINDS
-
-
-def kind_of(config: Any) -> str:
-    if isinstance(config, Seq2SeqConfig):
-        return f"rnn-{config.scoring}"
-    for kind, (config_cls, _, _) in KINDS.items():
-        if isinstance(config, config_cls):
-            return kind
-    raise TypeError(f"no checkpoint kind for {type(config).__name__}")
+        return self.model_kind.is_translation
 
 
 def build_model(config: Any) -> nn.Module:
-    _, model_cls, _ = KINDS[kind_of(config)]
-    return model_cls(config)
+    return kind_of(config).model_cls(config)
 
 
 def _stored_tensors(model: nn.Module) -> dict[str, torch.Tensor]:
@@ -99,10 +82,10 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
     path = Path(path)
     config: Any = getattr(model, "config")  # noqa: B009 (every attnviz model has one)
     kind = kind_of(config)
-    metadata = {"format_version": FORMAT_VERSION, "kind": kind,
+    metadata = {"format_version": FORMAT_VERSION, "kind": kind.name,
                 "config": json.dumps(dataclasses.asdict(config)),
                 "training": json.dumps(training or {})}
-    if kind in TRANSLATION_KINDS:
+    if kind.is_translation:
         if src_vocab is None or tgt_vocab is None:
             raise ValueError("a translation checkpoint needs src_vocab and tgt_vocab")
         metadata["src_vocab"] = json.dumps(list(src_vocab.tokens), ensure_ascii=False)
@@ -119,8 +102,8 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
     return path
 
 
-def _read_config(path: Path, kind: str, raw: str | None) -> Any:
-    config_cls, _, fixed = KINDS[kind]
+def _read_config(path: Path, kind: ModelKind, raw: str | None) -> Any:
+    config_cls, fixed = kind.config_cls, kind.fixed
     if raw is None:
         raise CheckpointError(f"{path}: metadata has no 'config'")
     try:
@@ -138,7 +121,7 @@ def _read_config(path: Path, kind: str, raw: str | None) -> Any:
         raise CheckpointError(f"{path}: config has unknown fields {', '.join(unknown)}")
     for key, value in fixed.items():
         if values[key] != value:
-            raise CheckpointError(f"{path}: config.{key} is {values[key]!r}, kind {kind!r} needs {value!r}")
+            raise CheckpointError(f"{path}: config.{key} is {values[key]!r}, kind {kind.name!r} needs {value!r}")
     try:
         return config_cls(**values)
     except (TypeError, ValueError) as error:
@@ -175,12 +158,13 @@ def load_checkpoint(path: str | Path, device: torch.device | str = "cpu") -> Loa
     version = metadata.get("format_version")
     if version != FORMAT_VERSION:
         raise CheckpointError(f"{path}: format_version {version!r} is not supported (expected {FORMAT_VERSION})")
-    kind = metadata.get("kind")
-    if kind not in KINDS:
-        raise CheckpointError(f"{path}: unknown model kind {kind!r}; known: {', '.join(KINDS)}")
+    name = metadata.get("kind")
+    if name not in KINDS:
+        raise CheckpointError(f"{path}: unknown model kind {name!r}; known: {', '.join(KINDS)}")
+    kind = KINDS[name]
     config = _read_config(path, kind, metadata.get("config"))
     src_vocab = tgt_vocab = None
-    if kind in TRANSLATION_KINDS:
+    if kind.is_translation:
         src_vocab = _read_vocab(path, metadata, "src_vocab", config.src_vocab_size)
         tgt_vocab = _read_vocab(path, metadata, "tgt_vocab", config.tgt_vocab_size)
     try:
@@ -210,4 +194,4 @@ def load_checkpoint(path: str | Path, device: torch.device | str = "cpu") -> Loa
         training = json.loads(metadata.get("training", "{}"))
     except json.JSONDecodeError:
         raise CheckpointError(f"{path}: training info is not valid JSON") from None
-    return LoadedModel(kind, config, model.to(device).eval(), src_vocab, tgt_vocab, training, path)
+    return LoadedModel(kind.name, config, model.to(device).eval(), src_vocab, tgt_vocab, training, path)

@@ -1,112 +1,189 @@
-"""Decoding the translation models: one family-independent step interface, batched greedy decoding.
+"""The one decode loop: beam search over a batch of sentences (beam size 1 is greedy decoding).
 
-The step-by-step session for the GUI and the CLI builds on :func:`start` and :func:`step`.
-Shapes: B batch (or beams), S source length, V target vocabulary, H heads, L layers.
+It drives any model with the decoder interface of :mod:`attnviz.core.decoder`. The app steps it one
+token at a time for one sentence (:mod:`attnviz.core.stepping`); ``attnviz translate`` / ``eval`` and
+training's BLEU run :func:`translate` over many sentences at once, every live hypothesis of every
+sentence in one model call per step.
+Shapes: B sentences, k beam size, R live rows (≤ B·k), S source length, V target vocabulary,
+L layers, H heads, t target positions so far.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
+import numpy as np
 import torch
-from torch import Tensor, nn
+from torch import Tensor
 
-from attnviz.core.attention import Attended
-from attnviz.core.seq2seq import RnnState, Seq2SeqAttention
-from attnviz.core.transformer import Transformer, TransformerState
+from attnviz.core.decoder import DecoderState, StepAttention, TranslationModel
+from attnviz.core.text import Vocab
 
-DecoderState = RnnState | TransformerState
+LENGTH_PENALTY = 0.75  # hypotheses are ranked by log P / T^α (d2l §10.8)
+
+
+@dataclass(frozen=True)
+class AttentionRow:
+    """One step's attention for one hypothesis, newest query row only, as numpy: cross (L, H, S),
+    self (L, H, t) or None (RNN)."""
+
+    cross_weights: np.ndarray
+    cross_scores: np.ndarray
+    self_weights: np.ndarray | None
+    self_scores: np.ndarray | None
 
 
 @dataclass
-class StepAttention:
-    """One decoder step's attention, newest query row only.
+class Hypothesis:
+    """ids: tokens chosen so far (no <bos>, <eos> last once finished); rows: its attention per step
+    (empty unless recorded); top: the next-token distribution (ids, probabilities) at its last step."""
 
-    cross_weights, cross_scores: (B, L, H, S) — the RNN models have L = H = 1.
-    self_weights, self_scores: (B, L, H, t) over the t target positions so far (Transformer), else None.
+    ids: list[int]
+    log_prob: float
+    finished: bool = False
+    rows: list[AttentionRow] = field(default_factory=list)
+    top: tuple[list[int], list[float]] = ([], [])
+
+    def score(self) -> float:
+        return self.log_prob / max(len(self.ids), 1) ** LENGTH_PENALTY
+
+
+def _host_rows(att: StepAttention | None, count: int) -> list[AttentionRow | None]:
+    """A step's batched attention (R, L, H, K) as per-row numpy: one device→host copy per array."""
+    if att is None:
+        return [None] * count
+
+    def host(tensor: Tensor | None) -> np.ndarray | None:
+        return None if tensor is None else tensor.float().cpu().numpy()
+
+    cw, cs, sw, ss = host(att.cross_weights), host(att.cross_scores), host(att.self_weights), host(att.self_scores)
+    assert cw is not None and cs is not None
+    return [AttentionRow(cw[i], cs[i], None if sw is None else sw[i], None if ss is None else ss[i])
+            for i in range(count)]
+
+
+class BeamSearch:
+    """Decode a batch of encoded sentences together, one token per :meth:`step`.
+
+    Every sentence keeps at most ``beam_size`` hypotheses; each step extends the live ones, keeps the
+    ``beam_size`` best extensions by log-probability, then ranks them with the finished ones by
+    length-normalized score. A sentence ends when all its kept hypotheses have ended or after
+    ``max_len`` steps. record_attention: keep each hypothesis's attention rows (the app);
+    top_k: keep each hypothesis's next-token top-k (the app's table).
     """
 
-    cross_weights: Tensor
-    cross_scores: Tensor
-    self_weights: Tensor | None = None
-    self_scores: Tensor | None = None
+    def __init__(self, model: TranslationModel, src: Tensor, src_valid_lens: Tensor, *, bos_id: int, eos_id: int,
+                 beam_size: int = 1, max_len: int = 32, record_attention: bool = False, top_k: int = 0):
+        if beam_size < 1:
+            raise ValueError(f"beam size must be at least 1, got {beam_size}")
+        self.model, self.bos_id, self.eos_id = model, bos_id, eos_id
+        self.beam_size, self.max_len = beam_size, max_len
+        self.record_attention, self.top_k = record_attention, top_k
+        self.device = src.device
+        self.state: DecoderState
+        self.state, self.encoder_attention = model.start(src, src_valid_lens, need_attention=record_attention)
+        self.hypotheses: list[list[Hypothesis]] = [[Hypothesis([], 0.0)] for _ in range(src.shape[0])]
+        self.done = [False] * src.shape[0]
+        self.steps_taken = 0
+
+    @property
+    def finished(self) -> bool:
+        return all(self.done)
+
+    def best(self, sentence: int = 0) -> Hypothesis:
+        return self.hypotheses[sentence][0]
+
+    @torch.inference_mode()
+    def step(self) -> None:
+        """Decode one more token for every live hypothesis of every unfinished sentence."""
+        if self.finished:
+            raise RuntimeError("decoding has already finished")
+        live = [(b, h) for b, hyps in enumerate(self.hypotheses) if not self.done[b] for h in hyps if not h.finished]
+        last = torch.tensor([h.ids[-1] if h.ids else self.bos_id for _, h in live], device=self.device)
+        log_probs, state, att = self.model.step(last, self.state, need_attention=self.record_attention)
+        rows = _host_rows(att, len(live))
+        top: list[tuple[list[int], list[float]]] = [([], [])] * len(live)
+        if self.top_k:
+            top_p, top_i = log_probs.exp().topk(min(self.top_k, log_probs.shape[-1]), dim=-1)
+            top = list(zip(top_i.tolist(), top_p.tolist(), strict=True))
+        # Each sentence's live rows, padded to beam_size with -inf rows: one top-k for all sentences.
+        sentences = sorted({b for b, _ in live})
+        slot_of = {b: i for i, b in enumerate(sentences)}
+        vocab = log_probs.shape[-1]
+        totals = log_probs + torch.tensor([h.log_prob for _, h in live], device=self.device)[:, None]
+        padded = torch.full((len(sentences), self.beam_size, vocab), float("-inf"), device=self.device)
+        column: dict[int, int] = {}
+        rows_index, cols_index = [], []
+        for b, _ in live:
+            rows_index.append(slot_of[b])
+            cols_index.append(column.get(b, 0))
+            column[b] = column.get(b, 0) + 1
+        padded[rows_index, cols_index] = totals
+        cand_scores, cand_index = padded.view(len(sentences), -1).topk(self.beam_size, dim=-1)
+        first_row = {b: i for i, (b, _) in reversed(list(enumerate(live)))}
+        at_limit = self.steps_taken + 1 >= self.max_len
+        keep: list[int] = []
+        for b, scores, indices in zip(sentences, cand_scores.tolist(), cand_index.tolist(), strict=True):
+            extended: list[tuple[Hypothesis, int]] = []
+            for score, flat in zip(scores, indices, strict=True):
+                if score == float("-inf"):
+                    break
+                parent_column, token = divmod(flat, vocab)
+                row = first_row[b] + parent_column
+                parent = live[row][1]
+                hyp = Hypothesis([*parent.ids, token], score, token == self.eos_id,
+                                 [*parent.rows, *filter(None, [rows[row]])], top[row])
+                extended.append((hyp, row))
+            parent_row = {id(hyp): row for hyp, row in extended}
+            ended = [h for h in self.hypotheses[b] if h.finished]
+            ranked = sorted(ended + [hyp for hyp, _ in extended], key=lambda h: h.score(), reverse=True)
+            self.hypotheses[b] = ranked[: self.beam_size]
+            self.done[b] = at_limit or all(h.finished for h in self.hypotheses[b])
+            if not self.done[b]:  # the cache row of each kept live hypothesis, in order
+                keep.extend(parent_row[id(h)] for h in self.hypotheses[b] if not h.finished)
+        if keep:
+            self.state = state.reorder(torch.tensor(keep, device=self.device))
+        self.steps_taken += 1
+
+    def run(self) -> None:
+        while not self.finished:
+            self.step()
 
 
-def _stack_last_row(atts: list[Attended]) -> tuple[Tensor, Tensor]:
-    """Per-layer (B, H, T, K) weights/scores -> the last query row of each, stacked to (B, L, H, K)."""
-    weights = torch.stack([a.weights[:, :, -1] for a in atts], dim=1)
-    scores = torch.stack([a.scores[:, :, -1] for a in atts if a.scores is not None], dim=1)
-    return weights, scores
-
-
-def start(model: nn.Module, src: Tensor, src_valid_lens: Tensor,
-          need_attention: bool = False) -> tuple[DecoderState, list[Attended]]:
-    """Encode a batch: src (B, S), src_valid_lens (B,) -> decoder state and, for the Transformer,
-    each encoder layer's self-attention (weights and scores (B, H, S, S)); [] for the RNN models."""
-    if isinstance(model, Transformer):
-        encoding = model.encode(src, src_valid_lens, need_scores=need_attention)
-        return encoding.state, encoding.attention
-    if isinstance(model, Seq2SeqAttention):
-        return model.encode(src, src_valid_lens), []
-    raise TypeError(f"{type(model).__name__} is not a translation model")
-
-
-def step(model: nn.Module, tokens: Tensor, state: DecoderState, need_attention: bool = False
-         ) -> tuple[Tensor, DecoderState, StepAttention | None]:
-    """One decoder step: tokens (B,) previous tokens -> log-probabilities (B, V), next state, attention."""
-    if isinstance(model, Transformer) and isinstance(state, TransformerState):
-        logits, state, att = model.decode(tokens[:, None], state, need_scores=need_attention)
-        log_probs = torch.log_softmax(logits[:, -1].float(), dim=-1)
-        if not need_attention:
-            return log_probs, state, None
-        cross_w, cross_s = _stack_last_row(att.cross_attention)
-        self_w, self_s = _stack_last_row(att.self_attention)
-        return log_probs, state, StepAttention(cross_w, cross_s, self_w, self_s)
-    if isinstance(model, Seq2SeqAttention) and isinstance(state, RnnState):
-        logits, state, rnn_att = model.decode_step(tokens, state)
-        log_probs = torch.log_softmax(logits.float(), dim=-1)
-        if not need_attention:
-            return log_probs, state, None
-        # (B, 1, S) -> (B, L=1, H=1, S)
-        return log_probs, state, StepAttention(rnn_att.weights[:, None], rnn_att.scores[:, None])
-    raise TypeError(f"{type(model).__name__} cannot step a {type(state).__name__}")
+def encode_batch(sentences: Sequence[Sequence[str]], vocab: Vocab, *, add_bos: bool = False,
+                 add_eos: bool = False) -> tuple[Tensor, Tensor]:
+    """Token ids (B, T) padded with <pad> to the longest row, and valid lengths (B,)."""
+    rows = [([vocab.bos_id] if add_bos else []) + vocab.ids(s) + ([vocab.eos_id] if add_eos else [])
+            for s in sentences]
+    width = max(1, max((len(r) for r in rows), default=1))
+    ids = torch.full((len(rows), width), vocab.pad_id, dtype=torch.long)
+    for i, row in enumerate(rows):
+        ids[i, : len(row)] = torch.tensor(row, dtype=torch.long)
+    return ids, torch.tensor([len(r) for r in rows], dtype=torch.long)
 
 
 @torch.inference_mode()
-def greedy_batch(model: nn.Module, src: Tensor, src_valid_lens: Tensor, bos_id: int, eos_id: int,
-                 max_len: int) -> list[list[int]]:
-    """Greedy-decode a batch with the cache; returns each row's token ids, without <eos>."""
-    state, _ = start(model, src, src_valid_lens)
-    batch = src.shape[0]
-    tokens = torch.full((batch,), bos_id, dtype=torch.long, device=src.device)
-    done = torch.zeros(batch, dtype=torch.bool, device=src.device)
-    out: list[list[int]] = [[] for _ in range(batch)]
-    for _ in range(max_len):
-        log_probs, state, _ = step(model, tokens, state)
-        tokens = log_probs.argmax(-1)
-        for i, (tok, finished) in enumerate(zip(tokens.tolist(), done.tolist(), strict=True)):
-            if not finished and tok != eos_id:
-                out[i].append(tok)
-        done |= tokens == eos_id
-        if bool(done.all()):
-            break
-    return out
+def translate(model: TranslationModel, sentences: Sequence[Sequence[str]], src_vocab: Vocab, tgt_vocab: Vocab,
+              device: torch.device, *, beam_size: int = 1, max_len: int | None = None,
+              rows_per_batch: int = 256) -> list[list[str]]:
+    """Translations (target tokens, without <eos>) of tokenized, already truncated sentences.
 
-
-@torch.inference_mode()
-def step_uncached(model: nn.Module, src: Tensor, src_valid_lens: Tensor, prefix: Tensor,
-                  encoded: DecoderState | None = None) -> Tensor:
-    """Next-token log-probabilities (B, V) after ``prefix`` (B, t, starting with <bos>), the decoder
-    recomputed over the whole prefix with no cache: what a step costs without incremental decoding.
-
-    encoded: the state ``start`` returned for this source (its encoding is reused; default: encode again).
+    Sentences are sorted by length and decoded ``rows_per_batch / beam_size`` at a time.
     """
-    state = encoded if encoded is not None else start(model, src, src_valid_lens)[0]
-    if isinstance(model, Transformer) and isinstance(state, TransformerState):
-        logits, _, _ = model.decode(prefix, state)
-        return torch.log_softmax(logits[:, -1].float(), dim=-1)
-    log_probs = None
-    for t in range(prefix.shape[1]):
-        log_probs, state, _ = step(model, prefix[:, t], state)
-    assert log_probs is not None
-    return log_probs
+    max_len = max_len or int(model.config.max_tgt_len)
+    per_batch = max(1, rows_per_batch // beam_size)
+    order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
+    results: list[list[str]] = [[] for _ in sentences]
+    for begin in range(0, len(order), per_batch):
+        chunk = [i for i in order[begin: begin + per_batch] if sentences[i]]
+        if not chunk:
+            continue
+        src, valid = encode_batch([sentences[i] for i in chunk], src_vocab)
+        search = BeamSearch(model, src.to(device), valid.to(device), bos_id=tgt_vocab.bos_id,
+                            eos_id=tgt_vocab.eos_id, beam_size=beam_size, max_len=max_len)
+        search.run()
+        for b, i in enumerate(chunk):
+            ids = search.best(b).ids
+            results[i] = tgt_vocab.to_tokens(ids[:-1] if ids and ids[-1] == tgt_vocab.eos_id else ids)
+    return results

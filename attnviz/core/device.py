@@ -4,6 +4,23 @@ from __future__ import annotations
 
 import torch
 
+#: CPU threads torch uses when nobody says otherwise (bench/translate_throughput.py measured the choice).
+DEFAULT_THREADS = 1
+
+
+def set_threads(requested: int | None = None) -> int:
+    """Set torch's intra-op CPU threads to ``requested`` (None: DEFAULT_THREADS); returns the number set.
+
+    attnviz's matrices are small: one thread loses little on an idle machine, and on a machine whose
+    cores are busy with other work it avoids the many-fold slowdown of threads waiting on each other.
+    """
+    threads = DEFAULT_THREADS if requested is None else int(requested)
+    if threads < 1:
+        raise ValueError(f"the number of threads must be at least 1, got {threads}")
+    if torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
+    return threads
+
 
 class DeviceUnavailableError(RuntimeError):
     """The device a user asked for does not exist on this machine."""

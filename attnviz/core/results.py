@@ -32,7 +32,6 @@ class EncodedSource:
     encoder_weights: np.ndarray | None
     encoder_scores: np.ndarray | None
     padding_mask: np.ndarray
-    seconds: float
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,7 @@ class DecodeStep:
     topk_tokens, topk_probs: (k,) the next-token distribution of this step, most likely first.
     cross_weights, cross_scores: (L, H, T, S); self_weights, self_scores: (L, H, T, T) or None (RNN).
         Masked cells have weight exactly 0; self_scores are 0 above the diagonal (never computed).
-    padding_mask: (S,) bool; causal_mask: (T, T) bool, True where attention is allowed.
+    causal_mask: (T, T) bool, True where attention is allowed.
     """
 
     index: int
@@ -68,7 +67,6 @@ class DecodeStep:
     cross_scores: np.ndarray
     self_weights: np.ndarray | None
     self_scores: np.ndarray | None
-    padding_mask: np.ndarray
     causal_mask: np.ndarray
     beams: tuple[Beam, ...]
     seconds: float

@@ -17,6 +17,7 @@ from torch import Tensor, nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from attnviz.core.attention import AdditiveAttention, DotProductAttention
+from attnviz.core.decoder import EncoderAttention, StepAttention
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,20 @@ class Seq2SeqAttention(nn.Module):
         logits = self.output(self.dropout(torch.tanh(self.pre_output(features))))  # (B, V)
         next_state = RnnState(state.enc_outputs, state.src_valid_lens, hidden)
         return logits, next_state, RnnStepAttention(attended.weights, attended.scores)
+
+    # -- the decoder interface (attnviz.core.decoder) ------------------------------------------
+    def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
+              ) -> tuple[RnnState, EncoderAttention | None]:
+        return self.encode(src, src_valid_lens), None  # no encoder self-attention
+
+    def step(self, tokens: Tensor, state: RnnState, need_attention: bool = False
+             ) -> tuple[Tensor, RnnState, StepAttention | None]:
+        logits, state, att = self.decode_step(tokens, state)
+        log_probs = torch.log_softmax(logits.float(), dim=-1)
+        if not need_attention:
+            return log_probs, state, None
+        # (B, 1, S) -> (B, L=1, H=1, S)
+        return log_probs, state, StepAttention(att.weights[:, None], att.scores[:, None])
 
     def forward(self, src: Tensor, src_valid_lens: Tensor, tgt_in: Tensor) -> Tensor:
         """Teacher forcing: tgt_in (B, T) starts with <bos> -> logits (B, T, V)."""

@@ -26,9 +26,23 @@ def tokenize(text: str) -> list[str]:
     return text.split()
 
 
-def detokenize(tokens: Sequence[str]) -> str:
-    """Tokens joined by single spaces: the preprocessed form, which BLEU is computed on."""
-    return " ".join(tokens)
+@dataclass(frozen=True)
+class SourceWords:
+    """A sentence as a model reads it: words (preprocessed, cut to the model's limit), the words its
+    vocabulary lacks (read as <unk>), and the original length when it was cut."""
+
+    words: tuple[str, ...]
+    unknown: tuple[str, ...]
+    truncated_from: int | None
+
+
+def source_words(text: str, vocab: Vocab, max_len: int) -> SourceWords:
+    """Preprocess, tokenize and truncate ``text`` to ``max_len`` words: the one place input is cut."""
+    words = tokenize(preprocess(text))
+    truncated_from = len(words) if len(words) > max_len else None
+    words = words[:max_len]
+    unknown = tuple(dict.fromkeys(w for w in words if w not in vocab))
+    return SourceWords(tuple(words), unknown, truncated_from)
 
 
 @dataclass(frozen=True)

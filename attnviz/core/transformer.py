@@ -15,6 +15,7 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.attention import Attended, MultiHeadAttention
+from attnviz.core.decoder import EncoderAttention, StepAttention, stack_layers
 from attnviz.core.masking import causal_mask
 from attnviz.core.positional import PositionalEncoding
 
@@ -28,8 +29,8 @@ class TransformerConfig:
     num_hiddens: int = 256
     ffn_hiddens: int = 1024
     num_heads: int = 4
-    num_encoder_layers: int = 2
-    num_decoder_layers: int = 2
+    num_encoder_layers: int = 3
+    num_decoder_layers: int = 3
     dropout: float = 0.1
     max_src_len: int = 32
     max_tgt_len: int = 32
@@ -197,6 +198,23 @@ class Transformer(nn.Module):
             cross_atts.append(cross_att)
         next_state = TransformerState(caches, state.src_valid_lens, state.offset + tokens.shape[1])
         return self.output(x), next_state, TransformerStepAttention(self_atts, cross_atts)
+
+    # -- the decoder interface (attnviz.core.decoder) ------------------------------------------
+    def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
+              ) -> tuple[TransformerState, EncoderAttention | None]:
+        encoding = self.encode(src, src_valid_lens, need_scores=need_attention)
+        if not need_attention:
+            return encoding.state, None
+        return encoding.state, EncoderAttention(*stack_layers(encoding.attention, last_row=False))
+
+    def step(self, tokens: Tensor, state: TransformerState, need_attention: bool = False
+             ) -> tuple[Tensor, TransformerState, StepAttention | None]:
+        logits, state, att = self.decode(tokens[:, None], state, need_scores=need_attention)
+        log_probs = torch.log_softmax(logits[:, -1].float(), dim=-1)
+        if not need_attention:
+            return log_probs, state, None
+        return log_probs, state, StepAttention(*stack_layers(att.cross_attention, last_row=True),
+                                               *stack_layers(att.self_attention, last_row=True))
 
     def forward(self, src: Tensor, src_valid_lens: Tensor, tgt_in: Tensor) -> Tensor:
         """Teacher forcing: tgt_in (B, T) starts with <bos> -> logits (B, T, V)."""

@@ -10,6 +10,7 @@ from pathlib import Path
 import torch
 from torch import Tensor
 
+from attnviz.core.decoding import encode_batch
 from attnviz.core.text import Vocab, preprocess, tokenize
 
 
@@ -74,18 +75,6 @@ def training_split(path: str | Path, max_src_tokens: int | None, max_tgt_tokens:
         raise ValueError(f"{path}: no usable sentence pairs")
     n_sources = len({p.src for p in pairs})
     return split_by_source(pairs, min(val_sources, n_sources // 10), seed)
-
-
-def encode_batch(sentences: list[tuple[str, ...]] | list[list[str]], vocab: Vocab, *,
-                 add_bos: bool = False, add_eos: bool = False) -> tuple[Tensor, Tensor]:
-    """Token ids (B, T) padded with <pad>, and valid lengths (B,)."""
-    rows = [([vocab.bos_id] if add_bos else []) + vocab.ids(s) + ([vocab.eos_id] if add_eos else [])
-            for s in sentences]
-    width = max(1, max(len(r) for r in rows))
-    ids = torch.full((len(rows), width), vocab.pad_id, dtype=torch.long)
-    for i, row in enumerate(rows):
-        ids[i, : len(row)] = torch.tensor(row, dtype=torch.long)
-    return ids, torch.tensor([len(r) for r in rows], dtype=torch.long)
 
 
 @dataclass

@@ -12,14 +12,13 @@ from typing import Any, TextIO
 import torch
 from torch import nn
 
-from attnviz.core.checkpoint import LoadedModel, build_model, save_checkpoint
-from attnviz.core.decoding import greedy_batch
+from attnviz.core.checkpoint import build_model, save_checkpoint
+from attnviz.core.decoding import translate
 from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel, fit_parametric
-from attnviz.core.seq2seq import Seq2SeqConfig
+from attnviz.core.kinds import kind_named
 from attnviz.core.text import Vocab
-from attnviz.core.transformer import TransformerConfig
 from attnviz.training.bleu import corpus_bleu
-from attnviz.training.data import Pair, encode_batch, group_references, make_batches, training_split
+from attnviz.training.data import Pair, group_references, make_batches, training_split
 
 
 @dataclass(frozen=True)
@@ -28,7 +27,7 @@ class TrainOptions:
 
     epochs: int = 10
     batch_size: int = 128
-    lr: float | None = None  # peak learning rate after warm-up; None: the kind's default (DEFAULT_LR)
+    lr: float | None = None  # peak learning rate after warm-up; None: the kind's default (ModelKind.default_lr)
     warmup_steps: int = 400
     label_smoothing: float = 0.1
     clip_norm: float = 1.0
@@ -42,17 +41,7 @@ class TrainOptions:
     stop_after: int | None = None  # stop after this many epochs; the LR schedule still spans ``epochs``
 
 
-DEFAULT_ARCH: dict[str, dict[str, Any]] = {
-    "transformer": {"num_hiddens": 256, "ffn_hiddens": 1024, "num_heads": 4, "num_encoder_layers": 3,
-                    "num_decoder_layers": 3, "dropout": 0.1},
-    "rnn-additive": {"scoring": "additive", "embed_size": 256, "num_hiddens": 256, "num_layers": 2,
-                     "dropout": 0.2},
-    "rnn-dot": {"scoring": "dot", "embed_size": 256, "num_hiddens": 256, "num_layers": 2, "dropout": 0.2},
-}
-
-
 BOOK_SENTENCES = ("go .", "i lost .", "he's calm .", "i'm home .")  # d2l's test sentences
-DEFAULT_LR = {"transformer": 1e-3, "rnn-additive": 2e-3, "rnn-dot": 2e-3}
 
 
 class Progress:
@@ -98,27 +87,18 @@ def lr_at(step: int, total_steps: int, peak: float, warmup_steps: int) -> float:
     return peak * 0.5 * (1.0 + math.cos(math.pi * progress))
 
 
-def translate_ids(model: nn.Module, sentences: list[tuple[str, ...]], src_vocab: Vocab, tgt_vocab: Vocab,
-                  device: torch.device, max_len: int, batch_size: int = 256) -> list[str]:
-    """Greedy translations (preprocessed text) of tokenized sentences, batched by length."""
-    order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
-    results: list[str] = [""] * len(sentences)
+def greedy_texts(model: Any, sentences: list[tuple[str, ...]], src_vocab: Vocab, tgt_vocab: Vocab,
+                 device: torch.device) -> list[str]:
+    """Greedy translations (preprocessed text) of tokenized sentences, in eval mode."""
     model.eval()
-    for start in range(0, len(order), batch_size):
-        chunk = order[start: start + batch_size]
-        src, valid = encode_batch([sentences[i] for i in chunk], src_vocab)
-        outs = greedy_batch(model, src.to(device), valid.to(device), tgt_vocab.bos_id, tgt_vocab.eos_id,
-                            max_len)
-        for i, ids in zip(chunk, outs, strict=True):
-            results[i] = " ".join(tgt_vocab.to_tokens(ids))
-    return results
+    return [" ".join(t) for t in translate(model, sentences, src_vocab, tgt_vocab, device)]
 
 
-def evaluate_bleu(model: nn.Module, pairs: list[Pair], src_vocab: Vocab, tgt_vocab: Vocab,
-                  device: torch.device, max_len: int) -> float:
+def evaluate_bleu(model: Any, pairs: list[Pair], src_vocab: Vocab, tgt_vocab: Vocab, device: torch.device) -> float:
+    """Greedy corpus BLEU against all references of each source."""
     refs = group_references(pairs)
     sources = list(refs)
-    hyps = translate_ids(model, sources, src_vocab, tgt_vocab, device, max_len)
+    hyps = greedy_texts(model, sources, src_vocab, tgt_vocab, device)
     return corpus_bleu(hyps, [[" ".join(r) for r in refs[s]] for s in sources])
 
 
@@ -133,14 +113,13 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
     train, val = training_split(data_path, opts.max_src_tokens, opts.max_tgt_tokens, opts.val_sources, opts.seed)
     src_vocab = Vocab.build([p.src for p in train], opts.src_min_freq)
     tgt_vocab = Vocab.build([p.tgt for p in train], opts.tgt_min_freq)
-    arch = {**DEFAULT_ARCH[kind], **(arch or {})}
-    config_cls = TransformerConfig if kind == "transformer" else Seq2SeqConfig
-    config = config_cls(src_vocab_size=len(src_vocab), tgt_vocab_size=len(tgt_vocab), **arch)
+    model_kind = kind_named(kind)
+    config = model_kind.make_config(src_vocab_size=len(src_vocab), tgt_vocab_size=len(tgt_vocab), **(arch or {}))
     model = build_model(config).to(device)
     n_params = sum(p.numel() for p in model.parameters())
     log.write(f"{kind}: {len(train):,} training pairs, {len(val):,} validation pairs; vocab "
               f"{len(src_vocab):,} en / {len(tgt_vocab):,} fr; {n_params:,} parameters; device {device}\n")
-    peak_lr = opts.lr if opts.lr is not None else DEFAULT_LR[kind]
+    peak_lr = opts.lr if opts.lr is not None else model_kind.default_lr
     total_steps = opts.epochs * math.ceil(len(train) / opts.batch_size)
     optimizer = torch.optim.Adam(model.parameters(), lr=peak_lr, betas=(0.9, 0.98), eps=1e-9)
     loss_fn = nn.CrossEntropyLoss(ignore_index=tgt_vocab.pad_id, label_smoothing=opts.label_smoothing)
@@ -168,11 +147,10 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
                 out_of_time = True
                 break
         progress.close()
-        bleu = evaluate_bleu(model, val, src_vocab, tgt_vocab, device, config.max_tgt_len)
+        bleu = evaluate_bleu(model, val, src_vocab, tgt_vocab, device)
         minutes = (time.perf_counter() - started) / 60
         history.append(round(bleu, 2))
-        book = translate_ids(model, [tuple(s.split()) for s in BOOK_SENTENCES], src_vocab, tgt_vocab, device,
-                             config.max_tgt_len)
+        book = greedy_texts(model, [tuple(s.split()) for s in BOOK_SENTENCES], src_vocab, tgt_vocab, device)
         info = {"data": str(Path(data_path).name), "train_pairs": len(train), "val_pairs": len(val),
                 "val_sources": len({p.src for p in val}), "epochs_completed": epoch - out_of_time,
                 "steps": step, "minutes": round(minutes, 1), "device": str(device),
@@ -198,6 +176,3 @@ def train_kernel_regression(out: str | Path, epochs: int = 5, seed: int = 0, lr:
     save_checkpoint(out, model, training=info)
     return info
 
-
-def loaded_summary(loaded: LoadedModel) -> str:
-    return f"{loaded.kind} ({sum(p.numel() for p in loaded.model.parameters()):,} parameters)"

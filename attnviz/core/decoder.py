@@ -1,0 +1,72 @@
+"""The decoder interface every translation model implements; :mod:`attnviz.core.decoding` drives it.
+
+``start`` encodes a batch of sources and returns the decoder's initial state; ``step`` decodes one
+token per row with a cache in that state; ``state.reorder(index)`` selects rows (beam search).
+Shapes: B batch rows (sentences or beams), S source length, V target vocabulary, L layers, H heads,
+t target positions so far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, Self
+
+import torch
+from torch import Tensor
+
+from attnviz.core.attention import Attended
+
+
+class DecoderState(Protocol):
+    """A translation model's cache between steps (keys/values or a hidden state)."""
+
+    def reorder(self, index: Tensor) -> Self:
+        """Keep rows ``index`` (B',) in that order."""
+        ...
+
+
+@dataclass(frozen=True)
+class EncoderAttention:
+    """Every encoder layer's self-attention: weights and pre-softmax scores (B, L, H, S, S)."""
+
+    weights: Tensor
+    scores: Tensor
+
+
+@dataclass(frozen=True)
+class StepAttention:
+    """One decoder step's attention, newest query row only.
+
+    cross_weights, cross_scores: (B, L, H, S) — the RNN models have L = H = 1.
+    self_weights, self_scores: (B, L, H, t) over the t target positions so far, or None (RNN decoders
+    read their prefix through their state).
+    """
+
+    cross_weights: Tensor
+    cross_scores: Tensor
+    self_weights: Tensor | None = None
+    self_scores: Tensor | None = None
+
+
+class TranslationModel(Protocol):
+    config: Any
+
+    def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
+              ) -> tuple[DecoderState, EncoderAttention | None]:
+        """src (B, S) ids, src_valid_lens (B,) -> initial state and, when asked and the model has one,
+        its encoder self-attention."""
+        ...
+
+    def step(self, tokens: Tensor, state: Any, need_attention: bool = False
+             ) -> tuple[Tensor, DecoderState, StepAttention | None]:
+        """tokens (B,) previous tokens -> log-probabilities (B, V) of the next, next state, attention."""
+        ...
+
+
+def stack_layers(atts: list[Attended], last_row: bool) -> tuple[Tensor, Tensor]:
+    """Per-layer (B, H, Q, K) weights and scores stacked to (B, L, H, Q, K), or with ``last_row`` to the
+    newest query row only, (B, L, H, K)."""
+    pick = (lambda t: t[:, :, -1]) if last_row else (lambda t: t)
+    weights = torch.stack([pick(a.weights) for a in atts], dim=1)
+    scores = torch.stack([pick(a.scores) for a in atts if a.scores is not None], dim=1)
+    return weights, scores

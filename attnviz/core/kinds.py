@@ -1,0 +1,118 @@
+"""The model-kind registry: one frozen record per kind of checkpoint attnviz can load, train and show.
+
+Checkpoint loading, training, the CLI's choices, the session's model info and the panels all read
+this table; adding a translation kind is its model module, one entry here and its tests.
+Torch-free: the config and model classes are imported on first use, so the GUI can read the table
+before torch has loaded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Literal
+
+Family = Literal["translation", "regression"]
+
+
+class AttentionKind(Enum):
+    """The attention matrices a translation model can expose."""
+
+    ENCODER_SELF = "encoder self-attention"
+    DECODER_SELF = "decoder self-attention"
+    CROSS = "cross-attention"
+
+    @property
+    def slug(self) -> str:
+        """Short name used in file names: enc-self, dec-self, cross."""
+        return {"ENCODER_SELF": "enc-self", "DECODER_SELF": "dec-self", "CROSS": "cross"}[self.name]
+
+
+@dataclass(frozen=True)
+class ModelKind:
+    """Everything attnviz knows about one kind of model.
+
+    module, config_class, model_class: where the config dataclass and the nn.Module live (imported
+        lazily). The config dataclass's defaults are the kind's default architecture.
+    fixed: config values the kind implies (rnn-additive has scoring "additive").
+    default_lr: peak learning rate for ``attnviz train``; scoring_formula: the Scoring panel's text;
+    attention: the attention matrices its decoding exposes (empty for regression).
+    """
+
+    name: str
+    family: Family
+    label: str
+    module: str
+    config_class: str
+    model_class: str
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    default_lr: float = 1e-3
+    scoring_formula: str = ""
+    attention: tuple[AttentionKind, ...] = ()
+
+    @property
+    def is_translation(self) -> bool:
+        return self.family == "translation"
+
+    @property
+    def config_cls(self) -> type:
+        return getattr(importlib.import_module(self.module), self.config_class)
+
+    @property
+    def model_cls(self) -> type:
+        return getattr(importlib.import_module(self.module), self.model_class)
+
+    def make_config(self, **values: Any) -> Any:
+        """The kind's config from ``values`` (the kind's fixed values win), defaults elsewhere."""
+        return self.config_cls(**{**values, **self.fixed})
+
+    def owns(self, config: Any) -> bool:
+        """Whether ``config`` is a config of this kind (its class and fixed values match)."""
+        return isinstance(config, self.config_cls) and all(getattr(config, k) == v for k, v in self.fixed.items())
+
+    def settable_fields(self) -> list[str]:
+        """Config fields a user may set (``attnviz train --arch``): all but the vocabularies and fixed ones."""
+        return [f.name for f in dataclasses.fields(self.config_cls)
+                if f.name not in {"src_vocab_size", "tgt_vocab_size", *self.fixed}]
+
+
+_RNN = "attnviz.core.seq2seq"
+KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
+    ModelKind("transformer", "translation", "Transformer encoder–decoder", "attnviz.core.transformer",
+              "TransformerConfig", "Transformer", default_lr=1e-3,
+              scoring_formula="scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
+              attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS)),
+    ModelKind("rnn-additive", "translation", "GRU encoder–decoder, additive (Bahdanau) attention", _RNN,
+              "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "additive"}, default_lr=2e-3,
+              scoring_formula="additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)",
+              attention=(AttentionKind.CROSS,)),
+    ModelKind("rnn-dot", "translation", "GRU encoder–decoder, scaled dot-product attention", _RNN,
+              "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "dot"}, default_lr=2e-3,
+              scoring_formula="scaled dot-product scoring: a(q, k) = qᵀk / √d",
+              attention=(AttentionKind.CROSS,)),
+    ModelKind("kernel-regression", "regression", "Nadaraya–Watson kernel regression (attention pooling)",
+              "attnviz.core.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel"),
+)}
+
+
+def kind_named(name: str) -> ModelKind:
+    """The registry record of ``name``; KeyError names the known kinds."""
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise KeyError(f"unknown model kind {name!r}; known: {', '.join(KINDS)}") from None
+
+
+def kind_of(config: Any) -> ModelKind:
+    """The kind a config belongs to."""
+    for kind in KINDS.values():
+        if kind.owns(config):
+            return kind
+    raise TypeError(f"no model kind for {type(config).__name__}")
+
+
+def translation_kinds() -> list[str]:
+    return [name for name, kind in KINDS.items() if kind.is_translation]
