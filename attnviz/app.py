@@ -80,9 +80,7 @@ def run_gui(args: argparse.Namespace) -> int:
     poster = Poster()
     runner = ThreadRunner(poster.post)
     settings = Settings(args.settings)
-    window = MainWindow(settings, runner, defer_docks=True)
-    if args.device:  # for this run only; the Device menu is what changes the remembered choice
-        window.session.device_name = args.device
+    window = MainWindow(settings, runner, defer_docks=True, device=args.device)
     stop_showing_errors = install_excepthooks(window.error, poster.post, log_path)
     checkpoint = args.checkpoint  # a path the user names is always tried: a problem with it is shown
     if checkpoint is None:
@@ -105,7 +103,7 @@ def run_gui(args: argparse.Namespace) -> int:
         QtCore.QTimer.singleShot(args.quit_after, window.close)
     if args.quit_when_decoded:  # once the start-up sentence is translated (the model loaded and ran)
         poll = QtCore.QTimer(window, interval=50)
-        poll.timeout.connect(lambda: window.session.finished and window.close())
+        poll.timeout.connect(lambda: window.session.state.finished and window.close())
         poll.start()
     code = app.exec()
     stop_showing_errors()  # the window is closed: no dialog may block the way out

@@ -249,7 +249,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never a window, display or not
     from PySide6 import QtGui
 
-    from attnviz.gui.export import ExportError, attention_figures, attention_sidecar, export_batch, parse_formats
+    from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
+    from attnviz.gui.figure_files import ExportError, export_batch, parse_formats
 
     try:
         formats = parse_formats(args.format)
@@ -277,9 +278,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
         chosen = [steps[wanted - 1]]
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
     name = Path(args.checkpoint).stem
-    figures = attention_figures(source, chosen, name)
-    sidecar = attention_sidecar(source, chosen, name, session.loaded.kind, str(args.checkpoint),
-                                str(session.device))
+    view = AttentionView(scores=args.scores, show_masked=not args.blank_masked)
+    figures = attention_figures(source, chosen, view, name)
+    sidecar = attention_sidecar(source, chosen, view, name, loaded.kind, str(args.checkpoint), str(device))
     try:
         written = export_batch(figures, args.out, formats, args.scale, sidecar)
     except ExportError as error:
@@ -337,6 +338,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
     export.add_argument("--threads", type=int, help=THREADS_HELP)
     export.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
+    export.add_argument("--scores", action="store_true", help="pre-softmax scores instead of weights")
+    export.add_argument("--blank-masked", action="store_true",
+                        help="leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)")
     export.set_defaults(run=_cmd_export)
     return parser
 

@@ -2,7 +2,8 @@
 
 Work runs through a :class:`Runner` (a worker thread in the app, inline in tests). Each request is
 tagged with a generation number; a result that arrives after a newer request was made is dropped.
-Listeners receive only frozen dataclasses of numpy arrays, on the thread that ``Runner`` delivers to.
+The listener receives one frozen :class:`SessionState` (numpy arrays in plain dataclasses) after every
+change, on the thread that ``Runner`` delivers to.
 torch is imported by the first job (loading a model), never at import time: the window can appear
 before torch has loaded.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -102,15 +103,6 @@ class ModelInfo:
     notice: str = ""  # e.g. the requested device was unavailable and another was used
 
 
-class SessionListener(Protocol):
-    def model_loaded(self, info: ModelInfo, kernel: KernelFit | None) -> None: ...
-    def kernel_fitted(self, fit: KernelFit) -> None: ...
-    def source_encoded(self, source: EncodedSource) -> None: ...
-    def step_shown(self, step: DecodeStep | None, index: int, count: int) -> None: ...
-    def busy(self, message: str) -> None: ...
-    def error(self, message: str) -> None: ...
-
-
 def _model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
     from attnviz.core.device import available_devices
     from attnviz.core.positional import positional_encoding_table
@@ -126,34 +118,149 @@ def _model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
                      getattr(c, "num_heads", 1) if translation else 0, table, tuple(available_devices()), notice)
 
 
+@dataclass(frozen=True)
+class SessionState:
+    """Everything the views draw, published whole after every change (replaced, never mutated).
+
+    text: the sentence asked for; source: its encoding once it has arrived (until then the previous
+    sentence's, so the views do not flicker while one types); steps: the decoding steps recorded for
+    ``source``; position: index of the step on show (-1: before the first); busy: what runs now
+    ("" when idle); device, beam_size: the decoding options; kernel: the kernel-regression fit on show.
+    """
+
+    model: ModelInfo | None = None
+    loading: str = ""  # file name of the checkpoint being loaded
+    text: str = ""
+    source: EncodedSource | None = None
+    steps: tuple[DecodeStep, ...] = ()
+    position: int = -1
+    busy: str = ""
+    device: str = "auto"
+    beam_size: int = 1
+    kernel: KernelFit | None = None
+
+    @property
+    def step(self) -> DecodeStep | None:
+        return self.steps[self.position] if 0 <= self.position < len(self.steps) else None
+
+    @property
+    def is_translation(self) -> bool:
+        return self.model is not None and self.model.family == "translation"
+
+    @property
+    def shown_source(self) -> EncodedSource | None:
+        """The encoding to draw: none once the sentence has been emptied."""
+        return self.source if self.is_translation and self.text.strip() else None
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.steps) and self.steps[-1].finished and not self.stale
+
+    @property
+    def stale(self) -> bool:
+        """The sentence changed since ``source`` was encoded (its new encoding is pending)."""
+        return self.source is None or self.source.text != self.text
+
+    @property
+    def can_step(self) -> bool:
+        """Step makes sense: a translation model, a sentence, and a step to decode or to re-show."""
+        return self.is_translation and bool(self.text.strip()) and (
+            self.stale or not self.finished or self.position + 1 < len(self.steps))
+
+    @property
+    def can_run(self) -> bool:
+        return self.can_step
+
+    @property
+    def can_reset(self) -> bool:
+        return self.is_translation and bool(self.text.strip())
+
+    @property
+    def can_back(self) -> bool:
+        return self.position >= 0 and not self.stale
+
+    def translation(self) -> str:
+        """The output of the step on show, as preprocessed text ("" before the first step)."""
+        step = self.step
+        return " ".join(step.output_tokens) if step is not None else ""
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Identity for results (numpy inside: ``==`` would compare arrays), equality for plain values."""
+    if a is b:
+        return True
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+    return isinstance(a, str | int | float | bool) and type(a) is type(b) and a == b
+
+
+def changed(old: SessionState | None, new: SessionState, *names: str) -> bool:
+    """Whether any of the fields or properties ``names`` differ between two states (always, from None)."""
+    return old is None or any(not _same(getattr(old, name), getattr(new, name)) for name in names)
+
+
+class SessionListener(Protocol):
+    def state_changed(self, old: SessionState, new: SessionState) -> None: ...
+    def error(self, message: str) -> None: ...
+
+
 class Session:
     """Load a checkpoint, encode text, step the decoder, walk back through recorded steps.
 
     Requests come from the GUI thread; the work runs as jobs on the runner (one at a time, in
-    order). Only jobs touch the DecodeSession. A result is delivered only if no newer request has
-    made it stale (generation numbers); a Step asked for while its sentence is still being encoded
-    is remembered and carried out as soon as the encoding arrives.
+    order). Only jobs touch the DecodeSession. After every change the session publishes a new
+    :class:`SessionState` to its listener. A result arrives only if no newer request has made it
+    stale (generation numbers). Requests made while busy are queued, never dropped: a Step asked for
+    while its sentence is being encoded (or before it is) runs as soon as the encoding arrives.
     """
 
-    def __init__(self, listener: SessionListener, runner: Runner | None = None):
+    def __init__(self, listener: SessionListener, runner: Runner | None = None, *, device: str = "auto",
+                 beam_size: int = 1):
         self.listener = listener
         self.runner: Runner = runner or InlineRunner()
         self.loaded: LoadedModel | None = None
-        self.info: ModelInfo | None = None
-        self.device_name = "auto"
-        self.beam_size = 1
-        self.text = ""
-        self.steps: list[DecodeStep] = []
-        self.position = -1  # index of the step on show; -1 = none
+        self._state = SessionState(device=device or "auto", beam_size=max(1, int(beam_size)))
         self._decoding: DecodeSession | None = None  # of the current generation, once encoded
         self._generation = 0  # of encode/step requests; a load starts a new one too
         self._encoding = False  # the current generation's encode job is still running
+        self._encoded_text: str | None = None  # the text of the latest encode request
         self._pending_steps = 0  # Steps asked for while encoding
         self._pending_to_end = False  # Run to end asked for while encoding (or with the sentence)
         self._load_generation = 0
         self._loading: Path | None = None  # the checkpoint being loaded now
         self._kernel_request: tuple[str, float, float] | None = None
         self._kernel_busy = False
+        self._jobs: dict[int, str] = {}  # jobs in flight: id -> what it does
+        self._job_ids = 0
+
+    @property
+    def state(self) -> SessionState:
+        return self._state
+
+    def _publish(self, **changes: Any) -> None:
+        old = self._state
+        new = replace(old, **changes, busy=next(reversed(self._jobs.values()), ""))
+        if changed(old, new, *(f.name for f in fields(SessionState))):
+            self._state = new
+            self.listener.state_changed(old, new)
+
+    def _submit(self, what: str, job: Callable[[], Any], done: Callable[[Any], None],
+                failed: Callable[[BaseException], None]) -> None:
+        """Run ``job`` on the runner; ``busy`` names it until its result (or error) has been handled."""
+        self._job_ids += 1
+        job_id = self._job_ids
+        self._jobs[job_id] = what
+        self._publish()
+
+        def finish(callback: Callable[[Any], None]) -> Callable[[Any], None]:
+            def deliver(value: Any) -> None:
+                self._jobs.pop(job_id, None)
+                callback(value)
+                self._publish()  # busy may have changed even if the result was dropped
+
+            return deliver
+
+        self.runner.submit(job, finish(done), finish(failed))
 
     # -- requests ---------------------------------------------------------------------------
     def load(self, path: str | Path, device: str | None = None, fall_back: bool = False) -> None:
@@ -163,11 +270,10 @@ class Session:
         ``ModelInfo.notice`` (at start-up) instead of refusing (a user's explicit choice).
         """
         path = Path(path).expanduser().resolve()  # remembered in Recent files: must work from anywhere
-        device_name = device or self.device_name
+        device_name = device or self._state.device
         self._load_generation += 1
         gen = self._load_generation
         self._loading = path
-        self.listener.busy(f"Loading {path.name}…")
 
         def job() -> tuple[LoadedModel, ModelInfo, KernelFit | None, str]:
             from attnviz.core.checkpoint import load_checkpoint
@@ -191,20 +297,22 @@ class Session:
             if gen != self._load_generation:
                 return
             self._loading = None
-            self.loaded, self.info, kernel, self.device_name = result
+            self.loaded, info, kernel, device_used = result
             self._next_generation()  # results of the old model still in flight are dropped
-            self._decoding, self._encoding = None, False
-            self.steps, self.position = [], -1
-            self.listener.model_loaded(self.info, kernel)
-            if self.loaded.is_translation and self.text.strip():
-                self.encode(self.text, run=self._pending_to_end)
+            self._decoding, self._encoding, self._encoded_text = None, False, None
+            self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
+                          position=-1)
+            if self.loaded.is_translation and self._state.text.strip():
+                self.encode(run=self._pending_to_end)
 
         def failed(error: BaseException) -> None:
             if gen == self._load_generation:
                 self._loading = None
-            self._failed()(error)
+                self._publish(loading="")
+            self._report(error)
 
-        self.runner.submit(job, done, failed)
+        self._publish(loading=path.name)
+        self._submit(f"Loading {path.name}…", job, done, failed)
 
     def fit_kernel(self, kernel: str, bandwidth: float, query: float) -> None:
         """Recompute the kernel-regression view for a kernel, a bandwidth and a query point.
@@ -224,30 +332,32 @@ class Session:
         if path is not None:
             self.load(path, device)
         else:
-            self.device_name = device
+            self._publish(device=device)
 
     def set_beam_size(self, beam_size: int) -> None:
-        self.beam_size = max(1, int(beam_size))
-        if self.text.strip():
-            self.encode(self.text)
+        self._publish(beam_size=max(1, int(beam_size)))
+        if self._state.text.strip():
+            self.encode()
 
-    def encode(self, text: str, run: bool = False) -> None:
-        """Encode ``text`` (drops any decoding in progress); empty text clears the views.
+    def set_text(self, text: str) -> None:
+        """The sentence as typed so far; it is encoded by :meth:`encode` (or by the next Step)."""
+        self._publish(text=text)
 
-        run: decode to the end once encoded (kept until a model is loaded, if none is yet).
-        """
-        self.text = text
+    def encode(self, text: str | None = None, run: bool = False) -> None:
+        """Encode ``text`` (default: the current text), dropping any decoding in progress; empty text
+        clears the views. run: decode to the end once encoded (kept until a model is loaded, if none is yet)."""
+        text = self._state.text if text is None else text
         gen = self._next_generation()
-        self.steps, self.position = [], -1
         self._decoding, self._pending_steps, self._pending_to_end = None, 0, run
+        self._encoded_text = text
         loaded = self.loaded
         if loaded is None or not loaded.is_translation or not text.strip():
             self._encoding = False
             self._pending_to_end = run and loaded is None and bool(text.strip())
-            self.listener.step_shown(None, -1, 0)
+            self._publish(text=text, source=None, steps=(), position=-1)
             return
         self._encoding = True
-        beam = self.beam_size
+        beam = self._state.beam_size
 
         def job() -> tuple[DecodeSession, EncodedSource]:
             from attnviz.core.stepping import DecodeSession
@@ -260,7 +370,7 @@ class Session:
                 return
             self._encoding = False
             self._decoding, source = result
-            self.listener.source_encoded(source)  # the listener shows it with no step decoded yet
+            self._publish(source=source, steps=(), position=-1)
             to_end, steps = self._pending_to_end, self._pending_steps
             self._pending_to_end, self._pending_steps = False, 0
             if to_end or steps:
@@ -269,62 +379,51 @@ class Session:
         def failed(error: BaseException) -> None:
             if gen == self._generation:
                 self._encoding = False
-            self._failed()(error)
+            self._report(error)
 
-        self.runner.submit(job, done, failed)
+        self._publish(text=text)
+        self._submit("Encoding…", job, done, failed)
 
     def step(self) -> None:
-        """Show the next recorded step, or decode a new one."""
-        if self.position + 1 < len(self.steps):
-            self.show(self.position + 1)
+        """Show the next recorded step, or decode a new one (encoding a changed sentence first)."""
+        state = self._state
+        if not state.stale and state.position + 1 < len(state.steps):
+            self.show(state.position + 1)
             return
         self._decode(1)
 
     def run_to_end(self) -> None:
         """Decode to the end; when it is already decoded, show the last step."""
-        if self.finished:
-            self.show(len(self.steps) - 1)
+        if self._state.finished:
+            self.show(len(self._state.steps) - 1)
         else:
             self._decode(None)
 
     def back(self) -> None:
-        if self.position >= 0:
-            self.show(self.position - 1)
+        if self._state.can_back:
+            self.show(self._state.position - 1)
 
     def reset(self) -> None:
-        self.encode(self.text)
+        self.encode()
 
     def show(self, index: int) -> None:
         """Show recorded step ``index`` (-1: before the first step)."""
-        index = max(-1, min(index, len(self.steps) - 1))
-        self.position = index
-        self.listener.step_shown(self.steps[index] if index >= 0 else None, index, len(self.steps))
-
-    @property
-    def finished(self) -> bool:
-        return bool(self.steps) and self.steps[-1].finished
-
-    @property
-    def ready(self) -> bool:
-        """A translation model is loaded and a sentence is typed: decoding controls make sense."""
-        return self.loaded is not None and self.loaded.is_translation and bool(self.text.strip())
-
-    def translation(self) -> str:
-        """The output of the step on show, as preprocessed text ("" before the first step)."""
-        return " ".join(self.steps[self.position].output_tokens) if self.position >= 0 else ""
+        self._publish(position=max(-1, min(index, len(self._state.steps) - 1)))
 
     # -- internals --------------------------------------------------------------------------
     def _decode(self, count: int | None) -> None:
         """Decode ``count`` more steps (None: to the end) of the current sentence."""
+        if self._encoded_text != self._state.text and self._state.is_translation:
+            self.encode()  # typed since the last encoding: decode what the field says now
         decoding = self._decoding
         if decoding is None:
-            if self._encoding:  # the sentence is on its way: remember the request
+            if self._encoding or self.loaded is None:  # the sentence (or the model) is on its way
                 if count is None:
                     self._pending_to_end = True
                 else:
                     self._pending_steps += count
             return
-        if self.finished:
+        if self._state.finished:
             return
         gen = self._generation
 
@@ -337,10 +436,10 @@ class Session:
         def done(new: list[DecodeStep]) -> None:
             if gen != self._generation or not new:
                 return
-            self.steps.extend(new)
-            self.show(len(self.steps) - 1)
+            steps = (*self._state.steps, *new)
+            self._publish(steps=steps, position=len(steps) - 1)
 
-        self.runner.submit(job, done, self._failed())
+        self._submit("Decoding…", job, done, self._report)
 
     def _fit_next_kernel(self) -> None:
         loaded, request = self.loaded, self._kernel_request
@@ -361,30 +460,27 @@ class Session:
                 self._fit_next_kernel()
 
         def done(fit: KernelFit) -> None:
-            if gen == self._load_generation:
-                self.listener.kernel_fitted(fit)
+            if gen == self._load_generation and self.loaded is loaded:
+                self._publish(kernel=fit)
             finish()
 
         def failed(error: BaseException) -> None:
-            self._failed()(error)
+            self._report(error)
             finish()
 
-        self.runner.submit(job, done, failed)
+        self._submit("Fitting…", job, done, failed)
 
     def _next_generation(self) -> int:
         self._generation += 1
         return self._generation
 
-    def _failed(self) -> Callable[[BaseException], None]:
-        def failed(error: BaseException) -> None:
-            from attnviz.core.checkpoint import CheckpointError
-            from attnviz.core.device import DeviceUnavailableError
+    def _report(self, error: BaseException) -> None:
+        from attnviz.core.checkpoint import CheckpointError
+        from attnviz.core.device import DeviceUnavailableError
 
-            if isinstance(error, CheckpointError | DeviceUnavailableError | ValueError):
-                message = str(error)
-            else:
-                log.exception("unexpected error", exc_info=error)
-                message = f"Unexpected error: {type(error).__name__}: {error}"
-            self.listener.error(message)
-
-        return failed
+        if isinstance(error, CheckpointError | DeviceUnavailableError | ValueError):
+            message = str(error)
+        else:
+            log.exception("unexpected error", exc_info=error)
+            message = f"Unexpected error: {type(error).__name__}: {error}"
+        self.listener.error(message)

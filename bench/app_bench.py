@@ -67,14 +67,14 @@ def step_redraw_ms(checkpoint: Path, steps: int) -> tuple[float, float, int]:
         app.processEvents()
         samples, compute = [], []
         while len(samples) < steps:
-            if window.session.finished:
+            if window.session.state.finished:
                 window.reset_action.trigger()
                 app.processEvents()
             started = time.perf_counter()
             window.step_action.trigger()
             window.repaint()  # synchronous: every visible dock and the decoding area are painted
             samples.append((time.perf_counter() - started) * 1000)
-            compute.append(window.session.steps[-1].seconds * 1000)
+            compute.append(window.session.state.steps[-1].seconds * 1000)
         window.close()
         window.deleteLater()
         app.processEvents()

@@ -6,7 +6,7 @@ Every contender draws the same picture at the same pixel size (800 × 700): an N
 softmax weights with token labels on both axes (thinned to what fits) and a colour bar fixed at
 [0, 1]. A redraw is "new weights arrive → pixels are painted":
 
-- attnviz: ``Heatmap.set_matrix`` (same labels) then a synchronous repaint of the widget (offscreen Qt);
+- attnviz: ``Heatmap.show_figure`` (same labels) then a synchronous repaint of the widget (offscreen Qt);
 - matplotlib, persistent figure (the strong baseline): ``AxesImage.set_data`` then ``canvas.draw()`` (Agg);
 - matplotlib, a new figure per call (what d2l's ``show_heatmaps`` does): figure, imshow, colour bar,
   ticks, draw, close.
@@ -56,17 +56,18 @@ def tick_every(n: int, pixels: float, text_px: float = 14.0) -> int:
 def bench_attnviz(frames: list[np.ndarray], labels: tuple[str, ...], repeats: int) -> float:
     from PySide6 import QtWidgets
 
+    from attnviz.figures.spec import FigureSpec
     from attnviz.gui.heatmap import Heatmap
 
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
     heatmap = Heatmap()
     heatmap.resize(WIDTH, HEIGHT)
     heatmap.show()
-    heatmap.set_matrix(frames[0], labels, labels, title="cross-attention")
+    heatmap.show_figure(FigureSpec(frames[0], tuple(labels), tuple(labels), "cross-attention"))
     app.processEvents()
 
     def redraw(i: int) -> None:
-        heatmap.set_matrix(frames[i % len(frames)], labels, labels, title="cross-attention")
+        heatmap.show_figure(FigureSpec(frames[i % len(frames)], tuple(labels), tuple(labels), "cross-attention"))
         heatmap.viewport().repaint()
 
     result = median_ms(redraw, repeats)

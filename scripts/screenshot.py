@@ -29,8 +29,8 @@ def main() -> int:
 
     from PySide6 import QtCore, QtWidgets
 
+    from attnviz.core.kinds import AttentionKind
     from attnviz.gui.main_window import MainWindow
-    from attnviz.gui.selection import AttentionKind
     from attnviz.gui.settings import Settings
     from attnviz.session import InlineRunner
 
@@ -46,7 +46,8 @@ def main() -> int:
         window.show()
         window.load(args.checkpoint)
         window.set_sentence(args.text, run=True)
-        window.attention.select_view(AttentionKind.CROSS, window.info.decoder_layers - 1 if window.info else 0, 1)
+        model = window.session.state.model
+        window.attention.select_view(AttentionKind.CROSS, model.decoder_layers - 1 if model else 0, 1)
         window.docks["positional"].raise_()
         for _ in range(20):
             app.processEvents()

@@ -101,7 +101,7 @@ def test_train_rejects_unknown_arch_settings(tmp_path, tiny_models):
 
 def test_gui_modules_load_without_torch():
     """The window must paint before torch has loaded: no GUI module may import it."""
-    code = ("import sys, attnviz.app, attnviz.gui.main_window, attnviz.gui.docks, attnviz.gui.exporting; "
+    code = ("import sys, attnviz.app, attnviz.gui.main_window, attnviz.gui.docks, attnviz.gui.export_actions; "
             "print('torch' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -1,18 +1,23 @@
 """Exported pictures and numbers: what a user opens after an export (offscreen Qt, no window)."""
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
-from PySide6 import QtGui, QtSvg
+from PySide6 import QtSvg
 
 from attnviz.core.checkpoint import load_checkpoint
+from attnviz.core.kinds import AttentionKind
 from attnviz.core.stepping import DecodeSession
-from attnviz.gui import export
-from attnviz.gui.export import ExportError, attention_figures, export_batch, export_figure, read_csv, view_figure
-from attnviz.gui.selection import AttentionKind, select
+from attnviz.figures.attention import AttentionView, attention_figures, matrix_figure, select
+from attnviz.figures.spec import FigureSpec
+from attnviz.gui import figure_files
+from attnviz.gui.figure_files import ExportError, export_batch, export_figure, read_csv
+from tests.helpers import pixels, run_cli
+
+
+def view_figure(view, model="", step=None, show_masked=True):
+    return matrix_figure(view, model, step, show_masked)
 
 
 @pytest.fixture
@@ -21,11 +26,6 @@ def decoded(qapp, tiny_models):
     session = DecodeSession(load_checkpoint(tiny_models["transformer"][0]))
     source = session.encode("a b c d")
     return source, session.run()
-
-
-def pixels(path) -> np.ndarray:
-    image = QtGui.QImage(str(path)).convertToFormat(QtGui.QImage.Format.Format_RGB32)
-    return np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine()).copy()
 
 
 def test_png_shows_the_head_it_names(decoded, tmp_path):
@@ -66,7 +66,7 @@ def test_svg_and_pdf_are_real_documents_with_the_labels(decoded, tmp_path):
 
 
 def test_a_token_with_a_comma_survives_csv(qapp, tmp_path):
-    spec = export.FigureSpec(np.array([[0.25, 0.75]], np.float32), ("q",), (",", 'say "hi"'), "t", (0.0, 1.0))
+    spec = FigureSpec(np.array([[0.25, 0.75]], np.float32), ("q",), (",", 'say "hi"'), "t", (0.0, 1.0))
     export_figure(spec, tmp_path / "c.csv")
     values, _, cols = read_csv(tmp_path / "c.csv")
     assert cols == (",", 'say "hi"') and values.tolist() == [[0.25, 0.75]]
@@ -74,7 +74,7 @@ def test_a_token_with_a_comma_survives_csv(qapp, tmp_path):
 
 def test_export_all_names_files_predictably(decoded, tmp_path):
     source, steps = decoded
-    figures = attention_figures(source, [steps[-1]], "tiny")
+    figures = attention_figures(source, [steps[-1]], AttentionView(), "tiny")
     written = export_batch(figures, tmp_path / "out", ["png", "csv"], 1.0, {"sentence": source.text})
     names = {p.name for p in written}
     last = steps[-1].index + 1
@@ -88,7 +88,7 @@ def test_export_all_names_files_predictably(decoded, tmp_path):
 
 def test_failed_batch_leaves_nothing_behind(decoded, tmp_path, monkeypatch):
     source, steps = decoded
-    figures = attention_figures(source, [steps[-1]], "tiny")
+    figures = attention_figures(source, [steps[-1]], AttentionView(), "tiny")
     calls = []
 
     def broken_npy(spec, path):
@@ -97,7 +97,7 @@ def test_failed_batch_leaves_nothing_behind(decoded, tmp_path, monkeypatch):
             raise OSError(28, "No space left on device")
         np.save(path, spec.values)
 
-    monkeypatch.setitem(export.WRITERS, "npy", broken_npy)
+    monkeypatch.setitem(figure_files.WRITERS, "npy", broken_npy)
     folder = tmp_path / "out"
     folder.mkdir()
     (folder / "keep.txt").write_text("earlier work")
@@ -111,28 +111,24 @@ def test_unwritable_folder_is_a_clear_error(decoded, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("a file, not a folder")
     with pytest.raises(ExportError, match=r"Cannot write .*file/sub"):
-        export_batch(attention_figures(source, [steps[-1]]), blocker / "sub", ["png"])
+        export_batch(attention_figures(source, [steps[-1]], AttentionView()), blocker / "sub", ["png"])
     with pytest.raises(ExportError, match="Cannot write"):
         export_figure(view_figure(select(AttentionKind.CROSS, 0, 0, source, steps[-1])), blocker / "x.png")
     assert blocker.read_text() == "a file, not a folder"
 
 
 def test_empty_heatmap_is_refused(qapp, tmp_path):
-    spec = export.FigureSpec(np.zeros((0, 3), np.float32), (), ("a", "b", "c"), "", (0.0, 1.0))
+    spec = FigureSpec(np.zeros((0, 3), np.float32), (), ("a", "b", "c"), "", (0.0, 1.0))
     with pytest.raises(ExportError, match="nothing to export"):
         export_figure(spec, tmp_path / "e.png")
     assert not list(tmp_path.iterdir())
 
 
-def attnviz(*args):
-    return subprocess.run([sys.executable, "-m", "attnviz", *args], capture_output=True, text=True, timeout=300)
-
-
-def test_headless_export_writes_every_map_at_every_step(tiny_models, tmp_path):
+def test_headless_export_writes_every_map_at_every_step(qapp, capsys, tiny_models, tmp_path):
     out = tmp_path / "maps"
-    done = attnviz("export", "--checkpoint", str(tiny_models["rnn-dot"][0]), "--text", "a b c", "--out", str(out),
-                   "--format", "png,npy", "--step", "all")
-    assert done.returncode == 0, done.stderr
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(tiny_models["rnn-dot"][0]), "--text", "a b c",
+                           "--out", str(out), "--format", "png,npy", "--step", "all")
+    assert code == 0, err
     sidecar = json.loads((out / "attnviz-export.json").read_text())
     steps = sidecar["steps"]
     assert steps == list(range(1, len(steps) + 1)) and sidecar["output_tokens"] == ["cx", "bx", "ax"]
@@ -149,17 +145,39 @@ def test_headless_export_writes_every_map_at_every_step(tiny_models, tmp_path):
     (["--step", "99"], "--step 99: the decoding of this sentence has only"),
     (["--step", "first"], "--step must be a step number or 'all'"),
 ])
-def test_headless_export_rejects_bad_options(tiny_models, tmp_path, extra, message):
-    done = attnviz("export", "--checkpoint", str(tiny_models["transformer"][0]), "--text", "a b",
-                   "--out", str(tmp_path / "o"), *extra)
-    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+def test_headless_export_rejects_bad_options(qapp, capsys, tiny_models, tmp_path, extra, message):
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(tiny_models["transformer"][0]), "--text", "a b",
+                           "--out", str(tmp_path / "o"), *extra)
+    assert code == 2 and message in err and "Traceback" not in err
     assert not (tmp_path / "o").exists()
 
 
-def test_headless_export_into_unwritable_place(tiny_models, tmp_path):
+def test_headless_export_into_unwritable_place(qapp, capsys, tiny_models, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    done = attnviz("export", "--checkpoint", str(tiny_models["transformer"][0]), "--text", "a b",
-                   "--out", str(blocker / "maps"))
-    assert done.returncode == 2 and done.stderr.startswith("attnviz: error: Cannot write")
-    assert len(done.stderr.strip().splitlines()) == 1
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(tiny_models["transformer"][0]), "--text", "a b",
+                           "--out", str(blocker / "maps"))
+    assert code == 2 and err.startswith("attnviz: error: Cannot write")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_headless_export_writes_what_the_view_options_say(qapp, capsys, tiny_models, tmp_path):
+    """--scores writes the pre-softmax scores, masked scores as blank (nan), as the window shows them."""
+    out = tmp_path / "scores"
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(tiny_models["transformer"][0]), "--text", "a b c",
+                           "--out", str(out), "--format", "npy", "--scores")
+    assert code == 0, err
+    self_scores = np.load(next(out.glob("dec-self_layer1_head1_step*_scores.npy")))
+    assert np.isnan(self_scores[np.triu_indices(self_scores.shape[0], 1)]).all()  # above the diagonal: masked
+    assert np.isfinite(np.tril(self_scores)).all() and np.tril(self_scores).any()
+    assert json.loads((out / "attnviz-export.json").read_text())["values"] == "pre-softmax scores"
+
+
+def test_masked_cells_never_enter_the_colour_range(decoded):
+    """Decoder self-attention scores: the masked triangle (never computed) must not stretch the colour bar."""
+    source, steps = decoded
+    view = select(AttentionKind.DECODER_SELF, 0, 0, source, steps[-1], scores=True)
+    spec = view_figure(view)
+    real = view.values[~view.masked]
+    assert spec.levels == (float(real.min()), float(real.max()))
+    assert np.isnan(spec.values[view.masked]).all()

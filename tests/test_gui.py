@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtWidgets
 
+from attnviz.core.kinds import AttentionKind
+from attnviz.figures.spec import NamedFigure
 from attnviz.gui.main_window import MainWindow
-from attnviz.gui.selection import AttentionKind
 from attnviz.gui.settings import Settings
 from attnviz.session import InlineRunner
+from tests.helpers import pixels
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,15 +34,21 @@ def window(qtbot, tmp_path, tiny_models, errors):
     return win
 
 
-def image_of(widget) -> np.ndarray:
-    image = widget.grab().toImage().convertToFormat(widget.grab().toImage().Format.Format_RGB32)
-    ptr = image.constBits()
-    return np.frombuffer(ptr, np.uint8).reshape(image.height(), image.bytesPerLine())[:, : image.width() * 4].copy()
+image_of = pixels
+
+
+def panel(window, name):
+    return window.panels.panels[name]
+
+
+def export(window, spec, path):
+    """Export a figure on show the way its context menu does."""
+    return window.exports.export_figure(NamedFigure("", spec), path)
 
 
 def test_run_shows_cross_attention_with_token_axes(window):
     window.set_sentence("a b c d", run=True)
-    step = window.session.steps[-1]
+    step = window.session.state.steps[-1]
     assert step.finished and " ".join(step.output_tokens) == "dx cx bx ax"
     assert window.attention.kind is AttentionKind.CROSS
     heatmap = window.attention.heatmap
@@ -55,7 +63,8 @@ def test_run_shows_cross_attention_with_token_axes(window):
 def test_typing_step_back_and_scrub(window, qtbot):
     window.sentence.clear()
     qtbot.keyClicks(window.sentence, "b c e")
-    qtbot.waitUntil(lambda: window.source is not None and window.source.tokens == ("b", "c", "e"), timeout=3000)
+    qtbot.waitUntil(lambda: window.session.state.source is not None
+                    and window.session.state.source.tokens == ("b", "c", "e"), timeout=3000)
     rows = []
     for _ in range(3):
         qtbot.mouseClick(window.step_button, QtCore.Qt.MouseButton.LeftButton)
@@ -64,9 +73,9 @@ def test_typing_step_back_and_scrub(window, qtbot):
     window.back_action.trigger()
     assert window.attention.heatmap.values.shape[0] == 2
     window.timeline.setValue(1)
-    assert window.session.position == 0 and window.attention.heatmap.values.shape[0] == 1
+    assert window.session.state.position == 0 and window.attention.heatmap.values.shape[0] == 1
     window.step_action.trigger()  # re-shows the recorded step 2, no new decoding
-    assert len(window.session.steps) == 3 and window.attention.heatmap.values.shape[0] == 2
+    assert len(window.session.state.steps) == 3 and window.attention.heatmap.values.shape[0] == 2
 
 
 def test_switching_kind_layer_and_head_changes_the_picture(window):
@@ -79,12 +88,12 @@ def test_switching_kind_layer_and_head_changes_the_picture(window):
     assert panel.current.head == 1
     assert not np.array_equal(first, image_of(panel.heatmap))
     panel.select_view(AttentionKind.DECODER_SELF, 1, 3)
-    steps = len(window.session.steps)
+    steps = len(window.session.state.steps)
     assert panel.heatmap.values.shape == (steps, steps)
     assert np.all(panel.heatmap.values[np.triu_indices(steps, 1)] == 0)  # nothing on future positions
     panel.scores.setChecked(True)
     assert panel.heatmap.values.shape == (steps, steps)
-    assert panel.heatmap.values.min() < 0 or panel.heatmap.values.max() > 1  # raw scores, not weights
+    assert np.nanmin(panel.heatmap.values) < 0 or np.nanmax(panel.heatmap.values) > 1  # raw scores, not weights
     panel.all_heads.setChecked(True)
     assert panel.grid.shape == (2, 4)
 
@@ -94,14 +103,14 @@ def test_bad_checkpoint_shows_error_and_keeps_model(window, tmp_path, errors):
     bad.write_bytes(b"not a model")
     window.load(bad)
     assert errors and "broken.safetensors: not a readable safetensors file" in errors[-1]
-    assert window.info.kind == "transformer"
+    assert window.session.state.model.kind == "transformer"
     window.set_sentence("a b", run=True)
-    assert window.session.translation() == "bx ax"
+    assert window.session.state.translation() == "bx ax"
 
 
 def test_overlong_input_is_truncated_with_a_notice(window):
     window.set_sentence(" ".join(["a"] * 1000))
-    assert len(window.source.tokens) == 10
+    assert len(window.session.state.source.tokens) == 10
     assert "truncated from 1000 to 10 tokens" in window.notice.text()
 
 
@@ -141,29 +150,22 @@ def test_main_py_launches_and_quits_cleanly(tmp_path, tiny_models):
 
 
 def test_export_from_the_window_png_differs_between_heads_and_csv_round_trips(window, tmp_path):
-    from attnviz.gui.export import read_csv
+    from attnviz.gui.figure_files import read_csv
 
     window.set_sentence("a b c d", run=True)
     panel = window.attention
     panel.select_view(AttentionKind.CROSS, 1, 0)
-    first = window.exports.export_spec(panel.heatmap.spec, tmp_path / "h1.png")
-    csv_path = window.exports.export_spec(panel.heatmap.spec, tmp_path / "h1.csv")
+    first = export(window, panel.heatmap.spec, tmp_path / "h1.png")
+    csv_path = export(window, panel.heatmap.spec, tmp_path / "h1.csv")
     panel.select_view(AttentionKind.CROSS, 1, 1)
-    second = window.exports.export_spec(panel.heatmap.spec, tmp_path / "h2.png")
+    second = export(window, panel.heatmap.spec, tmp_path / "h2.png")
     assert first.is_file() and second.is_file()
-    assert not np.array_equal(image_of_file(first), image_of_file(second))
+    assert not np.array_equal(pixels(first), pixels(second))
     values, rows, cols = read_csv(csv_path)
-    step = window.session.steps[-1]
+    step = window.session.state.steps[-1]
     np.testing.assert_array_equal(values, step.cross_weights[1, 0])
     assert cols == ("a", "b", "c", "d") and rows == step.query_tokens
     assert "Exported" in window.statusBar().currentMessage()
-
-
-def image_of_file(path) -> np.ndarray:
-    from PySide6 import QtGui
-
-    image = QtGui.QImage(str(path)).convertToFormat(QtGui.QImage.Format.Format_RGB32)
-    return np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine()).copy()
 
 
 def test_export_shortcut_asks_for_a_file_and_writes_it(window, tmp_path, monkeypatch):
@@ -202,7 +204,7 @@ def test_open_dialog_loads_the_chosen_checkpoint(window, tiny_models, monkeypatc
     path = tiny_models["rnn-dot"][0]
     monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName", lambda *_a, **_k: (str(path), ""))
     window.open_action.trigger()
-    assert window.info.kind == "rnn-dot"
+    assert window.session.state.model.kind == "rnn-dot"
     assert window.settings.recent_files[0] == str(path)
     assert "rnn-dot" in window.windowTitle()
 
@@ -212,10 +214,10 @@ def test_scoring_panel_replays_masking_on_the_real_scores(window, tiny_models):
     window.set_sentence("a b c d", run=False)
     window.step_action.trigger()
     window.step_action.trigger()
-    panel = window.scoring
+    panel = window.panels.panels['scoring']
     assert not window.panels.showing("scoring") and panel.scores.size == 0  # a tab behind another: not drawn
     window.docks["scoring"].raise_()  # the user picks the Scoring tab: it catches up
-    step = window.session.steps[-1]
+    step = window.session.state.steps[-1]
     np.testing.assert_array_equal(panel.scores, step.cross_scores[0, 0, -1])
     np.testing.assert_allclose(panel.weights(), step.cross_weights[0, 0, -1], rtol=1e-5, atol=1e-7)
     panel.valid_len.setValue(2)
@@ -231,7 +233,7 @@ def test_kernel_checkpoint_shows_the_kernel_panel_and_reacts(window, tmp_path):
     path = tmp_path / "kr.safetensors"
     train_kernel_regression(path)
     window.load(path)
-    panel = window.kernel
+    panel = window.panels.panels['kernel']
     assert window.docks["kernel"].isVisibleTo(window) and not window.decoding_area.isVisibleTo(window)
     assert panel.heatmap.values.shape == (50, 50)  # test points × training points
     before = panel.fit.nonparametric.copy()
@@ -245,7 +247,7 @@ def test_kernel_checkpoint_shows_the_kernel_panel_and_reacts(window, tmp_path):
     assert "Query x = 4.00" in panel.summary.text()
     panel.kernel_box.setCurrentText("boxcar")
     assert panel.fit.kernel == "boxcar"
-    exported = window.exports.export_spec(window.current_figure()[0], tmp_path / "kernel.npy")  # Ctrl+E's figure
+    exported = window.exports.export_figure(window.current_figure(), tmp_path / "kernel.npy")  # Ctrl+E's figure
     np.testing.assert_array_equal(np.load(exported), panel.heatmap.values)
     assert not window.exports.export_all_action.isEnabled()  # it writes attention maps; this model has none
     window.load(window.settings.recent_files[1])  # back to the Transformer: the kernel panel goes away
@@ -292,7 +294,7 @@ def test_repainting_does_not_corrupt_reference_counts(window):
 def test_beam_search_lists_the_beams(window):
     window.beam_box.setValue(3)
     window.set_sentence("a b c", run=True)
-    step = window.session.steps[-1]
+    step = window.session.state.steps[-1]
     assert len(step.beams) == 3
     text = window.decoding_area.beams.text()
     assert "Beams" in text and text.count("log p") == 3 and "cx bx ax" in text
@@ -305,25 +307,26 @@ def test_png_scale_menu_sets_the_resolution(window, tmp_path):
     sizes = []
     for label in ("1×", "3×"):
         next(a for a in window.exports.scale_group.actions() if a.text() == label).trigger()
-        sizes.append(image_of_file(window.exports.export_spec(spec, tmp_path / f"{label[0]}.png")).shape[0])
+        sizes.append(pixels(export(window, spec, tmp_path / f"{label[0]}.png")).shape[0])
     assert abs(sizes[1] - 3 * sizes[0]) <= 3 and window.settings.export_scale == 3.0
 
 
 def test_masks_panel_draws_the_causal_mask_only_where_there_is_one(window, tiny_models):
     window.set_sentence("a b c", run=True)
-    causal = window.masks.causal
-    steps = len(window.session.steps)
+    causal = panel(window, 'masks').causal
+    steps = len(window.session.state.steps)
     np.testing.assert_array_equal(causal.values, np.tril(np.ones((steps, steps))))
-    assert causal.row_labels == window.session.steps[-1].query_tokens
+    assert causal.row_labels == window.session.state.steps[-1].query_tokens
     window.load(tiny_models["rnn-dot"][0])
     window.set_sentence("a b c", run=True)
     assert causal.values.size == 0 and "No causal mask" in causal.spec.title
-    assert window.masks.padding.values.shape == (len(window.session.steps), 3)
+    assert panel(window, 'masks').padding.values.shape == (len(window.session.state.steps), 3)
 
 
 def test_positional_table_outlines_the_sentence_until_the_field_is_cleared(window, qtbot):
+    window.docks["positional"].raise_()  # its tab is behind the Masks tab: hidden panels are not redrawn
     window.set_sentence("a b c")
-    outline = window.positional.table_view.row_box
+    outline = panel(window, 'positional').table_view.row_box
     qtbot.waitUntil(lambda: outline.isVisible() and outline.rect().height() == 3, timeout=3000)
     window.sentence.selectAll()
     qtbot.keyClick(window.sentence, QtCore.Qt.Key.Key_Backspace)  # as a user empties the field
@@ -334,7 +337,7 @@ def test_export_with_all_heads_shown_writes_the_whole_grid(window, tmp_path, mon
     window.set_sentence("a b c d", run=True)
     panel = window.attention
     panel.select_view(AttentionKind.CROSS, 0, 0)
-    single = window.exports.export_spec(panel.heatmap.spec, tmp_path / "single.png")
+    single = export(window, panel.heatmap.spec, tmp_path / "single.png")
     panel.all_heads.setChecked(True)
     chosen, offered = iter(["grid.png", "grid.csv", "grid.npy"]), []
 
@@ -345,10 +348,10 @@ def test_export_with_all_heads_shown_writes_the_whole_grid(window, tmp_path, mon
     monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", save_dialog)
     for _ in range(3):
         window.exports.export_action.trigger()  # Ctrl+E exports what is on show: the layers × heads grid
-    step = window.session.steps[-1]
+    step = window.session.state.steps[-1]
     assert offered[0] == f"cross_all-heads_step{step.index + 1:02d}.png"
     np.testing.assert_array_equal(np.load(tmp_path / "grid.npy"), step.cross_weights)  # (layers, heads, Q, K)
-    grid, one = image_of_file(tmp_path / "grid.png"), image_of_file(single)
+    grid, one = pixels(tmp_path / "grid.png"), pixels(single)
     assert grid.shape[0] > 1.5 * one.shape[0] and grid.shape[1] > 2 * one.shape[1]
     lines = (tmp_path / "grid.csv").read_text(encoding="utf-8").splitlines()
     assert lines[0] == "layer,head,queries \\ keys,a,b,c,d"
@@ -360,17 +363,17 @@ def test_export_from_a_hidden_attention_dock_writes_the_step_on_show(window, tmp
     window.docks["attention"].close()
     window.set_sentence("a b c d", run=True)
     window.timeline.setValue(2)  # back to step 2 while the dock is hidden
-    figure, stem = window.current_figure()
-    exported = window.exports.export_spec(figure, tmp_path / f"{stem}.npy")
-    assert exported.name == "cross_layer1_head1_step02.npy" and "step 2" in figure.title
-    np.testing.assert_array_equal(np.load(exported), window.session.steps[1].cross_weights[0, 0])
+    figure = window.current_figure()
+    exported = window.exports.export_figure(figure, tmp_path / f"{figure.stem}.npy")
+    assert exported.name == "cross_layer1_head1_step02.npy" and "step 2" in figure.spec.title
+    np.testing.assert_array_equal(np.load(exported), window.session.state.steps[1].cross_weights[0, 0])
 
 
 def test_encoder_maps_are_not_titled_with_a_step(window):
     window.set_sentence("a b c", run=True)
     window.attention.select_view(AttentionKind.ENCODER_SELF, 0, 0)
-    figure, stem = window.current_figure()
-    assert "step" not in figure.title and stem == "enc-self_layer1_head1"
+    figure = window.current_figure()
+    assert "step" not in figure.spec.title and figure.stem == "enc-self_layer1_head1"
 
 
 def test_export_all_refuses_a_relative_folder(window, errors, tmp_path, monkeypatch):
@@ -381,8 +384,45 @@ def test_export_all_refuses_a_relative_folder(window, errors, tmp_path, monkeypa
 
 
 def test_an_unavailable_device_is_refused_and_the_old_choice_stays(window, errors):
-    before = window.session.device_name
+    before = window.session.state.device
     window.set_device("cuda:99")
     assert errors and "cuda:99" in errors[-1]
-    assert window.settings.device == before == window.session.device_name
+    assert window.settings.device == before == window.session.state.device
     assert [a.text() for a in window.device_group.actions() if a.isChecked()] == [before]
+
+
+def test_hover_readout_follows_the_matrix_on_show(window, qtbot):
+    """The pointer rests on a cell while the head, the kind or the model changes: the read-out must
+    show the new matrix's value, not the old one's."""
+    window.set_sentence("a b c d", run=True)
+    attention = window.attention
+    attention.select_view(AttentionKind.CROSS, 0, 0)
+    heatmap = attention.heatmap
+    window.resize(1280, 800)
+    qtbot.wait(10)
+    scene_point = heatmap.plot.getViewBox().mapViewToScene(QtCore.QPointF(2, 1))  # column 2, row 1
+    qtbot.mouseMove(heatmap.viewport(), heatmap.mapFromScene(scene_point))
+    qtbot.waitUntil(lambda: "→ key" in attention.readout.text(), timeout=2000)
+    step = window.session.state.steps[-1]
+    assert f"weight {step.cross_weights[0, 0, 1, 2]:.4f}" in attention.readout.text()
+    attention.select_view(AttentionKind.CROSS, 1, 3)  # another layer and head, pointer still
+    assert f"weight {step.cross_weights[1, 3, 1, 2]:.4f}" in attention.readout.text()
+    attention.select_view(AttentionKind.ENCODER_SELF, 0, 1)
+    assert f"weight {window.session.state.source.encoder_weights[0, 1, 1, 2]:.4f}" in attention.readout.text()
+    window.sentence.clear()
+    window.set_sentence("")  # nothing on show: no read-out
+    assert attention.readout.text().strip() == ""
+
+
+def test_step_clicked_right_after_typing_is_not_lost(window, qtbot):
+    """Typing, then Step before the debounce has encoded the sentence: the click decodes a step."""
+    window.set_sentence("")
+    qtbot.keyClicks(window.sentence, "a b")  # the debounced encoding has not run yet
+    assert window.step_button.isEnabled() and window.run_button.isEnabled()
+    qtbot.mouseClick(window.step_button, QtCore.Qt.MouseButton.LeftButton)
+    state = window.session.state
+    assert state.source is not None and state.source.tokens == ("a", "b")
+    assert len(state.steps) == 1 and state.position == 0
+    qtbot.keyClicks(window.sentence, " c")
+    qtbot.mouseClick(window.run_button, QtCore.Qt.MouseButton.LeftButton)
+    assert window.session.state.translation() == "cx bx ax"

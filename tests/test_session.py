@@ -32,26 +32,22 @@ class HeldRunner:
 
 
 class Recorder:
-    """A SessionListener that keeps what it was told."""
+    """A SessionListener that keeps what each published state changed."""
 
     def __init__(self):
-        self.sources, self.steps, self.errors, self.models, self.fits = [], [], [], [], []
+        self.sources, self.steps, self.errors, self.models, self.fits, self.states = [], [], [], [], [], []
 
-    def model_loaded(self, info, kernel):
-        self.models.append(info.kind)
-        self.steps_before_load = len(self.steps)
-
-    def kernel_fitted(self, fit):
-        self.fits.append(fit)
-
-    def source_encoded(self, source):
-        self.sources.append(source.tokens)
-
-    def step_shown(self, step, index, count):
-        self.steps.append(step)
-
-    def busy(self, message):
-        pass
+    def state_changed(self, old, new):
+        self.states.append(new)
+        if new.model is not old.model:
+            self.models.append(new.model.kind)
+            self.steps_before_load = len(self.steps)
+        if new.kernel is not old.kernel:
+            self.fits.append(new.kernel)
+        if new.source is not old.source and new.source is not None:
+            self.sources.append(new.source.tokens)
+        if new.step is not old.step:
+            self.steps.append(new.step)
 
     def error(self, message):
         self.errors.append(message)
@@ -70,13 +66,13 @@ def test_step_pressed_while_the_sentence_is_encoding_decodes_the_new_sentence(he
     session, runner, listener = held
     session.encode("a b c", run=True)
     runner.run_all()
-    assert session.translation() == reversal_of("a b c")
+    assert session.state.translation() == reversal_of("a b c")
     session.encode("d e")  # typed, then Step at once: the encode job has not run yet
     session.step()
     session.step()
     runner.run_all()
     assert listener.sources[-1] == ("d", "e")
-    assert len(session.steps) == 2 and session.translation() == reversal_of("d e")
+    assert len(session.state.steps) == 2 and session.state.translation() == reversal_of("d e")
 
 
 def test_results_of_an_older_sentence_are_dropped(held):
@@ -86,7 +82,7 @@ def test_results_of_an_older_sentence_are_dropped(held):
     session.run_to_end()  # queued for "a b c d" …
     session.encode("e f")  # … but the user typed on before it ran
     runner.run_all()
-    assert session.steps == [] and session.text == "e f"
+    assert session.state.steps == () and session.state.text == "e f"
 
 
 def test_a_load_drops_decoding_of_the_previous_model(held, tiny_models):
@@ -101,7 +97,7 @@ def test_a_load_drops_decoding_of_the_previous_model(held, tiny_models):
     session.step()
     runner.run_all()
     shown_after_load = [s for s in listener.steps[listener.steps_before_load:] if s is not None]
-    assert shown_after_load and session.steps == shown_after_load
+    assert shown_after_load and list(session.state.steps) == shown_after_load
     assert all(s.cross_weights.shape[:2] == (1, 1) for s in shown_after_load)  # no Transformer step slipped in
 
 
@@ -111,7 +107,7 @@ def test_run_requested_before_any_model_waits_for_the_model(tiny_models):
     session.encode("a b", run=True)  # the app asks this at start-up, before the model has loaded
     session.load(tiny_models["rnn-additive"][0])
     runner.run_all()
-    assert session.finished and session.translation() == reversal_of("a b")
+    assert session.state.finished and session.state.translation() == reversal_of("a b")
 
 
 def test_thread_runner_delivers_through_post_and_nothing_after_shutdown():
@@ -153,6 +149,7 @@ def test_dragging_the_kernel_query_fits_the_newest_position_only(tmp_path):
     session = Session(listener, runner)
     session.load(path)
     runner.run_all()
+    listener.fits.clear()  # the fit the load itself published
     for x in (1.0, 1.5, 2.0, 2.5):  # four mouse moves while the first fit runs
         session.fit_kernel("gaussian", 0.5, x)
     assert len(runner.queue) == 1

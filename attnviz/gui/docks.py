@@ -1,101 +1,175 @@
-"""The docked panels: built once into a main window, fed the current source and step.
+"""The docked panels, declared in one table (:data:`PANELS`) and fed the session's state.
 
+A panel is any widget with ``show_state(old, new)`` (old None: draw everything). Adding one is a module
+and a row here. Panels that do not apply to the loaded model are hidden, and come back for a model
+they apply to; panels hidden behind another tab are not redrawn and catch up when they are raised.
 Importing this module loads pyqtgraph, so the window builds the docks after its first paint.
-Panels hidden behind another tab are not redrawn; they catch up when they are raised.
 """
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
 
-from attnviz.core.results import DecodeStep, EncodedSource, KernelFit
+from PySide6 import QtCore, QtGui, QtWidgets
+
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.panels.attention import AttentionPanel
 from attnviz.gui.panels.kernel import KernelPanel
 from attnviz.gui.panels.masks import MasksPanel
 from attnviz.gui.panels.positional import PositionalPanel
 from attnviz.gui.panels.scoring import ScoringPanel
-from attnviz.session import ModelInfo
+from attnviz.session import ModelInfo, Session, SessionState
 
 Area = QtCore.Qt.DockWidgetArea
 
 
-class Docks:
-    """The five panels and their QDockWidgets (objectName ``dock_<name>``, for saveState)."""
+class Panel(Protocol):
+    def show_state(self, old: SessionState | None, new: SessionState) -> None: ...
 
-    def __init__(self, window: QtWidgets.QMainWindow):
+
+def family(name: str) -> Callable[[ModelInfo], bool]:
+    return lambda info: info.family == name
+
+
+@dataclass(frozen=True)
+class PanelEntry:
+    """One dock: its name (objectName ``dock_<name>``, for saveState), title, panel factory (given the
+    session, for the requests its controls make), area, which models it applies to, and the dock it
+    is tabbed with at first."""
+
+    name: str
+    title: str
+    factory: Callable[[Session], QtWidgets.QWidget]
+    area: Area
+    applies: Callable[[ModelInfo], bool]
+    tab_with: str | None = None
+
+
+PANELS: tuple[PanelEntry, ...] = (
+    PanelEntry("attention", "Attention", AttentionPanel, Area.RightDockWidgetArea, family("translation")),
+    PanelEntry("kernel", "Kernel regression", KernelPanel, Area.RightDockWidgetArea, family("regression"),
+               tab_with="attention"),
+    PanelEntry("masks", "Masks", MasksPanel, Area.LeftDockWidgetArea, family("translation")),
+    PanelEntry("positional", "Positional encoding", PositionalPanel, Area.LeftDockWidgetArea,
+               lambda info: info.positional_table is not None, tab_with="masks"),
+    PanelEntry("scoring", "Scoring", ScoringPanel, Area.LeftDockWidgetArea, family("translation"),
+               tab_with="positional"),
+)
+
+
+class PanelDock(QtWidgets.QDockWidget):
+    """A dock that says when the user closes it with its own close button."""
+
+    closed_by_user = QtCore.Signal()
+
+    def closeEvent(self, event: QtGui.QCloseEvent) -> None:
+        super().closeEvent(event)
+        self.closed_by_user.emit()
+
+
+class Docks:
+    """The panels of :data:`PANELS` and their QDockWidgets, built into a main window.
+
+    closed: per model family, the docks the user closed (kept closed for models of that family,
+    while the others follow the model); ``closed_changed`` is called with it after each change.
+    """
+
+    def __init__(self, window: QtWidgets.QMainWindow, session: Session,
+                 closed: dict[str, set[str]] | None = None,
+                 closed_changed: Callable[[dict[str, set[str]]], None] | None = None):
         self.window = window
-        self.attention = AttentionPanel()
-        self.kernel = KernelPanel()
-        self.masks = MasksPanel()
-        self.positional = PositionalPanel()
-        self.scoring = ScoringPanel()
+        self.closed = closed if closed is not None else {}
+        self._closed_changed = closed_changed
+        self.panels: dict[str, QtWidgets.QWidget] = {}
         self.docks: dict[str, QtWidgets.QDockWidget] = {}
-        for name, title, panel, area in (
-                ("attention", "Attention", self.attention, Area.RightDockWidgetArea),
-                ("kernel", "Kernel regression", self.kernel, Area.RightDockWidgetArea),
-                ("masks", "Masks", self.masks, Area.LeftDockWidgetArea),
-                ("positional", "Positional encoding", self.positional, Area.LeftDockWidgetArea),
-                ("scoring", "Scoring", self.scoring, Area.LeftDockWidgetArea)):
-            dock = QtWidgets.QDockWidget(title, window)
-            dock.setObjectName(f"dock_{name}")
+        self.entries = {entry.name: entry for entry in PANELS}
+        for entry in PANELS:
+            panel = entry.factory(session)
+            dock = PanelDock(entry.title, window)
+            dock.setObjectName(f"dock_{entry.name}")
             dock.setWidget(panel)
-            window.addDockWidget(area, dock)
+            window.addDockWidget(entry.area, dock)
+            if entry.tab_with is not None:
+                window.tabifyDockWidget(self.docks[entry.tab_with], dock)
             dock.visibilityChanged.connect(self._on_dock_visibility_changed)
-            self.docks[name] = dock
-        window.tabifyDockWidget(self.docks["attention"], self.docks["kernel"])
-        window.tabifyDockWidget(self.docks["masks"], self.docks["positional"])
-        window.tabifyDockWidget(self.docks["positional"], self.docks["scoring"])
-        self.docks["kernel"].hide()  # shown when a kernel-regression checkpoint is loaded
+            dock.closed_by_user.connect(lambda name=entry.name: self._on_user_choice(name, False))
+            dock.toggleViewAction().triggered.connect(
+                lambda checked, name=entry.name: self._on_user_choice(name, checked))
+            self.panels[entry.name], self.docks[entry.name] = panel, dock
         self.docks["attention"].raise_()
         self.docks["masks"].raise_()
         window.resizeDocks([self.docks["masks"], self.docks["attention"]], [380, 620],
                            QtCore.Qt.Orientation.Horizontal)
-        self.source: EncodedSource | None = None
-        self.step: DecodeStep | None = None
-        self._stale: set[str] = set()  # panels that missed an update while hidden
+        self.state = SessionState()
+        self._drawn: dict[str, SessionState] = {}  # the state each panel last drew
+        self._model: ModelInfo | None = None
+        self._family = "translation"  # the app starts with a translation model
+
+    @property
+    def attention(self) -> AttentionPanel:
+        panel = self.panels["attention"]
+        assert isinstance(panel, AttentionPanel)
+        return panel
 
     def heatmaps(self) -> list[Heatmap]:
         return self.window.findChildren(Heatmap)
 
-    def set_model(self, info: ModelInfo, kernel: KernelFit | None) -> None:
-        layers, heads = info.decoder_layers or 1, info.heads or 1
-        self.attention.set_model(info.path.stem, layers, heads)
-        self.scoring.set_model(info.kind, layers, heads)
-        self.positional.set_table(info.positional_table)
-        self.docks["kernel"].setVisible(kernel is not None)
-        if kernel is not None:
-            self.kernel.show_fit(kernel)
-            self.docks["kernel"].raise_()
-        else:
-            self.docks["attention"].raise_()
-
-    def show(self, source: EncodedSource | None, step: DecodeStep | None) -> None:
-        """Draw this source and step in every visible panel; the others are redrawn when raised."""
-        self.positional.set_sentence_length(len(source.tokens) if source is not None else 0)  # 0: no outline
-        self.source, self.step = source, step
-        self._stale = {"attention", "masks", "scoring"}
-        for name in list(self._stale):
+    def render(self, new: SessionState) -> None:
+        """Draw ``new`` in every panel on screen; the others are redrawn when they are shown."""
+        self.state = new
+        if new.model is not None and new.model is not self._model:
+            self._model = new.model
+            self._show_applicable(new.model)
+        for name in self.panels:
             if self.showing(name):
-                self._redraw(name)
+                self._render(name)
 
     def showing(self, name: str) -> bool:
         """Whether the panel is on screen (a tabbed dock behind another reports isVisible() too)."""
         return not self.docks[name].visibleRegion().isEmpty()
 
     def ensure_current(self, name: str) -> None:
-        """Redraw ``name`` now if it missed updates while hidden (before exporting what it shows)."""
-        if name in self._stale:
-            self._redraw(name)
+        """Bring ``name`` up to date now, shown or not (before exporting what it shows)."""
+        self._render(name)
 
-    def _redraw(self, name: str) -> None:
-        self._stale.discard(name)
-        panel: AttentionPanel | MasksPanel | ScoringPanel = getattr(self, name)
-        panel.set_data(self.source, self.step)
+    def _render(self, name: str) -> None:
+        old = self._drawn.get(name)
+        if old is self.state:
+            return
+        panel: Panel = self.panels[name]  # type: ignore[assignment]
+        panel.show_state(old, self.state)
+        self._drawn[name] = self.state
+
+    def _show_applicable(self, info: ModelInfo) -> None:
+        """Show the docks that apply to the model (unless the user closed them for models of its family),
+        hide the others; raise the first one that applies."""
+        self._family = info.family
+        closed = self.closed.get(info.family, set())
+        for name, entry in self.entries.items():
+            self.docks[name].setVisible(entry.applies(info) and name not in closed)
+        for name in ("attention", "kernel"):
+            if self.entries[name].applies(info):
+                self.docks[name].raise_()
+                break
+
+    def apply_closed(self) -> None:
+        """Hide the docks the user closed for the current family (after a restored layout)."""
+        for name in self.closed.get(self._family, set()):
+            self.docks[name].hide()
+        if self._model is None:
+            self.docks["kernel"].hide()  # shown when a kernel-regression checkpoint is loaded
+
+    def _on_user_choice(self, name: str, shown: bool) -> None:
+        closed = self.closed.setdefault(self._family, set())
+        before = set(closed)
+        (closed.discard if shown else closed.add)(name)
+        if closed != before and self._closed_changed is not None:
+            self._closed_changed(self.closed)
 
     def _on_dock_visibility_changed(self, visible: bool) -> None:
-        if not visible:
-            return
-        for name in list(self._stale):
-            if self.showing(name):
-                self._redraw(name)
+        if visible:
+            for name in self.panels:
+                if self.showing(name):
+                    self._render(name)

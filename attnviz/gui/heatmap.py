@@ -6,13 +6,12 @@ pyqtgraph's MatrixDisplayExample.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.gui.figure import FigureSpec, argb_pixels, colour_map, fit_levels, qimage_of, thinned
+from attnviz.figures.spec import FigureSpec, empty_figure, nice_ticks, tick_text
+from attnviz.gui.figure_painter import argb_pixels, colour_map, qimage_of, thinned
 
 MASK_COLOUR = (225, 225, 225, 235)  # masked cells: light grey, unlike any colour of the weight scale
 
@@ -52,19 +51,19 @@ def _premultiplied(colour: tuple[int, int, int, int]) -> int:
 
 
 class Heatmap(pg.GraphicsLayoutWidget):
-    """Shows one matrix (Q, K). Emits ``hovered(row, col)`` (-1, -1 when the pointer leaves), and
-    ``export_requested`` / ``copy_requested`` with the figure on show (from its context menu)."""
+    """Shows one figure description (:class:`FigureSpec`). Emits ``hovered(row, col)`` when the pointer
+    enters a cell, and again with the same cell when a new figure replaces the old under a still pointer
+    (-1, -1 when it leaves or the cell is gone), and ``export_requested`` / ``copy_requested`` with the
+    figure on show (from its context menu)."""
 
     hovered = QtCore.Signal(int, int)
     export_requested = QtCore.Signal(object)  # FigureSpec
     copy_requested = QtCore.Signal(object)  # FigureSpec
 
-    def __init__(self, parent=None, colormap: str = "viridis", row_axis: str = "queries", col_axis: str = "keys",
-                 colour_bar: bool = True):
+    def __init__(self, parent=None, colour_bar: bool = True):
         super().__init__(parent)
-        self.colormap, self.row_axis, self.col_axis = colormap, row_axis, col_axis
-        self.show_colour_bar = colour_bar
-        self.spec: FigureSpec | None = None
+        self.spec: FigureSpec = empty_figure("")
+        self.colormap = "viridis"
         self.setBackground("w")
         self.plot: pg.PlotItem = self.addPlot()
         self.plot.invertY(True)
@@ -93,53 +92,59 @@ class Heatmap(pg.GraphicsLayoutWidget):
             line.setZValue(11)
             line.hide()
             self.plot.addItem(line, ignoreBounds=True)
-        # The colour bar is a legend only: cells arrive already coloured (see set_matrix).
-        self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=colour_map(colormap), interactive=False,
+        # The colour bar is a legend only: cells arrive already coloured (see show_figure).
+        self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=colour_map(self.colormap), interactive=False,
                                         width=14)
+        self.has_colour_bar = colour_bar
         if colour_bar:
             self.plot.layout.addItem(self.colorbar, 2, 5)  # right of the right-hand axis, as insert_in does
             self.plot.layout.setColumnFixedWidth(4, 5)
+            self._bar_ticks: list[float] = []
         self.values = np.zeros((0, 0), dtype=np.float32)
         self.row_labels: tuple[str, ...] = ()
         self.col_labels: tuple[str, ...] = ()
         self._hover = (-1, -1)
+        self._pointer: QtCore.QPointF | None = None
         self._title: str | None = None
         self._ticks: tuple[list[tuple[int, str]], list[tuple[int, str]]] = ([], [])
         self.plot.scene().sigMouseMoved.connect(self._on_scene_mouse_moved)
         self.plot.getViewBox().sigResized.connect(self._update_ticks)
 
     # -- content ----------------------------------------------------------------------------
-    def set_matrix(self, values: np.ndarray, row_labels: Sequence[str], col_labels: Sequence[str],
-                   levels: tuple[float, float] | None = (0.0, 1.0), title: str = "",
-                   masked: np.ndarray | None = None) -> None:
-        """values (Q, K); levels None = fit to the data (pre-softmax scores); masked (Q, K) bool cells to grey."""
-        values = np.asarray(values, dtype=np.float32)
+    def show_figure(self, spec: FigureSpec) -> None:
+        """Draw ``spec``: only the parts that differ from the figure on show are touched."""
+        if spec is self.spec:
+            return
+        values = np.asarray(spec.values, dtype=np.float32)
         shape_changed = values.shape != self.values.shape
-        self.values = values
-        if levels is None:
-            levels = fit_levels(values)
-        self.spec = FigureSpec(values, tuple(row_labels), tuple(col_labels), title, levels, self.colormap,
-                               masked, self.row_axis, self.col_axis, self.show_colour_bar)
-        if self.colorbar.levels() != tuple(levels):  # an unchanged colour bar is not redrawn
-            self.colorbar.setLevels(levels)
+        self.spec, self.values = spec, values
+        if spec.colormap != self.colormap:
+            self.colormap = spec.colormap
+            self.colorbar.setColorMap(colour_map(spec.colormap))
+        if self.has_colour_bar:
+            self.colorbar.setVisible(spec.colour_bar and values.size > 0)
+            if self.colorbar.levels() != tuple(spec.levels):  # an unchanged colour bar is not redrawn
+                self.colorbar.setLevels(spec.levels)
+                ticks = nice_ticks(spec.levels)
+                self.colorbar.axis.setTicks([[(v, tick_text(v)) for v in ticks]])
         if values.size:
             # Coloured here with a 256-entry table; pg.ImageItem would make floats + LUT an indexed
             # QImage that Qt converts on every repaint (4x slower at 256 x 256).
-            self.image.set_pixels(argb_pixels(values, levels, self.colormap))
+            self.image.set_pixels(argb_pixels(values, spec.levels, spec.colormap))
             self.image.show()
         else:
             self.image.hide()
-        self.set_mask_overlay(masked)
-        labels_changed = (tuple(row_labels), tuple(col_labels)) != (self.row_labels, self.col_labels)
+        self._set_mask_overlay(spec.masked)
         if shape_changed:
             rows, cols = values.shape if values.ndim == 2 else (0, 0)
             self.plot.setRange(xRange=(-0.5, max(cols, 1) - 0.5), yRange=(-0.5, max(rows, 1) - 0.5), padding=0)
-        if labels_changed:
-            self.row_labels, self.col_labels = tuple(row_labels), tuple(col_labels)
+        if (spec.row_labels, spec.col_labels) != (self.row_labels, self.col_labels):
+            self.row_labels, self.col_labels = spec.row_labels, spec.col_labels
             self._update_ticks()
-        if title != self._title:  # a new title text re-lays out the plot: only when it changes
-            self._title = title
-            self.plot.setTitle(title)
+        if spec.title != self._title:  # a new title text re-lays out the plot: only when it changes
+            self._title = spec.title
+            self.plot.setTitle(spec.title)
+        self._refresh_hover()
 
     def _update_ticks(self, *_args) -> None:
         """Token labels on both axes, thinned to every n-th one where they would overlap."""
@@ -153,7 +158,7 @@ class Heatmap(pg.GraphicsLayoutWidget):
             self.plot.getAxis("left").setTicks([rows])
             self.plot.getAxis("bottom").setTicks([cols])
 
-    def set_mask_overlay(self, masked: np.ndarray | None) -> None:
+    def _set_mask_overlay(self, masked: np.ndarray | None) -> None:
         if masked is None or not np.any(masked):
             self.mask_image.hide()
             return
@@ -178,9 +183,25 @@ class Heatmap(pg.GraphicsLayoutWidget):
         return (-1, -1)
 
     def _on_scene_mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
+        self._pointer = QtCore.QPointF(scene_pos)
         cell = self.cell_at(scene_pos)
         if cell == self._hover:
             return
+        self._set_hover(cell)
+
+    def _refresh_hover(self) -> None:
+        """A new figure under a pointer that has not moved: report the cell again (its value changed)."""
+        cell = self.cell_at(self._pointer) if self._pointer is not None else (-1, -1)
+        if cell != (-1, -1) or self._hover != (-1, -1):
+            self._set_hover(cell)
+
+    def leaveEvent(self, event: QtCore.QEvent) -> None:
+        self._pointer = None
+        if self._hover != (-1, -1):
+            self._set_hover((-1, -1))
+        super().leaveEvent(event)
+
+    def _set_hover(self, cell: tuple[int, int]) -> None:
         self._hover = cell
         visible = cell != (-1, -1)
         self.h_line.setVisible(visible)
@@ -192,7 +213,7 @@ class Heatmap(pg.GraphicsLayoutWidget):
 
     def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
         menu = QtWidgets.QMenu(self)
-        has_data = self.spec is not None and self.spec.values.size > 0
+        has_data = self.spec.values.size > 0
         for text, signal in (("Export picture or numbers…", self.export_requested),
                              ("Copy picture", self.copy_requested)):
             action = menu.addAction(text)

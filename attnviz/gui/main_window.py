@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
-from attnviz.core.results import DecodeStep, EncodedSource, KernelFit
+from attnviz.figures.spec import NamedFigure, figure_stem_of
 from attnviz.gui.decoding_area import DecodingArea
 from attnviz.gui.settings import Settings
 from attnviz.paths import ICON, example_sentences, shipped_models
-from attnviz.session import ModelInfo, Runner, Session
+from attnviz.session import Runner, Session, SessionState, changed
 
 if TYPE_CHECKING:
+    from attnviz.figures.spec import FigureSpec
     from attnviz.gui.docks import Docks
-    from attnviz.gui.exporting import ExportActions, ExportContext
-    from attnviz.gui.figure import AnyFigure, FigureSpec
+    from attnviz.gui.export_actions import ExportActions
 
 TYPING_DEBOUNCE_MS = 250
 
@@ -46,12 +46,6 @@ class Poster(QtCore.QObject):
         fn()
 
 
-def title_stem(title: str) -> str:
-    """A file stem from a figure title: 'Kernel · w = 8.8' -> 'kernel-w-8-8'."""
-    words = "".join(c if c.isalnum() else "-" for c in title.lower()).split("-")
-    return "-".join(filter(None, words)) or "heatmap"
-
-
 def _package_version(name: str) -> str:
     try:
         return version(name)
@@ -66,15 +60,12 @@ class MainWindow(QtWidgets.QMainWindow):
     paint, so that the window appears before pyqtgraph has loaded).
     """
 
-    def __init__(self, settings: Settings, runner: Runner | None = None, *, defer_docks: bool = False):
+    def __init__(self, settings: Settings, runner: Runner | None = None, *, defer_docks: bool = False,
+                 device: str | None = None):
+        """device: for this run only (``--device``); the Device menu is what changes the remembered choice."""
         super().__init__()
         self.settings = settings
-        self.session = Session(self, runner)
-        self.session.device_name = settings.device
-        self.session.beam_size = settings.beam_size
-        self.source: EncodedSource | None = None
-        self.step_shown_now: DecodeStep | None = None
-        self.info: ModelInfo | None = None
+        self.session = Session(self, runner, device=device or settings.device, beam_size=settings.beam_size)
         self.panels: Docks | None = None
         self.setWindowTitle("attnviz")
         self.setWindowIcon(QtGui.QIcon(str(ICON)))
@@ -82,7 +73,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.setDockOptions(QtWidgets.QMainWindow.DockOption.AllowTabbedDocks
                             | QtWidgets.QMainWindow.DockOption.AllowNestedDocks
                             | QtWidgets.QMainWindow.DockOption.AnimatedDocks)
-        self.decoding_area = DecodingArea(self.session.beam_size)
+        self.decoding_area = DecodingArea(self.session.state.beam_size)
         self.setCentralWidget(self.decoding_area)
         self._connect_decoding_area()
         self._build_actions()
@@ -93,7 +84,7 @@ class MainWindow(QtWidgets.QMainWindow):
         geometry, _state = settings.window_state()
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1280, 800)
-        self._update_controls()
+        self._render_controls(self.session.state)
         if not defer_docks:
             self.build_docks()
 
@@ -118,17 +109,16 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.panels is not None:
             return
         from attnviz.gui.docks import Docks
-        from attnviz.gui.exporting import ExportActions
+        from attnviz.gui.export_actions import ExportActions
 
-        self.panels = panels = Docks(self)
-        self.attention, self.masks, self.positional = panels.attention, panels.masks, panels.positional
-        self.scoring, self.kernel, self.docks = panels.scoring, panels.kernel, panels.docks
-        self.kernel.fit_requested.connect(self._on_kernel_fit_requested)
-        self.exports: ExportActions = ExportActions(self, self.settings, self.export_context, self.current_figure,
-                                                    self._on_export_notified, self.error)
+        self.panels = panels = Docks(self, self.session, self.settings.closed_docks,
+                                     lambda closed: setattr(self.settings, "closed_docks", closed))
+        self.attention, self.docks = panels.attention, panels.docks
+        self.exports: ExportActions = ExportActions(self, self.settings, self.session, self.current_figure,
+                                                    self.attention.view, self._on_export_notified, self.error)
         for heatmap in panels.heatmaps():
             heatmap.export_requested.connect(self._on_heatmap_export_requested)
-            heatmap.copy_requested.connect(self.exports.copy)
+            heatmap.copy_requested.connect(lambda spec: self.exports.copy(NamedFigure("", spec)))
         self.attention.grid.export_requested.connect(self.exports.export_action.trigger)
         self.attention.grid.copy_requested.connect(self.exports.copy_action.trigger)
         export_actions = [self.exports.export_action, self.exports.export_all_action, self.exports.copy_action]
@@ -139,9 +129,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self.toolbar.addAction(self.exports.export_action)
         for dock in self.docks.values():
             self.view_menu.addAction(dock.toggleViewAction())
-        _geometry, state = self.settings.window_state()
-        if state is not None:
-            self.restoreState(state)
+        _geometry, layout = self.settings.window_state()
+        if layout is not None:
+            self.restoreState(layout)
+        panels.apply_closed()
+        panels.render(self.session.state)
 
     def _action(self, text: str, slot: Callable[[], object],
                 shortcut: QtGui.QKeySequence | QtGui.QKeySequence.StandardKey | str | None = None) -> QtGui.QAction:
@@ -190,7 +182,7 @@ class MainWindow(QtWidgets.QMainWindow):
         for name in ("auto", *devices):
             action = self._action(name, partial(self.set_device, name))
             action.setCheckable(True)
-            action.setChecked(name == self.session.device_name)
+            action.setChecked(name == self.session.state.device)
             self.device_group.addAction(action)
             self.device_menu.addAction(action)
 
@@ -209,56 +201,72 @@ class MainWindow(QtWidgets.QMainWindow):
         self.sentence.setText(text)
         self.session.encode(text, run=run)
 
-    def _shown_source(self) -> EncodedSource | None:
-        """The encoded sentence, unless the field has been emptied since."""
-        return self.source if self.session.text.strip() else None
-
-    def export_context(self) -> ExportContext:
-        from attnviz.gui.exporting import ExportContext
-
-        info = self.info
-        return ExportContext(self._shown_source(), list(self.session.steps),
-                             self.step_shown_now, info.path.stem if info else "", info.kind if info else "",
-                             str(info.path) if info else "", info.device if info else "")
-
-    def current_figure(self) -> tuple[AnyFigure | None, str]:
-        """What Export and Copy act on, and a file stem naming it: the kernel-regression heatmap for that
-        model, else the Attention panel's heatmap or its all-heads grid (brought up to date first)."""
+    def current_figure(self) -> NamedFigure | None:
+        """What Export and Copy act on: the kernel-regression heatmap for that model, else the Attention
+        panel's figure (its single matrix or its all-heads grid), brought up to date first."""
         assert self.panels is not None
-        if self.info is not None and self.info.kind == "kernel-regression":
-            spec = self.kernel.heatmap.spec
-            return spec, title_stem(spec.title if spec is not None else "")
+        model = self.session.state.model
+        if model is not None and model.family == "regression":
+            self.panels.ensure_current("kernel")
+            spec = self.panels.panels["kernel"].heatmap.spec  # type: ignore[attr-defined]
+            return NamedFigure(figure_stem_of(spec.title), spec) if spec.values.size else None
         self.panels.ensure_current("attention")  # a hidden dock is redrawn only when shown
-        if (grid := self.attention.grid_figure()) is not None:
-            return grid
-        view = self.attention.current
-        step = self.step_shown_now.index if self.step_shown_now is not None else None
-        return self.attention.heatmap.spec, view.stem(step) if view is not None else "attention"
+        return self.attention.figure()
 
     # -- SessionListener (called on the GUI thread) -----------------------------------------
-    def model_loaded(self, info: ModelInfo, kernel: KernelFit | None) -> None:
-        self.info = info
+    def state_changed(self, old: SessionState, new: SessionState) -> None:
+        """Render the new state: the decoding area, the controls, the status bar and every panel."""
+        if new.model is not old.model and new.model is not None:
+            self._model_loaded(new)
+        if new.source is not old.source and new.source is not None:
+            self._show_notice(new)
+        if changed(old, new, "step", "shown_source"):
+            self.decoding_area.show_step(new.step, new.shown_source is not None)
+            if new.step is not None and new.model is not None:
+                self.device_label.setText(f"{new.model.device} · step {new.step.seconds * 1000:.1f} ms")
+        if (new.position, len(new.steps)) != (old.position, len(old.steps)):
+            self.decoding_area.set_timeline(new.position, len(new.steps))
+        if new.busy != old.busy:
+            self.statusBar().showMessage(new.busy) if new.busy else self.statusBar().clearMessage()
+            if not new.busy and new.model is not None and new.model is not old.model:
+                self._say_loaded(new)
+        self._render_controls(new)
+        if self.panels is not None:
+            self.panels.render(new)
+        if new.model is not old.model and new.model is not None and new.model.notice:
+            self.error(new.model.notice)  # last: the dialog waits for the user, the window is up to date behind it
+
+    def error(self, message: str) -> None:
+        for action in self.device_group.actions():  # a refused device change leaves the old one ticked
+            action.setChecked(action.text() == self.session.state.device)
+        self.statusBar().showMessage(message, 15000)
+        QtWidgets.QMessageBox.warning(self, "attnviz", message)
+
+    def _model_loaded(self, state: SessionState) -> None:
+        info = state.model
+        assert info is not None
         self.settings.last_checkpoint = str(info.path)
-        self.settings.device = self.session.device_name
+        self.settings.device = state.device
         self.build_docks()
-        assert self.panels is not None
-        self.panels.set_model(info, kernel)
         self._fill_device_menu(info.devices)
-        self.decoding_area.setVisible(kernel is None)  # nothing to decode for kernel regression
-        self.exports.export_all_action.setEnabled(kernel is None)  # it writes attention maps
+        translation = info.family == "translation"
+        self.decoding_area.setVisible(translation)  # nothing to decode for kernel regression
+        self.exports.export_all_action.setEnabled(translation)  # it writes attention maps
+        self.device_label.setText(info.device)
+        self.setWindowTitle(f"attnviz — {info.path.name}")
+        self._say_loaded(state)
+
+    def _say_loaded(self, state: SessionState) -> None:
+        info = state.model
+        assert info is not None
         bleu = info.training.get("val_bleu")
         extra = f", validation BLEU {bleu}" if bleu is not None else ""
         noun = "parameter" if info.parameters == 1 else "parameters"
         self.statusBar().showMessage(f"Loaded {info.path.name}: {info.kind}, {info.parameters:,} {noun}{extra}", 8000)
-        self.device_label.setText(info.device)
-        self.setWindowTitle(f"attnviz — {info.path.name}")
-        self.source = None  # the old model's encoding; the session re-encodes the sentence
-        self.step_shown(None, -1, 0)
-        if info.notice:  # last: the dialog waits for the user, the window is up to date behind it
-            self.error(info.notice)
 
-    def source_encoded(self, source: EncodedSource) -> None:
-        self.source = source
+    def _show_notice(self, state: SessionState) -> None:
+        source = state.source
+        assert source is not None
         notes = []
         if source.truncated_from:
             notes.append(f"Input truncated from {source.truncated_from} to {len(source.tokens)} tokens "
@@ -266,67 +274,37 @@ class MainWindow(QtWidgets.QMainWindow):
         if source.unknown:
             notes.append("Unknown words (read as <unk>): " + ", ".join(source.unknown))
         self.notice.setText(" ".join(notes) or " ")
-        self.step_shown(None, -1, 0)
-
-    def step_shown(self, step: DecodeStep | None, index: int, count: int) -> None:
-        self.step_shown_now = step
-        self.decoding_area.set_timeline(index, count)
-        source = self._shown_source()
-        if self.panels is not None:
-            self.panels.show(source, step)
-        self.decoding_area.show_step(step, source is not None)
-        if step is not None and self.info is not None:
-            self.device_label.setText(f"{self.info.device} · step {step.seconds * 1000:.1f} ms")
-        self._update_controls()
-
-    def kernel_fitted(self, fit: KernelFit) -> None:
-        self.kernel.show_fit(fit)
-
-    def busy(self, message: str) -> None:
-        self.statusBar().showMessage(message)
-
-    def error(self, message: str) -> None:
-        for action in self.device_group.actions():  # a refused device change leaves the old one ticked
-            action.setChecked(action.text() == self.session.device_name)
-        self.statusBar().showMessage(message, 15000)
-        QtWidgets.QMessageBox.warning(self, "attnviz", message)
 
     # -- handlers ---------------------------------------------------------------------------
-    def _on_kernel_fit_requested(self, kernel: str, bandwidth: float, query: float) -> None:
-        self.session.fit_kernel(kernel, bandwidth, query)
-
     def _on_export_notified(self, message: str) -> None:
         self.statusBar().showMessage(message, 10000)
 
     def _on_heatmap_export_requested(self, spec: FigureSpec) -> None:
         if spec is self.attention.heatmap.spec:  # named as Ctrl+E and Export all name it
-            self.exports.ask_and_export(*self.current_figure())
+            self.exports.ask_and_export(self.current_figure())
         else:
-            self.exports.ask_and_export(spec, title_stem(spec.title))
+            self.exports.ask_and_export(NamedFigure(figure_stem_of(spec.title), spec))
 
-    def _on_sentence_text_edited(self, _text: str) -> None:
+    def _on_sentence_text_edited(self, text: str) -> None:
+        self.session.set_text(text)  # Step and Run act on it at once; the views follow after the debounce
         self.typing_timer.start()
 
     def _on_typing_timer_timeout(self) -> None:
-        self.session.encode(self.sentence.text())
-
-    def _flush_typing(self) -> None:
-        if self.typing_timer.isActive():
-            self.typing_timer.stop()
-            self.session.encode(self.sentence.text())
+        self.session.encode()
 
     def _on_step_clicked(self) -> None:
-        self._flush_typing()
+        self.typing_timer.stop()  # Step encodes what the field says now, if it changed
         self.session.step()
 
     def _on_back_clicked(self) -> None:
         self.session.back()
 
     def _on_run_clicked(self) -> None:
-        self._flush_typing()
+        self.typing_timer.stop()
         self.session.run_to_end()
 
     def _on_reset_clicked(self) -> None:
+        self.typing_timer.stop()
         self.session.reset()
 
     def _on_beam_box_value_changed(self, value: int) -> None:
@@ -376,15 +354,9 @@ class MainWindow(QtWidgets.QMainWindow):
         super().closeEvent(event)
 
     # -- helpers ----------------------------------------------------------------------------
-    def _update_controls(self) -> None:
-        ready = self.session.ready and self._shown_source() is not None
-        can_step = (ready and not self.session.finished) or self.session.position + 1 < len(self.session.steps)
-        self.step_button.setEnabled(can_step)
-        self.step_action.setEnabled(can_step)
-        can_run = ready and (not self.session.finished or self.session.position + 1 < len(self.session.steps))
-        self.run_button.setEnabled(can_run)
-        self.run_action.setEnabled(can_run)
-        self.back_button.setEnabled(self.session.position >= 0)
-        self.back_action.setEnabled(self.session.position >= 0)
-        self.reset_button.setEnabled(ready)
-        self.reset_action.setEnabled(ready)
+    def _render_controls(self, state: SessionState) -> None:
+        for widget, enabled in ((self.step_button, state.can_step), (self.step_action, state.can_step),
+                                (self.run_button, state.can_run), (self.run_action, state.can_run),
+                                (self.back_button, state.can_back), (self.back_action, state.can_back),
+                                (self.reset_button, state.can_reset), (self.reset_action, state.can_reset)):
+            widget.setEnabled(enabled)

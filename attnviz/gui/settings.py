@@ -89,6 +89,17 @@ class Settings:
     def export_formats(self, value: list[str]) -> None:
         self.qsettings.setValue("export_formats", list(value))
 
+    @property
+    def closed_docks(self) -> dict[str, set[str]]:
+        """Per model family, the docks the user closed: ``{"translation": {"masks"}}``."""
+        families = ("translation", "regression")
+        return {family: set(self._get_list(f"closed_docks/{family}")) for family in families}
+
+    @closed_docks.setter
+    def closed_docks(self, value: dict[str, set[str]]) -> None:
+        for family, names in value.items():
+            self.qsettings.setValue(f"closed_docks/{family}", sorted(names))
+
     def window_state(self) -> tuple[QtCore.QByteArray | None, QtCore.QByteArray | None]:
         return self.qsettings.value("geometry"), self.qsettings.value("state")
 

@@ -4,24 +4,23 @@ from __future__ import annotations
 
 import html
 
-import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.core.results import DecodeStep, EncodedSource
-from attnviz.gui.figure import FigureSpec, GridSpec, argb_pixels, fit_levels
-from attnviz.gui.heatmap import CellImage, Heatmap
-from attnviz.gui.selection import (
-    AttentionKind,
+from attnviz.core.kinds import AttentionKind
+from attnviz.core.results import EncodedSource
+from attnviz.figures.attention import (
+    AttentionView,
     MatrixView,
+    attention_figure,
     available_kinds,
-    figure_stem,
-    figure_title,
     select,
     stack_for,
 )
-
-GRID_PANEL_PX = 200  # the longer side of each small multiple's cells in an exported grid, at scale 1
+from attnviz.figures.spec import GridSpec, NamedFigure, empty_figure
+from attnviz.gui.figure_painter import argb_pixels
+from attnviz.gui.heatmap import CellImage, Heatmap
+from attnviz.session import Session, SessionState, changed
 
 
 class HeadGrid(pg.GraphicsLayoutWidget):
@@ -39,8 +38,9 @@ class HeadGrid(pg.GraphicsLayoutWidget):
         self.shape = (0, 0)  # layers, heads
         self.cells: tuple[int, ...] = (-1, -1)  # queries, keys of the matrices shown
 
-    def set_stack(self, values: np.ndarray, levels: tuple[float, float] | None) -> None:
-        """values (L, H, Q, K)."""
+    def show_grid(self, spec: GridSpec) -> None:
+        """Draw a layers × heads grid figure (its panels' values, its shared colour range)."""
+        values, levels = spec.values, spec.levels  # (L, H, Q, K)
         layers, heads = values.shape[:2]
         if (layers, heads) != self.shape:
             self.clear()
@@ -60,8 +60,6 @@ class HeadGrid(pg.GraphicsLayoutWidget):
                 self.images.append(row)
             self.shape = (layers, heads)
             self.cells = (-1, -1)  # new boxes: fit them to the matrix
-        if levels is None:
-            levels = fit_levels(values)
         resized = values.shape[2:] != self.cells
         self.cells = values.shape[2:]
         for layer in range(layers):
@@ -89,14 +87,12 @@ class HeadGrid(pg.GraphicsLayoutWidget):
 
 
 class AttentionPanel(QtWidgets.QWidget):
-    """Shows the selected attention matrix of the current source and step."""
+    """Shows the attention matrix its controls select, for the session state it was last given."""
 
-    def __init__(self, parent=None):
+    def __init__(self, session: Session | None = None, parent=None):
         super().__init__(parent)
-        self.source: EncodedSource | None = None
-        self.step: DecodeStep | None = None
-        self.model_name = ""
-        self.current: MatrixView | None = None
+        self.state = SessionState()
+        self.current: MatrixView | None = None  # the matrix on show (None: the grid, or nothing)
 
         self.kind_box = QtWidgets.QComboBox()
         self.layer_box = QtWidgets.QSpinBox()
@@ -143,27 +139,22 @@ class AttentionPanel(QtWidgets.QWidget):
         self.heatmap.hovered.connect(self._on_heatmap_hovered)
         self.grid.picked.connect(self._on_grid_picked)
 
-    # -- input from the window --------------------------------------------------------------
-    def set_model(self, name: str, layers: int, heads: int) -> None:
-        """The layer range follows the kind on show (see refresh); this sets the start."""
-        self.model_name = name
-        self._set_range(self.layer_box, layers)
-        self._set_range(self.head_box, heads)
+    # -- the panel protocol ---------------------------------------------------------------------
+    def show_state(self, old: SessionState | None, new: SessionState) -> None:
+        """Redraw when what this panel shows changed (the model, the sentence or the step on show)."""
+        self.state = new
+        if changed(old, new, "model", "shown_source", "step", "busy"):
+            self.refresh()
 
-    @staticmethod
-    def _set_range(box: QtWidgets.QSpinBox, count: int) -> None:
-        box.blockSignals(True)
-        box.setRange(1, max(count, 1))
-        box.blockSignals(False)
-
-    def set_data(self, source: EncodedSource | None, step: DecodeStep | None) -> None:
-        self.source, self.step = source, step
-        self._set_kinds(available_kinds(source))
-        self.refresh()
-
+    # -- what it shows ----------------------------------------------------------------------
     @property
     def kind(self) -> AttentionKind:
         return AttentionKind(self.kind_box.currentData())
+
+    def view(self) -> AttentionView:
+        """The controls' choices (0-based layer and head)."""
+        return AttentionView(self.kind, self.layer_box.value() - 1, self.head_box.value() - 1,
+                             self.scores.isChecked(), self.show_masked.isChecked(), self.all_heads.isChecked())
 
     def select_view(self, kind: AttentionKind, layer: int, head: int) -> None:
         """Programmatic selection (0-based layer and head)."""
@@ -173,48 +164,60 @@ class AttentionPanel(QtWidgets.QWidget):
         self.layer_box.setValue(layer + 1)
         self.head_box.setValue(head + 1)
 
+    def figure(self) -> NamedFigure | None:
+        """The figure on show, named as its export file (what Export and Copy write)."""
+        source = self.state.shown_source
+        if source is None:
+            return None
+        return attention_figure(source, self.state.step, self.view(), self._model_name())[0]
+
     def refresh(self) -> None:
-        if self.source is None:
+        state, source = self.state, self.state.shown_source
+        if source is None:
             self.current = None
-            self.heatmap.set_matrix(np.zeros((0, 0)), (), (), title="Type a sentence to see attention")
+            self.stack.setCurrentWidget(self.heatmap)
+            self.heatmap.show_figure(empty_figure(self._empty_message(state)))
+            self.heatmap.highlight_row(None)
             return
-        scores = self.scores.isChecked()
-        levels = None if scores else (0.0, 1.0)
-        values, *_ = stack_for(self.kind, self.source, self.step, scores)
-        self._set_range(self.layer_box, values.shape[0])  # encoder and decoder depths may differ
-        self._set_range(self.head_box, values.shape[1])
-        if self.all_heads.isChecked():  # the single heatmap is redrawn when the grid is switched off
-            self.grid.set_stack(values, levels)
+        self._set_kinds(available_kinds(source))
+        self._fit_ranges(source)
+        named, matrix = attention_figure(source, state.step, self.view(), self._model_name())
+        self.current = matrix
+        if isinstance(named.spec, GridSpec):
+            self.grid.show_grid(named.spec)
             self.stack.setCurrentWidget(self.grid)
-            self.current = None
+            self.readout.setText(" ")
             return
         self.stack.setCurrentWidget(self.heatmap)
-        view = select(self.kind, self.layer_box.value() - 1, self.head_box.value() - 1, self.source, self.step,
-                      scores)
-        self.current = view
-        step_index = self.step.index if self.step is not None else None
-        masked = view.masked if self.show_masked.isChecked() else None
-        self.heatmap.set_matrix(view.values, view.rows, view.cols, levels,
-                                view.title(self.model_name, step_index), masked)
-        current_row = len(view.rows) - 1 if view.kind is not AttentionKind.ENCODER_SELF and view.rows else None
+        self.heatmap.show_figure(named.spec)
+        assert matrix is not None
+        current_row = len(matrix.rows) - 1 if matrix.kind is not AttentionKind.ENCODER_SELF and matrix.rows else None
         self.heatmap.highlight_row(current_row)
 
-    def grid_figure(self) -> tuple[GridSpec, str] | None:
-        """The all-heads grid on show as one exportable figure and its file stem; None when not shown."""
-        if self.source is None or not self.all_heads.isChecked():
-            return None
-        scores = self.scores.isChecked()
-        values, rows, cols, masked = stack_for(self.kind, self.source, self.step, scores)
-        levels = fit_levels(values) if scores else (0.0, 1.0)
-        shown_mask = np.asarray(masked) if self.show_masked.isChecked() else None
-        layers, heads = values.shape[:2]
-        panels = tuple(FigureSpec(values[layer, head], rows, cols, f"layer {layer + 1} · head {head + 1}", levels,
-                                  masked=shown_mask, colour_bar=False, max_grid_px=GRID_PANEL_PX)
-                       for layer in range(layers) for head in range(heads))
-        step = self.step.index if self.step is not None else None
-        spec = GridSpec(panels, heads, figure_title(self.model_name, self.kind, "all heads", step, scores), levels,
-                        tuple(f"layer {i + 1}" for i in range(layers)), tuple(f"head {i + 1}" for i in range(heads)))
-        return spec, figure_stem(self.kind, "all-heads", step, scores)
+    def _fit_ranges(self, source: EncodedSource) -> None:
+        """The layer and head ranges follow the kind on show (encoder and decoder depths may differ)."""
+        values = stack_for(self.kind, source, self.state.step)[0]
+        self._set_range(self.layer_box, values.shape[0])
+        self._set_range(self.head_box, values.shape[1])
+
+    def _model_name(self) -> str:
+        return self.state.model.path.stem if self.state.model is not None else ""
+
+    @staticmethod
+    def _empty_message(state: SessionState) -> str:
+        if state.loading or (state.model is None and state.busy):
+            return "Loading…"
+        if state.model is None:
+            return "Open a checkpoint to see attention"
+        if state.text.strip():
+            return "Encoding…"
+        return "Type a sentence to see attention"
+
+    @staticmethod
+    def _set_range(box: QtWidgets.QSpinBox, count: int) -> None:
+        box.blockSignals(True)
+        box.setRange(1, max(count, 1))
+        box.blockSignals(False)
 
     # -- handlers ---------------------------------------------------------------------------
     def _set_kinds(self, kinds: list[AttentionKind]) -> None:
@@ -237,13 +240,12 @@ class AttentionPanel(QtWidgets.QWidget):
         self.select_view(self.kind, layer, head)
 
     def _on_heatmap_hovered(self, row: int, col: int) -> None:
-        view = self.current
-        if view is None or row < 0:
+        """The read-out of the cell under the pointer, always from the matrix on show."""
+        view, source = self.current, self.state.shown_source
+        if view is None or source is None or not (0 <= row < view.values.shape[0] and 0 <= col < view.values.shape[1]):
             self.readout.setText(" ")
             return
-        if self.source is None or row >= view.values.shape[0] or col >= view.values.shape[1]:
-            return
-        other = select(view.kind, view.layer, view.head, self.source, self.step, scores=not view.scores)
+        other = select(view.kind, view.layer, view.head, source, self.state.step, scores=not view.scores)
         weights, scores = (other, view) if view.scores else (view, other)
         text = (f"query <b>{html.escape(view.rows[row])}</b> → key <b>{html.escape(view.cols[col])}</b>: "
                 f"weight {weights.values[row, col]:.4f}")

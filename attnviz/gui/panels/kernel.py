@@ -13,7 +13,9 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.results import KERNELS, KernelFit
+from attnviz.figures.panels import kernel_weights_figure
 from attnviz.gui.heatmap import Heatmap
+from attnviz.session import Session, SessionState, changed
 
 NONPARAMETRIC_PEN = pg.mkPen((31, 119, 180), width=2)
 PARAMETRIC_PEN = pg.mkPen((255, 127, 14), width=2)
@@ -22,12 +24,12 @@ HEATMAP_MODELS = ("non-parametric", "parametric")
 
 
 class KernelPanel(QtWidgets.QWidget):
-    """Emits ``fit_requested(kernel, bandwidth, query)`` when the user changes a control."""
+    """Asks the session for a new fit (``fit_kernel``) when the user changes a control, and draws the
+    fit the session publishes."""
 
-    fit_requested = QtCore.Signal(str, float, float)
-
-    def __init__(self, parent=None):
+    def __init__(self, session: Session | None = None, parent=None):
         super().__init__(parent)
+        self.session = session
         self.fit: KernelFit | None = None
         self.kernel_box = QtWidgets.QComboBox()
         self.kernel_box.addItems(list(KERNELS))
@@ -72,7 +74,7 @@ class KernelPanel(QtWidgets.QWidget):
         self.weights.addItem(self.nonparametric_bars)
         self.weights.addItem(self.parametric_bars)
 
-        self.heatmap = Heatmap(row_axis="test x (queries)", col_axis="training x (keys)")
+        self.heatmap = Heatmap()
         left = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         left.addWidget(self.curves)
         left.addWidget(self.weights)
@@ -91,6 +93,10 @@ class KernelPanel(QtWidgets.QWidget):
         self.heatmap_model.currentTextChanged.connect(self._on_heatmap_model_changed)
 
     # -- input ------------------------------------------------------------------------------
+    def show_state(self, old: SessionState | None, new: SessionState) -> None:
+        if new.kernel is not None and changed(old, new, "kernel"):
+            self.show_fit(new.kernel)
+
     def show_fit(self, fit: KernelFit) -> None:
         """Draw a fit (from the session); the controls follow its kernel, bandwidth and query."""
         first = self.fit is None
@@ -128,19 +134,13 @@ class KernelPanel(QtWidgets.QWidget):
         fit = self.fit
         if fit is None:
             return
-        parametric = self.heatmap_model.currentText() == "parametric"
-        weights = fit.parametric_weights if parametric else fit.nonparametric_weights
-        name = (f"parametric (w = {fit.w:.2f})" if parametric
-                else f"non-parametric ({fit.kernel}, h = {fit.bandwidth:.2f})")
-        # Kernel weights are spread thin (a Gaussian row of 50 keys peaks near 0.05): scale to the largest.
-        levels = (0.0, max(float(np.nanmax(weights)), 1e-6))
-        self.heatmap.set_matrix(weights, [f"{x:.1f}" for x in fit.x_test], [f"{x:.2f}" for x in fit.x_train],
-                                levels=levels, title=f"Attention weights, {name}")
+        self.heatmap.show_figure(kernel_weights_figure(fit, self.heatmap_model.currentText() == "parametric"))
         self.heatmap.highlight_row(int(np.argmin(np.abs(fit.x_test - fit.query))))
 
     def _on_heatmap_model_changed(self, _text: str) -> None:
         self._draw_heatmap()
 
     def _on_control_changed(self, *_args) -> None:
-        self.fit_requested.emit(self.kernel_box.currentText(), float(self.bandwidth.value()),
-                                float(self.query_line.value()))
+        if self.session is not None:
+            self.session.fit_kernel(self.kernel_box.currentText(), float(self.bandwidth.value()),
+                                    float(self.query_line.value()))

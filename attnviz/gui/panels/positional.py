@@ -6,7 +6,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
+from attnviz.figures.panels import positional_similarity_figure, positional_table_figure
 from attnviz.gui.heatmap import Heatmap
+from attnviz.session import Session, SessionState, changed
 
 DEFAULT_DIMS = "6, 7, 8, 9"  # the book plots these
 
@@ -27,12 +29,15 @@ def parse_dims(text: str, width: int) -> list[int]:
 
 
 class PositionalPanel(QtWidgets.QWidget):
-    def __init__(self, parent=None):
+    """The loaded model's positional-encoding table (the sentence's positions outlined), chosen
+    dimensions as curves, and PE·PEᵀ."""
+
+    def __init__(self, session: Session | None = None, parent=None):
         super().__init__(parent)
         self.table = np.zeros((0, 0), np.float32)
         self.sentence_length = 0
-        self.table_view = Heatmap(colormap="CET-D1", row_axis="position", col_axis="dimension")
-        self.similarity_view = Heatmap(row_axis="position", col_axis="position")
+        self.table_view = Heatmap()
+        self.similarity_view = Heatmap()
         self.curves = pg.PlotWidget(background="w")
         self.curves.addLegend(offset=(-10, 10))
         self.curves.setLabel("bottom", "position")
@@ -57,27 +62,20 @@ class PositionalPanel(QtWidgets.QWidget):
         layout.addWidget(tabs)
         self.dims_edit.editingFinished.connect(self._on_dims_edit_finished)
 
-    def set_table(self, table: np.ndarray | None) -> None:
-        """table (positions, width) of the loaded model, or None for models without one."""
-        self.table = np.zeros((0, 0), np.float32) if table is None else table
-        self.refresh()
-
-    def set_sentence_length(self, length: int) -> None:
+    def show_state(self, old: SessionState | None, new: SessionState) -> None:
+        """The table follows the model; the outline follows the sentence's length."""
+        if changed(old, new, "model"):
+            table = new.model.positional_table if new.model is not None else None
+            self.table = np.zeros((0, 0), np.float32) if table is None else table
+            self.table_view.show_figure(positional_table_figure(table))
+            self.similarity_view.show_figure(positional_similarity_figure(table))
+            self._on_dims_edit_finished()
+            self.sentence_length = -1  # re-outline on the new table
+        source = new.shown_source
+        length = len(source.tokens) if source is not None else 0  # 0: no outline
         if length != self.sentence_length:
             self.sentence_length = length
             self._mark_sentence()
-
-    def refresh(self) -> None:
-        positions, width = self.table.shape
-        position_labels = [str(p) for p in range(positions)]  # the heatmap thins them to what fits
-        self.table_view.set_matrix(self.table, position_labels, [str(d) for d in range(width)], levels=(-1.0, 1.0),
-                                   title=f"PE: {positions} positions × {width} dims"
-                                   if width else "This model has no positional encoding")
-        similarity = self.table @ self.table.T if width else np.zeros((0, 0), np.float32)
-        self.similarity_view.set_matrix(similarity, position_labels, position_labels, levels=None,
-                                        title="PE · PEᵀ: similarity of positions")
-        self._mark_sentence()
-        self._on_dims_edit_finished()
 
     def _mark_sentence(self) -> None:
         rows = self.table.shape[0]

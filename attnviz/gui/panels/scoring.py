@@ -11,12 +11,9 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.results import DecodeStep, EncodedSource, masked_softmax_row
+from attnviz.figures.attention import shown_index
+from attnviz.session import Session, SessionState, changed
 
-FORMULAS = {
-    "rnn-additive": "additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)",
-    "rnn-dot": "scaled dot-product scoring: a(q, k) = qᵀk / √d",
-    "transformer": "scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
-}
 SCORE_BRUSH = (90, 110, 200)
 WEIGHT_BRUSH = (60, 160, 90)
 MASKED_BRUSH = pg.mkBrush(200, 200, 200)
@@ -35,7 +32,7 @@ def _bar_plot(title: str, left: str) -> tuple[pg.PlotWidget, pg.BarGraphItem]:
 class ScoringPanel(QtWidgets.QWidget):
     """Draws the current query's scores and weights; the layer/head boxes matter for the Transformer."""
 
-    def __init__(self, parent=None):
+    def __init__(self, session: Session | None = None, parent=None):
         super().__init__(parent)
         self.source: EncodedSource | None = None
         self.step: DecodeStep | None = None
@@ -80,12 +77,17 @@ class ScoringPanel(QtWidgets.QWidget):
         self.head_box.valueChanged.connect(self._on_head_changed)
 
     # -- input ------------------------------------------------------------------------------
-    def set_model(self, kind: str, layers: int, heads: int) -> None:
-        self.formula.setText(FORMULAS.get(kind, ""))
-        self.layer_box.setRange(1, max(1, layers))
-        self.head_box.setRange(1, max(1, heads))
-        for box in (self.layer_box, self.head_box):
-            box.setVisible(kind == "transformer")
+    def show_state(self, old: SessionState | None, new: SessionState) -> None:
+        if changed(old, new, "model"):
+            model = new.model
+            layers, heads = (model.decoder_layers, model.heads) if model is not None else (1, 1)
+            self.formula.setText(model.scoring_formula if model is not None else "")
+            self.layer_box.setRange(1, max(1, layers))
+            self.head_box.setRange(1, max(1, heads))
+            for box in (self.layer_box, self.head_box):
+                box.setVisible(layers * heads > 1)
+        if changed(old, new, "shown_source", "step"):
+            self.set_data(new.shown_source, new.step)
 
     def set_data(self, source: EncodedSource | None, step: DecodeStep | None) -> None:
         length_changed = (source is None) != (self.source is None) or (
@@ -100,6 +102,7 @@ class ScoringPanel(QtWidgets.QWidget):
             axis = [list(enumerate(tokens))]  # new tokens only: ticks re-lay out the axes
             self.score_plot.getAxis("bottom").setTicks(axis)
             self.weight_plot.getAxis("bottom").setTicks(axis)
+            self.score_plot.setXRange(-0.5, max(len(tokens), 1) - 0.5, padding=0.02)  # the x-axis follows the sentence
         self.refresh()
 
     def refresh(self) -> None:
@@ -134,7 +137,7 @@ class ScoringPanel(QtWidgets.QWidget):
                     "weights renormalize." if valid < len(x) else "No key is masked (the real valid length).")
             if valid == 0:
                 note = "Every key is masked: the row is all zeros (attnviz never divides by zero)."
-            self.caption.setText(f"Query “{query}” at step {self.step.index + 1}. {note}")
+            self.caption.setText(f"Query “{query}” at step {(shown_index(self.step) or 0) + 1}. {note}")
 
     def _on_valid_len_value_changed(self, _value: int) -> None:
         self._draw()

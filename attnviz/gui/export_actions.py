@@ -3,42 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.core.results import DecodeStep, EncodedSource
-from attnviz.gui.export import (
-    FORMATS,
-    ExportError,
-    attention_figures,
-    attention_sidecar,
-    copy_to_clipboard,
-    export_batch,
-    export_figure,
-)
-from attnviz.gui.figure import AnyFigure
+from attnviz.core.results import DecodeStep
+from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
+from attnviz.figures.spec import NamedFigure
+from attnviz.gui.figure_files import FORMATS, ExportError, copy_to_clipboard, export_batch, export_figure
 from attnviz.gui.settings import Settings
+from attnviz.session import Session
 
 SCALES = (1.0, 2.0, 3.0, 4.0)  # PNG (and clipboard) resolution: 2× suits slides, 4× print
 FILTERS = {
     "png": "PNG image (*.png)", "svg": "SVG vector image (*.svg)", "pdf": "PDF document (*.pdf)",
     "csv": "CSV numbers (*.csv)", "npy": "NumPy array (*.npy)",
 }
-
-
-@dataclass(frozen=True)
-class ExportContext:
-    """What is on show: the source, the recorded steps and the one shown, and the model."""
-
-    source: EncodedSource | None
-    steps: list[DecodeStep]
-    step: DecodeStep | None
-    model: str
-    kind: str
-    checkpoint: str
-    device: str
 
 
 class ExportAllDialog(QtWidgets.QDialog):
@@ -89,15 +69,16 @@ class ExportAllDialog(QtWidgets.QDialog):
 class ExportActions(QtCore.QObject):
     """Owns the Export, Export all and Copy actions; reports results through ``notify``/``fail``.
 
-    context() describes what is on show; current_figure() gives the main heatmap and its file stem.
+    current_figure() gives the figure on show and its file stem; view() the Attention panel's choices,
+    which Export all applies to every map (scores or weights, masked cells marked or not).
     """
 
-    def __init__(self, window: QtWidgets.QWidget, settings: Settings, context: Callable[[], ExportContext],
-                 current_figure: Callable[[], tuple[AnyFigure | None, str]], notify: Callable[[str], None],
-                 fail: Callable[[str], None]):
+    def __init__(self, window: QtWidgets.QWidget, settings: Settings, session: Session,
+                 current_figure: Callable[[], NamedFigure | None], view: Callable[[], AttentionView],
+                 notify: Callable[[str], None], fail: Callable[[str], None]):
         super().__init__(window)
-        self.window, self.settings = window, settings
-        self.context, self.current_figure = context, current_figure
+        self.window, self.settings, self.session = window, settings, session
+        self.current_figure, self.view = current_figure, view
         self.notify, self.fail = notify, fail
         self.export_action = self._action("&Export heatmap…", self._on_export_triggered, "Ctrl+E")
         self.export_all_action = self._action("Export &all maps…", self._on_export_all_triggered, "Ctrl+Shift+E")
@@ -118,13 +99,13 @@ class ExportActions(QtCore.QObject):
         return action
 
     # -- requests (also used by tests and by each heatmap's context menu) -------------------
-    def export_spec(self, spec: AnyFigure | None, path: str | Path) -> Path | None:
+    def export_figure(self, figure: NamedFigure | None, path: str | Path) -> Path | None:
         """Write one figure (format from the suffix); returns the path, or None after showing why not."""
-        if spec is None:
+        if figure is None:
             self.fail("There is nothing to export yet.")
             return None
         try:
-            written = export_figure(spec, path, self.settings.export_scale)
+            written = export_figure(figure.spec, path, self.settings.export_scale)
         except ExportError as error:
             self.fail(str(error))
             return None
@@ -139,19 +120,21 @@ class ExportActions(QtCore.QObject):
         if not typed or not folder.is_absolute():  # relative: it would land wherever the app was started
             self.fail(f"Choose a full folder path to export into (got {typed!r}).")
             return []
-        ctx = self.context()
-        if ctx.source is None:
+        state = self.session.state
+        source, model = state.shown_source, state.model
+        if source is None or model is None:
             self.fail("There is nothing to export yet: type a sentence first.")
             return []
         if not formats:
             self.fail("Choose at least one format to export.")
             return []
-        steps: list[DecodeStep | None] = list(ctx.steps) if all_steps and ctx.steps else [ctx.step]
-        figures = attention_figures(ctx.source, steps, ctx.model)
+        steps: list[DecodeStep | None] = list(state.steps) if all_steps and state.steps else [state.step]
+        view = self.view()
+        figures = attention_figures(source, steps, view, model.path.stem)
         if not figures:  # an RNN model before its first step has no map yet
             self.fail("There is nothing to export yet: step the decoder first.")
             return []
-        sidecar = attention_sidecar(ctx.source, steps, ctx.model, ctx.kind, ctx.checkpoint, ctx.device)
+        sidecar = attention_sidecar(source, steps, view, model.path.stem, model.kind, str(model.path), model.device)
         dialog = QtWidgets.QProgressDialog("Exporting attention maps…", "Cancel", 0, len(figures) * len(formats),
                                            self.window)
         dialog.setWindowTitle("Export all")
@@ -175,38 +158,37 @@ class ExportActions(QtCore.QObject):
         self.notify(f"Exported {len(written) - 1} files and {written[-1].name} into {folder}")
         return written
 
-    def copy(self, spec: AnyFigure | None) -> None:
-        if spec is None:
+    def copy(self, figure: NamedFigure | None) -> None:
+        if figure is None:
             self.fail("There is nothing to copy yet.")
             return
         try:
-            copy_to_clipboard(spec, self.settings.export_scale)
+            copy_to_clipboard(figure.spec, self.settings.export_scale)
         except ExportError as error:
             self.fail(str(error))
             return
         self.notify("Copied the heatmap to the clipboard")
 
-    def ask_and_export(self, spec: AnyFigure | None, stem: str = "attention") -> None:
+    def ask_and_export(self, figure: NamedFigure | None) -> None:
         """Ask for a file name (its type picks the format), then export."""
-        if spec is None or spec.values.size == 0:
+        if figure is None or figure.spec.values.size == 0:
             self.fail("There is nothing to export yet: the heatmap is empty.")
             return
-        start = Path(self.settings.export_dir or Path.home()) / f"{stem}.png"
+        start = Path(self.settings.export_dir or Path.home()) / f"{figure.stem or 'attention'}.png"
         path, chosen = QtWidgets.QFileDialog.getSaveFileName(self.window, "Export heatmap", str(start),
                                                              ";;".join(FILTERS.values()))
         if not path:
             return
         if not Path(path).suffix:  # no suffix typed: take the chosen filter's
             path += "." + next((fmt for fmt, text in FILTERS.items() if text == chosen), "png")
-        self.export_spec(spec, path)
+        self.export_figure(figure, path)
 
     # -- handlers ---------------------------------------------------------------------------
     def _on_export_triggered(self) -> None:
-        self.ask_and_export(*self.current_figure())
+        self.ask_and_export(self.current_figure())
 
     def _on_export_all_triggered(self) -> None:
-        ctx = self.context()
-        dialog = ExportAllDialog(self.window, self.settings, has_steps=len(ctx.steps) > 1)
+        dialog = ExportAllDialog(self.window, self.settings, has_steps=len(self.session.state.steps) > 1)
         if dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted:
             self.settings.export_scale = dialog.scale.value()
             for action in self.scale_group.actions():
@@ -218,4 +200,4 @@ class ExportActions(QtCore.QObject):
         self.notify(f"PNG exports and copies are now drawn at {scale:g}× the figure's base size")
 
     def _on_copy_triggered(self) -> None:
-        self.copy(self.current_figure()[0])
+        self.copy(self.current_figure())

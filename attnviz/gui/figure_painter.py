@@ -1,4 +1,4 @@
-"""Publication figures of a heatmap, painted with QPainter: title, token labels, cells, colour bar.
+"""Painting a figure description (:mod:`attnviz.figures.spec`) with QPainter: title, labels, cells, colour bar.
 
 One painter routine serves PNG (any scale), SVG, PDF and the clipboard, in the window and headless
 (``attnviz export``), so every output shows the same picture. Needs a QGuiApplication, no widget.
@@ -14,59 +14,14 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, nice_ticks, tick_text
+
 MASK_FILL = QtGui.QColor(225, 225, 225)  # masked cells: light grey with dark hatching, unlike any weight
 MASK_HATCH = QtGui.QColor(90, 90, 90)
-TICK_FRACTIONS = (0.0, 0.25, 0.5, 0.75, 1.0)
+BLANK = 0xFFFFFFFF  # a cell with no value (NaN: a masked score never computed) is left white
 FONT_PIXELS = 12  # pixel sizes, not points: the same layout on screen, in PNG, SVG and PDF (1 px = 1 pt)
-MAX_GRID_PX = 560  # the longer side of the cell grid at scale 1
 VECTOR_CELL_LIMIT = 128 * 128  # above this many cells, vector outputs embed the grid as an image
 VECTOR_SEAM_OVERLAP = 0.4
-
-
-@dataclass(frozen=True)
-class FigureSpec:
-    """Everything a figure shows. values (Q, K); masked (Q, K) bool or None; levels (low, high)."""
-
-    values: np.ndarray
-    row_labels: tuple[str, ...]
-    col_labels: tuple[str, ...]
-    title: str
-    levels: tuple[float, float]
-    colormap: str = "viridis"
-    masked: np.ndarray | None = None
-    row_axis: str = "queries"
-    col_axis: str = "keys"
-    colour_bar: bool = True
-    max_grid_px: float = MAX_GRID_PX  # the longer side of the cell grid at scale 1
-
-
-@dataclass(frozen=True)
-class GridSpec:
-    """Small multiples under one title and one shared colour bar: ``panels[r * columns + c]``.
-
-    Each panel is a FigureSpec drawn without its own colour bar; all share ``levels``. row_names
-    (one per grid row, e.g. "layer 1") and col_names (one per column, e.g. "head 2") name the panels
-    in the numbers exports.
-    """
-
-    panels: tuple[FigureSpec, ...]
-    columns: int
-    title: str
-    levels: tuple[float, float]
-    row_names: tuple[str, ...]
-    col_names: tuple[str, ...]
-    colormap: str = "viridis"
-
-    @property
-    def values(self) -> np.ndarray:
-        """(rows, columns, Q, K): every panel's values."""
-        if not self.panels:
-            return np.zeros((0, 0, 0, 0), np.float32)
-        stack = np.stack([p.values for p in self.panels])
-        return stack.reshape(len(self.row_names), self.columns, *stack.shape[1:])
-
-
-AnyFigure = FigureSpec | GridSpec
 
 
 #: attnviz's own maps; other names are pyqtgraph's (viridis, CET-D1, …).
@@ -84,15 +39,6 @@ def lookup_table(colormap: str) -> np.ndarray:
     """(256, 4) uint8 RGBA colours of a colour map."""
     lut = colour_map(colormap).getLookupTable(nPts=256, alpha=True)
     return np.ascontiguousarray(lut, dtype=np.uint8)
-
-
-def fit_levels(values: np.ndarray) -> tuple[float, float]:
-    """Colour range for unbounded data (scores): the finite min and max, never an empty range."""
-    finite = values[np.isfinite(values)]
-    if not finite.size:
-        return (0.0, 1.0)
-    low, high = float(finite.min()), float(finite.max())
-    return (low, high) if high > low else (low, low + 1.0)
 
 
 @cache
@@ -113,8 +59,12 @@ def colour_indices(values: np.ndarray, levels: tuple[float, float]) -> np.ndarra
 
 
 def argb_pixels(values: np.ndarray, levels: tuple[float, float], colormap: str) -> np.ndarray:
-    """values (Q, K) coloured: a C-contiguous uint32 (Q, K) array of 0xAARRGGBB words."""
-    return np.take(argb_table(colormap), colour_indices(values, levels))
+    """values (Q, K) coloured: a C-contiguous uint32 (Q, K) array of 0xAARRGGBB words; NaN cells blank."""
+    pixels = np.take(argb_table(colormap), colour_indices(values, levels))
+    blank = np.isnan(values)
+    if blank.any():
+        pixels[blank] = BLANK
+    return pixels
 
 
 def qimage_of(pixels: np.ndarray) -> QtGui.QImage:
@@ -176,7 +126,7 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
     top = margin + title_height
     grid = QtCore.QRectF(left, top, cols * cell, rows * cell)
     bar_width = 14.0
-    tick_width = max(metrics.horizontalAdvance(_tick_text(v)) for v in _tick_values(spec.levels))
+    tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in nice_ticks(spec.levels)), default=0.0)
     if not spec.colour_bar:
         bar_width = tick_width = 0.0
     bar = QtCore.QRectF(grid.right() + 16, top, bar_width, max(grid.height(), 120.0) if spec.colour_bar else 0.0)
@@ -191,15 +141,6 @@ def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
     """The figure's size in logical pixels at scale 1."""
     layout = _grid_layout(spec) if isinstance(spec, GridSpec) else _layout(spec, *_fonts())
     return QtCore.QSizeF(layout.width, layout.height)
-
-
-def _tick_text(value: float) -> str:
-    return f"{value:.3g}"
-
-
-def _tick_values(levels: tuple[float, float]) -> list[float]:
-    low, high = levels
-    return [low + (high - low) * fraction for fraction in TICK_FRACTIONS]
 
 
 def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False) -> None:
@@ -244,8 +185,11 @@ def _paint_cells(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, vec
         painter.setPen(QtCore.Qt.PenStyle.NoPen)
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
         overlap = VECTOR_SEAM_OVERLAP  # neighbouring cells overlap slightly: no hairline seams in viewers
+        blank = np.isnan(spec.values)
         for r in range(rows):
             for c in range(cols):
+                if blank[r, c]:
+                    continue  # no value: the white background shows
                 red, green, blue, alpha = (int(v) for v in lut[index[r, c]])
                 painter.setBrush(QtGui.QColor(red, green, blue, alpha))
                 painter.drawRect(QtCore.QRectF(layout.grid.left() + c * layout.cell,
@@ -314,12 +258,12 @@ def _paint_colour_bar(painter: QtGui.QPainter, bar: QtCore.QRectF, levels: tuple
     painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
     painter.drawRect(bar)
     line = metrics.height()
-    for fraction, value in zip(TICK_FRACTIONS, _tick_values(levels), strict=True):
-        y = bar.bottom() - fraction * bar.height()
+    for value in nice_ticks(levels):
+        y = bar.bottom() - (value - low) / (high - low) * bar.height()
         painter.drawLine(QtCore.QPointF(bar.right(), y), QtCore.QPointF(bar.right() + 3, y))
         painter.drawText(QtCore.QRectF(bar.right() + 5, y - line / 2, 200, line),
                          QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter,
-                         _tick_text(value))
+                         tick_text(value))
 
 
 @dataclass(frozen=True)
@@ -344,7 +288,7 @@ def _grid_layout(spec: GridSpec) -> _GridLayout:
     origin = QtCore.QPointF(margin, margin + title_height)
     grid_width, grid_height = spec.columns * panel.width(), rows * panel.height()
     bar = QtCore.QRectF(origin.x() + grid_width + 16, origin.y() + 12, 14.0, max(grid_height - 24, 120.0))
-    tick_width = max(metrics.horizontalAdvance(_tick_text(v)) for v in _tick_values(spec.levels))
+    tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in nice_ticks(spec.levels)), default=0.0)
     title_width = QtGui.QFontMetricsF(bold).horizontalAdvance(spec.title) + 2 * margin
     width = max(bar.right() + 6 + tick_width + margin, title_width)
     height = max(origin.y() + grid_height, bar.bottom()) + margin

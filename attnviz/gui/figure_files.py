@@ -13,7 +13,6 @@ import json
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +20,8 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtSvg
 
 from attnviz.core.files import atomic_output
-from attnviz.core.results import DecodeStep, EncodedSource
-from attnviz.gui.figure import AnyFigure, FigureSpec, GridSpec, figure_image, figure_size, fit_levels, paint_figure
-from attnviz.gui.selection import MatrixView, all_views
+from attnviz.figures.spec import AnyFigure, GridSpec, NamedFigure
+from attnviz.gui.figure_painter import figure_image, figure_size, paint_figure
 
 FORMATS = ("png", "svg", "pdf", "csv", "npy")
 SIDECAR = "attnviz-export.json"
@@ -146,14 +144,6 @@ def export_figure(spec: AnyFigure, path: str | Path, scale: float = 2.0) -> Path
     return path
 
 
-@dataclass(frozen=True)
-class NamedFigure:
-    """A figure and the file stem it is exported under (e.g. ``cross_layer1_head2_step03``)."""
-
-    stem: str
-    spec: FigureSpec
-
-
 class ExportCancelled(ExportError):
     """The user stopped a batch export; nothing was written."""
 
@@ -213,40 +203,6 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
         raise _failed(folder, error) from None
     shutil.rmtree(staging, ignore_errors=True)
     return moved
-
-
-def view_figure(view: MatrixView, model: str = "", step: int | None = None, show_masked: bool = True) -> FigureSpec:
-    """The figure of one attention matrix: weights on a fixed [0, 1] scale, scores on their own range."""
-    return FigureSpec(view.values, view.rows, view.cols, view.title(model, step),
-                      fit_levels(view.values) if view.scores else (0.0, 1.0),
-                      masked=view.masked if show_masked else None)
-
-
-def attention_figures(source: EncodedSource, steps: Sequence[DecodeStep | None], model: str = "",
-                      scores: bool = False) -> list[NamedFigure]:
-    """Every kind × layer × head at each of ``steps`` (encoder self-attention once: it has no step)."""
-    figures: dict[str, NamedFigure] = {}
-    for step in steps:
-        index = step.index if step is not None else None
-        for view in all_views(source, step, scores):
-            stem = view.stem(index)
-            figures.setdefault(stem, NamedFigure(stem, view_figure(view, model, index)))
-    return list(figures.values())
-
-
-def attention_sidecar(source: EncodedSource, steps: Sequence[DecodeStep | None], model: str, kind: str,
-                      checkpoint: str, device: str) -> dict[str, Any]:
-    """What an export-all folder holds: the sentence, its tokens, the model and the step(s)."""
-    shown = [s for s in steps if s is not None]
-    return {
-        "attnviz_export": 1, "sentence": source.text, "source_tokens": list(source.tokens),
-        "unknown_words": list(source.unknown), "truncated_from": source.truncated_from,
-        "model": model, "kind": kind, "checkpoint": checkpoint, "device": device,
-        "steps": [s.index + 1 for s in shown],
-        "output_tokens": list(shown[-1].output_tokens) if shown else [],
-        "query_tokens": list(shown[-1].query_tokens) if shown else [],
-        "finished": bool(shown and shown[-1].finished),
-    }
 
 
 def copy_to_clipboard(spec: AnyFigure, scale: float = 2.0) -> None:

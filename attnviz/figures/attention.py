@@ -1,0 +1,207 @@
+"""Attention figures: which matrix a view shows, and the one function that turns it into a figure.
+
+The Attention panel, Copy, Export, Export all and ``attnviz export`` all call
+:func:`attention_figure` / :func:`attention_figures` with the same :class:`AttentionView`, so a file
+shows what the screen shows (scores or weights, masked cells marked or not).
+Shapes: L layers, H heads, Q queries, K keys, S source tokens, T decoded steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from attnviz.core.kinds import AttentionKind
+from attnviz.core.results import DecodeStep, EncodedSource
+from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, fit_levels
+
+GRID_PANEL_PX = 200  # the longer side of each small multiple's cells in a grid figure, at scale 1
+
+
+@dataclass(frozen=True)
+class AttentionView:
+    """What the Attention panel is set to show: kind, 0-based layer and head, and the display options."""
+
+    kind: AttentionKind = AttentionKind.CROSS
+    layer: int = 0
+    head: int = 0
+    scores: bool = False  # pre-softmax scores instead of weights
+    show_masked: bool = True  # mark masked cells (else they are simply left blank)
+    all_heads: bool = False  # layers × heads small multiples
+
+
+@dataclass(frozen=True)
+class MatrixView:
+    """One matrix: values (Q, K), weights or scores; masked (Q, K) True where attention was not allowed."""
+
+    values: np.ndarray
+    rows: tuple[str, ...]
+    cols: tuple[str, ...]
+    masked: np.ndarray
+    kind: AttentionKind
+    layer: int
+    head: int
+    scores: bool
+
+    def stem(self, step: int | None = None) -> str:
+        """File name stem, e.g. ``cross_layer1_head2_step03`` (1-based; encoder maps have no step)."""
+        return figure_stem(self.kind, f"layer{self.layer + 1}_head{self.head + 1}", step, self.scores)
+
+    def title(self, model: str = "", step: int | None = None) -> str:
+        return figure_title(model, self.kind, f"layer {self.layer + 1} · head {self.head + 1}", step, self.scores)
+
+
+def figure_stem(kind: AttentionKind, what: str, step: int | None, scores: bool) -> str:
+    """``{kind}_{what}[_stepNN][_scores]``; step is 0-based and left out for the encoder (it runs once)."""
+    stem = f"{kind.slug}_{what}"
+    if step is not None and kind is not AttentionKind.ENCODER_SELF:
+        stem += f"_step{step + 1:02d}"
+    return stem + ("_scores" if scores else "")
+
+
+def figure_title(model: str, kind: AttentionKind, what: str, step: int | None, scores: bool) -> str:
+    """'model · kind · what · step N · pre-softmax scores' with the empty or meaningless parts left out."""
+    parts = [model, kind.value, what]
+    if step is not None and kind is not AttentionKind.ENCODER_SELF:
+        parts.append(f"step {step + 1}")
+    if scores:
+        parts.append("pre-softmax scores")
+    return " · ".join(p for p in parts if p)
+
+
+def available_kinds(source: EncodedSource | None) -> list[AttentionKind]:
+    """Encoder self-attention exists only for the Transformer; the RNN models have cross only."""
+    if source is not None and source.encoder_weights is None:
+        return [AttentionKind.CROSS]
+    return [AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS]
+
+
+def shown_index(step: DecodeStep | None) -> int | None:
+    """The 0-based step number a figure names: the number of query rows it shows, minus one.
+
+    For beam search this is the best hypothesis's length, not the count of search steps (a finished
+    best hypothesis can be shorter), so greedy and beam name the same matrix the same way.
+    """
+    return None if step is None else len(step.query_tokens) - 1
+
+
+def stack_for(kind: AttentionKind, source: EncodedSource, step: DecodeStep | None,
+              scores: bool = False) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...], np.ndarray]:
+    """All layers and heads of one kind: values (L, H, Q, K), row and column tokens, masked (Q, K)."""
+    src = source.tokens
+    pad_masked = ~source.padding_mask[None, :]
+    if kind is AttentionKind.ENCODER_SELF:
+        if source.encoder_weights is None or source.encoder_scores is None:
+            raise ValueError("this model has no encoder self-attention")
+        values = source.encoder_scores if scores else source.encoder_weights
+        return values, src, src, np.broadcast_to(pad_masked, (len(src), len(src)))
+    if step is None:
+        width = len(src) if kind is AttentionKind.CROSS else 0
+        layers = source.encoder_weights.shape[0] if source.encoder_weights is not None else 1
+        heads = source.encoder_weights.shape[1] if source.encoder_weights is not None else 1
+        return np.zeros((layers, heads, 0, width), np.float32), (), src if width else (), np.zeros((0, width), bool)
+    queries = step.query_tokens
+    if kind is AttentionKind.CROSS:
+        values = step.cross_scores if scores else step.cross_weights
+        return values, queries, src, np.broadcast_to(pad_masked, (len(queries), len(src)))
+    if step.self_weights is None or step.self_scores is None:
+        raise ValueError("this model has no decoder self-attention")
+    values = step.self_scores if scores else step.self_weights
+    return values, queries, queries, ~step.causal_mask
+
+
+def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, step: DecodeStep | None,
+           scores: bool = False) -> MatrixView:
+    """One layer and head of one kind (indices clamped to what exists)."""
+    values, rows, cols, masked = stack_for(kind, source, step, scores)
+    layer = min(max(layer, 0), values.shape[0] - 1)
+    head = min(max(head, 0), values.shape[1] - 1)
+    return MatrixView(values[layer, head], rows, cols, np.asarray(masked), kind, layer, head, scores)
+
+
+def levels_of(values: np.ndarray, masked: np.ndarray, scores: bool) -> tuple[float, float]:
+    """Weights: the fixed softmax range [0, 1]; scores: their own range over the cells not masked."""
+    return fit_levels(values, masked) if scores else (0.0, 1.0)
+
+
+def _blank_masked_scores(values: np.ndarray, masked: np.ndarray, scores: bool) -> np.ndarray:
+    """Scores of masked cells were never computed: NaN (drawn blank, written as nan), never a value.
+    Masked weights stay 0, which is what the softmax gives them."""
+    return np.where(masked, np.float32(np.nan), values).astype(np.float32) if scores and masked.any() else values
+
+
+def matrix_figure(view: MatrixView, model: str, step: int | None, show_masked: bool) -> FigureSpec:
+    """The figure of one matrix. Masked cells never enter the colour range; ``show_masked`` marks them."""
+    values = _blank_masked_scores(view.values, view.masked, view.scores)
+    return FigureSpec(values, view.rows, view.cols, view.title(model, step),
+                      levels_of(view.values, view.masked, view.scores),
+                      masked=view.masked if show_masked else None)
+
+
+def grid_figure(kind: AttentionKind, source: EncodedSource, step: DecodeStep | None, model: str, scores: bool,
+                show_masked: bool) -> NamedFigure:
+    """Every layer × head of one kind as small multiples with one colour bar."""
+    values, rows, cols, masked = stack_for(kind, source, step, scores)
+    masked = np.asarray(masked)
+    levels = levels_of(values, masked, scores)
+    shown = _blank_masked_scores(values, masked, scores)
+    layers, heads = values.shape[:2]
+    panels = tuple(FigureSpec(shown[layer, head], rows, cols, f"layer {layer + 1} · head {head + 1}", levels,
+                              masked=masked if show_masked else None, colour_bar=False, max_grid_px=GRID_PANEL_PX)
+                   for layer in range(layers) for head in range(heads))
+    index = shown_index(step)
+    spec = GridSpec(panels, heads, figure_title(model, kind, "all heads", index, scores), levels,
+                    tuple(f"layer {i + 1}" for i in range(layers)), tuple(f"head {i + 1}" for i in range(heads)))
+    return NamedFigure(figure_stem(kind, "all-heads", index, scores), spec)
+
+
+def attention_figure(source: EncodedSource, step: DecodeStep | None, view: AttentionView,
+                     model: str = "") -> tuple[NamedFigure, MatrixView | None]:
+    """The figure the Attention panel shows for ``view`` (and Copy/Export write), with the matrix it
+    shows (None for the all-heads grid)."""
+    kind = view.kind if view.kind in available_kinds(source) else AttentionKind.CROSS
+    if view.all_heads:
+        return grid_figure(kind, source, step, model, view.scores, view.show_masked), None
+    matrix = select(kind, view.layer, view.head, source, step, view.scores)
+    index = shown_index(step)
+    return NamedFigure(matrix.stem(index), matrix_figure(matrix, model, index, view.show_masked)), matrix
+
+
+def attention_figures(source: EncodedSource, steps: Sequence[DecodeStep | None], view: AttentionView,
+                      model: str = "") -> list[NamedFigure]:
+    """Export all: every kind × layer × head at each of ``steps``, with the view's scores and masked-cell
+    choices (encoder self-attention once: it has no step)."""
+    figures: dict[str, NamedFigure] = {}
+    for step in steps:
+        for kind in available_kinds(source):
+            if step is None and kind is not AttentionKind.ENCODER_SELF:
+                continue
+            values = stack_for(kind, source, step, view.scores)[0]
+            for layer in range(values.shape[0]):
+                for head in range(values.shape[1]):
+                    matrix = select(kind, layer, head, source, step, view.scores)
+                    stem = matrix.stem(shown_index(step))
+                    if stem not in figures:
+                        figures[stem] = NamedFigure(stem, matrix_figure(matrix, model, shown_index(step),
+                                                                        view.show_masked))
+    return list(figures.values())
+
+
+def attention_sidecar(source: EncodedSource, steps: Sequence[DecodeStep | None], view: AttentionView, model: str,
+                      kind: str, checkpoint: str, device: str) -> dict[str, Any]:
+    """What an export-all folder holds: the sentence, its tokens, the model, the step(s) and the view."""
+    shown = [s for s in steps if s is not None]
+    return {
+        "attnviz_export": 1, "sentence": source.text, "source_tokens": list(source.tokens),
+        "unknown_words": list(source.unknown), "truncated_from": source.truncated_from,
+        "model": model, "kind": kind, "checkpoint": checkpoint, "device": device,
+        "steps": [len(s.query_tokens) for s in shown],
+        "output_tokens": list(shown[-1].output_tokens) if shown else [],
+        "query_tokens": list(shown[-1].query_tokens) if shown else [],
+        "finished": bool(shown and shown[-1].finished),
+        "values": "pre-softmax scores" if view.scores else "attention weights",
+        "masked_cells": "marked" if view.show_masked else "blank",
+    }

@@ -1,0 +1,71 @@
+"""Figures of the Masks, Positional-encoding and Kernel-regression panels (numpy only).
+
+Each panel draws what these return, and its context-menu Export writes the same figure.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnviz.core.results import DecodeStep, EncodedSource, KernelFit
+from attnviz.figures.attention import shown_index
+from attnviz.figures.spec import FigureSpec, empty_figure, fit_levels
+
+MASK_MAP = "mask"  # attnviz's two-colour map: light grey = masked, blue = may attend
+
+
+def padding_mask_figure(source: EncodedSource | None, step: DecodeStep | None) -> FigureSpec:
+    """The valid-length mask over the source keys, one row per decoder query so far."""
+    if source is None:
+        return empty_figure("Padding mask")
+    queries = step.query_tokens if step is not None else ()
+    rows = len(queries) or 1
+    padding = np.broadcast_to(source.padding_mask[None, :], (rows, len(source.tokens))).astype(np.float32)
+    return FigureSpec(padding, queries or ("(all queries)",), source.tokens,
+                      f"Padding mask: valid length {int(source.padding_mask.sum())}", colormap=MASK_MAP,
+                      colour_bar=False)
+
+
+def causal_mask_figure(source: EncodedSource | None, step: DecodeStep | None) -> FigureSpec:
+    """The causal mask the decoder's self-attention applied at this step (None for RNN decoders)."""
+    if source is None or step is None:
+        return empty_figure("Causal mask (decoder self-attention)")
+    if step.self_weights is None:
+        return empty_figure("No causal mask: this RNN decoder reads its prefix through its state")
+    index = shown_index(step)
+    assert index is not None
+    return FigureSpec(step.causal_mask.astype(np.float32), step.query_tokens, step.query_tokens,
+                      f"Causal mask at step {index + 1}", colormap=MASK_MAP, colour_bar=False)
+
+
+def positional_table_figure(table: np.ndarray | None) -> FigureSpec:
+    """The sinusoidal table (positions, width) on its fixed [-1, 1] range."""
+    if table is None or not table.size:
+        return empty_figure("This model has no positional encoding")
+    positions, width = table.shape
+    return FigureSpec(table, tuple(str(p) for p in range(positions)), tuple(str(d) for d in range(width)),
+                      f"PE: {positions} positions × {width} dims", levels=(-1.0, 1.0), colormap="CET-D1",
+                      row_axis="position", col_axis="dimension")
+
+
+def positional_similarity_figure(table: np.ndarray | None) -> FigureSpec:
+    """PE·PEᵀ: how alike the encodings of two positions are."""
+    if table is None or not table.size:
+        return empty_figure("This model has no positional encoding")
+    similarity = table @ table.T
+    labels = tuple(str(p) for p in range(table.shape[0]))
+    return FigureSpec(similarity, labels, labels, "PE · PEᵀ: similarity of positions", levels=fit_levels(similarity),
+                      row_axis="position", col_axis="position")
+
+
+def kernel_weights_figure(fit: KernelFit, parametric: bool) -> FigureSpec:
+    """The (test × train) attention weights of the non-parametric or the trained parametric model."""
+    weights = fit.parametric_weights if parametric else fit.nonparametric_weights
+    name = (f"parametric (w = {fit.w:.2f})" if parametric
+            else f"non-parametric ({fit.kernel}, h = {fit.bandwidth:.2f})")
+    # Kernel weights are spread thin (a Gaussian row of 50 keys peaks near 0.05): scale to the largest.
+    finite = weights[np.isfinite(weights)]
+    high = float(finite.max()) if finite.size else 0.0
+    return FigureSpec(weights, tuple(f"{x:.1f}" for x in fit.x_test), tuple(f"{x:.2f}" for x in fit.x_train),
+                      f"Attention weights, {name}", levels=(0.0, max(high, 1e-6)),
+                      row_axis="test x (queries)", col_axis="training x (keys)")

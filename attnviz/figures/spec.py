@@ -1,0 +1,111 @@
+"""The description of a figure: a matrix (or small multiples of matrices) with labels, a title and a
+colour range. numpy only; :mod:`attnviz.gui.figure_painter` paints it, :mod:`attnviz.gui.heatmap`
+shows it on screen."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_GRID_PX = 560  # the longer side of the cell grid at scale 1
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """One heatmap. values (Q, K); masked (Q, K) bool cells drawn as "masked", never as a value, or None;
+    levels (low, high): the colour range; colormap: a pyqtgraph name or attnviz's "mask"."""
+
+    values: np.ndarray
+    row_labels: tuple[str, ...]
+    col_labels: tuple[str, ...]
+    title: str
+    levels: tuple[float, float] = (0.0, 1.0)
+    colormap: str = "viridis"
+    masked: np.ndarray | None = None
+    row_axis: str = "queries"
+    col_axis: str = "keys"
+    colour_bar: bool = True
+    max_grid_px: float = MAX_GRID_PX  # the longer side of the cell grid at scale 1
+
+
+@dataclass(frozen=True)
+class GridSpec:
+    """Small multiples under one title and one shared colour bar: ``panels[r * columns + c]``.
+
+    Each panel is a FigureSpec drawn without its own colour bar; all share ``levels``. row_names
+    (one per grid row, e.g. "layer 1") and col_names (one per column, e.g. "head 2") name the panels
+    in the numbers exports.
+    """
+
+    panels: tuple[FigureSpec, ...]
+    columns: int
+    title: str
+    levels: tuple[float, float]
+    row_names: tuple[str, ...]
+    col_names: tuple[str, ...]
+    colormap: str = "viridis"
+
+    @property
+    def values(self) -> np.ndarray:
+        """(rows, columns, Q, K): every panel's values."""
+        if not self.panels:
+            return np.zeros((0, 0, 0, 0), np.float32)
+        stack = np.stack([p.values for p in self.panels])
+        return stack.reshape(len(self.row_names), self.columns, *stack.shape[1:])
+
+
+AnyFigure = FigureSpec | GridSpec
+
+
+@dataclass(frozen=True)
+class NamedFigure:
+    """A figure and the file stem it is exported under (e.g. ``cross_layer1_head2_step03``)."""
+
+    stem: str
+    spec: AnyFigure
+
+
+def empty_figure(title: str) -> FigureSpec:
+    """A figure with no cells, only a message as its title ("Loading…", "Type a sentence…")."""
+    return FigureSpec(np.zeros((0, 0), np.float32), (), (), title, colour_bar=False)
+
+
+def fit_levels(values: np.ndarray, masked: np.ndarray | None = None) -> tuple[float, float]:
+    """Colour range for unbounded data (scores): the min and max of the finite, unmasked values,
+    never an empty range. Masked cells hold no value and never widen the range."""
+    shown = values if masked is None else values[~np.broadcast_to(masked, values.shape)]
+    finite = shown[np.isfinite(shown)]
+    if not finite.size:
+        return (0.0, 1.0)
+    low, high = float(finite.min()), float(finite.max())
+    return (low, high) if high > low else (low, low + 1.0)
+
+
+def nice_ticks(levels: tuple[float, float], most: int = 5) -> list[float]:
+    """Round tick values inside ``levels`` (0, 0.25, 0.5 … or 1-2-5 steps), at most ``most`` of them."""
+    low, high = levels
+    span = high - low
+    if not (math.isfinite(span) and span > 0):
+        return [low]
+    raw = span / max(most - 1, 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = math.ceil(low / step - 1e-9) * step
+    ticks = []
+    value = first
+    while value <= high + step * 1e-9:
+        ticks.append(0.0 if abs(value) < step * 1e-9 else float(round(value, 12)))
+        value += step
+    return ticks
+
+
+def tick_text(value: float) -> str:
+    return f"{value:.4g}"
+
+
+def figure_stem_of(title: str) -> str:
+    """A file stem from a figure title: 'Kernel · w = 8.8' -> 'kernel-w-8-8'."""
+    words = "".join(c if c.isalnum() else "-" for c in title.lower()).split("-")
+    return "-".join(filter(None, words)) or "heatmap"

@@ -1,0 +1,30 @@
+"""Helpers shared by the test modules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6 import QtGui
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``attnviz ARGS`` in this process (as ``attnviz.app.main`` runs it): (exit code, stdout, stderr)."""
+    from attnviz.app import main
+
+    capsys.readouterr()  # drop what earlier steps printed
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def pixels(source) -> np.ndarray:
+    """RGB32 pixels (rows, bytes per line) of an image file path, a QImage or a widget's grab."""
+    if hasattr(source, "grab"):
+        image = source.grab().toImage()
+    elif isinstance(source, QtGui.QImage):
+        image = source
+    else:
+        image = QtGui.QImage(str(source))
+    image = image.convertToFormat(QtGui.QImage.Format.Format_RGB32)
+    rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
+    return rows[:, : image.width() * 4].copy()
