@@ -1,19 +1,33 @@
-"""The CLI contract: one output line per input line, warnings on stderr, exit 2 on bad input."""
+"""The CLI contract: one output line per input line, warnings on stderr, exit 2 on bad input.
 
+Run in-process (``attnviz.app.main``, as the ``attnviz`` command does); test_cli_demo and test_gui
+launch the real processes once.
+"""
+
+import io
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
+from tests.helpers import run_cli
 from tests.tiny import reversal_of
 
 
-def attnviz(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "attnviz", *args], input=stdin, capture_output=True,
-                          text=True, timeout=300)
+@pytest.fixture
+def attnviz(capsys, monkeypatch):
+    """``attnviz(*args, stdin=...)`` -> an object with returncode, stdout and stderr."""
+
+    def run(*args, stdin=None):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin or ""))
+        code, out, err = run_cli(capsys, *args)
+        return SimpleNamespace(returncode=code, stdout=out, stderr=err)
+
+    return run
 
 
-def test_translate_stdin_one_line_per_input_line(tiny_models):
+def test_translate_stdin_one_line_per_input_line(attnviz, tiny_models):
     ckpt = str(tiny_models["transformer"][0])
     done = attnviz("translate", "--checkpoint", ckpt, "--device", "cpu", stdin="a b c\n\nd e f g\n")
     assert done.returncode == 0, done.stderr
@@ -21,7 +35,7 @@ def test_translate_stdin_one_line_per_input_line(tiny_models):
     assert done.stderr == ""
 
 
-def test_translate_text_with_beam_and_warnings(tiny_models):
+def test_translate_text_with_beam_and_warnings(attnviz, tiny_models):
     ckpt = str(tiny_models["rnn-additive"][0])
     done = attnviz("translate", "--checkpoint", ckpt, "--beam", "3", "--text", "a qqq " + "b " * 15)
     assert done.returncode == 0, done.stderr
@@ -35,19 +49,19 @@ def test_translate_text_with_beam_and_warnings(tiny_models):
     lambda tmp: tmp / "missing.safetensors",
     lambda tmp: (tmp / "bad.safetensors").write_bytes(b"garbage") and tmp / "bad.safetensors",
 ])
-def test_bad_checkpoint_is_one_line_and_exit_2(tmp_path, make_bad):
+def test_bad_checkpoint_is_one_line_and_exit_2(attnviz, tmp_path, make_bad):
     done = attnviz("translate", "--checkpoint", str(make_bad(tmp_path)), "--text", "hello")
     assert done.returncode == 2
     assert done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith("attnviz: error: ")
 
 
-def test_unavailable_device_is_exit_2(tiny_models):
+def test_unavailable_device_is_exit_2(attnviz, tiny_models):
     done = attnviz("translate", "--checkpoint", str(tiny_models["rnn-dot"][0]), "--device", "tpu", "--text", "a")
     assert done.returncode == 2 and "unknown device 'tpu'" in done.stderr
 
 
-def test_eval_prints_bleu(tiny_models, tmp_path):
+def test_eval_prints_bleu(attnviz, tiny_models, tmp_path):
     data = tmp_path / "eval.tsv"
     data.write_text("a b c d e\tex dx cx bx ax\nf g h i\tix hx gx fx\nf g h i\tsomething else\n")
     done = attnviz("eval", "--checkpoint", str(tiny_models["transformer"][0]), "--data", str(data))
@@ -55,7 +69,7 @@ def test_eval_prints_bleu(tiny_models, tmp_path):
     assert done.stdout.strip() == "BLEU 100.00 on 2 source sentences"
 
 
-def test_train_kernel_regression_writes_a_loadable_checkpoint(tmp_path):
+def test_train_kernel_regression_writes_a_loadable_checkpoint(attnviz, tmp_path):
     out = tmp_path / "nw.safetensors"
     done = attnviz("train", "kernel-regression", "--out", str(out), "--epochs", "5")
     assert done.returncode == 0, done.stderr
@@ -65,7 +79,7 @@ def test_train_kernel_regression_writes_a_loadable_checkpoint(tmp_path):
     assert load_checkpoint(out).training["loss_after"] < load_checkpoint(out).training["loss_before"]
 
 
-def test_train_translation_from_tsv(tmp_path):
+def test_train_translation_from_tsv(attnviz, tmp_path):
     from attnviz.core.checkpoint import load_checkpoint
     from tests.tiny import write_reversal_data
 
@@ -80,19 +94,19 @@ def test_train_translation_from_tsv(tmp_path):
     assert training["epochs_completed"] == 1 and training["options"]["epochs"] == 3  # the schedule spans 3
 
 
-def test_train_missing_data_is_exit_2(tmp_path):
+def test_train_missing_data_is_exit_2(attnviz, tmp_path):
     done = attnviz("train", "transformer", "--data", str(tmp_path / "none.tsv"), "--out", str(tmp_path / "x"))
     assert done.returncode == 2 and "training data not found" in done.stderr
 
 
-def test_eval_heldout_rebuilds_the_training_split(tiny_models):
+def test_eval_heldout_rebuilds_the_training_split(attnviz, tiny_models):
     path, info = tiny_models["transformer"]
     done = attnviz("eval", "--checkpoint", str(path), "--data", str(tiny_models["data"]), "--heldout", "--beam", "1")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"BLEU {info['val_bleu']:.2f} on {info['val_sources']} source sentences"
 
 
-def test_train_rejects_unknown_arch_settings(tmp_path, tiny_models):
+def test_train_rejects_unknown_arch_settings(attnviz, tmp_path, tiny_models):
     done = attnviz("train", "transformer", "--data", str(tiny_models["data"]), "--out", str(tmp_path / "m.st"),
                    "--arch", '{"num_layerz": 2}')
     assert done.returncode == 2 and "--arch: transformer has no setting num_layerz" in done.stderr
@@ -106,3 +120,44 @@ def test_gui_modules_load_without_torch():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_translate_many_lines_at_once_equals_one_at_a_time(attnviz, tiny_models):
+    """stdin lines are decoded many at a time (padded batches, beam 4): each output is the one that
+    sentence gets alone, in input order."""
+    import random
+
+    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.stepping import DecodeSession
+    from tests.tiny import WORDS
+
+    rng = random.Random(3)
+    lines = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 9))) for _ in range(40)]
+    for kind in ("transformer", "rnn-dot"):
+        path = tiny_models[kind][0]
+        done = attnviz("translate", "--checkpoint", str(path), stdin="\n".join(lines) + "\n")
+        assert done.returncode == 0, done.stderr
+        alone = DecodeSession(load_checkpoint(path), beam_size=4, record_attention=False)
+        expected = []
+        for line in lines:
+            alone.encode(line)
+            alone.run()
+            expected.append(alone.translation())
+        assert done.stdout.splitlines() == expected
+
+
+def test_stdin_batches_hold_what_is_ready_and_every_line_once():
+    """A pipe: lines already written come as one batch; a bad byte is replaced, not fatal."""
+    import os
+
+    from attnviz.cli import _input_batches
+
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"one\ntwo\nthr\xffee\n")
+    with os.fdopen(read_end, "r") as stream:
+        batches = _input_batches(stream, 2)
+        assert next(batches) == ["one", "two"]
+        assert next(batches) == ["thr\ufffdee"]
+        os.write(write_end, b"four")  # a last line without a newline
+        os.close(write_end)
+        assert list(batches) == [["four"]]

@@ -2,6 +2,7 @@ import subprocess
 import sys
 
 from attnviz.cli import main
+from tests.helpers import run_cli
 
 
 def test_demo_prints_kernel_regression_and_masked_softmax(capsys):
@@ -18,17 +19,16 @@ def test_python_dash_m_runs_a_command():
     assert "Nadaraya" in done.stdout
 
 
-def test_unknown_command_exits_2_without_traceback():
-    done = subprocess.run([sys.executable, "-m", "attnviz", "frobnicate"], capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode == 2
-    assert "Traceback" not in done.stderr and "invalid choice" in done.stderr
+def test_unknown_command_exits_2_without_traceback(capsys):
+    code, _, err = run_cli(capsys, "frobnicate")
+    assert code == 2
+    assert "Traceback" not in err and "invalid choice" in err
 
 
-def test_no_display_is_one_clear_line_not_a_qt_abort():
-    import os
-
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    done = subprocess.run([sys.executable, "-m", "attnviz"], capture_output=True, text=True, timeout=120, env=env)
-    assert done.returncode == 2
-    assert done.stderr.startswith("attnviz: error: no display found") and len(done.stderr.splitlines()) == 1
+def test_no_display_is_one_clear_line_not_a_qt_abort(capsys, monkeypatch):
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    code, _, err = run_cli(capsys)
+    assert code == 2
+    assert err.startswith("attnviz: error: no display found") and len(err.splitlines()) == 1

@@ -104,11 +104,12 @@ def evaluate_bleu(model: Any, pairs: list[Pair], src_vocab: Vocab, tgt_vocab: Vo
 
 def train_translation(kind: str, data_path: str | Path, out: str | Path, device: torch.device,
                       opts: TrainOptions, arch: dict[str, Any] | None = None,
-                      log: TextIO = sys.stderr) -> dict[str, Any]:
+                      log: TextIO | None = None) -> dict[str, Any]:
     """Train one translation model on a TSV of pairs and save it to ``out`` after every epoch.
 
     Returns the training info stored in the checkpoint (data, sizes, time, validation BLEU).
     """
+    log = log or sys.stderr  # looked up at call time: a redirected stderr is honoured
     torch.manual_seed(opts.seed)
     train, val = training_split(data_path, opts.max_src_tokens, opts.max_tgt_tokens, opts.val_sources, opts.seed)
     src_vocab = Vocab.build([p.src for p in train], opts.src_min_freq)
