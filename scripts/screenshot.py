@@ -25,7 +25,9 @@ def main() -> int:
     parser.add_argument("--checkpoint", type=Path, default=ROOT / "models" / "transformer.safetensors")
     parser.add_argument("--out", type=Path, default=ROOT / "resources" / "screenshot.png")
     parser.add_argument("--text", default=SENTENCE)
+    parser.add_argument("--size", default="1600x940", help="window size WIDTHxHEIGHT (the screen is 1600x940)")
     args = parser.parse_args()
+    width, height = (int(n) for n in args.size.lower().split("x"))
 
     from PySide6 import QtCore, QtWidgets
 
@@ -41,7 +43,7 @@ def main() -> int:
         return 2
     with tempfile.TemporaryDirectory() as folder:
         window = MainWindow(Settings(Path(folder) / "settings.ini"), InlineRunner())
-        window.resize(1600, 940)
+        window.resize(width, height)
         window.move(0, 0)
         window.show()
         window.load(args.checkpoint)

@@ -10,7 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.figures.spec import FigureSpec, empty_figure, nice_ticks, tick_text
+from attnviz.figures.spec import FigureSpec, empty_figure
 from attnviz.gui.figure_painter import argb_pixels, colour_map, qimage_of, thinned
 
 MASK_COLOUR = (225, 225, 225, 235)  # masked cells: light grey, unlike any colour of the weight scale
@@ -99,7 +99,6 @@ class Heatmap(pg.GraphicsLayoutWidget):
         if colour_bar:
             self.plot.layout.addItem(self.colorbar, 2, 5)  # right of the right-hand axis, as insert_in does
             self.plot.layout.setColumnFixedWidth(4, 5)
-            self._bar_ticks: list[float] = []
         self.values = np.zeros((0, 0), dtype=np.float32)
         self.row_labels: tuple[str, ...] = ()
         self.col_labels: tuple[str, ...] = ()
@@ -125,8 +124,6 @@ class Heatmap(pg.GraphicsLayoutWidget):
             self.colorbar.setVisible(spec.colour_bar and values.size > 0)
             if self.colorbar.levels() != tuple(spec.levels):  # an unchanged colour bar is not redrawn
                 self.colorbar.setLevels(spec.levels)
-                ticks = nice_ticks(spec.levels)
-                self.colorbar.axis.setTicks([[(v, tick_text(v)) for v in ticks]])
         if values.size:
             # Coloured here with a 256-entry table; pg.ImageItem would make floats + LUT an indexed
             # QImage that Qt converts on every repaint (4x slower at 256 x 256).
