@@ -320,7 +320,7 @@ class Session:
         While one fit runs, newer requests replace each other: a dragged query point costs one fit
         at a time, and the last position always gets drawn.
         """
-        if self.loaded is None or self.loaded.kind != "kernel-regression":
+        if self.loaded is None or self.loaded.model_kind.family != "regression":
             return
         self._kernel_request = (kernel, bandwidth, query)
         if not self._kernel_busy:

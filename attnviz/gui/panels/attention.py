@@ -143,7 +143,8 @@ class AttentionPanel(QtWidgets.QWidget):
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         """Redraw when what this panel shows changed (the model, the sentence or the step on show)."""
         self.state = new
-        if changed(old, new, "model", "shown_source", "step", "busy"):
+        if changed(old, new, "model", "shown_source", "step") or (
+                new.shown_source is None and changed(old, new, "busy", "loading", "text")):  # the empty message
             self.refresh()
 
     # -- what it shows ----------------------------------------------------------------------
