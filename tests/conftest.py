@@ -60,6 +60,30 @@ def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return models
 
 
+@pytest.fixture
+def errors(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The messages the window would show in warning boxes (collected instead of shown)."""
+    from PySide6 import QtWidgets
+
+    shown: list[str] = []
+    monkeypatch.setattr(QtWidgets.QMessageBox, "warning", lambda _parent, _title, text: shown.append(text))
+    return shown
+
+
+@pytest.fixture
+def window(qtbot, tmp_path: Path, tiny_models: dict, errors: list[str]):
+    """The real main window (synchronous session, its own settings file) with the tiny Transformer."""
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.settings import Settings
+    from attnviz.session import InlineRunner
+
+    win = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
+    qtbot.addWidget(win)
+    win.show()
+    win.load(tiny_models["transformer"][0])
+    return win
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Collect garbage while the QApplication still exists: pyqtgraph objects left to the
     interpreter's final garbage collection (say, held by a failed test's traceback) can crash it.

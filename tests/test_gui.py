@@ -18,22 +18,6 @@ from tests.helpers import pixels
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def errors(monkeypatch):
-    shown: list[str] = []
-    monkeypatch.setattr(QtWidgets.QMessageBox, "warning", lambda _parent, _title, text: shown.append(text))
-    return shown
-
-
-@pytest.fixture
-def window(qtbot, tmp_path, tiny_models, errors):
-    win = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
-    qtbot.addWidget(win)
-    win.show()
-    win.load(tiny_models["transformer"][0])
-    return win
-
-
 image_of = pixels
 
 

@@ -6,10 +6,37 @@ Plain Qt widgets only (no pyqtgraph), so the window can paint them before anythi
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.results import DecodeStep
+
+STEP_KEYS = ("F10", "Alt+Right", "Right")  # Right (and Left) step only where focus is not in a text field
+BACK_KEYS = ("Shift+F10", "Alt+Left", "Left")
+STEP_HINT = "F10 or Alt+→; → outside the text field"
+BACK_HINT = "Shift+F10 or Alt+←; ← outside the text field"
+
+
+class SentenceField(QtWidgets.QLineEdit):
+    """The sentence field. Shortcuts of the window given to :meth:`pass_shortcuts` act even while it has
+    focus: on X11 a line edit claims Ctrl+E ("end of line"), so Export would otherwise do nothing."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self._passed: set[str] = set()
+
+    def pass_shortcuts(self, sequences: Iterable[QtGui.QKeySequence]) -> None:
+        self._passed = {sequence.toString(QtGui.QKeySequence.SequenceFormat.PortableText) for sequence in sequences}
+
+    def event(self, event: QtCore.QEvent) -> bool:
+        if event.type() == QtCore.QEvent.Type.ShortcutOverride and isinstance(event, QtGui.QKeyEvent):
+            portable = QtGui.QKeySequence.SequenceFormat.PortableText
+            pressed = QtGui.QKeySequence(event.keyCombination()).toString(portable)
+            if pressed in self._passed:
+                event.ignore()  # not claimed: the window's shortcut fires
+                return True
+        return super().event(event)
 
 
 class DecodingArea(QtWidgets.QWidget):
@@ -17,7 +44,7 @@ class DecodingArea(QtWidgets.QWidget):
 
     def __init__(self, beam_size: int, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
-        self.sentence = QtWidgets.QLineEdit()
+        self.sentence = SentenceField()
         self.sentence.setPlaceholderText("Type an English sentence…")
         self.sentence.setClearButtonEnabled(True)
         self.notice = QtWidgets.QLabel(" ")
@@ -28,7 +55,8 @@ class DecodingArea(QtWidgets.QWidget):
         self.step_button = QtWidgets.QPushButton("Step ▶")
         self.run_button = QtWidgets.QPushButton("Run to end")
         self.reset_button = QtWidgets.QPushButton("Reset")
-        for button, tip in ((self.back_button, "Back one step (←)"), (self.step_button, "Decode one token (→)"),
+        for button, tip in ((self.back_button, f"Back one step ({BACK_HINT})"),
+                            (self.step_button, f"Decode one token ({STEP_HINT})"),
                             (self.run_button, "Decode to the end (Ctrl+Return)"),
                             (self.reset_button, "Start the decoding again (Ctrl+R)")):
             button.setToolTip(tip)
@@ -86,7 +114,7 @@ class DecodingArea(QtWidgets.QWidget):
 
     def show_step(self, step: DecodeStep | None, has_source: bool) -> None:
         if step is None:
-            self.output.setText("<i>(press Step or →)</i>" if has_source else "")
+            self.output.setText("<i>(press Step or F10)</i>" if has_source else "")
             self.topk.setRowCount(0)
             self.beams.clear()
             return

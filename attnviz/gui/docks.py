@@ -23,6 +23,7 @@ from attnviz.gui.panels.scoring import ScoringPanel
 from attnviz.session import ModelInfo, Session, SessionState
 
 Area = QtCore.Qt.DockWidgetArea
+CENTRAL_SLACK = 40  # px the central controls keep beyond their minimum when the window grows
 
 
 class Panel(Protocol):
@@ -85,11 +86,16 @@ class Docks:
         self.panels: dict[str, QtWidgets.QWidget] = {}
         self.docks: dict[str, QtWidgets.QDockWidget] = {}
         self.entries = {entry.name: entry for entry in PANELS}
+        self.state = SessionState()
+        self._drawn: dict[str, SessionState] = {}  # the state each panel last drew
+        self._model: ModelInfo | None = None
+        self._family = "translation"  # the app starts with a translation model
         for entry in PANELS:
             panel = entry.factory(session)
             dock = PanelDock(entry.title, window)
             dock.setObjectName(f"dock_{entry.name}")
             dock.setWidget(panel)
+            dock.hide()  # tabified while visible, Qt leaves a stale tab bar that shows once the docks hide
             window.addDockWidget(entry.area, dock)
             if entry.tab_with is not None:
                 window.tabifyDockWidget(self.docks[entry.tab_with], dock)
@@ -98,14 +104,36 @@ class Docks:
             dock.toggleViewAction().triggered.connect(
                 lambda checked, name=entry.name: self._on_user_choice(name, checked))
             self.panels[entry.name], self.docks[entry.name] = panel, dock
+        for name, dock in self.docks.items():
+            dock.setVisible(name != "kernel")  # the kernel dock is for kernel-regression checkpoints
         self.docks["attention"].raise_()
         self.docks["masks"].raise_()
-        window.resizeDocks([self.docks["masks"], self.docks["attention"]], [380, 620],
-                           QtCore.Qt.Orientation.Horizontal)
-        self.state = SessionState()
-        self._drawn: dict[str, SessionState] = {}  # the state each panel last drew
-        self._model: ModelInfo | None = None
-        self._family = "translation"  # the app starts with a translation model
+        self.share_width()
+
+    def share_width(self) -> None:
+        """The first layout: the left docks about a fifth of the window, the central controls what they
+        need, and the Attention dock (the reason the app exists) everything else."""
+        width = self.window.width()
+        central = self.window.centralWidget()
+        central_least = central.minimumSizeHint().width() if central is not None else 0
+        left = int(min(max(0.22 * width, 200), 360))
+        right = max(width - left - central_least - 24, 300)
+        self.window.resizeDocks([self.docks["masks"], self.docks["attention"]], [left, right],
+                                QtCore.Qt.Orientation.Horizontal)
+
+    def give_spare_width(self) -> None:
+        """Move the central controls' width beyond what they need to the main right-hand dock on show
+        (after the window grew: maximising should enlarge the heatmaps, not the sentence field)."""
+        central = self.window.centralWidget()
+        if central is None:
+            return
+        spare = central.width() - central.minimumSizeHint().width() - CENTRAL_SLACK
+        for name in ("attention", "kernel"):
+            dock = self.docks[name]
+            if self.showing(name) and not dock.isFloating():
+                if spare > 0:
+                    self.window.resizeDocks([dock], [dock.width() + spare], QtCore.Qt.Orientation.Horizontal)
+                return
 
     @property
     def attention(self) -> AttentionPanel:

@@ -95,6 +95,7 @@ class ExportActions(QtCore.QObject):
     def _action(self, text: str, slot: Callable[[], None], shortcut: str) -> QtGui.QAction:
         action = QtGui.QAction(text, self.window)
         action.setShortcut(QtGui.QKeySequence(shortcut))
+        action.setToolTip(f"{text.replace('&', '').rstrip('…')} ({shortcut})")
         action.triggered.connect(slot)
         return action
 

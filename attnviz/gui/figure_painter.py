@@ -82,8 +82,10 @@ def rgba_image(values: np.ndarray, levels: tuple[float, float], colormap: str) -
 
 
 def thinned(labels: tuple[str, ...], cell: float, text_height: float) -> list[tuple[int, str]]:
-    """The labels that fit when cells are ``cell`` px apart: every n-th one, n chosen so texts don't overlap."""
-    every = max(1, math.ceil(text_height / max(cell, 1e-6)))
+    """The labels that fit when cells are ``cell`` px apart: every n-th one, n the smallest of 1, 2, 5,
+    10, 20, 50 … that keeps texts from overlapping (so a 256-wide axis reads 0, 50, 100 …)."""
+    needed = max(1, math.ceil(text_height / max(cell, 1e-6)))
+    every = next(m * 10 ** e for e in range(12) for m in (1, 2, 5) if m * 10 ** e >= needed)
     return [(i, label) for i, label in enumerate(labels) if i % every == 0]
 
 

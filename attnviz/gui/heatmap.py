@@ -10,9 +10,11 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.figures.spec import FigureSpec, empty_figure
-from attnviz.gui.figure_painter import argb_pixels, colour_map, qimage_of, thinned
+from attnviz.figures.spec import FigureSpec, empty_figure, nice_ticks, tick_text
+from attnviz.gui.figure_painter import argb_pixels, colour_map, qimage_of
+from attnviz.gui.titled_plot import TitledPlot
 
+COLOUR_BAR_TEXT_ROOM = 12  # px beside the widest colour-bar label (tick and offset)
 MASK_COLOUR = (225, 225, 225, 235)  # masked cells: light grey, unlike any colour of the weight scale
 
 
@@ -50,7 +52,7 @@ def _premultiplied(colour: tuple[int, int, int, int]) -> int:
     return (alpha << 24) | ((red * alpha // 255) << 16) | ((green * alpha // 255) << 8) | (blue * alpha // 255)
 
 
-class Heatmap(pg.GraphicsLayoutWidget):
+class Heatmap(TitledPlot):
     """Shows one figure description (:class:`FigureSpec`). Emits ``hovered(row, col)`` when the pointer
     enters a cell, and again with the same cell when a new figure replaces the old under a still pointer
     (-1, -1 when it leaves or the cell is gone), and ``export_requested`` / ``copy_requested`` with the
@@ -64,12 +66,8 @@ class Heatmap(pg.GraphicsLayoutWidget):
         super().__init__(parent)
         self.spec: FigureSpec = empty_figure("")
         self.colormap = "viridis"
-        self.setBackground("w")
-        self.plot: pg.PlotItem = self.addPlot()
         self.plot.invertY(True)
         self.plot.setAspectLocked(False)
-        self.plot.hideButtons()
-        self.plot.setMenuEnabled(False)
         self.plot.getViewBox().setMouseEnabled(x=False, y=False)
         for name in ("left", "bottom"):
             self.plot.getAxis(name).setStyle(tickLength=0)
@@ -99,15 +97,13 @@ class Heatmap(pg.GraphicsLayoutWidget):
         if colour_bar:
             self.plot.layout.addItem(self.colorbar, 2, 5)  # right of the right-hand axis, as insert_in does
             self.plot.layout.setColumnFixedWidth(4, 5)
+            self._set_colour_bar_levels((0.0, 1.0))
         self.values = np.zeros((0, 0), dtype=np.float32)
         self.row_labels: tuple[str, ...] = ()
         self.col_labels: tuple[str, ...] = ()
         self._hover = (-1, -1)
         self._pointer: QtCore.QPointF | None = None
-        self._title: str | None = None
-        self._ticks: tuple[list[tuple[int, str]], list[tuple[int, str]]] = ([], [])
         self.plot.scene().sigMouseMoved.connect(self._on_scene_mouse_moved)
-        self.plot.getViewBox().sigResized.connect(self._update_ticks)
 
     # -- content ----------------------------------------------------------------------------
     def show_figure(self, spec: FigureSpec) -> None:
@@ -123,7 +119,7 @@ class Heatmap(pg.GraphicsLayoutWidget):
         if self.has_colour_bar:
             self.colorbar.setVisible(spec.colour_bar and values.size > 0)
             if self.colorbar.levels() != tuple(spec.levels):  # an unchanged colour bar is not redrawn
-                self.colorbar.setLevels(spec.levels)
+                self._set_colour_bar_levels(spec.levels)
         if values.size:
             # Coloured here with a 256-entry table; pg.ImageItem would make floats + LUT an indexed
             # QImage that Qt converts on every repaint (4x slower at 256 x 256).
@@ -135,25 +131,21 @@ class Heatmap(pg.GraphicsLayoutWidget):
         if shape_changed:
             rows, cols = values.shape if values.ndim == 2 else (0, 0)
             self.plot.setRange(xRange=(-0.5, max(cols, 1) - 0.5), yRange=(-0.5, max(rows, 1) - 0.5), padding=0)
-        if (spec.row_labels, spec.col_labels) != (self.row_labels, self.col_labels):
-            self.row_labels, self.col_labels = spec.row_labels, spec.col_labels
-            self._update_ticks()
-        if spec.title != self._title:  # a new title text re-lays out the plot: only when it changes
-            self._title = spec.title
-            self.plot.setTitle(spec.title)
+        self.row_labels, self.col_labels = spec.row_labels, spec.col_labels
+        self.set_categories("left", spec.row_labels)
+        self.set_categories("bottom", spec.col_labels)
+        self.set_title(spec.title)
         self._refresh_hover()
 
-    def _update_ticks(self, *_args) -> None:
-        """Token labels on both axes, thinned to every n-th one where they would overlap."""
-        box = self.plot.getViewBox().sceneBoundingRect()
-        metrics = QtGui.QFontMetricsF(self.plot.getAxis("left").font())
-        widest = max((metrics.horizontalAdvance(t) for t in self.col_labels), default=0.0) + 6
-        rows = thinned(self.row_labels, box.height() / max(len(self.row_labels), 1), metrics.height())
-        cols = thinned(self.col_labels, box.width() / max(len(self.col_labels), 1), widest)
-        if (rows, cols) != self._ticks:
-            self._ticks = (rows, cols)
-            self.plot.getAxis("left").setTicks([rows])
-            self.plot.getAxis("bottom").setTicks([cols])
+    def _set_colour_bar_levels(self, levels: tuple[float, float]) -> None:
+        """The colour bar's range and its ticks: the same round values an exported picture shows."""
+        self.colorbar.setLevels(levels)
+        axis = self.colorbar.axis
+        texts = [(value, tick_text(value)) for value in nice_ticks(levels)]
+        axis.setTicks([texts])
+        metrics = QtGui.QFontMetricsF(axis.font())
+        axis.setWidth(int(max(metrics.horizontalAdvance(text) for _, text in texts)) + COLOUR_BAR_TEXT_ROOM)
+        self.updateGeometry()
 
     def _set_mask_overlay(self, masked: np.ndarray | None) -> None:
         if masked is None or not np.any(masked):

@@ -16,7 +16,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
 from attnviz.figures.spec import NamedFigure, figure_stem_of
-from attnviz.gui.decoding_area import DecodingArea
+from attnviz.gui.decoding_area import BACK_HINT, BACK_KEYS, STEP_HINT, STEP_KEYS, DecodingArea
 from attnviz.gui.settings import Settings
 from attnviz.paths import ICON, example_sentences, shipped_models
 from attnviz.session import Runner, Session, SessionState, changed
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from attnviz.gui.export_actions import ExportActions
 
 TYPING_DEBOUNCE_MS = 250
+DEFAULT_SIZE = (1280, 800)  # the first window, where the screen has room for it
+LARGEST_FIRST_SIZE = (1680, 1050)
 
 
 class Poster(QtCore.QObject):
@@ -83,12 +85,25 @@ class MainWindow(QtWidgets.QMainWindow):
         self.typing_timer.timeout.connect(self._on_typing_timer_timeout)
         geometry, _state = settings.window_state()
         if geometry is None or not self.restoreGeometry(geometry):
-            self.resize(1280, 800)
+            self._fit_to_screen()
         self._render_controls(self.session.state)
         if not defer_docks:
             self.build_docks()
 
     # -- construction -----------------------------------------------------------------------
+    def _fit_to_screen(self) -> None:
+        """First start: 1280×800 where the screen has room (more on a big screen, up to 1680×1050), the
+        whole available screen on a small one; centred."""
+        screen = self.screen() or QtGui.QGuiApplication.primaryScreen()
+        if screen is None:
+            self.resize(*DEFAULT_SIZE)
+            return
+        room = screen.availableGeometry()
+        width = min(max(DEFAULT_SIZE[0], int(room.width() * 0.8)), LARGEST_FIRST_SIZE[0], room.width())
+        height = min(max(DEFAULT_SIZE[1], int(room.height() * 0.8)), LARGEST_FIRST_SIZE[1], room.height())
+        self.resize(width, height)
+        self.move(room.x() + (room.width() - width) // 2, room.y() + (room.height() - height) // 2)
+
     def _connect_decoding_area(self) -> None:
         area = self.decoding_area
         self.sentence, self.notice, self.output, self.topk = area.sentence, area.notice, area.output, area.topk
@@ -134,23 +149,39 @@ class MainWindow(QtWidgets.QMainWindow):
             self.restoreState(layout)
         panels.apply_closed()
         panels.render(self.session.state)
+        self._pass_shortcuts_through_the_sentence_field()  # Export, Export all and Copy exist now
 
     def _action(self, text: str, slot: Callable[[], object],
-                shortcut: QtGui.QKeySequence | QtGui.QKeySequence.StandardKey | str | None = None) -> QtGui.QAction:
+                shortcut: QtGui.QKeySequence | QtGui.QKeySequence.StandardKey | str | tuple[str, ...] | None = None,
+                tip: str | None = None) -> QtGui.QAction:
+        """An action; a tuple of shortcuts: the first is the one menus show."""
         action = QtGui.QAction(text, self)
-        if shortcut is not None:
+        if isinstance(shortcut, tuple):
+            action.setShortcuts([QtGui.QKeySequence(key) for key in shortcut])
+        elif shortcut is not None:
             action.setShortcut(QtGui.QKeySequence(shortcut))
+        if tip is not None:
+            action.setToolTip(tip)
         action.triggered.connect(slot)
         return action
+
+    def _pass_shortcuts_through_the_sentence_field(self) -> None:
+        """Every window shortcut with a modifier or a function key acts while the sentence field has focus;
+        plain → and ← stay the field's (they move its text cursor)."""
+        editing = {QtGui.QKeySequence(key) for key in ("Right", "Left")}
+        self.sentence.pass_shortcuts(sequence for action in self.findChildren(QtGui.QAction)
+                                     for sequence in action.shortcuts() if sequence not in editing)
 
     def _build_actions(self) -> None:
         Key = QtGui.QKeySequence.StandardKey
         self.open_action = self._action("&Open checkpoint…", self._on_open_triggered, Key.Open)
         self.quit_action = self._action("&Quit", self.close, Key.Quit)
-        self.step_action = self._action("&Step", self._on_step_clicked, "Right")
-        self.back_action = self._action("&Back", self._on_back_clicked, "Left")
-        self.run_action = self._action("Run to &end", self._on_run_clicked, "Ctrl+Return")
-        self.reset_action = self._action("&Reset", self._on_reset_clicked, "Ctrl+R")
+        self.step_action = self._action("&Step", self._on_step_clicked, STEP_KEYS, f"Decode one token ({STEP_HINT})")
+        self.back_action = self._action("&Back", self._on_back_clicked, BACK_KEYS, f"Back one step ({BACK_HINT})")
+        self.run_action = self._action("Run to &end", self._on_run_clicked, "Ctrl+Return",
+                                       "Decode to the end (Ctrl+Return)")
+        self.reset_action = self._action("&Reset", self._on_reset_clicked, "Ctrl+R",
+                                         "Start the decoding again (Ctrl+R)")
         self.file_menu = self.menuBar().addMenu("&File")
         self.file_menu.addAction(self.open_action)
         self.shipped_menu = self.file_menu.addMenu("Shipped &models")
@@ -174,6 +205,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.toolbar = self.addToolBar("Main")
         self.toolbar.setObjectName("toolbar_main")
         self.toolbar.addActions([self.open_action, self.back_action, self.step_action, self.run_action])
+        self._pass_shortcuts_through_the_sentence_field()
 
     def _fill_device_menu(self, devices: tuple[str, ...]) -> None:
         self.device_menu.clear()
@@ -346,6 +378,12 @@ class MainWindow(QtWidgets.QMainWindow):
         if files:
             self.load(files[0])
             event.acceptProposedAction()
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        """Extra width (maximising, say) goes to the heatmaps, not to the controls in the centre."""
+        super().resizeEvent(event)
+        if self.panels is not None and event.size().width() > event.oldSize().width() > 0:
+            QtCore.QTimer.singleShot(0, self.panels.give_spare_width)  # once the docks are laid out
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
         if self.panels is not None:  # a layout saved before the docks exist would lose them

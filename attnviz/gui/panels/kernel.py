@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtWidgets
 from attnviz.core.results import KERNELS, KernelFit
 from attnviz.figures.panels import kernel_weights_figure
 from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.titled_plot import TitledPlot
 from attnviz.session import Session, SessionState, changed
 
 NONPARAMETRIC_PEN = pg.mkPen((31, 119, 180), width=2)
@@ -50,7 +51,9 @@ class KernelPanel(QtWidgets.QWidget):
             controls.addWidget(widget, 1, column)
         controls.setColumnStretch(3, 1)
 
-        self.curves = pg.PlotWidget(background="w", title="Predictions (drag the red line to move the query)")
+        self.curves_view = TitledPlot(title="Predictions (drag the red line to move the query)")
+        self.curves = self.curves_view.plot
+        self.curves.setMouseEnabled(x=True, y=True)
         self.curves.addLegend(offset=(10, 10))
         self.curves.setLabel("bottom", "x")
         self.curves.setLabel("left", "y")
@@ -65,10 +68,11 @@ class KernelPanel(QtWidgets.QWidget):
         self.query_marks = pg.ScatterPlotItem(size=11, pen=pg.mkPen("k"))
         self.curves.addItem(self.query_marks)
 
-        self.weights = pg.PlotWidget(background="w", title="Attention weights of the query over training points")
+        self.weights_view = TitledPlot(title="Attention weights of the query over training points")
+        self.weights_view.setMaximumHeight(200)
+        self.weights = self.weights_view.plot
         self.weights.setLabel("bottom", "training x")
         self.weights.setXLink(self.curves)
-        self.weights.setMaximumHeight(200)
         self.nonparametric_bars = pg.BarGraphItem(x=[], height=[], width=0.04, brush=(31, 119, 180))
         self.parametric_bars = pg.BarGraphItem(x=[], height=[], width=0.04, brush=(255, 127, 14))
         self.weights.addItem(self.nonparametric_bars)
@@ -76,8 +80,8 @@ class KernelPanel(QtWidgets.QWidget):
 
         self.heatmap = Heatmap()
         left = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        left.addWidget(self.curves)
-        left.addWidget(self.weights)
+        left.addWidget(self.curves_view)
+        left.addWidget(self.weights_view)
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(self.heatmap)

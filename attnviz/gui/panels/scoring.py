@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.results import DecodeStep, EncodedSource, masked_softmax_row
 from attnviz.figures.attention import shown_index
+from attnviz.gui.titled_plot import TitledPlot
 from attnviz.session import Session, SessionState, changed
 
 SCORE_BRUSH = (90, 110, 200)
@@ -19,14 +20,13 @@ WEIGHT_BRUSH = (60, 160, 90)
 MASKED_BRUSH = pg.mkBrush(200, 200, 200)
 
 
-def _bar_plot(title: str, left: str) -> tuple[pg.PlotWidget, pg.BarGraphItem]:
-    plot = pg.PlotWidget(background="w", title=title)
-    plot.setLabel("left", left)
-    plot.setMouseEnabled(x=False, y=False)
-    plot.hideButtons()
+def _bar_plot(title: str, left: str) -> tuple[TitledPlot, pg.BarGraphItem]:
+    widget = TitledPlot(title=title)
+    widget.plot.setLabel("left", left)
+    widget.plot.setMouseEnabled(x=False, y=False)
     bars = pg.BarGraphItem(x=[], height=[], width=0.7)
-    plot.addItem(bars)
-    return plot, bars
+    widget.plot.addItem(bars)
+    return widget, bars
 
 
 class ScoringPanel(QtWidgets.QWidget):
@@ -54,15 +54,16 @@ class ScoringPanel(QtWidgets.QWidget):
         heads.addStretch(1)
         masking = QtWidgets.QHBoxLayout()
         masking.addWidget(QtWidgets.QLabel("Masking:"))
-        masking.addWidget(self.valid_len, 1)
         masking.addWidget(self.valid_label)
-        controls = QtWidgets.QVBoxLayout()
+        masking.addStretch(1)
+        controls = QtWidgets.QVBoxLayout()  # the slider on a row of its own: usable in a narrow dock
         controls.addLayout(heads)
         controls.addLayout(masking)
+        controls.addWidget(self.valid_len)
         self.score_plot, self.score_bars = _bar_plot("Scores before softmax", "score")
         self.weight_plot, self.weight_bars = _bar_plot("Weights after masked softmax", "weight")
-        self.weight_plot.setYRange(0, 1, padding=0.02)
-        self.weight_plot.setXLink(self.score_plot)
+        self.weight_plot.plot.setYRange(0, 1, padding=0.02)
+        self.weight_plot.plot.setXLink(self.score_plot.plot)
         self.caption = QtWidgets.QLabel(" ")
         self.caption.setWordWrap(True)
         layout = QtWidgets.QVBoxLayout(self)
@@ -99,10 +100,9 @@ class ScoringPanel(QtWidgets.QWidget):
             self.valid_len.setRange(0, len(tokens))
             self.valid_len.setValue(len(tokens))
             self.valid_len.blockSignals(False)
-            axis = [list(enumerate(tokens))]  # new tokens only: ticks re-lay out the axes
-            self.score_plot.getAxis("bottom").setTicks(axis)
-            self.weight_plot.getAxis("bottom").setTicks(axis)
-            self.score_plot.setXRange(-0.5, max(len(tokens), 1) - 0.5, padding=0.02)  # the x-axis follows the sentence
+            for plot in (self.score_plot, self.weight_plot):  # new tokens only: ticks re-lay out the axes
+                plot.set_categories("bottom", tuple(tokens))
+            self.score_plot.plot.setXRange(-0.5, max(len(tokens), 1) - 0.5, padding=0.02)  # follows the sentence
         self.refresh()
 
     def refresh(self) -> None:

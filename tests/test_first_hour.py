@@ -1,0 +1,169 @@
+"""A new user's first hour: keys act where the cursor is, figures fit laptop-sized windows, and
+each model shows the docks it has."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6.QtTest import QTest
+
+from attnviz.core.kinds import AttentionKind
+from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.main_window import MainWindow
+from attnviz.gui.settings import Settings
+from attnviz.gui.titled_plot import TitledPlot
+from attnviz.session import InlineRunner
+
+Key, Mod = QtCore.Qt.Key, QtCore.Qt.KeyboardModifier
+
+
+def _active(window, qtbot) -> None:
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+
+
+def test_step_back_and_export_keys_work_while_typing(window, qtbot, monkeypatch):
+    """Focus in the sentence field (as at start-up): F10 / Alt+→ step, Shift+F10 / Alt+← go back,
+    Ctrl+E exports, and plain → / ← still move the text cursor."""
+    asked = []
+    monkeypatch.setattr(window.exports, "ask_and_export", asked.append)
+    _active(window, qtbot)
+    window.set_sentence("a b c")
+    window.sentence.setFocus()
+    field = window.sentence
+    QTest.keyClick(field, Key.Key_F10)
+    QTest.keyClick(field, Key.Key_Right, Mod.AltModifier)
+    assert window.session.state.position == 1 and len(window.session.state.steps) == 2
+    field.setCursorPosition(0)
+    QTest.keyClick(field, Key.Key_Right)
+    assert field.cursorPosition() == 1 and window.session.state.position == 1  # editing, not stepping
+    QTest.keyClick(field, Key.Key_F10, Mod.ShiftModifier)
+    assert window.session.state.position == 0
+    QTest.keyClick(field, Key.Key_Left, Mod.AltModifier)
+    assert window.session.state.position == -1
+    QTest.keyClick(field, Key.Key_E, Mod.ControlModifier)
+    assert len(asked) == 1 and asked[0] is not None
+    window.attention.heatmap.setFocus()  # focus outside any text field: the bare arrows step
+    QTest.keyClick(window.attention.heatmap, Key.Key_Right)
+    assert window.session.state.position == 0
+    assert "F10" in window.step_button.toolTip() and "Ctrl+E" in window.exports.export_action.toolTip()
+
+
+def test_window_shortcuts_are_not_claimed_by_the_sentence_field(window):
+    """On X11 a line edit claims Ctrl+E ("end of line") in its shortcut-override event; the sentence
+    field leaves every window shortcut with a modifier to the window, and keeps plain → for itself."""
+    for key, modifier, claimed in ((Key.Key_E, Mod.ControlModifier, False), (Key.Key_F10, Mod.NoModifier, False),
+                                   (Key.Key_Right, Mod.AltModifier, False), (Key.Key_Right, Mod.NoModifier, True)):
+        event = QtGui.QKeyEvent(QtCore.QEvent.Type.ShortcutOverride, key, modifier)
+        event.ignore()
+        QtWidgets.QApplication.sendEvent(window.sentence, event)
+        assert event.isAccepted() == claimed, (key, modifier)
+
+
+def _plots_on_screen(window) -> list[TitledPlot]:
+    return [plot for plot in window.findChildren(TitledPlot) if not plot.viewport().visibleRegion().isEmpty()]
+
+
+def _assert_fits(plot: TitledPlot) -> None:
+    """The data area, its last column and row, the colour bar and the title lie inside the widget."""
+    inside = QtCore.QRectF(plot.viewport().rect()).adjusted(-1, -1, 1, 1)  # a pixel for rounding
+    box = plot.plot.getViewBox().sceneBoundingRect()
+    assert inside.contains(box), (plot.title_text(), box, inside)
+    if isinstance(plot, Heatmap) and plot.values.size:
+        rows, cols = plot.values.shape
+        corner = plot.plot.getViewBox().mapViewToScene(QtCore.QPointF(cols - 0.5, rows - 0.5))
+        assert box.right() >= corner.x() - 1 and box.bottom() >= corner.y() - 1  # the last cell is in view
+        if plot.has_colour_bar and plot.spec.colour_bar:
+            assert inside.contains(plot.colorbar.sceneBoundingRect()), (plot.title_text(), inside)
+    title = plot.title.sceneBoundingRect()
+    assert title.left() >= -1 and title.right() <= inside.right() + 1
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1280, 800)])
+def test_every_heatmap_keeps_its_matrix_and_colour_bar_at_laptop_sizes(window, qtbot, size):
+    window.resize(*size)
+    window.set_sentence("a b c d e f g h i", run=True)
+    seen = 0
+    for left in ("masks", "positional", "scoring"):
+        window.docks[left].raise_()
+        for kind, scores in ((AttentionKind.CROSS, True), (AttentionKind.ENCODER_SELF, False),
+                             (AttentionKind.DECODER_SELF, True)):
+            window.attention.scores.setChecked(scores)
+            window.attention.select_view(kind, 1, 1)
+            qtbot.wait(20)
+            plots = _plots_on_screen(window)
+            assert window.attention.heatmap in plots
+            for plot in plots:
+                _assert_fits(plot)
+                seen += 1
+    assert seen == 24  # 3 views × (attention + the two masks, or the PE table, or the two scoring plots)
+    full = window.attention.heatmap.title_text()
+    assert "pre-softmax" in full and window.attention.heatmap.title.toolTip() == full
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1280, 800)])
+def test_the_kernel_regression_dock_fits_at_laptop_sizes(window, qtbot, tmp_path, size):
+    from attnviz.training.train import train_kernel_regression
+
+    window.resize(*size)
+    train_kernel_regression(tmp_path / "kr.safetensors")
+    window.load(tmp_path / "kr.safetensors")
+    qtbot.wait(20)
+    plots = _plots_on_screen(window)
+    assert window.panels.panels["kernel"].heatmap in plots and len(plots) == 3
+    for plot in plots:
+        _assert_fits(plot)
+    # no tab bar of the hidden translation docks is left over the window
+    stale = [bar for bar in window.findChildren(QtWidgets.QTabBar)
+             if bar.parent() is window and bar.isVisible() and bar.count() and bar.geometry().top() >= 0]
+    assert stale == []
+
+
+def test_a_wider_window_widens_the_attention_dock(window, qtbot):
+    window.resize(1280, 800)
+    qtbot.wait(20)
+    attention, central = window.docks["attention"].width(), window.centralWidget().width()
+    window.resize(1600, 800)
+    qtbot.waitUntil(lambda: window.docks["attention"].width() > attention + 250, timeout=2000)
+    assert window.centralWidget().width() < central + 60
+
+
+def test_scoring_axis_labels_thin_out_instead_of_overlapping(window, qtbot):
+    window.resize(1024, 700)
+    window.docks["scoring"].raise_()
+    window.set_sentence("a b c d e f g h i", run=True)
+    qtbot.wait(20)
+    count = len(window.session.state.source.tokens)
+    plot = window.panels.panels["scoring"].score_plot
+    ticks = plot._ticks["bottom"]
+    assert 1 < len(ticks) < count and [i for i, _ in ticks] == list(range(0, count, ticks[1][0]))
+    left, right = plot.plot.getViewBox().viewRange()[0]
+    assert left <= -0.5 and right >= count - 0.5  # every bar in view
+
+
+def test_first_window_fits_a_small_screen(qtbot, tmp_path, monkeypatch):
+    small = QtCore.QRect(0, 0, 1100, 650)
+    monkeypatch.setattr(QtGui.QScreen, "availableGeometry", lambda _screen: small)
+    window = MainWindow(Settings(tmp_path / "s.ini"), InlineRunner(), defer_docks=True)
+    qtbot.addWidget(window)
+    assert window.width() <= 1100 and window.height() <= 650
+
+
+def test_a_closed_dock_stays_closed_after_a_restart(qtbot, tmp_path, tiny_models, errors):
+    """As the app starts: docks built after the first paint, then a model loads."""
+    settings = tmp_path / "s.ini"
+    first = MainWindow(Settings(settings), InlineRunner(), defer_docks=True)
+    qtbot.addWidget(first)
+    first.show()
+    first.build_docks()
+    first.load(tiny_models["transformer"][0])
+    first.docks["masks"].close()
+    first.close()
+    second = MainWindow(Settings(settings), InlineRunner(), defer_docks=True)
+    qtbot.addWidget(second)
+    second.show()
+    second.build_docks()
+    second.load(tiny_models["transformer"][0])
+    qtbot.wait(20)
+    assert not second.docks["masks"].isVisible() and second.docks["positional"].isVisible()
+
