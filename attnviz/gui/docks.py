@@ -104,8 +104,8 @@ class Docks:
             dock.toggleViewAction().triggered.connect(
                 lambda checked, name=entry.name: self._on_user_choice(name, checked))
             self.panels[entry.name], self.docks[entry.name] = panel, dock
-        for name, dock in self.docks.items():
-            dock.setVisible(name != "kernel")  # the kernel dock is for kernel-regression checkpoints
+        for name, built in self.docks.items():
+            built.setVisible(name != "kernel")  # the kernel dock is for kernel-regression checkpoints
         self.docks["attention"].raise_()
         self.docks["masks"].raise_()
         self.share_width()
