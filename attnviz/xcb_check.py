@@ -50,7 +50,7 @@ def xcb_plugin() -> Path | None:
     spec = importlib.util.find_spec("PySide6")
     if spec is None or not spec.submodule_search_locations:
         return None
-    plugin = Path(list(spec.submodule_search_locations)[0]) / "Qt" / "plugins" / "platforms" / "libqxcb.so"
+    plugin = Path(next(iter(spec.submodule_search_locations))) / "Qt" / "plugins" / "platforms" / "libqxcb.so"
     return plugin if plugin.is_file() else None
 
 
