@@ -6,10 +6,13 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+QUIT_WAIT_S = 1.5  # at quit, how long a running background job may hold the process
 
 
 def _gui_parser() -> argparse.ArgumentParser:
@@ -107,7 +110,12 @@ def run_gui(args: argparse.Namespace) -> int:
         poll.start()
     code = app.exec()
     stop_showing_errors()  # the window is closed: no dialog may block the way out
-    runner.shutdown()
+    if not runner.shutdown(timeout=QUIT_WAIT_S):  # a job still running (a huge load, say): leave without it
+        window.settings.sync()
+        logging.getLogger(__name__).warning("quitting while a background job still runs")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     QtCore.QCoreApplication.processEvents()
     window.deleteLater()
     QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)

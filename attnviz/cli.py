@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from attnviz.core.kinds import KINDS
+from attnviz.core.limits import MAX_BEAM
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 1
@@ -135,8 +136,8 @@ def _translation_model(args: argparse.Namespace):
     loaded, device = _load(args.checkpoint, args.device)
     if not loaded.is_translation:
         raise CliError(f"{args.checkpoint}: a {loaded.kind} checkpoint does not translate")
-    if args.beam < 1:
-        raise CliError(f"--beam must be at least 1, got {args.beam}")
+    if not 1 <= args.beam <= MAX_BEAM:
+        raise CliError(f"--beam must be from 1 to {MAX_BEAM}, got {args.beam}")
     return loaded, device
 
 
@@ -250,15 +251,17 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from PySide6 import QtGui
 
     from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
-    from attnviz.gui.figure_files import ExportError, export_batch, parse_formats
+    from attnviz.gui.figure_files import ExportError, check_scale, export_batch, parse_formats
 
     try:
         formats = parse_formats(args.format)
     except ExportError as error:
         raise CliError(str(error)) from None
     wanted = _parse_step(args.step) if args.step is not None else -1  # -1: the last step
-    if args.scale <= 0:
-        raise CliError(f"--scale must be positive, got {args.scale}")
+    try:
+        check_scale(args.scale)
+    except ExportError as error:
+        raise CliError(f"--scale: {error}") from None
     if args.text is None or not args.text.strip():
         raise CliError("--text is empty: give the sentence whose attention to export")
     from attnviz.core.stepping import DecodeSession

@@ -11,8 +11,9 @@ before torch has loaded.
 from __future__ import annotations
 
 import logging
+import queue
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import numpy as np
 
 from attnviz.core.kinds import AttentionKind
+from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import DecodeStep, EncodedSource, KernelFit
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
@@ -50,14 +52,22 @@ class InlineRunner:
 class ThreadRunner:
     """Runs jobs one at a time on a worker thread; ``post`` hands callbacks back to the GUI thread.
 
-    After :meth:`shutdown` new jobs are ignored and results still in flight are dropped: the window
-    they would update is gone.
+    After :meth:`shutdown` new jobs are ignored, queued ones dropped and results still in flight are
+    not delivered: the window they would update is gone. The worker is a daemon thread, so a job the
+    user abandoned (closing the window mid-way) never holds the process open.
     """
 
     def __init__(self, post: Callable[[Callable[[], None]], None]):
         self._post = post
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attnviz-worker")
+        self._queue: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
         self._closed = False
+        self._thread = threading.Thread(target=self._work, name="attnviz-worker", daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        while (task := self._queue.get()) is not None:
+            if not self._closed:
+                task()
 
     def submit(self, job: Callable[[], Any], done: Callable[[Any], None],
                failed: Callable[[BaseException], None]) -> None:
@@ -67,7 +77,7 @@ class ThreadRunner:
         def deliver(callback: Callable[[], None]) -> None:
             self._post(lambda: None if self._closed else callback())
 
-        def work() -> None:
+        def task() -> None:
             try:
                 result = job()
             except Exception as error:
@@ -76,12 +86,15 @@ class ThreadRunner:
                 return
             deliver(lambda: done(result))
 
-        self._pool.submit(work)
+        self._queue.put(task)
 
-    def shutdown(self) -> None:
-        """Drop queued jobs, wait for the running one, deliver nothing more."""
+    def shutdown(self, timeout: float = 2.0) -> bool:
+        """Drop queued jobs and deliver nothing more; wait up to ``timeout`` s for the running job.
+        Returns whether the worker has stopped (False: a job is still running; the process may exit)."""
         self._closed = True
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._queue.put(None)
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
 
 
 @dataclass(frozen=True)
@@ -335,7 +348,7 @@ class Session:
             self._publish(device=device)
 
     def set_beam_size(self, beam_size: int) -> None:
-        self._publish(beam_size=max(1, int(beam_size)))
+        self._publish(beam_size=min(max(1, int(beam_size)), MAX_BEAM))
         if self._state.text.strip():
             self.encode()
 

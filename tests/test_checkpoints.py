@@ -7,7 +7,7 @@ import torch
 from safetensors import safe_open
 from safetensors.torch import save_file
 
-from attnviz.core.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from attnviz.core.checkpoint import CheckpointError, load_checkpoint, save_checkpoint, tensor_digest
 from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel
 from attnviz.core.text import Vocab
 from attnviz.core.transformer import Transformer, TransformerConfig
@@ -22,12 +22,15 @@ def good(tmp_path):
 
 
 def rewrite(src, dst, *, tensors=None, metadata=None):
-    """Copy a checkpoint with some tensors and metadata entries changed (None deletes)."""
+    """Copy a checkpoint with some tensors and metadata entries changed (None deletes); changed tensors
+    get a matching digest, as a stranger's file would have."""
     with safe_open(str(src), framework="pt") as handle:
         meta = dict(handle.metadata())
         data = {k: handle.get_tensor(k) for k in handle.keys()}  # noqa: SIM118
     for key, value in (tensors or {}).items():
         data.pop(key) if value is None else data.__setitem__(key, value)
+    if tensors and "tensor_digest" in meta:
+        meta["tensor_digest"] = tensor_digest(data)
     for key, value in (metadata or {}).items():
         meta.pop(key) if value is None else meta.__setitem__(key, value)
     save_file(data, str(dst), metadata=meta)
@@ -104,3 +107,77 @@ def test_save_is_atomic_when_the_folder_is_unwritable(good, tmp_path):
         save_checkpoint(blocked / "out.safetensors", loaded.model, src_vocab=loaded.src_vocab,
                         tgt_vocab=loaded.tgt_vocab)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file-not-folder", "good.safetensors"]
+
+
+# -- hostile files: a few KB that claim an enormous or impossible model ------------------------------
+def _config_of(path):
+    with safe_open(str(path), framework="pt") as handle:
+        return json.loads(handle.metadata()["config"])
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"num_hiddens": 10**9}, r"num_hiddens = 1000000000 is outside 1\.\.4096"),
+    ({"max_src_len": 3 * 10**6}, "max_src_len = 3000000 is outside"),
+    ({"num_encoder_layers": 10**6}, "num_encoder_layers = 1000000 is outside"),
+    ({"num_heads": 0}, "num_heads = 0 is outside"),
+    ({"num_heads": -1}, "num_heads = -1 is outside"),
+    ({"num_heads": 3}, "num_heads = 3 does not divide num_hiddens = 8"),
+    ({"num_heads": "2"}, "num_heads must be a whole number, not '2'"),
+    ({"max_src_len": 0}, "max_src_len = 0 is outside"),
+    ({"max_tgt_len": 10**9}, "max_tgt_len = 1000000000 is outside"),
+    ({"dropout": float("nan")}, "dropout must be a finite number"),
+    ({"tie_output": "yes"}, "tie_output must be true or false"),
+    ({"num_hiddens": 64, "ffn_hiddens": 16}, r"has shape \(7, 8\), expected \(7, 64\) \(the config does not match"),
+])
+def test_a_lying_config_is_refused_before_anything_is_built(good, tmp_path, change, message):
+    config = {**_config_of(good), **change}
+    bad = rewrite(good, tmp_path / "bad.safetensors", metadata={"config": json.dumps(config)})
+    with pytest.raises(CheckpointError, match=f"bad.safetensors: .*{message}"):
+        load_checkpoint(bad)
+
+
+def test_kernel_regression_claiming_a_billion_points_is_refused(tmp_path):
+    good = save_checkpoint(tmp_path / "nw.safetensors", KernelRegressionModel(KernelRegressionConfig()))
+    config = {**_config_of(good), "n_train": 10**9}
+    bad = rewrite(good, tmp_path / "bad.safetensors", metadata={"config": json.dumps(config)})
+    with pytest.raises(CheckpointError, match="n_train = 1000000000 is outside"):
+        load_checkpoint(bad)
+
+
+@pytest.mark.parametrize(("metadata", "message"), [
+    ({"config": "[" * 100_000 + "]" * 100_000}, "config is nested too deeply"),
+    ({"training": "[1, 2]"}, "training info must be a JSON object"),
+    ({"training": "{" * 5}, "training is not valid JSON"),
+])
+def test_malformed_metadata_is_one_checkpoint_error(good, tmp_path, metadata, message):
+    bad = rewrite(good, tmp_path / "bad.safetensors", metadata=metadata)
+    with pytest.raises(CheckpointError, match=message):
+        load_checkpoint(bad)
+
+
+def test_a_safetensors_file_from_elsewhere_is_named_as_such(tmp_path):
+    other = tmp_path / "other.safetensors"
+    save_file({"weight": torch.zeros(3)}, str(other))
+    with pytest.raises(CheckpointError, match=r"other\.safetensors: not an attnviz checkpoint: no attnviz metadata"):
+        load_checkpoint(other)
+
+
+def test_a_flipped_byte_in_the_tensor_data_is_refused(good, tmp_path):
+    data = bytearray(good.read_bytes())
+    data[-5] ^= 0x40  # inside the last tensor's bytes (the header is at the front)
+    flipped = tmp_path / "flipped.safetensors"
+    flipped.write_bytes(bytes(data))
+    with pytest.raises(CheckpointError, match=r"flipped\.safetensors: the tensor data does not match its checksum"):
+        load_checkpoint(flipped)
+
+
+def test_a_lying_checkpoint_makes_the_cli_exit_2_with_one_line(good, tmp_path, capsys):
+    from tests.helpers import run_cli
+
+    config = {**_config_of(good), "num_hiddens": 10**9}
+    bad = rewrite(good, tmp_path / "bad.safetensors", metadata={"config": json.dumps(config)})
+    for command in (["translate", "--checkpoint", str(bad), "--text", "a b"],
+                    ["export", "--checkpoint", str(bad), "--text", "a b", "--out", str(tmp_path / "out")]):
+        code, _out, err = run_cli(capsys, *command)
+        assert code == 2 and err.count("\n") == 1 and "num_hiddens = 1000000000 is outside" in err
+    assert not (tmp_path / "out").exists()

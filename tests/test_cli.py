@@ -161,3 +161,19 @@ def test_stdin_batches_hold_what_is_ready_and_every_line_once():
         os.write(write_end, b"four")  # a last line without a newline
         os.close(write_end)
         assert list(batches) == [["four"]]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["translate", "--beam", "100000", "--text", "a b"], "--beam must be from 1 to 16, got 100000"),
+    (["translate", "--beam", "0", "--text", "a b"], "--beam must be from 1 to 16, got 0"),
+    (["translate", "--threads", "100000", "--text", "a b"], "--threads: the number of threads must be from 1 to 256"),
+    (["export", "--scale", "nan", "--text", "a b"], "--scale: the PNG scale must be a number from 0.25 to 8, got nan"),
+    (["export", "--scale", "inf", "--text", "a b"], "--scale: the PNG scale must be a number from 0.25 to 8, got inf"),
+    (["export", "--scale", "1e9", "--text", "a b"], "--scale: the PNG scale must be a number from 0.25 to 8"),
+])
+def test_out_of_range_options_are_refused_with_one_line(attnviz, tiny_models, tmp_path, args, message):
+    out = tmp_path / "out"
+    extra = ["--out", str(out)] if args[0] == "export" else []
+    done = attnviz(*args, *extra, "--checkpoint", str(tiny_models["transformer"][0]))
+    assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1
+    assert not out.exists()  # nothing half-written, no staging folder

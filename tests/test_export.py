@@ -181,3 +181,19 @@ def test_masked_cells_never_enter_the_colour_range(decoded):
     real = view.values[~view.masked]
     assert spec.levels == (float(real.min()), float(real.max()))
     assert np.isnan(spec.values[view.masked]).all()
+
+
+def test_any_failure_mid_batch_leaves_no_staging_folder(decoded, tmp_path, monkeypatch):
+    """Not only a full disk: an unexpected error (or Ctrl+C) half-way leaves the folder as it was."""
+    source, steps = decoded
+    figures = attention_figures(source, [steps[-1]], AttentionView(), "tiny")
+
+    def broken(spec, path):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(figure_files.WRITERS, "npy", broken)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    with pytest.raises(KeyboardInterrupt):
+        export_batch(figures, folder, ["csv", "npy"], sidecar={})
+    assert list(folder.iterdir()) == []

@@ -140,6 +140,21 @@ def test_thread_runner_runs_jobs_off_the_calling_thread_in_order():
     assert [i for _, i in seen] == [0, 1, 2] and all(name.startswith("attnviz-worker") for name, _ in seen)
 
 
+def test_shutdown_does_not_wait_for_an_abandoned_job():
+    """Closing the window while a job runs (say a load that takes minutes) returns at once; the job
+    queued behind it never starts and nothing is delivered."""
+    posted: list[Callable[[], None]] = []
+    runner = ThreadRunner(posted.append)
+    release, started, second_ran = threading.Event(), threading.Event(), []
+    runner.submit(lambda: (started.set(), release.wait(30)), print, print)
+    runner.submit(lambda: second_ran.append(1), print, print)
+    assert started.wait(5)
+    assert runner.shutdown(timeout=0.2) is False  # returned although the job still runs
+    release.set()
+    threading.Event().wait(0.1)
+    assert second_ran == [] and all(deliver() is None for deliver in posted)
+
+
 def test_dragging_the_kernel_query_fits_the_newest_position_only(tmp_path):
     from attnviz.training.train import train_kernel_regression
 

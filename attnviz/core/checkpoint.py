@@ -1,15 +1,22 @@
 """Checkpoints: one safetensors file per model, rebuilt from the metadata stored next to the weights.
 
-Loading never unpickles and never runs code from the file. Every problem raises
-:class:`CheckpointError`, whose message names the file and what is wrong with it.
+Loading never unpickles and never runs code from the file, and trusts nothing in it: the config's
+types and ranges are checked first (:mod:`attnviz.core.config_limits`), then the model is laid out on
+torch's ``meta`` device (no memory) and its tensor shapes compared with the file's header, and its size
+estimated, all before one byte of tensor data is read or one real tensor allocated. Every problem
+raises :class:`CheckpointError`, whose message names the file and what is wrong with it.
 Metadata keys (all strings): ``format_version``, ``kind``, ``config`` (JSON), ``src_vocab`` and
-``tgt_vocab`` (JSON token lists; absent for kernel regression), ``training`` (JSON).
+``tgt_vocab`` (JSON token lists; absent for kernel regression), ``training`` (JSON object) and
+``tensor_digest`` (SHA-256 of the tensors, see :func:`tensor_digest`; files written before it existed
+load without the check).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,12 +25,15 @@ import torch
 from safetensors import safe_open
 from safetensors.torch import save_file
 from torch import nn
+from torch.overrides import TorchFunctionMode
 
 from attnviz.core.files import atomic_output
 from attnviz.core.kinds import KINDS, ModelKind, kind_of
+from attnviz.core.limits import check_config_values
 from attnviz.core.text import Vocab
 
 FORMAT_VERSION = "1"
+MAX_MODEL_BYTES = 2 * 1024**3  # attnviz's models are tens of MB; a config claiming more is refused
 
 
 class CheckpointError(Exception):
@@ -60,16 +70,26 @@ def build_model(config: Any) -> nn.Module:
 
 
 def _stored_tensors(model: nn.Module) -> dict[str, torch.Tensor]:
-    """The state dict without aliases (tied weights are stored once, under their first name)."""
+    """The state dict without aliases (tied weights are stored once, under their first name); works on
+    the ``meta`` device too (aliases are the same Parameter object, not the same address)."""
     seen: set[int] = set()
     tensors = {}
-    for name, tensor in model.state_dict(keep_vars=False).items():
-        key = tensor.data_ptr()
-        if key in seen and tensor.numel() > 0:
+    for name, tensor in model.state_dict(keep_vars=True).items():
+        if id(tensor) in seen:
             continue
-        seen.add(key)
-        tensors[name] = tensor
+        seen.add(id(tensor))
+        tensors[name] = tensor.detach()
     return tensors
+
+
+def tensor_digest(tensors: dict[str, torch.Tensor]) -> str:
+    """SHA-256 over every tensor's name, dtype, shape and bytes, in name order (hex)."""
+    digest = hashlib.sha256()
+    for name in sorted(tensors):
+        tensor = tensors[name].detach().cpu().contiguous()
+        digest.update(f"{name}|{tensor.dtype}|{tuple(tensor.shape)}|".encode())
+        digest.update(tensor.reshape(-1).view(torch.uint8).numpy().tobytes() if tensor.numel() else b"")
+    return digest.hexdigest()
 
 
 def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | None = None,
@@ -96,6 +116,7 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
         if half and tensor.is_floating_point():
             tensor = tensor.half()
         tensors[name] = tensor.contiguous().clone()
+    metadata["tensor_digest"] = tensor_digest(tensors)
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_output(path) as tmp:
         save_file(tensors, str(tmp), metadata=metadata)
@@ -106,10 +127,7 @@ def _read_config(path: Path, kind: ModelKind, raw: str | None) -> Any:
     config_cls, fixed = kind.config_cls, kind.fixed
     if raw is None:
         raise CheckpointError(f"{path}: metadata has no 'config'")
-    try:
-        values = json.loads(raw)
-    except json.JSONDecodeError as error:
-        raise CheckpointError(f"{path}: config is not valid JSON ({error.msg})") from None
+    values = _json(path, "config", raw)
     if not isinstance(values, dict):
         raise CheckpointError(f"{path}: config must be a JSON object")
     names = {f.name for f in dataclasses.fields(config_cls)}
@@ -122,26 +140,94 @@ def _read_config(path: Path, kind: ModelKind, raw: str | None) -> Any:
     for key, value in fixed.items():
         if values[key] != value:
             raise CheckpointError(f"{path}: config.{key} is {values[key]!r}, kind {kind.name!r} needs {value!r}")
+    if problems := check_config_values(config_cls, values):
+        raise CheckpointError(f"{path}: invalid config: {'; '.join(problems)}")
     try:
         return config_cls(**values)
     except (TypeError, ValueError) as error:
         raise CheckpointError(f"{path}: invalid config ({error})") from None
 
 
+def _json(path: Path, key: str, raw: str) -> Any:
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise CheckpointError(f"{path}: {key} is not valid JSON ({error.msg})") from None
+    except RecursionError:
+        raise CheckpointError(f"{path}: {key} is nested too deeply to be attnviz metadata") from None
+
+
 def _read_vocab(path: Path, metadata: dict[str, str], key: str, expected_size: int) -> Vocab:
     raw = metadata.get(key)
     if raw is None:
         raise CheckpointError(f"{path}: metadata has no '{key}'")
+    tokens = _json(path, key, raw)
     try:
-        tokens = json.loads(raw)
         if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
             raise ValueError("it must be a JSON list of strings")
         vocab = Vocab(tuple(tokens))
-    except (json.JSONDecodeError, ValueError) as error:
+    except ValueError as error:
         raise CheckpointError(f"{path}: {key} is not a valid vocabulary ({error})") from None
     if len(vocab) != expected_size:
         raise CheckpointError(f"{path}: {key} has {len(vocab)} tokens but the config says {expected_size}")
     return vocab
+
+
+class _SkipInitialisation(TorchFunctionMode):
+    """Makes torch's in-place initialisers no-ops: on ``meta`` tensors they only cost time (the first
+    ``normal_`` on meta imports torch's compiler, about 1.5 s)."""
+
+    SKIPPED = frozenset({"normal_", "uniform_", "zero_", "fill_", "trunc_normal_", "orthogonal_", "ones_",
+                         "zeros_", "constant_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
+                         "kaiming_normal_"})
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if getattr(func, "__name__", "") in self.SKIPPED:
+            return args[0] if args else kwargs.get("tensor")
+        return func(*args, **kwargs)
+
+
+def _skeleton(config: Any) -> nn.Module:
+    """The model ``config`` describes, laid out on torch's ``meta`` device: shapes, no memory, no data."""
+    with torch.device("meta"), _SkipInitialisation():
+        return build_model(config)
+
+
+def _physical_memory() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _check_layout(path: Path, skeleton: nn.Module, header: dict[str, tuple[tuple[int, ...], str]]) -> None:
+    """The file's tensor names and shapes against the model the config describes (built on ``meta``),
+    and the model's size against this machine's memory."""
+    expected = _stored_tensors(skeleton)
+    if missing := sorted(set(expected) - set(header)):
+        raise CheckpointError(f"{path}: missing tensors {', '.join(missing[:5])}")
+    if unexpected := sorted(set(header) - set(expected)):
+        raise CheckpointError(f"{path}: unexpected tensors {', '.join(unexpected[:5])}")
+    for name, reference in expected.items():
+        shape, dtype = header[name]
+        if shape != tuple(reference.shape):
+            raise CheckpointError(f"{path}: tensor {name} has shape {shape}, expected {tuple(reference.shape)} "
+                                  "(the config does not match the weights)")
+        stored = _TORCH_DTYPE.get(dtype, dtype)
+        allowed = (torch.float16, torch.float32) if reference.is_floating_point() else (reference.dtype,)
+        if stored not in allowed:
+            raise CheckpointError(f"{path}: tensor {name} has dtype {stored}, expected {reference.dtype}")
+    size = sum(t.numel() * t.element_size() for t in (*skeleton.parameters(), *skeleton.buffers()))
+    memory = _physical_memory()
+    if size > MAX_MODEL_BYTES or (memory is not None and size > memory // 2):
+        raise CheckpointError(f"{path}: the model would take {size / 1024**3:.1f} GB of memory, "
+                              "more than attnviz loads")
+
+
+_TORCH_DTYPE = {"F16": torch.float16, "F32": torch.float32, "F64": torch.float64, "BF16": torch.bfloat16,
+                "I8": torch.int8, "I16": torch.int16, "I32": torch.int32, "I64": torch.int64, "U8": torch.uint8,
+                "BOOL": torch.bool}  # safetensors' dtype names
 
 
 def load_checkpoint(path: str | Path, device: torch.device | str = "cpu") -> LoadedModel:
@@ -150,11 +236,25 @@ def load_checkpoint(path: str | Path, device: torch.device | str = "cpu") -> Loa
     if not path.is_file():
         raise CheckpointError(f"{path}: no such file")
     try:
+        return _load(path, device)
+    except CheckpointError:
+        raise
+    except (MemoryError, RecursionError, TypeError, ValueError, RuntimeError, OverflowError,
+            ZeroDivisionError, KeyError, AttributeError) as error:  # a check above should have said why
+        raise CheckpointError(f"{path}: cannot be loaded ({type(error).__name__}: {error})") from None
+
+
+def _load(path: Path, device: torch.device | str) -> LoadedModel:
+    try:
         with safe_open(str(path), framework="pt", device="cpu") as handle:
             metadata = handle.metadata() or {}
-            tensors = {name: handle.get_tensor(name) for name in handle.keys()}  # noqa: SIM118
+            header = {name: (tuple(handle.get_slice(name).get_shape()), handle.get_slice(name).get_dtype())
+                      for name in handle.keys()}  # noqa: SIM118
     except Exception as error:  # safetensors raises several types for corrupt files
         raise CheckpointError(f"{path}: not a readable safetensors file ({error})") from None
+    if "format_version" not in metadata and "kind" not in metadata:
+        raise CheckpointError(f"{path}: not an attnviz checkpoint: no attnviz metadata "
+                              "(a safetensors file, but not one attnviz wrote)")
     version = metadata.get("format_version")
     if version != FORMAT_VERSION:
         raise CheckpointError(f"{path}: format_version {version!r} is not supported (expected {FORMAT_VERSION})")
@@ -167,31 +267,29 @@ def load_checkpoint(path: str | Path, device: torch.device | str = "cpu") -> Loa
     if kind.is_translation:
         src_vocab = _read_vocab(path, metadata, "src_vocab", config.src_vocab_size)
         tgt_vocab = _read_vocab(path, metadata, "tgt_vocab", config.tgt_vocab_size)
+    training = _json(path, "training", metadata.get("training", "{}"))
+    if not isinstance(training, dict):
+        raise CheckpointError(f"{path}: training info must be a JSON object")
     try:
-        model = build_model(config)
+        skeleton = _skeleton(config) if kind.is_translation else build_model(config)  # (regression: ≤ 100k points)
     except (ValueError, RuntimeError) as error:
         raise CheckpointError(f"{path}: config cannot build a model ({error})") from None
-    expected = _stored_tensors(model)
-    if missing := sorted(set(expected) - set(tensors)):
-        raise CheckpointError(f"{path}: missing tensors {', '.join(missing[:5])}")
-    if unexpected := sorted(set(tensors) - set(expected)):
-        raise CheckpointError(f"{path}: unexpected tensors {', '.join(unexpected[:5])}")
-    for name, reference in expected.items():
-        stored = tensors[name]
-        if stored.shape != reference.shape:
-            raise CheckpointError(f"{path}: tensor {name} has shape {tuple(stored.shape)}, "
-                                  f"expected {tuple(reference.shape)}")
-        allowed = (torch.float16, torch.float32) if reference.is_floating_point() else (reference.dtype,)
-        if stored.dtype not in allowed:
-            raise CheckpointError(f"{path}: tensor {name} has dtype {stored.dtype}, expected {reference.dtype}")
+    _check_layout(path, skeleton, header)
+    try:
+        with safe_open(str(path), framework="pt", device="cpu") as handle:
+            tensors = {name: handle.get_tensor(name) for name in header}
+    except Exception as error:
+        raise CheckpointError(f"{path}: not a readable safetensors file ({error})") from None
+    stored_digest = metadata.get("tensor_digest")
+    if stored_digest is not None and stored_digest != tensor_digest(tensors):
+        raise CheckpointError(f"{path}: the tensor data does not match its checksum: the file is corrupted "
+                              "(download or copy it again)")
+    for name, stored in tensors.items():
         if stored.is_floating_point() and not torch.isfinite(stored).all():
             raise CheckpointError(f"{path}: tensor {name} holds NaN or infinite values")
+    model = build_model(config)
     with torch.no_grad():
         state = model.state_dict()
-        for name in expected:
+        for name in _stored_tensors(model):
             state[name].copy_(tensors[name].to(state[name].dtype))
-    try:
-        training = json.loads(metadata.get("training", "{}"))
-    except json.JSONDecodeError:
-        raise CheckpointError(f"{path}: training info is not valid JSON") from None
     return LoadedModel(kind.name, config, model.to(device).eval(), src_vocab, tgt_vocab, training, path)

@@ -8,6 +8,9 @@ import torch
 DEFAULT_THREADS = 1
 
 
+MAX_THREADS = 256
+
+
 def set_threads(requested: int | None = None) -> int:
     """Set torch's intra-op CPU threads to ``requested`` (None: DEFAULT_THREADS); returns the number set.
 
@@ -15,8 +18,8 @@ def set_threads(requested: int | None = None) -> int:
     cores are busy with other work it avoids the many-fold slowdown of threads waiting on each other.
     """
     threads = DEFAULT_THREADS if requested is None else int(requested)
-    if threads < 1:
-        raise ValueError(f"the number of threads must be at least 1, got {threads}")
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"the number of threads must be from 1 to {MAX_THREADS}, got {threads}")
     if torch.get_num_threads() != threads:
         torch.set_num_threads(threads)
     return threads

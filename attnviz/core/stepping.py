@@ -17,6 +17,7 @@ import torch
 from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.decoder import TranslationModel
 from attnviz.core.decoding import BeamSearch, Hypothesis, encode_batch
+from attnviz.core.limits import MAX_BEAM
 from attnviz.core.masking import causal_mask
 from attnviz.core.results import Beam, DecodeStep, EncodedSource
 from attnviz.core.text import BOS, EOS, source_words
@@ -43,8 +44,8 @@ class DecodeSession:
                  top_k: int = 5, record_attention: bool = True):
         if not loaded.is_translation or loaded.src_vocab is None or loaded.tgt_vocab is None:
             raise ValueError(f"{loaded.kind} is not a translation model")
-        if beam_size < 1:
-            raise ValueError(f"beam size must be at least 1, got {beam_size}")
+        if not 1 <= beam_size <= MAX_BEAM:
+            raise ValueError(f"beam size must be from 1 to {MAX_BEAM}, got {beam_size}")
         self.loaded = loaded
         self.device = torch.device(device)
         self.model = cast(TranslationModel, loaded.model.to(self.device).eval())

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import DecodeStep
 
 STEP_KEYS = ("F10", "Alt+Right", "Right")  # Right (and Left) step only where focus is not in a text field
@@ -61,7 +62,7 @@ class DecodingArea(QtWidgets.QWidget):
                             (self.reset_button, "Start the decoding again (Ctrl+R)")):
             button.setToolTip(tip)
         self.beam_box = QtWidgets.QSpinBox()
-        self.beam_box.setRange(1, 16)
+        self.beam_box.setRange(1, MAX_BEAM)
         self.beam_box.setPrefix("beam ")
         self.beam_box.setSpecialValueText("greedy")
         self.beam_box.setToolTip("1 = greedy decoding; more = beam search with that many hypotheses")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
+import math
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
@@ -34,6 +35,16 @@ class ExportError(Exception):
 def _failed(path: Path, error: OSError) -> ExportError:
     reason = error.strerror or str(error)
     return ExportError(f"Cannot write {path}: {reason}")
+
+
+MIN_SCALE, MAX_SCALE = 0.25, 8.0  # PNG scale: 8× a 1,000-pixel figure is already 64 megapixels
+
+
+def check_scale(scale: float) -> float:
+    """``scale`` if it is a PNG scale attnviz writes, else ExportError saying which are."""
+    if not (isinstance(scale, int | float) and math.isfinite(scale) and MIN_SCALE <= scale <= MAX_SCALE):
+        raise ExportError(f"the PNG scale must be a number from {MIN_SCALE:g} to {MAX_SCALE:g}, got {scale!r}")
+    return float(scale)
 
 
 def write_png(spec: AnyFigure, path: Path, scale: float = 2.0) -> None:
@@ -137,6 +148,7 @@ def export_figure(spec: AnyFigure, path: str | Path, scale: float = 2.0) -> Path
         raise ExportError(f"{path.name}: unknown export format {fmt!r}; choose from {', '.join(FORMATS)}")
     if spec.values.size == 0:
         raise ExportError("There is nothing to export yet: the heatmap is empty.")
+    check_scale(scale)
     try:
         _write(fmt, spec, path, scale)
     except OSError as error:
@@ -159,6 +171,7 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
     Returns the final paths (sidecar last).
     """
     folder = Path(folder)
+    check_scale(scale)
     created = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -189,7 +202,7 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
                 replaced.append((saved, target))
             (staging / name).replace(target)
             moved.append(target)
-    except (OSError, ExportCancelled) as error:
+    except BaseException as error:  # whatever stopped it (a full disk, Ctrl+C, a bug): leave no trace
         for path in moved:
             path.unlink(missing_ok=True)
         for saved, target in replaced:
@@ -198,9 +211,9 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
         if created:
             with contextlib.suppress(OSError):
                 folder.rmdir()  # only if empty: it was made for this export
-        if isinstance(error, ExportCancelled):
-            raise
-        raise _failed(folder, error) from None
+        if isinstance(error, OSError):
+            raise _failed(folder, error) from None
+        raise
     shutil.rmtree(staging, ignore_errors=True)
     return moved
 

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from PySide6 import QtCore
 
+from attnviz.core.limits import MAX_BEAM
+
 MAX_RECENT = 8
 
 
@@ -59,7 +61,7 @@ class Settings:
 
     @property
     def beam_size(self) -> int:
-        return max(1, self._get("beam_size", 1, int))
+        return min(max(1, self._get("beam_size", 1, int)), MAX_BEAM)
 
     @beam_size.setter
     def beam_size(self, value: int) -> None:

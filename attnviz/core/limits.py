@@ -1,0 +1,75 @@
+"""Bounds on what untrusted input may ask for: a checkpoint's config, the beam size (torch-free).
+
+What a checkpoint's config may say: each field's type and range, checked before anything is built.
+
+A config read from a stranger's file is untrusted: ``num_hiddens = 10**9`` or ``num_layers = 10**6``
+would make the model constructor allocate tens of GB or run for minutes, ``num_heads = 0`` would divide
+by zero. :func:`check_config_values` refuses such values in microseconds with a sentence that names the
+field. The bounds are far above any model attnviz trains (its Transformer: width 256, 3 + 3 layers,
+32 positions) and far below what would exhaust a laptop.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, get_type_hints
+
+from attnviz.core.results import KERNELS
+
+MAX_BEAM = 16  # beam sizes above this add nothing for sentences this short, only memory and time
+
+# field name -> (smallest, largest) allowed; fields not listed keep only their type check.
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "src_vocab_size": (4, 200_000), "tgt_vocab_size": (4, 200_000),
+    "num_hiddens": (1, 4096), "ffn_hiddens": (1, 16384), "embed_size": (1, 4096),
+    "num_heads": (1, 64), "num_encoder_layers": (1, 24), "num_decoder_layers": (1, 24), "num_layers": (1, 8),
+    "max_src_len": (1, 1024), "max_tgt_len": (1, 1024),
+    "n_train": (1, 100_000), "seed": (0, 2**32 - 1),
+}
+TEXT_CHOICES: dict[str, tuple[str, ...]] = {"kernel": KERNELS}
+FLOAT_RANGES: dict[str, tuple[float, float]] = {
+    "dropout": (0.0, 0.99), "noise": (0.0, 1000.0), "bandwidth": (1e-6, 1e6),
+}
+
+
+def check_config_values(config_cls: type, values: dict[str, Any]) -> list[str]:
+    """The problems with ``values`` for ``config_cls`` (a dataclass): wrong types, values out of range,
+    heads that do not divide the width, literals not allowed. Empty when it can be built."""
+    hints = get_type_hints(config_cls)
+    problems = []
+    for field in dataclasses.fields(config_cls):
+        if field.name not in values:
+            continue
+        value, hint = values[field.name], hints[field.name]
+        problem = _check_one(field.name, value, hint)
+        if problem:
+            problems.append(problem)
+    if not problems and "num_heads" in values and "num_hiddens" in values \
+            and values["num_hiddens"] % values["num_heads"]:
+        problems.append(f"num_heads = {values['num_heads']} does not divide num_hiddens = {values['num_hiddens']}")
+    return problems
+
+
+def _check_one(name: str, value: Any, hint: Any) -> str | None:
+    allowed = getattr(hint, "__args__", None) if getattr(hint, "__origin__", None) is not None else None
+    if allowed is not None and all(isinstance(a, str) for a in allowed):  # typing.Literal of strings
+        return None if value in allowed else f"{name} must be one of {', '.join(allowed)}, not {value!r}"
+    if hint is bool:
+        return None if isinstance(value, bool) else f"{name} must be true or false, not {value!r}"
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"{name} must be a whole number, not {value!r}"
+        low, high = INT_RANGES.get(name, (-(2**63), 2**63 - 1))
+        return None if low <= value <= high else f"{name} = {value} is outside {low}..{high}"
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            return f"{name} must be a finite number, not {value!r}"
+        low_f, high_f = FLOAT_RANGES.get(name, (-math.inf, math.inf))
+        return None if low_f <= value <= high_f else f"{name} = {value} is outside {low_f:g}..{high_f:g}"
+    if hint is str:
+        choices = TEXT_CHOICES.get(name)
+        if choices is not None and value not in choices:
+            return f"{name} must be one of {', '.join(choices)}, not {value!r}"
+        return None if isinstance(value, str) and len(value) <= 100 else f"{name} must be a short text"
+    return None
