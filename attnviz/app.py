@@ -15,6 +15,14 @@ from pathlib import Path
 QUIT_WAIT_S = 1.5  # at quit, how long a running background job may hold the process
 
 
+def _is_file(path: Path) -> bool:
+    """Path.is_file() that says False for names the OS refuses (too long, a symlink loop …)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _gui_parser() -> argparse.ArgumentParser:
     from attnviz.cli import COMMANDS
 
@@ -88,11 +96,11 @@ def run_gui(args: argparse.Namespace) -> int:
     checkpoint = args.checkpoint  # a path the user names is always tried: a problem with it is shown
     if checkpoint is None:
         remembered = Path(settings.last_checkpoint) if settings.last_checkpoint else None
-        checkpoint = remembered if remembered is not None and remembered.is_file() else paths.DEFAULT_CHECKPOINT
+        checkpoint = remembered if remembered is not None and _is_file(remembered) else paths.DEFAULT_CHECKPOINT
     text = args.text if args.text is not None else paths.EXAMPLE_SENTENCE
 
     def start() -> None:  # after the first paint: torch loads on the worker, pyqtgraph here
-        if checkpoint.is_file() or args.checkpoint is not None:
+        if _is_file(checkpoint) or args.checkpoint is not None:
             window.load(checkpoint, fall_back=True)  # a missing device at start-up: say so, use another
         else:
             window.statusBar().showMessage("Open a checkpoint (Ctrl+O) to begin.")

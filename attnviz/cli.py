@@ -251,7 +251,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from PySide6 import QtGui
 
     from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
-    from attnviz.gui.figure_files import ExportError, check_scale, export_batch, parse_formats
+    from attnviz.gui.figure_files import ExportError, WouldReplace, check_scale, export_batch, parse_formats
 
     try:
         formats = parse_formats(args.format)
@@ -285,7 +285,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
     figures = attention_figures(source, chosen, view, name)
     sidecar = attention_sidecar(source, chosen, view, name, loaded.kind, str(args.checkpoint), str(device))
     try:
-        written = export_batch(figures, args.out, formats, args.scale, sidecar)
+        written = export_batch(figures, args.out, formats, args.scale, sidecar, overwrite=args.force)
+    except WouldReplace as error:
+        raise CliError(f"{error}; add --force to replace them") from None
     except ExportError as error:
         raise CliError(str(error)) from None
     print(f"wrote {len(written)} files into {args.out}")
@@ -341,6 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
     export.add_argument("--threads", type=int, help=THREADS_HELP)
     export.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
+    export.add_argument("--force", action="store_true", help="replace files of the same names in --out")
     export.add_argument("--scores", action="store_true", help="pre-softmax scores instead of weights")
     export.add_argument("--blank-masked", action="store_true",
                         help="leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)")

@@ -101,7 +101,7 @@ def test_failed_batch_leaves_nothing_behind(decoded, tmp_path, monkeypatch):
     folder = tmp_path / "out"
     folder.mkdir()
     (folder / "keep.txt").write_text("earlier work")
-    with pytest.raises(ExportError, match="No space left on device"):
+    with pytest.raises(ExportError, match="the disk is full"):
         export_batch(figures, folder, ["csv", "npy"], sidecar={})
     assert [p.name for p in folder.iterdir()] == ["keep.txt"]
 
@@ -197,3 +197,70 @@ def test_any_failure_mid_batch_leaves_no_staging_folder(decoded, tmp_path, monke
     with pytest.raises(KeyboardInterrupt):
         export_batch(figures, folder, ["csv", "npy"], sidecar={})
     assert list(folder.iterdir()) == []
+
+
+def test_a_folder_with_an_export_name_is_never_deleted(decoded, tmp_path, capsys, tiny_models):
+    source, steps = decoded
+    figures = attention_figures(source, [steps[-1]], AttentionView(), "tiny")
+    folder = tmp_path / "out"
+    clash = folder / f"{figures[0].stem}.csv"
+    clash.mkdir(parents=True)
+    (clash / "notes.txt").write_text("my work")
+    with pytest.raises(ExportError, match=f"{clash.name} exists and is not a regular file"):
+        export_batch(figures, folder, ["csv"], sidecar={})
+    assert (clash / "notes.txt").read_text() == "my work" and sorted(p.name for p in folder.iterdir()) == [clash.name]
+
+
+def test_existing_files_are_replaced_only_when_the_user_agrees(qapp, tmp_path, capsys, tiny_models):
+    from tests.helpers import run_cli
+
+    out = tmp_path / "out"
+    command = ["export", "--checkpoint", str(tiny_models["transformer"][0]), "--text", "a b", "--out", str(out),
+               "--format", "csv"]
+    assert run_cli(capsys, *command)[0] == 0
+    mine = sorted(out.glob("*.csv"))[0]
+    mine.write_text("my edited table")
+    code, _out, err = run_cli(capsys, *command)
+    assert code == 2 and "would be replaced" in err and "add --force" in err
+    assert mine.read_text() == "my edited table"
+    assert run_cli(capsys, *command, "--force")[0] == 0
+    assert mine.read_text() != "my edited table"
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A real, nearly full filesystem: a 64 KiB tmpfs (needs root), filled but for a few bytes."""
+    import os
+    import subprocess
+
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
+                      capture_output=True, check=False).returncode != 0:
+        pytest.skip("this machine does not allow mounting a tmpfs")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+@pytest.mark.parametrize("fmt", ["svg", "pdf", "png", "csv"])
+def test_a_full_disk_keeps_the_earlier_file_and_says_so(decoded, full_disk, fmt):
+    source, steps = decoded
+    figure = attention_figures(source, [steps[-1]], AttentionView(), "tiny")[0]
+    earlier = full_disk / f"figure.{fmt}"
+    earlier.write_bytes(b"an earlier good export")
+    filler = full_disk / "filler"
+    with open(filler, "wb", buffering=0) as handle:  # fill the disk
+        try:
+            while True:
+                handle.write(b"x" * 1024)
+                handle.flush()
+        except OSError:
+            pass
+    with pytest.raises(ExportError, match="the disk is full"):
+        figure_files.export_figure(figure.spec, earlier)
+    assert earlier.read_bytes() == b"an earlier good export"
+    assert sorted(p.name for p in full_disk.iterdir()) == ["figure." + fmt, "filler"]  # no temp file left

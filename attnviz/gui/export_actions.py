@@ -10,7 +10,14 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from attnviz.core.results import DecodeStep
 from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
 from attnviz.figures.spec import NamedFigure
-from attnviz.gui.figure_files import FORMATS, ExportError, copy_to_clipboard, export_batch, export_figure
+from attnviz.gui.figure_files import (
+    FORMATS,
+    ExportError,
+    WouldReplace,
+    copy_to_clipboard,
+    export_batch,
+    export_figure,
+)
 from attnviz.gui.settings import Settings
 from attnviz.session import Session
 
@@ -146,18 +153,41 @@ class ExportActions(QtCore.QObject):
             dialog.setValue(done)
             return not dialog.wasCanceled()
 
-        try:
-            written = export_batch(figures, folder, formats, self.settings.export_scale, sidecar, progress)
-        except ExportError as error:
-            self.fail(str(error))
-            return []
-        finally:
-            dialog.reset()
-            dialog.deleteLater()
+        overwrite = False
+        while True:
+            try:
+                written = export_batch(figures, folder, formats, self.settings.export_scale, sidecar, progress,
+                                       overwrite)
+                break
+            except WouldReplace as error:
+                if overwrite or not self._agree_to_replace(error.paths, folder):
+                    dialog.reset()
+                    dialog.deleteLater()
+                    return []
+                overwrite = True
+            except ExportError as error:
+                dialog.reset()
+                dialog.deleteLater()
+                self.fail(str(error))
+                return []
+        dialog.reset()
+        dialog.deleteLater()
         self.settings.export_dir = str(folder)
         self.settings.export_formats = formats
         self.notify(f"Exported {len(written) - 1} files and {written[-1].name} into {folder}")
         return written
+
+    def _agree_to_replace(self, paths: list[Path], where: Path) -> bool:
+        """Ask before replacing files the user already has."""
+        shown = "\n".join(path.name for path in paths[:5]) + ("\n…" if len(paths) > 5 else "")
+        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Question, "Replace files?",
+                                    f"{len(paths)} file(s) in {where} already exist and would be replaced:\n\n{shown}",
+                                    QtWidgets.QMessageBox.StandardButton.Cancel, self.window)
+        box.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # names are shown as typed, never as rich text
+        replace = box.addButton("Replace", QtWidgets.QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QtWidgets.QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is replace
 
     def copy(self, figure: NamedFigure | None) -> None:
         if figure is None:
@@ -180,8 +210,10 @@ class ExportActions(QtCore.QObject):
                                                              ";;".join(FILTERS.values()))
         if not path:
             return
-        if not Path(path).suffix:  # no suffix typed: take the chosen filter's
+        if not Path(path).suffix:  # no suffix typed: take the chosen filter's (the dialog did not ask about it)
             path += "." + next((fmt for fmt, text in FILTERS.items() if text == chosen), "png")
+            if Path(path).exists() and not self._agree_to_replace([Path(path)], Path(path).parent):
+                return
         self.export_figure(figure, path)
 
     # -- handlers ---------------------------------------------------------------------------

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
+import io
 import json
 import math
+import os
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
@@ -32,8 +35,21 @@ class ExportError(Exception):
     """An export that could not be written; the message says where and why."""
 
 
+class WouldReplace(ExportError):
+    """The export would replace files that exist; ``paths`` lists them (the caller asks, or --force)."""
+
+    def __init__(self, message: str, paths: list[Path]):
+        super().__init__(message)
+        self.paths = paths
+
+
+_REASONS = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
+            errno.EROFS: "the disk is read-only", errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+            errno.EISDIR: "a folder has that name", errno.ENAMETOOLONG: "the name is too long"}
+
+
 def _failed(path: Path, error: OSError) -> ExportError:
-    reason = error.strerror or str(error)
+    reason = _REASONS.get(error.errno or 0) or error.strerror or str(error)
     return ExportError(f"Cannot write {path}: {reason}")
 
 
@@ -47,44 +63,87 @@ def check_scale(scale: float) -> float:
     return float(scale)
 
 
-def write_png(spec: AnyFigure, path: Path, scale: float = 2.0) -> None:
-    with atomic_output(path) as tmp:
-        writer = QtGui.QImageWriter(str(tmp), b"png")
-        if not writer.write(figure_image(spec, scale)):
-            raise OSError(0, writer.errorString())
+def _save(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically and durably: a full disk raises OSError(ENOSPC) here, before
+    the rename, so an earlier file of that name is never replaced by a truncated one."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise IsADirectoryError(errno.EISDIR, f"{path} is not a regular file; attnviz replaces only files")
+    with atomic_output(path) as tmp, open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _buffer() -> tuple[QtCore.QByteArray, QtCore.QBuffer]:
+    data = QtCore.QByteArray()
+    buffer = QtCore.QBuffer(data)
+    buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+    return data, buffer
+
+
+def png_bytes(spec: AnyFigure, scale: float = 2.0) -> bytes:
+    """The figure as PNG, encoded in memory (Qt's own file errors say only "Unknown error")."""
+    data, buffer = _buffer()
+    writer = QtGui.QImageWriter(buffer, b"png")
+    if not writer.write(figure_image(spec, scale)):
+        raise OSError(0, f"the PNG could not be encoded ({writer.errorString()})")
+    buffer.close()
+    return bytes(data.data())
 
 
 def _paint_vector(device: QtGui.QPaintDevice, spec: AnyFigure, kind: str) -> None:
     """Paint the figure with vector cells onto an SVG generator or a PDF writer."""
     painter = QtGui.QPainter()
     if not painter.begin(device):
-        raise OSError(0, f"the {kind} file could not be opened")
+        raise OSError(0, f"the {kind} could not be started")
     paint_figure(painter, spec, vector=True)
-    painter.end()
+    if not painter.end():
+        raise OSError(0, f"the {kind} could not be finished")
+
+
+def svg_bytes(spec: AnyFigure) -> bytes:
+    size = figure_size(spec)
+    data, buffer = _buffer()
+    generator = QtSvg.QSvgGenerator()
+    generator.setOutputDevice(buffer)
+    generator.setSize(size.toSize())
+    generator.setViewBox(QtCore.QRectF(QtCore.QPointF(0, 0), size))
+    generator.setTitle(spec.title)
+    generator.setDescription("attnviz heatmap")
+    _paint_vector(generator, spec, "SVG")
+    svg = bytes(data.data())
+    if not svg.rstrip().endswith(b"</svg>"):
+        raise OSError(0, "the SVG came out incomplete")
+    return svg
+
+
+def pdf_bytes(spec: AnyFigure) -> bytes:
+    size = figure_size(spec)  # logical pixels, drawn as points (72 per inch)
+    data, buffer = _buffer()
+    writer = QtGui.QPdfWriter(buffer)
+    writer.setResolution(72)
+    writer.setPageSize(QtGui.QPageSize(size, QtGui.QPageSize.Unit.Point, spec.title or "attnviz"))
+    writer.setPageMargins(QtCore.QMarginsF(0, 0, 0, 0))
+    writer.setTitle(spec.title)
+    writer.setCreator("attnviz")
+    _paint_vector(writer, spec, "PDF")
+    del writer  # the PDF is complete once its writer is gone
+    pdf = bytes(data.data())
+    if not pdf.rstrip().endswith(b"%%EOF"):
+        raise OSError(0, "the PDF came out incomplete")
+    return pdf
+
+
+def write_png(spec: AnyFigure, path: Path, scale: float = 2.0) -> None:
+    _save(path, png_bytes(spec, scale))
 
 
 def write_svg(spec: AnyFigure, path: Path) -> None:
-    size = figure_size(spec)
-    with atomic_output(path) as tmp:
-        generator = QtSvg.QSvgGenerator()
-        generator.setFileName(str(tmp))
-        generator.setSize(size.toSize())
-        generator.setViewBox(QtCore.QRectF(QtCore.QPointF(0, 0), size))
-        generator.setTitle(spec.title)
-        generator.setDescription("attnviz heatmap")
-        _paint_vector(generator, spec, "SVG")
+    _save(path, svg_bytes(spec))
 
 
 def write_pdf(spec: AnyFigure, path: Path) -> None:
-    size = figure_size(spec)  # logical pixels, drawn as points (72 per inch)
-    with atomic_output(path) as tmp:
-        writer = QtGui.QPdfWriter(str(tmp))
-        writer.setResolution(72)
-        writer.setPageSize(QtGui.QPageSize(size, QtGui.QPageSize.Unit.Point, spec.title or "attnviz"))
-        writer.setPageMargins(QtCore.QMarginsF(0, 0, 0, 0))
-        writer.setTitle(spec.title)
-        writer.setCreator("attnviz")
-        _paint_vector(writer, spec, "PDF")
+    _save(path, pdf_bytes(spec))
 
 
 def write_csv(spec: AnyFigure, path: Path) -> None:
@@ -92,19 +151,20 @@ def write_csv(spec: AnyFigure, path: Path) -> None:
 
     A grid (all heads) gets two more leading columns naming each row's panel, e.g. ``layer 1, head 2``.
     """
-    with atomic_output(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        if isinstance(spec, GridSpec):
-            first = spec.panels[0]
-            writer.writerow(["layer", "head", f"{first.row_axis} \\ {first.col_axis}", *first.col_labels])
-            for index, panel in enumerate(spec.panels):
-                names = [spec.row_names[index // spec.columns], spec.col_names[index % spec.columns]]
-                for label, row in zip(panel.row_labels, panel.values, strict=True):
-                    writer.writerow([*names, label, *(f"{float(v):.9g}" for v in row)])
-            return
+    handle = io.StringIO(newline="")
+    writer = csv.writer(handle)
+    if isinstance(spec, GridSpec):
+        first = spec.panels[0]
+        writer.writerow(["layer", "head", f"{first.row_axis} \\ {first.col_axis}", *first.col_labels])
+        for index, panel in enumerate(spec.panels):
+            names = [spec.row_names[index // spec.columns], spec.col_names[index % spec.columns]]
+            for label, row in zip(panel.row_labels, panel.values, strict=True):
+                writer.writerow([*names, label, *(f"{float(v):.9g}" for v in row)])
+    else:
         writer.writerow([f"{spec.row_axis} \\ {spec.col_axis}", *spec.col_labels])
         for label, row in zip(spec.row_labels, spec.values, strict=True):
             writer.writerow([label, *(f"{float(v):.9g}" for v in row)])
+    _save(path, handle.getvalue().encode("utf-8"))
 
 
 def read_csv(path: Path) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...]]:
@@ -116,8 +176,9 @@ def read_csv(path: Path) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...]]:
 
 
 def write_npy(spec: AnyFigure, path: Path) -> None:
-    with atomic_output(path) as tmp, open(tmp, "wb") as handle:
-        np.save(handle, np.asarray(spec.values, dtype=np.float32))
+    handle = io.BytesIO()
+    np.save(handle, np.asarray(spec.values, dtype=np.float32))
+    _save(path, handle.getvalue())
 
 
 WRITERS = {"png": write_png, "svg": write_svg, "pdf": write_pdf, "csv": write_csv, "npy": write_npy}
@@ -160,10 +221,24 @@ class ExportCancelled(ExportError):
     """The user stopped a batch export; nothing was written."""
 
 
+def batch_targets_in_the_way(folder: Path, names: Sequence[str]) -> list[Path]:
+    """The entries of ``folder`` (files or not) that have one of ``names``."""
+    return [folder / name for name in names if os.path.lexists(folder / name)]
+
+
+def batch_names(figures: Sequence[NamedFigure], formats: Sequence[str], sidecar: bool = True) -> list[str]:
+    """The file names :func:`export_batch` writes for these figures and formats."""
+    return [f"{figure.stem}.{fmt}" for figure in figures for fmt in formats] + ([SIDECAR] if sidecar else [])
+
+
 def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Sequence[str],
                  scale: float = 2.0, sidecar: dict[str, Any] | None = None,
-                 progress: Callable[[int, int], bool] | None = None) -> list[Path]:
+                 progress: Callable[[int, int], bool] | None = None, overwrite: bool = False) -> list[Path]:
     """Write every figure in every format into ``folder`` (created if missing), plus a JSON sidecar.
+
+    Files of those names already there are replaced only with ``overwrite`` (else :class:`WouldReplace`
+    lists them); a folder or anything else that is not a regular file of such a name is never touched
+    (ExportError naming it).
 
     All files are written into a hidden staging folder first and moved in at the end. On any
     error (or when ``progress(done, total)`` returns False: cancelled) the folder is left as it
@@ -172,6 +247,13 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
     """
     folder = Path(folder)
     check_scale(scale)
+    existing = batch_targets_in_the_way(folder, batch_names(figures, formats, sidecar is not None))
+    if blocked := [path for path in existing if path.is_symlink() or not path.is_file()]:
+        raise ExportError(f"{blocked[0]} exists and is not a regular file (a folder?): attnviz never replaces it; "
+                          "rename it or choose another folder")
+    if existing and not overwrite:
+        raise WouldReplace(f"{len(existing)} file(s) in {folder} would be replaced, e.g. {existing[0].name}",
+                           existing)
     created = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)

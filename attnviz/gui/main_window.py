@@ -6,6 +6,7 @@ panels (at once by default, or after the first paint when the app starts).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from functools import partial
 from importlib.metadata import PackageNotFoundError, version
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from attnviz.gui.docks import Docks
     from attnviz.gui.export_actions import ExportActions
 
+log = logging.getLogger(__name__)
 TYPING_DEBOUNCE_MS = 250
 DEFAULT_SIZE = (1280, 800)  # the first window, where the screen has room for it
 LARGEST_FIRST_SIZE = (1680, 1050)
@@ -87,6 +89,8 @@ class MainWindow(QtWidgets.QMainWindow):
         if geometry is None or not self.restoreGeometry(geometry):
             self._fit_to_screen()
         self._render_controls(self.session.state)
+        self._reported_settings = 0
+        self._report_settings_problems()
         if not defer_docks:
             self.build_docks()
 
@@ -287,6 +291,19 @@ class MainWindow(QtWidgets.QMainWindow):
         self.device_label.setText(info.device)
         self.setWindowTitle(f"attnviz — {info.path.name}")
         self._say_loaded(state)
+        self._report_settings_problems()
+
+    def _report_settings_problems(self) -> None:
+        """Unusable settings (reported once each) and a settings file that cannot be written (once)."""
+        if failed := self.settings.sync():
+            log.warning(failed)
+            self.statusBar().showMessage(failed, 15000)
+        new = self.settings.problems[self._reported_settings:]
+        self._reported_settings = len(self.settings.problems)
+        for problem in new:
+            log.warning(problem)
+        if new:
+            self.statusBar().showMessage("Some settings were unusable and reset: " + "; ".join(new), 15000)
 
     def _say_loaded(self, state: SessionState) -> None:
         info = state.model
@@ -388,7 +405,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
         if self.panels is not None:  # a layout saved before the docks exist would lose them
             self.settings.save_window_state(self.saveGeometry(), self.saveState())
-        self.settings.sync()
+        if failed := self.settings.sync():
+            log.warning(failed)
         super().closeEvent(event)
 
     # -- helpers ----------------------------------------------------------------------------

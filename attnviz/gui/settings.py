@@ -1,19 +1,39 @@
-"""Persistent settings (QSettings in INI format at an injectable path; tests use tmp_path)."""
+"""Persistent settings (QSettings in INI format at an injectable path; tests use tmp_path).
+
+Every value is read through one typed, validated getter: a settings file edited by hand, corrupted or
+written by a newer attnviz never stops the app. A bad value falls back to its default and is listed,
+once, in :attr:`Settings.problems` (the window shows it in the status bar and the log).
+"""
 
 from __future__ import annotations
 
+import math
+import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6 import QtCore
 
 from attnviz.core.limits import MAX_BEAM
 
 MAX_RECENT = 8
+MAX_PATH_CHARS = 4096
+EXPORT_SCALES = (0.25, 8.0)
+FORMATS = ("png", "svg", "pdf", "csv", "npy")
+DEVICE_NAME = re.compile(r"auto|cpu|mps|cuda(:\d{1,2})?")
 
 
 def default_settings_path() -> Path:
     base = QtCore.QStandardPaths.writableLocation(QtCore.QStandardPaths.StandardLocation.AppConfigLocation)
     return Path(base or Path.home() / ".config") / "attnviz" / "attnviz.ini"
+
+
+def _a_path(value: Any) -> str:
+    text = str(value)
+    if len(text) > MAX_PATH_CHARS or "\0" in text:
+        raise ValueError("not a usable path")
+    return text
 
 
 class Settings:
@@ -22,17 +42,28 @@ class Settings:
     def __init__(self, path: Path | None = None):
         self.path = path or default_settings_path()
         self.qsettings = QtCore.QSettings(str(self.path), QtCore.QSettings.Format.IniFormat)
+        self.problems: list[str] = []  # settings that were unusable and fell back to their defaults
+        self._write_error_reported = False
 
-    def _get(self, key: str, default, kind):
-        value = self.qsettings.value(key, default)
-        try:
-            return kind(value)
-        except (TypeError, ValueError):
+    def _get(self, key: str, default: Any, convert: Callable[[Any], Any], valid: Callable[[Any], bool] = bool) -> Any:
+        """The setting ``key`` converted, if that works and ``valid`` accepts it; else ``default``."""
+        raw = self.qsettings.value(key, None)
+        if raw is None:
             return default
+        try:
+            value = convert(raw)
+            if valid(value) or value == default:
+                return value
+        except (TypeError, ValueError, OverflowError):
+            pass
+        problem = f"setting {key} = {str(raw)[:40]!r} is not usable; using {default!r}"
+        if problem not in self.problems:
+            self.problems.append(problem)
+        return default
 
     @property
     def last_checkpoint(self) -> str:
-        return self._get("last_checkpoint", "", str)
+        return self._get("last_checkpoint", "", _a_path)
 
     @last_checkpoint.setter
     def last_checkpoint(self, value: str) -> None:
@@ -44,16 +75,19 @@ class Settings:
         """A list setting (QSettings' INI format returns a one-element list as a plain string)."""
         value = self.qsettings.value(key, [])
         if isinstance(value, str):
-            return [value] if value else []
-        return [str(v) for v in value] if isinstance(value, list) else []
+            value = [value] if value else []
+        if not isinstance(value, list):
+            self.problems.append(f"setting {key} is not a list; ignored")
+            return []
+        return [str(v) for v in value if isinstance(v, str) and 0 < len(v) <= MAX_PATH_CHARS and "\0" not in v]
 
     @property
     def recent_files(self) -> list[str]:
-        return self._get_list("recent_files")
+        return self._get_list("recent_files")[:MAX_RECENT]
 
     @property
     def device(self) -> str:
-        return self._get("device", "auto", str)
+        return self._get("device", "auto", str, lambda name: DEVICE_NAME.fullmatch(name) is not None)
 
     @device.setter
     def device(self, value: str) -> None:
@@ -61,7 +95,7 @@ class Settings:
 
     @property
     def beam_size(self) -> int:
-        return min(max(1, self._get("beam_size", 1, int)), MAX_BEAM)
+        return self._get("beam_size", 1, int, lambda size: 1 <= size <= MAX_BEAM)
 
     @beam_size.setter
     def beam_size(self, value: int) -> None:
@@ -69,7 +103,7 @@ class Settings:
 
     @property
     def export_dir(self) -> str:
-        return self._get("export_dir", "", str)
+        return self._get("export_dir", "", _a_path)
 
     @export_dir.setter
     def export_dir(self, value: str) -> None:
@@ -77,7 +111,8 @@ class Settings:
 
     @property
     def export_scale(self) -> float:
-        return min(8.0, max(0.5, self._get("export_scale", 2.0, float)))
+        low, high = EXPORT_SCALES
+        return self._get("export_scale", 2.0, float, lambda scale: math.isfinite(scale) and low <= scale <= high)
 
     @export_scale.setter
     def export_scale(self, value: float) -> None:
@@ -85,7 +120,7 @@ class Settings:
 
     @property
     def export_formats(self) -> list[str]:
-        return self._get_list("export_formats") or ["png", "csv"]
+        return [fmt for fmt in self._get_list("export_formats") if fmt in FORMATS] or ["png", "csv"]
 
     @export_formats.setter
     def export_formats(self, value: list[str]) -> None:
@@ -103,11 +138,24 @@ class Settings:
             self.qsettings.setValue(f"closed_docks/{family}", sorted(names))
 
     def window_state(self) -> tuple[QtCore.QByteArray | None, QtCore.QByteArray | None]:
-        return self.qsettings.value("geometry"), self.qsettings.value("state")
+        """The saved window geometry and dock layout (None where missing or not Qt's bytes)."""
+        found = []
+        for key in ("geometry", "state"):
+            value = self.qsettings.value(key, None)
+            if value is not None and not isinstance(value, QtCore.QByteArray):
+                self.problems.append(f"setting {key} is not a saved window layout; using the default layout")
+                value = None
+            found.append(value)
+        return found[0], found[1]
 
     def save_window_state(self, geometry: QtCore.QByteArray, state: QtCore.QByteArray) -> None:
         self.qsettings.setValue("geometry", geometry)
         self.qsettings.setValue("state", state)
 
-    def sync(self) -> None:
+    def sync(self) -> str | None:
+        """Write the settings file; the first time that fails, returns a sentence saying so (then None)."""
         self.qsettings.sync()
+        if self.qsettings.status() == QtCore.QSettings.Status.NoError or self._write_error_reported:
+            return None
+        self._write_error_reported = True
+        return f"Settings cannot be saved to {self.path} (the folder is not writable); they last until you quit."
