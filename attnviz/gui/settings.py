@@ -56,10 +56,12 @@ class Settings:
                 return value
         except (TypeError, ValueError, OverflowError):
             pass
-        problem = f"setting {key} = {str(raw)[:40]!r} is not usable; using {default!r}"
-        if problem not in self.problems:
-            self.problems.append(problem)
+        self._problem(f"setting {key} = {str(raw)[:40]!r} is not usable; using {default!r}")
         return default
+
+    def _problem(self, text: str) -> None:
+        if text not in self.problems:
+            self.problems.append(text)
 
     @property
     def last_checkpoint(self) -> str:
@@ -77,7 +79,7 @@ class Settings:
         if isinstance(value, str):
             value = [value] if value else []
         if not isinstance(value, list):
-            self.problems.append(f"setting {key} is not a list; ignored")
+            self._problem(f"setting {key} is not a list; ignored")
             return []
         return [str(v) for v in value if isinstance(v, str) and 0 < len(v) <= MAX_PATH_CHARS and "\0" not in v]
 
@@ -143,7 +145,7 @@ class Settings:
         for key in ("geometry", "state"):
             value = self.qsettings.value(key, None)
             if value is not None and not isinstance(value, QtCore.QByteArray):
-                self.problems.append(f"setting {key} is not a saved window layout; using the default layout")
+                self._problem(f"setting {key} is not a saved window layout; using the default layout")
                 value = None
             found.append(value)
         return found[0], found[1]
