@@ -141,8 +141,14 @@ def _translation_model(args: argparse.Namespace):
     return loaded, device
 
 
+def shown(text: object) -> str:
+    """``text`` safe for a terminal: control characters (ESC, BEL, OSC sequences …) written as escapes,
+    so input echoed in a message can never move the cursor, retitle the window or ring a bell."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in str(text))
+
+
 def warn(message: str) -> None:
-    print(f"attnviz: warning: {message}", file=sys.stderr)
+    print(f"attnviz: warning: {shown(message)}", file=sys.stderr)
 
 
 def _warn_about(source, max_len: int, line: int | None = None) -> None:
@@ -362,12 +368,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args)
     except CliError as error:
-        print(f"attnviz: error: {error}", file=sys.stderr)
+        print(f"attnviz: error: {shown(error)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     except (OSError, ValueError) as error:  # unreadable files, bad values: still no traceback
-        print(f"attnviz: error: {error}", file=sys.stderr)
+        print(f"attnviz: error: {shown(error)}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as error:  # a bug: one line for the user, exit 1 (not a usage problem)
         if os.environ.get("ATTNVIZ_DEBUG"):

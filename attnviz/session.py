@@ -11,6 +11,7 @@ before torch has loaded.
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -282,7 +283,8 @@ class Session:
         fall_back: if that device is unavailable, use the best available one and say so in
         ``ModelInfo.notice`` (at start-up) instead of refusing (a user's explicit choice).
         """
-        path = Path(path).expanduser().resolve()  # remembered in Recent files: must work from anywhere
+        path = Path(os.path.abspath(Path(path).expanduser()))  # absolute (Recent files); a symlink loop is
+        # left to the loader, which says so, instead of raising here on the GUI thread
         device_name = device or self._state.device
         self._load_generation += 1
         gen = self._load_generation

@@ -63,10 +63,10 @@ def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
 @pytest.fixture
 def errors(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The messages the window would show in warning boxes (collected instead of shown)."""
-    from PySide6 import QtWidgets
+    from attnviz.gui import errors as gui_errors
 
     shown: list[str] = []
-    monkeypatch.setattr(QtWidgets.QMessageBox, "warning", lambda _parent, _title, text: shown.append(text))
+    monkeypatch.setattr(gui_errors, "warn", lambda _parent, text: shown.append(text))
     return shown
 
 

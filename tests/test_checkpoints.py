@@ -1,6 +1,7 @@
 """Invalid checkpoints give one clear CheckpointError that names the file and the problem."""
 
 import json
+from pathlib import Path
 
 import pytest
 import torch
@@ -181,3 +182,30 @@ def test_a_lying_checkpoint_makes_the_cli_exit_2_with_one_line(good, tmp_path, c
         code, _out, err = run_cli(capsys, *command)
         assert code == 2 and err.count("\n") == 1 and "num_hiddens = 1000000000 is outside" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_unopenable_paths_say_why_in_words(good, tmp_path):
+    loop = tmp_path / "loop.safetensors"
+    loop.symlink_to(loop)
+    with pytest.raises(CheckpointError, match=r"loop\.safetensors: cannot be opened \(Too many levels"):
+        load_checkpoint(loop)
+    with pytest.raises(CheckpointError, match="is a folder, not a checkpoint file"):
+        load_checkpoint(tmp_path)
+
+
+def test_a_file_name_that_is_not_utf8_still_opens(good, tmp_path):
+    import os
+
+    odd = Path(os.fsdecode(bytes(tmp_path) + b"/mod\xe8le.safetensors"))  # Latin-1 'modèle'
+    odd.write_bytes(good.read_bytes())
+    loaded = load_checkpoint(odd)
+    assert loaded.kind == "transformer" and loaded.path == odd
+
+
+def test_kernel_data_with_absurd_values_is_refused(tmp_path):
+    good = save_checkpoint(tmp_path / "nw.safetensors", KernelRegressionModel(KernelRegressionConfig()))
+    with safe_open(str(good), framework="pt") as handle:
+        x_train = handle.get_tensor("x_train")
+    bad = rewrite(good, tmp_path / "bad.safetensors", tensors={"x_train": x_train * 1e30})
+    with pytest.raises(CheckpointError, match=r"tensor x_train holds values beyond ±1e\+06"):
+        load_checkpoint(bad)

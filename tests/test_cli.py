@@ -177,3 +177,11 @@ def test_out_of_range_options_are_refused_with_one_line(attnviz, tiny_models, tm
     done = attnviz(*args, *extra, "--checkpoint", str(tiny_models["transformer"][0]))
     assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1
     assert not out.exists()  # nothing half-written, no staging folder
+
+
+def test_control_characters_from_the_input_are_never_echoed_raw(attnviz, tiny_models):
+    evil = "a \x1b]0;pwned\x07 \x1b[2J b"
+    done = attnviz("translate", "--checkpoint", str(tiny_models["transformer"][0]), "--text", evil)
+    assert done.returncode == 0
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr
+    assert "\\x1b]0;pwned\\x07" in done.stderr  # shown, as escapes

@@ -410,3 +410,21 @@ def test_step_clicked_right_after_typing_is_not_lost(window, qtbot):
     qtbot.keyClicks(window.sentence, " c")
     qtbot.mouseClick(window.run_button, QtCore.Qt.MouseButton.LeftButton)
     assert window.session.state.translation() == "cx bx ax"
+
+
+def test_error_dialogs_show_untrusted_text_as_plain_text(monkeypatch):
+    from attnviz.gui import errors
+
+    shown = []
+    monkeypatch.setattr(QtWidgets.QMessageBox, "exec", lambda box: shown.append((box.textFormat(), box.text())))
+    errors.warn(None, "x.safetensors: unknown model kind '<a href=\"http://evil\">update here</a>'")
+    assert shown == [(QtCore.Qt.TextFormat.PlainText,
+                      "x.safetensors: unknown model kind '<a href=\"http://evil\">update here</a>'")]
+
+
+def test_a_symlink_loop_chosen_in_the_window_is_an_error_message(window, tmp_path, errors):
+    loop = tmp_path / "loop.safetensors"
+    loop.symlink_to(loop)
+    window.load(loop)
+    assert errors and "cannot be opened" in errors[-1]
+    assert window.session.state.model is not None and window.session.state.model.kind == "transformer"

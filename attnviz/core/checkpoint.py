@@ -13,10 +13,13 @@ load without the check).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import os
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +36,7 @@ from attnviz.core.limits import check_config_values
 from attnviz.core.text import Vocab
 
 FORMAT_VERSION = "1"
+MAX_ABS_VALUE = 1e6  # trained weights and the kernel-regression data are far smaller
 MAX_MODEL_BYTES = 2 * 1024**3  # attnviz's models are tens of MB; a config claiming more is refused
 
 
@@ -233,15 +237,50 @@ _TORCH_DTYPE = {"F16": torch.float16, "F32": torch.float32, "F64": torch.float64
 def load_checkpoint(path: str | Path, device: torch.device | str = "cpu") -> LoadedModel:
     """Validate and load a checkpoint written by :func:`save_checkpoint`; the model is in eval mode."""
     path = Path(path)
-    if not path.is_file():
-        raise CheckpointError(f"{path}: no such file")
+    _check_openable(path)
     try:
-        return _load(path, device)
+        with _utf8_name(path) as openable:
+            try:
+                loaded = _load(openable, device)
+            except CheckpointError as error:  # name the file the user chose, not the temporary link
+                raise CheckpointError(str(error).replace(str(openable), str(path))) from None
+        loaded.path = path
+        return loaded
     except CheckpointError:
         raise
-    except (MemoryError, RecursionError, TypeError, ValueError, RuntimeError, OverflowError,
+    except (MemoryError, RecursionError, TypeError, ValueError, RuntimeError, OverflowError, OSError,
             ZeroDivisionError, KeyError, AttributeError) as error:  # a check above should have said why
         raise CheckpointError(f"{path}: cannot be loaded ({type(error).__name__}: {error})") from None
+
+
+def _check_openable(path: Path) -> None:
+    """The file can be read: or CheckpointError saying why not, in words."""
+    try:
+        with open(path, "rb") as probe:
+            probe.read(1)
+    except FileNotFoundError:
+        raise CheckpointError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CheckpointError(f"{path}: is a folder, not a checkpoint file") from None
+    except PermissionError:
+        raise CheckpointError(f"{path}: permission denied (the file is not readable by you)") from None
+    except OSError as error:  # a symlink loop, a name too long …
+        raise CheckpointError(f"{path}: cannot be opened ({error.strerror or error})") from None
+
+
+@contextlib.contextmanager
+def _utf8_name(path: Path) -> Iterator[Path]:
+    """``path``, or where its name is not valid UTF-8 (safetensors takes only UTF-8 paths) a temporary
+    symlink to it with a plain name."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        with tempfile.TemporaryDirectory(prefix="attnviz-") as folder:
+            link = Path(folder) / "checkpoint.safetensors"
+            link.symlink_to(os.path.abspath(path))
+            yield link
+        return
+    yield path
 
 
 def _load(path: Path, device: torch.device | str) -> LoadedModel:
@@ -287,6 +326,9 @@ def _load(path: Path, device: torch.device | str) -> LoadedModel:
     for name, stored in tensors.items():
         if stored.is_floating_point() and not torch.isfinite(stored).all():
             raise CheckpointError(f"{path}: tensor {name} holds NaN or infinite values")
+        if stored.is_floating_point() and stored.numel() and stored.abs().max() > MAX_ABS_VALUE:
+            raise CheckpointError(f"{path}: tensor {name} holds values beyond ±{MAX_ABS_VALUE:g}, "
+                                  "which no attnviz model has")
     model = build_model(config)
     with torch.no_grad():
         state = model.state_dict()

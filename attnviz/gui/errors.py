@@ -12,9 +12,19 @@ from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 log = logging.getLogger("attnviz")
+
+
+def warn(parent: QtWidgets.QWidget | None, message: str) -> None:
+    """A warning dialog showing ``message`` as plain text: a checkpoint's kind or file name shown in it
+    can never become a link or formatting (Qt would guess rich text from a '<b>' in it)."""
+    box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Warning, "attnviz", message,
+                                QtWidgets.QMessageBox.StandardButton.Ok, parent)
+    box.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+    box.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+    box.exec()
 
 
 class _OneLine(logging.Formatter):

@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
 from attnviz.figures.spec import NamedFigure, figure_stem_of
+from attnviz.gui import errors
 from attnviz.gui.decoding_area import BACK_HINT, BACK_KEYS, STEP_HINT, STEP_KEYS, DecodingArea
 from attnviz.gui.settings import Settings
 from attnviz.paths import ICON, example_sentences, shipped_models
@@ -276,7 +277,7 @@ class MainWindow(QtWidgets.QMainWindow):
         for action in self.device_group.actions():  # a refused device change leaves the old one ticked
             action.setChecked(action.text() == self.session.state.device)
         self.statusBar().showMessage(message, 15000)
-        QtWidgets.QMessageBox.warning(self, "attnviz", message)
+        errors.warn(self, message)
 
     def _model_loaded(self, state: SessionState) -> None:
         info = state.model
