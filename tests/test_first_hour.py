@@ -167,3 +167,53 @@ def test_a_closed_dock_stays_closed_after_a_restart(qtbot, tmp_path, tiny_models
     qtbot.wait(20)
     assert not second.docks["masks"].isVisible() and second.docks["positional"].isVisible()
 
+
+
+class HeldRunner:
+    """Holds the session's jobs until ``run_all`` (a load that takes a while, as on a slow disk)."""
+
+    def __init__(self):
+        self.jobs: list = []
+
+    def submit(self, job, done, failed) -> None:
+        self.jobs.append((job, done, failed))
+
+    def run_all(self) -> None:
+        while self.jobs:
+            job, done, failed = self.jobs.pop(0)
+            try:
+                result = job()
+            except Exception as error:
+                failed(error)
+            else:
+                done(result)
+
+
+def test_while_a_model_loads_panels_say_loading_and_a_busy_indicator_appears(qtbot, tmp_path, tiny_models):
+    runner = HeldRunner()
+    window = MainWindow(Settings(tmp_path / "s.ini"), runner)
+    qtbot.addWidget(window)
+    window.show()
+    window.load(tiny_models["transformer"][0])
+    assert not window.busy_bar.isVisible()  # not at once: quick jobs would only flicker
+    qtbot.waitUntil(window.busy_bar.isVisible, timeout=2000)
+    masks, positional = window.panels.panels["masks"], window.panels.panels["positional"]
+    assert masks.padding.title_text() == "Loading…"
+    window.docks["positional"].raise_()  # a tab behind another is drawn when it is raised
+    for heatmap in (masks.padding, positional.table_view, window.attention.heatmap):
+        assert heatmap.title_text() == "Loading…", heatmap
+        assert not heatmap.plot.getAxis("left").isVisible()  # no meaningless axes around the message
+    runner.run_all()
+    assert not window.busy_bar.isVisible()
+    assert positional.table_view.values.size and positional.table_view.plot.getAxis("left").isVisible()
+
+
+def test_beam_search_numbers_steps_as_its_figures_do(window):
+    window.beam_box.setValue(4)
+    window.set_sentence("a b c d e f", run=True)
+    state = window.session.state
+    rows = window.attention.heatmap.values.shape[0]
+    label = window.decoding_area.step_label.text()
+    assert label.startswith(f"step {rows}") and f"step {rows}" in window.attention.heatmap.title_text()
+    if len(state.steps) != rows:
+        assert f"search {len(state.steps)}" in label

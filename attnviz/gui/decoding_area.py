@@ -71,6 +71,7 @@ class DecodingArea(QtWidgets.QWidget):
         self.timeline.setRange(0, 0)
         self.timeline.setToolTip("Scrub through the recorded decoding steps")
         self.timeline.setMinimumWidth(90)
+        self.step_label = QtWidgets.QLabel()
         self.output = QtWidgets.QLabel()
         self.output.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.output.setWordWrap(True)
@@ -93,6 +94,7 @@ class DecodingArea(QtWidgets.QWidget):
         scrub = QtWidgets.QHBoxLayout()
         scrub.addWidget(QtWidgets.QLabel("Steps"))
         scrub.addWidget(self.timeline, 1)
+        scrub.addWidget(self.step_label)
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(QtWidgets.QLabel("Source sentence"))
         layout.addWidget(self.sentence)
@@ -106,12 +108,14 @@ class DecodingArea(QtWidgets.QWidget):
         layout.addWidget(self.beams)
         layout.addStretch(1)
 
-    def set_timeline(self, index: int, count: int) -> None:
-        """Position ``index + 1`` of ``count`` recorded steps (0 = before the first), without echo."""
+    def set_timeline(self, index: int, count: int, label: str = "") -> None:
+        """Position ``index + 1`` of ``count`` recorded steps (0 = before the first), without echo;
+        ``label`` names the step on show as the figures do."""
         self.timeline.blockSignals(True)
         self.timeline.setRange(0, count)
         self.timeline.setValue(index + 1)
         self.timeline.blockSignals(False)
+        self.step_label.setText(label)
 
     def show_step(self, step: DecodeStep | None, has_source: bool) -> None:
         if step is None:

@@ -120,6 +120,8 @@ class Heatmap(TitledPlot):
             self.colorbar.setVisible(spec.colour_bar and values.size > 0)
             if self.colorbar.levels() != tuple(spec.levels):  # an unchanged colour bar is not redrawn
                 self._set_colour_bar_levels(spec.levels)
+        for axis in ("left", "bottom"):  # no meaningless 0-1 axes around a message
+            self.plot.showAxis(axis, values.size > 0)
         if values.size:
             # Coloured here with a 256-entry table; pg.ImageItem would make floats + LUT an indexed
             # QImage that Qt converts on every repaint (4x slower at 256 x 256).

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
+from attnviz.figures.attention import shown_index
 from attnviz.figures.spec import NamedFigure, figure_stem_of
 from attnviz.gui import errors
 from attnviz.gui.decoding_area import BACK_HINT, BACK_KEYS, STEP_HINT, STEP_KEYS, DecodingArea
@@ -30,8 +31,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 TYPING_DEBOUNCE_MS = 250
+BUSY_INDICATOR_DELAY_MS = 150  # quicker jobs finish before an indicator would only flicker
 DEFAULT_SIZE = (1280, 800)  # the first window, where the screen has room for it
 LARGEST_FIRST_SIZE = (1680, 1050)
+
+
+def step_label(state: SessionState) -> str:
+    """The step on show, numbered as its figure titles and export names number it (query rows); beam
+    search can take more search steps than the best hypothesis has tokens, and then says both."""
+    if state.step is None:
+        return ""
+    number = (shown_index(state.step) or 0) + 1
+    search = state.position + 1
+    return f"step {number}" if search == number else f"step {number} · search {search}"
 
 
 class Poster(QtCore.QObject):
@@ -82,6 +94,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self.setCentralWidget(self.decoding_area)
         self._connect_decoding_area()
         self._build_actions()
+        self.busy_bar = QtWidgets.QProgressBar()  # indeterminate: a job runs that the user is waiting for
+        self.busy_bar.setRange(0, 0)
+        self.busy_bar.setMaximumWidth(110)
+        self.busy_bar.setTextVisible(False)
+        self.busy_bar.hide()
+        self.statusBar().addPermanentWidget(self.busy_bar)
+        self.busy_timer = QtCore.QTimer(self, singleShot=True, interval=BUSY_INDICATOR_DELAY_MS)
+        self.busy_timer.timeout.connect(self._on_busy_timer_timeout)
         self.device_label = QtWidgets.QLabel()
         self.statusBar().addPermanentWidget(self.device_label)
         self.typing_timer = QtCore.QTimer(self, singleShot=True, interval=TYPING_DEBOUNCE_MS)
@@ -262,9 +282,14 @@ class MainWindow(QtWidgets.QMainWindow):
             if new.step is not None and new.model is not None:
                 self.device_label.setText(f"{new.model.device} · step {new.step.seconds * 1000:.1f} ms")
         if (new.position, len(new.steps)) != (old.position, len(old.steps)):
-            self.decoding_area.set_timeline(new.position, len(new.steps))
+            self.decoding_area.set_timeline(new.position, len(new.steps), step_label(new))
         if new.busy != old.busy:
             self.statusBar().showMessage(new.busy) if new.busy else self.statusBar().clearMessage()
+            if new.busy and not old.busy:
+                self.busy_timer.start()
+            elif not new.busy:
+                self.busy_timer.stop()
+                self.busy_bar.hide()
             if not new.busy and new.model is not None and new.model is not old.model:
                 self._say_loaded(new)
         self._render_controls(new)
@@ -338,6 +363,11 @@ class MainWindow(QtWidgets.QMainWindow):
     def _on_sentence_text_edited(self, text: str) -> None:
         self.session.set_text(text)  # Step and Run act on it at once; the views follow after the debounce
         self.typing_timer.start()
+
+    def _on_busy_timer_timeout(self) -> None:
+        if self.session.state.busy:
+            self.busy_bar.setToolTip(self.session.state.busy)
+            self.busy_bar.show()
 
     def _on_typing_timer_timeout(self) -> None:
         self.session.encode()

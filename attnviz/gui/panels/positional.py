@@ -7,6 +7,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from attnviz.figures.panels import positional_similarity_figure, positional_table_figure
+from attnviz.figures.spec import empty_figure
 from attnviz.gui.heatmap import Heatmap
 from attnviz.session import Session, SessionState, changed
 
@@ -64,11 +65,16 @@ class PositionalPanel(QtWidgets.QWidget):
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         """The table follows the model; the outline follows the sentence's length."""
-        if changed(old, new, "model"):
+        if changed(old, new, "model", "loading"):
             table = new.model.positional_table if new.model is not None else None
             self.table = np.zeros((0, 0), np.float32) if table is None else table
-            self.table_view.show_figure(positional_table_figure(table))
-            self.similarity_view.show_figure(positional_similarity_figure(table))
+            if new.model is None:  # nothing known yet: not "this model has none"
+                waiting = empty_figure("Loading…" if new.loading else "Open a checkpoint")
+                self.table_view.show_figure(waiting)
+                self.similarity_view.show_figure(waiting)
+            else:
+                self.table_view.show_figure(positional_table_figure(table))
+                self.similarity_view.show_figure(positional_similarity_figure(table))
             self._on_dims_edit_finished()
             self.sentence_length = -1  # re-outline on the new table
         source = new.shown_source
