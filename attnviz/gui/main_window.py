@@ -430,7 +430,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         """Extra width (maximising, say) goes to the heatmaps, not to the controls in the centre."""
         super().resizeEvent(event)
-        if self.panels is not None and event.size().width() > event.oldSize().width() > 0:
+        if self.panels is not None and event.size().width() > event.oldSize().width():  # (old -1: first show)
             QtCore.QTimer.singleShot(0, self.panels.give_spare_width)  # once the docks are laid out
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
