@@ -47,3 +47,14 @@ def test_shipped_kernel_regression_learned_a_sharper_kernel_that_fits_better():
     mse_gaussian = float(((fit.nonparametric - fit.y_test) ** 2).mean())  # Gaussian kernel, bandwidth 1
     assert fit.w > 2  # w = 1 is the bandwidth-1 Gaussian; training sharpened it
     assert mse_parametric < 0.5 * mse_gaussian
+
+
+def test_shipped_files_match_the_digests_in_the_model_card():
+    import hashlib
+    import re
+
+    card = (MODELS_DIR / "MODELS.md").read_text(encoding="utf-8")
+    listed = dict(re.findall(r"\| `([\w-]+\.safetensors)` \| `([0-9a-f]{64})` \|", card))
+    assert len(listed) == 4
+    for name, digest in listed.items():
+        assert hashlib.sha256((MODELS_DIR / name).read_bytes()).hexdigest() == digest, name
