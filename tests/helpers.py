@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import pytest
 from PySide6 import QtGui
@@ -28,3 +31,23 @@ def pixels(source) -> np.ndarray:
     image = image.convertToFormat(QtGui.QImage.Format.Format_RGB32)
     rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
     return rows[:, : image.width() * 4].copy()
+
+
+class HeldRunner:
+    """Queues jobs; ``run_all`` runs them in order and delivers their results, like the worker."""
+
+    def __init__(self):
+        self.queue: list[tuple[Callable[[], Any], Callable[[Any], None], Callable[[BaseException], None]]] = []
+
+    def submit(self, job, done, failed) -> None:
+        self.queue.append((job, done, failed))
+
+    def run_all(self) -> None:
+        while self.queue:
+            job, done, failed = self.queue.pop(0)
+            try:
+                result = job()
+            except Exception as error:
+                failed(error)
+                continue
+            done(result)

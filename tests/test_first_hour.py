@@ -13,6 +13,7 @@ from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
 from attnviz.gui.titled_plot import TitledPlot
 from attnviz.session import InlineRunner
+from tests.helpers import HeldRunner
 
 Key, Mod = QtCore.Qt.Key, QtCore.Qt.KeyboardModifier
 
@@ -167,26 +168,6 @@ def test_a_closed_dock_stays_closed_after_a_restart(qtbot, tmp_path, tiny_models
     qtbot.wait(20)
     assert not second.docks["masks"].isVisible() and second.docks["positional"].isVisible()
 
-
-
-class HeldRunner:
-    """Holds the session's jobs until ``run_all`` (a load that takes a while, as on a slow disk)."""
-
-    def __init__(self):
-        self.jobs: list = []
-
-    def submit(self, job, done, failed) -> None:
-        self.jobs.append((job, done, failed))
-
-    def run_all(self) -> None:
-        while self.jobs:
-            job, done, failed = self.jobs.pop(0)
-            try:
-                result = job()
-            except Exception as error:
-                failed(error)
-            else:
-                done(result)
 
 
 def test_while_a_model_loads_panels_say_loading_and_a_busy_indicator_appears(qtbot, tmp_path, tiny_models):

@@ -3,32 +3,12 @@ are dropped, early requests are kept, the right sentence is decoded."""
 
 import threading
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
 from attnviz.session import Session, ThreadRunner
+from tests.helpers import HeldRunner
 from tests.tiny import reversal_of
-
-
-class HeldRunner:
-    """Queues jobs; ``run_all`` runs them in order and delivers their results, like the worker."""
-
-    def __init__(self):
-        self.queue: list[tuple[Callable[[], Any], Callable[[Any], None], Callable[[BaseException], None]]] = []
-
-    def submit(self, job, done, failed) -> None:
-        self.queue.append((job, done, failed))
-
-    def run_all(self) -> None:
-        while self.queue:
-            job, done, failed = self.queue.pop(0)
-            try:
-                result = job()
-            except Exception as error:
-                failed(error)
-                continue
-            done(result)
 
 
 class Recorder:
