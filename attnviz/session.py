@@ -23,7 +23,7 @@ import numpy as np
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.limits import MAX_BEAM
-from attnviz.core.results import DecodeStep, EncodedSource, KernelFit
+from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
     from attnviz.core.checkpoint import LoadedModel
@@ -152,6 +152,7 @@ class SessionState:
     device: str = "auto"
     beam_size: int = 1
     kernel: KernelFit | None = None
+    batch: BatchDecoding | None = None  # sentences decoded together as one padded batch (the Batch panel)
 
     @property
     def step(self) -> DecodeStep | None:
@@ -316,7 +317,7 @@ class Session:
             self._next_generation()  # results of the old model still in flight are dropped
             self._decoding, self._encoding, self._encoded_text = None, False, None
             self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
-                          position=-1)
+                          position=-1, batch=None)
             if self.loaded.is_translation and self._state.text.strip():
                 self.encode(run=self._pending_to_end)
 
@@ -357,6 +358,29 @@ class Session:
     def set_text(self, text: str) -> None:
         """The sentence as typed so far; it is encoded by :meth:`encode` (or by the next Step)."""
         self._publish(text=text)
+
+    def decode_together(self, texts: list[str]) -> None:
+        """Greedy-decode ``texts`` as one padded batch; the result is published as ``state.batch``."""
+        loaded = self.loaded
+        texts = [text for text in texts if text.strip()]
+        if loaded is None or not loaded.is_translation:
+            self.listener.error("Load a translation model to decode a batch.")
+            return
+        if len(texts) < 2:
+            self.listener.error("Give two or more sentences (one per line) to decode them as one batch.")
+            return
+        model = self._state.model
+
+        def job() -> BatchDecoding:
+            from attnviz.core.stepping import decode_together
+
+            return decode_together(loaded, texts, loaded.device)
+
+        def done(batch: BatchDecoding) -> None:
+            if self._state.model is model:  # not for a model loaded since
+                self._publish(batch=batch)
+
+        self._submit("Decoding the batch…", job, done, lambda error: self.listener.error(str(error)))
 
     def encode(self, text: str | None = None, run: bool = False) -> None:
         """Encode ``text`` (default: the current text), dropping any decoding in progress; empty text

@@ -132,6 +132,7 @@ def test_a_wider_window_widens_the_attention_dock(window, qtbot):
 def test_scoring_axis_labels_thin_out_instead_of_overlapping(window, qtbot):
     window.resize(1024, 700)
     window.docks["scoring"].raise_()
+    window.resizeDocks([window.docks["scoring"]], [160], QtCore.Qt.Orientation.Horizontal)  # a narrow dock
     window.set_sentence("a b c d e f g h i", run=True)
     qtbot.wait(20)
     count = len(window.session.state.source.tokens)

@@ -73,6 +73,23 @@ class DecodeStep:
 
 
 @dataclass(frozen=True)
+class BatchDecoding:
+    """Sentences decoded together as one padded batch (greedy), as training feeds them.
+
+    sources: one per sentence, each padded to the batch's S_max keys with ``<pad>`` tokens and its
+    padding_mask (S_max,) True for its own tokens (its valid length); steps: each sentence's last
+    step, with attention over all S_max keys (exactly 0 on its padding).
+    """
+
+    sources: tuple[EncodedSource, ...]
+    steps: tuple[DecodeStep, ...]
+
+    @property
+    def valid_lens(self) -> tuple[int, ...]:
+        return tuple(int(source.padding_mask.sum()) for source in self.sources)
+
+
+@dataclass(frozen=True)
 class KernelFit:
     """Everything the kernel-regression view draws, as numpy: N training points, M test points.
 

@@ -9,6 +9,7 @@ Shapes: L layers, H heads, S source tokens, T decoded steps so far, k top-k size
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import cast
 
 import numpy as np
@@ -19,8 +20,8 @@ from attnviz.core.decoder import TranslationModel
 from attnviz.core.decoding import BeamSearch, Hypothesis, encode_batch
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.masking import causal_mask
-from attnviz.core.results import Beam, DecodeStep, EncodedSource
-from attnviz.core.text import BOS, EOS, source_words
+from attnviz.core.results import BatchDecoding, Beam, DecodeStep, EncodedSource
+from attnviz.core.text import BOS, EOS, PAD, Vocab, source_words
 
 
 def _stack_rows(rows: list[np.ndarray], width: int) -> np.ndarray:
@@ -107,23 +108,62 @@ class DecodeSession:
         return " ".join(self.steps[-1].output_tokens) if self.steps else ""
 
     def _describe(self, hyps: list[Hypothesis], finished: bool, seconds: float) -> DecodeStep:
-        best, vocab = hyps[0], self.tgt_vocab
-        tokens = vocab.to_tokens(best.ids)
-        t = len(best.ids)
         source_len = len(self.source.tokens) if self.source else 0
-        self_w = self_s = None
-        if best.rows and best.rows[0].self_weights is not None:
-            self_w = _stack_rows([r.self_weights for r in best.rows if r.self_weights is not None], t)
-            self_s = _stack_rows([r.self_scores for r in best.rows if r.self_scores is not None], t)
-        top_ids, top_probs = best.top
-        return DecodeStep(
-            index=len(self.steps), token=tokens[-1], finished=finished,
-            output_tokens=tuple(tok for tok in tokens if tok != EOS),
-            query_tokens=(BOS, *tokens[:-1]), topk_tokens=tuple(vocab.to_tokens(top_ids)),
-            topk_probs=np.asarray(top_probs, dtype=np.float32),
-            # (with record_attention off, the rows are empty and so are these arrays)
-            cross_weights=_stack_rows([r.cross_weights for r in best.rows], source_len),
-            cross_scores=_stack_rows([r.cross_scores for r in best.rows], source_len),
-            self_weights=self_w, self_scores=self_s, causal_mask=causal_mask(t).numpy(),
-            beams=tuple(Beam(tuple(vocab.to_tokens(h.ids)), h.log_prob, h.finished) for h in hyps),
-            seconds=seconds)
+        return describe_step(hyps, finished, seconds, len(self.steps), source_len, self.tgt_vocab)
+
+
+def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index: int, source_len: int,
+                  vocab: Vocab) -> DecodeStep:
+    """The frozen numpy view of a search step: its best hypothesis ``hyps[0]`` and all of its beams."""
+    best = hyps[0]
+    tokens = vocab.to_tokens(best.ids)
+    t = len(best.ids)
+    self_w = self_s = None
+    if best.rows and best.rows[0].self_weights is not None:
+        self_w = _stack_rows([r.self_weights for r in best.rows if r.self_weights is not None], t)
+        self_s = _stack_rows([r.self_scores for r in best.rows if r.self_scores is not None], t)
+    top_ids, top_probs = best.top
+    return DecodeStep(
+        index=index, token=tokens[-1], finished=finished,
+        output_tokens=tuple(tok for tok in tokens if tok != EOS),
+        query_tokens=(BOS, *tokens[:-1]), topk_tokens=tuple(vocab.to_tokens(top_ids)),
+        topk_probs=np.asarray(top_probs, dtype=np.float32),
+        # (with record_attention off, the rows are empty and so are these arrays)
+        cross_weights=_stack_rows([r.cross_weights for r in best.rows], source_len),
+        cross_scores=_stack_rows([r.cross_scores for r in best.rows], source_len),
+        self_weights=self_w, self_scores=self_s, causal_mask=causal_mask(t).numpy(),
+        beams=tuple(Beam(tuple(vocab.to_tokens(h.ids)), h.log_prob, h.finished) for h in hyps),
+        seconds=seconds)
+
+
+@torch.inference_mode()
+def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.device | str = "cpu") -> BatchDecoding:
+    """Greedy-decode ``texts`` as one batch, padded to the longest with <pad> as in training, recording
+    every attention map. Each sentence's numbers equal those of decoding it alone: its valid length
+    masks the padding out of every softmax (d2l's masked softmax), so padded keys get weight 0."""
+    if not loaded.is_translation or loaded.src_vocab is None or loaded.tgt_vocab is None:
+        raise ValueError(f"{loaded.kind} is not a translation model")
+    device = torch.device(device)
+    model = cast(TranslationModel, loaded.model.to(device).eval())
+    sources = [source_words(text, loaded.src_vocab, loaded.config.max_src_len) for text in texts]
+    if not sources or any(not source.words for source in sources):
+        raise ValueError("every sentence of a batch needs at least one word")
+    src, valid = encode_batch([source.words for source in sources], loaded.src_vocab)
+    started = time.perf_counter()
+    search = BeamSearch(model, src.to(device), valid.to(device), bos_id=loaded.tgt_vocab.bos_id,
+                        eos_id=loaded.tgt_vocab.eos_id, max_len=loaded.config.max_tgt_len, record_attention=True)
+    search.run()
+    seconds = time.perf_counter() - started
+    width = src.shape[1]
+    encoder = search.encoder_attention
+    encoded, steps = [], []
+    for b, (text, source) in enumerate(zip(texts, sources, strict=True)):
+        tokens = (*source.words, *[PAD] * (width - len(source.words)))
+        encoded.append(EncodedSource(
+            text, tokens, source.unknown, source.truncated_from,
+            None if encoder is None else encoder.weights[b].float().cpu().numpy(),
+            None if encoder is None else encoder.scores[b].float().cpu().numpy(),
+            np.arange(width) < len(source.words)))
+        hyp = search.best(b)
+        steps.append(describe_step([hyp], True, seconds, len(hyp.ids) - 1, width, loaded.tgt_vocab))
+    return BatchDecoding(tuple(encoded), tuple(steps))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnviz.core.results import DecodeStep, EncodedSource, KernelFit
+from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit
 from attnviz.figures.attention import shown_index
 from attnviz.figures.spec import FigureSpec, empty_figure, fit_levels
 
@@ -24,6 +24,16 @@ def padding_mask_figure(source: EncodedSource | None, step: DecodeStep | None) -
     return FigureSpec(padding, queries or ("(all queries)",), source.tokens,
                       f"Padding mask: valid length {int(source.padding_mask.sum())}", colormap=MASK_MAP,
                       colour_bar=False)
+
+
+def batch_padding_figure(batch: BatchDecoding) -> FigureSpec:
+    """The padding mask of a batch: one row per sentence, one column per key position (S_max)."""
+    masks = np.stack([source.padding_mask for source in batch.sources]).astype(np.float32)
+    rows = tuple(f"{i + 1}: {n} tok." for i, n in enumerate(batch.valid_lens))
+    lengths = ", ".join(str(n) for n in batch.valid_lens)
+    return FigureSpec(masks, rows, tuple(str(p + 1) for p in range(masks.shape[1])),
+                      f"Padding mask of the batch: valid lengths {lengths}", colormap=MASK_MAP, colour_bar=False,
+                      row_axis="sentence", col_axis="key position")
 
 
 def causal_mask_figure(source: EncodedSource | None, step: DecodeStep | None) -> FigureSpec:

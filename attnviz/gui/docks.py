@@ -16,6 +16,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.panels.attention import AttentionPanel
+from attnviz.gui.panels.batch import BatchPanel
 from attnviz.gui.panels.kernel import KernelPanel
 from attnviz.gui.panels.masks import MasksPanel
 from attnviz.gui.panels.positional import PositionalPanel
@@ -57,6 +58,7 @@ PANELS: tuple[PanelEntry, ...] = (
                lambda info: info.positional_table is not None, tab_with="masks"),
     PanelEntry("scoring", "Scoring", ScoringPanel, Area.LeftDockWidgetArea, family("translation"),
                tab_with="positional"),
+    PanelEntry("batch", "Batch", BatchPanel, Area.LeftDockWidgetArea, family("translation"), tab_with="scoring"),
 )
 
 

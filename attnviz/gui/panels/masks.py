@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6 import QtWidgets
 
-from attnviz.figures.panels import causal_mask_figure, padding_mask_figure
+from attnviz.figures.panels import batch_padding_figure, causal_mask_figure, padding_mask_figure
 from attnviz.figures.spec import empty_figure
 from attnviz.gui.heatmap import Heatmap
 from attnviz.session import Session, SessionState, changed
@@ -27,11 +27,13 @@ class MasksPanel(QtWidgets.QWidget):
         layout.addWidget(self.causal, 1)
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
-        if not changed(old, new, "shown_source", "step", "loading", "model"):
+        if not changed(old, new, "shown_source", "step", "loading", "model", "batch"):
             return
         if new.model is None and new.loading:
             self.padding.show_figure(empty_figure("Loading…"))
             self.causal.show_figure(empty_figure("Loading…"))
             return
-        self.padding.show_figure(padding_mask_figure(new.shown_source, new.step))
+        # one sentence alone is never padded: a batch decoded in the Batch panel shows real padding
+        self.padding.show_figure(batch_padding_figure(new.batch) if new.batch is not None
+                                 else padding_mask_figure(new.shown_source, new.step))
         self.causal.show_figure(causal_mask_figure(new.shown_source, new.step))

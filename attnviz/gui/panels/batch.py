@@ -1,0 +1,103 @@
+"""Batch panel: several sentences decoded together, padded to the longest as training pads them.
+
+Shows the batch's padding mask (one row per sentence) and, for the sentence chosen, its attention
+over all the batch's key positions: the <pad> keys beyond its valid length get weight exactly 0 (grey
+when masked cells are marked), which is d2l's masked softmax at work. Each sentence's numbers equal
+those of decoding it alone.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+from attnviz.core.kinds import AttentionKind
+from attnviz.core.results import BatchDecoding
+from attnviz.figures.attention import matrix_figure, select, shown_index
+from attnviz.figures.panels import batch_padding_figure
+from attnviz.figures.spec import empty_figure
+from attnviz.gui.heatmap import Heatmap
+from attnviz.session import Session, SessionState, changed
+
+KINDS = {"cross": AttentionKind.CROSS, "encoder self": AttentionKind.ENCODER_SELF}
+FIRST_LINES = "i think we should go home before it rains .\ni'm home ."
+
+
+class BatchPanel(QtWidgets.QWidget):
+    def __init__(self, session: Session | None = None, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.batch: BatchDecoding | None = None
+        self.model_name = ""
+        self.sentences = QtWidgets.QPlainTextEdit(FIRST_LINES)
+        self.sentences.setToolTip("Two or more sentences, one per line, of different lengths")
+        self.sentences.setMaximumHeight(70)
+        self.decode_button = QtWidgets.QPushButton("Decode as one batch")
+        self.decode_button.setToolTip("Pad the sentences to the longest and decode them together (greedy)")
+        self.row_box = QtWidgets.QSpinBox()
+        self.row_box.setPrefix("sentence ")
+        self.row_box.setRange(1, 1)
+        self.kind_box = QtWidgets.QComboBox()
+        self.kind_box.addItems(list(KINDS))
+        self.kind_box.setToolTip("Which attention of the chosen sentence to show")
+        self.padding = Heatmap(colour_bar=False)
+        self.attention = Heatmap()
+        self.caption = QtWidgets.QLabel("Decode two or more sentences together to see padding at work.")
+        self.caption.setWordWrap(True)
+        self.caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        choose = QtWidgets.QVBoxLayout()  # one above the other: the dock stays narrow enough for 1024 px
+        choose.addWidget(self.row_box)
+        choose.addWidget(self.kind_box)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(QtWidgets.QLabel("Sentences (one per line)"))
+        layout.addWidget(self.sentences)
+        layout.addWidget(self.decode_button)
+        layout.addWidget(self.padding, 1)
+        layout.addLayout(choose)
+        layout.addWidget(self.attention, 2)
+        layout.addWidget(self.caption)
+        self.decode_button.clicked.connect(self._on_decode_clicked)
+        self.row_box.valueChanged.connect(self._draw_row)
+        self.kind_box.currentIndexChanged.connect(self._draw_row)
+
+    def show_state(self, old: SessionState | None, new: SessionState) -> None:
+        if changed(old, new, "model"):
+            self.model_name = new.model.path.stem if new.model is not None else ""
+            has_encoder = new.model is not None and AttentionKind.ENCODER_SELF in new.model.attention
+            self.kind_box.setVisible(has_encoder)
+        if changed(old, new, "batch", "model"):
+            self.batch = new.batch
+            if new.batch is None:
+                self.padding.show_figure(empty_figure("Padding mask of a batch"))
+                self.attention.show_figure(empty_figure("Decode a batch to see its attention"))
+                return
+            self.padding.show_figure(batch_padding_figure(new.batch))
+            self.row_box.blockSignals(True)
+            self.row_box.setRange(1, len(new.batch.sources))
+            lengths = new.batch.valid_lens
+            self.row_box.setValue(lengths.index(min(lengths)) + 1)  # the shortest: the most padding
+            self.row_box.blockSignals(False)
+            self._draw_row()
+
+    def _draw_row(self, *_args) -> None:
+        batch = self.batch
+        if batch is None:
+            return
+        row = self.row_box.value() - 1
+        source, step = batch.sources[row], batch.steps[row]
+        kind = KINDS[self.kind_box.currentText()] if self.kind_box.isVisible() else AttentionKind.CROSS
+        layers = step.cross_weights.shape[0]
+        view = select(kind, layers - 1, 0, source, step)
+        self.attention.show_figure(matrix_figure(view, f"{self.model_name} · sentence {row + 1}",
+                                                 shown_index(step), show_masked=True))
+        valid, width = batch.valid_lens[row], len(source.tokens)
+        if valid < width:
+            note = (f"Valid length {valid} of {width}: keys {valid + 1}–{width} are <pad>, masked before the "
+                    "softmax (weight exactly 0, grey). Same numbers as decoding it alone.")
+        else:
+            note = f"The longest ({width} tokens): no padding. Choose a shorter sentence to see masked keys."
+        self.caption.setText(f"→ {' '.join(step.output_tokens)}\n{note}")
+
+    def _on_decode_clicked(self) -> None:
+        if self.session is not None:
+            self.session.decode_together(self.sentences.toPlainText().splitlines())
