@@ -147,7 +147,6 @@ class Heatmap(TitledPlot):
         axis.setTicks([texts])
         metrics = QtGui.QFontMetricsF(axis.font())
         axis.setWidth(int(max(metrics.horizontalAdvance(text) for _, text in texts)) + COLOUR_BAR_TEXT_ROOM)
-        self.updateGeometry()
 
     def _set_mask_overlay(self, masked: np.ndarray | None) -> None:
         if masked is None or not np.any(masked):

@@ -63,8 +63,7 @@ class TitledPlot(pg.GraphicsLayoutWidget):
         if self._categories.get(axis) == labels:
             return
         self._categories[axis] = labels
-        self._update_category_ticks()
-        self.updateGeometry()  # the axis may need another width
+        self._update_category_ticks()  # (a wider axis is noticed after the paint: see paintEvent)
 
     def _update_category_ticks(self, *_args) -> None:
         box = self.plot.getViewBox().sceneBoundingRect()
