@@ -170,7 +170,7 @@ def _input_batches(stream, most: int) -> Iterator[list[str]]:
         for begin in range(0, len(lines), most):
             yield lines[begin: begin + most]
         return
-    pending, eof = b"", False
+    pending, eof, number = b"", False, 0
     while pending or not eof:
         while b"\n" not in pending and not eof:  # block for at least one whole line
             chunk = os.read(fd, 1 << 16)
@@ -184,7 +184,22 @@ def _input_batches(stream, most: int) -> Iterator[list[str]]:
         if eof and pending:
             lines, pending = [*lines, pending], b""
         for begin in range(0, len(lines), most):
-            yield [line.decode("utf-8", errors="replace").rstrip("\r") for line in lines[begin: begin + most]]
+            batch = []
+            for line in lines[begin: begin + most]:
+                number += 1
+                batch.append(_decoded_line(line, number))
+            yield batch
+
+
+def _decoded_line(line: bytes, number: int) -> str:
+    """One input line as text; bytes that are not UTF-8 become U+FFFD, with a warning (the rest of the
+    input is still translated)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        text = line.decode("utf-8", errors="replace")
+        warn(f"line {number}: bytes that are not UTF-8 were replaced by U+FFFD")
+    return text.rstrip("\r")
 
 
 def _cmd_translate(args: argparse.Namespace) -> int:

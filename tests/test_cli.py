@@ -146,8 +146,9 @@ def test_translate_many_lines_at_once_equals_one_at_a_time(attnviz, tiny_models)
         assert done.stdout.splitlines() == expected
 
 
-def test_stdin_batches_hold_what_is_ready_and_every_line_once():
-    """A pipe: lines already written come as one batch; a bad byte is replaced, not fatal."""
+def test_stdin_batches_hold_what_is_ready_and_every_line_once(capsys):
+    """A pipe: lines already written come as one batch; a bad byte is replaced with a warning naming
+    its line, not fatal."""
     import os
 
     from attnviz.cli import _input_batches
@@ -158,6 +159,7 @@ def test_stdin_batches_hold_what_is_ready_and_every_line_once():
         batches = _input_batches(stream, 2)
         assert next(batches) == ["one", "two"]
         assert next(batches) == ["thr\ufffdee"]
+        assert "line 3: bytes that are not UTF-8 were replaced" in capsys.readouterr().err
         os.write(write_end, b"four")  # a last line without a newline
         os.close(write_end)
         assert list(batches) == [["four"]]
