@@ -209,3 +209,15 @@ def test_kernel_data_with_absurd_values_is_refused(tmp_path):
     bad = rewrite(good, tmp_path / "bad.safetensors", tensors={"x_train": x_train * 1e30})
     with pytest.raises(CheckpointError, match=r"tensor x_train holds values beyond ±1e\+06"):
         load_checkpoint(bad)
+
+
+def test_an_unreadable_file_says_permission_denied(good, monkeypatch):
+    """(As root, chmod cannot make a file unreadable: the OS's answer is simulated.)"""
+    import attnviz.core.checkpoint as checkpoint
+
+    def refused(*_args, **_kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(checkpoint, "open", refused, raising=False)
+    with pytest.raises(CheckpointError, match=r"good\.safetensors: permission denied"):
+        load_checkpoint(good)
