@@ -133,6 +133,9 @@ class Heatmap(TitledPlot):
         if shape_changed:
             rows, cols = values.shape if values.ndim == 2 else (0, 0)
             self.plot.setRange(xRange=(-0.5, max(cols, 1) - 0.5), yRange=(-0.5, max(rows, 1) - 0.5), padding=0)
+            # Apply the new range now: pyqtgraph would do it inside the next paint, whose axis updates
+            # then ask for a second paint of the whole plot.
+            self.plot.getViewBox().prepareForPaint()
         self.row_labels, self.col_labels = spec.row_labels, spec.col_labels
         self.set_categories("left", spec.row_labels)
         self.set_categories("bottom", spec.col_labels)
