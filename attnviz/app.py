@@ -130,7 +130,16 @@ def run_gui(args: argparse.Namespace) -> int:
     return code
 
 
+def _ensure_standard_streams() -> None:
+    """A windowed build (or a launcher without a terminal) may start with no stdout/stderr: writes
+    to them would raise; send them nowhere instead (the log file still gets everything)."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (for the process's life)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _ensure_standard_streams()
     args = list(sys.argv[1:] if argv is None else argv)
     from attnviz import cli
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from attnviz.core.kinds import KINDS
 from attnviz.core.limits import MAX_BEAM
+from attnviz.paths import DEFAULT_CHECKPOINT
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 1
@@ -341,7 +342,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name, helptext, run in (("translate", "translate --text, or stdin line by line", _cmd_translate),
                                 ("eval", "print the BLEU of a checkpoint on a TSV of pairs", _cmd_eval)):
         cmd = sub.add_parser(name, help=helptext)
-        cmd.add_argument("--checkpoint", required=True, help="a .safetensors checkpoint")
+        cmd.add_argument("--checkpoint", default=str(DEFAULT_CHECKPOINT),
+                         help="a .safetensors checkpoint (default: the shipped Transformer)")
         cmd.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
         cmd.add_argument("--threads", type=int, help=THREADS_HELP)
         cmd.add_argument("--beam", type=int, default=DEFAULT_BEAM,
@@ -355,7 +357,8 @@ def build_parser() -> argparse.ArgumentParser:
                                   "(rebuilt from the options stored in the checkpoint)")
         cmd.set_defaults(run=run)
     export = sub.add_parser("export", help="write every attention map of a sentence as files, no window needed")
-    export.add_argument("--checkpoint", required=True, help="a translation checkpoint (.safetensors)")
+    export.add_argument("--checkpoint", default=str(DEFAULT_CHECKPOINT),
+                        help="a translation checkpoint (.safetensors; default: the shipped Transformer)")
     export.add_argument("--text", required=True, help="the sentence to decode")
     export.add_argument("--out", required=True, type=Path, help="folder to write into (created if missing)")
     export.add_argument("--format", default="png,csv", help="comma-separated: png, svg, pdf, csv, npy")

@@ -1,8 +1,11 @@
-"""Where shipped files live (a checkout or an editable install)."""
+"""Where shipped files live: a checkout, an editable install, or the standalone app (PyInstaller puts
+``models/`` and ``resources/`` in its bundle folder, ``sys._MEIPASS``)."""
 
+import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+FROZEN = bool(getattr(sys, "frozen", False))
+ROOT = Path(getattr(sys, "_MEIPASS", "")) if FROZEN else Path(__file__).resolve().parent.parent
 MODELS_DIR = ROOT / "models"
 RESOURCES_DIR = ROOT / "resources"
 DEFAULT_CHECKPOINT = MODELS_DIR / "transformer.safetensors"

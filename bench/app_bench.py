@@ -30,14 +30,16 @@ sys.path.insert(0, str(ROOT))
 SENTENCE = "i think that we should go home before it rains tonight ."
 
 
-def launch_times(checkpoint: Path, launches: int) -> tuple[float, float]:
-    """Median seconds from process start to first paint, and to the start-up translation's end."""
+def launch_times(checkpoint: Path, launches: int, program: list[str] | None = None) -> tuple[float, float]:
+    """Median seconds from process start to first paint, and to the start-up translation's end.
+    program: the command that starts attnviz (default: this Python running main.py)."""
     first_paint, decoded = [], []
+    program = program or [sys.executable, str(ROOT / "main.py")]
     with tempfile.TemporaryDirectory() as folder:
         for i in range(launches):
             started = time.monotonic()
             done = subprocess.run(
-                [sys.executable, str(ROOT / "main.py"), "--checkpoint", str(checkpoint), "--report-first-paint",
+                [*program, "--checkpoint", str(checkpoint), "--report-first-paint",
                  "--quit-when-decoded", "--settings", f"{folder}/s{i}.ini", "--log", f"{folder}/log"],
                 capture_output=True, text=True, timeout=300, env=os.environ)
             ended = time.monotonic()
