@@ -187,3 +187,13 @@ def test_control_characters_from_the_input_are_never_echoed_raw(attnviz, tiny_mo
     assert done.returncode == 0
     assert "\x1b" not in done.stderr and "\x07" not in done.stderr
     assert "\\x1b]0;pwned\\x07" in done.stderr  # shown, as escapes
+
+
+def test_a_start_without_stdout_or_stderr_still_works(monkeypatch, tiny_models):
+    """A windowed build or a desktop launcher may start attnviz with no standard streams."""
+    from attnviz.app import main
+
+    monkeypatch.setattr(sys, "stdout", None)
+    monkeypatch.setattr(sys, "stderr", None)
+    assert main(["translate", "--checkpoint", str(tiny_models["transformer"][0]), "--text", "a b"]) == 0
+    assert main(["translate", "--checkpoint", "/nonexistent.safetensors", "--text", "a b"]) == 2
