@@ -316,6 +316,38 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_figures(args: argparse.Namespace) -> int:
+    """Render the book's attention figures (the gallery) without a window, with an index page."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6 import QtGui
+
+    from attnviz.figures.spec import NamedFigure
+    from attnviz.gallery import entries, index_html
+    from attnviz.gui.figure_files import ExportError, WouldReplace, check_scale, export_batch, parse_formats
+
+    try:
+        formats = parse_formats(args.format)
+        check_scale(args.scale)
+        chosen = entries([part.strip() for part in args.only.split(",") if part.strip()] if args.only else None)
+    except (ExportError, ValueError) as error:
+        raise CliError(str(error)) from None
+    _set_threads(args.threads)
+    _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
+    figures = [NamedFigure(entry.key, entry.build()) for entry in chosen]
+    index = index_html(chosen, [fmt for fmt in formats if fmt != "npy"]).encode("utf-8")
+    sidecar = {"attnviz_figures": 1, "figures": [{"file": e.key, "section": e.section, "caption": e.caption}
+                                                 for e in chosen]}
+    try:
+        written = export_batch(figures, args.out, formats, args.scale, sidecar, overwrite=args.force,
+                               extra_files={"index.html": index})
+    except WouldReplace as error:
+        raise CliError(f"{error}; add --force to replace them") from None
+    except ExportError as error:
+        raise CliError(str(error)) from None
+    print(f"wrote {len(chosen)} figures ({len(written)} files) into {args.out}; open {args.out}/index.html")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="attnviz", description="See attention.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -372,10 +404,19 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--blank-masked", action="store_true",
                         help="leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)")
     export.set_defaults(run=_cmd_export)
+
+    figures = sub.add_parser("figures", help="render the book's attention figures (d2l.ai, the Transformer paper)")
+    figures.add_argument("--out", required=True, type=Path, help="folder to write into (created if missing)")
+    figures.add_argument("--format", default="png,svg,csv", help="comma-separated: png, svg, pdf, csv, npy")
+    figures.add_argument("--only", help="figures whose key or section starts with these, e.g. 10.2,paper")
+    figures.add_argument("--scale", type=float, default=2.0, help="PNG scale factor (default 2)")
+    figures.add_argument("--threads", type=int, help=THREADS_HELP)
+    figures.add_argument("--force", action="store_true", help="replace files of the same names in --out")
+    figures.set_defaults(run=_cmd_figures)
     return parser
 
 
-COMMANDS = ("demo", "train", "translate", "eval", "export")
+COMMANDS = ("demo", "train", "translate", "eval", "export", "figures")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -41,6 +41,7 @@ def _epanechnikov(u: Tensor) -> Tensor:
 _COMPACT_KERNELS: dict[str, Callable[[Tensor], Tensor]] = {
     "boxcar": _boxcar,
     "epanechnikov": _epanechnikov,
+    "constant": torch.ones_like,  # every key alike: average pooling, whatever the bandwidth
 }
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-KERNELS = ("gaussian", "boxcar", "epanechnikov")
+KERNELS = ("gaussian", "boxcar", "epanechnikov", "constant")  # constant: average pooling
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,34 @@ class GridSpec:
         return stack.reshape(len(self.row_names), self.columns, *stack.shape[1:])
 
 
-AnyFigure = FigureSpec | GridSpec
+@dataclass(frozen=True)
+class Series:
+    """One named series of a line plot: x and y (N,), drawn as a line, as points or as bars."""
+
+    name: str
+    x: np.ndarray
+    y: np.ndarray
+    style: str = "line"  # "line", "points", "bars" or "dashed"
+
+
+@dataclass(frozen=True)
+class LineSpec:
+    """A line plot (curves, points, bars) with axis labels and a legend; CSV export writes its series."""
+
+    series: tuple[Series, ...]
+    title: str
+    x_label: str = "x"
+    y_label: str = "y"
+    y_range: tuple[float, float] | None = None  # None: fitted to the data
+
+    @property
+    def values(self) -> np.ndarray:
+        """Every y value, flattened (an empty plot has none): what "nothing to export" checks."""
+        return np.concatenate([np.asarray(s.y, np.float64).ravel() for s in self.series]) if self.series \
+            else np.zeros(0)
+
+
+AnyFigure = FigureSpec | GridSpec | LineSpec
 
 
 @dataclass(frozen=True)
@@ -102,6 +129,9 @@ def nice_ticks(levels: tuple[float, float], most: int = 5) -> list[float]:
 
 
 def tick_text(value: float) -> str:
+    """A tick label: 0.25, -5, 1e-06, and whole numbers in full (20000, not 2e+04)."""
+    if value == int(value) and abs(value) < 1e9:
+        return str(int(value))
     return f"{value:.4g}"
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtSvg
 
 from attnviz.core.files import atomic_output
-from attnviz.figures.spec import AnyFigure, GridSpec, NamedFigure
+from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure
 from attnviz.gui.figure_painter import figure_image, figure_size, paint_figure
 
 FORMATS = ("png", "svg", "pdf", "csv", "npy")
@@ -153,7 +153,12 @@ def write_csv(spec: AnyFigure, path: Path) -> None:
     """
     handle = io.StringIO(newline="")
     writer = csv.writer(handle)
-    if isinstance(spec, GridSpec):
+    if isinstance(spec, LineSpec):  # a line plot: one row per point, long format
+        writer.writerow(["series", spec.x_label, spec.y_label])
+        for series in spec.series:
+            for x, y in zip(np.asarray(series.x).ravel(), np.asarray(series.y).ravel(), strict=True):
+                writer.writerow([series.name, f"{float(x):.9g}", f"{float(y):.9g}"])
+    elif isinstance(spec, GridSpec):
         first = spec.panels[0]
         writer.writerow(["layer", "head", f"{first.row_axis} \\ {first.col_axis}", *first.col_labels])
         for index, panel in enumerate(spec.panels):
@@ -176,6 +181,8 @@ def read_csv(path: Path) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...]]:
 
 
 def write_npy(spec: AnyFigure, path: Path) -> None:
+    if isinstance(spec, LineSpec):
+        raise ExportError(f"{path.name}: a line plot's numbers are exported as CSV (series, x, y), not NPY")
     handle = io.BytesIO()
     np.save(handle, np.asarray(spec.values, dtype=np.float32))
     _save(path, handle.getvalue())
@@ -226,14 +233,22 @@ def batch_targets_in_the_way(folder: Path, names: Sequence[str]) -> list[Path]:
     return [folder / name for name in names if os.path.lexists(folder / name)]
 
 
-def batch_names(figures: Sequence[NamedFigure], formats: Sequence[str], sidecar: bool = True) -> list[str]:
+def formats_for(spec: AnyFigure, formats: Sequence[str]) -> list[str]:
+    """The asked formats that apply to ``spec`` (a line plot's numbers are CSV, never NPY)."""
+    return [fmt for fmt in formats if not (fmt == "npy" and isinstance(spec, LineSpec))]
+
+
+def batch_names(figures: Sequence[NamedFigure], formats: Sequence[str], sidecar: bool = True,
+                extra: Sequence[str] = ()) -> list[str]:
     """The file names :func:`export_batch` writes for these figures and formats."""
-    return [f"{figure.stem}.{fmt}" for figure in figures for fmt in formats] + ([SIDECAR] if sidecar else [])
+    return ([f"{figure.stem}.{fmt}" for figure in figures for fmt in formats_for(figure.spec, formats)]
+            + list(extra) + ([SIDECAR] if sidecar else []))
 
 
 def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Sequence[str],
                  scale: float = 2.0, sidecar: dict[str, Any] | None = None,
-                 progress: Callable[[int, int], bool] | None = None, overwrite: bool = False) -> list[Path]:
+                 progress: Callable[[int, int], bool] | None = None, overwrite: bool = False,
+                 extra_files: dict[str, bytes] | None = None) -> list[Path]:
     """Write every figure in every format into ``folder`` (created if missing), plus a JSON sidecar.
 
     Files of those names already there are replaced only with ``overwrite`` (else :class:`WouldReplace`
@@ -247,7 +262,8 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
     """
     folder = Path(folder)
     check_scale(scale)
-    existing = batch_targets_in_the_way(folder, batch_names(figures, formats, sidecar is not None))
+    extra_files = extra_files or {}
+    existing = batch_targets_in_the_way(folder, batch_names(figures, formats, sidecar is not None, list(extra_files)))
     if blocked := [path for path in existing if path.is_symlink() or not path.is_file()]:
         raise ExportError(f"{blocked[0]} exists and is not a regular file (a folder?): attnviz never replaces it; "
                           "rename it or choose another folder")
@@ -264,14 +280,17 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
     replaced: list[tuple[Path, Path]] = []  # (saved copy in staging, its place in folder)
     try:
         names: list[str] = []
-        total = len(figures) * len(formats)
+        total = sum(len(formats_for(figure.spec, formats)) for figure in figures)
         for figure in figures:
-            for fmt in formats:
+            for fmt in formats_for(figure.spec, formats):
                 name = f"{figure.stem}.{fmt}"
                 _write(fmt, figure.spec, staging / name, scale)
                 names.append(name)
                 if progress is not None and not progress(len(names), total):
                     raise ExportCancelled("Export cancelled: nothing was written.")
+        for name, data in extra_files.items():  # (an index page, say)
+            _save(staging / name, data)
+            names.append(name)
         if sidecar is not None:
             (staging / SIDECAR).write_text(json.dumps({**sidecar, "files": names}, indent=2, ensure_ascii=False)
                                            + "\n", encoding="utf-8")

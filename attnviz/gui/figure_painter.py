@@ -14,7 +14,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, nice_ticks, tick_text
+from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, nice_ticks, tick_text
+from attnviz.gui.line_painter import line_size, paint_lines
 
 MASK_FILL = QtGui.QColor(225, 225, 225)  # masked cells: light grey with dark hatching, unlike any weight
 MASK_HATCH = QtGui.QColor(90, 90, 90)
@@ -141,6 +142,8 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
 
 def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
     """The figure's size in logical pixels at scale 1."""
+    if isinstance(spec, LineSpec):
+        return line_size(spec)
     layout = _grid_layout(spec) if isinstance(spec, GridSpec) else _layout(spec, *_fonts())
     return QtCore.QSizeF(layout.width, layout.height)
 
@@ -154,6 +157,9 @@ def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False)
         _paint_grid(painter, spec, vector)
         return
     font, bold = _fonts()
+    if isinstance(spec, LineSpec):
+        paint_lines(painter, spec, font, bold)
+        return
     layout = _layout(spec, font, bold)
     rows, cols = spec.values.shape
     painter.save()

@@ -125,13 +125,14 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
     optimizer = torch.optim.Adam(model.parameters(), lr=peak_lr, betas=(0.9, 0.98), eps=1e-9)
     loss_fn = nn.CrossEntropyLoss(ignore_index=tgt_vocab.pad_id, label_smoothing=opts.label_smoothing)
     started = time.perf_counter()
-    step, info, history = 0, {}, []
+    step, info, history, losses = 0, {}, [], []
     deadline = started + opts.minutes * 60 if opts.minutes else None
     for epoch in range(1, opts.epochs + 1):
         model.train()
         batches = make_batches(train, src_vocab, tgt_vocab, opts.batch_size, opts.seed + epoch)
         progress = Progress(len(batches), log, f"epoch {epoch}/{opts.epochs}")
         out_of_time = False
+        loss_sum, loss_batches = 0.0, 0
         for i, batch in enumerate(batches, 1):
             batch = batch.to(device)
             step += 1
@@ -143,6 +144,7 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), opts.clip_norm)
             optimizer.step()
+            loss_sum, loss_batches = loss_sum + loss.item(), loss_batches + 1
             progress.update(i, loss.item(), int((batch.tgt_out != tgt_vocab.pad_id).sum()))
             if deadline and time.perf_counter() > deadline:
                 out_of_time = True
@@ -151,12 +153,13 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
         bleu = evaluate_bleu(model, val, src_vocab, tgt_vocab, device)
         minutes = (time.perf_counter() - started) / 60
         history.append(round(bleu, 2))
+        losses.append(round(loss_sum / max(loss_batches, 1), 4))
         book = greedy_texts(model, [tuple(s.split()) for s in BOOK_SENTENCES], src_vocab, tgt_vocab, device)
         info = {"data": str(Path(data_path).name), "train_pairs": len(train), "val_pairs": len(val),
                 "val_sources": len({p.src for p in val}), "epochs_completed": epoch - out_of_time,
                 "steps": step, "minutes": round(minutes, 1), "device": str(device),
                 "threads": torch.get_num_threads(), "val_bleu": round(bleu, 2), "parameters": n_params,
-                "bleu_per_epoch": history, "peak_lr": peak_lr,
+                "bleu_per_epoch": history, "train_loss_per_epoch": losses, "peak_lr": peak_lr,
                 "book_sentences": dict(zip(BOOK_SENTENCES, book, strict=True)),
                 "options": {k: v for k, v in vars(opts).items()}, "seed": opts.seed}
         log.write(f"epoch {epoch}: validation BLEU {bleu:.2f} after {minutes:.1f} min; "

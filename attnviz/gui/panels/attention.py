@@ -17,7 +17,7 @@ from attnviz.figures.attention import (
     select,
     stack_for,
 )
-from attnviz.figures.spec import GridSpec, NamedFigure, empty_figure
+from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, empty_figure
 from attnviz.gui.figure_painter import argb_pixels
 from attnviz.gui.heatmap import CellImage, Heatmap
 from attnviz.session import Session, SessionState, changed
@@ -190,8 +190,8 @@ class AttentionPanel(QtWidgets.QWidget):
             self.readout.setText(" ")
             return
         self.stack.setCurrentWidget(self.heatmap)
+        assert isinstance(named.spec, FigureSpec) and matrix is not None
         self.heatmap.show_figure(named.spec)
-        assert matrix is not None
         current_row = len(matrix.rows) - 1 if matrix.kind is not AttentionKind.ENCODER_SELF and matrix.rows else None
         self.heatmap.highlight_row(current_row)
 

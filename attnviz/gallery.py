@@ -1,0 +1,357 @@
+"""The book's attention figures, computed from attnviz's own code: d2l.ai's attention chapters and
+"Attention Is All You Need". One entry per figure (section, caption, how to build it); ``attnviz figures``
+renders them all, headless. Qt-free: each builder returns figure descriptions (attnviz.figures.spec).
+
+The numbers come from the same functions the app and training use (masked softmax, additive and
+scaled dot-product attention, Nadaraya–Watson pooling, the positional encoding, the learning-rate
+schedule) and, for the trained models' figures, from the shipped checkpoints.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+import torch
+
+from attnviz.core.attention import AdditiveAttention, DotProductAttention
+from attnviz.core.kernel_regression import (
+    NadarayaWatsonRegression,
+    fit_parametric,
+    kernel_weights,
+    nadaraya_watson,
+    synthetic_regression_data,
+)
+from attnviz.core.masking import masked_softmax
+from attnviz.core.positional import positional_encoding_table
+from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, Series, fit_levels
+from attnviz.training.train import lr_at
+
+
+@dataclass(frozen=True)
+class GalleryEntry:
+    """One figure of the curriculum: ``key`` (file stem, e.g. ``10.3-additive-toy``), the book's
+    section, a caption, and the function that computes it."""
+
+    key: str
+    section: str
+    caption: str
+    build: Callable[[], AnyFigure]
+
+
+def _numbers(n: int) -> tuple[str, ...]:
+    return tuple(str(i) for i in range(n))
+
+
+def _heat(values: np.ndarray | torch.Tensor, title: str, rows: tuple[str, ...] | None = None,
+          cols: tuple[str, ...] | None = None, row_axis: str = "queries", col_axis: str = "keys",
+          levels: tuple[float, float] | None = None, colormap: str = "viridis") -> FigureSpec:
+    array = np.asarray(values, dtype=np.float32)
+    return FigureSpec(array, rows or _numbers(array.shape[0]), cols or _numbers(array.shape[1]), title,
+                      levels or fit_levels(array), colormap, row_axis=row_axis, col_axis=col_axis)
+
+
+def _grid(panels: list[FigureSpec], columns: int, title: str, row_names: tuple[str, ...],
+          col_names: tuple[str, ...], levels: tuple[float, float]) -> GridSpec:
+    """Small multiples with one shared colour bar (the panels draw none of their own)."""
+    shown = tuple(replace(panel, colour_bar=False, levels=levels, row_axis="", col_axis="", max_grid_px=260)
+                  for panel in panels)
+    return GridSpec(shown, columns, title, levels, row_names, col_names)
+
+
+# -- 10.1 attention cues -----------------------------------------------------------------------
+def attention_cues() -> AnyFigure:
+    return _heat(torch.eye(10), "Attention cues: weights of an identity attention (10 × 10)", levels=(0.0, 1.0))
+
+
+# -- 10.2 attention pooling: Nadaraya–Watson --------------------------------------------------------
+def _regression():
+    return synthetic_regression_data(50, 0.5, 0)
+
+
+def _truth_and_points(title: str, extra: list[Series]) -> LineSpec:
+    data = _regression()
+    return LineSpec((Series("training points", data.x_train.numpy(), data.y_train.numpy(), "points"),
+                     Series("true f(x) = 2 sin x + x^0.8", data.x_test.numpy(), data.y_test.numpy(), "dashed"),
+                     *extra), title)
+
+
+def nw_data() -> AnyFigure:
+    return _truth_and_points("Training data and the true function", [])
+
+
+def nw_average_pooling() -> AnyFigure:
+    data = _regression()
+    mean = np.full(data.x_test.shape[0], float(data.y_train.mean()), np.float32)
+    return _truth_and_points("Average pooling: every prediction is the mean of the training y",
+                             [Series("average pooling", data.x_test.numpy(), mean)])
+
+
+def nw_nonparametric() -> AnyFigure:
+    data = _regression()
+    predicted = nadaraya_watson(data.x_test, data.x_train, data.y_train, "gaussian", 1.0).predictions
+    return _truth_and_points("Non-parametric attention pooling (Gaussian kernel, h = 1)",
+                             [Series("prediction", data.x_test.numpy(), predicted.numpy())])
+
+
+def nw_nonparametric_weights() -> AnyFigure:
+    data = _regression()
+    weights = kernel_weights(data.x_test, data.x_train, "gaussian", 1.0)
+    return _heat(weights, "Non-parametric pooling weights (test × train, Gaussian, h = 1)",
+                 tuple(f"{x:.1f}" for x in data.x_test.tolist()), tuple(f"{x:.2f}" for x in data.x_train.tolist()),
+                 "test x (sorted)", "training x (sorted)")
+
+
+def _parametric() -> tuple[NadarayaWatsonRegression, list[float]]:
+    data = _regression()
+    torch.manual_seed(0)
+    model = NadarayaWatsonRegression()
+    losses = fit_parametric(model, data.x_train, data.y_train, epochs=5, lr=0.5)
+    return model, losses
+
+
+def nw_parametric_loss() -> AnyFigure:
+    _model, losses = _parametric()
+    return LineSpec((Series("training loss", np.arange(1, len(losses) + 1), np.array(losses)),),
+                    "Parametric attention pooling: training loss", "epoch", "loss")
+
+
+def nw_parametric() -> AnyFigure:
+    data = _regression()
+    model, _ = _parametric()
+    with torch.no_grad():
+        predicted = model(data.x_test, data.x_train, data.y_train).predictions
+    return _truth_and_points(f"Parametric attention pooling (learned w = {model.w.item():.2f})",
+                             [Series("prediction", data.x_test.numpy(), predicted.numpy())])
+
+
+def nw_parametric_weights() -> AnyFigure:
+    data = _regression()
+    model, _ = _parametric()
+    with torch.no_grad():
+        weights = model(data.x_test, data.x_train, data.y_train).weights
+    return _heat(weights, "Parametric pooling weights: sharper than the non-parametric ones",
+                 tuple(f"{x:.1f}" for x in data.x_test.tolist()), tuple(f"{x:.2f}" for x in data.x_train.tolist()),
+                 "test x (sorted)", "training x (sorted)")
+
+
+def nw_kernels() -> AnyFigure:
+    distance = torch.linspace(-2.5, 2.5, 201)
+    shapes = {"Gaussian": torch.exp(-distance**2 / 2), "boxcar": (distance.abs() <= 1).float(),
+              "constant": torch.ones_like(distance), "Epanechnikov": torch.clamp(1 - distance**2, min=0)}
+    return LineSpec(tuple(Series(name, distance.numpy(), shape.numpy()) for name, shape in shapes.items()),
+                    "Kernels K(u) as functions of the distance u = (x − xᵢ)/h", "u", "K(u)", (-0.05, 1.1))
+
+
+def nw_bandwidths() -> AnyFigure:
+    data = _regression()
+    widths = (0.1, 0.2, 0.5, 1.0)
+    panels = [_heat(kernel_weights(data.x_test, data.x_train, "gaussian", h), f"h = {h:g}", levels=(0.0, 1.0))
+              for h in widths]
+    return _grid(panels, 4, "The bandwidth h: Gaussian pooling weights (test × train)", ("weights",),
+                 tuple(f"h = {h:g}" for h in widths), (0.0, 1.0))
+
+
+# -- 10.3 scoring functions -------------------------------------------------------------------
+def masked_softmax_example() -> AnyFigure:
+    torch.manual_seed(0)
+    scores = torch.rand(2, 2, 4)
+    weights = masked_softmax(scores, torch.tensor([2, 3]))
+    panels = [_heat(weights[b], f"valid length {n}", ("query 1", "query 2"), _numbers(4), levels=(0.0, 1.0))
+              for b, n in enumerate((2, 3))]
+    return _grid(panels, 2, "Masked softmax: two sequences, valid lengths 2 and 3", ("batch",),
+                 ("sequence 1", "sequence 2"), (0.0, 1.0))
+
+
+def masked_softmax_2d_example() -> AnyFigure:
+    torch.manual_seed(0)
+    scores = torch.rand(2, 2, 4)
+    valid = torch.tensor([[1, 3], [2, 4]])
+    weights = masked_softmax(scores, valid)
+    panels = [_heat(weights[b], f"valid lengths {valid[b].tolist()}", ("query 1", "query 2"), _numbers(4),
+                    levels=(0.0, 1.0)) for b in range(2)]
+    return _grid(panels, 2, "Masked softmax with a valid length per query (2-D valid lengths)", ("batch",),
+                 ("sequence 1", "sequence 2"), (0.0, 1.0))
+
+
+def _toy_inputs() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The book's toy: 10 keys of width 2 (all ones), values 0…39, valid lengths 2 and 6."""
+    keys = torch.ones(2, 10, 2)
+    values = torch.arange(40, dtype=torch.float32).reshape(1, 10, 4).repeat(2, 1, 1)
+    return keys, values, torch.tensor([2, 6]), torch.tensor([2, 6])
+
+
+def additive_toy_weights() -> torch.Tensor:
+    """(2, 1, 10): identical keys, so each sequence's weights are uniform over its valid keys."""
+    torch.manual_seed(0)
+    queries = torch.normal(0, 1, (2, 1, 20))
+    keys, values, valid, _ = _toy_inputs()
+    attention = AdditiveAttention(key_size=2, query_size=20, num_hiddens=8, dropout=0.0).eval()
+    with torch.no_grad():
+        return attention(queries, keys, values, valid).weights
+
+
+def dot_product_toy_weights() -> torch.Tensor:
+    torch.manual_seed(0)
+    queries = torch.normal(0, 1, (2, 1, 2))
+    keys, values, valid, _ = _toy_inputs()
+    with torch.no_grad():
+        return DotProductAttention(dropout=0.0).eval()(queries, keys, values, valid).weights
+
+
+def _toy_figure(weights: torch.Tensor, title: str) -> AnyFigure:
+    panels = [_heat(weights[b], f"valid length {n}", ("query",), _numbers(10), levels=(0.0, 1.0))
+              for b, n in enumerate((2, 6))]
+    return _grid(panels, 1, title, ("valid length 2", "valid length 6"), ("weights",), (0.0, 1.0))
+
+
+def additive_toy() -> AnyFigure:
+    return _toy_figure(additive_toy_weights(), "Additive attention on the toy: weights 1/2 and 1/6")
+
+
+def dot_product_toy() -> AnyFigure:
+    return _toy_figure(dot_product_toy_weights(), "Scaled dot-product attention on the toy: weights 1/2 and 1/6")
+
+
+# -- 11.6 positional encoding ------------------------------------------------------------------
+BOOK_POSITIONS, BOOK_DIMS = 60, 32
+
+
+def pe_table() -> AnyFigure:
+    table = positional_encoding_table(BOOK_POSITIONS, BOOK_DIMS)
+    return _heat(table, "Positional encoding: 60 positions × 32 dimensions", row_axis="position",
+                 col_axis="encoding dimension", levels=(-1.0, 1.0), colormap="CET-D1")
+
+
+def pe_curves() -> AnyFigure:
+    table = positional_encoding_table(BOOK_POSITIONS, BOOK_DIMS)
+    positions = np.arange(BOOK_POSITIONS)
+    return LineSpec(tuple(Series(f"col {d}", positions, table[:, d]) for d in range(6, 10)),
+                    "Positional encoding: dimensions 6–9 over positions", "row (position)", "value", (-1.1, 1.1))
+
+
+def pe_binary() -> AnyFigure:
+    bits = np.array([[(n >> b) & 1 for b in (2, 1, 0)] for n in range(8)], dtype=np.float32)
+    return _heat(bits, "0…7 in binary: the lower bit alternates fastest, like PE's high-frequency columns",
+                 tuple(f"{n} = {n:03b}" for n in range(8)), ("bit 2", "bit 1", "bit 0"), "number", "bit",
+                 (0.0, 1.0), "mask")
+
+
+def pe_similarity() -> AnyFigure:
+    table = positional_encoding_table(BOOK_POSITIONS, BOOK_DIMS)
+    return _heat(table @ table.T, "PE · PEᵀ: nearby positions have similar encodings", row_axis="position",
+                 col_axis="position")
+
+
+# -- "Attention Is All You Need" -----------------------------------------------------------------
+def transformer_lr(step: np.ndarray, d_model: int = 512, warmup: int = 4000) -> np.ndarray:
+    """The paper's schedule: d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)."""
+    step = np.maximum(np.asarray(step, np.float64), 1)
+    return d_model**-0.5 * np.minimum(step**-0.5, step * warmup**-1.5)
+
+
+def lr_schedules() -> AnyFigure:
+    steps = np.arange(1, 20001, 50)
+    paper = transformer_lr(steps)
+    ours = np.array([lr_at(int(s), 20000, float(paper.max()), 4000) for s in steps])
+    return LineSpec((Series("paper: warm-up, then 1/√step (d_model 512, 4000 warm-up)", steps, paper),
+                     Series("attnviz train: linear warm-up, cosine decay (same peak)", steps, ours)),
+                    "Learning-rate schedules", "training step", "learning rate")
+
+
+def scaling_effect(dims: tuple[int, ...] = (2, 4, 8, 16, 32, 64, 128, 256, 512), keys: int = 10,
+                   samples: int = 2000) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For random unit-variance q and k of width d: std of q·k unscaled and scaled by √d, and the mean
+    entropy (nats) of the softmax over ``keys`` keys with and without the scaling."""
+    gen = torch.Generator().manual_seed(0)
+    spread: list[float] = []
+    spread_scaled: list[float] = []
+    entropy: list[float] = []
+    entropy_scaled: list[float] = []
+    for d in dims:
+        q = torch.randn(samples, 1, d, generator=gen)
+        k = torch.randn(samples, keys, d, generator=gen)
+        scores = (q * k).sum(-1)
+        for s, spreads, entropies in ((scores, spread, entropy), (scores / math.sqrt(d), spread_scaled,
+                                                                   entropy_scaled)):
+            p = torch.softmax(s, dim=-1)
+            spreads.append(float(s.std()))
+            entropies.append(float(-(p * p.clamp_min(1e-30).log()).sum(-1).mean()))
+    return (np.array(dims), np.array(spread), np.array(spread_scaled), np.array([entropy, entropy_scaled]))
+
+
+def why_scale() -> AnyFigure:
+    dims, _spread, _scaled, entropies = scaling_effect()
+    return LineSpec((Series("softmax entropy, q·k", dims, entropies[0]),
+                     Series("softmax entropy, q·k / √d", dims, entropies[1]),
+                     Series("uniform over 10 keys (log 10)", dims, np.full(dims.shape, math.log(10)), "dashed")),
+                    "Why scale by √d: unscaled scores saturate the softmax as d grows", "key width d",
+                    "entropy of the weights (nats)")
+
+
+def layer_costs() -> AnyFigure:
+    n = np.arange(8, 2049, 8)
+    d, k = 512, 3
+    return LineSpec((Series("self-attention: n²·d", n, n**2 * d / 1e9), Series("recurrent: n·d²", n, n * d**2 / 1e9),
+                     Series("convolutional: k·n·d² (k = 3)", n, k * n * d**2 / 1e9)),
+                    "Operations per layer as the sequence grows (d = 512; Table 1 of the paper)",
+                    "sequence length n", "billions of operations")
+
+
+GALLERY: tuple[GalleryEntry, ...] = (
+    GalleryEntry("10.1-attention-cues", "10.1", "Attention cues: the identity matrix as attention weights",
+                 attention_cues),
+    GalleryEntry("10.2-data", "10.2", "Nadaraya–Watson: training data and the true function", nw_data),
+    GalleryEntry("10.2-average-pooling", "10.2", "Average pooling", nw_average_pooling),
+    GalleryEntry("10.2-nonparametric", "10.2", "Non-parametric attention pooling: prediction", nw_nonparametric),
+    GalleryEntry("10.2-nonparametric-weights", "10.2", "Non-parametric attention pooling: weights",
+                 nw_nonparametric_weights),
+    GalleryEntry("10.2-parametric-loss", "10.2", "Parametric attention pooling: training loss", nw_parametric_loss),
+    GalleryEntry("10.2-parametric", "10.2", "Parametric attention pooling: prediction", nw_parametric),
+    GalleryEntry("10.2-parametric-weights", "10.2", "Parametric attention pooling: weights", nw_parametric_weights),
+    GalleryEntry("10.2-kernels", "10.2", "Kernels side by side", nw_kernels),
+    GalleryEntry("10.2-bandwidths", "10.2", "The effect of the bandwidth", nw_bandwidths),
+    GalleryEntry("10.3-masked-softmax", "10.3", "Masked softmax, valid lengths 2 and 3", masked_softmax_example),
+    GalleryEntry("10.3-masked-softmax-2d", "10.3", "Masked softmax, a valid length per query",
+                 masked_softmax_2d_example),
+    GalleryEntry("10.3-additive-toy", "10.3", "Additive attention on the toy example", additive_toy),
+    GalleryEntry("10.3-dot-product-toy", "10.3", "Scaled dot-product attention on the toy example", dot_product_toy),
+    GalleryEntry("11.6-pe-table", "11.6", "Positional encoding table", pe_table),
+    GalleryEntry("11.6-pe-curves", "11.6", "Positional encoding: dimensions 6–9", pe_curves),
+    GalleryEntry("11.6-binary", "11.6", "Binary representations of 0…7", pe_binary),
+    GalleryEntry("11.6-pe-similarity", "11.6", "PE · PEᵀ", pe_similarity),
+    GalleryEntry("paper-lr-schedules", "paper §5.3", "Learning-rate schedules", lr_schedules),
+    GalleryEntry("paper-why-scale", "paper §3.2.1", "Why dot products are scaled by √d", why_scale),
+    GalleryEntry("paper-layer-costs", "paper Table 1", "Cost per layer: self-attention, recurrent, convolutional",
+                 layer_costs),
+)
+
+
+def entries(only: list[str] | None = None) -> list[GalleryEntry]:
+    """The gallery, or the entries whose key or section starts with one of ``only`` ("10.2", "paper")."""
+    if not only:
+        return list(GALLERY)
+    chosen = [e for e in GALLERY if any(e.key.startswith(o) or e.section.startswith(o) for o in only)]
+    if not chosen:
+        raise ValueError(f"no book figure matches {', '.join(only)}; keys: {', '.join(e.key for e in GALLERY)}")
+    return chosen
+
+
+def index_html(chosen: list[GalleryEntry], formats: list[str]) -> str:
+    """A static page (no script, no network) listing each figure with its section and caption."""
+    picture = next((fmt for fmt in ("svg", "png") if fmt in formats), None)
+    rows = []
+    for entry in chosen:
+        links = " · ".join(f'<a href="{entry.key}.{fmt}">{fmt.upper()}</a>' for fmt in formats)
+        image = f'<img src="{entry.key}.{picture}" alt="{html.escape(entry.caption)}">' if picture else ""
+        rows.append(f"<section><h2>{html.escape(entry.section)} — {html.escape(entry.caption)}</h2>"
+                    f"{image}<p>{links}</p></section>")
+    return ("<!doctype html><html lang=en><meta charset=utf-8><title>attnviz: the book's attention figures</title>"
+            "<style>body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em}"
+            "img{max-width:100%;border:1px solid #ddd}h2{font-size:1.1em;margin-top:2em}</style>"
+            "<h1>The book's attention figures</h1><p>Rendered by <code>attnviz figures</code> from attnviz's own "
+            "code: d2l.ai's attention chapters (sections 10.x, 11.x) and “Attention Is All You Need”.</p>"
+            + "".join(rows) + "</html>\n")

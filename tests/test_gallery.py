@@ -1,0 +1,75 @@
+"""The book's figures: each renders to a real picture, and the numbers match the book's closed forms."""
+
+from __future__ import annotations
+
+import csv
+import math
+
+import numpy as np
+import pytest
+
+from attnviz import gallery
+from attnviz.figures.spec import LineSpec
+from tests.helpers import pixels, run_cli
+
+
+@pytest.mark.parametrize("entry", gallery.GALLERY, ids=lambda entry: entry.key)
+def test_every_book_figure_renders_to_a_real_picture(qapp, entry):
+    from attnviz.gui.figure_painter import figure_image
+
+    spec = entry.build()
+    assert spec.title and np.asarray(spec.values).size
+    colours = np.unique(pixels(figure_image(spec, 1.0)).reshape(-1, 4), axis=0)
+    assert len(colours) > 10  # drawn, not a blank page
+
+
+def test_the_toy_examples_give_exactly_one_half_and_one_sixth():
+    expected = np.zeros((2, 10))
+    expected[0, :2], expected[1, :6] = 1 / 2, 1 / 6
+    for weights in (gallery.additive_toy_weights(), gallery.dot_product_toy_weights()):
+        np.testing.assert_allclose(weights[:, 0].numpy(), expected, atol=1e-6)
+        assert np.all(weights[0, 0, 2:].numpy() == 0) and np.all(weights[1, 0, 6:].numpy() == 0)
+
+
+def test_masked_softmax_figures_zero_the_masked_keys_exactly():
+    one_d = gallery.masked_softmax_example().values  # (1, 2, Q, K)
+    assert np.all(one_d[0, 0, :, 2:] == 0) and np.all(one_d[0, 1, :, 3:] == 0)
+    np.testing.assert_allclose(one_d.sum(-1), 1, rtol=1e-6)
+    two_d = gallery.masked_softmax_2d_example().values
+    assert np.all(two_d[0, 0, 0, 1:] == 0) and np.all(two_d[0, 0, 1, 3:] == 0) and np.all(two_d[0, 1, 0, 2:] == 0)
+
+
+def test_positional_encoding_follows_the_formula():
+    table = gallery.pe_table().values
+    assert table.shape == (60, 32)
+    p, i = 7, 5
+    assert table[p, 2 * i] == pytest.approx(math.sin(p / 10000 ** (2 * i / 32)), abs=1e-6)
+    assert table[p, 2 * i + 1] == pytest.approx(math.cos(p / 10000 ** (2 * i / 32)), abs=1e-6)
+
+
+def test_the_paper_schedule_peaks_at_the_warm_up_step_and_scaling_keeps_the_softmax_soft():
+    steps = np.arange(1, 20001)
+    assert int(steps[np.argmax(gallery.transformer_lr(steps))]) == 4000
+    _dims, spread, spread_scaled, entropy = gallery.scaling_effect(samples=500)
+    assert spread[-1] > 10 * spread_scaled[-1]  # unscaled q·k spreads like √d
+    assert entropy[1, -1] > 1.5 and entropy[0, -1] < 0.5  # scaled stays soft, unscaled saturates
+
+
+def test_attnviz_figures_writes_the_pictures_their_numbers_and_an_index(qapp, capsys, tmp_path):
+    out = tmp_path / "book"
+    code, _stdout, err = run_cli(capsys, "figures", "--out", str(out), "--only", "10.3,paper-lr", "--format",
+                                "png,svg,csv")
+    assert code == 0, err
+    keys = [e.key for e in gallery.entries(["10.3", "paper-lr"])]
+    for key in keys:
+        for fmt in ("png", "svg", "csv"):
+            assert (out / f"{key}.{fmt}").is_file()
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert all(f'src="{key}.svg"' in index for key in keys) and "http" not in index.split("</style>")[1][:200]
+    with open(out / "paper-lr-schedules.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    spec = gallery.lr_schedules()
+    assert isinstance(spec, LineSpec) and rows[0] == ["series", "training step", "learning rate"]
+    assert len(rows) - 1 == sum(len(s.x) for s in spec.series)
+    code, _out, err = run_cli(capsys, "figures", "--out", str(out), "--only", "nonsense")
+    assert code == 2 and "no book figure matches nonsense" in err
