@@ -143,6 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     from attnviz import cli
 
+    if args and not args[0].startswith("-") and args[0] not in cli.COMMANDS and _is_file(Path(args[0])):
+        args = ["--checkpoint", *args]  # "Open with attnviz" (the desktop entry's %f) or attnviz FILE
     if args and not args[0].startswith("-"):  # a command (argparse names the valid ones if it is not)
         try:
             return cli.main(args)

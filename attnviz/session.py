@@ -68,7 +68,10 @@ class ThreadRunner:
     def _work(self) -> None:
         while (task := self._queue.get()) is not None:
             if not self._closed:
-                task()
+                try:
+                    task()
+                except BaseException:  # (a job's own errors are delivered; this is anything beyond them)
+                    log.exception("a background job ended abnormally")
 
     def submit(self, job: Callable[[], Any], done: Callable[[Any], None],
                failed: Callable[[BaseException], None]) -> None:
@@ -284,7 +287,11 @@ class Session:
         fall_back: if that device is unavailable, use the best available one and say so in
         ``ModelInfo.notice`` (at start-up) instead of refusing (a user's explicit choice).
         """
-        path = Path(os.path.abspath(Path(path).expanduser()))  # absolute (Recent files); a symlink loop is
+        try:
+            path = Path(path).expanduser()
+        except RuntimeError:  # "~someone" who does not exist: the loader will say there is no such file
+            path = Path(path)
+        path = Path(os.path.abspath(path))  # absolute (Recent files); a symlink loop is
         # left to the loader, which says so, instead of raising here on the GUI thread
         device_name = device or self._state.device
         self._load_generation += 1

@@ -61,7 +61,7 @@ def starts_on_x11(env: Mapping[str, str]) -> bool:
     platform = env.get("QT_QPA_PLATFORM", "")
     if platform:
         return platform.split(";")[0].split(":")[0] == "xcb"
-    return not env.get("WAYLAND_DISPLAY")
+    return bool(env.get("DISPLAY")) and not env.get("WAYLAND_DISPLAY")  # no display: no window to open
 
 
 def missing_for(plugin: Path) -> list[str]:

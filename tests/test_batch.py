@@ -49,6 +49,8 @@ def test_the_batch_panel_shows_padding_masked_and_the_masks_panel_shows_it_too(w
     window.docks["masks"].raise_()
     padding = window.panels.panels["masks"].padding.spec
     np.testing.assert_array_equal(padding.values, [[1] * 6, [1, 1, 0, 0, 0, 0]])
+    window.set_sentence("c d e f g h", run=True)  # a sentence not in the batch: its own (unpadded) mask
+    assert window.panels.panels["masks"].padding.spec.title.startswith("Padding mask: valid length 6")
     window.load(window.session.state.model.path)  # another model (here the same file): the batch is gone
     assert window.session.state.batch is None
 

@@ -221,3 +221,40 @@ def test_an_unreadable_file_says_permission_denied(good, monkeypatch):
     monkeypatch.setattr(checkpoint, "open", refused, raising=False)
     with pytest.raises(CheckpointError, match=r"good\.safetensors: permission denied"):
         load_checkpoint(good)
+
+
+def test_a_config_whose_attention_maps_would_fill_the_memory_is_refused(good, tmp_path):
+    """Each field in range, together too much: 24 decoder layers × 64 heads × 1,024 steps would record
+    terabytes of attention maps while one sentence decodes."""
+    config = {**_config_of(good), "num_hiddens": 64, "num_heads": 64, "num_decoder_layers": 24,
+              "max_tgt_len": 1024, "max_src_len": 64}
+    bad = rewrite(good, tmp_path / "bad.safetensors", metadata={"config": json.dumps(config)})
+    with pytest.raises(CheckpointError, match=r"would record .* GB of attention maps"):
+        load_checkpoint(bad)
+
+
+def test_a_vocabulary_entry_that_is_no_word_is_refused(good, tmp_path):
+    with safe_open(str(good), framework="pt") as handle:
+        tokens = json.loads(handle.metadata()["tgt_vocab"])
+    for junk in ("W" * 100_000, "evil\x1b]0;x\x07"):
+        bad = rewrite(good, tmp_path / "bad.safetensors",
+                      metadata={"tgt_vocab": json.dumps([*tokens[:4], junk, *tokens[5:]])})
+        with pytest.raises(CheckpointError, match=r"tgt_vocab is not a valid vocabulary .*is not a word"):
+            load_checkpoint(bad)
+
+
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.safetensors"
+    os.mkfifo(fifo)
+    with pytest.raises(CheckpointError, match=r"pipe\.safetensors: not a regular file"):
+        load_checkpoint(fifo)
+
+
+def test_a_header_of_a_million_empty_tensors_is_refused_at_once(tmp_path):
+    many = tmp_path / "many.safetensors"
+    save_file({f"t{i}": torch.zeros(0) for i in range(20_000)}, str(many),
+              metadata={"format_version": "1", "kind": "transformer"})
+    with pytest.raises(CheckpointError, match="20,000 tensors"):
+        load_checkpoint(many)

@@ -37,6 +37,8 @@ def test_every_not_found_line_becomes_its_debian_package():
 def test_wayland_and_offscreen_are_left_alone():
     assert not xcb_check.starts_on_x11({"QT_QPA_PLATFORM": "offscreen"})
     assert not xcb_check.starts_on_x11({"WAYLAND_DISPLAY": "wayland-0"})
+    assert not xcb_check.starts_on_x11({})  # no display at all: the CLI and headless runs need no X11
+    assert xcb_check.starts_on_x11({"DISPLAY": ":0"}) == sys.platform.startswith("linux")
     assert xcb_check.starts_on_x11({"QT_QPA_PLATFORM": "xcb", "WAYLAND_DISPLAY": "wayland-0"}) == (
         sys.platform.startswith("linux"))
 

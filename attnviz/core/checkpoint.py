@@ -18,7 +18,9 @@ import dataclasses
 import hashlib
 import json
 import os
+import stat
 import tempfile
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +38,8 @@ from attnviz.core.limits import check_config_values
 from attnviz.core.text import Vocab
 
 FORMAT_VERSION = "1"
+MAX_TENSORS = 10_000  # the shipped Transformer has 140; a header of 400,000 takes seconds to even list
+MAX_TOKEN_CHARS = 100  # a vocabulary entry longer than this is not a word (and would swamp every axis)
 MAX_ABS_VALUE = 1e6  # trained weights and the kernel-regression data are far smaller
 MAX_MODEL_BYTES = 2 * 1024**3  # attnviz's models are tens of MB; a config claiming more is refused
 
@@ -161,6 +165,11 @@ def _json(path: Path, key: str, raw: str) -> Any:
         raise CheckpointError(f"{path}: {key} is nested too deeply to be attnviz metadata") from None
 
 
+def _has_control_characters(text: str) -> bool:
+    """ESC, BEL, NUL … (Unicode category Cc); French text's no-break spaces are fine."""
+    return any(unicodedata.category(character) == "Cc" for character in text)
+
+
 def _read_vocab(path: Path, metadata: dict[str, str], key: str, expected_size: int) -> Vocab:
     raw = metadata.get(key)
     if raw is None:
@@ -169,6 +178,8 @@ def _read_vocab(path: Path, metadata: dict[str, str], key: str, expected_size: i
     try:
         if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
             raise ValueError("it must be a JSON list of strings")
+        if bad := next((t for t in tokens if len(t) > MAX_TOKEN_CHARS or _has_control_characters(t)), None):
+            raise ValueError(f"token {bad[:20]!r}… is not a word (too long, or control characters)")
         vocab = Vocab(tuple(tokens))
     except ValueError as error:
         raise CheckpointError(f"{path}: {key} is not a valid vocabulary ({error})") from None
@@ -254,8 +265,11 @@ def load_checkpoint(path: str | Path, device: torch.device | str = "cpu") -> Loa
 
 
 def _check_openable(path: Path) -> None:
-    """The file can be read: or CheckpointError saying why not, in words."""
+    """The file can be read: or CheckpointError saying why not, in words. Only a regular file is opened:
+    a named pipe or a device would block the reader forever."""
     try:
+        if path.exists() and not path.is_dir() and not stat.S_ISREG(path.stat().st_mode):
+            raise CheckpointError(f"{path}: not a regular file (a pipe or a device?)")
         with open(path, "rb") as probe:
             probe.read(1)
     except FileNotFoundError:
@@ -285,12 +299,22 @@ def _utf8_name(path: Path) -> Iterator[Path]:
 
 def _load(path: Path, device: torch.device | str) -> LoadedModel:
     try:
+        # One handle for the header and the data: a file swapped between two opens cannot slip through.
         with safe_open(str(path), framework="pt", device="cpu") as handle:
-            metadata = handle.metadata() or {}
-            header = {name: (tuple(handle.get_slice(name).get_shape()), handle.get_slice(name).get_dtype())
-                      for name in handle.keys()}  # noqa: SIM118
+            return _load_from(path, handle, device)
+    except CheckpointError:
+        raise
     except Exception as error:  # safetensors raises several types for corrupt files
         raise CheckpointError(f"{path}: not a readable safetensors file ({error})") from None
+
+
+def _load_from(path: Path, handle: Any, device: torch.device | str) -> LoadedModel:
+    metadata = handle.metadata() or {}
+    names = list(handle.keys())
+    if len(names) > MAX_TENSORS:
+        raise CheckpointError(f"{path}: {len(names):,} tensors; no attnviz model has more than {MAX_TENSORS:,}")
+    header = {name: (tuple(handle.get_slice(name).get_shape()), handle.get_slice(name).get_dtype())
+              for name in names}
     if "format_version" not in metadata and "kind" not in metadata:
         raise CheckpointError(f"{path}: not an attnviz checkpoint: no attnviz metadata "
                               "(a safetensors file, but not one attnviz wrote)")
@@ -314,16 +338,14 @@ def _load(path: Path, device: torch.device | str) -> LoadedModel:
     except (ValueError, RuntimeError) as error:
         raise CheckpointError(f"{path}: config cannot build a model ({error})") from None
     _check_layout(path, skeleton, header)
-    try:
-        with safe_open(str(path), framework="pt", device="cpu") as handle:
-            tensors = {name: handle.get_tensor(name) for name in header}
-    except Exception as error:
-        raise CheckpointError(f"{path}: not a readable safetensors file ({error})") from None
+    tensors = {name: handle.get_tensor(name) for name in header}
     stored_digest = metadata.get("tensor_digest")
     if stored_digest is not None and stored_digest != tensor_digest(tensors):
         raise CheckpointError(f"{path}: the tensor data does not match its checksum: the file is corrupted "
                               "(download or copy it again)")
     for name, stored in tensors.items():
+        if tuple(stored.shape) != header[name][0]:
+            raise CheckpointError(f"{path}: tensor {name} changed while it was read")
         if stored.is_floating_point() and not torch.isfinite(stored).all():
             raise CheckpointError(f"{path}: tensor {name} holds NaN or infinite values")
         if stored.is_floating_point() and stored.numel() and stored.abs().max() > MAX_ABS_VALUE:

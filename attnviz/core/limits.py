@@ -33,6 +33,22 @@ FLOAT_RANGES: dict[str, tuple[float, float]] = {
 }
 
 
+MAX_ATTENTION_BYTES = 1024**3  # the attention maps one sentence's decoding records, at most
+
+
+def recorded_attention_bytes(values: dict[str, Any]) -> int:
+    """Bytes of attention maps (weights and scores, float32) the app keeps for one sentence decoded to
+    max_tgt_len: encoder L·H·S², and per decoder step t the cross (L·H·t·S) and self (L·H·t²) maps."""
+    heads = int(values.get("num_heads", 1))
+    source, target = int(values.get("max_src_len", 0)), int(values.get("max_tgt_len", 0))
+    encoder = int(values.get("num_encoder_layers", 0)) * heads * source**2
+    layers = int(values.get("num_decoder_layers", values.get("num_layers", 0)))
+    self_attention = "num_decoder_layers" in values  # the RNN decoders have none
+    steps = range(1, target + 1)
+    decoder = layers * heads * sum(t * source + (t * t if self_attention else 0) for t in steps)
+    return 8 * (encoder + decoder)
+
+
 def check_config_values(config_cls: type, values: dict[str, Any]) -> list[str]:
     """The problems with ``values`` for ``config_cls`` (a dataclass): wrong types, values out of range,
     heads that do not divide the width, literals not allowed. Empty when it can be built."""
@@ -48,6 +64,9 @@ def check_config_values(config_cls: type, values: dict[str, Any]) -> list[str]:
     if not problems and "num_heads" in values and "num_hiddens" in values \
             and values["num_hiddens"] % values["num_heads"]:
         problems.append(f"num_heads = {values['num_heads']} does not divide num_hiddens = {values['num_hiddens']}")
+    if not problems and (needed := recorded_attention_bytes(values)) > MAX_ATTENTION_BYTES:
+        problems.append(f"decoding one sentence would record {needed / 1024**3:.1f} GB of attention maps "
+                        f"(layers × heads × lengths too large; attnviz allows {MAX_ATTENTION_BYTES / 1024**3:.0f} GB)")
     return problems
 
 

@@ -19,25 +19,28 @@ STEP_HINT = "F10 or Alt+→; → outside the text field"
 BACK_HINT = "Shift+F10 or Alt+←; ← outside the text field"
 
 
-class SentenceField(QtWidgets.QLineEdit):
-    """The sentence field. Shortcuts of the window given to :meth:`pass_shortcuts` act even while it has
-    focus: on X11 a line edit claims Ctrl+E ("end of line"), so Export would otherwise do nothing."""
+class ShortcutPassThrough(QtCore.QObject):
+    """An application event filter: in the text fields and spin boxes of ``window``, the window's
+    shortcuts given to :meth:`pass_shortcuts` act instead of the field's own binding (on X11 a line
+    edit claims Ctrl+E, "end of line", so Export would otherwise do nothing there)."""
 
-    def __init__(self, parent: QtWidgets.QWidget | None = None):
-        super().__init__(parent)
+    def __init__(self, window: QtWidgets.QWidget):
+        super().__init__(window)
+        self._window = window
         self._passed: set[str] = set()
 
     def pass_shortcuts(self, sequences: Iterable[QtGui.QKeySequence]) -> None:
         self._passed = {sequence.toString(QtGui.QKeySequence.SequenceFormat.PortableText) for sequence in sequences}
 
-    def event(self, event: QtCore.QEvent) -> bool:
-        if event.type() == QtCore.QEvent.Type.ShortcutOverride and isinstance(event, QtGui.QKeyEvent):
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if (event.type() == QtCore.QEvent.Type.ShortcutOverride and isinstance(event, QtGui.QKeyEvent)
+                and isinstance(watched, QtWidgets.QLineEdit | QtWidgets.QAbstractSpinBox)
+                and watched.window() is self._window):
             portable = QtGui.QKeySequence.SequenceFormat.PortableText
-            pressed = QtGui.QKeySequence(event.keyCombination()).toString(portable)
-            if pressed in self._passed:
-                event.ignore()  # not claimed: the window's shortcut fires
+            if QtGui.QKeySequence(event.keyCombination()).toString(portable) in self._passed:
+                event.ignore()  # not claimed by the field: the window's shortcut fires
                 return True
-        return super().event(event)
+        return False
 
 
 class DecodingArea(QtWidgets.QWidget):
@@ -45,13 +48,15 @@ class DecodingArea(QtWidgets.QWidget):
 
     def __init__(self, beam_size: int, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
-        self.sentence = SentenceField()
+        self.sentence = QtWidgets.QLineEdit()
         self.sentence.setPlaceholderText("Type an English sentence…")
         self.sentence.setClearButtonEnabled(True)
         self.notice = QtWidgets.QLabel(" ")
         self.notice.setWordWrap(True)
         self.notice.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # typed words are shown, never rendered
         self.notice.setStyleSheet("color: #a15c00;")
+        for label in (self.notice,):  # one unbroken 300-letter word must not widen the window
+            label.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
         self.back_button = QtWidgets.QPushButton("◀ Back")
         self.step_button = QtWidgets.QPushButton("Step ▶")
         self.run_button = QtWidgets.QPushButton("Run to end")

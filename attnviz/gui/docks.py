@@ -187,7 +187,8 @@ class Docks:
     def apply_closed(self) -> None:
         """Hide the docks the user closed for the current family (after a restored layout)."""
         for name in self.closed.get(self._family, set()):
-            self.docks[name].hide()
+            if name in self.docks:  # (a settings file from another version may name docks we lack)
+                self.docks[name].hide()
         if self._model is None:
             self.docks["kernel"].hide()  # shown when a kernel-regression checkpoint is loaded
 

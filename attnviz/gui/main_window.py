@@ -19,7 +19,14 @@ from attnviz import __version__
 from attnviz.figures.attention import shown_index
 from attnviz.figures.spec import NamedFigure, figure_stem_of
 from attnviz.gui import errors
-from attnviz.gui.decoding_area import BACK_HINT, BACK_KEYS, STEP_HINT, STEP_KEYS, DecodingArea
+from attnviz.gui.decoding_area import (
+    BACK_HINT,
+    BACK_KEYS,
+    STEP_HINT,
+    STEP_KEYS,
+    DecodingArea,
+    ShortcutPassThrough,
+)
 from attnviz.gui.settings import Settings
 from attnviz.paths import ICON, example_sentences, shipped_models
 from attnviz.session import Runner, Session, SessionState, changed
@@ -90,6 +97,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.setDockOptions(QtWidgets.QMainWindow.DockOption.AllowTabbedDocks
                             | QtWidgets.QMainWindow.DockOption.AllowNestedDocks
                             | QtWidgets.QMainWindow.DockOption.AnimatedDocks)
+        self.shortcut_pass = ShortcutPassThrough(self)  # the window's shortcuts act in its text fields too
+        app = QtWidgets.QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self.shortcut_pass)
         self.decoding_area = DecodingArea(self.session.state.beam_size)
         self.setCentralWidget(self.decoding_area)
         self._connect_decoding_area()
@@ -191,11 +202,11 @@ class MainWindow(QtWidgets.QMainWindow):
         return action
 
     def _pass_shortcuts_through_the_sentence_field(self) -> None:
-        """Every window shortcut with a modifier or a function key acts while the sentence field has focus;
-        plain → and ← stay the field's (they move its text cursor)."""
+        """Every window shortcut with a modifier or a function key acts while a text field or spin box has
+        focus; plain → and ← stay the field's (they move its text cursor)."""
         editing = {QtGui.QKeySequence(key) for key in ("Right", "Left")}
-        self.sentence.pass_shortcuts(sequence for action in self.findChildren(QtGui.QAction)
-                                     for sequence in action.shortcuts() if sequence not in editing)
+        self.shortcut_pass.pass_shortcuts(sequence for action in self.findChildren(QtGui.QAction)
+                                          for sequence in action.shortcuts() if sequence not in editing)
 
     def _build_actions(self) -> None:
         Key = QtGui.QKeySequence.StandardKey

@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from attnviz.gui.figure_painter import thinned
 
 TITLE_MARGIN = 8  # px kept free on each side of an elided title
+MAX_LABEL_CHARS = 14  # longer tokens are shown cut, with "…" (the hover read-out has them whole)
 LABEL_GAP = 6  # px between two category labels side by side
 
 
@@ -59,7 +60,10 @@ class TitledPlot(pg.GraphicsLayoutWidget):
 
     # -- category axes ----------------------------------------------------------------------
     def set_categories(self, axis: str, labels: tuple[str, ...]) -> None:
-        """Label positions 0, 1, 2 … of ``axis`` ("left" or "bottom") with ``labels``, thinned to fit."""
+        """Label positions 0, 1, 2 … of ``axis`` ("left" or "bottom") with ``labels``, thinned to fit and
+        each cut to MAX_LABEL_CHARS (a 300-letter word would otherwise squeeze the matrix to nothing)."""
+        labels = tuple(label if len(label) <= MAX_LABEL_CHARS else label[:MAX_LABEL_CHARS - 1] + "…"
+                       for label in labels)
         if self._categories.get(axis) == labels:
             return
         self._categories[axis] = labels

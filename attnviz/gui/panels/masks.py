@@ -33,7 +33,10 @@ class MasksPanel(QtWidgets.QWidget):
             self.padding.show_figure(empty_figure("Loading…"))
             self.causal.show_figure(empty_figure("Loading…"))
             return
-        # one sentence alone is never padded: a batch decoded in the Batch panel shows real padding
-        self.padding.show_figure(batch_padding_figure(new.batch) if new.batch is not None
+        # one sentence alone is never padded: when the sentence on show is one of the batch decoded in
+        # the Batch panel (or none is on show), the Masks panel shows that batch's real padding
+        in_batch = new.batch is not None and (new.shown_source is None or new.shown_source.text in
+                                              {source.text for source in new.batch.sources})
+        self.padding.show_figure(batch_padding_figure(new.batch) if in_batch and new.batch is not None
                                  else padding_mask_figure(new.shown_source, new.step))
         self.causal.show_figure(causal_mask_figure(new.shown_source, new.step))
