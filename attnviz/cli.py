@@ -267,13 +267,27 @@ def _parse_step(text: str) -> int | None:
     return number
 
 
+def _write_batch(figures: list, args: argparse.Namespace, formats: list[str], sidecar: dict,
+                 extra_files: dict[str, bytes] | None = None) -> list[Path]:
+    """export_batch into --out at --scale, replacing files only with --force; problems as CliError."""
+    from attnviz.gui.figure_files import ExportError, WouldReplace, export_batch
+
+    try:
+        return export_batch(figures, args.out, formats, args.scale, sidecar, overwrite=args.force,
+                            extra_files=extra_files)
+    except WouldReplace as error:
+        raise CliError(f"{error}; add --force to replace them") from None
+    except ExportError as error:
+        raise CliError(str(error)) from None
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     """Write every attention map of a sentence as pictures and numbers, without a window."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never a window, display or not
     from PySide6 import QtGui
 
     from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
-    from attnviz.gui.figure_files import ExportError, WouldReplace, check_scale, export_batch, parse_formats
+    from attnviz.gui.figure_files import ExportError, check_scale, parse_formats
 
     try:
         formats = parse_formats(args.format)
@@ -306,12 +320,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     view = AttentionView(scores=args.scores, show_masked=not args.blank_masked)
     figures = attention_figures(source, chosen, view, name)
     sidecar = attention_sidecar(source, chosen, view, name, loaded.kind, str(args.checkpoint), str(device))
-    try:
-        written = export_batch(figures, args.out, formats, args.scale, sidecar, overwrite=args.force)
-    except WouldReplace as error:
-        raise CliError(f"{error}; add --force to replace them") from None
-    except ExportError as error:
-        raise CliError(str(error)) from None
+    written = _write_batch(figures, args, formats, sidecar)
     print(f"wrote {len(written)} files into {args.out}")
     return 0
 
@@ -323,7 +332,7 @@ def _cmd_figures(args: argparse.Namespace) -> int:
 
     from attnviz.figures.spec import NamedFigure
     from attnviz.gallery import entries, index_html
-    from attnviz.gui.figure_files import ExportError, WouldReplace, check_scale, export_batch, parse_formats
+    from attnviz.gui.figure_files import ExportError, check_scale, parse_formats
 
     try:
         formats = parse_formats(args.format)
@@ -337,13 +346,7 @@ def _cmd_figures(args: argparse.Namespace) -> int:
     index = index_html(chosen, [fmt for fmt in formats if fmt != "npy"]).encode("utf-8")
     sidecar = {"attnviz_figures": 1, "figures": [{"file": e.key, "section": e.section, "caption": e.caption}
                                                  for e in chosen]}
-    try:
-        written = export_batch(figures, args.out, formats, args.scale, sidecar, overwrite=args.force,
-                               extra_files={"index.html": index})
-    except WouldReplace as error:
-        raise CliError(f"{error}; add --force to replace them") from None
-    except ExportError as error:
-        raise CliError(str(error)) from None
+    written = _write_batch(figures, args, formats, sidecar, {"index.html": index})
     print(f"wrote {len(chosen)} figures ({len(written)} files) into {args.out}; open {args.out}/index.html")
     return 0
 

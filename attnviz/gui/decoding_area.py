@@ -20,7 +20,7 @@ BACK_HINT = "Shift+F10 or Alt+←; ← outside the text field"
 
 
 class ShortcutPassThrough(QtCore.QObject):
-    """An application event filter: in the text fields and spin boxes of ``window``, the window's
+    """An event filter for the text fields and spin boxes of ``window``: there the window's
     shortcuts given to :meth:`pass_shortcuts` act instead of the field's own binding (on X11 a line
     edit claims Ctrl+E, "end of line", so Export would otherwise do nothing there)."""
 
@@ -34,7 +34,7 @@ class ShortcutPassThrough(QtCore.QObject):
 
     def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
         if (event.type() == QtCore.QEvent.Type.ShortcutOverride and isinstance(event, QtGui.QKeyEvent)
-                and isinstance(watched, QtWidgets.QLineEdit | QtWidgets.QAbstractSpinBox)
+                and isinstance(watched, QtWidgets.QLineEdit | QtWidgets.QAbstractSpinBox | QtWidgets.QPlainTextEdit)
                 and watched.window() is self._window):
             portable = QtGui.QKeySequence.SequenceFormat.PortableText
             if QtGui.QKeySequence(event.keyCombination()).toString(portable) in self._passed:

@@ -98,9 +98,6 @@ class MainWindow(QtWidgets.QMainWindow):
                             | QtWidgets.QMainWindow.DockOption.AllowNestedDocks
                             | QtWidgets.QMainWindow.DockOption.AnimatedDocks)
         self.shortcut_pass = ShortcutPassThrough(self)  # the window's shortcuts act in its text fields too
-        app = QtWidgets.QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self.shortcut_pass)
         self.decoding_area = DecodingArea(self.session.state.beam_size)
         self.setCentralWidget(self.decoding_area)
         self._connect_decoding_area()
@@ -185,7 +182,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.restoreState(layout)
         panels.apply_closed()
         panels.render(self.session.state)
-        self._pass_shortcuts_through_the_sentence_field()  # Export, Export all and Copy exist now
+        self._pass_shortcuts_through_text_fields()  # Export, Export all and Copy exist now
 
     def _action(self, text: str, slot: Callable[[], object],
                 shortcut: QtGui.QKeySequence | QtGui.QKeySequence.StandardKey | str | tuple[str, ...] | None = None,
@@ -201,12 +198,15 @@ class MainWindow(QtWidgets.QMainWindow):
         action.triggered.connect(slot)
         return action
 
-    def _pass_shortcuts_through_the_sentence_field(self) -> None:
+    def _pass_shortcuts_through_text_fields(self) -> None:
         """Every window shortcut with a modifier or a function key acts while a text field or spin box has
         focus; plain → and ← stay the field's (they move its text cursor)."""
         editing = {QtGui.QKeySequence(key) for key in ("Right", "Left")}
         self.shortcut_pass.pass_shortcuts(sequence for action in self.findChildren(QtGui.QAction)
                                           for sequence in action.shortcuts() if sequence not in editing)
+        for kind in (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox, QtWidgets.QPlainTextEdit):
+            for field in self.findChildren(kind):
+                field.installEventFilter(self.shortcut_pass)  # (installing twice keeps one)
 
     def _build_actions(self) -> None:
         Key = QtGui.QKeySequence.StandardKey
@@ -241,7 +241,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.toolbar = self.addToolBar("Main")
         self.toolbar.setObjectName("toolbar_main")
         self.toolbar.addActions([self.open_action, self.back_action, self.step_action, self.run_action])
-        self._pass_shortcuts_through_the_sentence_field()
+        self._pass_shortcuts_through_text_fields()
 
     def _fill_device_menu(self, devices: tuple[str, ...]) -> None:
         self.device_menu.clear()
