@@ -7,8 +7,9 @@
    the start-up translation (model loaded, example sentence decoded and drawn). Medians of --launches.
 2. One decoding step, every visible panel redrawn: the real main window (offscreen), the session
    run synchronously; each sample is Step (compute + the step's numpy results + every visible
-   panel's update) followed by a synchronous repaint of the whole window. Median over --steps
-   steps (the sentence is re-decoded from the start when it ends).
+   panel's update) followed by ``processEvents()``, in which Qt lays out and paints what changed.
+   Median over --steps steps (the sentence is re-decoded from the start when it ends).
+   ``bench/step_redraw.py`` measures the same beside another checkout, and a forced full repaint.
 3. Resident memory (VmRSS) of one process holding the window and every shipped model at once.
 """
 
@@ -74,7 +75,7 @@ def step_redraw_ms(checkpoint: Path, steps: int) -> tuple[float, float, int]:
                 app.processEvents()
             started = time.perf_counter()
             window.step_action.trigger()
-            window.repaint()  # synchronous: every visible dock and the decoding area are painted
+            app.processEvents()  # what changed is laid out and painted
             samples.append((time.perf_counter() - started) * 1000)
             compute.append(window.session.state.steps[-1].seconds * 1000)
         window.close()

@@ -8,6 +8,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
 
 from attnviz.core.kinds import AttentionKind
+from attnviz.figures.spec import nice_ticks, tick_text
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
@@ -108,21 +109,32 @@ def test_ctrl_e_exports_from_every_field_on_a_real_x_server(tiny_models, tmp_pat
     assert done.stdout.strip().splitlines()[-1] == "3"  # the sentence field, the beam box, the head box
 
 
-def _plots_on_screen(window) -> list[TitledPlot]:
-    return [plot for plot in window.findChildren(TitledPlot) if not plot.viewport().visibleRegion().isEmpty()]
+def _plots_on_screen(window) -> list[QtWidgets.QWidget]:
+    """Every line plot and heatmap the user can see."""
+    line_plots = [p for p in window.findChildren(TitledPlot) if not p.viewport().visibleRegion().isEmpty()]
+    return line_plots + [h for h in window.findChildren(Heatmap) if not h.visibleRegion().isEmpty()]
 
 
-def _assert_fits(plot: TitledPlot) -> None:
+def _assert_fits(plot: QtWidgets.QWidget) -> None:
     """The data area, its last column and row, the colour bar and the title lie inside the widget."""
-    inside = QtCore.QRectF(plot.viewport().rect()).adjusted(-1, -1, 1, 1)  # a pixel for rounding
+    if isinstance(plot, Heatmap):
+        inside = QtCore.QRectF(plot.rect()).adjusted(-1, -1, 1, 1)  # a pixel for rounding
+        layout = plot.figure_layout()
+        assert inside.contains(layout.grid), (plot.title_text(), layout.grid, inside)
+        if plot.values.size:
+            rows, cols = plot.values.shape
+            last = plot.cell_rect(rows - 1, cols - 1)
+            assert last.width() >= 1 and last.height() >= 1 and inside.contains(last)  # the last cell is in view
+            if plot.has_colour_bar and plot.spec.colour_bar:
+                metrics = QtGui.QFontMetricsF(plot.font())
+                widest = max(metrics.horizontalAdvance(tick_text(v)) for v in nice_ticks(plot.spec.levels))
+                assert inside.contains(layout.bar.adjusted(0, 0, 5 + widest, 0)), (plot.title_text(), inside)
+        assert inside.contains(layout.title), plot.title_text()
+        assert QtGui.QFontMetricsF(plot.title_font).horizontalAdvance(layout.title_text) <= layout.title.width()
+        return
+    inside = QtCore.QRectF(plot.viewport().rect()).adjusted(-1, -1, 1, 1)
     box = plot.plot.getViewBox().sceneBoundingRect()
     assert inside.contains(box), (plot.title_text(), box, inside)
-    if isinstance(plot, Heatmap) and plot.values.size:
-        rows, cols = plot.values.shape
-        corner = plot.plot.getViewBox().mapViewToScene(QtCore.QPointF(cols - 0.5, rows - 0.5))
-        assert box.right() >= corner.x() - 1 and box.bottom() >= corner.y() - 1  # the last cell is in view
-        if plot.has_colour_bar and plot.spec.colour_bar:
-            assert inside.contains(plot.colorbar.sceneBoundingRect()), (plot.title_text(), inside)
     title = plot.title.sceneBoundingRect()
     assert title.left() >= -1 and title.right() <= inside.right() + 1
 
@@ -145,8 +157,16 @@ def test_every_heatmap_keeps_its_matrix_and_colour_bar_at_laptop_sizes(window, q
                 _assert_fits(plot)
                 seen += 1
     assert seen == 24  # 3 views × (attention + the two masks, or the PE table, or the two scoring plots)
-    full = window.attention.heatmap.title_text()
-    assert "pre-softmax" in full and window.attention.heatmap.title.toolTip() == full
+    heatmap = window.attention.heatmap
+    full = heatmap.title_text()
+    assert "pre-softmax" in full
+    window.resize(1024, 700)
+    qtbot.wait(20)
+    layout = heatmap.figure_layout()
+    assert layout.title_text != full and layout.title_text.endswith("…")  # cut to the dock's width …
+    at = layout.title.center().toPoint()
+    QtWidgets.QApplication.sendEvent(heatmap, QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, at, heatmap.mapToGlobal(at)))
+    assert QtWidgets.QToolTip.text() == full  # … and whole in its tooltip
 
 
 @pytest.mark.parametrize("size", [(1024, 700), (1280, 800)])
@@ -231,10 +251,10 @@ def test_while_a_model_loads_panels_say_loading_and_a_busy_indicator_appears(qtb
     window.docks["positional"].raise_()  # a tab behind another is drawn when it is raised
     for heatmap in (masks.padding, positional.table_view, window.attention.heatmap):
         assert heatmap.title_text() == "Loading…", heatmap
-        assert not heatmap.plot.getAxis("left").isVisible()  # no meaningless axes around the message
+        assert heatmap.figure_layout().grid.isEmpty()  # no meaningless axes around the message
     runner.run_all()
     assert not window.busy_bar.isVisible()
-    assert positional.table_view.values.size and positional.table_view.plot.getAxis("left").isVisible()
+    assert positional.table_view.values.size and not positional.table_view.figure_layout().grid.isEmpty()
 
 
 def test_beam_search_numbers_steps_as_its_figures_do(window):
@@ -279,6 +299,7 @@ def test_a_long_token_is_cut_on_the_axes_not_the_window(window, qtbot):
     window.attention.select_view(AttentionKind.ENCODER_SELF, 0, 0)
     qtbot.wait(20)
     assert window.width() <= 1024
-    labels = window.attention.heatmap._categories["bottom"]
-    assert all(len(text) <= 14 for text in labels) and any(text.endswith("…") for text in labels)
+    layout = window.attention.heatmap.figure_layout()
+    labels = [text for _, text in layout.row_ticks + layout.col_ticks]
+    assert labels and all(len(text) <= 14 for text in labels) and any(text.endswith("…") for text in labels)
     assert word in window.attention.heatmap.col_labels  # the figure (and its exports) keep the whole token

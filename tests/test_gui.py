@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.figures.spec import NamedFigure
@@ -310,11 +310,11 @@ def test_masks_panel_draws_the_causal_mask_only_where_there_is_one(window, tiny_
 def test_positional_table_outlines_the_sentence_until_the_field_is_cleared(window, qtbot):
     window.docks["positional"].raise_()  # its tab is behind the Masks tab: hidden panels are not redrawn
     window.set_sentence("a b c")
-    outline = panel(window, 'positional').table_view.row_box
-    qtbot.waitUntil(lambda: outline.isVisible() and outline.rect().height() == 3, timeout=3000)
+    table = panel(window, 'positional').table_view
+    qtbot.waitUntil(lambda: table.highlighted_rows == (0, 3), timeout=3000)
     window.sentence.selectAll()
     qtbot.keyClick(window.sentence, QtCore.Qt.Key.Key_Backspace)  # as a user empties the field
-    qtbot.waitUntil(lambda: not outline.isVisible(), timeout=3000)
+    qtbot.waitUntil(lambda: table.highlighted_rows is None, timeout=3000)
 
 
 def test_export_with_all_heads_shown_writes_the_whole_grid(window, tmp_path, monkeypatch):
@@ -384,9 +384,11 @@ def test_hover_readout_follows_the_matrix_on_show(window, qtbot):
     heatmap = attention.heatmap
     window.resize(1280, 800)
     qtbot.wait(10)
-    scene_point = heatmap.plot.getViewBox().mapViewToScene(QtCore.QPointF(2, 1))  # column 2, row 1
-    qtbot.mouseMove(heatmap.viewport(), heatmap.mapFromScene(scene_point))
-    qtbot.waitUntil(lambda: "→ key" in attention.readout.text(), timeout=2000)
+    at = heatmap.cell_rect(1, 2).center()  # row 1, column 2 (key "c")
+    QtWidgets.QApplication.sendEvent(heatmap, QtGui.QMouseEvent(
+        QtCore.QEvent.Type.MouseMove, at, heatmap.mapToGlobal(at), QtCore.Qt.MouseButton.NoButton,
+        QtCore.Qt.MouseButton.NoButton, QtCore.Qt.KeyboardModifier.NoModifier))
+    assert "→ key <b>c</b>" in attention.readout.text()
     step = window.session.state.steps[-1]
     assert f"weight {step.cross_weights[0, 0, 1, 2]:.4f}" in attention.readout.text()
     attention.select_view(AttentionKind.CROSS, 1, 3)  # another layer and head, pointer still

@@ -48,3 +48,4 @@ def test_the_contract_catches_a_violation(tmp_path):
     sample.write_text("def late():\n    from PySide6 import QtCore\n    import torch.nn\n")
     names = [name for _, name in imports_of(sample)]
     assert forbidden(names[0], QT) and forbidden(names[1], RULES["gui"])
+

@@ -175,3 +175,21 @@ def test_decoding_on_the_device_matches_the_cpu(tiny_models, device, kind):
     assert [s.token for s in other] == [s.token for s in cpu]
     np.testing.assert_allclose(other[-1].cross_weights, cpu[-1].cross_weights, atol=1e-4)
     np.testing.assert_allclose(other[-1].topk_probs, cpu[-1].topk_probs, atol=1e-4)
+
+
+def test_the_fast_vocabulary_projection_equals_the_linear_layer_and_follows_training():
+    from attnviz.core.projection import project
+
+    torch.manual_seed(0)
+    layer = torch.nn.Linear(16, 300)
+    x = torch.randn(3, 1, 16)
+    with torch.inference_mode():
+        torch.testing.assert_close(project(layer, x), layer(x), rtol=1e-5, atol=1e-6)
+    with torch.no_grad():
+        layer.weight.mul_(2.0)  # as an optimiser step changes it in place
+    with torch.inference_mode():
+        torch.testing.assert_close(project(layer, x), layer(x), rtol=1e-5, atol=1e-6)  # not the stale copy
+    out = project(layer, x)  # gradients recorded: the layer itself, so training is unaffected
+    out.sum().backward()
+    assert layer.weight.grad is not None
+    assert "_attnviz_transposed" not in dict(layer.named_buffers()) and "_attnviz_transposed" not in layer.state_dict()

@@ -18,6 +18,7 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from attnviz.core.attention import AdditiveAttention, DotProductAttention
 from attnviz.core.decoder import EncoderAttention, StepAttention
+from attnviz.core.projection import project
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class Seq2SeqAttention(nn.Module):
         embedded = self.dropout(self.tgt_embedding(tokens))[:, None, :]  # (B, 1, E)
         output, hidden = self.decoder(torch.cat([embedded, attended.output], dim=-1), state.hidden)
         features = torch.cat([output[:, 0], attended.output[:, 0], embedded[:, 0]], dim=-1)  # (B, 2H+E)
-        logits = self.output(self.dropout(torch.tanh(self.pre_output(features))))  # (B, V)
+        logits = project(self.output, self.dropout(torch.tanh(self.pre_output(features))))  # (B, V)
         next_state = RnnState(state.enc_outputs, state.src_valid_lens, hidden)
         return logits, next_state, RnnStepAttention(attended.weights, attended.scores)
 

@@ -18,6 +18,7 @@ from attnviz.core.attention import Attended, MultiHeadAttention
 from attnviz.core.decoder import EncoderAttention, StepAttention, stack_layers
 from attnviz.core.masking import causal_mask
 from attnviz.core.positional import PositionalEncoding
+from attnviz.core.projection import project
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,7 @@ class Transformer(nn.Module):
             self_atts.append(self_att)
             cross_atts.append(cross_att)
         next_state = TransformerState(caches, state.src_valid_lens, state.offset + tokens.shape[1])
-        return self.output(x), next_state, TransformerStepAttention(self_atts, cross_atts)
+        return project(self.output, x), next_state, TransformerStepAttention(self_atts, cross_atts)
 
     # -- the decoder interface (attnviz.core.decoder) ------------------------------------------
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False

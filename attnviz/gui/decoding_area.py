@@ -43,6 +43,48 @@ class ShortcutPassThrough(QtCore.QObject):
         return False
 
 
+class OutputView(QtWidgets.QTextBrowser):
+    """The translation so far: selectable rich text, as tall as its lines.
+
+    A QLabel asks the whole window to lay itself out again whenever its text changes (every step);
+    this view changes its height, and so the layout, only when the number of lines does."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.setOpenLinks(False)
+        self.viewport().setAutoFillBackground(False)
+        self.setStyleSheet("QTextBrowser { background: transparent; }")
+        self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # it grows instead
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Fixed)
+        self.document().setDocumentMargin(1)
+        self._fit_height()
+
+    def text(self) -> str:
+        """The text on show, without markup (as QLabel.text() would give it for plain text)."""
+        return self.toPlainText()
+
+    def setText(self, html_text: str) -> None:
+        if html_text != getattr(self, "_html", None):
+            self._html = html_text
+            self.setHtml(html_text)
+            self._fit_height()
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """As tall as its lines (at least one of the large text); the layout is asked again only when
+        that changes. (An output is at most the model's max_tgt_len tokens: a few lines.)"""
+        line = QtGui.QFontMetrics(self.font()).lineSpacing()
+        self.document().setTextWidth(self.viewport().width())
+        wanted = int(max(self.document().size().height(), 1.6 * line)) + 2
+        if wanted != self.height():
+            self.setFixedHeight(wanted)
+
+
 class DecodingArea(QtWidgets.QWidget):
     """Widgets the main window wires to its session; ``show_step`` draws a step's output."""
 
@@ -77,10 +119,10 @@ class DecodingArea(QtWidgets.QWidget):
         self.timeline.setToolTip("Scrub through the recorded decoding steps")
         self.timeline.setMinimumWidth(90)
         self.step_label = QtWidgets.QLabel()
-        self.output = QtWidgets.QLabel()
-        self.output.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.output.setWordWrap(True)
-        self.output.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Fixed size: a label whose text changes every step would otherwise re-lay out the window.
+        self.step_label.setFixedSize(QtGui.QFontMetrics(self.step_label.font()).size(0, "step 888 · search 888")
+                                     + QtCore.QSize(4, 2))
+        self.output = OutputView()
         self.topk = QtWidgets.QTableWidget(0, 2)
         self.topk.setHorizontalHeaderLabels(["next token", "probability"])
         self.topk.horizontalHeader().setStretchLastSection(True)
@@ -132,8 +174,8 @@ class DecodingArea(QtWidgets.QWidget):
             lines = [f"{i + 1}. {html.escape(' '.join(b.tokens))} <span style='color:gray'>(log p {b.log_prob:.2f}"
                      f"{', ended' if b.finished else ''})</span>" for i, b in enumerate(step.beams)]
             self.beams.setText("<b>Beams</b><br>" + "<br>".join(lines))
-        else:
-            self.beams.clear()
+        elif self.beams.text():
+            self.beams.clear()  # (clearing an empty label would still re-lay out the area)
         words = [html.escape(t) for t in step.output_tokens]
         if words and not step.finished:
             words[-1] = f"<b>{words[-1]}</b>"
@@ -141,5 +183,9 @@ class DecodingArea(QtWidgets.QWidget):
         self.output.setText(f"<span style='font-size:14pt'>{' '.join(words)}{tail}</span>")
         self.topk.setRowCount(len(step.topk_tokens))
         for row, (token, prob) in enumerate(zip(step.topk_tokens, step.topk_probs, strict=True)):
-            self.topk.setItem(row, 0, QtWidgets.QTableWidgetItem(token))
-            self.topk.setItem(row, 1, QtWidgets.QTableWidgetItem(f"{prob:.3f}"))
+            for col, text in ((0, token), (1, f"{prob:.3f}")):
+                item = self.topk.item(row, col)
+                if item is None:
+                    self.topk.setItem(row, col, QtWidgets.QTableWidgetItem(text))
+                elif item.text() != text:
+                    item.setText(text)

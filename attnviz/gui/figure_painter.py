@@ -55,7 +55,9 @@ def colour_indices(values: np.ndarray, levels: tuple[float, float]) -> np.ndarra
     scaled = np.subtract(values, low, dtype=np.float32)
     scaled *= 255.0 / (high - low)
     np.clip(scaled, 0, 255, out=scaled)
-    np.nan_to_num(scaled, copy=False, nan=0.0)
+    blank = np.isnan(scaled)
+    if blank.any():
+        scaled[blank] = 0.0
     return scaled.astype(np.uint8)
 
 
@@ -80,6 +82,21 @@ def qimage_of(pixels: np.ndarray) -> QtGui.QImage:
 def rgba_image(values: np.ndarray, levels: tuple[float, float], colormap: str) -> QtGui.QImage:
     """values (Q, K) as a Q-row, K-column image that owns its pixels."""
     return qimage_of(argb_pixels(values, levels, colormap)).copy()
+
+
+def masked_runs(masked: np.ndarray) -> list[tuple[int, int, int]]:
+    """masked (Q, K) bool as runs of masked cells along each row: (row, first column, count).
+
+    A causal mask of T rows is T - 1 runs rather than T(T-1)/2 cells to draw."""
+    masked = np.asarray(masked, dtype=bool)
+    if masked.ndim != 2 or not masked.any():
+        return []
+    padded = np.zeros((masked.shape[0], masked.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = masked
+    edges = np.diff(padded, axis=1)  # +1 where a run starts, -1 one past where it ends
+    rows, starts = np.nonzero(edges == 1)
+    _, ends = np.nonzero(edges == -1)
+    return [(int(r), int(s), int(e - s)) for r, s, e in zip(rows, starts, ends, strict=True)]
 
 
 def thinned(labels: tuple[str, ...], cell: float, text_height: float) -> list[tuple[int, str]]:
@@ -175,7 +192,7 @@ def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False)
     _paint_cells(painter, spec, layout, vector)
     _paint_labels(painter, spec, layout, QtGui.QFontMetricsF(font))
     if spec.colour_bar:
-        _paint_colour_bar(painter, layout.bar, spec.levels, spec.colormap, QtGui.QFontMetricsF(font), vector)
+        paint_colour_bar(painter, layout.bar, spec.levels, spec.colormap, QtGui.QFontMetricsF(font), vector)
     painter.setPen(QtGui.QPen(QtGui.QColor(60, 60, 60), 0.8))
     painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
     if rows and cols:
@@ -209,8 +226,8 @@ def _paint_cells(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, vec
         painter.drawImage(layout.grid, rgba_image(spec.values, spec.levels, spec.colormap))
     if spec.masked is not None and np.any(spec.masked):
         painter.setPen(QtCore.Qt.PenStyle.NoPen)
-        cells = [QtCore.QRectF(layout.grid.left() + c * layout.cell, layout.grid.top() + r * layout.cell,
-                               layout.cell, layout.cell) for r, c in zip(*np.nonzero(spec.masked), strict=True)]
+        cells = [QtCore.QRectF(layout.grid.left() + first * layout.cell, layout.grid.top() + row * layout.cell,
+                               count * layout.cell, layout.cell) for row, first, count in masked_runs(spec.masked)]
         for brush in (QtGui.QBrush(MASK_FILL), QtGui.QBrush(MASK_HATCH, QtCore.Qt.BrushStyle.BDiagPattern)):
             painter.setBrush(brush)
             for rect in cells:
@@ -248,8 +265,9 @@ def _paint_labels(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, me
     painter.restore()
 
 
-def _paint_colour_bar(painter: QtGui.QPainter, bar: QtCore.QRectF, levels: tuple[float, float], colormap: str,
-                      metrics: QtGui.QFontMetricsF, vector: bool) -> None:
+def paint_colour_bar(painter: QtGui.QPainter, bar: QtCore.QRectF, levels: tuple[float, float], colormap: str,
+                     metrics: QtGui.QFontMetricsF, vector: bool = False) -> None:
+    """The colour scale in ``bar`` (high at the top) with round ticks and their values on its right."""
     low, high = levels
     ramp = np.linspace(high, low, 256, dtype=np.float32)[:, None]  # top = high
     if vector:
@@ -323,7 +341,7 @@ def _paint_grid(painter: QtGui.QPainter, spec: GridSpec, vector: bool) -> None:
         paint_figure(painter, panel, vector)
         painter.restore()
     painter.setFont(font)
-    _paint_colour_bar(painter, layout.bar, spec.levels, spec.colormap, QtGui.QFontMetricsF(font), vector)
+    paint_colour_bar(painter, layout.bar, spec.levels, spec.colormap, QtGui.QFontMetricsF(font), vector)
     painter.restore()
 
 

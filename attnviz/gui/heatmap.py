@@ -1,192 +1,377 @@
-"""A query × key heatmap: tokens on both axes, a colour bar, a hover read-out, masked-cell overlay.
+"""A query × key heatmap on screen: the figure description (:class:`FigureSpec`) painted with QPainter.
 
-Built on pyqtgraph's ImageItem (row-major, cells centred on integer coordinates, y downwards), as in
-pyqtgraph's MatrixDisplayExample.
+The same pieces as the exported picture (cell colours, masked-cell hatching, colour bar, thinned token
+labels), laid out to fill the widget instead of at a fixed cell size; plus a hover read-out signal, a
+crosshair, an outlined row range and a context menu. Painting one figure takes about a millisecond
+(no scene graph, no per-step layout): a decoding step redraws only the heatmaps whose figure changed.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
-import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.spec import FigureSpec, empty_figure, nice_ticks, tick_text
-from attnviz.gui.figure_painter import argb_pixels, colour_map, qimage_of
-from attnviz.gui.titled_plot import TitledPlot
+from attnviz.gui.figure_painter import (
+    MASK_FILL,
+    MASK_HATCH,
+    argb_pixels,
+    masked_runs,
+    paint_colour_bar,
+    qimage_of,
+    thinned,
+)
 
-COLOUR_BAR_TEXT_ROOM = 12  # px beside the widest colour-bar label (tick and offset)
-MASK_COLOUR = (225, 225, 225, 235)  # masked cells: light grey, unlike any colour of the weight scale
-
-
-class CellImage(pg.GraphicsObject):
-    """A matrix of coloured cells, cell (i, j) centred on (j, i); draws premultiplied ARGB pixels.
-
-    Leaner than pg.ImageItem for this one job: no levels, no LUT, no per-paint format conversion.
-    """
-
-    def __init__(self):
-        super().__init__()
-        self._pixels = np.zeros((0, 0), np.uint32)
-        self._image = qimage_of(self._pixels)
-        self.setTransform(QtGui.QTransform.fromTranslate(-0.5, -0.5))
-
-    def set_pixels(self, pixels: np.ndarray) -> None:
-        """pixels (Q, K) uint32 premultiplied ARGB words; kept (not copied) while shown."""
-        if pixels.shape != self._pixels.shape:
-            self.prepareGeometryChange()
-        self._pixels = np.ascontiguousarray(pixels, dtype=np.uint32)
-        self._image = qimage_of(self._pixels)
-        self.update()
-
-    def boundingRect(self) -> QtCore.QRectF:
-        rows, cols = self._pixels.shape
-        return QtCore.QRectF(0, 0, cols, rows)
-
-    def paint(self, painter: QtGui.QPainter, *_args) -> None:
-        if self._pixels.size:
-            painter.drawImage(self.boundingRect(), self._image)
+MAX_LABEL_CHARS = 14  # longer tokens are shown cut, with "…" (the hover read-out has them whole)
+LABEL_GAP = 6  # px between two column labels side by side
+MARGIN = 6  # px around the figure
+BAR_WIDTH = 14  # px of the colour bar
+BAR_GAP = 10  # px between the cells and the colour bar
+MIN_GRID = 64  # px: the cell area is never smaller than this on either side
+ROW_BOX_PEN = QtGui.QPen(QtGui.QColor(255, 80, 40), 2)
+CROSS_PEN = QtGui.QPen(QtGui.QColor(255, 255, 255, 170), 1, QtCore.Qt.PenStyle.DashLine)
+FRAME_PEN = QtGui.QPen(QtGui.QColor(60, 60, 60), 0.8)
+AXIS_NAME_COLOUR = QtGui.QColor(90, 90, 90)
 
 
-def _premultiplied(colour: tuple[int, int, int, int]) -> int:
-    red, green, blue, alpha = colour
-    return (alpha << 24) | ((red * alpha // 255) << 16) | ((green * alpha // 255) << 8) | (blue * alpha // 255)
+def cut_label(label: str) -> str:
+    return label if len(label) <= MAX_LABEL_CHARS else label[:MAX_LABEL_CHARS - 1] + "…"
 
 
-class Heatmap(TitledPlot):
-    """Shows one figure description (:class:`FigureSpec`). Emits ``hovered(row, col)`` when the pointer
-    enters a cell, and again with the same cell when a new figure replaces the old under a still pointer
-    (-1, -1 when it leaves or the cell is gone), and ``export_requested`` / ``copy_requested`` with the
-    figure on show (from its context menu)."""
+@dataclass(frozen=True)
+class HeatmapLayout:
+    """Where each part of the figure lies in the widget, in widget pixels."""
+
+    title: QtCore.QRectF
+    title_text: str  # elided to the widget's width
+    grid: QtCore.QRectF  # the cells (empty when the figure has none)
+    bar: QtCore.QRectF  # the colour bar (empty when not shown)
+    row_ticks: list[tuple[int, str]]
+    col_ticks: list[tuple[int, str]]
+    label_width: float  # of the row labels, right-aligned against the grid
+
+
+class Heatmap(QtWidgets.QWidget):
+    """Shows one :class:`FigureSpec`. Emits ``hovered(row, col)`` when the pointer enters a cell, and
+    again with the same cell when a new figure replaces the old under a still pointer (-1, -1 when it
+    leaves or the cell is gone), and ``export_requested`` / ``copy_requested`` with the figure on show
+    (from its context menu)."""
 
     hovered = QtCore.Signal(int, int)
     export_requested = QtCore.Signal(object)  # FigureSpec
     copy_requested = QtCore.Signal(object)  # FigureSpec
 
-    def __init__(self, parent=None, colour_bar: bool = True):
+    def __init__(self, parent: QtWidgets.QWidget | None = None, colour_bar: bool = True):
         super().__init__(parent)
-        self.spec: FigureSpec = empty_figure("")
-        self.colormap = "viridis"
-        self.plot.invertY(True)
-        self.plot.setAspectLocked(False)
-        self.plot.getViewBox().setMouseEnabled(x=False, y=False)
-        for name in ("left", "bottom"):
-            self.plot.getAxis(name).setStyle(tickLength=0)
-        self.plot.getAxis("bottom").setStyle(tickTextOffset=4)
-        self.image = CellImage()
-        self.plot.addItem(self.image)
-        self.mask_image = CellImage()
-        self.mask_image.setZValue(5)
-        self.plot.addItem(self.mask_image)
-        pen = pg.mkPen((255, 80, 40), width=2)
-        self.row_box = pg.QtWidgets.QGraphicsRectItem()
-        self.row_box.setPen(pen)
-        self.row_box.setZValue(10)
-        self.row_box.hide()
-        self.plot.addItem(self.row_box)
-        cross_pen = pg.mkPen((255, 255, 255, 160), width=1, style=QtCore.Qt.PenStyle.DashLine)
-        self.h_line = pg.InfiniteLine(angle=0, pen=cross_pen, movable=False)
-        self.v_line = pg.InfiniteLine(angle=90, pen=cross_pen, movable=False)
-        for line in (self.h_line, self.v_line):
-            line.setZValue(11)
-            line.hide()
-            self.plot.addItem(line, ignoreBounds=True)
-        # The colour bar is a legend only: cells arrive already coloured (see show_figure).
-        self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=colour_map(self.colormap), interactive=False,
-                                        width=14)
+        self.setMouseTracking(True)
+        self.setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent)  # every pixel is painted
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
         self.has_colour_bar = colour_bar
-        if colour_bar:
-            self.plot.layout.addItem(self.colorbar, 2, 5)  # right of the right-hand axis, as insert_in does
-            self.plot.layout.setColumnFixedWidth(4, 5)
-            self._set_colour_bar_levels((0.0, 1.0))
+        self.spec: FigureSpec = empty_figure("")
         self.values = np.zeros((0, 0), dtype=np.float32)
         self.row_labels: tuple[str, ...] = ()
         self.col_labels: tuple[str, ...] = ()
+        self.highlighted_rows: tuple[int, int] | None = None  # (first, count) outlined
+        self._pixels = np.zeros((0, 0), np.uint32)
+        self._image = qimage_of(self._pixels)
+        self._runs: list[tuple[int, int, int]] = []  # masked cells: (row, first column, count)
+        self._shown_labels: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+        self._layout: HeatmapLayout | None = None
+        self._least = QtCore.QSize(0, 0)
+        self._bar_width: float | None = None
+        self._smoothed: tuple[tuple, QtGui.QImage] | None = None
+        self._figure_count = 0  # figures shown so far: what the kept smoothed image belongs to
         self._hover = (-1, -1)
         self._pointer: QtCore.QPointF | None = None
-        self.plot.scene().sigMouseMoved.connect(self._on_scene_mouse_moved)
+        self._fonts()
+        self._ask_for_room()
+
+    def _fonts(self) -> None:
+        self.label_font = QtGui.QFont(self.font())
+        self.title_font = QtGui.QFont(self.font())
+        self.title_font.setBold(True)
+        self._metrics = QtGui.QFontMetricsF(self.label_font)
+        self._title_metrics = QtGui.QFontMetricsF(self.title_font)
+        # Tokens repeat from step to step: their widths and laid-out texts are kept (a repaint then
+        # costs a third of what measuring and shaping every label again does).
+        self._widths: dict[str, float] = {}
+        self._texts: dict[str, QtGui.QStaticText] = {}
+        self._bar_picture: tuple[tuple, QtGui.QPixmap] | None = None
+
+    def _width(self, text: str) -> float:
+        width = self._widths.get(text)
+        if width is None:
+            if len(self._widths) > 4096:
+                self._widths.clear()
+            width = self._widths[text] = self._metrics.horizontalAdvance(text)
+        return width
+
+    def _static(self, text: str) -> QtGui.QStaticText:
+        static = self._texts.get(text)
+        if static is None:
+            if len(self._texts) > 4096:
+                self._texts.clear()
+            static = self._texts[text] = QtGui.QStaticText(text)
+            static.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+            static.prepare(QtGui.QTransform(), self.label_font)
+        return static
 
     # -- content ----------------------------------------------------------------------------
     def show_figure(self, spec: FigureSpec) -> None:
-        """Draw ``spec``: only the parts that differ from the figure on show are touched."""
+        """Show ``spec``; only a changed figure is repainted, and only a changed size of the labels
+        asks the dock for a new layout."""
         if spec is self.spec:
             return
         values = np.asarray(spec.values, dtype=np.float32)
-        shape_changed = values.shape != self.values.shape
         self.spec, self.values = spec, values
-        if spec.colormap != self.colormap:
-            self.colormap = spec.colormap
-            self.colorbar.setColorMap(colour_map(spec.colormap))
-        if self.has_colour_bar:
-            self.colorbar.setVisible(spec.colour_bar and values.size > 0)
-            if self.colorbar.levels() != tuple(spec.levels):  # an unchanged colour bar is not redrawn
-                self._set_colour_bar_levels(spec.levels)
-        for axis in ("left", "bottom"):  # no meaningless 0-1 axes around a message
-            self.plot.showAxis(axis, values.size > 0)
-        if values.size:
-            # Coloured here with a 256-entry table; pg.ImageItem would make floats + LUT an indexed
-            # QImage that Qt converts on every repaint (4x slower at 256 x 256).
-            self.image.set_pixels(argb_pixels(values, spec.levels, spec.colormap))
-            self.image.show()
-        else:
-            self.image.hide()
-        self._set_mask_overlay(spec.masked)
-        if shape_changed:
-            rows, cols = values.shape if values.ndim == 2 else (0, 0)
-            self.plot.setRange(xRange=(-0.5, max(cols, 1) - 0.5), yRange=(-0.5, max(rows, 1) - 0.5), padding=0)
-            # Apply the new range now: pyqtgraph would do it inside the next paint, whose axis updates
-            # then ask for a second paint of the whole plot.
-            self.plot.getViewBox().prepareForPaint()
         self.row_labels, self.col_labels = spec.row_labels, spec.col_labels
-        self.set_categories("left", spec.row_labels)
-        self.set_categories("bottom", spec.col_labels)
-        self.set_title(spec.title)
+        if values.ndim == 2 and values.size:
+            # Coloured here with a 256-entry table into words Qt draws without converting.
+            self._pixels = argb_pixels(values, spec.levels, spec.colormap)
+        else:
+            self._pixels = np.zeros((0, 0), np.uint32)
+        self._image = qimage_of(self._pixels)
+        self._figure_count += 1
+        self._runs = masked_runs(spec.masked) if spec.masked is not None and values.size else []
+        labels = (tuple(map(cut_label, spec.row_labels)), tuple(map(cut_label, spec.col_labels)))
+        self._shown_labels = labels
+        if self.highlighted_rows is not None and sum(self.highlighted_rows) > self._pixels.shape[0]:
+            self.highlighted_rows = None
+        self._layout = None
+        self._bar_width = None
+        self._ask_for_room()
         self._refresh_hover()
+        self.update()
 
-    def _set_colour_bar_levels(self, levels: tuple[float, float]) -> None:
-        """The colour bar's range and its ticks: the same round values an exported picture shows."""
-        self.colorbar.setLevels(levels)
-        axis = self.colorbar.axis
-        texts = [(value, tick_text(value)) for value in nice_ticks(levels)]
-        axis.setTicks([texts])
-        metrics = QtGui.QFontMetricsF(axis.font())
-        axis.setWidth(int(max(metrics.horizontalAdvance(text) for _, text in texts)) + COLOUR_BAR_TEXT_ROOM)
-
-    def _set_mask_overlay(self, masked: np.ndarray | None) -> None:
-        if masked is None or not np.any(masked):
-            self.mask_image.hide()
-            return
-        self.mask_image.set_pixels(np.where(masked, np.uint32(_premultiplied(MASK_COLOUR)), np.uint32(0)))
-        self.mask_image.show()
+    def title_text(self) -> str:
+        return self.spec.title
 
     def highlight_row(self, row: int | None) -> None:
         """Outline query row ``row`` (None hides the outline)."""
-        if row is None or not (0 <= row < self.values.shape[0]):
-            self.row_box.hide()
-            return
-        self.row_box.setRect(QtCore.QRectF(-0.5, row - 0.5, self.values.shape[1], 1.0))
-        self.row_box.show()
+        self.highlight_rows(row, 1)
 
-    def cell_at(self, scene_pos: QtCore.QPointF) -> tuple[int, int]:
-        if not self.plot.sceneBoundingRect().contains(scene_pos) or self.values.ndim != 2:
+    def highlight_rows(self, first: int | None, count: int) -> None:
+        """Outline ``count`` rows from ``first`` (None or rows outside the matrix: no outline)."""
+        rows = self.values.shape[0] if self.values.ndim == 2 else 0
+        wanted = (first, count) if first is not None and count > 0 and first >= 0 and first + count <= rows \
+            else None
+        if wanted != self.highlighted_rows:
+            self.highlighted_rows = wanted
+            self.update()
+
+    # -- geometry ---------------------------------------------------------------------------
+    def figure_layout(self) -> HeatmapLayout:
+        """The layout for the widget's current size (cached until the figure or the size changes)."""
+        if self._layout is None:
+            self._layout = self._compute_layout(QtCore.QSizeF(self.width(), self.height()))
+        return self._layout
+
+    def _compute_layout(self, size: QtCore.QSizeF) -> HeatmapLayout:
+        line = self._metrics.height()
+        title_height = self._title_metrics.height() + 4
+        title = QtCore.QRectF(MARGIN, 2, max(size.width() - 2 * MARGIN, 1), title_height)
+        title_text = self._title_metrics.elidedText(self.spec.title, QtCore.Qt.TextElideMode.ElideRight,
+                                                    title.width())
+        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
+        if not (rows and cols):
+            return HeatmapLayout(title, title_text, QtCore.QRectF(), QtCore.QRectF(), [], [], 0.0)
+        row_labels, col_labels = self._shown_labels
+        top = title.bottom() + 2
+        bottom = size.height() - MARGIN - line - 2 - line  # column labels, then the axis name
+        grid_height = max(bottom - top, 1.0)
+        row_ticks = thinned(row_labels, grid_height / rows, line) if row_labels else []
+        label_width = max((self._width(t) for _, t in row_ticks), default=0.0)
+        left = MARGIN + line + 4 + label_width + 4  # axis name, labels, gap
+        right = size.width() - MARGIN - self._bar_room()
+        grid = QtCore.QRectF(left, top, max(right - left, 1.0), grid_height)
+        widest = max((self._width(t) for t in col_labels), default=0.0) + LABEL_GAP
+        col_ticks = thinned(col_labels, grid.width() / cols, widest) if col_labels else []
+        bar = QtCore.QRectF()
+        if self._shows_colour_bar():
+            bar = QtCore.QRectF(grid.right() + BAR_GAP, top, BAR_WIDTH, grid_height)
+        return HeatmapLayout(title, title_text, grid, bar, row_ticks, col_ticks, label_width)
+
+    def _shows_colour_bar(self) -> bool:
+        return self.has_colour_bar and self.spec.colour_bar and self.values.size > 0
+
+    def _bar_room(self) -> float:
+        """Width right of the cells: gap, bar, tick marks and the widest tick value."""
+        if not self._shows_colour_bar():
+            return 0.0
+        if self._bar_width is None:
+            self._bar_width = max(self._width(tick_text(v)) for v in nice_ticks(self.spec.levels))
+        return BAR_GAP + BAR_WIDTH + 5 + self._bar_width
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        """The smallest size that shows the whole figure: labels, a MIN_GRID cell area and the colour bar
+        (the title elides). Worked out once per figure: layouts ask for it often."""
+        return self._least
+
+    def _minimum_size(self) -> QtCore.QSize:
+        line = self._metrics.height()
+        title = self._title_metrics.height() + 6
+        if not self.values.size:
+            return QtCore.QSize(80, math.ceil(title + MARGIN))
+        row_labels, _ = self._shown_labels
+        rows = self.values.shape[0]
+        row_ticks = thinned(row_labels, MIN_GRID / rows, line) if row_labels else []
+        label_width = max((self._width(t) for _, t in row_ticks), default=0.0)
+        width = MARGIN + line + 4 + label_width + 4 + MIN_GRID + self._bar_room() + MARGIN
+        height = title + MIN_GRID + 2 * line + 2 + MARGIN
+        return QtCore.QSize(math.ceil(width), math.ceil(height))
+
+    def sizeHint(self) -> QtCore.QSize:
+        return self.minimumSizeHint().expandedTo(QtCore.QSize(320, 260))
+
+    def _ask_for_room(self) -> None:
+        least = self._minimum_size()
+        if least != self._least:  # the layout is only asked again when the labels need other room
+            self._least = least
+            self.updateGeometry()
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        self._layout = None
+        super().resizeEvent(event)
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self._fonts()
+            self._layout = None
+            self._bar_width = None
+            self._ask_for_room()
+        super().changeEvent(event)
+
+    def cell_rect(self, row: int, col: int) -> QtCore.QRectF:
+        """Cell (row, col) in widget pixels."""
+        grid = self.figure_layout().grid
+        rows, cols = self.values.shape
+        width, height = grid.width() / cols, grid.height() / rows
+        return QtCore.QRectF(grid.left() + col * width, grid.top() + row * height, width, height)
+
+    def cell_at(self, pos: QtCore.QPointF) -> tuple[int, int]:
+        """The (row, col) under widget position ``pos``, or (-1, -1)."""
+        grid = self.figure_layout().grid
+        if self.values.ndim != 2 or not self.values.size or not grid.contains(pos):
             return (-1, -1)
-        point = self.plot.getViewBox().mapSceneToView(scene_pos)
-        row, col = int(np.floor(point.y() + 0.5)), int(np.floor(point.x() + 0.5))
-        if 0 <= row < self.values.shape[0] and 0 <= col < self.values.shape[1]:
-            return (row, col)
-        return (-1, -1)
+        rows, cols = self.values.shape
+        row = min(int((pos.y() - grid.top()) / grid.height() * rows), rows - 1)
+        col = min(int((pos.x() - grid.left()) / grid.width() * cols), cols - 1)
+        return (row, col)
 
-    def _on_scene_mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
-        self._pointer = QtCore.QPointF(scene_pos)
-        cell = self.cell_at(scene_pos)
-        if cell == self._hover:
+    # -- painting ---------------------------------------------------------------------------
+    def paintEvent(self, _event: QtGui.QPaintEvent) -> None:
+        layout = self.figure_layout()
+        painter = QtGui.QPainter(self)
+        painter.fillRect(self.rect(), QtGui.QColor("white"))
+        painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
+        painter.setPen(QtGui.QColor("black"))
+        painter.setFont(self.title_font)
+        painter.drawText(layout.title, QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.AlignmentFlag.AlignVCenter,
+                         layout.title_text)
+        if layout.grid.isEmpty():
+            painter.end()
             return
-        self._set_hover(cell)
+        grid = layout.grid
+        painter.drawImage(grid, self._shown_image(grid))
+        self._paint_masked(painter, grid)
+        painter.setPen(FRAME_PEN)
+        painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+        painter.drawRect(grid)
+        if self.highlighted_rows is not None:
+            first, count = self.highlighted_rows
+            box = self.cell_rect(first, 0).united(self.cell_rect(first + count - 1, self.values.shape[1] - 1))
+            painter.setPen(ROW_BOX_PEN)
+            painter.drawRect(box)
+        if self._hover != (-1, -1):
+            centre = self.cell_rect(*self._hover).center()
+            painter.setPen(CROSS_PEN)
+            painter.drawLine(QtCore.QPointF(grid.left(), centre.y()), QtCore.QPointF(grid.right(), centre.y()))
+            painter.drawLine(QtCore.QPointF(centre.x(), grid.top()), QtCore.QPointF(centre.x(), grid.bottom()))
+        painter.setFont(self.label_font)
+        self._paint_labels(painter, layout)
+        if not layout.bar.isEmpty():
+            self._paint_bar(painter, layout.bar)
+        painter.end()
 
-    def _refresh_hover(self) -> None:
-        """A new figure under a pointer that has not moved: report the cell again (its value changed)."""
-        cell = self.cell_at(self._pointer) if self._pointer is not None else (-1, -1)
-        if cell != (-1, -1) or self._hover != (-1, -1):
+    def _shown_image(self, grid: QtCore.QRectF) -> QtGui.QImage:
+        """The cells to draw into ``grid``: as they are (drawn nearest-neighbour, so every cell is a sharp
+        block) unless there are more cells than pixels; then averaged down once per size, because
+        sampling every n-th column would show stripes that are not in the data."""
+        rows, cols = self._pixels.shape
+        ratio = self.devicePixelRatioF()
+        width, height = max(1, round(grid.width() * ratio)), max(1, round(grid.height() * ratio))
+        if cols <= width and rows <= height:
+            return self._image
+        key = (self._figure_count, width, height)
+        if self._smoothed is None or self._smoothed[0] != key:
+            smooth = self._image.scaled(width, height, QtCore.Qt.AspectRatioMode.IgnoreAspectRatio,
+                                        QtCore.Qt.TransformationMode.SmoothTransformation)
+            self._smoothed = (key, smooth)
+        return self._smoothed[1]
+
+    def _paint_masked(self, painter: QtGui.QPainter, grid: QtCore.QRectF) -> None:
+        if not self._runs:
+            return
+        rows, cols = self.values.shape
+        width, height = grid.width() / cols, grid.height() / rows
+        cells = [QtCore.QRectF(grid.left() + first * width, grid.top() + row * height, count * width, height)
+                 for row, first, count in self._runs]
+        painter.setPen(QtCore.Qt.PenStyle.NoPen)
+        for brush in (QtGui.QBrush(MASK_FILL), QtGui.QBrush(MASK_HATCH, QtCore.Qt.BrushStyle.BDiagPattern)):
+            painter.setBrush(brush)
+            painter.drawRects(cells)
+
+    def _paint_labels(self, painter: QtGui.QPainter, layout: HeatmapLayout) -> None:
+        grid, line = layout.grid, self._metrics.height()
+        rows, cols = self.values.shape
+        painter.setPen(QtGui.QColor("black"))
+        cell_height, cell_width = grid.height() / rows, grid.width() / cols
+        for i, text in layout.row_ticks:  # right-aligned against the cells, centred on the row
+            y = grid.top() + (i + 0.5) * cell_height - line / 2
+            painter.drawStaticText(QtCore.QPointF(grid.left() - 4 - self._width(text), y), self._static(text))
+        for i, text in layout.col_ticks:  # centred under the column
+            x = grid.left() + (i + 0.5) * cell_width - self._width(text) / 2
+            painter.drawStaticText(QtCore.QPointF(x, grid.bottom() + 2), self._static(text))
+        painter.setPen(AXIS_NAME_COLOUR)
+        name_width = self._width(self.spec.col_axis) + 4  # centred under the cells, never cut by them
+        painter.drawText(QtCore.QRectF(grid.center().x() - name_width / 2, grid.bottom() + 2 + line, name_width, line),
+                         QtCore.Qt.AlignmentFlag.AlignHCenter, self.spec.col_axis)
+        painter.save()
+        painter.translate(MARGIN, grid.center().y())
+        painter.rotate(-90)
+        painter.drawText(QtCore.QRectF(-grid.height() / 2, 0, grid.height(), line),
+                         QtCore.Qt.AlignmentFlag.AlignHCenter, self.spec.row_axis)
+        painter.restore()
+
+    def _paint_bar(self, painter: QtGui.QPainter, bar: QtCore.QRectF) -> None:
+        """The colour bar and its ticks, drawn once per range, colour map and height (a kept pixmap)."""
+        ratio = self.devicePixelRatioF()
+        key = (self.spec.levels, self.spec.colormap, bar.height(), ratio)
+        if self._bar_picture is None or self._bar_picture[0] != key:
+            room = self._bar_room() - BAR_GAP + 2
+            height = bar.height() + 2 * self._metrics.height()  # a line above and below: the end ticks' text
+            pixmap = QtGui.QPixmap(math.ceil(room * ratio), math.ceil(height * ratio))
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(QtCore.Qt.GlobalColor.transparent)  # it reaches into the title's row: see through
+            bar_painter = QtGui.QPainter(pixmap)
+            bar_painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
+            bar_painter.setFont(self.label_font)
+            paint_colour_bar(bar_painter, QtCore.QRectF(1, self._metrics.height(), BAR_WIDTH, bar.height()),
+                             self.spec.levels, self.spec.colormap, self._metrics)
+            bar_painter.end()
+            self._bar_picture = (key, pixmap)
+        painter.drawPixmap(QtCore.QPointF(bar.left() - 1, bar.top() - self._metrics.height()), self._bar_picture[1])
+
+    # -- pointer ----------------------------------------------------------------------------
+    def mouseMoveEvent(self, event: QtGui.QMouseEvent) -> None:
+        self._pointer = event.position()
+        cell = self.cell_at(self._pointer)
+        if cell != self._hover:
             self._set_hover(cell)
+        super().mouseMoveEvent(event)
 
     def leaveEvent(self, event: QtCore.QEvent) -> None:
         self._pointer = None
@@ -194,15 +379,28 @@ class Heatmap(TitledPlot):
             self._set_hover((-1, -1))
         super().leaveEvent(event)
 
+    def _refresh_hover(self) -> None:
+        """A new figure under a pointer that has not moved: report the cell again (its value changed)."""
+        self._layout = None
+        cell = self.cell_at(self._pointer) if self._pointer is not None else (-1, -1)
+        if cell != (-1, -1) or self._hover != (-1, -1):
+            self._set_hover(cell)
+
     def _set_hover(self, cell: tuple[int, int]) -> None:
         self._hover = cell
-        visible = cell != (-1, -1)
-        self.h_line.setVisible(visible)
-        self.v_line.setVisible(visible)
-        if visible:
-            self.h_line.setPos(cell[0])
-            self.v_line.setPos(cell[1])
+        self.update()
         self.hovered.emit(*cell)
+
+    def event(self, event: QtCore.QEvent) -> bool:
+        if event.type() == QtCore.QEvent.Type.ToolTip:  # the whole title, when it is shown cut
+            layout = self.figure_layout()
+            assert isinstance(event, QtGui.QHelpEvent)
+            if layout.title.contains(QtCore.QPointF(event.pos())) and layout.title_text != self.spec.title:
+                QtWidgets.QToolTip.showText(event.globalPos(), self.spec.title, self)
+            else:
+                QtWidgets.QToolTip.hideText()
+            return True
+        return super().event(event)
 
     def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
         menu = QtWidgets.QMenu(self)

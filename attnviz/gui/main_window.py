@@ -110,8 +110,13 @@ class MainWindow(QtWidgets.QMainWindow):
         self.statusBar().addPermanentWidget(self.busy_bar)
         self.busy_timer = QtCore.QTimer(self, singleShot=True, interval=BUSY_INDICATOR_DELAY_MS)
         self.busy_timer.timeout.connect(self._on_busy_timer_timeout)
-        self.device_label = QtWidgets.QLabel()
+        self.device_label = QtWidgets.QLabel()  # where the model runs
+        self.step_time_label = QtWidgets.QLabel()  # how long the last step took (fixed size: see DecodingArea)
+        self.step_time_label.setFixedSize(QtGui.QFontMetrics(self.step_time_label.font()).size(0, "step 8888.8 ms")
+                                          + QtCore.QSize(6, 2))
+        self.step_time_label.setToolTip("Time the model took for the decoding step on show")
         self.statusBar().addPermanentWidget(self.device_label)
+        self.statusBar().addPermanentWidget(self.step_time_label)
         self.typing_timer = QtCore.QTimer(self, singleShot=True, interval=TYPING_DEBOUNCE_MS)
         self.typing_timer.timeout.connect(self._on_typing_timer_timeout)
         geometry, _state = settings.window_state()
@@ -291,16 +296,21 @@ class MainWindow(QtWidgets.QMainWindow):
         if changed(old, new, "step", "shown_source"):
             self.decoding_area.show_step(new.step, new.shown_source is not None)
             if new.step is not None and new.model is not None:
-                self.device_label.setText(f"{new.model.device} · step {new.step.seconds * 1000:.1f} ms")
+                self.step_time_label.setText(f"step {new.step.seconds * 1000:.1f} ms")
         if (new.position, len(new.steps)) != (old.position, len(old.steps)):
             self.decoding_area.set_timeline(new.position, len(new.steps), step_label(new))
         if new.busy != old.busy:
-            self.statusBar().showMessage(new.busy) if new.busy else self.statusBar().clearMessage()
+            # A job's name and the busy bar appear only once it has taken BUSY_INDICATOR_DELAY_MS: a step
+            # of a few milliseconds must not make the status bar flicker (and repaint) every time.
             if new.busy and not old.busy:
                 self.busy_timer.start()
             elif not new.busy:
                 self.busy_timer.stop()
-                self.busy_bar.hide()
+                if self.busy_bar.isVisible():
+                    self.busy_bar.hide()
+                    self.statusBar().clearMessage()
+            if new.busy and self.busy_bar.isVisible():
+                self.statusBar().showMessage(new.busy)
             if not new.busy and new.model is not None and new.model is not old.model:
                 self._say_loaded(new)
         self._render_controls(new)
@@ -326,6 +336,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.decoding_area.setVisible(translation)  # nothing to decode for kernel regression
         self.exports.export_all_action.setEnabled(translation)  # it writes attention maps
         self.device_label.setText(info.device)
+        self.step_time_label.clear()
         self.setWindowTitle(f"attnviz — {info.path.name}")
         self._say_loaded(state)
         self._report_settings_problems()
@@ -379,6 +390,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.session.state.busy:
             self.busy_bar.setToolTip(self.session.state.busy)
             self.busy_bar.show()
+            self.statusBar().showMessage(self.session.state.busy)
 
     def _on_typing_timer_timeout(self) -> None:
         self.session.encode()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -18,9 +19,35 @@ from attnviz.figures.attention import (
     stack_for,
 )
 from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, empty_figure
-from attnviz.gui.figure_painter import argb_pixels
-from attnviz.gui.heatmap import CellImage, Heatmap
+from attnviz.gui.figure_painter import argb_pixels, qimage_of
+from attnviz.gui.heatmap import Heatmap
 from attnviz.session import Session, SessionState, changed
+
+
+class CellImage(pg.GraphicsObject):
+    """A matrix of coloured cells in a view box, cell (i, j) centred on (j, i): premultiplied ARGB pixels."""
+
+    def __init__(self):
+        super().__init__()
+        self._pixels = np.zeros((0, 0), np.uint32)
+        self._image = qimage_of(self._pixels)
+        self.setTransform(QtGui.QTransform.fromTranslate(-0.5, -0.5))
+
+    def set_pixels(self, pixels: np.ndarray) -> None:
+        """pixels (Q, K) uint32 premultiplied ARGB words; kept (not copied) while shown."""
+        if pixels.shape != self._pixels.shape:
+            self.prepareGeometryChange()
+        self._pixels = np.ascontiguousarray(pixels, dtype=np.uint32)
+        self._image = qimage_of(self._pixels)
+        self.update()
+
+    def boundingRect(self) -> QtCore.QRectF:
+        rows, cols = self._pixels.shape
+        return QtCore.QRectF(0, 0, cols, rows)
+
+    def paint(self, painter: QtGui.QPainter, *_args) -> None:
+        if self._pixels.size:
+            painter.drawImage(self.boundingRect(), self._image)
 
 
 class HeadGrid(pg.GraphicsLayoutWidget):
@@ -216,6 +243,8 @@ class AttentionPanel(QtWidgets.QWidget):
 
     @staticmethod
     def _set_range(box: QtWidgets.QSpinBox, count: int) -> None:
+        if (box.minimum(), box.maximum()) == (1, max(count, 1)):
+            return  # (setting the same range still re-lays out and repaints the box)
         box.blockSignals(True)
         box.setRange(1, max(count, 1))
         box.blockSignals(False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtWidgets
 
 from attnviz.figures.panels import positional_similarity_figure, positional_table_figure
 from attnviz.figures.spec import empty_figure
@@ -84,12 +84,7 @@ class PositionalPanel(QtWidgets.QWidget):
             self._mark_sentence()
 
     def _mark_sentence(self) -> None:
-        rows = self.table.shape[0]
-        if 0 < self.sentence_length <= rows:
-            self.table_view.row_box.setRect(QtCore.QRectF(-0.5, -0.5, self.table.shape[1], self.sentence_length))
-            self.table_view.row_box.show()
-        else:
-            self.table_view.row_box.hide()
+        self.table_view.highlight_rows(0, self.sentence_length)  # (longer than the table: no outline)
 
     def _on_dims_edit_finished(self) -> None:
         self.curves.clear()
