@@ -27,6 +27,7 @@ from attnviz.core.kernel_regression import (
 )
 from attnviz.core.masking import masked_softmax
 from attnviz.core.positional import positional_encoding_table
+from attnviz.figures.book import BookEntry, Live
 from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, Series, fit_levels
 from attnviz.training.train import lr_at
 
@@ -34,12 +35,18 @@ from attnviz.training.train import lr_at
 @dataclass(frozen=True)
 class GalleryEntry:
     """One figure of the curriculum: ``key`` (file stem, e.g. ``10.3-additive-toy``), the book's
-    section, a caption, and the function that computes it."""
+    section, a caption, the function that computes it, and how the app shows it live (None: only
+    as the figure itself)."""
 
     key: str
     section: str
     caption: str
     build: Callable[[], AnyFigure]
+    live: Live | None = None
+
+    @property
+    def book_entry(self) -> BookEntry:
+        return BookEntry(self.key, self.section, self.caption, self.live)
 
 
 def _numbers(n: int) -> tuple[str, ...]:
@@ -301,28 +308,129 @@ def layer_costs() -> AnyFigure:
                     "sequence length n", "billions of operations")
 
 
+# -- the shipped models -------------------------------------------------------------------------
+BOOK_SENTENCE = "i think that we should go home ."
+
+
+def _shipped(name: str):
+    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.paths import MODELS_DIR
+
+    return load_checkpoint(MODELS_DIR / f"{name}.safetensors")
+
+
+def _decoded(name: str):
+    """The shipped model ``name`` and its greedy decoding of BOOK_SENTENCE: (loaded, source, last step)."""
+    from attnviz.core.stepping import DecodeSession
+
+    loaded = _shipped(name)
+    session = DecodeSession(loaded)
+    source = session.encode(BOOK_SENTENCE)
+    return loaded, source, session.run()[-1]
+
+
+def _attention_of(name: str, kind: str, all_heads: bool, caption: str) -> AnyFigure:
+    from attnviz.core.kinds import AttentionKind
+    from attnviz.figures.attention import AttentionView, attention_figure
+
+    _loaded, source, step = _decoded(name)
+    view = AttentionView(AttentionKind(kind), all_heads=all_heads)
+    spec = attention_figure(source, step, view, name)[0].spec
+    return replace(spec, title=f"{caption} — {spec.title}")
+
+
+def _training_curve(name: str, caption: str) -> AnyFigure:  # caption: e.g. "Transformer"
+    """The training loss per epoch stored in the checkpoint; checkpoints trained before attnviz stored
+    it have only validation BLEU per epoch, and the figure says so rather than invent a loss curve."""
+    training = _shipped(name).training
+    loss = training.get("train_loss_per_epoch")
+    if loss:
+        epochs = np.arange(1, len(loss) + 1, dtype=np.float64)
+        return LineSpec((Series("training loss", epochs, np.asarray(loss, np.float64)),),
+                        f"{caption}: training loss per epoch", "epoch", "cross-entropy per token")
+    bleu = training.get("bleu_per_epoch") or []
+    epochs = np.arange(1, len(bleu) + 1, dtype=np.float64)
+    return LineSpec((Series("validation BLEU", epochs, np.asarray(bleu, np.float64)),),
+                    f"{caption}: BLEU per epoch (no loss was recorded)", "epoch", "validation BLEU")
+
+
+def bahdanau_attention() -> AnyFigure:
+    return _attention_of("rnn-additive", "cross-attention", False, "Bahdanau attention")
+
+
+def bahdanau_training() -> AnyFigure:
+    return _training_curve("rnn-additive", "Bahdanau model")
+
+
+def transformer_heads() -> AnyFigure:
+    return _attention_of("transformer", "encoder self-attention", True, "Multi-head self-attention")
+
+
+def transformer_decoder_self() -> AnyFigure:
+    return _attention_of("transformer", "decoder self-attention", True, "Decoder self-attention (causal)")
+
+
+def transformer_cross() -> AnyFigure:
+    return _attention_of("transformer", "cross-attention", True, "Encoder–decoder attention")
+
+
+def transformer_training() -> AnyFigure:
+    return _training_curve("transformer", "Transformer")
+
+
+def pe_of_model() -> AnyFigure:
+    loaded = _shipped("transformer")
+    table = np.asarray(positional_encoding_table(loaded.config.max_src_len, loaded.config.num_hiddens))
+    return _heat(table, f"Positional encoding of the shipped Transformer: {table.shape[0]} positions × "
+                 f"{table.shape[1]} dimensions", row_axis="position", col_axis="dimension", levels=(-1.0, 1.0),
+                 colormap="CET-D1")
+
+
+_NW_LIVE = Live("kernel-regression.safetensors", dock="kernel")
+_PE_LIVE = Live("transformer.safetensors", dock="positional", sentence=BOOK_SENTENCE)
+
+
+def _translation_live(name: str, kind: str, all_heads: bool) -> Live:
+    return Live(f"{name}.safetensors", "attention", BOOK_SENTENCE, kind, all_heads)
+
+
 GALLERY: tuple[GalleryEntry, ...] = (
     GalleryEntry("10.1-attention-cues", "10.1", "Attention cues: the identity matrix as attention weights",
                  attention_cues),
-    GalleryEntry("10.2-data", "10.2", "Nadaraya–Watson: training data and the true function", nw_data),
-    GalleryEntry("10.2-average-pooling", "10.2", "Average pooling", nw_average_pooling),
-    GalleryEntry("10.2-nonparametric", "10.2", "Non-parametric attention pooling: prediction", nw_nonparametric),
+    GalleryEntry("10.2-data", "10.2", "Nadaraya–Watson: training data and the true function", nw_data, _NW_LIVE),
+    GalleryEntry("10.2-average-pooling", "10.2", "Average pooling", nw_average_pooling, _NW_LIVE),
+    GalleryEntry("10.2-nonparametric", "10.2", "Non-parametric attention pooling: prediction", nw_nonparametric,
+                 _NW_LIVE),
     GalleryEntry("10.2-nonparametric-weights", "10.2", "Non-parametric attention pooling: weights",
-                 nw_nonparametric_weights),
+                 nw_nonparametric_weights, _NW_LIVE),
     GalleryEntry("10.2-parametric-loss", "10.2", "Parametric attention pooling: training loss", nw_parametric_loss),
-    GalleryEntry("10.2-parametric", "10.2", "Parametric attention pooling: prediction", nw_parametric),
-    GalleryEntry("10.2-parametric-weights", "10.2", "Parametric attention pooling: weights", nw_parametric_weights),
-    GalleryEntry("10.2-kernels", "10.2", "Kernels side by side", nw_kernels),
-    GalleryEntry("10.2-bandwidths", "10.2", "The effect of the bandwidth", nw_bandwidths),
+    GalleryEntry("10.2-parametric", "10.2", "Parametric attention pooling: prediction", nw_parametric, _NW_LIVE),
+    GalleryEntry("10.2-parametric-weights", "10.2", "Parametric attention pooling: weights", nw_parametric_weights,
+                 _NW_LIVE),
+    GalleryEntry("10.2-kernels", "10.2", "Kernels side by side", nw_kernels, _NW_LIVE),
+    GalleryEntry("10.2-bandwidths", "10.2", "The effect of the bandwidth", nw_bandwidths, _NW_LIVE),
     GalleryEntry("10.3-masked-softmax", "10.3", "Masked softmax, valid lengths 2 and 3", masked_softmax_example),
     GalleryEntry("10.3-masked-softmax-2d", "10.3", "Masked softmax, a valid length per query",
                  masked_softmax_2d_example),
     GalleryEntry("10.3-additive-toy", "10.3", "Additive attention on the toy example", additive_toy),
     GalleryEntry("10.3-dot-product-toy", "10.3", "Scaled dot-product attention on the toy example", dot_product_toy),
+    GalleryEntry("10.4-bahdanau-attention", "10.4", "Bahdanau attention of the trained model", bahdanau_attention,
+                 _translation_live("rnn-additive", "cross-attention", False)),
+    GalleryEntry("10.4-bahdanau-training", "10.4", "Bahdanau model: training curve", bahdanau_training),
+    GalleryEntry("10.5-heads", "10.5", "Multi-head attention: every head of every layer", transformer_heads,
+                 _translation_live("transformer", "encoder self-attention", True)),
     GalleryEntry("11.6-pe-table", "11.6", "Positional encoding table", pe_table),
     GalleryEntry("11.6-pe-curves", "11.6", "Positional encoding: dimensions 6–9", pe_curves),
     GalleryEntry("11.6-binary", "11.6", "Binary representations of 0…7", pe_binary),
     GalleryEntry("11.6-pe-similarity", "11.6", "PE · PEᵀ", pe_similarity),
+    GalleryEntry("11.6-pe-model", "11.6", "Positional encoding of the trained Transformer", pe_of_model, _PE_LIVE),
+    GalleryEntry("11.7-encoder-self", "11.7", "Transformer encoder self-attention, layer × head", transformer_heads,
+                 _translation_live("transformer", "encoder self-attention", True)),
+    GalleryEntry("11.7-decoder-self", "11.7", "Transformer decoder self-attention (causal: masked cells marked)",
+                 transformer_decoder_self, _translation_live("transformer", "decoder self-attention", True)),
+    GalleryEntry("11.7-cross", "11.7", "Transformer encoder–decoder attention", transformer_cross,
+                 _translation_live("transformer", "cross-attention", True)),
+    GalleryEntry("11.7-training", "11.7", "Transformer: training curve", transformer_training),
     GalleryEntry("paper-lr-schedules", "paper §5.3", "Learning-rate schedules", lr_schedules),
     GalleryEntry("paper-why-scale", "paper §3.2.1", "Why dot products are scaled by √d", why_scale),
     GalleryEntry("paper-layer-costs", "paper Table 1", "Cost per layer: self-attention, recurrent, convolutional",

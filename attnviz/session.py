@@ -24,6 +24,7 @@ import numpy as np
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit
+from attnviz.figures.book import BookEntry, BookFigure
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
     from attnviz.core.checkpoint import LoadedModel
@@ -156,6 +157,7 @@ class SessionState:
     beam_size: int = 1
     kernel: KernelFit | None = None
     batch: BatchDecoding | None = None  # sentences decoded together as one padded batch (the Batch panel)
+    book: BookFigure | None = None  # the book figure asked for last (Help ▸ Book figures)
 
     @property
     def step(self) -> DecodeStep | None:
@@ -365,6 +367,28 @@ class Session:
     def set_text(self, text: str) -> None:
         """The sentence as typed so far; it is encoded by :meth:`encode` (or by the next Step)."""
         self._publish(text=text)
+
+    def book_entries(self) -> list[BookEntry]:
+        """The book's figures, in the book's order (names only: nothing is computed)."""
+        from attnviz.gallery import GALLERY
+
+        return [entry.book_entry for entry in GALLERY]
+
+    def show_book_figure(self, key: str) -> None:
+        """Compute the book figure ``key`` on the worker; it is published as ``state.book``."""
+
+        def job() -> BookFigure:
+            from attnviz.gallery import entries
+
+            entry = next((e for e in entries() if e.key == key), None)
+            if entry is None:
+                raise ValueError(f"there is no book figure {key!r}")
+            return BookFigure(entry.book_entry, entry.build())
+
+        def done(book: BookFigure) -> None:
+            self._publish(book=book)
+
+        self._submit("Drawing the book figure…", job, done, lambda error: self.listener.error(str(error)))
 
     def decode_together(self, texts: list[str]) -> None:
         """Greedy-decode ``texts`` as one padded batch; the result is published as ``state.batch``."""

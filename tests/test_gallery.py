@@ -73,3 +73,44 @@ def test_attnviz_figures_writes_the_pictures_their_numbers_and_an_index(qapp, ca
     assert len(rows) - 1 == sum(len(s.x) for s in spec.series)
     code, _out, err = run_cli(capsys, "figures", "--out", str(out), "--only", "nonsense")
     assert code == 2 and "no book figure matches nonsense" in err
+
+
+def test_help_book_figures_lists_the_gallery_and_shows_the_chosen_figure(window, qtbot, tmp_path, monkeypatch):
+    from PySide6 import QtWidgets
+
+    dialog = window.open_book_figures()
+    qtbot.waitExposed(dialog)
+    leaves = [dialog.tree.topLevelItem(i).child(j) for i in range(dialog.tree.topLevelItemCount())
+              for j in range(dialog.tree.topLevelItem(i).childCount())]
+    assert [leaf.text(0) for leaf in leaves] == [e.caption for e in gallery.GALLERY]
+    assert not dialog.export_button.isEnabled()  # nothing chosen yet
+    dialog.select("10.3-additive-toy")
+    qtbot.waitUntil(lambda: dialog.book is not None, timeout=5000)
+    weights = np.asarray(dialog.book.figure.values)
+    np.testing.assert_allclose(weights[0, 0, 0, :2], 1 / 2, atol=1e-6)  # the book's closed form, on screen
+    assert dialog.view.figure is dialog.book.figure and not dialog.live_button.isEnabled()  # no live view for it
+    assert len(np.unique(pixels(dialog.view).reshape(-1, 4), axis=0)) > 10  # painted, not blank
+    target = tmp_path / "toy"
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName",
+                        lambda *_args, **_kw: (str(target), "SVG vector image (*.svg)"))
+    dialog.export_button.click()
+    assert (tmp_path / "toy.svg").read_text(encoding="utf-8").startswith("<?xml")
+
+
+def test_a_book_figure_shown_live_loads_its_model_decodes_its_sentence_and_picks_its_view(window, qtbot):
+    from attnviz.core.kinds import AttentionKind
+
+    dialog = window.open_book_figures()
+    dialog.select("10.4-bahdanau-attention")
+    qtbot.waitUntil(lambda: dialog.book is not None and dialog.live_button.isEnabled(), timeout=10000)
+    dialog.live_button.click()
+    state = lambda: window.session.state  # noqa: E731
+    qtbot.waitUntil(lambda: state().model is not None and state().model.path.name == "rnn-additive.safetensors"
+                    and state().finished, timeout=20000)
+    assert window.sentence.text() == gallery.BOOK_SENTENCE and window.attention.kind is AttentionKind.CROSS
+    np.testing.assert_allclose(window.attention.heatmap.values, dialog.book.figure.values, atol=1e-6)  # live = book
+    dialog.select("10.2-bandwidths")
+    qtbot.waitUntil(lambda: dialog.book is not None and dialog.book.entry.key == "10.2-bandwidths", timeout=10000)
+    dialog.live_button.click()
+    qtbot.waitUntil(lambda: state().model is not None and state().model.family == "regression", timeout=20000)
+    qtbot.waitUntil(lambda: window.docks["kernel"].isVisible(), timeout=5000)

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
+from attnviz.core.kinds import AttentionKind
 from attnviz.figures.attention import shown_index
+from attnviz.figures.book import Live
 from attnviz.figures.spec import NamedFigure, figure_stem_of
 from attnviz.gui import errors
 from attnviz.gui.decoding_area import (
@@ -28,11 +30,12 @@ from attnviz.gui.decoding_area import (
     ShortcutPassThrough,
 )
 from attnviz.gui.settings import Settings
-from attnviz.paths import ICON, example_sentences, shipped_models
+from attnviz.paths import ICON, MODELS_DIR, example_sentences, shipped_models
 from attnviz.session import Runner, Session, SessionState, changed
 
 if TYPE_CHECKING:
     from attnviz.figures.spec import FigureSpec
+    from attnviz.gui.book_dialog import BookDialog
     from attnviz.gui.docks import Docks
     from attnviz.gui.export_actions import ExportActions
 
@@ -91,6 +94,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.settings = settings
         self.session = Session(self, runner, device=device or settings.device, beam_size=settings.beam_size)
         self.panels: Docks | None = None
+        self.book_dialog: BookDialog | None = None  # Help ▸ Book figures, made when first opened
+        self._pending_live: Live | None = None  # a book figure to show once its model has loaded
         self.setWindowTitle("attnviz")
         self.setWindowIcon(QtGui.QIcon(str(ICON)))
         self.setAcceptDrops(True)
@@ -242,6 +247,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self._fill_device_menu(("cpu",))  # CUDA and MPS appear once torch has loaded (with the first model)
         self.view_menu = self.menuBar().addMenu("&View")
         help_menu = self.menuBar().addMenu("&Help")
+        self.book_action = self._action("&Book figures…", self.open_book_figures, "F1")
+        self.book_action.setToolTip("Every attention figure of d2l.ai's attention chapters and of the Transformer "
+                                    "paper, live and exportable (F1)")
+        help_menu.addAction(self.book_action)
         help_menu.addAction(self._action("&About attnviz", self._on_about_triggered))
         self.toolbar = self.addToolBar("Main")
         self.toolbar.setObjectName("toolbar_main")
@@ -316,6 +325,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self._render_controls(new)
         if self.panels is not None:
             self.panels.render(new)
+        if new.book is not old.book and self.book_dialog is not None:
+            self.book_dialog.show_book(new.book)
+        if (new.model is not old.model and new.model is not None and self._pending_live is not None
+                and new.model.path.name == self._pending_live.checkpoint):
+            QtCore.QTimer.singleShot(0, self._apply_live)
         if new.model is not old.model and new.model is not None and new.model.notice:
             self.error(new.model.notice)  # last: the dialog waits for the user, the window is up to date behind it
 
@@ -429,6 +443,46 @@ class MainWindow(QtWidgets.QMainWindow):
         for path in self.settings.recent_files:
             self.recent_menu.addAction(self._action(path, partial(self.load, path)))
         self.recent_menu.setEnabled(bool(self.settings.recent_files))
+
+    # -- the book's figures -----------------------------------------------------------------
+    def open_book_figures(self) -> BookDialog:
+        """Show Help ▸ Book figures (made on first use; it lists the gallery without computing it)."""
+        if self.book_dialog is None:
+            from attnviz.gui.book_dialog import BookDialog
+
+            self.build_docks()  # its Export and Copy are the window's
+            self.book_dialog = BookDialog(self.session.book_entries(), self.session.show_book_figure,
+                                          self.show_live, self.exports.ask_and_export, self.exports.copy, self)
+        self.book_dialog.show()
+        self.book_dialog.raise_()
+        return self.book_dialog
+
+    def show_live(self, live: Live) -> None:
+        """Put the window in the state that shows a book figure live: its shipped model loaded, its
+        dock raised, its sentence decoded and its attention view chosen."""
+        self._pending_live = live
+        model = self.session.state.model
+        path = MODELS_DIR / live.checkpoint
+        if model is None or model.path.resolve() != path.resolve():
+            self.load(path)  # the rest follows once it has loaded (state_changed)
+        else:
+            QtCore.QTimer.singleShot(0, self._apply_live)
+
+    def _apply_live(self) -> None:
+        live, self._pending_live = self._pending_live, None
+        if live is None or self.panels is None:
+            return
+        dock = self.docks.get(live.dock)
+        if dock is not None:
+            dock.show()
+            dock.raise_()
+        if live.kind:
+            self.attention.all_heads.setChecked(live.all_heads)
+            self.attention.select_view(AttentionKind(live.kind), 0, 0)
+        if live.sentence:
+            self.set_sentence(live.sentence, run=True)
+        self.raise_()
+        self.activateWindow()
 
     def _on_about_triggered(self) -> None:
         versions = " · ".join(f"{name} {_package_version(name)}"

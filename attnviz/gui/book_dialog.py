@@ -1,0 +1,148 @@
+"""Help ▸ Book figures: every attention figure of the curriculum (d2l.ai's attention chapters and
+"Attention Is All You Need"), computed by attnviz's own code, each exportable and, where the app
+has a view for it, shown live in the window (the user then changes the sentence, the head, the
+bandwidth …)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from attnviz.figures.book import BookEntry, BookFigure, Live
+from attnviz.figures.spec import AnyFigure, NamedFigure
+from attnviz.gui.figure_painter import figure_size, paint_figure
+
+SECTION_NAMES = {
+    "10.1": "Attention cues", "10.2": "Attention pooling: Nadaraya–Watson", "10.3": "Attention scoring functions",
+    "10.4": "Bahdanau attention", "10.5": "Multi-head attention", "11.6": "Self-attention and positional encoding",
+    "11.7": "The Transformer",
+}
+
+
+class FigureView(QtWidgets.QWidget):
+    """Any figure description (heatmap, small multiples, line plot) painted to fit the widget, with
+    the painter the exports use: what is exported is what is shown."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.figure: AnyFigure | None = None
+        self.message = ""
+        self.setMinimumSize(320, 240)
+
+    def show_figure(self, figure: AnyFigure | None, message: str = "") -> None:
+        self.figure, self.message = figure, message
+        self.update()
+
+    def paintEvent(self, _event: QtGui.QPaintEvent) -> None:
+        painter = QtGui.QPainter(self)
+        painter.fillRect(self.rect(), QtGui.QColor("white"))
+        if self.figure is None:
+            painter.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, self.message)
+            return
+        size = figure_size(self.figure)
+        scale = min(self.width() / size.width(), self.height() / size.height())
+        painter.translate((self.width() - size.width() * scale) / 2, (self.height() - size.height() * scale) / 2)
+        painter.scale(scale, scale)
+        paint_figure(painter, self.figure)
+        painter.end()
+
+
+class BookDialog(QtWidgets.QDialog):
+    """The list of book figures beside the chosen one. ``ask_figure(key)`` computes an entry (the
+    result arrives through ``show_state``); ``show_live(live)``, ``export`` and ``copy`` are the
+    window's."""
+
+    def __init__(self, entries: list[BookEntry], ask_figure: Callable[[str], None],
+                 show_live: Callable[[Live], None], export: Callable[[NamedFigure], None],
+                 copy: Callable[[NamedFigure], None], parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Book figures — attnviz")
+        self.entries = {entry.key: entry for entry in entries}
+        self._ask_figure, self._show_live, self._export, self._copy = ask_figure, show_live, export, copy
+        self.book: BookFigure | None = None
+        self.tree = QtWidgets.QTreeWidget()
+        self.tree.setHeaderHidden(True)
+        self.tree.setMinimumWidth(360)
+        sections: dict[str, QtWidgets.QTreeWidgetItem] = {}
+        for entry in entries:
+            if entry.section not in sections:
+                name = SECTION_NAMES.get(entry.section, "")
+                title = f"{entry.section} · {name}" if name else f"“Attention Is All You Need” — {entry.section}" \
+                    if entry.section.startswith("paper") else entry.section
+                sections[entry.section] = QtWidgets.QTreeWidgetItem(self.tree, [title])
+                sections[entry.section].setFlags(QtCore.Qt.ItemFlag.ItemIsEnabled)
+            item = QtWidgets.QTreeWidgetItem(sections[entry.section], [entry.caption])
+            item.setData(0, QtCore.Qt.ItemDataRole.UserRole, entry.key)
+            item.setToolTip(0, f"{entry.section} — {entry.caption} ({entry.key})")
+        self.tree.expandAll()
+        self.caption = QtWidgets.QLabel("Choose a figure on the left.")
+        self.caption.setWordWrap(True)
+        self.caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.view = FigureView()
+        self.live_button = QtWidgets.QPushButton("Show live in the window")
+        self.live_button.setToolTip("Load the model and open the panel that shows this figure, so you can change "
+                                    "the sentence, the head or the bandwidth")
+        self.export_button = QtWidgets.QPushButton("Export…")
+        self.copy_button = QtWidgets.QPushButton("Copy picture")
+        buttons = QtWidgets.QHBoxLayout()
+        for button in (self.live_button, self.export_button, self.copy_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        right = QtWidgets.QVBoxLayout()
+        right.addWidget(self.caption)
+        right.addWidget(self.view, 1)
+        right.addLayout(buttons)
+        layout = QtWidgets.QHBoxLayout(self)
+        layout.addWidget(self.tree)
+        layout.addLayout(right, 1)
+        self.resize(1100, 680)
+        self.tree.currentItemChanged.connect(self._on_current_item_changed)
+        self.live_button.clicked.connect(self._on_live_clicked)
+        self.export_button.clicked.connect(lambda: self._export(self.named()) if self.book else None)
+        self.copy_button.clicked.connect(lambda: self._copy(self.named()) if self.book else None)
+        self._enable()
+
+    def select(self, key: str) -> None:
+        """Choose entry ``key`` (as a click on it does)."""
+        for item in self.tree.findItems("*", QtCore.Qt.MatchFlag.MatchWildcard | QtCore.Qt.MatchFlag.MatchRecursive):
+            if item.data(0, QtCore.Qt.ItemDataRole.UserRole) == key:
+                self.tree.setCurrentItem(item)
+                return
+        raise KeyError(key)
+
+    def named(self) -> NamedFigure:
+        assert self.book is not None
+        return NamedFigure(self.book.entry.key, self.book.figure)
+
+    def show_book(self, book: BookFigure | None) -> None:
+        """The session's latest book figure (only the one chosen last is shown)."""
+        current = self.tree.currentItem()
+        key = current.data(0, QtCore.Qt.ItemDataRole.UserRole) if current is not None else None
+        if book is None or book.entry.key != key:
+            return
+        self.book = book
+        self.view.show_figure(book.figure)
+        self._enable()
+
+    def _on_current_item_changed(self, item: QtWidgets.QTreeWidgetItem | None, _previous=None) -> None:
+        key = item.data(0, QtCore.Qt.ItemDataRole.UserRole) if item is not None else None
+        entry = self.entries.get(key) if key else None
+        self.book = None
+        self._enable()
+        if entry is None:
+            return
+        live = " It can be shown live in the window." if entry.live else ""
+        self.caption.setText(f"{entry.section} — {entry.caption}.{live}")
+        self.view.show_figure(None, "Computing…")
+        self._ask_figure(entry.key)
+
+    def _on_live_clicked(self) -> None:
+        if self.book is not None and self.book.entry.live is not None:
+            self._show_live(self.book.entry.live)
+
+    def _enable(self) -> None:
+        ready = self.book is not None
+        self.export_button.setEnabled(ready)
+        self.copy_button.setEnabled(ready)
+        self.live_button.setEnabled(ready and self.book is not None and self.book.entry.live is not None)
