@@ -7,6 +7,7 @@ Errors reach the user as one line on stderr and exit code 2, never as a tracebac
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import select
@@ -281,6 +282,10 @@ def _write_batch(figures: list, args: argparse.Namespace, formats: list[str], si
         raise CliError(str(error)) from None
 
 
+FLIPBOOK_KINDS = {"cross": "CROSS", "dec-self": "DECODER_SELF"}  # --kind: the attention that changes per step
+FLIPBOOK_ONLY = ("kind", "layer", "head", "all_heads")
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     """Write every attention map of a sentence as pictures and numbers, without a window."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never a window, display or not
@@ -289,8 +294,14 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
     from attnviz.gui.figure_files import ExportError, check_scale, parse_formats
 
+    if args.flipbook:
+        if args.format is not None or args.step is not None:
+            raise CliError(f"--{'format' if args.format is not None else 'step'} does not go with --flipbook "
+                           "(it writes every step as one PDF and one GIF)")
+    elif given := [name for name in FLIPBOOK_ONLY if getattr(args, name) not in (None, False)]:
+        raise CliError(f"--{given[0].replace('_', '-')} chooses the view of --flipbook; add --flipbook")
     try:
-        formats = parse_formats(args.format)
+        formats = parse_formats(args.format or "png,csv")
     except ExportError as error:
         raise CliError(str(error)) from None
     wanted = _parse_step(args.step) if args.step is not None else -1  # -1: the last step
@@ -307,6 +318,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
     source = session.encode(args.text)
     _warn_about(source, session.max_src_len)
     steps = session.run()
+    if args.flipbook:
+        return _export_flipbook(args, source, steps)
     if wanted is None:
         chosen = list(steps)
     elif wanted == -1:
@@ -321,6 +334,61 @@ def _cmd_export(args: argparse.Namespace) -> int:
     figures = attention_figures(source, chosen, view, name)
     sidecar = attention_sidecar(source, chosen, view, name, loaded.kind, str(args.checkpoint), str(device))
     written = _write_batch(figures, args, formats, sidecar)
+    print(f"wrote {len(written)} files into {args.out}")
+    return 0
+
+
+def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
+    """export --flipbook: the view (--kind, --layer, --head or --all-heads) at every step of the decoding as
+    ``<stem>_flipbook.pdf`` and ``<stem>_flipbook.gif`` in --out; both written, or neither."""
+    from PySide6 import QtGui
+
+    from attnviz.core.kinds import AttentionKind
+    from attnviz.figures.attention import (
+        AttentionView,
+        attention_figure,
+        available_kinds,
+        figure_stem,
+        figure_title,
+        stack_for,
+    )
+    from attnviz.gui.figure_files import ExportError, WouldReplace, _failed
+    from attnviz.gui.flipbook import flipbook_paths, write_flipbook
+
+    kind = AttentionKind[FLIPBOOK_KINDS[args.kind or "cross"]]
+    if kind not in available_kinds(source):
+        raise CliError(f"--kind {args.kind}: this model has no {kind.value}")
+    layers, heads = stack_for(kind, source, steps[-1], args.scores)[0].shape[:2]
+    for option, number, most, what in (("--layer", args.layer, layers, "layer"), ("--head", args.head, heads, "head")):
+        if number is not None and not 1 <= number <= most:
+            raise CliError(f"{option} {number}: this model's {kind.value} has {most} {what}(s), counted from 1")
+    if args.all_heads and (args.layer is not None or args.head is not None):
+        raise CliError("--all-heads shows every layer and head: leave out --layer and --head")
+    layer, head = (args.layer or 1) - 1, (args.head or 1) - 1
+    view = AttentionView(kind, layer, head, scores=args.scores, show_masked=not args.blank_masked,
+                         all_heads=args.all_heads)
+    _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
+    model = Path(args.checkpoint).stem
+    figures = [attention_figure(source, step, view, model)[0].spec for step in steps]
+    what = "all-heads" if args.all_heads else f"layer{layer + 1}_head{head + 1}"
+    shown_what = "all heads" if args.all_heads else f"layer {layer + 1} · head {head + 1}"
+    pdf, gif = flipbook_paths(args.out, figure_stem(kind, what, None, args.scores))
+    created = not args.out.exists()
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        written = write_flipbook(figures, pdf, gif, scale=args.scale, force=args.force,
+                                 title=figure_title(model, kind, shown_what, None, args.scores))
+    except BaseException as error:
+        if created:
+            with contextlib.suppress(OSError):
+                args.out.rmdir()  # only if empty: it was made for this export
+        if isinstance(error, WouldReplace):
+            raise CliError(f"{error}; add --force to replace them") from None
+        if isinstance(error, ExportError):
+            raise CliError(str(error)) from None
+        if isinstance(error, OSError):
+            raise CliError(str(_failed(args.out, error))) from None
+        raise
     print(f"wrote {len(written)} files into {args.out}")
     return 0
 
@@ -396,9 +464,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a translation checkpoint (.safetensors; default: the shipped Transformer)")
     export.add_argument("--text", required=True, help="the sentence to decode")
     export.add_argument("--out", required=True, type=Path, help="folder to write into (created if missing)")
-    export.add_argument("--format", default="png,csv", help="comma-separated: png, svg, pdf, csv, npy")
+    export.add_argument("--format", help="comma-separated: png, svg, pdf, csv, npy (default png,csv)")
     export.add_argument("--step", help="1-based step to export, or 'all' (default: the last step)")
-    export.add_argument("--scale", type=float, default=2.0, help="PNG scale factor (default 2)")
+    export.add_argument("--scale", type=float, default=2.0, help="PNG (and flip-book GIF) scale factor (default 2)")
     export.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
     export.add_argument("--threads", type=int, help=THREADS_HELP)
     export.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
@@ -406,6 +474,13 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--scores", action="store_true", help="pre-softmax scores instead of weights")
     export.add_argument("--blank-masked", action="store_true",
                         help="leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)")
+    export.add_argument("--flipbook", action="store_true",
+                        help="write every step of one view as a multi-page PDF and an animated GIF "
+                             "(<view>_flipbook.pdf, <view>_flipbook.gif) instead of picture files per step")
+    export.add_argument("--kind", choices=list(FLIPBOOK_KINDS), help="--flipbook: which attention (default cross)")
+    export.add_argument("--layer", type=int, help="--flipbook: 1-based layer (default 1)")
+    export.add_argument("--head", type=int, help="--flipbook: 1-based head (default 1)")
+    export.add_argument("--all-heads", action="store_true", help="--flipbook: every layer and head, small multiples")
     export.set_defaults(run=_cmd_export)
 
     figures = sub.add_parser("figures", help="render the book's attention figures (d2l.ai, the Transformer paper)")

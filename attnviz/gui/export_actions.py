@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.results import DecodeStep
-from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
+from attnviz.figures.attention import AttentionView, attention_figure, attention_figures, attention_sidecar
 from attnviz.figures.spec import NamedFigure
 from attnviz.gui.figure_files import (
     FORMATS,
@@ -90,6 +90,7 @@ class ExportActions(QtCore.QObject):
         self.export_action = self._action("&Export heatmap…", self._on_export_triggered, "Ctrl+E")
         self.export_all_action = self._action("Export &all maps…", self._on_export_all_triggered, "Ctrl+Shift+E")
         self.copy_action = self._action("&Copy heatmap", self._on_copy_triggered, "Ctrl+Shift+C")
+        self.flipbook_action = self._action("Export &flip-book…", self._on_flipbook_triggered, "Ctrl+Shift+F")
         self.scale_menu = QtWidgets.QMenu("PNG &scale", window)
         self.scale_group = QtGui.QActionGroup(window)
         for scale in SCALES:
@@ -216,7 +217,45 @@ class ExportActions(QtCore.QObject):
                 return
         self.export_figure(figure, path)
 
+    def export_flipbook(self, path: str | Path) -> list[Path]:
+        """The decoding so far as a flip-book of the Attention panel's view: ``path`` as a PDF with a page
+        per step and an animated GIF of the same name beside it."""
+        from attnviz.gui.flipbook import write_flipbook
+
+        state = self.session.state
+        source, model = state.shown_source, state.model
+        if source is None or model is None or not state.steps:
+            self.fail("There is nothing to make a flip-book of yet: decode a sentence first.")
+            return []
+        view, name = self.view(), model.path.stem
+        figures = [attention_figure(source, step, view, name)[0].spec for step in state.steps]
+        pdf, gif = Path(path).with_suffix(".pdf"), Path(path).with_suffix(".gif")
+        title = f"attnviz flip-book: {name} · {source.text}"
+        try:
+            try:
+                written = write_flipbook(figures, pdf, gif, scale=self.settings.export_scale, title=title)
+            except WouldReplace as error:
+                if not self._agree_to_replace(error.paths, pdf.parent):
+                    return []
+                written = write_flipbook(figures, pdf, gif, scale=self.settings.export_scale, title=title,
+                                         force=True)
+        except ExportError as error:
+            self.fail(str(error))
+            return []
+        self.settings.export_dir = str(pdf.parent)
+        self.notify(f"Exported the flip-book ({len(figures)} steps): {' and '.join(p.name for p in written)}")
+        return written
+
     # -- handlers ---------------------------------------------------------------------------
+    def _on_flipbook_triggered(self) -> None:
+        current = self.current_figure()
+        stem = current.stem if current is not None and current.stem else "attention"
+        start = Path(self.settings.export_dir or Path.home()) / f"{stem.split('_step')[0]}_flipbook.pdf"
+        path, _chosen = QtWidgets.QFileDialog.getSaveFileName(
+            self.window, "Export flip-book", str(start), "PDF, a page per step, with an animated GIF beside it (*.pdf)")
+        if path:
+            self.export_flipbook(path)
+
     def _on_export_triggered(self) -> None:
         self.ask_and_export(self.current_figure())
 

@@ -179,7 +179,8 @@ class MainWindow(QtWidgets.QMainWindow):
             heatmap.copy_requested.connect(lambda spec: self.exports.copy(NamedFigure("", spec)))
         self.attention.grid.export_requested.connect(self.exports.export_action.trigger)
         self.attention.grid.copy_requested.connect(self.exports.copy_action.trigger)
-        export_actions = [self.exports.export_action, self.exports.export_all_action, self.exports.copy_action]
+        export_actions = [self.exports.export_action, self.exports.export_all_action, self.exports.flipbook_action,
+                          self.exports.copy_action]
         self.file_menu.insertActions(self.quit_separator, export_actions)
         self.file_menu.insertMenu(self.quit_separator, self.exports.scale_menu)
         self.file_menu.insertSeparator(export_actions[0])
@@ -349,6 +350,7 @@ class MainWindow(QtWidgets.QMainWindow):
         translation = info.family == "translation"
         self.decoding_area.setVisible(translation)  # nothing to decode for kernel regression
         self.exports.export_all_action.setEnabled(translation)  # it writes attention maps
+        self.exports.flipbook_action.setEnabled(translation)
         self.device_label.setText(info.device)
         self.step_time_label.clear()
         self.setWindowTitle(f"attnviz — {info.path.name}")

@@ -1,0 +1,310 @@
+"""The decoding flip-book: a multi-page PDF (a page per step) and an animated GIF (a frame per step), from
+``attnviz export --flipbook`` and from :func:`attnviz.gui.flipbook.write_flipbook` (offscreen Qt)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageSequence
+
+from attnviz.figures.spec import FigureSpec
+from attnviz.gui import flipbook
+from attnviz.gui.figure_files import ExportError, WouldReplace
+from attnviz.gui.flipbook import FRAME_MS, LAST_FRAME_MS, flipbook_paths, write_flipbook
+from tests.helpers import run_cli
+
+PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # a page object, not the /Pages tree
+
+
+def pages_of(pdf: Path) -> int:
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    return len(PAGE.findall(data))
+
+
+def frames_of(gif: Path) -> list[np.ndarray]:
+    with Image.open(gif) as image:
+        return [np.asarray(frame.convert("RGB")).astype(np.int16) for frame in ImageSequence.Iterator(image)]
+
+
+def export(capsys, checkpoint: Path, out: Path, *extra: str, text: str = "a b c") -> tuple[int, str, str]:
+    return run_cli(capsys, "export", "--checkpoint", str(checkpoint), "--text", text, "--out", str(out),
+                   "--scale", "1", *extra)
+
+
+def one_error_line(code: int, err: str) -> None:
+    assert code == 2, err
+    assert err.startswith("attnviz: error: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.fixture
+def step_pngs(qapp, capsys, tiny_models, tmp_path) -> list[Path]:
+    """The tiny Transformer's 'a b c', every step's cross-attention (layer 1, head 1) as PNG at scale 1."""
+    out = tmp_path / "steps"
+    code, _, err = export(capsys, tiny_models["transformer"][0], out, "--step", "all", "--format", "png")
+    assert code == 0, err
+    pngs = sorted(out.glob("cross_layer1_head1_step*.png"))
+    assert len(pngs) >= 3
+    return pngs
+
+
+def test_cli_flipbook_has_a_page_and_a_frame_per_step(qapp, capsys, tiny_models, tmp_path, step_pngs):
+    out = tmp_path / "book"
+    code, stdout, err = export(capsys, tiny_models["transformer"][0], out, "--flipbook")
+    assert code == 0, err
+    assert stdout == f"wrote 2 files into {out}\n"
+    pdf, gif = flipbook_paths(out, "cross_layer1_head1")
+    assert sorted(out.iterdir()) == sorted([pdf, gif])  # and no temporary file left beside them
+    assert pages_of(pdf) == len(step_pngs)
+
+    frames = frames_of(gif)
+    assert len(frames) == len(step_pngs)
+    pictures = [np.asarray(Image.open(png).convert("RGB")).astype(np.int16) for png in step_pngs]
+    height = max(p.shape[0] for p in pictures)
+    width = max(p.shape[1] for p in pictures)
+    assert {frame.shape for frame in frames} == {(height, width, 3)}  # one size: the largest step's
+    assert np.abs(frames[0] - frames[-1]).mean() > 1  # the heatmap grew and changed
+    with Image.open(gif) as image:
+        durations = [frame.info["duration"] for frame in ImageSequence.Iterator(image)]
+        assert image.info["loop"] == 0  # forever
+    assert durations == [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
+    for frame, picture in ((frames[0], pictures[0]), (frames[-1], pictures[-1])):
+        rows, cols = picture.shape[:2]
+        shown = frame[:rows, :cols]  # top left aligned, padded on white
+        assert np.abs(shown.mean(axis=(0, 1)) - picture.mean(axis=(0, 1))).max() < 1.0  # mean colour
+        assert np.abs(shown - picture).mean() < 1.0  # and pixel by pixel, despite the 256-colour palette
+        assert (frame[rows:] == 255).all() and (frame[:, cols:] == 255).all()
+
+
+def test_cli_flipbook_follows_the_view_options(qapp, capsys, tiny_models, tmp_path):
+    out = tmp_path / "book"
+    code, _, err = export(capsys, tiny_models["transformer"][0], out, "--flipbook", "--kind", "dec-self",
+                          "--layer", "2", "--head", "3", "--scores", "--blank-masked", "--beam", "2")
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["dec-self_layer2_head3_scores_flipbook.gif",
+                                                     "dec-self_layer2_head3_scores_flipbook.pdf"]
+    code, _, err = export(capsys, tiny_models["transformer"][0], out, "--flipbook", "--all-heads", "--scale", "2")
+    assert code == 0, err
+    pdf, gif = flipbook_paths(out, "cross_all-heads")
+    with Image.open(gif) as image:
+        wide = image.size[0]
+    assert pdf.is_file() and wide > 600  # a 2 × 4 grid at scale 2
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--layer", "2"], "--layer chooses the view of --flipbook; add --flipbook"),
+    (["--all-heads"], "--all-heads chooses the view of --flipbook"),
+    (["--flipbook", "--step", "2"], "--step does not go with --flipbook"),
+    (["--flipbook", "--format", "png"], "--format does not go with --flipbook"),
+    (["--flipbook", "--layer", "3"], "--layer 3: this model's cross-attention has 2 layer(s)"),
+    (["--flipbook", "--head", "0"], "--head 0: this model's cross-attention has 4 head(s)"),
+    (["--flipbook", "--all-heads", "--head", "1"], "--all-heads shows every layer and head"),
+    (["--flipbook", "--scale", "100"], "--scale: the PNG scale must be a number from 0.25 to 8"),
+])
+def test_cli_flipbook_rejects_bad_options_with_one_line(qapp, capsys, tiny_models, tmp_path, extra, message):
+    out = tmp_path / "book"
+    code, _, err = export(capsys, tiny_models["transformer"][0], out, *extra)
+    one_error_line(code, err)
+    assert message in err
+    assert not out.exists()
+
+
+def test_cli_flipbook_of_an_attention_the_model_lacks(qapp, capsys, tiny_models, tmp_path):
+    code, _, err = export(capsys, tiny_models["rnn-additive"][0], tmp_path / "book", "--flipbook", "--kind",
+                          "dec-self")
+    one_error_line(code, err)
+    assert "this model has no decoder self-attention" in err and not (tmp_path / "book").exists()
+
+
+def test_cli_flipbook_replaces_files_only_with_force(qapp, capsys, tiny_models, tmp_path):
+    out = tmp_path / "book"
+    checkpoint = tiny_models["rnn-dot"][0]
+    assert export(capsys, checkpoint, out, "--flipbook")[0] == 0
+    pdf, gif = flipbook_paths(out, "cross_layer1_head1")
+    pdf.write_bytes(b"my annotated copy")
+    gif_before = gif.read_bytes()
+    code, _, err = export(capsys, checkpoint, out, "--flipbook", "--text", "c d e f")
+    one_error_line(code, err)
+    assert "would be replaced" in err and "add --force" in err
+    assert pdf.read_bytes() == b"my annotated copy" and gif.read_bytes() == gif_before
+    assert sorted(out.iterdir()) == sorted([pdf, gif])
+    code, _, err = export(capsys, checkpoint, out, "--flipbook", "--force", "--text", "c d e f")
+    assert code == 0, err
+    assert pages_of(pdf) >= 3 and gif.read_bytes() != gif_before
+    assert sorted(out.iterdir()) == sorted([pdf, gif])
+
+
+def test_cli_flipbook_never_replaces_a_folder_and_writes_nothing(qapp, capsys, tiny_models, tmp_path):
+    out = tmp_path / "book"
+    gif = flipbook_paths(out, "cross_layer1_head1")[1]
+    gif.mkdir(parents=True)
+    (gif / "notes.txt").write_text("my work")
+    code, _, err = export(capsys, tiny_models["transformer"][0], out, "--flipbook", "--force")
+    one_error_line(code, err)
+    assert "is not a regular file" in err
+    assert (gif / "notes.txt").read_text() == "my work"
+    assert sorted(out.iterdir()) == [gif]  # no PDF either: both or neither
+
+
+def test_cli_flipbook_into_an_unwritable_place(qapp, capsys, tiny_models, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = export(capsys, tiny_models["transformer"][0], blocker / "book", "--flipbook")
+    one_error_line(code, err)
+    assert err.startswith("attnviz: error: Cannot write") and blocker.read_text() == "x"
+
+
+def test_cli_flipbook_into_a_read_only_folder(qapp, capsys, tiny_models, tmp_path):
+    out = tmp_path / "read-only"
+    out.mkdir()
+    out.chmod(0o555)
+    try:
+        if os.access(out, os.W_OK):
+            pytest.skip("this user writes into read-only folders (root)")
+        code, _, err = export(capsys, tiny_models["transformer"][0], out, "--flipbook")
+        one_error_line(code, err)
+        assert "Cannot write" in err and "permission denied" in err
+        assert list(out.iterdir()) == []
+    finally:
+        out.chmod(0o755)
+
+
+def specs(steps: int = 4) -> list[FigureSpec]:
+    """A made-up decoding: one more query row per step over five keys, weights that sum to one."""
+    rng = np.random.default_rng(0)
+    weights = rng.dirichlet(np.ones(5), size=steps).astype(np.float32)
+    keys = ("k1", "k2", "k3", "k4", "k5")
+    return [FigureSpec(weights[: n + 1], tuple(f"q{i}" for i in range(n + 1)), keys, f"made up · step {n + 1}")
+            for n in range(steps)]
+
+
+def test_write_flipbook_writes_both_and_returns_them(qapp, tmp_path):
+    pdf, gif = tmp_path / "a.pdf", tmp_path / "a.gif"
+    assert write_flipbook(specs(), pdf, gif, scale=1.5, title="made up") == [pdf, gif]
+    assert pages_of(pdf) == 4 and b"made up" in pdf.read_bytes()
+    assert len(frames_of(gif)) == 4
+    assert write_flipbook(specs(2), None, tmp_path / "b.gif") == [tmp_path / "b.gif"]
+    assert write_flipbook(specs(1), tmp_path / "c.pdf", None) == [tmp_path / "c.pdf"]
+    assert pages_of(tmp_path / "c.pdf") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.gif", "a.pdf", "b.gif", "c.pdf"]
+
+
+def test_write_flipbook_refuses_what_it_cannot_do(qapp, tmp_path):
+    pdf, gif = tmp_path / "a.pdf", tmp_path / "a.gif"
+    with pytest.raises(ExportError, match="nothing to export"):
+        write_flipbook([], pdf, gif)
+    with pytest.raises(ExportError, match="nothing to export"):
+        write_flipbook([FigureSpec(np.zeros((0, 3), np.float32), (), ("a", "b", "c"), "")], pdf, gif)
+    with pytest.raises(ExportError, match="no flip-book file"):
+        write_flipbook(specs(), None, None)
+    with pytest.raises(ExportError, match="cannot both be written"):
+        write_flipbook(specs(), pdf, pdf)
+    with pytest.raises(ExportError, match="scale"):
+        write_flipbook(specs(), pdf, gif, scale=float("nan"))
+    assert list(tmp_path.iterdir()) == []
+    pdf.write_bytes(b"mine")
+    with pytest.raises(WouldReplace) as refused:
+        write_flipbook(specs(), pdf, gif)
+    assert refused.value.paths == [pdf]
+    assert pdf.read_bytes() == b"mine" and not gif.exists()
+    write_flipbook(specs(), pdf, gif, force=True)
+    assert pages_of(pdf) == 4
+
+
+def test_a_failure_while_writing_leaves_neither_file(qapp, tmp_path, monkeypatch):
+    """The second file fails on the disk (say, full) after the first was written: neither takes its name,
+    the earlier PDF is kept, and no temporary file is left behind."""
+    pdf, gif = tmp_path / "a.pdf", tmp_path / "a.gif"
+    pdf.write_bytes(b"an earlier good export")
+    synced = []
+
+    def fsync(fd):
+        synced.append(fd)
+        if len(synced) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(flipbook.os, "fsync", fsync)
+    with pytest.raises(ExportError, match=f"Cannot write {gif}: the disk is full"):
+        write_flipbook(specs(), pdf, gif, force=True)
+    assert pdf.read_bytes() == b"an earlier good export"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdf"]
+
+
+def test_an_interruption_while_encoding_leaves_nothing(qapp, tmp_path, monkeypatch):
+    def broken(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(flipbook, "flipbook_gif_bytes", broken)
+    with pytest.raises(KeyboardInterrupt):
+        write_flipbook(specs(), tmp_path / "a.pdf", tmp_path / "a.gif")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A real, nearly full filesystem: a 64 KiB tmpfs (needs root), filled but for a few bytes."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
+                      capture_output=True, check=False).returncode != 0:
+        pytest.skip("this machine does not allow mounting a tmpfs")
+    try:
+        with open(mount / "filler", "wb", buffering=0) as handle:
+            try:
+                while True:
+                    handle.write(b"x" * 1024)
+            except OSError:
+                pass
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+def test_a_full_disk_keeps_the_earlier_files_and_says_so(qapp, full_disk):
+    pdf, gif = full_disk / "a.pdf", full_disk / "a.gif"
+    pdf.write_bytes(b"")  # (an empty file fits on a full disk)
+    with pytest.raises(ExportError, match="the disk is full"):
+        write_flipbook(specs(), pdf, gif, force=True)
+    assert pdf.read_bytes() == b""
+    assert sorted(p.name for p in full_disk.iterdir()) == ["a.pdf", "filler"]
+
+
+def test_the_gif_palette_keeps_the_colours(qapp):
+    """256 colours for several hundred: white stays white, the colour bar keeps no visible bands, and the
+    cells keep their colours (the frames differ from the pictures by well under one level on average)."""
+    from attnviz.gui.figure_painter import lookup_table
+
+    frames = flipbook.gif_frames(specs(6), scale=2)
+    colours, counts = flipbook.colour_counts(frames)
+    assert len(colours) > 256  # (else the palette is exact and there is nothing to test)
+    palette = flipbook.shared_palette(frames, colours, counts, ["viridis"])
+    assert len(palette) <= 256 and (palette == 255).all(axis=1).any()
+    viridis = lookup_table("viridis")[:, :3].astype(np.int32)
+    assert np.abs(viridis - palette[flipbook._nearest(viridis, palette)]).max() <= 4
+    for frame, indexed in zip(frames, flipbook.indexed_frames(frames, palette, colours), strict=True):
+        assert indexed.mode == "P"
+        error = np.abs(np.asarray(indexed.convert("RGB"), np.int16) - np.asarray(frame, np.int16))
+        assert error.mean() < 0.5
+
+
+def test_the_app_exports_the_decoding_as_a_flip_book(window, tmp_path, monkeypatch):
+    from PIL import Image
+    from PySide6 import QtWidgets
+
+    window.set_sentence("a b c", run=True)
+    steps = len(window.session.state.steps)
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName",
+                        lambda *_args, **_kw: (str(tmp_path / "mine.pdf"), ""))
+    window.exports.flipbook_action.trigger()
+    assert (tmp_path / "mine.pdf").read_bytes().startswith(b"%PDF")
+    with Image.open(tmp_path / "mine.gif") as gif:
+        assert gif.n_frames == steps
+    assert "flip-book" in window.statusBar().currentMessage()
