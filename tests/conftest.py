@@ -100,3 +100,22 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         return
     QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
     gc.collect()
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):
+    """A real 64 KiB filesystem (a tmpfs; needs root), for tests that fill it (helpers.fill_disk)."""
+    import os
+    import subprocess
+
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
+                      capture_output=True, check=False).returncode != 0:
+        pytest.skip("this machine does not allow mounting a tmpfs")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -51,3 +52,13 @@ class HeldRunner:
                 failed(error)
                 continue
             done(result)
+
+
+def fill_disk(folder: Path) -> None:
+    """Fill the filesystem of ``folder`` with ``folder/filler`` until a write fails."""
+    with open(folder / "filler", "wb", buffering=0) as handle:
+        try:
+            while True:
+                handle.write(b"x" * 1024)
+        except OSError:
+            pass

@@ -13,7 +13,7 @@ from attnviz.figures.attention import AttentionView, attention_figures, matrix_f
 from attnviz.figures.spec import FigureSpec
 from attnviz.gui import figure_files
 from attnviz.gui.figure_files import ExportError, export_batch, export_figure, read_csv
-from tests.helpers import pixels, run_cli
+from tests.helpers import fill_disk, pixels, run_cli
 
 
 def view_figure(view, model="", step=None, show_masked=True):
@@ -227,39 +227,14 @@ def test_existing_files_are_replaced_only_when_the_user_agrees(qapp, tmp_path, c
     assert mine.read_text() != "my edited table"
 
 
-@pytest.fixture
-def full_disk(tmp_path):
-    """A real, nearly full filesystem: a 64 KiB tmpfs (needs root), filled but for a few bytes."""
-    import os
-    import subprocess
-
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root")
-    mount = tmp_path / "small"
-    mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
-                      capture_output=True, check=False).returncode != 0:
-        pytest.skip("this machine does not allow mounting a tmpfs")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", str(mount)], check=False)
-
-
 @pytest.mark.parametrize("fmt", ["svg", "pdf", "png", "csv"])
-def test_a_full_disk_keeps_the_earlier_file_and_says_so(decoded, full_disk, fmt):
+def test_a_full_disk_keeps_the_earlier_file_and_says_so(decoded, small_disk, fmt):
+    full_disk = small_disk
     source, steps = decoded
     figure = attention_figures(source, [steps[-1]], AttentionView(), "tiny")[0]
     earlier = full_disk / f"figure.{fmt}"
     earlier.write_bytes(b"an earlier good export")
-    filler = full_disk / "filler"
-    with open(filler, "wb", buffering=0) as handle:  # fill the disk
-        try:
-            while True:
-                handle.write(b"x" * 1024)
-                handle.flush()
-        except OSError:
-            pass
+    fill_disk(full_disk)
     with pytest.raises(ExportError, match="the disk is full"):
         figure_files.export_figure(figure.spec, earlier)
     assert earlier.read_bytes() == b"an earlier good export"

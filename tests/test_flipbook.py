@@ -6,7 +6,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,7 @@ from attnviz.figures.spec import FigureSpec
 from attnviz.gui import flipbook
 from attnviz.gui.figure_files import ExportError, WouldReplace
 from attnviz.gui.flipbook import FRAME_MS, LAST_FRAME_MS, flipbook_paths, write_flipbook
-from tests.helpers import run_cli
+from tests.helpers import fill_disk, run_cli
 
 PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # a page object, not the /Pages tree
 
@@ -246,29 +245,9 @@ def test_an_interruption_while_encoding_leaves_nothing(qapp, tmp_path, monkeypat
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.fixture
-def full_disk(tmp_path):
-    """A real, nearly full filesystem: a 64 KiB tmpfs (needs root), filled but for a few bytes."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs needs root")
-    mount = tmp_path / "small"
-    mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
-                      capture_output=True, check=False).returncode != 0:
-        pytest.skip("this machine does not allow mounting a tmpfs")
-    try:
-        with open(mount / "filler", "wb", buffering=0) as handle:
-            try:
-                while True:
-                    handle.write(b"x" * 1024)
-            except OSError:
-                pass
-        yield mount
-    finally:
-        subprocess.run(["umount", str(mount)], check=False)
-
-
-def test_a_full_disk_keeps_the_earlier_files_and_says_so(qapp, full_disk):
+def test_a_full_disk_keeps_the_earlier_files_and_says_so(qapp, small_disk):
+    full_disk = small_disk
+    fill_disk(full_disk)
     pdf, gif = full_disk / "a.pdf", full_disk / "a.gif"
     pdf.write_bytes(b"")  # (an empty file fits on a full disk)
     with pytest.raises(ExportError, match="the disk is full"):

@@ -59,6 +59,7 @@ class OutputView(QtWidgets.QTextBrowser):
         self.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # it grows instead
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Fixed)
         self.document().setDocumentMargin(1)
+        self._html = ""
         self._fit_height()
 
     def text(self) -> str:
@@ -66,7 +67,7 @@ class OutputView(QtWidgets.QTextBrowser):
         return self.toPlainText()
 
     def setText(self, html_text: str) -> None:
-        if html_text != getattr(self, "_html", None):
+        if html_text != self._html:
             self._html = html_text
             self.setHtml(html_text)
             self._fit_height()

@@ -99,6 +99,15 @@ def masked_runs(masked: np.ndarray) -> list[tuple[int, int, int]]:
     return [(int(r), int(s), int(e - s)) for r, s, e in zip(rows, starts, ends, strict=True)]
 
 
+MAX_LABEL_CHARS = 14  # on screen, longer tokens are shown cut with "…" (the hover read-out has them whole)
+LABEL_GAP = 6  # px between two labels side by side on an axis
+
+
+def cut_label(label: str) -> str:
+    """``label`` cut to MAX_LABEL_CHARS: one 300-letter word must not squeeze the matrix to nothing."""
+    return label if len(label) <= MAX_LABEL_CHARS else label[:MAX_LABEL_CHARS - 1] + "…"
+
+
 def thinned(labels: tuple[str, ...], cell: float, text_height: float) -> list[tuple[int, str]]:
     """The labels that fit when cells are ``cell`` px apart: every n-th one, n the smallest of 1, 2, 5,
     10, 20, 50 … that keeps texts from overlapping (so a 256-wide axis reads 0, 50, 100 …)."""

@@ -16,17 +16,17 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.spec import FigureSpec, empty_figure, nice_ticks, tick_text
 from attnviz.gui.figure_painter import (
+    LABEL_GAP,
     MASK_FILL,
     MASK_HATCH,
     argb_pixels,
+    cut_label,
     masked_runs,
     paint_colour_bar,
     qimage_of,
     thinned,
 )
 
-MAX_LABEL_CHARS = 14  # longer tokens are shown cut, with "…" (the hover read-out has them whole)
-LABEL_GAP = 6  # px between two column labels side by side
 MARGIN = 6  # px around the figure
 BAR_WIDTH = 14  # px of the colour bar
 BAR_GAP = 10  # px between the cells and the colour bar
@@ -35,10 +35,6 @@ ROW_BOX_PEN = QtGui.QPen(QtGui.QColor(255, 80, 40), 2)
 CROSS_PEN = QtGui.QPen(QtGui.QColor(255, 255, 255, 170), 1, QtCore.Qt.PenStyle.DashLine)
 FRAME_PEN = QtGui.QPen(QtGui.QColor(60, 60, 60), 0.8)
 AXIS_NAME_COLOUR = QtGui.QColor(90, 90, 90)
-
-
-def cut_label(label: str) -> str:
-    return label if len(label) <= MAX_LABEL_CHARS else label[:MAX_LABEL_CHARS - 1] + "…"
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.gui.figure_painter import thinned
+from attnviz.gui.figure_painter import LABEL_GAP, cut_label, thinned
 
 TITLE_MARGIN = 8  # px kept free on each side of an elided title
-MAX_LABEL_CHARS = 14  # longer tokens are shown cut, with "…" (the hover read-out has them whole)
-LABEL_GAP = 6  # px between two category labels side by side
 
 
 class TitledPlot(pg.GraphicsLayoutWidget):
@@ -62,8 +60,7 @@ class TitledPlot(pg.GraphicsLayoutWidget):
     def set_categories(self, axis: str, labels: tuple[str, ...]) -> None:
         """Label positions 0, 1, 2 … of ``axis`` ("left" or "bottom") with ``labels``, thinned to fit and
         each cut to MAX_LABEL_CHARS (a 300-letter word would otherwise squeeze the matrix to nothing)."""
-        labels = tuple(label if len(label) <= MAX_LABEL_CHARS else label[:MAX_LABEL_CHARS - 1] + "…"
-                       for label in labels)
+        labels = tuple(map(cut_label, labels))
         if self._categories.get(axis) == labels:
             return
         self._categories[axis] = labels
