@@ -199,6 +199,11 @@ class SessionState:
     def can_back(self) -> bool:
         return self.position >= 0 and not self.stale
 
+    @property
+    def forced_steps(self) -> tuple[int, ...]:
+        """Indices (into ``steps``) of the steps whose token the user forced."""
+        return tuple(i for i, step in enumerate(self.steps) if step.forced)
+
     def translation(self) -> str:
         """The output of the step on show, as preprocessed text ("" before the first step)."""
         step = self.step
@@ -246,6 +251,7 @@ class Session:
         self._encoded_text: str | None = None  # the text of the latest encode request
         self._pending_steps = 0  # Steps asked for while encoding
         self._pending_to_end = False  # Run to end asked for while encoding (or with the sentence)
+        self._pending_force: tuple[list[str], int, bool] | None = None  # _force's arguments, once encoded
         self._load_generation = 0
         self._loading: Path | None = None  # the checkpoint being loaded now
         self._kernel_request: tuple[str, float, float] | None = None
@@ -419,6 +425,7 @@ class Session:
         text = self._state.text if text is None else text
         gen = self._next_generation()
         self._decoding, self._pending_steps, self._pending_to_end = None, 0, run
+        self._pending_force = None
         self._encoded_text = text
         loaded = self.loaded
         if loaded is None or not loaded.is_translation or not text.strip():
@@ -441,9 +448,11 @@ class Session:
             self._encoding = False
             self._decoding, source = result
             self._publish(source=source, steps=(), position=-1)
-            to_end, steps = self._pending_to_end, self._pending_steps
-            self._pending_to_end, self._pending_steps = False, 0
-            if to_end or steps:
+            to_end, steps, force = self._pending_to_end, self._pending_steps, self._pending_force
+            self._pending_to_end, self._pending_steps, self._pending_force = False, 0, None
+            if force is not None:
+                self._force(*force)
+            elif to_end or steps:
                 self._decode(None if to_end else steps)
 
         def failed(error: BaseException) -> None:
@@ -475,6 +484,60 @@ class Session:
 
     def reset(self) -> None:
         self.encode()
+
+    def force(self, token: str) -> None:
+        """Make the decoder take ``token`` at the step on show instead of its own choice (the first step
+        before any is shown); the steps after it are dropped and decoding goes on from there (to the end
+        when the translation on show was finished, so the user sees where the new branch leads)."""
+        self._force([token], max(self._state.position, 0), to_end=self._state.finished)
+
+    def force_prefix(self, prefix: str) -> None:
+        """Decode the sentence from the start taking the words of ``prefix`` (teacher forcing), then on to
+        the end by the model's own choices: a whole reference translation shows the attention the model
+        gives to it. Words its vocabulary lacks are read as <unk>."""
+        from attnviz.core.text import UNK, preprocess, tokenize
+
+        tokens = tokenize(preprocess(prefix))
+        if not tokens:
+            self.listener.error("Type the target words to force (a translation or its beginning).")
+            return
+        vocabulary = self.loaded.tgt_vocab if self.loaded is not None else None
+        if vocabulary is not None:
+            tokens = [word if word in vocabulary else UNK for word in tokens]
+        self._force(tokens, 0, to_end=True)
+
+    def _force(self, tokens: list[str], keep: int, to_end: bool) -> None:
+        """Keep the first ``keep`` steps, then take ``tokens`` one per step (then decode on if to_end)."""
+        if not self._state.is_translation or not self._state.text.strip():
+            return
+        if self._encoded_text != self._state.text:
+            self.encode()
+            keep = 0
+        decoding = self._decoding
+        if decoding is None:  # the sentence is being encoded: force once it has arrived
+            self._pending_force = (tokens, keep, to_end)
+            return
+        gen = self._generation
+
+        def job() -> tuple[list[DecodeStep], int]:
+            decoding.rewind(keep)
+            replayed = len(decoding.steps)
+            for token in tokens:
+                if decoding.finished:
+                    break
+                decoding.step(token)
+            while to_end and not decoding.finished:
+                decoding.step()
+            return list(decoding.steps), replayed
+
+        def done(result: tuple[list[DecodeStep], int]) -> None:
+            if gen != self._generation:
+                return
+            steps, replayed = result
+            kept = self._state.steps[:replayed]  # the same numbers as the replayed steps: keep the objects
+            self._publish(steps=(*kept, *steps[replayed:]), position=len(steps) - 1)
+
+        self._submit("Decoding…", job, done, self._report)
 
     def show(self, index: int) -> None:
         """Show recorded step ``index`` (-1: before the first step)."""

@@ -95,18 +95,40 @@ class BeamSearch:
         return self.hypotheses[sentence][0]
 
     @torch.inference_mode()
-    def step(self) -> None:
-        """Decode one more token for every live hypothesis of every unfinished sentence."""
+    def step(self, force: int | None = None) -> None:
+        """Decode one more token for every live hypothesis of every unfinished sentence.
+
+        force: a token id that the best live hypothesis of sentence 0 must take (teacher forcing, one
+        sentence): the search goes on from that one hypothesis, whatever its beams were.
+        """
         if self.finished:
             raise RuntimeError("decoding has already finished")
         live = [(b, h) for b, hyps in enumerate(self.hypotheses) if not self.done[b] for h in hyps if not h.finished]
+        state_in = self.state
+        if force is not None:
+            if len(self.hypotheses) != 1:
+                raise ValueError("a token can be forced only when decoding one sentence")
+            if len(live) > 1:  # the best live hypothesis (they are kept ranked) is cache row 0
+                state_in = self.state.reorder(torch.tensor([0], device=self.device))
+            live = live[:1]
         last = torch.tensor([h.ids[-1] if h.ids else self.bos_id for _, h in live], device=self.device)
-        log_probs, state, att = self.model.step(last, self.state, need_attention=self.record_attention)
+        log_probs, state, att = self.model.step(last, state_in, need_attention=self.record_attention)
         rows = _host_rows(att, len(live))
         top: list[tuple[list[int], list[float]]] = [([], [])] * len(live)
         if self.top_k:
             top_p, top_i = log_probs.exp().topk(min(self.top_k, log_probs.shape[-1]), dim=-1)
             top = list(zip(top_i.tolist(), top_p.tolist(), strict=True))
+        if force is not None:
+            if not 0 <= force < log_probs.shape[-1]:
+                raise ValueError(f"token id {force} is outside the vocabulary of {log_probs.shape[-1]} tokens")
+            parent = live[0][1]
+            forced = Hypothesis([*parent.ids, force], parent.log_prob + float(log_probs[0, force]),
+                                force == self.eos_id, [*parent.rows, *filter(None, [rows[0]])], top[0])
+            self.hypotheses[0] = [forced]
+            self.done[0] = forced.finished or self.steps_taken + 1 >= self.max_len
+            self.state = state
+            self.steps_taken += 1
+            return
         # Each sentence's live rows, padded to beam_size with -inf rows: one top-k for all sentences.
         sentences = sorted({b for b, _ in live})
         slot_of = {b: i for i, b in enumerate(sentences)}

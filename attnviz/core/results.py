@@ -70,6 +70,7 @@ class DecodeStep:
     causal_mask: np.ndarray
     beams: tuple[Beam, ...]
     seconds: float
+    forced: bool = False  # the user made the decoder take ``token`` (teacher forcing), not its own choice
 
 
 @dataclass(frozen=True)

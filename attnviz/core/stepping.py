@@ -57,6 +57,7 @@ class DecodeSession:
         self.max_tgt_len: int = loaded.config.max_tgt_len
         self.source: EncodedSource | None = None
         self.steps: list[DecodeStep] = []
+        self.forced_tokens: list[str | None] = []  # per step: the token the user forced, or None
         self._search: BeamSearch | None = None
 
     @property
@@ -76,6 +77,7 @@ class DecodeSession:
                                   record_attention=self.record_attention, top_k=self.top_k)
         encoder = self._search.encoder_attention
         self.steps = []
+        self.forced_tokens = []
         self.source = EncodedSource(
             text, source.words, source.unknown, source.truncated_from,
             None if encoder is None else encoder.weights[0].float().cpu().numpy(),
@@ -83,19 +85,41 @@ class DecodeSession:
             np.ones(len(source.words), dtype=bool))
         return self.source
 
-    def step(self) -> DecodeStep:
-        """Decode one more token (for every live beam); raises RuntimeError when already finished."""
+    def step(self, force: str | None = None) -> DecodeStep:
+        """Decode one more token (for every live beam); raises RuntimeError when already finished.
+
+        force: a target token the decoder must take at this step instead of its own choice (ValueError if
+        the model's vocabulary lacks it); with beam search, decoding goes on from that one hypothesis.
+        """
         if self._search is None or self.source is None:
             raise RuntimeError("call encode(text) before step()")
         if self.finished:
             raise RuntimeError("decoding has already finished")
+        forced_id = None if force is None else self.target_id(force)
         started = time.perf_counter()
         self._search.max_len = self.max_tgt_len
-        self._search.step()
+        self._search.step(forced_id)
         decode_step = self._describe(self._search.hypotheses[0], self._search.finished,
-                                     time.perf_counter() - started)
+                                     time.perf_counter() - started, forced_id is not None)
         self.steps.append(decode_step)
+        self.forced_tokens.append(force)
         return decode_step
+
+    def target_id(self, token: str) -> int:
+        """The id of a target token; ValueError naming it when the model's vocabulary lacks it."""
+        if token not in self.tgt_vocab or token in (PAD, BOS):
+            raise ValueError(f"the model cannot say {token!r}: its target vocabulary has no such token")
+        return self.tgt_vocab.ids([token])[0]
+
+    def rewind(self, count: int) -> None:
+        """Go back to the first ``count`` steps: the sentence is encoded again and those steps replayed,
+        with the same forced tokens (the same numbers: decoding is deterministic)."""
+        if self.source is None or count >= len(self.steps):
+            return
+        kept = self.forced_tokens[:count]
+        self.encode(self.source.text)
+        for token in kept:
+            self.step(token)
 
     def run(self) -> list[DecodeStep]:
         """Step until finished; returns all steps."""
@@ -107,14 +131,15 @@ class DecodeSession:
         """The best hypothesis so far, as preprocessed text."""
         return " ".join(self.steps[-1].output_tokens) if self.steps else ""
 
-    def _describe(self, hyps: list[Hypothesis], finished: bool, seconds: float) -> DecodeStep:
+    def _describe(self, hyps: list[Hypothesis], finished: bool, seconds: float, forced: bool) -> DecodeStep:
         source_len = len(self.source.tokens) if self.source else 0
-        return describe_step(hyps, finished, seconds, len(self.steps), source_len, self.tgt_vocab)
+        return describe_step(hyps, finished, seconds, len(self.steps), source_len, self.tgt_vocab, forced)
 
 
 def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index: int, source_len: int,
-                  vocab: Vocab) -> DecodeStep:
-    """The frozen numpy view of a search step: its best hypothesis ``hyps[0]`` and all of its beams."""
+                  vocab: Vocab, forced: bool = False) -> DecodeStep:
+    """The frozen numpy view of a search step: its best hypothesis ``hyps[0]`` and all of its beams.
+    forced: the user forced this step's token (marked only where it differs from the model's top choice)."""
     best = hyps[0]
     tokens = vocab.to_tokens(best.ids)
     t = len(best.ids)
@@ -123,6 +148,7 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
         self_w = _stack_rows([r.self_weights for r in best.rows if r.self_weights is not None], t)
         self_s = _stack_rows([r.self_scores for r in best.rows if r.self_scores is not None], t)
     top_ids, top_probs = best.top
+    own_choice = bool(top_ids) and tokens[-1] == vocab.tokens[top_ids[0]]
     return DecodeStep(
         index=index, token=tokens[-1], finished=finished,
         output_tokens=tuple(tok for tok in tokens if tok != EOS),
@@ -133,7 +159,7 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
         cross_scores=_stack_rows([r.cross_scores for r in best.rows], source_len),
         self_weights=self_w, self_scores=self_s, causal_mask=causal_mask(t).numpy(),
         beams=tuple(Beam(tuple(vocab.to_tokens(h.ids)), h.log_prob, h.finished) for h in hyps),
-        seconds=seconds)
+        seconds=seconds, forced=forced and not own_choice)
 
 
 @torch.inference_mode()

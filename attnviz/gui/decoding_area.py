@@ -86,6 +86,48 @@ class OutputView(QtWidgets.QTextBrowser):
             self.setFixedHeight(wanted)
 
 
+FORCED_COLOUR = QtGui.QColor(214, 95, 0)  # forced tokens: in the output, the timeline and the top-k table
+
+
+class Timeline(QtWidgets.QSlider):
+    """The steps slider, with a small orange mark under every step whose token the user forced."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None):
+        super().__init__(QtCore.Qt.Orientation.Horizontal, parent)
+        self._marks: tuple[int, ...] = ()
+
+    def set_marks(self, values: tuple[int, ...]) -> None:
+        """Mark these slider values (step index + 1)."""
+        if values != self._marks:
+            self._marks = values
+            self.update()
+
+    def marks(self) -> tuple[int, ...]:
+        return self._marks
+
+    def paintEvent(self, event: QtGui.QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._marks or self.maximum() <= self.minimum():
+            return
+        option = QtWidgets.QStyleOptionSlider()
+        self.initStyleOption(option)
+        style = self.style()
+        handle = style.subControlRect(QtWidgets.QStyle.ComplexControl.CC_Slider, option,
+                                      QtWidgets.QStyle.SubControl.SC_SliderHandle, self)
+        span = self.width() - handle.width()
+        painter = QtGui.QPainter(self)
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        painter.setPen(QtCore.Qt.PenStyle.NoPen)
+        painter.setBrush(FORCED_COLOUR)
+        for value in self._marks:
+            x = handle.width() / 2 + QtWidgets.QStyle.sliderPositionFromValue(
+                self.minimum(), self.maximum(), value, span)
+            y = self.height() - 1
+            painter.drawPolygon(QtGui.QPolygonF([QtCore.QPointF(x, y - 5), QtCore.QPointF(x - 4, y),
+                                                 QtCore.QPointF(x + 4, y)]))
+        painter.end()
+
+
 class DecodingArea(QtWidgets.QWidget):
     """Widgets the main window wires to its session; ``show_step`` draws a step's output."""
 
@@ -115,9 +157,9 @@ class DecodingArea(QtWidgets.QWidget):
         self.beam_box.setSpecialValueText("greedy")
         self.beam_box.setToolTip("1 = greedy decoding; more = beam search with that many hypotheses")
         self.beam_box.setValue(beam_size)
-        self.timeline = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.timeline = Timeline()
         self.timeline.setRange(0, 0)
-        self.timeline.setToolTip("Scrub through the recorded decoding steps")
+        self.timeline.setToolTip("Scrub through the recorded decoding steps (orange marks: forced tokens)")
         self.timeline.setMinimumWidth(90)
         self.step_label = QtWidgets.QLabel()
         # Fixed size: a label whose text changes every step would otherwise re-lay out the window.
@@ -130,6 +172,16 @@ class DecodingArea(QtWidgets.QWidget):
         self.topk.verticalHeader().hide()
         self.topk.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.topk.setMaximumHeight(170)
+        self.topk.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.NoSelection)
+        self.topk.setToolTip("Click a token to make the decoder take it at this step instead of its own choice")
+        self.topk.setCursor(QtCore.Qt.CursorShape.PointingHandCursor)
+        self.force_field = QtWidgets.QLineEdit()
+        self.force_field.setPlaceholderText("Force target words (a reference translation or its start)…")
+        self.force_field.setClearButtonEnabled(True)
+        self.force_field.setToolTip("Teacher forcing: the decoder takes these words, then goes on by itself; "
+                                    "Enter to decode")
+        self.force_button = QtWidgets.QPushButton("Force")
+        self.force_button.setToolTip("Decode again taking the typed target words (teacher forcing)")
         self.beams = QtWidgets.QLabel()
         self.beams.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.beams.setWordWrap(True)
@@ -151,6 +203,10 @@ class DecodingArea(QtWidgets.QWidget):
         layout.addLayout(scrub)
         layout.addWidget(QtWidgets.QLabel("Translation so far"))
         layout.addWidget(self.output)
+        forcing = QtWidgets.QHBoxLayout()
+        forcing.addWidget(self.force_field, 1)
+        forcing.addWidget(self.force_button)
+        layout.addLayout(forcing)
         layout.addWidget(QtWidgets.QLabel("Next-token probabilities at this step"))
         layout.addWidget(self.topk)
         layout.addWidget(self.beams)
@@ -165,7 +221,8 @@ class DecodingArea(QtWidgets.QWidget):
         self.timeline.blockSignals(False)
         self.step_label.setText(label)
 
-    def show_step(self, step: DecodeStep | None, has_source: bool) -> None:
+    def show_step(self, step: DecodeStep | None, has_source: bool, forced: tuple[int, ...] = ()) -> None:
+        """Draw ``step``'s output (forced: indices of the output tokens the user forced) and its top-k."""
         if step is None:
             self.output.setText("<i>(press Step or F10)</i>" if has_source else "")
             self.topk.setRowCount(0)
@@ -178,15 +235,30 @@ class DecodingArea(QtWidgets.QWidget):
         elif self.beams.text():
             self.beams.clear()  # (clearing an empty label would still re-lay out the area)
         words = [html.escape(t) for t in step.output_tokens]
+        colour = FORCED_COLOUR.name()
+        for index in forced:
+            if index < len(words):
+                words[index] = f"<u style='color:{colour}' title='forced'>{words[index]}</u>"
         if words and not step.finished:
             words[-1] = f"<b>{words[-1]}</b>"
         tail = " <span style='color:gray'>&lt;eos&gt;</span>" if step.finished and step.token == "<eos>" else ""
         self.output.setText(f"<span style='font-size:14pt'>{' '.join(words)}{tail}</span>")
         self.topk.setRowCount(len(step.topk_tokens))
         for row, (token, prob) in enumerate(zip(step.topk_tokens, step.topk_probs, strict=True)):
+            taken = token == step.token
             for col, text in ((0, token), (1, f"{prob:.3f}")):
                 item = self.topk.item(row, col)
                 if item is None:
-                    self.topk.setItem(row, col, QtWidgets.QTableWidgetItem(text))
+                    item = QtWidgets.QTableWidgetItem(text)
+                    self.topk.setItem(row, col, item)
                 elif item.text() != text:
                     item.setText(text)
+                if item.font().bold() != taken:  # the token this step took
+                    font = item.font()
+                    font.setBold(taken)
+                    item.setFont(font)
+
+    def topk_token(self, row: int) -> str | None:
+        """The candidate token in row ``row`` of the top-k table."""
+        item = self.topk.item(row, 0)
+        return item.text() if item is not None else None

@@ -53,7 +53,8 @@ def step_label(state: SessionState) -> str:
         return ""
     number = (shown_index(state.step) or 0) + 1
     search = state.position + 1
-    return f"step {number}" if search == number else f"step {number} · search {search}"
+    label = f"step {number}" if search == number else f"step {number} · search {search}"
+    return f"{label} · forced" if state.step.forced else label
 
 
 class Poster(QtCore.QObject):
@@ -161,6 +162,9 @@ class MainWindow(QtWidgets.QMainWindow):
         area.reset_button.clicked.connect(self._on_reset_clicked)
         area.beam_box.valueChanged.connect(self._on_beam_box_value_changed)
         area.timeline.valueChanged.connect(self._on_timeline_value_changed)
+        area.topk.cellClicked.connect(self._on_topk_cell_clicked)
+        area.force_field.returnPressed.connect(self._on_force_clicked)
+        area.force_button.clicked.connect(self._on_force_clicked)
 
     def build_docks(self) -> None:
         """Create the panels, their docks and the export actions; restore the saved dock layout."""
@@ -304,11 +308,14 @@ class MainWindow(QtWidgets.QMainWindow):
         if new.source is not old.source and new.source is not None:
             self._show_notice(new)
         if changed(old, new, "step", "shown_source"):
-            self.decoding_area.show_step(new.step, new.shown_source is not None)
+            forced = tuple(i for i in new.forced_steps if i <= new.position)
+            self.decoding_area.show_step(new.step, new.shown_source is not None, forced)
             if new.step is not None and new.model is not None:
                 self.step_time_label.setText(f"step {new.step.seconds * 1000:.1f} ms")
         if (new.position, len(new.steps)) != (old.position, len(old.steps)):
             self.decoding_area.set_timeline(new.position, len(new.steps), step_label(new))
+        if changed(old, new, "steps"):
+            self.timeline.set_marks(tuple(i + 1 for i in new.forced_steps))
         if new.busy != old.busy:
             # A job's name and the busy bar appear only once it has taken BUSY_INDICATOR_DELAY_MS: a step
             # of a few milliseconds must not make the status bar flicker (and repaint) every time.
@@ -433,6 +440,15 @@ class MainWindow(QtWidgets.QMainWindow):
     def _on_timeline_value_changed(self, value: int) -> None:
         self.session.show(value - 1)
 
+    def _on_topk_cell_clicked(self, row: int, _column: int) -> None:
+        token, step = self.decoding_area.topk_token(row), self.session.state.step
+        if token is not None and step is not None and token != step.token:
+            self.session.force(token)
+
+    def _on_force_clicked(self) -> None:
+        self.typing_timer.stop()
+        self.session.force_prefix(self.decoding_area.force_field.text())
+
     def _on_open_triggered(self) -> None:
         start = str(Path(self.settings.last_checkpoint).parent) if self.settings.last_checkpoint else ""
         path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Open checkpoint", start,
@@ -524,5 +540,6 @@ class MainWindow(QtWidgets.QMainWindow):
         for widget, enabled in ((self.step_button, state.can_step), (self.step_action, state.can_step),
                                 (self.run_button, state.can_run), (self.run_action, state.can_run),
                                 (self.back_button, state.can_back), (self.back_action, state.can_back),
-                                (self.reset_button, state.can_reset), (self.reset_action, state.can_reset)):
+                                (self.reset_button, state.can_reset), (self.reset_action, state.can_reset),
+                                (self.decoding_area.force_button, state.can_reset)):
             widget.setEnabled(enabled)
