@@ -31,6 +31,7 @@ def _gui_parser() -> argparse.ArgumentParser:
         epilog=f"commands (attnviz COMMAND --help): {', '.join(COMMANDS)}")
     parser.add_argument("--checkpoint", type=Path, help="checkpoint to open (default: the shipped Transformer)")
     parser.add_argument("--text", help="sentence to decode on start")
+    parser.add_argument("--session", type=Path, help="a saved session to open (File ▸ Save session)")
     parser.add_argument("--device", help="auto, cpu, cuda, cuda:N or mps")
     parser.add_argument("--settings", type=Path, help=argparse.SUPPRESS)  # tests keep their own settings file
     parser.add_argument("--log", type=Path, help="log file (default: attnviz.log in the app's data folder)")
@@ -100,6 +101,10 @@ def run_gui(args: argparse.Namespace) -> int:
     text = args.text if args.text is not None else paths.EXAMPLE_SENTENCE
 
     def start() -> None:  # after the first paint: torch loads on the worker, pyqtgraph here
+        if args.session is not None:
+            window.build_docks()
+            if window.open_session(args.session):
+                return
         if _is_file(checkpoint) or args.checkpoint is not None:
             window.load(checkpoint, fall_back=True)  # a missing device at start-up: say so, use another
         else:
@@ -144,7 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from attnviz import cli
 
     if args and not args[0].startswith("-") and args[0] not in cli.COMMANDS and _is_file(Path(args[0])):
-        args = ["--checkpoint", *args]  # "Open with attnviz" (the desktop entry's %f) or attnviz FILE
+        # "Open with attnviz" (the desktop entry's %f) or attnviz FILE: a checkpoint, or a saved session
+        args = ["--session" if args[0].lower().endswith(".json") else "--checkpoint", *args]
     if args and not args[0].startswith("-"):  # a command (argparse names the valid ones if it is not)
         try:
             return cli.main(args)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import select
 import sys
@@ -287,7 +288,8 @@ FLIPBOOK_ONLY = ("kind", "layer", "head", "all_heads")
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    """Write every attention map of a sentence as pictures and numbers, without a window."""
+    """Write every attention map of a sentence (or a kernel-regression model's figures) as pictures and
+    numbers, without a window; with --session, the figures of a saved session."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never a window, display or not
     from PySide6 import QtGui
 
@@ -309,15 +311,32 @@ def _cmd_export(args: argparse.Namespace) -> int:
         check_scale(args.scale)
     except ExportError as error:
         raise CliError(f"--scale: {error}") from None
+    saved = _read_saved_session(args) if args.session is not None else None
+    _set_threads(args.threads)
+    loaded, device = _load(args.checkpoint or str(DEFAULT_CHECKPOINT), args.device)
+    args.checkpoint = args.checkpoint or str(DEFAULT_CHECKPOINT)
+    if not loaded.is_translation:
+        return _export_kernel(args, loaded, saved, formats)
+    if given := [f"--{name}" for name in KERNEL_ONLY if getattr(args, name) is not None]:
+        raise CliError(f"{given[0]} sets the kernel-regression view; {args.checkpoint} is a {loaded.kind} model")
     if args.text is None or not args.text.strip():
         raise CliError("--text is empty: give the sentence whose attention to export")
+    if not 1 <= args.beam <= MAX_BEAM:
+        raise CliError(f"--beam must be from 1 to {MAX_BEAM}, got {args.beam}")
     from attnviz.core.stepping import DecodeSession
 
-    loaded, device = _translation_model(args)
     session = DecodeSession(loaded, device, beam_size=args.beam)
     source = session.encode(args.text)
     _warn_about(source, session.max_src_len)
-    steps = session.run()
+    if saved is not None and saved.plan:  # the saved steps, with the tokens the user forced
+        for token in saved.plan:
+            if not session.finished:
+                session.step(token)
+        steps = session.steps
+        if wanted == -1 and saved.position >= 0:
+            wanted = min(saved.position, len(steps) - 1) + 1
+    else:
+        steps = session.run()
     if args.flipbook:
         return _export_flipbook(args, source, steps)
     if wanted is None:
@@ -333,7 +352,72 @@ def _cmd_export(args: argparse.Namespace) -> int:
     view = AttentionView(scores=args.scores, show_masked=not args.blank_masked)
     figures = attention_figures(source, chosen, view, name)
     sidecar = attention_sidecar(source, chosen, view, name, loaded.kind, str(args.checkpoint), str(device))
+    if saved is not None:
+        sidecar["session"] = str(args.session)
+        sidecar["forced_tokens"] = [token for token in saved.plan if token is not None]
     written = _write_batch(figures, args, formats, sidecar)
+    print(f"wrote {len(written)} files into {args.out}")
+    return 0
+
+
+KERNEL_ONLY = ("kernel", "bandwidth", "query")  # export options of a kernel-regression model
+
+
+def _read_saved_session(args: argparse.Namespace):
+    """export --session: read it, and take the checkpoint, sentence, beam and view options from it."""
+    from attnviz.session_file import checkpoint_changed, find_checkpoint, read_session
+
+    if args.checkpoint is not None or args.text is not None:
+        raise CliError("--session names the checkpoint and the sentence: leave out "
+                       f"{'--checkpoint' if args.checkpoint is not None else '--text'}")
+    saved = read_session(args.session)  # (its errors are ValueErrors: one line, exit 2)
+    checkpoint = find_checkpoint(saved, args.session)
+    if note := checkpoint_changed(saved, checkpoint):
+        warn(note)
+    args.checkpoint, args.text, args.beam = str(checkpoint), saved.sentence, saved.beam_size
+    args.scores = args.scores or saved.view.scores
+    args.blank_masked = args.blank_masked or not saved.view.show_masked
+    if args.flipbook and args.kind is None and args.layer is None and args.head is None and not args.all_heads:
+        kinds = {value: key for key, value in FLIPBOOK_KINDS.items()}
+        args.kind = kinds.get(saved.view.kind.name)
+        if args.kind is not None:
+            args.layer, args.head, args.all_heads = saved.view.layer + 1, saved.view.head + 1, saved.view.all_heads
+            if args.all_heads:
+                args.layer = args.head = None
+    return saved
+
+
+def _export_kernel(args: argparse.Namespace, loaded, saved, formats: list[str]) -> int:
+    """export of a kernel-regression checkpoint: its predictions, the query's weights and both weight
+    heatmaps, for --kernel, --bandwidth and --query (or the saved session's, or the model's own)."""
+    from PySide6 import QtGui
+
+    from attnviz.core.kernel_regression import explain
+    from attnviz.core.results import KERNELS
+    from attnviz.figures.panels import kernel_figures, kernel_sidecar
+
+    if args.flipbook:
+        raise CliError(f"--flipbook shows a decoding: {args.checkpoint} is a {loaded.kind} model, which does not "
+                       "translate")
+    if args.text is not None and args.session is None:
+        raise CliError(f"--text: {args.checkpoint} is a {loaded.kind} model, which does not translate; "
+                       "choose its view with --kernel, --bandwidth and --query")
+    if args.step is not None:
+        raise CliError(f"--step: a {loaded.kind} model has no decoding steps")
+    kept = saved.kernel if saved is not None else None
+    kernel = args.kernel or (kept.kernel if kept else None)
+    bandwidth = args.bandwidth if args.bandwidth is not None else (kept.bandwidth if kept else None)
+    query = args.query if args.query is not None else (kept.query if kept else 2.5)
+    if kernel is not None and kernel not in KERNELS:
+        raise CliError(f"--kernel must be one of: {', '.join(KERNELS)}")
+    if bandwidth is not None and not (math.isfinite(bandwidth) and 0 < bandwidth <= 100):
+        raise CliError(f"--bandwidth must be a positive number up to 100, got {bandwidth}")
+    if not (math.isfinite(query) and abs(query) < 1e6):
+        raise CliError(f"--query must be a finite number, got {query}")
+    fit = explain(loaded.model, kernel, bandwidth, query)
+    _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
+    sidecar = kernel_sidecar(fit, Path(args.checkpoint), loaded.kind)
+    written = _write_batch(kernel_figures(fit), args, formats, sidecar)
     print(f"wrote {len(written)} files into {args.out}")
     return 0
 
@@ -460,9 +544,11 @@ def build_parser() -> argparse.ArgumentParser:
                                   "(rebuilt from the options stored in the checkpoint)")
         cmd.set_defaults(run=run)
     export = sub.add_parser("export", help="write every attention map of a sentence as files, no window needed")
-    export.add_argument("--checkpoint", default=str(DEFAULT_CHECKPOINT),
-                        help="a translation checkpoint (.safetensors; default: the shipped Transformer)")
-    export.add_argument("--text", required=True, help="the sentence to decode")
+    export.add_argument("--checkpoint", help="a checkpoint (.safetensors; default: the shipped Transformer); "
+                                             "a kernel-regression one exports its fit")
+    export.add_argument("--text", help="the sentence to decode (translation models)")
+    export.add_argument("--session", type=Path, help="a saved session (File ▸ Save session): its model, sentence, "
+                        "forced tokens, step and view")
     export.add_argument("--out", required=True, type=Path, help="folder to write into (created if missing)")
     export.add_argument("--format", help="comma-separated: png, svg, pdf, csv, npy (default png,csv)")
     export.add_argument("--step", help="1-based step to export, or 'all' (default: the last step)")
@@ -481,6 +567,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--layer", type=int, help="--flipbook: 1-based layer (default 1)")
     export.add_argument("--head", type=int, help="--flipbook: 1-based head (default 1)")
     export.add_argument("--all-heads", action="store_true", help="--flipbook: every layer and head, small multiples")
+    export.add_argument("--kernel", help="kernel regression: gaussian, boxcar, epanechnikov or constant")
+    export.add_argument("--bandwidth", type=float, help="kernel regression: the bandwidth h")
+    export.add_argument("--query", type=float, help="kernel regression: the query x (default 2.5)")
     export.set_defaults(run=_cmd_export)
 
     figures = sub.add_parser("figures", help="render the book's attention figures (d2l.ai, the Transformer paper)")

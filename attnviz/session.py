@@ -24,7 +24,9 @@ import numpy as np
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit
+from attnviz.figures.attention import AttentionView
 from attnviz.figures.book import BookEntry, BookFigure
+from attnviz.session_file import SavedKernel, SavedSession
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
     from attnviz.core.checkpoint import LoadedModel
@@ -119,11 +121,13 @@ class ModelInfo:
     positional_table: np.ndarray | None = None  # (positions, width), Transformer only
     devices: tuple[str, ...] = ("cpu",)  # usable here, best first
     notice: str = ""  # e.g. the requested device was unavailable and another was used
+    sha256: str = ""  # of the checkpoint file as it was loaded (saved sessions notice a changed file)
 
 
 def _model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
     from attnviz.core.device import available_devices
     from attnviz.core.positional import positional_encoding_table
+    from attnviz.session_file import sha256_of
 
     c, kind = loaded.config, loaded.model_kind
     table = None
@@ -133,7 +137,8 @@ def _model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
     return ModelInfo(kind.name, kind.family, Path(loaded.path or ""), device,
                      sum(p.numel() for p in loaded.model.parameters()), dict(loaded.training), kind.attention,
                      kind.scoring_formula, getattr(c, "num_decoder_layers", 1) if translation else 0,
-                     getattr(c, "num_heads", 1) if translation else 0, table, tuple(available_devices()), notice)
+                     getattr(c, "num_heads", 1) if translation else 0, table, tuple(available_devices()), notice,
+                     sha256_of(loaded.path) if loaded.path else "")
 
 
 @dataclass(frozen=True)
@@ -251,10 +256,11 @@ class Session:
         self._encoded_text: str | None = None  # the text of the latest encode request
         self._pending_steps = 0  # Steps asked for while encoding
         self._pending_to_end = False  # Run to end asked for while encoding (or with the sentence)
-        self._pending_force: tuple[list[str], int, bool] | None = None  # _force's arguments, once encoded
+        self._pending_force: tuple[list[str | None], int, bool, int | None] | None = None  # _force's, once encoded
         self._load_generation = 0
         self._loading: Path | None = None  # the checkpoint being loaded now
         self._kernel_request: tuple[str, float, float] | None = None
+        self._restoring: SavedSession | None = None  # a saved session waiting for its model or encoding
         self._kernel_busy = False
         self._jobs: dict[int, str] = {}  # jobs in flight: id -> what it does
         self._job_ids = 0
@@ -333,12 +339,17 @@ class Session:
             self._decoding, self._encoding, self._encoded_text = None, False, None
             self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
                           position=-1, batch=None)
+            restoring = self._restoring
+            if restoring is not None and restoring.kernel is not None and not self.loaded.is_translation:
+                self._restoring = None
+                self.fit_kernel(restoring.kernel.kernel, restoring.kernel.bandwidth, restoring.kernel.query)
             if self.loaded.is_translation and self._state.text.strip():
                 self.encode(run=self._pending_to_end)
 
         def failed(error: BaseException) -> None:
             if gen == self._load_generation:
                 self._loading = None
+                self._restoring = None
                 self._publish(loading="")
             self._report(error)
 
@@ -450,7 +461,10 @@ class Session:
             self._publish(source=source, steps=(), position=-1)
             to_end, steps, force = self._pending_to_end, self._pending_steps, self._pending_force
             self._pending_to_end, self._pending_steps, self._pending_force = False, 0, None
-            if force is not None:
+            restoring, self._restoring = self._restoring, None
+            if restoring is not None and restoring.sentence == source.text:
+                self._force(list(restoring.plan), 0, False, restoring.position)
+            elif force is not None:
                 self._force(*force)
             elif to_end or steps:
                 self._decode(None if to_end else steps)
@@ -485,11 +499,41 @@ class Session:
     def reset(self) -> None:
         self.encode()
 
+    def saved(self, view: AttentionView) -> SavedSession | None:
+        """The state on show as a saved session (``view``: the Attention panel's), or None without a model."""
+        state, model = self._state, self._state.model
+        if model is None:
+            return None
+        kernel = None
+        if state.kernel is not None:
+            kernel = SavedKernel(state.kernel.kernel, state.kernel.bandwidth, state.kernel.query)
+        plan = tuple(step.token if step.forced else None for step in state.steps) if not state.stale else ()
+        return SavedSession(model.path, model.sha256, state.text if state.is_translation else "", state.beam_size,
+                            plan, state.position if plan else -1, view, kernel)
+
+    def restore(self, saved: SavedSession, checkpoint: Path) -> None:
+        """Bring back a saved session: load ``checkpoint`` (unless it is the model on show), then decode the
+        sentence step by step as saved, with the same forced tokens, and show the saved step."""
+        self._publish(text=saved.sentence, beam_size=min(max(1, saved.beam_size), MAX_BEAM))
+        self._restoring = saved
+        model = self._state.model
+        if model is None or model.path.resolve() != checkpoint.resolve() or (
+                saved.checkpoint_sha256 and model.sha256 != saved.checkpoint_sha256):
+            self.load(checkpoint)  # (its encoding follows the load; the saved steps follow the encoding)
+        elif saved.kernel is not None and not self._state.is_translation:
+            self._restoring = None
+            self.fit_kernel(saved.kernel.kernel, saved.kernel.bandwidth, saved.kernel.query)
+        elif saved.sentence.strip():
+            self.encode()
+        else:
+            self._restoring = None
+            self.encode()
+
     def force(self, token: str) -> None:
         """Make the decoder take ``token`` at the step on show instead of its own choice (the first step
         before any is shown); the steps after it are dropped and decoding goes on from there (to the end
         when the translation on show was finished, so the user sees where the new branch leads)."""
-        self._force([token], max(self._state.position, 0), to_end=self._state.finished)
+        self._force([token], max(self._state.position, 0), self._state.finished)
 
     def force_prefix(self, prefix: str) -> None:
         """Decode the sentence from the start taking the words of ``prefix`` (teacher forcing), then on to
@@ -504,25 +548,27 @@ class Session:
         vocabulary = self.loaded.tgt_vocab if self.loaded is not None else None
         if vocabulary is not None:
             tokens = [word if word in vocabulary else UNK for word in tokens]
-        self._force(tokens, 0, to_end=True)
+        self._force(list(tokens), 0, True)
 
-    def _force(self, tokens: list[str], keep: int, to_end: bool) -> None:
-        """Keep the first ``keep`` steps, then take ``tokens`` one per step (then decode on if to_end)."""
+    def _force(self, plan: list[str | None], keep: int, to_end: bool, position: int | None = None) -> None:
+        """Keep the first ``keep`` steps, then decode one step per entry of ``plan`` (a token to force, or
+        None: the model's own choice), then on to the end if ``to_end``; show ``position`` (default: the
+        last step)."""
         if not self._state.is_translation or not self._state.text.strip():
             return
         if self._encoded_text != self._state.text:
             self.encode()
             keep = 0
         decoding = self._decoding
-        if decoding is None:  # the sentence is being encoded: force once it has arrived
-            self._pending_force = (tokens, keep, to_end)
+        if decoding is None:  # the sentence is being encoded: decode once it has arrived
+            self._pending_force = (plan, keep, to_end, position)
             return
         gen = self._generation
 
         def job() -> tuple[list[DecodeStep], int]:
             decoding.rewind(keep)
             replayed = len(decoding.steps)
-            for token in tokens:
+            for token in plan:
                 if decoding.finished:
                     break
                 decoding.step(token)
@@ -535,7 +581,8 @@ class Session:
                 return
             steps, replayed = result
             kept = self._state.steps[:replayed]  # the same numbers as the replayed steps: keep the objects
-            self._publish(steps=(*kept, *steps[replayed:]), position=len(steps) - 1)
+            last = len(steps) - 1
+            self._publish(steps=(*kept, *steps[replayed:]), position=last if position is None else min(position, last))
 
         self._submit("Decoding…", job, done, self._report)
 

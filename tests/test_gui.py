@@ -233,7 +233,8 @@ def test_kernel_checkpoint_shows_the_kernel_panel_and_reacts(window, tmp_path):
     assert panel.fit.kernel == "boxcar"
     exported = window.exports.export_figure(window.current_figure(), tmp_path / "kernel.npy")  # Ctrl+E's figure
     np.testing.assert_array_equal(np.load(exported), panel.heatmap.values)
-    assert not window.exports.export_all_action.isEnabled()  # it writes attention maps; this model has none
+    assert window.exports.export_all_action.isEnabled()  # the kernel model's figures (predictions, weights)
+    assert not window.exports.flipbook_action.isEnabled()  # a flip-book shows a decoding: this model has none
     window.load(window.settings.recent_files[1])  # back to the Transformer: the kernel panel goes away
     assert not window.docks["kernel"].isVisibleTo(window) and window.decoding_area.isVisibleTo(window)
 

@@ -139,7 +139,7 @@ class DecodeSession:
 def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index: int, source_len: int,
                   vocab: Vocab, forced: bool = False) -> DecodeStep:
     """The frozen numpy view of a search step: its best hypothesis ``hyps[0]`` and all of its beams.
-    forced: the user forced this step's token (marked only where it differs from the model's top choice)."""
+    forced: the user forced this step's token."""
     best = hyps[0]
     tokens = vocab.to_tokens(best.ids)
     t = len(best.ids)
@@ -148,7 +148,6 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
         self_w = _stack_rows([r.self_weights for r in best.rows if r.self_weights is not None], t)
         self_s = _stack_rows([r.self_scores for r in best.rows if r.self_scores is not None], t)
     top_ids, top_probs = best.top
-    own_choice = bool(top_ids) and tokens[-1] == vocab.tokens[top_ids[0]]
     return DecodeStep(
         index=index, token=tokens[-1], finished=finished,
         output_tokens=tuple(tok for tok in tokens if tok != EOS),
@@ -159,7 +158,7 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
         cross_scores=_stack_rows([r.cross_scores for r in best.rows], source_len),
         self_weights=self_w, self_scores=self_s, causal_mask=causal_mask(t).numpy(),
         beams=tuple(Beam(tuple(vocab.to_tokens(h.ids)), h.log_prob, h.finished) for h in hyps),
-        seconds=seconds, forced=forced and not own_choice)
+        seconds=seconds, forced=forced)
 
 
 @torch.inference_mode()

@@ -5,11 +5,14 @@ Each panel draws what these return, and its context-menu Export writes the same 
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 
 from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit
 from attnviz.figures.attention import shown_index
-from attnviz.figures.spec import FigureSpec, empty_figure, fit_levels
+from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series, empty_figure, fit_levels
 
 MASK_MAP = "mask"  # attnviz's two-colour map: light grey = masked, blue = may attend
 
@@ -79,3 +82,39 @@ def kernel_weights_figure(fit: KernelFit, parametric: bool) -> FigureSpec:
     return FigureSpec(weights, tuple(f"{x:.1f}" for x in fit.x_test), tuple(f"{x:.2f}" for x in fit.x_train),
                       f"Attention weights, {name}", levels=(0.0, max(high, 1e-6)),
                       row_axis="test x (queries)", col_axis="training x (keys)")
+
+
+def kernel_prediction_figure(fit: KernelFit) -> LineSpec:
+    """Training points, the true function and both models' predictions, with the query's two predictions."""
+    query = [Series(f"query x = {fit.query:.2f}", np.array([fit.query, fit.query]),
+                    np.array([fit.query_nonparametric, fit.query_parametric]), "points")]
+    finite = [s for s in query if np.isfinite(s.y).all()]
+    return LineSpec((Series("training points", fit.x_train, fit.y_train, "points"),
+                     Series("true f(x) = 2 sin x + x^0.8", fit.x_test, fit.y_test, "dashed"),
+                     Series(f"non-parametric ({fit.kernel}, h = {fit.bandwidth:.2f})", fit.x_test, fit.nonparametric),
+                     Series(f"parametric (learned w = {fit.w:.2f})", fit.x_test, fit.parametric), *finite),
+                    f"Nadaraya–Watson predictions ({fit.kernel} kernel, h = {fit.bandwidth:.2f})")
+
+
+def kernel_query_figure(fit: KernelFit) -> LineSpec:
+    """The query's attention weights over the training points, for both models, as bars."""
+    return LineSpec((Series("non-parametric", fit.x_train, fit.query_nonparametric_weights, "bars"),
+                     Series("parametric", fit.x_train, fit.query_parametric_weights, "bars")),
+                    f"Attention weights of the query x = {fit.query:.2f} over the training points",
+                    "training x", "weight")
+
+
+def kernel_figures(fit: KernelFit) -> list[NamedFigure]:
+    """Everything the kernel-regression panel draws, named for an export folder."""
+    return [NamedFigure("predictions", kernel_prediction_figure(fit)),
+            NamedFigure("query-weights", kernel_query_figure(fit)),
+            NamedFigure("weights-non-parametric", kernel_weights_figure(fit, False)),
+            NamedFigure("weights-parametric", kernel_weights_figure(fit, True))]
+
+
+def kernel_sidecar(fit: KernelFit, checkpoint: Path, kind: str) -> dict[str, Any]:
+    """What a kernel-regression export folder holds: the model, the kernel, bandwidth and query, the fit."""
+    mse = fit.test_mse()
+    return {"attnviz_export": 1, "model": checkpoint.stem, "kind": kind, "checkpoint": str(checkpoint),
+            "kernel": fit.kernel, "bandwidth": fit.bandwidth, "query": fit.query, "learned_w": fit.w,
+            "test_mse": {"non_parametric": mse[0], "parametric": mse[1]}}

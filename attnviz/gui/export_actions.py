@@ -9,6 +9,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.results import DecodeStep
 from attnviz.figures.attention import AttentionView, attention_figure, attention_figures, attention_sidecar
+from attnviz.figures.panels import kernel_figures, kernel_sidecar
 from attnviz.figures.spec import NamedFigure
 from attnviz.gui.figure_files import (
     FORMATS,
@@ -131,19 +132,23 @@ class ExportActions(QtCore.QObject):
             return []
         state = self.session.state
         source, model = state.shown_source, state.model
-        if source is None or model is None:
-            self.fail("There is nothing to export yet: type a sentence first.")
-            return []
         if not formats:
             self.fail("Choose at least one format to export.")
             return []
-        steps: list[DecodeStep | None] = list(state.steps) if all_steps and state.steps else [state.step]
-        view = self.view()
-        figures = attention_figures(source, steps, view, model.path.stem)
-        if not figures:  # an RNN model before its first step has no map yet
-            self.fail("There is nothing to export yet: step the decoder first.")
+        if model is not None and state.kernel is not None and not state.is_translation:
+            figures, sidecar = kernel_figures(state.kernel), kernel_sidecar(state.kernel, model.path, model.kind)
+        elif source is None or model is None:
+            self.fail("There is nothing to export yet: type a sentence first.")
             return []
-        sidecar = attention_sidecar(source, steps, view, model.path.stem, model.kind, str(model.path), model.device)
+        else:
+            steps: list[DecodeStep | None] = list(state.steps) if all_steps and state.steps else [state.step]
+            view = self.view()
+            figures = attention_figures(source, steps, view, model.path.stem)
+            if not figures:  # an RNN model before its first step has no map yet
+                self.fail("There is nothing to export yet: step the decoder first.")
+                return []
+            sidecar = attention_sidecar(source, steps, view, model.path.stem, model.kind, str(model.path),
+                                        model.device)
         dialog = QtWidgets.QProgressDialog("Exporting attention maps…", "Cancel", 0, len(figures) * len(formats),
                                            self.window)
         dialog.setWindowTitle("Export all")

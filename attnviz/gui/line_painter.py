@@ -145,8 +145,18 @@ def _paint_legend(painter: QtGui.QPainter, spec: LineSpec, plot: QtCore.QRectF, 
     for row, (index, series) in enumerate(named):
         y = box.top() + 4 + row * line + line / 2
         colour = QtGui.QColor(PALETTE[index % len(PALETTE)])
-        painter.setPen(QtGui.QPen(colour, 2.2))
-        painter.drawLine(QtCore.QPointF(box.left() + 6, y), QtCore.QPointF(box.left() + 24, y))
+        if series.style == "points":  # the swatch looks like the series: a dot, a dashed line, a bar
+            painter.setPen(QtCore.Qt.PenStyle.NoPen)
+            painter.setBrush(colour)
+            painter.drawEllipse(QtCore.QPointF(box.left() + 15, y), 3.5, 3.5)
+        elif series.style == "bars":
+            painter.fillRect(QtCore.QRectF(box.left() + 10, y - line * 0.3, 10, line * 0.6), colour)
+        else:
+            pen = QtGui.QPen(colour, 2.2)
+            if series.style == "dashed":
+                pen.setStyle(QtCore.Qt.PenStyle.DashLine)
+            painter.setPen(pen)
+            painter.drawLine(QtCore.QPointF(box.left() + 6, y), QtCore.QPointF(box.left() + 24, y))
         painter.setPen(QtGui.QColor("black"))
         painter.drawText(QtCore.QRectF(box.left() + 30, y - line / 2, width, line),
                          QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter, series.name)

@@ -17,7 +17,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
 from attnviz.core.kinds import AttentionKind
-from attnviz.figures.attention import shown_index
+from attnviz.figures.attention import AttentionView, shown_index
 from attnviz.figures.book import Live
 from attnviz.figures.spec import NamedFigure, figure_stem_of
 from attnviz.gui import errors
@@ -97,6 +97,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.panels: Docks | None = None
         self.book_dialog: BookDialog | None = None  # Help ▸ Book figures, made when first opened
         self._pending_live: Live | None = None  # a book figure to show once its model has loaded
+        # a saved session's view, its sentence and checkpoint: shown once that sentence is encoded by that model
+        self._pending_view: tuple[AttentionView, str, Path] | None = None
         self.setWindowTitle("attnviz")
         self.setWindowIcon(QtGui.QIcon(str(ICON)))
         self.setAcceptDrops(True)
@@ -226,6 +228,11 @@ class MainWindow(QtWidgets.QMainWindow):
     def _build_actions(self) -> None:
         Key = QtGui.QKeySequence.StandardKey
         self.open_action = self._action("&Open checkpoint…", self._on_open_triggered, Key.Open)
+        self.save_session_action = self._action("&Save session…", self._on_save_session_triggered, Key.Save,
+                                                "Save the model, sentence, steps, forced tokens and view as a "
+                                                "small file that brings this view back (Ctrl+S)")
+        self.open_session_action = self._action("Open sess&ion…", self._on_open_session_triggered,
+                                                "Ctrl+Shift+O", "Bring back a saved session (Ctrl+Shift+O)")
         self.quit_action = self._action("&Quit", self.close, Key.Quit)
         self.step_action = self._action("&Step", self._on_step_clicked, STEP_KEYS, f"Decode one token ({STEP_HINT})")
         self.back_action = self._action("&Back", self._on_back_clicked, BACK_KEYS, f"Back one step ({BACK_HINT})")
@@ -240,6 +247,8 @@ class MainWindow(QtWidgets.QMainWindow):
             self.shipped_menu.addAction(self._action(path.stem, partial(self.load, path)))
         self.recent_menu = self.file_menu.addMenu("&Recent files")
         self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
+        self.file_menu.addSeparator()
+        self.file_menu.addActions([self.save_session_action, self.open_session_action])
         self.quit_separator = self.file_menu.addSeparator()
         self.file_menu.addAction(self.quit_action)
         decode_menu = self.menuBar().addMenu("&Decode")
@@ -333,6 +342,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self._render_controls(new)
         if self.panels is not None:
             self.panels.render(new)
+            if self._pending_view is not None and self._session_view_ready(new, *self._pending_view[1:]):
+                self.attention.set_view(self._pending_view[0])
+                self._pending_view = None
         if new.book is not old.book and self.book_dialog is not None:
             self.book_dialog.show_book(new.book)
         if (new.model is not old.model and new.model is not None and self._pending_live is not None
@@ -356,7 +368,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self._fill_device_menu(info.devices)
         translation = info.family == "translation"
         self.decoding_area.setVisible(translation)  # nothing to decode for kernel regression
-        self.exports.export_all_action.setEnabled(translation)  # it writes attention maps
         self.exports.flipbook_action.setEnabled(translation)
         self.device_label.setText(info.device)
         self.step_time_label.clear()
@@ -462,6 +473,76 @@ class MainWindow(QtWidgets.QMainWindow):
             self.recent_menu.addAction(self._action(path, partial(self.load, path)))
         self.recent_menu.setEnabled(bool(self.settings.recent_files))
 
+    # -- saved sessions ---------------------------------------------------------------------
+    def save_session(self, path: str | Path) -> Path | None:
+        """Write the view on show as a session file; returns its path, or None after saying why not."""
+        from attnviz.session_file import SessionFileError, write_session
+
+        saved = self.session.saved(self.attention.view() if self.panels is not None else AttentionView())
+        if saved is None:
+            self.error("There is nothing to save yet: open a checkpoint first.")
+            return None
+        try:
+            written = write_session(saved, path)
+        except SessionFileError as error:
+            self.error(str(error))
+            return None
+        self.settings.export_dir = str(written.parent)
+        self.statusBar().showMessage(f"Saved the session to {written}", 10000)
+        return written
+
+    def open_session(self, path: str | Path) -> bool:
+        """Bring back a saved session: its model, sentence, steps (forced tokens replayed), step on show and
+        view. A checkpoint that changed since is loaded all the same, and the window says so."""
+        from attnviz.session_file import SessionFileError, checkpoint_changed, find_checkpoint, read_session
+
+        try:
+            saved = read_session(path)
+            checkpoint = find_checkpoint(saved, path)
+            changed_note = checkpoint_changed(saved, checkpoint)
+        except (SessionFileError, OSError) as error:
+            self.error(f"Could not open the session: {error}")
+            return False
+        self.typing_timer.stop()
+        self.sentence.setText(saved.sentence)
+        self.beam_box.blockSignals(True)
+        self.beam_box.setValue(saved.beam_size)
+        self.beam_box.blockSignals(False)
+        self.settings.beam_size = saved.beam_size
+        self._pending_view = (saved.view, saved.sentence, checkpoint) if saved.sentence.strip() else None
+        self.session.restore(saved, checkpoint)
+        if changed_note:
+            self.error(changed_note)
+        else:
+            self.statusBar().showMessage(f"Opened the session {Path(path).name}", 8000)
+        return True
+
+    @staticmethod
+    def _session_view_ready(state: SessionState, sentence: str, checkpoint: Path) -> bool:
+        """The saved session's sentence is decoded by its model: its view can be shown."""
+        return (not state.busy and state.model is not None and state.shown_source is not None
+                and state.shown_source.text == sentence and state.model.path.resolve() == checkpoint.resolve())
+
+    def _session_start_path(self) -> str:
+        model = self.session.state.model
+        folder = Path(self.settings.export_dir) if self.settings.export_dir else Path.home()
+        name = model.path.stem if model is not None else "attnviz"
+        words = "-".join(figure_stem_of(self.session.state.text).split("-")[:5]) if self.session.state.text else ""
+        return str(folder / f"{name}{'-' + words if words else ''}.attnviz.json")
+
+    def _on_save_session_triggered(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Save session", self._session_start_path(),
+                                                        "attnviz sessions (*.attnviz.json *.json)")
+        if path:
+            self.save_session(path)
+
+    def _on_open_session_triggered(self) -> None:
+        start = self.settings.export_dir or str(Path.home())
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Open session", start,
+                                                        "attnviz sessions (*.attnviz.json *.json);;All files (*)")
+        if path:
+            self.open_session(path)
+
     # -- the book's figures -----------------------------------------------------------------
     def open_book_figures(self) -> BookDialog:
         """Show Help ▸ Book figures (made on first use; it lists the gallery without computing it)."""
@@ -519,7 +600,10 @@ class MainWindow(QtWidgets.QMainWindow):
     def dropEvent(self, event: QtGui.QDropEvent) -> None:
         files = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
         if files:
-            self.load(files[0])
+            if files[0].lower().endswith(".json"):
+                self.open_session(files[0])
+            else:
+                self.load(files[0])
             event.acceptProposedAction()
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:

@@ -192,6 +192,28 @@ class AttentionPanel(QtWidgets.QWidget):
         self.layer_box.setValue(layer + 1)
         self.head_box.setValue(head + 1)
 
+    def set_view(self, view: AttentionView) -> None:
+        """Show ``view`` (a saved session's): its kind, layer, head and options, within what the model has."""
+        controls = (self.kind_box, self.layer_box, self.head_box, self.all_heads, self.scores, self.show_masked)
+        for control in controls:
+            control.blockSignals(True)
+        self.scores.setChecked(view.scores)
+        self.show_masked.setChecked(view.show_masked)
+        self.all_heads.setChecked(view.all_heads)
+        source = self.state.shown_source
+        if source is not None:
+            self._set_kinds(available_kinds(source))
+        index = self.kind_box.findData(view.kind.value)
+        if index >= 0:
+            self.kind_box.setCurrentIndex(index)
+        if source is not None:
+            self._fit_ranges(source)
+        self.layer_box.setValue(view.layer + 1)
+        self.head_box.setValue(view.head + 1)
+        for control in controls:
+            control.blockSignals(False)
+        self.refresh()
+
     def figure(self) -> NamedFigure | None:
         """The figure on show, named as its export file (what Export and Copy write)."""
         source = self.state.shown_source

@@ -1,0 +1,221 @@
+"""Saved sessions: a small JSON file that brings a view back (File ▸ Save session / Open session, and
+``attnviz export --session``). Qt-free and torch-free.
+
+The file names the checkpoint (its absolute path, its path relative to the session file, and its
+SHA-256, so a changed checkpoint is noticed), the sentence, the decoding options, how many steps were
+decoded with the tokens the user forced, the step on show and the Attention panel's view; for a
+kernel-regression model, the kernel, bandwidth and query instead of a sentence.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from attnviz.core.files import atomic_output
+from attnviz.core.kinds import AttentionKind
+from attnviz.core.limits import MAX_BEAM
+from attnviz.core.results import KERNELS
+from attnviz.figures.attention import AttentionView
+
+FORMAT = "attnviz-session"
+VERSION = 1
+SUFFIX = ".attnviz.json"
+MAX_FILE_BYTES = 1_000_000  # a session is a few hundred bytes; anything this big is not one
+MAX_SENTENCE_CHARS = 10_000
+MAX_STEPS = 1_000
+MAX_INDEX = 1_000  # layers, heads
+
+
+class SessionFileError(ValueError):
+    """A session file that cannot be read or written; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class SavedKernel:
+    """The kernel-regression view: kernel name, bandwidth h and query x."""
+
+    kernel: str = "gaussian"
+    bandwidth: float = 1.0
+    query: float = 2.5
+
+
+@dataclass(frozen=True)
+class SavedSession:
+    """What a session file holds. plan: one entry per decoded step, the token the user forced there or
+    None (the model's own choice); position: the step on show (-1: before the first)."""
+
+    checkpoint: Path
+    checkpoint_sha256: str
+    sentence: str = ""
+    beam_size: int = 1
+    plan: tuple[str | None, ...] = ()
+    position: int = -1
+    view: AttentionView = field(default_factory=AttentionView)
+    kernel: SavedKernel | None = None
+    checkpoint_relative: str | None = None  # to the session file's folder, when it was saved
+
+    @property
+    def forced(self) -> bool:
+        return any(token is not None for token in self.plan)
+
+
+def sha256_of(path: str | Path) -> str:
+    """The SHA-256 of a file, read in chunks (hex)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        while chunk := stream.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def to_json(saved: SavedSession) -> str:
+    view = saved.view
+    data: dict[str, Any] = {
+        "format": FORMAT, "version": VERSION,
+        "checkpoint": str(saved.checkpoint), "checkpoint_relative": saved.checkpoint_relative,
+        "checkpoint_sha256": saved.checkpoint_sha256,
+        "sentence": saved.sentence, "beam_size": saved.beam_size,
+        "steps": [{"forced": token} for token in saved.plan], "position": saved.position,
+        "view": {"kind": view.kind.value, "layer": view.layer + 1, "head": view.head + 1, "scores": view.scores,
+                 "show_masked": view.show_masked, "all_heads": view.all_heads},
+    }
+    if saved.kernel is not None:
+        data["kernel"] = {"kernel": saved.kernel.kernel, "bandwidth": saved.kernel.bandwidth,
+                          "query": saved.kernel.query}
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_session(saved: SavedSession, path: str | Path) -> Path:
+    """Write ``saved`` to ``path`` atomically (complete or not at all); never replaces a folder.
+    The checkpoint's path relative to the file's folder is recorded too (sessions move with their models)."""
+    path = Path(path).expanduser()
+    if path.is_dir():
+        raise SessionFileError(f"{path} is a folder: choose a file name for the session")
+    try:
+        relative = os.path.relpath(saved.checkpoint, path.resolve().parent)
+    except ValueError:  # another drive (Windows)
+        relative = None
+    text = to_json(SavedSession(**{**saved.__dict__, "checkpoint_relative": relative}))
+    try:
+        with atomic_output(path) as tmp:
+            tmp.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise SessionFileError(f"could not save the session to {path}: {error.strerror or error}") from None
+    return path
+
+
+def read_session(path: str | Path) -> SavedSession:
+    """Read and check a session file; SessionFileError says what is wrong with it."""
+    path = Path(path).expanduser()
+    try:
+        if path.is_dir():
+            raise SessionFileError(f"{path} is a folder, not a session file")
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise SessionFileError(f"{path} is too large to be an attnviz session ({path.stat().st_size:,} bytes)")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SessionFileError(f"there is no session file {path}") from None
+    except UnicodeDecodeError:
+        raise SessionFileError(f"{path} is not an attnviz session (not UTF-8 text)") from None
+    except OSError as error:
+        raise SessionFileError(f"could not read {path}: {error.strerror or error}") from None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise SessionFileError(f"{path} is not an attnviz session (not JSON: {error})") from None
+    try:
+        return _parse(data)
+    except SessionFileError as error:
+        raise SessionFileError(f"{path}: {error}") from None
+
+
+def _get(data: dict, key: str, kind: type | tuple[type, ...], default: Any = None, required: bool = False) -> Any:
+    if key not in data or data[key] is None:
+        if required:
+            raise SessionFileError(f"the session has no {key!r}")
+        return default
+    value = data[key]
+    if isinstance(value, bool) and kind is not bool and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+        raise SessionFileError(f"{key!r} must be a {getattr(kind, '__name__', 'number')}, not true/false")
+    if not isinstance(value, kind):
+        raise SessionFileError(f"{key!r} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _whole(data: dict, key: str, low: int, high: int, default: int) -> int:
+    value = _get(data, key, int, default)
+    if not low <= value <= high:
+        raise SessionFileError(f"{key!r} must be from {low} to {high}, got {value}")
+    return value
+
+
+def _parse(data: Any) -> SavedSession:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SessionFileError("not an attnviz session (no \"format\": \"attnviz-session\")")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version > VERSION:
+        raise SessionFileError(f"session version {version!r} is newer than this attnviz understands ({VERSION})")
+    checkpoint = _get(data, "checkpoint", str, required=True)
+    sha = _get(data, "checkpoint_sha256", str, "")
+    if sha and (len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha)):
+        raise SessionFileError("'checkpoint_sha256' is not a SHA-256 (64 hex digits)")
+    sentence = _get(data, "sentence", str, "")
+    if len(sentence) > MAX_SENTENCE_CHARS:
+        raise SessionFileError(f"the sentence is longer than {MAX_SENTENCE_CHARS:,} characters")
+    steps = _get(data, "steps", list, [])
+    if len(steps) > MAX_STEPS:
+        raise SessionFileError(f"more than {MAX_STEPS} steps")
+    plan: list[str | None] = []
+    for number, step in enumerate(steps, 1):
+        token = step.get("forced") if isinstance(step, dict) else step
+        if token is not None and (not isinstance(token, str) or not token.strip() or len(token) > 200):
+            raise SessionFileError(f"step {number}: 'forced' must be a token or null")
+        plan.append(token)
+    raw_view = _get(data, "view", dict, {})
+    try:
+        kind = AttentionKind(_get(raw_view, "kind", str, AttentionKind.CROSS.value))
+    except ValueError:
+        names = ", ".join(k.value for k in AttentionKind)
+        raise SessionFileError(f"the view's kind must be one of: {names}") from None
+    layer, head = _whole(raw_view, "layer", 1, MAX_INDEX, 1) - 1, _whole(raw_view, "head", 1, MAX_INDEX, 1) - 1
+    view = AttentionView(kind, layer, head, _get(raw_view, "scores", bool, False),
+                         _get(raw_view, "show_masked", bool, True), _get(raw_view, "all_heads", bool, False))
+    kernel = None
+    if (raw_kernel := _get(data, "kernel", dict)) is not None:
+        name = _get(raw_kernel, "kernel", str, "gaussian")
+        if name not in KERNELS:
+            raise SessionFileError(f"the kernel must be one of: {', '.join(KERNELS)}")
+        bandwidth = float(_get(raw_kernel, "bandwidth", (int, float), 1.0))
+        query = float(_get(raw_kernel, "query", (int, float), 2.5))
+        if not (math.isfinite(bandwidth) and 0 < bandwidth <= 100 and math.isfinite(query) and abs(query) < 1e6):
+            raise SessionFileError("the kernel's bandwidth must be positive and its query a finite number")
+        kernel = SavedKernel(name, bandwidth, query)
+    return SavedSession(Path(checkpoint), sha, sentence, _whole(data, "beam_size", 1, MAX_BEAM, 1), tuple(plan),
+                        _whole(data, "position", -1, len(plan) - 1 if plan else -1, -1), view, kernel,
+                        _get(data, "checkpoint_relative", str))
+
+
+def find_checkpoint(saved: SavedSession, session_path: str | Path) -> Path:
+    """The checkpoint a session names: its absolute path, else its path relative to the session file
+    (the two moved together); SessionFileError when neither exists."""
+    if saved.checkpoint.is_file():
+        return saved.checkpoint
+    if saved.checkpoint_relative:
+        beside = Path(session_path).expanduser().resolve().parent / saved.checkpoint_relative
+        if beside.is_file():
+            return beside
+    raise SessionFileError(f"the session's checkpoint {saved.checkpoint} is missing")
+
+
+def checkpoint_changed(saved: SavedSession, checkpoint: Path) -> str:
+    """A sentence saying the checkpoint differs from the one the session was saved with, or ""."""
+    if saved.checkpoint_sha256 and sha256_of(checkpoint) != saved.checkpoint_sha256:
+        return (f"The checkpoint {checkpoint.name} has changed since this session was saved (its SHA-256 differs): "
+                "the attention shown may differ from what was saved.")
+    return ""
