@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
+from attnviz.core.computation import QueryComputation
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit
@@ -163,6 +164,7 @@ class SessionState:
     kernel: KernelFit | None = None
     batch: BatchDecoding | None = None  # sentences decoded together as one padded batch (the Batch panel)
     book: BookFigure | None = None  # the book figure asked for last (Help ▸ Book figures)
+    computation: QueryComputation | None = None  # one query's chain, asked for with inspect_query
 
     @property
     def step(self) -> DecodeStep | None:
@@ -261,6 +263,8 @@ class Session:
         self._loading: Path | None = None  # the checkpoint being loaded now
         self._kernel_request: tuple[str, float, float] | None = None
         self._restoring: SavedSession | None = None  # a saved session waiting for its model or encoding
+        self._query_request: tuple[AttentionKind, int, int, int] | None = None  # inspect_query's, not yet run
+        self._query_busy = False
         self._kernel_busy = False
         self._jobs: dict[int, str] = {}  # jobs in flight: id -> what it does
         self._job_ids = 0
@@ -338,7 +342,7 @@ class Session:
             self._next_generation()  # results of the old model still in flight are dropped
             self._decoding, self._encoding, self._encoded_text = None, False, None
             self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
-                          position=-1, batch=None)
+                          position=-1, batch=None, computation=None)
             restoring = self._restoring
             if restoring is not None and restoring.kernel is not None and not self.loaded.is_translation:
                 self._restoring = None
@@ -458,7 +462,7 @@ class Session:
                 return
             self._encoding = False
             self._decoding, source = result
-            self._publish(source=source, steps=(), position=-1)
+            self._publish(source=source, steps=(), position=-1, computation=None)
             to_end, steps, force = self._pending_to_end, self._pending_steps, self._pending_force
             self._pending_to_end, self._pending_steps, self._pending_force = False, 0, None
             restoring, self._restoring = self._restoring, None
@@ -528,6 +532,49 @@ class Session:
         else:
             self._restoring = None
             self.encode()
+
+    def inspect_query(self, kind: AttentionKind, layer: int, head: int, query_index: int) -> None:
+        """Recompute one query of one head stage by stage (q, k_j, v_j, scores, mask, weights, output) from
+        the model's own numbers, for the step on show; published as ``state.computation``. Requests made
+        while one runs replace each other: the last one is always computed."""
+        self._query_request = (kind, layer, head, query_index)
+        if not self._query_busy:
+            self._inspect_next_query()
+
+    def _inspect_next_query(self) -> None:
+        state, loaded, request = self._state, self.loaded, self._query_request
+        self._query_request = None
+        source = state.shown_source
+        if request is None or loaded is None or source is None or state.stale:
+            return
+        step = state.step
+        kind, layer, head, query_index = request
+        queries = step.query_tokens if step is not None else ()
+        self._query_busy = True
+        gen = self._generation
+
+        def job() -> QueryComputation:
+            from attnviz.core.query_computation import compute_query
+
+            return compute_query(loaded, source.tokens, queries, kind, layer, head, query_index,
+                                 device=loaded.device)
+
+        def finish() -> None:
+            self._query_busy = False
+            if self._query_request is not None:
+                self._inspect_next_query()
+
+        def done(computation: QueryComputation) -> None:
+            if gen == self._generation:
+                self._publish(computation=computation)
+            finish()
+
+        def failed(error: BaseException) -> None:
+            if gen == self._generation:
+                self._report(error)
+            finish()
+
+        self._submit("Computing the query…", job, done, failed)
 
     def force(self, token: str) -> None:
         """Make the decoder take ``token`` at the step on show instead of its own choice (the first step

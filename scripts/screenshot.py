@@ -26,6 +26,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "resources" / "screenshot.png")
     parser.add_argument("--text", default=SENTENCE)
     parser.add_argument("--size", default="1600x940", help="window size WIDTHxHEIGHT (the screen is 1600x940)")
+    parser.add_argument("--dock", default="positional", help="the left dock to raise (e.g. computation, rollout)")
+    parser.add_argument("--inspect-row", type=int, help="click this row of the Attention heatmap (Computation)")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.lower().split("x"))
 
@@ -50,7 +52,9 @@ def main() -> int:
         window.set_sentence(args.text, run=True)
         model = window.session.state.model
         window.attention.select_view(AttentionKind.CROSS, model.decoder_layers - 1 if model else 0, 1)
-        window.docks["positional"].raise_()
+        window.docks[args.dock].raise_()
+        if args.inspect_row is not None:
+            window.attention.heatmap.clicked.emit(args.inspect_row, 0)
         for _ in range(20):
             app.processEvents()
             QtCore.QThread.msleep(25)

@@ -14,12 +14,15 @@ from typing import Protocol
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from attnviz.core.kinds import AttentionKind
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.panels.attention import AttentionPanel
 from attnviz.gui.panels.batch import BatchPanel
+from attnviz.gui.panels.computation import ComputationPanel
 from attnviz.gui.panels.kernel import KernelPanel
 from attnviz.gui.panels.masks import MasksPanel
 from attnviz.gui.panels.positional import PositionalPanel
+from attnviz.gui.panels.rollout import RolloutPanel
 from attnviz.gui.panels.scoring import ScoringPanel
 from attnviz.session import ModelInfo, Session, SessionState
 
@@ -59,6 +62,10 @@ PANELS: tuple[PanelEntry, ...] = (
     PanelEntry("scoring", "Scoring", ScoringPanel, Area.LeftDockWidgetArea, family("translation"),
                tab_with="positional"),
     PanelEntry("batch", "Batch", BatchPanel, Area.LeftDockWidgetArea, family("translation"), tab_with="scoring"),
+    PanelEntry("computation", "Computation", ComputationPanel, Area.LeftDockWidgetArea, family("translation"),
+               tab_with="batch"),
+    PanelEntry("rollout", "Rollout", RolloutPanel, Area.RightDockWidgetArea,
+               lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),
 )
 
 

@@ -57,6 +57,7 @@ class Heatmap(QtWidgets.QWidget):
     (from its context menu)."""
 
     hovered = QtCore.Signal(int, int)
+    clicked = QtCore.Signal(int, int)  # a cell clicked with the left button: (row, column)
     export_requested = QtCore.Signal(object)  # FigureSpec
     copy_requested = QtCore.Signal(object)  # FigureSpec
 
@@ -71,6 +72,7 @@ class Heatmap(QtWidgets.QWidget):
         self.row_labels: tuple[str, ...] = ()
         self.col_labels: tuple[str, ...] = ()
         self.highlighted_rows: tuple[int, int] | None = None  # (first, count) outlined
+        self.highlighted_column: int | None = None  # outlined (a key hovered in a linked view)
         self._pixels = np.zeros((0, 0), np.uint32)
         self._image = qimage_of(self._pixels)
         self._runs: list[tuple[int, int, int]] = []  # masked cells: (row, first column, count)
@@ -159,6 +161,14 @@ class Heatmap(QtWidgets.QWidget):
             self.update()
 
     # -- geometry ---------------------------------------------------------------------------
+    def highlight_column(self, column: int | None) -> None:
+        """Outline column ``column`` (None, or a column outside the matrix: no outline)."""
+        columns = self.values.shape[1] if self.values.ndim == 2 else 0
+        wanted = column if column is not None and 0 <= column < columns else None
+        if wanted != self.highlighted_column:
+            self.highlighted_column = wanted
+            self.update()
+
     def figure_layout(self) -> HeatmapLayout:
         """The layout for the widget's current size (cached until the figure or the size changes)."""
         if self._layout is None:
@@ -281,6 +291,10 @@ class Heatmap(QtWidgets.QWidget):
             box = self.cell_rect(first, 0).united(self.cell_rect(first + count - 1, self.values.shape[1] - 1))
             painter.setPen(ROW_BOX_PEN)
             painter.drawRect(box)
+        column = self.highlighted_column
+        if column is not None and column < self.values.shape[1]:
+            painter.setPen(ROW_BOX_PEN)
+            painter.drawRect(self.cell_rect(0, column).united(self.cell_rect(self.values.shape[0] - 1, column)))
         if self._hover != (-1, -1):
             centre = self.cell_rect(*self._hover).center()
             painter.setPen(CROSS_PEN)
@@ -368,6 +382,13 @@ class Heatmap(QtWidgets.QWidget):
         if cell != self._hover:
             self._set_hover(cell)
         super().mouseMoveEvent(event)
+
+    def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
+        if event.button() == QtCore.Qt.MouseButton.LeftButton:
+            cell = self.cell_at(event.position())
+            if cell != (-1, -1):
+                self.clicked.emit(*cell)
+        super().mousePressEvent(event)
 
     def leaveEvent(self, event: QtCore.QEvent) -> None:
         self._pointer = None

@@ -184,6 +184,7 @@ class MainWindow(QtWidgets.QMainWindow):
             heatmap.export_requested.connect(self._on_heatmap_export_requested)
             heatmap.copy_requested.connect(lambda spec: self.exports.copy(NamedFigure("", spec)))
         self.attention.grid.export_requested.connect(self.exports.export_action.trigger)
+        self.attention.heatmap.clicked.connect(self._on_attention_cell_clicked)
         self.attention.grid.copy_requested.connect(self.exports.copy_action.trigger)
         export_actions = [self.exports.export_action, self.exports.export_all_action, self.exports.flipbook_action,
                           self.exports.copy_action]
@@ -415,6 +416,17 @@ class MainWindow(QtWidgets.QMainWindow):
             self.exports.ask_and_export(self.current_figure())
         else:
             self.exports.ask_and_export(NamedFigure(figure_stem_of(spec.title), spec))
+
+    def _on_attention_cell_clicked(self, row: int, _column: int) -> None:
+        """A row of the Attention heatmap clicked: show how that query's weights are computed."""
+        matrix = self.attention.current
+        if matrix is None or self.panels is None:
+            return
+        dock = self.docks["computation"]
+        dock.show()
+        dock.raise_()
+        self.panels.ensure_current("computation")
+        self.panels.panels["computation"].inspect(matrix.kind, matrix.layer, matrix.head, row)  # type: ignore[attr-defined]
 
     def _on_sentence_text_edited(self, text: str) -> None:
         self.session.set_text(text)  # Step and Run act on it at once; the views follow after the debounce

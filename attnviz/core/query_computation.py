@@ -1,0 +1,294 @@
+"""Recompute one attention query of a trained translation model, stage by stage (the torch side).
+
+:func:`compute_query` runs the model exactly as decoding runs it (``start`` on the source, then one
+``step`` per decoder input, in eval mode under ``torch.inference_mode``) while forward hooks on the
+chosen attention layer record the inputs it really received: the query inputs ``a`` and the key and
+value inputs ``a_j``. Then it does that one head's projection, scoring, masked softmax and weighted
+sum by hand (numpy, float64) and returns a :class:`~attnviz.core.computation.QueryComputation`, with
+the row the model itself computed next to it for comparison.
+
+The hooks record only calls made on the calling thread, and are removed before returning; like every
+model job, a call is meant to run on the session's one worker thread.
+Shapes: S source tokens, T decoder inputs (``<bos>`` first), D layer width, Dh head width, H heads.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+import torch
+from torch import Tensor, nn
+
+from attnviz.core.attention import AdditiveAttention, DotProductAttention, MultiHeadAttention
+from attnviz.core.checkpoint import LoadedModel
+from attnviz.core.computation import QueryComputation, Scoring, StageFormulas, masked_softmax
+from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationModel
+from attnviz.core.kinds import AttentionKind
+from attnviz.core.seq2seq import Seq2SeqAttention
+from attnviz.core.text import BOS
+from attnviz.core.transformer import DecoderBlock, EncoderBlock, Transformer
+
+_SLUGS = {kind.slug: kind for kind in AttentionKind}
+
+
+def attention_kind(kind: AttentionKind | str) -> AttentionKind:
+    """``kind`` itself, or the kind of a slug ("enc-self", "dec-self", "cross") or a value
+    ("cross-attention"); ValueError names the choices."""
+    if isinstance(kind, AttentionKind):
+        return kind
+    if kind in _SLUGS:
+        return _SLUGS[kind]
+    try:
+        return AttentionKind(kind)
+    except ValueError:
+        raise ValueError(f"unknown attention kind {kind!r}; use one of {', '.join(_SLUGS)}") from None
+
+
+@dataclass
+class _Calls:
+    """What the hooked attention layer received, one tensor per call (batch of one)."""
+
+    queries: list[Tensor] = field(default_factory=list)  # (1, Q, D) per call
+    keys: list[Tensor] = field(default_factory=list)  # (1, K, D) per call
+    values: list[Tensor] = field(default_factory=list)
+
+
+@contextmanager
+def _recording(module: nn.Module) -> Iterator[_Calls]:
+    """Record the query, key and value inputs of an attention module while the block runs.
+
+    MultiHeadAttention: the inputs of its W_q, W_k and W_v (the decoder calls ``attend`` and
+    ``project_keys_values``, not ``forward``, so those are the calls that always happen).
+    AdditiveAttention / DotProductAttention (RNN models): the positional arguments of ``forward``.
+    """
+    calls = _Calls()
+    owner = threading.get_ident()
+    handles = []
+
+    def keep(into: list[Tensor]) -> Any:
+        def hook(_module: nn.Module, args: tuple[Any, ...], *_: Any) -> None:
+            if threading.get_ident() == owner:
+                into.append(args[0].detach())
+        return hook
+
+    if isinstance(module, MultiHeadAttention):
+        for linear, into in ((module.W_q, calls.queries), (module.W_k, calls.keys), (module.W_v, calls.values)):
+            handles.append(linear.register_forward_pre_hook(keep(into)))
+    else:
+        def hook(_module: nn.Module, args: tuple[Any, ...]) -> None:
+            if threading.get_ident() == owner:
+                calls.queries.append(args[0].detach())
+                calls.keys.append(args[1].detach())
+                calls.values.append(args[2].detach())
+        handles.append(module.register_forward_pre_hook(hook))
+    try:
+        yield calls
+    finally:
+        for handle in handles:
+            handle.remove()
+
+
+def _numpy(tensor: Tensor) -> np.ndarray:
+    return tensor.detach().to(device="cpu", dtype=torch.float64).numpy()
+
+
+def _check_index(what: str, value: int, count: int, where: str) -> None:
+    if not 0 <= value < count:
+        raise ValueError(f"{what} {value} is out of range: {where} has {count} (0 to {count - 1})")
+
+
+def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_tokens: Sequence[str],
+                  kind: AttentionKind | str, layer: int, head: int, query_index: int, *,
+                  source_valid_len: int | None = None, device: torch.device | str | None = None
+                  ) -> QueryComputation:
+    """The computation of one query of one head, from the model's real numbers.
+
+    loaded: a translation model (Transformer, rnn-additive or rnn-dot).
+    source_tokens: the S source words as the model read them (``EncodedSource.tokens``: unknown words
+        as typed, read as ``<unk>``; a batch's ``<pad>`` tokens included).
+    query_tokens: the decoder's inputs so far, ``<bos>`` first (``DecodeStep.query_tokens``); unused
+        (may be empty) for encoder self-attention.
+    kind: encoder self-, decoder self- or cross-attention (an AttentionKind or its slug).
+    layer, head: 0-based (the RNN models have one of each).
+    query_index: the query's position: a source position for encoder self-attention, else a row of
+        the decoding (0 = the query at ``<bos>``, as in ``DecodeStep.cross_weights[layer, head]``).
+    source_valid_len: how many source tokens are real (keys beyond are padding, masked); default all.
+    device: where to run (the model is moved there, as DecodeSession does); default where it is.
+
+    Keys: the source tokens for encoder self- and cross-attention, all T decoder inputs for decoder
+    self-attention (keys after the query are masked by the causal mask). The weights equal the
+    decoder's own row at that step up to float rounding (``model_weights`` holds that row).
+    Raises ValueError for a model without that kind of attention, an out-of-range layer, head or
+    query, or malformed tokens.
+    """
+    kind = attention_kind(kind)
+    if not loaded.is_translation or loaded.src_vocab is None or loaded.tgt_vocab is None:
+        raise ValueError(f"{loaded.kind} is not a translation model: it has no attention queries to show")
+    model = loaded.model
+    if not isinstance(model, Transformer | Seq2SeqAttention):
+        raise ValueError(f"cannot recompute the attention of a {type(model).__name__}")
+    if kind not in loaded.model_kind.attention:
+        has = ", ".join(k.value for k in loaded.model_kind.attention)
+        raise ValueError(f"the {loaded.kind} model has no {kind.value} (it has: {has})")
+    source_tokens, query_tokens = tuple(source_tokens), tuple(query_tokens)
+    if not source_tokens:
+        raise ValueError("there is no source: source_tokens is empty")
+    valid_len = len(source_tokens) if source_valid_len is None else int(source_valid_len)
+    if not 1 <= valid_len <= len(source_tokens):
+        raise ValueError(f"source_valid_len must be from 1 to {len(source_tokens)}, got {source_valid_len}")
+    if kind is not AttentionKind.ENCODER_SELF and (not query_tokens or query_tokens[0] != BOS):
+        raise ValueError(f"query_tokens must start with {BOS} (as DecodeStep.query_tokens does), "
+                         f"got {list(query_tokens[:3])}")
+
+    # -- which layer, and the ranges -------------------------------------------------------------
+    module: nn.Module
+    if isinstance(model, Transformer):
+        blocks = model.encoder_blocks if kind is AttentionKind.ENCODER_SELF else model.decoder_blocks
+        where = "the encoder" if kind is AttentionKind.ENCODER_SELF else "the decoder"
+        _check_index("layer", layer, len(blocks), f"{where} of this {loaded.kind}")
+        _check_index("head", head, model.config.num_heads, f"each layer of this {loaded.kind}")
+        block = blocks[layer]
+        if isinstance(block, EncoderBlock):
+            module = block.attention
+        else:
+            assert isinstance(block, DecoderBlock)
+            module = block.self_attention if kind is AttentionKind.DECODER_SELF else block.cross_attention
+    else:
+        _check_index("layer", layer, 1, f"the {loaded.kind} model's attention (one layer)")
+        _check_index("head", head, 1, f"the {loaded.kind} model's attention (one head)")
+        module = model.attention
+    if kind is AttentionKind.ENCODER_SELF:
+        _check_index("query_index", query_index, len(source_tokens), f"the source ({' '.join(source_tokens)})")
+    else:
+        _check_index("query_index", query_index, len(query_tokens),
+                     f"the decoding so far ({' '.join(query_tokens)})")
+
+    # -- run the model as decoding does, recording the layer's inputs ----------------------------
+    run_on = torch.device(device) if device is not None else loaded.device
+    model.to(run_on).eval()
+    decoder = cast(TranslationModel, model)  # the decoder interface decoding drives
+    steps = {AttentionKind.ENCODER_SELF: 0, AttentionKind.CROSS: query_index + 1,
+             AttentionKind.DECODER_SELF: len(query_tokens)}[kind]
+    with torch.inference_mode(), _recording(module) as calls:
+        src = torch.tensor([loaded.src_vocab.ids(source_tokens)], dtype=torch.long, device=run_on)
+        state, encoder_attention = decoder.start(src, torch.tensor([valid_len], device=run_on),
+                                                 need_attention=kind is AttentionKind.ENCODER_SELF)
+        target_ids = loaded.tgt_vocab.ids(query_tokens)
+        step_rows: list[StepAttention] = []
+        for t in range(steps):
+            token = torch.tensor([target_ids[t]], dtype=torch.long, device=run_on)
+            _, state, step_attention = decoder.step(token, state, need_attention=True)
+            assert step_attention is not None
+            step_rows.append(step_attention)
+
+    # -- the model's own row --------------------------------------------------------------------
+    if kind is AttentionKind.ENCODER_SELF:
+        assert isinstance(encoder_attention, EncoderAttention)
+        own_weights = encoder_attention.weights[0, layer, head, query_index]
+        own_scores = encoder_attention.scores[0, layer, head, query_index]
+    elif kind is AttentionKind.CROSS:
+        own_weights = step_rows[query_index].cross_weights[0, layer, head]
+        own_scores = step_rows[query_index].cross_scores[0, layer, head]
+    else:
+        self_weights, self_scores = step_rows[query_index].self_weights, step_rows[query_index].self_scores
+        assert self_weights is not None and self_scores is not None
+        own_weights, own_scores = self_weights[0, layer, head], self_scores[0, layer, head]
+    key_tokens = query_tokens if kind is AttentionKind.DECODER_SELF else source_tokens
+    model_weights = np.zeros(len(key_tokens))
+    model_scores = np.zeros(len(key_tokens))
+    model_weights[: own_weights.shape[-1]] = _numpy(own_weights)
+    model_scores[: own_scores.shape[-1]] = _numpy(own_scores)
+
+    # -- the inputs the layer received ----------------------------------------------------------
+    # MultiHeadAttention: W_q ran once per call on that call's queries, W_k/W_v once per call on the
+    # new keys (the decoder's self-attention caches them step by step): concatenate the calls.
+    # RNN attention: every step gets the whole source again; take the step of this query.
+    query_inputs = torch.cat(calls.queries, dim=1)[0]  # (Q, D)
+    if isinstance(module, MultiHeadAttention):
+        key_inputs, value_inputs = torch.cat(calls.keys, dim=1)[0], torch.cat(calls.values, dim=1)[0]
+    else:
+        key_inputs, value_inputs = calls.keys[query_index][0], calls.values[query_index][0]
+    if key_inputs.shape[0] != len(key_tokens) or query_inputs.shape[0] <= query_index:
+        raise RuntimeError(f"the {kind.value} layer received {query_inputs.shape[0]} queries and "
+                           f"{key_inputs.shape[0]} keys; expected {len(key_tokens)} keys")
+    a = _numpy(query_inputs[query_index])  # (D,)
+    a_keys, a_values = _numpy(key_inputs), _numpy(value_inputs)  # (K, D)
+
+    # -- which keys the query may see -----------------------------------------------------------
+    positions = np.arange(len(key_tokens))
+    if kind is AttentionKind.DECODER_SELF:
+        visible = positions <= query_index
+        weights_formula = f"α = softmax(s) over visible keys (causal mask: j ≤ {query_index})"
+    else:
+        visible = positions < valid_len
+        weights_formula = "α = softmax(s) over visible keys" + (
+            f" (padding mask: j < {valid_len})" if valid_len < len(key_tokens) else "")
+
+    # -- the chain, by hand ---------------------------------------------------------------------
+    additive: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+    scale: float | None = None
+    if isinstance(module, MultiHeadAttention):
+        rows = slice(head * module.head_dim, (head + 1) * module.head_dim)
+
+        def project(linear: nn.Linear, x: np.ndarray) -> np.ndarray:
+            out = x @ _numpy(linear.weight)[rows].T
+            return out if linear.bias is None else out + _numpy(linear.bias)[rows]
+
+        q, keys, values = project(module.W_q, a), project(module.W_k, a_keys), project(module.W_v, a_values)
+        bias = module.W_q.bias is not None
+        formulas = {"query": "q = W_q a" + (" + b_q" if bias else ""),
+                    "key": "k_j = W_k a_j" + (" + b_k" if bias else ""),
+                    "value": "v_j = W_v a_j" + (" + b_v" if bias else "")}
+        scoring: Scoring = module.scoring
+        if module.additive is not None:
+            features_q = q @ _numpy(module.additive.W_q[head])  # (Dh,)
+            features_k = keys @ _numpy(module.additive.W_k[head])  # (K, Dh)
+            w_v = _numpy(module.additive.w_v[head])
+            features = np.tanh(features_q[None, :] + features_k)
+            additive = (features_q, features_k, features, w_v)
+            formulas["score"] = "s_j = w_vᵀ tanh(W_q' q + W_k' k_j)"
+    else:
+        # The RNN decoder's query is its previous top-layer hidden state; keys and values are the
+        # encoder's outputs, not projected (additive scoring projects inside the score).
+        q, keys, values = a, a_keys, a_values
+        formulas = {"query": "q = s_{t−1}, the decoder's hidden state before this step",
+                    "key": "k_j = h_j, the encoder's output at source word j",
+                    "value": "v_j = h_j"}
+        scoring = "additive" if isinstance(module, AdditiveAttention) else "dot"
+        if isinstance(module, AdditiveAttention):
+            features_q = _numpy(module.W_q.weight) @ q  # (A,)
+            features_k = keys @ _numpy(module.W_k.weight).T  # (K, A)
+            w_v = _numpy(module.w_v.weight)[0]  # (A,)
+            features = np.tanh(features_q[None, :] + features_k)
+            additive = (features_q, features_k, features, w_v)
+            formulas["score"] = "s_j = w_vᵀ tanh(W_q q + W_k k_j)"
+        else:
+            assert isinstance(module, DotProductAttention)
+    if additive is not None:
+        scores = additive[2] @ additive[3]  # (K,)
+    else:
+        scale = math.sqrt(q.shape[0])
+        scores = keys @ q / scale
+        formulas["score"] = f"s_j = q·k_j / √{q.shape[0]}"
+    weights = masked_softmax(scores, visible)
+    output = weights @ values
+
+    query_token = (source_tokens if kind is AttentionKind.ENCODER_SELF else query_tokens)[query_index]
+    return QueryComputation(
+        model_kind=loaded.kind, kind=kind, layer=layer, head=head, query_index=query_index,
+        query_token=query_token, key_tokens=key_tokens, scoring=scoring,
+        formulas=StageFormulas(query=formulas["query"], key=formulas["key"], value=formulas["value"],
+                               score=formulas["score"], weights=weights_formula, output="b = Σ_j α_j v_j"),
+        query_input=a, key_inputs=a_keys, query=q, keys=keys, values=values, scale=scale,
+        additive_query=None if additive is None else additive[0],
+        additive_keys=None if additive is None else additive[1],
+        additive_features=None if additive is None else additive[2],
+        additive_w_v=None if additive is None else additive[3],
+        scores=scores, visible=visible, weights=weights, output=output,
+        model_weights=model_weights, model_scores=model_scores)

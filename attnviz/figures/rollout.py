@@ -1,0 +1,87 @@
+"""Figures of attention rollout (numpy only): the encoder's rollout and the decoder's source attribution.
+
+Shapes: L layers, H heads, S source tokens, T decoder queries. See :mod:`attnviz.core.rollout`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnviz.core.results import DecodeStep, EncodedSource
+from attnviz.core.rollout import rollout, source_attribution
+from attnviz.figures.attention import shown_index
+from attnviz.figures.spec import FigureSpec, empty_figure
+
+ROLLOUT_METHOD = (
+    "Attention rollout (Abnar & Zuidema, 2020) follows attention down through all the encoder's layers "
+    "to the input tokens. Each layer's heads are averaged, the residual connection is modelled by mixing in "
+    "the identity (0.5·attention + 0.5·I, rows renormalised), and the layers' matrices are multiplied, "
+    "first layer first. Source attribution carries the decoder's head-averaged cross-attention through "
+    "the encoder's rollout, so each output step is traced back to source words rather than encoder states."
+)
+NEEDS_TRANSFORMER = "Rollout needs a Transformer: this RNN model has no encoder self-attention"
+NO_LAYERS = "Rollout needs encoder layers: this model has none"
+LEAST_HIGH = 1e-6  # the top of the colour range when every value is 0
+
+
+def _levels(values: np.ndarray, masked: np.ndarray) -> tuple[float, float]:
+    """0 to the largest value shown. Rollout mixes every layer, so its values spread out (rows flatten
+    towards uniform, the + I keeps a bright diagonal) and rarely come near 1: on the softmax's fixed
+    [0, 1] most cells would look alike. 0 stays "no flow at all", the top is the strongest flow."""
+    shown = values[~masked]
+    return (0.0, max(float(shown.max()) if shown.size else 0.0, LEAST_HIGH))
+
+
+def _clamp_layer(count: int, layer: int | None) -> int:
+    """The 0-based layer to show: the last one when None, else clamped to what exists."""
+    return count - 1 if layer is None else min(max(layer, 0), count - 1)
+
+
+def _span(layer: int) -> str:
+    """'layer 1' or 'layers 1–3' (1-based, layer is 0-based)."""
+    return "layer 1" if layer == 0 else f"layers 1–{layer + 1}"
+
+
+def encoder_rollout_figure(source: EncodedSource | None, layer: int | None = None) -> FigureSpec:
+    """The encoder's rollout after ``layer`` (0-based; None: the last, the full rollout), (S, S).
+
+    Padding keys are marked masked (they were masked out of every softmax)."""
+    if source is None:
+        return empty_figure("Attention rollout")
+    if source.encoder_weights is None:
+        return empty_figure(NEEDS_TRANSFORMER)
+    flows = rollout(source.encoder_weights)  # (L, S, S)
+    if not flows.shape[0]:
+        return empty_figure(NO_LAYERS)
+    layer = _clamp_layer(flows.shape[0], layer)
+    masked = np.broadcast_to(~source.padding_mask[None, :], flows.shape[1:])
+    values = flows[layer].astype(np.float32)
+    return FigureSpec(values, source.tokens, source.tokens,
+                      f"Attention rollout, encoder {_span(layer)} (heads averaged, + I for the residual)",
+                      levels=_levels(values, masked), masked=masked,
+                      row_axis="queries (encoder output)", col_axis="keys (input tokens)")
+
+
+def source_attribution_figure(source: EncodedSource | None, step: DecodeStep | None,
+                              layer: int | None = None) -> FigureSpec:
+    """Decoder ``layer``'s (0-based; None: the last) cross-attention carried through the encoder's full
+    rollout: (T, S), rows the decoder queries so far, columns the source tokens. RNN models get an empty
+    figure: their encoder mixes tokens through a recurrent state that rollout cannot trace."""
+    if source is None or step is None:
+        return empty_figure("Source attribution: step the decoder to trace its output to source words")
+    if source.encoder_weights is None:
+        return empty_figure(NEEDS_TRANSFORMER)
+    flows = rollout(source.encoder_weights)
+    if not flows.shape[0] or not step.cross_weights.shape[0]:
+        return empty_figure(NO_LAYERS)
+    attribution = source_attribution(step.cross_weights, flows[-1])  # (L_dec, T, S)
+    layer = _clamp_layer(attribution.shape[0], layer)
+    masked = np.broadcast_to(~source.padding_mask[None, :], attribution.shape[1:])
+    values = attribution[layer].astype(np.float32)
+    index = shown_index(step)
+    assert index is not None
+    return FigureSpec(values, step.query_tokens, source.tokens,
+                      f"Source attribution at step {index + 1}: decoder layer {layer + 1} cross-attention "
+                      f"(heads averaged) × encoder rollout, {_span(flows.shape[0] - 1)}",
+                      levels=_levels(values, masked), masked=masked,
+                      row_axis="decoder queries", col_axis="source tokens")

@@ -1,0 +1,203 @@
+"""Computation panel: where one attention weight comes from, with the model's real numbers.
+
+Pick an attention kind, layer, head and query (or click a row of the Attention heatmap): the session
+recomputes that query stage by stage (``Session.inspect_query``) and the panel draws the chain as
+strips titled with their formulas: a → q, k_j, v_j → scores → mask → weights α → output b. Every
+strip with one column per key is linked: hovering a key outlines its column in all of them. The
+summary line says how far the recomputed weights are from the ones the model produced while decoding.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6 import QtCore, QtWidgets
+
+from attnviz.core.computation import QueryComputation
+from attnviz.core.kinds import AttentionKind
+from attnviz.figures.computation import Stage, computation_stages, computation_title
+from attnviz.gui.heatmap import Heatmap
+from attnviz.session import Session, SessionState, changed
+
+FOLLOW_DELAY_MS = 150  # following the step waits for stepping to pause: a recomputation re-runs the decoding
+
+
+class ComputationPanel(QtWidgets.QWidget):
+    """Asks the session for one query's computation and draws the chain it publishes."""
+
+    def __init__(self, session: Session | None = None, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.state = SessionState()
+        self.computation: QueryComputation | None = None
+        self.kind_box = QtWidgets.QComboBox()
+        self.layer_box, self.head_box, self.query_box = (QtWidgets.QSpinBox() for _ in range(3))
+        for box, prefix in ((self.layer_box, "layer "), (self.head_box, "head "), (self.query_box, "query ")):
+            box.setPrefix(prefix)
+            box.setRange(1, 1)
+        self.follow = QtWidgets.QCheckBox("Follow")
+        self.follow.setChecked(True)
+        self.follow.setToolTip("Show the newest query of the step on show (the row the decoder just computed)")
+        self.summary = QtWidgets.QLabel("Click a row of the Attention heatmap, or pick a query here.")
+        self.summary.setWordWrap(True)
+        self.readout = QtWidgets.QLabel(" ")
+        self.readout.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.stages_box = QtWidgets.QWidget()
+        self.stages_layout = QtWidgets.QVBoxLayout(self.stages_box)
+        self.stages_layout.setContentsMargins(0, 0, 0, 0)
+        self.stages_layout.addStretch(1)
+        self.heatmaps: dict[str, Heatmap] = {}
+        self.per_key: set[str] = set()
+        scroll = QtWidgets.QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.stages_box)
+        scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+        pickers = QtWidgets.QGridLayout()  # two columns: narrow enough to dock beside the others
+        pickers.addWidget(self.kind_box, 0, 0, 1, 2)
+        pickers.addWidget(self.layer_box, 1, 0)
+        pickers.addWidget(self.head_box, 1, 1)
+        pickers.addWidget(self.query_box, 2, 0)
+        pickers.addWidget(self.follow, 2, 1)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(pickers)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.readout)
+        layout.addWidget(scroll, 1)
+
+        self.follow_timer = QtCore.QTimer(self, singleShot=True, interval=FOLLOW_DELAY_MS)
+        self.follow_timer.timeout.connect(self._request)
+        self.kind_box.currentIndexChanged.connect(self._on_picker_changed)
+        for box in (self.layer_box, self.head_box):
+            box.valueChanged.connect(self._on_picker_changed)
+        self.query_box.valueChanged.connect(self._on_query_box_changed)
+        self.follow.toggled.connect(self._on_picker_changed)
+
+    # -- the panel protocol -----------------------------------------------------------------
+    def show_state(self, old: SessionState | None, new: SessionState) -> None:
+        self.state = new
+        if changed(old, new, "model", "shown_source", "step"):
+            self._fit_pickers()
+            if new.shown_source is None:
+                self._clear("Type a sentence to see the computation of a query.")
+            elif self.follow.isChecked():
+                self.follow_timer.start()
+            elif self.computation is not None:
+                self.follow_timer.start()  # the same query of the new step (its keys may have grown)
+        if new.computation is not None and changed(old, new, "computation"):
+            self.show_computation(new.computation)
+
+    def inspect(self, kind: AttentionKind, layer: int, head: int, query: int) -> None:
+        """Show query ``query`` (0-based row) of ``layer``/``head`` of ``kind`` (a clicked heatmap row)."""
+        self.follow.blockSignals(True)
+        self.follow.setChecked(False)  # the user chose a row: keep it
+        self.follow.blockSignals(False)
+        self._fit_pickers(kind)
+        for box, value in ((self.layer_box, layer), (self.head_box, head), (self.query_box, query)):
+            box.blockSignals(True)
+            box.setValue(value + 1)
+            box.blockSignals(False)
+        self._request()
+
+    # -- drawing ----------------------------------------------------------------------------
+    def show_computation(self, comp: QueryComputation) -> None:
+        self.computation = comp
+        stages = computation_stages(comp)
+        for index, stage in enumerate(stages):
+            self._heatmap(stage, index).show_figure(stage.figure)
+        shown = {stage.name for stage in stages}
+        for name, heatmap in self.heatmaps.items():  # (a strip made while the panel is on screen starts hidden)
+            heatmap.setVisible(name in shown)
+        difference = comp.difference_from_model()
+        self.summary.setText(f"{computation_title(comp)}: weights recomputed from q, k and the mask; largest "
+                             f"difference from the model's own weights {difference:.1e}.")
+        self.readout.setText(" ")
+
+    def _heatmap(self, stage: Stage, index: int) -> Heatmap:
+        heatmap = self.heatmaps.get(stage.name)
+        if heatmap is None:
+            heatmap = self.heatmaps[stage.name] = Heatmap()
+            heatmap.setMinimumHeight(110 if stage.figure.values.shape[0] == 1 else 160)
+            heatmap.hovered.connect(lambda row, col, name=stage.name: self._on_stage_hovered(name, row, col))
+            self.stages_layout.insertWidget(index, heatmap)
+        if stage.per_key:
+            self.per_key.add(stage.name)
+        return heatmap
+
+    def _clear(self, message: str) -> None:
+        self.computation = None
+        for heatmap in self.heatmaps.values():
+            heatmap.hide()
+        self.summary.setText(message)
+        self.readout.setText(" ")
+
+    # -- pickers ----------------------------------------------------------------------------
+    def _kind(self) -> AttentionKind | None:
+        data = self.kind_box.currentData()
+        return AttentionKind(data) if data else None
+
+    def _fit_pickers(self, kind: AttentionKind | None = None) -> None:
+        """Offer the model's attention kinds, and the layers, heads and queries the kind on show has."""
+        model, source, step = self.state.model, self.state.shown_source, self.state.step
+        kinds = [k for k in (model.attention if model is not None else ()) if k is not AttentionKind.ENCODER_SELF
+                 or (source is not None and source.encoder_weights is not None)]
+        controls = (self.kind_box, self.layer_box, self.head_box, self.query_box)
+        for control in controls:
+            control.blockSignals(True)
+        if [self.kind_box.itemData(i) for i in range(self.kind_box.count())] != [k.value for k in kinds]:
+            current = kind.value if kind is not None else (self.kind_box.currentData() or AttentionKind.CROSS.value)
+            self.kind_box.clear()
+            for k in kinds:
+                self.kind_box.addItem(k.value.capitalize(), k.value)
+            self.kind_box.setCurrentIndex(max(0, self.kind_box.findData(current)))
+        elif kind is not None:
+            self.kind_box.setCurrentIndex(max(0, self.kind_box.findData(kind.value)))
+        chosen = self._kind()
+        stack = None
+        if source is not None and chosen is AttentionKind.ENCODER_SELF:
+            stack = source.encoder_weights
+        elif step is not None:
+            stack = step.self_weights if chosen is AttentionKind.DECODER_SELF else step.cross_weights
+        layers, heads, queries = stack.shape[:3] if stack is not None else (1, 1, 1)
+        for box, count in ((self.layer_box, layers), (self.head_box, heads), (self.query_box, queries)):
+            box.setRange(1, max(1, count))
+        if self.follow.isChecked():
+            self.query_box.setValue(self.query_box.maximum() if chosen is not AttentionKind.ENCODER_SELF
+                                    else self.query_box.value())
+        for control in controls:
+            control.blockSignals(False)
+
+    def _request(self) -> None:
+        kind = self._kind()
+        if self.session is None or kind is None or self.state.shown_source is None:
+            return
+        if kind is not AttentionKind.ENCODER_SELF and self.state.step is None:
+            self._clear("Step the decoder: its queries appear one per step.")
+            return
+        self.session.inspect_query(kind, self.layer_box.value() - 1, self.head_box.value() - 1,
+                                   self.query_box.value() - 1)
+
+    # -- handlers ---------------------------------------------------------------------------
+    def _on_picker_changed(self, *_args) -> None:
+        self._fit_pickers()
+        self._request()
+
+    def _on_query_box_changed(self, _value: int) -> None:
+        self.follow.blockSignals(True)
+        self.follow.setChecked(False)  # a query chosen by hand is kept while stepping
+        self.follow.blockSignals(False)
+        self._request()
+
+    def _on_stage_hovered(self, name: str, _row: int, col: int) -> None:
+        """A key hovered in one strip: outline its column in every strip with one column per key."""
+        comp = self.computation
+        column = col if name in self.per_key and comp is not None and 0 <= col < comp.num_keys else None
+        for key_name in self.per_key:
+            self.heatmaps[key_name].highlight_column(column)
+        if column is None or comp is None:
+            self.readout.setText(" ")
+            return
+        token = html.escape(comp.key_tokens[column])
+        text = f"key {column + 1} <b>{token}</b>: score {comp.scores[column]:.3f}, weight {comp.weights[column]:.4f}"
+        self.readout.setText(text + (" (masked)" if not comp.visible[column] else ""))

@@ -1,0 +1,75 @@
+"""The Computation and Rollout panels in the real window: the numbers on screen are the model's own."""
+
+import numpy as np
+from PySide6 import QtCore
+
+from attnviz.core.kinds import AttentionKind
+from attnviz.core.rollout import rollout, source_attribution
+
+
+def _click_row(window, qtbot, row):
+    heatmap = window.attention.heatmap
+    qtbot.mouseClick(heatmap, QtCore.Qt.MouseButton.LeftButton, pos=heatmap.cell_rect(row, 0).center().toPoint())
+
+
+def test_clicking_a_row_shows_that_querys_computation_with_the_models_numbers(window, qtbot):
+    window.set_sentence("a b c d", run=True)
+    window.attention.select_view(AttentionKind.CROSS, 1, 2)
+    _click_row(window, qtbot, 2)
+    assert window.docks["computation"].isVisible()
+    comp = window.session.state.computation
+    step = window.session.state.step
+    assert (comp.kind, comp.layer, comp.head, comp.query_index) == (AttentionKind.CROSS, 1, 2, 2)
+    np.testing.assert_allclose(comp.weights, step.cross_weights[1, 2, 2], atol=1e-5)
+    np.testing.assert_allclose(comp.scores, step.cross_scores[1, 2, 2], atol=1e-4)
+    panel = window.panels.panels["computation"]
+    np.testing.assert_allclose(panel.heatmaps["weights"].values[0], comp.weights, atol=1e-6)
+    assert panel.heatmaps["weights"].col_labels == ("a", "b", "c", "d")
+    assert "q = W_q a" in panel.heatmaps["query"].spec.title and "√8" in panel.heatmaps["scores"].spec.title
+    assert "largest difference from the model's own weights" in panel.summary.text()
+    panel._on_stage_hovered("scores", 0, 3)  # a key hovered: its column is outlined in every per-key strip
+    assert {name: panel.heatmaps[name].highlighted_column for name in ("keys", "values", "weights", "mask")} == \
+        {"keys": 3, "values": 3, "weights": 3, "mask": 3}
+    assert "key 4 <b>d</b>" in panel.readout.text()
+
+
+def test_following_the_step_shows_the_newest_query(window, qtbot):
+    window.set_sentence("a b c", run=False)
+    window.docks["computation"].show()
+    window.docks["computation"].raise_()
+    window.session.step()
+    window.session.step()
+    qtbot.waitUntil(lambda: window.session.state.computation is not None
+                    and window.session.state.computation.query_index == 1, timeout=3000)
+    comp = window.session.state.computation
+    np.testing.assert_allclose(comp.weights, window.session.state.step.cross_weights[0, 0, 1], atol=1e-5)
+
+
+def test_additive_scoring_shows_its_projections(window, qtbot, tiny_models):
+    window.load(tiny_models["rnn-additive"][0])
+    window.set_sentence("a b c", run=True)
+    _click_row(window, qtbot, 1)
+    panel = window.panels.panels["computation"]
+    comp = window.session.state.computation
+    assert comp.scoring == "additive"
+    for name in ("additive-query", "additive-keys", "additive-features"):
+        assert panel.heatmaps[name].isVisibleTo(panel)
+    np.testing.assert_allclose(comp.weights, window.session.state.step.cross_weights[0, 0, 1], atol=1e-5)
+    assert not window.docks["rollout"].isVisibleTo(window)  # rollout is for Transformers only
+
+
+def test_rollout_panel_shows_the_papers_rollout_and_the_attribution(window):
+    window.set_sentence("a b c d", run=True)
+    window.docks["rollout"].show()
+    window.docks["rollout"].raise_()
+    window.panels.ensure_current("rollout")
+    panel = window.panels.panels["rollout"]
+    state = window.session.state
+    flows = rollout(state.source.encoder_weights)
+    np.testing.assert_allclose(panel.encoder.values, flows[-1], atol=1e-6)
+    np.testing.assert_allclose(panel.attribution.values, source_attribution(state.step.cross_weights, flows[-1])[-1],
+                               atol=1e-6)
+    assert "Abnar" in panel.toolTip()
+    panel.encoder_layer.setValue(1)
+    np.testing.assert_allclose(panel.encoder.values, flows[0], atol=1e-6)
+    assert "encoder layer 1 " in panel.encoder.spec.title
