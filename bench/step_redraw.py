@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/step_redraw.py                         # this checkout
     .venv/bin/python bench/step_redraw.py --code ../before        # and another checkout, interleaved
+    .venv/bin/python bench/step_redraw.py --raise computation,rollout   # also with those docks on top
 
 The real main window (offscreen, 1600 × 1000, the default docks), the session run synchronously,
 the shipped Transformer. Two ways of timing a step, both medians over --steps steps per round:
@@ -36,12 +37,16 @@ from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
 from attnviz.session import InlineRunner
 checkpoint, sentence, steps = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+raised = [name for name in sys.argv[4].split(",") if name]
 app = QtWidgets.QApplication([])
 window = MainWindow(Settings(Path(tempfile.mkdtemp()) / "s.ini"), InlineRunner())
 window.resize(1600, 1000)
 window.show()
 window.load(checkpoint)
 window.set_sentence(sentence)
+for name in raised:
+    window.docks[name].show()
+    window.docks[name].raise_()
 app.processEvents()
 out = {}
 for mode in ("event loop", "full repaint"):
@@ -61,10 +66,10 @@ os._exit(0)
 """
 
 
-def probe(code: Path, checkpoint: Path, steps: int) -> dict[str, tuple[list[float], list[float]]]:
+def probe(code: Path, checkpoint: Path, steps: int, raised: str = "") -> dict[str, tuple[list[float], list[float]]]:
     env = {**os.environ, "PYTHONPATH": str(code), "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([sys.executable, "-c", PROBE, str(checkpoint), SENTENCE, str(steps)], cwd=code, env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, "-c", PROBE, str(checkpoint), SENTENCE, str(steps), raised], cwd=code,
+                          env=env, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         raise SystemExit(f"{code}: probe failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -77,21 +82,26 @@ def main() -> int:
     parser.add_argument("--checkpoint", type=Path, default=ROOT / "models" / "transformer.safetensors")
     parser.add_argument("--steps", type=int, default=40, help="steps per round and mode")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--raise", dest="raised", default="",
+                        help="also measure this checkout with these docks raised (comma-separated names)")
     args = parser.parse_args()
-    codes = [ROOT, *(c.resolve() for c in args.code)]
-    samples = {code: {"event loop": ([], []), "full repaint": ([], [])} for code in codes}
+    runs: list[tuple[Path, str]] = [(ROOT, ""), *((c.resolve(), "") for c in args.code)]
+    if args.raised:
+        runs.append((ROOT, args.raised))
+    samples = {run: {"event loop": ([], []), "full repaint": ([], [])} for run in runs}
     for _ in range(args.rounds):
-        for code in codes:
-            for mode, (total, compute) in probe(code, args.checkpoint.resolve(), args.steps).items():
-                samples[code][mode][0].extend(total)
-                samples[code][mode][1].extend(compute)
+        for run in runs:
+            for mode, (total, compute) in probe(run[0], args.checkpoint.resolve(), args.steps, run[1]).items():
+                samples[run][mode][0].extend(total)
+                samples[run][mode][1].extend(compute)
     print(f"{os.cpu_count()} CPUs; {args.checkpoint.name}; 1600 × 1000 offscreen; medians of "
           f"{args.rounds} × {args.steps} steps per mode")
     print("| code | step + redraw, event loop | step + full repaint | compute of the step |")
     print("| --- | --- | --- | --- |")
-    for code in codes:
-        loop, full = samples[code]["event loop"], samples[code]["full repaint"]
-        name = "this checkout" if code == ROOT else str(code)
+    for run in runs:
+        loop, full = samples[run]["event loop"], samples[run]["full repaint"]
+        code, raised = run
+        name = ("this checkout" if code == ROOT else str(code)) + (f", {raised} raised" if raised else "")
         print(f"| {name} | {statistics.median(loop[0]):.2f} ms | {statistics.median(full[0]):.2f} ms | "
               f"{statistics.median(loop[1] + full[1]):.2f} ms |")
     return 0

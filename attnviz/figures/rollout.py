@@ -24,6 +24,17 @@ NO_LAYERS = "Rollout needs encoder layers: this model has none"
 LEAST_HIGH = 1e-6  # the top of the colour range when every value is 0
 
 
+_kept: tuple[np.ndarray, np.ndarray] | None = None  # the last encoder weights and their rollout
+
+
+def _encoder_flows(weights: np.ndarray) -> np.ndarray:
+    """rollout(weights), kept for the last sentence: every decoding step of it reuses the encoder's."""
+    global _kept
+    if _kept is None or _kept[0] is not weights:
+        _kept = (weights, rollout(weights))
+    return _kept[1]
+
+
 def _levels(values: np.ndarray, masked: np.ndarray) -> tuple[float, float]:
     """0 to the largest value shown. Rollout mixes every layer, so its values spread out (rows flatten
     towards uniform, the + I keeps a bright diagonal) and rarely come near 1: on the softmax's fixed
@@ -50,7 +61,7 @@ def encoder_rollout_figure(source: EncodedSource | None, layer: int | None = Non
         return empty_figure("Attention rollout")
     if source.encoder_weights is None:
         return empty_figure(NEEDS_TRANSFORMER)
-    flows = rollout(source.encoder_weights)  # (L, S, S)
+    flows = _encoder_flows(source.encoder_weights)  # (L, S, S)
     if not flows.shape[0]:
         return empty_figure(NO_LAYERS)
     layer = _clamp_layer(flows.shape[0], layer)
@@ -71,7 +82,7 @@ def source_attribution_figure(source: EncodedSource | None, step: DecodeStep | N
         return empty_figure("Source attribution: step the decoder to trace its output to source words")
     if source.encoder_weights is None:
         return empty_figure(NEEDS_TRANSFORMER)
-    flows = rollout(source.encoder_weights)
+    flows = _encoder_flows(source.encoder_weights)
     if not flows.shape[0] or not step.cross_weights.shape[0]:
         return empty_figure(NO_LAYERS)
     attribution = source_attribution(step.cross_weights, flows[-1])  # (L_dec, T, S)

@@ -161,10 +161,10 @@ class ComputationPanel(QtWidgets.QWidget):
             stack = step.self_weights if chosen is AttentionKind.DECODER_SELF else step.cross_weights
         layers, heads, queries = stack.shape[:3] if stack is not None else (1, 1, 1)
         for box, count in ((self.layer_box, layers), (self.head_box, heads), (self.query_box, queries)):
-            box.setRange(1, max(1, count))
-        if self.follow.isChecked():
-            self.query_box.setValue(self.query_box.maximum() if chosen is not AttentionKind.ENCODER_SELF
-                                    else self.query_box.value())
+            if box.maximum() != max(1, count):  # (setting the same range still re-lays out the box)
+                box.setRange(1, max(1, count))
+        if self.follow.isChecked() and chosen is not AttentionKind.ENCODER_SELF:
+            self.query_box.setValue(self.query_box.maximum())
         for control in controls:
             control.blockSignals(False)
 
