@@ -14,6 +14,7 @@ GUI thread: how long the window was ever unresponsive.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import sys
@@ -112,7 +113,7 @@ def main() -> int:
     wait(lambda: state().computation is not None and not state().busy)
     results.append(("click a row: Computation of that query", time.perf_counter() - started))
     timer.stop()
-    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
     print(f"{os.cpu_count()} CPUs; random-weight Transformer, {args.heads} heads, 2+2 layers; "
           f"{args.tokens}-token source; 1600 × 1000 offscreen; worker thread as in the app")
     print("| action | time until drawn |")
