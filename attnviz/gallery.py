@@ -339,6 +339,23 @@ def _attention_of(name: str, kind: str, all_heads: bool, caption: str) -> AnyFig
     return replace(spec, title=f"{caption} — {spec.title}")
 
 
+def one_query_computed() -> AnyFigure:
+    """The Q·K·V computation of one query of the trained Transformer: its weights recomputed by hand from
+    q and the k_j (scaled dot product, masked softmax) beside the weights the model produced."""
+    from attnviz.core.kinds import AttentionKind
+    from attnviz.core.query_computation import compute_query
+
+    loaded, source, step = _decoded("transformer")
+    layer, head = loaded.config.num_decoder_layers - 1, 1
+    query = min(4, len(step.query_tokens) - 1)
+    comp = compute_query(loaded, source.tokens, step.query_tokens, AttentionKind.CROSS, layer, head, query)
+    values = np.stack([comp.weights, comp.model_weights]).astype(np.float32)
+    return FigureSpec(values, ("α = softmax(q·k_j / √d), by hand", "α, the model's own"), comp.key_tokens,
+                      f"One query recomputed: cross-attention layer {layer + 1} · head {head + 1} · query "
+                      f"{comp.query_token!r} (largest difference {comp.difference_from_model():.0e})",
+                      row_axis="", col_axis="keys (source tokens)")
+
+
 def _training_curve(name: str, caption: str) -> AnyFigure:  # caption: e.g. "Transformer"
     """The training loss per epoch stored in the checkpoint; checkpoints trained before attnviz stored
     it have only validation BLEU per epoch, and the figure says so rather than invent a loss curve."""
@@ -419,6 +436,8 @@ GALLERY: tuple[GalleryEntry, ...] = (
     GalleryEntry("10.4-bahdanau-training", "10.4", "Bahdanau model: training curve", bahdanau_training),
     GalleryEntry("10.5-heads", "10.5", "Multi-head attention: every head of every layer", transformer_heads,
                  _translation_live("transformer", "encoder self-attention", True)),
+    GalleryEntry("10.5-one-query", "10.5", "The Q·K·V computation of one query, with the trained model's numbers",
+                 one_query_computed, Live("transformer.safetensors", "computation", BOOK_SENTENCE, "cross-attention")),
     GalleryEntry("11.6-pe-table", "11.6", "Positional encoding table", pe_table),
     GalleryEntry("11.6-pe-curves", "11.6", "Positional encoding: dimensions 6–9", pe_curves),
     GalleryEntry("11.6-binary", "11.6", "Binary representations of 0…7", pe_binary),

@@ -114,3 +114,20 @@ def test_a_book_figure_shown_live_loads_its_model_decodes_its_sentence_and_picks
     dialog.live_button.click()
     qtbot.waitUntil(lambda: state().model is not None and state().model.family == "regression", timeout=20000)
     qtbot.waitUntil(lambda: window.docks["kernel"].isVisible(), timeout=5000)
+
+
+def test_one_query_recomputed_by_hand_equals_the_models_weights_and_shows_live(window, qtbot):
+    figure = gallery.one_query_computed()
+    by_hand, models = figure.values
+    np.testing.assert_allclose(by_hand, models, atol=1e-5)
+    assert by_hand.sum() == pytest.approx(1.0, abs=1e-5) and figure.col_labels[0] == "i"
+    dialog = window.open_book_figures()
+    dialog.select("10.5-one-query")
+    qtbot.waitUntil(lambda: dialog.book is not None and dialog.live_button.isEnabled(), timeout=10000)
+    dialog.live_button.click()
+    state = lambda: window.session.state  # noqa: E731
+    qtbot.waitUntil(lambda: state().model is not None and state().model.path.name == "transformer.safetensors"
+                    and state().finished, timeout=20000)
+    qtbot.waitUntil(lambda: state().computation is not None, timeout=10000)  # the dock follows the newest query
+    assert window.docks["computation"].isVisible()
+    assert state().computation.difference_from_model() < 1e-5
