@@ -24,7 +24,7 @@ import numpy as np
 from attnviz.core.computation import QueryComputation
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.limits import MAX_BEAM
-from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit
+from attnviz.core.results import BatchDecoding, Comparison, DecodeStep, EncodedSource, KernelFit
 from attnviz.figures.attention import AttentionView
 from attnviz.figures.book import BookEntry, BookFigure
 from attnviz.session_file import SavedKernel, SavedSession
@@ -165,6 +165,8 @@ class SessionState:
     batch: BatchDecoding | None = None  # sentences decoded together as one padded batch (the Batch panel)
     book: BookFigure | None = None  # the book figure asked for last (Help ▸ Book figures)
     computation: QueryComputation | None = None  # one query's chain, asked for with inspect_query
+    comparison: Comparison | None = None  # a second model on the same sentence (compare_with)
+    compared_with: str = ""  # the checkpoint compared with ("" when none)
 
     @property
     def step(self) -> DecodeStep | None:
@@ -265,6 +267,7 @@ class Session:
         self._restoring: SavedSession | None = None  # a saved session waiting for its model or encoding
         self._query_request: tuple[AttentionKind, int, int, int] | None = None  # inspect_query's, not yet run
         self._query_busy = False
+        self._other: LoadedModel | None = None  # the model compared with (compare_with)
         self._kernel_busy = False
         self._jobs: dict[int, str] = {}  # jobs in flight: id -> what it does
         self._job_ids = 0
@@ -462,7 +465,7 @@ class Session:
                 return
             self._encoding = False
             self._decoding, source = result
-            self._publish(source=source, steps=(), position=-1, computation=None)
+            self._publish(source=source, steps=(), position=-1, computation=None, comparison=None)
             to_end, steps, force = self._pending_to_end, self._pending_steps, self._pending_force
             self._pending_to_end, self._pending_steps, self._pending_force = False, 0, None
             restoring, self._restoring = self._restoring, None
@@ -575,6 +578,59 @@ class Session:
             finish()
 
         self._submit("Computing the query…", job, done, failed)
+
+    def compare_with(self, path: str | Path | None) -> None:
+        """Load a second translation checkpoint and decode the sentence on show with it (None: stop
+        comparing); published as ``state.comparison``. :meth:`compare` decodes again after a change."""
+        if path is None:
+            self._other = None
+            self._publish(comparison=None, compared_with="")
+            return
+        device = self.loaded.device if self.loaded is not None else "cpu"
+
+        def job() -> LoadedModel:
+            from attnviz.core.checkpoint import load_checkpoint
+
+            other = load_checkpoint(Path(path), device)
+            if not other.is_translation:
+                raise ValueError(f"{Path(path).name} is a {other.kind} model: only translation models compare")
+            return other
+
+        def done(other: LoadedModel) -> None:
+            self._other = other
+            self._publish(compared_with=str(path))
+            self.compare()
+
+        self._submit(f"Loading {Path(path).name}…", job, done, self._report)
+
+    def compare(self) -> None:
+        """Decode the sentence on show with the compared model: by itself, and forced to take this model's
+        output so that both models' attention rows are the same queries."""
+        other, state = self._other, self._state
+        source = state.shown_source
+        if other is None or source is None or state.stale:
+            return
+        last = state.steps[-1] if state.steps else None
+        target = () if last is None else (*last.output_tokens, *(("<eos>",) if last.token == "<eos>" else ()))
+        gen = self._generation
+
+        def job() -> Comparison:
+            from attnviz.core.stepping import DecodeSession
+
+            decoding = DecodeSession(other, other.device)
+            decoding.encode(source.text)
+            own = decoding.run()[-1].output_tokens
+            compared = decoding.encode(source.text)
+            for token in target:
+                decoding.step(token if token in other.tgt_vocab else "<unk>")  # type: ignore[operator]
+            return Comparison(other.path.stem if other.path else "", other.kind, compared, own, target,
+                              tuple(decoding.steps))
+
+        def done(comparison: Comparison) -> None:
+            if gen == self._generation and self._other is other:
+                self._publish(comparison=comparison)
+
+        self._submit("Comparing…", job, done, self._report)
 
     def force(self, token: str) -> None:
         """Make the decoder take ``token`` at the step on show instead of its own choice (the first step

@@ -73,3 +73,39 @@ def test_rollout_panel_shows_the_papers_rollout_and_the_attribution(window):
     panel.encoder_layer.setValue(1)
     np.testing.assert_allclose(panel.encoder.values, flows[0], atol=1e-6)
     assert "encoder layer 1 " in panel.encoder.spec.title
+
+
+def test_two_models_side_by_side_with_their_difference(window, qtbot, tiny_models, tmp_path):
+    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.stepping import DecodeSession
+    from attnviz.gui.figure_files import export_figure
+
+    window.load(tiny_models["rnn-additive"][0])
+    window.set_sentence("a b c", run=True)
+    window.docks["compare"].show()
+    window.docks["compare"].raise_()
+    panel = window.panels.panels["compare"]
+    panel.compare_with(tiny_models["transformer"][0])
+    state = window.session.state
+    comparison = state.comparison
+    assert comparison.kind == "transformer" and " ".join(comparison.own_translation) == "cx bx ax"
+    assert comparison.steps[-1].query_tokens == state.step.query_tokens  # forced to the same target
+    other = DecodeSession(load_checkpoint(tiny_models["transformer"][0]))  # independently: forced by hand
+    other.encode("a b c")
+    for token in comparison.target:
+        other.step(token)
+    expected_second = other.steps[-1].cross_weights[-1].mean(axis=0)
+    np.testing.assert_allclose(panel.second.values, expected_second, atol=1e-6)
+    np.testing.assert_allclose(panel.first.values, state.step.cross_weights[-1].mean(axis=0), atol=1e-6)
+    np.testing.assert_allclose(panel.difference.values, panel.first.values - panel.second.values, atol=1e-6)
+    low, high = panel.difference.spec.levels
+    assert low == -high and high >= np.abs(panel.difference.values).max() - 1e-6
+    panel.first.hovered.emit(1, 2)  # one crosshair for the three maps
+    assert panel.second.linked_cell == (1, 2) and panel.difference.linked_cell == (1, 2)
+    written = export_figure(panel.figure(), tmp_path / "compare.csv")
+    blocks = [line.split(",")[1] for line in written.read_text().splitlines()[1:]]
+    rows = len(state.step.query_tokens)
+    assert blocks == ["rnn-additive"] * rows + ["transformer"] * rows + ["difference"] * rows
+    window.set_sentence("c d", run=True)  # the second model follows the new sentence once stepping pauses
+    qtbot.waitUntil(lambda: window.session.state.comparison is not None
+                    and window.session.state.comparison.source.tokens == ("c", "d"), timeout=3000)

@@ -91,6 +91,24 @@ class BatchDecoding:
 
 
 @dataclass(frozen=True)
+class Comparison:
+    """A second translation model on the same sentence, for the Compare panel.
+
+    model: its checkpoint's file stem; kind: its kind; source: the sentence as it reads it.
+    own_translation: what it says by itself (greedy). target: the first model's output it was forced to
+    take (so both models' queries are the same tokens); steps: its decoding of that target, one step per
+    token of it (rows line up with the first model's steps).
+    """
+
+    model: str
+    kind: str
+    source: EncodedSource
+    own_translation: tuple[str, ...]
+    target: tuple[str, ...]
+    steps: tuple[DecodeStep, ...]
+
+
+@dataclass(frozen=True)
 class KernelFit:
     """Everything the kernel-regression view draws, as numpy: N training points, M test points.
 

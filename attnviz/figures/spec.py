@@ -46,6 +46,7 @@ class GridSpec:
     row_names: tuple[str, ...]
     col_names: tuple[str, ...]
     colormap: str = "viridis"
+    shared_bar: bool = True  # False: each panel draws its own colour bar (panels on different scales)
 
     @property
     def values(self) -> np.ndarray:

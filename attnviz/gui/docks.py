@@ -18,6 +18,7 @@ from attnviz.core.kinds import AttentionKind
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.panels.attention import AttentionPanel
 from attnviz.gui.panels.batch import BatchPanel
+from attnviz.gui.panels.compare import ComparePanel
 from attnviz.gui.panels.computation import ComputationPanel
 from attnviz.gui.panels.kernel import KernelPanel
 from attnviz.gui.panels.masks import MasksPanel
@@ -66,6 +67,8 @@ PANELS: tuple[PanelEntry, ...] = (
                tab_with="batch"),
     PanelEntry("rollout", "Rollout", RolloutPanel, Area.RightDockWidgetArea,
                lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),
+    PanelEntry("compare", "Compare", ComparePanel, Area.RightDockWidgetArea, family("translation"),
+               tab_with="rollout"),
 )
 
 

@@ -318,12 +318,15 @@ def _grid_layout(spec: GridSpec) -> _GridLayout:
     metrics = QtGui.QFontMetricsF(font)
     margin = 12.0
     title_height = QtGui.QFontMetricsF(bold).height() * 1.6 if spec.title else 0.0
-    panel = figure_size(spec.panels[0]) if spec.panels else QtCore.QSizeF(0, 0)
+    sizes = [figure_size(p) for p in spec.panels]
+    panel = QtCore.QSizeF(max((s.width() for s in sizes), default=0.0), max((s.height() for s in sizes), default=0.0))
     rows = len(spec.row_names)
     origin = QtCore.QPointF(margin, margin + title_height)
     grid_width, grid_height = spec.columns * panel.width(), rows * panel.height()
     bar = QtCore.QRectF(origin.x() + grid_width + 16, origin.y() + 12, 14.0, max(grid_height - 24, 120.0))
     tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in nice_ticks(spec.levels)), default=0.0)
+    if not spec.shared_bar:
+        bar, tick_width = QtCore.QRectF(origin.x() + grid_width, origin.y(), 0.0, 0.0), 0.0
     title_width = QtGui.QFontMetricsF(bold).horizontalAdvance(spec.title) + 2 * margin
     width = max(bar.right() + 6 + tick_width + margin, title_width)
     height = max(origin.y() + grid_height, bar.bottom()) + margin
@@ -350,7 +353,8 @@ def _paint_grid(painter: QtGui.QPainter, spec: GridSpec, vector: bool) -> None:
         paint_figure(painter, panel, vector)
         painter.restore()
     painter.setFont(font)
-    paint_colour_bar(painter, layout.bar, spec.levels, spec.colormap, QtGui.QFontMetricsF(font), vector)
+    if spec.shared_bar:
+        paint_colour_bar(painter, layout.bar, spec.levels, spec.colormap, QtGui.QFontMetricsF(font), vector)
     painter.restore()
 
 

@@ -76,6 +76,7 @@ class Heatmap(QtWidgets.QWidget):
         self.col_labels: tuple[str, ...] = ()
         self.highlighted_rows: tuple[int, int] | None = None  # (first, count) outlined
         self.highlighted_column: int | None = None  # outlined (a key hovered in a linked view)
+        self.linked_cell: tuple[int, int] | None = None  # a crosshair shown for a linked heatmap's pointer
         self._pixels = np.zeros((0, 0), np.uint32)
         self._image = qimage_of(self._pixels)
         self._runs: list[tuple[int, int, int]] = []  # masked cells: (row, first column, count)
@@ -170,6 +171,14 @@ class Heatmap(QtWidgets.QWidget):
         wanted = column if column is not None and 0 <= column < columns else None
         if wanted != self.highlighted_column:
             self.highlighted_column = wanted
+            self.update()
+
+    def show_linked_cell(self, row: int, col: int) -> None:
+        """Draw the crosshair at (row, col) for a pointer over a linked heatmap ((-1, -1): none)."""
+        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
+        wanted = (row, col) if 0 <= row < rows and 0 <= col < cols else None
+        if wanted != self.linked_cell:
+            self.linked_cell = wanted
             self.update()
 
     def figure_layout(self) -> HeatmapLayout:
@@ -298,8 +307,9 @@ class Heatmap(QtWidgets.QWidget):
         if column is not None and column < self.values.shape[1]:
             painter.setPen(ROW_BOX_PEN)
             painter.drawRect(self.cell_rect(0, column).united(self.cell_rect(self.values.shape[0] - 1, column)))
-        if self._hover != (-1, -1):
-            centre = self.cell_rect(*self._hover).center()
+        cross = self._hover if self._hover != (-1, -1) else self.linked_cell
+        if cross is not None and cross[0] < self.values.shape[0] and cross[1] < self.values.shape[1]:
+            centre = self.cell_rect(*cross).center()
             painter.setPen(CROSS_PEN)
             painter.drawLine(QtCore.QPointF(grid.left(), centre.y()), QtCore.QPointF(grid.right(), centre.y()))
             painter.drawLine(QtCore.QPointF(centre.x(), grid.top()), QtCore.QPointF(centre.x(), grid.bottom()))

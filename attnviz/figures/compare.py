@@ -1,0 +1,60 @@
+"""Figures of the Compare panel: two models' cross-attention on one sentence and their difference (numpy).
+
+Models with different depths and head counts are compared on what both have: the last layer's
+cross-attention, averaged over its heads (the RNN models have one layer and one head). The second model
+is forced to take the first model's output, so both matrices have the same query rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from attnviz.core.results import Comparison, DecodeStep, EncodedSource
+from attnviz.figures.spec import FigureSpec, GridSpec, empty_figure
+
+DIFFERENCE_MAP = "CET-D1"  # blue (the second model attends more) – white (equal) – red (the first does)
+
+
+def head_averaged(step: DecodeStep) -> np.ndarray:
+    """(T, S): the last layer's cross-attention averaged over its heads (rows still sum to 1)."""
+    return step.cross_weights[-1].mean(axis=0) if step.cross_weights.size else np.zeros((0, 0), np.float32)
+
+
+def _attention(name: str, source: EncodedSource, step: DecodeStep) -> FigureSpec:
+    values = head_averaged(step).astype(np.float32)
+    masked = np.broadcast_to(~source.padding_mask[None, :], values.shape) if values.size else None
+    return FigureSpec(values, step.query_tokens, source.tokens, f"{name}: cross-attention, last layer, heads averaged",
+                      masked=masked)
+
+
+def comparison_figures(first_name: str, source: EncodedSource | None, step: DecodeStep | None,
+                       comparison: Comparison | None, position: int) -> tuple[FigureSpec, FigureSpec, FigureSpec]:
+    """The first model's map at the step on show (``position``), the second model's at the same query rows,
+    and their difference (first − second) on a colour range centred on 0."""
+    if source is None or step is None:
+        empty = empty_figure("Step the decoder to compare the models' attention")
+        return empty, empty, empty
+    first = _attention(first_name, source, step)
+    if comparison is None:
+        return first, empty_figure("Choose a model to compare with"), empty_figure("")
+    if not 0 <= position < len(comparison.steps):
+        return first, empty_figure(f"{comparison.model}: decoding…"), empty_figure("")
+    second = _attention(comparison.model, comparison.source, comparison.steps[position])
+    if first.values.shape != second.values.shape or first.row_labels != second.row_labels:
+        why = "the two models read the sentence differently (a different length limit)"
+        return first, second, empty_figure(f"No difference map: {why}")
+    difference = first.values - second.values
+    reach = max(float(np.abs(difference).max()) if difference.size else 0.0, 1e-6)
+    return first, second, FigureSpec(difference, first.row_labels, first.col_labels,
+                                     f"Difference: {first_name} − {comparison.model} (red: {first_name} attends more)",
+                                     (-reach, reach), DIFFERENCE_MAP, first.masked)
+
+
+def comparison_grid(figures: tuple[FigureSpec, FigureSpec, FigureSpec], title: str) -> GridSpec:
+    """The three maps side by side as one figure, each with its own colour bar (the difference is signed)."""
+    names = (*(f.title.split(":")[0] for f in figures[:2]), "difference")
+    shorter = tuple(replace(f, title=name) for f, name in zip(figures, names, strict=True))  # the title says the rest
+    return GridSpec(shorter, 3, f"{title} (last layer, heads averaged; red: {names[0]} attends more)", (0.0, 1.0),
+                    ("",), names, shared_bar=False)

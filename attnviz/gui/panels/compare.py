@@ -1,0 +1,119 @@
+"""Compare panel: a second translation model on the same sentence, side by side with the loaded one.
+
+Choose the second model (a shipped one or any checkpoint file); the session decodes the sentence with
+it by itself (its translation is shown) and forced to take the loaded model's output, so the two
+cross-attention maps have the same query rows; the third map is their difference, on a diverging
+colour map centred on 0. A pointer over any of the three shows a crosshair on all three.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6 import QtCore, QtWidgets
+
+from attnviz.figures.compare import comparison_figures, comparison_grid
+from attnviz.figures.spec import GridSpec
+from attnviz.gui.heatmap import Heatmap
+from attnviz.paths import shipped_models
+from attnviz.session import Session, SessionState, changed
+
+NONE = "(choose a model)"
+OTHER = "Other checkpoint…"
+COMPARE_DELAY_MS = 150  # the second model decodes again once stepping pauses
+
+
+class ComparePanel(QtWidgets.QWidget):
+    """Asks the session to compare with a chosen checkpoint and draws the three maps it publishes."""
+
+    export_requested = QtCore.Signal(object)  # GridSpec: the three maps as one figure (None: not yet)
+
+    def __init__(self, session: Session | None = None, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.state = SessionState()
+        self.model_box = QtWidgets.QComboBox()
+        self.model_box.addItem(NONE, "")
+        for path in shipped_models():
+            self.model_box.addItem(path.stem, str(path))
+        self.model_box.addItem(OTHER, OTHER)
+        self.model_box.setToolTip("The model to compare with the loaded one, on the same sentence")
+        self.export_button = QtWidgets.QPushButton("Export…")
+        self.export_button.setToolTip("Export the three maps as one figure")
+        self.own = QtWidgets.QLabel(" ")
+        self.own.setWordWrap(True)
+        self.own.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.first, self.second, self.difference = Heatmap(), Heatmap(), Heatmap()
+        self.heatmaps = (self.first, self.second, self.difference)
+        chooser = QtWidgets.QHBoxLayout()
+        chooser.addWidget(QtWidgets.QLabel("Compare with"))
+        chooser.addWidget(self.model_box, 1)
+        chooser.addWidget(self.export_button)
+        maps = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        for heatmap in self.heatmaps:
+            maps.addWidget(heatmap)
+            heatmap.hovered.connect(self._on_hovered)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(chooser)
+        layout.addWidget(self.own)
+        layout.addWidget(maps, 1)
+        self.compare_timer = QtCore.QTimer(self, singleShot=True, interval=COMPARE_DELAY_MS)
+        self.compare_timer.timeout.connect(self._on_compare_timer_timeout)
+        self.model_box.activated.connect(self._on_model_chosen)
+        self.export_button.clicked.connect(lambda: self.export_requested.emit(self.figure()))
+
+    def show_state(self, old: SessionState | None, new: SessionState) -> None:
+        self.state = new
+        if changed(old, new, "shown_source", "steps") and new.compared_with:
+            self.compare_timer.start()  # the loaded model's decoding changed: the second model follows
+        if changed(old, new, "shown_source", "step", "comparison"):
+            self._draw()
+
+    def compare_with(self, path: str | Path | None) -> None:
+        """Compare with ``path`` (None: stop)."""
+        if self.session is not None:
+            self.session.compare_with(path)
+
+    def figure(self) -> GridSpec | None:
+        """The three maps as one figure; None until the difference map exists."""
+        if not self.difference.values.size:
+            return None
+        figures = (self.first.spec, self.second.spec, self.difference.spec)
+        return comparison_grid(figures, "Cross-attention of two models on one sentence, and their difference")
+
+    def _draw(self) -> None:
+        state, comparison = self.state, self.state.comparison
+        model = state.model.path.stem if state.model is not None else ""
+        for heatmap, spec in zip(self.heatmaps, comparison_figures(model, state.shown_source, state.step,
+                                                                   comparison, state.position), strict=True):
+            heatmap.show_figure(spec)
+        self.export_button.setEnabled(bool(self.difference.values.size))
+        if comparison is not None:
+            self.own.setText(f"{comparison.model} by itself: {' '.join(comparison.own_translation)}")
+        else:
+            self.own.setText(" ")
+
+    def _on_model_chosen(self, _index: int) -> None:
+        data = self.model_box.currentData()
+        if data == OTHER:
+            path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Compare with", "",
+                                                            "attnviz checkpoints (*.safetensors);;All files (*)")
+            if not path:
+                self.model_box.setCurrentIndex(0)
+                self.compare_with(None)
+                return
+            self.model_box.insertItem(self.model_box.count() - 1, Path(path).stem, path)
+            self.model_box.setCurrentIndex(self.model_box.count() - 2)
+            data = path
+        self.compare_with(data or None)
+
+    def _on_compare_timer_timeout(self) -> None:
+        if self.session is not None:
+            self.session.compare()
+
+    def _on_hovered(self, row: int, col: int) -> None:
+        """One crosshair for the three maps: the cell under the pointer in one is marked in the others."""
+        for heatmap in self.heatmaps:
+            if heatmap is not self.sender():
+                heatmap.show_linked_cell(row, col)
