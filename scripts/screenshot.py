@@ -28,6 +28,9 @@ def main() -> int:
     parser.add_argument("--size", default="1600x940", help="window size WIDTHxHEIGHT (the screen is 1600x940)")
     parser.add_argument("--dock", default="positional", help="the left dock to raise (e.g. computation, rollout)")
     parser.add_argument("--inspect-row", type=int, help="click this row of the Attention heatmap (Computation)")
+    parser.add_argument("--right-dock", default="attention", help="the right dock to raise (e.g. beams, compare)")
+    parser.add_argument("--beam", type=int, default=1, help="beam size")
+    parser.add_argument("--compare", type=Path, help="a checkpoint for the Compare dock")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.lower().split("x"))
 
@@ -49,10 +52,14 @@ def main() -> int:
         window.move(0, 0)
         window.show()
         window.load(args.checkpoint)
+        window.beam_box.setValue(args.beam)
         window.set_sentence(args.text, run=True)
         model = window.session.state.model
         window.attention.select_view(AttentionKind.CROSS, model.decoder_layers - 1 if model else 0, 1)
         window.docks[args.dock].raise_()
+        window.docks[args.right_dock].raise_()
+        if args.compare is not None:
+            window.panels.panels["compare"].compare_with(args.compare)
         if args.inspect_row is not None:
             window.attention.heatmap.clicked.emit(args.inspect_row, 0)
         for _ in range(20):

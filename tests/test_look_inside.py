@@ -109,3 +109,41 @@ def test_two_models_side_by_side_with_their_difference(window, qtbot, tiny_model
     window.set_sentence("c d", run=True)  # the second model follows the new sentence once stepping pauses
     qtbot.waitUntil(lambda: window.session.state.comparison is not None
                     and window.session.state.comparison.source.tokens == ("c", "d"), timeout=3000)
+
+
+def test_the_beam_tree_shows_every_kept_hypothesis_and_its_own_attention(window, qtbot, tiny_models, tmp_path):
+    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.stepping import DecodeSession
+    from attnviz.gui.figure_files import export_figure
+    from tests.helpers import pixels
+
+    window.beam_box.setValue(3)
+    window.set_sentence("a b c d", run=True)
+    window.docks["beams"].show()
+    window.docks["beams"].raise_()
+    window.panels.ensure_current("beams")
+    panel = window.panels.panels["beams"]
+    state = window.session.state
+    spec = panel.tree.spec
+    best = state.step.beams[0].tokens
+    kept = {beam.tokens for step in state.steps for beam in step.beams}
+    assert {node.tokens for node in spec.nodes} == kept | {()}  # every kept prefix, and the root
+    assert [n.tokens for n in spec.nodes if n.best] == [best[:i] for i in range(len(best) + 1)]
+    assert all(spec.nodes[p].tokens == n.tokens[:-1] for n, p in zip(spec.nodes, spec.parents, strict=True) if p >= 0)
+    assert spec.nodes[spec.selected].tokens == best  # the best hypothesis is shown until another is clicked
+    np.testing.assert_allclose(panel.coverage.values[0], panel.attention.values.sum(axis=0), atol=1e-5)
+    other = next(i for i, n in enumerate(spec.nodes) if n.tokens and not n.best)
+    rect = panel.tree.boxes[other]
+    qtbot.mouseClick(panel.tree, QtCore.Qt.MouseButton.LeftButton, pos=rect.center().toPoint())
+    node = panel.tree.spec.nodes[panel.tree.spec.selected]
+    assert node.tokens == spec.nodes[other].tokens
+    forced = DecodeSession(load_checkpoint(tiny_models["transformer"][0]))  # that hypothesis, decoded by force
+    forced.encode("a b c d")
+    for token in node.tokens:
+        forced.step(token)
+    np.testing.assert_allclose(panel.attention.values, forced.steps[-1].cross_weights[-1].mean(axis=0), atol=1e-5)
+    assert panel.attention.row_labels == ("<bos>", *node.tokens[:-1])
+    table = export_figure(panel.tree.spec, tmp_path / "tree.csv").read_text().splitlines()
+    assert len(table) == len(spec.nodes) + 1 and table[0].startswith("hypothesis,token,step,log_prob,pruned")
+    picture = pixels(export_figure(panel.tree.spec, tmp_path / "tree.png"))
+    assert (picture != 255).any() and picture.shape[0] > 100

@@ -41,6 +41,7 @@ class Beam:
     tokens: tuple[str, ...]
     log_prob: float
     finished: bool
+    cross_weights: np.ndarray | None = None  # (L, H, T, S): its own cross-attention (beam search only)
 
 
 @dataclass(frozen=True)

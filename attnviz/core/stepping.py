@@ -157,7 +157,9 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
         cross_weights=_stack_rows([r.cross_weights for r in best.rows], source_len),
         cross_scores=_stack_rows([r.cross_scores for r in best.rows], source_len),
         self_weights=self_w, self_scores=self_s, causal_mask=causal_mask(t).numpy(),
-        beams=tuple(Beam(tuple(vocab.to_tokens(h.ids)), h.log_prob, h.finished) for h in hyps),
+        beams=tuple(Beam(tuple(vocab.to_tokens(h.ids)), h.log_prob, h.finished,
+                         _stack_rows([r.cross_weights for r in h.rows], source_len) if len(hyps) > 1 else None)
+                    for h in hyps),
         seconds=seconds, forced=forced)
 
 

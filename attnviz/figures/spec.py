@@ -84,7 +84,46 @@ class LineSpec:
             else np.zeros(0)
 
 
-AnyFigure = FigureSpec | GridSpec | LineSpec
+ROOT_TOKEN = "<bos>"
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    """One kept prefix: its tokens (without <bos>), log-probability, whether it ended (<eos>), was pruned,
+    lies on the best hypothesis's path; ``step`` and ``beam``: where its attention is recorded."""
+
+    tokens: tuple[str, ...]
+    log_prob: float
+    finished: bool
+    pruned: bool
+    best: bool
+    step: int
+    beam: int
+
+    @property
+    def token(self) -> str:
+        return self.tokens[-1] if self.tokens else ROOT_TOKEN
+
+
+@dataclass(frozen=True)
+class TreeSpec:
+    """A beam tree: nodes (the root, <bos>, first), each node's parent index (-1 for the root), and its
+    position: column (depth) and row (in leaf units); ``selected``: the node whose attention is shown."""
+
+    nodes: tuple[TreeNode, ...]
+    parents: tuple[int, ...]
+    columns: tuple[int, ...]
+    rows: tuple[float, ...]
+    title: str
+    selected: int | None = None
+
+    @property
+    def values(self) -> np.ndarray:
+        """(N, 2): each node's depth and log-probability (what the numbers exports write)."""
+        return np.array([[len(n.tokens), n.log_prob] for n in self.nodes], np.float64).reshape(-1, 2)
+
+
+AnyFigure = FigureSpec | GridSpec | LineSpec | TreeSpec
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from attnviz.core.kinds import AttentionKind
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.panels.attention import AttentionPanel
 from attnviz.gui.panels.batch import BatchPanel
+from attnviz.gui.panels.beams import BeamsPanel
 from attnviz.gui.panels.compare import ComparePanel
 from attnviz.gui.panels.computation import ComputationPanel
 from attnviz.gui.panels.kernel import KernelPanel
@@ -69,6 +70,7 @@ PANELS: tuple[PanelEntry, ...] = (
                lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),
     PanelEntry("compare", "Compare", ComparePanel, Area.RightDockWidgetArea, family("translation"),
                tab_with="rollout"),
+    PanelEntry("beams", "Beams", BeamsPanel, Area.RightDockWidgetArea, family("translation"), tab_with="compare"),
 )
 
 

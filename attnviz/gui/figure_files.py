@@ -24,7 +24,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtSvg
 
 from attnviz.core.files import atomic_output
-from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure
+from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure, TreeSpec
 from attnviz.gui.figure_painter import figure_image, figure_size, paint_figure
 
 FORMATS = ("png", "svg", "pdf", "csv", "npy")
@@ -158,6 +158,11 @@ def write_csv(spec: AnyFigure, path: Path) -> None:
         for series in spec.series:
             for x, y in zip(np.asarray(series.x).ravel(), np.asarray(series.y).ravel(), strict=True):
                 writer.writerow([series.name, f"{float(x):.9g}", f"{float(y):.9g}"])
+    elif isinstance(spec, TreeSpec):  # one row per node: its hypothesis and how it fared
+        writer.writerow(["hypothesis", "token", "step", "log_prob", "pruned", "ended", "best"])
+        for node in spec.nodes:
+            writer.writerow([" ".join(node.tokens), node.token, len(node.tokens), f"{node.log_prob:.9g}",
+                             int(node.pruned), int(node.finished), int(node.best)])
     elif isinstance(spec, GridSpec):
         first = spec.panels[0]
         writer.writerow(["layer", "head", f"{first.row_axis} \\ {first.col_axis}", *first.col_labels])
@@ -181,8 +186,9 @@ def read_csv(path: Path) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...]]:
 
 
 def write_npy(spec: AnyFigure, path: Path) -> None:
-    if isinstance(spec, LineSpec):
-        raise ExportError(f"{path.name}: a line plot's numbers are exported as CSV (series, x, y), not NPY")
+    if isinstance(spec, LineSpec | TreeSpec):
+        raise ExportError(f"{path.name}: the numbers of a {'line plot' if isinstance(spec, LineSpec) else 'tree'} "
+                          "are exported as CSV, not NPY")
     handle = io.BytesIO()
     np.save(handle, np.asarray(spec.values, dtype=np.float32))
     _save(path, handle.getvalue())
@@ -235,7 +241,7 @@ def batch_targets_in_the_way(folder: Path, names: Sequence[str]) -> list[Path]:
 
 def formats_for(spec: AnyFigure, formats: Sequence[str]) -> list[str]:
     """The asked formats that apply to ``spec`` (a line plot's numbers are CSV, never NPY)."""
-    return [fmt for fmt in formats if not (fmt == "npy" and isinstance(spec, LineSpec))]
+    return [fmt for fmt in formats if not (fmt == "npy" and isinstance(spec, LineSpec | TreeSpec))]
 
 
 def batch_names(figures: Sequence[NamedFigure], formats: Sequence[str], sidecar: bool = True,

@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, nice_ticks, tick_text
+from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, TreeSpec, nice_ticks, tick_text
 from attnviz.gui.line_painter import line_size, paint_lines
 
 MASK_FILL = QtGui.QColor(225, 225, 225)  # masked cells: light grey with dark hatching, unlike any weight
@@ -170,6 +170,9 @@ def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
     """The figure's size in logical pixels at scale 1."""
     if isinstance(spec, LineSpec):
         return line_size(spec)
+    if isinstance(spec, TreeSpec):
+        width, height, _boxes = tree_geometry(spec)
+        return QtCore.QSizeF(width, height)
     layout = _grid_layout(spec) if isinstance(spec, GridSpec) else _layout(spec, *_fonts())
     return QtCore.QSizeF(layout.width, layout.height)
 
@@ -185,6 +188,9 @@ def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False)
     font, bold = _fonts()
     if isinstance(spec, LineSpec):
         paint_lines(painter, spec, font, bold)
+        return
+    if isinstance(spec, TreeSpec):
+        paint_tree(painter, spec, font, bold)
         return
     layout = _layout(spec, font, bold)
     rows, cols = spec.values.shape
@@ -369,3 +375,68 @@ def figure_image(spec: AnyFigure, scale: float = 1.0) -> QtGui.QImage:
     paint_figure(painter, spec)
     painter.end()
     return image
+
+
+TREE_COLUMN, TREE_ROW, TREE_BOX = 104.0, 40.0, QtCore.QSizeF(84.0, 32.0)  # logical px per step, per leaf; a node
+TREE_MARGIN, TREE_TITLE = 12.0, 30.0
+BEST_COLOUR, SELECTED_COLOUR, FADED = QtGui.QColor(31, 119, 180), QtGui.QColor(214, 95, 0), 0.35
+
+
+def tree_geometry(spec: TreeSpec) -> tuple[float, float, list[QtCore.QRectF]]:
+    """The tree's size at scale 1 and each node's box (the painter and the view's clicks use these)."""
+    boxes = [QtCore.QRectF(TREE_MARGIN + column * TREE_COLUMN, TREE_MARGIN + TREE_TITLE + row * TREE_ROW,
+                           TREE_BOX.width(), TREE_BOX.height()) for column, row in zip(spec.columns, spec.rows,
+                                                                                       strict=True)]
+    title = QtGui.QFontMetricsF(_fonts()[1]).horizontalAdvance(spec.title) + 2 * TREE_MARGIN
+    width = max(max((b.right() for b in boxes), default=0.0) + TREE_MARGIN, title)
+    height = max((b.bottom() for b in boxes), default=TREE_TITLE) + TREE_MARGIN
+    return width, height, boxes
+
+
+def paint_tree(painter: QtGui.QPainter, spec: TreeSpec, font: QtGui.QFont, bold: QtGui.QFont) -> None:
+    """Nodes as boxes (token, log p) joined to their parents; the best path blue, pruned branches faded,
+    ended hypotheses with a double border, the selected node outlined in orange."""
+    width, height, boxes = tree_geometry(spec)
+    painter.save()
+    painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+    painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
+    painter.fillRect(QtCore.QRectF(0, 0, width, height), QtGui.QColor("white"))
+    painter.setFont(bold)
+    painter.setPen(QtGui.QColor("black"))
+    painter.drawText(QtCore.QRectF(TREE_MARGIN, TREE_MARGIN / 2, width, TREE_TITLE),
+                     QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter, spec.title)
+    for node, parent, box in zip(spec.nodes, spec.parents, boxes, strict=True):
+        if parent < 0:
+            continue
+        colour = QtGui.QColor(BEST_COLOUR if node.best else QtGui.QColor(120, 120, 120))
+        colour.setAlphaF(FADED if node.pruned else 1.0)
+        painter.setPen(QtGui.QPen(colour, 2.0 if node.best else 1.0))
+        start = boxes[parent]
+        painter.drawLine(QtCore.QPointF(start.right(), start.center().y()),
+                         QtCore.QPointF(box.left(), box.center().y()))
+    small = QtGui.QFont(font)
+    small.setPointSizeF(max(6.0, font.pointSizeF() * 0.8))
+    for index, (node, box) in enumerate(zip(spec.nodes, boxes, strict=True)):
+        painter.setOpacity(FADED if node.pruned else 1.0)
+        border = BEST_COLOUR if node.best else QtGui.QColor(120, 120, 120)
+        if index == spec.selected:
+            border = SELECTED_COLOUR
+        painter.setPen(QtGui.QPen(border, 2.5 if index == spec.selected or node.best else 1.0))
+        painter.setBrush(QtGui.QColor(235, 243, 250) if node.best else QtGui.QColor("white"))
+        painter.drawRoundedRect(box, 5, 5)
+        if node.finished:
+            painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(box.adjusted(3, 3, -3, -3), 3, 3)
+        painter.setPen(QtGui.QColor("black"))
+        painter.setFont(bold if node.best else font)
+        metrics = QtGui.QFontMetricsF(painter.font())
+        top = QtCore.QRectF(box.left() + 4, box.top() + 2, box.width() - 8, box.height() / 2)
+        painter.drawText(top, QtCore.Qt.AlignmentFlag.AlignCenter,
+                         metrics.elidedText(node.token, QtCore.Qt.TextElideMode.ElideRight, top.width()))
+        if node.tokens:
+            painter.setFont(small)
+            painter.setPen(QtGui.QColor(90, 90, 90))
+            painter.drawText(QtCore.QRectF(box.left(), box.center().y(), box.width(), box.height() / 2 - 2),
+                             QtCore.Qt.AlignmentFlag.AlignCenter, f"log p {node.log_prob:.2f}")
+    painter.setOpacity(1.0)
+    painter.restore()

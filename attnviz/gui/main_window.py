@@ -185,6 +185,8 @@ class MainWindow(QtWidgets.QMainWindow):
             heatmap.copy_requested.connect(lambda spec: self.exports.copy(NamedFigure("", spec)))
         self.attention.grid.export_requested.connect(self.exports.export_action.trigger)
         self.attention.heatmap.clicked.connect(self._on_attention_cell_clicked)
+        panels.panels["beams"].tree.export_requested.connect(  # type: ignore[attr-defined]
+            lambda spec: self.exports.ask_and_export(NamedFigure("beam-tree", spec)))
         panels.panels["compare"].export_requested.connect(  # type: ignore[attr-defined]
             lambda spec: self.exports.ask_and_export(None if spec is None else NamedFigure("compare", spec)))
         self.attention.grid.copy_requested.connect(self.exports.copy_action.trigger)

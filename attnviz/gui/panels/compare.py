@@ -65,6 +65,8 @@ class ComparePanel(QtWidgets.QWidget):
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         self.state = new
+        if changed(old, new, "compared_with"):
+            self._choose(new.compared_with)
         if changed(old, new, "shown_source", "steps") and new.compared_with:
             self.compare_timer.start()  # the loaded model's decoding changed: the second model follows
         if changed(old, new, "shown_source", "step", "comparison"):
@@ -93,6 +95,15 @@ class ComparePanel(QtWidgets.QWidget):
             self.own.setText(f"{comparison.model} by itself: {' '.join(comparison.own_translation)}")
         else:
             self.own.setText(" ")
+
+    def _choose(self, path: str) -> None:
+        """Show ``path`` (the session's choice) in the chooser, adding it when it is not listed."""
+        index = next((i for i in range(self.model_box.count()) if path and self.model_box.itemData(i) and
+                      Path(self.model_box.itemData(i)).resolve() == Path(path).resolve()), -1) if path else 0
+        if index < 0:
+            self.model_box.insertItem(self.model_box.count() - 1, Path(path).stem, path)
+            index = self.model_box.count() - 2
+        self.model_box.setCurrentIndex(index)
 
     def _on_model_chosen(self, _index: int) -> None:
         data = self.model_box.currentData()
