@@ -35,7 +35,8 @@ class ComparePanel(QtWidgets.QWidget):
         self.model_box = QtWidgets.QComboBox()
         self.model_box.addItem(NONE, "")
         for path in shipped_models():
-            self.model_box.addItem(path.stem, str(path))
+            if path.stem != "kernel-regression":  # (it does not translate)
+                self.model_box.addItem(path.stem, str(path))
         self.model_box.addItem(OTHER, OTHER)
         self.model_box.setToolTip("The model to compare with the loaded one, on the same sentence")
         self.export_button = QtWidgets.QPushButton("Export…")
