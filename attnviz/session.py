@@ -268,6 +268,7 @@ class Session:
         self._query_request: tuple[AttentionKind, int, int, int] | None = None  # inspect_query's, not yet run
         self._query_busy = False
         self._other: LoadedModel | None = None  # the model compared with (compare_with)
+        self._compare_requests = 0  # compare_with calls so far: a load that is no longer wanted is dropped
         self._kernel_busy = False
         self._jobs: dict[int, str] = {}  # jobs in flight: id -> what it does
         self._job_ids = 0
@@ -441,6 +442,8 @@ class Session:
         """Encode ``text`` (default: the current text), dropping any decoding in progress; empty text
         clears the views. run: decode to the end once encoded (kept until a model is loaded, if none is yet)."""
         text = self._state.text if text is None else text
+        if self._restoring is not None and text != self._restoring.sentence:
+            self._restoring = None  # the user went on to another sentence: the saved steps are not for it
         gen = self._next_generation()
         self._decoding, self._pending_steps, self._pending_to_end = None, 0, run
         self._pending_force = None
@@ -568,7 +571,7 @@ class Session:
                 self._inspect_next_query()
 
         def done(computation: QueryComputation) -> None:
-            if gen == self._generation:
+            if gen == self._generation and self._state.step is step:  # not for a step no longer on show
                 self._publish(computation=computation)
             finish()
 
@@ -582,6 +585,8 @@ class Session:
     def compare_with(self, path: str | Path | None) -> None:
         """Load a second translation checkpoint and decode the sentence on show with it (None: stop
         comparing); published as ``state.comparison``. :meth:`compare` decodes again after a change."""
+        self._compare_requests += 1
+        request = self._compare_requests
         if path is None:
             self._other = None
             self._publish(comparison=None, compared_with="")
@@ -597,6 +602,8 @@ class Session:
             return other
 
         def done(other: LoadedModel) -> None:
+            if request != self._compare_requests:
+                return  # another model (or none) was chosen since
             self._other = other
             self._publish(compared_with=str(path))
             self.compare()
@@ -635,22 +642,34 @@ class Session:
     def force(self, token: str) -> None:
         """Make the decoder take ``token`` at the step on show instead of its own choice (the first step
         before any is shown); the steps after it are dropped and decoding goes on from there (to the end
-        when the translation on show was finished, so the user sees where the new branch leads)."""
-        self._force([token], max(self._state.position, 0), self._state.finished)
+        when the translation on show was finished, so the user sees where the new branch leads).
+
+        The step on show's top-k table is the distribution its hypothesis chose from; with beam search
+        that hypothesis (the best after the step, maybe one that ended earlier) is replayed from the
+        start, its tokens forced, so the forced token follows exactly the prefix on screen."""
+        state = self._state
+        if state.stale:
+            return  # the table belongs to a sentence that is being replaced: a click there means nothing now
+        step = state.step
+        if step is None or state.beam_size == 1:
+            self._force([token], max(state.position, 0), state.finished)
+            return
+        parent = list(step.beams[0].tokens[:-1]) if step.beams else list(step.output_tokens)
+        self._force([*parent, token], 0, state.finished)
 
     def force_prefix(self, prefix: str) -> None:
         """Decode the sentence from the start taking the words of ``prefix`` (teacher forcing), then on to
         the end by the model's own choices: a whole reference translation shows the attention the model
         gives to it. Words its vocabulary lacks are read as <unk>."""
-        from attnviz.core.text import UNK, preprocess, tokenize
+        from attnviz.core.text import BOS, PAD, UNK, preprocess, tokenize
 
         tokens = tokenize(preprocess(prefix))
         if not tokens:
             self.listener.error("Type the target words to force (a translation or its beginning).")
             return
         vocabulary = self.loaded.tgt_vocab if self.loaded is not None else None
-        if vocabulary is not None:
-            tokens = [word if word in vocabulary else UNK for word in tokens]
+        if vocabulary is not None:  # (<pad> and <bos> are words a decoder never takes)
+            tokens = [word if word in vocabulary and word not in (PAD, BOS) else UNK for word in tokens]
         self._force(list(tokens), 0, True)
 
     def _force(self, plan: list[str | None], keep: int, to_end: bool, position: int | None = None) -> None:
@@ -669,6 +688,9 @@ class Session:
         gen = self._generation
 
         def job() -> tuple[list[DecodeStep], int]:
+            for token in plan:  # a token the model cannot take is refused before anything changes
+                if token is not None:
+                    decoding.target_id(token)
             decoding.rewind(keep)
             replayed = len(decoding.steps)
             for token in plan:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import math
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,8 @@ MAX_FILE_BYTES = 1_000_000  # a session is a few hundred bytes; anything this bi
 MAX_SENTENCE_CHARS = 10_000
 MAX_STEPS = 1_000
 MAX_INDEX = 1_000  # layers, heads
+MIN_BANDWIDTH, MAX_BANDWIDTH = 0.05, 5.0  # the Kernel-regression panel's range
+MAX_QUERY = 100.0  # the query x (the book's data lie in [0, 5])
 
 
 class SessionFileError(ValueError):
@@ -116,9 +119,13 @@ def read_session(path: str | Path) -> SavedSession:
     try:
         if path.is_dir():
             raise SessionFileError(f"{path} is a folder, not a session file")
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise SessionFileError(f"{path} is too large to be an attnviz session ({path.stat().st_size:,} bytes)")
-        text = path.read_text(encoding="utf-8")
+        if not stat.S_ISREG(path.stat().st_mode):  # a device or a pipe could be endless
+            raise SessionFileError(f"{path} is not a regular file")
+        with open(path, "rb") as stream:
+            raw = stream.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise SessionFileError(f"{path} is too large to be an attnviz session (over {MAX_FILE_BYTES:,} bytes)")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise SessionFileError(f"there is no session file {path}") from None
     except UnicodeDecodeError:
@@ -127,7 +134,7 @@ def read_session(path: str | Path) -> SavedSession:
         raise SessionFileError(f"could not read {path}: {error.strerror or error}") from None
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
+    except (ValueError, RecursionError) as error:  # (a 5,000-digit number is a ValueError, not a JSONDecodeError)
         raise SessionFileError(f"{path} is not an attnviz session (not JSON: {error})") from None
     try:
         return _parse(data)
@@ -174,8 +181,9 @@ def _parse(data: Any) -> SavedSession:
     plan: list[str | None] = []
     for number, step in enumerate(steps, 1):
         token = step.get("forced") if isinstance(step, dict) else step
-        if token is not None and (not isinstance(token, str) or not token.strip() or len(token) > 200):
-            raise SessionFileError(f"step {number}: 'forced' must be a token or null")
+        if token is not None and (not isinstance(token, str) or not token or len(token) > 200
+                                  or any(c.isspace() for c in token)):
+            raise SessionFileError(f"step {number}: 'forced' must be one token (no spaces) or null")
         plan.append(token)
     raw_view = _get(data, "view", dict, {})
     try:
@@ -193,8 +201,10 @@ def _parse(data: Any) -> SavedSession:
             raise SessionFileError(f"the kernel must be one of: {', '.join(KERNELS)}")
         bandwidth = float(_get(raw_kernel, "bandwidth", (int, float), 1.0))
         query = float(_get(raw_kernel, "query", (int, float), 2.5))
-        if not (math.isfinite(bandwidth) and 0 < bandwidth <= 100 and math.isfinite(query) and abs(query) < 1e6):
-            raise SessionFileError("the kernel's bandwidth must be positive and its query a finite number")
+        if not (math.isfinite(bandwidth) and MIN_BANDWIDTH <= bandwidth <= MAX_BANDWIDTH
+                and math.isfinite(query) and abs(query) <= MAX_QUERY):
+            raise SessionFileError(f"the kernel's bandwidth must be from {MIN_BANDWIDTH} to {MAX_BANDWIDTH} and its "
+                                   f"query from {-MAX_QUERY:g} to {MAX_QUERY:g}")
         kernel = SavedKernel(name, bandwidth, query)
     return SavedSession(Path(checkpoint), sha, sentence, _whole(data, "beam_size", 1, MAX_BEAM, 1), tuple(plan),
                         _whole(data, "position", -1, len(plan) - 1 if plan else -1, -1), view, kernel,

@@ -137,3 +137,53 @@ def test_typing_a_target_prefix_forces_it(window, qtbot):
     assert [s.token for s in state.steps[:2]] == ["ax", "bx"] and state.finished
     assert window.timeline.marks()[:2] == (1, 2)
     assert window.output.text().startswith("ax bx")
+
+
+def test_with_beam_search_a_forced_token_follows_the_hypothesis_on_show():
+    """The step on show can be a hypothesis that ended earlier than the search: the forced token must
+    extend that hypothesis's prefix, the one on screen, not another live beam."""
+    from attnviz.paths import MODELS_DIR
+
+    listener = Recorder()
+    session = Session(listener, InlineRunner(), beam_size=3)
+    session.load(MODELS_DIR / "transformer.safetensors")
+    session.encode("i don't know what you mean .", run=True)
+    state = session.state
+    shown = state.step.beams[0].tokens
+    candidate = next(t for t in state.step.topk_tokens if t != state.step.token and t not in ("<bos>", "<pad>"))
+    session.force(candidate)
+    assert listener.errors == []
+    forced = session.state.steps[len(shown) - 1]  # the step that took the place of the one on show
+    assert forced.forced and forced.token == candidate
+    assert forced.query_tokens == ("<bos>", *shown[:-1])
+
+
+def test_a_refused_force_changes_nothing(tiny_models):
+    listener = Recorder()
+    session = Session(listener, InlineRunner())
+    session.load(tiny_models["transformer"][0])
+    session.encode("a b c")
+    session.step()
+    session.step()
+    session.show(0)
+    before = session.state.steps
+    session.force("<bos>")  # the top-k table can list it; the decoder never takes it
+    assert listener.errors and "<bos>" in listener.errors[-1]
+    assert session.state.steps is before
+    session.show(1)
+    session.step()  # the decoder is still in step with the steps on show: this is step 3
+    assert len(session.state.steps) == 3 and session.state.step.query_tokens == ("<bos>", "cx", "bx")
+
+
+def test_a_click_in_the_table_of_a_sentence_being_replaced_does_nothing(tiny_models):
+    from tests.helpers import HeldRunner
+
+    runner, listener = HeldRunner(), Recorder()
+    session = Session(listener, runner)
+    session.load(tiny_models["transformer"][0])
+    session.encode("a b c", run=True)
+    runner.run_all()
+    session.set_text("d e")  # typed; the debounced encoding has not run
+    session.force("ax")
+    runner.run_all()
+    assert session.state.source.text == "a b c" and not any(step.forced for step in session.state.steps)

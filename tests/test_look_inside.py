@@ -147,3 +147,32 @@ def test_the_beam_tree_shows_every_kept_hypothesis_and_its_own_attention(window,
     assert len(table) == len(spec.nodes) + 1 and table[0].startswith("hypothesis,token,step,log_prob,pruned")
     picture = pixels(export_figure(panel.tree.spec, tmp_path / "tree.png"))
     assert (picture != 255).any() and picture.shape[0] > 100
+
+
+def test_compare_lines_up_with_the_hypothesis_on_show_under_beam_search(window, tiny_models):
+    window.beam_box.setValue(3)
+    window.set_sentence("a b c d e f", run=True)
+    window.docks["compare"].show()
+    window.docks["compare"].raise_()
+    panel = window.panels.panels["compare"]
+    panel.compare_with(tiny_models["rnn-dot"][0])
+    step = window.session.state.step
+    assert panel.second.values.shape == (len(step.query_tokens), 6)  # not "decoding…" at the last search step
+    assert panel.second.row_labels == step.query_tokens
+
+
+def test_a_computation_for_a_step_no_longer_on_show_is_dropped(tiny_models):
+    from attnviz.core.kinds import AttentionKind
+    from attnviz.session import Session
+    from tests.helpers import HeldRunner
+    from tests.test_session import Recorder
+
+    runner = HeldRunner()
+    session = Session(Recorder(), runner)
+    session.load(tiny_models["transformer"][0])
+    session.encode("a b c", run=True)
+    runner.run_all()
+    session.inspect_query(AttentionKind.CROSS, 0, 0, 2)
+    session.show(0)  # scrubbed back before the computation arrived
+    runner.run_all()
+    assert session.state.computation is None

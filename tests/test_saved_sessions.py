@@ -53,7 +53,7 @@ def test_a_saved_session_brings_back_the_exact_view(window, qtbot, tmp_path, tin
     path = window.save_session(tmp_path / "lesson.attnviz.json")
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["sentence"] == "a b c d" and data["beam_size"] == 2 and data["position"] == 2
-    assert [s["forced"] for s in data["steps"]][:3] == [None, "ax", None]
+    assert [s["forced"] for s in data["steps"]][:3] == ["dx", "ax", None]  # (beam search: the prefix on show too)
     assert data["checkpoint_sha256"] == sha256_of(tmp_path / "models" / "mine.safetensors")
     assert data["view"] == {"kind": "decoder self-attention", "layer": 2, "head": 4, "scores": True,
                             "show_masked": True, "all_heads": False}
@@ -63,11 +63,11 @@ def test_a_saved_session_brings_back_the_exact_view(window, qtbot, tmp_path, tin
     state = other.session.state
     assert state.model is not None and state.model.path.name == "mine.safetensors"
     assert other.sentence.text() == "a b c d" and other.beam_box.value() == 2
-    assert state.position == 2 and state.forced_steps == (1,) and state.steps[1].token == "ax"
+    assert state.position == 2 and state.forced_steps == (0, 1) and state.steps[1].token == "ax"
     view = other.attention.view()
     assert (view.kind, view.layer, view.head, view.scores) == (AttentionKind.DECODER_SELF, 1, 3, True)
     np.testing.assert_array_equal(other.attention.heatmap.values, shown)
-    assert other.timeline.marks() == (2,)
+    assert other.timeline.marks() == (1, 2)
 
 
 def test_a_changed_checkpoint_is_named_and_the_session_still_opens(window, qtbot, tmp_path, tiny_models, errors):
@@ -207,3 +207,18 @@ def test_export_all_of_the_kernel_model_from_the_window(qtbot, tmp_path):
     window.load(KERNEL_MODEL)
     written = window.exports.export_all(tmp_path / "all", ["png", "svg"])
     assert {p.name for p in written} >= {"predictions.png", "predictions.svg", "weights-parametric.png"}
+
+
+def test_numbers_too_long_for_python_and_special_files_are_refused(tmp_path):
+    import os
+
+    path = tmp_path / "digits.json"
+    path.write_text('{"format": "attnviz-session", "version": 1, "checkpoint": "x", "beam_size": ' + "9" * 5000 + "}")
+    with pytest.raises(SessionFileError, match="not JSON"):
+        read_session(path)
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(SessionFileError, match="not a regular file"):
+        read_session(fifo)
+    with pytest.raises(SessionFileError, match="not a regular file"):
+        read_session("/dev/zero")

@@ -30,18 +30,22 @@ def _attention(name: str, source: EncodedSource, step: DecodeStep) -> FigureSpec
 
 
 def comparison_figures(first_name: str, source: EncodedSource | None, step: DecodeStep | None,
-                       comparison: Comparison | None, position: int) -> tuple[FigureSpec, FigureSpec, FigureSpec]:
-    """The first model's map at the step on show (``position``), the second model's at the same query rows,
-    and their difference (first − second) on a colour range centred on 0."""
+                       comparison: Comparison | None) -> tuple[FigureSpec, FigureSpec, FigureSpec]:
+    """The first model's map at the step on show, the second model's at the same query rows, and their
+    difference (first − second) on a colour range centred on 0."""
     if source is None or step is None:
         empty = empty_figure("Step the decoder to compare the models' attention")
         return empty, empty, empty
     first = _attention(first_name, source, step)
     if comparison is None:
         return first, empty_figure("Choose a model to compare with"), empty_figure("")
-    if not 0 <= position < len(comparison.steps):
+    rows = len(step.query_tokens)  # (with beam search, the hypothesis on show; search steps may be more)
+    if not 0 < rows <= len(comparison.steps):
         return first, empty_figure(f"{comparison.model}: decoding…"), empty_figure("")
-    second = _attention(comparison.model, comparison.source, comparison.steps[position])
+    if comparison.steps[rows - 1].query_tokens != step.query_tokens:
+        why = "the hypothesis on show at this search step is not the start of the final translation"
+        return first, empty_figure(f"{comparison.model} followed the final translation: {why}"), empty_figure("")
+    second = _attention(comparison.model, comparison.source, comparison.steps[rows - 1])
     if first.values.shape != second.values.shape or first.row_labels != second.row_labels:
         why = "the two models read the sentence differently (a different length limit)"
         return first, second, empty_figure(f"No difference map: {why}")

@@ -99,6 +99,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._pending_live: Live | None = None  # a book figure to show once its model has loaded
         # a saved session's view, its sentence and checkpoint: shown once that sentence is encoded by that model
         self._pending_view: tuple[AttentionView, str, Path] | None = None
+        self._pending_digest: tuple[str, Path] | None = None  # a saved session's checkpoint SHA-256, to compare
         self.setWindowTitle("attnviz")
         self.setWindowIcon(QtGui.QIcon(str(ICON)))
         self.setAcceptDrops(True)
@@ -290,6 +291,7 @@ class MainWindow(QtWidgets.QMainWindow):
     # -- user requests ----------------------------------------------------------------------
     def load(self, path: str | Path, fall_back: bool = False) -> None:
         """Load a checkpoint in the background; fall_back: use another device if the chosen one is missing."""
+        self._pending_view = self._pending_digest = None  # a session being opened is abandoned
         self.session.load(path, fall_back=fall_back)
 
     def set_device(self, name: str) -> None:
@@ -355,6 +357,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if (new.model is not old.model and new.model is not None and self._pending_live is not None
                 and new.model.path.name == self._pending_live.checkpoint):
             QtCore.QTimer.singleShot(0, self._apply_live)
+        self._check_session_digest(new)
         if new.model is not old.model and new.model is not None and new.model.notice:
             self.error(new.model.notice)  # last: the dialog waits for the user, the window is up to date behind it
 
@@ -433,6 +436,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.panels.panels["computation"].inspect(matrix.kind, matrix.layer, matrix.head, row)  # type: ignore[attr-defined]
 
     def _on_sentence_text_edited(self, text: str) -> None:
+        self._pending_view = None  # typed over a session being opened: its view is not for this sentence
         self.session.set_text(text)  # Step and Run act on it at once; the views follow after the debounce
         self.typing_timer.start()
 
@@ -473,6 +477,10 @@ class MainWindow(QtWidgets.QMainWindow):
             self.session.force(token)
 
     def _on_force_clicked(self) -> None:
+        if not self.session.state.can_reset:  # (Enter in the field works while the button is disabled)
+            self.statusBar().showMessage("Type a source sentence, with a translation model loaded, to force "
+                                         "target words.", 8000)
+            return
         self.typing_timer.stop()
         self.session.force_prefix(self.decoding_area.force_field.text())
 
@@ -510,12 +518,11 @@ class MainWindow(QtWidgets.QMainWindow):
     def open_session(self, path: str | Path) -> bool:
         """Bring back a saved session: its model, sentence, steps (forced tokens replayed), step on show and
         view. A checkpoint that changed since is loaded all the same, and the window says so."""
-        from attnviz.session_file import SessionFileError, checkpoint_changed, find_checkpoint, read_session
+        from attnviz.session_file import SessionFileError, find_checkpoint, read_session
 
         try:
             saved = read_session(path)
             checkpoint = find_checkpoint(saved, path)
-            changed_note = checkpoint_changed(saved, checkpoint)
         except (SessionFileError, OSError) as error:
             self.error(f"Could not open the session: {error}")
             return False
@@ -526,12 +533,22 @@ class MainWindow(QtWidgets.QMainWindow):
         self.beam_box.blockSignals(False)
         self.settings.beam_size = saved.beam_size
         self._pending_view = (saved.view, saved.sentence, checkpoint) if saved.sentence.strip() else None
+        self.statusBar().showMessage(f"Opening the session {Path(path).name}…", 8000)
         self.session.restore(saved, checkpoint)
-        if changed_note:
-            self.error(changed_note)
-        else:
-            self.statusBar().showMessage(f"Opened the session {Path(path).name}", 8000)
+        self._pending_digest = (saved.checkpoint_sha256, checkpoint)  # checked once its model is the one loaded
+        self._check_session_digest(self.session.state)
         return True
+
+    def _check_session_digest(self, state: SessionState) -> None:
+        """Once the session's checkpoint is loaded: say so if it is not the file the session was saved with."""
+        pending = self._pending_digest
+        if pending is None or state.model is None or state.loading or (
+                state.model.path.resolve() != pending[1].resolve()):
+            return
+        self._pending_digest = None
+        if pending[0] and state.model.sha256 != pending[0]:  # (hashed on the worker when it loaded)
+            self.error(f"The checkpoint {state.model.path.name} has changed since this session was saved (its "
+                       "SHA-256 differs): the attention shown may differ from what was saved.")
 
     @staticmethod
     def _session_view_ready(state: SessionState, sentence: str, checkpoint: Path) -> bool:

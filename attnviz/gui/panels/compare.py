@@ -89,7 +89,7 @@ class ComparePanel(QtWidgets.QWidget):
         state, comparison = self.state, self.state.comparison
         model = state.model.path.stem if state.model is not None else ""
         for heatmap, spec in zip(self.heatmaps, comparison_figures(model, state.shown_source, state.step,
-                                                                   comparison, state.position), strict=True):
+                                                                   comparison), strict=True):
             heatmap.show_figure(spec)
         self.export_button.setEnabled(bool(self.difference.values.size))
         if comparison is not None:

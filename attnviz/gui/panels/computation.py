@@ -81,10 +81,8 @@ class ComputationPanel(QtWidgets.QWidget):
             self._fit_pickers()
             if new.shown_source is None:
                 self._clear("Type a sentence to see the computation of a query.")
-            elif self.follow.isChecked():
+            else:  # the newest query, or the one chosen, of the step now on show
                 self.follow_timer.start()
-            elif self.computation is not None:
-                self.follow_timer.start()  # the same query of the new step (its keys may have grown)
         if new.computation is not None and changed(old, new, "computation"):
             self.show_computation(new.computation)
 
