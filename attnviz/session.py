@@ -556,6 +556,16 @@ class Session:
         step = state.step
         kind, layer, head, query_index = request
         queries = step.query_tokens if step is not None else ()
+        if kind is AttentionKind.ENCODER_SELF:
+            stack = source.encoder_weights
+        else:
+            stack = None if step is None else step.self_weights if kind is AttentionKind.DECODER_SELF \
+                else step.cross_weights
+        # A request made for an earlier state (the step scrubbed back, the model or view changed since)
+        # that no longer fits what is on show is dropped: the panel asks again for what is on show.
+        if stack is None or not (0 <= layer < stack.shape[0] and 0 <= head < stack.shape[1]
+                                 and 0 <= query_index < stack.shape[2]):
+            return
         self._query_busy = True
         gen = self._generation
 
