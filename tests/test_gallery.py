@@ -97,16 +97,23 @@ def test_help_book_figures_lists_the_gallery_and_shows_the_chosen_figure(window,
     assert (tmp_path / "toy.svg").read_text(encoding="utf-8").startswith("<?xml")
 
 
-def test_a_book_figure_shown_live_loads_its_model_decodes_its_sentence_and_picks_its_view(window, qtbot):
-    from attnviz.core.kinds import AttentionKind
-
+def _shown_live(window, qtbot, key, checkpoint):
+    """Help ▸ Book figures, entry ``key``, Show live; returns the dialog once ``checkpoint`` has decoded."""
     dialog = window.open_book_figures()
-    dialog.select("10.4-bahdanau-attention")
+    dialog.select(key)
     qtbot.waitUntil(lambda: dialog.book is not None and dialog.live_button.isEnabled(), timeout=10000)
     dialog.live_button.click()
     state = lambda: window.session.state  # noqa: E731
-    qtbot.waitUntil(lambda: state().model is not None and state().model.path.name == "rnn-additive.safetensors"
+    qtbot.waitUntil(lambda: state().model is not None and state().model.path.name == checkpoint
                     and state().finished, timeout=20000)
+    return dialog
+
+
+def test_a_book_figure_shown_live_loads_its_model_decodes_its_sentence_and_picks_its_view(window, qtbot):
+    from attnviz.core.kinds import AttentionKind
+
+    dialog = _shown_live(window, qtbot, "10.4-bahdanau-attention", "rnn-additive.safetensors")
+    state = lambda: window.session.state  # noqa: E731
     assert window.sentence.text() == gallery.BOOK_SENTENCE and window.attention.kind is AttentionKind.CROSS
     np.testing.assert_allclose(window.attention.heatmap.values, dialog.book.figure.values, atol=1e-6)  # live = book
     dialog.select("10.2-bandwidths")
@@ -121,13 +128,8 @@ def test_one_query_recomputed_by_hand_equals_the_models_weights_and_shows_live(w
     by_hand, models = figure.values
     np.testing.assert_allclose(by_hand, models, atol=1e-5)
     assert by_hand.sum() == pytest.approx(1.0, abs=1e-5) and figure.col_labels[0] == "i"
-    dialog = window.open_book_figures()
-    dialog.select("10.5-one-query")
-    qtbot.waitUntil(lambda: dialog.book is not None and dialog.live_button.isEnabled(), timeout=10000)
-    dialog.live_button.click()
+    _shown_live(window, qtbot, "10.5-one-query", "transformer.safetensors")
     state = lambda: window.session.state  # noqa: E731
-    qtbot.waitUntil(lambda: state().model is not None and state().model.path.name == "transformer.safetensors"
-                    and state().finished, timeout=20000)
     qtbot.waitUntil(lambda: state().computation is not None, timeout=10000)  # the dock follows the newest query
     assert window.docks["computation"].isVisible()
     assert state().computation.difference_from_model() < 1e-5

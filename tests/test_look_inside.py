@@ -7,6 +7,14 @@ from attnviz.core.kinds import AttentionKind
 from attnviz.core.rollout import rollout, source_attribution
 
 
+def _raised(window, name):
+    """Raise dock ``name`` and bring its panel up to date; the panel."""
+    window.docks[name].show()
+    window.docks[name].raise_()
+    window.panels.ensure_current(name)
+    return window.panels.panels[name]
+
+
 def _click_row(window, qtbot, row):
     heatmap = window.attention.heatmap
     qtbot.mouseClick(heatmap, QtCore.Qt.MouseButton.LeftButton, pos=heatmap.cell_rect(row, 0).center().toPoint())
@@ -60,10 +68,7 @@ def test_additive_scoring_shows_its_projections(window, qtbot, tiny_models):
 
 def test_rollout_panel_shows_the_papers_rollout_and_the_attribution(window):
     window.set_sentence("a b c d", run=True)
-    window.docks["rollout"].show()
-    window.docks["rollout"].raise_()
-    window.panels.ensure_current("rollout")
-    panel = window.panels.panels["rollout"]
+    panel = _raised(window, "rollout")
     state = window.session.state
     flows = rollout(state.source.encoder_weights)
     np.testing.assert_allclose(panel.encoder.values, flows[-1], atol=1e-6)
@@ -82,9 +87,7 @@ def test_two_models_side_by_side_with_their_difference(window, qtbot, tiny_model
 
     window.load(tiny_models["rnn-additive"][0])
     window.set_sentence("a b c", run=True)
-    window.docks["compare"].show()
-    window.docks["compare"].raise_()
-    panel = window.panels.panels["compare"]
+    panel = _raised(window, "compare")
     panel.compare_with(tiny_models["transformer"][0])
     state = window.session.state
     comparison = state.comparison
@@ -119,10 +122,7 @@ def test_the_beam_tree_shows_every_kept_hypothesis_and_its_own_attention(window,
 
     window.beam_box.setValue(3)
     window.set_sentence("a b c d", run=True)
-    window.docks["beams"].show()
-    window.docks["beams"].raise_()
-    window.panels.ensure_current("beams")
-    panel = window.panels.panels["beams"]
+    panel = _raised(window, "beams")
     state = window.session.state
     spec = panel.tree.spec
     best = state.step.beams[0].tokens
@@ -152,9 +152,7 @@ def test_the_beam_tree_shows_every_kept_hypothesis_and_its_own_attention(window,
 def test_compare_lines_up_with_the_hypothesis_on_show_under_beam_search(window, tiny_models):
     window.beam_box.setValue(3)
     window.set_sentence("a b c d e f", run=True)
-    window.docks["compare"].show()
-    window.docks["compare"].raise_()
-    panel = window.panels.panels["compare"]
+    panel = _raised(window, "compare")
     panel.compare_with(tiny_models["rnn-dot"][0])
     step = window.session.state.step
     assert panel.second.values.shape == (len(step.query_tokens), 6)  # not "decoding…" at the last search step
