@@ -269,6 +269,7 @@ class Session:
         self._query_busy = False
         self._other: LoadedModel | None = None  # the model compared with (compare_with)
         self._compare_requests = 0  # compare_with calls so far: a load that is no longer wanted is dropped
+        self._compared_by: tuple[LoadedModel, Comparison] | None = None  # the last comparison and its model
         self._kernel_busy = False
         self._jobs: dict[int, str] = {}  # jobs in flight: id -> what it does
         self._job_ids = 0
@@ -597,6 +598,7 @@ class Session:
         comparing); published as ``state.comparison``. :meth:`compare` decodes again after a change."""
         self._compare_requests += 1
         request = self._compare_requests
+        self._compared_by = None
         if path is None:
             self._other = None
             self._publish(comparison=None, compared_with="")
@@ -630,13 +632,19 @@ class Session:
         last = state.steps[-1] if state.steps else None
         target = () if last is None else (*last.output_tokens, *(("<eos>",) if last.token == "<eos>" else ()))
         gen = self._generation
+        kept = self._state.comparison  # its own translation depends only on the model and the sentence
+        made_by = self._compared_by
+        own_before = kept.own_translation if kept is not None and made_by is not None and made_by[0] is other \
+            and made_by[1] is kept and kept.source.text == source.text else None
 
         def job() -> Comparison:
             from attnviz.core.stepping import DecodeSession
 
             decoding = DecodeSession(other, other.device)
-            decoding.encode(source.text)
-            own = decoding.run()[-1].output_tokens
+            own = own_before
+            if own is None:
+                decoding.encode(source.text)
+                own = decoding.run()[-1].output_tokens
             compared = decoding.encode(source.text)
             for token in target:
                 decoding.step(token if token in other.tgt_vocab else "<unk>")  # type: ignore[operator]
@@ -645,6 +653,7 @@ class Session:
 
         def done(comparison: Comparison) -> None:
             if gen == self._generation and self._other is other:
+                self._compared_by = (other, comparison)
                 self._publish(comparison=comparison)
 
         self._submit("Comparing…", job, done, self._report)

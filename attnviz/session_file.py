@@ -63,10 +63,6 @@ class SavedSession:
     kernel: SavedKernel | None = None
     checkpoint_relative: str | None = None  # to the session file's folder, when it was saved
 
-    @property
-    def forced(self) -> bool:
-        return any(token is not None for token in self.plan)
-
 
 def sha256_of(path: str | Path) -> str:
     """The SHA-256 of a file, read in chunks (hex)."""

@@ -109,6 +109,9 @@ def test_two_models_side_by_side_with_their_difference(window, qtbot, tiny_model
     blocks = [line.split(",")[1] for line in written.read_text().splitlines()[1:]]
     rows = len(state.step.query_tokens)
     assert blocks == ["rnn-additive"] * rows + ["transformer"] * rows + ["difference"] * rows
+    own = comparison.own_translation
+    window.session.compare()  # the same sentence again: what the second model says by itself is not redone
+    assert window.session.state.comparison is not comparison and window.session.state.comparison.own_translation is own
     window.set_sentence("c d", run=True)  # the second model follows the new sentence once stepping pauses
     qtbot.waitUntil(lambda: window.session.state.comparison is not None
                     and window.session.state.comparison.source.tokens == ("c", "d"), timeout=3000)
