@@ -6,6 +6,7 @@ import torch
 
 from attnviz.core.checkpoint import load_checkpoint, save_checkpoint
 from attnviz.core.decoding import encode_batch
+from attnviz.core.masking import causal_mask
 from attnviz.core.stepping import DecodeSession
 from tests.conftest import DEVICES
 from tests.tiny import reversal_of
@@ -76,6 +77,7 @@ def test_transformer_stepwise_attention_equals_full_pass(tiny_models):
     np.testing.assert_allclose(last.cross_weights, full_cross, atol=1e-5)
     np.testing.assert_allclose(last.self_weights, full_self, atol=1e-5)
     assert np.all(last.self_weights[..., ~last.causal_mask] == 0)  # nothing on future positions
+    np.testing.assert_array_equal(last.causal_mask, causal_mask(len(last.query_tokens)).numpy())
     L, H = loaded.config.num_decoder_layers, loaded.config.num_heads
     assert last.self_weights.shape == (L, H, len(last.query_tokens), len(last.query_tokens))
     assert session.source.encoder_weights.shape == (loaded.config.num_encoder_layers, H, 3, 3)

@@ -154,7 +154,7 @@ class MultiHeadAttention(nn.Module):
         q = self.split_heads(self.W_q(queries))  # (B, H, Q, Dh)
         scores = self.additive(q, key_heads) if self.additive is not None else DotProductAttention.score(q, key_heads)
         weights = masked_softmax(scores, valid_lens, mask=mask)  # (B, H, Q, K)
-        heads = self.dropout(weights) @ value_heads  # (B, H, Q, Dh)
+        heads = (self.dropout(weights) if self.training else weights) @ value_heads  # (B, H, Q, Dh)
         b, _, nq, _ = heads.shape
         output = self.W_o(heads.transpose(1, 2).reshape(b, nq, -1))  # (B, Q, D)
         return Attended(output, weights, scores if need_scores else None)

@@ -164,7 +164,9 @@ class BeamSearch:
             self.done[b] = at_limit or all(h.finished for h in self.hypotheses[b])
             if not self.done[b]:  # the cache row of each kept live hypothesis, in order
                 keep.extend(parent_row[id(h)] for h in self.hypotheses[b] if not h.finished)
-        if keep:
+        if keep == list(range(len(live))):  # every row kept in place (greedy decoding): no copy
+            self.state = state
+        elif keep:
             self.state = state.reorder(torch.tensor(keep, device=self.device))
         self.steps_taken += 1
 

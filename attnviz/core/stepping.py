@@ -19,7 +19,6 @@ from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.decoder import TranslationModel
 from attnviz.core.decoding import BeamSearch, Hypothesis, encode_batch
 from attnviz.core.limits import MAX_BEAM
-from attnviz.core.masking import causal_mask
 from attnviz.core.results import BatchDecoding, Beam, DecodeStep, EncodedSource
 from attnviz.core.text import BOS, EOS, PAD, Vocab, source_words
 
@@ -156,7 +155,7 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
         # (with record_attention off, the rows are empty and so are these arrays)
         cross_weights=_stack_rows([r.cross_weights for r in best.rows], source_len),
         cross_scores=_stack_rows([r.cross_scores for r in best.rows], source_len),
-        self_weights=self_w, self_scores=self_s, causal_mask=causal_mask(t).numpy(),
+        self_weights=self_w, self_scores=self_s, causal_mask=np.tri(t, dtype=bool),  # masking.causal_mask(t)
         beams=tuple(Beam(tuple(vocab.to_tokens(h.ids)), h.log_prob, h.finished,
                          _stack_rows([r.cross_weights for r in h.rows], source_len) if len(hyps) > 1 else None)
                     for h in hyps),

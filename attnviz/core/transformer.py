@@ -9,7 +9,7 @@ Shapes: B batch, S source length, T target length, D width, H heads, Dh = D / H,
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import torch
 from torch import Tensor, nn
@@ -100,17 +100,19 @@ class DecoderBlock(nn.Module):
         self.ffn = PositionWiseFFN(c.num_hiddens, c.ffn_hiddens)
         self.addnorm3 = AddNorm(c.num_hiddens, c.dropout)
 
-    def forward(self, x: Tensor, cache: LayerCache, src_valid_lens: Tensor, offset: int,
+    def forward(self, x: Tensor, cache: LayerCache, src_valid_lens: Tensor | None, offset: int,
                 need_scores: bool) -> tuple[Tensor, LayerCache, Attended, Attended]:
         """x (B, T, D): T new target positions starting at absolute position ``offset``.
 
         Appends their keys/values to the cache; returns the output (B, T, D), the new cache,
-        self-attention (B, H, T, offset+T) and cross-attention (B, H, T, S).
+        self-attention (B, H, T, offset+T) and cross-attention (B, H, T, S). src_valid_lens None:
+        no source is padded.
         """
         new_keys, new_values = self.self_attention.project_keys_values(x, x)
         keys = torch.cat([cache.self_keys, new_keys], dim=2)  # (B, H, offset+T, Dh)
         values = torch.cat([cache.self_values, new_values], dim=2)
-        mask = causal_mask(x.shape[1], keys.shape[2], offset=offset, device=x.device)
+        # A single newest position may see every cached one: its causal mask hides nothing.
+        mask = causal_mask(x.shape[1], keys.shape[2], offset=offset, device=x.device) if x.shape[1] > 1 else None
         self_att = self.self_attention.attend(x, keys, values, mask=mask, need_scores=need_scores)
         y = self.addnorm1(x, self_att.output)
         cross_att = self.cross_attention.attend(y, cache.cross_keys, cache.cross_values, src_valid_lens,
@@ -122,16 +124,18 @@ class DecoderBlock(nn.Module):
 
 @dataclass
 class TransformerState:
-    """Everything a decoder step needs: per-layer caches, source valid lengths (B,), and the
-    number of target positions already decoded."""
+    """Everything a decoder step needs: per-layer caches, source valid lengths (B,), the number of
+    target positions already decoded, and whether some source is padded (False: the cross-attention
+    masks nothing, so it is not built at every step)."""
 
     caches: list[LayerCache]
     src_valid_lens: Tensor
     offset: int = 0
+    padded: bool = True
 
     def reorder(self, index: Tensor) -> TransformerState:
         return TransformerState([c.reorder(index) for c in self.caches], self.src_valid_lens[index],
-                                self.offset)
+                                self.offset, self.padded)
 
 
 @dataclass
@@ -192,21 +196,23 @@ class Transformer(nn.Module):
         """tokens (B, T) at positions offset..offset+T-1 -> logits (B, T, V), next state, attention."""
         x = self._embed(self.tgt_embedding, tokens, state.offset)
         caches, self_atts, cross_atts = [], [], []
+        valid_lens = state.src_valid_lens if state.padded else None
         for block, cache in zip(self.decoder_blocks, state.caches, strict=True):
-            x, cache, self_att, cross_att = block(x, cache, state.src_valid_lens, state.offset, need_scores)
+            x, cache, self_att, cross_att = block(x, cache, valid_lens, state.offset, need_scores)
             caches.append(cache)
             self_atts.append(self_att)
             cross_atts.append(cross_att)
-        next_state = TransformerState(caches, state.src_valid_lens, state.offset + tokens.shape[1])
+        next_state = TransformerState(caches, state.src_valid_lens, state.offset + tokens.shape[1], state.padded)
         return project(self.output, x), next_state, TransformerStepAttention(self_atts, cross_atts)
 
     # -- the decoder interface (attnviz.core.decoder) ------------------------------------------
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
               ) -> tuple[TransformerState, EncoderAttention | None]:
         encoding = self.encode(src, src_valid_lens, need_scores=need_attention)
+        state = replace(encoding.state, padded=bool((src_valid_lens < src.shape[1]).any()))
         if not need_attention:
-            return encoding.state, None
-        return encoding.state, EncoderAttention(*stack_layers(encoding.attention, last_row=False))
+            return state, None
+        return state, EncoderAttention(*stack_layers(encoding.attention, last_row=False))
 
     def step(self, tokens: Tensor, state: TransformerState, need_attention: bool = False
              ) -> tuple[Tensor, TransformerState, StepAttention | None]:

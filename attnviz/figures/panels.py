@@ -17,14 +17,13 @@ from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series, empt
 MASK_MAP = "mask"  # attnviz's two-colour map: light grey = masked, blue = may attend
 
 
-def padding_mask_figure(source: EncodedSource | None, step: DecodeStep | None) -> FigureSpec:
-    """The valid-length mask over the source keys, one row per decoder query so far."""
+def padding_mask_figure(source: EncodedSource | None) -> FigureSpec:
+    """The valid-length mask over the source keys: one row, the same for every query (it changes with the
+    sentence, never from step to step)."""
     if source is None:
         return empty_figure("Padding mask")
-    queries = step.query_tokens if step is not None else ()
-    rows = len(queries) or 1
-    padding = np.broadcast_to(source.padding_mask[None, :], (rows, len(source.tokens))).astype(np.float32)
-    return FigureSpec(padding, queries or ("(all queries)",), source.tokens,
+    padding = source.padding_mask[None, :].astype(np.float32)
+    return FigureSpec(padding, ("every query",), source.tokens,
                       f"Padding mask: valid length {int(source.padding_mask.sum())}", colormap=MASK_MAP,
                       colour_bar=False)
 

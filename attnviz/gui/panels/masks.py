@@ -33,10 +33,11 @@ class MasksPanel(QtWidgets.QWidget):
             self.padding.show_figure(empty_figure("Loading…"))
             self.causal.show_figure(empty_figure("Loading…"))
             return
-        # one sentence alone is never padded: when the sentence on show is one of the batch decoded in
-        # the Batch panel (or none is on show), the Masks panel shows that batch's real padding
-        in_batch = new.batch is not None and (new.shown_source is None or new.shown_source.text in
-                                              {source.text for source in new.batch.sources})
-        self.padding.show_figure(batch_padding_figure(new.batch) if in_batch and new.batch is not None
-                                 else padding_mask_figure(new.shown_source, new.step))
+        if old is None or changed(old, new, "shown_source", "loading", "model", "batch"):  # not per step
+            # one sentence alone is never padded: when the sentence on show is one of the batch decoded in
+            # the Batch panel (or none is on show), the Masks panel shows that batch's real padding
+            in_batch = new.batch is not None and (new.shown_source is None or new.shown_source.text in
+                                                  {source.text for source in new.batch.sources})
+            self.padding.show_figure(batch_padding_figure(new.batch) if in_batch and new.batch is not None
+                                     else padding_mask_figure(new.shown_source))
         self.causal.show_figure(causal_mask_figure(new.shown_source, new.step))
