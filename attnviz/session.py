@@ -37,12 +37,16 @@ log = logging.getLogger(__name__)
 
 
 class Runner(Protocol):
+    background: bool  # jobs run beside the caller (a worker thread), not in the submit call
+
     def submit(self, job: Callable[[], Any], done: Callable[[Any], None],
                failed: Callable[[BaseException], None]) -> None: ...
 
 
 class InlineRunner:
     """Runs every job at once on the calling thread (tests, CLI)."""
+
+    background = False
 
     def submit(self, job: Callable[[], Any], done: Callable[[Any], None],
                failed: Callable[[BaseException], None]) -> None:
@@ -61,6 +65,8 @@ class ThreadRunner:
     not delivered: the window they would update is gone. The worker is a daemon thread, so a job the
     user abandoned (closing the window mid-way) never holds the process open.
     """
+
+    background = True
 
     def __init__(self, post: Callable[[Callable[[], None]], None]):
         self._post = post
@@ -729,6 +735,21 @@ class Session:
             self._publish(steps=(*kept, *steps[replayed:]), position=last if position is None else min(position, last))
 
         self._submit("Decoding…", job, done, self._report)
+
+    def prefetch(self) -> None:
+        """Decode the next step in the background while nothing else runs, so that the next Step shows it
+        without waiting for the model (the window asks once a step is on screen). Nothing is published:
+        the steps on show do not change, and a Step, a forced token or a new sentence still act as always."""
+        decoding, state = self._decoding, self._state
+        if not self.runner.background:
+            return  # (inline, it would only make this call slower)
+        if decoding is None or self._jobs or state.stale or state.finished or state.position + 1 < len(state.steps):
+            return
+
+        def job() -> None:
+            decoding.prefetch()
+
+        self.runner.submit(job, lambda _: None, lambda error: log.warning("decoding ahead failed: %s", error))
 
     def show(self, index: int) -> None:
         """Show recorded step ``index`` (-1: before the first step)."""

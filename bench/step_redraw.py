@@ -32,32 +32,53 @@ PROBE = r"""
 import json, os, statistics, sys, tempfile, time
 from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-from PySide6 import QtWidgets
-from attnviz.gui.main_window import MainWindow
+from PySide6 import QtCore, QtWidgets
+from attnviz.gui.main_window import MainWindow, Poster
 from attnviz.gui.settings import Settings
-from attnviz.session import InlineRunner
+from attnviz.session import InlineRunner, ThreadRunner
 checkpoint, sentence, steps = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 raised = [name for name in sys.argv[4].split(",") if name]
+threaded = sys.argv[5] == "app"
+width, height = (int(v) for v in sys.argv[6].split("x"))
 app = QtWidgets.QApplication([])
-window = MainWindow(Settings(Path(tempfile.mkdtemp()) / "s.ini"), InlineRunner())
-window.resize(1600, 1000)
+poster = Poster()
+window = MainWindow(Settings(Path(tempfile.mkdtemp()) / "s.ini"), ThreadRunner(poster.post) if threaded else InlineRunner())
+window.resize(width, height)
 window.show()
+
+
+def wait(condition):  # the event loop, asleep in Qt (as in the app) until the condition holds
+    while not condition():
+        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+
+
 window.load(checkpoint)
+wait(lambda: window.session.state.model is not None and not window.session.state.busy)
 window.set_sentence(sentence)
+wait(lambda: window.session.state.source is not None and not window.session.state.busy)
 for name in raised:
     window.docks[name].show()
     window.docks[name].raise_()
 app.processEvents()
 out = {}
-for mode in ("event loop", "full repaint"):
+for mode in (("app",) if threaded else ("event loop", "full repaint")):
     total, compute = [], []
     while len(total) < steps + 3:
-        if window.session.state.finished:
+        state = window.session.state
+        if state.finished:
             window.reset_action.trigger()
+            wait(lambda: not window.session.state.steps and not window.session.state.busy)
             app.processEvents()
+        count = len(window.session.state.steps)
+        if threaded:
+            pause = QtCore.QEventLoop()  # a user's pace: the window idles 50 ms between two presses of Step
+            QtCore.QTimer.singleShot(50, pause.quit)
+            pause.exec()
         started = time.perf_counter()
         window.step_action.trigger()
-        app.processEvents() if mode == "event loop" else window.repaint()
+        if threaded:
+            wait(lambda: len(window.session.state.steps) > count and not window.session.state.busy)
+        app.processEvents() if mode != "full repaint" else window.repaint()
         total.append((time.perf_counter() - started) * 1000)
         compute.append(window.session.state.steps[-1].seconds * 1000)
     out[mode] = (total[3:], compute[3:])
@@ -66,10 +87,11 @@ os._exit(0)
 """
 
 
-def probe(code: Path, checkpoint: Path, steps: int, raised: str = "") -> dict[str, tuple[list[float], list[float]]]:
+def probe(code: Path, checkpoint: Path, steps: int, raised: str = "", runner: str = "inline",
+          size: str = "1600x1000") -> dict[str, tuple[list[float], list[float]]]:
     env = {**os.environ, "PYTHONPATH": str(code), "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([sys.executable, "-c", PROBE, str(checkpoint), SENTENCE, str(steps), raised], cwd=code,
-                          env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, "-c", PROBE, str(checkpoint), SENTENCE, str(steps), raised, runner, size],
+                          cwd=code, env=env, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         raise SystemExit(f"{code}: probe failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -82,28 +104,33 @@ def main() -> int:
     parser.add_argument("--checkpoint", type=Path, default=ROOT / "models" / "transformer.safetensors")
     parser.add_argument("--steps", type=int, default=40, help="steps per round and mode")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--size", default="1600x1000", help="window size, WIDTHxHEIGHT (the first window: 1280x800)")
     parser.add_argument("--raise", dest="raised", default="",
                         help="also measure this checkout with these docks raised (comma-separated names)")
     args = parser.parse_args()
     runs: list[tuple[Path, str]] = [(ROOT, ""), *((c.resolve(), "") for c in args.code)]
     if args.raised:
         runs.append((ROOT, args.raised))
-    samples = {run: {"event loop": ([], []), "full repaint": ([], [])} for run in runs}
+    modes = ("event loop", "full repaint", "app")
+    samples = {run: {mode: ([], []) for mode in modes} for run in runs}
     for _ in range(args.rounds):
         for run in runs:
-            for mode, (total, compute) in probe(run[0], args.checkpoint.resolve(), args.steps, run[1]).items():
-                samples[run][mode][0].extend(total)
-                samples[run][mode][1].extend(compute)
-    print(f"{os.cpu_count()} CPUs; {args.checkpoint.name}; 1600 × 1000 offscreen; medians of "
+            for runner in ("inline", "app"):
+                measured = probe(run[0], args.checkpoint.resolve(), args.steps, run[1], runner, args.size)
+                for mode, (total, compute) in measured.items():
+                    samples[run][mode][0].extend(total)
+                    samples[run][mode][1].extend(compute)
+    print(f"{os.cpu_count()} CPUs; {args.checkpoint.name}; {args.size.replace('x', ' × ')} offscreen; medians of "
           f"{args.rounds} × {args.steps} steps per mode")
-    print("| code | step + redraw, event loop | step + full repaint | compute of the step |")
-    print("| --- | --- | --- | --- |")
+    print("| code | step + redraw, event loop | step + full repaint | compute of the step "
+          "| the app: Step → picture (worker thread) |")
+    print("| --- | --- | --- | --- | --- |")
     for run in runs:
-        loop, full = samples[run]["event loop"], samples[run]["full repaint"]
+        loop, full, threaded = (samples[run][mode] for mode in modes)
         code, raised = run
         name = ("this checkout" if code == ROOT else str(code)) + (f", {raised} raised" if raised else "")
         print(f"| {name} | {statistics.median(loop[0]):.2f} ms | {statistics.median(full[0]):.2f} ms | "
-              f"{statistics.median(loop[1] + full[1]):.2f} ms |")
+              f"{statistics.median(loop[1] + full[1]):.2f} ms | {statistics.median(threaded[0]):.2f} ms |")
     return 0
 
 

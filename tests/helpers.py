@@ -37,6 +37,8 @@ def pixels(source) -> np.ndarray:
 class HeldRunner:
     """Queues jobs; ``run_all`` runs them in order and delivers their results, like the worker."""
 
+    background = True
+
     def __init__(self):
         self.queue: list[tuple[Callable[[], Any], Callable[[Any], None], Callable[[BaseException], None]]] = []
 

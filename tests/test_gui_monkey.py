@@ -70,6 +70,7 @@ def _actions(window, tiny_models, bad_file):
 def test_random_actions_never_raise(window, qtbot, tiny_models, tmp_path, errors, record_property):
     bad_file = tmp_path / "bad.safetensors"
     bad_file.write_bytes(b"not a checkpoint" * 4)
+    window.session.runner.background = True  # decode ahead as with the app's worker (the jobs still run inline)
     actions = _actions(window, tiny_models, bad_file)
     rng = random.Random(SEED)
     longest = (0.0, "")

@@ -63,6 +63,16 @@ def _host_rows(att: StepAttention | None, count: int) -> list[AttentionRow | Non
             for i in range(count)]
 
 
+@dataclass(frozen=True)
+class SearchPoint:
+    """A :class:`BeamSearch` between two steps (see :meth:`BeamSearch.snapshot`)."""
+
+    state: DecoderState
+    hypotheses: list[list[Hypothesis]]
+    done: list[bool]
+    steps_taken: int
+
+
 class BeamSearch:
     """Decode a batch of encoded sentences together, one token per :meth:`step`.
 
@@ -93,6 +103,16 @@ class BeamSearch:
 
     def best(self, sentence: int = 0) -> Hypothesis:
         return self.hypotheses[sentence][0]
+
+    def snapshot(self) -> SearchPoint:
+        """Where the search stands, to :meth:`restore` later (cheap: a step never changes a state or a
+        hypothesis in place, it makes new ones)."""
+        return SearchPoint(self.state, [list(hyps) for hyps in self.hypotheses], list(self.done), self.steps_taken)
+
+    def restore(self, point: SearchPoint) -> None:
+        """Go back to a :meth:`snapshot` of this search."""
+        self.state, self.steps_taken = point.state, point.steps_taken
+        self.hypotheses, self.done = [list(hyps) for hyps in point.hypotheses], list(point.done)
 
     @torch.inference_mode()
     def step(self, force: int | None = None) -> None:

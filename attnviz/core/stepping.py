@@ -17,7 +17,7 @@ import torch
 
 from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.decoder import TranslationModel
-from attnviz.core.decoding import BeamSearch, Hypothesis, encode_batch
+from attnviz.core.decoding import BeamSearch, Hypothesis, SearchPoint, encode_batch
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import BatchDecoding, Beam, DecodeStep, EncodedSource
 from attnviz.core.text import BOS, EOS, PAD, Vocab, source_words
@@ -58,6 +58,9 @@ class DecodeSession:
         self.steps: list[DecodeStep] = []
         self.forced_tokens: list[str | None] = []  # per step: the token the user forced, or None
         self._search: BeamSearch | None = None
+        # The next step decoded ahead of time (prefetch): it, the search before it, and the length limit
+        # it was decoded under; step() takes it unless the user forces a token there.
+        self._ahead: tuple[DecodeStep, SearchPoint, int] | None = None
 
     @property
     def finished(self) -> bool:
@@ -75,6 +78,7 @@ class DecodeSession:
                                   beam_size=self.beam_size, max_len=self.max_tgt_len,
                                   record_attention=self.record_attention, top_k=self.top_k)
         encoder = self._search.encoder_attention
+        self._ahead = None
         self.steps = []
         self.forced_tokens = []
         self.source = EncodedSource(
@@ -95,11 +99,32 @@ class DecodeSession:
         if self.finished:
             raise RuntimeError("decoding has already finished")
         forced_id = None if force is None else self.target_id(force)
+        if self._ahead is not None:
+            ahead, before, max_len = self._ahead
+            self._ahead = None
+            if forced_id is None and max_len == self.max_tgt_len:
+                return self._record(ahead, None)
+            self._search.restore(before)  # the user forces another token (or the limit changed): step again
+        return self._record(self._decode_step(forced_id), force)
+
+    @torch.inference_mode()
+    def prefetch(self) -> None:
+        """Decode the next step ahead of time (the app does it while the user looks at the last one), so
+        that :meth:`step` without a forced token returns it at once. The steps recorded do not change."""
+        if self._search is None or self.finished or self._ahead is not None:
+            return
+        before = self._search.snapshot()
+        self._ahead = (self._decode_step(None), before, self.max_tgt_len)
+
+    def _decode_step(self, forced_id: int | None) -> DecodeStep:
+        assert self._search is not None
         started = time.perf_counter()
         self._search.max_len = self.max_tgt_len
         self._search.step(forced_id)
-        decode_step = self._describe(self._search.hypotheses[0], self._search.finished,
-                                     time.perf_counter() - started, forced_id is not None)
+        return self._describe(self._search.hypotheses[0], self._search.finished,
+                              time.perf_counter() - started, forced_id is not None)
+
+    def _record(self, decode_step: DecodeStep, force: str | None) -> DecodeStep:
         self.steps.append(decode_step)
         self.forced_tokens.append(force)
         return decode_step

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 TYPING_DEBOUNCE_MS = 250
 BUSY_INDICATOR_DELAY_MS = 150  # quicker jobs finish before an indicator would only flicker
+PREFETCH_DELAY_MS = 15  # after a step is shown: its paint is done, a next press is still far off
 DEFAULT_SIZE = (1280, 800)  # the first window, where the screen has room for it
 LARGEST_FIRST_SIZE = (1680, 1050)
 
@@ -119,6 +120,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.statusBar().addPermanentWidget(self.busy_bar)
         self.busy_timer = QtCore.QTimer(self, singleShot=True, interval=BUSY_INDICATOR_DELAY_MS)
         self.busy_timer.timeout.connect(self._on_busy_timer_timeout)
+        # Once a step is on screen (and painted), the next one is decoded in the background.
+        self.prefetch_timer = QtCore.QTimer(self, singleShot=True, interval=PREFETCH_DELAY_MS)
+        self.prefetch_timer.timeout.connect(self._on_prefetch_timer_timeout)
         self.device_label = QtWidgets.QLabel()  # where the model runs
         self.step_time_label = QtWidgets.QLabel()  # how long the last step took (fixed size: see DecodingArea)
         self.step_time_label.setFixedSize(QtGui.QFontMetrics(self.step_time_label.font()).size(0, "step 8888.8 ms")
@@ -347,6 +351,8 @@ class MainWindow(QtWidgets.QMainWindow):
             if not new.busy and new.model is not None and new.model is not old.model:
                 self._say_loaded(new)
         self._render_controls(new)
+        if not new.busy and changed(old, new, "steps", "position", "source", "busy"):
+            self.prefetch_timer.start()
         if self.panels is not None:
             self.panels.render(new)
             if self._pending_view is not None and self._session_view_ready(new, *self._pending_view[1:]):
@@ -445,6 +451,9 @@ class MainWindow(QtWidgets.QMainWindow):
             self.busy_bar.setToolTip(self.session.state.busy)
             self.busy_bar.show()
             self.statusBar().showMessage(self.session.state.busy)
+
+    def _on_prefetch_timer_timeout(self) -> None:
+        self.session.prefetch()
 
     def _on_typing_timer_timeout(self) -> None:
         self.session.encode()

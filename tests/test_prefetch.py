@@ -1,0 +1,108 @@
+"""Decoding ahead: while a step is on screen the app decodes the next one in the background, so Step shows
+it without waiting for the model. What the user sees must not change: the same steps, the same numbers,
+forced tokens and new sentences act as before, and nothing is published until Step."""
+
+import numpy as np
+import pytest
+
+from attnviz.core.checkpoint import load_checkpoint
+from attnviz.core.stepping import DecodeSession
+from attnviz.session import Session
+from tests.helpers import HeldRunner
+from tests.test_session import Recorder
+
+KINDS = ("transformer", "rnn-additive", "rnn-dot")
+
+
+def _same_steps(ours, theirs) -> None:
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs, strict=True):
+        assert (a.index, a.token, a.forced, a.finished, a.output_tokens) == (b.index, b.token, b.forced, b.finished,
+                                                                             b.output_tokens)
+        assert [beam.tokens for beam in a.beams] == [beam.tokens for beam in b.beams]
+        np.testing.assert_array_equal(a.cross_weights, b.cross_weights)
+        np.testing.assert_array_equal(a.topk_probs, b.topk_probs)
+
+
+def _decoding(tiny_models, kind, beam):
+    decoding = DecodeSession(load_checkpoint(tiny_models[kind][0]), beam_size=beam)
+    decoding.encode("a b c d")
+    return decoding
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("beam", [1, 3])
+def test_steps_decoded_ahead_are_the_steps_decoded_on_demand(tiny_models, kind, beam):
+    plain = _decoding(tiny_models, kind, beam)
+    plain.run()
+    ahead = _decoding(tiny_models, kind, beam)
+    while not ahead.finished:
+        before = list(ahead.steps)
+        ahead.prefetch()
+        ahead.prefetch()  # a second call keeps the step already decoded
+        assert ahead.steps == before and ahead.forced_tokens == [None] * len(before)  # nothing recorded yet
+        ahead.step()
+    ahead.prefetch()  # finished: nothing to do
+    _same_steps(ahead.steps, plain.steps)
+
+
+@pytest.mark.parametrize("beam", [1, 3])
+def test_a_token_forced_where_a_step_was_decoded_ahead_is_taken(tiny_models, beam):
+    plain = _decoding(tiny_models, "transformer", beam)
+    plain.step()
+    plain.step("ax")
+    plain.run()
+    ahead = _decoding(tiny_models, "transformer", beam)
+    ahead.step()
+    ahead.prefetch()  # the model's own second step ("cx")…
+    with pytest.raises(ValueError, match="'maison'"):
+        ahead.step("maison")  # …survives a refused token,
+    forced = ahead.step("ax")  # …and gives way to the forced one
+    assert forced.token == "ax" and forced.forced and ahead.forced_tokens == [None, "ax"]
+    ahead.prefetch()
+    ahead.rewind(1)  # a rewind drops what was decoded ahead, too
+    ahead.step("ax")
+    ahead.run()
+    _same_steps(ahead.steps, plain.steps)
+
+
+def test_a_changed_length_limit_decodes_the_step_again(tiny_models):
+    decoding = _decoding(tiny_models, "transformer", 1)
+    decoding.prefetch()
+    decoding.max_tgt_len = 1
+    assert decoding.step().finished  # decoded ahead under the old limit, it would not have ended here
+
+
+def test_the_session_decodes_ahead_only_when_idle_and_publishes_nothing(tiny_models):
+    runner, listener = HeldRunner(), Recorder()
+    session = Session(listener, runner)
+    session.load(tiny_models["transformer"][0])
+    session.encode("a b c d")
+    runner.run_all()
+    session.step()
+    session.prefetch()  # a Step is on its way: no prefetch beside it
+    assert len(runner.queue) == 1
+    runner.run_all()
+    published = len(listener.states)
+    session.prefetch()
+    assert len(runner.queue) == 1
+    runner.run_all()
+    assert len(listener.states) == published and len(session.state.steps) == 1
+    session.step()
+    runner.run_all()
+    assert [s.token for s in session.state.steps] == ["dx", "cx"]
+
+
+def test_the_window_decodes_the_next_step_once_one_is_on_screen(window, qtbot, tiny_models):
+    window.session.runner.background = True  # as with the app's worker (here the jobs still run inline)
+    window.set_sentence("a b c d")
+    decoding = window.session._decoding
+    qtbot.waitUntil(lambda: decoding._ahead is not None, timeout=3000)
+    window.step_action.trigger()
+    qtbot.waitUntil(lambda: decoding._ahead is not None, timeout=3000)
+    assert decoding._ahead[0].index == 1 and len(window.session.state.steps) == 1
+    window.step_action.trigger()
+    assert window.output.text() == "dx cx"
+    window.decoding_area.force_field.setText("dx ax")
+    window.decoding_area.force_button.click()
+    assert window.output.text().startswith("dx ax")
