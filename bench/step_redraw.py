@@ -42,7 +42,8 @@ threaded = sys.argv[5] == "app"
 width, height = (int(v) for v in sys.argv[6].split("x"))
 app = QtWidgets.QApplication([])
 poster = Poster()
-window = MainWindow(Settings(Path(tempfile.mkdtemp()) / "s.ini"), ThreadRunner(poster.post) if threaded else InlineRunner())
+runner = ThreadRunner(poster.post) if threaded else InlineRunner()
+window = MainWindow(Settings(Path(tempfile.mkdtemp()) / "s.ini"), runner)
 window.resize(width, height)
 window.show()
 
