@@ -306,7 +306,7 @@ def test_masks_panel_draws_the_causal_mask_only_where_there_is_one(window, tiny_
     window.set_sentence("a b c", run=True)
     assert causal.values.size == 0 and "No causal mask" in causal.spec.title
     padding = panel(window, 'masks').padding
-    assert padding.values.shape == (1, 3) and padding.row_labels == ("every query",)  # the same for every query
+    assert padding.values.shape == (1, 3) and padding.row_labels == ("all",)  # the same for every query
 
 
 def test_positional_table_outlines_the_sentence_until_the_field_is_cleared(window, qtbot):

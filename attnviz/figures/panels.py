@@ -23,7 +23,7 @@ def padding_mask_figure(source: EncodedSource | None) -> FigureSpec:
     if source is None:
         return empty_figure("Padding mask")
     padding = source.padding_mask[None, :].astype(np.float32)
-    return FigureSpec(padding, ("every query",), source.tokens,
+    return FigureSpec(padding, ("all",), source.tokens,  # (row axis "queries": all of them)
                       f"Padding mask: valid length {int(source.padding_mask.sum())}", colormap=MASK_MAP,
                       colour_bar=False)
 

@@ -23,8 +23,8 @@ class MasksPanel(QtWidgets.QWidget):
                                    "The Attention panel can overlay the same grey on masked cells.")
         caption.setWordWrap(True)
         layout.addWidget(caption)
-        layout.addWidget(self.padding, 1)
-        layout.addWidget(self.causal, 1)
+        layout.addWidget(self.padding, 1)  # (one row for a sentence, one per sentence for a batch)
+        layout.addWidget(self.causal, 2)
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         if not changed(old, new, "shown_source", "step", "loading", "model", "batch"):
