@@ -114,7 +114,11 @@ class DecodeSession:
         if self._search is None or self.finished or self._ahead is not None:
             return
         before = self._search.snapshot()
-        self._ahead = (self._decode_step(None), before, self.max_tgt_len)
+        try:
+            self._ahead = (self._decode_step(None), before, self.max_tgt_len)
+        except BaseException:
+            self._search.restore(before)  # a step that failed half-way must not be where Step goes on from
+            raise
 
     def _decode_step(self, forced_id: int | None) -> DecodeStep:
         assert self._search is not None
