@@ -34,6 +34,11 @@ def pixels(source) -> np.ndarray:
     return rows[:, : image.width() * 4].copy()
 
 
+def colour_count(picture: np.ndarray) -> int:
+    """How many distinct colours :func:`pixels` found (one 32-bit word per pixel: quick on a big picture)."""
+    return len(np.unique(np.ascontiguousarray(picture).view(np.uint32)))
+
+
 class HeldRunner:
     """Queues jobs; ``run_all`` runs them in order and delivers their results, like the worker."""
 
