@@ -432,3 +432,26 @@ def test_a_symlink_loop_chosen_in_the_window_is_an_error_message(window, tmp_pat
     window.load(loop)
     assert errors and "cannot be opened" in errors[-1]
     assert window.session.state.model is not None and window.session.state.model.kind == "transformer"
+
+
+def test_garbage_is_collected_on_the_gui_thread_only(window, qtbot):
+    """A worker that allocates (say, loading a model) must not destroy Qt objects left in reference cycles:
+    off the GUI thread that can hang the app. Collection runs on a GUI-thread timer instead."""
+    import gc
+    import threading
+    import weakref
+
+    class Holder:
+        pass
+
+    assert not gc.isenabled()
+    holder = Holder()
+    holder.itself, holder.qt_object = holder, QtCore.QObject()  # a cycle holding a Qt object
+    collected_on: list[str] = []
+    weakref.finalize(holder, lambda: collected_on.append(threading.current_thread().name))
+    del holder
+    worker = threading.Thread(target=lambda: [[[] for _ in range(50)] for _ in range(4000)], name="allocator")
+    worker.start()
+    worker.join()
+    assert collected_on == []  # 200,000 new lists on the worker collected nothing there
+    qtbot.waitUntil(lambda: collected_on == ["MainThread"], timeout=5000)

@@ -3,6 +3,7 @@ it without waiting for the model. What the user sees must not change: the same s
 forced tokens and new sentences act as before, and nothing is published until Step."""
 
 import contextlib
+import gc
 import queue
 import time
 
@@ -144,6 +145,17 @@ def test_the_window_decodes_the_next_step_once_one_is_on_screen(window, qtbot, t
 
 def test_decoding_ahead_on_the_real_worker_thread(tiny_models):
     """As in the app: requests and results on this thread, jobs (and the decoding ahead) on the worker."""
+    gc.collect()  # the Qt objects earlier tests left must not be collected on the worker (see gui/collector.py)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        _decode_ahead_on_a_worker(tiny_models)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _decode_ahead_on_a_worker(tiny_models) -> None:
     posted: queue.SimpleQueue = queue.SimpleQueue()
     listener = Recorder()
     session = Session(listener, ThreadRunner(posted.put))

@@ -21,6 +21,7 @@ from attnviz.figures.attention import AttentionView, shown_index
 from attnviz.figures.book import Live
 from attnviz.figures.spec import NamedFigure, figure_stem_of
 from attnviz.gui import errors
+from attnviz.gui.collector import collect_on_gui_thread
 from attnviz.gui.decoding_area import (
     BACK_HINT,
     BACK_KEYS,
@@ -93,6 +94,7 @@ class MainWindow(QtWidgets.QMainWindow):
                  device: str | None = None):
         """device: for this run only (``--device``); the Device menu is what changes the remembered choice."""
         super().__init__()
+        collect_on_gui_thread()  # before any job runs on the worker: garbage is collected here only
         self.settings = settings
         self.session = Session(self, runner, device=device or settings.device, beam_size=settings.beam_size)
         self.panels: Docks | None = None
