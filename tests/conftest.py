@@ -37,6 +37,7 @@ def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
     import io
 
     from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.device import set_threads
     from attnviz.training.train import train_translation
     from tests.tiny import TINY_ARCH, TINY_OPTIONS, write_reversal_data
 
@@ -47,6 +48,7 @@ def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     data = write_reversal_data(folder / "reverse.tsv")
     models: dict = {"data": data}
+    set_threads()  # one thread, as the app and the CLI run: quicker for models this small
     for kind, arch in TINY_ARCH.items():
         out = folder / f"{kind}.safetensors"
         if cache and out.is_file():  # reused only if it was trained with today's tiny settings

@@ -122,7 +122,8 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
               f"{len(src_vocab):,} en / {len(tgt_vocab):,} fr; {n_params:,} parameters; device {device}\n")
     peak_lr = opts.lr if opts.lr is not None else model_kind.default_lr
     total_steps = opts.epochs * math.ceil(len(train) / opts.batch_size)
-    optimizer = torch.optim.Adam(model.parameters(), lr=peak_lr, betas=(0.9, 0.98), eps=1e-9)
+    # foreach: one call per step for all parameters (on a CPU the default is a Python loop over them)
+    optimizer = torch.optim.Adam(model.parameters(), lr=peak_lr, betas=(0.9, 0.98), eps=1e-9, foreach=True)
     loss_fn = nn.CrossEntropyLoss(ignore_index=tgt_vocab.pad_id, label_smoothing=opts.label_smoothing)
     started = time.perf_counter()
     step, info, history, losses = 0, {}, [], []
