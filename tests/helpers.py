@@ -8,7 +8,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from PySide6 import QtGui
+from PySide6 import QtGui, QtWidgets
+
+# How long a test waits for an event (a signal, a worker's result, a timer) before it gives up. Generous on
+# purpose: a test waits for the event itself, and a loaded 2-core CI machine may take seconds to deliver it.
+WAIT_MS = 60_000
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -69,3 +73,27 @@ def fill_disk(folder: Path) -> None:
                 handle.write(b"x" * 1024)
         except OSError:
             pass
+
+
+def settle(window: QtWidgets.QWidget, rounds: int = 100) -> None:
+    """Deliver posted events (layout requests, zero-delay timers) until the window's geometry stops changing.
+
+    Waits on the layout itself, not on a clock: after ``resize`` or ``raise_`` the docks are laid out in
+    several passes of posted events, which a busy machine may deliver late but always delivers."""
+    app = QtWidgets.QApplication.instance()
+    assert app is not None
+
+    def geometry() -> tuple:
+        widgets = [window, *window.findChildren(QtWidgets.QWidget)]
+        return tuple((w.geometry().getRect(), w.isVisible()) for w in widgets)
+
+    last, unchanged = None, 0
+    for _ in range(rounds):
+        app.sendPostedEvents()
+        app.processEvents()
+        now = geometry()
+        unchanged = unchanged + 1 if now == last else 0
+        if unchanged >= 2:
+            return
+        last = now
+    raise AssertionError(f"the layout of {window!r} did not settle in {rounds} rounds of events")

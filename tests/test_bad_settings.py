@@ -58,7 +58,7 @@ def test_the_app_starts_from_a_corrupted_settings_file(tmp_path):
     done = subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "--text", "i am home .", "--settings", str(_corrupted(tmp_path)),
          "--log", str(tmp_path / "app.log"), "--quit-when-decoded"],
-        capture_output=True, text=True, timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+        capture_output=True, text=True, timeout=600, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     log = (tmp_path / "app.log").read_text()

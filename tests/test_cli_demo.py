@@ -14,7 +14,7 @@ def test_demo_prints_kernel_regression_and_masked_softmax(capsys):
 
 def test_python_dash_m_runs_a_command():
     done = subprocess.run([sys.executable, "-m", "attnviz", "demo"], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=600)
     assert done.returncode == 0, done.stderr
     assert "Nadaraya" in done.stdout
 

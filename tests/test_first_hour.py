@@ -14,14 +14,14 @@ from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
 from attnviz.gui.titled_plot import TitledPlot
 from attnviz.session import InlineRunner
-from tests.helpers import HeldRunner
+from tests.helpers import WAIT_MS, HeldRunner, settle
 
 Key, Mod = QtCore.Qt.Key, QtCore.Qt.KeyboardModifier
 
 
 def _active(window, qtbot) -> None:
     window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
 
 
 def test_step_back_and_export_keys_work_while_typing(window, qtbot, monkeypatch):
@@ -104,7 +104,7 @@ def test_ctrl_e_exports_from_every_field_on_a_real_x_server(tiny_models, tmp_pat
         pytest.skip("xvfb-run is not installed (apt-get install xvfb)")
     env = {key: value for key, value in os.environ.items() if key != "QT_QPA_PLATFORM"}
     done = subprocess.run(["xvfb-run", "-a", sys.executable, "-c", X11_KEYS, str(tiny_models["transformer"][0])],
-                          capture_output=True, text=True, timeout=120, env=env)
+                          capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "3"  # the sentence field, the beam box, the head box
 
@@ -150,7 +150,7 @@ def test_every_heatmap_keeps_its_matrix_and_colour_bar_at_laptop_sizes(window, q
                              (AttentionKind.DECODER_SELF, True)):
             window.attention.scores.setChecked(scores)
             window.attention.select_view(kind, 1, 1)
-            qtbot.wait(20)
+            settle(window)
             plots = _plots_on_screen(window)
             assert window.attention.heatmap in plots
             for plot in plots:
@@ -161,7 +161,7 @@ def test_every_heatmap_keeps_its_matrix_and_colour_bar_at_laptop_sizes(window, q
     full = heatmap.title_text()
     assert "pre-softmax" in full
     window.resize(1024, 700)
-    qtbot.wait(20)
+    settle(window)
     layout = heatmap.figure_layout()
     assert layout.title_text != full and layout.title_text.endswith("…")  # cut to the dock's width …
     at = layout.title.center().toPoint()
@@ -176,7 +176,7 @@ def test_the_kernel_regression_dock_fits_at_laptop_sizes(window, qtbot, tmp_path
     window.resize(*size)
     train_kernel_regression(tmp_path / "kr.safetensors")
     window.load(tmp_path / "kr.safetensors")
-    qtbot.wait(20)
+    settle(window)
     plots = _plots_on_screen(window)
     assert window.panels.panels["kernel"].heatmap in plots and len(plots) == 3
     for plot in plots:
@@ -188,12 +188,18 @@ def test_the_kernel_regression_dock_fits_at_laptop_sizes(window, qtbot, tmp_path
 
 
 def test_a_wider_window_widens_the_attention_dock(window, qtbot):
+    """The invariant, not a pixel margin: once the layout has settled, the central controls keep no more
+    than their slack beyond what they need, and the Attention dock took the rest of the new width."""
+    from attnviz.gui.docks import CENTRAL_SLACK
+
     window.resize(1280, 800)
-    qtbot.wait(20)
-    attention, central = window.docks["attention"].width(), window.centralWidget().width()
+    settle(window)
+    attention = window.docks["attention"].width()
     window.resize(1600, 800)
-    qtbot.waitUntil(lambda: window.docks["attention"].width() > attention + 250, timeout=2000)
-    assert window.centralWidget().width() < central + 60
+    settle(window)
+    central = window.centralWidget()
+    assert central.width() <= max(central.minimumSizeHint().width() + CENTRAL_SLACK, 0) + 1
+    assert window.docks["attention"].width() > attention + 200  # most of the 320 new pixels
 
 
 def test_scoring_axis_labels_thin_out_instead_of_overlapping(window, qtbot):
@@ -201,7 +207,7 @@ def test_scoring_axis_labels_thin_out_instead_of_overlapping(window, qtbot):
     window.docks["scoring"].raise_()
     window.resizeDocks([window.docks["scoring"]], [160], QtCore.Qt.Orientation.Horizontal)  # a narrow dock
     window.set_sentence("a b c d e f g h i", run=True)
-    qtbot.wait(20)
+    settle(window)
     count = len(window.session.state.source.tokens)
     plot = window.panels.panels["scoring"].score_plot
     ticks = plot._ticks["bottom"]
@@ -233,7 +239,7 @@ def test_a_closed_dock_stays_closed_after_a_restart(qtbot, tmp_path, tiny_models
     second.show()
     second.build_docks()
     second.load(tiny_models["transformer"][0])
-    qtbot.wait(20)
+    settle(second)
     assert not second.docks["masks"].isVisible() and second.docks["positional"].isVisible()
 
 
@@ -245,7 +251,7 @@ def test_while_a_model_loads_panels_say_loading_and_a_busy_indicator_appears(qtb
     window.show()
     window.load(tiny_models["transformer"][0])
     assert not window.busy_bar.isVisible()  # not at once: quick jobs would only flicker
-    qtbot.waitUntil(window.busy_bar.isVisible, timeout=2000)
+    qtbot.waitUntil(window.busy_bar.isVisible, timeout=WAIT_MS)
     masks, positional = window.panels.panels["masks"], window.panels.panels["positional"]
     assert masks.padding.title_text() == "Loading…"
     window.docks["positional"].raise_()  # a tab behind another is drawn when it is raised
@@ -297,7 +303,7 @@ def test_a_long_token_is_cut_on_the_axes_not_the_window(window, qtbot):
     word = "supercalifragilisticexpialidocious" * 3
     window.set_sentence(f"a {word} b", run=True)
     window.attention.select_view(AttentionKind.ENCODER_SELF, 0, 0)
-    qtbot.wait(20)
+    settle(window)
     assert window.width() <= 1024
     layout = window.attention.heatmap.figure_layout()
     labels = [text for _, text in layout.row_ticks + layout.col_ticks]

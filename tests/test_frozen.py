@@ -75,7 +75,7 @@ def test_the_desktop_entry_installs_for_this_user_only(tmp_path):
     assert APP is not None
     data = tmp_path / "share"
     done = subprocess.run(["bash", str(APP.parent / "install-desktop.sh")], capture_output=True, text=True,
-                          env={**os.environ, "XDG_DATA_HOME": str(data)}, timeout=60)
+                          env={**os.environ, "XDG_DATA_HOME": str(data)}, timeout=600)
     assert done.returncode == 0, done.stderr
     entry = (data / "applications" / "attnviz.desktop").read_text()
     assert f'Exec="{APP}" %f' in entry and "Icon=attnviz" in entry

@@ -10,7 +10,7 @@ import pytest
 
 from attnviz import gallery
 from attnviz.figures.spec import LineSpec
-from tests.helpers import colour_count, pixels, run_cli
+from tests.helpers import WAIT_MS, colour_count, pixels, run_cli
 
 
 @pytest.mark.parametrize("entry", gallery.GALLERY, ids=lambda entry: entry.key)
@@ -84,7 +84,7 @@ def test_help_book_figures_lists_the_gallery_and_shows_the_chosen_figure(window,
     assert [leaf.text(0) for leaf in leaves] == [e.caption for e in gallery.GALLERY]
     assert not dialog.export_button.isEnabled()  # nothing chosen yet
     dialog.select("10.3-additive-toy")
-    qtbot.waitUntil(lambda: dialog.book is not None, timeout=5000)
+    qtbot.waitUntil(lambda: dialog.book is not None, timeout=WAIT_MS)
     weights = np.asarray(dialog.book.figure.values)
     np.testing.assert_allclose(weights[0, 0, 0, :2], 1 / 2, atol=1e-6)  # the book's closed form, on screen
     assert dialog.view.figure is dialog.book.figure and not dialog.live_button.isEnabled()  # no live view for it
@@ -100,11 +100,11 @@ def _shown_live(window, qtbot, key, checkpoint):
     """Help ▸ Book figures, entry ``key``, Show live; returns the dialog once ``checkpoint`` has decoded."""
     dialog = window.open_book_figures()
     dialog.select(key)
-    qtbot.waitUntil(lambda: dialog.book is not None and dialog.live_button.isEnabled(), timeout=10000)
+    qtbot.waitUntil(lambda: dialog.book is not None and dialog.live_button.isEnabled(), timeout=WAIT_MS)
     dialog.live_button.click()
     state = lambda: window.session.state  # noqa: E731
     qtbot.waitUntil(lambda: state().model is not None and state().model.path.name == checkpoint
-                    and state().finished, timeout=20000)
+                    and state().finished, timeout=WAIT_MS)
     return dialog
 
 
@@ -116,10 +116,10 @@ def test_a_book_figure_shown_live_loads_its_model_decodes_its_sentence_and_picks
     assert window.sentence.text() == gallery.BOOK_SENTENCE and window.attention.kind is AttentionKind.CROSS
     np.testing.assert_allclose(window.attention.heatmap.values, dialog.book.figure.values, atol=1e-6)  # live = book
     dialog.select("10.2-bandwidths")
-    qtbot.waitUntil(lambda: dialog.book is not None and dialog.book.entry.key == "10.2-bandwidths", timeout=10000)
+    qtbot.waitUntil(lambda: dialog.book is not None and dialog.book.entry.key == "10.2-bandwidths", timeout=WAIT_MS)
     dialog.live_button.click()
-    qtbot.waitUntil(lambda: state().model is not None and state().model.family == "regression", timeout=20000)
-    qtbot.waitUntil(lambda: window.docks["kernel"].isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: state().model is not None and state().model.family == "regression", timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.docks["kernel"].isVisible(), timeout=WAIT_MS)
 
 
 def test_one_query_recomputed_by_hand_equals_the_models_weights_and_shows_live(window, qtbot):
@@ -129,6 +129,6 @@ def test_one_query_recomputed_by_hand_equals_the_models_weights_and_shows_live(w
     assert by_hand.sum() == pytest.approx(1.0, abs=1e-5) and figure.col_labels[0] == "i"
     _shown_live(window, qtbot, "10.5-one-query", "transformer.safetensors")
     state = lambda: window.session.state  # noqa: E731
-    qtbot.waitUntil(lambda: state().computation is not None, timeout=10000)  # the dock follows the newest query
+    qtbot.waitUntil(lambda: state().computation is not None, timeout=WAIT_MS)  # the dock follows the newest query
     assert window.docks["computation"].isVisible()
     assert state().computation.difference_from_model() < 1e-5

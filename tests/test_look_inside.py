@@ -5,6 +5,7 @@ from PySide6 import QtCore
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.rollout import rollout, source_attribution
+from tests.helpers import WAIT_MS
 
 
 def _raised(window, name):
@@ -48,7 +49,7 @@ def test_following_the_step_shows_the_newest_query(window, qtbot):
     window.session.step()
     window.session.step()
     qtbot.waitUntil(lambda: window.session.state.computation is not None
-                    and window.session.state.computation.query_index == 1, timeout=3000)
+                    and window.session.state.computation.query_index == 1, timeout=WAIT_MS)
     comp = window.session.state.computation
     np.testing.assert_allclose(comp.weights, window.session.state.step.cross_weights[0, 0, 1], atol=1e-5)
 
@@ -114,7 +115,7 @@ def test_two_models_side_by_side_with_their_difference(window, qtbot, tiny_model
     assert window.session.state.comparison is not comparison and window.session.state.comparison.own_translation is own
     window.set_sentence("c d", run=True)  # the second model follows the new sentence once stepping pauses
     qtbot.waitUntil(lambda: window.session.state.comparison is not None
-                    and window.session.state.comparison.source.tokens == ("c", "d"), timeout=3000)
+                    and window.session.state.comparison.source.tokens == ("c", "d"), timeout=WAIT_MS)
 
 
 def test_the_beam_tree_shows_every_kept_hypothesis_and_its_own_attention(window, qtbot, tiny_models, tmp_path):

@@ -13,7 +13,7 @@ import pytest
 from attnviz.core.checkpoint import load_checkpoint
 from attnviz.core.stepping import DecodeSession
 from attnviz.session import Session, ThreadRunner
-from tests.helpers import HeldRunner
+from tests.helpers import WAIT_MS, HeldRunner
 from tests.test_session import Recorder
 
 KINDS = ("transformer", "rnn-additive", "rnn-dot")
@@ -132,9 +132,9 @@ def test_the_window_decodes_the_next_step_once_one_is_on_screen(window, qtbot, t
     window.session.runner.background = True  # as with the app's worker (here the jobs still run inline)
     window.set_sentence("a b c d")
     decoding = window.session._decoding
-    qtbot.waitUntil(lambda: decoding._ahead is not None, timeout=3000)
+    qtbot.waitUntil(lambda: decoding._ahead is not None, timeout=WAIT_MS)
     window.step_action.trigger()
-    qtbot.waitUntil(lambda: decoding._ahead is not None, timeout=3000)
+    qtbot.waitUntil(lambda: decoding._ahead is not None, timeout=WAIT_MS)
     assert decoding._ahead[0].index == 1 and len(window.session.state.steps) == 1
     window.step_action.trigger()
     assert window.output.text() == "dx cx"
@@ -161,7 +161,7 @@ def _decode_ahead_on_a_worker(tiny_models) -> None:
     session = Session(listener, ThreadRunner(posted.put))
 
     def settle(condition) -> None:  # run what the worker hands back until the condition holds
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_MS / 1000
         while not condition():
             assert time.monotonic() < deadline, "the worker did not deliver"
             with contextlib.suppress(queue.Empty):

@@ -85,7 +85,7 @@ def test_as_root_with_apt_it_installs_the_packages_and_run_sh_launches(x11_env):
         pytest.skip("needs root: run.sh installs only as root")
     env = {**os.environ}
     result = subprocess.run(["bash", "scripts/run.sh", "--help"], cwd=ROOT, env=env, capture_output=True,
-                            text=True, timeout=120)
+                            text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     assert x11_env.read_text().split() == ["install", "-y", "-q", "libxcb-icccm4", "libxcb-keysyms1"]
     assert "usage:" in result.stdout.lower()
