@@ -1,6 +1,7 @@
 """The app as a user meets it: launch time, one decoding step with every visible panel redrawn, memory.
 
     .venv/bin/python bench/app_bench.py [--launches 7] [--steps 60] [--checkpoint models/transformer.safetensors]
+    .venv/bin/python bench/app_bench.py --quick    # the smoke run the test suite makes (no figure to report)
 
 1. Launch to first painted window: ``main.py`` in a fresh process, from just before the process is
    started to the window's first paint event (the model is still loading then), and to the end of
@@ -121,7 +122,11 @@ def main() -> int:
     parser.add_argument("--checkpoint", type=Path, default=ROOT / "models" / "transformer.safetensors")
     parser.add_argument("--launches", type=int, default=7)
     parser.add_argument("--steps", type=int, default=60)
+    parser.add_argument("--quick", action="store_true",
+                        help="a seconds-long smoke run (tests/test_bench.py): 1 launch, 5 steps")
     args = parser.parse_args()
+    if args.quick:
+        args.launches, args.steps = 1, 5
     import torch
 
     print(f"{os.cpu_count()} CPUs, torch {torch.__version__} ({torch.get_num_threads()} threads), "

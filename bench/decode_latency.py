@@ -58,11 +58,15 @@ def step_uncached(model, prefix: torch.Tensor, encoded) -> torch.Tensor:
     return log_probs
 
 
-@torch.inference_mode()
 def measure(path: Path, device: torch.device, repeats: int) -> dict[str, float] | None:
-    loaded = load_checkpoint(path, device)
+    loaded = load_checkpoint(path, device)  # outside inference mode, as the app loads it
     if not loaded.is_translation:
         return None
+    return _measure_loaded(loaded, device, repeats)
+
+
+@torch.inference_mode()
+def _measure_loaded(loaded, device: torch.device, repeats: int) -> dict[str, float]:
     model, tgt = loaded.model, loaded.tgt_vocab
     assert loaded.src_vocab is not None and tgt is not None
     src, valid = encode_batch([SOURCE.split()[:10]], loaded.src_vocab)
@@ -95,7 +99,11 @@ def main() -> int:
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--repeats", type=int, default=50)
     parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a seconds-long smoke run (tests/test_bench.py): 3 repeats")
     args = parser.parse_args()
+    if args.quick:
+        args.repeats = 3
     if args.threads:
         torch.set_num_threads(args.threads)
     device = pick_device(args.device)

@@ -25,7 +25,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--launches", type=int, default=7)
     parser.add_argument("--app", type=Path, default=ROOT / "dist" / "attnviz" / "attnviz")
+    parser.add_argument("--quick", action="store_true",
+                        help="a seconds-long smoke run (tests/test_bench.py): 1 launch")
     args = parser.parse_args()
+    if args.quick:
+        args.launches = 1
     if not args.app.is_file():
         print(f"no standalone app at {args.app}: run bash packaging/build.sh first", file=sys.stderr)
         return 2

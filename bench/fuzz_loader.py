@@ -25,7 +25,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", type=int, default=3000, help="cases in all (split over the sources)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quick", action="store_true",
+                        help="a seconds-long smoke run (tests/test_bench.py): 30 cases")
     args = parser.parse_args()
+    if args.quick:
+        args.cases = 30
 
     import torch
 

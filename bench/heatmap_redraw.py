@@ -68,7 +68,7 @@ def bench_attnviz(frames: list[np.ndarray], labels: tuple[str, ...], repeats: in
 
     def redraw(i: int) -> None:
         heatmap.show_figure(FigureSpec(frames[i % len(frames)], tuple(labels), tuple(labels), "cross-attention"))
-        heatmap.viewport().repaint()
+        heatmap.repaint()
 
     result = median_ms(redraw, repeats)
     close_widget(heatmap)
@@ -129,7 +129,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="16,64,256,1024")
     parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--quick", action="store_true",
+                        help="a seconds-long smoke run (tests/test_bench.py): sizes 16 and 64, 2 repeats")
     args = parser.parse_args()
+    if args.quick:
+        args.sizes, args.repeats = "16,64", 2
     import matplotlib
     import pyqtgraph
     import PySide6
@@ -144,7 +148,7 @@ def main() -> int:
         repeats = args.repeats if n < 1024 else max(5, args.repeats // 3)
         ours = bench_attnviz(frames, labels, repeats)
         persistent = bench_matplotlib_persistent(frames, labels, repeats)
-        fresh = bench_matplotlib_new_figure(frames, labels, max(5, repeats // 2))
+        fresh = bench_matplotlib_new_figure(frames, labels, max(2 if n < 1024 else 5, repeats // 2))
         print(f"{f'{n}x{n}':>11} {ours:>7.2f} ms {persistent:>12.2f} ms {persistent / ours:>6.1f}x "
               f"{fresh:>12.2f} ms {fresh / ours:>6.1f}x")
     return 0

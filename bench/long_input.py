@@ -49,7 +49,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tokens", type=int, default=512)
     parser.add_argument("--heads", type=int, default=8)
+    parser.add_argument("--quick", action="store_true",
+                        help="a seconds-long smoke run (tests/test_bench.py): a 48-token source, 2 heads")
     args = parser.parse_args()
+    if args.quick:
+        args.tokens, args.heads = 48, 2
 
     from PySide6 import QtCore, QtWidgets
 

@@ -108,7 +108,11 @@ def main() -> int:
     parser.add_argument("--size", default="1600x1000", help="window size, WIDTHxHEIGHT (the first window: 1280x800)")
     parser.add_argument("--raise", dest="raised", default="",
                         help="also measure this checkout with these docks raised (comma-separated names)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a seconds-long smoke run (tests/test_bench.py): 1 round of 3 steps")
     args = parser.parse_args()
+    if args.quick:
+        args.rounds, args.steps = 1, 3
     runs: list[tuple[Path, str]] = [(ROOT, ""), *((c.resolve(), "") for c in args.code)]
     if args.raised:
         runs.append((ROOT, args.raised))

@@ -47,6 +47,14 @@ def sentences(count: int) -> list[str]:
     return list(seen)
 
 
+def example_sentences(count: int) -> list[str]:
+    """``count`` sentences cycled from the app's own examples (the quick run needs no corpus)."""
+    from attnviz.paths import example_sentences as examples
+
+    pool = examples()
+    return [pool[i % len(pool)] for i in range(count)]
+
+
 def run_translate(code: Path, checkpoint: Path, text: str, extra: list[str], cap: float) -> tuple[int, float]:
     """(lines translated, seconds) for one `attnviz translate` process reading ``text`` on stdin."""
     env = {**os.environ, "PYTHONPATH": str(code)}
@@ -75,8 +83,14 @@ def main() -> int:
     parser.add_argument("--loads", default="0,2", help="competing busy processes per run, comma-separated")
     parser.add_argument("--cap", type=float, default=240.0, help="stop a run after this many seconds")
     parser.add_argument("--extra", default="", help="more translate arguments, e.g. '--beam 1'")
+    parser.add_argument("--quick", action="store_true",
+                        help="a seconds-long smoke run (tests/test_bench.py): 20 example sentences, no load, no corpus")
     args = parser.parse_args()
-    text = "\n".join(sentences(args.count)) + "\n"
+    if args.quick:
+        args.count, args.loads, args.cap = 20, "0", 300.0
+        text = "\n".join(example_sentences(args.count)) + "\n"
+    else:
+        text = "\n".join(sentences(args.count)) + "\n"
     code = args.code.resolve()
     print(f"code {code}, {args.count} sentences, translate {args.extra or '(defaults)'}; {os.cpu_count()} cores")
     print("| competing busy processes | lines | seconds | lines/s |")

@@ -195,3 +195,16 @@ def test_the_fast_vocabulary_projection_equals_the_linear_layer_and_follows_trai
     out.sum().backward()
     assert layer.weight.grad is not None
     assert "_attnviz_transposed" not in dict(layer.named_buffers()) and "_attnviz_transposed" not in layer.state_dict()
+
+
+def test_the_decoding_projection_works_for_a_model_built_in_inference_mode():
+    """A model loaded under ``torch.inference_mode`` (a script timing decoding, say) has inference
+    tensors, which keep no version counter: the projection's cached copy must not need one."""
+    from torch import nn
+
+    from attnviz.core.projection import project
+
+    with torch.inference_mode():
+        linear = nn.Linear(8, 5)
+        x = torch.randn(3, 8)
+        torch.testing.assert_close(project(linear, x), linear(x))

@@ -17,8 +17,8 @@ from torch import Tensor, nn
 def project(linear: nn.Linear, x: Tensor) -> Tensor:
     """``linear(x)`` for x (..., D) -> (..., V): the same numbers up to float rounding."""
     weight = linear.weight
-    if torch.is_grad_enabled() or x.device.type != "cpu" or weight.dtype != x.dtype:
-        return linear(x)
+    if torch.is_grad_enabled() or x.device.type != "cpu" or weight.dtype != x.dtype or weight.is_inference():
+        return linear(x)  # (an inference tensor, made by a model built under inference_mode, has no version)
     key = (weight.data_ptr(), weight._version, weight.dtype)
     kept = getattr(linear, "_attnviz_transposed", None)
     if kept is None or kept[0] != key:

@@ -1,0 +1,47 @@
+"""Every benchmark in bench/ still runs: its --quick mode in a fresh process prints its table.
+
+Smoke tests only: no figure is asserted (speed is reported by the full runs in bench/RESULTS.md, never
+by a test). Benchmarks that nothing runs rot; these catch a script broken by a change elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_frozen import APP
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = sorted(path.name for path in (ROOT / "bench").glob("*.py"))
+
+# What each script's table starts with (a line a reader of its output looks for).
+TABLE = {
+    "app_bench.py": "resident memory, window + ",
+    "decode_latency.py": "@50 recompute",
+    "frozen_start.py": "start-up sentence decoded",
+    "fuzz_loader.py": "0 other outcomes",
+    "heatmap_redraw.py": "mpl persistent",
+    "long_input.py": "longest event-loop gap over the run",
+    "step_redraw.py": "| code | step + redraw, event loop |",
+    "translate_throughput.py": "| competing busy processes | lines | seconds | lines/s |",
+}
+
+
+def test_every_benchmark_has_a_smoke_test():
+    assert sorted(TABLE) == SCRIPTS
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_the_benchmark_runs_in_its_quick_mode_and_prints_its_table(script, tmp_path):
+    if script == "frozen_start.py" and APP is None:
+        pytest.skip("no standalone build newer than the sources in dist/attnviz (bash packaging/build.sh makes one)")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / script), "--quick"], capture_output=True,
+                          text=True, timeout=900, cwd=ROOT, env=env)
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-3000:])
+    assert TABLE[script] in done.stdout, done.stdout[-2000:]
