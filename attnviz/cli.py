@@ -356,7 +356,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         sidecar["session"] = str(args.session)
         sidecar["forced_tokens"] = [token for token in saved.plan if token is not None]
     written = _write_batch(figures, args, formats, sidecar)
-    print(f"wrote {len(written)} files into {args.out}")
+    print(f"wrote {len(written)} files into {shown(args.out)}")
     return 0
 
 
@@ -418,7 +418,7 @@ def _export_kernel(args: argparse.Namespace, loaded, saved, formats: list[str]) 
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
     sidecar = kernel_sidecar(fit, Path(args.checkpoint), loaded.kind)
     written = _write_batch(kernel_figures(fit), args, formats, sidecar)
-    print(f"wrote {len(written)} files into {args.out}")
+    print(f"wrote {len(written)} files into {shown(args.out)}")
     return 0
 
 
@@ -473,7 +473,7 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
         if isinstance(error, OSError):
             raise CliError(str(_failed(args.out, error))) from None
         raise
-    print(f"wrote {len(written)} files into {args.out}")
+    print(f"wrote {len(written)} files into {shown(args.out)}")
     return 0
 
 
@@ -499,7 +499,8 @@ def _cmd_figures(args: argparse.Namespace) -> int:
     sidecar = {"attnviz_figures": 1, "figures": [{"file": e.key, "section": e.section, "caption": e.caption}
                                                  for e in chosen]}
     written = _write_batch(figures, args, formats, sidecar, {"index.html": index})
-    print(f"wrote {len(chosen)} figures ({len(written)} files) into {args.out}; open {args.out}/index.html")
+    print(f"wrote {len(chosen)} figures ({len(written)} files) into {shown(args.out)}; "
+          f"open {shown(args.out / 'index.html')}")
     return 0
 
 
@@ -591,13 +592,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
+    with _sigterm_unwinds():
+        return _run_reporting(run, args)
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is so that it unwinds as Ctrl+C does: outputs in progress are
+    taken back (staging folders, temporary files, a folder made for them) before the exit."""
+
+
+@contextlib.contextmanager
+def _sigterm_unwinds() -> Iterator[None]:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(_signum: int, _frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run_reporting(run: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """``run(args)``, every problem reported in one line on stderr and turned into the exit code."""
     try:
         return run(args)
     except CliError as error:
         print(f"attnviz: error: {shown(error)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
+        print("attnviz: interrupted; no output was left half-written", file=sys.stderr)
         return 130
+    except Terminated:
+        print("attnviz: terminated; no output was left half-written", file=sys.stderr)
+        return 143
     except (OSError, ValueError) as error:  # unreadable files, bad values: still no traceback
         print(f"attnviz: error: {shown(error)}", file=sys.stderr)
         return EXIT_USAGE

@@ -1,5 +1,6 @@
 """Exported pictures and numbers: what a user opens after an export (offscreen Qt, no window)."""
 
+import contextlib
 import json
 
 import numpy as np
@@ -239,3 +240,45 @@ def test_a_full_disk_keeps_the_earlier_file_and_says_so(decoded, small_disk, fmt
         figure_files.export_figure(figure.spec, earlier)
     assert earlier.read_bytes() == b"an earlier good export"
     assert sorted(p.name for p in full_disk.iterdir()) == ["figure." + fmt, "filler"]  # no temp file left
+
+
+def test_ctrl_c_right_after_any_rename_of_a_replacing_export_loses_no_file(decoded, tmp_path, monkeypatch):
+    """Ctrl+C lands just after a rename returns (before the code could note it): at every rename of an
+    export that replaces earlier files, the folder then holds every earlier file, unchanged, or every
+    new file — never a mix, never a lost file, never a hidden staging folder."""
+    import os
+
+    source, steps = decoded
+    figures = attention_figures(source, [steps[-1]], AttentionView(), "tiny")[:3]
+    folder = tmp_path / "out"
+    export_batch(figures, folder, ["csv", "npy"], sidecar={"run": 1})
+    earlier = {path.name: path.read_bytes() for path in folder.iterdir()}
+    (folder / "notes.txt").write_text("the user's own file")
+    earlier["notes.txt"] = b"the user's own file"
+    real_replace = os.replace
+    renames = 0
+    interrupted_at = -1
+
+    def rename_then_interrupt(source_path, target_path):
+        nonlocal renames
+        real_replace(source_path, target_path)
+        renames += 1
+        if renames == interrupted_at:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", rename_then_interrupt)
+    export_batch(figures, folder, ["csv", "npy"], sidecar={"run": 2}, overwrite=True)  # counts the renames
+    (folder / "attnviz-export.json").write_bytes(earlier["attnviz-export.json"])  # back to the start
+    total, outcomes = renames, set()
+    for interrupted_at in range(1, total + 1):
+        renames = 0
+        with contextlib.suppress(KeyboardInterrupt):
+            export_batch(figures, folder, ["csv", "npy"], sidecar={"run": 2}, overwrite=True)
+        now = {path.name: path.read_bytes() for path in folder.iterdir()}
+        assert now.keys() == earlier.keys(), interrupted_at  # no staging folder left, no file lost
+        outcome = "old" if now == earlier else "new"
+        if outcome == "new":
+            assert b'"run": 2' in now["attnviz-export.json"] and now["notes.txt"] == earlier["notes.txt"]
+            (folder / "attnviz-export.json").write_bytes(earlier["attnviz-export.json"])  # back to the start
+        outcomes.add(outcome)
+    assert outcomes == {"old", "new"}  # interrupted before the commit, and after it

@@ -14,8 +14,6 @@ import io
 import json
 import math
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from typing import Any
 import numpy as np
 from PySide6 import QtCore, QtGui, QtSvg
 
+from attnviz.core import replace
 from attnviz.core.files import atomic_output
 from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure, TreeSpec
 from attnviz.gui.figure_painter import figure_image, figure_size, paint_figure
@@ -261,9 +260,9 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
     lists them); a folder or anything else that is not a regular file of such a name is never touched
     (ExportError naming it).
 
-    All files are written into a hidden staging folder first and moved in at the end. On any
-    error (or when ``progress(done, total)`` returns False: cancelled) the folder is left as it
-    was: files moved in are taken back and the ones they replaced restored.
+    All files are written into a hidden staging folder first and moved in at the end as one
+    transaction (:mod:`attnviz.core.replace`). On any error, signal or cancel (``progress(done, total)``
+    returned False) the folder is left as it was; an export killed outright is undone by the next one.
     Returns the final paths (sidecar last).
     """
     folder = Path(folder)
@@ -279,50 +278,32 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
     created = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".attnviz-export-", dir=folder))
-    except OSError as error:
-        raise _failed(folder, error) from None
-    moved: list[Path] = []
-    replaced: list[tuple[Path, Path]] = []  # (saved copy in staging, its place in folder)
-    try:
-        names: list[str] = []
-        total = sum(len(formats_for(figure.spec, formats)) for figure in figures)
-        for figure in figures:
-            for fmt in formats_for(figure.spec, formats):
-                name = f"{figure.stem}.{fmt}"
-                _write(fmt, figure.spec, staging / name, scale)
+        replace.recover(folder)  # what an export killed here (SIGKILL, power cut) left half-done
+        with replace.staging_in(folder) as staging:  # deleted (and any commit rolled back) when it ends
+            names: list[str] = []
+            total = sum(len(formats_for(figure.spec, formats)) for figure in figures)
+            for figure in figures:
+                for fmt in formats_for(figure.spec, formats):
+                    name = f"{figure.stem}.{fmt}"
+                    _write(fmt, figure.spec, staging / name, scale)
+                    names.append(name)
+                    if progress is not None and not progress(len(names), total):
+                        raise ExportCancelled("Export cancelled: nothing was written.")
+            for name, data in extra_files.items():  # (an index page, say)
+                _save(staging / name, data)
                 names.append(name)
-                if progress is not None and not progress(len(names), total):
-                    raise ExportCancelled("Export cancelled: nothing was written.")
-        for name, data in extra_files.items():  # (an index page, say)
-            _save(staging / name, data)
-            names.append(name)
-        if sidecar is not None:
-            (staging / SIDECAR).write_text(json.dumps({**sidecar, "files": names}, indent=2, ensure_ascii=False)
-                                           + "\n", encoding="utf-8")
-            names.append(SIDECAR)
-        for name in names:
-            target = folder / name
-            if target.exists():
-                saved = staging / f".previous-{name}"
-                target.replace(saved)
-                replaced.append((saved, target))
-            (staging / name).replace(target)
-            moved.append(target)
+            if sidecar is not None:
+                (staging / SIDECAR).write_text(json.dumps({**sidecar, "files": names}, indent=2,
+                                                          ensure_ascii=False) + "\n", encoding="utf-8")
+                names.append(SIDECAR)
+            return replace.commit(staging, folder, names)  # every new file in place, or every old one back
     except BaseException as error:  # whatever stopped it (a full disk, Ctrl+C, a bug): leave no trace
-        for path in moved:
-            path.unlink(missing_ok=True)
-        for saved, target in replaced:
-            saved.replace(target)
-        shutil.rmtree(staging, ignore_errors=True)
         if created:
             with contextlib.suppress(OSError):
                 folder.rmdir()  # only if empty: it was made for this export
         if isinstance(error, OSError):
             raise _failed(folder, error) from None
         raise
-    shutil.rmtree(staging, ignore_errors=True)
-    return moved
 
 
 def copy_to_clipboard(spec: AnyFigure, scale: float = 2.0) -> None:
