@@ -33,13 +33,17 @@ class Section:
         return self.numbers[other] if self.numbers[other] != self.numbers[edition] else None
 
     def heading(self, edition: str) -> str:
-        """``10.6 Self-Attention and Positional Encoding · 自注意力和位置编码 (d2l 1.0: 11.6)``."""
+        """``10.6 (d2l 1.0: 11.6) Self-Attention and Positional Encoding · 自注意力和位置编码``: the other
+        edition's number right after this one's, where a narrow list still shows it."""
+        return f"{self.numbered(edition)} {self.titles[edition]}"
+
+    def numbered(self, edition: str) -> str:
+        """``10.6 (d2l 1.0: 11.6)``, or just the number where both editions share it."""
         other = self.other_number(edition)
-        beside = ""
-        if other is not None:
-            other_edition = next(e for e in EDITIONS if e != edition)
-            beside = f" ({SHORT_NAMES[other_edition]}: {other})"
-        return f"{self.numbers[edition]} {self.titles[edition]}{beside}"
+        if other is None:
+            return self.numbers[edition]
+        other_edition = next(e for e in EDITIONS if e != edition)
+        return f"{self.numbers[edition]} ({SHORT_NAMES[other_edition]}: {other})"
 
     def matches(self, prefix: str) -> bool:
         """Whether either edition's number starts with ``prefix`` (``--only 10.6`` and ``--only 11.6`` alike)."""

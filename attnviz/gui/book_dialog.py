@@ -10,7 +10,7 @@ from collections.abc import Callable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.book import BookEntry, BookFigure, Live
-from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS, SHORT_NAMES
+from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
 from attnviz.figures.spec import AnyFigure, NamedFigure
 from attnviz.gui.figure_painter import figure_size, paint_figure
 
@@ -112,6 +112,7 @@ class BookDialog(QtWidgets.QDialog):
             if entry.topic not in sections:
                 sections[entry.topic] = QtWidgets.QTreeWidgetItem(self.tree, [entry.section.heading(self.edition)])
                 sections[entry.topic].setFlags(QtCore.Qt.ItemFlag.ItemIsEnabled)
+                sections[entry.topic].setToolTip(0, entry.section.heading(self.edition))
             item = QtWidgets.QTreeWidgetItem(sections[entry.topic], [entry.caption])
             item.setData(0, QtCore.Qt.ItemDataRole.UserRole, entry.key)
             item.setToolTip(0, f"{entry.section.heading(self.edition)} — {entry.caption} (file {entry.key})")
@@ -141,15 +142,10 @@ class BookDialog(QtWidgets.QDialog):
             self._edition_changed(self.edition)
 
     def _show_caption(self, entry: BookEntry) -> None:
-        section = entry.section
-        other = section.other_number(self.edition)
-        beside = ""
-        if other is not None:
-            beside = f" ({next(SHORT_NAMES[e] for e in EDITIONS if e != self.edition)}: {other})"
         live = ""
         if entry.live is not None:
             live = f" It can be shown live in the window. {entry.live.note}".rstrip()
-        self.caption.setText(f"{section.number(self.edition)}{beside} — {entry.caption}.{live}")
+        self.caption.setText(f"{entry.section.numbered(self.edition)} — {entry.caption}.{live}")
 
     def select(self, key: str) -> None:
         """Choose entry ``key`` (as a click on it does)."""
