@@ -1,6 +1,7 @@
 """The book's attention figures, computed from attnviz's own code: d2l.ai's attention chapters and
-"Attention Is All You Need". One entry per figure (section, caption, how to build it); ``attnviz figures``
-renders them all, headless. Qt-free: each builder returns figure descriptions (attnviz.figures.spec).
+"Attention Is All You Need". One entry per figure (section, caption, how to build it, how the window shows it
+live); ``attnviz figures`` renders them all, headless. Sections are numbered in either edition of the book by
+attnviz.figures.editions. Qt-free: each builder returns figure descriptions (attnviz.figures.spec).
 
 The numbers come from the same functions the app and training use (masked softmax, additive and
 scaled dot-product attention, Nadaraya–Watson pooling, the positional encoding, the learning-rate
@@ -231,7 +232,7 @@ def dot_product_toy() -> AnyFigure:
     return _toy_figure(dot_product_toy_weights(), "Scaled dot-product attention on the toy: weights 1/2 and 1/6")
 
 
-# -- 11.6 positional encoding ------------------------------------------------------------------
+# -- 10.6 positional encoding ------------------------------------------------------------------
 BOOK_POSITIONS, BOOK_DIMS = 60, 32
 
 
