@@ -111,7 +111,8 @@ def test_show_live_puts_the_window_into_each_figures_state(window, qtbot):
     for entry in LIVE_ENTRIES:  # in the book's order: Bahdanau (rnn-additive) is followed by 10.5's Transformer
         _disturb(window)
         _show_live(window, qtbot, dialog, entry)
-        figure = entry.build()
+        figure = dialog.book.figure  # the gallery's figure, as the dialog shows it (entry.build())
+        assert dialog.book.entry.key == entry.key
         if entry.live.kernel:
             _check_kernel_panel(window, entry, figure)
         elif entry.live.dock == "computation":
