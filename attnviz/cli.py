@@ -18,6 +18,7 @@ from pathlib import Path
 
 from attnviz.core.kinds import KINDS
 from attnviz.core.limits import MAX_BEAM
+from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
 from attnviz.paths import DEFAULT_CHECKPOINT
 
 EXIT_USAGE = 2
@@ -482,22 +483,26 @@ def _cmd_figures(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6 import QtGui
 
+    from attnviz.figures.editions import edition_of
     from attnviz.figures.spec import NamedFigure
     from attnviz.gallery import entries, index_html
     from attnviz.gui.figure_files import ExportError, check_scale, parse_formats
 
     try:
+        edition = edition_of(args.edition)
         formats = parse_formats(args.format)
         check_scale(args.scale)
-        chosen = entries([part.strip() for part in args.only.split(",") if part.strip()] if args.only else None)
+        only = [part.strip() for part in args.only.split(",") if part.strip()] if args.only else None
+        chosen = entries(only, edition)
     except (ExportError, ValueError) as error:
         raise CliError(str(error)) from None
     _set_threads(args.threads)
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
     figures = [NamedFigure(entry.key, entry.build()) for entry in chosen]
-    index = index_html(chosen, [fmt for fmt in formats if fmt != "npy"]).encode("utf-8")
-    sidecar = {"attnviz_figures": 1, "figures": [{"file": e.key, "section": e.section, "caption": e.caption}
-                                                 for e in chosen]}
+    index = index_html(chosen, [fmt for fmt in formats if fmt != "npy"], edition).encode("utf-8")
+    sidecar = {"attnviz_figures": 1, "edition": edition,
+               "figures": [{"file": e.key, "section": e.section.number(edition), "caption": e.caption,
+                            "sections": e.section.numbers} for e in chosen]}
     written = _write_batch(figures, args, formats, sidecar, {"index.html": index})
     print(f"wrote {len(chosen)} figures ({len(written)} files) into {shown(args.out)}; "
           f"open {shown(args.out / 'index.html')}")
@@ -576,7 +581,11 @@ def build_parser() -> argparse.ArgumentParser:
     figures = sub.add_parser("figures", help="render the book's attention figures (d2l.ai, the Transformer paper)")
     figures.add_argument("--out", required=True, type=Path, help="folder to write into (created if missing)")
     figures.add_argument("--format", default="png,svg,csv", help="comma-separated: png, svg, pdf, csv, npy")
-    figures.add_argument("--only", help="figures whose key or section starts with these, e.g. 10.2,paper")
+    figures.add_argument("--only", help="figures whose key or section (in either edition) starts with these, "
+                         "e.g. 10.6,paper or 11.6")
+    figures.add_argument("--edition", default=DEFAULT_EDITION, metavar="|".join(EDITIONS),
+                         help=f"how sections are numbered: {'; '.join(f'{e}: {n}' for e, n in EDITION_NAMES.items())} "
+                         f"(default {DEFAULT_EDITION}); the other edition's number stands beside each")
     figures.add_argument("--scale", type=float, default=2.0, help="PNG scale factor (default 2)")
     figures.add_argument("--threads", type=int, help=THREADS_HELP)
     figures.add_argument("--force", action="store_true", help="replace files of the same names in --out")

@@ -1,6 +1,7 @@
 """The book's attention figures, computed from attnviz's own code: d2l.ai's attention chapters and
-"Attention Is All You Need". One entry per figure (section, caption, how to build it); ``attnviz figures``
-renders them all, headless. Qt-free: each builder returns figure descriptions (attnviz.figures.spec).
+"Attention Is All You Need". One entry per figure (section, caption, how to build it, how the window shows it
+live); ``attnviz figures`` renders them all, headless. Sections are numbered in either edition of the book by
+attnviz.figures.editions. Qt-free: each builder returns figure descriptions (attnviz.figures.spec).
 
 The numbers come from the same functions the app and training use (masked softmax, additive and
 scaled dot-product attention, Nadaraya–Watson pooling, the positional encoding, the learning-rate
@@ -28,25 +29,30 @@ from attnviz.core.kernel_regression import (
 from attnviz.core.masking import masked_softmax
 from attnviz.core.positional import positional_encoding_table
 from attnviz.figures.book import BookEntry, Live
+from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, SECTIONS, SHORT_NAMES, Section
 from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, Series, fit_levels
 from attnviz.training.train import lr_at
 
 
 @dataclass(frozen=True)
 class GalleryEntry:
-    """One figure of the curriculum: ``key`` (file stem, e.g. ``10.3-additive-toy``), the book's
-    section, a caption, the function that computes it, and how the app shows it live (None: only
-    as the figure itself)."""
+    """One figure of the curriculum: ``key`` (file stem, e.g. ``10.3-additive-toy``: numbered as d2l 0.17
+    numbers it, whatever the edition chosen), ``topic`` (its section: a key of editions.SECTIONS), a
+    caption, the function that computes it, and how the app shows it live (None: only as the figure)."""
 
     key: str
-    section: str
+    topic: str
     caption: str
     build: Callable[[], AnyFigure]
     live: Live | None = None
 
     @property
+    def section(self) -> Section:
+        return SECTIONS[self.topic]
+
+    @property
     def book_entry(self) -> BookEntry:
-        return BookEntry(self.key, self.section, self.caption, self.live)
+        return BookEntry(self.key, self.topic, self.caption, self.live)
 
 
 def _numbers(n: int) -> tuple[str, ...]:
@@ -153,9 +159,12 @@ def nw_kernels() -> AnyFigure:
                     "Kernels K(u) as functions of the distance u = (x − xᵢ)/h", "u", "K(u)", (-0.05, 1.1))
 
 
+BOOK_BANDWIDTHS = (0.1, 0.2, 0.5, 1.0)
+
+
 def nw_bandwidths() -> AnyFigure:
     data = _regression()
-    widths = (0.1, 0.2, 0.5, 1.0)
+    widths = BOOK_BANDWIDTHS
     panels = [_heat(kernel_weights(data.x_test, data.x_train, "gaussian", h), f"h = {h:g}", levels=(0.0, 1.0))
               for h in widths]
     return _grid(panels, 4, "The bandwidth h: Gaussian pooling weights (test × train)", ("weights",),
@@ -223,7 +232,7 @@ def dot_product_toy() -> AnyFigure:
     return _toy_figure(dot_product_toy_weights(), "Scaled dot-product attention on the toy: weights 1/2 and 1/6")
 
 
-# -- 11.6 positional encoding ------------------------------------------------------------------
+# -- 10.6 positional encoding ------------------------------------------------------------------
 BOOK_POSITIONS, BOOK_DIMS = 60, 32
 
 
@@ -310,6 +319,9 @@ def layer_costs() -> AnyFigure:
 
 # -- the shipped models -------------------------------------------------------------------------
 BOOK_SENTENCE = "i think that we should go home ."
+# One query of the trained Transformer, recomputed: cross-attention, the last decoder layer, head 2, query 5.
+ONE_QUERY_LIVE = Live("transformer.safetensors", "computation", BOOK_SENTENCE, "cross-attention", layer=-1, head=1,
+                      query=4)
 
 
 def _shipped(name: str):
@@ -346,8 +358,9 @@ def one_query_computed() -> AnyFigure:
     from attnviz.core.query_computation import compute_query
 
     loaded, source, step = _decoded("transformer")
-    layer, head = loaded.config.num_decoder_layers - 1, 1
-    query = min(4, len(step.query_tokens) - 1)
+    live = ONE_QUERY_LIVE
+    layer, head = live.layer % loaded.config.num_decoder_layers, live.head
+    query = live.query % len(step.query_tokens)
     comp = compute_query(loaded, source.tokens, step.query_tokens, AttentionKind.CROSS, layer, head, query)
     values = np.stack([comp.weights, comp.model_weights]).astype(np.float32)
     return FigureSpec(values, ("α = softmax(q·k_j / √d), by hand", "α, the model's own"), comp.key_tokens,
@@ -403,82 +416,108 @@ def pe_of_model() -> AnyFigure:
                  colormap="CET-D1")
 
 
-_NW_LIVE = Live("kernel-regression.safetensors", dock="kernel")
-_PE_LIVE = Live("transformer.safetensors", dock="positional", sentence=BOOK_SENTENCE)
+def _kernel_live(kernel: str = "gaussian", bandwidth: float = 1.0, parametric: bool = False, note: str = "") -> Live:
+    return Live("kernel-regression.safetensors", "kernel", kernel=kernel, bandwidth=bandwidth, parametric=parametric,
+                note=note)
 
 
 def _translation_live(name: str, kind: str, all_heads: bool) -> Live:
     return Live(f"{name}.safetensors", "attention", BOOK_SENTENCE, kind, all_heads)
 
 
+_NW_LIVE = _kernel_live()
+_PE_LIVE = Live("transformer.safetensors", dock="positional", sentence=BOOK_SENTENCE)
+BANDWIDTHS_LIVE = _kernel_live(bandwidth=BOOK_BANDWIDTHS[0], note=f"The window shows the h = {BOOK_BANDWIDTHS[0]:g} "
+                               "panel; change the bandwidth there to see the others.")
+
 GALLERY: tuple[GalleryEntry, ...] = (
-    GalleryEntry("10.1-attention-cues", "10.1", "Attention cues: the identity matrix as attention weights",
+    GalleryEntry("10.1-attention-cues", "cues", "Attention cues: the identity matrix as attention weights",
                  attention_cues),
-    GalleryEntry("10.2-data", "10.2", "Nadaraya–Watson: training data and the true function", nw_data, _NW_LIVE),
-    GalleryEntry("10.2-average-pooling", "10.2", "Average pooling", nw_average_pooling, _NW_LIVE),
-    GalleryEntry("10.2-nonparametric", "10.2", "Non-parametric attention pooling: prediction", nw_nonparametric,
+    GalleryEntry("10.2-data", "pooling", "Nadaraya–Watson: training data and the true function", nw_data, _NW_LIVE),
+    GalleryEntry("10.2-average-pooling", "pooling", "Average pooling", nw_average_pooling,
+                 _kernel_live("constant", note="Average pooling is the non-parametric pooling with the constant "
+                                               "kernel.")),
+    GalleryEntry("10.2-nonparametric", "pooling", "Non-parametric attention pooling: prediction", nw_nonparametric,
                  _NW_LIVE),
-    GalleryEntry("10.2-nonparametric-weights", "10.2", "Non-parametric attention pooling: weights",
+    GalleryEntry("10.2-nonparametric-weights", "pooling", "Non-parametric attention pooling: weights",
                  nw_nonparametric_weights, _NW_LIVE),
-    GalleryEntry("10.2-parametric-loss", "10.2", "Parametric attention pooling: training loss", nw_parametric_loss),
-    GalleryEntry("10.2-parametric", "10.2", "Parametric attention pooling: prediction", nw_parametric, _NW_LIVE),
-    GalleryEntry("10.2-parametric-weights", "10.2", "Parametric attention pooling: weights", nw_parametric_weights,
-                 _NW_LIVE),
-    GalleryEntry("10.2-kernels", "10.2", "Kernels side by side", nw_kernels, _NW_LIVE),
-    GalleryEntry("10.2-bandwidths", "10.2", "The effect of the bandwidth", nw_bandwidths, _NW_LIVE),
-    GalleryEntry("10.3-masked-softmax", "10.3", "Masked softmax, valid lengths 2 and 3", masked_softmax_example),
-    GalleryEntry("10.3-masked-softmax-2d", "10.3", "Masked softmax, a valid length per query",
+    GalleryEntry("10.2-parametric-loss", "pooling", "Parametric attention pooling: training loss",
+                 nw_parametric_loss),
+    GalleryEntry("10.2-parametric", "pooling", "Parametric attention pooling: prediction", nw_parametric, _NW_LIVE),
+    GalleryEntry("10.2-parametric-weights", "pooling", "Parametric attention pooling: weights", nw_parametric_weights,
+                 _kernel_live(parametric=True)),
+    GalleryEntry("10.2-kernels", "pooling", "Kernels side by side", nw_kernels),
+    GalleryEntry("10.2-bandwidths", "pooling", "The effect of the bandwidth", nw_bandwidths, BANDWIDTHS_LIVE),
+    GalleryEntry("10.3-masked-softmax", "scoring", "Masked softmax, valid lengths 2 and 3", masked_softmax_example),
+    GalleryEntry("10.3-masked-softmax-2d", "scoring", "Masked softmax, a valid length per query",
                  masked_softmax_2d_example),
-    GalleryEntry("10.3-additive-toy", "10.3", "Additive attention on the toy example", additive_toy),
-    GalleryEntry("10.3-dot-product-toy", "10.3", "Scaled dot-product attention on the toy example", dot_product_toy),
-    GalleryEntry("10.4-bahdanau-attention", "10.4", "Bahdanau attention of the trained model", bahdanau_attention,
-                 _translation_live("rnn-additive", "cross-attention", False)),
-    GalleryEntry("10.4-bahdanau-training", "10.4", "Bahdanau model: training curve", bahdanau_training),
-    GalleryEntry("10.5-heads", "10.5", "Multi-head attention: every head of every layer", transformer_heads,
+    GalleryEntry("10.3-additive-toy", "scoring", "Additive attention on the toy example", additive_toy),
+    GalleryEntry("10.3-dot-product-toy", "scoring", "Scaled dot-product attention on the toy example",
+                 dot_product_toy),
+    GalleryEntry("10.4-bahdanau-attention", "bahdanau", "Bahdanau attention of the trained model",
+                 bahdanau_attention, _translation_live("rnn-additive", "cross-attention", False)),
+    GalleryEntry("10.4-bahdanau-training", "bahdanau", "Bahdanau model: training curve", bahdanau_training),
+    GalleryEntry("10.5-heads", "multi-head", "Multi-head attention: every head of every layer", transformer_heads,
                  _translation_live("transformer", "encoder self-attention", True)),
-    GalleryEntry("10.5-one-query", "10.5", "The Q·K·V computation of one query, with the trained model's numbers",
-                 one_query_computed, Live("transformer.safetensors", "computation", BOOK_SENTENCE, "cross-attention")),
-    GalleryEntry("11.6-pe-table", "11.6", "Positional encoding table", pe_table),
-    GalleryEntry("11.6-pe-curves", "11.6", "Positional encoding: dimensions 6–9", pe_curves),
-    GalleryEntry("11.6-binary", "11.6", "Binary representations of 0…7", pe_binary),
-    GalleryEntry("11.6-pe-similarity", "11.6", "PE · PEᵀ", pe_similarity),
-    GalleryEntry("11.6-pe-model", "11.6", "Positional encoding of the trained Transformer", pe_of_model, _PE_LIVE),
-    GalleryEntry("11.7-encoder-self", "11.7", "Transformer encoder self-attention, layer × head", transformer_heads,
-                 _translation_live("transformer", "encoder self-attention", True)),
-    GalleryEntry("11.7-decoder-self", "11.7", "Transformer decoder self-attention (causal: masked cells marked)",
-                 transformer_decoder_self, _translation_live("transformer", "decoder self-attention", True)),
-    GalleryEntry("11.7-cross", "11.7", "Transformer encoder–decoder attention", transformer_cross,
+    GalleryEntry("10.5-one-query", "multi-head", "The Q·K·V computation of one query, with the trained model's "
+                 "numbers", one_query_computed, ONE_QUERY_LIVE),
+    GalleryEntry("10.6-pe-table", "self-attention", "Positional encoding table", pe_table),
+    GalleryEntry("10.6-pe-curves", "self-attention", "Positional encoding: dimensions 6–9", pe_curves),
+    GalleryEntry("10.6-binary", "self-attention", "Binary representations of 0…7", pe_binary),
+    GalleryEntry("10.6-pe-similarity", "self-attention", "PE · PEᵀ", pe_similarity),
+    GalleryEntry("10.6-pe-model", "self-attention", "Positional encoding of the trained Transformer", pe_of_model,
+                 _PE_LIVE),
+    GalleryEntry("10.7-encoder-self", "transformer", "Transformer encoder self-attention, layer × head",
+                 transformer_heads, _translation_live("transformer", "encoder self-attention", True)),
+    GalleryEntry("10.7-decoder-self", "transformer", "Transformer decoder self-attention (causal: masked cells "
+                 "marked)", transformer_decoder_self, _translation_live("transformer", "decoder self-attention", True)),
+    GalleryEntry("10.7-cross", "transformer", "Transformer encoder–decoder attention", transformer_cross,
                  _translation_live("transformer", "cross-attention", True)),
-    GalleryEntry("11.7-training", "11.7", "Transformer: training curve", transformer_training),
-    GalleryEntry("paper-lr-schedules", "paper §5.3", "Learning-rate schedules", lr_schedules),
-    GalleryEntry("paper-why-scale", "paper §3.2.1", "Why dot products are scaled by √d", why_scale),
-    GalleryEntry("paper-layer-costs", "paper Table 1", "Cost per layer: self-attention, recurrent, convolutional",
+    GalleryEntry("10.7-training", "transformer", "Transformer: training curve", transformer_training),
+    GalleryEntry("paper-lr-schedules", "paper-training", "Learning-rate schedules", lr_schedules),
+    GalleryEntry("paper-why-scale", "paper-scaling", "Why dot products are scaled by √d", why_scale),
+    GalleryEntry("paper-layer-costs", "paper-table-1", "Cost per layer: self-attention, recurrent, convolutional",
                  layer_costs),
 )
 
 
-def entries(only: list[str] | None = None) -> list[GalleryEntry]:
-    """The gallery, or the entries whose key or section starts with one of ``only`` ("10.2", "paper")."""
+def entries(only: list[str] | None = None, edition: str = DEFAULT_EDITION) -> list[GalleryEntry]:
+    """The gallery, or the entries whose key, or section number in either edition, starts with one of ``only``
+    ("10.6" and "11.6" alike, "paper", "10.3-additive"); ValueError listing the choices if none does."""
     if not only:
         return list(GALLERY)
-    chosen = [e for e in GALLERY if any(e.key.startswith(o) or e.section.startswith(o) for o in only)]
+    chosen = [e for e in GALLERY if any(e.key.startswith(o) or e.section.matches(o) for o in only)]
     if not chosen:
-        raise ValueError(f"no book figure matches {', '.join(only)}; keys: {', '.join(e.key for e in GALLERY)}")
+        numbers = " ".join(dict.fromkeys(e.section.number(edition) for e in GALLERY if e.section.other_number(edition)))
+        others = " ".join(dict.fromkeys(n for e in GALLERY if (n := e.section.other_number(edition))))
+        other_name = next(SHORT_NAMES[e] for e in SHORT_NAMES if e != edition)
+        raise ValueError(f"no book figure matches {', '.join(only)}; sections: {numbers} ({other_name}: {others}), "
+                         f"paper; keys: {', '.join(e.key for e in GALLERY)}")
     return chosen
 
 
-def index_html(chosen: list[GalleryEntry], formats: list[str]) -> str:
-    """A static page (no script, no network) listing each figure with its section and caption."""
+def index_html(chosen: list[GalleryEntry], formats: list[str], edition: str = DEFAULT_EDITION) -> str:
+    """A static page (no script, no network): the figures under their sections' headings, numbered as
+    ``edition`` numbers them, the other edition's number beside."""
     picture = next((fmt for fmt in ("svg", "png") if fmt in formats), None)
     rows = []
+    heading = None
     for entry in chosen:
+        if entry.section.heading(edition) != heading:
+            heading = entry.section.heading(edition)
+            rows.append(f"<h2>{html.escape(heading)}</h2>")
         links = " · ".join(f'<a href="{entry.key}.{fmt}">{fmt.upper()}</a>' for fmt in formats)
         image = f'<img src="{entry.key}.{picture}" alt="{html.escape(entry.caption)}">' if picture else ""
-        rows.append(f"<section><h2>{html.escape(entry.section)} — {html.escape(entry.caption)}</h2>"
+        rows.append(f"<section><h3>{html.escape(entry.section.number(edition))} — {html.escape(entry.caption)}</h3>"
                     f"{image}<p>{links}</p></section>")
+    other = next(e for e in EDITION_NAMES if e != edition)
     return ("<!doctype html><html lang=en><meta charset=utf-8><title>attnviz: the book's attention figures</title>"
             "<style>body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em}"
-            "img{max-width:100%;border:1px solid #ddd}h2{font-size:1.1em;margin-top:2em}</style>"
+            "img{max-width:100%;border:1px solid #ddd}h2{font-size:1.2em;margin-top:2.5em}"
+            "h3{font-size:1em;margin-top:1.5em}</style>"
             "<h1>The book's attention figures</h1><p>Rendered by <code>attnviz figures</code> from attnviz's own "
-            "code: d2l.ai's attention chapters (sections 10.x, 11.x) and “Attention Is All You Need”.</p>"
+            "code: the attention chapter of <i>Dive into Deep Learning</i> and “Attention Is All You Need”. "
+            f"Sections are numbered as in {html.escape(EDITION_NAMES[edition])}; the number in "
+            f"{html.escape(EDITION_NAMES[other])} stands beside each (<code>attnviz figures --edition "
+            f"{other}</code> numbers them that way).</p>"
             + "".join(rows) + "</html>\n")

@@ -20,7 +20,7 @@ from torch import Tensor
 from attnviz.core.decoder import DecoderState, StepAttention, TranslationModel
 from attnviz.core.text import Vocab
 
-LENGTH_PENALTY = 0.75  # hypotheses are ranked by log P / T^α (d2l §10.8)
+LENGTH_PENALTY = 0.75  # hypotheses are ranked by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Nadaraya–Watson kernel regression: attention pooling in its simplest form (d2l §11.2).
+"""Nadaraya–Watson kernel regression: attention pooling in its simplest form (d2l §10.2; §11.2 in d2l 1.0).
 
 A query x attends to training inputs xᵢ (keys) and pools their targets yᵢ (values):
 ``f(x) = Σᵢ α(x, xᵢ) yᵢ`` with ``α(x, xᵢ) = K((x − xᵢ)/h) / Σⱼ K((x − xⱼ)/h)``.

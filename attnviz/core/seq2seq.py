@@ -1,4 +1,4 @@
-"""RNN encoder–decoder with attention (d2l §11.4, Bahdanau et al. 2014).
+"""RNN encoder–decoder with attention (d2l §10.4, §11.4 in d2l 1.0; Bahdanau et al. 2014).
 
 A GRU encoder reads the source; at every decoder step the query is the decoder's previous
 top-layer hidden state, keys and values are the encoder outputs (masked by the source valid

@@ -1,4 +1,4 @@
-"""Transformer encoder–decoder ("Attention Is All You Need"; d2l §11.7).
+"""Transformer encoder–decoder ("Attention Is All You Need"; d2l §10.7, §11.7 in d2l 1.0).
 
 Embeddings scaled by √D plus sinusoidal positional encoding, multi-head attention, post-norm
 Add & Norm, position-wise FFN. Decoding is incremental: each decoder layer caches its projected

@@ -10,14 +10,9 @@ from collections.abc import Callable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.book import BookEntry, BookFigure, Live
+from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
 from attnviz.figures.spec import AnyFigure, NamedFigure
 from attnviz.gui.figure_painter import figure_size, paint_figure
-
-SECTION_NAMES = {
-    "10.1": "Attention cues", "10.2": "Attention pooling: Nadaraya–Watson", "10.3": "Attention scoring functions",
-    "10.4": "Bahdanau attention", "10.5": "Multi-head attention", "11.6": "Self-attention and positional encoding",
-    "11.7": "The Transformer",
-}
 
 
 class FigureView(QtWidgets.QWidget):
@@ -49,33 +44,32 @@ class FigureView(QtWidgets.QWidget):
 
 
 class BookDialog(QtWidgets.QDialog):
-    """The list of book figures beside the chosen one. ``ask_figure(key)`` computes an entry (the
-    result arrives through ``show_state``); ``show_live(live)``, ``export`` and ``copy`` are the
-    window's."""
+    """The list of book figures beside the chosen one, its sections numbered as the chosen edition of
+    the book numbers them (the other edition's number beside). ``ask_figure(key)`` computes an entry
+    (the result arrives through ``show_book``); ``show_live(live)``, ``export`` and ``copy`` are the
+    window's; ``edition_changed(edition)`` is told when the user picks the other numbering."""
 
     def __init__(self, entries: list[BookEntry], ask_figure: Callable[[str], None],
                  show_live: Callable[[Live], None], export: Callable[[NamedFigure], None],
-                 copy: Callable[[NamedFigure], None], parent: QtWidgets.QWidget | None = None):
+                 copy: Callable[[NamedFigure], None], parent: QtWidgets.QWidget | None = None,
+                 edition: str = DEFAULT_EDITION, edition_changed: Callable[[str], None] | None = None):
         super().__init__(parent)
         self.setWindowTitle("Book figures — attnviz")
         self.entries = {entry.key: entry for entry in entries}
         self._ask_figure, self._show_live, self._export, self._copy = ask_figure, show_live, export, copy
+        self._edition_changed = edition_changed
+        self.edition = edition if edition in EDITIONS else DEFAULT_EDITION
         self.book: BookFigure | None = None
+        self.edition_box = QtWidgets.QComboBox()
+        for key in EDITIONS:
+            self.edition_box.addItem(EDITION_NAMES[key], key)
+        self.edition_box.setCurrentIndex(EDITIONS.index(self.edition))
+        self.edition_box.setToolTip("The edition of “Dive into Deep Learning” you read: its section numbers are "
+                                    "the ones shown (the other edition's number stands beside)")
         self.tree = QtWidgets.QTreeWidget()
         self.tree.setHeaderHidden(True)
         self.tree.setMinimumWidth(360)
-        sections: dict[str, QtWidgets.QTreeWidgetItem] = {}
-        for entry in entries:
-            if entry.section not in sections:
-                name = SECTION_NAMES.get(entry.section, "")
-                title = f"{entry.section} · {name}" if name else f"“Attention Is All You Need” — {entry.section}" \
-                    if entry.section.startswith("paper") else entry.section
-                sections[entry.section] = QtWidgets.QTreeWidgetItem(self.tree, [title])
-                sections[entry.section].setFlags(QtCore.Qt.ItemFlag.ItemIsEnabled)
-            item = QtWidgets.QTreeWidgetItem(sections[entry.section], [entry.caption])
-            item.setData(0, QtCore.Qt.ItemDataRole.UserRole, entry.key)
-            item.setToolTip(0, f"{entry.section} — {entry.caption} ({entry.key})")
-        self.tree.expandAll()
+        self._fill_tree()
         self.caption = QtWidgets.QLabel("Choose a figure on the left.")
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
@@ -93,15 +87,65 @@ class BookDialog(QtWidgets.QDialog):
         right.addWidget(self.caption)
         right.addWidget(self.view, 1)
         right.addLayout(buttons)
+        left = QtWidgets.QVBoxLayout()
+        numbering = QtWidgets.QLabel("Section numbers of")
+        numbering.setBuddy(self.edition_box)
+        left.addWidget(numbering)
+        left.addWidget(self.edition_box)
+        left.addWidget(self.tree, 1)
         layout = QtWidgets.QHBoxLayout(self)
-        layout.addWidget(self.tree)
+        layout.addLayout(left)
         layout.addLayout(right, 1)
         self.resize(1100, 680)
         self.tree.currentItemChanged.connect(self._on_current_item_changed)
+        self.edition_box.currentIndexChanged.connect(self._on_edition_box_changed)
         self.live_button.clicked.connect(self._on_live_clicked)
         self.export_button.clicked.connect(lambda: self._export(self.named()) if self.book else None)
         self.copy_button.clicked.connect(lambda: self._copy(self.named()) if self.book else None)
         self._enable()
+
+    def _fill_tree(self) -> None:
+        """The entries under their sections' headings, numbered as ``self.edition`` numbers them."""
+        self.tree.clear()
+        sections: dict[str, QtWidgets.QTreeWidgetItem] = {}
+        for entry in self.entries.values():
+            if entry.topic not in sections:
+                sections[entry.topic] = QtWidgets.QTreeWidgetItem(self.tree, [entry.section.heading(self.edition)])
+                sections[entry.topic].setFlags(QtCore.Qt.ItemFlag.ItemIsEnabled)
+                sections[entry.topic].setToolTip(0, entry.section.heading(self.edition))
+            item = QtWidgets.QTreeWidgetItem(sections[entry.topic], [entry.caption])
+            item.setData(0, QtCore.Qt.ItemDataRole.UserRole, entry.key)
+            item.setToolTip(0, f"{entry.section.heading(self.edition)} — {entry.caption} (file {entry.key})")
+        self.tree.expandAll()
+
+    def set_edition(self, edition: str) -> None:
+        """Number the sections as ``edition`` does (the chosen figure stays chosen)."""
+        if edition not in EDITIONS or edition == self.edition:
+            return
+        self.edition = edition
+        current = self.tree.currentItem()
+        key = current.data(0, QtCore.Qt.ItemDataRole.UserRole) if current is not None else None
+        self.tree.blockSignals(True)
+        self._fill_tree()
+        if key:
+            self.select(key)
+        self.tree.blockSignals(False)
+        if key in self.entries:
+            self._show_caption(self.entries[key])
+        self.edition_box.blockSignals(True)
+        self.edition_box.setCurrentIndex(EDITIONS.index(edition))
+        self.edition_box.blockSignals(False)
+
+    def _on_edition_box_changed(self, index: int) -> None:
+        self.set_edition(EDITIONS[index])
+        if self._edition_changed is not None:
+            self._edition_changed(self.edition)
+
+    def _show_caption(self, entry: BookEntry) -> None:
+        live = ""
+        if entry.live is not None:
+            live = f" It can be shown live in the window. {entry.live.note}".rstrip()
+        self.caption.setText(f"{entry.section.numbered(self.edition)} — {entry.caption}.{live}")
 
     def select(self, key: str) -> None:
         """Choose entry ``key`` (as a click on it does)."""
@@ -132,8 +176,7 @@ class BookDialog(QtWidgets.QDialog):
         self._enable()
         if entry is None:
             return
-        live = " It can be shown live in the window." if entry.live else ""
-        self.caption.setText(f"{entry.section} — {entry.caption}.{live}")
+        self._show_caption(entry)
         self.view.show_figure(None, "Computing…")
         self._ask_figure(entry.key)
 

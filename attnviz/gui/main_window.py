@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
-from attnviz.core.kinds import AttentionKind
 from attnviz.figures.attention import AttentionView, shown_index
 from attnviz.figures.book import Live
 from attnviz.figures.spec import NamedFigure, figure_stem_of
@@ -30,8 +29,9 @@ from attnviz.gui.decoding_area import (
     DecodingArea,
     ShortcutPassThrough,
 )
+from attnviz.gui.live_view import LiveView
 from attnviz.gui.settings import Settings
-from attnviz.paths import ICON, MODELS_DIR, example_sentences, shipped_models
+from attnviz.paths import ICON, example_sentences, shipped_models
 from attnviz.session import Runner, Session, SessionState, changed
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session = Session(self, runner, device=device or settings.device, beam_size=settings.beam_size)
         self.panels: Docks | None = None
         self.book_dialog: BookDialog | None = None  # Help ▸ Book figures, made when first opened
-        self._pending_live: Live | None = None  # a book figure to show once its model has loaded
+        self.live_view = LiveView(self)  # Help ▸ Book figures ▸ Show live
         # a saved session's view, its sentence and checkpoint: shown once that sentence is encoded by that model
         self._pending_view: tuple[AttentionView, str, Path] | None = None
         self._pending_digest: tuple[str, Path] | None = None  # a saved session's checkpoint SHA-256, to compare
@@ -362,9 +362,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 self._pending_view = None
         if new.book is not old.book and self.book_dialog is not None:
             self.book_dialog.show_book(new.book)
-        if (new.model is not old.model and new.model is not None and self._pending_live is not None
-                and new.model.path.name == self._pending_live.checkpoint):
-            QtCore.QTimer.singleShot(0, self._apply_live)
+        self.live_view.state_changed(old, new)
         self._check_session_digest(new)
         if new.model is not old.model and new.model is not None and new.model.notice:
             self.error(new.model.notice)  # last: the dialog waits for the user, the window is up to date behind it
@@ -595,37 +593,18 @@ class MainWindow(QtWidgets.QMainWindow):
 
             self.build_docks()  # its Export and Copy are the window's
             self.book_dialog = BookDialog(self.session.book_entries(), self.session.show_book_figure,
-                                          self.show_live, self.exports.ask_and_export, self.exports.copy, self)
+                                          self.show_live, self.exports.ask_and_export, self.exports.copy, self,
+                                          self.settings.book_edition, self._on_book_edition_changed)
         self.book_dialog.show()
         self.book_dialog.raise_()
         return self.book_dialog
 
     def show_live(self, live: Live) -> None:
-        """Put the window in the state that shows a book figure live: its shipped model loaded, its
-        dock raised, its sentence decoded and its attention view chosen."""
-        self._pending_live = live
-        model = self.session.state.model
-        path = MODELS_DIR / live.checkpoint
-        if model is None or model.path.resolve() != path.resolve():
-            self.load(path)  # the rest follows once it has loaded (state_changed)
-        else:
-            QtCore.QTimer.singleShot(0, self._apply_live)
+        """Put the window in exactly the state that shows a book figure (see gui/live_view.py)."""
+        self.live_view.show(live)
 
-    def _apply_live(self) -> None:
-        live, self._pending_live = self._pending_live, None
-        if live is None or self.panels is None:
-            return
-        dock = self.docks.get(live.dock)
-        if dock is not None:
-            dock.show()
-            dock.raise_()
-        if live.kind:
-            self.attention.all_heads.setChecked(live.all_heads)
-            self.attention.select_view(AttentionKind(live.kind), 0, 0)
-        if live.sentence:
-            self.set_sentence(live.sentence, run=True)
-        self.raise_()
-        self.activateWindow()
+    def _on_book_edition_changed(self, edition: str) -> None:
+        self.settings.book_edition = edition
 
     def _on_about_triggered(self) -> None:
         versions = " · ".join(f"{name} {_package_version(name)}"

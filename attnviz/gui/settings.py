@@ -16,6 +16,7 @@ from typing import Any
 from PySide6 import QtCore
 
 from attnviz.core.limits import MAX_BEAM
+from attnviz.figures.editions import DEFAULT_EDITION, EDITIONS
 
 MAX_RECENT = 8
 MAX_PATH_CHARS = 4096
@@ -127,6 +128,15 @@ class Settings:
     @export_formats.setter
     def export_formats(self, value: list[str]) -> None:
         self.qsettings.setValue("export_formats", list(value))
+
+    @property
+    def book_edition(self) -> str:
+        """How Help ▸ Book figures numbers the sections: "0.17" (d2l 0.17 / 第二版, chapter 10) or "1.0"."""
+        return self._get("book_edition", DEFAULT_EDITION, str, lambda edition: edition in EDITIONS)
+
+    @book_edition.setter
+    def book_edition(self, value: str) -> None:
+        self.qsettings.setValue("book_edition", value)
 
     @property
     def closed_docks(self) -> dict[str, set[str]]:

@@ -1,0 +1,83 @@
+"""The attention chapter's section numbers and titles in the two editions students read: d2l 0.17 and
+《动手学深度学习》第二版 number it chapter 10, d2l 1.0 (d2l.ai today) chapter 11. The one place that knows
+them: the book figures, ``attnviz figures`` and its index page all ask here. Qt- and torch-free."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+EDITIONS = ("0.17", "1.0")  # the first is the default: the project's notes follow it
+DEFAULT_EDITION = EDITIONS[0]
+EDITION_NAMES = {"0.17": "d2l 0.17 / 《动手学深度学习》第二版 (chapter 10)",
+                 "1.0": "d2l 1.0, d2l.ai today (chapter 11)"}
+SHORT_NAMES = {"0.17": "d2l 0.17 / 第二版", "1.0": "d2l 1.0"}
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of the chapter: its number and title in each edition (``numbers["0.17"]`` = "10.6");
+    a section outside the book (the Transformer paper) has the same number and title in both."""
+
+    numbers: dict[str, str]
+    titles: dict[str, str]
+
+    def number(self, edition: str) -> str:
+        return self.numbers[edition]
+
+    def title(self, edition: str) -> str:
+        return self.titles[edition]
+
+    def other_number(self, edition: str) -> str | None:
+        """The other edition's number, or None where both editions number it alike."""
+        other = next(e for e in EDITIONS if e != edition)
+        return self.numbers[other] if self.numbers[other] != self.numbers[edition] else None
+
+    def heading(self, edition: str) -> str:
+        """``10.6 (d2l 1.0: 11.6) Self-Attention and Positional Encoding · 自注意力和位置编码``: the other
+        edition's number right after this one's, where a narrow list still shows it."""
+        return f"{self.numbered(edition)} {self.titles[edition]}"
+
+    def numbered(self, edition: str) -> str:
+        """``10.6 (d2l 1.0: 11.6)``, or just the number where both editions share it."""
+        other = self.other_number(edition)
+        if other is None:
+            return self.numbers[edition]
+        other_edition = next(e for e in EDITIONS if e != edition)
+        return f"{self.numbers[edition]} ({SHORT_NAMES[other_edition]}: {other})"
+
+    def matches(self, prefix: str) -> bool:
+        """Whether either edition's number starts with ``prefix`` (``--only 10.6`` and ``--only 11.6`` alike)."""
+        return any(number.startswith(prefix) for number in self.numbers.values())
+
+
+def _book(old: str, old_title: str, chinese: str, new: str, new_title: str) -> Section:
+    return Section({"0.17": old, "1.0": new}, {"0.17": f"{old_title} · {chinese}", "1.0": new_title})
+
+
+def _paper(where: str) -> Section:
+    number, title = f"paper {where}", "“Attention Is All You Need”"
+    return Section({edition: number for edition in EDITIONS}, {edition: title for edition in EDITIONS})
+
+
+SECTIONS: dict[str, Section] = {
+    "cues": _book("10.1", "Attention Cues", "注意力提示", "11.1", "Queries, Keys, and Values"),
+    "pooling": _book("10.2", "Attention Pooling: Nadaraya-Watson Kernel Regression",
+                     "注意力汇聚：Nadaraya-Watson 核回归", "11.2", "Attention Pooling by Similarity"),
+    "scoring": _book("10.3", "Attention Scoring Functions", "注意力评分函数", "11.3", "Attention Scoring Functions"),
+    "bahdanau": _book("10.4", "Bahdanau Attention", "Bahdanau 注意力", "11.4", "The Bahdanau Attention Mechanism"),
+    "multi-head": _book("10.5", "Multi-Head Attention", "多头注意力", "11.5", "Multi-Head Attention"),
+    "self-attention": _book("10.6", "Self-Attention and Positional Encoding", "自注意力和位置编码", "11.6",
+                            "Self-Attention and Positional Encoding"),
+    "transformer": _book("10.7", "Transformer", "Transformer", "11.7", "The Transformer Architecture"),
+    "paper-scaling": _paper("§3.2.1"),
+    "paper-training": _paper("§5.3"),
+    "paper-table-1": _paper("Table 1"),
+}
+
+
+def edition_of(text: str) -> str:
+    """``text`` as an edition ("0.17" or "1.0"); ValueError naming the choices otherwise."""
+    if text in EDITIONS:
+        return text
+    raise ValueError(f"unknown book edition {text!r}; choose {' or '.join(EDITIONS)} "
+                     f"({'; '.join(f'{e}: {name}' for e, name in EDITION_NAMES.items())})")
