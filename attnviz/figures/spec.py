@@ -168,6 +168,20 @@ def nice_ticks(levels: tuple[float, float], most: int = 5) -> list[float]:
     return ticks
 
 
+def end_value(value: float) -> float:
+    """An end of a colour range rounded to 3 significant digits for its label (3.7123 -> 3.71)."""
+    return float(f"{value:.3g}") if math.isfinite(value) else value
+
+
+def bar_ticks(levels: tuple[float, float], most: int = 5) -> list[float]:
+    """Colour-bar ticks: both ends of ``levels`` (rounded by :func:`end_value`) and the round values
+    between them (:func:`nice_ticks`), low to high; a painter drops inner ones too close to an end."""
+    low, high = levels
+    inner = [v for v in nice_ticks(levels, most) if end_value(low) < v < end_value(high)]
+    ends = [end_value(low)] if end_value(low) == end_value(high) else [end_value(low), end_value(high)]
+    return [ends[0], *inner, *ends[1:]]
+
+
 def tick_text(value: float) -> str:
     """A tick label: 0.25, -5, 1e-06, and whole numbers in full (20000, not 2e+04)."""
     if value == int(value) and abs(value) < 1e9:

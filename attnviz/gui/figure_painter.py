@@ -7,6 +7,8 @@ One painter routine serves PNG (any scale), SVG, PDF and the clipboard, in the w
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -14,7 +16,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, TreeSpec, nice_ticks, tick_text
+from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, TreeSpec, bar_ticks, tick_text
 from attnviz.gui.line_painter import line_size, paint_lines
 
 MASK_FILL = QtGui.QColor(225, 225, 225)  # masked cells: light grey with dark hatching, unlike any weight
@@ -116,6 +118,44 @@ def thinned(labels: tuple[str, ...], cell: float, text_height: float) -> list[tu
     return [(i, label) for i, label in enumerate(labels) if i % every == 0]
 
 
+def column_ticks(labels: tuple[str, ...], cell: float, line: float,
+                 width_of: Callable[[str], float]) -> tuple[list[tuple[int, str]], bool]:
+    """The key-axis labels for cells ``cell`` px wide and whether they are drawn rotated (reading
+    upwards): level when the widest fits its cell, else rotated, all of them while a cell is at least a
+    text line wide, every n-th one (:func:`thinned`) only below that. The screen and every export use it."""
+    if not labels:
+        return [], False
+    widest = max(width_of(t) for t in labels) + LABEL_GAP
+    if widest <= cell:
+        return list(enumerate(labels)), False
+    return thinned(labels, cell, line), True
+
+
+STEP_PART = re.compile(r"\bstep \d+")
+ELLIPSIS = "…"
+
+
+def elided_title(metrics: QtGui.QFontMetricsF, text: str, width: float) -> str:
+    """``text`` cut to ``width`` px with "…", keeping "step N" whole where the title has one (the part a
+    lecture needs): 'transformer · cross-attention · layer 1 · head 1 · step 6' -> 'transformer · cr… · step 6'."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    elide = QtCore.Qt.TextElideMode.ElideRight
+    found = STEP_PART.search(text)
+    if found is None:
+        return metrics.elidedText(text, elide, width)
+    before, step, after = text[:found.start()].rstrip(" ·"), found.group(), text[found.end():]
+    tail = text[len(before):found.start()] + step + after  # (with the separator before "step")
+    room = width - metrics.horizontalAdvance(tail)
+    if before and room >= metrics.horizontalAdvance(ELLIPSIS):  # the start cut, "step N …" whole
+        return metrics.elidedText(before, elide, room) + tail
+    lead = ELLIPSIS + text[len(before):found.start()] if before else ""
+    room = width - metrics.horizontalAdvance(lead + step)
+    if room >= 0:  # what follows the step cut too
+        return lead + step + (metrics.elidedText(after, elide, room) if after else "")
+    return metrics.elidedText(step + after, elide, width)
+
+
 @dataclass(frozen=True)
 class _Layout:
     """Geometry of one figure in logical pixels (scale 1)."""
@@ -144,10 +184,9 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
     line = metrics.height()
     cell = min(36.0, max(1.0, spec.max_grid_px / max(rows, cols, 1)))
     row_texts = [t for _, t in thinned(spec.row_labels, cell, line)]
-    col_texts = [t for _, t in thinned(spec.col_labels, cell, line)]
+    col_ticks, rotate = column_ticks(spec.col_labels, cell, line, metrics.horizontalAdvance)
     row_width = max((metrics.horizontalAdvance(t) for t in row_texts), default=0.0)
-    col_width = max((metrics.horizontalAdvance(t) for t in col_texts), default=0.0)
-    rotate = col_width > cell * 0.9
+    col_width = max((metrics.horizontalAdvance(t) for _, t in col_ticks), default=0.0)
     col_height = col_width if rotate else line
     margin = 12.0
     title_height = QtGui.QFontMetricsF(bold).height() * 1.6 if spec.title else 0.0
@@ -155,7 +194,7 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
     top = margin + title_height
     grid = QtCore.QRectF(left, top, cols * cell, rows * cell)
     bar_width = 14.0
-    tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in nice_ticks(spec.levels)), default=0.0)
+    tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in bar_ticks(spec.levels)), default=0.0)
     if not spec.colour_bar:
         bar_width = tick_width = 0.0
     bar = QtCore.QRectF(grid.right() + 16, top, bar_width, max(grid.height(), 120.0) if spec.colour_bar else 0.0)
@@ -256,7 +295,7 @@ def _paint_labels(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, me
     for i, text in thinned(spec.row_labels, cell, line):
         y = grid.top() + (i + 0.5) * cell
         painter.drawText(QtCore.QRectF(0, y - line / 2, grid.left() - 6, line), align_right, text)
-    for i, text in thinned(spec.col_labels, cell, line):
+    for i, text in column_ticks(spec.col_labels, cell, line, metrics.horizontalAdvance)[0]:
         x = grid.left() + (i + 0.5) * cell
         if layout.rotate_cols:  # read bottom-to-top, ending just under the grid
             painter.save()
@@ -280,6 +319,19 @@ def _paint_labels(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, me
     painter.restore()
 
 
+def colour_bar_ticks(bar: QtCore.QRectF, levels: tuple[float, float], line: float) -> list[tuple[float, float]]:
+    """(value, y) of the colour bar's labelled ticks: both ends always, the round values between them
+    where their text does not run into an end's."""
+    low, high = levels
+    span = high - low if high > low else 1.0
+    placed = [(v, bar.bottom() - (min(max(v, low), high) - low) / span * bar.height()) for v in bar_ticks(levels)]
+    if len(placed) < 3:
+        return placed
+    first, last = placed[0][1], placed[-1][1]
+    inner = [(v, y) for v, y in placed[1:-1] if abs(y - first) >= line and abs(y - last) >= line]
+    return [placed[0], *inner, placed[-1]]
+
+
 def paint_colour_bar(painter: QtGui.QPainter, bar: QtCore.QRectF, levels: tuple[float, float], colormap: str,
                      metrics: QtGui.QFontMetricsF, vector: bool = False) -> None:
     """The colour scale in ``bar`` (high at the top) with round ticks and their values on its right."""
@@ -299,8 +351,7 @@ def paint_colour_bar(painter: QtGui.QPainter, bar: QtCore.QRectF, levels: tuple[
     painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
     painter.drawRect(bar)
     line = metrics.height()
-    for value in nice_ticks(levels):
-        y = bar.bottom() - (value - low) / (high - low) * bar.height()
+    for value, y in colour_bar_ticks(bar, levels, line):
         painter.drawLine(QtCore.QPointF(bar.right(), y), QtCore.QPointF(bar.right() + 3, y))
         painter.drawText(QtCore.QRectF(bar.right() + 5, y - line / 2, 200, line),
                          QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter,
@@ -330,7 +381,7 @@ def _grid_layout(spec: GridSpec) -> _GridLayout:
     origin = QtCore.QPointF(margin, margin + title_height)
     grid_width, grid_height = spec.columns * panel.width(), rows * panel.height()
     bar = QtCore.QRectF(origin.x() + grid_width + 16, origin.y() + 12, 14.0, max(grid_height - 24, 120.0))
-    tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in nice_ticks(spec.levels)), default=0.0)
+    tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in bar_ticks(spec.levels)), default=0.0)
     if not spec.shared_bar:
         bar, tick_width = QtCore.QRectF(origin.x() + grid_width, origin.y(), 0.0, 0.0), 0.0
     title_width = QtGui.QFontMetricsF(bold).horizontalAdvance(spec.title) + 2 * margin
