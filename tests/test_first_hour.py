@@ -8,7 +8,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
 
 from attnviz.core.kinds import AttentionKind
-from attnviz.figures.spec import nice_ticks, tick_text
+from attnviz.figures.spec import bar_ticks, tick_text
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
@@ -127,7 +127,7 @@ def _assert_fits(plot: QtWidgets.QWidget) -> None:
             assert last.width() >= 1 and last.height() >= 1 and inside.contains(last)  # the last cell is in view
             if plot.has_colour_bar and plot.spec.colour_bar:
                 metrics = QtGui.QFontMetricsF(plot.font())
-                widest = max(metrics.horizontalAdvance(tick_text(v)) for v in nice_ticks(plot.spec.levels))
+                widest = max(metrics.horizontalAdvance(tick_text(v)) for v in bar_ticks(plot.spec.levels))
                 assert inside.contains(layout.bar.adjusted(0, 0, 5 + widest, 0)), (plot.title_text(), inside)
         assert inside.contains(layout.title), plot.title_text()
         assert QtGui.QFontMetricsF(plot.title_font).horizontalAdvance(layout.title_text) <= layout.title.width()

@@ -118,7 +118,7 @@ class HeadGrid(QtWidgets.QWidget):
         title_text = elided_title(self._title_metrics, spec.title, title.width()) if spec is not None else ""
         layers, heads = self.shape
         rows, cols = self._cells()
-        if first is None or not (layers and heads and rows and cols):
+        if spec is None or first is None or not (layers and heads and rows and cols):
             return GridLayout(title, title_text, [], QtCore.QRectF(), [], [], False, 0.0)
         row_labels, col_labels = tuple(map(cut_label, first.row_labels)), tuple(map(cut_label, first.col_labels))
         label_width = max((self._metrics.horizontalAdvance(t) for t in row_labels), default=0.0)
