@@ -206,7 +206,7 @@ def test_scoring_axis_labels_thin_out_instead_of_overlapping(window, qtbot):
     qtbot.wait(20)
     count = len(window.session.state.source.tokens)
     plot = window.panels.panels["scoring"].score_plot
-    ticks = plot._ticks["bottom"]
+    ticks = plot.category_ticks("bottom")[0]
     assert 1 < len(ticks) < count and [i for i, _ in ticks] == list(range(0, count, ticks[1][0]))
     left, right = plot.plot.getViewBox().viewRange()[0]
     assert left <= -0.5 and right >= count - 0.5  # every bar in view

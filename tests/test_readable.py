@@ -155,3 +155,19 @@ def test_before_the_first_step_the_empty_figures_say_what_to_do(window, qtbot):
     assert any(c.lightness() < 200 for c in middle)  # the hint is drawn across the middle
     window.step_action.trigger()
     assert panel.heatmap.hint == "" and window.decoding_area.topk.hint == ""
+
+
+def test_scoring_bars_label_every_source_word_rotated(window, qtbot):
+    window.resize(1280, 800)
+    window.docks["scoring"].raise_()
+    window.resizeDocks([window.docks["scoring"]], [400], QtCore.Qt.Orientation.Horizontal)
+    window.set_sentence(UNKNOWN_WORDS, run=True)
+    plot = window.panels.panels["scoring"].score_plot
+    qtbot.waitUntil(lambda: plot.plot.getViewBox().sceneBoundingRect().width() > 250, timeout=30000)
+    line = QtGui.QFontMetricsF(plot.plot.getAxis("bottom").font()).height()
+    assert plot.plot.getViewBox().sceneBoundingRect().width() / 10 >= line  # a bar a line wide …
+    ticks, rotated = plot.category_ticks("bottom")
+    assert [t for _, t in ticks] == UNKNOWN_WORDS.split()  # … so every word, reading upwards
+    axis = plot.plot.getAxis("bottom")
+    widest = max(QtGui.QFontMetricsF(axis.font()).horizontalAdvance(w) for w in UNKNOWN_WORDS.split())
+    assert axis.height() >= widest  # room under the bars for the longest word, reading upwards
