@@ -171,3 +171,35 @@ def test_scoring_bars_label_every_source_word_rotated(window, qtbot):
     axis = plot.plot.getAxis("bottom")
     widest = max(QtGui.QFontMetricsF(axis.font()).horizontalAdvance(w) for w in UNKNOWN_WORDS.split())
     assert axis.height() >= widest  # room under the bars for the longest word, reading upwards
+
+
+@pytest.mark.parametrize("name", ["pe_curves", "lr_schedules", "nw_kernels", "why_scale", "layer_costs",
+                                  "nw_nonparametric", "nw_parametric"])
+def test_an_exported_legend_hides_no_data_and_the_title_is_whole(qapp, name):
+    from attnviz import gallery
+    from attnviz.gui.figure_painter import _fonts, figure_size
+    from attnviz.gui.line_painter import data_points, line_layout
+
+    spec = getattr(gallery, name)()
+    font, bold = _fonts()
+    layout = line_layout(spec, font, bold)
+    points = data_points(spec, layout.plot, layout.x_range, layout.y_range)
+    assert len(points) > 100 and not layout.legend.isEmpty()
+    covered = [(x, y) for x, y in points if layout.legend.contains(QtCore.QPointF(x, y))]
+    assert covered == []
+    title_end = layout.plot.left() + QtGui.QFontMetricsF(bold).horizontalAdvance(spec.title)
+    assert title_end <= figure_size(spec).width()  # "… Table 1 of the paper)" whole, not "… of the pa"
+    metrics = QtGui.QFontMetricsF(font)
+    assert layout.plot.left() >= metrics.height() + max(metrics.horizontalAdvance(t) for t in ("0.0006", "-0.5"))
+
+
+def test_live_legends_sit_under_their_plots(window, qtbot, tmp_path):
+    from attnviz.training.train import train_kernel_regression
+
+    window.resize(1024, 700)
+    train_kernel_regression(tmp_path / "kr.safetensors")
+    window.load(tmp_path / "kr.safetensors")
+    curves = window.panels.panels["kernel"].curves
+    qtbot.waitUntil(lambda: curves.getViewBox().sceneBoundingRect().height() > 50, timeout=30000)
+    assert len(curves.legend.items) == 4
+    assert curves.legend.sceneBoundingRect().top() >= curves.getViewBox().sceneBoundingRect().bottom()

@@ -208,7 +208,7 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
 def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
     """The figure's size in logical pixels at scale 1."""
     if isinstance(spec, LineSpec):
-        return line_size(spec)
+        return line_size(spec, *_fonts())
     if isinstance(spec, TreeSpec):
         width, height, _boxes = tree_geometry(spec)
         return QtCore.QSizeF(width, height)

@@ -19,6 +19,17 @@ TITLE_MARGIN = 8  # px kept free on each side of an elided title
 ROTATED_SHARE = 0.3  # rotated category labels take at most this share of the plot's height
 
 
+def legend_below(plot: pg.PlotItem, columns: int = 2) -> pg.LegendItem:
+    """A legend under ``plot``'s x axis, in the plot's own layout: it never covers data. Series added
+    with a ``name`` join it; its text is the size of the plot's font."""
+    font = plot.getAxis("bottom").font()
+    size = font.pointSizeF() if font.pointSizeF() > 0 else QtGui.QFont().pointSizeF()
+    legend = pg.LegendItem(colCount=columns, labelTextSize=f"{size:g}pt", frame=False)
+    plot.layout.addItem(legend, 4, 1)
+    plot.legend = legend
+    return legend
+
+
 class CategoryAxis(pg.AxisItem):
     """An axis whose category labels can read upwards (``set_rotated``), ending just under the axis line;
     otherwise pyqtgraph's own level labels."""
