@@ -203,3 +203,27 @@ def test_live_legends_sit_under_their_plots(window, qtbot, tmp_path):
     qtbot.waitUntil(lambda: curves.getViewBox().sceneBoundingRect().height() > 50, timeout=30000)
     assert len(curves.legend.items) == 4
     assert curves.legend.sceneBoundingRect().top() >= curves.getViewBox().sceneBoundingRect().bottom()
+
+
+def test_the_kernel_heatmap_ticks_are_round_with_both_ends_labelled(qtbot):
+    from attnviz.gui.figure_painter import _axis_ticks
+
+    rng = np.random.default_rng(0)
+    x_train = np.sort(rng.uniform(0.11, 4.93, 50))
+    x_test = np.arange(0, 5, 0.1)
+    spec = FigureSpec(rng.random((50, 50)).astype(np.float32), tuple(f"{x:.1f}" for x in x_test),
+                      tuple(f"{x:.2f}" for x in x_train), "Attention weights", row_values=x_test, col_values=x_train)
+    heatmap = Heatmap()
+    qtbot.addWidget(heatmap)
+    heatmap.resize(340, 520)
+    heatmap.show_figure(spec)
+    layout = heatmap.figure_layout()
+    metrics = QtGui.QFontMetricsF(QtGui.QFont())
+    for ticks, values in ((layout.row_ticks, x_test), (layout.col_ticks, x_train),
+                          *zip(_axis_ticks(spec, 10.0, metrics)[:2], (x_test, x_train), strict=True)):
+        texts = [t for _, t in ticks]
+        assert texts[0] == f"{values[0]:.3g}" and texts[-1] == f"{values[-1]:.3g}"  # both ends
+        assert len(texts) >= 3 and all(abs(float(t) * 2 - round(float(t) * 2)) < 1e-9 or abs(float(t) * 5 - round(
+            float(t) * 5)) < 1e-9 for t in texts[1:-1])  # round values between them (…, 1, 2 or 0.2, 0.4 …)
+        positions = [p for p, _ in ticks]
+        assert positions == sorted(positions) and positions[0] == 0 and positions[-1] == len(values) - 1

@@ -28,6 +28,8 @@ class FigureSpec:
     col_axis: str = "keys"
     colour_bar: bool = True
     max_grid_px: float = MAX_GRID_PX  # the longer side of the cell grid at scale 1
+    row_values: np.ndarray | None = None  # (Q,) increasing numbers the rows stand for: round ticks of them
+    col_values: np.ndarray | None = None  # (K,) likewise for the columns (None: the labels themselves)
 
 
 @dataclass(frozen=True)

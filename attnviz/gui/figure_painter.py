@@ -16,7 +16,17 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, TreeSpec, bar_ticks, tick_text
+from attnviz.figures.spec import (
+    AnyFigure,
+    FigureSpec,
+    GridSpec,
+    LineSpec,
+    TreeSpec,
+    bar_ticks,
+    end_value,
+    nice_ticks,
+    tick_text,
+)
 from attnviz.gui.line_painter import line_size, paint_lines
 
 MASK_FILL = QtGui.QColor(225, 225, 225)  # masked cells: light grey with dark hatching, unlike any weight
@@ -103,6 +113,7 @@ def masked_runs(masked: np.ndarray) -> list[tuple[int, int, int]]:
 
 MAX_LABEL_CHARS = 14  # on screen, longer tokens are shown cut with "…" (the hover read-out has them whole)
 LABEL_GAP = 6  # px between two labels side by side on an axis
+NUMERIC_SPACING = 2.0  # round values on a numeric query axis lie at least this many text lines apart
 
 
 def cut_label(label: str) -> str:
@@ -129,6 +140,39 @@ def column_ticks(labels: tuple[str, ...], cell: float, line: float,
     if widest <= cell:
         return list(enumerate(labels)), False
     return thinned(labels, cell, line), True
+
+
+def numeric_ticks(values: np.ndarray, length: float, room: float) -> list[tuple[float, str]]:
+    """Round values along an axis whose len(values) cells (standing for increasing ``values``) span
+    ``length`` px: (fractional cell index, text), both ends always labelled, round values between them
+    where they keep ``room`` px (a label's extent along the axis) from each other and from the ends."""
+    values = np.asarray(values, np.float64)
+    count = len(values)
+    if count == 0:
+        return []
+    low, high = float(values[0]), float(values[-1])
+    first = (0.0, tick_text(end_value(low)))
+    cell = length / count
+    if count == 1 or (count - 1) * cell < room:
+        return [first]
+    most = max(2, int(length // max(room, 1.0)))
+    inner: list[tuple[float, str]] = []
+    for value in nice_ticks((low, high), most):
+        position = float(np.interp(value, values, np.arange(count)))
+        previous = inner[-1][0] if inner else 0.0
+        if (position - previous) * cell >= room and (count - 1 - position) * cell >= room:
+            inner.append((position, tick_text(value)))
+    return [first, *inner, (count - 1.0, tick_text(end_value(high)))]
+
+
+def numeric_label_width(values: np.ndarray, width_of: Callable[[str], float]) -> float:
+    """The widest text :func:`numeric_ticks` can give for ``values`` (its ends and round values)."""
+    values = np.asarray(values, np.float64)
+    if not values.size:
+        return 0.0
+    low, high = float(values[0]), float(values[-1])
+    texts = [tick_text(end_value(low)), tick_text(end_value(high)), *map(tick_text, nice_ticks((low, high), 12))]
+    return max(width_of(t) for t in texts)
 
 
 STEP_PART = re.compile(r"\bstep \d+")
@@ -183,9 +227,8 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
     metrics = QtGui.QFontMetricsF(font)
     line = metrics.height()
     cell = min(36.0, max(1.0, spec.max_grid_px / max(rows, cols, 1)))
-    row_texts = [t for _, t in thinned(spec.row_labels, cell, line)]
-    col_ticks, rotate = column_ticks(spec.col_labels, cell, line, metrics.horizontalAdvance)
-    row_width = max((metrics.horizontalAdvance(t) for t in row_texts), default=0.0)
+    row_ticks, col_ticks, rotate = _axis_ticks(spec, cell, metrics)
+    row_width = max((metrics.horizontalAdvance(t) for _, t in row_ticks), default=0.0)
     col_width = max((metrics.horizontalAdvance(t) for _, t in col_ticks), default=0.0)
     col_height = col_width if rotate else line
     margin = 12.0
@@ -203,6 +246,22 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
     height = max(grid.bottom(), bar.bottom()) + 6 + col_height + 4 + line + margin
     title_rect = QtCore.QRectF(margin, margin, width - 2 * margin, title_height)
     return _Layout(width, height, grid, cell, title_rect, bar, rotate)
+
+
+def _axis_ticks(spec: FigureSpec, cell: float,
+                metrics: QtGui.QFontMetricsF) -> tuple[list[tuple[float, str]], list[tuple[float, str]], bool]:
+    """An exported figure's row and column labels (cell index, text) and whether the column labels are
+    rotated: round values for numeric axes, else the tokens by the screen's rules."""
+    rows, cols = spec.values.shape
+    line, width_of = metrics.height(), metrics.horizontalAdvance
+    row_ticks: list[tuple[float, str]] = list(thinned(spec.row_labels, cell, line))
+    if spec.row_values is not None:
+        row_ticks = numeric_ticks(spec.row_values, rows * cell, NUMERIC_SPACING * line)
+    if spec.col_values is not None:
+        room = numeric_label_width(spec.col_values, width_of) + LABEL_GAP
+        return row_ticks, numeric_ticks(spec.col_values, cols * cell, room), False
+    col_ticks, rotate = column_ticks(spec.col_labels, cell, line, width_of)
+    return row_ticks, list(col_ticks), rotate
 
 
 def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
@@ -292,10 +351,11 @@ def _paint_labels(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, me
     grid, cell, line = layout.grid, layout.cell, metrics.height()
     align_right = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
     painter.setPen(QtGui.QColor("black"))
-    for i, text in thinned(spec.row_labels, cell, line):
+    row_ticks, col_ticks, _rotate = _axis_ticks(spec, cell, metrics)
+    for i, text in row_ticks:
         y = grid.top() + (i + 0.5) * cell
         painter.drawText(QtCore.QRectF(0, y - line / 2, grid.left() - 6, line), align_right, text)
-    for i, text in column_ticks(spec.col_labels, cell, line, metrics.horizontalAdvance)[0]:
+    for i, text in col_ticks:
         x = grid.left() + (i + 0.5) * cell
         if layout.rotate_cols:  # read bottom-to-top, ending just under the grid
             painter.save()

@@ -16,13 +16,17 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.spec import FigureSpec, bar_ticks, empty_figure, tick_text
 from attnviz.gui.figure_painter import (
+    LABEL_GAP,
     MASK_FILL,
     MASK_HATCH,
+    NUMERIC_SPACING,
     argb_pixels,
     column_ticks,
     cut_label,
     elided_title,
     masked_runs,
+    numeric_label_width,
+    numeric_ticks,
     paint_colour_bar,
     qimage_of,
     thinned,
@@ -47,8 +51,8 @@ class HeatmapLayout:
     title_text: str  # elided to the widget's width
     grid: QtCore.QRectF  # the cells (empty when the figure has none)
     bar: QtCore.QRectF  # the colour bar (empty when not shown)
-    row_ticks: list[tuple[int, str]]
-    col_ticks: list[tuple[int, str]]
+    row_ticks: list[tuple[float, str]]  # (cell index, text): a round value of a numeric axis lies between cells
+    col_ticks: list[tuple[float, str]]
     label_width: float  # of the row labels, right-aligned against the grid
     rotated: bool = False  # the column labels read upwards, ending just under the cells
     col_label_height: float = 0.0  # px under the cells taken by the column labels
@@ -225,7 +229,13 @@ class Heatmap(QtWidgets.QWidget):
         left = MARGIN + line + 4 + label_width + 4  # axis name, labels, gap
         right = size.width() - MARGIN - self._bar_room()
         grid_width = max(right - left, 1.0)
-        col_ticks, rotated = column_ticks(col_labels, grid_width / cols, line, self._width)
+        col_ticks: list[tuple[float, str]]
+        if self.spec.col_values is not None:  # round values of the numbers the columns stand for
+            room = numeric_label_width(self.spec.col_values, self._width) + LABEL_GAP
+            col_ticks, rotated = numeric_ticks(self.spec.col_values, grid_width, room), False
+        else:
+            token_ticks, rotated = column_ticks(col_labels, grid_width / cols, line, self._width)
+            col_ticks = list(token_ticks)
         below = size.height() - MARGIN - line - top  # the cells and their key labels (the axis name under)
         label_height = line
         if rotated:
@@ -235,7 +245,9 @@ class Heatmap(QtWidgets.QWidget):
                 elide = QtCore.Qt.TextElideMode.ElideRight
                 col_ticks = [(i, self._metrics.elidedText(t, elide, label_height)) for i, t in col_ticks]
         grid_height = max(below - label_height - 4, 1.0)
-        row_ticks = thinned(row_labels, grid_height / rows, line) if row_labels else []
+        row_ticks: list[tuple[float, str]] = list(thinned(row_labels, grid_height / rows, line))
+        if self.spec.row_values is not None:
+            row_ticks = numeric_ticks(self.spec.row_values, grid_height, NUMERIC_SPACING * line)
         grid = QtCore.QRectF(left, top, grid_width, grid_height)
         bar = QtCore.QRectF()
         if self._shows_colour_bar():
@@ -245,6 +257,8 @@ class Heatmap(QtWidgets.QWidget):
 
     def _row_label_width(self) -> float:
         """The widest query label (of all of them: the cells' width must not depend on their height)."""
+        if self.spec.row_values is not None:
+            return numeric_label_width(self.spec.row_values, self._width)
         return max((self._width(t) for t in self._shown_labels[0]), default=0.0)
 
     def _shows_colour_bar(self) -> bool:
