@@ -227,3 +227,17 @@ def test_the_kernel_heatmap_ticks_are_round_with_both_ends_labelled(qtbot):
             float(t) * 5)) < 1e-9 for t in texts[1:-1])  # round values between them (…, 1, 2 or 0.2, 0.4 …)
         positions = [p for p, _ in ticks]
         assert positions == sorted(positions) and positions[0] == 0 and positions[-1] == len(values) - 1
+
+
+def test_the_beam_tree_title_stays_in_sight_and_keeps_its_step(window, qtbot):
+    window.resize(1024, 700)
+    window.decoding_area.beam_box.setValue(3)
+    window.docks["beams"].raise_()
+    window.set_sentence("a b c d e", run=True)
+    panel = window.panels.panels["beams"]
+    title = panel.tree_title
+    assert "step " in title.full and not panel.tree_area.isAncestorOf(title)  # over the scroll area, not in it
+    step = title.full[title.full.index("step "):].split()[1]
+    title.resize(120, title.height())
+    assert "…" in title.text() and f"step {step}" in title.text()
+    assert title.toolTip() == title.full

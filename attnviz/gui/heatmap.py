@@ -240,7 +240,9 @@ class Heatmap(QtWidgets.QWidget):
         label_height = line
         if rotated:
             widest = max((self._width(t) for _, t in col_ticks), default=0.0)
-            label_height = min(widest, max(2 * line, ROTATED_SHARE * below))  # long tokens: cut with "…"
+            # a share of the height, or all the rows leave at a line each (one row of coverage: nearly all);
+            # longer tokens are cut with "…"
+            label_height = min(widest, max(2 * line, ROTATED_SHARE * below, below - 4 - rows * line))
             if label_height < widest:
                 elide = QtCore.Qt.TextElideMode.ElideRight
                 col_ticks = [(i, self._metrics.elidedText(t, elide, label_height)) for i, t in col_ticks]
