@@ -8,7 +8,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
 
 from attnviz.core.kinds import AttentionKind
-from attnviz.figures.spec import nice_ticks, tick_text
+from attnviz.figures.spec import bar_ticks, tick_text
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
@@ -127,7 +127,7 @@ def _assert_fits(plot: QtWidgets.QWidget) -> None:
             assert last.width() >= 1 and last.height() >= 1 and inside.contains(last)  # the last cell is in view
             if plot.has_colour_bar and plot.spec.colour_bar:
                 metrics = QtGui.QFontMetricsF(plot.font())
-                widest = max(metrics.horizontalAdvance(tick_text(v)) for v in nice_ticks(plot.spec.levels))
+                widest = max(metrics.horizontalAdvance(tick_text(v)) for v in bar_ticks(plot.spec.levels))
                 assert inside.contains(layout.bar.adjusted(0, 0, 5 + widest, 0)), (plot.title_text(), inside)
         assert inside.contains(layout.title), plot.title_text()
         assert QtGui.QFontMetricsF(plot.title_font).horizontalAdvance(layout.title_text) <= layout.title.width()
@@ -163,7 +163,8 @@ def test_every_heatmap_keeps_its_matrix_and_colour_bar_at_laptop_sizes(window, q
     window.resize(1024, 700)
     settle(window)
     layout = heatmap.figure_layout()
-    assert layout.title_text != full and layout.title_text.endswith("…")  # cut to the dock's width …
+    assert layout.title_text != full and "…" in layout.title_text  # cut to the dock's width …
+    assert "· step " in layout.title_text  # … keeping the step number whole
     at = layout.title.center().toPoint()
     QtWidgets.QApplication.sendEvent(heatmap, QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, at, heatmap.mapToGlobal(at)))
     assert QtWidgets.QToolTip.text() == full  # … and whole in its tooltip
@@ -210,7 +211,7 @@ def test_scoring_axis_labels_thin_out_instead_of_overlapping(window, qtbot):
     settle(window)
     count = len(window.session.state.source.tokens)
     plot = window.panels.panels["scoring"].score_plot
-    ticks = plot._ticks["bottom"]
+    ticks = plot.category_ticks("bottom")[0]
     assert 1 < len(ticks) < count and [i for i, _ in ticks] == list(range(0, count, ticks[1][0]))
     left, right = plot.plot.getViewBox().viewRange()[0]
     assert left <= -0.5 and right >= count - 0.5  # every bar in view

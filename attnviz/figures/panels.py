@@ -80,7 +80,14 @@ def kernel_weights_figure(fit: KernelFit, parametric: bool) -> FigureSpec:
     high = float(finite.max()) if finite.size else 0.0
     return FigureSpec(weights, tuple(f"{x:.1f}" for x in fit.x_test), tuple(f"{x:.2f}" for x in fit.x_train),
                       f"Attention weights, {name}", levels=(0.0, max(high, 1e-6)),
-                      row_axis="test x (queries)", col_axis="training x (keys)")
+                      row_axis="test x (queries)", col_axis="training x (keys)",
+                      row_values=_increasing(fit.x_test), col_values=_increasing(fit.x_train))
+
+
+def _increasing(values: np.ndarray) -> np.ndarray | None:
+    """``values`` as an axis of round ticks when they increase (as the sorted data do), else None."""
+    values = np.asarray(values, np.float64)
+    return values if values.size and np.all(np.isfinite(values)) and np.all(np.diff(values) > 0) else None
 
 
 def kernel_prediction_figure(fit: KernelFit) -> LineSpec:

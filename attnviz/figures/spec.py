@@ -28,6 +28,8 @@ class FigureSpec:
     col_axis: str = "keys"
     colour_bar: bool = True
     max_grid_px: float = MAX_GRID_PX  # the longer side of the cell grid at scale 1
+    row_values: np.ndarray | None = None  # (Q,) increasing numbers the rows stand for: round ticks of them
+    col_values: np.ndarray | None = None  # (K,) likewise for the columns (None: the labels themselves)
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,20 @@ def nice_ticks(levels: tuple[float, float], most: int = 5) -> list[float]:
         ticks.append(0.0 if abs(value) < step * 1e-9 else float(round(value, 12)))
         value += step
     return ticks
+
+
+def end_value(value: float) -> float:
+    """An end of a colour range rounded to 3 significant digits for its label (3.7123 -> 3.71)."""
+    return float(f"{value:.3g}") if math.isfinite(value) else value
+
+
+def bar_ticks(levels: tuple[float, float], most: int = 5) -> list[float]:
+    """Colour-bar ticks: both ends of ``levels`` (rounded by :func:`end_value`) and the round values
+    between them (:func:`nice_ticks`), low to high; a painter drops inner ones too close to an end."""
+    low, high = levels
+    inner = [v for v in nice_ticks(levels, most) if end_value(low) < v < end_value(high)]
+    ends = [end_value(low)] if end_value(low) == end_value(high) else [end_value(low), end_value(high)]
+    return [ends[0], *inner, *ends[1:]]
 
 
 def tick_text(value: float) -> str:

@@ -17,6 +17,7 @@ STEP_KEYS = ("F10", "Alt+Right", "Right")  # Right (and Left) step only where fo
 BACK_KEYS = ("Shift+F10", "Alt+Left", "Left")
 STEP_HINT = "F10 or Alt+→; → outside the text field"
 BACK_HINT = "Shift+F10 or Alt+←; ← outside the text field"
+FIRST_STEP_HINT = "Press Step (F10) to decode the first word"  # where a step's figure is still empty
 
 
 class ShortcutPassThrough(QtCore.QObject):
@@ -128,6 +129,28 @@ class Timeline(QtWidgets.QSlider):
         painter.end()
 
 
+class TopKTable(QtWidgets.QTableWidget):
+    """The next-token table; while it has no rows it says what fills it (``hint``)."""
+
+    def __init__(self, rows: int, columns: int):
+        super().__init__(rows, columns)
+        self.hint = ""
+
+    def set_hint(self, text: str) -> None:
+        if text != self.hint:
+            self.hint = text
+            self.viewport().update()
+
+    def paintEvent(self, event: QtGui.QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self.hint and self.rowCount() == 0:
+            painter = QtGui.QPainter(self.viewport())
+            painter.setPen(self.palette().color(QtGui.QPalette.ColorRole.PlaceholderText))
+            painter.drawText(QtCore.QRectF(self.viewport().rect()).adjusted(6, 4, -6, -4),
+                             QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap, self.hint)
+            painter.end()
+
+
 class DecodingArea(QtWidgets.QWidget):
     """Widgets the main window wires to its session; ``show_step`` draws a step's output."""
 
@@ -166,7 +189,7 @@ class DecodingArea(QtWidgets.QWidget):
         self.step_label.setFixedSize(QtGui.QFontMetrics(self.step_label.font()).size(0, "step 888 · search 888")
                                      + QtCore.QSize(4, 2))
         self.output = OutputView()
-        self.topk = QtWidgets.QTableWidget(0, 2)
+        self.topk = TopKTable(0, 2)
         self.topk.setHorizontalHeaderLabels(["next token", "probability"])
         self.topk.horizontalHeader().setStretchLastSection(True)
         self.topk.verticalHeader().hide()
@@ -226,8 +249,10 @@ class DecodingArea(QtWidgets.QWidget):
         if step is None:
             self.output.setText("<i>(press Step or F10)</i>" if has_source else "")
             self.topk.setRowCount(0)
+            self.topk.set_hint(FIRST_STEP_HINT if has_source else "")
             self.beams.clear()
             return
+        self.topk.set_hint("")
         if len(step.beams) > 1:
             lines = [f"{i + 1}. {html.escape(' '.join(b.tokens))} <span style='color:gray'>(log p {b.log_prob:.2f}"
                      f"{', ended' if b.finished else ''})</span>" for i, b in enumerate(step.beams)]

@@ -7,6 +7,8 @@ One painter routine serves PNG (any scale), SVG, PDF and the clipboard, in the w
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -14,7 +16,17 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, TreeSpec, nice_ticks, tick_text
+from attnviz.figures.spec import (
+    AnyFigure,
+    FigureSpec,
+    GridSpec,
+    LineSpec,
+    TreeSpec,
+    bar_ticks,
+    end_value,
+    nice_ticks,
+    tick_text,
+)
 from attnviz.gui.line_painter import line_size, paint_lines
 
 MASK_FILL = QtGui.QColor(225, 225, 225)  # masked cells: light grey with dark hatching, unlike any weight
@@ -101,6 +113,7 @@ def masked_runs(masked: np.ndarray) -> list[tuple[int, int, int]]:
 
 MAX_LABEL_CHARS = 14  # on screen, longer tokens are shown cut with "…" (the hover read-out has them whole)
 LABEL_GAP = 6  # px between two labels side by side on an axis
+NUMERIC_SPACING = 2.0  # round values on a numeric query axis lie at least this many text lines apart
 
 
 def cut_label(label: str) -> str:
@@ -114,6 +127,77 @@ def thinned(labels: tuple[str, ...], cell: float, text_height: float) -> list[tu
     needed = max(1, math.ceil(text_height / max(cell, 1e-6)))
     every = next(m * 10 ** e for e in range(12) for m in (1, 2, 5) if m * 10 ** e >= needed)
     return [(i, label) for i, label in enumerate(labels) if i % every == 0]
+
+
+def column_ticks(labels: tuple[str, ...], cell: float, line: float,
+                 width_of: Callable[[str], float]) -> tuple[list[tuple[int, str]], bool]:
+    """The key-axis labels for cells ``cell`` px wide and whether they are drawn rotated (reading
+    upwards): level when the widest fits its cell, else rotated, all of them while a cell is at least a
+    text line wide, every n-th one (:func:`thinned`) only below that. The screen and every export use it."""
+    if not labels:
+        return [], False
+    widest = max(width_of(t) for t in labels) + LABEL_GAP
+    if widest <= cell:
+        return list(enumerate(labels)), False
+    return thinned(labels, cell, line), True
+
+
+def numeric_ticks(values: np.ndarray, length: float, room: float) -> list[tuple[float, str]]:
+    """Round values along an axis whose len(values) cells (standing for increasing ``values``) span
+    ``length`` px: (fractional cell index, text), both ends always labelled, round values between them
+    where they keep ``room`` px (a label's extent along the axis) from each other and from the ends."""
+    values = np.asarray(values, np.float64)
+    count = len(values)
+    if count == 0:
+        return []
+    low, high = float(values[0]), float(values[-1])
+    first = (0.0, tick_text(end_value(low)))
+    cell = length / count
+    if count == 1 or (count - 1) * cell < room:
+        return [first]
+    most = max(2, int(length // max(room, 1.0)))
+    inner: list[tuple[float, str]] = []
+    for value in nice_ticks((low, high), most):
+        position = float(np.interp(value, values, np.arange(count)))
+        previous = inner[-1][0] if inner else 0.0
+        if (position - previous) * cell >= room and (count - 1 - position) * cell >= room:
+            inner.append((position, tick_text(value)))
+    return [first, *inner, (count - 1.0, tick_text(end_value(high)))]
+
+
+def numeric_label_width(values: np.ndarray, width_of: Callable[[str], float]) -> float:
+    """The widest text :func:`numeric_ticks` can give for ``values`` (its ends and round values)."""
+    values = np.asarray(values, np.float64)
+    if not values.size:
+        return 0.0
+    low, high = float(values[0]), float(values[-1])
+    texts = [tick_text(end_value(low)), tick_text(end_value(high)), *map(tick_text, nice_ticks((low, high), 12))]
+    return max(width_of(t) for t in texts)
+
+
+STEP_PART = re.compile(r"\bstep \d+")
+ELLIPSIS = "…"
+
+
+def elided_title(metrics: QtGui.QFontMetricsF, text: str, width: float) -> str:
+    """``text`` cut to ``width`` px with "…", keeping "step N" whole where the title has one (the part a
+    lecture needs): 'transformer · cross-attention · layer 1 · head 1 · step 6' -> 'transformer · cr… · step 6'."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    elide = QtCore.Qt.TextElideMode.ElideRight
+    found = STEP_PART.search(text)
+    if found is None:
+        return metrics.elidedText(text, elide, width)
+    before, step, after = text[:found.start()].rstrip(" ·"), found.group(), text[found.end():]
+    tail = text[len(before):found.start()] + step + after  # (with the separator before "step")
+    room = width - metrics.horizontalAdvance(tail)
+    if before and room >= metrics.horizontalAdvance(ELLIPSIS):  # the start cut, "step N …" whole
+        return metrics.elidedText(before, elide, room) + tail
+    lead = ELLIPSIS + text[len(before):found.start()] if before else ""
+    room = width - metrics.horizontalAdvance(lead + step)
+    if room >= 0:  # what follows the step cut too
+        return lead + step + (metrics.elidedText(after, elide, room) if after else "")
+    return metrics.elidedText(step + after, elide, width)
 
 
 @dataclass(frozen=True)
@@ -143,11 +227,9 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
     metrics = QtGui.QFontMetricsF(font)
     line = metrics.height()
     cell = min(36.0, max(1.0, spec.max_grid_px / max(rows, cols, 1)))
-    row_texts = [t for _, t in thinned(spec.row_labels, cell, line)]
-    col_texts = [t for _, t in thinned(spec.col_labels, cell, line)]
-    row_width = max((metrics.horizontalAdvance(t) for t in row_texts), default=0.0)
-    col_width = max((metrics.horizontalAdvance(t) for t in col_texts), default=0.0)
-    rotate = col_width > cell * 0.9
+    row_ticks, col_ticks, rotate = _axis_ticks(spec, cell, metrics)
+    row_width = max((metrics.horizontalAdvance(t) for _, t in row_ticks), default=0.0)
+    col_width = max((metrics.horizontalAdvance(t) for _, t in col_ticks), default=0.0)
     col_height = col_width if rotate else line
     margin = 12.0
     title_height = QtGui.QFontMetricsF(bold).height() * 1.6 if spec.title else 0.0
@@ -155,7 +237,7 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
     top = margin + title_height
     grid = QtCore.QRectF(left, top, cols * cell, rows * cell)
     bar_width = 14.0
-    tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in nice_ticks(spec.levels)), default=0.0)
+    tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in bar_ticks(spec.levels)), default=0.0)
     if not spec.colour_bar:
         bar_width = tick_width = 0.0
     bar = QtCore.QRectF(grid.right() + 16, top, bar_width, max(grid.height(), 120.0) if spec.colour_bar else 0.0)
@@ -166,10 +248,26 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
     return _Layout(width, height, grid, cell, title_rect, bar, rotate)
 
 
+def _axis_ticks(spec: FigureSpec, cell: float,
+                metrics: QtGui.QFontMetricsF) -> tuple[list[tuple[float, str]], list[tuple[float, str]], bool]:
+    """An exported figure's row and column labels (cell index, text) and whether the column labels are
+    rotated: round values for numeric axes, else the tokens by the screen's rules."""
+    rows, cols = spec.values.shape
+    line, width_of = metrics.height(), metrics.horizontalAdvance
+    row_ticks: list[tuple[float, str]] = list(thinned(spec.row_labels, cell, line))
+    if spec.row_values is not None:
+        row_ticks = numeric_ticks(spec.row_values, rows * cell, NUMERIC_SPACING * line)
+    if spec.col_values is not None:
+        room = numeric_label_width(spec.col_values, width_of) + LABEL_GAP
+        return row_ticks, numeric_ticks(spec.col_values, cols * cell, room), False
+    col_ticks, rotate = column_ticks(spec.col_labels, cell, line, width_of)
+    return row_ticks, list(col_ticks), rotate
+
+
 def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
     """The figure's size in logical pixels at scale 1."""
     if isinstance(spec, LineSpec):
-        return line_size(spec)
+        return line_size(spec, *_fonts())
     if isinstance(spec, TreeSpec):
         width, height, _boxes = tree_geometry(spec)
         return QtCore.QSizeF(width, height)
@@ -253,10 +351,11 @@ def _paint_labels(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, me
     grid, cell, line = layout.grid, layout.cell, metrics.height()
     align_right = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
     painter.setPen(QtGui.QColor("black"))
-    for i, text in thinned(spec.row_labels, cell, line):
+    row_ticks, col_ticks, _rotate = _axis_ticks(spec, cell, metrics)
+    for i, text in row_ticks:
         y = grid.top() + (i + 0.5) * cell
         painter.drawText(QtCore.QRectF(0, y - line / 2, grid.left() - 6, line), align_right, text)
-    for i, text in thinned(spec.col_labels, cell, line):
+    for i, text in col_ticks:
         x = grid.left() + (i + 0.5) * cell
         if layout.rotate_cols:  # read bottom-to-top, ending just under the grid
             painter.save()
@@ -280,6 +379,19 @@ def _paint_labels(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, me
     painter.restore()
 
 
+def colour_bar_ticks(bar: QtCore.QRectF, levels: tuple[float, float], line: float) -> list[tuple[float, float]]:
+    """(value, y) of the colour bar's labelled ticks: both ends always, the round values between them
+    where their text does not run into an end's."""
+    low, high = levels
+    span = high - low if high > low else 1.0
+    placed = [(v, bar.bottom() - (min(max(v, low), high) - low) / span * bar.height()) for v in bar_ticks(levels)]
+    if len(placed) < 3:
+        return placed
+    first, last = placed[0][1], placed[-1][1]
+    inner = [(v, y) for v, y in placed[1:-1] if abs(y - first) >= line and abs(y - last) >= line]
+    return [placed[0], *inner, placed[-1]]
+
+
 def paint_colour_bar(painter: QtGui.QPainter, bar: QtCore.QRectF, levels: tuple[float, float], colormap: str,
                      metrics: QtGui.QFontMetricsF, vector: bool = False) -> None:
     """The colour scale in ``bar`` (high at the top) with round ticks and their values on its right."""
@@ -299,8 +411,7 @@ def paint_colour_bar(painter: QtGui.QPainter, bar: QtCore.QRectF, levels: tuple[
     painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
     painter.drawRect(bar)
     line = metrics.height()
-    for value in nice_ticks(levels):
-        y = bar.bottom() - (value - low) / (high - low) * bar.height()
+    for value, y in colour_bar_ticks(bar, levels, line):
         painter.drawLine(QtCore.QPointF(bar.right(), y), QtCore.QPointF(bar.right() + 3, y))
         painter.drawText(QtCore.QRectF(bar.right() + 5, y - line / 2, 200, line),
                          QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter,
@@ -330,7 +441,7 @@ def _grid_layout(spec: GridSpec) -> _GridLayout:
     origin = QtCore.QPointF(margin, margin + title_height)
     grid_width, grid_height = spec.columns * panel.width(), rows * panel.height()
     bar = QtCore.QRectF(origin.x() + grid_width + 16, origin.y() + 12, 14.0, max(grid_height - 24, 120.0))
-    tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in nice_ticks(spec.levels)), default=0.0)
+    tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in bar_ticks(spec.levels)), default=0.0)
     if not spec.shared_bar:
         bar, tick_width = QtCore.QRectF(origin.x() + grid_width, origin.y(), 0.0, 0.0), 0.0
     title_width = QtGui.QFontMetricsF(bold).horizontalAdvance(spec.title) + 2 * margin

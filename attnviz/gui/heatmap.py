@@ -14,14 +14,19 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.figures.spec import FigureSpec, empty_figure, nice_ticks, tick_text
+from attnviz.figures.spec import FigureSpec, bar_ticks, empty_figure, tick_text
 from attnviz.gui.figure_painter import (
     LABEL_GAP,
     MASK_FILL,
     MASK_HATCH,
+    NUMERIC_SPACING,
     argb_pixels,
+    column_ticks,
     cut_label,
+    elided_title,
     masked_runs,
+    numeric_label_width,
+    numeric_ticks,
     paint_colour_bar,
     qimage_of,
     thinned,
@@ -31,6 +36,7 @@ MARGIN = 6  # px around the figure
 BAR_WIDTH = 14  # px of the colour bar
 BAR_GAP = 10  # px between the cells and the colour bar
 MIN_GRID = 64  # px: the cell area is never smaller than this on either side
+ROTATED_SHARE = 0.4  # rotated key labels take at most this share of the height under the title
 ROW_BOX_PEN = QtGui.QPen(QtGui.QColor(255, 80, 40), 2)
 CROSS_PEN = QtGui.QPen(QtGui.QColor(255, 255, 255, 170), 1, QtCore.Qt.PenStyle.DashLine)
 FRAME_PEN = QtGui.QPen(QtGui.QColor(60, 60, 60), 0.8)
@@ -45,9 +51,11 @@ class HeatmapLayout:
     title_text: str  # elided to the widget's width
     grid: QtCore.QRectF  # the cells (empty when the figure has none)
     bar: QtCore.QRectF  # the colour bar (empty when not shown)
-    row_ticks: list[tuple[int, str]]
-    col_ticks: list[tuple[int, str]]
+    row_ticks: list[tuple[float, str]]  # (cell index, text): a round value of a numeric axis lies between cells
+    col_ticks: list[tuple[float, str]]
     label_width: float  # of the row labels, right-aligned against the grid
+    rotated: bool = False  # the column labels read upwards, ending just under the cells
+    col_label_height: float = 0.0  # px under the cells taken by the column labels
 
 
 WHITE = QtGui.QColor("white")
@@ -88,6 +96,7 @@ class Heatmap(QtWidgets.QWidget):
         self._figure_count = 0  # figures shown so far: what the kept smoothed image belongs to
         self._hover = (-1, -1)
         self._pointer: QtCore.QPointF | None = None
+        self.hint = ""  # shown in the middle while the figure has no cells ("Press Step (F10) …")
         self._fonts()
         self._ask_for_room()
 
@@ -151,6 +160,23 @@ class Heatmap(QtWidgets.QWidget):
     def title_text(self) -> str:
         return self.spec.title
 
+    def set_hint(self, text: str) -> None:
+        """The line shown in the middle while the figure has no cells ("" for none)."""
+        if text != self.hint:
+            self.hint = text
+            self.update()
+
+    def cell_text(self, row: int, col: int) -> str:
+        """The hover read-out of cell (row, col): its query and key (whole, never cut) and its value."""
+        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
+        if not (0 <= row < rows and 0 <= col < cols):
+            return ""
+        query = self.row_labels[row] if row < len(self.row_labels) else str(row)
+        key = self.col_labels[col] if col < len(self.col_labels) else str(col)
+        masked = self.spec.masked is not None and bool(self.spec.masked[row, col])
+        value = "masked" if masked else f"{float(self.values[row, col]):.4g}"
+        return f"{self.spec.row_axis} {query} → {self.spec.col_axis} {key}: {value}"
+
     def highlight_row(self, row: int | None) -> None:
         """Outline query row ``row`` (None hides the outline)."""
         self.highlight_rows(row, 1)
@@ -188,29 +214,54 @@ class Heatmap(QtWidgets.QWidget):
         return self._layout
 
     def _compute_layout(self, size: QtCore.QSizeF) -> HeatmapLayout:
+        """The same rules as the exports (:func:`column_ticks`): every label while a cell is a text line
+        wide, key labels rotated when the widest does not fit its cell, thinned only below a line."""
         line = self._metrics.height()
         title_height = self._title_metrics.height() + 4
         title = QtCore.QRectF(MARGIN, 2, max(size.width() - 2 * MARGIN, 1), title_height)
-        title_text = self._title_metrics.elidedText(self.spec.title, QtCore.Qt.TextElideMode.ElideRight,
-                                                    title.width())
+        title_text = elided_title(self._title_metrics, self.spec.title, title.width())
         rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
         if not (rows and cols):
             return HeatmapLayout(title, title_text, QtCore.QRectF(), QtCore.QRectF(), [], [], 0.0)
         row_labels, col_labels = self._shown_labels
         top = title.bottom() + 2
-        bottom = size.height() - MARGIN - line - 2 - line  # column labels, then the axis name
-        grid_height = max(bottom - top, 1.0)
-        row_ticks = thinned(row_labels, grid_height / rows, line) if row_labels else []
-        label_width = max((self._width(t) for _, t in row_ticks), default=0.0)
+        label_width = self._row_label_width()
         left = MARGIN + line + 4 + label_width + 4  # axis name, labels, gap
         right = size.width() - MARGIN - self._bar_room()
-        grid = QtCore.QRectF(left, top, max(right - left, 1.0), grid_height)
-        widest = max((self._width(t) for t in col_labels), default=0.0) + LABEL_GAP
-        col_ticks = thinned(col_labels, grid.width() / cols, widest) if col_labels else []
+        grid_width = max(right - left, 1.0)
+        col_ticks: list[tuple[float, str]]
+        if self.spec.col_values is not None:  # round values of the numbers the columns stand for
+            room = numeric_label_width(self.spec.col_values, self._width) + LABEL_GAP
+            col_ticks, rotated = numeric_ticks(self.spec.col_values, grid_width, room), False
+        else:
+            token_ticks, rotated = column_ticks(col_labels, grid_width / cols, line, self._width)
+            col_ticks = list(token_ticks)
+        below = size.height() - MARGIN - line - top  # the cells and their key labels (the axis name under)
+        label_height = line
+        if rotated:
+            widest = max((self._width(t) for _, t in col_ticks), default=0.0)
+            # a share of the height, or all the rows leave at a line each (one row of coverage: nearly all);
+            # longer tokens are cut with "…"
+            label_height = min(widest, max(2 * line, ROTATED_SHARE * below, below - 4 - rows * line))
+            if label_height < widest:
+                elide = QtCore.Qt.TextElideMode.ElideRight
+                col_ticks = [(i, self._metrics.elidedText(t, elide, label_height)) for i, t in col_ticks]
+        grid_height = max(below - label_height - 4, 1.0)
+        row_ticks: list[tuple[float, str]] = list(thinned(row_labels, grid_height / rows, line))
+        if self.spec.row_values is not None:
+            row_ticks = numeric_ticks(self.spec.row_values, grid_height, NUMERIC_SPACING * line)
+        grid = QtCore.QRectF(left, top, grid_width, grid_height)
         bar = QtCore.QRectF()
         if self._shows_colour_bar():
             bar = QtCore.QRectF(grid.right() + BAR_GAP, top, BAR_WIDTH, grid_height)
-        return HeatmapLayout(title, title_text, grid, bar, row_ticks, col_ticks, label_width)
+        return HeatmapLayout(title, title_text, grid, bar, row_ticks, col_ticks, label_width, rotated,
+                             label_height)
+
+    def _row_label_width(self) -> float:
+        """The widest query label (of all of them: the cells' width must not depend on their height)."""
+        if self.spec.row_values is not None:
+            return numeric_label_width(self.spec.row_values, self._width)
+        return max((self._width(t) for t in self._shown_labels[0]), default=0.0)
 
     def _shows_colour_bar(self) -> bool:
         return self.has_colour_bar and self.spec.colour_bar and self.values.size > 0
@@ -220,7 +271,7 @@ class Heatmap(QtWidgets.QWidget):
         if not self._shows_colour_bar():
             return 0.0
         if self._bar_width is None:
-            self._bar_width = max(self._width(tick_text(v)) for v in nice_ticks(self.spec.levels))
+            self._bar_width = max(self._width(tick_text(v)) for v in bar_ticks(self.spec.levels))
         return BAR_GAP + BAR_WIDTH + 5 + self._bar_width
 
     def minimumSizeHint(self) -> QtCore.QSize:
@@ -233,10 +284,7 @@ class Heatmap(QtWidgets.QWidget):
         title = self._title_metrics.height() + 6
         if not self.values.size:
             return QtCore.QSize(80, math.ceil(title + MARGIN))
-        row_labels, _ = self._shown_labels
-        rows = self.values.shape[0]
-        row_ticks = thinned(row_labels, MIN_GRID / rows, line) if row_labels else []
-        label_width = max((self._width(t) for _, t in row_ticks), default=0.0)
+        label_width = self._row_label_width()
         width = MARGIN + line + 4 + label_width + 4 + MIN_GRID + self._bar_room() + MARGIN
         height = title + MIN_GRID + 2 * line + 2 + MARGIN
         return QtCore.QSize(math.ceil(width), math.ceil(height))
@@ -290,6 +338,11 @@ class Heatmap(QtWidgets.QWidget):
         painter.drawText(layout.title, QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.AlignmentFlag.AlignVCenter,
                          layout.title_text)
         if layout.grid.isEmpty():
+            if self.hint:  # what to do to fill the empty figure, in the middle of the widget
+                painter.setPen(AXIS_NAME_COLOUR)
+                painter.setFont(self.label_font)
+                room = QtCore.QRectF(self.rect()).adjusted(MARGIN, layout.title.bottom(), -MARGIN, -MARGIN)
+                painter.drawText(room, QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap, self.hint)
             painter.end()
             return
         grid = layout.grid
@@ -370,12 +423,20 @@ class Heatmap(QtWidgets.QWidget):
         for i, text in layout.row_ticks:  # right-aligned against the cells, centred on the row
             y = grid.top() + (i + 0.5) * cell_height - line / 2
             painter.drawStaticText(QtCore.QPointF(grid.left() - 4 - self._width(text), y), self._static(text))
-        for i, text in layout.col_ticks:  # centred under the column
-            x = grid.left() + (i + 0.5) * cell_width - self._width(text) / 2
-            painter.drawStaticText(QtCore.QPointF(x, grid.bottom() + 2), self._static(text))
+        for i, text in layout.col_ticks:  # centred under the column; rotated: reading upwards to the cells
+            x = grid.left() + (i + 0.5) * cell_width
+            if layout.rotated:
+                painter.save()
+                painter.translate(x - line / 2, grid.bottom() + 2 + self._width(text))
+                painter.rotate(-90)
+                painter.drawStaticText(QtCore.QPointF(0, 0), self._static(text))
+                painter.restore()
+            else:
+                painter.drawStaticText(QtCore.QPointF(x - self._width(text) / 2, grid.bottom() + 2), self._static(text))
         painter.setPen(AXIS_NAME_COLOUR)
         name_width = self._width(self.spec.col_axis) + 4  # centred under the cells, never cut by them
-        painter.drawText(QtCore.QRectF(grid.center().x() - name_width / 2, grid.bottom() + 2 + line, name_width, line),
+        name_top = grid.bottom() + 2 + max(layout.col_label_height, line)
+        painter.drawText(QtCore.QRectF(grid.center().x() - name_width / 2, name_top, name_width, line),
                          QtCore.Qt.AlignmentFlag.AlignHCenter, self.spec.col_axis)
         painter.save()
         painter.translate(MARGIN, grid.center().y())
@@ -440,8 +501,12 @@ class Heatmap(QtWidgets.QWidget):
         if event.type() == QtCore.QEvent.Type.ToolTip:  # the whole title, when it is shown cut
             layout = self.figure_layout()
             assert isinstance(event, QtGui.QHelpEvent)
-            if layout.title.contains(QtCore.QPointF(event.pos())) and layout.title_text != self.spec.title:
+            at = QtCore.QPointF(event.pos())
+            cell = self.cell_at(at)
+            if layout.title.contains(at) and layout.title_text != self.spec.title:
                 QtWidgets.QToolTip.showText(event.globalPos(), self.spec.title, self)
+            elif cell != (-1, -1):  # every cell reads out, its labels shown or thinned away
+                QtWidgets.QToolTip.showText(event.globalPos(), self.cell_text(*cell), self)
             else:
                 QtWidgets.QToolTip.hideText()
             return True

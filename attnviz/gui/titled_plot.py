@@ -1,6 +1,7 @@
 """A pyqtgraph plot that never clips: its title elides to the widget's width (the full text is the
-title's tooltip), category labels on an axis thin out to every 1st, 2nd, 5th, 10th … one rather than
-overlap, and the widget's minimum size is what shows the whole plot, so a narrow dock cannot cut off
+title's tooltip; "step N" is kept), category labels on the bottom axis follow the heatmaps' rule (level
+when they fit, else rotated, every one while a bar is a text line wide, every 1st, 2nd, 5th … one only
+below that), and the widget's minimum size is what shows the whole plot, so a narrow dock cannot cut off
 the last column or the colour bar (pyqtgraph lays out at its minimum size and clips the overflow).
 """
 
@@ -12,9 +13,60 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.gui.figure_painter import LABEL_GAP, cut_label, thinned
+from attnviz.gui.figure_painter import column_ticks, cut_label, elided_title, thinned
 
 TITLE_MARGIN = 8  # px kept free on each side of an elided title
+ROTATED_SHARE = 0.3  # rotated category labels take at most this share of the plot's height
+
+
+def legend_below(plot: pg.PlotItem, columns: int = 2) -> pg.LegendItem:
+    """A legend under ``plot``'s x axis, in the plot's own layout: it never covers data. Series added
+    with a ``name`` join it; its text is the size of the plot's font."""
+    font = plot.getAxis("bottom").font()
+    size = font.pointSizeF() if font.pointSizeF() > 0 else QtGui.QFont().pointSizeF()
+    legend = pg.LegendItem(colCount=columns, labelTextSize=f"{size:g}pt", frame=False)
+    plot.layout.addItem(legend, 4, 1)
+    plot.legend = legend
+    return legend
+
+
+class CategoryAxis(pg.AxisItem):
+    """An axis whose category labels can read upwards (``set_rotated``), ending just under the axis line;
+    otherwise pyqtgraph's own level labels."""
+
+    def __init__(self, orientation: str):
+        super().__init__(orientation)
+        self.rotated: list[tuple[int, str]] = []  # (position, text) drawn rotated; empty: level labels
+
+    def set_rotated(self, ticks: list[tuple[int, str]], height: float) -> None:
+        """Draw ``ticks`` rotated in ``height`` px of text room (their tick marks stay where they were)."""
+        self.rotated = ticks
+        self.setTicks([[(i, "") for i, _ in ticks]])
+        label = self.label.boundingRect().height() * 0.8 if self.label.isVisible() else 0.0
+        self.setHeight(int(np.ceil(height + 6 + label)))
+
+    def set_level(self, ticks: list[tuple[int, str]]) -> None:
+        self.rotated = []
+        self.setTicks([ticks])
+        self.setHeight(None)
+
+    def drawPicture(self, p: QtGui.QPainter, axisSpec, tickSpecs, textSpecs) -> None:
+        super().drawPicture(p, axisSpec, tickSpecs, textSpecs)
+        view = self.linkedView()
+        if not self.rotated or view is None:
+            return
+        metrics = QtGui.QFontMetricsF(p.font())
+        line = metrics.height()
+        p.setPen(self.textPen())
+        for position, text in self.rotated:
+            x = self.mapFromScene(view.mapViewToScene(QtCore.QPointF(position, 0))).x()
+            width = metrics.horizontalAdvance(text)
+            p.save()
+            p.translate(x, 3 + width)
+            p.rotate(-90)
+            p.drawText(QtCore.QRectF(0, -line / 2, width + 1, line),
+                       QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter, text)
+            p.restore()
 
 
 class TitledPlot(pg.GraphicsLayoutWidget):
@@ -25,14 +77,15 @@ class TitledPlot(pg.GraphicsLayoutWidget):
         self.setBackground("w")
         self.title = pg.LabelItem(" ")
         self.addItem(self.title, row=0, col=0)
-        self.plot: pg.PlotItem = self.addPlot(row=1, col=0)
+        self.bottom_axis = CategoryAxis("bottom")
+        self.plot: pg.PlotItem = self.addPlot(row=1, col=0, axisItems={"bottom": self.bottom_axis})
         self.plot.hideButtons()
         self.plot.setMenuEnabled(False)
         self._title_text = ""
         self._title_shown = ""
         self._least = QtCore.QSize()
         self._categories: dict[str, tuple[str, ...]] = {}
-        self._ticks: dict[str, list[tuple[int, str]]] = {}
+        self._ticks: dict[str, tuple[list[tuple[int, str]], bool, float]] = {}
         self.plot.getViewBox().sigResized.connect(self._update_category_ticks)
         self.set_title(title)
 
@@ -51,7 +104,7 @@ class TitledPlot(pg.GraphicsLayoutWidget):
         """Show the title elided to the widget's width (only a changed text re-lays out the plot)."""
         metrics = QtGui.QFontMetricsF(self.title.item.font())
         room = max(self.viewport().width() - 2 * TITLE_MARGIN, 10)
-        text = metrics.elidedText(self._title_text, QtCore.Qt.TextElideMode.ElideRight, room)
+        text = elided_title(metrics, self._title_text, room)
         if text != self._title_shown:
             self._title_shown = text
             self.title.setText(html.escape(text) or " ")
@@ -71,14 +124,31 @@ class TitledPlot(pg.GraphicsLayoutWidget):
         for axis, labels in self._categories.items():
             item = self.plot.getAxis(axis)
             metrics = QtGui.QFontMetricsF(item.font())
+            rotated = False
             if axis == "left":
                 ticks = thinned(labels, box.height() / max(len(labels), 1), metrics.height())
             else:
-                widest = max((metrics.horizontalAdvance(t) for t in labels), default=0.0) + LABEL_GAP
-                ticks = thinned(labels, box.width() / max(len(labels), 1), widest)
-            if ticks != self._ticks.get(axis):
-                self._ticks[axis] = ticks
-                item.setTicks([ticks])
+                ticks, rotated = column_ticks(labels, box.width() / max(len(labels), 1), metrics.height(),
+                                              metrics.horizontalAdvance)
+            height = 0.0
+            if rotated:  # long tokens cut with "…" to a share of the plot's height
+                widest = max((metrics.horizontalAdvance(t) for _, t in ticks), default=0.0)
+                height = min(widest, max(2 * metrics.height(), ROTATED_SHARE * self.viewport().height()))
+                elide = QtCore.Qt.TextElideMode.ElideRight
+                ticks = [(i, metrics.elidedText(t, elide, height)) for i, t in ticks]
+            if (ticks, rotated, height) != self._ticks.get(axis):
+                self._ticks[axis] = (ticks, rotated, height)
+                if rotated and isinstance(item, CategoryAxis):
+                    item.set_rotated(ticks, height)
+                elif isinstance(item, CategoryAxis):
+                    item.set_level(ticks)
+                else:
+                    item.setTicks([ticks])
+
+    def category_ticks(self, axis: str) -> tuple[list[tuple[int, str]], bool]:
+        """The labels shown on ``axis`` now and whether they read upwards."""
+        ticks, rotated, _height = self._ticks.get(axis, ([], False, 0.0))
+        return ticks, rotated
 
     # -- size -------------------------------------------------------------------------------
     def minimumSizeHint(self) -> QtCore.QSize:

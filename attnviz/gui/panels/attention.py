@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import html
 
-import numpy as np
-import pyqtgraph as pg
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import EncodedSource
@@ -19,98 +17,10 @@ from attnviz.figures.attention import (
     stack_for,
 )
 from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, empty_figure
-from attnviz.gui.figure_painter import argb_pixels, qimage_of
+from attnviz.gui.decoding_area import FIRST_STEP_HINT
+from attnviz.gui.head_grid import HeadGrid
 from attnviz.gui.heatmap import Heatmap
 from attnviz.session import Session, SessionState, changed
-
-
-class CellImage(pg.GraphicsObject):
-    """A matrix of coloured cells in a view box, cell (i, j) centred on (j, i): premultiplied ARGB pixels."""
-
-    def __init__(self):
-        super().__init__()
-        self._pixels = np.zeros((0, 0), np.uint32)
-        self._image = qimage_of(self._pixels)
-        self.setTransform(QtGui.QTransform.fromTranslate(-0.5, -0.5))
-
-    def set_pixels(self, pixels: np.ndarray) -> None:
-        """pixels (Q, K) uint32 premultiplied ARGB words; kept (not copied) while shown."""
-        if pixels.shape != self._pixels.shape:
-            self.prepareGeometryChange()
-        self._pixels = np.ascontiguousarray(pixels, dtype=np.uint32)
-        self._image = qimage_of(self._pixels)
-        self.update()
-
-    def boundingRect(self) -> QtCore.QRectF:
-        rows, cols = self._pixels.shape
-        return QtCore.QRectF(0, 0, cols, rows)
-
-    def paint(self, painter: QtGui.QPainter, *_args) -> None:
-        if self._pixels.size:
-            painter.drawImage(self.boundingRect(), self._image)
-
-
-class HeadGrid(pg.GraphicsLayoutWidget):
-    """Layers × heads small multiples of one attention kind (labelled rows and columns); clicking one
-    emits ``picked(layer, head)``; its context menu emits ``export_requested`` / ``copy_requested``."""
-
-    picked = QtCore.Signal(int, int)
-    export_requested = QtCore.Signal()
-    copy_requested = QtCore.Signal()
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setBackground("w")
-        self.images: list[list[CellImage]] = []
-        self.shape = (0, 0)  # layers, heads
-        self.cells: tuple[int, ...] = (-1, -1)  # queries, keys of the matrices shown
-
-    def show_grid(self, spec: GridSpec) -> None:
-        """Draw a layers × heads grid figure (its panels' values, its shared colour range)."""
-        values, levels = spec.values, spec.levels  # (L, H, Q, K)
-        layers, heads = values.shape[:2]
-        if (layers, heads) != self.shape:
-            self.clear()
-            self.images = []
-            for head in range(heads):
-                self.addLabel(f"head {head + 1}", row=0, col=head + 1, size="9pt")
-            for layer in range(layers):
-                self.addLabel(f"layer {layer + 1}", row=layer + 1, col=0, angle=-90, size="9pt")
-                row = []
-                for head in range(heads):
-                    box = self.addViewBox(row=layer + 1, col=head + 1, lockAspect=False, enableMouse=False)
-                    box.invertY(True)
-                    image = CellImage()
-                    box.addItem(image)
-                    image.mouseClickEvent = self._click_handler(layer, head)
-                    row.append(image)
-                self.images.append(row)
-            self.shape = (layers, heads)
-            self.cells = (-1, -1)  # new boxes: fit them to the matrix
-        resized = values.shape[2:] != self.cells
-        self.cells = values.shape[2:]
-        for layer in range(layers):
-            for head in range(heads):
-                image = self.images[layer][head]
-                image.set_pixels(argb_pixels(values[layer, head], levels, "viridis"))
-                if resized:
-                    image.getViewBox().autoRange(padding=0.02)
-
-    def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
-        menu = QtWidgets.QMenu(self)
-        for text, signal in (("Export all heads as one picture or table…", self.export_requested),
-                             ("Copy picture", self.copy_requested)):
-            action = menu.addAction(text)
-            action.setEnabled(self.shape[0] * self.shape[1] > 0)
-            action.triggered.connect(lambda _checked=False, s=signal: s.emit())
-        menu.exec(event.globalPos())
-
-    def _click_handler(self, layer: int, head: int):
-        def handler(event) -> None:
-            event.accept()
-            self.picked.emit(layer, head)
-
-        return handler
 
 
 class AttentionPanel(QtWidgets.QWidget):
@@ -164,6 +74,7 @@ class AttentionPanel(QtWidgets.QWidget):
         for check in (self.all_heads, self.scores, self.show_masked):
             check.toggled.connect(self._on_selector_changed)
         self.heatmap.hovered.connect(self._on_heatmap_hovered)
+        self.grid.hovered.connect(self._on_grid_hovered)
         self.grid.picked.connect(self._on_grid_picked)
 
     # -- the panel protocol ---------------------------------------------------------------------
@@ -226,6 +137,7 @@ class AttentionPanel(QtWidgets.QWidget):
         if source is None:
             self.current = None
             self.stack.setCurrentWidget(self.heatmap)
+            self.heatmap.set_hint("")
             self.heatmap.show_figure(empty_figure(self._empty_message(state)))
             self.heatmap.highlight_row(None)
             return
@@ -233,6 +145,9 @@ class AttentionPanel(QtWidgets.QWidget):
         self._fit_ranges(source)
         named, matrix = attention_figure(source, state.step, self.view(), self._model_name())
         self.current = matrix
+        hint = FIRST_STEP_HINT if state.step is None and self.kind is not AttentionKind.ENCODER_SELF else ""
+        self.heatmap.set_hint(hint)
+        self.grid.hint = hint
         if isinstance(named.spec, GridSpec):
             self.grid.show_grid(named.spec)
             self.stack.setCurrentWidget(self.grid)
@@ -290,6 +205,11 @@ class AttentionPanel(QtWidgets.QWidget):
     def _on_grid_picked(self, layer: int, head: int) -> None:
         self.all_heads.setChecked(False)
         self.select_view(self.kind, layer, head)
+
+    def _on_grid_hovered(self, layer: int, head: int, row: int, col: int) -> None:
+        """The read-out of the all-heads cell under the pointer: layer, head, query, key and value."""
+        text = self.grid.read_out(layer, head, row, col)
+        self.readout.setText(html.escape(text) if text else " ")
 
     def _on_heatmap_hovered(self, row: int, col: int) -> None:
         """The read-out of the cell under the pointer, always from the matrix on show."""

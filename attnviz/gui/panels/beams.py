@@ -7,11 +7,14 @@ Export writes what is on screen. Click a node to show that hypothesis; the best 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.beam_tree import beam_tree, coverage_figure, hypothesis_figure, hypothesis_weights
 from attnviz.figures.spec import TreeSpec, empty_figure
-from attnviz.gui.figure_painter import paint_figure, tree_geometry
+from attnviz.gui.decoding_area import FIRST_STEP_HINT
+from attnviz.gui.figure_painter import elided_title, paint_figure, tree_geometry
 from attnviz.gui.heatmap import Heatmap
 from attnviz.session import Session, SessionState, changed
 
@@ -44,8 +47,8 @@ class TreeView(QtWidgets.QWidget):
     def paintEvent(self, _event: QtGui.QPaintEvent) -> None:
         painter = QtGui.QPainter(self)
         painter.fillRect(self.rect(), QtGui.QColor("white"))
-        if self.spec is not None:
-            paint_figure(painter, self.spec)
+        if self.spec is not None:  # the title is the panel's, over the scroll area
+            paint_figure(painter, replace(self.spec, title=""))
         painter.end()
 
     def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
@@ -62,6 +65,32 @@ class TreeView(QtWidgets.QWidget):
         menu.exec(event.globalPos())
 
 
+class TitleLabel(QtWidgets.QLabel):
+    """A bold one-line title that stays put while the tree under it scrolls: cut with "…" to its width,
+    "step N" kept (:func:`elided_title`), the whole text in its tooltip."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.full = ""
+        font = QtGui.QFont(self.font())
+        font.setBold(True)
+        self.setFont(font)
+        self.setMinimumWidth(20)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
+
+    def set_title(self, text: str) -> None:
+        self.full = text
+        self.setToolTip(text)
+        self._fit()
+
+    def _fit(self) -> None:
+        self.setText(elided_title(QtGui.QFontMetricsF(self.font()), self.full, max(self.width() - 4, 10)))
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+
 class BeamsPanel(QtWidgets.QWidget):
     """The tree, the chosen hypothesis's cross-attention and its coverage of the source."""
 
@@ -70,6 +99,7 @@ class BeamsPanel(QtWidgets.QWidget):
         self.state = SessionState()
         self.selected: tuple[str, ...] | None = None  # the chosen hypothesis's tokens (None: the best)
         self.tree = TreeView()
+        self.tree_title = TitleLabel()
         self.tree_area = QtWidgets.QScrollArea()
         self.tree_area.setWidget(self.tree)
         self.tree_area.setMinimumHeight(200)  # a few branches at least: the tree is what this panel is for
@@ -83,8 +113,14 @@ class BeamsPanel(QtWidgets.QWidget):
         caption = QtWidgets.QLabel("Beam search keeps the best hypotheses at every step; faded branches were pruned. "
                                    "Click a node to see its attention. Set the beam size beside Reset.")
         caption.setWordWrap(True)
+        tree_box = QtWidgets.QWidget()
+        tree_layout = QtWidgets.QVBoxLayout(tree_box)
+        tree_layout.setContentsMargins(0, 0, 0, 0)
+        tree_layout.setSpacing(2)
+        tree_layout.addWidget(self.tree_title)
+        tree_layout.addWidget(self.tree_area, 1)
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        split.addWidget(self.tree_area)
+        split.addWidget(tree_box)
         split.addWidget(self.attention)
         split.addWidget(self.coverage)
         split.setSizes([400, 300, 120])  # (scaled to the dock's height)
@@ -103,8 +139,10 @@ class BeamsPanel(QtWidgets.QWidget):
 
     def _draw(self) -> None:
         state, source = self.state, self.state.shown_source
+        self.attention.set_hint(FIRST_STEP_HINT if source is not None and state.step is None else "")
         if source is None or state.step is None:
             self.tree.show_tree(None)
+            self.tree_title.set_title("")
             self.attention.show_figure(empty_figure("Step the decoder to grow the beam tree"))
             self.coverage.show_figure(empty_figure(""))
             return
@@ -113,6 +151,7 @@ class BeamsPanel(QtWidgets.QWidget):
             best = next((i for i, n in enumerate(spec.nodes) if n.best and n.tokens == state.step.beams[0].tokens),
                         None)
             spec = TreeSpec(spec.nodes, spec.parents, spec.columns, spec.rows, spec.title, best)
+        self.tree_title.set_title(spec.title)  # (over the scroll area: it never scrolls out of sight)
         self.tree.show_tree(spec)
         if spec.selected is not None:  # keep the hypothesis on show in view
             box = self.tree.boxes[spec.selected]

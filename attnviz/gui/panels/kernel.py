@@ -15,7 +15,7 @@ from PySide6 import QtCore, QtWidgets
 from attnviz.core.results import KERNELS, KernelFit
 from attnviz.figures.panels import kernel_weights_figure
 from attnviz.gui.heatmap import Heatmap
-from attnviz.gui.titled_plot import TitledPlot
+from attnviz.gui.titled_plot import TitledPlot, legend_below
 from attnviz.session import Session, SessionState, changed
 
 NONPARAMETRIC_PEN = pg.mkPen((31, 119, 180), width=2)
@@ -54,7 +54,7 @@ class KernelPanel(QtWidgets.QWidget):
         self.curves_view = TitledPlot(title="Predictions (drag the red line to move the query)")
         self.curves = self.curves_view.plot
         self.curves.setMouseEnabled(x=True, y=True)
-        self.curves.addLegend(offset=(10, 10))
+        legend_below(self.curves)
         self.curves.setLabel("bottom", "x")
         self.curves.setLabel("left", "y")
         self.points = self.curves.plot([], [], pen=None, symbol="o", symbolSize=6, symbolBrush=(150, 150, 150),

@@ -9,6 +9,7 @@ from PySide6 import QtWidgets
 from attnviz.figures.panels import positional_similarity_figure, positional_table_figure
 from attnviz.figures.spec import empty_figure
 from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.titled_plot import legend_below
 from attnviz.session import Session, SessionState, changed
 
 DEFAULT_DIMS = "6, 7, 8, 9"  # the book plots these
@@ -40,7 +41,7 @@ class PositionalPanel(QtWidgets.QWidget):
         self.table_view = Heatmap()
         self.similarity_view = Heatmap()
         self.curves = pg.PlotWidget(background="w")
-        self.curves.addLegend(offset=(-10, 10))
+        legend_below(self.curves.getPlotItem(), columns=4)
         self.curves.setLabel("bottom", "position")
         self.dims_edit = QtWidgets.QLineEdit(DEFAULT_DIMS)
         self.dims_edit.setToolTip("Dimensions to plot over positions, e.g. 6, 7, 8-9")
