@@ -16,6 +16,7 @@ from typing import Any
 from PySide6 import QtCore
 
 from attnviz.core.limits import MAX_BEAM
+from attnviz.gui.text_size import valid_scale
 
 MAX_RECENT = 8
 MAX_PATH_CHARS = 4096
@@ -127,6 +128,15 @@ class Settings:
     @export_formats.setter
     def export_formats(self, value: list[str]) -> None:
         self.qsettings.setValue("export_formats", list(value))
+
+    @property
+    def text_scale(self) -> float:
+        """View ▸ Larger / Smaller text: the application font times this (1.0: as the platform sets it)."""
+        return self._get("text_scale", 1.0, float, valid_scale)
+
+    @text_scale.setter
+    def text_scale(self, value: float) -> None:
+        self.qsettings.setValue("text_scale", float(value))
 
     @property
     def closed_docks(self) -> dict[str, set[str]]:
