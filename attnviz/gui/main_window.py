@@ -319,8 +319,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def _step_text_scale(self, direction: int) -> None:
         self.set_text_scale(next_scale(self.settings.text_scale, direction))
 
-    def _on_presentation_triggered(self, checked: bool) -> None:
-        self.set_text_scale(PRESENTATION_SCALE if checked else 1.0)
+    def _on_presentation_triggered(self) -> None:
+        self.set_text_scale(PRESENTATION_SCALE if self.presentation_action.isChecked() else 1.0)
 
     def _fill_device_menu(self, devices: tuple[str, ...]) -> None:
         self.device_menu.clear()

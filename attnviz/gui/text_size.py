@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import sys
 
-from PySide6 import QtGui, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 TEXT_SCALES = (0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0)  # the steps of Larger / Smaller text
 PRESENTATION_SCALE = 1.5  # View ▸ Presentation mode: readable from the back of a room on a projector
@@ -52,6 +52,10 @@ def apply_text_scale(scale: float, root: QtWidgets.QWidget | None = None) -> QtG
     font = scaled_font(base_font(), scale)
     if QtWidgets.QApplication.font() != font:
         QtWidgets.QApplication.setFont(font)
+        # Qt tells the windows only while its event loop runs (not in a test, say): tell them here too
+        # (a widget whose font is already the new one does nothing).
+        for window in QtWidgets.QApplication.topLevelWidgets():
+            QtWidgets.QApplication.sendEvent(window, QtCore.QEvent(QtCore.QEvent.Type.ApplicationFontChange))
     if root is not None:
         refresh_graphics(root)
     return font
