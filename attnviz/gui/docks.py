@@ -147,7 +147,7 @@ class Docks:
         need, and the Attention dock (the reason the app exists) everything else."""
         width = self.window.width()
         central = self.window.centralWidget()
-        central_least = central.minimumSizeHint().width() if central is not None else 0
+        central_least = central.sizeHint().width() if central is not None else 0
         left = int(min(max(0.22 * width, 200), 360))
         right = max(width - left - central_least - 24, 300)
         self.window.resizeDocks([self.docks["masks"], self.docks["attention"]], [left, right],
@@ -159,7 +159,8 @@ class Docks:
         central = self.window.centralWidget()
         if central is None:
             return
-        spare = central.width() - central.minimumSizeHint().width() - CENTRAL_SLACK
+        # (its size hint: the width that shows its rows of buttons on one line; its minimum wraps them)
+        spare = central.width() - central.sizeHint().width() - CENTRAL_SLACK
         for name in ("attention", "kernel"):
             dock = self.docks[name]
             if self.showing(name) and not dock.isFloating():
