@@ -89,10 +89,11 @@ def _check_attention_panel(window, entry, figure) -> None:
     np.testing.assert_allclose(shown.values, figure.values, atol=1e-6, err_msg=entry.key)
     if isinstance(figure, GridSpec):  # the grid on screen: every head's picture is the figure's
         assert panel.stack.currentWidget() is panel.grid and panel.grid.shape == figure.values.shape[:2]
-        for layer, row in enumerate(panel.grid.images):
-            for head, image in enumerate(row):
-                expected = argb_pixels(figure.values[layer, head], figure.levels, "viridis")
-                assert np.array_equal(image._pixels, expected), f"{entry.key}: layer {layer + 1} head {head + 1}"
+        heads = figure.values.shape[1]
+        for index, (pixels, _image) in enumerate(panel.grid._images):  # layer by layer, head by head
+            layer, head = divmod(index, heads)
+            expected = argb_pixels(figure.values[layer, head], figure.levels, "viridis")
+            assert np.array_equal(pixels, expected), f"{entry.key}: layer {layer + 1} head {head + 1}"
     else:
         assert panel.stack.currentWidget() is panel.heatmap, entry.key
         np.testing.assert_allclose(panel.heatmap.values, figure.values, atol=1e-6, err_msg=entry.key)

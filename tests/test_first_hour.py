@@ -189,21 +189,22 @@ def test_the_kernel_regression_dock_fits_at_laptop_sizes(window, qtbot, tmp_path
 
 
 def test_a_wider_window_widens_the_attention_dock(window, qtbot):
-    """The invariant, not a pixel margin: once the layout has settled, the central controls keep no more
-    than their slack beyond what they need, and the Attention dock took the rest of the new width."""
+    """Once the layout has settled (waited for as events, not time), the new width went to the Attention
+    dock: the central controls kept theirs, give or take their slack."""
     from attnviz.gui.docks import CENTRAL_SLACK
 
     window.resize(1280, 800)
     settle(window)
-    attention = window.docks["attention"].width()
+    attention, central = window.docks["attention"].width(), window.centralWidget().width()
     window.resize(1600, 800)
     settle(window)
-    central = window.centralWidget()
-    assert central.width() <= max(central.minimumSizeHint().width() + CENTRAL_SLACK, 0) + 1
-    assert window.docks["attention"].width() > attention + 200  # most of the 320 new pixels
+    assert window.centralWidget().width() <= central + CENTRAL_SLACK
+    assert window.docks["attention"].width() >= attention + 320 - CENTRAL_SLACK
 
 
-def test_scoring_axis_labels_thin_out_instead_of_overlapping(window, qtbot):
+def test_scoring_axis_labels_thin_out_only_below_a_text_line_per_bar(window, qtbot):
+    """Every bar labelled while a bar is at least a text line wide; below that every n-th one, never
+    overlapping. (Which case a narrow dock gives depends on the fonts: the rule is what is checked.)"""
     window.resize(1024, 700)
     window.docks["scoring"].raise_()
     window.resizeDocks([window.docks["scoring"]], [160], QtCore.Qt.Orientation.Horizontal)  # a narrow dock
@@ -212,7 +213,12 @@ def test_scoring_axis_labels_thin_out_instead_of_overlapping(window, qtbot):
     count = len(window.session.state.source.tokens)
     plot = window.panels.panels["scoring"].score_plot
     ticks = plot.category_ticks("bottom")[0]
-    assert 1 < len(ticks) < count and [i for i, _ in ticks] == list(range(0, count, ticks[1][0]))
+    cell = plot.plot.getViewBox().sceneBoundingRect().width() / count
+    line = QtGui.QFontMetricsF(plot.plot.getAxis("bottom").font()).height()
+    if cell >= line:
+        assert [i for i, _ in ticks] == list(range(count))
+    else:
+        assert 1 < len(ticks) < count and [i for i, _ in ticks] == list(range(0, count, ticks[1][0]))
     left, right = plot.plot.getViewBox().viewRange()[0]
     assert left <= -0.5 and right >= count - 0.5  # every bar in view
 

@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import DecodeStep
+from attnviz.gui.wrap_row import WrapRow
 
 STEP_KEYS = ("F10", "Alt+Right", "Right")  # Right (and Left) step only where focus is not in a text field
 BACK_KEYS = ("Shift+F10", "Alt+Left", "Left")
@@ -55,7 +56,11 @@ class OutputView(QtWidgets.QTextBrowser):
         self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
         self.setOpenLinks(False)
         self.viewport().setAutoFillBackground(False)
-        self.setStyleSheet("QTextBrowser { background: transparent; }")
+        # (a palette, not a style sheet: a widget with a style sheet keeps its font when presentation mode
+        # changes the application's)
+        palette = self.palette()
+        palette.setColor(QtGui.QPalette.ColorRole.Base, QtCore.Qt.GlobalColor.transparent)
+        self.setPalette(palette)
         self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # it grows instead
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Fixed)
@@ -77,6 +82,11 @@ class OutputView(QtWidgets.QTextBrowser):
         super().resizeEvent(event)
         self._fit_height()
 
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:  # presentation mode: taller lines
+            self._fit_height()
+
     def _fit_height(self) -> None:
         """As tall as its lines (at least one of the large text); the layout is asked again only when
         that changes. (An output is at most the model's max_tgt_len tokens: a few lines.)"""
@@ -87,6 +97,25 @@ class OutputView(QtWidgets.QTextBrowser):
             self.setFixedHeight(wanted)
 
 
+class FixedTextLabel(QtWidgets.QLabel):
+    """A label as large as ``sample`` in its font, whatever text it shows: a label whose text changes
+    every step would otherwise lay the window out again each time. Its size follows font changes."""
+
+    def __init__(self, sample: str, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self._sample = sample
+        self._fit()
+
+    def _fit(self) -> None:
+        self.setFixedSize(QtGui.QFontMetrics(self.font()).size(0, self._sample) + QtCore.QSize(6, 2))
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self._fit()
+
+
+TOPK_ROWS = 5  # rows of the top-k table shown without scrolling
 FORCED_COLOUR = QtGui.QColor(214, 95, 0)  # forced tokens: in the output, the timeline and the top-k table
 
 
@@ -162,7 +191,9 @@ class DecodingArea(QtWidgets.QWidget):
         self.notice = QtWidgets.QLabel(" ")
         self.notice.setWordWrap(True)
         self.notice.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # typed words are shown, never rendered
-        self.notice.setStyleSheet("color: #a15c00;")
+        palette = self.notice.palette()  # (not a style sheet: see OutputView)
+        palette.setColor(QtGui.QPalette.ColorRole.WindowText, QtGui.QColor("#a15c00"))
+        self.notice.setPalette(palette)
         for label in (self.notice,):  # one unbroken 300-letter word must not widen the window
             label.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
         self.back_button = QtWidgets.QPushButton("◀ Back")
@@ -184,17 +215,13 @@ class DecodingArea(QtWidgets.QWidget):
         self.timeline.setRange(0, 0)
         self.timeline.setToolTip("Scrub through the recorded decoding steps (orange marks: forced tokens)")
         self.timeline.setMinimumWidth(90)
-        self.step_label = QtWidgets.QLabel()
-        # Fixed size: a label whose text changes every step would otherwise re-lay out the window.
-        self.step_label.setFixedSize(QtGui.QFontMetrics(self.step_label.font()).size(0, "step 888 · search 888")
-                                     + QtCore.QSize(4, 2))
+        self.step_label = FixedTextLabel("step 888 · search 888")
         self.output = OutputView()
         self.topk = TopKTable(0, 2)
         self.topk.setHorizontalHeaderLabels(["next token", "probability"])
         self.topk.horizontalHeader().setStretchLastSection(True)
         self.topk.verticalHeader().hide()
         self.topk.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.topk.setMaximumHeight(170)
         self.topk.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.NoSelection)
         self.topk.setToolTip("Click a token to make the decoder take it at this step instead of its own choice")
         self.topk.setCursor(QtCore.Qt.CursorShape.PointingHandCursor)
@@ -210,30 +237,39 @@ class DecodingArea(QtWidgets.QWidget):
         self.beams.setWordWrap(True)
         self.beams.setToolTip("Beam search keeps this many hypotheses; the best one is shown above")
 
-        buttons = QtWidgets.QHBoxLayout()
-        for widget in (self.back_button, self.step_button, self.run_button, self.reset_button, self.beam_box):
-            buttons.addWidget(widget)
-        buttons.addStretch(1)
-        scrub = QtWidgets.QHBoxLayout()
-        scrub.addWidget(QtWidgets.QLabel("Steps"))
-        scrub.addWidget(self.timeline, 1)
-        scrub.addWidget(self.step_label)
+        # Rows that wrap where the centre is narrow (large text in a 1024-px window)
+        buttons = WrapRow((self.back_button, self.step_button, self.run_button, self.reset_button, self.beam_box))
+        scrub = WrapRow((QtWidgets.QLabel("Steps"), self.timeline, self.step_label), stretch=1)
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(QtWidgets.QLabel("Source sentence"))
         layout.addWidget(self.sentence)
         layout.addWidget(self.notice)
-        layout.addLayout(buttons)
-        layout.addLayout(scrub)
+        layout.addWidget(buttons)
+        layout.addWidget(scrub)
         layout.addWidget(QtWidgets.QLabel("Translation so far"))
         layout.addWidget(self.output)
         forcing = QtWidgets.QHBoxLayout()
         forcing.addWidget(self.force_field, 1)
         forcing.addWidget(self.force_button)
         layout.addLayout(forcing)
-        layout.addWidget(QtWidgets.QLabel("Next-token probabilities at this step"))
+        candidates = QtWidgets.QLabel("Next-token probabilities at this step")
+        candidates.setWordWrap(True)
+        layout.addWidget(candidates)
         layout.addWidget(self.topk)
         layout.addWidget(self.beams)
         layout.addStretch(1)
+        self._fit_topk()
+
+    def _fit_topk(self) -> None:
+        """The top-k table shows its header and TOPK_ROWS rows (more text: taller rows, a taller table)."""
+        table = self.topk
+        rows = max(table.verticalHeader().defaultSectionSize(), QtGui.QFontMetrics(table.font()).height() + 6)
+        table.setMaximumHeight(table.horizontalHeader().sizeHint().height() + TOPK_ROWS * rows + 2 * table.frameWidth())
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self._fit_topk()
 
     def set_timeline(self, index: int, count: int, label: str = "") -> None:
         """Position ``index + 1`` of ``count`` recorded steps (0 = before the first), without echo;
@@ -267,7 +303,8 @@ class DecodingArea(QtWidgets.QWidget):
         if words and not step.finished:
             words[-1] = f"<b>{words[-1]}</b>"
         tail = " <span style='color:gray'>&lt;eos&gt;</span>" if step.finished and step.token == "<eos>" else ""
-        self.output.setText(f"<span style='font-size:14pt'>{' '.join(words)}{tail}</span>")
+        # x-large: 1.5 × the widget's font, so that it grows with presentation mode
+        self.output.setText(f"<span style='font-size:x-large'>{' '.join(words)}{tail}</span>")
         self.topk.setRowCount(len(step.topk_tokens))
         for row, (token, prob) in enumerate(zip(step.topk_tokens, step.topk_probs, strict=True)):
             taken = token == step.token

@@ -75,9 +75,23 @@ PANELS: tuple[PanelEntry, ...] = (
 
 
 class PanelDock(QtWidgets.QDockWidget):
-    """A dock that says when the user closes it with its own close button."""
+    """A dock that says when the user closes it with its own close button, and paints its title in its
+    own font (Qt's dock keeps the title font it read when it was made: presentation mode would not
+    enlarge it)."""
 
     closed_by_user = QtCore.Signal()
+
+    def paintEvent(self, event: QtGui.QPaintEvent) -> None:
+        if self.isFloating() or self.titleBarWidget() is not None:
+            super().paintEvent(event)  # (a floating dock may have the window system's title bar)
+            return
+        painter = QtWidgets.QStylePainter(self)
+        option = QtWidgets.QStyleOptionDockWidget()
+        self.initStyleOption(option)
+        option.fontMetrics = self.fontMetrics()
+        painter.setFont(self.font())
+        painter.drawControl(QtWidgets.QStyle.ControlElement.CE_DockWidgetTitle, option)
+        painter.end()
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
         super().closeEvent(event)
@@ -104,6 +118,10 @@ class Docks:
         self._drawn: dict[str, SessionState] = {}  # the state each panel last drew
         self._model: ModelInfo | None = None
         self._family = "translation"  # the app starts with a translation model
+        # Tabs along the window's sides, their names written upwards / downwards: a side dock is narrow,
+        # but as tall as the window, so every name fits whole (at 1024 × 700 with text at 150 % too).
+        window.setTabPosition(Area.LeftDockWidgetArea, QtWidgets.QTabWidget.TabPosition.West)
+        window.setTabPosition(Area.RightDockWidgetArea, QtWidgets.QTabWidget.TabPosition.East)
         for entry in PANELS:
             panel = entry.factory(session)
             dock = PanelDock(entry.title, window)
@@ -129,7 +147,7 @@ class Docks:
         need, and the Attention dock (the reason the app exists) everything else."""
         width = self.window.width()
         central = self.window.centralWidget()
-        central_least = central.minimumSizeHint().width() if central is not None else 0
+        central_least = central.sizeHint().width() if central is not None else 0
         left = int(min(max(0.22 * width, 200), 360))
         right = max(width - left - central_least - 24, 300)
         self.window.resizeDocks([self.docks["masks"], self.docks["attention"]], [left, right],
@@ -141,7 +159,8 @@ class Docks:
         central = self.window.centralWidget()
         if central is None:
             return
-        spare = central.width() - central.minimumSizeHint().width() - CENTRAL_SLACK
+        # (its size hint: the width that shows its rows of buttons on one line; its minimum wraps them)
+        spare = central.width() - central.sizeHint().width() - CENTRAL_SLACK
         for name in ("attention", "kernel"):
             dock = self.docks[name]
             if self.showing(name) and not dock.isFloating():

@@ -27,10 +27,12 @@ from attnviz.gui.decoding_area import (
     STEP_HINT,
     STEP_KEYS,
     DecodingArea,
+    FixedTextLabel,
     ShortcutPassThrough,
 )
 from attnviz.gui.live_view import LiveView
 from attnviz.gui.settings import Settings
+from attnviz.gui.text_size import PRESENTATION_SCALE, TEXT_SCALES, apply_text_scale, next_scale
 from attnviz.paths import ICON, example_sentences, shipped_models
 from attnviz.session import Runner, Session, SessionState, changed
 
@@ -96,6 +98,7 @@ class MainWindow(QtWidgets.QMainWindow):
         super().__init__()
         collect_on_gui_thread()  # before any job runs on the worker: garbage is collected here only
         self.settings = settings
+        apply_text_scale(settings.text_scale)  # presentation mode, as left: before any widget measures its text
         self.session = Session(self, runner, device=device or settings.device, beam_size=settings.beam_size)
         self.panels: Docks | None = None
         self.book_dialog: BookDialog | None = None  # Help ▸ Book figures, made when first opened
@@ -126,9 +129,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.prefetch_timer = QtCore.QTimer(self, singleShot=True, interval=PREFETCH_DELAY_MS)
         self.prefetch_timer.timeout.connect(self._on_prefetch_timer_timeout)
         self.device_label = QtWidgets.QLabel()  # where the model runs
-        self.step_time_label = QtWidgets.QLabel()  # how long the last step took (fixed size: see DecodingArea)
-        self.step_time_label.setFixedSize(QtGui.QFontMetrics(self.step_time_label.font()).size(0, "step 8888.8 ms")
-                                          + QtCore.QSize(6, 2))
+        self.step_time_label = FixedTextLabel("step 8888.8 ms")  # how long the last step took
         self.step_time_label.setToolTip("Time the model took for the decoding step on show")
         self.statusBar().addPermanentWidget(self.device_label)
         self.statusBar().addPermanentWidget(self.step_time_label)
@@ -272,6 +273,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.device_group = QtGui.QActionGroup(self)
         self._fill_device_menu(("cpu",))  # CUDA and MPS appear once torch has loaded (with the first model)
         self.view_menu = self.menuBar().addMenu("&View")
+        self._build_text_size_actions()
         help_menu = self.menuBar().addMenu("&Help")
         self.book_action = self._action("&Book figures…", self.open_book_figures, "F1")
         self.book_action.setToolTip("Every attention figure of d2l.ai's attention chapters and of the Transformer "
@@ -282,6 +284,43 @@ class MainWindow(QtWidgets.QMainWindow):
         self.toolbar.setObjectName("toolbar_main")
         self.toolbar.addActions([self.open_action, self.back_action, self.step_action, self.run_action])
         self._pass_shortcuts_through_text_fields()
+
+    def _build_text_size_actions(self) -> None:
+        """View ▸ Presentation mode and Larger / Smaller / Normal text (Ctrl+= / Ctrl+- / Ctrl+0)."""
+        self.presentation_action = self._action("&Presentation mode", self._on_presentation_triggered, "Ctrl+Shift+P",
+                                                f"Every text of the window at {PRESENTATION_SCALE:.0%}, readable on "
+                                                "a projector (exported figures keep their size)")
+        self.presentation_action.setCheckable(True)
+        self.larger_text_action = self._action("&Larger text", partial(self._step_text_scale, 1),
+                                               ("Ctrl+=", "Ctrl++"), "Every text of the window larger (Ctrl+=)")
+        self.smaller_text_action = self._action("S&maller text", partial(self._step_text_scale, -1), "Ctrl+-",
+                                                "Every text of the window smaller (Ctrl+-)")
+        self.normal_text_action = self._action("&Normal text size", partial(self.set_text_scale, 1.0), "Ctrl+0",
+                                               "Text at the size the system sets (Ctrl+0)")
+        self.view_menu.addActions([self.presentation_action, self.larger_text_action, self.smaller_text_action,
+                                   self.normal_text_action])
+        self.view_menu.addSeparator()
+        self._show_text_scale(self.settings.text_scale)
+
+    def set_text_scale(self, scale: float) -> None:
+        """Every font of the window (and its dialogs) at ``scale`` × the system's, remembered for the next
+        start; exported figures keep their size (they are for papers)."""
+        scale = min(max(scale, TEXT_SCALES[0]), TEXT_SCALES[-1])
+        self.settings.text_scale = scale
+        apply_text_scale(scale, self)
+        self._show_text_scale(scale)
+        self.statusBar().showMessage(f"Text size {scale:.0%}", 4000)
+
+    def _show_text_scale(self, scale: float) -> None:
+        self.presentation_action.setChecked(scale > 1.0)
+        self.larger_text_action.setEnabled(scale < TEXT_SCALES[-1])
+        self.smaller_text_action.setEnabled(scale > TEXT_SCALES[0])
+
+    def _step_text_scale(self, direction: int) -> None:
+        self.set_text_scale(next_scale(self.settings.text_scale, direction))
+
+    def _on_presentation_triggered(self) -> None:
+        self.set_text_scale(PRESENTATION_SCALE if self.presentation_action.isChecked() else 1.0)
 
     def _fill_device_menu(self, devices: tuple[str, ...]) -> None:
         self.device_menu.clear()

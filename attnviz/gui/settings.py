@@ -17,6 +17,7 @@ from PySide6 import QtCore
 
 from attnviz.core.limits import MAX_BEAM
 from attnviz.figures.editions import DEFAULT_EDITION, EDITIONS
+from attnviz.gui.text_size import valid_scale
 
 MAX_RECENT = 8
 MAX_PATH_CHARS = 4096
@@ -137,6 +138,15 @@ class Settings:
     @book_edition.setter
     def book_edition(self, value: str) -> None:
         self.qsettings.setValue("book_edition", value)
+
+    @property
+    def text_scale(self) -> float:
+        """View ▸ Larger / Smaller text: the application font times this (1.0: as the platform sets it)."""
+        return self._get("text_scale", 1.0, float, valid_scale)
+
+    @text_scale.setter
+    def text_scale(self, value: float) -> None:
+        self.qsettings.setValue("text_scale", float(value))
 
     @property
     def closed_docks(self) -> dict[str, set[str]]:

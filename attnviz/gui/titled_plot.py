@@ -109,6 +109,11 @@ class TitledPlot(pg.GraphicsLayoutWidget):
             self._title_shown = text
             self.title.setText(html.escape(text) or " ")
 
+    def fonts_changed(self) -> None:
+        """The application font changed (presentation mode): elide the title again in the new font."""
+        self._title_shown = ""
+        self._fit_title()
+
     # -- category axes ----------------------------------------------------------------------
     def set_categories(self, axis: str, labels: tuple[str, ...]) -> None:
         """Label positions 0, 1, 2 … of ``axis`` ("left" or "bottom") with ``labels``, thinned to fit and

@@ -20,6 +20,7 @@ from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, empty_figure
 from attnviz.gui.decoding_area import FIRST_STEP_HINT
 from attnviz.gui.head_grid import HeadGrid
 from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.wrap_row import WrapRow
 from attnviz.session import Session, SessionState, changed
 
 
@@ -41,18 +42,13 @@ class AttentionPanel(QtWidgets.QWidget):
         self.scores = QtWidgets.QCheckBox("Pre-softmax scores")
         self.show_masked = QtWidgets.QCheckBox("Show masked cells")
         self.show_masked.setChecked(True)
-        selectors = QtWidgets.QHBoxLayout()  # two short rows: the dock stays narrow enough for a laptop
-        for widget in (self.kind_box, self.layer_box, self.head_box):
-            selectors.addWidget(widget)
-        selectors.addStretch(1)
-        toggles = QtWidgets.QHBoxLayout()
-        for check in (self.all_heads, self.scores, self.show_masked):
-            toggles.addWidget(check)
-        toggles.addStretch(1)
+        # short rows that wrap where the dock is narrow: it stays narrow enough for a laptop, large text too
+        selectors = WrapRow((self.kind_box, self.layer_box, self.head_box), max_lines=3)
+        toggles = WrapRow((self.all_heads, self.scores, self.show_masked), max_lines=3)
         controls = QtWidgets.QVBoxLayout()
         controls.setSpacing(2)
-        controls.addLayout(selectors)
-        controls.addLayout(toggles)
+        controls.addWidget(selectors)
+        controls.addWidget(toggles)
 
         self.heatmap = Heatmap()
         self.grid = HeadGrid()

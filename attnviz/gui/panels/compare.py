@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtWidgets
 from attnviz.figures.compare import comparison_figures, comparison_grid
 from attnviz.figures.spec import GridSpec
 from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.wrap_row import WrapRow
 from attnviz.paths import shipped_models
 from attnviz.session import Session, SessionState, changed
 
@@ -46,17 +47,15 @@ class ComparePanel(QtWidgets.QWidget):
         self.own.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.first, self.second, self.difference = Heatmap(), Heatmap(), Heatmap()
         self.heatmaps = (self.first, self.second, self.difference)
-        chooser = QtWidgets.QHBoxLayout()
-        chooser.addWidget(QtWidgets.QLabel("Compare with"))
-        chooser.addWidget(self.model_box, 1)
-        chooser.addWidget(self.export_button)
+        chooser = WrapRow((QtWidgets.QLabel("Compare with"), self.model_box, self.export_button), max_lines=3,
+                          stretch=1)  # (on more lines in a narrow dock with large text)
         maps = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         for heatmap in self.heatmaps:
             maps.addWidget(heatmap)
             heatmap.hovered.connect(self._on_hovered)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(chooser)
+        layout.addWidget(chooser)
         layout.addWidget(self.own)
         layout.addWidget(maps, 1)
         self.compare_timer = QtCore.QTimer(self, singleShot=True, interval=COMPARE_DELAY_MS)

@@ -1,0 +1,136 @@
+"""Presentation mode: every text of the window grows together (Ctrl+=), Ctrl+0 brings it back, the
+choice is remembered, exports keep their size, and at 1024 × 700 with text at 150 % the window fits and
+every dock's name is shown whole."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6.QtTest import QTest
+
+from attnviz.gui.figure_painter import figure_image
+from attnviz.gui.main_window import MainWindow
+from attnviz.gui.settings import Settings
+from attnviz.gui.text_size import apply_text_scale, base_font
+from attnviz.session import InlineRunner
+from tests.helpers import pixels
+
+Key, Mod = QtCore.Qt.Key, QtCore.Qt.KeyboardModifier
+
+
+@pytest.fixture(autouse=True)
+def _normal_text():
+    """The application font is the process's: every test here leaves it as it found it."""
+    yield
+    apply_text_scale(1.0)
+
+
+def _active(window, qtbot) -> None:
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=30000)
+
+
+def _title_ink_width(dock: QtWidgets.QDockWidget) -> int:
+    """The width, in pixels, of the dark text drawn in the dock's title bar (left of its buttons)."""
+    title_bar = QtCore.QRect(0, 0, dock.width() - 60, dock.widget().geometry().top())  # above the panel
+    image = dock.grab(title_bar).toImage()
+    picture = pixels(image).reshape(image.height(), -1, 4)[:, :image.width(), :3]  # B, G, R
+    dark = np.nonzero((picture.astype(int).sum(axis=2) < 300).any(axis=0))[0]
+    assert dark.size, "no title text drawn"
+    return int(dark[-1] - dark[0] + 1)
+
+
+def _sizes(window) -> dict[str, float]:
+    scoring = window.panels.panels["scoring"].score_plot
+    return {
+        "sentence field": window.sentence.font().pointSizeF(),
+        "top-k table": window.topk.font().pointSizeF(),
+        "translation": window.output.document().defaultFont().pointSizeF(),
+        "dock title (painted width)": float(_title_ink_width(window.docks["attention"])),
+        "heatmap labels": window.attention.heatmap.label_font.pointSizeF(),
+        "plot title": scoring.title.item.font().pointSizeF(),
+        "plot axis name": scoring.plot.getAxis("bottom").label.font().pointSizeF(),
+    }
+
+
+def test_ctrl_equals_enlarges_every_text_together_and_ctrl_0_restores_it(window, qtbot):
+    window.set_sentence("a b c", run=True)
+    _active(window, qtbot)
+    window.sentence.setFocus()  # (as at start-up: the keys act in the text field too)
+    before = _sizes(window)
+    output_height = window.output.height()
+    figure = window.current_figure()
+    exported = pixels(figure_image(figure.spec))
+    for _ in range(3):  # 110 %, 125 %, 150 %
+        QTest.keyClick(window.sentence, Key.Key_Equal, Mod.ControlModifier)
+    assert window.settings.text_scale == pytest.approx(1.5)
+    assert window.presentation_action.isChecked()
+    larger = _sizes(window)
+    for name, size in before.items():
+        assert larger[name] >= 1.3 * size, (name, size, larger[name])
+    assert window.output.height() > output_height  # the translation's lines are taller
+    assert np.array_equal(pixels(figure_image(window.current_figure().spec)), exported)  # exports keep their size
+    QTest.keyClick(window.sentence, Key.Key_Minus, Mod.ControlModifier)
+    assert window.settings.text_scale == pytest.approx(1.25)
+    QTest.keyClick(window.sentence, Key.Key_0, Mod.ControlModifier)
+    assert window.settings.text_scale == 1.0 and not window.presentation_action.isChecked()
+    assert _sizes(window) == before
+    assert window.output.height() == output_height
+
+
+def test_presentation_mode_is_remembered_for_the_next_start(qtbot, tmp_path, tiny_models, errors):
+    path = tmp_path / "s.ini"
+    first = MainWindow(Settings(path), InlineRunner())
+    qtbot.addWidget(first)
+    first.presentation_action.trigger()
+    assert QtWidgets.QApplication.font().pointSizeF() == pytest.approx(1.5 * base_font().pointSizeF())
+    first.close()
+    apply_text_scale(1.0)  # (as a new process starts)
+    second = MainWindow(Settings(path), InlineRunner())
+    qtbot.addWidget(second)
+    assert second.presentation_action.isChecked()
+    assert second.sentence.font().pointSizeF() == pytest.approx(1.5 * base_font().pointSizeF())
+    second.presentation_action.trigger()
+    assert second.sentence.font().pointSizeF() == pytest.approx(base_font().pointSizeF())
+
+
+def test_a_bad_text_size_in_the_settings_falls_back_to_normal(qtbot, tmp_path, errors):
+    path = tmp_path / "s.ini"
+    path.write_text("[General]\ntext_scale=40\n")
+    window = MainWindow(Settings(path), InlineRunner(), defer_docks=True)
+    qtbot.addWidget(window)
+    assert window.settings.text_scale == 1.0 and not window.presentation_action.isChecked()
+    assert any("text_scale" in problem for problem in window.settings.problems)
+
+
+def _dock_tab_bars(window) -> list[QtWidgets.QTabBar]:
+    return [bar for bar in window.findChildren(QtWidgets.QTabBar)
+            if bar.parent() is window and bar.isVisible() and bar.count()]
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5])
+def test_every_dock_name_is_shown_whole_at_1024_by_700(window, qtbot, scale):
+    window.set_text_scale(scale)
+    window.resize(1024, 700)
+    qtbot.waitUntil(lambda: window.size() == QtCore.QSize(1024, 700), timeout=30000)
+    least = window.minimumSizeHint()
+    assert least.width() <= 1024 and least.height() <= 700, least
+    window.docks["positional"].raise_()  # its panel has tabs of its own (Table, Curves, PE · PEᵀ)
+    inner = window.panels.panels["positional"].findChild(QtWidgets.QTabBar)
+    qtbot.waitUntil(inner.isVisible, timeout=30000)
+    bars = _dock_tab_bars(window)
+    shown = {bar.tabText(i) for bar in bars for i in range(bar.count())}
+    tabbed = {dock.windowTitle() for dock in window.docks.values()
+              if dock.isVisible() and window.tabifiedDockWidgets(dock)}
+    assert tabbed and tabbed <= shown
+    for bar in [*bars, inner]:
+        scroll_buttons = [button for button in bar.findChildren(QtWidgets.QToolButton) if button.isVisible()]
+        assert scroll_buttons == [], [bar.tabText(i) for i in range(bar.count())]
+        metrics = QtGui.QFontMetrics(bar.font())
+        vertical = bar.shape() in (QtWidgets.QTabBar.Shape.RoundedWest, QtWidgets.QTabBar.Shape.RoundedEast)
+        for i in range(bar.count()):
+            rect = bar.tabRect(i)
+            length = rect.height() if vertical else rect.width()
+            assert length >= metrics.horizontalAdvance(bar.tabText(i)), bar.tabText(i)  # not elided
+            assert bar.rect().contains(rect), bar.tabText(i)  # not cut off by the bar's end
