@@ -352,6 +352,7 @@ class Session:
             self.loaded, info, kernel, device_used = result
             self._next_generation()  # results of the old model still in flight are dropped
             self._decoding, self._encoding, self._encoded_text = None, False, None
+            self._kernel_request = None  # a fit asked for the old model is not run on this one
             self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
                           position=-1, batch=None, computation=None)
             restoring = self._restoring
@@ -788,7 +789,7 @@ class Session:
 
     def _fit_next_kernel(self) -> None:
         loaded, request = self.loaded, self._kernel_request
-        if loaded is None or request is None:
+        if loaded is None or request is None or loaded.model_kind.family != "regression":
             return
         self._kernel_request, self._kernel_busy = None, True
         gen = self._load_generation
@@ -810,7 +811,8 @@ class Session:
             finish()
 
         def failed(error: BaseException) -> None:
-            self._report(error)
+            if gen == self._load_generation and self.loaded is loaded:  # (not for a model replaced since)
+                self._report(error)
             finish()
 
         self._submit("Fitting…", job, done, failed)
