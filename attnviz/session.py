@@ -624,9 +624,10 @@ class Session:
             if request != self._compare_requests:
                 return  # another model (or none) was chosen since
             self._other = other
-            self._publish(compared_with=str(path))
+            self._publish(compared_with=str(path), comparison=None)  # (not the previous model's maps under its name)
             self.compare()
 
+        # A refused model leaves the comparison on show as it was (the panel's chooser goes back to it).
         self._submit(f"Loading {Path(path).name}…", job, done, self._report)
 
     def compare(self) -> None:
@@ -654,6 +655,8 @@ class Session:
                 own = decoding.run()[-1].output_tokens
             compared = decoding.encode(source.text)
             for token in target:
+                if decoding.finished:  # its own length limit (max_tgt_len) is shorter than this output
+                    break
                 decoding.step(token if token in other.tgt_vocab else "<unk>")  # type: ignore[operator]
             return Comparison(other.path.stem if other.path else "", other.kind, compared, own, target,
                               tuple(decoding.steps))
@@ -663,7 +666,13 @@ class Session:
                 self._compared_by = (other, comparison)
                 self._publish(comparison=comparison)
 
-        self._submit("Comparing…", job, done, self._report)
+        def failed(error: BaseException) -> None:
+            if self._other is other:  # this model cannot be compared: stop comparing (the chooser follows)
+                self._other, self._compared_by = None, None
+                self._publish(comparison=None, compared_with="")
+            self._report(error)
+
+        self._submit("Comparing…", job, done, failed)
 
     def force(self, token: str) -> None:
         """Make the decoder take ``token`` at the step on show instead of its own choice (the first step
