@@ -277,6 +277,7 @@ class Session:
         self._compare_requests = 0  # compare_with calls so far: a load that is no longer wanted is dropped
         self._compared_by: tuple[LoadedModel, Comparison] | None = None  # the last comparison and its model
         self._kernel_busy = False
+        self.fallback: Path | None = None  # loaded instead of a refused checkpoint while no model is (start-up)
         self._jobs: dict[int, str] = {}  # jobs in flight: id -> what it does
         self._job_ids = 0
 
@@ -367,6 +368,11 @@ class Session:
                 self._loading = None
                 self._restoring = None
                 self._publish(loading="")
+                fallback = self.fallback
+                if self.loaded is None and fallback is not None and path != fallback:  # never a window with no model
+                    self.load(fallback, fall_back=True)  # (it loads while the message is read)
+                    self._report(error, f" Opening the shipped model {fallback.name} instead.")
+                    return
             self._report(error)
 
         self._publish(loading=path.name)
@@ -830,7 +836,8 @@ class Session:
         self._generation += 1
         return self._generation
 
-    def _report(self, error: BaseException) -> None:
+    def _report(self, error: BaseException, then: str = "") -> None:
+        """Tell the listener about ``error`` in one message (``then``: what happens next, appended)."""
         from attnviz.core.checkpoint import CheckpointError
         from attnviz.core.device import DeviceUnavailableError
 
@@ -839,4 +846,4 @@ class Session:
         else:
             log.exception("unexpected error", exc_info=error)
             message = f"Unexpected error: {type(error).__name__}: {error}"
-        self.listener.error(message)
+        self.listener.error(f"{message.rstrip('.')}.{then}" if then else message)
