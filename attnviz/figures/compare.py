@@ -42,8 +42,7 @@ def comparison_figures(first_name: str, source: EncodedSource | None, step: Deco
     rows = len(step.query_tokens)  # (with beam search, the hypothesis on show; search steps may be more)
     decoded = len(comparison.steps)
     if rows > decoded > 0 and comparison.steps[-1].finished and decoded < len(comparison.target):
-        why = f"it stops after {decoded} words (its length limit), before this step"
-        return first, empty_figure(f"{comparison.model}: {why}"), empty_figure("")
+        return first, empty_figure(f"{comparison.model} stops at {decoded} words (its length limit)"), empty_figure("")
     if not 0 < rows <= decoded:
         return first, empty_figure(f"{comparison.model}: decoding…"), empty_figure("")
     if comparison.steps[rows - 1].query_tokens != step.query_tokens:
