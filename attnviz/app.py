@@ -72,13 +72,37 @@ def _display_problem() -> str | None:
             "or use a command such as 'attnviz export' (attnviz --help)")
 
 
+def open_at_start(window, args: argparse.Namespace) -> None:
+    """What the window opens first: the --session, else the --checkpoint (else the last one, else the shipped
+    Transformer) with the --text. A checkpoint refused here (from the settings or a session) leaves the
+    shipped Transformer open instead, with a message saying why: never a window with no model."""
+    from attnviz import paths
+
+    if _is_file(paths.DEFAULT_CHECKPOINT):
+        window.session.fallback = paths.DEFAULT_CHECKPOINT
+    checkpoint = args.checkpoint  # a path the user names is always tried: a problem with it is shown
+    if checkpoint is None:
+        last = window.settings.last_checkpoint
+        remembered = Path(last) if last else None
+        checkpoint = remembered if remembered is not None and _is_file(remembered) else paths.DEFAULT_CHECKPOINT
+    if args.session is not None:
+        window.build_docks()
+        if window.open_session(args.session):
+            return
+    if _is_file(checkpoint) or args.checkpoint is not None:
+        window.load(checkpoint, fall_back=True)  # a missing device at start-up: say so, use another
+    else:
+        window.statusBar().showMessage("Open a checkpoint (Ctrl+O) to begin.")
+    window.build_docks()
+    window.set_sentence(args.text if args.text is not None else paths.EXAMPLE_SENTENCE, run=True)
+
+
 def run_gui(args: argparse.Namespace) -> int:
     if problem := _display_problem():
         print(f"attnviz: error: {problem}", file=sys.stderr)
         return 2
     from PySide6 import QtCore, QtWidgets
 
-    from attnviz import paths
     from attnviz.gui.errors import configure_logging, default_log_path, install_excepthooks, route_qt_messages
     from attnviz.gui.main_window import MainWindow, Poster
     from attnviz.gui.settings import Settings
@@ -94,25 +118,8 @@ def run_gui(args: argparse.Namespace) -> int:
     settings = Settings(args.settings)
     window = MainWindow(settings, runner, defer_docks=True, device=args.device)
     stop_showing_errors = install_excepthooks(window.error, poster.post, log_path)
-    checkpoint = args.checkpoint  # a path the user names is always tried: a problem with it is shown
-    if checkpoint is None:
-        remembered = Path(settings.last_checkpoint) if settings.last_checkpoint else None
-        checkpoint = remembered if remembered is not None and _is_file(remembered) else paths.DEFAULT_CHECKPOINT
-    text = args.text if args.text is not None else paths.EXAMPLE_SENTENCE
-
-    def start() -> None:  # after the first paint: torch loads on the worker, pyqtgraph here
-        if args.session is not None:
-            window.build_docks()
-            if window.open_session(args.session):
-                return
-        if _is_file(checkpoint) or args.checkpoint is not None:
-            window.load(checkpoint, fall_back=True)  # a missing device at start-up: say so, use another
-        else:
-            window.statusBar().showMessage("Open a checkpoint (Ctrl+O) to begin.")
-        window.build_docks()
-        window.set_sentence(text, run=True)
-
-    _watcher = _after_first_paint(window, start, args.report_first_paint)
+    # after the first paint: torch loads on the worker, pyqtgraph here
+    _watcher = _after_first_paint(window, lambda: open_at_start(window, args), args.report_first_paint)
     window.statusBar().showMessage("Starting…")
     window.show()
     if args.quit_after:

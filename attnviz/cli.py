@@ -366,13 +366,17 @@ KERNEL_ONLY = ("kernel", "bandwidth", "query")  # export options of a kernel-reg
 
 def _read_saved_session(args: argparse.Namespace):
     """export --session: read it, and take the checkpoint, sentence, beam and view options from it."""
-    from attnviz.session_file import checkpoint_changed, find_checkpoint, read_session
+    from attnviz.session_file import CheckpointOutside, checkpoint_changed, find_checkpoint, read_session
 
     if args.checkpoint is not None or args.text is not None:
         raise CliError("--session names the checkpoint and the sentence: leave out "
                        f"{'--checkpoint' if args.checkpoint is not None else '--text'}")
     saved = read_session(args.session)  # (its errors are ValueErrors: one line, exit 2)
-    checkpoint = find_checkpoint(saved, args.session)
+    try:
+        checkpoint = find_checkpoint(saved, args.session)
+    except CheckpointOutside as outside:
+        raise CliError(f"{outside}: not followed without asking (open the session in the window to confirm it, "
+                       "or move the session beside its checkpoint)") from None
     if note := checkpoint_changed(saved, checkpoint):
         warn(note)
     args.checkpoint, args.text, args.beam = str(checkpoint), saved.sentence, saved.beam_size

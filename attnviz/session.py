@@ -277,6 +277,7 @@ class Session:
         self._compare_requests = 0  # compare_with calls so far: a load that is no longer wanted is dropped
         self._compared_by: tuple[LoadedModel, Comparison] | None = None  # the last comparison and its model
         self._kernel_busy = False
+        self.fallback: Path | None = None  # loaded instead of a refused checkpoint while no model is (start-up)
         self._jobs: dict[int, str] = {}  # jobs in flight: id -> what it does
         self._job_ids = 0
 
@@ -352,6 +353,7 @@ class Session:
             self.loaded, info, kernel, device_used = result
             self._next_generation()  # results of the old model still in flight are dropped
             self._decoding, self._encoding, self._encoded_text = None, False, None
+            self._kernel_request = None  # a fit asked for the old model is not run on this one
             self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
                           position=-1, batch=None, computation=None)
             restoring = self._restoring
@@ -366,6 +368,11 @@ class Session:
                 self._loading = None
                 self._restoring = None
                 self._publish(loading="")
+                fallback = self.fallback
+                if self.loaded is None and fallback is not None and path != fallback:  # never a window with no model
+                    self.load(fallback, fall_back=True)  # (it loads while the message is read)
+                    self._report(error, f" Opening the shipped model {fallback.name} instead.")
+                    return
             self._report(error)
 
         self._publish(loading=path.name)
@@ -623,9 +630,10 @@ class Session:
             if request != self._compare_requests:
                 return  # another model (or none) was chosen since
             self._other = other
-            self._publish(compared_with=str(path))
+            self._publish(compared_with=str(path), comparison=None)  # (not the previous model's maps under its name)
             self.compare()
 
+        # A refused model leaves the comparison on show as it was (the panel's chooser goes back to it).
         self._submit(f"Loading {Path(path).name}…", job, done, self._report)
 
     def compare(self) -> None:
@@ -653,6 +661,8 @@ class Session:
                 own = decoding.run()[-1].output_tokens
             compared = decoding.encode(source.text)
             for token in target:
+                if decoding.finished:  # its own length limit (max_tgt_len) is shorter than this output
+                    break
                 decoding.step(token if token in other.tgt_vocab else "<unk>")  # type: ignore[operator]
             return Comparison(other.path.stem if other.path else "", other.kind, compared, own, target,
                               tuple(decoding.steps))
@@ -662,7 +672,13 @@ class Session:
                 self._compared_by = (other, comparison)
                 self._publish(comparison=comparison)
 
-        self._submit("Comparing…", job, done, self._report)
+        def failed(error: BaseException) -> None:
+            if self._other is other:  # this model cannot be compared: stop comparing (the chooser follows)
+                self._other, self._compared_by = None, None
+                self._publish(comparison=None, compared_with="")
+            self._report(error)
+
+        self._submit("Comparing…", job, done, failed)
 
     def force(self, token: str) -> None:
         """Make the decoder take ``token`` at the step on show instead of its own choice (the first step
@@ -788,7 +804,7 @@ class Session:
 
     def _fit_next_kernel(self) -> None:
         loaded, request = self.loaded, self._kernel_request
-        if loaded is None or request is None:
+        if loaded is None or request is None or loaded.model_kind.family != "regression":
             return
         self._kernel_request, self._kernel_busy = None, True
         gen = self._load_generation
@@ -810,7 +826,8 @@ class Session:
             finish()
 
         def failed(error: BaseException) -> None:
-            self._report(error)
+            if gen == self._load_generation and self.loaded is loaded:  # (not for a model replaced since)
+                self._report(error)
             finish()
 
         self._submit("Fitting…", job, done, failed)
@@ -819,7 +836,8 @@ class Session:
         self._generation += 1
         return self._generation
 
-    def _report(self, error: BaseException) -> None:
+    def _report(self, error: BaseException, then: str = "") -> None:
+        """Tell the listener about ``error`` in one message (``then``: what happens next, appended)."""
         from attnviz.core.checkpoint import CheckpointError
         from attnviz.core.device import DeviceUnavailableError
 
@@ -828,4 +846,4 @@ class Session:
         else:
             log.exception("unexpected error", exc_info=error)
             message = f"Unexpected error: {type(error).__name__}: {error}"
-        self.listener.error(message)
+        self.listener.error(f"{message.rstrip('.')}.{then}" if then else message)

@@ -9,6 +9,7 @@ kernel-regression model, the kernel, bandwidth and query instead of a sentence.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import math
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from attnviz.core.checkpoint_file import checkpoint_file_problem
 from attnviz.core.files import atomic_output
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.limits import MAX_BEAM
@@ -33,10 +35,28 @@ MAX_STEPS = 1_000
 MAX_INDEX = 1_000  # layers, heads
 MIN_BANDWIDTH, MAX_BANDWIDTH = 0.05, 5.0  # the Kernel-regression panel's range
 MAX_QUERY = 100.0  # the query x (the book's data lie in [0, 5])
+MAX_PATH_CHARS, MAX_NAME_BYTES = 4096, 255  # Linux's PATH_MAX and NAME_MAX: a longer path names no file
+SHOWN_PATH_CHARS = 120  # a path longer than this is shortened in messages (its start … its end)
 
 
 class SessionFileError(ValueError):
     """A session file that cannot be read or written; the message says which and why."""
+
+
+class CheckpointOutside(SessionFileError):
+    """The session's checkpoint is missing where it was saved, and its path relative to the session leads
+    out of the session's folder, to ``path``: not followed unless the user confirms (the window asks)."""
+
+    def __init__(self, message: str, path: Path):
+        super().__init__(message)
+        self.path = path
+
+
+def shown_path(path: str | Path) -> str:
+    """``path`` for a message: a very long one (10,000 characters) is shortened to its start and end."""
+    text = str(path)
+    half = SHOWN_PATH_CHARS // 2
+    return text if len(text) <= SHOWN_PATH_CHARS else f"{text[:half]}…{text[-half:]} ({len(text):,} characters)"
 
 
 @dataclass(frozen=True)
@@ -112,30 +132,42 @@ def write_session(saved: SavedSession, path: str | Path) -> Path:
 def read_session(path: str | Path) -> SavedSession:
     """Read and check a session file; SessionFileError says what is wrong with it."""
     path = Path(path).expanduser()
+    name = shown_path(path)
     try:
         if path.is_dir():
-            raise SessionFileError(f"{path} is a folder, not a session file")
+            raise SessionFileError(f"{name} is a folder, not a session file")
         if not stat.S_ISREG(path.stat().st_mode):  # a device or a pipe could be endless
-            raise SessionFileError(f"{path} is not a regular file")
+            raise SessionFileError(f"{name} is not a regular file")
         with open(path, "rb") as stream:
             raw = stream.read(MAX_FILE_BYTES + 1)
         if len(raw) > MAX_FILE_BYTES:
-            raise SessionFileError(f"{path} is too large to be an attnviz session (over {MAX_FILE_BYTES:,} bytes)")
+            raise SessionFileError(f"{name} is too large to be an attnviz session (over {MAX_FILE_BYTES:,} bytes)")
         text = raw.decode("utf-8")
+    except SessionFileError:
+        raise
     except FileNotFoundError:
-        raise SessionFileError(f"there is no session file {path}") from None
+        raise SessionFileError(f"there is no session file {name}") from None
     except UnicodeDecodeError:
-        raise SessionFileError(f"{path} is not an attnviz session (not UTF-8 text)") from None
+        raise SessionFileError(f"{name} is not an attnviz session (not UTF-8 text)") from None
     except OSError as error:
-        raise SessionFileError(f"could not read {path}: {error.strerror or error}") from None
+        raise SessionFileError(f"could not read the session {name}: {_why(error)}") from None
+    except ValueError:  # a NUL character in the name
+        raise SessionFileError(f"{name} is not a usable file name") from None
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as error:  # (a 5,000-digit number is a ValueError, not a JSONDecodeError)
-        raise SessionFileError(f"{path} is not an attnviz session (not JSON: {error})") from None
+        raise SessionFileError(f"{name} is not an attnviz session (not JSON: {error})") from None
     try:
         return _parse(data)
     except SessionFileError as error:
-        raise SessionFileError(f"{path}: {error}") from None
+        raise SessionFileError(f"{name}: {error}") from None
+
+
+def _why(error: OSError) -> str:
+    """An OSError in words, without the path it names (which may be 10,000 characters)."""
+    if error.errno == errno.ENAMETOOLONG:
+        return "the path is too long to name a file"
+    return error.strerror or type(error).__name__
 
 
 def _get(data: dict, key: str, kind: type | tuple[type, ...], default: Any = None, required: bool = False) -> Any:
@@ -164,7 +196,13 @@ def _parse(data: Any) -> SavedSession:
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version > VERSION:
         raise SessionFileError(f"session version {version!r} is newer than this attnviz understands ({VERSION})")
-    checkpoint = _get(data, "checkpoint", str, required=True)
+    if version < 1:
+        raise SessionFileError(f"session version {version} does not exist (versions start at 1; this attnviz "
+                               f"writes {VERSION})")
+    checkpoint = _path(_get(data, "checkpoint", str, required=True), "checkpoint")
+    relative = _get(data, "checkpoint_relative", str)
+    if relative is not None:
+        _path(relative, "checkpoint_relative")
     sha = _get(data, "checkpoint_sha256", str, "")
     if sha and (len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha)):
         raise SessionFileError("'checkpoint_sha256' is not a SHA-256 (64 hex digits)")
@@ -203,24 +241,55 @@ def _parse(data: Any) -> SavedSession:
                                    f"query from {-MAX_QUERY:g} to {MAX_QUERY:g}")
         kernel = SavedKernel(name, bandwidth, query)
     return SavedSession(Path(checkpoint), sha, sentence, _whole(data, "beam_size", 1, MAX_BEAM, 1), tuple(plan),
-                        _whole(data, "position", -1, len(plan) - 1 if plan else -1, -1), view, kernel,
-                        _get(data, "checkpoint_relative", str))
+                        _whole(data, "position", -1, len(plan) - 1 if plan else -1, -1), view, kernel, relative)
+
+
+def _path(text: str, key: str) -> str:
+    """A path from the file, checked to be one the system could open (a longer one names no file)."""
+    if not text or "\0" in text:
+        raise SessionFileError(f"{key!r} is not a file path")
+    if len(text) > MAX_PATH_CHARS or any(len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES
+                                         for part in text.split("/")):
+        raise SessionFileError(f"{key!r} is too long to be a file path ({len(text):,} characters)")
+    return text
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError as error:  # a symlink loop, no permission to look …
+        raise SessionFileError(f"the session's checkpoint {shown_path(path)} cannot be used: {_why(error)}") from None
 
 
 def find_checkpoint(saved: SavedSession, session_path: str | Path) -> Path:
     """The checkpoint a session names: its absolute path, else its path relative to the session file
-    (the two moved together); SessionFileError when neither exists."""
-    if saved.checkpoint.is_file():
+    (the two moved together); SessionFileError when neither exists. A relative path that leads out of the
+    session's folder is not followed: CheckpointOutside names where it leads (the window asks first)."""
+    if _is_file(saved.checkpoint):
         return saved.checkpoint
     if saved.checkpoint_relative:
-        beside = Path(session_path).expanduser().resolve().parent / saved.checkpoint_relative
-        if beside.is_file():
-            return beside
-    raise SessionFileError(f"the session's checkpoint {saved.checkpoint} is missing")
+        folder = Path(session_path).expanduser().resolve().parent  # (as write_session measured it)
+        beside = Path(os.path.normpath(folder / saved.checkpoint_relative))
+        if _is_file(beside):
+            if beside.is_relative_to(folder):
+                return beside
+            raise CheckpointOutside(
+                f"the session's checkpoint {shown_path(saved.checkpoint)} is missing; its path relative to the "
+                f"session, {shown_path(saved.checkpoint_relative)}, leads out of the session's folder to "
+                f"{shown_path(beside)}", beside)
+    raise SessionFileError(f"the session's checkpoint {shown_path(saved.checkpoint)} is missing")
 
 
 def checkpoint_changed(saved: SavedSession, checkpoint: Path) -> str:
-    """A sentence saying the checkpoint differs from the one the session was saved with, or ""."""
+    """A sentence saying the checkpoint differs from the one the session was saved with, or "".
+    SessionFileError, before the file is read, when it is not plausibly a checkpoint (a 20 GB file)."""
+    try:
+        problem = checkpoint_file_problem(checkpoint)
+    except OSError as error:
+        raise SessionFileError(f"the session's checkpoint {shown_path(checkpoint)} cannot be read: "
+                               f"{_why(error)}") from None
+    if problem:
+        raise SessionFileError(f"the session's checkpoint {shown_path(checkpoint)} is refused: {problem}")
     if saved.checkpoint_sha256 and sha256_of(checkpoint) != saved.checkpoint_sha256:
         return (f"The checkpoint {checkpoint.name} has changed since this session was saved (its SHA-256 differs): "
                 "the attention shown may differ from what was saved.")

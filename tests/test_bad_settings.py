@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
 from attnviz.session import InlineRunner
@@ -73,4 +75,24 @@ def test_an_unwritable_settings_file_is_reported_once(tmp_path):
     first = settings.sync()
     assert first is not None and "cannot be saved" in first and str(blocker) in first
     settings.beam_size = 4
+    assert settings.sync() is None  # said once
+
+
+@pytest.mark.parametrize("content", [
+    b"\x00\xff\xfe garbage \x00",  # binary
+    b"[General\nbeam_size=3\n",  # a section never closed
+    b"[General]\njust a line\n",  # a line that is no setting
+    "[General]\nbeam_size=2\n".encode("utf-16"),  # another encoding
+])
+def test_a_damaged_but_writable_settings_file_is_said_to_be_rewritten(tmp_path, content):
+    path = tmp_path / "attnviz.ini"
+    path.write_bytes(content)
+    settings = Settings(path)
+    assert settings.beam_size in (1, 2, 3)  # read: a default or what could be read
+    settings.beam_size = 4
+    message = settings.sync()
+    assert message is not None and "not writable" not in message
+    assert str(path) in message and "damaged" in message and "rewritten with your current settings" in message
+    assert Settings(path).beam_size == 4  # what the message says happened
+    settings.beam_size = 5
     assert settings.sync() is None  # said once

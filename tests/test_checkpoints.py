@@ -213,12 +213,12 @@ def test_kernel_data_with_absurd_values_is_refused(tmp_path):
 
 def test_an_unreadable_file_says_permission_denied(good, monkeypatch):
     """(As root, chmod cannot make a file unreadable: the OS's answer is simulated.)"""
-    import attnviz.core.checkpoint as checkpoint
+    import attnviz.core.checkpoint_file as checkpoint_file  # (where the loader first opens the file)
 
     def refused(*_args, **_kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(checkpoint, "open", refused, raising=False)
+    monkeypatch.setattr(checkpoint_file, "open", refused, raising=False)
     with pytest.raises(CheckpointError, match=r"good\.safetensors: permission denied"):
         load_checkpoint(good)
 

@@ -178,3 +178,56 @@ def test_a_computation_for_a_step_no_longer_on_show_is_dropped(tiny_models):
     session.show(0)  # scrubbed back before the computation arrived
     runner.run_all()
     assert session.state.computation is None
+
+
+def _short_model(tiny_models, tmp_path, max_tgt_len=2):
+    """The tiny RNN with a shorter output limit than the loaded Transformer's translations."""
+    import dataclasses
+
+    from attnviz.core.checkpoint import load_checkpoint, save_checkpoint
+
+    loaded = load_checkpoint(tiny_models["rnn-dot"][0])
+    loaded.model.config = dataclasses.replace(loaded.config, max_tgt_len=max_tgt_len)
+    return save_checkpoint(tmp_path / "short.safetensors", loaded.model, src_vocab=loaded.src_vocab,
+                           tgt_vocab=loaded.tgt_vocab)
+
+
+def test_a_model_with_a_shorter_output_limit_compares_as_far_as_it_goes(window, tiny_models, tmp_path, errors):
+    window.set_sentence("a b c d e", run=True)
+    panel = _raised(window, "compare")
+    panel.compare_with(_short_model(tiny_models, tmp_path))
+    state = window.session.state
+    assert errors == [] and state.compared_with.endswith("short.safetensors")
+    assert len(state.comparison.steps) == 2 and len(state.steps) == 6
+    assert "length limit" in panel.second.spec.title and "2 words" in panel.second.spec.title
+    window.session.show(1)  # a row both models decoded: the three maps
+    assert panel.second.values.shape == (2, 5) and panel.difference.values.shape == (2, 5)
+
+
+def test_a_refused_compare_leaves_the_chooser_on_what_is_compared(window, tiny_models, tmp_path, errors, monkeypatch):
+    from PySide6 import QtWidgets
+
+    from attnviz.gui.panels.compare import NONE, OTHER
+
+    junk = tmp_path / "junk.safetensors"
+    junk.write_bytes(b"not a checkpoint")
+    window.set_sentence("a b c", run=True)
+    panel = _raised(window, "compare")
+
+    def choose_other(path):
+        monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName", lambda *args, **kwargs: (str(path), ""))
+        panel.model_box.setCurrentIndex(panel.model_box.findData(OTHER))
+        panel.model_box.activated.emit(panel.model_box.currentIndex())
+
+    choose_other(junk)
+    assert "junk.safetensors" in errors[-1]
+    assert panel.model_box.currentText() == NONE and window.session.state.comparison is None
+
+    choose_other(tiny_models["rnn-dot"][0])
+    comparison = window.session.state.comparison
+    assert comparison is not None and panel.model_box.currentText() == "rnn-dot"
+    choose_other(junk)  # refused: the comparison on show stays, and the chooser says which it is
+    assert len(errors) == 2 and "junk.safetensors" in errors[-1]
+    assert panel.model_box.currentText() == "rnn-dot" and window.session.state.comparison is comparison
+    choose_other("")  # "Other checkpoint…" cancelled: nothing changes
+    assert panel.model_box.currentText() == "rnn-dot" and window.session.state.comparison is comparison

@@ -121,6 +121,8 @@ def test_kernel_sessions_keep_the_kernel_bandwidth_and_query(qtbot, tmp_path):
     (b'{"format": "attnviz-session", "version": 1, "checkpoint": "x", "checkpoint_sha256": "abc"}', "SHA-256"),
     (b'{"format": "attnviz-session", "version": 1, "checkpoint": "x", "kernel": {"bandwidth": -1}}', "bandwidth"),
     (b" " * 1_000_001, "too large"),
+    (b'{"format": "attnviz-session", "version": -5, "checkpoint": "x"}', "version -5 does not exist"),
+    (b'{"format": "attnviz-session", "version": 0, "checkpoint": "x"}', "version 0 does not exist"),
 ])
 def test_bad_session_files_are_refused_in_words(tmp_path, content, message):
     path = tmp_path / "bad.json"
@@ -222,3 +224,63 @@ def test_numbers_too_long_for_python_and_special_files_are_refused(tmp_path):
         read_session(fifo)
     with pytest.raises(SessionFileError, match="not a regular file"):
         read_session("/dev/zero")
+
+
+def _session_naming(path, checkpoint, **more):
+    data = {"format": "attnviz-session", "version": 1, "checkpoint": str(checkpoint), **more}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_huge_file_named_by_a_session_is_refused_before_it_is_hashed(tmp_path, capsys, monkeypatch):
+    import attnviz.session_file
+    from attnviz.core.checkpoint import CheckpointError, load_checkpoint
+
+    huge = tmp_path / "film.safetensors"
+    with open(huge, "wb") as f:
+        f.truncate(20 * 2**30)  # 20 GB, sparse: no disk used
+    hashed = []
+    monkeypatch.setattr(attnviz.session_file, "sha256_of", lambda path: hashed.append(path) or "0" * 64)
+    session = _session_naming(tmp_path / "s.attnviz.json", huge, checkpoint_sha256="a" * 64, sentence="a b")
+    code, _, err = run_cli(capsys, "export", "--session", str(session), "--out", str(tmp_path / "out"))
+    assert code == 2 and hashed == []
+    assert "film.safetensors" in err and "20.0 GB, larger than any attnviz checkpoint" in err
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(CheckpointError, match=r"20\.0 GB, larger than any attnviz checkpoint"):
+        load_checkpoint(huge)  # (the loader looks first too: it never maps such a file)
+
+
+def test_a_relative_path_out_of_the_sessions_folder_is_not_followed_silently(window, tmp_path, tiny_models,
+                                                                               capsys, monkeypatch, errors):
+    from attnviz.gui import errors as gui_errors
+
+    checkpoint = _checkpoint_copy(tiny_models, tmp_path, "rnn-dot")  # tmp/models/mine.safetensors
+    session = _session_naming(tmp_path / "a" / "b" / "s.attnviz.json", "/no/such/mine.safetensors",
+                              checkpoint_relative="../../models/mine.safetensors", sentence="a b")
+    asked = []
+    monkeypatch.setattr(gui_errors, "ask", lambda _parent, question: asked.append(question) or False, raising=False)
+    assert not window.open_session(session)
+    assert str(checkpoint) in asked[0] and "out of the session's folder" in asked[0]
+    assert window.session.state.model.kind == "transformer" and errors == []  # declined: nothing changed
+
+    monkeypatch.setattr(gui_errors, "ask", lambda _parent, question: asked.append(question) or True)
+    assert window.open_session(session)
+    assert window.session.state.model.path == checkpoint and window.sentence.text() == "a b"
+
+    code, _, err = run_cli(capsys, "export", "--session", str(session), "--out", str(tmp_path / "out"))
+    assert code == 2 and str(checkpoint) in err and "not followed" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_path_too_long_for_the_system_is_one_short_sentence(window, tmp_path, capsys, errors):
+    long_path = "/" + "x" * 10_000 + ".safetensors"
+    session = _session_naming(tmp_path / "s.attnviz.json", long_path)
+    with pytest.raises(SessionFileError, match="'checkpoint' is too long to be a file path"):
+        read_session(session)
+    assert not window.open_session(session)
+    assert "too long" in errors[-1] and len(errors[-1]) < 300 and "Errno" not in errors[-1]
+    code, _, err = run_cli(capsys, "export", "--session", str(session), "--out", str(tmp_path / "out"))
+    assert code == 2 and "too long" in err and len(err) < 300
+    code, _, err = run_cli(capsys, "export", "--session", "/" + "y" * 10_000 + ".json", "--out", str(tmp_path / "o"))
+    assert code == 2 and "too long" in err and len(err) < 400 and "Errno" not in err

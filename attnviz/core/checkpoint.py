@@ -32,6 +32,7 @@ from safetensors.torch import save_file
 from torch import nn
 from torch.overrides import TorchFunctionMode
 
+from attnviz.core.checkpoint_file import MAX_MODEL_BYTES, checkpoint_file_problem
 from attnviz.core.files import atomic_output
 from attnviz.core.kinds import KINDS, ModelKind, kind_of
 from attnviz.core.limits import check_config_values
@@ -41,7 +42,6 @@ FORMAT_VERSION = "1"
 MAX_TENSORS = 10_000  # the shipped Transformer has 140; a header of 400,000 takes seconds to even list
 MAX_TOKEN_CHARS = 100  # a vocabulary entry longer than this is not a word (and would swamp every axis)
 MAX_ABS_VALUE = 1e6  # trained weights and the kernel-regression data are far smaller
-MAX_MODEL_BYTES = 2 * 1024**3  # attnviz's models are tens of MB; a config claiming more is refused
 
 
 class CheckpointError(Exception):
@@ -270,8 +270,7 @@ def _check_openable(path: Path) -> None:
     try:
         if path.exists() and not path.is_dir() and not stat.S_ISREG(path.stat().st_mode):
             raise CheckpointError(f"{path}: not a regular file (a pipe or a device?)")
-        with open(path, "rb") as probe:
-            probe.read(1)
+        problem = checkpoint_file_problem(path)  # size and header: a 20 GB file is refused before it is mapped
     except FileNotFoundError:
         raise CheckpointError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -280,6 +279,8 @@ def _check_openable(path: Path) -> None:
         raise CheckpointError(f"{path}: permission denied (the file is not readable by you)") from None
     except OSError as error:  # a symlink loop, a name too long …
         raise CheckpointError(f"{path}: cannot be opened ({error.strerror or error})") from None
+    if problem:
+        raise CheckpointError(f"{path}: {problem}")
 
 
 @contextlib.contextmanager

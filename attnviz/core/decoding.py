@@ -80,17 +80,21 @@ class BeamSearch:
     ``beam_size`` best extensions by log-probability, then ranks them with the finished ones by
     length-normalized score. A sentence ends when all its kept hypotheses have ended or after
     ``max_len`` steps. record_attention: keep each hypothesis's attention rows (the app);
-    top_k: keep each hypothesis's next-token top-k (the app's table).
+    top_k: keep each hypothesis's next-token top-k (the app's table). <bos> and ``pad_id`` are never
+    candidates (a barely trained model may rank them first): not chosen, not in the top-k, not forced.
     """
 
     def __init__(self, model: TranslationModel, src: Tensor, src_valid_lens: Tensor, *, bos_id: int, eos_id: int,
-                 beam_size: int = 1, max_len: int = 32, record_attention: bool = False, top_k: int = 0):
+                 pad_id: int | None = None, beam_size: int = 1, max_len: int = 32, record_attention: bool = False,
+                 top_k: int = 0):
         if beam_size < 1:
             raise ValueError(f"beam size must be at least 1, got {beam_size}")
         self.model, self.bos_id, self.eos_id = model, bos_id, eos_id
+        self.never = sorted({bos_id} | ({pad_id} if pad_id is not None else set()))  # token ids never decoded
         self.beam_size, self.max_len = beam_size, max_len
         self.record_attention, self.top_k = record_attention, top_k
         self.device = src.device
+        self._never = torch.tensor(self.never, device=self.device)
         self.state: DecoderState
         self.state, self.encoder_attention = model.start(src, src_valid_lens, need_attention=record_attention)
         self.hypotheses: list[list[Hypothesis]] = [[Hypothesis([], 0.0)] for _ in range(src.shape[0])]
@@ -126,6 +130,8 @@ class BeamSearch:
         live = [(b, h) for b, hyps in enumerate(self.hypotheses) if not self.done[b] for h in hyps if not h.finished]
         state_in = self.state
         if force is not None:
+            if force in self.never:
+                raise ValueError(f"token id {force} (<bos> or <pad>) is never decoded: it cannot be forced")
             if len(self.hypotheses) != 1:
                 raise ValueError("a token can be forced only when decoding one sentence")
             if len(live) > 1:  # the best live hypothesis (they are kept ranked) is cache row 0
@@ -133,10 +139,11 @@ class BeamSearch:
             live = live[:1]
         last = torch.tensor([h.ids[-1] if h.ids else self.bos_id for _, h in live], device=self.device)
         log_probs, state, att = self.model.step(last, state_in, need_attention=self.record_attention)
+        log_probs = log_probs.index_fill(-1, self._never, float("-inf"))  # (R, V); the model's own values elsewhere
         rows = _host_rows(att, len(live))
         top: list[tuple[list[int], list[float]]] = [([], [])] * len(live)
         if self.top_k:
-            top_p, top_i = log_probs.exp().topk(min(self.top_k, log_probs.shape[-1]), dim=-1)
+            top_p, top_i = log_probs.exp().topk(min(self.top_k, log_probs.shape[-1] - len(self.never)), dim=-1)
             top = list(zip(top_i.tolist(), top_p.tolist(), strict=True))
         if force is not None:
             if not 0 <= force < log_probs.shape[-1]:
@@ -225,7 +232,7 @@ def translate(model: TranslationModel, sentences: Sequence[Sequence[str]], src_v
             continue
         src, valid = encode_batch([sentences[i] for i in chunk], src_vocab)
         search = BeamSearch(model, src.to(device), valid.to(device), bos_id=tgt_vocab.bos_id,
-                            eos_id=tgt_vocab.eos_id, beam_size=beam_size, max_len=max_len)
+                            eos_id=tgt_vocab.eos_id, pad_id=tgt_vocab.pad_id, beam_size=beam_size, max_len=max_len)
         search.run()
         for b, i in enumerate(chunk):
             ids = search.best(b).ids

@@ -75,7 +75,7 @@ class DecodeSession:
         src, valid = encode_batch([source.words], self.src_vocab)
         self._search = BeamSearch(self.model, src.to(self.device), valid.to(self.device),
                                   bos_id=self.tgt_vocab.bos_id, eos_id=self.tgt_vocab.eos_id,
-                                  beam_size=self.beam_size, max_len=self.max_tgt_len,
+                                  pad_id=self.tgt_vocab.pad_id, beam_size=self.beam_size, max_len=self.max_tgt_len,
                                   record_attention=self.record_attention, top_k=self.top_k)
         encoder = self._search.encoder_attention
         self._ahead = None
@@ -206,7 +206,8 @@ def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.dev
     src, valid = encode_batch([source.words for source in sources], loaded.src_vocab)
     started = time.perf_counter()
     search = BeamSearch(model, src.to(device), valid.to(device), bos_id=loaded.tgt_vocab.bos_id,
-                        eos_id=loaded.tgt_vocab.eos_id, max_len=loaded.config.max_tgt_len, record_attention=True)
+                        eos_id=loaded.tgt_vocab.eos_id, pad_id=loaded.tgt_vocab.pad_id,
+                        max_len=loaded.config.max_tgt_len, record_attention=True)
     search.run()
     seconds = time.perf_counter() - started
     width = src.shape[1]

@@ -40,7 +40,10 @@ def comparison_figures(first_name: str, source: EncodedSource | None, step: Deco
     if comparison is None:
         return first, empty_figure("Choose a model to compare with"), empty_figure("")
     rows = len(step.query_tokens)  # (with beam search, the hypothesis on show; search steps may be more)
-    if not 0 < rows <= len(comparison.steps):
+    decoded = len(comparison.steps)
+    if rows > decoded > 0 and comparison.steps[-1].finished and decoded < len(comparison.target):
+        return first, empty_figure(f"{comparison.model} stops at {decoded} words (its length limit)"), empty_figure("")
+    if not 0 < rows <= decoded:
         return first, empty_figure(f"{comparison.model}: decoding…"), empty_figure("")
     if comparison.steps[rows - 1].query_tokens != step.query_tokens:
         why = "the hypothesis on show at this search step is not the start of the final translation"

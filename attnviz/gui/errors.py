@@ -27,6 +27,16 @@ def warn(parent: QtWidgets.QWidget | None, message: str) -> None:
     box.exec()
 
 
+def ask(parent: QtWidgets.QWidget | None, question: str) -> bool:
+    """A Yes/No question in plain text (No is the default); whether the user answered Yes."""
+    buttons = QtWidgets.QMessageBox.StandardButton
+    box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Question, "attnviz", question, buttons.Yes | buttons.No,
+                                parent)
+    box.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+    box.setDefaultButton(buttons.No)
+    return box.exec() == buttons.Yes
+
+
 class _OneLine(logging.Formatter):
     """``attnviz: LEVEL: message`` and nothing else: tracebacks go to the log file only."""
 

@@ -566,11 +566,16 @@ class MainWindow(QtWidgets.QMainWindow):
     def open_session(self, path: str | Path) -> bool:
         """Bring back a saved session: its model, sentence, steps (forced tokens replayed), step on show and
         view. A checkpoint that changed since is loaded all the same, and the window says so."""
-        from attnviz.session_file import SessionFileError, find_checkpoint, read_session
+        from attnviz.session_file import CheckpointOutside, SessionFileError, find_checkpoint, read_session
 
         try:
             saved = read_session(path)
             checkpoint = find_checkpoint(saved, path)
+        except CheckpointOutside as outside:  # (a session from elsewhere: say where it leads before opening it)
+            where = str(outside)
+            if not errors.ask(self, f"{where[:1].upper()}{where[1:]}.\n\nOpen the session with that checkpoint?"):
+                return False
+            checkpoint = outside.path
         except (SessionFileError, OSError) as error:
             self.error(f"Could not open the session: {error}")
             return False

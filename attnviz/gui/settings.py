@@ -175,9 +175,23 @@ class Settings:
         self.qsettings.setValue("state", state)
 
     def sync(self) -> str | None:
-        """Write the settings file; the first time that fails, returns a sentence saying so (then None)."""
+        """Write the settings file; the first time that fails, or the file read was damaged, returns a sentence
+        saying what happened (then None)."""
         self.qsettings.sync()
-        if self.qsettings.status() == QtCore.QSettings.Status.NoError or self._write_error_reported:
+        status = self.qsettings.status()
+        if status == QtCore.QSettings.Status.NoError or self._write_error_reported:
             return None
         self._write_error_reported = True
+        if status == QtCore.QSettings.Status.FormatError:  # the file read was not valid INI (Qt still writes it)
+            if self._readable_now():
+                return (f"The settings file {self.path} was damaged (not a valid settings file): what could not be "
+                        "read was dropped, and the file has been rewritten with your current settings.")
+            return (f"The settings file {self.path} is damaged (not a valid settings file) and could not be "
+                    "rewritten; your settings last until you quit.")
         return f"Settings cannot be saved to {self.path} (the folder is not writable); they last until you quit."
+
+    def _readable_now(self) -> bool:
+        """The settings file, read afresh, is valid INI (a damaged file has been rewritten)."""
+        fresh = QtCore.QSettings(str(self.path), QtCore.QSettings.Format.IniFormat)
+        fresh.allKeys()
+        return fresh.status() == QtCore.QSettings.Status.NoError

@@ -65,8 +65,8 @@ class ComparePanel(QtWidgets.QWidget):
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         self.state = new
-        if changed(old, new, "compared_with"):
-            self._choose(new.compared_with)
+        if changed(old, new, "compared_with") or (not new.busy and not self._showing(new.compared_with)):
+            self._choose(new.compared_with)  # (once idle: a refused choice goes back to what is compared)
         if changed(old, new, "shown_source", "steps") and new.compared_with:
             self.compare_timer.start()  # the loaded model's decoding changed: the second model follows
         if changed(old, new, "shown_source", "step", "comparison"):
@@ -96,6 +96,13 @@ class ComparePanel(QtWidgets.QWidget):
         else:
             self.own.setText(" ")
 
+    def _showing(self, path: str) -> bool:
+        """The chooser shows ``path`` (the session's choice; "": none)."""
+        data = self.model_box.currentData()
+        if not path or not data or data == OTHER:
+            return not path and not data
+        return data == path or Path(data).resolve() == Path(path).resolve()
+
     def _choose(self, path: str) -> None:
         """Show ``path`` (the session's choice) in the chooser, adding it when it is not listed."""
         index = next((i for i in range(self.model_box.count()) if path and self.model_box.itemData(i) and
@@ -110,9 +117,8 @@ class ComparePanel(QtWidgets.QWidget):
         if data == OTHER:
             path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Compare with", "",
                                                             "attnviz checkpoints (*.safetensors);;All files (*)")
-            if not path:
-                self.model_box.setCurrentIndex(0)
-                self.compare_with(None)
+            if not path:  # cancelled: what is compared stays
+                self._choose(self.state.compared_with)
                 return
             self.model_box.insertItem(self.model_box.count() - 1, Path(path).stem, path)
             self.model_box.setCurrentIndex(self.model_box.count() - 2)

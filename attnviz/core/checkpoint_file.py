@@ -1,0 +1,36 @@
+"""A cheap first look at a checkpoint file (torch-free): its size and the first bytes of its header.
+
+A safetensors file starts with an 8-byte little-endian header length N, then N bytes of JSON (``{`` …),
+then the tensor data. Reading those few bytes and the file's size tells a 20 GB film or a random file
+from a checkpoint in microseconds, before anything reads the file whole (its SHA-256) or maps it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+MAX_MODEL_BYTES = 2 * 1024**3  # attnviz's models are tens of MB; a config claiming more is refused
+MAX_HEADER_BYTES = 100_000_000  # safetensors' own limit on the JSON header
+MAX_CHECKPOINT_BYTES = 8 + MAX_HEADER_BYTES + MAX_MODEL_BYTES  # (float16 weights take less)
+
+
+def checkpoint_file_problem(path: str | Path) -> str:
+    """"" when ``path`` is a regular file of a checkpoint's size whose first bytes are a safetensors header;
+    else a short sentence saying why it is not one (without the path). OSError when it cannot be read."""
+    with open(path, "rb") as stream:
+        info = os.fstat(stream.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            return "not a regular file (a pipe or a device?)"
+        size = info.st_size
+        if size > MAX_CHECKPOINT_BYTES:
+            return (f"the file is {size / 1024**3:.1f} GB, larger than any attnviz checkpoint "
+                    f"(at most {MAX_CHECKPOINT_BYTES / 1024**3:.1f} GB): not a checkpoint")
+        start = stream.read(9)
+    if len(start) < 9:
+        return f"not a readable safetensors file (only {size} bytes)"
+    header = int.from_bytes(start[:8], "little")
+    if header > MAX_HEADER_BYTES or 8 + header > size or start[8:9] != b"{":
+        return "not a readable safetensors file (its first bytes are not a safetensors header)"
+    return ""
