@@ -8,9 +8,11 @@ from dataclasses import dataclass
 
 EDITIONS = ("0.17", "1.0")  # the first is the default: the project's notes follow it
 DEFAULT_EDITION = EDITIONS[0]
-EDITION_NAMES = {"0.17": "d2l 0.17 / 《动手学深度学习》第二版 (chapter 10)",
+# (English only here: a desktop without a CJK font would draw the Chinese edition's name as boxes. The
+# Chinese titles are kept in Section.chinese for a Chinese interface, which will ship its own font.)
+EDITION_NAMES = {"0.17": "d2l 0.17 / the Chinese 2nd edition (chapter 10)",
                  "1.0": "d2l 1.0, d2l.ai today (chapter 11)"}
-SHORT_NAMES = {"0.17": "d2l 0.17 / 第二版", "1.0": "d2l 1.0"}
+SHORT_NAMES = {"0.17": "d2l 0.17", "1.0": "d2l 1.0"}
 
 
 @dataclass(frozen=True)
@@ -20,6 +22,7 @@ class Section:
 
     numbers: dict[str, str]
     titles: dict[str, str]
+    chinese: str = ""  # the section's title in 《动手学深度学习》第二版 (zh.d2l.ai)
 
     def number(self, edition: str) -> str:
         return self.numbers[edition]
@@ -33,7 +36,7 @@ class Section:
         return self.numbers[other] if self.numbers[other] != self.numbers[edition] else None
 
     def heading(self, edition: str) -> str:
-        """``10.6 (d2l 1.0: 11.6) Self-Attention and Positional Encoding · 自注意力和位置编码``: the other
+        """``10.6 (d2l 1.0: 11.6) Self-Attention and Positional Encoding``: the other
         edition's number right after this one's, where a narrow list still shows it."""
         return f"{self.numbered(edition)} {self.titles[edition]}"
 
@@ -51,7 +54,7 @@ class Section:
 
 
 def _book(old: str, old_title: str, chinese: str, new: str, new_title: str) -> Section:
-    return Section({"0.17": old, "1.0": new}, {"0.17": f"{old_title} · {chinese}", "1.0": new_title})
+    return Section({"0.17": old, "1.0": new}, {"0.17": old_title, "1.0": new_title}, chinese)
 
 
 def _paper(where: str) -> Section:
