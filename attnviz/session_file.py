@@ -36,7 +36,7 @@ MAX_INDEX = 1_000  # layers, heads
 MIN_BANDWIDTH, MAX_BANDWIDTH = 0.05, 5.0  # the Kernel-regression panel's range
 MAX_QUERY = 100.0  # the query x (the book's data lie in [0, 5])
 MAX_PATH_CHARS, MAX_NAME_BYTES = 4096, 255  # Linux's PATH_MAX and NAME_MAX: a longer path names no file
-SHOWN_PATH_CHARS = 120  # a path longer than this is shortened in messages (its start … its end)
+SHOWN_PATH_CHARS = 240  # a path longer than this is shortened in messages (its start … its end)
 
 
 class SessionFileError(ValueError):
