@@ -241,3 +241,18 @@ def test_the_beam_tree_title_stays_in_sight_and_keeps_its_step(window, qtbot):
     title.resize(120, title.height())
     assert "…" in title.text() and f"step {step}" in title.text()
     assert title.toolTip() == title.full
+
+
+def test_all_heads_reads_out_scores_and_never_a_blank_score_as_nan(window, qtbot):
+    window.resize(1280, 800)
+    window.set_sentence("a b c d e", run=True)
+    panel = window.attention
+    panel.select_view(AttentionKind.DECODER_SELF, 0, 0)
+    panel.scores.setChecked(True)
+    panel.show_masked.setChecked(False)  # masked scores are then blank (NaN) cells
+    panel.all_heads.setChecked(True)
+    grid = panel.grid
+    steps = len(window.session.state.steps)
+    score = window.session.state.step.self_scores[0, 1, steps - 1, 0]
+    assert grid.read_out(0, 1, steps - 1, 0).endswith(f"key <bos>: score {score:.4f}")
+    assert grid.read_out(0, 1, 0, steps - 1).endswith(": masked")
