@@ -256,3 +256,21 @@ def test_all_heads_reads_out_scores_and_never_a_blank_score_as_nan(window, qtbot
     score = window.session.state.step.self_scores[0, 1, steps - 1, 0]
     assert grid.read_out(0, 1, steps - 1, 0).endswith(f"key <bos>: score {score:.4f}")
     assert grid.read_out(0, 1, 0, steps - 1).endswith(": masked")
+
+
+def test_an_app_wide_font_size_reaches_the_heatmap_labels(qtbot, qapp):
+    heatmap = Heatmap()
+    qtbot.addWidget(heatmap)
+    heatmap.resize(520, 600)
+    heatmap.show_figure(_sentence_figure())
+    line = heatmap.figure_layout().grid.top()
+    original = QtGui.QFont(qapp.font())
+    bigger = QtGui.QFont(original)
+    bigger.setPointSizeF(original.pointSizeF() * 1.5)
+    try:
+        qapp.setFont(bigger)
+        qtbot.waitUntil(lambda: heatmap.label_font.pointSizeF() == bigger.pointSizeF(), timeout=30000)
+        assert heatmap.title_font.pointSizeF() == bigger.pointSizeF() and heatmap.title_font.bold()
+        assert heatmap.figure_layout().grid.top() > line  # a taller title line: the layout follows
+    finally:
+        qapp.setFont(original)
