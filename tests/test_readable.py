@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
 
 from attnviz.core.kinds import AttentionKind
@@ -49,6 +49,12 @@ def test_labels_thin_only_below_a_line_and_the_hover_read_out_has_the_rest(qtbot
     assert layout.grid.width() / 10 < heatmap._metrics.height() and 1 < len(shown) < 10
     hidden = next(i for i in range(10) if i not in shown)
     assert f"keys {SENTENCE.split()[hidden]}:" in heatmap.cell_text(0, hidden)
+    heatmap.setToolTip("what the figure shows")
+    heatmap.show()
+    at = heatmap.cell_rect(0, hidden).center().toPoint()
+    QtWidgets.QApplication.sendEvent(heatmap, QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, at,
+                                                               heatmap.mapToGlobal(at)))
+    assert QtWidgets.QToolTip.text() == f"{heatmap.cell_text(0, hidden)}\nwhat the figure shows"
 
 
 def test_the_live_view_and_the_export_label_the_same_way():
