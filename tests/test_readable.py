@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
 
 from attnviz.core.kinds import AttentionKind
@@ -49,6 +49,12 @@ def test_labels_thin_only_below_a_line_and_the_hover_read_out_has_the_rest(qtbot
     assert layout.grid.width() / 10 < heatmap._metrics.height() and 1 < len(shown) < 10
     hidden = next(i for i in range(10) if i not in shown)
     assert f"keys {SENTENCE.split()[hidden]}:" in heatmap.cell_text(0, hidden)
+    heatmap.setToolTip("what the figure shows")
+    heatmap.show()
+    at = heatmap.cell_rect(0, hidden).center().toPoint()
+    QtWidgets.QApplication.sendEvent(heatmap, QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, at,
+                                                               heatmap.mapToGlobal(at)))
+    assert QtWidgets.QToolTip.text() == f"{heatmap.cell_text(0, hidden)}\nwhat the figure shows"
 
 
 def test_the_live_view_and_the_export_label_the_same_way():
@@ -241,3 +247,36 @@ def test_the_beam_tree_title_stays_in_sight_and_keeps_its_step(window, qtbot):
     title.resize(120, title.height())
     assert "…" in title.text() and f"step {step}" in title.text()
     assert title.toolTip() == title.full
+
+
+def test_all_heads_reads_out_scores_and_never_a_blank_score_as_nan(window, qtbot):
+    window.resize(1280, 800)
+    window.set_sentence("a b c d e", run=True)
+    panel = window.attention
+    panel.select_view(AttentionKind.DECODER_SELF, 0, 0)
+    panel.scores.setChecked(True)
+    panel.show_masked.setChecked(False)  # masked scores are then blank (NaN) cells
+    panel.all_heads.setChecked(True)
+    grid = panel.grid
+    steps = len(window.session.state.steps)
+    score = window.session.state.step.self_scores[0, 1, steps - 1, 0]
+    assert grid.read_out(0, 1, steps - 1, 0).endswith(f"key <bos>: score {score:.4f}")
+    assert grid.read_out(0, 1, 0, steps - 1).endswith(": masked")
+
+
+def test_an_app_wide_font_size_reaches_the_heatmap_labels(qtbot, qapp):
+    heatmap = Heatmap()
+    qtbot.addWidget(heatmap)
+    heatmap.resize(520, 600)
+    heatmap.show_figure(_sentence_figure())
+    line = heatmap.figure_layout().grid.top()
+    original = QtGui.QFont(qapp.font())
+    bigger = QtGui.QFont(original)
+    bigger.setPointSizeF(original.pointSizeF() * 1.5)
+    try:
+        qapp.setFont(bigger)
+        qtbot.waitUntil(lambda: heatmap.label_font.pointSizeF() == bigger.pointSizeF(), timeout=30000)
+        assert heatmap.title_font.pointSizeF() == bigger.pointSizeF() and heatmap.title_font.bold()
+        assert heatmap.figure_layout().grid.top() > line  # a taller title line: the layout follows
+    finally:
+        qapp.setFont(original)

@@ -70,6 +70,7 @@ class HeadGrid(QtWidgets.QWidget):
         self._layout: GridLayout | None = None
         self._hover = (-1, -1, -1, -1)
         self.hint = ""  # shown in the middle while the matrices have no cells ("Press Step (F10) …")
+        self.value_name = "weight"  # what the cells hold, for the read-out ("weight" or "score")
         self._fonts()
 
     def _fonts(self) -> None:
@@ -170,9 +171,10 @@ class HeadGrid(QtWidgets.QWidget):
         if not (0 <= row < rows and 0 <= col < cols):
             return ""
         panel = spec.panels[layer * spec.columns + head]
-        what = "score" if "pre-softmax" in spec.title else "weight"
-        value = "masked" if panel.masked is not None and panel.masked[row, col] \
-            else f"{what} {float(panel.values[row, col]):.4f}"
+        number = float(panel.values[row, col])
+        # a masked cell, or a masked score that was never computed (NaN: the overlay may be off)
+        masked = (panel.masked is not None and bool(panel.masked[row, col])) or np.isnan(number)
+        value = "masked" if masked else f"{self.value_name} {number:.4f}"
         return (f"{spec.row_names[layer]} · {spec.col_names[head]} · query {first.row_labels[row]} → "
                 f"key {first.col_labels[col]}: {value}")
 

@@ -506,7 +506,10 @@ class Heatmap(QtWidgets.QWidget):
             if layout.title.contains(at) and layout.title_text != self.spec.title:
                 QtWidgets.QToolTip.showText(event.globalPos(), self.spec.title, self)
             elif cell != (-1, -1):  # every cell reads out, its labels shown or thinned away
-                QtWidgets.QToolTip.showText(event.globalPos(), self.cell_text(*cell), self)
+                note = f"\n{self.toolTip()}" if self.toolTip() else ""  # (the widget's own explanation under it)
+                QtWidgets.QToolTip.showText(event.globalPos(), self.cell_text(*cell) + note, self)
+            elif self.toolTip():
+                QtWidgets.QToolTip.showText(event.globalPos(), self.toolTip(), self)
             else:
                 QtWidgets.QToolTip.hideText()
             return True

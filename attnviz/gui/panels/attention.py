@@ -145,6 +145,7 @@ class AttentionPanel(QtWidgets.QWidget):
         self.heatmap.set_hint(hint)
         self.grid.hint = hint
         if isinstance(named.spec, GridSpec):
+            self.grid.value_name = "score" if self.scores.isChecked() else "weight"
             self.grid.show_grid(named.spec)
             self.stack.setCurrentWidget(self.grid)
             self.readout.setText(" ")

@@ -54,7 +54,7 @@ class KernelPanel(QtWidgets.QWidget):
         self.curves_view = TitledPlot(title="Predictions (drag the red line to move the query)")
         self.curves = self.curves_view.plot
         self.curves.setMouseEnabled(x=True, y=True)
-        legend_below(self.curves)
+        legend_below(self.curves, columns=1)  # (two columns of these names would widen the dock)
         self.curves.setLabel("bottom", "x")
         self.curves.setLabel("left", "y")
         self.points = self.curves.plot([], [], pen=None, symbol="o", symbolSize=6, symbolBrush=(150, 150, 150),

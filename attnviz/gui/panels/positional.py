@@ -41,7 +41,7 @@ class PositionalPanel(QtWidgets.QWidget):
         self.table_view = Heatmap()
         self.similarity_view = Heatmap()
         self.curves = pg.PlotWidget(background="w")
-        legend_below(self.curves.getPlotItem(), columns=4)
+        legend_below(self.curves.getPlotItem(), columns=2)
         self.curves.setLabel("bottom", "position")
         self.dims_edit = QtWidgets.QLineEdit(DEFAULT_DIMS)
         self.dims_edit.setToolTip("Dimensions to plot over positions, e.g. 6, 7, 8-9")
