@@ -78,5 +78,5 @@ def test_the_desktop_entry_installs_for_this_user_only(tmp_path):
                           env={**os.environ, "XDG_DATA_HOME": str(data)}, timeout=60)
     assert done.returncode == 0, done.stderr
     entry = (data / "applications" / "attnviz.desktop").read_text()
-    assert f'Exec="{APP}" %f' in entry and "Icon=attnviz" in entry
+    assert f'Exec="{APP}" --open %f' in entry and "Icon=attnviz" in entry
     assert (data / "icons" / "hicolor" / "scalable" / "apps" / "attnviz.svg").read_text().startswith("<")
