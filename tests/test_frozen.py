@@ -164,3 +164,18 @@ def test_the_frozen_app_says_what_a_named_pipe_is(tmp_path):
     assert done.stderr.splitlines() == [f"attnviz: error: {pipe} is a named pipe (FIFO), not a file: reading a pipe "
                                         "can wait forever for a writer; attnviz opens a checkpoint (.safetensors) "
                                         "or a saved session (.json)"]
+
+
+def test_the_frozen_export_renders_a_saved_session(tmp_path):
+    import json
+
+    from attnviz.session_file import SavedSession, sha256_of, write_session
+
+    assert APP is not None
+    checkpoint = APP.parent / "_internal" / "models" / "transformer.safetensors"
+    session = write_session(SavedSession(checkpoint, sha256_of(checkpoint), "i'm home .", plan=(None, None),
+                                         position=1), tmp_path / "s.attnviz.json")
+    out = tmp_path / "out"
+    _ok("export", "--session", str(session), "--out", str(out), "--format", "csv", env={"HOME": str(tmp_path)})
+    assert (out / "cross_layer1_head1_step02.csv").read_text().count("\n") == 3  # header, <bos> and one token
+    assert json.loads((out / "attnviz-export.json").read_text())["sentence"] == "i'm home ."
