@@ -1,6 +1,8 @@
 """Entry point of ``attnviz``, ``python -m attnviz`` and ``main.py``.
 
 ``attnviz COMMAND …`` runs a CLI command (see :mod:`attnviz.cli`); anything else opens the window.
+``attnviz FILE`` opens a checkpoint or a saved session in the window; a path that is not a regular file is
+one line on stderr and exit code 2, or, with ``--open PATH`` (the desktop entry), a message in the window.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from attnviz.unopenable import looks_like_a_path, why_unopenable
 
 QUIT_WAIT_S = 1.5  # at quit, how long a running background job may hold the process
 
@@ -33,6 +37,9 @@ def _gui_parser() -> argparse.ArgumentParser:
     parser.add_argument("--text", help="sentence to decode on start")
     parser.add_argument("--session", type=Path, help="a saved session to open (File ▸ Save session)")
     parser.add_argument("--device", help="auto, cpu, cuda, cuda:N or mps")
+    parser.add_argument("--open", nargs="?", metavar="FILE",
+                        help="a checkpoint or saved session, as the desktop entry passes it: a path that cannot "
+                             "be opened is explained in the window")
     parser.add_argument("--settings", type=Path, help=argparse.SUPPRESS)  # tests keep their own settings file
     parser.add_argument("--log", type=Path, help="log file (default: attnviz.log in the app's data folder)")
     parser.add_argument("--quit-after", type=int, help=argparse.SUPPRESS)  # ms; for tests and benchmarks
@@ -97,10 +104,25 @@ def open_at_start(window, args: argparse.Namespace) -> None:
     window.set_sentence(args.text if args.text is not None else paths.EXAMPLE_SENTENCE, run=True)
 
 
+def _take_open(args: argparse.Namespace) -> str | None:
+    """--open FILE as --session (.json) or --checkpoint; or, when FILE cannot be opened, why not (the
+    window says so once it is up)."""
+    if args.open is None:
+        return None
+    if problem := why_unopenable(args.open):
+        return problem
+    if args.open.lower().endswith(".json"):
+        args.session = args.session or Path(args.open)
+    else:
+        args.checkpoint = args.checkpoint or Path(args.open)
+    return None
+
+
 def run_gui(args: argparse.Namespace) -> int:
     if problem := _display_problem():
         print(f"attnviz: error: {problem}", file=sys.stderr)
         return 2
+    not_opened = _take_open(args)
     from PySide6 import QtCore, QtWidgets
 
     from attnviz.gui.errors import configure_logging, default_log_path, install_excepthooks, route_qt_messages
@@ -118,8 +140,13 @@ def run_gui(args: argparse.Namespace) -> int:
     settings = Settings(args.settings)
     window = MainWindow(settings, runner, defer_docks=True, device=args.device)
     stop_showing_errors = install_excepthooks(window.error, poster.post, log_path)
-    # after the first paint: torch loads on the worker, pyqtgraph here
-    _watcher = _after_first_paint(window, lambda: open_at_start(window, args), args.report_first_paint)
+
+    def start() -> None:  # after the first paint: torch loads on the worker, pyqtgraph here
+        if not_opened:  # once start() is done: the dialog waits for the user, the window ready behind it
+            QtCore.QTimer.singleShot(0, lambda: window.error(not_opened))
+        open_at_start(window, args)
+
+    _watcher = _after_first_paint(window, start, args.report_first_paint)
     window.statusBar().showMessage("Starting…")
     window.show()
     if args.quit_after:
@@ -155,9 +182,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     from attnviz import cli
 
-    if args and not args[0].startswith("-") and args[0] not in cli.COMMANDS and _is_file(Path(args[0])):
-        # "Open with attnviz" (the desktop entry's %f) or attnviz FILE: a checkpoint, or a saved session
-        args = ["--session" if args[0].lower().endswith(".json") else "--checkpoint", *args]
+    if args and not args[0].startswith("-") and args[0] not in cli.COMMANDS:
+        if _is_file(Path(args[0])):  # attnviz FILE: a checkpoint, or a saved session
+            args = ["--session" if args[0].lower().endswith(".json") else "--checkpoint", *args]
+        elif looks_like_a_path(args[0]):  # a folder, a pipe, a device, a missing file: say which, not "COMMAND"
+            print(f"attnviz: error: {cli.shown(why_unopenable(args[0]))}", file=sys.stderr)
+            return 2
     if args and not args[0].startswith("-"):  # a command (argparse names the valid ones if it is not)
         try:
             return cli.main(args)

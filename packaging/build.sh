@@ -9,7 +9,7 @@ if ! .venv/bin/python -c "import PyInstaller" 2>/dev/null; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[packaging]"
 fi
 rm -rf dist/attnviz build/pyinstaller
-.venv/bin/pyinstaller packaging/attnviz.spec --noconfirm --distpath dist --workpath build/pyinstaller \
+.venv/bin/python -m PyInstaller packaging/attnviz.spec --noconfirm --distpath dist --workpath build/pyinstaller \
   --log-level ERROR
 app=dist/attnviz
 internal=$app/_internal

@@ -1,6 +1,8 @@
-"""The standalone app (``bash packaging/build.sh`` → dist/attnviz/) works without Python: the CLI
-translates and exports, the GUI starts and quits, it writes nothing inside its own folder, and the
-desktop entry installs per user.
+"""The standalone app (``bash packaging/build.sh`` → dist/attnviz/) works without Python: every command
+(translate, export, eval, train, figures, demo, --help) runs to exit code 0 and writes what it says, the
+GUI starts and quits, it writes nothing inside its own folder, a path it cannot open is one clear line,
+and the desktop entry installs per user. (A module PyInstaller misses, one a command imports lazily such
+as sacrebleu's lxml or torch's sympy, fails exactly these runs.)
 
 CI builds the app before the suite (.ci/run); elsewhere these tests run when a build newer than the
 sources is in dist/attnviz (or ATTNVIZ_FROZEN_APP names one) and are skipped, with the reason, if not.
@@ -9,6 +11,7 @@ sources is in dist/attnviz (or ATTNVIZ_FROZEN_APP names one) and are skipped, wi
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -33,11 +36,19 @@ pytestmark = pytest.mark.skipif(APP is None, reason="no standalone build newer t
                                                     "(bash packaging/build.sh makes one)")
 
 
-def _run(*args: str, env: dict[str, str] | None = None, timeout: int = 120) -> subprocess.CompletedProcess[str]:
+def _run(*args: str, env: dict[str, str] | None = None, timeout: int = 600) -> subprocess.CompletedProcess[str]:
     assert APP is not None
     clean = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "VIRTUAL_ENV"))}
     return subprocess.run([str(APP), *args], capture_output=True, text=True, timeout=timeout,
                           env={**clean, **(env or {})}, cwd="/")
+
+
+def _ok(*args: str, env: dict[str, str] | None = None, timeout: int = 600) -> str:
+    """Run the frozen app; its stdout, once it has exited with 0 and without a traceback."""
+    done = _run(*args, env=env, timeout=timeout)
+    assert done.returncode == 0, f"attnviz {' '.join(args)}: exit {done.returncode}\n{done.stderr}"
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    return done.stdout
 
 
 def _snapshot(folder: Path) -> dict[str, float]:
@@ -78,5 +89,93 @@ def test_the_desktop_entry_installs_for_this_user_only(tmp_path):
                           env={**os.environ, "XDG_DATA_HOME": str(data)}, timeout=600)
     assert done.returncode == 0, done.stderr
     entry = (data / "applications" / "attnviz.desktop").read_text()
-    assert f'Exec="{APP}" %f' in entry and "Icon=attnviz" in entry
+    assert f'Exec="{APP}" --open %f' in entry and "Icon=attnviz" in entry
     assert (data / "icons" / "hicolor" / "scalable" / "apps" / "attnviz.svg").read_text().startswith("<")
+
+
+def test_the_frozen_help_names_every_command_and_each_command_has_help():
+    from attnviz.cli import COMMANDS
+
+    assert all(name in _ok("--help") for name in COMMANDS)
+    for name in COMMANDS:
+        assert _ok(name, "--help").startswith(f"usage: attnviz {name}")
+
+
+def test_the_frozen_demo_trains_the_parametric_kernel_regression():
+    out = _ok("demo")  # torch's optimiser imports torch._dynamo, which imports sympy
+    assert "non-parametric epanechnikov" in out
+    assert re.search(r"parametric +learned w=\d+\.\d\d +loss [\d.]+ -> [\d.]+", out), out
+    assert "0.629  0.231  0.140  0.000  0.000" in out
+
+
+def test_the_frozen_eval_scores_the_shipped_model_on_its_own_translation(tmp_path):
+    french = _ok("translate", "--text", "i'm home .").strip()
+    data = tmp_path / "pairs.tsv"
+    data.write_text(f"i'm home .\t{french}\n", encoding="utf-8")
+    assert _ok("eval", "--data", str(data)).strip() == "BLEU 100.00 on 1 source sentences"  # sacrebleu, lxml
+
+
+def test_the_frozen_train_writes_checkpoints_that_load_and_translate(tmp_path):
+    from attnviz.core.checkpoint import load_checkpoint
+    from tests.tiny import write_reversal_data
+
+    kernel = tmp_path / "kernel.safetensors"
+    assert "learned w=" in _ok("train", "kernel-regression", "--out", str(kernel), "--epochs", "5")
+    assert load_checkpoint(kernel).training["loss_after"] < load_checkpoint(kernel).training["loss_before"]
+    data = write_reversal_data(tmp_path / "reverse.tsv", n=200)
+    model = tmp_path / "rnn-dot.safetensors"
+    out = _ok("train", "rnn-dot", "--data", str(data), "--out", str(model), "--epochs", "2", "--stop-after", "1",
+              "--seed", "1", "--device", "cpu", "--arch", '{"num_hiddens": 16, "embed_size": 8, "num_layers": 1}')
+    assert "validation BLEU" in out
+    assert load_checkpoint(model).training["epochs_completed"] == 1
+    assert len(_ok("translate", "--checkpoint", str(model), "--text", "a b c").splitlines()) == 1
+
+
+def test_the_frozen_figures_renders_every_book_figure(tmp_path):
+    from attnviz.gallery import GALLERY
+
+    out = tmp_path / "book"
+    said = _ok("figures", "--out", str(out), "--format", "png,csv", env={"HOME": str(tmp_path)})
+    assert said.startswith(f"wrote {len(GALLERY)} figures")
+    assert sorted(png.stem for png in out.glob("*.png")) == sorted(entry.key for entry in GALLERY)
+    assert all(colour_count(pixels(png)) > 20 for png in out.glob("*.png"))  # drawn, not blank
+    losses = [float(line.split(",")[2]) for line in (out / "10.2-parametric-loss.csv").read_text().splitlines()[1:]]
+    assert len(losses) == 6 and losses[-1] < losses[0]  # torch's SGD (and so sympy) ran in the frozen app
+    assert (out / "index.html").read_text(encoding="utf-8").count("<a href=") >= len(GALLERY)
+
+
+def test_the_frozen_export_writes_a_flipbook_and_a_kernel_regression_fit(tmp_path):
+    out = tmp_path / "flipbook"
+    _ok("export", "--text", "i'm home .", "--out", str(out), "--flipbook", env={"HOME": str(tmp_path)})
+    assert (out / "cross_layer1_head1_flipbook.gif").read_bytes()[:6] == b"GIF89a"  # Pillow
+    assert (out / "cross_layer1_head1_flipbook.pdf").read_bytes()[:5] == b"%PDF-"
+    assert APP is not None
+    kernel = APP.parent / "_internal" / "models" / "kernel-regression.safetensors"
+    fit = tmp_path / "fit"
+    _ok("export", "--checkpoint", str(kernel), "--out", str(fit), "--format", "png", env={"HOME": str(tmp_path)})
+    assert [colour_count(pixels(png)) > 20 for png in sorted(fit.glob("*.png"))] == [True] * 4
+
+
+def test_the_frozen_app_says_what_a_named_pipe_is(tmp_path):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)  # never opened: with no writer, that would block
+    done = _run(str(pipe))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [f"attnviz: error: {pipe} is a named pipe (FIFO), not a file: reading a pipe "
+                                        "can wait forever for a writer; attnviz opens a checkpoint (.safetensors) "
+                                        "or a saved session (.json)"]
+
+
+def test_the_frozen_export_renders_a_saved_session(tmp_path):
+    import json
+
+    from attnviz.session_file import SavedSession, sha256_of, write_session
+
+    assert APP is not None
+    checkpoint = APP.parent / "_internal" / "models" / "transformer.safetensors"
+    session = write_session(SavedSession(checkpoint, sha256_of(checkpoint), "i'm home .", plan=(None, None),
+                                         position=1), tmp_path / "s.attnviz.json")
+    out = tmp_path / "out"
+    _ok("export", "--session", str(session), "--out", str(out), "--format", "csv", env={"HOME": str(tmp_path)})
+    assert (out / "cross_layer1_head1_step02.csv").read_text().count("\n") == 3  # header, <bos> and one token
+    assert json.loads((out / "attnviz-export.json").read_text())["sentence"] == "i'm home ."

@@ -1,0 +1,52 @@
+"""Why a path given to ``attnviz PATH`` (or by the desktop entry, ``attnviz --open PATH``) cannot be opened.
+
+attnviz opens regular files only: a checkpoint (.safetensors) or a saved session (.json). The path is
+examined with stat, never opened: opening a named pipe with no writer would block forever.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+WHAT_OPENS = "attnviz opens a checkpoint (.safetensors) or a saved session (.json)"
+OPENED_SUFFIXES = (".safetensors", ".json")
+
+_SPECIAL = (  # (test, what it is, why reading it is refused)
+    (stat.S_ISFIFO, "a named pipe (FIFO)", "reading a pipe can wait forever for a writer"),
+    (stat.S_ISCHR, "a character device", "reading a device can block or never end"),
+    (stat.S_ISBLK, "a block device", "a whole disk is not an attnviz file"),
+    (stat.S_ISSOCK, "a socket", "a socket cannot be read as a file"),
+)
+
+
+def looks_like_a_path(argument: str) -> bool:
+    """Whether a lone argument that is not a command names a path (then a problem with it is about the
+    path), rather than being a mistyped command (then argparse lists the commands)."""
+    return (os.sep in argument or argument.lower().endswith(OPENED_SUFFIXES)
+            or argument in (".", "..") or os.path.lexists(argument))
+
+
+def why_unopenable(path: str | Path) -> str | None:
+    """None for a regular file (open it); otherwise one sentence saying what ``path`` is and why attnviz
+    cannot open it, e.g. "/tmp/p is a named pipe (FIFO), not a file: …"."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if os.path.islink(path):
+            return f"{path} is a symbolic link to {os.readlink(path)}, which does not exist"
+        return f"{path}: no such file or folder; {WHAT_OPENS}"
+    except PermissionError:
+        return f"{path} cannot be examined: permission denied (a folder on the way is not readable by you)"
+    except (OSError, ValueError) as error:  # a symlink loop, a name too long, a NUL byte
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return f"{path} cannot be opened: {reason}"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return f"{path} is a folder, not a file: {WHAT_OPENS}; choose one of the files inside it"
+    for test, what, why in _SPECIAL:
+        if test(mode):
+            return f"{path} is {what}, not a file: {why}; {WHAT_OPENS}"
+    return f"{path} is not a regular file: {WHAT_OPENS}"
