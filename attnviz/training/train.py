@@ -167,7 +167,7 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
                 out_of_time = True
                 break
         progress.close()
-        kept = f"{out} holds epoch {epoch - 1}" if epoch > 1 else f"nothing was written to {out}"
+        kept = f"{out} holds epoch {epoch - 1}" if epoch > 1 else f"{out} is as it was"
         if not all(bool(torch.isfinite(p).all()) for p in model.parameters()):
             raise TrainingError(f"training diverged in epoch {epoch}: the weights became NaN or infinite "
                                 f"(try a smaller --lr than {peak_lr:g}); {kept}")
@@ -221,5 +221,5 @@ def train_kernel_regression(out: str | Path, epochs: int = KERNEL_REGRESSION_EPO
     try:
         save_checkpoint(out, model, training=info, verify=True)
     except (OSError, CheckpointError) as error:
-        raise TrainingError(f"the checkpoint could not be saved: {error}; nothing was written to {out}") from None
+        raise TrainingError(f"the checkpoint could not be saved: {error}; {out} is as it was") from None
     return info
