@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tracemalloc
 from pathlib import Path
@@ -253,4 +254,20 @@ def test_kernel_regression_options_are_checked(train, tmp_path, args, message):
     out = tmp_path / "nw.safetensors"
     code, _, err = train("kernel-regression", "--out", str(out), *args)
     assert code == 2 and message in one_error_line(err)
+    assert not out.exists()
+
+
+def test_a_vocabulary_larger_than_the_loader_takes_is_refused_before_the_model_is_built(train, tmp_path):
+    """220,000 distinct English words, each twice in its line: the vocabulary of the training pairs (the
+    validation split holds out 1,500 lines) is over the 200,000 that loading takes, so training stops
+    before it builds (or trains) the model."""
+    words = [f"w{i}" for i in range(220_000)]
+    data = tmp_path / "wide.tsv"
+    data.write_text("".join(" ".join(w for w in words[i: i + 6] for _ in range(2)) + "\tx\n"
+                            for i in range(0, len(words), 6)), encoding="utf-8")
+    out = tmp_path / "model.safetensors"
+    code, _, err = train("rnn-dot", "--data", str(data), "--out", str(out), "--arch", TINY_RNN)
+    assert code == 2 and "parameters" not in err  # the model was never built
+    assert re.search(r"wide\.tsv: the model cannot be built from this data: src_vocab_size = 2\d{5} is outside "
+                     r"4\.\.200000$", final_error_line(err))
     assert not out.exists()
