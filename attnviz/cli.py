@@ -72,46 +72,62 @@ def _device(name: str):
         raise CliError(str(error)) from None
 
 
+TRAIN_TRANSLATION_ONLY = ("data", "arch", "batch_size", "minutes", "stop_after")  # kernel-regression has none
+
+
 def _cmd_train(args: argparse.Namespace) -> int:
-    """Train one model and write its checkpoint."""
-    import torch
+    """Train one model and write its checkpoint; every option, --arch and --out are checked first."""
+    from attnviz.training.train import TrainingError, TrainOptions, train_kernel_regression, train_translation
 
-    from attnviz.training.train import TrainOptions, train_kernel_regression, train_translation
-
-    if args.seed is not None:
-        torch.manual_seed(args.seed)
-    if args.threads:
+    if args.threads is not None:
         _set_threads(args.threads)
-    if not KINDS[args.kind].is_translation:  # the regression family trains on its own synthetic data
-        info = train_kernel_regression(args.out, epochs=args.epochs or 5, seed=args.seed or 0)
-        print(f"wrote {args.out}: learned w={info['w']:.3f}, loss {info['loss_before']:.2f} -> "
-              f"{info['loss_after']:.2f}")
-        return 0
-    if args.data is None or not Path(args.data).is_file():
-        raise CliError(f"training data not found: {args.data}")
-    overrides = {k: v for k, v in {"epochs": args.epochs, "seed": args.seed, "minutes": args.minutes,
-                                    "lr": args.lr, "batch_size": args.batch_size,
-                                    "stop_after": args.stop_after}.items() if v is not None}
-    arch = _parse_arch(args.kind, args.arch) if args.arch else None
-    info = train_translation(args.kind, args.data, args.out, _device(args.device),
-                             TrainOptions(**overrides), arch)
-    print(f"wrote {args.out}: validation BLEU {info['val_bleu']:.2f} after {info['minutes']} min")
+    try:
+        if not KINDS[args.kind].is_translation:  # the regression family trains on its own synthetic data
+            if given := [name for name in TRAIN_TRANSLATION_ONLY if getattr(args, name) is not None]:
+                raise CliError(f"--{given[0].replace('_', '-')}: {args.kind} trains on its own synthetic data "
+                               "(it takes --epochs, --seed, --lr and --force)")
+            settings = {k: v for k, v in {"epochs": args.epochs, "seed": args.seed, "lr": args.lr}.items()
+                        if v is not None}
+            info = train_kernel_regression(args.out, **settings, replace_existing=args.force)
+            print(f"wrote {args.out}: learned w={info['w']:.3f}, loss {info['loss_before']:.2f} -> "
+                  f"{info['loss_after']:.2f}")
+            return 0
+        if args.data is None or not Path(args.data).is_file():
+            raise CliError(f"training data not found: {args.data}")
+        overrides = {k: v for k, v in {"epochs": args.epochs, "seed": args.seed, "minutes": args.minutes,
+                                        "lr": args.lr, "batch_size": args.batch_size,
+                                        "stop_after": args.stop_after}.items() if v is not None}
+        arch = _parse_arch(args.kind, args.arch) if args.arch is not None else None
+        info = train_translation(args.kind, args.data, args.out, _device(args.device), TrainOptions(**overrides),
+                                 arch, replace_existing=args.force)
+    except TrainingError as error:
+        raise CliError(str(error)) from None
+    if info["val_bleu"] is None:
+        print(f"wrote {args.out}: training BLEU {info['train_bleu']:.2f} (too few sentences for a validation "
+              f"split) after {info['minutes']} min")
+    else:
+        print(f"wrote {args.out}: validation BLEU {info['val_bleu']:.2f} after {info['minutes']} min")
     return 0
 
 
 def _parse_arch(kind: str, text: str) -> dict:
-    """--arch: a JSON object of model settings, each one the kind's config has."""
+    """--arch: a JSON object of model settings, each one the kind's config has, in the loader's ranges."""
     from attnviz.core.kinds import kind_named
+    from attnviz.training.options import arch_problems
 
     try:
         arch = json.loads(text)
     except json.JSONDecodeError as error:
         raise CliError(f"--arch is not valid JSON ({error.msg})") from None
+    except RecursionError:
+        raise CliError("--arch is nested too deeply; give a flat JSON object of settings") from None
     if not isinstance(arch, dict):
         raise CliError('--arch must be a JSON object, e.g. \'{"num_decoder_layers": 3}\'')
     known = kind_named(kind).settable_fields()
     if unknown := sorted(set(arch) - set(known)):
         raise CliError(f"--arch: {kind} has no setting {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    if problems := arch_problems(kind, arch):
+        raise CliError(f"--arch: {problems[0]}")
     return arch
 
 
@@ -520,20 +536,30 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(run=_cmd_demo)
 
+    from attnviz.training.options import KERNEL_REGRESSION_EPOCHS, KERNEL_REGRESSION_LR, TrainOptions
+
+    lrs = "; ".join(f"{name} {kind.default_lr:g}" for name, kind in KINDS.items() if kind.is_translation)
     train = sub.add_parser("train", help="train a model on sentence pairs and write a checkpoint")
     train.add_argument("kind", choices=list(KINDS))
-    train.add_argument("--data", help="TSV of english<TAB>french pairs (not needed for kernel-regression)")
-    train.add_argument("--out", required=True, help="checkpoint to write (.safetensors)")
-    train.add_argument("--epochs", type=int)
-    train.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
-    train.add_argument("--seed", type=int)
-    train.add_argument("--minutes", type=float, help="stop after this much wall-clock time")
+    train.add_argument("--data", help="TSV of english<TAB>french pairs (required; kernel-regression takes none)")
+    train.add_argument("--out", required=True, help="checkpoint to write (.safetensors); an existing checkpoint "
+                       "is replaced only with --force, any other file never")
+    train.add_argument("--force", action="store_true", help="replace an attnviz checkpoint at --out (default: refuse)")
+    train.add_argument("--epochs", type=int, metavar="N", help=f"passes over the data (default {TrainOptions.epochs}; "
+                       f"kernel-regression {KERNEL_REGRESSION_EPOCHS})")
+    train.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps (default auto)")
+    train.add_argument("--seed", type=int, metavar="S", help="seed of the validation split, the batches and the "
+                       f"initial weights (default {TrainOptions.seed})")
+    train.add_argument("--minutes", type=float, help="stop after this much wall-clock time (default: no limit)")
     train.add_argument("--stop-after", type=int, metavar="N",
-                       help="stop after N epochs; the learning-rate schedule still spans --epochs")
-    train.add_argument("--lr", type=float, help="peak learning rate")
-    train.add_argument("--batch-size", type=int)
-    train.add_argument("--threads", type=int, help="CPU threads for torch")
-    train.add_argument("--arch", help='JSON of model settings, e.g. \'{"num_decoder_layers": 3}\'')
+                       help="stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)")
+    train.add_argument("--lr", type=float, help=f"peak learning rate (default: {lrs}; kernel-regression "
+                       f"{KERNEL_REGRESSION_LR:g})")
+    train.add_argument("--batch-size", type=int, metavar="N",
+                       help=f"sentence pairs per step (default {TrainOptions.batch_size})")
+    train.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's own choice)")
+    train.add_argument("--arch", help='JSON of model settings, e.g. \'{"num_decoder_layers": 3}\' '
+                                      "(default: the kind's standard model, models/MODELS.md)")
     train.set_defaults(run=_cmd_train)
 
     for name, helptext, run in (("translate", "translate --text, or stdin line by line", _cmd_translate),

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from safetensors import safe_open
+from safetensors import SafetensorError, safe_open
 from safetensors.torch import save_file
 from torch import nn
 from torch.overrides import TorchFunctionMode
@@ -102,10 +102,12 @@ def tensor_digest(tensors: dict[str, torch.Tensor]) -> str:
 
 def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | None = None,
                     tgt_vocab: Vocab | None = None, training: dict[str, Any] | None = None,
-                    half: bool = False) -> Path:
+                    half: bool = False, verify: bool = False) -> Path:
     """Write ``model`` atomically (temp file in the same folder, then rename).
 
     half: store floating tensors as float16 (the loader converts back to float32).
+    verify: load the written file with :func:`load_checkpoint` before renaming it; a file the loader
+    refuses raises :class:`CheckpointError` and ``path`` is left as it was.
     """
     path = Path(path)
     config: Any = getattr(model, "config")  # noqa: B009 (every attnviz model has one)
@@ -127,7 +129,15 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
     metadata["tensor_digest"] = tensor_digest(tensors)
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_output(path) as tmp:
-        save_file(tensors, str(tmp), metadata=metadata)
+        try:
+            save_file(tensors, str(tmp), metadata=metadata)
+        except SafetensorError as error:  # a full disk, say: an OSError, as any other failed write
+            raise OSError(f"{path}: cannot be written ({error})") from None
+        if verify:  # the loader's own checks, on the written bytes, before the file takes its name
+            try:
+                load_checkpoint(tmp)
+            except CheckpointError as error:
+                raise CheckpointError(str(error).replace(str(tmp), str(path))) from None
     return path
 
 
@@ -165,9 +175,14 @@ def _json(path: Path, key: str, raw: str) -> Any:
         raise CheckpointError(f"{path}: {key} is nested too deeply to be attnviz metadata") from None
 
 
-def _has_control_characters(text: str) -> bool:
+def has_control_characters(text: str) -> bool:
     """ESC, BEL, NUL … (Unicode category Cc); French text's no-break spaces are fine."""
     return any(unicodedata.category(character) == "Cc" for character in text)
+
+
+def is_word(token: str) -> bool:
+    """Whether a vocabulary may hold ``token``: at most MAX_TOKEN_CHARS long, no control characters."""
+    return len(token) <= MAX_TOKEN_CHARS and not has_control_characters(token)
 
 
 def _read_vocab(path: Path, metadata: dict[str, str], key: str, expected_size: int) -> Vocab:
@@ -178,7 +193,7 @@ def _read_vocab(path: Path, metadata: dict[str, str], key: str, expected_size: i
     try:
         if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
             raise ValueError("it must be a JSON list of strings")
-        if bad := next((t for t in tokens if len(t) > MAX_TOKEN_CHARS or _has_control_characters(t)), None):
+        if bad := next((t for t in tokens if not is_word(t)), None):
             raise ValueError(f"token {bad[:20]!r}… is not a word (too long, or control characters)")
         vocab = Vocab(tuple(tokens))
     except ValueError as error:
@@ -233,11 +248,23 @@ def _check_layout(path: Path, skeleton: nn.Module, header: dict[str, tuple[tuple
         allowed = (torch.float16, torch.float32) if reference.is_floating_point() else (reference.dtype,)
         if stored not in allowed:
             raise CheckpointError(f"{path}: tensor {name} has dtype {stored}, expected {reference.dtype}")
+    if problem := _size_problem(skeleton):
+        raise CheckpointError(f"{path}: {problem}")
+
+
+def _size_problem(skeleton: nn.Module) -> str | None:
+    """Why a model (on ``meta``) is too large for attnviz to load on this machine, or None."""
     size = sum(t.numel() * t.element_size() for t in (*skeleton.parameters(), *skeleton.buffers()))
     memory = _physical_memory()
     if size > MAX_MODEL_BYTES or (memory is not None and size > memory // 2):
-        raise CheckpointError(f"{path}: the model would take {size / 1024**3:.1f} GB of memory, "
-                              "more than attnviz loads")
+        return f"the model would take {size / 1024**3:.1f} GB of memory, more than attnviz loads"
+    return None
+
+
+def model_size_problem(config: Any) -> str | None:
+    """Why the model ``config`` describes is too large to load (the loader's check), or None; nothing
+    is allocated (the model is laid out on ``meta``)."""
+    return _size_problem(_skeleton(config))
 
 
 _TORCH_DTYPE = {"F16": torch.float16, "F32": torch.float32, "F64": torch.float64, "BF16": torch.bfloat16,
@@ -262,6 +289,17 @@ def load_checkpoint(path: str | Path, device: torch.device | str = "cpu") -> Loa
     except (MemoryError, RecursionError, TypeError, ValueError, RuntimeError, OverflowError, OSError,
             ZeroDivisionError, KeyError, AttributeError) as error:  # a check above should have said why
         raise CheckpointError(f"{path}: cannot be loaded ({type(error).__name__}: {error})") from None
+
+
+def is_attnviz_checkpoint(path: str | Path) -> bool:
+    """Whether ``path`` is a safetensors file with attnviz's metadata (read from its header only; the
+    tensors and the config are not checked: a damaged or outdated checkpoint still counts)."""
+    try:
+        with _utf8_name(Path(path)) as openable, safe_open(str(openable), framework="pt", device="cpu") as handle:
+            metadata = handle.metadata() or {}
+    except Exception:  # safetensors raises several types for files that are not its own
+        return False
+    return "format_version" in metadata and "kind" in metadata
 
 
 def _check_openable(path: Path) -> None:

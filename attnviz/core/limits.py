@@ -1,18 +1,22 @@
-"""Bounds on what untrusted input may ask for: a checkpoint's config, the beam size (torch-free).
+"""Bounds on what untrusted input may ask for: a checkpoint's config and training options, the beam size
+(torch-free).
 
 What a checkpoint's config may say: each field's type and range, checked before anything is built.
 
 A config read from a stranger's file is untrusted: ``num_hiddens = 10**9`` or ``num_layers = 10**6``
 would make the model constructor allocate tens of GB or run for minutes, ``num_heads = 0`` would divide
 by zero. :func:`check_config_values` refuses such values in microseconds with a sentence that names the
-field. The bounds are far above any model attnviz trains (its Transformer: width 256, 3 + 3 layers,
-32 positions) and far below what would exhaust a laptop.
+field. ``attnviz train`` checks its options and ``--arch`` through the same function before it builds
+anything, so it never trains a model that loading would refuse. The bounds are far above any model
+attnviz trains (its Transformer: width 256, 3 + 3 layers, 32 positions) and far below what would
+exhaust a laptop.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import types
 from typing import Any, get_type_hints
 
 from attnviz.core.results import KERNELS
@@ -26,10 +30,13 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "num_heads": (1, 64), "num_encoder_layers": (1, 24), "num_decoder_layers": (1, 24), "num_layers": (1, 8),
     "max_src_len": (1, 1024), "max_tgt_len": (1, 1024),
     "n_train": (1, 100_000), "seed": (0, 2**32 - 1),
+    # training options (TrainOptions, stored in a checkpoint's training info)
+    "epochs": (1, 100_000), "stop_after": (1, 100_000), "batch_size": (1, 4096),
 }
 TEXT_CHOICES: dict[str, tuple[str, ...]] = {"kernel": KERNELS}
 FLOAT_RANGES: dict[str, tuple[float, float]] = {
     "dropout": (0.0, 0.99), "noise": (0.0, 1000.0), "bandwidth": (1e-6, 1e6),
+    "lr": (1e-8, 1.0), "minutes": (0.01, 1e6),  # training options
 }
 
 
@@ -71,6 +78,11 @@ def check_config_values(config_cls: type, values: dict[str, Any]) -> list[str]:
 
 
 def _check_one(name: str, value: Any, hint: Any) -> str | None:
+    if isinstance(hint, types.UnionType) and type(None) in hint.__args__:  # ``float | None``: None, or the type
+        if value is None:
+            return None
+        inner = [a for a in hint.__args__ if a is not type(None)]
+        return _check_one(name, value, inner[0]) if len(inner) == 1 else None
     allowed = getattr(hint, "__args__", None) if getattr(hint, "__origin__", None) is not None else None
     if allowed is not None and all(isinstance(a, str) for a in allowed):  # typing.Literal of strings
         return None if value in allowed else f"{name} must be one of {', '.join(allowed)}, not {value!r}"

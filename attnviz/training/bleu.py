@@ -12,6 +12,8 @@ def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) 
     """hypotheses[i] is scored against all strings in references[i] (their number may vary)."""
     if len(hypotheses) != len(references):
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
+    if not hypotheses:
+        raise ValueError("no sentences to score")
     width = max((len(r) for r in references), default=1)
     streams = [[refs[k] if k < len(refs) else None for refs in references] for k in range(width)]
     # force=True: the text is tokenized on purpose (the book's preprocessing), so sacrebleu's

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import torch
 from torch import Tensor
 
+from attnviz.core.checkpoint import MAX_TOKEN_CHARS, is_word
 from attnviz.core.decoding import encode_batch
 from attnviz.core.text import Vocab, preprocess, tokenize
 
@@ -22,25 +25,63 @@ class Pair:
     tgt: tuple[str, ...]
 
 
-def read_pairs(path: str | Path, max_src_tokens: int | None = None,
-               max_tgt_tokens: int | None = None) -> list[Pair]:
+MAX_LINE_BYTES = 64 * 1024  # a sentence pair takes a few hundred bytes; a longer line is skipped, never held whole
+
+# why read_pairs left a line out (the keys of its ``skipped`` counts)
+NOT_UTF8, NO_TAB, EMPTY_SIDE = "not UTF-8", "without a tab", "with an empty side"
+TOO_LONG_LINE = f"over {MAX_LINE_BYTES // 1024} KiB"
+NOT_WORDS = f"with control characters or words over {MAX_TOKEN_CHARS} characters"
+OVER_LIMITS = "over the length limits"
+
+
+def read_pairs(path: str | Path, max_src_tokens: int | None = None, max_tgt_tokens: int | None = None,
+               skipped: Counter[str] | None = None) -> list[Pair]:
     """Pairs from a ``source<TAB>target`` file (extra columns ignored), preprocessed d2l-style.
 
-    Lines without two fields, with an empty side, or longer than the limits are skipped.
+    Lines that are not UTF-8, longer than MAX_LINE_BYTES, without two fields, with an empty side, with
+    tokens no vocabulary may hold (:func:`attnviz.core.checkpoint.is_word`) or longer than the limits
+    are skipped, and counted by reason in ``skipped``; blank lines are ignored.
     """
+    skipped = Counter() if skipped is None else skipped
     pairs = []
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
+    with open(path, "rb") as handle:
+        for line in _bounded_lines(handle, skipped):
+            if not line.strip():
+                continue
             fields = line.rstrip("\n").split("\t")
             if len(fields) < 2:
+                skipped[NO_TAB] += 1
                 continue
             src, tgt = tuple(tokenize(preprocess(fields[0]))), tuple(tokenize(preprocess(fields[1])))
             if not src or not tgt:
-                continue
-            if (max_src_tokens and len(src) > max_src_tokens) or (max_tgt_tokens and len(tgt) > max_tgt_tokens):
-                continue
-            pairs.append(Pair(src, tgt))
+                skipped[EMPTY_SIDE] += 1
+            elif not all(is_word(token) for token in src + tgt):
+                skipped[NOT_WORDS] += 1
+            elif (max_src_tokens and len(src) > max_src_tokens) or (max_tgt_tokens and len(tgt) > max_tgt_tokens):
+                skipped[OVER_LIMITS] += 1
+            else:
+                pairs.append(Pair(src, tgt))
     return pairs
+
+
+def _bounded_lines(handle: BinaryIO, skipped: Counter[str]) -> Iterator[str]:
+    """The lines of a binary file as text, none read whole past MAX_LINE_BYTES (those are skipped, as are
+    lines that are not UTF-8; both counted in ``skipped``)."""
+    while raw := handle.readline(MAX_LINE_BYTES + 1):
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):  # the rest of the line, a bounded piece at a time
+                raw = handle.readline(MAX_LINE_BYTES)
+            skipped[TOO_LONG_LINE] += 1
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            skipped[NOT_UTF8] += 1
+
+
+def describe_skipped(skipped: Counter[str]) -> str:
+    """``3 over the length limits, 1 not UTF-8``: the counts of :func:`read_pairs`, largest first."""
+    return ", ".join(f"{count:,} {reason}" for reason, count in skipped.most_common())
 
 
 def group_references(pairs: list[Pair]) -> dict[tuple[str, ...], list[tuple[str, ...]]]:
@@ -64,15 +105,18 @@ def split_by_source(pairs: list[Pair], val_sources: int, seed: int = 0) -> tuple
 
 
 def training_split(path: str | Path, max_src_tokens: int | None, max_tgt_tokens: int | None, val_sources: int,
-                   seed: int) -> tuple[list[Pair], list[Pair]]:
+                   seed: int, skipped: Counter[str] | None = None) -> tuple[list[Pair], list[Pair]]:
     """The (train, validation) split that ``attnviz train`` makes of ``path`` with these options.
 
-    At most a tenth of the distinct sources are held out. ``attnviz eval --heldout`` calls this with
-    the options stored in a checkpoint to score it on exactly the sentences it never saw.
+    At most a tenth of the distinct sources are held out (none from fewer than 10). ``attnviz eval
+    --heldout`` calls this with the options stored in a checkpoint to score it on exactly the sentences
+    it never saw. ``skipped``: see :func:`read_pairs`.
     """
-    pairs = read_pairs(path, max_src_tokens, max_tgt_tokens)
+    skipped = Counter() if skipped is None else skipped
+    pairs = read_pairs(path, max_src_tokens, max_tgt_tokens, skipped)
     if not pairs:
-        raise ValueError(f"{path}: no usable sentence pairs")
+        why = f" (lines skipped: {describe_skipped(skipped)})" if skipped else " (the file has no lines)"
+        raise ValueError(f"{path}: no usable sentence pairs{why}")
     n_sources = len({p.src for p in pairs})
     return split_by_source(pairs, min(val_sources, n_sources // 10), seed)
 

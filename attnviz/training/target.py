@@ -1,0 +1,58 @@
+"""Where ``attnviz train`` may write its checkpoint: checked before training starts and before each save.
+
+Only a new file or an existing attnviz checkpoint (with permission to replace it) is written; a data
+file, notes, a folder, a device or a link never is.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from attnviz.core.checkpoint import is_attnviz_checkpoint
+
+
+class TargetError(ValueError):
+    """The checkpoint cannot be written there; the message starts with the path."""
+
+
+def check_target(path: str | Path, replace: bool) -> None:
+    """Raise TargetError unless a checkpoint may be written to ``path``: it does not exist yet (and its
+    folder can be written), or it is an attnviz checkpoint and ``replace`` is true."""
+    path = Path(path)
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        _check_folder(path)
+        return
+    except OSError as error:  # a name too long, a parent that is a file …
+        raise TargetError(f"{path}: cannot be written ({error.strerror or error})") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise TargetError(f"{path}: is a symbolic link; name the checkpoint file itself")
+    if stat.S_ISDIR(info.st_mode):
+        raise TargetError(f"{path}: is a folder; name the checkpoint file to write (e.g. {path}/model.safetensors)")
+    if not stat.S_ISREG(info.st_mode):
+        raise TargetError(f"{path}: is not a regular file (a device or a pipe?); training writes only checkpoints")
+    if not is_attnviz_checkpoint(path):
+        raise TargetError(f"{path}: exists and is not an attnviz checkpoint; training replaces only checkpoints "
+                          "(choose another name)")
+    if not replace:
+        raise TargetError(f"{path}: a checkpoint already exists there; add --force to replace it")
+    _check_folder(path)
+
+
+def _check_folder(path: Path) -> None:
+    """The folder ``path`` goes into can be written (or created): a trial file is made and removed there."""
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:  # save_checkpoint creates the missing folders
+        folder = folder.parent
+    if not folder.is_dir():
+        raise TargetError(f"{path}: {folder} is not a folder")
+    try:
+        fd, trial = tempfile.mkstemp(prefix=f".{path.name[:100]}.", suffix=".tmp", dir=folder)
+        os.close(fd)
+        os.unlink(trial)
+    except OSError as error:
+        raise TargetError(f"{path}: cannot write into {folder} ({error.strerror or error})") from None
