@@ -54,11 +54,19 @@ def _sizes(window) -> dict[str, float]:
     }
 
 
+def _tick_room(window) -> float:
+    """The width pyqtgraph makes for the scores plot's value labels (left axis) once it has painted them
+    (never less than its 30-px default)."""
+    plot = window.panels.panels["scoring"].score_plot
+    plot.grab()
+    return float(plot.plot.getAxis("left").textWidth)
+
+
 def test_ctrl_equals_enlarges_every_text_together_and_ctrl_0_restores_it(window, qtbot):
     window.set_sentence("a b c", run=True)
     _active(window, qtbot)
     window.sentence.setFocus()  # (as at start-up: the keys act in the text field too)
-    before = _sizes(window)
+    before, ticks = _sizes(window), _tick_room(window)
     output_height = window.output.height()
     figure = window.current_figure()
     exported = pixels(figure_image(figure.spec))
@@ -69,6 +77,7 @@ def test_ctrl_equals_enlarges_every_text_together_and_ctrl_0_restores_it(window,
     larger = _sizes(window)
     for name, size in before.items():
         assert larger[name] >= 1.3 * size, (name, size, larger[name])
+    assert _tick_room(window) > ticks  # the plots' tick labels are painted larger: they take more room
     assert window.output.height() > output_height  # the translation's lines are taller
     assert np.array_equal(pixels(figure_image(window.current_figure().spec)), exported)  # exports keep their size
     QTest.keyClick(window.sentence, Key.Key_Minus, Mod.ControlModifier)
