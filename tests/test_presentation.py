@@ -100,6 +100,8 @@ def test_presentation_mode_is_remembered_for_the_next_start(qtbot, tmp_path, tin
     qtbot.addWidget(second)
     assert second.presentation_action.isChecked()
     assert second.sentence.font().pointSizeF() == pytest.approx(1.5 * base_font().pointSizeF())
+    legend = second.panels.panels["kernel"].curves.legend  # made with pyqtgraph's own 9-pt labels
+    assert legend.opts["labelTextSize"] == f"{1.5 * base_font().pointSizeF():g}pt"
     second.presentation_action.trigger()
     assert second.sentence.font().pointSizeF() == pytest.approx(base_font().pointSizeF())
 
