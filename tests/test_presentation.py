@@ -142,3 +142,26 @@ def test_every_dock_name_is_shown_whole_at_1024_by_700(window, qtbot, scale):
             length = rect.height() if vertical else rect.width()
             assert length >= metrics.horizontalAdvance(bar.tabText(i)), bar.tabText(i)  # not elided
             assert bar.rect().contains(rect), bar.tabText(i)  # not cut off by the bar's end
+
+
+def test_a_row_of_buttons_wraps_onto_a_second_line_only_where_it_lacks_room(qtbot):
+    from attnviz.gui.wrap_row import WrapRow
+
+    buttons = [QtWidgets.QPushButton(text) for text in ("◀ Back", "Step ▶", "Run to end", "Reset")]
+    place = QtWidgets.QWidget()  # (a window of its own could not be narrower than its layout's first minimum)
+    qtbot.addWidget(place)
+    row = WrapRow(buttons, parent=place)
+    place.show()
+    qtbot.waitUntil(row.isVisible, timeout=30000)
+    one_line = row.sizeHint().width()  # (measured once the buttons are polished: shown)
+    assert row.minimumSizeHint().width() < one_line  # a narrow place may take it on two lines
+    place.resize(one_line + 20, 120)
+    row.setGeometry(0, 0, one_line, 40)
+    qtbot.waitUntil(lambda: row.lines() == 1, timeout=30000)
+    row.layout().activate()
+    assert len({button.y() for button in buttons}) == 1
+    row.setGeometry(0, 0, row.minimumSizeHint().width(), 80)
+    qtbot.waitUntil(lambda: row.lines() == 2, timeout=30000)
+    row.layout().activate()
+    assert len({button.y() for button in buttons}) == 2
+    assert all(row.rect().contains(button.geometry()) for button in buttons)  # none cut off
