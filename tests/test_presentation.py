@@ -54,11 +54,19 @@ def _sizes(window) -> dict[str, float]:
     }
 
 
+def _tick_room(window) -> float:
+    """The width pyqtgraph makes for the scores plot's value labels (left axis) once it has painted them
+    (never less than its 30-px default)."""
+    plot = window.panels.panels["scoring"].score_plot
+    plot.grab()
+    return float(plot.plot.getAxis("left").textWidth)
+
+
 def test_ctrl_equals_enlarges_every_text_together_and_ctrl_0_restores_it(window, qtbot):
     window.set_sentence("a b c", run=True)
     _active(window, qtbot)
     window.sentence.setFocus()  # (as at start-up: the keys act in the text field too)
-    before = _sizes(window)
+    before, ticks = _sizes(window), _tick_room(window)
     output_height = window.output.height()
     figure = window.current_figure()
     exported = pixels(figure_image(figure.spec))
@@ -69,6 +77,7 @@ def test_ctrl_equals_enlarges_every_text_together_and_ctrl_0_restores_it(window,
     larger = _sizes(window)
     for name, size in before.items():
         assert larger[name] >= 1.3 * size, (name, size, larger[name])
+    assert _tick_room(window) > ticks  # the plots' tick labels are painted larger: they take more room
     assert window.output.height() > output_height  # the translation's lines are taller
     assert np.array_equal(pixels(figure_image(window.current_figure().spec)), exported)  # exports keep their size
     QTest.keyClick(window.sentence, Key.Key_Minus, Mod.ControlModifier)
@@ -91,6 +100,8 @@ def test_presentation_mode_is_remembered_for_the_next_start(qtbot, tmp_path, tin
     qtbot.addWidget(second)
     assert second.presentation_action.isChecked()
     assert second.sentence.font().pointSizeF() == pytest.approx(1.5 * base_font().pointSizeF())
+    legend = second.panels.panels["kernel"].curves.legend  # made with pyqtgraph's own 9-pt labels
+    assert legend.opts["labelTextSize"] == f"{1.5 * base_font().pointSizeF():g}pt"
     second.presentation_action.trigger()
     assert second.sentence.font().pointSizeF() == pytest.approx(base_font().pointSizeF())
 
@@ -116,15 +127,12 @@ def test_every_dock_name_is_shown_whole_at_1024_by_700(window, qtbot, scale):
     qtbot.waitUntil(lambda: window.size() == QtCore.QSize(1024, 700), timeout=30000)
     least = window.minimumSizeHint()
     assert least.width() <= 1024 and least.height() <= 700, least
-    window.docks["positional"].raise_()  # its panel has tabs of its own (Table, Curves, PE · PEᵀ)
-    inner = window.panels.panels["positional"].findChild(QtWidgets.QTabBar)
-    qtbot.waitUntil(inner.isVisible, timeout=30000)
     bars = _dock_tab_bars(window)
     shown = {bar.tabText(i) for bar in bars for i in range(bar.count())}
     tabbed = {dock.windowTitle() for dock in window.docks.values()
               if dock.isVisible() and window.tabifiedDockWidgets(dock)}
     assert tabbed and tabbed <= shown
-    for bar in [*bars, inner]:
+    for bar in bars:
         scroll_buttons = [button for button in bar.findChildren(QtWidgets.QToolButton) if button.isVisible()]
         assert scroll_buttons == [], [bar.tabText(i) for i in range(bar.count())]
         metrics = QtGui.QFontMetrics(bar.font())
@@ -134,3 +142,26 @@ def test_every_dock_name_is_shown_whole_at_1024_by_700(window, qtbot, scale):
             length = rect.height() if vertical else rect.width()
             assert length >= metrics.horizontalAdvance(bar.tabText(i)), bar.tabText(i)  # not elided
             assert bar.rect().contains(rect), bar.tabText(i)  # not cut off by the bar's end
+
+
+def test_a_row_of_buttons_wraps_onto_a_second_line_only_where_it_lacks_room(qtbot):
+    from attnviz.gui.wrap_row import WrapRow
+
+    buttons = [QtWidgets.QPushButton(text) for text in ("◀ Back", "Step ▶", "Run to end", "Reset")]
+    place = QtWidgets.QWidget()  # (a window of its own could not be narrower than its layout's first minimum)
+    qtbot.addWidget(place)
+    row = WrapRow(buttons, parent=place)
+    place.show()
+    qtbot.waitUntil(row.isVisible, timeout=30000)
+    one_line = row.sizeHint().width()  # (measured once the buttons are polished: shown)
+    assert row.minimumSizeHint().width() < one_line  # a narrow place may take it on two lines
+    place.resize(one_line + 20, 120)
+    row.setGeometry(0, 0, one_line, 40)
+    qtbot.waitUntil(lambda: row.lines() == 1, timeout=30000)
+    row.layout().activate()
+    assert len({button.y() for button in buttons}) == 1
+    row.setGeometry(0, 0, row.minimumSizeHint().width(), 80)
+    qtbot.waitUntil(lambda: row.lines() == 2, timeout=30000)
+    row.layout().activate()
+    assert len({button.y() for button in buttons}) == 2
+    assert all(row.rect().contains(button.geometry()) for button in buttons)  # none cut off

@@ -30,6 +30,7 @@ from attnviz.session import ModelInfo, Session, SessionState
 
 Area = QtCore.Qt.DockWidgetArea
 CENTRAL_SLACK = 40  # px the central controls keep beyond their minimum when the window grows
+CENTRAL_SHARE = 0.35  # of the window's width: the most the central controls keep for one-line rows
 
 
 class Panel(Protocol):
@@ -147,11 +148,20 @@ class Docks:
         need, and the Attention dock (the reason the app exists) everything else."""
         width = self.window.width()
         central = self.window.centralWidget()
-        central_least = central.sizeHint().width() if central is not None else 0
+        central_least = self.central_wanted() if central is not None else 0
         left = int(min(max(0.22 * width, 200), 360))
         right = max(width - left - central_least - 24, 300)
         self.window.resizeDocks([self.docks["masks"], self.docks["attention"]], [left, right],
                                 QtCore.Qt.Orientation.Horizontal)
+
+    def central_wanted(self) -> int:
+        """The width the central controls keep: what shows their rows of buttons on one line (their size
+        hint), unless that is more than CENTRAL_SHARE of the window (large text): then the rows wrap."""
+        central = self.window.centralWidget()
+        if central is None:
+            return 0
+        share = int(CENTRAL_SHARE * self.window.width())
+        return max(central.minimumSizeHint().width(), min(central.sizeHint().width(), share))
 
     def give_spare_width(self) -> None:
         """Move the central controls' width beyond what they need to the main right-hand dock on show
@@ -159,8 +169,7 @@ class Docks:
         central = self.window.centralWidget()
         if central is None:
             return
-        # (its size hint: the width that shows its rows of buttons on one line; its minimum wraps them)
-        spare = central.width() - central.sizeHint().width() - CENTRAL_SLACK
+        spare = central.width() - self.central_wanted() - CENTRAL_SLACK
         for name in ("attention", "kernel"):
             dock = self.docks[name]
             if self.showing(name) and not dock.isFloating():

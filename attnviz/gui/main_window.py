@@ -32,7 +32,7 @@ from attnviz.gui.decoding_area import (
 )
 from attnviz.gui.live_view import LiveView
 from attnviz.gui.settings import Settings
-from attnviz.gui.text_size import PRESENTATION_SCALE, TEXT_SCALES, apply_text_scale, next_scale
+from attnviz.gui.text_size import PRESENTATION_SCALE, TEXT_SCALES, apply_text_scale, next_scale, refresh_graphics
 from attnviz.paths import ICON, example_sentences, shipped_models
 from attnviz.session import Runner, Session, SessionState, changed
 
@@ -212,6 +212,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.restoreState(layout)
         panels.apply_closed()
         panels.render(self.session.state)
+        refresh_graphics(self)  # the plots' legends, when the app starts in presentation mode
         self._pass_shortcuts_through_text_fields()  # Export, Export all and Copy exist now
 
     def _action(self, text: str, slot: Callable[[], object],

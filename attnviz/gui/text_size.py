@@ -62,8 +62,9 @@ def apply_text_scale(scale: float, root: QtWidgets.QWidget | None = None) -> QtG
 
 
 def refresh_graphics(root: QtWidgets.QWidget) -> None:
-    """Give pyqtgraph's labels and axes under ``root`` the application font (they keep the font they
-    were made with); a label given a size of its own keeps that size. No-op before pyqtgraph loads."""
+    """Give pyqtgraph's labels, legends and axes under ``root`` the application font (they keep the font
+    they were made with); any other label given a size of its own keeps that size. No-op before pyqtgraph
+    loads."""
     if "pyqtgraph" not in sys.modules:
         return
     import pyqtgraph as pg
@@ -76,7 +77,11 @@ def refresh_graphics(root: QtWidgets.QWidget) -> None:
         scene = view.scene()
         if scene is None:
             continue
-        for item in scene.items():
+        items = scene.items()
+        for item in items:
+            if isinstance(item, pg.LegendItem) and font.pointSizeF() > 0:  # (its labels have a size of their own)
+                item.setLabelTextSize(f"{font.pointSizeF():g}pt")
+        for item in items:
             if isinstance(item, pg.LabelItem):
                 item.item.setFont(font)
                 item.setText(item.text)  # measures the text again: the layout makes room for it

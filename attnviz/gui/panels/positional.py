@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtWidgets
 
 from attnviz.figures.panels import positional_similarity_figure, positional_table_figure
 from attnviz.figures.spec import empty_figure
@@ -51,8 +51,6 @@ class PositionalPanel(QtWidgets.QWidget):
         row.addWidget(self.dims_edit, 1)
         row.addWidget(self.message)
         tabs = QtWidgets.QTabWidget()
-        tabs.setUsesScrollButtons(False)  # three short names, always whole (large text too): the dock makes room
-        tabs.setElideMode(QtCore.Qt.TextElideMode.ElideNone)
         tabs.addTab(self.table_view, "Table")
         curves_page = QtWidgets.QWidget()
         curves_layout = QtWidgets.QVBoxLayout(curves_page)
