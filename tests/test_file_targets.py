@@ -143,3 +143,28 @@ def test_a_write_that_waits_never_blocks_the_window(threaded_window, qtbot, tmp_
     qtbot.waitUntil(lambda: target.exists() and not threaded_window.session.state.busy, timeout=30000)
     assert threads and threads[0] is not threading.main_thread()
     assert threaded_window.statusBar().currentMessage() == f"Exported {target}"
+
+
+def test_the_file_dialogs_never_read_the_files_they_list(qapp, tmp_path, fifo):
+    """Qt's default icon provider sniffs a file's first bytes for its type, on the GUI thread: a dialog
+    showing /proc read /proc/kmsg and froze the window. Ours names types from the file name only."""
+    from PySide6 import QtCore, QtGui, QtWidgets
+
+    from attnviz.gui import file_dialogs
+
+    picture = tmp_path / "picture"  # PNG bytes under a name that says nothing
+    picture.write_bytes(QtCore.QByteArray.fromBase64(
+        b"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==").data())
+    sniffing = QtWidgets.QFileIconProvider()
+    assert "PNG" in sniffing.type(QtCore.QFileInfo(str(picture)))  # (what the default does: it read the file)
+    ours = file_dialogs.NameOnlyIconProvider()
+    assert "PNG" not in ours.type(QtCore.QFileInfo(str(picture)))
+    (tmp_path / "cross.png").write_bytes(b"")
+    assert "PNG" in ours.type(QtCore.QFileInfo(str(tmp_path / "cross.png")))  # named by its name
+    assert ours.type(QtCore.QFileInfo(str(fifo))) == "Special file" and fifo.written() == b""
+    assert not ours.icon(QtCore.QFileInfo(str(picture))).isNull()
+    assert not ours.icon(QtGui.QAbstractFileIconProvider.IconType.Folder).isNull()
+    dialog = file_dialogs._dialog(None, "Export", str(tmp_path), "", QtWidgets.QFileDialog.FileMode.AnyFile)
+    assert dialog.iconProvider() is not None and dialog.iconProvider().type(
+        QtCore.QFileInfo(str(picture))) == ours.type(QtCore.QFileInfo(str(picture)))
+    dialog.deleteLater()
