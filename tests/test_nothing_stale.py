@@ -95,7 +95,7 @@ def test_bad_dimension_entries_are_named_and_the_valid_ones_still_plot(window):
     curves = panel.curves.getPlotItem().listDataItems()
     assert [item.name() for item in curves] == ["dim 0", "dim 1"]
     np.testing.assert_array_equal(curves[1].yData, panel.table[:, 1])
-    assert "“abc” is not a number" in panel.message.text() and f"“{width + 300}” is outside" in panel.message.text()
+    assert panel.message.text() == f"Skipped “abc” (not a number), “{width + 300}” (outside 0…{width - 1})"
     _lay_out()
     assert (panel.dims_edit.width(), window.docks["positional"].width()) == (field_width, dock_width)
     assert panel.message.geometry().top() == message_top
@@ -105,7 +105,8 @@ def test_parse_dims_keeps_what_is_valid():
     from attnviz.gui.panels.positional import parse_dims
 
     assert parse_dims("6, 7, 8-9", 32) == ([6, 7, 8, 9], [])
-    assert parse_dims("0, 1, abc, 300", 32) == ([0, 1], ["“abc” is not a number or range", "“300” is outside 0…31"])
+    assert parse_dims("0, 1, abc, 300", 32) == ([0, 1], ["“abc” (not a number)", "“300” (outside 0…31)"])
+    assert parse_dims("3-1, 30-40, 2-3; 2", 32) == ([2, 3], ["“3-1” (outside 0…31)", "“30-40” (outside 0…31)"])
 
 
 def test_unknown_source_words_are_quoted_so_their_edges_show(window):

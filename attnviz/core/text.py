@@ -114,12 +114,12 @@ def nearest_words(word: str, vocab: Vocab, count: int = 3) -> list[str]:
 
 def refused_words_message(words: Sequence[str], vocab: Vocab) -> str:
     """Why ``words`` (from :func:`untakeable_words`) cannot be forced, with the nearest words the model does
-    know, e.g. 'Cannot force “zorglub” (nearest it knows: “zorro”): not in the model's target vocabulary …'."""
+    know, e.g. 'Cannot force “zorglub” (nearest it knows: “zorro”): the model cannot say it (…)'."""
     parts = []
     for word in words:
         near = [] if word in (PAD, BOS) else nearest_words(word, vocab)
         hint = " (never an output)" if word in (PAD, BOS) else (
             f" (nearest it knows: {', '.join(f'“{w}”' for w in near)})" if near else "")
         parts.append(f"“{word}”{hint}")
-    return (f"Cannot force {'; '.join(parts)}: not {'a word' if len(words) == 1 else 'words'} the model can output "
-            f"(its target vocabulary has {len(vocab):,} words). Nothing was forced.")
+    return (f"Cannot force {'; '.join(parts)}: the model cannot say {'it' if len(words) == 1 else 'them'} (its "
+            f"target vocabulary has {len(vocab):,} words). Nothing was forced.")

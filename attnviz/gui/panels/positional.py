@@ -16,8 +16,8 @@ MAX_CURVES = 12
 
 
 def parse_dims(text: str, width: int) -> tuple[list[int], list[str]]:
-    """'6, 7, 8-9' -> ([6, 7, 8, 9], []): the dimensions in 0…width-1 to plot, and one short problem per entry
-    that is not one ('abc' or 300 are skipped and named; the valid entries still plot)."""
+    """'6, 7, 8-9' -> ([6, 7, 8, 9], []): the dimensions in 0…width-1 to plot, and a short note per entry that
+    is not one ('“abc” (not a number)': skipped and named; the valid entries still plot)."""
     dims: list[int] = []
     problems: list[str] = []
     for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
@@ -25,10 +25,10 @@ def parse_dims(text: str, width: int) -> tuple[list[int], list[str]]:
         try:
             lo, hi = int(lo_s), int(hi_s or lo_s)
         except ValueError:
-            problems.append(f"“{part}” is not a number or range")
+            problems.append(f"“{part}” (not a number)")
             continue
         if not (0 <= lo <= hi < width):
-            problems.append(f"“{part}” is outside 0…{width - 1}")
+            problems.append(f"“{part}” (outside 0…{width - 1})")
             continue
         dims.extend(d for d in range(lo, hi + 1) if d not in dims)
     return dims, problems
@@ -49,13 +49,15 @@ class PositionalPanel(QtWidgets.QWidget):
         self.curves.setLabel("bottom", "position")
         self.dims_edit = QtWidgets.QLineEdit(DEFAULT_DIMS)
         self.dims_edit.setToolTip("Dimensions to plot over positions, e.g. 6, 7, 8-9")
-        # On a line of its own, one line tall, as wide as the panel lets it be: a message never moves the
-        # field, the plot or the dock (a long one is cut; its tooltip has it whole).
+        # On lines of its own, two lines tall, as wide as the panel lets it be: a message never moves the
+        # field, the plot or the dock (a longer one is cut; its tooltip has it whole).
         self.message = QtWidgets.QLabel(" ")
         self.message.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.message.setStyleSheet("color: #a15c00;")
         self.message.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
-        self.message.setFixedHeight(self.message.fontMetrics().lineSpacing() + 2)
+        self.message.setWordWrap(True)
+        self.message.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
+        self.message.setFixedHeight(2 * self.message.fontMetrics().lineSpacing())
         row = QtWidgets.QHBoxLayout()
         row.addWidget(QtWidgets.QLabel("Dimensions:"))
         row.addWidget(self.dims_edit, 1)
@@ -105,8 +107,8 @@ class PositionalPanel(QtWidgets.QWidget):
         dims, problems = parse_dims(self.dims_edit.text(), width)
         shown = dims[:MAX_CURVES]
         if len(dims) > MAX_CURVES:
-            problems.append(f"only the first {MAX_CURVES} of {len(dims)} dimensions are drawn")
-        text = ("Skipped: " + "; ".join(problems)) if problems else " "
+            problems.append(f"dimensions after the first {MAX_CURVES} (of {len(dims)})")
+        text = ("Skipped " + ", ".join(problems)) if problems else " "
         self.message.setText(text)
         self.message.setToolTip(text.strip())
         x = np.arange(self.table.shape[0])
