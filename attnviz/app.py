@@ -101,13 +101,10 @@ def run_gui(args: argparse.Namespace) -> int:
     text = args.text if args.text is not None else paths.EXAMPLE_SENTENCE
 
     def start() -> None:  # after the first paint: torch loads on the worker, pyqtgraph here
-        if args.session is not None:  # (read on a worker: a session that cannot be opened starts as usual)
+        if args.session is not None:
             window.build_docks()
-            window.open_session(args.session, otherwise=start_without_session)
-            return
-        start_without_session()
-
-    def start_without_session() -> None:
+            if window.open_session(args.session):
+                return
         if _is_file(checkpoint) or args.checkpoint is not None:
             window.load(checkpoint, fall_back=True)  # a missing device at start-up: say so, use another
         else:

@@ -175,7 +175,6 @@ class ModelInfo:
     devices: tuple[str, ...] = ("cpu",)  # usable here, best first
     notice: str = ""  # e.g. the requested device was unavailable and another was used
     sha256: str = ""  # of the checkpoint file as it was loaded (saved sessions notice a changed file)
-    real_path: Path | None = None  # ``path`` with its symbolic links resolved (on the worker: it stats)
 
 
 def _model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
@@ -192,8 +191,7 @@ def _model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
                      sum(p.numel() for p in loaded.model.parameters()), dict(loaded.training), kind.attention,
                      kind.scoring_formula, getattr(c, "num_decoder_layers", 1) if translation else 0,
                      getattr(c, "num_heads", 1) if translation else 0, table, tuple(available_devices()), notice,
-                     sha256_of(loaded.path) if loaded.path else "",
-                     Path(loaded.path).resolve() if loaded.path else None)
+                     sha256_of(loaded.path) if loaded.path else "")
 
 
 @dataclass(frozen=True)
@@ -593,14 +591,13 @@ class Session:
         return SavedSession(model.path, model.sha256, state.text if state.is_translation else "", state.beam_size,
                             plan, state.position if plan else -1, view, kernel)
 
-    def restore(self, saved: SavedSession, checkpoint: Path, real_checkpoint: Path | None = None) -> None:
-        """Bring back a saved session: load ``checkpoint`` (unless it is the model on show: ``real_checkpoint``,
-        its path with links resolved, off the GUI thread, is compared), then decode the sentence step by step
-        as saved, with the same forced tokens, and show the saved step."""
+    def restore(self, saved: SavedSession, checkpoint: Path) -> None:
+        """Bring back a saved session: load ``checkpoint`` (unless it is the model on show), then decode the
+        sentence step by step as saved, with the same forced tokens, and show the saved step."""
         self._publish(text=saved.sentence, beam_size=min(max(1, saved.beam_size), MAX_BEAM))
         self._restoring = saved
         model = self._state.model
-        if model is None or model.real_path != (real_checkpoint or checkpoint) or (
+        if model is None or model.path.resolve() != checkpoint.resolve() or (
                 saved.checkpoint_sha256 and model.sha256 != saved.checkpoint_sha256):
             self.load(checkpoint)  # (its encoding follows the load; the saved steps follow the encoding)
         elif saved.kernel is not None and not self._state.is_translation:

@@ -80,12 +80,6 @@ def test_saving_a_session_to_a_fifo_is_refused_and_leaves_the_fifo(window, fifo,
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and fifo.written() == b""  # not replaced by a file
 
 
-def test_opening_a_fifo_as_a_session_is_refused_and_the_app_starts_as_usual(window, fifo, errors):
-    started: list[bool] = []
-    window.open_session(fifo, otherwise=lambda: started.append(True))  # (app.py: --session at start-up)
-    assert "not a regular file" in errors[-1] and started == [True]
-
-
 def test_a_flip_book_onto_a_fifo_is_refused(window, tmp_path, errors):
     window.set_sentence("a b c", run=True)
     os.mkfifo(tmp_path / "book.gif")

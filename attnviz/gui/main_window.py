@@ -542,48 +542,44 @@ class MainWindow(QtWidgets.QMainWindow):
             log.error("%s", what, exc_info=error)
             self.error(f"{what}: {type(error).__name__}: {error}")
 
-    def open_session(self, path: str | Path, otherwise: Callable[[], None] | None = None) -> bool:
+    def open_session(self, path: str | Path) -> bool:
         """Bring back a saved session: its model, sentence, steps (forced tokens replayed), step on show and
         view. A checkpoint that changed since is loaded all the same, and the window says so. The file is read
-        off the GUI thread; returns False when it failed at once (an inline runner), else True. otherwise:
-        called after the message when the session cannot be opened."""
+        off the GUI thread; returns False when it failed at once (an inline runner), else True."""
         from attnviz.session_file import find_checkpoint, read_session
 
         failed: list[BaseException] = []
 
-        def read() -> tuple[SavedSession, Path, Path]:
+        def read() -> tuple[SavedSession, Path]:
             saved = read_session(path)
-            checkpoint = find_checkpoint(saved, path)
-            return saved, checkpoint, checkpoint.resolve()  # (resolved here: it stats every folder on the way)
+            return saved, find_checkpoint(saved, path)
 
         def not_read(error: BaseException) -> None:
             failed.append(error)
             self._file_failed("Could not open the session", error)
-            if otherwise is not None:
-                otherwise()
 
         self.session.file_job(f"Reading {Path(path).name}…", read, partial(self._open_saved_session, path), not_read)
         return not failed
 
-    def _open_saved_session(self, path: str | Path, read: tuple[SavedSession, Path, Path]) -> None:
-        saved, checkpoint, real_checkpoint = read
+    def _open_saved_session(self, path: str | Path, read: tuple[SavedSession, Path]) -> None:
+        saved, checkpoint = read
         self.typing_timer.stop()
         self.sentence.setText(saved.sentence)
         self.beam_box.blockSignals(True)
         self.beam_box.setValue(saved.beam_size)
         self.beam_box.blockSignals(False)
         self.settings.beam_size = saved.beam_size
-        self._pending_view = (saved.view, saved.sentence, real_checkpoint) if saved.sentence.strip() else None
+        self._pending_view = (saved.view, saved.sentence, checkpoint) if saved.sentence.strip() else None
         self.statusBar().showMessage(f"Opening the session {Path(path).name}…", 8000)
-        self.session.restore(saved, checkpoint, real_checkpoint)
-        self._pending_digest = (saved.checkpoint_sha256, real_checkpoint)  # checked once its model is loaded
+        self.session.restore(saved, checkpoint)
+        self._pending_digest = (saved.checkpoint_sha256, checkpoint)  # checked once its model is the one loaded
         self._check_session_digest(self.session.state)
 
     def _check_session_digest(self, state: SessionState) -> None:
         """Once the session's checkpoint is loaded: say so if it is not the file the session was saved with."""
         pending = self._pending_digest
         if pending is None or state.model is None or state.loading or (
-                state.model.real_path != pending[1]):
+                state.model.path.resolve() != pending[1].resolve()):
             return
         self._pending_digest = None
         if pending[0] and state.model.sha256 != pending[0]:  # (hashed on the worker when it loaded)
@@ -594,7 +590,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def _session_view_ready(state: SessionState, sentence: str, checkpoint: Path) -> bool:
         """The saved session's sentence is decoded by its model: its view can be shown."""
         return (not state.busy and state.model is not None and state.shown_source is not None
-                and state.shown_source.text == sentence and state.model.real_path == checkpoint)
+                and state.shown_source.text == sentence and state.model.path.resolve() == checkpoint.resolve())
 
     def _session_start_path(self) -> str:
         model = self.session.state.model
@@ -635,7 +631,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._pending_live = live
         model = self.session.state.model
         path = MODELS_DIR / live.checkpoint
-        if model is None or model.real_path != path.resolve():  # (a shipped model's path: the app's own folder)
+        if model is None or model.path.resolve() != path.resolve():
             self.load(path)  # the rest follows once it has loaded (state_changed)
         else:
             QtCore.QTimer.singleShot(0, self._apply_live)
