@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from attnviz.gui.book_dialog import BookDialog
     from attnviz.gui.docks import Docks
     from attnviz.gui.export_actions import ExportActions
-    from attnviz.session_file import SavedSession
 
 log = logging.getLogger(__name__)
 TYPING_DEBOUNCE_MS = 250
@@ -544,25 +543,15 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def open_session(self, path: str | Path) -> bool:
         """Bring back a saved session: its model, sentence, steps (forced tokens replayed), step on show and
-        view. A checkpoint that changed since is loaded all the same, and the window says so. The file is read
-        off the GUI thread; returns False when it failed at once (an inline runner), else True."""
-        from attnviz.session_file import find_checkpoint, read_session
+        view. A checkpoint that changed since is loaded all the same, and the window says so."""
+        from attnviz.session_file import SessionFileError, find_checkpoint, read_session
 
-        failed: list[BaseException] = []
-
-        def read() -> tuple[SavedSession, Path]:
+        try:
             saved = read_session(path)
-            return saved, find_checkpoint(saved, path)
-
-        def not_read(error: BaseException) -> None:
-            failed.append(error)
-            self._file_failed("Could not open the session", error)
-
-        self.session.file_job(f"Reading {Path(path).name}…", read, partial(self._open_saved_session, path), not_read)
-        return not failed
-
-    def _open_saved_session(self, path: str | Path, read: tuple[SavedSession, Path]) -> None:
-        saved, checkpoint = read
+            checkpoint = find_checkpoint(saved, path)
+        except (SessionFileError, OSError) as error:
+            self.error(f"Could not open the session: {error}")
+            return False
         self.typing_timer.stop()
         self.sentence.setText(saved.sentence)
         self.beam_box.blockSignals(True)
@@ -574,6 +563,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session.restore(saved, checkpoint)
         self._pending_digest = (saved.checkpoint_sha256, checkpoint)  # checked once its model is the one loaded
         self._check_session_digest(self.session.state)
+        return True
 
     def _check_session_digest(self, state: SessionState) -> None:
         """Once the session's checkpoint is loaded: say so if it is not the file the session was saved with."""
@@ -601,7 +591,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_save_session_triggered(self) -> None:
         path, _ = file_dialogs.save_file_name(self, "Save session", self._session_start_path(),
-                                 "attnviz sessions (*.attnviz.json *.json)")
+                                              "attnviz sessions (*.attnviz.json *.json)")
         if path:
             self.save_session(path)
 
