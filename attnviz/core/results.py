@@ -34,7 +34,7 @@ class EncodedSource:
     padding_mask: np.ndarray
 
 
-LENGTH_PENALTY = 0.75  # beam search ranks hypotheses by log P / T^α (d2l §10.8)
+LENGTH_PENALTY = 0.75  # beam search ranks hypotheses by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)
 
 
 def length_normalised(log_prob: float, length: int) -> float:
