@@ -72,6 +72,7 @@ class ThreadRunner:
         self._post = post
         self._queue: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
         self._closed = False
+        self._files: FileRunner | None = None
         self._thread = threading.Thread(target=self._work, name="attnviz-worker", daemon=True)
         self._thread.start()
 
@@ -108,7 +109,52 @@ class ThreadRunner:
         self._closed = True
         self._queue.put(None)
         self._thread.join(timeout)
+        if self._files is not None:
+            self._files.shutdown()
         return not self._thread.is_alive()
+
+    def for_files(self) -> FileRunner:
+        """A runner for file jobs that delivers as this one does (and stops with it)."""
+        if self._files is None:
+            self._files = FileRunner(self._post)
+        return self._files
+
+
+class FileRunner:
+    """Runs each file job on a thread of its own, results handed back through ``post``.
+
+    A write can wait for good (a hung network mount, a FIFO no one reads): on its own daemon thread it
+    holds up neither the window nor the model's worker nor the next file job, and never the process's exit.
+    """
+
+    background = True
+
+    def __init__(self, post: Callable[[Callable[[], None]], None]):
+        self._post = post
+        self._closed = False
+
+    def submit(self, job: Callable[[], Any], done: Callable[[Any], None],
+               failed: Callable[[BaseException], None]) -> None:
+        if self._closed:
+            return
+
+        def deliver(callback: Callable[[], None]) -> None:
+            self._post(lambda: None if self._closed else callback())
+
+        def task() -> None:
+            try:
+                result = job()
+            except Exception as error:
+                caught = error
+                deliver(lambda: failed(caught))
+                return
+            deliver(lambda: done(result))
+
+        threading.Thread(target=task, name="attnviz-file", daemon=True).start()
+
+    def shutdown(self) -> None:
+        """Deliver nothing more (a write still running finishes, or not, by itself)."""
+        self._closed = True
 
 
 @dataclass(frozen=True)
@@ -258,6 +304,8 @@ class Session:
                  beam_size: int = 1):
         self.listener = listener
         self.runner: Runner = runner or InlineRunner()
+        # File jobs (exports, saved sessions): off the GUI thread and off the model's worker, where they can wait
+        self.files: Runner = self.runner.for_files() if isinstance(self.runner, ThreadRunner) else InlineRunner()
         self.loaded: LoadedModel | None = None
         self._state = SessionState(device=device or "auto", beam_size=max(1, int(beam_size)))
         self._decoding: DecodeSession | None = None  # of the current generation, once encoded
@@ -292,8 +340,23 @@ class Session:
             self._state = new
             self.listener.state_changed(old, new)
 
+    def file_job(self, what: str, job: Callable[[], Any], done: Callable[[Any], None],
+                   failed: Callable[[BaseException], None]) -> None:
+        """Run a file job (writing an export, a session) off the GUI thread: ``busy`` names it (the window's
+        busy indicator) until its result comes back, on the thread results come to; then ``done`` or ``failed``
+        handles it (after the indicator is gone, so that a message they show stays)."""
+
+        def idle_then(callback: Callable[[Any], None]) -> Callable[[Any], None]:
+            def handle(value: Any) -> None:
+                self._publish()
+                callback(value)
+
+            return handle
+
+        self._submit(what, job, idle_then(done), idle_then(failed), self.files)
+
     def _submit(self, what: str, job: Callable[[], Any], done: Callable[[Any], None],
-                failed: Callable[[BaseException], None]) -> None:
+                failed: Callable[[BaseException], None], runner: Runner | None = None) -> None:
         """Run ``job`` on the runner; ``busy`` names it until its result (or error) has been handled."""
         self._job_ids += 1
         job_id = self._job_ids
@@ -308,7 +371,7 @@ class Session:
 
             return deliver
 
-        self.runner.submit(job, finish(done), finish(failed))
+        (runner or self.runner).submit(job, finish(done), finish(failed))
 
     # -- requests ---------------------------------------------------------------------------
     def load(self, path: str | Path, device: str | None = None, fall_back: bool = False) -> None:
@@ -701,16 +764,19 @@ class Session:
     def force_prefix(self, prefix: str) -> None:
         """Decode the sentence from the start taking the words of ``prefix`` (teacher forcing), then on to
         the end by the model's own choices: a whole reference translation shows the attention the model
-        gives to it. Words its vocabulary lacks are read as <unk>."""
-        from attnviz.core.text import BOS, PAD, UNK, preprocess, tokenize
+        gives to it. Words the model cannot output (not in its target vocabulary) are refused with a message
+        naming them and the nearest words it knows, and nothing changes: forcing <unk> silently would show
+        attention to a word the user did not mean."""
+        from attnviz.core.text import preprocess, refused_words_message, tokenize, untakeable_words
 
         tokens = tokenize(preprocess(prefix))
         if not tokens:
             self.listener.error("Type the target words to force (a translation or its beginning).")
             return
         vocabulary = self.loaded.tgt_vocab if self.loaded is not None else None
-        if vocabulary is not None:  # (<pad> and <bos> are words a decoder never takes)
-            tokens = [word if word in vocabulary and word not in (PAD, BOS) else UNK for word in tokens]
+        if vocabulary is not None and (refused := untakeable_words(tokens, vocabulary)):
+            self.listener.error(refused_words_message(refused, vocabulary))
+            return
         self._force(list(tokens), 0, True)
 
     def _force(self, plan: list[str | None], keep: int, to_end: bool, position: int | None = None) -> None:

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image, ImageSequence
 
 from attnviz.figures.spec import FigureSpec
-from attnviz.gui import flipbook
+from attnviz.gui import file_dialogs, flipbook
 from attnviz.gui.figure_files import ExportError, WouldReplace
 from attnviz.gui.flipbook import FRAME_MS, LAST_FRAME_MS, flipbook_paths, write_flipbook
 from tests.helpers import fill_disk, run_cli
@@ -276,11 +276,10 @@ def test_the_gif_palette_keeps_the_colours(qapp):
 
 def test_the_app_exports_the_decoding_as_a_flip_book(window, tmp_path, monkeypatch):
     from PIL import Image
-    from PySide6 import QtWidgets
 
     window.set_sentence("a b c", run=True)
     steps = len(window.session.state.steps)
-    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName",
+    monkeypatch.setattr(file_dialogs, "save_file_name",
                         lambda *_args, **_kw: (str(tmp_path / "mine.pdf"), ""))
     window.exports.flipbook_action.trigger()
     assert (tmp_path / "mine.pdf").read_bytes().startswith(b"%PDF")

@@ -109,8 +109,16 @@ def test_forcing_an_unknown_word_reports_it(tiny_models):
     session.encode("a b c")
     session.force("maison")
     assert listener.errors and "maison" in listener.errors[-1]
-    session.force_prefix("maison bx")  # teacher forcing reads it as <unk> and goes on
-    assert session.state.steps[0].token == "<unk>" and session.state.steps[1].token == "bx"
+    session.run_to_end()
+    before = session.state.steps
+    session.force_prefix("ax bxx maison")  # teacher forcing refuses words the model cannot output…
+    message = listener.errors[-1]
+    assert "“maison”" in message and "“bxx” (nearest it knows: “bx”" in message and "Nothing was forced" in message
+    assert "“ax”" not in message and session.state.steps is before  # …and forces nothing (not <unk>)
+    session.force_prefix("<bos> bx")
+    assert "“<bos>” (never an output)" in listener.errors[-1] and session.state.steps is before
+    session.force_prefix("ax bx")
+    assert [step.token for step in session.state.steps[:2]] == ["ax", "bx"]
 
 
 def test_clicking_a_candidate_forces_it_and_marks_output_and_timeline(window, qtbot):

@@ -10,6 +10,7 @@ import pytest
 
 from attnviz import gallery
 from attnviz.figures.spec import LineSpec
+from attnviz.gui import file_dialogs
 from tests.helpers import WAIT_MS, colour_count, pixels, run_cli
 
 
@@ -75,7 +76,6 @@ def test_attnviz_figures_writes_the_pictures_their_numbers_and_an_index(qapp, ca
 
 
 def test_help_book_figures_lists_the_gallery_and_shows_the_chosen_figure(window, qtbot, tmp_path, monkeypatch):
-    from PySide6 import QtWidgets
 
     dialog = window.open_book_figures()
     qtbot.waitExposed(dialog)
@@ -90,7 +90,7 @@ def test_help_book_figures_lists_the_gallery_and_shows_the_chosen_figure(window,
     assert dialog.view.figure is dialog.book.figure and not dialog.live_button.isEnabled()  # no live view for it
     assert colour_count(pixels(dialog.view)) > 10  # painted, not blank
     target = tmp_path / "toy"
-    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName",
+    monkeypatch.setattr(file_dialogs, "save_file_name",
                         lambda *_args, **_kw: (str(target), "SVG vector image (*.svg)"))
     dialog.export_button.click()
     assert (tmp_path / "toy.svg").read_text(encoding="utf-8").startswith("<?xml")

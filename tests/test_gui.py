@@ -10,6 +10,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.figures.spec import NamedFigure
+from attnviz.gui import file_dialogs
 from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
 from attnviz.session import InlineRunner
@@ -155,7 +156,7 @@ def test_export_from_the_window_png_differs_between_heads_and_csv_round_trips(wi
 def test_export_shortcut_asks_for_a_file_and_writes_it(window, tmp_path, monkeypatch):
     window.set_sentence("a b c", run=True)
     target = tmp_path / "chosen"
-    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName",
+    monkeypatch.setattr(file_dialogs, "save_file_name",
                         lambda *_args, **_kw: (str(target), "SVG vector image (*.svg)"))
     window.exports.export_action.trigger()
     assert (tmp_path / "chosen.svg").read_text(encoding="utf-8").startswith("<?xml")
@@ -186,7 +187,7 @@ def test_copy_puts_the_figure_on_the_clipboard(window):
 
 def test_open_dialog_loads_the_chosen_checkpoint(window, tiny_models, monkeypatch):
     path = tiny_models["rnn-dot"][0]
-    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName", lambda *_a, **_k: (str(path), ""))
+    monkeypatch.setattr(file_dialogs, "open_file_name", lambda *_a, **_k: (str(path), ""))
     window.open_action.trigger()
     assert window.session.state.model.kind == "rnn-dot"
     assert window.settings.recent_files[0] == str(path)
@@ -282,7 +283,7 @@ def test_beam_search_lists_the_beams(window):
     step = window.session.state.steps[-1]
     assert len(step.beams) == 3
     text = window.decoding_area.beams.text()
-    assert "Beams" in text and text.count("log p") == 3 and "cx bx ax" in text
+    assert "Beams" in text and text.count("(score ") == 3 and "cx bx ax" in text
     assert window.settings.beam_size == 3
 
 
@@ -331,7 +332,7 @@ def test_export_with_all_heads_shown_writes_the_whole_grid(window, tmp_path, mon
         offered.append(Path(start).name)
         return str(tmp_path / next(chosen)), ""
 
-    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", save_dialog)
+    monkeypatch.setattr(file_dialogs, "save_file_name", save_dialog)
     for _ in range(3):
         window.exports.export_action.trigger()  # Ctrl+E exports what is on show: the layers × heads grid
     step = window.session.state.steps[-1]

@@ -205,8 +205,7 @@ def test_a_model_with_a_shorter_output_limit_compares_as_far_as_it_goes(window, 
 
 
 def test_a_refused_compare_leaves_the_chooser_on_what_is_compared(window, tiny_models, tmp_path, errors, monkeypatch):
-    from PySide6 import QtWidgets
-
+    from attnviz.gui import file_dialogs
     from attnviz.gui.panels.compare import NONE, OTHER
 
     junk = tmp_path / "junk.safetensors"
@@ -215,7 +214,7 @@ def test_a_refused_compare_leaves_the_chooser_on_what_is_compared(window, tiny_m
     panel = _raised(window, "compare")
 
     def choose_other(path):
-        monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName", lambda *args, **kwargs: (str(path), ""))
+        monkeypatch.setattr(file_dialogs, "open_file_name", lambda *args, **kwargs: (str(path), ""))
         panel.model_box.setCurrentIndex(panel.model_box.findData(OTHER))
         panel.model_box.activated.emit(panel.model_box.currentIndex())
 

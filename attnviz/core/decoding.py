@@ -18,9 +18,8 @@ import torch
 from torch import Tensor
 
 from attnviz.core.decoder import DecoderState, StepAttention, TranslationModel
+from attnviz.core.results import length_normalised
 from attnviz.core.text import Vocab
-
-LENGTH_PENALTY = 0.75  # hypotheses are ranked by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ class Hypothesis:
     top: tuple[list[int], list[float]] = ([], [])
 
     def score(self) -> float:
-        return self.log_prob / max(len(self.ids), 1) ** LENGTH_PENALTY
+        return length_normalised(self.log_prob, len(self.ids))
 
 
 def _host_rows(att: StepAttention | None, count: int) -> list[AttentionRow | None]:

@@ -1,22 +1,123 @@
-"""Atomic file output: a file appears complete under its final name, or not at all."""
+"""Safe file output: a file appears complete under its final name, or not at all, and only where a
+regular file belongs.
+
+:func:`check_target` refuses, before anything is written, a name that is not a regular file (a FIFO, a
+device, a socket, a folder, a symbolic link) and a folder that is a kernel interface (``/proc``, ``/sys``,
+``/dev``…) rather than a place on disk. It only ``lstat``/``stat``s: it never opens the target, so a FIFO
+cannot make it wait. Writing can still wait on a hung network mount: callers in the window run it on a
+worker thread.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+# Kernel interfaces mounted as folders: reading or writing there talks to the kernel (and can block, as
+# /proc/kmsg does), never to a disk.
+KERNEL_FILESYSTEMS = frozenset({
+    "proc", "sysfs", "devtmpfs", "devpts", "debugfs", "tracefs", "securityfs", "cgroup", "cgroup2", "configfs",
+    "fusectl", "pstore", "bpf", "mqueue", "binfmt_misc", "efivarfs", "autofs", "rpc_pipefs", "nsfs", "hugetlbfs",
+})
+MOUNT_TABLE = Path("/proc/self/mountinfo")
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a symbolic link"))
+
+
+class UnsafeTarget(OSError):
+    """A name attnviz will not write to; ``strerror`` says why, in words (``errno`` is EINVAL, or EISDIR
+    for a folder)."""
+
+    def __init__(self, path: Path, reason: str, code: int = errno.EINVAL):
+        super().__init__(code, reason, str(path))
+
+
+def kind_of(mode: int) -> str:
+    """'a folder', 'a named pipe (FIFO)', … for an ``st_mode`` that is not a regular file ("" for one)."""
+    return next((name for test, name in _KINDS if test(mode)), "" if stat.S_ISREG(mode) else "not a regular file")
+
+
+def filesystem_type(path: str | Path) -> str:
+    """The type of the filesystem ``path`` (which exists) lies on, e.g. 'ext4' or 'proc'; "" when unknown
+    (no /proc/self/mountinfo, or a device number it does not list)."""
+    device = os.stat(path).st_dev
+    wanted = f"{os.major(device)}:{os.minor(device)}"
+    try:
+        lines = MOUNT_TABLE.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    found = ""
+    for line in lines:  # "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw": fields, '-', type
+        fields, _, tail = line.partition(" - ")
+        parts = fields.split()
+        if len(parts) > 2 and parts[2] == wanted and tail:
+            found = tail.split()[0]  # (the last mount of that device wins, as the kernel's view does)
+    return found
+
+
+def _refuse_kernel_folder(folder: Path, path: Path) -> None:
+    kind = filesystem_type(folder)
+    if kind in KERNEL_FILESYSTEMS:
+        raise UnsafeTarget(path, f"{folder} is a kernel interface ({kind}), not a folder on disk; "
+                                 "choose a folder of your own")
+
+
+def check_target(path: str | Path) -> None:
+    """Refuse ``path`` as a file to write unless it is a regular file, or a new name in an existing folder
+    on disk. Raises :class:`UnsafeTarget` with one readable reason (FileNotFoundError for a missing folder)."""
+    path = Path(path)
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = kind_of(mode)
+        raise UnsafeTarget(path, f"it is {kind}, not a regular file; attnviz writes only regular files",
+                           errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL)
+    folder = path.parent
+    try:
+        folder_mode = os.stat(folder).st_mode
+    except FileNotFoundError:
+        raise FileNotFoundError(errno.ENOENT, f"the folder {folder} does not exist", str(path)) from None
+    if not stat.S_ISDIR(folder_mode):
+        raise UnsafeTarget(path, f"{folder} is {kind_of(folder_mode)}, not a folder")
+    _refuse_kernel_folder(folder, path)
+
+
+def check_folder(folder: str | Path) -> None:
+    """Refuse ``folder`` as a place to write files into unless it is a folder on disk, or a new one whose
+    nearest existing parent is. Raises :class:`UnsafeTarget`."""
+    folder = Path(folder)
+    existing = folder
+    while True:
+        try:
+            mode = os.stat(existing).st_mode
+            break
+        except FileNotFoundError:
+            if existing.parent == existing:
+                raise
+            existing = existing.parent
+    if not stat.S_ISDIR(mode):
+        raise UnsafeTarget(folder, f"{existing} is {kind_of(mode)}, not a folder")
+    _refuse_kernel_folder(existing, folder)
 
 
 @contextmanager
 def atomic_output(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success rename it to ``path``, on error delete it.
 
-    The temporary file lives in the same folder (so the rename is atomic) and is hidden (dot name).
-    Raises OSError when the folder cannot be written, before anything is created.
+    ``path`` is checked first (:func:`check_target`). The temporary file lives in the same folder (so the
+    rename is atomic) and is hidden (dot name). Raises OSError when the target is refused or the folder
+    cannot be written, before anything is created.
     """
     path = Path(path)
+    check_target(path)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     tmp = Path(tmp_name)

@@ -34,14 +34,28 @@ class EncodedSource:
     padding_mask: np.ndarray
 
 
+LENGTH_PENALTY = 0.75  # beam search ranks hypotheses by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)
+
+
+def length_normalised(log_prob: float, length: int) -> float:
+    """The score beam search ranks a hypothesis of ``length`` tokens (<eos> included) by: log P / T^0.75."""
+    return log_prob / max(length, 1) ** LENGTH_PENALTY
+
+
 @dataclass(frozen=True)
 class Beam:
-    """One hypothesis: its tokens so far (no <bos>), log-probability and whether it ended."""
+    """One hypothesis: its tokens so far (no <bos>; <eos> last once it ended), log-probability and whether
+    it ended."""
 
     tokens: tuple[str, ...]
     log_prob: float
     finished: bool
     cross_weights: np.ndarray | None = None  # (L, H, T, S): its own cross-attention (beam search only)
+
+    @property
+    def score(self) -> float:
+        """What beam search ranks it by: the length-normalised log-probability (:func:`length_normalised`)."""
+        return length_normalised(self.log_prob, len(self.tokens))
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -98,3 +99,27 @@ class Vocab:
 
     def to_tokens(self, ids: Iterable[int]) -> list[str]:
         return [self.tokens[i] for i in ids]
+
+
+def untakeable_words(words: Iterable[str], vocab: Vocab) -> list[str]:
+    """The words (each once, in order) a decoder with target vocabulary ``vocab`` cannot be forced to take:
+    those it lacks, and <pad> and <bos>, which it never outputs."""
+    return list(dict.fromkeys(word for word in words if word not in vocab or word in (PAD, BOS)))
+
+
+def nearest_words(word: str, vocab: Vocab, count: int = 3) -> list[str]:
+    """Up to ``count`` words of ``vocab`` spelled most like ``word`` (difflib's similarity ≥ 0.6), best first."""
+    return difflib.get_close_matches(word, [t for t in vocab.tokens if t not in RESERVED], n=count, cutoff=0.6)
+
+
+def refused_words_message(words: Sequence[str], vocab: Vocab) -> str:
+    """Why ``words`` (from :func:`untakeable_words`) cannot be forced, with the nearest words the model does
+    know, e.g. 'Cannot force “zorglub” (nearest it knows: “zorro”): the model cannot say it (…)'."""
+    parts = []
+    for word in words:
+        near = [] if word in (PAD, BOS) else nearest_words(word, vocab)
+        hint = " (never an output)" if word in (PAD, BOS) else (
+            f" (nearest it knows: {', '.join(f'“{w}”' for w in near)})" if near else "")
+        parts.append(f"“{word}”{hint}")
+    return (f"Cannot force {'; '.join(parts)}: the model cannot say {'it' if len(words) == 1 else 'them'} (its "
+            f"target vocabulary has {len(vocab):,} words). Nothing was forced.")

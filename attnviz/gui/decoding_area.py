@@ -6,12 +6,12 @@ Plain Qt widgets only (no pyqtgraph), so the window can paint them before anythi
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.limits import MAX_BEAM
-from attnviz.core.results import DecodeStep
+from attnviz.core.results import LENGTH_PENALTY, Beam, DecodeStep
 from attnviz.gui.wrap_row import WrapRow
 
 STEP_KEYS = ("F10", "Alt+Right", "Right")  # Right (and Left) step only where focus is not in a text field
@@ -116,6 +116,27 @@ class FixedTextLabel(QtWidgets.QLabel):
 
 
 TOPK_ROWS = 5  # rows of the top-k table shown without scrolling
+
+def beams_html(beams: Sequence[Beam]) -> str:
+    """The beam list, best first, each with the score beam search ranks it by (named in the heading) and
+    its plain log-probability: a shorter hypothesis can have the higher log p and still rank lower."""
+    heading = (f"<b>Beams</b> <span style='color:gray'>ranked by score = log p / T<sup>{LENGTH_PENALTY:g}</sup> "
+               "(length-normalised; T: its tokens)</span>")
+    lines = [f"{i + 1}. {html.escape(' '.join(b.tokens))} <span style='color:gray'>(score <b>{_signed(b.score)}</b>, "
+             f"log p {_signed(b.log_prob)}, T = {len(b.tokens)}{', ended' if b.finished else ''})</span>"
+             for i, b in enumerate(beams)]
+    return "<br>".join([heading, *lines])
+
+
+def _signed(value: float) -> str:
+    return f"{value:.2f}".replace("-", "−")
+
+
+def quoted_tokens(tokens: Iterable[str]) -> str:
+    """Tokens listed so that each one's edges show: “(really”, “!)” (not "(really, !)")."""
+    return ", ".join(f"“{token}”" for token in tokens)
+
+
 FORCED_COLOUR = QtGui.QColor(214, 95, 0)  # forced tokens: in the output, the timeline and the top-k table
 
 
@@ -259,6 +280,7 @@ class DecodingArea(QtWidgets.QWidget):
         layout.addWidget(self.beams)
         layout.addStretch(1)
         self._fit_topk()
+        self.sentence.textChanged.connect(self.forget_forcing)  # typed, an example, a session: another sentence
 
     def _fit_topk(self) -> None:
         """The top-k table shows its header and TOPK_ROWS rows (more text: taller rows, a taller table)."""
@@ -270,6 +292,11 @@ class DecodingArea(QtWidgets.QWidget):
         super().changeEvent(event)
         if event.type() == QtCore.QEvent.Type.FontChange:
             self._fit_topk()
+
+    def forget_forcing(self) -> None:
+        """Empty *Force target words*: the words typed there were for the sentence (and model) on show, and
+        no longer apply once the sentence changes, decoding starts again (Reset) or another model loads."""
+        self.force_field.clear()
 
     def set_timeline(self, index: int, count: int, label: str = "") -> None:
         """Position ``index + 1`` of ``count`` recorded steps (0 = before the first), without echo;
@@ -290,9 +317,7 @@ class DecodingArea(QtWidgets.QWidget):
             return
         self.topk.set_hint("")
         if len(step.beams) > 1:
-            lines = [f"{i + 1}. {html.escape(' '.join(b.tokens))} <span style='color:gray'>(log p {b.log_prob:.2f}"
-                     f"{', ended' if b.finished else ''})</span>" for i, b in enumerate(step.beams)]
-            self.beams.setText("<b>Beams</b><br>" + "<br>".join(lines))
+            self.beams.setText(beams_html(step.beams))
         elif self.beams.text():
             self.beams.clear()  # (clearing an empty label would still re-lay out the area)
         words = [html.escape(t) for t in step.output_tokens]

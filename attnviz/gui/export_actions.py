@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -11,17 +13,23 @@ from attnviz.core.results import DecodeStep
 from attnviz.figures.attention import AttentionView, attention_figure, attention_figures, attention_sidecar
 from attnviz.figures.panels import kernel_figures, kernel_sidecar
 from attnviz.figures.spec import NamedFigure
+from attnviz.gui import file_dialogs
 from attnviz.gui.figure_files import (
     FORMATS,
     ExportError,
     WouldReplace,
     copy_to_clipboard,
-    export_batch,
-    export_figure,
+    figure_bytes,
+    render_batch,
+    save_bytes,
+    write_files_into,
 )
 from attnviz.gui.settings import Settings
 from attnviz.session import Session
 
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+R = TypeVar("R")
 SCALES = (1.0, 2.0, 3.0, 4.0)  # PNG (and clipboard) resolution: 2× suits slides, 4× print
 FILTERS = {
     "png": "PNG image (*.png)", "svg": "SVG vector image (*.svg)", "pdf": "PDF document (*.pdf)",
@@ -69,7 +77,7 @@ class ExportAllDialog(QtWidgets.QDialog):
         return [fmt for fmt, box in self.format_boxes.items() if box.isChecked()]
 
     def _on_browse_clicked(self) -> None:
-        folder = QtWidgets.QFileDialog.getExistingDirectory(self, "Export into folder", self.folder.text())
+        folder = file_dialogs.existing_folder(self, "Export into folder", self.folder.text())
         if folder:
             self.folder.setText(folder)
 
@@ -109,19 +117,64 @@ class ExportActions(QtCore.QObject):
         return action
 
     # -- requests (also used by tests and by each heatmap's context menu) -------------------
-    def export_figure(self, figure: NamedFigure | None, path: str | Path) -> Path | None:
-        """Write one figure (format from the suffix); returns the path, or None after showing why not."""
+    # Pictures are drawn here (Qt's fonts); the files are written off the GUI thread (Session.file_job),
+    # where a slow or hung disk cannot freeze the window. Each request returns what was written when the
+    # write finished at once (an inline runner: tests), else None or [] and the result comes as a message.
+    def _write(self, what: str, job: Callable[[], T], done: Callable[[T], R]) -> R | None:
+        """Run ``job`` off the GUI thread; ``done`` handles its result, failures are shown (WouldReplace as
+        well: callers that ask first catch it in ``job``'s place, see :meth:`_write_asking`)."""
+        outcome: list[R | None] = []
+
+        def failed(error: BaseException) -> None:
+            self._failed(error)
+            outcome.append(None)
+
+        self.session.file_job(what, job, lambda value: outcome.append(done(value)), failed)
+        return outcome[0] if outcome else None
+
+    def _write_asking(self, what: str, job: Callable[[bool], T], done: Callable[[T], R], where: Path) -> R | None:
+        """As :meth:`_write`, ``job(replace)`` raising WouldReplace when it would replace files: the user is
+        asked, and if they agree it runs again with ``replace=True``."""
+        outcome: list[R | None] = []
+
+        def failed(error: BaseException) -> None:
+            if isinstance(error, WouldReplace) and self._agree_to_replace(error.paths, where):
+                outcome.append(self._write(what, lambda: job(True), done))
+            elif not isinstance(error, WouldReplace):
+                self._failed(error)
+
+        self.session.file_job(what, lambda: job(False), lambda value: outcome.append(done(value)), failed)
+        return outcome[0] if outcome else None
+
+    def _failed(self, error: BaseException) -> None:
+        if isinstance(error, ExportError):
+            self.fail(str(error))
+        else:  # (the writers turn OSErrors into ExportErrors: this is a bug)
+            log.error("writing a file failed", exc_info=error)
+            self.fail(f"Could not write the file: {type(error).__name__}: {error}")
+
+    def export_figure(self, figure: NamedFigure | None, path: str | Path, ask_to_replace: bool = False) -> Path | None:
+        """Write one figure (format from the suffix); returns the path, or None after showing why not (or while
+        it is being written). ask_to_replace: ask before replacing a file of that name."""
         if figure is None:
             self.fail("There is nothing to export yet.")
             return None
+        target = Path(path)
         try:
-            written = export_figure(figure.spec, path, self.settings.export_scale)
+            data = figure_bytes(figure.spec, target, self.settings.export_scale)
         except ExportError as error:
             self.fail(str(error))
             return None
-        self.settings.export_dir = str(written.parent)
-        self.notify(f"Exported {written}")
-        return written
+
+        def done(written: Path) -> Path:
+            self.settings.export_dir = str(written.parent)
+            self.notify(f"Exported {written}")
+            return written
+
+        what = f"Writing {target.name}…"
+        if ask_to_replace:
+            return self._write_asking(what, lambda replace: save_bytes(target, data, replace), done, target.parent)
+        return self._write(what, lambda: save_bytes(target, data), done)
 
     def export_all(self, folder: str | Path, formats: list[str], all_steps: bool = False) -> list[Path]:
         """Every kind × layer × head of the current sentence (at the step on show, or every step)."""
@@ -149,7 +202,7 @@ class ExportActions(QtCore.QObject):
                 return []
             sidecar = attention_sidecar(source, steps, view, model.path.stem, model.kind, str(model.path),
                                         model.device)
-        dialog = QtWidgets.QProgressDialog("Exporting attention maps…", "Cancel", 0, len(figures) * len(formats),
+        dialog = QtWidgets.QProgressDialog("Drawing attention maps…", "Cancel", 0, len(figures) * len(formats),
                                            self.window)
         dialog.setWindowTitle("Export all")
         dialog.setMinimumDuration(400)  # only long exports (every step, PDFs) show it
@@ -159,29 +212,24 @@ class ExportActions(QtCore.QObject):
             dialog.setValue(done)
             return not dialog.wasCanceled()
 
-        overwrite = False
-        while True:
-            try:
-                written = export_batch(figures, folder, formats, self.settings.export_scale, sidecar, progress,
-                                       overwrite)
-                break
-            except WouldReplace as error:
-                if overwrite or not self._agree_to_replace(error.paths, folder):
-                    dialog.reset()
-                    dialog.deleteLater()
-                    return []
-                overwrite = True
-            except ExportError as error:
-                dialog.reset()
-                dialog.deleteLater()
-                self.fail(str(error))
-                return []
-        dialog.reset()
-        dialog.deleteLater()
-        self.settings.export_dir = str(folder)
-        self.settings.export_formats = formats
-        self.notify(f"Exported {len(written) - 1} files and {written[-1].name} into {folder}")
-        return written
+        try:
+            files = render_batch(figures, formats, self.settings.export_scale, sidecar, progress)
+        except ExportError as error:
+            self.fail(str(error))
+            return []
+        finally:
+            dialog.reset()
+            dialog.deleteLater()
+        target = folder
+
+        def done(written: list[Path]) -> list[Path]:
+            self.settings.export_dir = str(target)
+            self.settings.export_formats = formats
+            self.notify(f"Exported {len(written) - 1} files and {written[-1].name} into {target}")
+            return written
+
+        return self._write_asking(f"Writing {len(files)} files into {target.name}…",
+                                  lambda replace: write_files_into(target, files, replace), done, target) or []
 
     def _agree_to_replace(self, paths: list[Path], where: Path) -> bool:
         """Ask before replacing files the user already has."""
@@ -212,20 +260,19 @@ class ExportActions(QtCore.QObject):
             self.fail("There is nothing to export yet: the heatmap is empty.")
             return
         start = Path(self.settings.export_dir or Path.home()) / f"{figure.stem or 'attention'}.png"
-        path, chosen = QtWidgets.QFileDialog.getSaveFileName(self.window, "Export heatmap", str(start),
-                                                             ";;".join(FILTERS.values()))
+        path, chosen = file_dialogs.save_file_name(self.window, "Export heatmap", str(start),
+                                                   ";;".join(FILTERS.values()))
         if not path:
             return
-        if not Path(path).suffix:  # no suffix typed: take the chosen filter's (the dialog did not ask about it)
+        suffixed = not Path(path).suffix  # no suffix typed: take the chosen filter's (the dialog did not ask)
+        if suffixed:
             path += "." + next((fmt for fmt, text in FILTERS.items() if text == chosen), "png")
-            if Path(path).exists() and not self._agree_to_replace([Path(path)], Path(path).parent):
-                return
-        self.export_figure(figure, path)
+        self.export_figure(figure, path, ask_to_replace=suffixed)
 
     def export_flipbook(self, path: str | Path) -> list[Path]:
         """The decoding so far as a flip-book of the Attention panel's view: ``path`` as a PDF with a page
         per step and an animated GIF of the same name beside it."""
-        from attnviz.gui.flipbook import write_flipbook
+        from attnviz.gui.flipbook import flipbook_files, save_flipbook
 
         state = self.session.state
         source, model = state.shown_source, state.model
@@ -237,27 +284,26 @@ class ExportActions(QtCore.QObject):
         pdf, gif = Path(path).with_suffix(".pdf"), Path(path).with_suffix(".gif")
         title = f"attnviz flip-book: {name} · {source.text}"
         try:
-            try:
-                written = write_flipbook(figures, pdf, gif, scale=self.settings.export_scale, title=title)
-            except WouldReplace as error:
-                if not self._agree_to_replace(error.paths, pdf.parent):
-                    return []
-                written = write_flipbook(figures, pdf, gif, scale=self.settings.export_scale, title=title,
-                                         force=True)
+            files = flipbook_files(figures, pdf, gif, scale=self.settings.export_scale, title=title)
         except ExportError as error:
             self.fail(str(error))
             return []
-        self.settings.export_dir = str(pdf.parent)
-        self.notify(f"Exported the flip-book ({len(figures)} steps): {' and '.join(p.name for p in written)}")
-        return written
+
+        def done(written: list[Path]) -> list[Path]:
+            self.settings.export_dir = str(pdf.parent)
+            self.notify(f"Exported the flip-book ({len(figures)} steps): {' and '.join(p.name for p in written)}")
+            return written
+
+        return self._write_asking(f"Writing {pdf.name}…", lambda replace: save_flipbook(files, replace), done,
+                                  pdf.parent) or []
 
     # -- handlers ---------------------------------------------------------------------------
     def _on_flipbook_triggered(self) -> None:
         current = self.current_figure()
         stem = current.stem if current is not None and current.stem else "attention"
         start = Path(self.settings.export_dir or Path.home()) / f"{stem.split('_step')[0]}_flipbook.pdf"
-        path, _chosen = QtWidgets.QFileDialog.getSaveFileName(
-            self.window, "Export flip-book", str(start), "PDF, a page per step, with an animated GIF beside it (*.pdf)")
+        path, _chosen = file_dialogs.save_file_name(self.window, "Export flip-book", str(start),
+                                       "PDF, a page per step, with an animated GIF beside it (*.pdf)")
         if path:
             self.export_flipbook(path)
 

@@ -22,7 +22,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtSvg
 
 from attnviz.core import replace
-from attnviz.core.files import atomic_output
+from attnviz.core.files import atomic_output, check_folder, kind_of
 from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure, TreeSpec
 from attnviz.gui.figure_painter import figure_image, figure_size, paint_figure
 
@@ -64,9 +64,8 @@ def check_scale(scale: float) -> float:
 
 def _save(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically and durably: a full disk raises OSError(ENOSPC) here, before
-    the rename, so an earlier file of that name is never replaced by a truncated one."""
-    if path.is_symlink() or (path.exists() and not path.is_file()):
-        raise IsADirectoryError(errno.EISDIR, f"{path} is not a regular file; attnviz replaces only files")
+    the rename, so an earlier file of that name is never replaced by a truncated one. A name that is not a
+    regular file (a FIFO, a device, a folder) or not in a folder on disk is refused first (core.files)."""
     with atomic_output(path) as tmp, open(tmp, "wb") as handle:
         handle.write(data)
         handle.flush()
@@ -146,6 +145,10 @@ def write_pdf(spec: AnyFigure, path: Path) -> None:
 
 
 def write_csv(spec: AnyFigure, path: Path) -> None:
+    _save(path, csv_bytes(spec))
+
+
+def csv_bytes(spec: AnyFigure) -> bytes:
     """A table: header ``query \\ key, k1, k2, …``, then one row per query: its token and its values.
 
     A grid (all heads) gets two more leading columns naming each row's panel, e.g. ``layer 1, head 2``.
@@ -173,7 +176,7 @@ def write_csv(spec: AnyFigure, path: Path) -> None:
         writer.writerow([f"{spec.row_axis} \\ {spec.col_axis}", *spec.col_labels])
         for label, row in zip(spec.row_labels, spec.values, strict=True):
             writer.writerow([label, *(f"{float(v):.9g}" for v in row)])
-    _save(path, handle.getvalue().encode("utf-8"))
+    return handle.getvalue().encode("utf-8")
 
 
 def read_csv(path: Path) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...]]:
@@ -185,12 +188,16 @@ def read_csv(path: Path) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...]]:
 
 
 def write_npy(spec: AnyFigure, path: Path) -> None:
+    _save(path, npy_bytes(spec, path.name))
+
+
+def npy_bytes(spec: AnyFigure, name: str = "") -> bytes:
     if isinstance(spec, LineSpec | TreeSpec):
-        raise ExportError(f"{path.name}: the numbers of a {'line plot' if isinstance(spec, LineSpec) else 'tree'} "
+        raise ExportError(f"{name or 'NPY'}: the numbers of a {'line plot' if isinstance(spec, LineSpec) else 'tree'} "
                           "are exported as CSV, not NPY")
     handle = io.BytesIO()
     np.save(handle, np.asarray(spec.values, dtype=np.float32))
-    _save(path, handle.getvalue())
+    return handle.getvalue()
 
 
 WRITERS = {"png": write_png, "svg": write_svg, "pdf": write_pdf, "csv": write_csv, "npy": write_npy}
@@ -206,6 +213,15 @@ def parse_formats(text: str) -> list[str]:
     return list(dict.fromkeys(formats))
 
 
+def encode(fmt: str, spec: AnyFigure, scale: float = 2.0) -> bytes:
+    """The figure as the bytes of a ``fmt`` file (png, svg, pdf, csv or npy)."""
+    if fmt == "png":
+        return png_bytes(spec, scale)
+    encoders: dict[str, Callable[[AnyFigure], bytes]] = {"svg": svg_bytes, "pdf": pdf_bytes, "csv": csv_bytes,
+                                                         "npy": npy_bytes}
+    return encoders[fmt](spec)
+
+
 def _write(fmt: str, spec: AnyFigure, path: Path, scale: float) -> None:
     if fmt == "png":
         write_png(spec, path, scale)
@@ -213,20 +229,37 @@ def _write(fmt: str, spec: AnyFigure, path: Path, scale: float) -> None:
         WRITERS[fmt](spec, path)
 
 
-def export_figure(spec: AnyFigure, path: str | Path, scale: float = 2.0) -> Path:
-    """Write one figure; the format comes from the file's suffix."""
+def figure_bytes(spec: AnyFigure, path: str | Path, scale: float = 2.0) -> bytes:
+    """The file :func:`export_figure` would write to ``path`` (format from its suffix), encoded in memory.
+    Drawing uses Qt's fonts, so the window does it; :func:`save_bytes` writes the file, off its thread."""
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in WRITERS:
         raise ExportError(f"{path.name}: unknown export format {fmt!r}; choose from {', '.join(FORMATS)}")
     if spec.values.size == 0:
         raise ExportError("There is nothing to export yet: the heatmap is empty.")
-    check_scale(scale)
     try:
-        _write(fmt, spec, path, scale)
+        return encode(fmt, spec, check_scale(scale))
+    except OSError as error:
+        raise _failed(path, error) from None
+
+
+def save_bytes(path: str | Path, data: bytes, replace: bool = True) -> Path:
+    """Write ``data`` to ``path`` atomically; a refused or failed write raises ExportError, and an existing
+    file :class:`WouldReplace` unless ``replace``."""
+    path = Path(path)
+    if not replace and os.path.lexists(path):
+        raise WouldReplace(f"{path} exists", [path])
+    try:
+        _save(path, data)
     except OSError as error:
         raise _failed(path, error) from None
     return path
+
+
+def export_figure(spec: AnyFigure, path: str | Path, scale: float = 2.0) -> Path:
+    """Write one figure; the format comes from the file's suffix."""
+    return save_bytes(path, figure_bytes(spec, path, scale))
 
 
 class ExportCancelled(ExportError):
@@ -258,19 +291,87 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
 
     Files of those names already there are replaced only with ``overwrite`` (else :class:`WouldReplace`
     lists them); a folder or anything else that is not a regular file of such a name is never touched
-    (ExportError naming it).
+    (ExportError naming it), nor a folder that is not on disk (``/proc``…).
 
     All files are written into a hidden staging folder first and moved in at the end as one
     transaction (:mod:`attnviz.core.replace`). On any error, signal or cancel (``progress(done, total)``
     returned False) the folder is left as it was; an export killed outright is undone by the next one.
     Returns the final paths (sidecar last).
     """
-    folder = Path(folder)
     check_scale(scale)
     extra_files = extra_files or {}
-    existing = batch_targets_in_the_way(folder, batch_names(figures, formats, sidecar is not None, list(extra_files)))
+
+    def fill(staging: Path) -> list[str]:
+        names: list[str] = []
+        total = sum(len(formats_for(figure.spec, formats)) for figure in figures)
+        for figure in figures:
+            for fmt in formats_for(figure.spec, formats):
+                name = f"{figure.stem}.{fmt}"
+                _write(fmt, figure.spec, staging / name, scale)
+                names.append(name)
+                if progress is not None and not progress(len(names), total):
+                    raise ExportCancelled("Export cancelled: nothing was written.")
+        for name, data in extra_files.items():  # (an index page, say)
+            _save(staging / name, data)
+            names.append(name)
+        if sidecar is not None:
+            _save(staging / SIDECAR, _sidecar_bytes(sidecar, names))
+            names.append(SIDECAR)
+        return names
+
+    return _into_folder(Path(folder), batch_names(figures, formats, sidecar is not None, list(extra_files)),
+                        overwrite, fill)
+
+
+def _sidecar_bytes(sidecar: dict[str, Any], names: list[str]) -> bytes:
+    return (json.dumps({**sidecar, "files": names}, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def render_batch(figures: Sequence[NamedFigure], formats: Sequence[str], scale: float = 2.0,
+                 sidecar: dict[str, Any] | None = None,
+                 progress: Callable[[int, int], bool] | None = None) -> dict[str, bytes]:
+    """The files :func:`export_batch` writes, encoded in memory (name -> bytes, sidecar last), for
+    :func:`write_files_into` to write elsewhere; ``progress`` as there (False: ExportCancelled)."""
+    check_scale(scale)
+    files: dict[str, bytes] = {}
+    total = sum(len(formats_for(figure.spec, formats)) for figure in figures)
+    for figure in figures:
+        for fmt in formats_for(figure.spec, formats):
+            name = f"{figure.stem}.{fmt}"
+            try:
+                files[name] = encode(fmt, figure.spec, scale)
+            except OSError as error:
+                raise _failed(Path(name), error) from None
+            if progress is not None and not progress(len(files), total):
+                raise ExportCancelled("Export cancelled: nothing was written.")
+    if sidecar is not None:
+        files[SIDECAR] = _sidecar_bytes(sidecar, list(files))
+    return files
+
+
+def write_files_into(folder: str | Path, files: dict[str, bytes], overwrite: bool = False) -> list[Path]:
+    """Write ``files`` (name -> bytes) into ``folder`` as :func:`export_batch` does: all or nothing,
+    existing files replaced only with ``overwrite``. Returns their paths, in order."""
+
+    def fill(staging: Path) -> list[str]:
+        for name, data in files.items():
+            _save(staging / name, data)
+        return list(files)
+
+    return _into_folder(Path(folder), list(files), overwrite, fill)
+
+
+def _into_folder(folder: Path, names: list[str], overwrite: bool, fill: Callable[[Path], list[str]]) -> list[Path]:
+    """Check ``folder`` and the ``names`` to write there, let ``fill`` write them into a staging folder
+    inside it, then move them in; on any error put everything back as it was."""
+    try:
+        check_folder(folder)
+    except OSError as error:
+        raise _failed(folder, error) from None
+    existing = batch_targets_in_the_way(folder, names)
     if blocked := [path for path in existing if path.is_symlink() or not path.is_file()]:
-        raise ExportError(f"{blocked[0]} exists and is not a regular file (a folder?): attnviz never replaces it; "
+        kind = kind_of(os.lstat(blocked[0]).st_mode)
+        raise ExportError(f"{blocked[0]} exists and is not a regular file (it is {kind}): attnviz never replaces it; "
                           "rename it or choose another folder")
     if existing and not overwrite:
         raise WouldReplace(f"{len(existing)} file(s) in {folder} would be replaced, e.g. {existing[0].name}",
@@ -280,22 +381,7 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
         folder.mkdir(parents=True, exist_ok=True)
         replace.recover(folder)  # what an export killed here (SIGKILL, power cut) left half-done
         with replace.staging_in(folder) as staging:  # deleted (and any commit rolled back) when it ends
-            names: list[str] = []
-            total = sum(len(formats_for(figure.spec, formats)) for figure in figures)
-            for figure in figures:
-                for fmt in formats_for(figure.spec, formats):
-                    name = f"{figure.stem}.{fmt}"
-                    _write(fmt, figure.spec, staging / name, scale)
-                    names.append(name)
-                    if progress is not None and not progress(len(names), total):
-                        raise ExportCancelled("Export cancelled: nothing was written.")
-            for name, data in extra_files.items():  # (an index page, say)
-                _save(staging / name, data)
-                names.append(name)
-            if sidecar is not None:
-                (staging / SIDECAR).write_text(json.dumps({**sidecar, "files": names}, indent=2,
-                                                          ensure_ascii=False) + "\n", encoding="utf-8")
-                names.append(SIDECAR)
+            names = fill(staging)
             return replace.commit(staging, folder, names)  # every new file in place, or every old one back
     except BaseException as error:  # whatever stopped it (a full disk, Ctrl+C, a bug): leave no trace
         if created:

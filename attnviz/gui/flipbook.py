@@ -23,7 +23,7 @@ import numpy as np
 from PIL import Image
 from PySide6 import QtCore, QtGui
 
-from attnviz.core.files import atomic_output
+from attnviz.core.files import atomic_output, check_target, kind_of
 from attnviz.figures.spec import AnyFigure
 from attnviz.gui.figure_files import ExportError, WouldReplace, _failed, check_scale
 from attnviz.gui.figure_painter import figure_image, figure_size, lookup_table, paint_figure
@@ -210,10 +210,59 @@ def _targets(paths: Sequence[Path], force: bool) -> None:
         raise ExportError(f"the PDF and the GIF cannot both be written to {paths[0]}")
     existing = [path for path in paths if path.is_symlink() or path.exists()]
     if blocked := [path for path in existing if path.is_symlink() or not path.is_file()]:
-        raise ExportError(f"{blocked[0]} exists and is not a regular file (a folder?): attnviz never replaces it; "
+        kind = kind_of(os.lstat(blocked[0]).st_mode)
+        raise ExportError(f"{blocked[0]} exists and is not a regular file (it is {kind}): attnviz never replaces it; "
                           "rename it or choose another name")
     if existing and not force:
         raise WouldReplace(f"{len(existing)} file(s) would be replaced, e.g. {existing[0]}", existing)
+
+
+def flipbook_files(figures: Sequence[AnyFigure], pdf_path: str | Path | None, gif_path: str | Path | None, *,
+                   scale: float = 1.0, title: str = "", frame_ms: int = FRAME_MS,
+                   last_frame_ms: int = LAST_FRAME_MS) -> list[tuple[Path, bytes]]:
+    """The files :func:`write_flipbook` writes, encoded in memory: (path, bytes), the PDF first.
+    Nothing is written; :func:`save_flipbook` writes them."""
+    jobs: list[tuple[Path, str]] = [(Path(p), kind) for p, kind in ((pdf_path, "pdf"), (gif_path, "gif"))
+                                    if p is not None]
+    if not jobs:
+        raise ExportError("no flip-book file to write: give a PDF or a GIF path")
+    figures = _checked(figures)
+    check_scale(scale)
+    if len({path for path, _ in jobs}) != len(jobs):
+        raise ExportError(f"the PDF and the GIF cannot both be written to {jobs[0][0]}")
+    files = []
+    for path, kind in jobs:
+        try:
+            files.append((path, flipbook_pdf_bytes(figures, title) if kind == "pdf"
+                          else flipbook_gif_bytes(figures, scale, frame_ms, last_frame_ms)))
+        except OSError as error:
+            raise _failed(path, error) from None
+    return files
+
+
+def save_flipbook(files: Sequence[tuple[Path, bytes]], force: bool = False) -> list[Path]:
+    """Write :func:`flipbook_files`' files, each synced beside its destination and renamed into place only
+    when all are complete. Existing files are replaced only with ``force`` (else :class:`WouldReplace`);
+    a name that is not a regular file, or not in a folder on disk, is refused before anything is written."""
+    paths = [path for path, _ in files]
+    _targets(paths, force)
+    current = paths[0]
+    try:
+        for path in paths:
+            current = path
+            check_target(path)
+        with contextlib.ExitStack() as stack:  # every file complete on disk before any is renamed
+            for path, data in files:
+                current = path
+                tmp = stack.enter_context(atomic_output(path))
+                with open(tmp, "wb") as handle:
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            current = paths[0]
+    except OSError as error:
+        raise _failed(current, error) from None
+    return paths
 
 
 def write_flipbook(figures: Sequence[AnyFigure], pdf_path: str | Path | None, gif_path: str | Path | None, *,
@@ -229,29 +278,8 @@ def write_flipbook(figures: Sequence[AnyFigure], pdf_path: str | Path | None, gi
     file as it was (only the two renames at the very end are not one atomic step).
     Problems raise :class:`ExportError` with a readable message. Returns the paths written (PDF first).
     """
-    jobs: list[tuple[Path, str]] = [(Path(p), kind) for p, kind in ((pdf_path, "pdf"), (gif_path, "gif"))
-                                    if p is not None]
-    if not jobs:
-        raise ExportError("no flip-book file to write: give a PDF or a GIF path")
-    figures = _checked(figures)
-    check_scale(scale)
-    _targets([path for path, _ in jobs], force)
-    current = jobs[0][0]
-    try:
-        contents = []
-        for path, kind in jobs:
-            current = path
-            contents.append(flipbook_pdf_bytes(figures, title) if kind == "pdf"
-                            else flipbook_gif_bytes(figures, scale, frame_ms, last_frame_ms))
-        with contextlib.ExitStack() as stack:  # every file complete on disk before any is renamed
-            for (path, _), data in zip(jobs, contents, strict=True):
-                current = path
-                tmp = stack.enter_context(atomic_output(path))
-                with open(tmp, "wb") as handle:
-                    handle.write(data)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-            current = jobs[0][0]
-    except OSError as error:
-        raise _failed(current, error) from None
-    return [path for path, _ in jobs]
+    jobs = [Path(p) for p in (pdf_path, gif_path) if p is not None]
+    if jobs:
+        _targets(jobs, force)  # (before the encoding, which takes a while)
+    return save_flipbook(flipbook_files(figures, pdf_path, gif_path, scale=scale, title=title, frame_ms=frame_ms,
+                                        last_frame_ms=last_frame_ms), force)

@@ -19,7 +19,7 @@ from attnviz import __version__
 from attnviz.figures.attention import AttentionView, shown_index
 from attnviz.figures.book import Live
 from attnviz.figures.spec import NamedFigure, figure_stem_of
-from attnviz.gui import errors
+from attnviz.gui import errors, file_dialogs
 from attnviz.gui.collector import collect_on_gui_thread
 from attnviz.gui.decoding_area import (
     BACK_HINT,
@@ -29,6 +29,7 @@ from attnviz.gui.decoding_area import (
     DecodingArea,
     FixedTextLabel,
     ShortcutPassThrough,
+    quoted_tokens,
 )
 from attnviz.gui.live_view import LiveView
 from attnviz.gui.settings import Settings
@@ -425,6 +426,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.exports.flipbook_action.setEnabled(translation)
         self.device_label.setText(info.device)
         self.step_time_label.clear()
+        self.decoding_area.forget_forcing()
         self.setWindowTitle(f"attnviz — {info.path.name}")
         self._say_loaded(state)
         self._report_settings_problems()
@@ -457,7 +459,7 @@ class MainWindow(QtWidgets.QMainWindow):
             notes.append(f"Input truncated from {source.truncated_from} to {len(source.tokens)} tokens "
                          "(the model's limit).")
         if source.unknown:
-            notes.append("Unknown words (read as <unk>): " + ", ".join(source.unknown))
+            notes.append("Unknown words (read as <unk>): " + quoted_tokens(source.unknown))
         self.notice.setText(" ".join(notes) or " ")
 
     # -- handlers ---------------------------------------------------------------------------
@@ -511,6 +513,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_reset_clicked(self) -> None:
         self.typing_timer.stop()
+        self.decoding_area.forget_forcing()
         self.session.reset()
 
     def _on_beam_box_value_changed(self, value: int) -> None:
@@ -535,8 +538,8 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_open_triggered(self) -> None:
         start = str(Path(self.settings.last_checkpoint).parent) if self.settings.last_checkpoint else ""
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Open checkpoint", start,
-                                                        "attnviz checkpoints (*.safetensors);;All files (*)")
+        path, _ = file_dialogs.open_file_name(self, "Open checkpoint", start,
+                                              "attnviz checkpoints (*.safetensors);;All files (*)")
         if path:
             self.load(path)
 
@@ -548,21 +551,33 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # -- saved sessions ---------------------------------------------------------------------
     def save_session(self, path: str | Path) -> Path | None:
-        """Write the view on show as a session file; returns its path, or None after saying why not."""
-        from attnviz.session_file import SessionFileError, write_session
+        """Write the view on show as a session file, off the GUI thread (Session.file_job); returns its path
+        once written (at once with an inline runner), or None after saying why not or while it is written."""
+        from attnviz.session_file import write_session
 
         saved = self.session.saved(self.attention.view() if self.panels is not None else AttentionView())
         if saved is None:
             self.error("There is nothing to save yet: open a checkpoint first.")
             return None
-        try:
-            written = write_session(saved, path)
-        except SessionFileError as error:
-            self.error(str(error))
-            return None
-        self.settings.export_dir = str(written.parent)
-        self.statusBar().showMessage(f"Saved the session to {written}", 10000)
-        return written
+        outcome: list[Path] = []
+
+        def done(written: Path) -> None:
+            self.settings.export_dir = str(written.parent)
+            self.statusBar().showMessage(f"Saved the session to {written}", 10000)
+            outcome.append(written)
+
+        self.session.file_job(f"Saving {Path(path).name}…", lambda: write_session(saved, path), done,
+                              partial(self._file_failed, "Could not save the session"))
+        return outcome[0] if outcome else None
+
+    def _file_failed(self, what: str, error: BaseException) -> None:
+        from attnviz.session_file import SessionFileError
+
+        if isinstance(error, SessionFileError | OSError):
+            self.error(str(error) if isinstance(error, SessionFileError) else f"{what}: {error.strerror or error}")
+        else:
+            log.error("%s", what, exc_info=error)
+            self.error(f"{what}: {type(error).__name__}: {error}")
 
     def open_session(self, path: str | Path) -> bool:
         """Bring back a saved session: its model, sentence, steps (forced tokens replayed), step on show and
@@ -618,15 +633,15 @@ class MainWindow(QtWidgets.QMainWindow):
         return str(folder / f"{name}{'-' + words if words else ''}.attnviz.json")
 
     def _on_save_session_triggered(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Save session", self._session_start_path(),
-                                                        "attnviz sessions (*.attnviz.json *.json)")
+        path, _ = file_dialogs.save_file_name(self, "Save session", self._session_start_path(),
+                                              "attnviz sessions (*.attnviz.json *.json)")
         if path:
             self.save_session(path)
 
     def _on_open_session_triggered(self) -> None:
         start = self.settings.export_dir or str(Path.home())
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Open session", start,
-                                                        "attnviz sessions (*.attnviz.json *.json);;All files (*)")
+        path, _ = file_dialogs.open_file_name(self, "Open session", start,
+                                              "attnviz sessions (*.attnviz.json *.json);;All files (*)")
         if path:
             self.open_session(path)
 

@@ -20,6 +20,7 @@ from attnviz.session import Session, SessionState, changed
 
 KINDS = {"cross": AttentionKind.CROSS, "encoder self": AttentionKind.ENCODER_SELF}
 FIRST_LINES = "i think we should go home before it rains .\ni'm home ."
+NO_BATCH = "Decode two or more sentences together to see padding at work."
 
 
 class BatchPanel(QtWidgets.QWidget):
@@ -41,7 +42,7 @@ class BatchPanel(QtWidgets.QWidget):
         self.kind_box.setToolTip("Which attention of the chosen sentence to show")
         self.padding = Heatmap(colour_bar=False)
         self.attention = Heatmap()
-        self.caption = QtWidgets.QLabel("Decode two or more sentences together to see padding at work.")
+        self.caption = QtWidgets.QLabel(NO_BATCH)
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         choose = QtWidgets.QVBoxLayout()  # one above the other: the dock stays narrow enough for 1024 px
@@ -67,9 +68,11 @@ class BatchPanel(QtWidgets.QWidget):
             self.kind_box.setVisible(has_encoder)
         if changed(old, new, "batch", "model"):
             self.batch = new.batch
-            if new.batch is None:
+            if new.batch is None:  # (another model was loaded): nothing of the old batch stays on show
                 self.padding.show_figure(empty_figure("Padding mask of a batch"))
                 self.attention.show_figure(empty_figure("Decode a batch to see its attention"))
+                self.caption.setText(NO_BATCH)
+                self.row_box.setRange(1, 1)
                 return
             self.padding.show_figure(batch_padding_figure(new.batch))
             self.row_box.blockSignals(True)

@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtWidgets
 
 from attnviz.figures.compare import comparison_figures, comparison_grid
 from attnviz.figures.spec import GridSpec
+from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.wrap_row import WrapRow
 from attnviz.paths import shipped_models
@@ -115,8 +116,8 @@ class ComparePanel(QtWidgets.QWidget):
     def _on_model_chosen(self, _index: int) -> None:
         data = self.model_box.currentData()
         if data == OTHER:
-            path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Compare with", "",
-                                                            "attnviz checkpoints (*.safetensors);;All files (*)")
+            path, _ = file_dialogs.open_file_name(self, "Compare with", "",
+                                                  "attnviz checkpoints (*.safetensors);;All files (*)")
             if not path:  # cancelled: what is compared stays
                 self._choose(self.state.compared_with)
                 return

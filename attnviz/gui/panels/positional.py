@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from attnviz.figures.panels import positional_similarity_figure, positional_table_figure
 from attnviz.figures.spec import empty_figure
@@ -13,21 +13,26 @@ from attnviz.gui.titled_plot import legend_below
 from attnviz.session import Session, SessionState, changed
 
 DEFAULT_DIMS = "6, 7, 8, 9"  # the book plots these
+MAX_CURVES = 12
 
 
-def parse_dims(text: str, width: int) -> list[int]:
-    """'6, 7, 8-9' -> [6, 7, 8, 9]; raises ValueError with a readable message."""
+def parse_dims(text: str, width: int) -> tuple[list[int], list[str]]:
+    """'6, 7, 8-9' -> ([6, 7, 8, 9], []): the dimensions in 0…width-1 to plot, and a short note per entry that
+    is not one ('“abc” (not a number)': skipped and named; the valid entries still plot)."""
     dims: list[int] = []
+    problems: list[str] = []
     for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
         lo_s, _, hi_s = part.partition("-")
         try:
             lo, hi = int(lo_s), int(hi_s or lo_s)
         except ValueError:
-            raise ValueError(f"'{part}' is not a dimension number or range") from None
+            problems.append(f"“{part}” (not a number)")
+            continue
         if not (0 <= lo <= hi < width):
-            raise ValueError(f"dimensions must lie in 0…{width - 1}")
-        dims.extend(range(lo, hi + 1))
-    return dims
+            problems.append(f"“{part}” (outside 0…{width - 1})")
+            continue
+        dims.extend(d for d in range(lo, hi + 1) if d not in dims)
+    return dims, problems
 
 
 class PositionalPanel(QtWidgets.QWidget):
@@ -45,16 +50,24 @@ class PositionalPanel(QtWidgets.QWidget):
         self.curves.setLabel("bottom", "position")
         self.dims_edit = QtWidgets.QLineEdit(DEFAULT_DIMS)
         self.dims_edit.setToolTip("Dimensions to plot over positions, e.g. 6, 7, 8-9")
+        # On lines of its own, two lines tall, as wide as the panel lets it be: a message never moves the
+        # field, the plot or the dock (a longer one is cut; its tooltip has it whole).
         self.message = QtWidgets.QLabel(" ")
+        self.message.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.message.setStyleSheet("color: #a15c00;")
+        self.message.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
+        self.message.setWordWrap(True)
+        self.message.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
+        self.message.setFixedHeight(2 * self.message.fontMetrics().lineSpacing())
         row = QtWidgets.QHBoxLayout()
         row.addWidget(QtWidgets.QLabel("Dimensions:"))
         row.addWidget(self.dims_edit, 1)
-        row.addWidget(self.message)
         tabs = QtWidgets.QTabWidget()
         tabs.addTab(self.table_view, "Table")
         curves_page = QtWidgets.QWidget()
         curves_layout = QtWidgets.QVBoxLayout(curves_page)
         curves_layout.addLayout(row)
+        curves_layout.addWidget(self.message)
         curves_layout.addWidget(self.curves, 1)
         tabs.addTab(curves_page, "Curves")
         tabs.addTab(self.similarity_view, "PE · PEᵀ")
@@ -92,13 +105,14 @@ class PositionalPanel(QtWidgets.QWidget):
         width = self.table.shape[1]
         if not width:
             return
-        try:
-            dims = parse_dims(self.dims_edit.text(), width)
-        except ValueError as error:
-            self.message.setText(str(error))
-            return
-        self.message.setText(" ")
+        dims, problems = parse_dims(self.dims_edit.text(), width)
+        shown = dims[:MAX_CURVES]
+        if len(dims) > MAX_CURVES:
+            problems.append(f"dimensions after the first {MAX_CURVES} (of {len(dims)})")
+        text = ("Skipped " + ", ".join(problems)) if problems else " "
+        self.message.setText(text)
+        self.message.setToolTip(text.strip())
         x = np.arange(self.table.shape[0])
-        for i, dim in enumerate(dims[:12]):
-            self.curves.plot(x, self.table[:, dim], pen=pg.mkPen(pg.intColor(i, max(len(dims), 1)), width=2),
+        for i, dim in enumerate(shown):
+            self.curves.plot(x, self.table[:, dim], pen=pg.mkPen(pg.intColor(i, max(len(shown), 1)), width=2),
                              name=f"dim {dim}")
