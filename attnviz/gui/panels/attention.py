@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import html
 
-import numpy as np
-import pyqtgraph as pg
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import EncodedSource
@@ -19,98 +17,11 @@ from attnviz.figures.attention import (
     stack_for,
 )
 from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, empty_figure
-from attnviz.gui.figure_painter import argb_pixels, qimage_of
+from attnviz.gui.head_grid import GridPicture, HeadGrid, grid_picture
 from attnviz.gui.heatmap import Heatmap
 from attnviz.session import Session, SessionState, changed
 
-
-class CellImage(pg.GraphicsObject):
-    """A matrix of coloured cells in a view box, cell (i, j) centred on (j, i): premultiplied ARGB pixels."""
-
-    def __init__(self):
-        super().__init__()
-        self._pixels = np.zeros((0, 0), np.uint32)
-        self._image = qimage_of(self._pixels)
-        self.setTransform(QtGui.QTransform.fromTranslate(-0.5, -0.5))
-
-    def set_pixels(self, pixels: np.ndarray) -> None:
-        """pixels (Q, K) uint32 premultiplied ARGB words; kept (not copied) while shown."""
-        if pixels.shape != self._pixels.shape:
-            self.prepareGeometryChange()
-        self._pixels = np.ascontiguousarray(pixels, dtype=np.uint32)
-        self._image = qimage_of(self._pixels)
-        self.update()
-
-    def boundingRect(self) -> QtCore.QRectF:
-        rows, cols = self._pixels.shape
-        return QtCore.QRectF(0, 0, cols, rows)
-
-    def paint(self, painter: QtGui.QPainter, *_args) -> None:
-        if self._pixels.size:
-            painter.drawImage(self.boundingRect(), self._image)
-
-
-class HeadGrid(pg.GraphicsLayoutWidget):
-    """Layers × heads small multiples of one attention kind (labelled rows and columns); clicking one
-    emits ``picked(layer, head)``; its context menu emits ``export_requested`` / ``copy_requested``."""
-
-    picked = QtCore.Signal(int, int)
-    export_requested = QtCore.Signal()
-    copy_requested = QtCore.Signal()
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setBackground("w")
-        self.images: list[list[CellImage]] = []
-        self.shape = (0, 0)  # layers, heads
-        self.cells: tuple[int, ...] = (-1, -1)  # queries, keys of the matrices shown
-
-    def show_grid(self, spec: GridSpec) -> None:
-        """Draw a layers × heads grid figure (its panels' values, its shared colour range)."""
-        values, levels = spec.values, spec.levels  # (L, H, Q, K)
-        layers, heads = values.shape[:2]
-        if (layers, heads) != self.shape:
-            self.clear()
-            self.images = []
-            for head in range(heads):
-                self.addLabel(f"head {head + 1}", row=0, col=head + 1, size="9pt")
-            for layer in range(layers):
-                self.addLabel(f"layer {layer + 1}", row=layer + 1, col=0, angle=-90, size="9pt")
-                row = []
-                for head in range(heads):
-                    box = self.addViewBox(row=layer + 1, col=head + 1, lockAspect=False, enableMouse=False)
-                    box.invertY(True)
-                    image = CellImage()
-                    box.addItem(image)
-                    image.mouseClickEvent = self._click_handler(layer, head)
-                    row.append(image)
-                self.images.append(row)
-            self.shape = (layers, heads)
-            self.cells = (-1, -1)  # new boxes: fit them to the matrix
-        resized = values.shape[2:] != self.cells
-        self.cells = values.shape[2:]
-        for layer in range(layers):
-            for head in range(heads):
-                image = self.images[layer][head]
-                image.set_pixels(argb_pixels(values[layer, head], levels, "viridis"))
-                if resized:
-                    image.getViewBox().autoRange(padding=0.02)
-
-    def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
-        menu = QtWidgets.QMenu(self)
-        for text, signal in (("Export all heads as one picture or table…", self.export_requested),
-                             ("Copy picture", self.copy_requested)):
-            action = menu.addAction(text)
-            action.setEnabled(self.shape[0] * self.shape[1] > 0)
-            action.triggered.connect(lambda _checked=False, s=signal: s.emit())
-        menu.exec(event.globalPos())
-
-    def _click_handler(self, layer: int, head: int):
-        def handler(event) -> None:
-            event.accept()
-            self.picked.emit(layer, head)
-
-        return handler
+COMPUTING_GRID = "Computing all heads…"
 
 
 class AttentionPanel(QtWidgets.QWidget):
@@ -118,8 +29,10 @@ class AttentionPanel(QtWidgets.QWidget):
 
     def __init__(self, session: Session | None = None, parent=None):
         super().__init__(parent)
+        self.session = session
         self.state = SessionState()
         self.current: MatrixView | None = None  # the matrix on show (None: the grid, or nothing)
+        self._grid_wanted: tuple | None = None  # what the latest All heads request was for
 
         self.kind_box = QtWidgets.QComboBox()
         self.layer_box = QtWidgets.QSpinBox()
@@ -224,25 +137,51 @@ class AttentionPanel(QtWidgets.QWidget):
     def refresh(self) -> None:
         state, source = self.state, self.state.shown_source
         if source is None:
-            self.current = None
+            self.current = self._grid_wanted = None
             self.stack.setCurrentWidget(self.heatmap)
             self.heatmap.show_figure(empty_figure(self._empty_message(state)))
             self.heatmap.highlight_row(None)
             return
         self._set_kinds(available_kinds(source))
         self._fit_ranges(source)
+        if self.all_heads.isChecked():
+            self._show_grid()
+            return
+        self._grid_wanted = None
         named, matrix = attention_figure(source, state.step, self.view(), self._model_name())
         self.current = matrix
-        if isinstance(named.spec, GridSpec):
-            self.grid.show_grid(named.spec)
-            self.stack.setCurrentWidget(self.grid)
-            self.readout.setText(" ")
-            return
         self.stack.setCurrentWidget(self.heatmap)
         assert isinstance(named.spec, FigureSpec) and matrix is not None
         self.heatmap.show_figure(named.spec)
         current_row = len(matrix.rows) - 1 if matrix.kind is not AttentionKind.ENCODER_SELF and matrix.rows else None
         self.heatmap.highlight_row(current_row)
+
+    def _show_grid(self) -> None:
+        """All heads: colour every head on the worker (16 M cells for 8 × 2 heads of 1,024 tokens); until
+        then the grid says so, or keeps the previous step's picture of the same sentence and view."""
+        source, step, view, model = self.state.shown_source, self.state.step, self.view(), self._model_name()
+        assert source is not None
+        self.current = None
+        self.stack.setCurrentWidget(self.grid)
+        self.readout.setText(" ")
+        wanted = (source, step, view, model)
+        previous, self._grid_wanted = self._grid_wanted, wanted
+        if previous is None or previous[0] is not source or previous[2] != view:
+            self.grid.show_message(COMPUTING_GRID)
+
+        def job() -> GridPicture:
+            named = attention_figure(source, step, view, model)[0]
+            assert isinstance(named.spec, GridSpec)
+            return grid_picture(named.spec)
+
+        def done(picture: GridPicture) -> None:
+            if self._grid_wanted is wanted:
+                self.grid.show_picture(picture)
+
+        if self.session is None:
+            done(job())
+        else:
+            self.session.compute_view("all-heads", COMPUTING_GRID, job, done)
 
     def _fit_ranges(self, source: EncodedSource) -> None:
         """The layer and head ranges follow the kind on show (encoder and decoder depths may differ)."""
