@@ -13,7 +13,7 @@ import pytest
 
 from attnviz.core.rollout import rollout, source_attribution
 from attnviz.gui.figure_painter import argb_pixels
-from attnviz.gui.head_grid import MAX_CELLS, pooled
+from attnviz.gui.grid_pixels import MAX_CELLS, pooled
 from attnviz.gui.panels.attention import COMPUTING_GRID
 from attnviz.gui.panels.rollout import COMPUTING
 from tests.helpers import HeldRunner
@@ -110,7 +110,7 @@ def test_all_heads_colours_every_head_on_the_worker(held_window):
     runner.run_all()
     assert panel.grid.shape == (2, 2) and panel.grid.cells == (TOKENS, TOKENS)
     weights = window.session.state.source.encoder_weights
-    pixels = panel.grid.picture.pixels[1][0]  # layer 2, head 1: averaged down to at most MAX_CELLS a side
+    pixels = panel.grid.picture.pixels[2]  # layer 2, head 1: averaged down to at most MAX_CELLS a side
     assert pixels.shape == (TOKENS // 2, TOKENS // 2) and max(pixels.shape) <= MAX_CELLS
     np.testing.assert_array_equal(pixels, argb_pixels(pooled(weights[1, 0]), (0.0, 1.0), "viridis"))
 

@@ -1,68 +1,16 @@
-"""The Attention panel's All heads view: layers × heads small multiples painted with QPainter.
-
-The colours are worked out off the GUI thread (:func:`grid_picture`, numpy only, on the session's worker):
-8 heads × 2 layers of a 1,024-token sentence are 16 M cells. Each matrix is averaged down to at most
-MAX_CELLS per side first (a small multiple is a couple of hundred pixels wide), so the widget only
-draws 16 small images. Shapes: L layers, H heads, Q queries, K keys.
-"""
+"""The Attention panel's All heads view: layers × heads small multiples painted with QPainter, from a
+:class:`~attnviz.gui.grid_pixels.GridPicture` whose colours were worked out on the worker."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.figures.spec import GridSpec
-from attnviz.gui.figure_painter import argb_pixels, qimage_of
+from attnviz.gui.figure_painter import qimage_of
+from attnviz.gui.grid_pixels import GridPicture
 
-MAX_CELLS = 256  # per side of one small multiple's image: more than its pixels on screen
 GAP = 6  # px between two small multiples
 LABEL_PX = 16  # px of the head names above and the layer names left of the grid
 FRAME_PEN = QtGui.QPen(QtGui.QColor(60, 60, 60), 0.8)
-
-
-def pooled(values: np.ndarray, most: int = MAX_CELLS) -> np.ndarray:
-    """values (Q, K) averaged over blocks of cells so that neither side exceeds ``most``; NaN cells (masked
-    scores) are left out of the averages, and a block of only NaN stays NaN."""
-    rows, cols = values.shape
-    fr, fc = -(-rows // most) if rows else 1, -(-cols // most) if cols else 1
-    if fr == 1 and fc == 1:
-        return values
-    padded = np.full((-(-rows // fr) * fr, -(-cols // fc) * fc), np.nan, np.float32)
-    padded[:rows, :cols] = values
-    blocks = padded.reshape(padded.shape[0] // fr, fr, padded.shape[1] // fc, fc)
-    valid = ~np.isnan(blocks)
-    sums = np.where(valid, blocks, 0.0).sum(axis=(1, 3))
-    counts = valid.sum(axis=(1, 3))
-    return np.divide(sums, counts, out=np.full(sums.shape, np.nan, np.float32), where=counts > 0)
-
-
-@dataclass(frozen=True)
-class GridPicture:
-    """A grid figure ready to paint: ``spec`` (what Export writes) and ``pixels`` (L, H) of uint32 ARGB
-    arrays (q, k) with q ≤ min(Q, MAX_CELLS), k ≤ min(K, MAX_CELLS)."""
-
-    spec: GridSpec
-    pixels: tuple[tuple[np.ndarray, ...], ...]
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return len(self.spec.row_names), self.spec.columns
-
-    @property
-    def cells(self) -> tuple[int, ...]:
-        """(Q, K) of the matrices shown (before averaging down)."""
-        return tuple(self.spec.panels[0].values.shape) if self.spec.panels else (0, 0)
-
-
-def grid_picture(spec: GridSpec) -> GridPicture:
-    """Colour every panel of ``spec`` (numpy only: runs on the worker)."""
-    layers, heads = len(spec.row_names), spec.columns
-    pixels = tuple(tuple(argb_pixels(pooled(np.asarray(spec.panels[layer * heads + head].values, np.float32)),
-                                     spec.levels, spec.colormap)
-                         for head in range(heads)) for layer in range(layers))
-    return GridPicture(spec, pixels)
 
 
 class HeadGrid(QtWidgets.QWidget):
@@ -92,7 +40,9 @@ class HeadGrid(QtWidgets.QWidget):
 
     def show_picture(self, picture: GridPicture) -> None:
         self.picture, self.message = picture, ""
-        self._images = [[qimage_of(p) for p in row] for row in picture.pixels]  # (views of the kept arrays)
+        heads = picture.shape[1]
+        images = [qimage_of(p) for p in picture.pixels]  # (views of the kept arrays)
+        self._images = [images[i:i + heads] for i in range(0, len(images), heads)]
         self.update()
 
     def show_message(self, message: str) -> None:

@@ -17,7 +17,8 @@ from attnviz.figures.attention import (
     stack_for,
 )
 from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, empty_figure
-from attnviz.gui.head_grid import GridPicture, HeadGrid, grid_picture
+from attnviz.gui.grid_pixels import GridPicture, grid_picture
+from attnviz.gui.head_grid import HeadGrid
 from attnviz.gui.heatmap import Heatmap
 from attnviz.session import Session, SessionState, changed
 
