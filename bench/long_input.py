@@ -108,7 +108,7 @@ def main() -> int:
     for number in range(1, 5):
         measure(f"step {number} + redraw", window.step_action.trigger, lambda n=number: len(state().steps) == n)
     measure(f"All heads on ({args.heads} heads × 2 layers)", lambda: window.attention.all_heads.setChecked(True),
-            lambda: window.attention.grid.picture is not None)
+            lambda: window.attention.grid.spec is not None)
     window.attention.all_heads.setChecked(False)
     wait(lambda: True)
 

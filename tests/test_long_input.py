@@ -106,11 +106,11 @@ def test_all_heads_colours_every_head_on_the_worker(held_window):
     panel.kind_box.setCurrentIndex(panel.kind_box.findData("encoder self-attention"))
     panel.all_heads.setChecked(True)
     assert panel.stack.currentWidget() is panel.grid
-    assert panel.grid.picture is None and panel.grid.message == COMPUTING_GRID
+    assert panel.grid.spec is None and panel.grid.message == COMPUTING_GRID
     runner.run_all()
-    assert panel.grid.shape == (2, 2) and panel.grid.cells == (TOKENS, TOKENS)
+    assert panel.grid.shape == (2, 2) and panel.grid._cells() == (TOKENS, TOKENS)
     weights = window.session.state.source.encoder_weights
-    pixels = panel.grid.picture.pixels[2]  # layer 2, head 1: averaged down to at most MAX_CELLS a side
+    pixels = panel.grid._images[2][0]  # layer 2, head 1: averaged down to at most MAX_CELLS a side
     assert pixels.shape == (TOKENS // 2, TOKENS // 2) and max(pixels.shape) <= MAX_CELLS
     np.testing.assert_array_equal(pixels, argb_pixels(pooled(weights[1, 0]), (0.0, 1.0), "viridis"))
 

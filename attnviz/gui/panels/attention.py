@@ -158,8 +158,9 @@ class AttentionPanel(QtWidgets.QWidget):
         self.heatmap.highlight_row(current_row)
 
     def _show_grid(self) -> None:
-        """All heads: colour every head on the worker (16 M cells for 8 × 2 heads of 1,024 tokens); until
-        then the grid says so, or keeps the previous step's picture of the same sentence and view."""
+        """All heads: the grid figure and every head's colours are made on the worker (16 M cells for 8 × 2
+        heads of 1,024 tokens); until then the grid says so, or keeps the previous step's picture of the same
+        sentence and view."""
         source, step, view, model = self.state.shown_source, self.state.step, self.view(), self._model_name()
         assert source is not None
         self.current = None
@@ -177,7 +178,7 @@ class AttentionPanel(QtWidgets.QWidget):
 
         def done(picture: GridPicture) -> None:
             if self._grid_wanted is wanted:
-                self.grid.show_picture(picture)
+                self.grid.show_grid(picture.spec, picture.pixels)
 
         if self.session is None:
             done(job())
