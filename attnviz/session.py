@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worke
     from attnviz.core.stepping import DecodeSession
 
 log = logging.getLogger(__name__)
+Result = TypeVar("Result")
 
 
 class Runner(Protocol):
@@ -326,6 +327,8 @@ class Session:
         self._compared_by: tuple[LoadedModel, Comparison] | None = None  # the last comparison and its model
         self._kernel_busy = False
         self.fallback: Path | None = None  # loaded instead of a refused checkpoint while no model is (start-up)
+        self._view_requests: dict[str, tuple[str, Callable[[], Any], Callable[[Any], None]]] = {}  # compute_view's
+        self._view_busy: set[str] = set()  # keys whose view job runs now
         self._jobs: dict[int, str] = {}  # jobs in flight: id -> what it does
         self._job_ids = 0
 
@@ -668,6 +671,36 @@ class Session:
             finish()
 
         self._submit("Computing the query…", job, done, failed)
+
+    def compute_view(self, key: str, what: str, job: Callable[[], Result], done: Callable[[Result], None]) -> None:
+        """Run a view's numpy work (``job``: the rollout of a long sentence, the colours of every head) on the
+        worker and hand its result to ``done`` on the listener's thread, so the window never waits for it.
+        Requests for the same ``key`` made while one runs replace each other: only the latest is computed next,
+        and a result is delivered only if no newer request for ``key`` was made since (latest request wins)."""
+        self._view_requests[key] = (what, job, done)
+        if key not in self._view_busy:
+            self._compute_next_view(key)
+
+    def _compute_next_view(self, key: str) -> None:
+        request = self._view_requests.pop(key, None)
+        if request is None:
+            return
+        what, job, done = request
+        self._view_busy.add(key)
+
+        def finish(result: Any) -> None:
+            self._view_busy.discard(key)
+            if key in self._view_requests:  # asked again meanwhile: that request's result is the one to show
+                self._compute_next_view(key)
+            else:
+                done(result)
+
+        def failed(error: BaseException) -> None:
+            self._view_busy.discard(key)
+            self._report(error)
+            self._compute_next_view(key)
+
+        self._submit(what, job, finish, failed)
 
     def compare_with(self, path: str | Path | None) -> None:
         """Load a second translation checkpoint and decode the sentence on show with it (None: stop

@@ -58,6 +58,7 @@ def main() -> int:
     from PySide6 import QtCore, QtWidgets
 
     from attnviz.gui.main_window import MainWindow, Poster
+    from attnviz.gui.panels.rollout import COMPUTING
     from attnviz.gui.settings import Settings
     from attnviz.session import ThreadRunner
 
@@ -70,15 +71,16 @@ def main() -> int:
     window.resize(1600, 1000)
     window.show()
 
-    ticks: list[float] = []
+    ticks: list[tuple[float, float]] = []  # (wall clock, the GUI thread's CPU time) at each tick
     timer = QtCore.QTimer(interval=1)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.timeout.connect(lambda: ticks.append((time.perf_counter(), time.thread_time())))
     timer.start()
 
     def wait(condition, limit_s: float = 600.0) -> float:
-        """Run the event loop until ``condition()``, then until it is idle; seconds taken."""
+        """Run the event loop until ``condition()`` and the session is idle, then until nothing is left to
+        paint; seconds taken."""
         started = time.perf_counter()
-        while not condition():
+        while not (condition() and not window.session.state.busy):
             app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 5)
             if time.perf_counter() - started > limit_s:
                 raise SystemExit("timed out")
@@ -87,45 +89,51 @@ def main() -> int:
         return time.perf_counter() - started
 
     state = lambda: window.session.state  # noqa: E731
-    results: list[tuple[str, float]] = []
-    window.load(checkpoint)
-    results.append(("load the checkpoint", wait(lambda: state().model is not None and not state().busy)))
-    started = time.perf_counter()
-    window.set_sentence(" ".join(words))
-    wait(lambda: state().source is not None and len(state().source.tokens) == args.tokens and not state().busy)
-    results.append((f"encode {args.tokens} tokens + draw", time.perf_counter() - started))
+    results: list[tuple[str, float, float, float]] = []  # action, seconds, longest gap, GUI CPU in it
+
+    def measure(name: str, act, condition) -> None:
+        first = len(ticks)
+        started, cpu_started = time.perf_counter(), time.thread_time()
+        act()
+        seconds = wait(condition)
+        window_ticks = [(started, cpu_started), *ticks[first:]]
+        gap, cpu = max(((b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(window_ticks)), default=(0, 0))
+        results.append((name, seconds, gap, cpu))
+
+    rollout = window.panels.panels["rollout"]
+    drawn = lambda heatmap: heatmap.spec.title not in ("", COMPUTING)  # noqa: E731
+    measure("load the checkpoint", lambda: window.load(checkpoint), lambda: state().model is not None)
+    measure(f"encode {args.tokens} tokens + draw", lambda: window.set_sentence(" ".join(words)),
+            lambda: state().source is not None and len(state().source.tokens) == args.tokens)
     for number in range(1, 5):
-        started = time.perf_counter()
-        window.step_action.trigger()
-        wait(lambda n=number: len(state().steps) == n and not state().busy)
-        results.append((f"step {number} + redraw", time.perf_counter() - started))
-    started = time.perf_counter()
-    window.attention.all_heads.setChecked(True)
-    wait(lambda: True)
-    results.append((f"All heads on ({args.heads} heads × 2 layers)", time.perf_counter() - started))
+        measure(f"step {number} + redraw", window.step_action.trigger, lambda n=number: len(state().steps) == n)
+    measure(f"All heads on ({args.heads} heads × 2 layers)", lambda: window.attention.all_heads.setChecked(True),
+            lambda: window.attention.grid.spec is not None)
     window.attention.all_heads.setChecked(False)
     wait(lambda: True)
-    started = time.perf_counter()
-    window.docks["rollout"].show()
-    window.docks["rollout"].raise_()
-    wait(lambda: True)
-    results.append(("raise Rollout (encoder rollout + attribution)", time.perf_counter() - started))
+
+    def raise_rollout() -> None:
+        window.docks["rollout"].show()
+        window.docks["rollout"].raise_()
+
+    measure("raise Rollout (encoder rollout + attribution)", raise_rollout,
+            lambda: drawn(rollout.encoder) and drawn(rollout.attribution))
     window.docks["attention"].raise_()
     wait(lambda: True)
-    started = time.perf_counter()
-    window.attention.heatmap.clicked.emit(2, 0)
-    wait(lambda: state().computation is not None and not state().busy)
-    results.append(("click a row: Computation of that query", time.perf_counter() - started))
+    measure("click a row: Computation of that query", lambda: window.attention.heatmap.clicked.emit(2, 0),
+            lambda: state().computation is not None)
     timer.stop()
-    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+    gaps = [(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(ticks)]
     print(f"{os.cpu_count()} CPUs; random-weight Transformer, {args.heads} heads, 2+2 layers; "
           f"{args.tokens}-token source; 1600 × 1000 offscreen; worker thread as in the app")
-    print("| action | time until drawn |")
-    print("| --- | --- |")
-    for name, seconds in results:
-        print(f"| {name} | {seconds * 1000:.0f} ms |")
-    print(f"longest event-loop gap over the run: {max(gaps) * 1000:.0f} ms "
-          f"(median tick interval {sorted(gaps)[len(gaps) // 2] * 1000:.1f} ms)")
+    print("| action | time until drawn | longest event-loop gap | GUI thread's CPU in that gap |")
+    print("| --- | --- | --- | --- |")
+    for name, seconds, gap, cpu in results:
+        print(f"| {name} | {seconds * 1000:.0f} ms | {gap * 1000:.0f} ms | {cpu * 1000:.0f} ms |")
+    longest = max(gaps)
+    print(f"longest event-loop gap over the run: {longest[0] * 1000:.0f} ms, the GUI thread's CPU time in it "
+          f"{longest[1] * 1000:.0f} ms (median tick interval {sorted(gaps)[len(gaps) // 2][0] * 1000:.1f} ms; "
+          f"longest GUI-thread CPU between two ticks {max(cpu for _, cpu in gaps) * 1000:.0f} ms)")
     window.close()
     runner.shutdown()
     return 0

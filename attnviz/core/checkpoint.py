@@ -21,6 +21,7 @@ import os
 import stat
 import tempfile
 import unicodedata
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ from torch import nn
 from torch.overrides import TorchFunctionMode
 
 from attnviz.core.checkpoint_file import MAX_MODEL_BYTES, checkpoint_file_problem
+from attnviz.core.compact import compact, release_freed_memory
 from attnviz.core.files import atomic_output
 from attnviz.core.kinds import KINDS, ModelKind, kind_of
 from attnviz.core.limits import check_config_values
@@ -183,12 +185,24 @@ def has_control_characters(text: str) -> bool:
 def is_word(token: str) -> bool:
     """Whether a vocabulary may hold ``token``: at most MAX_TOKEN_CHARS long, no control characters."""
     return len(token) <= MAX_TOKEN_CHARS and not has_control_characters(token)
+_VOCABS: weakref.WeakValueDictionary[str, Vocab] = weakref.WeakValueDictionary()  # SHA-256 of the JSON -> one
+# Vocab while any model uses it: the shipped models share their vocabularies (2.5 MB of strings per model)
 
 
 def _read_vocab(path: Path, metadata: dict[str, str], key: str, expected_size: int) -> Vocab:
     raw = metadata.get(key)
     if raw is None:
         raise CheckpointError(f"{path}: metadata has no '{key}'")
+    digest = hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
+    known = _VOCABS.get(digest)
+    if known is not None and len(known) == expected_size:
+        return known
+    vocab = _parse_vocab(path, key, raw, expected_size)
+    _VOCABS[digest] = vocab
+    return vocab
+
+
+def _parse_vocab(path: Path, key: str, raw: str, expected_size: int) -> Vocab:
     tokens = _json(path, key, raw)
     try:
         if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
@@ -272,14 +286,17 @@ _TORCH_DTYPE = {"F16": torch.float16, "F32": torch.float32, "F64": torch.float64
                 "BOOL": torch.bool}  # safetensors' dtype names
 
 
-def load_checkpoint(path: str | Path, device: torch.device | str = "cpu") -> LoadedModel:
-    """Validate and load a checkpoint written by :func:`save_checkpoint`; the model is in eval mode."""
+def load_checkpoint(path: str | Path, device: torch.device | str = "cpu", compact_weights: bool = True) -> LoadedModel:
+    """Validate and load a checkpoint written by :func:`save_checkpoint`; the model is in eval mode.
+
+    compact_weights: hold a translation model's weights in less memory with the same numbers
+    (:mod:`attnviz.core.compact`; for decoding, not for training it further)."""
     path = Path(path)
     _check_openable(path)
     try:
         with _utf8_name(path) as openable:
             try:
-                loaded = _load(openable, device)
+                loaded = _load(openable, device, compact_weights)
             except CheckpointError as error:  # name the file the user chose, not the temporary link
                 raise CheckpointError(str(error).replace(str(openable), str(path))) from None
         loaded.path = path
@@ -336,18 +353,18 @@ def _utf8_name(path: Path) -> Iterator[Path]:
     yield path
 
 
-def _load(path: Path, device: torch.device | str) -> LoadedModel:
+def _load(path: Path, device: torch.device | str, compact_weights: bool) -> LoadedModel:
     try:
         # One handle for the header and the data: a file swapped between two opens cannot slip through.
         with safe_open(str(path), framework="pt", device="cpu") as handle:
-            return _load_from(path, handle, device)
+            return _load_from(path, handle, device, compact_weights)
     except CheckpointError:
         raise
     except Exception as error:  # safetensors raises several types for corrupt files
         raise CheckpointError(f"{path}: not a readable safetensors file ({error})") from None
 
 
-def _load_from(path: Path, handle: Any, device: torch.device | str) -> LoadedModel:
+def _load_from(path: Path, handle: Any, device: torch.device | str, compact_weights: bool) -> LoadedModel:
     metadata = handle.metadata() or {}
     names = list(handle.keys())
     if len(names) > MAX_TENSORS:
@@ -395,4 +412,8 @@ def _load_from(path: Path, handle: Any, device: torch.device | str) -> LoadedMod
         state = model.state_dict()
         for name in _stored_tensors(model):
             state[name].copy_(tensors[name].to(state[name].dtype))
+    if compact_weights and kind.is_translation:
+        compact(model, {name for name, tensor in tensors.items() if tensor.dtype == torch.float16})
+    del tensors, state  # (before the model moves: a copy on the GPU need not sit beside these)
+    release_freed_memory()
     return LoadedModel(kind.name, config, model.to(device).eval(), src_vocab, tgt_vocab, training, path)

@@ -70,6 +70,7 @@ class HeadGrid(QtWidgets.QWidget):
         self._layout: GridLayout | None = None
         self._hover = (-1, -1, -1, -1)
         self.hint = ""  # shown in the middle while the matrices have no cells ("Press Step (F10) …")
+        self.message = ""  # shown in the middle instead of a grid ("Computing all heads…")
         self.value_name = "weight"  # what the cells hold, for the read-out ("weight" or "score")
         self._fonts()
 
@@ -82,18 +83,28 @@ class HeadGrid(QtWidgets.QWidget):
         self._title_metrics = QtGui.QFontMetricsF(self.title_font)
 
     # -- content ----------------------------------------------------------------------------
-    def show_grid(self, spec: GridSpec) -> None:
-        """Draw a layers × heads grid figure (its panels' values and masks, its shared colour range)."""
-        self.spec = spec
+    def show_grid(self, spec: GridSpec, coloured: tuple[np.ndarray, ...] | None = None) -> None:
+        """Draw a layers × heads grid figure (its panels' values and masks, its shared colour range).
+        coloured: each panel's pixels made on the worker (:func:`attnviz.gui.grid_pixels.grid_picture`),
+        else they are made here."""
+        self.spec, self.message = spec, ""
         self.shape = (len(spec.row_names), spec.columns)
         self._images = []
-        for panel in spec.panels:
-            pixels = argb_pixels(np.asarray(panel.values, np.float32), spec.levels, spec.colormap) \
+        for index, panel in enumerate(spec.panels):
+            pixels = coloured[index] if coloured is not None else \
+                argb_pixels(np.asarray(panel.values, np.float32), spec.levels, spec.colormap) \
                 if panel.values.size else np.zeros((0, 0), np.uint32)
             self._images.append((pixels, qimage_of(pixels)))
         first = spec.panels[0] if spec.panels else None
         self._runs = masked_runs(first.masked) if first is not None and first.masked is not None \
             and first.values.size else []
+        self._layout = None
+        self._hover = (-1, -1, -1, -1)
+        self.update()
+
+    def show_message(self, message: str) -> None:
+        """Show ``message`` instead of a grid (while the worker makes its colours)."""
+        self.spec, self.shape, self._images, self._runs, self.message = None, (0, 0), [], [], message
         self._layout = None
         self._hover = (-1, -1, -1, -1)
         self.update()
@@ -211,11 +222,12 @@ class HeadGrid(QtWidgets.QWidget):
             self._paint_names(painter, layout, spec)
             self._paint_labels(painter, layout)
             paint_colour_bar(painter, layout.bar, spec.levels, spec.colormap, self._metrics)
-        elif self.hint:
+        elif self.hint or self.message:
             painter.setPen(NAME_COLOUR)
             painter.setFont(self.label_font)
             room = QtCore.QRectF(self.rect()).adjusted(MARGIN, layout.title.bottom(), -MARGIN, -MARGIN)
-            painter.drawText(room, QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap, self.hint)
+            painter.drawText(room, QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap,
+                             self.message if spec is None and self.message else self.hint)
         painter.end()
 
     def _paint_panels(self, painter: QtGui.QPainter, layout: GridLayout) -> None:

@@ -18,10 +18,13 @@ from attnviz.figures.attention import (
 )
 from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, empty_figure
 from attnviz.gui.decoding_area import FIRST_STEP_HINT
+from attnviz.gui.grid_pixels import GridPicture, grid_picture
 from attnviz.gui.head_grid import HeadGrid
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.wrap_row import WrapRow
 from attnviz.session import Session, SessionState, changed
+
+COMPUTING_GRID = "Computing all heads…"
 
 
 class AttentionPanel(QtWidgets.QWidget):
@@ -29,8 +32,10 @@ class AttentionPanel(QtWidgets.QWidget):
 
     def __init__(self, session: Session | None = None, parent=None):
         super().__init__(parent)
+        self.session = session
         self.state = SessionState()
         self.current: MatrixView | None = None  # the matrix on show (None: the grid, or nothing)
+        self._grid_wanted: tuple | None = None  # what the latest All heads request was for
 
         self.kind_box = QtWidgets.QComboBox()
         self.layer_box = QtWidgets.QSpinBox()
@@ -131,7 +136,7 @@ class AttentionPanel(QtWidgets.QWidget):
     def refresh(self) -> None:
         state, source = self.state, self.state.shown_source
         if source is None:
-            self.current = None
+            self.current = self._grid_wanted = None
             self.stack.setCurrentWidget(self.heatmap)
             self.heatmap.set_hint("")
             self.heatmap.show_figure(empty_figure(self._empty_message(state)))
@@ -139,22 +144,49 @@ class AttentionPanel(QtWidgets.QWidget):
             return
         self._set_kinds(available_kinds(source))
         self._fit_ranges(source)
-        named, matrix = attention_figure(source, state.step, self.view(), self._model_name())
-        self.current = matrix
         hint = FIRST_STEP_HINT if state.step is None and self.kind is not AttentionKind.ENCODER_SELF else ""
         self.heatmap.set_hint(hint)
         self.grid.hint = hint
-        if isinstance(named.spec, GridSpec):
+        if self.all_heads.isChecked():
             self.grid.value_name = "score" if self.scores.isChecked() else "weight"
-            self.grid.show_grid(named.spec)
-            self.stack.setCurrentWidget(self.grid)
-            self.readout.setText(" ")
+            self._show_grid()
             return
+        self._grid_wanted = None
+        named, matrix = attention_figure(source, state.step, self.view(), self._model_name())
+        self.current = matrix
         self.stack.setCurrentWidget(self.heatmap)
         assert isinstance(named.spec, FigureSpec) and matrix is not None
         self.heatmap.show_figure(named.spec)
         current_row = len(matrix.rows) - 1 if matrix.kind is not AttentionKind.ENCODER_SELF and matrix.rows else None
         self.heatmap.highlight_row(current_row)
+
+    def _show_grid(self) -> None:
+        """All heads: the grid figure and every head's colours are made on the worker (16 M cells for 8 × 2
+        heads of 1,024 tokens); until then the grid says so, or keeps the previous step's picture of the same
+        sentence and view."""
+        source, step, view, model = self.state.shown_source, self.state.step, self.view(), self._model_name()
+        assert source is not None
+        self.current = None
+        self.stack.setCurrentWidget(self.grid)
+        self.readout.setText(" ")
+        wanted = (source, step, view, model)
+        previous, self._grid_wanted = self._grid_wanted, wanted
+        if previous is None or previous[0] is not source or previous[2] != view:
+            self.grid.show_message(COMPUTING_GRID)
+
+        def job() -> GridPicture:
+            named = attention_figure(source, step, view, model)[0]
+            assert isinstance(named.spec, GridSpec)
+            return grid_picture(named.spec)
+
+        def done(picture: GridPicture) -> None:
+            if self._grid_wanted is wanted:
+                self.grid.show_grid(picture.spec, picture.pixels)
+
+        if self.session is None:
+            done(job())
+        else:
+            self.session.compute_view("all-heads", COMPUTING_GRID, job, done)
 
     def _fit_ranges(self, source: EncodedSource) -> None:
         """The layer and head ranges follow the kind on show (encoder and decoder depths may differ)."""
