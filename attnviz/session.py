@@ -59,6 +59,26 @@ class InlineRunner:
         done(result)
 
 
+def _delivering(job: Callable[[], Any], done: Callable[[Any], None], failed: Callable[[BaseException], None],
+                post: Callable[[Callable[[], None]], None], closed: Callable[[], bool]) -> Callable[[], None]:
+    """``job`` as a task for another thread: its result goes to ``done`` (its error to ``failed``) through
+    ``post``, on the GUI thread, unless the runner has ``closed`` by the time it arrives."""
+
+    def deliver(callback: Callable[[], None]) -> None:
+        post(lambda: None if closed() else callback())
+
+    def task() -> None:
+        try:
+            result = job()
+        except Exception as error:
+            caught = error
+            deliver(lambda: failed(caught))
+            return
+        deliver(lambda: done(result))
+
+    return task
+
+
 class ThreadRunner:
     """Runs jobs one at a time on a worker thread; ``post`` hands callbacks back to the GUI thread.
 
@@ -87,22 +107,8 @@ class ThreadRunner:
 
     def submit(self, job: Callable[[], Any], done: Callable[[Any], None],
                failed: Callable[[BaseException], None]) -> None:
-        if self._closed:
-            return
-
-        def deliver(callback: Callable[[], None]) -> None:
-            self._post(lambda: None if self._closed else callback())
-
-        def task() -> None:
-            try:
-                result = job()
-            except Exception as error:
-                caught = error
-                deliver(lambda: failed(caught))
-                return
-            deliver(lambda: done(result))
-
-        self._queue.put(task)
+        if not self._closed:
+            self._queue.put(_delivering(job, done, failed, self._post, lambda: self._closed))
 
     def shutdown(self, timeout: float = 2.0) -> bool:
         """Drop queued jobs and deliver nothing more; wait up to ``timeout`` s for the running job.
@@ -136,22 +142,9 @@ class FileRunner:
 
     def submit(self, job: Callable[[], Any], done: Callable[[Any], None],
                failed: Callable[[BaseException], None]) -> None:
-        if self._closed:
-            return
-
-        def deliver(callback: Callable[[], None]) -> None:
-            self._post(lambda: None if self._closed else callback())
-
-        def task() -> None:
-            try:
-                result = job()
-            except Exception as error:
-                caught = error
-                deliver(lambda: failed(caught))
-                return
-            deliver(lambda: done(result))
-
-        threading.Thread(target=task, name="attnviz-file", daemon=True).start()
+        if not self._closed:
+            task = _delivering(job, done, failed, self._post, lambda: self._closed)
+            threading.Thread(target=task, name="attnviz-file", daemon=True).start()
 
     def shutdown(self) -> None:
         """Deliver nothing more (a write still running finishes, or not, by itself)."""

@@ -24,6 +24,7 @@ from attnviz.gui.figure_painter import (
     qimage_of,
     thinned,
 )
+from attnviz.gui.heatmap import label_and_title_fonts
 
 MARGIN = 6  # px around the grid
 GAP = 8  # px between two panels
@@ -76,11 +77,7 @@ class HeadGrid(QtWidgets.QWidget):
 
     def _fonts(self) -> None:
         """Labels in the widget's font, the title in its bold: app-wide font scaling reaches the grid."""
-        self.label_font = QtGui.QFont(self.font())
-        self.title_font = QtGui.QFont(self.font())
-        self.title_font.setBold(True)
-        self._metrics = QtGui.QFontMetricsF(self.label_font)
-        self._title_metrics = QtGui.QFontMetricsF(self.title_font)
+        self.label_font, self.title_font, self._metrics, self._title_metrics = label_and_title_fonts(self)
 
     # -- content ----------------------------------------------------------------------------
     def show_grid(self, spec: GridSpec, coloured: tuple[np.ndarray, ...] | None = None) -> None:

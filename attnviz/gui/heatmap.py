@@ -61,6 +61,15 @@ class HeatmapLayout:
 WHITE = QtGui.QColor("white")
 
 
+def label_and_title_fonts(widget: QtWidgets.QWidget) -> tuple[QtGui.QFont, QtGui.QFont, QtGui.QFontMetricsF,
+                                                               QtGui.QFontMetricsF]:
+    """Labels in the widget's own font, the title in its bold, and their metrics: an app-wide font size
+    (presentation mode) reaches what the widget paints."""
+    label, title = QtGui.QFont(widget.font()), QtGui.QFont(widget.font())
+    title.setBold(True)
+    return label, title, QtGui.QFontMetricsF(label), QtGui.QFontMetricsF(title)
+
+
 class Heatmap(QtWidgets.QWidget):
     """Shows one :class:`FigureSpec`. Emits ``hovered(row, col)`` when the pointer enters a cell, and
     again with the same cell when a new figure replaces the old under a still pointer (-1, -1 when it
@@ -101,11 +110,7 @@ class Heatmap(QtWidgets.QWidget):
         self._ask_for_room()
 
     def _fonts(self) -> None:
-        self.label_font = QtGui.QFont(self.font())
-        self.title_font = QtGui.QFont(self.font())
-        self.title_font.setBold(True)
-        self._metrics = QtGui.QFontMetricsF(self.label_font)
-        self._title_metrics = QtGui.QFontMetricsF(self.title_font)
+        self.label_font, self.title_font, self._metrics, self._title_metrics = label_and_title_fonts(self)
         # Tokens repeat from step to step: their widths and laid-out texts are kept (a repaint then
         # costs a third of what measuring and shaping every label again does).
         self._widths: dict[str, float] = {}
