@@ -3,13 +3,19 @@ prints about the user's paths is escaped."""
 
 from __future__ import annotations
 
-import os
 import signal
+import threading
 
 import pytest
 
 from attnviz.gui import figure_files
 from tests.helpers import run_cli
+
+
+def to_main_thread(number: int) -> None:
+    """Send signal ``number`` to this process's main thread itself: its handler's flag is set before this
+    returns. (``os.kill`` lets the OS pick any thread, which a busy machine may run only later.)"""
+    signal.pthread_kill(threading.main_thread().ident or 0, number)
 
 
 @pytest.fixture(autouse=True)
@@ -40,7 +46,7 @@ def test_a_signal_mid_export_restores_the_folder_and_says_so(capsys, monkeypatch
         real_write(spec, path)
         written.append(path)
         if len(written) == 3:
-            os.kill(os.getpid(), number)  # the signal arrives while the new files are being written
+            to_main_thread(number)  # the signal arrives while the new files are being written
 
     monkeypatch.setitem(figure_files.WRITERS, "csv", write_then_signal)
     got, _out, err = run_cli(capsys, "export", "--checkpoint", str(tiny_models["transformer"][0]),
@@ -52,7 +58,7 @@ def test_a_signal_mid_export_restores_the_folder_and_says_so(capsys, monkeypatch
 
 def test_sigterm_before_an_export_folder_is_filled_removes_the_folder_it_made(capsys, monkeypatch, tiny_models,
                                                                            tmp_path):
-    monkeypatch.setitem(figure_files.WRITERS, "csv", lambda spec, path: os.kill(os.getpid(), signal.SIGTERM))
+    monkeypatch.setitem(figure_files.WRITERS, "csv", lambda spec, path: to_main_thread(signal.SIGTERM))
     out = tmp_path / "new-folder"
     got, _out, _err = run_cli(capsys, "export", "--checkpoint", str(tiny_models["transformer"][0]),
                               "--text", "a b", "--format", "csv", "--out", str(out))

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -89,7 +90,8 @@ def test_a_real_sigint_at_any_step_is_held_until_the_commit_is_whole(tmp_path, m
 
     def signal_self(_what: str, _name: str = "") -> None:
         if next(calls) == at:
-            os.kill(os.getpid(), signal.SIGINT)  # the user presses Ctrl+C here
+            # the user presses Ctrl+C here (sent to this thread: os.kill could reach another one, later)
+            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
 
     monkeypatch.setattr(replace, "_step", signal_self)
     with pytest.raises(KeyboardInterrupt):  # delivered once the signals are released …
