@@ -239,7 +239,7 @@ def test_an_interruption_while_encoding_leaves_nothing(qapp, tmp_path, monkeypat
     def broken(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(flipbook, "flipbook_gif_bytes", broken)
+    monkeypatch.setattr(flipbook, "write_flipbook_gif", broken)
     with pytest.raises(KeyboardInterrupt):
         write_flipbook(specs(), tmp_path / "a.pdf", tmp_path / "a.gif")
     assert list(tmp_path.iterdir()) == []
