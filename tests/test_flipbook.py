@@ -286,3 +286,92 @@ def test_the_app_exports_the_decoding_as_a_flip_book(window, tmp_path, monkeypat
     with Image.open(tmp_path / "mine.gif") as gif:
         assert gif.n_frames == steps
     assert "flip-book" in window.statusBar().currentMessage()
+
+
+def test_a_flipbook_past_the_pixel_budget_is_drawn_smaller_or_refused(qapp, tmp_path, monkeypatch):
+    """frames × width × height of the GIF is bounded: past it the scale drops (by 0.25s) to the largest that
+    fits; when even the smallest is too large nothing is written and the message says why."""
+    pdf, gif = tmp_path / "a.pdf", tmp_path / "a.gif"
+    figures = specs(5)
+    width, height = flipbook.gif_size(figures, 1.0)
+    monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", 5 * width * height)  # scale 1 fits, 2 does not
+    assert flipbook.gif_scale(figures, 2.0) == 1.0
+    assert "drawn at 1× instead of 2×" in flipbook.scale_notice(figures, 2.0, 1.0)
+    write_flipbook(figures, pdf, gif, scale=2.0)
+    with Image.open(gif) as image:
+        assert image.size == (width, height) and image.n_frames == 5
+    monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", 100)
+    with pytest.raises(ExportError, match=r"The flip-book is too large: .* 5 frames .* Nothing was written"):
+        write_flipbook(figures, tmp_path / "b.pdf", tmp_path / "b.gif", scale=2.0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.gif", "a.pdf"]
+
+
+def test_cli_flipbook_past_the_budget_says_so(qapp, capsys, tiny_models, tmp_path, monkeypatch):
+    out = tmp_path / "book"
+    monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", 100)
+    code, _, err = export(capsys, tiny_models["transformer"][0], out, "--flipbook")
+    one_error_line(code, err)
+    assert "The flip-book is too large" in err and not out.exists()
+    monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", 20_000_000)
+    code, stdout, err = export(capsys, tiny_models["transformer"][0], out, "--flipbook", "--all-heads", "--scale", "8")
+    assert code == 0, err
+    assert err.startswith("attnviz: note: The flip-book's GIF is drawn at ") and "instead of 8×" in err
+    assert stdout == f"wrote 2 files into {out}\n"
+
+
+def test_the_gif_holds_one_picture_at_a_time(qapp, tmp_path, monkeypatch):
+    """The frames are drawn, counted and encoded one by one: never all held as pictures at once."""
+    import weakref
+
+    drawn = []
+    most = [0]
+    original = flipbook.pil_image
+
+    def counting(image):
+        picture = original(image)
+        drawn.append(weakref.ref(picture))
+        most[0] = max(most[0], sum(ref() is not None for ref in drawn))
+        return picture
+
+    monkeypatch.setattr(flipbook, "pil_image", counting)
+    monkeypatch.setattr(flipbook, "PALETTE_PIXELS", 1)  # the palette fitted to one frame: 2 alive at most
+    write_flipbook(specs(12), None, tmp_path / "a.gif")
+    assert len(drawn) >= 12 and most[0] <= 2
+    assert len(frames_of(tmp_path / "a.gif")) == 12
+
+
+def _held_flipbook(window, tmp_path, monkeypatch):
+    """Start the window's flip-book export with its file jobs held (tests.helpers.HeldRunner)."""
+    from tests.helpers import HeldRunner
+
+    window.set_sentence("a b c", run=True)
+    runner = HeldRunner()
+    window.session.files = runner
+    painted = []
+    original = flipbook.paint_figure
+    monkeypatch.setattr(flipbook, "paint_figure", lambda *args, **kw: painted.append(1) or original(*args, **kw))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *_args, **_kw: (str(tmp_path / "mine.pdf"), ""))
+    window.exports.flipbook_action.trigger()
+    return runner, painted
+
+
+def test_the_window_draws_the_flip_book_on_the_file_runner(window, tmp_path, monkeypatch):
+    runner, painted = _held_flipbook(window, tmp_path, monkeypatch)
+    assert painted == []  # nothing drawn on the GUI thread
+    assert [p.name for p in tmp_path.iterdir() if "mine" in p.name] == []
+    assert window.session.state.busy  # the busy indicator names the job
+    runner.run_all()
+    assert painted and (tmp_path / "mine.gif").is_file() and (tmp_path / "mine.pdf").is_file()
+    assert "Exported the flip-book" in window.statusBar().currentMessage()
+
+
+def test_cancelling_the_flip_book_leaves_no_file(window, tmp_path, monkeypatch):
+    from PySide6 import QtWidgets
+
+    runner, _painted = _held_flipbook(window, tmp_path, monkeypatch)
+    dialogs = window.findChildren(QtWidgets.QProgressDialog)
+    assert len(dialogs) == 1
+    dialogs[0].findChild(QtWidgets.QPushButton).click()  # Cancel
+    runner.run_all()
+    assert [p.name for p in tmp_path.iterdir() if "mine" in p.name] == []  # no temporary file either
+    assert "cancelled" in window.statusBar().currentMessage()
