@@ -36,9 +36,11 @@ FRAME_MS = 700  # how long each step shows in the GIF
 LAST_FRAME_MS = 2000  # the finished decoding stays up longer before the loop starts again
 PALETTE_PIXELS = 8_000_000  # the shared GIF palette is fitted to at most about this many pixels of frames
 # The GIF's frames × width × height at most: the encoder holds every frame at 1 byte a pixel, so this bounds
-# the export's memory (about 150 MB of frames; one RGB frame at a time besides). Past it the GIF is drawn at
+# the export's memory (about 100 MB of frames; one frame drawn at a
+# time besides, FRAME_PIXELS at most). Past it the GIF is drawn at
 # a smaller scale, and refused when even the smallest is too large.
-FLIPBOOK_PIXELS = 150_000_000
+FLIPBOOK_PIXELS = 100_000_000
+FRAME_PIXELS = 16_000_000  # one frame's pixels at most (drawn at 4 bytes a pixel, counted and indexed)
 BUDGET_TEXT = f"{FLIPBOOK_PIXELS // 1_000_000} million pixels"
 Progress = Callable[[int], None]  # told how many pages or frames were just drawn
 
@@ -126,7 +128,7 @@ def gif_frames(figures: Sequence[AnyFigure], scale: float = 1.0) -> list[Image.I
     (top left aligned: the picture stays in place as it grows). Holds every frame: small flip-books, tests."""
     figures = _checked(figures)
     width, height = gif_size(figures, scale)
-    return [_frame(spec, scale, width, height) for spec in figures]
+    return [_picture(_frame(spec, scale, width, height)) for spec in figures]
 
 
 def gif_size(figures: Sequence[AnyFigure], scale: float) -> tuple[int, int]:
@@ -136,20 +138,22 @@ def gif_size(figures: Sequence[AnyFigure], scale: float) -> tuple[int, int]:
 
 
 def gif_scale(figures: Sequence[AnyFigure], scale: float) -> float:
-    """``scale`` if the GIF's frames × width × height at it fit :data:`FLIPBOOK_PIXELS`, else the largest
+    """``scale`` if the GIF's frames × width × height at it fit :data:`FLIPBOOK_PIXELS` (and one frame
+    :data:`FRAME_PIXELS`), else the largest
     multiple of 0.25 below it that fits; ExportError (saying why) when not even :data:`MIN_SCALE` does."""
     figures = _checked(figures)
     check_scale(scale)
     fitted = scale
     while fitted >= MIN_SCALE:
         width, height = gif_size(figures, fitted)
-        if len(figures) * width * height <= FLIPBOOK_PIXELS:
+        if len(figures) * width * height <= FLIPBOOK_PIXELS and width * height <= FRAME_PIXELS:
             return fitted
         fitted = (math.ceil(fitted * 4) - 1) / 4  # the next multiple of 0.25 below
     width, height = gif_size(figures, MIN_SCALE)
     raise ExportError(f"The flip-book is too large: its GIF would take {len(figures)} frames of {width}×{height} "
                       f"pixels even at the smallest scale ({MIN_SCALE:g}×), over the {BUDGET_TEXT} a GIF may have "
-                      "(frames × width × height, so that it fits in memory). Decode a shorter sentence or show "
+                      f"(frames × width × height, and {FRAME_PIXELS // 1_000_000} million a frame, so that it fits in "
+                      "memory). Decode a shorter sentence or show "
                       "one head instead of all heads. Nothing was written.")
 
 
@@ -161,15 +165,27 @@ def scale_notice(figures: Sequence[AnyFigure], scale: float, fitted: float) -> s
             f"would be over the {BUDGET_TEXT} a GIF may have (frames × width × height).")
 
 
-def _frame(spec: AnyFigure, scale: float, width: int, height: int) -> Image.Image:
-    """One figure as an RGB picture at ``scale`` on a white ``width`` × ``height`` canvas, at its top left."""
+def _frame(spec: AnyFigure, scale: float, width: int, height: int) -> np.ndarray:
+    """One figure drawn at ``scale`` on a white ``width`` × ``height`` canvas, at its top left: (height, width)
+    uint32 0xRRGGBB words (4 bytes a pixel, the only copy: Qt's RGB32 pixels with the alpha byte cleared)."""
     image = QtGui.QImage(width, height, QtGui.QImage.Format.Format_RGB32)
     image.fill(QtGui.QColor("white"))
     painter = QtGui.QPainter(image)
     painter.scale(scale, scale)
     paint_figure(painter, spec)
     painter.end()
-    return pil_image(image)
+    words = np.frombuffer(image.constBits(), np.uint32, count=image.bytesPerLine() * height // 4)
+    words = words.reshape(height, image.bytesPerLine() // 4)[:, :width] & np.uint32(0xFFFFFF)  # (a copy)
+    del image
+    return words
+
+
+def _picture(words: np.ndarray) -> Image.Image:
+    """(height, width) 0xRRGGBB words as an RGB Pillow image."""
+    rgb = np.empty((*words.shape, 3), np.uint8)
+    for channel, shift in enumerate((16, 8, 0)):
+        rgb[..., channel] = (words >> shift) & 255
+    return Image.fromarray(rgb, "RGB")
 
 
 def _packed(frame: Image.Image) -> np.ndarray:
@@ -252,9 +268,9 @@ def _lookup(palette: np.ndarray, colours: np.ndarray) -> np.ndarray:
     return lookup
 
 
-def _indexed(frame: Image.Image, lookup: np.ndarray, entries: bytes) -> Image.Image:
-    """One RGB frame as a "P" picture (1 byte a pixel) through ``lookup`` over the palette ``entries``."""
-    picture = Image.fromarray(lookup[_packed(frame)].reshape(frame.height, frame.width))  # uint8: "L"
+def _indexed(words: np.ndarray, lookup: np.ndarray, entries: bytes) -> Image.Image:
+    """(height, width) 0xRRGGBB words as a "P" picture (1 byte a pixel) through ``lookup`` over ``entries``."""
+    picture = Image.fromarray(lookup[words])  # uint8: "L"
     picture.putpalette(entries)
     return picture
 
@@ -263,7 +279,7 @@ def indexed_frames(frames: Sequence[Image.Image], palette: np.ndarray, colours: 
     """The frames as "P" pictures over ``palette``: every pixel the nearest palette colour (exact colours
     stay exact; no dithering, which would speckle the flat cells). colours: every colour the frames have."""
     lookup, entries = _lookup(palette, colours), palette.astype(np.uint8).ravel().tobytes()
-    return [_indexed(frame, lookup, entries) for frame in frames]
+    return [_indexed(_packed(frame).reshape(frame.height, frame.width), lookup, entries) for frame in frames]
 
 
 def write_flipbook_gif(figures: Sequence[AnyFigure], handle: BinaryIO, scale: float = 1.0, frame_ms: int = FRAME_MS,
@@ -272,7 +288,7 @@ def write_flipbook_gif(figures: Sequence[AnyFigure], handle: BinaryIO, scale: fl
     and the last one ``last_frame_ms``, looping forever. Consecutive identical frames are merged by the
     encoder (their times added up), so a GIF may hold fewer frames than figures, never a different animation.
 
-    Two passes, so that no more than one RGB frame is alive at a time: the first draws each frame and keeps
+    Two passes, so that no more than one drawn frame is alive at a time: the first draws each frame and keeps
     only its colour counts (and the few frames the palette is fitted to), the second draws each frame again
     and hands it to the encoder as 1 byte a pixel. progress(1) is called after each frame of each pass.
     Call :func:`gif_scale` first: this draws at ``scale`` whatever the size."""
@@ -282,11 +298,11 @@ def write_flipbook_gif(figures: Sequence[AnyFigure], handle: BinaryIO, scale: fl
     sampled = set(_sample(len(figures), width, height))
     found, sample = [], []
     for number, spec in enumerate(figures):  # pass 1: colours
-        frame = _frame(spec, scale, width, height)
-        found.append(np.unique(_packed(frame), return_counts=True))
+        words = _frame(spec, scale, width, height)
+        found.append(np.unique(words, return_counts=True))
         if number in sampled:
-            sample.append(frame)
-        del frame
+            sample.append(_picture(words))
+        del words
         if progress is not None:
             progress(1)
     colours, counts = _merged(found)
