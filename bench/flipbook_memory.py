@@ -41,7 +41,7 @@ def make_checkpoint(folder: Path, steps: int, width: int) -> Path:
 
     vocab = Vocab((*RESERVED, *(f"w{i}" for i in range(400))))
     torch.manual_seed(0)
-    config = TransformerConfig(len(vocab), len(vocab), num_hiddens=width, ffn_hiddens=2 * width, num_heads=2,
+    config = TransformerConfig(len(vocab), len(vocab), num_hiddens=width, ffn_hiddens=2 * width, num_heads=1,
                                num_encoder_layers=1, num_decoder_layers=1, dropout=0.0, max_src_len=32,
                                max_tgt_len=steps)
     model = Transformer(config)

@@ -16,8 +16,10 @@ from attnviz.figures.spec import FigureSpec
 from attnviz.gui import file_dialogs, flipbook
 from attnviz.gui.figure_files import ExportError, WouldReplace
 from attnviz.gui.flipbook import FRAME_MS, LAST_FRAME_MS, flipbook_paths, write_flipbook
+from tests import test_file_targets
 from tests.helpers import fill_disk, run_cli
 
+threaded_window = test_file_targets.threaded_window  # (the fixture: the window on the app's worker threads)
 PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # a page object, not the /Pages tree
 
 
@@ -375,3 +377,23 @@ def test_cancelling_the_flip_book_leaves_no_file(window, tmp_path, monkeypatch):
     runner.run_all()
     assert [p.name for p in tmp_path.iterdir() if "mine" in p.name] == []  # no temporary file either
     assert "cancelled" in window.statusBar().currentMessage()
+
+
+def test_the_flip_book_is_drawn_off_the_gui_thread(threaded_window, qtbot, tiny_models, tmp_path, monkeypatch):
+    """With the app's worker threads the frames are painted on a file thread, progress comes back through
+    the event loop, and the window says when the files are written."""
+    import threading
+
+    window = threaded_window
+    window.load(tiny_models["transformer"][0])
+    qtbot.waitUntil(lambda: window.session.state.model is not None and not window.session.state.busy, timeout=30000)
+    window.set_sentence("a b c", run=True)
+    qtbot.waitUntil(lambda: len(window.session.state.steps) >= 3 and not window.session.state.busy, timeout=30000)
+    threads = set()
+    original = flipbook.paint_figure
+    monkeypatch.setattr(flipbook, "paint_figure",
+                        lambda *args, **kw: threads.add(threading.current_thread()) or original(*args, **kw))
+    assert window.exports.export_flipbook(tmp_path / "mine.pdf") == []  # returned at once: drawn elsewhere
+    qtbot.waitUntil(lambda: "Exported the flip-book" in window.statusBar().currentMessage(), timeout=30000)
+    assert threads and threading.main_thread() not in threads
+    assert (tmp_path / "mine.pdf").is_file() and (tmp_path / "mine.gif").is_file()

@@ -162,7 +162,8 @@ def scale_notice(figures: Sequence[AnyFigure], scale: float, fitted: float) -> s
     if fitted == scale:
         return ""
     return (f"The flip-book's GIF is drawn at {fitted:g}× instead of {scale:g}×: {len(figures)} frames at {scale:g}× "
-            f"would be over the {BUDGET_TEXT} a GIF may have (frames × width × height).")
+            f"would be over the {BUDGET_TEXT} a GIF may have (frames × width × height; "
+            f"{FRAME_PIXELS // 1_000_000} million a frame).")
 
 
 def _frame(spec: AnyFigure, scale: float, width: int, height: int) -> np.ndarray:
