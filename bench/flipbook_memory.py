@@ -77,7 +77,7 @@ def run_case(argv: list[str], out: Path) -> tuple[float, float, str, str]:
         from PIL import Image
 
         with Image.open(gifs[0]) as image:
-            gif = f"{image.size[0]}×{image.size[1]} × {image.n_frames}"
+            gif = f"{image.size[0]}×{image.size[1]} × {getattr(image, 'n_frames', 1)}"
     else:
         gif = f"none (exit {done.returncode})"
     return peak, seconds, gif, note
