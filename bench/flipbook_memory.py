@@ -3,7 +3,9 @@
     .venv/bin/python bench/flipbook_memory.py [--runs 3] [--quick]
 
 Each case runs the real CLI in a fresh process and reports that process's peak resident memory (VmHWM from
-/proc/self/status, read just before it exits), the GIF's scale, size and frame count, and the seconds taken:
+/proc/self/status): over the whole run, before the flip-book is written (the model and the decoding's
+recorded maps), and while it is written (the peak reset at its start); the GIF's size and frame count, the
+seconds taken, and the CLI's note:
 
 * the shipped Transformer, a long sentence, ``--all-heads`` at ``--scale 2`` and ``--scale 8``;
 * a 600-step decoding: a random-weight Transformer (max_tgt_len 600, its end-of-sentence never chosen)
@@ -50,26 +52,44 @@ def make_checkpoint(folder: Path, steps: int, width: int) -> Path:
     return save_checkpoint(folder / "long_decoding.safetensors", model, src_vocab=vocab, tgt_vocab=vocab)
 
 
-def child(argv: list[str]) -> int:
-    """Run the CLI in this process, then print its peak resident memory (MB)."""
-    from attnviz.app import main
-
-    code = main(argv)
+def _status(field: str) -> float:
+    """A VmXXX line of /proc/self/status, in MB."""
     status = Path("/proc/self/status").read_text()
-    peak_kb = int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")))
-    print(f"PEAK_MB {peak_kb / 1024:.0f}", flush=True)
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith(field + ":"))) / 1024
+
+
+def child(argv: list[str]) -> int:
+    """Run the CLI in this process; print the peak resident memory (MB) before the flip-book is written (the
+    model, the decoding's recorded maps), then reset the peak (/proc/self/clear_refs) and print the peak
+    while it is written, and over the whole run."""
+    from attnviz.app import main
+    from attnviz.gui import flipbook
+
+    write = flipbook.write_flipbook
+    before = [float("nan")]
+
+    def measured(*args, **kwargs):
+        before[0] = _status("VmHWM")
+        Path("/proc/self/clear_refs").write_text("5")  # reset VmHWM to the current resident size
+        return write(*args, **kwargs)
+
+    flipbook.write_flipbook = measured
+    code = main(argv)
+    during = _status("VmHWM")
+    print(f"PEAK_MB {max(before[0], during):.0f} {before[0]:.0f} {during:.0f}", flush=True)
     return code
 
 
-def run_case(argv: list[str], out: Path) -> tuple[float, float, str, str]:
-    """Peak MB, seconds, the GIF (size × frames) and the CLI's note or error, of one fresh process."""
+def run_case(argv: list[str], out: Path) -> tuple[list[float], float, str, str]:
+    """Peak MB (whole run, before the flip-book, while it is written), seconds, the GIF (size × frames) and
+    the CLI's note or error, of one fresh process."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
     done = subprocess.run([sys.executable, __file__, "--child", *argv, "--out", str(out), "--force"],
                           capture_output=True, text=True, env=env, cwd=ROOT)
     seconds = time.perf_counter() - start
-    peaks = [float(line.split()[1]) for line in done.stdout.splitlines() if line.startswith("PEAK_MB")]
-    peak = peaks[0] if peaks else float("nan")
+    lines = [line.split()[1:] for line in done.stdout.splitlines() if line.startswith("PEAK_MB")]
+    peak = [float(value) for value in lines[0]] if lines else [float("nan")] * 3
     said = done.stderr.strip().splitlines()
     note = said[-1].replace("attnviz: ", "") if said else ""
     gifs = sorted(out.glob("*.gif"))
@@ -105,13 +125,14 @@ def main() -> int:
                   ["--text", SENTENCE, "--all-heads", "--scale", "8"]),
                  ("600-step decoding (random model), --scale 2",
                   ["--checkpoint", str(long), "--text", "w1 w2 w3 w4 w5", "--scale", "2"])]
-    print(f"| case | peak resident memory, MB (median of {args.runs}) | seconds | GIF (pixels × frames) | note |")
+    print(f"| case | peak resident memory, MB: whole run / before the flip-book / while it is written (median of "
+          f"{args.runs}) | seconds | GIF (pixels × frames) | note |")
     print("|---|---|---|---|---|")
     for number, (name, argv) in enumerate(cases):
         runs = [run_case(["export", "--flipbook", *argv], folder / f"out{number}_{run}") for run in range(args.runs)]
-        peak = statistics.median(r[0] for r in runs)
+        peaks = " / ".join(f"{statistics.median(r[0][i] for r in runs):.0f}" for i in range(3))
         seconds = statistics.median(r[1] for r in runs)
-        print(f"| {name} | {peak:.0f} | {seconds:.1f} | {runs[-1][2]} | {runs[-1][3]} |", flush=True)
+        print(f"| {name} | {peaks} | {seconds:.1f} | {runs[-1][2]} | {runs[-1][3]} |", flush=True)
     return 0
 
 
