@@ -406,3 +406,21 @@ def test_the_flip_book_is_drawn_off_the_gui_thread(threaded_window, qtbot, tiny_
     qtbot.waitUntil(lambda: "Exported the flip-book" in window.statusBar().currentMessage(), timeout=30000)
     assert threads and threading.main_thread() not in threads
     assert (tmp_path / "mine.pdf").is_file() and (tmp_path / "mine.gif").is_file()
+
+
+def test_the_window_refuses_a_flip_book_past_the_budget_with_a_message(window, tmp_path, monkeypatch, errors):
+    window.set_sentence("a b c", run=True)
+    monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", 100)
+    assert window.exports.export_flipbook(tmp_path / "mine.pdf") == []
+    assert "The flip-book is too large" in errors[-1] and "Nothing was written" in errors[-1]
+    assert [p.name for p in tmp_path.iterdir() if "mine" in p.name] == []
+
+
+def test_the_window_names_the_lowered_gif_scale(window, tmp_path, monkeypatch):
+    window.set_sentence("a b c", run=True)
+    window.settings.export_scale = 4.0
+    # a million pixels a frame: the tiny model's figure fits at 1× (under 0.2 million), not at 4× (over 2)
+    monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", len(window.session.state.steps) * 1_000_000)
+    assert window.exports.export_flipbook(tmp_path / "mine.pdf") == [tmp_path / "mine.pdf", tmp_path / "mine.gif"]
+    message = window.statusBar().currentMessage()
+    assert "Exported the flip-book" in message and "instead of 4×" in message
