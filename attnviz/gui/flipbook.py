@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import io
 import math
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -114,13 +113,6 @@ def write_flipbook_pdf(figures: Sequence[AnyFigure], path: Path, title: str = ""
             raise OSError(0, "the PDF could not be finished")
     finally:
         file.close()
-
-
-def pil_image(image: QtGui.QImage) -> Image.Image:
-    """A QImage as an RGB Pillow image (a copy: the QImage may go)."""
-    rgb = image.convertToFormat(QtGui.QImage.Format.Format_RGB888)
-    data = bytes(rgb.constBits())[: rgb.bytesPerLine() * rgb.height()]
-    return Image.frombuffer("RGB", (rgb.width(), rgb.height()), data, "raw", "RGB", rgb.bytesPerLine(), 1).copy()
 
 
 def gif_frames(figures: Sequence[AnyFigure], scale: float = 1.0) -> list[Image.Image]:
@@ -322,14 +314,6 @@ def write_flipbook_gif(figures: Sequence[AnyFigure], handle: BinaryIO, scale: fl
     durations = [frame_ms] * (len(figures) - 1) + [last_frame_ms]
     next(frames).save(handle, format="GIF", save_all=True, append_images=frames, duration=durations, loop=0,
                       disposal=1, optimize=False)  # (optimize: transparent deltas, seconds slower, hardly smaller)
-
-
-def flipbook_gif_bytes(figures: Sequence[AnyFigure], scale: float = 1.0, frame_ms: int = FRAME_MS,
-                       last_frame_ms: int = LAST_FRAME_MS) -> bytes:
-    """:func:`write_flipbook_gif` into memory (small flip-books, tests)."""
-    handle = io.BytesIO()
-    write_flipbook_gif(figures, handle, scale, frame_ms, last_frame_ms)
-    return handle.getvalue()
 
 
 def flipbook_paths(folder: str | Path, stem: str) -> tuple[Path, Path]:
