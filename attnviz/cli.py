@@ -458,7 +458,7 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
         stack_for,
     )
     from attnviz.gui.figure_files import ExportError, WouldReplace, _failed
-    from attnviz.gui.flipbook import flipbook_paths, write_flipbook
+    from attnviz.gui.flipbook import flipbook_paths, gif_scale, scale_notice, write_flipbook
 
     kind = AttentionKind[FLIPBOOK_KINDS[args.kind or "cross"]]
     if kind not in available_kinds(source):
@@ -480,8 +480,9 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
     pdf, gif = flipbook_paths(args.out, figure_stem(kind, what, None, args.scores))
     created = not args.out.exists()
     try:
+        fitted = gif_scale(figures, args.scale)  # (refused here, before the folder is made, when too large)
         args.out.mkdir(parents=True, exist_ok=True)
-        written = write_flipbook(figures, pdf, gif, scale=args.scale, force=args.force,
+        written = write_flipbook(figures, pdf, gif, scale=fitted, force=args.force,
                                  title=figure_title(model, kind, shown_what, None, args.scores))
     except BaseException as error:
         if created:
@@ -494,6 +495,8 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
         if isinstance(error, OSError):
             raise CliError(str(_failed(args.out, error))) from None
         raise
+    if notice := scale_notice(figures, args.scale, fitted):
+        print(f"attnviz: note: {notice}", file=sys.stderr)
     print(f"wrote {len(written)} files into {shown(args.out)}")
     return 0
 

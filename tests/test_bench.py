@@ -23,6 +23,7 @@ TABLE = {
     "app_bench.py": "resident memory, window + ",
     "decode_latency.py": "@50 recompute",
     "frozen_start.py": "start-up sentence decoded",
+    "flipbook_memory.py": "| case | peak resident memory, MB: whole run / before the flip-book",
     "fuzz_loader.py": "0 other outcomes",
     "heatmap_redraw.py": "mpl persistent",
     "long_input.py": "longest event-loop gap over the run",

@@ -16,8 +16,10 @@ from attnviz.figures.spec import FigureSpec
 from attnviz.gui import file_dialogs, flipbook
 from attnviz.gui.figure_files import ExportError, WouldReplace
 from attnviz.gui.flipbook import FRAME_MS, LAST_FRAME_MS, flipbook_paths, write_flipbook
+from tests import test_file_targets
 from tests.helpers import fill_disk, run_cli
 
+threaded_window = test_file_targets.threaded_window  # (the fixture: the window on the app's worker threads)
 PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # a page object, not the /Pages tree
 
 
@@ -239,7 +241,7 @@ def test_an_interruption_while_encoding_leaves_nothing(qapp, tmp_path, monkeypat
     def broken(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(flipbook, "flipbook_gif_bytes", broken)
+    monkeypatch.setattr(flipbook, "write_flipbook_gif", broken)
     with pytest.raises(KeyboardInterrupt):
         write_flipbook(specs(), tmp_path / "a.pdf", tmp_path / "a.gif")
     assert list(tmp_path.iterdir()) == []
@@ -286,3 +288,139 @@ def test_the_app_exports_the_decoding_as_a_flip_book(window, tmp_path, monkeypat
     with Image.open(tmp_path / "mine.gif") as gif:
         assert gif.n_frames == steps
     assert "flip-book" in window.statusBar().currentMessage()
+
+
+def test_a_flipbook_past_the_pixel_budget_is_drawn_smaller_or_refused(qapp, tmp_path, monkeypatch):
+    """frames × width × height of the GIF is bounded: past it the scale drops (by 0.25s) to the largest that
+    fits; when even the smallest is too large nothing is written and the message says why."""
+    pdf, gif = tmp_path / "a.pdf", tmp_path / "a.gif"
+    figures = specs(5)
+    width, height = flipbook.gif_size(figures, 1.0)
+    monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", 5 * width * height)  # scale 1 fits, 2 does not
+    assert flipbook.gif_scale(figures, 2.0) == 1.0
+    assert "drawn at 1× instead of 2×" in flipbook.scale_notice(figures, 2.0, 1.0)
+    write_flipbook(figures, pdf, gif, scale=2.0)
+    with Image.open(gif) as image:
+        assert image.size == (width, height) and getattr(image, "n_frames", 1) == 5
+    monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", 100)
+    with pytest.raises(ExportError, match=r"The flip-book is too large: .* 5 frames .* Nothing was written"):
+        write_flipbook(figures, tmp_path / "b.pdf", tmp_path / "b.gif", scale=2.0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.gif", "a.pdf"]
+
+
+def test_cli_flipbook_past_the_budget_says_so(qapp, capsys, tiny_models, tmp_path, monkeypatch):
+    out = tmp_path / "book"
+    monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", 100)
+    code, _, err = export(capsys, tiny_models["transformer"][0], out, "--flipbook")
+    one_error_line(code, err)
+    assert "The flip-book is too large" in err and not out.exists()
+    monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", 20_000_000)
+    code, stdout, err = export(capsys, tiny_models["transformer"][0], out, "--flipbook", "--all-heads", "--scale", "8")
+    assert code == 0, err
+    assert err.startswith("attnviz: note: The flip-book's GIF is drawn at ") and "instead of 8×" in err
+    assert stdout == f"wrote 2 files into {out}\n"
+
+
+def test_the_gif_holds_one_picture_at_a_time(qapp, tmp_path, monkeypatch):
+    """The frames are drawn, counted and encoded one by one: never all held as pictures at once."""
+    import weakref
+
+    drawn = []
+    most = [0]
+    original = flipbook._frame  # (every frame of either pass is drawn by it)
+
+    def counting(*args):
+        picture = original(*args)
+        drawn.append(weakref.ref(picture))
+        most[0] = max(most[0], sum(ref() is not None for ref in drawn))
+        return picture
+
+    monkeypatch.setattr(flipbook, "_frame", counting)
+    monkeypatch.setattr(flipbook, "PALETTE_PIXELS", 1)  # the palette fitted to one frame: 2 alive at most
+    write_flipbook(specs(12), None, tmp_path / "a.gif")
+    assert len(drawn) == 24 and most[0] <= 2  # two passes
+    assert len(frames_of(tmp_path / "a.gif")) == 12
+
+
+def _held_flipbook(window, tmp_path, monkeypatch):
+    """Start the window's flip-book export with its file jobs held (tests.helpers.HeldRunner)."""
+    from tests.helpers import HeldRunner
+
+    window.set_sentence("a b c", run=True)
+    runner = HeldRunner()
+    window.session.files = runner
+    painted = []
+    original = flipbook.paint_figure
+
+    def counted(*args, **kw):
+        painted.append(1)
+        return original(*args, **kw)
+
+    monkeypatch.setattr(flipbook, "paint_figure", counted)
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *_args, **_kw: (str(tmp_path / "mine.pdf"), ""))
+    window.exports.flipbook_action.trigger()
+    return runner, painted
+
+
+def test_the_window_draws_the_flip_book_on_the_file_runner(window, tmp_path, monkeypatch):
+    runner, painted = _held_flipbook(window, tmp_path, monkeypatch)
+    assert painted == []  # nothing drawn on the GUI thread
+    assert [p.name for p in tmp_path.iterdir() if "mine" in p.name] == []
+    assert window.session.state.busy  # the busy indicator names the job
+    runner.run_all()
+    assert painted and (tmp_path / "mine.gif").is_file() and (tmp_path / "mine.pdf").is_file()
+    assert "Exported the flip-book" in window.statusBar().currentMessage()
+
+
+def test_cancelling_the_flip_book_leaves_no_file(window, tmp_path, monkeypatch):
+    from PySide6 import QtWidgets
+
+    runner, _painted = _held_flipbook(window, tmp_path, monkeypatch)
+    dialogs = window.findChildren(QtWidgets.QProgressDialog)
+    assert len(dialogs) == 1
+    dialogs[0].findChild(QtWidgets.QPushButton).click()  # Cancel
+    runner.run_all()
+    assert [p.name for p in tmp_path.iterdir() if "mine" in p.name] == []  # no temporary file either
+    assert "cancelled" in window.statusBar().currentMessage()
+
+
+def test_the_flip_book_is_drawn_off_the_gui_thread(threaded_window, qtbot, tiny_models, tmp_path, monkeypatch):
+    """With the app's worker threads the frames are painted on a file thread, progress comes back through
+    the event loop, and the window says when the files are written."""
+    import threading
+
+    window = threaded_window
+    window.load(tiny_models["transformer"][0])
+    qtbot.waitUntil(lambda: window.session.state.model is not None and not window.session.state.busy, timeout=30000)
+    window.set_sentence("a b c", run=True)
+    qtbot.waitUntil(lambda: len(window.session.state.steps) >= 3 and not window.session.state.busy, timeout=30000)
+    threads = set()
+    original = flipbook.paint_figure
+
+    def noted(*args, **kw):
+        threads.add(threading.current_thread())
+        return original(*args, **kw)
+
+    monkeypatch.setattr(flipbook, "paint_figure", noted)
+    assert window.exports.export_flipbook(tmp_path / "mine.pdf") == []  # returned at once: drawn elsewhere
+    qtbot.waitUntil(lambda: "Exported the flip-book" in window.statusBar().currentMessage(), timeout=30000)
+    assert threads and threading.main_thread() not in threads
+    assert (tmp_path / "mine.pdf").is_file() and (tmp_path / "mine.gif").is_file()
+
+
+def test_the_window_refuses_a_flip_book_past_the_budget_with_a_message(window, tmp_path, monkeypatch, errors):
+    window.set_sentence("a b c", run=True)
+    monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", 100)
+    assert window.exports.export_flipbook(tmp_path / "mine.pdf") == []
+    assert "The flip-book is too large" in errors[-1] and "Nothing was written" in errors[-1]
+    assert [p.name for p in tmp_path.iterdir() if "mine" in p.name] == []
+
+
+def test_the_window_names_the_lowered_gif_scale(window, tmp_path, monkeypatch):
+    window.set_sentence("a b c", run=True)
+    window.settings.export_scale = 4.0
+    # a million pixels a frame: the tiny model's figure fits at 1× (under 0.2 million), not at 4× (over 2)
+    monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", len(window.session.state.steps) * 1_000_000)
+    assert window.exports.export_flipbook(tmp_path / "mine.pdf") == [tmp_path / "mine.pdf", tmp_path / "mine.gif"]
+    message = window.statusBar().currentMessage()
+    assert "Exported the flip-book" in message and "instead of 4×" in message

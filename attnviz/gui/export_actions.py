@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -80,6 +81,61 @@ class ExportAllDialog(QtWidgets.QDialog):
         folder = file_dialogs.existing_folder(self, "Export into folder", self.folder.text())
         if folder:
             self.folder.setText(folder)
+
+
+class _ProgressRelay(QtCore.QObject):
+    """Carries a job's progress (done, total) from the thread it runs on to a progress dialog."""
+
+    moved = QtCore.Signal(int, int)
+
+    def __init__(self, dialog: QtWidgets.QProgressDialog):
+        super().__init__(dialog)  # (goes with the dialog: late progress is then dropped)
+        self.dialog = dialog
+        self.moved.connect(self._on_moved)
+
+    def _on_moved(self, done: int, total: int) -> None:
+        self.dialog.setMaximum(total)
+        self.dialog.setValue(min(done, total))
+
+
+class FlipbookJob:
+    """One flip-book export: the figures, the two paths, the GIF's scale; a progress dialog with Cancel
+    while it runs (its Cancel stops the job between two frames, and nothing is left on disk)."""
+
+    def __init__(self, window: QtWidgets.QWidget, figures: list, pdf: Path, gif: Path, scale: float, title: str):
+        self.window, self.figures, self.pdf, self.gif, self.scale, self.title = window, figures, pdf, gif, scale, title
+        self.dialog: QtWidgets.QProgressDialog | None = None
+
+    def start(self) -> Callable[[int, int], bool]:
+        """Show the progress dialog (after a moment); the returned callback, safe on any thread, reports
+        progress and answers False once Cancel was pressed."""
+        dialog = self.dialog = QtWidgets.QProgressDialog(f"Drawing the flip-book ({len(self.figures)} steps)…",
+                                                         "Cancel", 0, 0, self.window)
+        dialog.setWindowTitle("Export flip-book")
+        dialog.setMinimumDuration(400)  # only long exports show it
+        cancelled = threading.Event()
+        dialog.canceled.connect(cancelled.set)
+        relay = _ProgressRelay(dialog)
+
+        def progress(done: int, total: int) -> bool:
+            relay.moved.emit(done, total)
+            return not cancelled.is_set()
+
+        return progress
+
+    def write(self, replace: bool, progress: Callable[[int, int], bool]) -> list[Path]:
+        """Draw and write both files (the file job's work, off the GUI thread)."""
+        from attnviz.gui.flipbook import write_flipbook
+
+        return write_flipbook(self.figures, self.pdf, self.gif, scale=self.scale, force=replace, title=self.title,
+                              progress=progress)
+
+    def finish(self) -> None:
+        """Close the progress dialog (on the GUI thread, when the job's result came back)."""
+        if self.dialog is not None:
+            self.dialog.reset()
+            self.dialog.deleteLater()
+            self.dialog = None
 
 
 class ExportActions(QtCore.QObject):
@@ -271,8 +327,10 @@ class ExportActions(QtCore.QObject):
 
     def export_flipbook(self, path: str | Path) -> list[Path]:
         """The decoding so far as a flip-book of the Attention panel's view: ``path`` as a PDF with a page
-        per step and an animated GIF of the same name beside it."""
-        from attnviz.gui.flipbook import flipbook_files, save_flipbook
+        per step and an animated GIF of the same name beside it. Drawn and written off the GUI thread (a
+        file job: the busy indicator, and a progress dialog with Cancel); returns the paths when the job
+        finished at once (an inline runner), else [] and the result comes as a message."""
+        from attnviz.gui.flipbook import gif_scale, scale_notice
 
         state = self.session.state
         source, model = state.shown_source, state.model
@@ -282,20 +340,45 @@ class ExportActions(QtCore.QObject):
         view, name = self.view(), model.path.stem
         figures = [attention_figure(source, step, view, name)[0].spec for step in state.steps]
         pdf, gif = Path(path).with_suffix(".pdf"), Path(path).with_suffix(".gif")
-        title = f"attnviz flip-book: {name} · {source.text}"
-        try:
-            files = flipbook_files(figures, pdf, gif, scale=self.settings.export_scale, title=title)
+        try:  # (figure sizes only: the frames are drawn by the job)
+            fitted = gif_scale(figures, self.settings.export_scale)
         except ExportError as error:
             self.fail(str(error))
             return []
+        notice = scale_notice(figures, self.settings.export_scale, fitted)
+        outcome: list[list[Path]] = []
 
-        def done(written: list[Path]) -> list[Path]:
+        def done(written: list[Path]) -> None:
             self.settings.export_dir = str(pdf.parent)
-            self.notify(f"Exported the flip-book ({len(figures)} steps): {' and '.join(p.name for p in written)}")
-            return written
+            self.notify(f"Exported the flip-book ({len(figures)} steps): {' and '.join(p.name for p in written)}"
+                        + (f". {notice}" if notice else ""))
+            outcome.append(written)
 
-        return self._write_asking(f"Writing {pdf.name}…", lambda replace: save_flipbook(files, replace), done,
-                                  pdf.parent) or []
+        job = FlipbookJob(self.window, figures, pdf, gif, fitted, f"attnviz flip-book: {name} · {source.text}")
+        self._run_flipbook(job, False, done)
+        return outcome[0] if outcome else []
+
+    def _run_flipbook(self, job: FlipbookJob, replace: bool, done: Callable[[list[Path]], None]) -> None:
+        """Run ``job`` as a file job; when it would replace files, ask, and run it again if the user agrees."""
+        from attnviz.gui.flipbook import Cancelled
+
+        progress = job.start()
+
+        def failed(error: BaseException) -> None:
+            job.finish()
+            if isinstance(error, WouldReplace) and not replace:
+                if self._agree_to_replace(error.paths, job.pdf.parent):
+                    self._run_flipbook(job, True, done)
+            elif isinstance(error, Cancelled):
+                self.notify(str(error))
+            else:
+                self._failed(error)
+
+        def finished(written: list[Path]) -> None:
+            job.finish()
+            done(written)
+
+        self.session.file_job(f"Drawing {job.pdf.name}…", lambda: job.write(replace, progress), finished, failed)
 
     # -- handlers ---------------------------------------------------------------------------
     def _on_flipbook_triggered(self) -> None:
