@@ -121,3 +121,14 @@ def small_disk(tmp_path: Path):
         yield mount
     finally:
         subprocess.run(["umount", str(mount)], check=False)
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """SIGINT raises KeyboardInterrupt, as in a terminal. A suite started in the background (``cmd &``, some
+    CI runners) inherits SIGINT ignored, and Python then installs no handler of its own for it."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

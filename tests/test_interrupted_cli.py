@@ -37,7 +37,7 @@ def earlier_export(capsys, tmp_path, tiny_models):
 @pytest.mark.parametrize(("number", "code", "word"), [(signal.SIGTERM, 143, "terminated"),
                                                      (signal.SIGINT, 130, "interrupted")])
 def test_a_signal_mid_export_restores_the_folder_and_says_so(capsys, monkeypatch, tiny_models, earlier_export,
-                                                             number, code, word):
+                                                             ctrl_c_raises, number, code, word):
     out, earlier = earlier_export
     real_write = figure_files.WRITERS["csv"]
     written = []

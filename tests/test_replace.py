@@ -83,7 +83,7 @@ def test_an_exception_at_any_step_leaves_every_old_file_or_every_new_one(tmp_pat
 
 
 @pytest.mark.parametrize("at", range(STEPS))
-def test_a_real_sigint_at_any_step_is_held_until_the_commit_is_whole(tmp_path, monkeypatch, at):
+def test_a_real_sigint_at_any_step_is_held_until_the_commit_is_whole(tmp_path, monkeypatch, ctrl_c_raises, at):
     folder = tmp_path / "out"
     staging = _prepared(folder)
     calls = iter(range(STEPS))
