@@ -20,17 +20,8 @@ from attnviz.core.decoder import TranslationModel
 from attnviz.core.decoding import BeamSearch, Hypothesis, SearchPoint, encode_batch
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import BatchDecoding, Beam, DecodeStep, EncodedSource
+from attnviz.core.row_stack import RowStacks, stack_rows
 from attnviz.core.text import BOS, EOS, PAD, Vocab, source_words
-
-
-def _stack_rows(rows: list[np.ndarray], width: int) -> np.ndarray:
-    """Rows (L, H, K_t) with growing K_t -> (L, H, T, width), zero-padded on the right."""
-    if not rows:
-        return np.zeros((0, 0, 0, width), dtype=np.float32)
-    out = np.zeros((*rows[0].shape[:2], len(rows), width), dtype=np.float32)
-    for t, row in enumerate(rows):
-        out[:, :, t, : row.shape[-1]] = row
-    return out
 
 
 class DecodeSession:
@@ -58,6 +49,7 @@ class DecodeSession:
         self.steps: list[DecodeStep] = []
         self.forced_tokens: list[str | None] = []  # per step: the token the user forced, or None
         self._search: BeamSearch | None = None
+        self._stacks = RowStacks(self.max_tgt_len)  # the steps' maps share memory (core/row_stack.py)
         # The next step decoded ahead of time (prefetch): it, the search before it, and the length limit
         # it was decoded under; step() takes it unless the user forces a token there.
         self._ahead: tuple[DecodeStep, SearchPoint, int] | None = None
@@ -79,6 +71,7 @@ class DecodeSession:
                                   record_attention=self.record_attention, top_k=self.top_k)
         encoder = self._search.encoder_attention
         self._ahead = None
+        self._stacks = RowStacks(self.max_tgt_len)
         self.steps = []
         self.forced_tokens = []
         self.source = EncodedSource(
@@ -161,20 +154,27 @@ class DecodeSession:
 
     def _describe(self, hyps: list[Hypothesis], finished: bool, seconds: float, forced: bool) -> DecodeStep:
         source_len = len(self.source.tokens) if self.source else 0
-        return describe_step(hyps, finished, seconds, len(self.steps), source_len, self.tgt_vocab, forced)
+        self._stacks.max_rows = self.max_tgt_len
+        return describe_step(hyps, finished, seconds, len(self.steps), source_len, self.tgt_vocab, forced,
+                             self._stacks)
 
 
 def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index: int, source_len: int,
-                  vocab: Vocab, forced: bool = False) -> DecodeStep:
+                  vocab: Vocab, forced: bool = False, stacks: RowStacks | None = None) -> DecodeStep:
     """The frozen numpy view of a search step: its best hypothesis ``hyps[0]`` and all of its beams.
-    forced: the user forced this step's token."""
+    forced: the user forced this step's token. stacks: share the maps' memory with the decoding's earlier
+    steps (their arrays are then read-only views); None: new arrays."""
     best = hyps[0]
+
+    def stack(name: str, rows: list[np.ndarray], width: int, square: bool = False) -> np.ndarray:
+        return stack_rows(rows, width) if stacks is None else stacks.stack(name, rows, width, square)
+
     tokens = vocab.to_tokens(best.ids)
     t = len(best.ids)
     self_w = self_s = None
     if best.rows and best.rows[0].self_weights is not None:
-        self_w = _stack_rows([r.self_weights for r in best.rows if r.self_weights is not None], t)
-        self_s = _stack_rows([r.self_scores for r in best.rows if r.self_scores is not None], t)
+        self_w = stack("self_weights", [r.self_weights for r in best.rows if r.self_weights is not None], t, True)
+        self_s = stack("self_scores", [r.self_scores for r in best.rows if r.self_scores is not None], t, True)
     top_ids, top_probs = best.top
     return DecodeStep(
         index=index, token=tokens[-1], finished=finished,
@@ -182,11 +182,11 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
         query_tokens=(BOS, *tokens[:-1]), topk_tokens=tuple(vocab.to_tokens(top_ids)),
         topk_probs=np.asarray(top_probs, dtype=np.float32),
         # (with record_attention off, the rows are empty and so are these arrays)
-        cross_weights=_stack_rows([r.cross_weights for r in best.rows], source_len),
-        cross_scores=_stack_rows([r.cross_scores for r in best.rows], source_len),
+        cross_weights=stack("cross_weights", [r.cross_weights for r in best.rows], source_len),
+        cross_scores=stack("cross_scores", [r.cross_scores for r in best.rows], source_len),
         self_weights=self_w, self_scores=self_s, causal_mask=np.tri(t, dtype=bool),  # masking.causal_mask(t)
         beams=tuple(Beam(tuple(vocab.to_tokens(h.ids)), h.log_prob, h.finished,
-                         _stack_rows([r.cross_weights for r in h.rows], source_len) if len(hyps) > 1 else None)
+                         stack_rows([r.cross_weights for r in h.rows], source_len) if len(hyps) > 1 else None)
                     for h in hyps),
         seconds=seconds, forced=forced)
 
