@@ -289,7 +289,7 @@ def _parse_step(text: str) -> int | None:
 def _write_batch(figures: list, args: argparse.Namespace, formats: list[str], sidecar: dict,
                  extra_files: dict[str, bytes] | None = None) -> list[Path]:
     """export_batch into --out at --scale, replacing files only with --force; problems as CliError."""
-    from attnviz.gui.figure_files import ExportError, WouldReplace, export_batch
+    from attnviz.render.figure_files import ExportError, WouldReplace, export_batch
 
     try:
         return export_batch(figures, args.out, formats, args.scale, sidecar, overwrite=args.force,
@@ -311,7 +311,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from PySide6 import QtGui
 
     from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
-    from attnviz.gui.figure_files import ExportError, check_scale, parse_formats
+    from attnviz.render.figure_files import ExportError, check_scale, parse_formats
 
     if args.flipbook:
         if args.format is not None or args.step is not None:
@@ -457,8 +457,8 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
         figure_title,
         stack_for,
     )
-    from attnviz.gui.figure_files import ExportError, WouldReplace, _failed
-    from attnviz.gui.flipbook import flipbook_paths, gif_scale, scale_notice, write_flipbook
+    from attnviz.render.figure_files import ExportError, WouldReplace, cannot_write
+    from attnviz.render.flipbook import flipbook_paths, gif_scale, scale_notice, write_flipbook
 
     kind = AttentionKind[FLIPBOOK_KINDS[args.kind or "cross"]]
     if kind not in available_kinds(source):
@@ -493,7 +493,7 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
         if isinstance(error, ExportError):
             raise CliError(str(error)) from None
         if isinstance(error, OSError):
-            raise CliError(str(_failed(args.out, error))) from None
+            raise CliError(str(cannot_write(args.out, error))) from None
         raise
     if notice := scale_notice(figures, args.scale, fitted):
         print(f"attnviz: note: {notice}", file=sys.stderr)
@@ -509,7 +509,7 @@ def _cmd_figures(args: argparse.Namespace) -> int:
     from attnviz.figures.editions import edition_of
     from attnviz.figures.spec import NamedFigure
     from attnviz.gallery import entries, index_html
-    from attnviz.gui.figure_files import ExportError, check_scale, parse_formats
+    from attnviz.render.figure_files import ExportError, check_scale, parse_formats
 
     try:
         edition = edition_of(args.edition)
