@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from attnviz.core.kinds import KINDS
-from attnviz.core.limits import MAX_BEAM
+from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_BEAM, bandwidth_choosable
 from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
 from attnviz.paths import DEFAULT_CHECKPOINT
 
@@ -431,8 +431,9 @@ def _export_kernel(args: argparse.Namespace, loaded, saved, formats: list[str]) 
     query = args.query if args.query is not None else (kept.query if kept else 2.5)
     if kernel is not None and kernel not in KERNELS:
         raise CliError(f"--kernel must be one of: {', '.join(KERNELS)}")
-    if bandwidth is not None and not (math.isfinite(bandwidth) and 0 < bandwidth <= 100):
-        raise CliError(f"--bandwidth must be a positive number up to 100, got {bandwidth}")
+    if bandwidth is not None and not bandwidth_choosable(bandwidth):
+        raise CliError(f"--bandwidth must be from {BANDWIDTH_CHOICES[0]:g} to {BANDWIDTH_CHOICES[1]:g} "
+                       f"(as the window's Bandwidth h), got {bandwidth}")
     if not (math.isfinite(query) and abs(query) < 1e6):
         raise CliError(f"--query must be a finite number, got {query}")
     fit = explain(loaded.model, kernel, bandwidth, query)

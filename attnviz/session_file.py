@@ -22,7 +22,7 @@ from typing import Any
 from attnviz.core.checkpoint_file import checkpoint_file_problem
 from attnviz.core.files import atomic_output
 from attnviz.core.kinds import AttentionKind
-from attnviz.core.limits import MAX_BEAM
+from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_BEAM, bandwidth_choosable
 from attnviz.core.results import KERNELS
 from attnviz.figures.attention import AttentionView
 
@@ -33,7 +33,6 @@ MAX_FILE_BYTES = 1_000_000  # a session is a few hundred bytes; anything this bi
 MAX_SENTENCE_CHARS = 10_000
 MAX_STEPS = 1_000
 MAX_INDEX = 1_000  # layers, heads
-MIN_BANDWIDTH, MAX_BANDWIDTH = 0.05, 5.0  # the Kernel-regression panel's range
 MAX_QUERY = 100.0  # the query x (the book's data lie in [0, 5])
 MAX_PATH_CHARS, MAX_NAME_BYTES = 4096, 255  # Linux's PATH_MAX and NAME_MAX: a longer path names no file
 SHOWN_PATH_CHARS = 240  # a path longer than this is shortened in messages (its start … its end)
@@ -235,9 +234,9 @@ def _parse(data: Any) -> SavedSession:
             raise SessionFileError(f"the kernel must be one of: {', '.join(KERNELS)}")
         bandwidth = float(_get(raw_kernel, "bandwidth", (int, float), 1.0))
         query = float(_get(raw_kernel, "query", (int, float), 2.5))
-        if not (math.isfinite(bandwidth) and MIN_BANDWIDTH <= bandwidth <= MAX_BANDWIDTH
-                and math.isfinite(query) and abs(query) <= MAX_QUERY):
-            raise SessionFileError(f"the kernel's bandwidth must be from {MIN_BANDWIDTH} to {MAX_BANDWIDTH} and its "
+        if not (bandwidth_choosable(bandwidth) and math.isfinite(query) and abs(query) <= MAX_QUERY):
+            low, high = BANDWIDTH_CHOICES
+            raise SessionFileError(f"the kernel's bandwidth must be from {low} to {high} and its "
                                    f"query from {-MAX_QUERY:g} to {MAX_QUERY:g}")
         kernel = SavedKernel(name, bandwidth, query)
     return SavedSession(Path(checkpoint), sha, sentence, _whole(data, "beam_size", 1, MAX_BEAM, 1), tuple(plan),
