@@ -346,12 +346,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
     source = session.encode(args.text)
     _warn_about(source, session.max_src_len)
     if saved is not None and saved.plan:  # the saved steps, with the tokens the user forced
-        for token in saved.plan:
-            if not session.finished:
-                session.step(token)
+        from attnviz.session_file import replay
+
+        shown_step = replay(saved, session)
         steps = session.steps
-        if wanted == -1 and saved.position >= 0:
-            wanted = min(saved.position, len(steps) - 1) + 1
+        if wanted == -1 and shown_step >= 0:
+            wanted = shown_step + 1
     else:
         steps = session.run()
     if args.flipbook:

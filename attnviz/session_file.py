@@ -15,9 +15,10 @@ import json
 import math
 import os
 import stat
+from collections.abc import Sized
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from attnviz.core.checkpoint_file import checkpoint_file_problem
 from attnviz.core.files import atomic_output
@@ -279,6 +280,43 @@ def find_checkpoint(saved: SavedSession, session_path: str | Path) -> Path:
     raise SessionFileError(f"the session's checkpoint {shown_path(saved.checkpoint)} is missing")
 
 
+class Decoding(Protocol):
+    """What :func:`replay` drives: a :class:`attnviz.core.stepping.DecodeSession` whose sentence is encoded."""
+
+    @property
+    def steps(self) -> Sized: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    def target_id(self, token: str) -> int: ...
+
+    def step(self, force: str | None = None) -> object: ...
+
+
+def replay(saved: SavedSession, decoding: Decoding) -> int:
+    """Decode the saved steps on ``decoding`` (``saved.sentence``, just encoded): one step per entry of the
+    plan, forcing the saved token or taking the model's own choice (None), until the plan ends or the
+    decoding does (a changed checkpoint may end sooner). A forced token the model cannot say raises
+    ValueError before any step. Returns the step to show, 0-based: the saved one, or the last one decoded
+    where fewer were (-1: before the first). The window (Session) and ``attnviz export --session`` both
+    replay through it, so they show the same steps."""
+    for token in saved.plan:
+        if token is not None:
+            decoding.target_id(token)
+    for token in saved.plan:
+        if decoding.finished:
+            break
+        decoding.step(token)
+    return min(saved.position, len(decoding.steps) - 1)
+
+
+def changed_checkpoint_note(name: str) -> str:
+    """What the window and the CLI say when the checkpoint ``name`` is not the file a session was saved with."""
+    return (f"The checkpoint {name} has changed since this session was saved (its SHA-256 differs): "
+            "the attention shown may differ from what was saved.")
+
+
 def checkpoint_changed(saved: SavedSession, checkpoint: Path) -> str:
     """A sentence saying the checkpoint differs from the one the session was saved with, or "".
     SessionFileError, before the file is read, when it is not plausibly a checkpoint (a 20 GB file)."""
@@ -290,6 +328,5 @@ def checkpoint_changed(saved: SavedSession, checkpoint: Path) -> str:
     if problem:
         raise SessionFileError(f"the session's checkpoint {shown_path(checkpoint)} is refused: {problem}")
     if saved.checkpoint_sha256 and sha256_of(checkpoint) != saved.checkpoint_sha256:
-        return (f"The checkpoint {checkpoint.name} has changed since this session was saved (its SHA-256 differs): "
-                "the attention shown may differ from what was saved.")
+        return changed_checkpoint_note(checkpoint.name)
     return ""
