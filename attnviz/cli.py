@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from attnviz.core.kinds import KINDS
-from attnviz.core.limits import MAX_BEAM
+from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_BEAM, bandwidth_choosable
 from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
 from attnviz.paths import DEFAULT_CHECKPOINT
 
@@ -289,7 +289,7 @@ def _parse_step(text: str) -> int | None:
 def _write_batch(figures: list, args: argparse.Namespace, formats: list[str], sidecar: dict,
                  extra_files: dict[str, bytes] | None = None) -> list[Path]:
     """export_batch into --out at --scale, replacing files only with --force; problems as CliError."""
-    from attnviz.gui.figure_files import ExportError, WouldReplace, export_batch
+    from attnviz.render.figure_files import ExportError, WouldReplace, export_batch
 
     try:
         return export_batch(figures, args.out, formats, args.scale, sidecar, overwrite=args.force,
@@ -311,7 +311,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from PySide6 import QtGui
 
     from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
-    from attnviz.gui.figure_files import ExportError, check_scale, parse_formats
+    from attnviz.render.figure_files import ExportError, check_scale, parse_formats
 
     if args.flipbook:
         if args.format is not None or args.step is not None:
@@ -346,12 +346,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
     source = session.encode(args.text)
     _warn_about(source, session.max_src_len)
     if saved is not None and saved.plan:  # the saved steps, with the tokens the user forced
-        for token in saved.plan:
-            if not session.finished:
-                session.step(token)
+        from attnviz.session_file import replay
+
+        shown_step = replay(saved, session)
         steps = session.steps
-        if wanted == -1 and saved.position >= 0:
-            wanted = min(saved.position, len(steps) - 1) + 1
+        if wanted == -1 and shown_step >= 0:
+            wanted = shown_step + 1
     else:
         steps = session.run()
     if args.flipbook:
@@ -431,8 +431,9 @@ def _export_kernel(args: argparse.Namespace, loaded, saved, formats: list[str]) 
     query = args.query if args.query is not None else (kept.query if kept else 2.5)
     if kernel is not None and kernel not in KERNELS:
         raise CliError(f"--kernel must be one of: {', '.join(KERNELS)}")
-    if bandwidth is not None and not (math.isfinite(bandwidth) and 0 < bandwidth <= 100):
-        raise CliError(f"--bandwidth must be a positive number up to 100, got {bandwidth}")
+    if bandwidth is not None and not bandwidth_choosable(bandwidth):
+        raise CliError(f"--bandwidth must be from {BANDWIDTH_CHOICES[0]:g} to {BANDWIDTH_CHOICES[1]:g} "
+                       f"(as the window's Bandwidth h), got {bandwidth}")
     if not (math.isfinite(query) and abs(query) < 1e6):
         raise CliError(f"--query must be a finite number, got {query}")
     fit = explain(loaded.model, kernel, bandwidth, query)
@@ -457,8 +458,8 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
         figure_title,
         stack_for,
     )
-    from attnviz.gui.figure_files import ExportError, WouldReplace, _failed
-    from attnviz.gui.flipbook import flipbook_paths, gif_scale, scale_notice, write_flipbook
+    from attnviz.render.figure_files import ExportError, WouldReplace, cannot_write
+    from attnviz.render.flipbook import flipbook_paths, gif_scale, scale_notice, write_flipbook
 
     kind = AttentionKind[FLIPBOOK_KINDS[args.kind or "cross"]]
     if kind not in available_kinds(source):
@@ -493,7 +494,7 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
         if isinstance(error, ExportError):
             raise CliError(str(error)) from None
         if isinstance(error, OSError):
-            raise CliError(str(_failed(args.out, error))) from None
+            raise CliError(str(cannot_write(args.out, error))) from None
         raise
     if notice := scale_notice(figures, args.scale, fitted):
         print(f"attnviz: note: {notice}", file=sys.stderr)
@@ -509,7 +510,7 @@ def _cmd_figures(args: argparse.Namespace) -> int:
     from attnviz.figures.editions import edition_of
     from attnviz.figures.spec import NamedFigure
     from attnviz.gallery import entries, index_html
-    from attnviz.gui.figure_files import ExportError, check_scale, parse_formats
+    from attnviz.render.figure_files import ExportError, check_scale, parse_formats
 
     try:
         edition = edition_of(args.edition)

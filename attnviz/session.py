@@ -27,7 +27,7 @@ from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import BatchDecoding, Comparison, DecodeStep, EncodedSource, KernelFit
 from attnviz.figures.attention import AttentionView
 from attnviz.figures.book import BookEntry, BookFigure
-from attnviz.session_file import SavedKernel, SavedSession
+from attnviz.session_file import SavedKernel, SavedSession, replay
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
     from attnviz.core.checkpoint import LoadedModel
@@ -308,7 +308,7 @@ class Session:
         self._encoded_text: str | None = None  # the text of the latest encode request
         self._pending_steps = 0  # Steps asked for while encoding
         self._pending_to_end = False  # Run to end asked for while encoding (or with the sentence)
-        self._pending_force: tuple[list[str | None], int, bool, int | None] | None = None  # _force's, once encoded
+        self._pending_force: tuple[list[str | None], int, bool] | None = None  # _force's, once encoded
         self._load_generation = 0
         self._loading: Path | None = None  # the checkpoint being loaded now
         self._kernel_request: tuple[str, float, float] | None = None
@@ -546,7 +546,7 @@ class Session:
             self._pending_to_end, self._pending_steps, self._pending_force = False, 0, None
             restoring, self._restoring = self._restoring, None
             if restoring is not None and restoring.sentence == source.text:
-                self._force(list(restoring.plan), 0, False, restoring.position)
+                self._replay(restoring)
             elif force is not None:
                 self._force(*force)
             elif to_end or steps:
@@ -805,10 +805,26 @@ class Session:
             return
         self._force(list(tokens), 0, True)
 
-    def _force(self, plan: list[str | None], keep: int, to_end: bool, position: int | None = None) -> None:
+    def _replay(self, saved: SavedSession) -> None:
+        """Decode the saved steps on the sentence just encoded and show the saved step (:func:`replay`)."""
+        decoding, gen = self._decoding, self._generation
+        if decoding is None:
+            return
+
+        def job() -> tuple[list[DecodeStep], int]:
+            shown = replay(saved, decoding)
+            return list(decoding.steps), shown
+
+        def done(result: tuple[list[DecodeStep], int]) -> None:
+            if gen == self._generation:
+                steps, shown = result
+                self._publish(steps=tuple(steps), position=shown)
+
+        self._submit("Decoding…", job, done, self._report)
+
+    def _force(self, plan: list[str | None], keep: int, to_end: bool) -> None:
         """Keep the first ``keep`` steps, then decode one step per entry of ``plan`` (a token to force, or
-        None: the model's own choice), then on to the end if ``to_end``; show ``position`` (default: the
-        last step)."""
+        None: the model's own choice), then on to the end if ``to_end``; show the last step."""
         if not self._state.is_translation or not self._state.text.strip():
             return
         if self._encoded_text != self._state.text:
@@ -816,7 +832,7 @@ class Session:
             keep = 0
         decoding = self._decoding
         if decoding is None:  # the sentence is being encoded: decode once it has arrived
-            self._pending_force = (plan, keep, to_end, position)
+            self._pending_force = (plan, keep, to_end)
             return
         gen = self._generation
 
@@ -839,8 +855,7 @@ class Session:
                 return
             steps, replayed = result
             kept = self._state.steps[:replayed]  # the same numbers as the replayed steps: keep the objects
-            last = len(steps) - 1
-            self._publish(steps=(*kept, *steps[replayed:]), position=last if position is None else min(position, last))
+            self._publish(steps=(*kept, *steps[replayed:]), position=len(steps) - 1)
 
         self._submit("Decoding…", job, done, self._report)
 

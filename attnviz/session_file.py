@@ -15,14 +15,15 @@ import json
 import math
 import os
 import stat
+from collections.abc import Sized
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from attnviz.core.checkpoint_file import checkpoint_file_problem
 from attnviz.core.files import atomic_output
 from attnviz.core.kinds import AttentionKind
-from attnviz.core.limits import MAX_BEAM
+from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_BEAM, bandwidth_choosable
 from attnviz.core.results import KERNELS
 from attnviz.figures.attention import AttentionView
 
@@ -33,7 +34,6 @@ MAX_FILE_BYTES = 1_000_000  # a session is a few hundred bytes; anything this bi
 MAX_SENTENCE_CHARS = 10_000
 MAX_STEPS = 1_000
 MAX_INDEX = 1_000  # layers, heads
-MIN_BANDWIDTH, MAX_BANDWIDTH = 0.05, 5.0  # the Kernel-regression panel's range
 MAX_QUERY = 100.0  # the query x (the book's data lie in [0, 5])
 MAX_PATH_CHARS, MAX_NAME_BYTES = 4096, 255  # Linux's PATH_MAX and NAME_MAX: a longer path names no file
 SHOWN_PATH_CHARS = 240  # a path longer than this is shortened in messages (its start … its end)
@@ -235,9 +235,9 @@ def _parse(data: Any) -> SavedSession:
             raise SessionFileError(f"the kernel must be one of: {', '.join(KERNELS)}")
         bandwidth = float(_get(raw_kernel, "bandwidth", (int, float), 1.0))
         query = float(_get(raw_kernel, "query", (int, float), 2.5))
-        if not (math.isfinite(bandwidth) and MIN_BANDWIDTH <= bandwidth <= MAX_BANDWIDTH
-                and math.isfinite(query) and abs(query) <= MAX_QUERY):
-            raise SessionFileError(f"the kernel's bandwidth must be from {MIN_BANDWIDTH} to {MAX_BANDWIDTH} and its "
+        if not (bandwidth_choosable(bandwidth) and math.isfinite(query) and abs(query) <= MAX_QUERY):
+            low, high = BANDWIDTH_CHOICES
+            raise SessionFileError(f"the kernel's bandwidth must be from {low} to {high} and its "
                                    f"query from {-MAX_QUERY:g} to {MAX_QUERY:g}")
         kernel = SavedKernel(name, bandwidth, query)
     return SavedSession(Path(checkpoint), sha, sentence, _whole(data, "beam_size", 1, MAX_BEAM, 1), tuple(plan),
@@ -280,6 +280,43 @@ def find_checkpoint(saved: SavedSession, session_path: str | Path) -> Path:
     raise SessionFileError(f"the session's checkpoint {shown_path(saved.checkpoint)} is missing")
 
 
+class Decoding(Protocol):
+    """What :func:`replay` drives: a :class:`attnviz.core.stepping.DecodeSession` whose sentence is encoded."""
+
+    @property
+    def steps(self) -> Sized: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    def target_id(self, token: str) -> int: ...
+
+    def step(self, force: str | None = None) -> object: ...
+
+
+def replay(saved: SavedSession, decoding: Decoding) -> int:
+    """Decode the saved steps on ``decoding`` (``saved.sentence``, just encoded): one step per entry of the
+    plan, forcing the saved token or taking the model's own choice (None), until the plan ends or the
+    decoding does (a changed checkpoint may end sooner). A forced token the model cannot say raises
+    ValueError before any step. Returns the step to show, 0-based: the saved one, or the last one decoded
+    where fewer were (-1: before the first). The window (Session) and ``attnviz export --session`` both
+    replay through it, so they show the same steps."""
+    for token in saved.plan:
+        if token is not None:
+            decoding.target_id(token)
+    for token in saved.plan:
+        if decoding.finished:
+            break
+        decoding.step(token)
+    return min(saved.position, len(decoding.steps) - 1)
+
+
+def changed_checkpoint_note(name: str) -> str:
+    """What the window and the CLI say when the checkpoint ``name`` is not the file a session was saved with."""
+    return (f"The checkpoint {name} has changed since this session was saved (its SHA-256 differs): "
+            "the attention shown may differ from what was saved.")
+
+
 def checkpoint_changed(saved: SavedSession, checkpoint: Path) -> str:
     """A sentence saying the checkpoint differs from the one the session was saved with, or "".
     SessionFileError, before the file is read, when it is not plausibly a checkpoint (a 20 GB file)."""
@@ -291,6 +328,5 @@ def checkpoint_changed(saved: SavedSession, checkpoint: Path) -> str:
     if problem:
         raise SessionFileError(f"the session's checkpoint {shown_path(checkpoint)} is refused: {problem}")
     if saved.checkpoint_sha256 and sha256_of(checkpoint) != saved.checkpoint_sha256:
-        return (f"The checkpoint {checkpoint.name} has changed since this session was saved (its SHA-256 differs): "
-                "the attention shown may differ from what was saved.")
+        return changed_checkpoint_note(checkpoint.name)
     return ""

@@ -63,7 +63,7 @@ def child(argv: list[str]) -> int:
     model, the decoding's recorded maps), then reset the peak (/proc/self/clear_refs) and print the peak
     while it is written, and over the whole run."""
     from attnviz.app import main
-    from attnviz.gui import flipbook
+    from attnviz.render import flipbook
 
     write = flipbook.write_flipbook
     before = [float("nan")]

@@ -80,7 +80,7 @@ def _check_kernel_panel(window, entry, figure) -> None:
 
 
 def _check_attention_panel(window, entry, figure) -> None:
-    from attnviz.gui.figure_painter import argb_pixels
+    from attnviz.render.figure_painter import argb_pixels
 
     panel = window.attention
     assert window.sentence.text() == gallery.BOOK_SENTENCE and window.beam_box.value() == 1

@@ -12,8 +12,8 @@ from attnviz.core.kinds import AttentionKind
 from attnviz.core.stepping import DecodeSession
 from attnviz.figures.attention import AttentionView, attention_figures, matrix_figure, select
 from attnviz.figures.spec import FigureSpec
-from attnviz.gui import figure_files
-from attnviz.gui.figure_files import ExportError, export_batch, export_figure, read_csv
+from attnviz.render import figure_files
+from attnviz.render.figure_files import ExportError, export_batch, export_figure, read_csv
 from tests.helpers import fill_disk, pixels, run_cli
 
 

@@ -15,8 +15,8 @@ import pytest
 
 from attnviz.core import files
 from attnviz.figures.spec import FigureSpec, NamedFigure
-from attnviz.gui import figure_files
-from attnviz.gui.figure_files import ExportError, export_batch, export_figure
+from attnviz.render import figure_files
+from attnviz.render.figure_files import ExportError, export_batch, export_figure
 
 SPEC = FigureSpec(np.array([[0.25, 0.75], [0.5, 0.5]], np.float32), ("q1", "q2"), ("k1", "k2"), "made up")
 

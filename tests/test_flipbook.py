@@ -1,5 +1,5 @@
 """The decoding flip-book: a multi-page PDF (a page per step) and an animated GIF (a frame per step), from
-``attnviz export --flipbook`` and from :func:`attnviz.gui.flipbook.write_flipbook` (offscreen Qt)."""
+``attnviz export --flipbook`` and from :func:`attnviz.render.flipbook.write_flipbook` (offscreen Qt)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ import pytest
 from PIL import Image, ImageSequence
 
 from attnviz.figures.spec import FigureSpec
-from attnviz.gui import file_dialogs, flipbook
-from attnviz.gui.figure_files import ExportError, WouldReplace
-from attnviz.gui.flipbook import FRAME_MS, LAST_FRAME_MS, flipbook_paths, write_flipbook
+from attnviz.gui import file_dialogs
+from attnviz.render import flipbook
+from attnviz.render.figure_files import ExportError, WouldReplace
+from attnviz.render.flipbook import FRAME_MS, LAST_FRAME_MS, flipbook_paths, write_flipbook
 from tests import test_file_targets
 from tests.helpers import fill_disk, run_cli
 
@@ -261,7 +262,7 @@ def test_a_full_disk_keeps_the_earlier_files_and_says_so(qapp, small_disk):
 def test_the_gif_palette_keeps_the_colours(qapp):
     """256 colours for several hundred: white stays white, the colour bar keeps no visible bands, and the
     cells keep their colours (the frames differ from the pictures by well under one level on average)."""
-    from attnviz.gui.figure_painter import lookup_table
+    from attnviz.render.figure_painter import lookup_table
 
     frames = flipbook.gif_frames(specs(6), scale=2)
     colours, counts = flipbook.colour_counts(frames)

@@ -16,7 +16,7 @@ from tests.helpers import WAIT_MS, colour_count, pixels, run_cli
 
 @pytest.mark.parametrize("entry", gallery.GALLERY, ids=lambda entry: entry.key)
 def test_every_book_figure_renders_to_a_real_picture(qapp, entry):
-    from attnviz.gui.figure_painter import figure_image
+    from attnviz.render.figure_painter import figure_image
 
     spec = entry.build()
     assert spec.title and np.asarray(spec.values).size

@@ -135,7 +135,7 @@ def test_main_py_launches_and_quits_cleanly(tmp_path, tiny_models):
 
 
 def test_export_from_the_window_png_differs_between_heads_and_csv_round_trips(window, tmp_path):
-    from attnviz.gui.figure_files import read_csv
+    from attnviz.render.figure_files import read_csv
 
     window.set_sentence("a b c d", run=True)
     panel = window.attention

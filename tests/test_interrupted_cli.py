@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from attnviz.gui import figure_files
+from attnviz.render import figure_files
 from tests.helpers import run_cli
 
 

@@ -1,5 +1,6 @@
 """The import contract: the core, the session, the figures and training never import Qt; the GUI never
-imports torch (it receives numpy arrays in plain dataclasses). Checked on the source, every import
+imports torch (it receives numpy arrays in plain dataclasses); the renderers import neither widgets nor the
+window, and the CLI reaches them without the window's code. Checked on the source, every import
 statement, also those inside functions."""
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ RULES = {  # package folder or module -> top-level packages it must never import
     "core": QT, "session.py": QT, "figures": QT, "training": QT, "paths.py": QT,
     "gui": ("torch", "safetensors", "attnviz.core.checkpoint", "attnviz.core.stepping", "attnviz.core.decoding",
             "attnviz.training"),
+    # the renderers serve the window and the CLI alike: no widgets, no window, no model
+    "render": ("torch", "safetensors", "PySide6.QtWidgets", "attnviz.gui", "attnviz.session", "attnviz.core.checkpoint",
+               "attnviz.core.stepping", "attnviz.core.decoding", "attnviz.training"),
+    "cli.py": ("attnviz.gui",),  # the CLI paints through attnviz.render, never through the window's code
 }
 
 

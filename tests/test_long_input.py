@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from attnviz.core.rollout import rollout, source_attribution
-from attnviz.gui.figure_painter import argb_pixels
 from attnviz.gui.grid_pixels import MAX_CELLS, pooled
 from attnviz.gui.panels.attention import COMPUTING_GRID
 from attnviz.gui.panels.rollout import COMPUTING
+from attnviz.render.figure_painter import argb_pixels
 from tests.helpers import HeldRunner
 
 TOKENS = 300  # more than MAX_CELLS: the All heads images are averaged down

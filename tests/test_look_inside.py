@@ -84,7 +84,7 @@ def test_rollout_panel_shows_the_papers_rollout_and_the_attribution(window):
 def test_two_models_side_by_side_with_their_difference(window, qtbot, tiny_models, tmp_path):
     from attnviz.core.checkpoint import load_checkpoint
     from attnviz.core.stepping import DecodeSession
-    from attnviz.gui.figure_files import export_figure
+    from attnviz.render.figure_files import export_figure
 
     window.load(tiny_models["rnn-additive"][0])
     window.set_sentence("a b c", run=True)
@@ -121,7 +121,7 @@ def test_two_models_side_by_side_with_their_difference(window, qtbot, tiny_model
 def test_the_beam_tree_shows_every_kept_hypothesis_and_its_own_attention(window, qtbot, tiny_models, tmp_path):
     from attnviz.core.checkpoint import load_checkpoint
     from attnviz.core.stepping import DecodeSession
-    from attnviz.gui.figure_files import export_figure
+    from attnviz.render.figure_files import export_figure
     from tests.helpers import pixels
 
     window.beam_box.setValue(3)

@@ -9,10 +9,10 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
 
-from attnviz.gui.figure_painter import figure_image
 from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
 from attnviz.gui.text_size import apply_text_scale, base_font
+from attnviz.render.figure_painter import figure_image
 from attnviz.session import InlineRunner
 from tests.helpers import pixels
 

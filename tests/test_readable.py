@@ -11,8 +11,8 @@ from PySide6.QtTest import QTest
 from attnviz.core.kinds import AttentionKind
 from attnviz.figures.spec import FigureSpec, bar_ticks
 from attnviz.gui.decoding_area import FIRST_STEP_HINT
-from attnviz.gui.figure_painter import MASK_FILL, MASK_HATCH, colour_bar_ticks, column_ticks, elided_title
 from attnviz.gui.heatmap import Heatmap
+from attnviz.render.figure_painter import MASK_FILL, MASK_HATCH, colour_bar_ticks, column_ticks, elided_title
 
 SENTENCE = "i think we should go home before it rains ."  # 10 source words
 UNKNOWN_WORDS = "think we go before rains a b c d e"  # 10 tokens the tiny model keeps as typed
@@ -183,8 +183,8 @@ def test_scoring_bars_label_every_source_word_rotated(window, qtbot):
                                   "nw_nonparametric", "nw_parametric"])
 def test_an_exported_legend_hides_no_data_and_the_title_is_whole(qapp, name):
     from attnviz import gallery
-    from attnviz.gui.figure_painter import _fonts, figure_size
-    from attnviz.gui.line_painter import data_points, line_layout
+    from attnviz.render.figure_painter import _fonts, figure_size
+    from attnviz.render.line_painter import data_points, line_layout
 
     spec = getattr(gallery, name)()
     font, bold = _fonts()
@@ -212,7 +212,7 @@ def test_live_legends_sit_under_their_plots(window, qtbot, tmp_path):
 
 
 def test_the_kernel_heatmap_ticks_are_round_with_both_ends_labelled(qtbot):
-    from attnviz.gui.figure_painter import _axis_ticks
+    from attnviz.render.figure_painter import _axis_ticks
 
     rng = np.random.default_rng(0)
     x_train = np.sort(rng.uniform(0.11, 4.93, 50))

@@ -10,10 +10,10 @@ import pytest
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.figures.attention import AttentionView
-from attnviz.gui.figure_files import read_csv
 from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
 from attnviz.paths import MODELS_DIR
+from attnviz.render.figure_files import read_csv
 from attnviz.session import InlineRunner
 from attnviz.session_file import (
     SavedKernel,

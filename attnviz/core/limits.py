@@ -23,6 +23,20 @@ from attnviz.core.results import KERNELS
 
 MAX_BEAM = 16  # beam sizes above this add nothing for sentences this short, only memory and time
 
+# The bandwidth h of kernel regression is two facts. BANDWIDTH_CHOICES: what a person picks, in the
+# Kernel-regression panel's spin box, in a saved session's view (it restores into that box) and with
+# ``attnviz export --bandwidth`` (the same view without a window). CONFIG_BANDWIDTHS: what a checkpoint's
+# config may hold as the model's own h, a sanity bound on an untrusted file (training writes 1.0).
+BANDWIDTH_CHOICES = (0.05, 5.0)
+CONFIG_BANDWIDTHS = (1e-6, 1e6)
+
+
+def bandwidth_choosable(bandwidth: float) -> bool:
+    """Whether ``bandwidth`` is an h a person may pick (:data:`BANDWIDTH_CHOICES`, ends included)."""
+    low, high = BANDWIDTH_CHOICES
+    return math.isfinite(bandwidth) and low <= bandwidth <= high
+
+
 # field name -> (smallest, largest) allowed; fields not listed keep only their type check.
 INT_RANGES: dict[str, tuple[int, int]] = {
     "src_vocab_size": (4, 200_000), "tgt_vocab_size": (4, 200_000),
@@ -35,7 +49,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
 }
 TEXT_CHOICES: dict[str, tuple[str, ...]] = {"kernel": KERNELS}
 FLOAT_RANGES: dict[str, tuple[float, float]] = {
-    "dropout": (0.0, 0.99), "noise": (0.0, 1000.0), "bandwidth": (1e-6, 1e6),
+    "dropout": (0.0, 0.99), "noise": (0.0, 1000.0), "bandwidth": CONFIG_BANDWIDTHS,
     "lr": (1e-8, 1.0), "minutes": (0.01, 1e6),  # training options
 }
 

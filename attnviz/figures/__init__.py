@@ -2,6 +2,6 @@
 
 A :class:`~attnviz.figures.spec.FigureSpec` says what a figure shows (values, labels, title, colour
 range, masked cells); the screen (:mod:`attnviz.gui.heatmap`), the clipboard and every export
-(:mod:`attnviz.gui.figure_painter`, :mod:`attnviz.gui.figure_files`, ``attnviz export``) render the
+(:mod:`attnviz.render.figure_painter`, :mod:`attnviz.render.figure_files`, ``attnviz export``) render the
 same description, so what is saved is what is seen. numpy only: no Qt, no torch.
 """

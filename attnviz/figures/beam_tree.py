@@ -3,7 +3,7 @@
 Beam search keeps ``k`` hypotheses per step; every prefix that was ever kept is a node of the tree, its
 parent the prefix one token shorter. A node whose prefix no hypothesis of the step on show extends (and
 that did not end) was pruned. The tree is laid out with depth (step) across and the leaves down, each
-inner node centred on its children; :mod:`attnviz.gui.figure_painter` paints it like any other figure.
+inner node centred on its children; :mod:`attnviz.render.figure_painter` paints it like any other figure.
 Shapes: L layers, H heads, T query rows, S source tokens.
 """
 

@@ -1,5 +1,5 @@
 """The description of a figure: a matrix (or small multiples of matrices) with labels, a title and a
-colour range. numpy only; :mod:`attnviz.gui.figure_painter` paints it, :mod:`attnviz.gui.heatmap`
+colour range. numpy only; :mod:`attnviz.render.figure_painter` paints it, :mod:`attnviz.gui.heatmap`
 shows it on screen."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from attnviz.figures.book import BookEntry, BookFigure, Live
 from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
 from attnviz.figures.spec import AnyFigure, NamedFigure
-from attnviz.gui.figure_painter import figure_size, paint_figure
+from attnviz.render.figure_painter import figure_size, paint_figure
 
 
 class FigureView(QtWidgets.QWidget):

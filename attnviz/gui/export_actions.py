@@ -15,7 +15,8 @@ from attnviz.figures.attention import AttentionView, attention_figure, attention
 from attnviz.figures.panels import kernel_figures, kernel_sidecar
 from attnviz.figures.spec import NamedFigure
 from attnviz.gui import file_dialogs
-from attnviz.gui.figure_files import (
+from attnviz.gui.settings import Settings
+from attnviz.render.figure_files import (
     FORMATS,
     ExportError,
     WouldReplace,
@@ -25,7 +26,6 @@ from attnviz.gui.figure_files import (
     save_bytes,
     write_files_into,
 )
-from attnviz.gui.settings import Settings
 from attnviz.session import Session
 
 log = logging.getLogger(__name__)
@@ -125,7 +125,7 @@ class FlipbookJob:
 
     def write(self, replace: bool, progress: Callable[[int, int], bool]) -> list[Path]:
         """Draw and write both files (the file job's work, off the GUI thread)."""
-        from attnviz.gui.flipbook import write_flipbook
+        from attnviz.render.flipbook import write_flipbook
 
         return write_flipbook(self.figures, self.pdf, self.gif, scale=self.scale, force=replace, title=self.title,
                               progress=progress)
@@ -330,7 +330,7 @@ class ExportActions(QtCore.QObject):
         per step and an animated GIF of the same name beside it. Drawn and written off the GUI thread (a
         file job: the busy indicator, and a progress dialog with Cancel); returns the paths when the job
         finished at once (an inline runner), else [] and the result comes as a message."""
-        from attnviz.gui.flipbook import gif_scale, scale_notice
+        from attnviz.render.flipbook import gif_scale, scale_notice
 
         state = self.session.state
         source, model = state.shown_source, state.model
@@ -360,7 +360,7 @@ class ExportActions(QtCore.QObject):
 
     def _run_flipbook(self, job: FlipbookJob, replace: bool, done: Callable[[list[Path]], None]) -> None:
         """Run ``job`` as a file job; when it would replace files, ask, and run it again if the user agrees."""
-        from attnviz.gui.flipbook import Cancelled
+        from attnviz.render.flipbook import Cancelled
 
         progress = job.start()
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnviz.figures.spec import GridSpec
-from attnviz.gui.figure_painter import argb_pixels
+from attnviz.render.figure_painter import argb_pixels
 
 MAX_CELLS = 256  # per side of one small multiple's image: more than its pixels on screen
 

@@ -12,7 +12,8 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.spec import FigureSpec, GridSpec, bar_ticks, tick_text
-from attnviz.gui.figure_painter import (
+from attnviz.gui.heatmap import label_and_title_fonts
+from attnviz.render.figure_painter import (
     MASK_FILL,
     MASK_HATCH,
     argb_pixels,
@@ -24,7 +25,6 @@ from attnviz.gui.figure_painter import (
     qimage_of,
     thinned,
 )
-from attnviz.gui.heatmap import label_and_title_fonts
 
 MARGIN = 6  # px around the grid
 GAP = 8  # px between two panels

@@ -15,7 +15,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.spec import FigureSpec, bar_ticks, empty_figure, tick_text
-from attnviz.gui.figure_painter import (
+from attnviz.render.figure_painter import (
     LABEL_GAP,
     MASK_FILL,
     MASK_HATCH,

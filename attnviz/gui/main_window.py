@@ -616,8 +616,9 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         self._pending_digest = None
         if pending[0] and state.model.sha256 != pending[0]:  # (hashed on the worker when it loaded)
-            self.error(f"The checkpoint {state.model.path.name} has changed since this session was saved (its "
-                       "SHA-256 differs): the attention shown may differ from what was saved.")
+            from attnviz.session_file import changed_checkpoint_note
+
+            self.error(changed_checkpoint_note(state.model.path.name))
 
     @staticmethod
     def _session_view_ready(state: SessionState, sentence: str, checkpoint: Path) -> bool:

@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.gui.figure_painter import column_ticks, cut_label, elided_title, thinned
+from attnviz.render.figure_painter import column_ticks, cut_label, elided_title, thinned
 
 TITLE_MARGIN = 8  # px kept free on each side of an elided title
 ROTATED_SHARE = 0.3  # rotated category labels take at most this share of the plot's height

@@ -1,7 +1,7 @@
 """Beams panel: the beam-search tree up to the step on show, the cross-attention of the hypothesis
 chosen in it, and the coverage strip (how much attention each source token has received so far).
 
-The tree is painted by the export painter (:func:`attnviz.gui.figure_painter.paint_tree`), so its
+The tree is painted by the export painter (:func:`attnviz.render.figure_painter.paint_tree`), so its
 Export writes what is on screen. Click a node to show that hypothesis; the best one is shown otherwise.
 """
 
@@ -14,8 +14,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from attnviz.figures.beam_tree import beam_tree, coverage_figure, hypothesis_figure, hypothesis_weights
 from attnviz.figures.spec import TreeSpec, empty_figure
 from attnviz.gui.decoding_area import FIRST_STEP_HINT
-from attnviz.gui.figure_painter import elided_title, paint_figure, tree_geometry
 from attnviz.gui.heatmap import Heatmap
+from attnviz.render.figure_painter import elided_title, paint_figure, tree_geometry
 from attnviz.session import Session, SessionState, changed
 
 

@@ -17,8 +17,8 @@ from attnviz.core.computation import QueryComputation
 from attnviz.core.kinds import AttentionKind
 from attnviz.figures.computation import SIGNED_MAP, Stage, computation_stages, computation_title
 from attnviz.figures.panels import MASK_MAP
-from attnviz.gui.figure_painter import argb_table
 from attnviz.gui.heatmap import Heatmap
+from attnviz.render.figure_painter import argb_table
 from attnviz.session import Session, SessionState, changed
 
 FOLLOW_DELAY_MS = 150  # following the step waits for stepping to pause: a recomputation re-runs the decoding

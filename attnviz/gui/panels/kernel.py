@@ -12,6 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
+from attnviz.core.limits import BANDWIDTH_CHOICES
 from attnviz.core.results import KERNELS, KernelFit
 from attnviz.figures.panels import kernel_weights_figure
 from attnviz.gui.heatmap import Heatmap
@@ -35,7 +36,7 @@ class KernelPanel(QtWidgets.QWidget):
         self.kernel_box = QtWidgets.QComboBox()
         self.kernel_box.addItems(list(KERNELS))
         self.bandwidth = QtWidgets.QDoubleSpinBox()
-        self.bandwidth.setRange(0.05, 5.0)
+        self.bandwidth.setRange(*BANDWIDTH_CHOICES)
         self.bandwidth.setSingleStep(0.05)
         self.bandwidth.setDecimals(2)
         self.bandwidth.setValue(1.0)

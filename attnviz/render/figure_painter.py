@@ -27,7 +27,7 @@ from attnviz.figures.spec import (
     nice_ticks,
     tick_text,
 )
-from attnviz.gui.line_painter import line_size, paint_lines
+from attnviz.render.line_painter import line_size, paint_lines
 
 MASK_FILL = QtGui.QColor(225, 225, 225)  # masked cells: light grey with dark hatching, unlike any weight
 MASK_HATCH = QtGui.QColor(90, 90, 90)

@@ -24,7 +24,7 @@ from PySide6 import QtCore, QtGui, QtSvg
 from attnviz.core import replace
 from attnviz.core.files import atomic_output, check_folder, kind_of
 from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure, TreeSpec
-from attnviz.gui.figure_painter import figure_image, figure_size, paint_figure
+from attnviz.render.figure_painter import figure_image, figure_size, paint_figure
 
 FORMATS = ("png", "svg", "pdf", "csv", "npy")
 SIDECAR = "attnviz-export.json"
@@ -47,7 +47,9 @@ _REASONS = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is u
             errno.EISDIR: "a folder has that name", errno.ENAMETOOLONG: "the name is too long"}
 
 
-def _failed(path: Path, error: OSError) -> ExportError:
+def cannot_write(path: Path, error: OSError) -> ExportError:
+    """The ExportError to raise for ``error`` met while writing ``path``: "Cannot write PATH: REASON", the
+    reason in words (the disk is full, permission denied, …) where the errno is a common one."""
     reason = _REASONS.get(error.errno or 0) or error.strerror or str(error)
     return ExportError(f"Cannot write {path}: {reason}")
 
@@ -241,7 +243,7 @@ def figure_bytes(spec: AnyFigure, path: str | Path, scale: float = 2.0) -> bytes
     try:
         return encode(fmt, spec, check_scale(scale))
     except OSError as error:
-        raise _failed(path, error) from None
+        raise cannot_write(path, error) from None
 
 
 def save_bytes(path: str | Path, data: bytes, replace: bool = True) -> Path:
@@ -253,7 +255,7 @@ def save_bytes(path: str | Path, data: bytes, replace: bool = True) -> Path:
     try:
         _save(path, data)
     except OSError as error:
-        raise _failed(path, error) from None
+        raise cannot_write(path, error) from None
     return path
 
 
@@ -341,7 +343,7 @@ def render_batch(figures: Sequence[NamedFigure], formats: Sequence[str], scale: 
             try:
                 files[name] = encode(fmt, figure.spec, scale)
             except OSError as error:
-                raise _failed(Path(name), error) from None
+                raise cannot_write(Path(name), error) from None
             if progress is not None and not progress(len(files), total):
                 raise ExportCancelled("Export cancelled: nothing was written.")
     if sidecar is not None:
@@ -367,7 +369,7 @@ def _into_folder(folder: Path, names: list[str], overwrite: bool, fill: Callable
     try:
         check_folder(folder)
     except OSError as error:
-        raise _failed(folder, error) from None
+        raise cannot_write(folder, error) from None
     existing = batch_targets_in_the_way(folder, names)
     if blocked := [path for path in existing if path.is_symlink() or not path.is_file()]:
         kind = kind_of(os.lstat(blocked[0]).st_mode)
@@ -388,7 +390,7 @@ def _into_folder(folder: Path, names: list[str], overwrite: bool, fill: Callable
             with contextlib.suppress(OSError):
                 folder.rmdir()  # only if empty: it was made for this export
         if isinstance(error, OSError):
-            raise _failed(folder, error) from None
+            raise cannot_write(folder, error) from None
         raise
 
 

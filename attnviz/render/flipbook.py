@@ -1,6 +1,6 @@
 """The decoding flip-book: one figure per decoding step, as one multi-page PDF and one animated GIF.
 
-The PDF is vector, like a single PDF export (:mod:`attnviz.gui.figure_files`), one page per step, every
+The PDF is vector, like a single PDF export (:mod:`attnviz.render.figure_files`), one page per step, every
 page as large as the largest figure with the figure at its top left, so that paging through it the
 heatmap stays in place while it grows a row per step. The GIF (Pillow) shows the same figures as
 pictures, padded on white to one size the same way, a frame per step, looping forever.
@@ -28,8 +28,8 @@ from PySide6 import QtCore, QtGui
 
 from attnviz.core.files import atomic_output, check_target, kind_of
 from attnviz.figures.spec import AnyFigure
-from attnviz.gui.figure_files import MIN_SCALE, ExportError, WouldReplace, _failed, check_scale
-from attnviz.gui.figure_painter import figure_size, lookup_table, paint_figure
+from attnviz.render.figure_files import MIN_SCALE, ExportError, WouldReplace, cannot_write, check_scale
+from attnviz.render.figure_painter import figure_size, lookup_table, paint_figure
 
 FRAME_MS = 700  # how long each step shows in the GIF
 LAST_FRAME_MS = 2000  # the finished decoding stays up longer before the loop starts again
@@ -388,7 +388,7 @@ def write_flipbook(figures: Sequence[AnyFigure], pdf_path: str | Path | None, gi
                     raise OSError(0, "the PDF came out incomplete")
             current = paths[0]
     except OSError as error:
-        raise _failed(current, error) from None
+        raise cannot_write(current, error) from None
     return paths
 
 
