@@ -12,6 +12,7 @@
    Median over --steps steps (the sentence is re-decoded from the start when it ends).
    ``bench/step_redraw.py`` measures the same beside another checkout, and a forced full repaint.
 3. Resident memory (VmRSS) of one process holding the window and every shipped model at once.
+   ``--memory-stages`` prints, instead of all this, what each stage of such a process adds.
 """
 
 from __future__ import annotations
@@ -117,6 +118,62 @@ os._exit(0)  # measured; skip teardown
     return float(mb), int(count)
 
 
+STAGES = f"""
+import os, sys
+sys.path.insert(0, {str(ROOT)!r})
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+def mark(stage):
+    status = dict(line.split(":", 1) for line in open("/proc/self/status"))
+    print(stage, *(int(status[key].split()[0]) / 1024 for key in ("VmRSS", "RssFile")), sep="\\t", flush=True)
+mark("Python")
+import numpy
+mark("numpy")
+from pathlib import Path
+from PySide6 import QtWidgets
+app = QtWidgets.QApplication([])
+mark("Qt (QtWidgets, the QApplication)")
+import attnviz.gui, pyqtgraph
+mark("pyqtgraph")
+from attnviz.gui.main_window import MainWindow
+from attnviz.gui.settings import Settings
+from attnviz.session import InlineRunner
+from attnviz.paths import shipped_models
+window = MainWindow(Settings(Path({tempfile.gettempdir()!r}) / "attnviz-bench.ini"), InlineRunner())
+window.show()
+app.processEvents()
+mark("attnviz's GUI and the window with its docks")
+import torch
+mark("import torch")
+held = []
+for path in shipped_models():
+    window.load(path)
+    held.append(window.session.loaded)
+    mark("load " + path.stem)
+window.set_sentence({SENTENCE!r}, run=True)
+app.processEvents()
+mark("decoding the sentence")
+os._exit(0)
+"""
+
+
+def memory_stages() -> list[tuple[str, float, float]]:
+    """(stage, VmRSS MB after it, file-backed MB of that) in a fresh process that does what
+    :func:`resident_mb_with_every_model` measures, one stage at a time."""
+    done = subprocess.run([sys.executable, "-c", STAGES], capture_output=True, text=True, timeout=300, env=os.environ)
+    if done.returncode != 0:
+        raise SystemExit(f"memory stages failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+    rows = [line.split("\t") for line in done.stdout.splitlines() if line.count("\t") == 2]
+    return [(stage, float(rss), float(file)) for stage, rss, file in rows]
+
+
+def print_memory_stages() -> None:
+    print("| stage | RSS after | added | of which file-backed |\n| --- | --- | --- | --- |")
+    before = file_before = 0.0
+    for stage, rss, file in memory_stages():
+        print(f"| {stage} | {rss:.0f} MB | {rss - before:.0f} MB | {file - file_before:.0f} MB |")
+        before, file_before = rss, file
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--checkpoint", type=Path, default=ROOT / "models" / "transformer.safetensors")
@@ -124,7 +181,12 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=60)
     parser.add_argument("--quick", action="store_true",
                         help="a seconds-long smoke run (tests/test_bench.py): 1 launch, 5 steps")
+    parser.add_argument("--memory-stages", action="store_true",
+                        help="only print what each stage of the memory probe adds (bench/RESULTS.md, Memory)")
     args = parser.parse_args()
+    if args.memory_stages:
+        print_memory_stages()
+        return 0
     if args.quick:
         args.launches, args.steps = 1, 5
     import torch

@@ -46,3 +46,18 @@ def test_the_benchmark_runs_in_its_quick_mode_and_prints_its_table(script, tmp_p
                           text=True, timeout=900, cwd=ROOT, env=env)
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-3000:])
     assert TABLE[script] in done.stdout, done.stdout[-2000:]
+
+
+def test_the_memory_stages_of_the_app_bench_add_up_to_the_whole(tmp_path):
+    """``app_bench.py --memory-stages`` (the stage table of bench/RESULTS.md) names every stage, each adding
+    what the process grew by, down to the decoded sentence."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "app_bench.py"), "--memory-stages"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = [line.split(" | ") for line in done.stdout.splitlines() if line.startswith("| ") and " MB |" in line]
+    stages = [row[0].lstrip("| ") for row in rows]
+    assert stages[:3] == ["Python", "numpy", "Qt (QtWidgets, the QApplication)"]
+    assert "import torch" in stages and "load transformer" in stages and stages[-1] == "decoding the sentence"
+    added = sum(float(row[2].removesuffix(" MB")) for row in rows)
+    assert abs(added - float(rows[-1][1].removesuffix(" MB"))) <= len(rows)  # (each rounded to 1 MB)
