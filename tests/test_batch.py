@@ -33,6 +33,26 @@ def test_each_sentence_of_a_batch_equals_decoding_it_alone(tiny_models, kind):
             assert np.all(padded.encoder_weights[:, :, :width, width:] == 0)
 
 
+def test_a_decoder_only_batch_pads_on_the_left_and_equals_each_sentence_alone(tiny_models):
+    loaded = load_checkpoint(tiny_models["decoder-only"][0])
+    batch = decode_together(loaded, TEXTS)
+    assert batch.valid_lens == (6, 2, 3)
+    for row, text in enumerate(TEXTS):
+        alone = DecodeSession(loaded)
+        source = alone.encode(text)
+        last = alone.run()[-1]
+        together, padded = batch.steps[row], batch.sources[row]
+        width, pad = len(source.tokens), 6 - len(source.tokens)
+        assert padded.prompt and padded.tokens == ("<pad>",) * pad + source.tokens  # padding first
+        assert padded.padding_mask.tolist() == [False] * pad + [True] * width
+        assert together.output_tokens == last.output_tokens
+        np.testing.assert_allclose(together.cross_weights[..., pad:], last.cross_weights, atol=1e-5)
+        np.testing.assert_allclose(together.self_weights[..., pad:], last.self_weights, atol=1e-5)
+        assert np.all(together.self_weights[..., :pad] == 0)  # no answer position reads the padding
+        np.testing.assert_allclose(padded.encoder_weights[:, :, pad:, pad:], source.encoder_weights, atol=1e-5)
+        assert np.all(padded.encoder_weights[:, :, :, :pad] == 0)
+
+
 def test_the_batch_panel_shows_padding_masked_and_the_masks_panel_shows_it_too(window):
     panel = window.panels.panels["batch"]
     window.docks["batch"].raise_()

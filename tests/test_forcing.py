@@ -13,7 +13,7 @@ from attnviz.session import InlineRunner, Session
 from tests.test_session import Recorder
 from tests.tiny import reversal_of
 
-KINDS = ("transformer", "rnn-additive", "rnn-dot")
+KINDS = ("transformer", "decoder-only", "rnn-additive", "rnn-dot")
 
 
 def _decoding(tiny_models, kind, beam=1, text="a b c d"):

@@ -48,7 +48,7 @@ def _actions(window, tiny_models, bad_file):
         lambda rng: window.docks[rng.choice(["masks", "positional", "scoring"])].raise_(),
         lambda rng: window.docks[rng.choice(["masks", "scoring"])].setVisible(rng.random() < 0.7),
         lambda rng: window.resize(*rng.choice(sizes)),
-        lambda rng: window.load(tiny_models[rng.choice(["transformer", "rnn-additive", "rnn-dot"])][0]),
+        lambda rng: window.load(tiny_models[rng.choice(["transformer", "decoder-only", "rnn-additive", "rnn-dot"])][0]),
         lambda rng: window.load(bad_file),
         lambda rng: window.panels.panels["scoring"].valid_len.setValue(rng.randrange(0, 12)),
         lambda rng: window.current_figure(),

@@ -11,7 +11,7 @@ from attnviz.core.stepping import DecodeSession
 from tests.conftest import DEVICES
 from tests.tiny import reversal_of
 
-KINDS = ["transformer", "rnn-additive", "rnn-dot"]
+KINDS = ["transformer", "decoder-only", "rnn-additive", "rnn-dot"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -109,10 +109,16 @@ def test_no_weight_on_padding(tiny_models, kind):
     with torch.no_grad():
         state, encoder = loaded.model.start(src, valid, need_attention=True)
         _, _, att = loaded.model.step(torch.full((2,), loaded.tgt_vocab.bos_id), state, need_attention=True)
-    assert torch.all(att.cross_weights[1, ..., 2:] == 0)
-    torch.testing.assert_close(att.cross_weights.sum(-1), torch.ones_like(att.cross_weights.sum(-1)))
-    if encoder is not None:  # Transformer encoder self-attention (B, L, H, S, S)
-        assert torch.all(encoder.weights[1, ..., 2:] == 0)
+    padding = slice(0, 3) if loaded.model_kind.decoder_only else slice(2, None)  # (decoder-only: on the left)
+    assert torch.all(att.cross_weights[1, ..., padding] == 0)
+    if loaded.model_kind.decoder_only:  # the source view: the English share of rows that sum to 1 with the answer
+        assert att.self_weights is not None and torch.all(att.self_weights[1, ..., padding] == 0)
+        torch.testing.assert_close(att.self_weights.sum(-1), torch.ones_like(att.self_weights.sum(-1)))
+        assert torch.all(att.cross_weights.sum(-1) < 1)
+    else:
+        torch.testing.assert_close(att.cross_weights.sum(-1), torch.ones_like(att.cross_weights.sum(-1)))
+    if encoder is not None:  # encoder (or prompt) self-attention (B, L, H, S, S)
+        assert torch.all(encoder.weights[1, ..., padding] == 0)
 
 
 def test_beam_search_exposes_beams_and_beam_one_is_greedy(tiny_models):

@@ -16,7 +16,7 @@ from attnviz.session import Session, ThreadRunner
 from tests.helpers import WAIT_MS, HeldRunner
 from tests.test_session import Recorder
 
-KINDS = ("transformer", "rnn-additive", "rnn-dot")
+KINDS = ("transformer", "decoder-only", "rnn-additive", "rnn-dot")
 
 
 def _same_steps(ours, theirs) -> None:

@@ -27,6 +27,7 @@ from attnviz.core.transformer import Transformer
 CROSS, DEC_SELF, ENC_SELF = AttentionKind.CROSS, AttentionKind.DECODER_SELF, AttentionKind.ENCODER_SELF
 TEXT = "a b zz d e"  # "zz" is not in the tiny vocabulary: it is read as <unk>
 TOLERANCE = 1e-5
+ALL = ("transformer", "decoder-only", "rnn-additive", "rnn-dot")
 
 
 def decoded(loaded: LoadedModel, device: torch.device | str = "cpu", text: str = TEXT):
@@ -36,9 +37,21 @@ def decoded(loaded: LoadedModel, device: torch.device | str = "cpu", text: str =
 
 
 def layer_count(loaded: LoadedModel, kind: AttentionKind) -> int:
+    if loaded.model_kind.decoder_only:
+        return loaded.config.num_decoder_layers
     if not isinstance(loaded.model, Transformer):
         return 1
     return loaded.config.num_encoder_layers if kind is ENC_SELF else loaded.config.num_decoder_layers
+
+
+def row_keys(loaded: LoadedModel, source, step, kind: AttentionKind) -> tuple[str, ...]:
+    """The keys of a query's row: a decoder-only model's answer rows (its decoder self-attention and its
+    source view) span the English and the French so far."""
+    if kind is ENC_SELF:
+        return source.tokens
+    if loaded.model_kind.decoder_only:
+        return source.tokens + step.query_tokens
+    return step.query_tokens if kind is DEC_SELF else source.tokens
 
 
 def every_query(loaded: LoadedModel, source, step) -> Iterator[tuple[AttentionKind, int, int, int]]:
@@ -54,8 +67,12 @@ def every_query(loaded: LoadedModel, source, step) -> Iterator[tuple[AttentionKi
                     yield kind, layer, head, query
 
 
-def recorded_row(source, step, kind: AttentionKind, layer: int, head: int, query: int) -> tuple[np.ndarray, np.ndarray]:
-    """The weights and scores row the decoding recorded (DecodeStep / EncodedSource)."""
+def recorded_row(source, step, kind: AttentionKind, layer: int, head: int, query: int,
+                 decoder_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The weights and scores row the decoding recorded (DecodeStep / EncodedSource); a decoder-only
+    model's source view is the English columns of its whole self-attention row, which is returned."""
+    if decoder_only and kind is CROSS:
+        kind = DEC_SELF
     if kind is ENC_SELF:
         return source.encoder_weights[layer, head, query], source.encoder_scores[layer, head, query]
     if kind is CROSS:
@@ -65,6 +82,8 @@ def recorded_row(source, step, kind: AttentionKind, layer: int, head: int, query
 
 def attention_module(loaded: LoadedModel, kind: AttentionKind, layer: int) -> Any:
     model: Any = loaded.model
+    if loaded.model_kind.decoder_only:
+        return model.blocks[layer].attention
     if not isinstance(model, Transformer):
         return model.attention
     if kind is ENC_SELF:
@@ -102,10 +121,10 @@ def layer_spy(module: torch.nn.Module) -> Iterator[dict[str, list[torch.Tensor]]
 
 @pytest.fixture
 def models(tiny_models) -> dict[str, LoadedModel]:
-    return {kind: load_checkpoint(tiny_models[kind][0]) for kind in ("transformer", "rnn-additive", "rnn-dot")}
+    return {kind: load_checkpoint(tiny_models[kind][0]) for kind in ALL}
 
 
-@pytest.mark.parametrize("kind_name", ["transformer", "rnn-additive", "rnn-dot"])
+@pytest.mark.parametrize("kind_name", ALL)
 def test_every_query_equals_the_rows_the_decoder_recorded(models, kind_name, device):
     loaded = models[kind_name]
     source, step = decoded(loaded, device)
@@ -113,7 +132,7 @@ def test_every_query_equals_the_rows_the_decoder_recorded(models, kind_name, dev
     count = 0
     for kind, layer, head, query in every_query(loaded, source, step):
         c = compute_query(loaded, source.tokens, step.query_tokens, kind, layer, head, query)
-        weights, scores = recorded_row(source, step, kind, layer, head, query)
+        weights, scores = recorded_row(source, step, kind, layer, head, query, loaded.model_kind.decoder_only)
         assert (c.kind, c.layer, c.head, c.query_index) == (kind, layer, head, query)
         np.testing.assert_allclose(c.weights, weights, atol=TOLERANCE, err_msg=f"{kind} {layer} {head} {query}")
         np.testing.assert_allclose(c.scores[c.visible], scores[c.visible], atol=TOLERANCE, rtol=1e-6)
@@ -121,16 +140,16 @@ def test_every_query_equals_the_rows_the_decoder_recorded(models, kind_name, dev
         assert c.difference_from_model() < TOLERANCE
         assert np.all(c.weights[~c.visible] == 0.0)  # masked keys: exactly 0
         assert c.weights[c.visible].sum() == pytest.approx(1.0, abs=1e-12)
-        keys = source.tokens if kind is not DEC_SELF else step.query_tokens
-        assert c.key_tokens == keys
+        assert c.key_tokens == row_keys(loaded, source, step, kind)
         assert c.query_token == (source.tokens if kind is ENC_SELF else step.query_tokens)[query]
         count += 1
-    expected = {"transformer": 2 * 4 * (5 + 2 * len(step.query_tokens)), "rnn-additive": len(step.query_tokens),
+    expected = {"transformer": 2 * 4 * (5 + 2 * len(step.query_tokens)),
+                "decoder-only": 3 * 4 * (5 + 2 * len(step.query_tokens)), "rnn-additive": len(step.query_tokens),
                 "rnn-dot": len(step.query_tokens)}[kind_name]
     assert count == expected
 
 
-@pytest.mark.parametrize("kind_name", ["transformer", "rnn-additive", "rnn-dot"])
+@pytest.mark.parametrize("kind_name", ALL)
 def test_the_output_is_the_layers_own_output_for_that_head(models, kind_name, device):
     """b = Σ α_j v_j equals what the real layer computed for that head (the input of W_o, or the RNN
     attention's output); q, k_j, v_j equal the layer's own projections; and for dot-product scoring,
@@ -147,10 +166,14 @@ def test_the_output_is_the_layers_own_output_for_that_head(models, kind_name, de
                     c = compute_query(loaded, source.tokens, step.query_tokens, kind, layer, head, query)
                     if isinstance(module, MultiHeadAttention):
                         cols = slice(head * module.head_dim, (head + 1) * module.head_dim)
-                        q = torch.cat(seen["q"], dim=1)[0, query, cols]
-                        k = torch.cat(seen["k"], dim=1)[0, :, cols]
-                        v = torch.cat(seen["v"], dim=1)[0, :, cols]
-                        b = torch.cat(seen["heads"], dim=1)[0, query, cols]
+                        row = query  # (a decoder-only model's answer rows come after the prompt's rows)
+                        if loaded.model_kind.decoder_only and kind is not ENC_SELF:
+                            row += len(source.tokens)
+                        keys = len(c.key_tokens)  # (its prompt rows see the prompt only)
+                        q = torch.cat(seen["q"], dim=1)[0, row, cols]
+                        k = torch.cat(seen["k"], dim=1)[0, :keys, cols]
+                        v = torch.cat(seen["v"], dim=1)[0, :keys, cols]
+                        b = torch.cat(seen["heads"], dim=1)[0, row, cols]
                     else:  # one call per decoder step, each with the whole source
                         q, k, v = seen["q"][query][0, 0], seen["k"][query][0], seen["v"][query][0]
                         b = seen["heads"][query][0, 0]

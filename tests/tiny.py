@@ -32,6 +32,8 @@ TINY_OPTIONS = TrainOptions(epochs=10, batch_size=32, lr=3e-3, warmup_steps=60, 
 TINY_ARCH = {
     "transformer": {"num_hiddens": 32, "ffn_hiddens": 64, "num_heads": 4, "num_encoder_layers": 2,
                     "num_decoder_layers": 2, "dropout": 0.0, "max_src_len": 10, "max_tgt_len": 12},
+    "decoder-only": {"num_hiddens": 32, "ffn_hiddens": 64, "num_heads": 4, "num_decoder_layers": 3,
+                     "dropout": 0.0, "max_src_len": 10, "max_tgt_len": 12},
     "rnn-additive": {"embed_size": 32, "num_hiddens": 64, "num_layers": 1, "dropout": 0.0,
                      "max_src_len": 10, "max_tgt_len": 12},
     "rnn-dot": {"embed_size": 32, "num_hiddens": 64, "num_layers": 1, "dropout": 0.0,

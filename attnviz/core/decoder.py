@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
 import torch
-from torch import Tensor
+from torch import Tensor, nn
 
 from attnviz.core.attention import Attended
+from attnviz.core.kinds import AttentionKind
 
 
 class DecoderState(Protocol):
@@ -50,6 +51,11 @@ class StepAttention:
 
 class TranslationModel(Protocol):
     config: Any
+
+    def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
+        """The module computing attention of ``kind`` in each layer (empty: the model has none), for the
+        Computation view's hooks."""
+        ...
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
               ) -> tuple[DecoderState, EncoderAttention | None]:

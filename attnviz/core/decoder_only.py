@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import cast
 
 import torch
 from torch import Tensor, nn
 
 from attnviz.core.attention import Attended, MultiHeadAttention
 from attnviz.core.decoder import EncoderAttention, StepAttention, stack_layers
+from attnviz.core.kinds import AttentionKind
 from attnviz.core.positional import PositionalEncoding
 from attnviz.core.projection import project
 from attnviz.core.transformer import PositionWiseFFN
@@ -177,6 +179,11 @@ class DecoderOnly(nn.Module):
         return project(self.output, out), state, attention
 
     # -- the decoder interface (attnviz.core.decoder) ------------------------------------------
+    def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
+        """The module that computes ``kind`` in each layer: the one causal self-attention of each block
+        (the prompt's rows, the answer's rows and the source view are all parts of it)."""
+        return [cast(Block, block).attention for block in self.blocks]
+
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
               ) -> tuple[DecoderOnlyState, EncoderAttention | None]:
         """The prompt's cache and, when asked, its self-attention (B, L, H, S, S) (left-padded)."""

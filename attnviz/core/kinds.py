@@ -30,6 +30,14 @@ class AttentionKind(Enum):
         """Short name used in file names: enc-self, dec-self, cross."""
         return {"ENCODER_SELF": "enc-self", "DECODER_SELF": "dec-self", "CROSS": "cross"}[self.name]
 
+    def label(self, prompt: bool = False) -> str:
+        """What the window and the figures call it. prompt: the model is decoder-only (its source is the
+        prompt of one causal sequence): prompt self-attention, self-attention, source view."""
+        if not prompt:
+            return self.value
+        return {"ENCODER_SELF": "prompt self-attention", "DECODER_SELF": "self-attention (prompt + answer)",
+                "CROSS": "source view"}[self.name]
+
 
 @dataclass(frozen=True)
 class ModelKind:
@@ -40,6 +48,9 @@ class ModelKind:
     fixed: config values the kind implies (rnn-additive has scoring "additive").
     default_lr: peak learning rate for ``attnviz train``; scoring_formula: the Scoring panel's text;
     attention: the attention matrices its decoding exposes (empty for regression).
+    decoder_only: one causal sequence, English then French (no encoder): a batch pads on the left, its
+        "encoder self-attention" is the prompt's, its decoder self-attention spans prompt and answer, and
+        its cross-attention is the *source view* (the English columns of those rows, not renormalised).
     """
 
     name: str
@@ -52,6 +63,7 @@ class ModelKind:
     default_lr: float = 1e-3
     scoring_formula: str = ""
     attention: tuple[AttentionKind, ...] = ()
+    decoder_only: bool = False
 
     @property
     def is_translation(self) -> bool:
@@ -85,6 +97,11 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               "TransformerConfig", "Transformer", default_lr=1e-3,
               scoring_formula="scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS)),
+    ModelKind("decoder-only", "translation", "Decoder-only Transformer (GPT-style), translating as continuation",
+              "attnviz.core.decoder_only", "DecoderOnlyConfig", "DecoderOnly", default_lr=1e-3,
+              scoring_formula="scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
+              attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
+              decoder_only=True),
     ModelKind("rnn-additive", "translation", "GRU encoder–decoder, additive (Bahdanau) attention", _RNN,
               "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "additive"}, default_lr=2e-3,
               scoring_formula="additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)",

@@ -30,9 +30,7 @@ from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.computation import QueryComputation, Scoring, StageFormulas, masked_softmax
 from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationModel
 from attnviz.core.kinds import AttentionKind
-from attnviz.core.seq2seq import Seq2SeqAttention
 from attnviz.core.text import BOS
-from attnviz.core.transformer import DecoderBlock, EncoderBlock, Transformer
 
 _SLUGS = {kind.slug: kind for kind in AttentionKind}
 
@@ -109,7 +107,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
                   ) -> QueryComputation:
     """The computation of one query of one head, from the model's real numbers.
 
-    loaded: a translation model (Transformer, rnn-additive or rnn-dot).
+    loaded: a translation model (any kind of the registry's translation family).
     source_tokens: the S source words as the model read them (``EncodedSource.tokens``: unknown words
         as typed, read as ``<unk>``; a batch's ``<pad>`` tokens included).
     query_tokens: the decoder's inputs so far, ``<bos>`` first (``DecodeStep.query_tokens``); unused
@@ -122,17 +120,17 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     device: where to run (the model is moved there, as DecodeSession does); default where it is.
 
     Keys: the source tokens for encoder self- and cross-attention, all T decoder inputs for decoder
-    self-attention (keys after the query are masked by the causal mask). The weights equal the
-    decoder's own row at that step up to float rounding (``model_weights`` holds that row).
+    self-attention (keys after the query are masked by the causal mask). A decoder-only model has one
+    self-attention over English and French: its "encoder" kind is the prompt's rows (causal), its decoder
+    self-attention and its source view (cross) are the answer's rows over the S + T keys, English first.
+    The weights equal the decoder's own row at that step up to float rounding (``model_weights``).
     Raises ValueError for a model without that kind of attention, an out-of-range layer, head or
     query, or malformed tokens.
     """
     kind = attention_kind(kind)
     if not loaded.is_translation or loaded.src_vocab is None or loaded.tgt_vocab is None:
         raise ValueError(f"{loaded.kind} is not a translation model: it has no attention queries to show")
-    model = loaded.model
-    if not isinstance(model, Transformer | Seq2SeqAttention):
-        raise ValueError(f"cannot recompute the attention of a {type(model).__name__}")
+    model = cast(TranslationModel, loaded.model)  # the decoder interface decoding drives
     if kind not in loaded.model_kind.attention:
         has = ", ".join(k.value for k in loaded.model_kind.attention)
         raise ValueError(f"the {loaded.kind} model has no {kind.value} (it has: {has})")
@@ -146,33 +144,29 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         raise ValueError(f"query_tokens must start with {BOS} (as DecodeStep.query_tokens does), "
                          f"got {list(query_tokens[:3])}")
 
+    decoder_only = loaded.model_kind.decoder_only
+    asked = kind  # (a decoder-only model's source view is the English columns of the answer's rows)
+    kind = AttentionKind.DECODER_SELF if decoder_only and kind is AttentionKind.CROSS else kind
+    if decoder_only and valid_len < len(source_tokens):
+        raise ValueError("a padded row of a decoder-only model's batch: recompute its sentence alone")
+
     # -- which layer, and the ranges -------------------------------------------------------------
-    module: nn.Module
-    if isinstance(model, Transformer):
-        blocks = model.encoder_blocks if kind is AttentionKind.ENCODER_SELF else model.decoder_blocks
-        where = "the encoder" if kind is AttentionKind.ENCODER_SELF else "the decoder"
-        _check_index("layer", layer, len(blocks), f"{where} of this {loaded.kind}")
-        _check_index("head", head, model.config.num_heads, f"each layer of this {loaded.kind}")
-        block = blocks[layer]
-        if isinstance(block, EncoderBlock):
-            module = block.attention
-        else:
-            assert isinstance(block, DecoderBlock)
-            module = block.self_attention if kind is AttentionKind.DECODER_SELF else block.cross_attention
-    else:
-        _check_index("layer", layer, 1, f"the {loaded.kind} model's attention (one layer)")
-        _check_index("head", head, 1, f"the {loaded.kind} model's attention (one head)")
-        module = model.attention
+    modules = model.attention_modules(kind)
+    where = {AttentionKind.ENCODER_SELF: "the prompt" if decoder_only else "the encoder",
+             AttentionKind.DECODER_SELF: "the decoder", AttentionKind.CROSS: "the decoder"}[kind]
+    _check_index("layer", layer, len(modules), f"{where} of this {loaded.kind}")
+    module = modules[layer]
+    heads = module.num_heads if isinstance(module, MultiHeadAttention) else 1
+    _check_index("head", head, heads, f"each layer of this {loaded.kind}")
     if kind is AttentionKind.ENCODER_SELF:
         _check_index("query_index", query_index, len(source_tokens), f"the source ({' '.join(source_tokens)})")
     else:
         _check_index("query_index", query_index, len(query_tokens),
                      f"the decoding so far ({' '.join(query_tokens)})")
-
     # -- run the model as decoding does, recording the layer's inputs ----------------------------
     run_on = torch.device(device) if device is not None else loaded.device
-    model.to(run_on).eval()
-    decoder = cast(TranslationModel, model)  # the decoder interface decoding drives
+    cast(nn.Module, model).to(run_on).eval()
+    decoder = model
     steps = {AttentionKind.ENCODER_SELF: 0, AttentionKind.CROSS: query_index + 1,
              AttentionKind.DECODER_SELF: len(query_tokens)}[kind]
     with torch.inference_mode(), _recording(module) as calls:
@@ -199,7 +193,9 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         self_weights, self_scores = step_rows[query_index].self_weights, step_rows[query_index].self_scores
         assert self_weights is not None and self_scores is not None
         own_weights, own_scores = self_weights[0, layer, head], self_scores[0, layer, head]
-    key_tokens = query_tokens if kind is AttentionKind.DECODER_SELF else source_tokens
+    key_tokens = source_tokens
+    if kind is AttentionKind.DECODER_SELF:
+        key_tokens = source_tokens + query_tokens if decoder_only else query_tokens
     model_weights = np.zeros(len(key_tokens))
     model_scores = np.zeros(len(key_tokens))
     model_weights[: own_weights.shape[-1]] = _numpy(own_weights)
@@ -210,21 +206,23 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     # new keys (the decoder's self-attention caches them step by step): concatenate the calls.
     # RNN attention: every step gets the whole source again; take the step of this query.
     query_inputs = torch.cat(calls.queries, dim=1)[0]  # (Q, D)
+    # (a decoder-only model's first call is the prompt's S positions: the answer's rows come after it)
+    query_row = query_index + (len(source_tokens) if decoder_only and kind is not AttentionKind.ENCODER_SELF else 0)
     if isinstance(module, MultiHeadAttention):
         key_inputs, value_inputs = torch.cat(calls.keys, dim=1)[0], torch.cat(calls.values, dim=1)[0]
     else:
         key_inputs, value_inputs = calls.keys[query_index][0], calls.values[query_index][0]
-    if key_inputs.shape[0] != len(key_tokens) or query_inputs.shape[0] <= query_index:
+    if key_inputs.shape[0] != len(key_tokens) or query_inputs.shape[0] <= query_row:
         raise RuntimeError(f"the {kind.value} layer received {query_inputs.shape[0]} queries and "
                            f"{key_inputs.shape[0]} keys; expected {len(key_tokens)} keys")
-    a = _numpy(query_inputs[query_index])  # (D,)
+    a = _numpy(query_inputs[query_row])  # (D,)
     a_keys, a_values = _numpy(key_inputs), _numpy(value_inputs)  # (K, D)
 
     # -- which keys the query may see -----------------------------------------------------------
     positions = np.arange(len(key_tokens))
-    if kind is AttentionKind.DECODER_SELF:
-        visible = positions <= query_index
-        weights_formula = f"α = softmax(s) over visible keys (causal mask: j ≤ {query_index})"
+    if kind is AttentionKind.DECODER_SELF or (decoder_only and kind is AttentionKind.ENCODER_SELF):
+        visible = positions <= query_row
+        weights_formula = f"α = softmax(s) over visible keys (causal mask: j ≤ {query_row})"
     else:
         visible = positions < valid_len
         weights_formula = "α = softmax(s) over visible keys" + (
@@ -281,7 +279,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
 
     query_token = (source_tokens if kind is AttentionKind.ENCODER_SELF else query_tokens)[query_index]
     return QueryComputation(
-        model_kind=loaded.kind, kind=kind, layer=layer, head=head, query_index=query_index,
+        model_kind=loaded.kind, kind=asked, layer=layer, head=head, query_index=query_index,
         query_token=query_token, key_tokens=key_tokens, scoring=scoring,
         formulas=StageFormulas(query=formulas["query"], key=formulas["key"], value=formulas["value"],
                                score=formulas["score"], weights=weights_formula, output="b = Σ_j α_j v_j"),

@@ -23,6 +23,8 @@ class EncodedSource:
     unknown: the words that were mapped to <unk>; truncated_from: original length if truncated.
     encoder_weights, encoder_scores: (L, H, S, S) encoder self-attention (Transformer), else None.
     padding_mask: (S,) bool, True for keys the decoder may attend to.
+    prompt: the source is a decoder-only model's prompt: its self-attention is causal, a batch pads it on
+        the left, and each step's self-attention spans the S prompt keys and the answer's.
     """
 
     text: str
@@ -32,6 +34,7 @@ class EncodedSource:
     encoder_weights: np.ndarray | None
     encoder_scores: np.ndarray | None
     padding_mask: np.ndarray
+    prompt: bool = False
 
 
 LENGTH_PENALTY = 0.75  # beam search ranks hypotheses by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)

@@ -49,15 +49,15 @@ class RowStacks:
     max_rows: int
     _buffers: dict[str, _Buffer] = field(default_factory=dict)
 
-    def stack(self, name: str, rows: list[np.ndarray], width: int, square: bool = False) -> np.ndarray:
-        """Like :func:`stack_rows`, as a read-only view of ``name``'s buffer. square: the width grows with
-        the rows (self-attention, width t)."""
+    def stack(self, name: str, rows: list[np.ndarray], width: int, grows: bool = False) -> np.ndarray:
+        """Like :func:`stack_rows`, as a read-only view of ``name``'s buffer. grows: the width grows by one
+        with each row (self-attention: width t, or S + t for a decoder-only model's prompt and answer)."""
         if not rows:
             return stack_rows(rows, width)
         buffer = self._buffers.get(name)
         if buffer is None or not buffer.continued_by(rows, width):
             capacity = max(len(rows), min(self.max_rows, 2 * len(rows)))
-            data = np.zeros((*rows[0].shape[:2], capacity, max(capacity, width) if square else width),
+            data = np.zeros((*rows[0].shape[:2], capacity, width + capacity - len(rows) if grows else width),
                             dtype=np.float32)
             buffer = self._buffers[name] = _Buffer([], data)
         for t in range(len(buffer.rows), len(rows)):

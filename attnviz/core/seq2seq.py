@@ -18,6 +18,7 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from attnviz.core.attention import AdditiveAttention, DotProductAttention
 from attnviz.core.decoder import EncoderAttention, StepAttention
+from attnviz.core.kinds import AttentionKind
 from attnviz.core.projection import project
 
 
@@ -108,6 +109,10 @@ class Seq2SeqAttention(nn.Module):
         return logits, next_state, RnnStepAttention(attended.weights, attended.scores)
 
     # -- the decoder interface (attnviz.core.decoder) ------------------------------------------
+    def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
+        """The module that computes ``kind`` in each layer: cross-attention only, one layer."""
+        return [self.attention] if kind is AttentionKind.CROSS else []
+
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
               ) -> tuple[RnnState, EncoderAttention | None]:
         return self.encode(src, src_valid_lens), None  # no encoder self-attention

@@ -78,7 +78,7 @@ class DecodeSession:
             text, source.words, source.unknown, source.truncated_from,
             None if encoder is None else encoder.weights[0].float().cpu().numpy(),
             None if encoder is None else encoder.scores[0].float().cpu().numpy(),
-            np.ones(len(source.words), dtype=bool))
+            np.ones(len(source.words), dtype=bool), prompt=self.loaded.model_kind.decoder_only)
         return self.source
 
     def step(self, force: str | None = None) -> DecodeStep:
@@ -166,15 +166,18 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
     steps (their arrays are then read-only views); None: new arrays."""
     best = hyps[0]
 
-    def stack(name: str, rows: list[np.ndarray], width: int, square: bool = False) -> np.ndarray:
-        return stack_rows(rows, width) if stacks is None else stacks.stack(name, rows, width, square)
+    def stack(name: str, rows: list[np.ndarray], width: int, grows: bool = False) -> np.ndarray:
+        return stack_rows(rows, width) if stacks is None else stacks.stack(name, rows, width, grows)
 
     tokens = vocab.to_tokens(best.ids)
     t = len(best.ids)
     self_w = self_s = None
-    if best.rows and best.rows[0].self_weights is not None:
-        self_w = stack("self_weights", [r.self_weights for r in best.rows if r.self_weights is not None], t, True)
-        self_s = stack("self_scores", [r.self_scores for r in best.rows if r.self_scores is not None], t, True)
+    width = t  # the keys of the newest self-attention row: the t target positions (S + t for decoder-only)
+    newest = best.rows[-1].self_weights if best.rows else None
+    if newest is not None:
+        width = newest.shape[-1]
+        self_w = stack("self_weights", [r.self_weights for r in best.rows if r.self_weights is not None], width, True)
+        self_s = stack("self_scores", [r.self_scores for r in best.rows if r.self_scores is not None], width, True)
     top_ids, top_probs = best.top
     return DecodeStep(
         index=index, token=tokens[-1], finished=finished,
@@ -184,7 +187,7 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
         # (with record_attention off, the rows are empty and so are these arrays)
         cross_weights=stack("cross_weights", [r.cross_weights for r in best.rows], source_len),
         cross_scores=stack("cross_scores", [r.cross_scores for r in best.rows], source_len),
-        self_weights=self_w, self_scores=self_s, causal_mask=np.tri(t, dtype=bool),  # masking.causal_mask(t)
+        self_weights=self_w, self_scores=self_s, causal_mask=np.tri(t, width, width - t, dtype=bool),
         beams=tuple(Beam(tuple(vocab.to_tokens(h.ids)), h.log_prob, h.finished,
                          stack_rows([r.cross_weights for r in h.rows], source_len) if len(hyps) > 1 else None)
                     for h in hyps),
@@ -195,7 +198,8 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
 def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.device | str = "cpu") -> BatchDecoding:
     """Greedy-decode ``texts`` as one batch, padded to the longest with <pad> as in training, recording
     every attention map. Each sentence's numbers equal those of decoding it alone: its valid length
-    masks the padding out of every softmax (d2l's masked softmax), so padded keys get weight 0."""
+    masks the padding out of every softmax (d2l's masked softmax), so padded keys get weight 0. A
+    decoder-only model pads on the left (its maps come in that layout), the others on the right."""
     if not loaded.is_translation or loaded.src_vocab is None or loaded.tgt_vocab is None:
         raise ValueError(f"{loaded.kind} is not a translation model")
     device = torch.device(device)
@@ -213,13 +217,15 @@ def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.dev
     width = src.shape[1]
     encoder = search.encoder_attention
     encoded, steps = [], []
+    left = loaded.model_kind.decoder_only
     for b, (text, source) in enumerate(zip(texts, sources, strict=True)):
-        tokens = (*source.words, *[PAD] * (width - len(source.words)))
+        padding = (PAD,) * (width - len(source.words))
+        tokens = (*padding, *source.words) if left else (*source.words, *padding)
+        real = np.arange(width) >= len(padding) if left else np.arange(width) < len(source.words)
         encoded.append(EncodedSource(
             text, tokens, source.unknown, source.truncated_from,
             None if encoder is None else encoder.weights[b].float().cpu().numpy(),
-            None if encoder is None else encoder.scores[b].float().cpu().numpy(),
-            np.arange(width) < len(source.words)))
+            None if encoder is None else encoder.scores[b].float().cpu().numpy(), real, prompt=left))
         hyp = search.best(b)
         steps.append(describe_step([hyp], True, seconds, len(hyp.ids) - 1, width, loaded.tgt_vocab))
     return BatchDecoding(tuple(encoded), tuple(steps))

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 import torch
 from torch import Tensor, nn
 
 from attnviz.core.attention import Attended, MultiHeadAttention
 from attnviz.core.decoder import EncoderAttention, StepAttention, stack_layers
+from attnviz.core.kinds import AttentionKind
 from attnviz.core.masking import causal_mask
 from attnviz.core.positional import PositionalEncoding
 from attnviz.core.projection import project
@@ -206,6 +208,14 @@ class Transformer(nn.Module):
         return project(self.output, x), next_state, TransformerStepAttention(self_atts, cross_atts)
 
     # -- the decoder interface (attnviz.core.decoder) ------------------------------------------
+    def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
+        """The module that computes ``kind`` in each layer, first layer first."""
+        if kind is AttentionKind.ENCODER_SELF:
+            return [cast(EncoderBlock, block).attention for block in self.encoder_blocks]
+        decoder = [cast(DecoderBlock, block) for block in self.decoder_blocks]
+        return [block.self_attention if kind is AttentionKind.DECODER_SELF else block.cross_attention
+                for block in decoder]
+
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
               ) -> tuple[TransformerState, EncoderAttention | None]:
         encoding = self.encode(src, src_valid_lens, need_scores=need_attention)

@@ -16,6 +16,7 @@ import numpy as np
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import DecodeStep, EncodedSource
+from attnviz.figures.sequence import sequence_maps, sequence_mask, sequence_tokens
 from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, fit_levels
 
 GRID_PANEL_PX = 200  # the longer side of each small multiple's cells in a grid figure, at scale 1
@@ -45,13 +46,24 @@ class MatrixView:
     layer: int
     head: int
     scores: bool
+    label: str = ""  # what the kind is called for this model (AttentionKind.label); default its value
+    prompt_rows: int = 0  # a decoder-only model's whole sequence: its first rows are the prompt's
+
+    def query_of(self, row: int) -> tuple[AttentionKind, int]:
+        """The kind and 0-based query a row of this matrix is (what the Computation panel recomputes)."""
+        if self.prompt_rows and self.kind is AttentionKind.DECODER_SELF:
+            if row < self.prompt_rows:
+                return AttentionKind.ENCODER_SELF, row
+            return AttentionKind.DECODER_SELF, row - self.prompt_rows
+        return self.kind, row
 
     def stem(self, step: int | None = None) -> str:
         """File name stem, e.g. ``cross_layer1_head2_step03`` (1-based; encoder maps have no step)."""
         return figure_stem(self.kind, f"layer{self.layer + 1}_head{self.head + 1}", step, self.scores)
 
     def title(self, model: str = "", step: int | None = None) -> str:
-        return figure_title(model, self.kind, f"layer {self.layer + 1} · head {self.head + 1}", step, self.scores)
+        return figure_title(model, self.kind, f"layer {self.layer + 1} · head {self.head + 1}", step, self.scores,
+                            self.label)
 
 
 def figure_stem(kind: AttentionKind, what: str, step: int | None, scores: bool) -> str:
@@ -62,9 +74,11 @@ def figure_stem(kind: AttentionKind, what: str, step: int | None, scores: bool) 
     return stem + ("_scores" if scores else "")
 
 
-def figure_title(model: str, kind: AttentionKind, what: str, step: int | None, scores: bool) -> str:
-    """'model · kind · what · step N · pre-softmax scores' with the empty or meaningless parts left out."""
-    parts = [model, kind.value, what]
+def figure_title(model: str, kind: AttentionKind, what: str, step: int | None, scores: bool,
+                 label: str = "") -> str:
+    """'model · kind · what · step N · pre-softmax scores' with the empty or meaningless parts left out;
+    label: the kind's name for this model (default its value)."""
+    parts = [model, label or kind.value, what]
     if step is not None and kind is not AttentionKind.ENCODER_SELF:
         parts.append(f"step {step + 1}")
     if scores:
@@ -97,7 +111,10 @@ def stack_for(kind: AttentionKind, source: EncodedSource, step: DecodeStep | Non
         if source.encoder_weights is None or source.encoder_scores is None:
             raise ValueError("this model has no encoder self-attention")
         values = source.encoder_scores if scores else source.encoder_weights
-        return values, src, src, np.broadcast_to(pad_masked, (len(src), len(src)))
+        masked = np.broadcast_to(pad_masked, (len(src), len(src)))
+        if source.prompt:  # a decoder-only model's prompt reads causally
+            masked = masked | ~np.tri(len(src), dtype=bool)
+        return values, src, src, masked
     if step is None:
         width = len(src) if kind is AttentionKind.CROSS else 0
         layers = source.encoder_weights.shape[0] if source.encoder_weights is not None else 1
@@ -110,6 +127,9 @@ def stack_for(kind: AttentionKind, source: EncodedSource, step: DecodeStep | Non
     if step.self_weights is None or step.self_scores is None:
         raise ValueError("this model has no decoder self-attention")
     values = step.self_scores if scores else step.self_weights
+    if source.prompt:  # the whole sequence: the prompt's rows, then the answer's
+        tokens = sequence_tokens(source, step)
+        return sequence_maps(source, step, scores), tokens, tokens, ~sequence_mask(source, step)
     return values, queries, queries, ~step.causal_mask
 
 
@@ -119,7 +139,9 @@ def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, st
     values, rows, cols, masked = stack_for(kind, source, step, scores)
     layer = min(max(layer, 0), values.shape[0] - 1)
     head = min(max(head, 0), values.shape[1] - 1)
-    return MatrixView(values[layer, head], rows, cols, np.asarray(masked), kind, layer, head, scores)
+    prompt_rows = len(source.tokens) if source.prompt and kind is AttentionKind.DECODER_SELF else 0
+    return MatrixView(values[layer, head], rows, cols, np.asarray(masked), kind, layer, head, scores,
+                      kind.label(source.prompt), prompt_rows)
 
 
 def levels_of(values: np.ndarray, masked: np.ndarray, scores: bool) -> tuple[float, float]:
@@ -153,7 +175,8 @@ def grid_figure(kind: AttentionKind, source: EncodedSource, step: DecodeStep | N
                               masked=masked if show_masked else None, colour_bar=False, max_grid_px=GRID_PANEL_PX)
                    for layer in range(layers) for head in range(heads))
     index = shown_index(step)
-    spec = GridSpec(panels, heads, figure_title(model, kind, "all heads", index, scores), levels,
+    spec = GridSpec(panels, heads, figure_title(model, kind, "all heads", index, scores, kind.label(source.prompt)),
+                    levels,
                     tuple(f"layer {i + 1}" for i in range(layers)), tuple(f"head {i + 1}" for i in range(heads)))
     return NamedFigure(figure_stem(kind, "all-heads", index, scores), spec)
 

@@ -2,7 +2,9 @@
 
 Models with different depths and head counts are compared on what both have: the last layer's
 cross-attention, averaged over its heads (the RNN models have one layer and one head). The second model
-is forced to take the first model's output, so both matrices have the same query rows.
+is forced to take the first model's output, so both matrices have the same query rows. A decoder-only
+model has no cross-attention: its *source view* (its answer rows' self-attention on the English) stands in,
+renormalised over the English so that its rows sum to 1 like a cross-attention row.
 """
 
 from __future__ import annotations
@@ -25,7 +27,12 @@ def head_averaged(step: DecodeStep) -> np.ndarray:
 def _attention(name: str, source: EncodedSource, step: DecodeStep) -> FigureSpec:
     values = head_averaged(step).astype(np.float32)
     masked = np.broadcast_to(~source.padding_mask[None, :], values.shape) if values.size else None
-    return FigureSpec(values, step.query_tokens, source.tokens, f"{name}: cross-attention, last layer, heads averaged",
+    what = "cross-attention"
+    if source.prompt and values.size:  # a decoder-only model's source view: the English share, made a whole
+        sums = values.sum(axis=-1, keepdims=True)
+        values = np.where(sums > 0, values / np.where(sums > 0, sums, 1), 0).astype(np.float32)
+        what = "source view (renormalised over the English)"
+    return FigureSpec(values, step.query_tokens, source.tokens, f"{name}: {what}, last layer, heads averaged",
                       masked=masked)
 
 

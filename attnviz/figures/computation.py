@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnviz.core.computation import QueryComputation
+from attnviz.core.kinds import KINDS
 from attnviz.figures.panels import MASK_MAP
 from attnviz.figures.spec import FigureSpec
 
@@ -88,5 +89,6 @@ def computation_stages(comp: QueryComputation) -> list[Stage]:
 
 def computation_title(comp: QueryComputation) -> str:
     """Which query this is, in words: 'cross-attention · layer 2 · head 1 · query 3 ("chez")'."""
-    return (f"{comp.kind.value} · layer {comp.layer + 1} · head {comp.head + 1} · query {comp.query_index + 1} "
+    prompt = comp.model_kind in KINDS and KINDS[comp.model_kind].decoder_only
+    return (f"{comp.kind.label(prompt)} · layer {comp.layer + 1} · head {comp.head + 1} · query {comp.query_index + 1} "
             f"({comp.query_token!r})")

@@ -12,6 +12,7 @@ import numpy as np
 
 from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit
 from attnviz.figures.attention import shown_index
+from attnviz.figures.sequence import sequence_mask, sequence_tokens
 from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series, empty_figure, fit_levels
 
 MASK_MAP = "mask"  # attnviz's two-colour map: light grey = masked, blue = may attend
@@ -46,8 +47,17 @@ def causal_mask_figure(source: EncodedSource | None, step: DecodeStep | None) ->
         return empty_figure("No causal mask: this RNN decoder reads its prefix through its state")
     index = shown_index(step)
     assert index is not None
+    if source.prompt:
+        return sequence_mask_figure(source, step, index)
     return FigureSpec(step.causal_mask.astype(np.float32), step.query_tokens, step.query_tokens,
                       f"Causal mask at step {index + 1}", colormap=MASK_MAP, colour_bar=False)
+
+
+def sequence_mask_figure(source: EncodedSource, step: DecodeStep, index: int) -> FigureSpec:
+    tokens = sequence_tokens(source, step)
+    return FigureSpec(sequence_mask(source, step).astype(np.float32), tokens, tokens,
+                      f"Causal mask, prompt + answer, step {index + 1}",
+                      colormap=MASK_MAP, colour_bar=False, row_axis="positions", col_axis="keys")
 
 
 def positional_table_figure(table: np.ndarray | None) -> FigureSpec:

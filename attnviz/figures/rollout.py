@@ -10,6 +10,7 @@ import numpy as np
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.core.rollout import rollout, source_attribution
 from attnviz.figures.attention import shown_index
+from attnviz.figures.sequence import sequence_maps
 from attnviz.figures.spec import FigureSpec, empty_figure
 
 ROLLOUT_METHOD = (
@@ -17,7 +18,10 @@ ROLLOUT_METHOD = (
     "to the input tokens. Each layer's heads are averaged, the residual connection is modelled by mixing in "
     "the identity (0.5·attention + 0.5·I, rows renormalised), and the layers' matrices are multiplied, "
     "first layer first. Source attribution carries the decoder's head-averaged cross-attention through "
-    "the encoder's rollout, so each output step is traced back to source words rather than encoder states."
+    "the encoder's rollout, so each output step is traced back to source words rather than encoder states. "
+    "A decoder-only model has one causal self-attention: its rollout runs over the whole sequence, and each "
+    "answer position's rollout row is cut to the English columns: the share of it that flows from each "
+    "English word (the rest flows from the answer so far)."
 )
 NEEDS_TRANSFORMER = "Rollout needs a Transformer: this RNN model has no encoder self-attention"
 NO_LAYERS = "Rollout needs encoder layers: this model has none"
@@ -66,9 +70,12 @@ def encoder_rollout_figure(source: EncodedSource | None, layer: int | None = Non
         return empty_figure(NO_LAYERS)
     layer = _clamp_layer(flows.shape[0], layer)
     masked = np.broadcast_to(~source.padding_mask[None, :], flows.shape[1:])
+    if source.prompt:  # (a decoder-only model's prompt reads causally)
+        masked = masked | ~np.tri(flows.shape[1], dtype=bool)
     values = flows[layer].astype(np.float32)
     return FigureSpec(values, source.tokens, source.tokens,
-                      f"Attention rollout, encoder {_span(layer)} (heads averaged, + I for the residual)",
+                      f"Attention rollout, {'prompt' if source.prompt else 'encoder'} {_span(layer)} "
+                      "(heads averaged, + I for the residual)",
                       levels=_levels(values, masked), masked=masked,
                       row_axis="queries (encoder output)", col_axis="keys (input tokens)")
 
@@ -82,6 +89,8 @@ def source_attribution_figure(source: EncodedSource | None, step: DecodeStep | N
         return empty_figure("Source attribution: step the decoder to trace its output to source words")
     if source.encoder_weights is None:
         return empty_figure(NEEDS_TRANSFORMER)
+    if source.prompt:
+        return sequence_attribution_figure(source, step, layer)
     flows = _encoder_flows(source.encoder_weights)
     if not flows.shape[0] or not step.cross_weights.shape[0]:
         return empty_figure(NO_LAYERS)
@@ -96,3 +105,22 @@ def source_attribution_figure(source: EncodedSource | None, step: DecodeStep | N
                       f"(heads averaged) × encoder rollout, {_span(flows.shape[0] - 1)}",
                       levels=_levels(values, masked), masked=masked,
                       row_axis="decoder queries", col_axis="source tokens")
+
+
+def sequence_attribution_figure(source: EncodedSource, step: DecodeStep, layer: int | None = None) -> FigureSpec:
+    """A decoder-only model's rollout over its whole sequence after ``layer`` (0-based; None: the last), the
+    answer's rows cut to the English columns: (T, S), the share of each answer position that flows from each
+    English word (not renormalised: the rest flows from the answer so far)."""
+    flows = rollout(sequence_maps(source, step))  # (L, S + T, S + T)
+    if not flows.shape[0]:
+        return empty_figure(NO_LAYERS)
+    layer = _clamp_layer(flows.shape[0], layer)
+    width = len(source.tokens)
+    values = flows[layer, width:, :width].astype(np.float32)
+    masked = np.broadcast_to(~source.padding_mask[None, :], values.shape)
+    index = shown_index(step)
+    assert index is not None
+    return FigureSpec(values, step.query_tokens, source.tokens,
+                      f"Source view of the rollout at step {index + 1}, {_span(layer)}: the share from each "
+                      "English word", levels=_levels(values, masked), masked=masked,
+                      row_axis="answer positions", col_axis="English tokens")

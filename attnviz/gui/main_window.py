@@ -481,7 +481,8 @@ class MainWindow(QtWidgets.QMainWindow):
         dock.show()
         dock.raise_()
         self.panels.ensure_current("computation")
-        self.panels.panels["computation"].inspect(matrix.kind, matrix.layer, matrix.head, row)  # type: ignore[attr-defined]
+        kind, query = matrix.query_of(row)
+        self.panels.panels["computation"].inspect(kind, matrix.layer, matrix.head, query)  # type: ignore[attr-defined]
 
     def _on_sentence_text_edited(self, text: str) -> None:
         self._pending_view = None  # typed over a session being opened: its view is not for this sentence

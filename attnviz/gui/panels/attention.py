@@ -27,6 +27,10 @@ from attnviz.session import Session, SessionState, changed
 COMPUTING_GRID = "Computing all heads…"
 
 
+SOURCE_VIEW_NOTE = ("Source view: each answer position's self-attention weights on the English words, as the model "
+                    "computed them over the whole sequence. Not renormalised: a row sums to the share the English "
+                    "gets; the rest goes to the answer so far.")
+
 class AttentionPanel(QtWidgets.QWidget):
     """Shows the attention matrix its controls select, for the session state it was last given."""
 
@@ -62,12 +66,16 @@ class AttentionPanel(QtWidgets.QWidget):
         self.stack.addWidget(self.grid)
         self.readout = QtWidgets.QLabel(" ")
         self.readout.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.note = QtWidgets.QLabel(SOURCE_VIEW_NOTE)  # how a decoder-only model's source view is normalised
+        self.note.setWordWrap(True)
+        self.note.hide()
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(controls)
+        layout.addWidget(self.note)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.readout)
-        self._set_kinds(list(AttentionKind))
+        self._set_kinds(list(AttentionKind), prompt=False)
 
         self.kind_box.currentIndexChanged.connect(self._on_selector_changed)
         self.layer_box.valueChanged.connect(self._on_selector_changed)
@@ -114,7 +122,7 @@ class AttentionPanel(QtWidgets.QWidget):
         self.all_heads.setChecked(view.all_heads)
         source = self.state.shown_source
         if source is not None:
-            self._set_kinds(available_kinds(source))
+            self._set_kinds(available_kinds(source), source.prompt)
         index = self.kind_box.findData(view.kind.value)
         if index >= 0:
             self.kind_box.setCurrentIndex(index)
@@ -136,14 +144,16 @@ class AttentionPanel(QtWidgets.QWidget):
     def refresh(self) -> None:
         state, source = self.state, self.state.shown_source
         if source is None:
+            self.note.hide()
             self.current = self._grid_wanted = None
             self.stack.setCurrentWidget(self.heatmap)
             self.heatmap.set_hint("")
             self.heatmap.show_figure(empty_figure(self._empty_message(state)))
             self.heatmap.highlight_row(None)
             return
-        self._set_kinds(available_kinds(source))
+        self._set_kinds(available_kinds(source), source.prompt)
         self._fit_ranges(source)
+        self.note.setVisible(source.prompt and self.kind is AttentionKind.CROSS)
         hint = FIRST_STEP_HINT if state.step is None and self.kind is not AttentionKind.ENCODER_SELF else ""
         self.heatmap.set_hint(hint)
         self.grid.hint = hint
@@ -216,14 +226,17 @@ class AttentionPanel(QtWidgets.QWidget):
         box.blockSignals(False)
 
     # -- handlers ---------------------------------------------------------------------------
-    def _set_kinds(self, kinds: list[AttentionKind]) -> None:
-        if [self.kind_box.itemData(i) for i in range(self.kind_box.count())] == [k.value for k in kinds]:
+    def _set_kinds(self, kinds: list[AttentionKind], prompt: bool) -> None:
+        """Offer ``kinds``, named as the model calls them (prompt: a decoder-only model's names)."""
+        labels = [kind.label(prompt) for kind in kinds]
+        if [self.kind_box.itemText(i).lower() for i in range(self.kind_box.count())] == labels \
+                and [self.kind_box.itemData(i) for i in range(self.kind_box.count())] == [k.value for k in kinds]:
             return
         current = self.kind_box.currentData()
         self.kind_box.blockSignals(True)
         self.kind_box.clear()
-        for kind in kinds:
-            self.kind_box.addItem(kind.value.capitalize(), kind.value)
+        for kind, label in zip(kinds, labels, strict=True):
+            self.kind_box.addItem(label[0].upper() + label[1:], kind.value)
         index = self.kind_box.findData(current)
         self.kind_box.setCurrentIndex(index if index >= 0 else self.kind_box.count() - 1)
         self.kind_box.blockSignals(False)

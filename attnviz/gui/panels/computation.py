@@ -151,11 +151,14 @@ class ComputationPanel(QtWidgets.QWidget):
         controls = (self.kind_box, self.layer_box, self.head_box, self.query_box)
         for control in controls:
             control.blockSignals(True)
-        if [self.kind_box.itemData(i) for i in range(self.kind_box.count())] != [k.value for k in kinds]:
+        prompt = source is not None and source.prompt  # (a decoder-only model names its kinds its own way)
+        labels = [k.label(prompt) for k in kinds]
+        if [self.kind_box.itemData(i) for i in range(self.kind_box.count())] != [k.value for k in kinds] \
+                or [self.kind_box.itemText(i).lower() for i in range(self.kind_box.count())] != labels:
             current = kind.value if kind is not None else (self.kind_box.currentData() or AttentionKind.CROSS.value)
             self.kind_box.clear()
-            for k in kinds:
-                self.kind_box.addItem(k.value.capitalize(), k.value)
+            for k, label in zip(kinds, labels, strict=True):
+                self.kind_box.addItem(label[0].upper() + label[1:], k.value)
             self.kind_box.setCurrentIndex(max(0, self.kind_box.findData(current)))
         elif kind is not None:
             self.kind_box.setCurrentIndex(max(0, self.kind_box.findData(kind.value)))

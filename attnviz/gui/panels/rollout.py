@@ -54,6 +54,9 @@ class RolloutPanel(QtWidgets.QWidget):
         self.state = new
         if changed(old, new, "shown_source"):
             source = new.shown_source
+            prompt = source is not None and source.prompt  # a decoder-only model: one sequence, its layers
+            self.encoder_layer.setPrefix("prompt layers 1–" if prompt else "encoder layers 1–")
+            self.decoder_layer.setPrefix("source view after layers 1–" if prompt else "decoder layer ")
             layers = source.encoder_weights.shape[0] if source is not None and source.encoder_weights is not None else 1
             self._set_range(self.encoder_layer, layers, follow_last=True)
             for heatmap in (self.encoder, self.attribution):  # a new sentence: its rollout is not known yet
