@@ -8,7 +8,7 @@ import pytest
 from PySide6 import QtCore
 
 from attnviz.core.kinds import AttentionKind
-from tests.helpers import WAIT_MS
+from tests.helpers import WAIT_MS, pixels
 
 ENC, DEC, CROSS = AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS
 
@@ -68,7 +68,7 @@ def test_the_masks_panel_shows_the_causal_mask_over_prompt_and_answer(decoder_on
     size = len(source.tokens) + len(step.query_tokens)
     assert panel.causal.values.shape == (size, size) and panel.causal.row_labels[len(source.tokens)] == "<bos>"
     np.testing.assert_array_equal(panel.causal.values, np.tri(size, dtype=np.float32))
-    assert "prompt + answer" in panel.causal.spec.title
+    assert "prompt | answer" in panel.causal.spec.title.lower() and panel.causal.spec.divider == len(source.tokens)
 
 
 def test_the_rollout_runs_over_the_whole_sequence(decoder_only, qtbot):
@@ -96,3 +96,30 @@ def test_compare_puts_the_cross_attention_beside_the_source_view(window, tiny_mo
     assert "cross-attention" in panel.first.spec.title and "source view" in panel.second.spec.title
     np.testing.assert_allclose(panel.second.values.sum(-1), 1.0, atol=1e-5)  # renormalised, as it says
     np.testing.assert_allclose(panel.difference.values, panel.first.values - panel.second.values, atol=1e-6)
+
+
+def _orange(source) -> np.ndarray:
+    """(H, W) bool: the pixels of ``source`` (a QImage or a widget) in the prompt | answer divider's colour."""
+    rows = pixels(source)
+    picture = rows.reshape(rows.shape[0], -1, 4)  # RGB32: blue, green, red, alpha bytes
+    blue, green, red = (picture[..., i].astype(int) for i in range(3))
+    return (abs(red - 230) < 20) & (abs(green - 85) < 25) & (abs(blue - 13) < 25)
+
+
+def test_the_prompt_answer_boundary_is_drawn_on_screen_and_in_exports(decoder_only, window, tiny_models):
+    from attnviz.render.figure_painter import figure_image
+
+    attention = decoder_only.attention
+    attention.select_view(DEC, 0, 0)
+    exported = _orange(figure_image(attention.figure().spec))
+    on_screen = _orange(attention.heatmap)
+    s = len(decoder_only.session.state.source.tokens)
+    for orange in (exported, on_screen):
+        assert (orange.sum(axis=0) > orange.shape[0] // 4).any()  # a line down
+        assert (orange.sum(axis=1) > orange.shape[1] // 4).any()  # and one across
+    rect = attention.heatmap.cell_rect(s, s)  # the line runs along the first answer cell's top-left corner
+    assert any(abs(c - rect.left()) <= 2 for c in np.nonzero(on_screen.sum(axis=0) > 20)[0])
+    window.load(tiny_models["transformer"][0])
+    window.set_sentence("a b c d", run=True)
+    window.attention.select_view(DEC, 0, 0)
+    assert not _orange(figure_image(window.attention.figure().spec)).any()  # no prompt: no line

@@ -160,7 +160,7 @@ def matrix_figure(view: MatrixView, model: str, step: int | None, show_masked: b
     values = _blank_masked_scores(view.values, view.masked, view.scores)
     return FigureSpec(values, view.rows, view.cols, view.title(model, step),
                       levels_of(view.values, view.masked, view.scores),
-                      masked=view.masked if show_masked else None)
+                      masked=view.masked if show_masked else None, divider=view.prompt_rows)
 
 
 def grid_figure(kind: AttentionKind, source: EncodedSource, step: DecodeStep | None, model: str, scores: bool,
@@ -171,8 +171,10 @@ def grid_figure(kind: AttentionKind, source: EncodedSource, step: DecodeStep | N
     levels = levels_of(values, masked, scores)
     shown = _blank_masked_scores(values, masked, scores)
     layers, heads = values.shape[:2]
+    divider = len(source.tokens) if source.prompt and kind is AttentionKind.DECODER_SELF else 0
     panels = tuple(FigureSpec(shown[layer, head], rows, cols, f"layer {layer + 1} · head {head + 1}", levels,
-                              masked=masked if show_masked else None, colour_bar=False, max_grid_px=GRID_PANEL_PX)
+                              masked=masked if show_masked else None, colour_bar=False, max_grid_px=GRID_PANEL_PX,
+                              divider=divider)
                    for layer in range(layers) for head in range(heads))
     index = shown_index(step)
     spec = GridSpec(panels, heads, figure_title(model, kind, "all heads", index, scores, kind.label(source.prompt)),

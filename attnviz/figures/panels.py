@@ -56,8 +56,9 @@ def causal_mask_figure(source: EncodedSource | None, step: DecodeStep | None) ->
 def sequence_mask_figure(source: EncodedSource, step: DecodeStep, index: int) -> FigureSpec:
     tokens = sequence_tokens(source, step)
     return FigureSpec(sequence_mask(source, step).astype(np.float32), tokens, tokens,
-                      f"Causal mask, prompt + answer, step {index + 1}",
-                      colormap=MASK_MAP, colour_bar=False, row_axis="positions", col_axis="keys")
+                      f"Prompt | answer causal mask, step {index + 1}",
+                      colormap=MASK_MAP, colour_bar=False, row_axis="positions", col_axis="keys",
+                      divider=len(source.tokens))
 
 
 def positional_table_figure(table: np.ndarray | None) -> FigureSpec:

@@ -30,6 +30,7 @@ class FigureSpec:
     max_grid_px: float = MAX_GRID_PX  # the longer side of the cell grid at scale 1
     row_values: np.ndarray | None = None  # (Q,) increasing numbers the rows stand for: round ticks of them
     col_values: np.ndarray | None = None  # (K,) likewise for the columns (None: the labels themselves)
+    divider: int = 0  # a line before row and column ``divider`` (a decoder-only model's prompt | answer); 0: none
 
 
 @dataclass(frozen=True)

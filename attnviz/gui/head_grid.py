@@ -14,11 +14,13 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from attnviz.figures.spec import FigureSpec, GridSpec, bar_ticks, tick_text
 from attnviz.gui.heatmap import label_and_title_fonts
 from attnviz.render.figure_painter import (
+    DIVIDER_PEN,
     MASK_FILL,
     MASK_HATCH,
     argb_pixels,
     column_ticks,
     cut_label,
+    divider_lines,
     elided_title,
     masked_runs,
     paint_colour_bar,
@@ -68,6 +70,7 @@ class HeadGrid(QtWidgets.QWidget):
         self.shape = (0, 0)  # layers, heads
         self._images: list[tuple[np.ndarray, QtGui.QImage]] = []  # per panel: its pixels and an image over them
         self._runs: list[tuple[int, int, int]] = []  # masked cells, the same in every panel
+        self._divider = 0  # FigureSpec.divider of the panels: the prompt | answer line
         self._layout: GridLayout | None = None
         self._hover = (-1, -1, -1, -1)
         self.hint = ""  # shown in the middle while the matrices have no cells ("Press Step (F10) …")
@@ -95,6 +98,7 @@ class HeadGrid(QtWidgets.QWidget):
         first = spec.panels[0] if spec.panels else None
         self._runs = masked_runs(first.masked) if first is not None and first.masked is not None \
             and first.values.size else []
+        self._divider = first.divider if first is not None else 0
         self._layout = None
         self._hover = (-1, -1, -1, -1)
         self.update()
@@ -240,6 +244,9 @@ class HeadGrid(QtWidgets.QWidget):
                     for brush in (QtGui.QBrush(MASK_FILL), QtGui.QBrush(MASK_HATCH, QtCore.Qt.BrushStyle.BDiagPattern)):
                         painter.setBrush(brush)
                         painter.drawRects(cells)
+                if self._divider:
+                    painter.setPen(DIVIDER_PEN)
+                    painter.drawLines(divider_lines(rect, rows, cols, self._divider))
                 painter.setPen(FRAME_PEN)
                 painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
                 painter.drawRect(rect)

@@ -16,6 +16,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.spec import FigureSpec, bar_ticks, empty_figure, tick_text
 from attnviz.render.figure_painter import (
+    DIVIDER_PEN,
     LABEL_GAP,
     MASK_FILL,
     MASK_HATCH,
@@ -23,6 +24,7 @@ from attnviz.render.figure_painter import (
     argb_pixels,
     column_ticks,
     cut_label,
+    divider_lines,
     elided_title,
     masked_runs,
     numeric_label_width,
@@ -353,6 +355,9 @@ class Heatmap(QtWidgets.QWidget):
         grid = layout.grid
         painter.drawImage(grid, self._shown_image(grid))
         self._paint_masked(painter, grid)
+        if self.spec.divider:
+            painter.setPen(DIVIDER_PEN)
+            painter.drawLines(divider_lines(grid, *self.values.shape, self.spec.divider))
         painter.setPen(FRAME_PEN)
         painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
         painter.drawRect(grid)

@@ -31,6 +31,7 @@ from attnviz.render.line_painter import line_size, paint_lines
 
 MASK_FILL = QtGui.QColor(225, 225, 225)  # masked cells: light grey with dark hatching, unlike any weight
 MASK_HATCH = QtGui.QColor(90, 90, 90)
+DIVIDER_PEN = QtGui.QPen(QtGui.QColor(230, 85, 13), 2.0)  # the prompt | answer boundary: orange, unlike any cell
 BLANK = 0xFFFFFFFF  # a cell with no value (NaN: a masked score never computed) is left white
 FONT_PIXELS = 12  # pixel sizes, not points: the same layout on screen, in PNG, SVG and PDF (1 px = 1 pt)
 VECTOR_CELL_LIMIT = 128 * 128  # above this many cells, vector outputs embed the grid as an image
@@ -345,6 +346,22 @@ def _paint_cells(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, vec
             painter.setBrush(brush)
             for rect in cells:
                 painter.drawRect(rect)
+    if spec.divider:
+        painter.setPen(DIVIDER_PEN)
+        painter.drawLines(divider_lines(layout.grid, rows, cols, spec.divider))
+
+
+def divider_lines(grid: QtCore.QRectF, rows: int, cols: int, divider: int) -> list[QtCore.QLineF]:
+    """The lines that mark a figure's ``divider`` (FigureSpec.divider) on a cell ``grid`` of rows × cols:
+    one across before that row and one down before that column, where they fall inside the grid."""
+    lines = []
+    if 0 < divider < rows:
+        y = grid.top() + divider * grid.height() / rows
+        lines.append(QtCore.QLineF(grid.left(), y, grid.right(), y))
+    if 0 < divider < cols:
+        x = grid.left() + divider * grid.width() / cols
+        lines.append(QtCore.QLineF(x, grid.top(), x, grid.bottom()))
+    return lines
 
 
 def _paint_labels(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, metrics: QtGui.QFontMetricsF) -> None:
