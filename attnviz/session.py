@@ -31,6 +31,7 @@ from attnviz.session_file import SavedKernel, SavedSession, replay
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
     from attnviz.core.checkpoint import LoadedModel
+    from attnviz.core.decoder import TranslationModel
     from attnviz.core.stepping import DecodeSession
 
 log = logging.getLogger(__name__)
@@ -177,14 +178,15 @@ def _model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
     from attnviz.session_file import sha256_of
 
     c, kind = loaded.config, loaded.model_kind
-    table = None
-    if hasattr(loaded.model, "positional"):  # a model with a positional encoding: its table, every position
-        table = positional_encoding_table(max(c.max_src_len, c.max_tgt_len), c.num_hiddens)
-    translation = kind.is_translation
+    positions = kind.positions(c)  # its positional encoding's table, every position (none: 0)
+    table = positional_encoding_table(positions, c.num_hiddens) if positions else None
+    layers = heads = 0  # of the cross-attention (the Scoring panel's pickers), as the model says
+    if kind.is_translation:
+        cross = cast("TranslationModel", loaded.model).attention_modules(AttentionKind.CROSS)
+        layers, heads = len(cross), int(getattr(cross[0], "num_heads", 1)) if cross else 0
     return ModelInfo(kind.name, kind.family, Path(loaded.path or ""), device,
                      sum(p.numel() for p in loaded.model.parameters()), dict(loaded.training), kind.attention,
-                     kind.scoring_formula, getattr(c, "num_decoder_layers", 1) if translation else 0,
-                     getattr(c, "num_heads", 1) if translation else 0, table, tuple(available_devices()), notice,
+                     kind.scoring_formula, layers, heads, table, tuple(available_devices()), notice,
                      sha256_of(loaded.path) if loaded.path else "")
 
 

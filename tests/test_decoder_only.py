@@ -81,3 +81,29 @@ def test_beam_search_of_width_one_is_the_greedy_argmax_chain(model):
         logits = model(SRC[b: b + 1, : VALID[b]], VALID[b: b + 1], tgt_in)[0]
         logits[:, [0, 1]] = -torch.inf  # <pad> and <bos> are never decoded
         assert logits.argmax(-1).tolist() == ids
+
+
+def test_the_kinds_count_of_recorded_cells_is_what_a_decoding_records(tmp_path):
+    """ModelKind.attention_cells (the loader's and train's memory bound) against a real decoding to the
+    length limit, its steps' maps stacked afresh as the worst case (a beam overtaking at every step)."""
+    import dataclasses
+
+    from attnviz.core.checkpoint import load_checkpoint, save_checkpoint
+    from attnviz.core.kinds import KINDS
+    from attnviz.core.stepping import DecodeSession
+    from attnviz.core.text import RESERVED, Vocab
+
+    vocab = Vocab((*RESERVED, *(f"w{i}" for i in range(40))))
+    config = dataclasses.replace(CONFIG, src_vocab_size=len(vocab), tgt_vocab_size=len(vocab), max_src_len=5,
+                                 max_tgt_len=9)
+    torch.manual_seed(0)
+    model = DecoderOnly(config)
+    with torch.no_grad():
+        model.output.weight[vocab.eos_id] = 1.0  # its logit is the sum of a LayerNorm's output: 0, never the top
+    loaded = load_checkpoint(save_checkpoint(tmp_path / "m.safetensors", model, src_vocab=vocab, tgt_vocab=vocab))
+    session = DecodeSession(loaded)
+    source = session.encode("w1 w2 w3 w4 w5")
+    steps = session.run()
+    assert len(steps) == 9
+    recorded = source.encoder_weights.size + sum(s.cross_weights.size + s.self_weights.size for s in steps)
+    assert KINDS["decoder-only"].attention_cells(vars(config)) == recorded

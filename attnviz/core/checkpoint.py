@@ -160,7 +160,7 @@ def _read_config(path: Path, kind: ModelKind, raw: str | None) -> Any:
     for key, value in fixed.items():
         if values[key] != value:
             raise CheckpointError(f"{path}: config.{key} is {values[key]!r}, kind {kind.name!r} needs {value!r}")
-    if problems := check_config_values(config_cls, values):
+    if problems := check_config_values(config_cls, values, kind.attention_cells):
         raise CheckpointError(f"{path}: invalid config: {'; '.join(problems)}")
     try:
         return config_cls(**values)

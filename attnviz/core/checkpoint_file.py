@@ -34,3 +34,24 @@ def checkpoint_file_problem(path: str | Path) -> str:
     if header > MAX_HEADER_BYTES or 8 + header > size or start[8:9] != b"{":
         return "not a readable safetensors file (its first bytes are not a safetensors header)"
     return ""
+
+
+MAX_PEEK_BYTES = 1_000_000  # attnviz's own headers are a few kB (the vocabularies are in them: ~300 kB)
+
+
+def checkpoint_kind(path: str | Path) -> str:
+    """The model kind an attnviz checkpoint's header names ("transformer", …), read from the header alone
+    (torch-free: the GUI can sort files without loading a model); "" when the file is not one or unreadable."""
+    import json
+
+    try:
+        with open(path, "rb") as stream:
+            length = int.from_bytes(stream.read(8), "little")
+            if not 0 < length <= MAX_PEEK_BYTES:
+                return ""
+            header = json.loads(stream.read(length))
+    except (OSError, ValueError):
+        return ""
+    metadata = header.get("__metadata__") if isinstance(header, dict) else None
+    kind = metadata.get("kind") if isinstance(metadata, dict) else None
+    return kind if isinstance(kind, str) else ""

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal
+
+from attnviz.core import limits
 
 Family = Literal["translation", "regression"]
 
@@ -64,6 +66,8 @@ class ModelKind:
     scoring_formula: str = ""
     attention: tuple[AttentionKind, ...] = ()
     decoder_only: bool = False
+    attention_cells: Callable[[Mapping[str, Any]], int] | None = None  # core/limits.py: what a decoding records
+    sinusoidal_positions: bool = False  # adds the sinusoidal positional encoding to its embeddings
 
     @property
     def is_translation(self) -> bool:
@@ -85,6 +89,15 @@ class ModelKind:
         """Whether ``config`` is a config of this kind (its class and fixed values match)."""
         return isinstance(config, self.config_cls) and all(getattr(config, k) == v for k, v in self.fixed.items())
 
+    def positions(self, config: Any) -> int:
+        """How many positions its positional encoding covers for ``config`` (0: it has none): a decoder-only
+        model's one sequence holds the English, <bos> and the French."""
+        if not self.sinusoidal_positions:
+            return 0
+        if self.decoder_only:
+            return int(config.max_src_len) + int(config.max_tgt_len) + 1
+        return max(int(config.max_src_len), int(config.max_tgt_len))
+
     def settable_fields(self) -> list[str]:
         """Config fields a user may set (``attnviz train --arch``): all but the vocabularies and fixed ones."""
         return [f.name for f in dataclasses.fields(self.config_cls)
@@ -96,20 +109,21 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
     ModelKind("transformer", "translation", "Transformer encoder–decoder", "attnviz.core.transformer",
               "TransformerConfig", "Transformer", default_lr=1e-3,
               scoring_formula="scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
-              attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS)),
+              attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
+              attention_cells=limits.encoder_decoder_cells, sinusoidal_positions=True),
     ModelKind("decoder-only", "translation", "Decoder-only Transformer (GPT-style), translating as continuation",
               "attnviz.core.decoder_only", "DecoderOnlyConfig", "DecoderOnly", default_lr=1e-3,
               scoring_formula="scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
-              decoder_only=True),
+              decoder_only=True, attention_cells=limits.decoder_only_cells, sinusoidal_positions=True),
     ModelKind("rnn-additive", "translation", "GRU encoder–decoder, additive (Bahdanau) attention", _RNN,
               "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "additive"}, default_lr=2e-3,
               scoring_formula="additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)",
-              attention=(AttentionKind.CROSS,)),
+              attention=(AttentionKind.CROSS,), attention_cells=limits.rnn_cells),
     ModelKind("rnn-dot", "translation", "GRU encoder–decoder, scaled dot-product attention", _RNN,
               "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "dot"}, default_lr=2e-3,
               scoring_formula="scaled dot-product scoring: a(q, k) = qᵀk / √d",
-              attention=(AttentionKind.CROSS,)),
+              attention=(AttentionKind.CROSS,), attention_cells=limits.rnn_cells),
     ModelKind("kernel-regression", "regression", "Nadaraya–Watson kernel regression (attention pooling)",
               "attnviz.core.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel"),
 )}
@@ -129,6 +143,11 @@ def kind_of(config: Any) -> ModelKind:
         if kind.owns(config):
             return kind
     raise TypeError(f"no model kind for {type(config).__name__}")
+
+
+def families() -> list[str]:
+    """Every model family of the registry, sorted."""
+    return sorted({kind.family for kind in KINDS.values()})
 
 
 def translation_kinds() -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import types
+from collections.abc import Callable, Mapping
 from typing import Any, get_type_hints
 
 from attnviz.core.results import KERNELS
@@ -57,22 +58,47 @@ FLOAT_RANGES: dict[str, tuple[float, float]] = {
 MAX_ATTENTION_BYTES = 1024**3  # the attention maps one sentence's decoding records, at most
 
 
-def recorded_attention_bytes(values: dict[str, Any]) -> int:
-    """Bytes of attention maps (weights and scores, float32) the app keeps for one sentence decoded to
-    max_tgt_len: encoder L·H·S², and per decoder step t the cross (L·H·t·S) and self (L·H·t²) maps."""
-    heads = int(values.get("num_heads", 1))
-    source, target = int(values.get("max_src_len", 0)), int(values.get("max_tgt_len", 0))
+AttentionCells = Callable[[Mapping[str, Any]], int]  # config values -> cells one decoding records
+
+
+def _sizes(values: Mapping[str, Any]) -> tuple[int, int, list[int]]:
+    return (int(values.get("num_heads", 1)), int(values.get("max_src_len", 0)),
+            list(range(1, int(values.get("max_tgt_len", 0)) + 1)))
+
+
+def encoder_decoder_cells(values: Mapping[str, Any]) -> int:
+    """A Transformer encoder–decoder: encoder L·H·S², and per decoder step t cross L·H·t·S and self L·H·t²
+    (each step keeps its maps for all t queries so far: the worst case, when beams change the best)."""
+    heads, source, steps = _sizes(values)
+    layers = int(values.get("num_decoder_layers", 0))
     encoder = int(values.get("num_encoder_layers", 0)) * heads * source**2
-    layers = int(values.get("num_decoder_layers", values.get("num_layers", 0)))
-    self_attention = "num_decoder_layers" in values  # the RNN decoders have none
-    steps = range(1, target + 1)
-    decoder = layers * heads * sum(t * source + (t * t if self_attention else 0) for t in steps)
-    return 8 * (encoder + decoder)
+    return encoder + layers * heads * sum(t * source + t * t for t in steps)
 
 
-def check_config_values(config_cls: type, values: dict[str, Any]) -> list[str]:
+def decoder_only_cells(values: Mapping[str, Any]) -> int:
+    """A decoder-only model: the prompt L·H·S², and per step t the source view L·H·t·S and the self-attention
+    over prompt and answer L·H·t·(S + t)."""
+    heads, source, steps = _sizes(values)
+    layers = int(values.get("num_decoder_layers", 0))
+    return layers * heads * (source**2 + sum(t * source + t * (source + t) for t in steps))
+
+
+def rnn_cells(values: Mapping[str, Any]) -> int:
+    """An RNN encoder–decoder: one cross-attention (one layer, one head), t·S per step t."""
+    _, source, steps = _sizes(values)
+    return sum(t * source for t in steps)
+
+
+def recorded_attention_bytes(values: Mapping[str, Any], cells: AttentionCells) -> int:
+    """Bytes of attention maps (weights and scores, float32) the app keeps for one sentence decoded to
+    max_tgt_len, counted by the model kind's ``cells`` (``ModelKind.attention_cells``)."""
+    return 8 * cells(values)
+
+
+def check_config_values(config_cls: type, values: dict[str, Any], cells: AttentionCells | None = None) -> list[str]:
     """The problems with ``values`` for ``config_cls`` (a dataclass): wrong types, values out of range,
-    heads that do not divide the width, literals not allowed. Empty when it can be built."""
+    heads that do not divide the width, literals not allowed, and (given the model kind's ``cells``) more
+    attention maps than one decoding may record. Empty when it can be built."""
     hints = get_type_hints(config_cls)
     problems = []
     for field in dataclasses.fields(config_cls):
@@ -85,7 +111,7 @@ def check_config_values(config_cls: type, values: dict[str, Any]) -> list[str]:
     if not problems and "num_heads" in values and "num_hiddens" in values \
             and values["num_hiddens"] % values["num_heads"]:
         problems.append(f"num_heads = {values['num_heads']} does not divide num_hiddens = {values['num_hiddens']}")
-    if not problems and (needed := recorded_attention_bytes(values)) > MAX_ATTENTION_BYTES:
+    if not problems and cells is not None and (needed := recorded_attention_bytes(values, cells)) > MAX_ATTENTION_BYTES:
         problems.append(f"decoding one sentence would record {needed / 1024**3:.1f} GB of attention maps "
                         f"(layers × heads × lengths too large; attnviz allows {MAX_ATTENTION_BYTES / 1024**3:.0f} GB)")
     return problems

@@ -15,6 +15,7 @@ from typing import Any
 
 from PySide6 import QtCore
 
+from attnviz.core.kinds import families
 from attnviz.core.limits import MAX_BEAM
 from attnviz.figures.editions import DEFAULT_EDITION, EDITIONS
 from attnviz.gui.text_size import valid_scale
@@ -151,8 +152,7 @@ class Settings:
     @property
     def closed_docks(self) -> dict[str, set[str]]:
         """Per model family, the docks the user closed: ``{"translation": {"masks"}}``."""
-        families = ("translation", "regression")
-        return {family: set(self._get_list(f"closed_docks/{family}")) for family in families}
+        return {family: set(self._get_list(f"closed_docks/{family}")) for family in families()}
 
     @closed_docks.setter
     def closed_docks(self, value: dict[str, set[str]]) -> None:

@@ -53,4 +53,5 @@ def arch_problems(kind: str, arch: dict[str, Any]) -> list[str]:
     defaults = {f.name: f.default for f in dataclasses.fields(model_kind.config_cls)
                 if f.default is not dataclasses.MISSING}
     given = check_config_values(model_kind.config_cls, arch)  # the settings the user typed, named first
-    return given or check_config_values(model_kind.config_cls, {**defaults, **arch, **model_kind.fixed})
+    return given or check_config_values(model_kind.config_cls, {**defaults, **arch, **model_kind.fixed},
+                                        model_kind.attention_cells)

@@ -126,7 +126,7 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
     src_vocab = Vocab.build([p.src for p in train], opts.src_min_freq)
     tgt_vocab = Vocab.build([p.tgt for p in train], opts.tgt_min_freq)
     values = {**(arch or {}), "src_vocab_size": len(src_vocab), "tgt_vocab_size": len(tgt_vocab)}
-    if problems := check_config_values(model_kind.config_cls, values):
+    if problems := check_config_values(model_kind.config_cls, values, model_kind.attention_cells):
         raise TrainingError(f"{Path(data_path).name}: the model cannot be built from this data: {problems[0]}")
     config = model_kind.make_config(**values)
     if problem := model_size_problem(config):

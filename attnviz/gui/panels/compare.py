@@ -12,6 +12,8 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
+from attnviz.core.checkpoint_file import checkpoint_kind
+from attnviz.core.kinds import KINDS
 from attnviz.figures.compare import comparison_figures, comparison_grid
 from attnviz.figures.spec import GridSpec
 from attnviz.gui import file_dialogs
@@ -37,7 +39,8 @@ class ComparePanel(QtWidgets.QWidget):
         self.model_box = QtWidgets.QComboBox()
         self.model_box.addItem(NONE, "")
         for path in shipped_models():
-            if path.stem != "kernel-regression":  # (it does not translate)
+            kind = KINDS.get(checkpoint_kind(path))
+            if kind is not None and kind.is_translation:  # (the registry says which kinds translate)
                 self.model_box.addItem(path.stem, str(path))
         self.model_box.addItem(OTHER, OTHER)
         self.model_box.setToolTip("The model to compare with the loaded one, on the same sentence")
