@@ -27,20 +27,24 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
-def make_checkpoint(folder: Path, tokens: int, heads: int) -> tuple[Path, list[str]]:
+def make_checkpoint(folder: Path, tokens: int, heads: int, kind: str = "transformer") -> tuple[Path, list[str]]:
+    """A random model of ``kind`` for a ``tokens``-long source: the Transformer with 2 + 2 layers, or a
+    decoder-only model with 4 (the same number of attention layers over a ``tokens``-long prompt)."""
     import torch
 
-    from attnviz.core.checkpoint import save_checkpoint
+    from attnviz.core.checkpoint import build_model, save_checkpoint
+    from attnviz.core.kinds import kind_named
     from attnviz.core.text import RESERVED, Vocab
-    from attnviz.core.transformer import Transformer, TransformerConfig
 
     words = [f"w{i}" for i in range(400)]
     vocab = Vocab((*RESERVED, *words))
     torch.manual_seed(0)
-    config = TransformerConfig(len(vocab), len(vocab), num_hiddens=256, ffn_hiddens=512, num_heads=heads,
-                               num_encoder_layers=2, num_decoder_layers=2, dropout=0.0, max_src_len=tokens,
-                               max_tgt_len=16)
-    path = save_checkpoint(folder / "long.safetensors", Transformer(config), src_vocab=vocab, tgt_vocab=vocab)
+    layers = {"num_encoder_layers": 2, "num_decoder_layers": 2} if kind == "transformer" else \
+        {"num_decoder_layers": 4}
+    config = kind_named(kind).make_config(src_vocab_size=len(vocab), tgt_vocab_size=len(vocab), num_hiddens=256,
+                                          ffn_hiddens=512, num_heads=heads, dropout=0.0, max_src_len=tokens,
+                                          max_tgt_len=16, **layers)
+    path = save_checkpoint(folder / "long.safetensors", build_model(config), src_vocab=vocab, tgt_vocab=vocab)
     rng = random.Random(0)
     return path, [rng.choice(words) for _ in range(tokens)]
 
@@ -49,6 +53,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tokens", type=int, default=512)
     parser.add_argument("--heads", type=int, default=8)
+    parser.add_argument("--kind", default="transformer", choices=("transformer", "decoder-only"),
+                        help="the model: a Transformer (2 + 2 layers) or a decoder-only model (4 layers)")
     parser.add_argument("--quick", action="store_true",
                         help="a seconds-long smoke run (tests/test_bench.py): a 48-token source, 2 heads")
     args = parser.parse_args()
@@ -64,7 +70,7 @@ def main() -> int:
 
     app = QtWidgets.QApplication(sys.argv[:1])
     folder = Path(tempfile.mkdtemp())
-    checkpoint, words = make_checkpoint(folder, args.tokens, args.heads)
+    checkpoint, words = make_checkpoint(folder, args.tokens, args.heads, args.kind)
     poster = Poster()
     runner = ThreadRunner(poster.post)
     window = MainWindow(Settings(folder / "settings.ini"), runner)
@@ -107,7 +113,7 @@ def main() -> int:
             lambda: state().source is not None and len(state().source.tokens) == args.tokens)
     for number in range(1, 5):
         measure(f"step {number} + redraw", window.step_action.trigger, lambda n=number: len(state().steps) == n)
-    measure(f"All heads on ({args.heads} heads × 2 layers)", lambda: window.attention.all_heads.setChecked(True),
+    measure(f"All heads on ({args.heads} heads × {2 if args.kind == 'transformer' else 4} layers)", lambda: window.attention.all_heads.setChecked(True),
             lambda: window.attention.grid.spec is not None)
     window.attention.all_heads.setChecked(False)
     wait(lambda: True)
@@ -124,7 +130,8 @@ def main() -> int:
             lambda: state().computation is not None)
     timer.stop()
     gaps = [(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(ticks)]
-    print(f"{os.cpu_count()} CPUs; random-weight Transformer, {args.heads} heads, 2+2 layers; "
+    print(f"{os.cpu_count()} CPUs; random-weight {args.kind}, {args.heads} heads, "
+          f"{'2+2' if args.kind == 'transformer' else '4'} layers; "
           f"{args.tokens}-token source; 1600 × 1000 offscreen; worker thread as in the app")
     print("| action | time until drawn | longest event-loop gap | GUI thread's CPU in that gap |")
     print("| --- | --- | --- | --- |")

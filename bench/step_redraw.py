@@ -3,6 +3,7 @@
     .venv/bin/python bench/step_redraw.py                         # this checkout
     .venv/bin/python bench/step_redraw.py --code ../before        # and another checkout, interleaved
     .venv/bin/python bench/step_redraw.py --raise computation,rollout   # also with those docks on top
+    .venv/bin/python bench/step_redraw.py --random decoder-only   # a random model of that kind's shipped size
 
 The real main window (offscreen, 1600 × 1000, the default docks), the session run synchronously,
 the shipped Transformer. Two ways of timing a step, both medians over --steps steps per round:
@@ -103,6 +104,9 @@ def main() -> int:
     parser.add_argument("--code", type=Path, action="append", default=[],
                         help="another checkout to measure beside this one")
     parser.add_argument("--checkpoint", type=Path, default=ROOT / "models" / "transformer.safetensors")
+    parser.add_argument("--random", metavar="KIND",
+                        help="instead of --checkpoint, a random-weight model of KIND at its standard size "
+                             "(bench/_random_models.py), e.g. decoder-only before it is trained")
     parser.add_argument("--steps", type=int, default=40, help="steps per round and mode")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--size", default="1600x1000", help="window size, WIDTHxHEIGHT (the first window: 1280x800)")
@@ -113,6 +117,12 @@ def main() -> int:
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.steps = 1, 3
+    if args.random:
+        import tempfile
+
+        sys.path.insert(0, str(ROOT))
+        from bench._random_models import random_checkpoint
+        args.checkpoint = random_checkpoint(args.random, Path(tempfile.mkdtemp()))
     runs: list[tuple[Path, str]] = [(ROOT, ""), *((c.resolve(), "") for c in args.code)]
     if args.raised:
         runs.append((ROOT, args.raised))

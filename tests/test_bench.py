@@ -16,7 +16,7 @@ import pytest
 from tests.test_frozen import APP
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = sorted(path.name for path in (ROOT / "bench").glob("*.py"))
+SCRIPTS = sorted(p.name for p in (ROOT / "bench").glob("*.py") if not p.name.startswith("_"))  # (_x.py: helpers)
 
 # What each script's table starts with (a line a reader of its output looks for).
 TABLE = {
