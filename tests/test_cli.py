@@ -133,7 +133,7 @@ def test_translate_many_lines_at_once_equals_one_at_a_time(attnviz, tiny_models)
 
     rng = random.Random(3)
     lines = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 9))) for _ in range(40)]
-    for kind in ("transformer", "rnn-dot"):
+    for kind in ("transformer", "decoder-only", "rnn-dot"):  # (decoder-only: left-padded batches)
         path = tiny_models[kind][0]
         done = attnviz("translate", "--checkpoint", str(path), stdin="\n".join(lines) + "\n")
         assert done.returncode == 0, done.stderr
