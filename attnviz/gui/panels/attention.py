@@ -27,9 +27,8 @@ from attnviz.session import Session, SessionState, changed
 COMPUTING_GRID = "Computing all heads…"
 
 
-SOURCE_VIEW_NOTE = ("Source view: each answer position's self-attention weights on the English words, as the model "
-                    "computed them over the whole sequence. Not renormalised: a row sums to the share the English "
-                    "gets; the rest goes to the answer so far.")
+SOURCE_VIEW_NOTE = ("Source view: the answer's self-attention weights on the English, not renormalised: "
+                    "a row sums to the English share (the rest is on the answer).")
 
 class AttentionPanel(QtWidgets.QWidget):
     """Shows the attention matrix its controls select, for the session state it was last given."""
