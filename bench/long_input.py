@@ -113,7 +113,8 @@ def main() -> int:
             lambda: state().source is not None and len(state().source.tokens) == args.tokens)
     for number in range(1, 5):
         measure(f"step {number} + redraw", window.step_action.trigger, lambda n=number: len(state().steps) == n)
-    measure(f"All heads on ({args.heads} heads × {2 if args.kind == 'transformer' else 4} layers)", lambda: window.attention.all_heads.setChecked(True),
+    layers = 2 if args.kind == "transformer" else 4
+    measure(f"All heads on ({args.heads} heads × {layers} layers)", lambda: window.attention.all_heads.setChecked(True),
             lambda: window.attention.grid.spec is not None)
     window.attention.all_heads.setChecked(False)
     wait(lambda: True)
