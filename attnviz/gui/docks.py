@@ -1,8 +1,10 @@
 """The docked panels, declared in one table (:data:`PANELS`) and fed the session's state.
 
 A panel is any widget with ``show_state(old, new)`` (old None: draw everything). Adding one is a module
-and a row here. Panels that do not apply to the loaded model are hidden, and come back for a model
-they apply to; panels hidden behind another tab are not redrawn and catch up when they are raised.
+and a row here: the row names its figure (what its exports write) and whether it is a main panel (what
+Export and Copy act on), and :meth:`Docks.connect_exports` wires every panel's export requests alike.
+Panels that do not apply to the loaded model are hidden, and come back for a model they apply to; panels
+hidden behind another tab are not redrawn and catch up when they are raised.
 Importing this module loads pyqtgraph, so the window builds the docks after its first paint.
 """
 
@@ -10,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.kinds import AttentionKind
+from attnviz.figures.spec import AnyFigure, NamedFigure, figure_stem_of
+from attnviz.gui.head_grid import HeadGrid
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.panels.attention import AttentionPanel
 from attnviz.gui.panels.batch import BatchPanel
@@ -37,15 +41,47 @@ class Panel(Protocol):
     def show_state(self, old: SessionState | None, new: SessionState) -> None: ...
 
 
+@runtime_checkable
+class ExportingPanel(Protocol):
+    """A panel with an Export control of its own (a button, a context menu): ``export_requested`` (no
+    arguments) asks for its row's figure to be written to a file the user chooses."""
+
+    export_requested: QtCore.SignalInstance
+
+
+FigureOf = Callable[[Any], NamedFigure | None]  # given the panel: its figure on show, named as its file
+
+
 def family(name: str) -> Callable[[ModelInfo], bool]:
     return lambda info: info.family == name
+
+
+def named(figure: Callable[[Any], AnyFigure | None], stem: str | None = None) -> FigureOf:
+    """A panel's figure (``figure(panel)``; None or no cells: nothing yet) under ``stem``, or a stem made
+    of its title."""
+
+    def figure_of(panel: Any) -> NamedFigure | None:
+        spec = figure(panel)
+        if spec is None or spec.values.size == 0:
+            return None
+        return NamedFigure(stem if stem is not None else figure_stem_of(spec.title), spec)
+
+    return figure_of
 
 
 @dataclass(frozen=True)
 class PanelEntry:
     """One dock: its name (objectName ``dock_<name>``, for saveState), title, panel factory (given the
     session, for the requests its controls make), area, which models it applies to, and the dock it
-    is tabbed with at first."""
+    is tabbed with at first.
+
+    figure: the panel's figure on show, named as its file (None: the panel has none to export): what
+    its own Export (:class:`ExportingPanel`), its all-heads grid's Export and Copy, and its heatmap's
+    Export when that heatmap shows it, write. main: for the models it applies to, Export and Copy
+    (Ctrl+E, Ctrl+Shift+C, the toolbar) write its figure (the first main row that applies wins), its
+    dock is raised when such a model loads and takes the width the window gains. at_start: shown
+    before any model is loaded (the app starts with a translation model).
+    """
 
     name: str
     title: str
@@ -53,12 +89,16 @@ class PanelEntry:
     area: Area
     applies: Callable[[ModelInfo], bool]
     tab_with: str | None = None
+    figure: FigureOf | None = None
+    main: bool = False
+    at_start: bool = True
 
 
 PANELS: tuple[PanelEntry, ...] = (
-    PanelEntry("attention", "Attention", AttentionPanel, Area.RightDockWidgetArea, family("translation")),
+    PanelEntry("attention", "Attention", AttentionPanel, Area.RightDockWidgetArea, family("translation"),
+               figure=AttentionPanel.figure, main=True),
     PanelEntry("kernel", "Kernel regression", KernelPanel, Area.RightDockWidgetArea, family("regression"),
-               tab_with="attention"),
+               tab_with="attention", figure=named(KernelPanel.figure), main=True, at_start=False),
     PanelEntry("masks", "Masks", MasksPanel, Area.LeftDockWidgetArea, family("translation")),
     PanelEntry("positional", "Positional encoding", PositionalPanel, Area.LeftDockWidgetArea,
                lambda info: info.positional_table is not None, tab_with="masks"),
@@ -70,8 +110,9 @@ PANELS: tuple[PanelEntry, ...] = (
     PanelEntry("rollout", "Rollout", RolloutPanel, Area.RightDockWidgetArea,
                lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),
     PanelEntry("compare", "Compare", ComparePanel, Area.RightDockWidgetArea, family("translation"),
-               tab_with="rollout"),
-    PanelEntry("beams", "Beams", BeamsPanel, Area.RightDockWidgetArea, family("translation"), tab_with="compare"),
+               tab_with="rollout", figure=named(ComparePanel.figure, "compare")),
+    PanelEntry("beams", "Beams", BeamsPanel, Area.RightDockWidgetArea, family("translation"), tab_with="compare",
+               figure=named(BeamsPanel.figure, "beam-tree")),
 )
 
 
@@ -109,7 +150,7 @@ class Docks:
     def __init__(self, window: QtWidgets.QMainWindow, session: Session,
                  closed: dict[str, set[str]] | None = None,
                  closed_changed: Callable[[dict[str, set[str]]], None] | None = None):
-        self.window = window
+        self.window, self.session = window, session
         self.closed = closed if closed is not None else {}
         self._closed_changed = closed_changed
         self.panels: dict[str, QtWidgets.QWidget] = {}
@@ -123,7 +164,7 @@ class Docks:
         # but as tall as the window, so every name fits whole (at 1024 × 700 with text at 150 % too).
         window.setTabPosition(Area.LeftDockWidgetArea, QtWidgets.QTabWidget.TabPosition.West)
         window.setTabPosition(Area.RightDockWidgetArea, QtWidgets.QTabWidget.TabPosition.East)
-        for entry in PANELS:
+        for entry in self.entries.values():
             panel = entry.factory(session)
             dock = PanelDock(entry.title, window)
             dock.setObjectName(f"dock_{entry.name}")
@@ -137,10 +178,11 @@ class Docks:
             dock.toggleViewAction().triggered.connect(
                 lambda checked, name=entry.name: self._on_user_choice(name, checked))
             self.panels[entry.name], self.docks[entry.name] = panel, dock
-        for name, built in self.docks.items():
-            built.setVisible(name != "kernel")  # the kernel dock is for kernel-regression checkpoints
-        self.docks["attention"].raise_()
-        self.docks["masks"].raise_()
+        for entry in self.entries.values():
+            self.docks[entry.name].setVisible(entry.at_start)
+        for entry in self.entries.values():
+            if entry.tab_with is None:  # the first tab of each group
+                self.docks[entry.name].raise_()
         self.share_width()
 
     def share_width(self) -> None:
@@ -151,7 +193,8 @@ class Docks:
         central_least = self.central_wanted() if central is not None else 0
         left = int(min(max(0.22 * width, 200), 360))
         right = max(width - left - central_least - 24, 300)
-        self.window.resizeDocks([self.docks["masks"], self.docks["attention"]], [left, right],
+        first_left = next(entry.name for entry in self.entries.values() if entry.area == Area.LeftDockWidgetArea)
+        self.window.resizeDocks([self.docks[first_left], self.docks[self._mains()[0].name]], [left, right],
                                 QtCore.Qt.Orientation.Horizontal)
 
     def central_wanted(self) -> int:
@@ -170,9 +213,9 @@ class Docks:
         if central is None:
             return
         spare = central.width() - self.central_wanted() - CENTRAL_SLACK
-        for name in ("attention", "kernel"):
-            dock = self.docks[name]
-            if self.showing(name) and not dock.isFloating():
+        for entry in self._mains():
+            dock = self.docks[entry.name]
+            if self.showing(entry.name) and not dock.isFloating():
                 if spare > 0:
                     self.window.resizeDocks([dock], [dock.width() + spare], QtCore.Qt.Orientation.Horizontal)
                 return
@@ -183,8 +226,48 @@ class Docks:
         assert isinstance(panel, AttentionPanel)
         return panel
 
-    def heatmaps(self) -> list[Heatmap]:
-        return self.window.findChildren(Heatmap)
+    # -- figures and exports ----------------------------------------------------------------
+    def _mains(self) -> list[PanelEntry]:
+        return [entry for entry in self.entries.values() if entry.main]
+
+    def main_figure(self) -> NamedFigure | None:
+        """What Export and Copy act on: the figure of the first main panel that applies to the loaded model
+        (before one is loaded: of the first main panel), brought up to date first."""
+        model = self.session.state.model
+        entry = next((entry for entry in self._mains() if model is None or entry.applies(model)), None)
+        return None if entry is None else self.figure(entry.name)
+
+    def figure(self, name: str) -> NamedFigure | None:
+        """Panel ``name``'s figure (its row's), brought up to date first (a hidden dock is redrawn only when
+        shown); None when its row has none or it shows nothing yet."""
+        figure_of = self.entries[name].figure
+        if figure_of is None:
+            return None
+        self.ensure_current(name)
+        return figure_of(self.panels[name])
+
+    def connect_exports(self, export: Callable[[NamedFigure | None], None],
+                        copy: Callable[[NamedFigure | None], None]) -> None:
+        """Wire every panel's export requests to ``export`` (asks for a file) and ``copy`` (the clipboard):
+        a heatmap's context menu (its figure, named as its panel's figure when it shows that, else after its
+        title), an all-heads grid's (its panel's figure) and a panel's own Export (:class:`ExportingPanel`)."""
+        for name, panel in self.panels.items():
+            for heatmap in panel.findChildren(Heatmap):
+                heatmap.export_requested.connect(lambda spec, name=name: export(self._heatmap_figure(name, spec)))
+                heatmap.copy_requested.connect(lambda spec: copy(NamedFigure("", spec)))
+            for grid in panel.findChildren(HeadGrid):
+                grid.export_requested.connect(lambda name=name: export(self.figure(name)))
+                grid.copy_requested.connect(lambda name=name: copy(self.figure(name)))
+            if isinstance(panel, ExportingPanel):
+                panel.export_requested.connect(lambda name=name: export(self.figure(name)))
+
+    def _heatmap_figure(self, name: str, spec: AnyFigure) -> NamedFigure:
+        """A heatmap's figure in panel ``name``: the panel's figure when it shows that (same title: named as
+        Ctrl+E names it), else the heatmap's, named after its title."""
+        figure = self.figure(name)
+        if figure is not None and figure.spec.title == spec.title:
+            return figure
+        return NamedFigure(figure_stem_of(spec.title), spec)
 
     def render(self, new: SessionState) -> None:
         """Draw ``new`` in every panel on screen; the others are redrawn when they are shown."""
@@ -219,9 +302,9 @@ class Docks:
         closed = self.closed.get(info.family, set())
         for name, entry in self.entries.items():
             self.docks[name].setVisible(entry.applies(info) and name not in closed)
-        for name in ("attention", "kernel"):
-            if self.entries[name].applies(info):
-                self.docks[name].raise_()
+        for entry in self._mains():
+            if entry.applies(info):
+                self.docks[entry.name].raise_()
                 break
 
     def apply_closed(self) -> None:
@@ -230,7 +313,9 @@ class Docks:
             if name in self.docks:  # (a settings file from another version may name docks we lack)
                 self.docks[name].hide()
         if self._model is None:
-            self.docks["kernel"].hide()  # shown when a kernel-regression checkpoint is loaded
+            for entry in self.entries.values():
+                if not entry.at_start:  # shown once a model they apply to is loaded
+                    self.docks[entry.name].hide()
 
     def _on_user_choice(self, name: str, shown: bool) -> None:
         closed = self.closed.setdefault(self._family, set())

@@ -38,7 +38,6 @@ from attnviz.paths import ICON, example_sentences, shipped_models
 from attnviz.session import Runner, Session, SessionState, changed
 
 if TYPE_CHECKING:
-    from attnviz.figures.spec import FigureSpec
     from attnviz.gui.book_dialog import BookDialog
     from attnviz.gui.docks import Docks
     from attnviz.gui.export_actions import ExportActions
@@ -189,16 +188,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.attention, self.docks = panels.attention, panels.docks
         self.exports: ExportActions = ExportActions(self, self.settings, self.session, self.current_figure,
                                                     self.attention.view, self._on_export_notified, self.error)
-        for heatmap in panels.heatmaps():
-            heatmap.export_requested.connect(self._on_heatmap_export_requested)
-            heatmap.copy_requested.connect(lambda spec: self.exports.copy(NamedFigure("", spec)))
-        self.attention.grid.export_requested.connect(self.exports.export_action.trigger)
+        panels.connect_exports(self.exports.ask_and_export, self.exports.copy)
         self.attention.heatmap.clicked.connect(self._on_attention_cell_clicked)
-        panels.panels["beams"].tree.export_requested.connect(  # type: ignore[attr-defined]
-            lambda spec: self.exports.ask_and_export(NamedFigure("beam-tree", spec)))
-        panels.panels["compare"].export_requested.connect(  # type: ignore[attr-defined]
-            lambda spec: self.exports.ask_and_export(None if spec is None else NamedFigure("compare", spec)))
-        self.attention.grid.copy_requested.connect(self.exports.copy_action.trigger)
         export_actions = [self.exports.export_action, self.exports.export_all_action, self.exports.flipbook_action,
                           self.exports.copy_action]
         self.file_menu.insertActions(self.quit_separator, export_actions)
@@ -352,16 +343,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.session.encode(text, run=run)
 
     def current_figure(self) -> NamedFigure | None:
-        """What Export and Copy act on: the kernel-regression heatmap for that model, else the Attention
-        panel's figure (its single matrix or its all-heads grid), brought up to date first."""
+        """What Export and Copy act on: the figure of the main panel for the loaded model (its row in
+        gui/docks.py says so), brought up to date first."""
         assert self.panels is not None
-        model = self.session.state.model
-        if model is not None and model.family == "regression":
-            self.panels.ensure_current("kernel")
-            spec = self.panels.panels["kernel"].heatmap.spec  # type: ignore[attr-defined]
-            return NamedFigure(figure_stem_of(spec.title), spec) if spec.values.size else None
-        self.panels.ensure_current("attention")  # a hidden dock is redrawn only when shown
-        return self.attention.figure()
+        return self.panels.main_figure()
 
     # -- SessionListener (called on the GUI thread) -----------------------------------------
     def state_changed(self, old: SessionState, new: SessionState) -> None:
@@ -465,12 +450,6 @@ class MainWindow(QtWidgets.QMainWindow):
     # -- handlers ---------------------------------------------------------------------------
     def _on_export_notified(self, message: str) -> None:
         self.statusBar().showMessage(message, 10000)
-
-    def _on_heatmap_export_requested(self, spec: FigureSpec) -> None:
-        if spec is self.attention.heatmap.spec:  # named as Ctrl+E and Export all name it
-            self.exports.ask_and_export(self.current_figure())
-        else:
-            self.exports.ask_and_export(NamedFigure(figure_stem_of(spec.title), spec))
 
     def _on_attention_cell_clicked(self, row: int, _column: int) -> None:
         """A row of the Attention heatmap clicked: show how that query's weights are computed."""

@@ -23,7 +23,7 @@ class TreeView(QtWidgets.QWidget):
     """A beam tree at its natural size (inside a scroll area); ``node_clicked`` with the node's index."""
 
     node_clicked = QtCore.Signal(int)
-    export_requested = QtCore.Signal(object)  # TreeSpec
+    export_requested = QtCore.Signal()  # its context menu: write the tree on show
 
     def __init__(self, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
@@ -61,7 +61,7 @@ class TreeView(QtWidgets.QWidget):
         if self.spec is None:
             return
         menu = QtWidgets.QMenu(self)
-        menu.addAction("Export tree…", lambda: self.export_requested.emit(self.spec))
+        menu.addAction("Export tree…", lambda: self.export_requested.emit())
         menu.exec(event.globalPos())
 
 
@@ -93,6 +93,8 @@ class TitleLabel(QtWidgets.QLabel):
 
 class BeamsPanel(QtWidgets.QWidget):
     """The tree, the chosen hypothesis's cross-attention and its coverage of the source."""
+
+    export_requested = QtCore.Signal()  # the tree's Export: write the tree (:meth:`figure`)
 
     def __init__(self, session: Session | None = None, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
@@ -129,6 +131,11 @@ class BeamsPanel(QtWidgets.QWidget):
         layout.addWidget(caption)
         layout.addWidget(split, 1)
         self.tree.node_clicked.connect(self._on_node_clicked)
+        self.tree.export_requested.connect(self.export_requested)
+
+    def figure(self) -> TreeSpec | None:
+        """The beam tree on show (None before the first step)."""
+        return self.tree.spec
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         self.state = new

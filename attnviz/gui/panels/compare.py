@@ -30,7 +30,7 @@ COMPARE_DELAY_MS = 150  # the second model decodes again once stepping pauses
 class ComparePanel(QtWidgets.QWidget):
     """Asks the session to compare with a chosen checkpoint and draws the three maps it publishes."""
 
-    export_requested = QtCore.Signal(object)  # GridSpec: the three maps as one figure (None: not yet)
+    export_requested = QtCore.Signal()  # its Export button: write the three maps as one figure (:meth:`figure`)
 
     def __init__(self, session: Session | None = None, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
@@ -65,7 +65,7 @@ class ComparePanel(QtWidgets.QWidget):
         self.compare_timer = QtCore.QTimer(self, singleShot=True, interval=COMPARE_DELAY_MS)
         self.compare_timer.timeout.connect(self._on_compare_timer_timeout)
         self.model_box.activated.connect(self._on_model_chosen)
-        self.export_button.clicked.connect(lambda: self.export_requested.emit(self.figure()))
+        self.export_button.clicked.connect(lambda: self.export_requested.emit())
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         self.state = new

@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtWidgets
 from attnviz.core.limits import BANDWIDTH_CHOICES
 from attnviz.core.results import KERNELS, KernelFit
 from attnviz.figures.panels import kernel_weights_figure
+from attnviz.figures.spec import FigureSpec
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.titled_plot import TitledPlot, legend_below
 from attnviz.session import Session, SessionState, changed
@@ -133,6 +134,10 @@ class KernelPanel(QtWidgets.QWidget):
             f"{fit.query_parametric:.3f}. Learned w = {fit.w:.3f} "
             f"(bandwidth 1/|w| = {1 / abs(fit.w) if fit.w else float('inf'):.3f}). "
             f"Test MSE: non-parametric {mse_np:.3f}, parametric {mse_p:.3f}.")
+
+    def figure(self) -> FigureSpec:
+        """The (test × train) attention-weight heatmap on show (no cells before the first fit)."""
+        return self.heatmap.spec
 
     # -- handlers ---------------------------------------------------------------------------
     def _draw_heatmap(self) -> None:
