@@ -12,8 +12,10 @@ from attnviz.core.stepping import DecodeSession, decode_together
 TEXTS = ["a b c d e f", "a b", "c d e"]
 
 
-@pytest.mark.parametrize("kind", ["transformer", "rnn-additive"])
+@pytest.mark.parametrize("kind", ["transformer", "decoder-only", "rnn-additive"])
 def test_each_sentence_of_a_batch_equals_decoding_it_alone(tiny_models, kind):
+    """Padding on the right (encoder–decoders) or on the left (decoder-only: every row's answer starts in
+    the same column); either way each sentence's numbers are its own, and padded keys get weight 0."""
     loaded = load_checkpoint(tiny_models[kind][0])
     batch = decode_together(loaded, TEXTS)
     assert batch.valid_lens == (6, 2, 3)
@@ -22,35 +24,21 @@ def test_each_sentence_of_a_batch_equals_decoding_it_alone(tiny_models, kind):
         source = alone.encode(text)
         last = alone.run()[-1]
         together, padded = batch.steps[row], batch.sources[row]
-        width = len(source.tokens)
-        assert together.output_tokens == last.output_tokens
-        assert padded.tokens[:width] == source.tokens and set(padded.tokens[width:]) <= {"<pad>"}
-        np.testing.assert_allclose(together.cross_weights[..., :width], last.cross_weights, atol=1e-5)
-        assert np.all(together.cross_weights[..., width:] == 0)  # padded keys: weight exactly 0
-        if source.encoder_weights is not None:
-            np.testing.assert_allclose(padded.encoder_weights[:, :, :width, :width], source.encoder_weights,
-                                       atol=1e-5)
-            assert np.all(padded.encoder_weights[:, :, :width, width:] == 0)
-
-
-def test_a_decoder_only_batch_pads_on_the_left_and_equals_each_sentence_alone(tiny_models):
-    loaded = load_checkpoint(tiny_models["decoder-only"][0])
-    batch = decode_together(loaded, TEXTS)
-    assert batch.valid_lens == (6, 2, 3)
-    for row, text in enumerate(TEXTS):
-        alone = DecodeSession(loaded)
-        source = alone.encode(text)
-        last = alone.run()[-1]
-        together, padded = batch.steps[row], batch.sources[row]
         width, pad = len(source.tokens), 6 - len(source.tokens)
-        assert padded.prompt and padded.tokens == ("<pad>",) * pad + source.tokens  # padding first
-        assert padded.padding_mask.tolist() == [False] * pad + [True] * width
+        real = slice(pad, None) if loaded.model_kind.decoder_only else slice(0, width)
+        padding = slice(0, pad) if loaded.model_kind.decoder_only else slice(width, None)
+        assert padded.prompt == loaded.model_kind.decoder_only
+        assert padded.tokens[real] == source.tokens and padded.tokens[padding] == ("<pad>",) * pad
+        assert padded.padding_mask.tolist() == [padded.tokens[i] != "<pad>" for i in range(6)]
         assert together.output_tokens == last.output_tokens
-        np.testing.assert_allclose(together.cross_weights[..., pad:], last.cross_weights, atol=1e-5)
-        np.testing.assert_allclose(together.self_weights[..., pad:], last.self_weights, atol=1e-5)
-        assert np.all(together.self_weights[..., :pad] == 0)  # no answer position reads the padding
-        np.testing.assert_allclose(padded.encoder_weights[:, :, pad:, pad:], source.encoder_weights, atol=1e-5)
-        assert np.all(padded.encoder_weights[:, :, :, :pad] == 0)
+        np.testing.assert_allclose(together.cross_weights[..., real], last.cross_weights, atol=1e-5)
+        assert np.all(together.cross_weights[..., padding] == 0)  # padded keys: weight exactly 0
+        if together.self_weights is not None and loaded.model_kind.decoder_only:  # the prompt's columns first
+            np.testing.assert_allclose(together.self_weights[..., pad:], last.self_weights, atol=1e-5)
+            assert np.all(together.self_weights[..., :pad] == 0)
+        if source.encoder_weights is not None:
+            np.testing.assert_allclose(padded.encoder_weights[:, :, real, real], source.encoder_weights, atol=1e-5)
+            assert np.all(padded.encoder_weights[:, :, real, padding] == 0)
 
 
 def test_the_batch_panel_shows_padding_masked_and_the_masks_panel_shows_it_too(window):
