@@ -14,7 +14,7 @@ from attnviz.gui.settings import Settings
 from attnviz.gui.text_size import apply_text_scale, base_font
 from attnviz.render.figure_painter import figure_image
 from attnviz.session import InlineRunner
-from tests.helpers import pixels
+from tests.helpers import pixels, settle
 
 Key, Mod = QtCore.Qt.Key, QtCore.Qt.KeyboardModifier
 
@@ -165,3 +165,22 @@ def test_a_row_of_buttons_wraps_onto_a_second_line_only_where_it_lacks_room(qtbo
     row.layout().activate()
     assert len({button.y() for button in buttons}) == 2
     assert all(row.rect().contains(button.geometry()) for button in buttons)  # none cut off
+
+
+def test_a_status_message_too_long_for_the_bar_ends_in_an_ellipsis_and_keeps_the_whole_in_its_tooltip(window):
+    from PySide6 import QtGui
+
+    window.resize(700, 500)
+    settle(window)
+    bar = window.statusBar()
+    long = "Loaded a-checkpoint-with-a-rather-long-name.safetensors: transformer, 11,176,192 parameters, " \
+           "validation BLEU 52.08, on a device that has a long name too"
+    bar.showMessage(long, 60_000)
+    shown = bar.currentMessage()
+    assert shown.endswith("…") and long.startswith(shown[:-1]) and bar.toolTip() == long
+    assert QtGui.QFontMetrics(bar.font()).horizontalAdvance(shown) <= bar.room()
+    window.resize(1900, 500)  # room for more: cut again, further along
+    settle(window)
+    assert len(bar.currentMessage()) > len(shown)
+    bar.showMessage("Text size 150%", 60_000)
+    assert bar.currentMessage() == "Text size 150%" and bar.toolTip() == ""

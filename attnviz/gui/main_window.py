@@ -33,6 +33,7 @@ from attnviz.gui.decoding_area import (
 )
 from attnviz.gui.live_view import LiveView
 from attnviz.gui.settings import Settings
+from attnviz.gui.status_bar import ElidingStatusBar
 from attnviz.gui.text_size import PRESENTATION_SCALE, TEXT_SCALES, apply_text_scale, next_scale, refresh_graphics
 from attnviz.paths import ICON, example_sentences, shipped_models
 from attnviz.session import Runner, Session, SessionState, changed
@@ -117,6 +118,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.setCentralWidget(self.decoding_area)
         self._connect_decoding_area()
         self._build_actions()
+        self.setStatusBar(ElidingStatusBar())
         self.busy_bar = QtWidgets.QProgressBar()  # indeterminate: a job runs that the user is waiting for
         self.busy_bar.setRange(0, 0)
         self.busy_bar.setMaximumWidth(110)
