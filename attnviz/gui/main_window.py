@@ -386,8 +386,8 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.panels is not None:
             self.panels.render(new)
             if self._pending_view is not None and self._session_view_ready(new, *self._pending_view[1:]):
-                self.attention.set_view(self._pending_view[0])
-                self._pending_view = None
+                view, self._pending_view = self._pending_view[0], None  # (first: set_view may publish again)
+                self.attention.set_view(view)
         if new.book is not old.book and self.book_dialog is not None:
             self.book_dialog.show_book(new.book)
         self.live_view.state_changed(old, new)
