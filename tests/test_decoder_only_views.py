@@ -123,3 +123,13 @@ def test_the_prompt_answer_boundary_is_drawn_on_screen_and_in_exports(decoder_on
     window.set_sentence("a b c d", run=True)
     window.attention.select_view(DEC, 0, 0)
     assert not _orange(figure_image(window.attention.figure().spec)).any()  # no prompt: no line
+
+
+def test_the_batch_panel_says_where_a_left_padded_row_is_padded(decoder_only):
+    panel = _raised(decoder_only, "batch")
+    panel.sentences.setPlainText("a b c d e f\na b")
+    panel.decode_button.click()
+    panel.row_box.setValue(2)
+    caption = panel.caption.text()
+    assert "Valid length 2 of 6: keys 1–4 are <pad>" in caption and "pads on the left" in caption
+    assert decoder_only.session.state.batch.sources[1].tokens == ("<pad>",) * 4 + ("a", "b")

@@ -95,8 +95,11 @@ class BatchPanel(QtWidgets.QWidget):
                                                  shown_index(step), show_masked=True))
         valid, width = batch.valid_lens[row], len(source.tokens)
         if valid < width:
-            note = (f"Valid length {valid} of {width}: keys {valid + 1}–{width} are <pad>, masked before the "
-                    "softmax (weight exactly 0, grey). Same numbers as decoding it alone.")
+            padded = [i + 1 for i, real in enumerate(source.padding_mask) if not real]
+            side = " (a decoder-only model pads on the left: every answer starts in the same column)" \
+                if source.prompt else ""
+            note = (f"Valid length {valid} of {width}: keys {padded[0]}–{padded[-1]} are <pad>{side}, masked before "
+                    "the softmax (weight exactly 0, grey). Same numbers as decoding it alone.")
         else:
             note = f"The longest ({width} tokens): no padding. Choose a shorter sentence to see masked keys."
         self.caption.setText(f"→ {' '.join(step.output_tokens)}\n{note}")
