@@ -133,3 +133,9 @@ def test_the_batch_panel_says_where_a_left_padded_row_is_padded(decoder_only):
     caption = panel.caption.text()
     assert "Valid length 2 of 6: keys 1–4 are <pad>" in caption and "pads on the left" in caption
     assert decoder_only.session.state.batch.sources[1].tokens == ("<pad>",) * 4 + ("a", "b")
+    assert [panel.kind_box.itemText(i) for i in range(panel.kind_box.count())] == \
+        ["source view", "prompt self-attention"]
+    panel.kind_box.setCurrentIndex(1)
+    assert "prompt self-attention" in panel.attention.spec.title
+    assert panel.attention.spec.masked[4, 5] and not panel.attention.spec.masked[5, 4]  # causal, padding masked
+    assert panel.attention.spec.masked[5, :4].all()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.kinds import AttentionKind, kind_named
 from attnviz.core.results import BatchDecoding
 from attnviz.figures.attention import matrix_figure, select, shown_index
 from attnviz.figures.panels import batch_padding_figure
@@ -18,7 +18,7 @@ from attnviz.figures.spec import empty_figure
 from attnviz.gui.heatmap import Heatmap
 from attnviz.session import Session, SessionState, changed
 
-KINDS = {"cross": AttentionKind.CROSS, "encoder self": AttentionKind.ENCODER_SELF}
+SHOWN_KINDS = (AttentionKind.CROSS, AttentionKind.ENCODER_SELF)  # what a row of a batch can show
 FIRST_LINES = "i think we should go home before it rains .\ni'm home ."
 NO_BATCH = "Decode two or more sentences together to see padding at work."
 
@@ -38,7 +38,7 @@ class BatchPanel(QtWidgets.QWidget):
         self.row_box.setPrefix("sentence ")
         self.row_box.setRange(1, 1)
         self.kind_box = QtWidgets.QComboBox()
-        self.kind_box.addItems(list(KINDS))
+        self._fill_kinds(prompt=False)
         self.kind_box.setToolTip("Which attention of the chosen sentence to show")
         self.padding = Heatmap(colour_bar=False)
         self.attention = Heatmap()
@@ -66,6 +66,7 @@ class BatchPanel(QtWidgets.QWidget):
             self.model_name = new.model.path.stem if new.model is not None else ""
             has_encoder = new.model is not None and AttentionKind.ENCODER_SELF in new.model.attention
             self.kind_box.setVisible(has_encoder)
+            self._fill_kinds(new.model is not None and kind_named(new.model.kind).decoder_only)
         if changed(old, new, "batch", "model"):
             self.batch = new.batch
             if new.batch is None:  # (another model was loaded): nothing of the old batch stays on show
@@ -88,7 +89,7 @@ class BatchPanel(QtWidgets.QWidget):
             return
         row = self.row_box.value() - 1
         source, step = batch.sources[row], batch.steps[row]
-        kind = KINDS[self.kind_box.currentText()] if self.kind_box.isVisible() else AttentionKind.CROSS
+        kind = AttentionKind(self.kind_box.currentData()) if self.kind_box.isVisible() else AttentionKind.CROSS
         layers = step.cross_weights.shape[0]
         view = select(kind, layers - 1, 0, source, step)
         self.attention.show_figure(matrix_figure(view, f"{self.model_name} · sentence {row + 1}",
@@ -103,6 +104,16 @@ class BatchPanel(QtWidgets.QWidget):
         else:
             note = f"The longest ({width} tokens): no padding. Choose a shorter sentence to see masked keys."
         self.caption.setText(f"→ {' '.join(step.output_tokens)}\n{note}")
+
+    def _fill_kinds(self, prompt: bool) -> None:
+        """Offer the kinds a row can show, named as the model calls them (prompt: a decoder-only model)."""
+        current = self.kind_box.currentData()
+        self.kind_box.blockSignals(True)
+        self.kind_box.clear()
+        for kind in SHOWN_KINDS:
+            self.kind_box.addItem(kind.label(prompt), kind.value)
+        self.kind_box.setCurrentIndex(max(0, self.kind_box.findData(current)))
+        self.kind_box.blockSignals(False)
 
     def _on_decode_clicked(self) -> None:
         if self.session is not None:
