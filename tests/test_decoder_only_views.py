@@ -139,3 +139,13 @@ def test_the_batch_panel_says_where_a_left_padded_row_is_padded(decoder_only):
     assert "prompt self-attention" in panel.attention.spec.title
     assert panel.attention.spec.masked[4, 5] and not panel.attention.spec.masked[5, 4]  # causal, padding masked
     assert panel.attention.spec.masked[5, :4].all()
+
+
+def test_the_scoring_panel_replays_the_whole_self_attention_row(decoder_only):
+    panel = _raised(decoder_only, "scoring")
+    source, step = decoder_only.session.state.source, decoder_only.session.state.step
+    assert panel.keys == source.tokens + step.query_tokens  # the English, then the answer so far
+    np.testing.assert_allclose(panel.weights(), step.self_weights[0, 0, -1], atol=1e-6)  # the model's own row
+    assert "one self-attention" in panel.caption.text()
+    panel.valid_len.setValue(len(source.tokens))  # only the English visible: the answer's keys masked
+    assert panel.weights()[len(source.tokens):].sum() == 0 and panel.weights().sum() == pytest.approx(1, abs=1e-6)

@@ -36,6 +36,7 @@ class ScoringPanel(QtWidgets.QWidget):
         super().__init__(parent)
         self.source: EncodedSource | None = None
         self.step: DecodeStep | None = None
+        self.keys: tuple[str, ...] = ()  # the keys of the scores on show
         self.scores = np.zeros(0, np.float32)
         self.formula = QtWidgets.QLabel(" ")
         self.layer_box = QtWidgets.QSpinBox()
@@ -91,19 +92,26 @@ class ScoringPanel(QtWidgets.QWidget):
             self.set_data(new.shown_source, new.step)
 
     def set_data(self, source: EncodedSource | None, step: DecodeStep | None) -> None:
-        length_changed = (source is None) != (self.source is None) or (
-            source is not None and self.source is not None and source.tokens != self.source.tokens)
-        self.source, self.step = source, step
-        tokens = source.tokens if source is not None else ()
-        if length_changed or self.valid_len.maximum() != len(tokens):
+        keys = self._keys(source, step)
+        length_changed = keys != self.keys
+        self.source, self.step, self.keys = source, step, keys
+        if length_changed or self.valid_len.maximum() != len(keys):
             self.valid_len.blockSignals(True)
-            self.valid_len.setRange(0, len(tokens))
-            self.valid_len.setValue(len(tokens))
+            self.valid_len.setRange(0, len(keys))
+            self.valid_len.setValue(len(keys))
             self.valid_len.blockSignals(False)
             for plot in (self.score_plot, self.weight_plot):  # new tokens only: ticks re-lay out the axes
-                plot.set_categories("bottom", tuple(tokens))
-            self.score_plot.plot.setXRange(-0.5, max(len(tokens), 1) - 0.5, padding=0.02)  # follows the sentence
+                plot.set_categories("bottom", keys)
+            self.score_plot.plot.setXRange(-0.5, max(len(keys), 1) - 0.5, padding=0.02)  # follows the sentence
         self.refresh()
+
+    @staticmethod
+    def _keys(source: EncodedSource | None, step: DecodeStep | None) -> tuple[str, ...]:
+        """The keys the newest query scores: the source words; for a decoder-only model its one sequence so
+        far, the English and then the answer (its scores are one self-attention row)."""
+        if source is None:
+            return ()
+        return source.tokens + step.query_tokens if source.prompt and step is not None else source.tokens
 
     def refresh(self) -> None:
         step, source = self.step, self.source
@@ -111,9 +119,10 @@ class ScoringPanel(QtWidgets.QWidget):
             self.scores = np.zeros(0, np.float32)
             self.caption.setText("Step the decoder to see the scores of its current query.")
         else:
-            layer = min(self.layer_box.value() - 1, step.cross_scores.shape[0] - 1)
-            head = min(self.head_box.value() - 1, step.cross_scores.shape[1] - 1)
-            self.scores = step.cross_scores[layer, head, -1]  # the newest query row (S,)
+            rows = step.self_scores if source.prompt and step.self_scores is not None else step.cross_scores
+            layer = min(self.layer_box.value() - 1, rows.shape[0] - 1)
+            head = min(self.head_box.value() - 1, rows.shape[1] - 1)
+            self.scores = rows[layer, head, -1]  # the newest query row (S,), or (S + T,) for decoder-only
         self._draw()
 
     def weights(self) -> np.ndarray:
@@ -137,7 +146,9 @@ class ScoringPanel(QtWidgets.QWidget):
                     "weights renormalize." if valid < len(x) else "No key is masked (the real valid length).")
             if valid == 0:
                 note = "Every key is masked: the row is all zeros (attnviz never divides by zero)."
-            self.caption.setText(f"Query “{query}” at step {(shown_index(self.step) or 0) + 1}. {note}")
+            where = " Its keys are the English and the answer so far: a decoder-only model has one self-attention." \
+                if self.source.prompt else ""
+            self.caption.setText(f"Query “{query}” at step {(shown_index(self.step) or 0) + 1}. {note}{where}")
 
     def _on_valid_len_value_changed(self, _value: int) -> None:
         self._draw()
