@@ -149,3 +149,12 @@ def test_the_scoring_panel_replays_the_whole_self_attention_row(decoder_only):
     assert "one self-attention" in panel.caption.text()
     panel.valid_len.setValue(len(source.tokens))  # only the English visible: the answer's keys masked
     assert panel.weights()[len(source.tokens):].sum() == 0 and panel.weights().sum() == pytest.approx(1, abs=1e-6)
+
+
+def test_the_positional_panel_outlines_the_whole_sequence_in_use(decoder_only):
+    panel = _raised(decoder_only, "positional")
+    source, step = decoder_only.session.state.source, decoder_only.session.state.step
+    assert panel.table.shape[0] == 10 + 12 + 1  # max_src_len + max_tgt_len + <bos>
+    assert panel.table_view.highlighted_rows == (0, len(source.tokens) + len(step.query_tokens))
+    decoder_only.session.show(0)  # back at step 1: the English, <bos>
+    assert panel.table_view.highlighted_rows == (0, len(source.tokens) + 1)

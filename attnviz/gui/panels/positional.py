@@ -78,7 +78,8 @@ class PositionalPanel(QtWidgets.QWidget):
         self.dims_edit.editingFinished.connect(self._on_dims_edit_finished)
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
-        """The table follows the model; the outline follows the sentence's length."""
+        """The table follows the model; the outline follows the positions in use: the sentence's, or a
+        decoder-only model's whole sequence so far (the English, <bos> and the answer)."""
         if changed(old, new, "model", "loading"):
             table = new.model.positional_table if new.model is not None else None
             self.table = np.zeros((0, 0), np.float32) if table is None else table
@@ -91,8 +92,10 @@ class PositionalPanel(QtWidgets.QWidget):
                 self.similarity_view.show_figure(positional_similarity_figure(table))
             self._on_dims_edit_finished()
             self.sentence_length = -1  # re-outline on the new table
-        source = new.shown_source
+        source, step = new.shown_source, new.step
         length = len(source.tokens) if source is not None else 0  # 0: no outline
+        if source is not None and source.prompt and step is not None:  # decoder-only: the whole sequence so far
+            length += len(step.query_tokens)
         if length != self.sentence_length:
             self.sentence_length = length
             self._mark_sentence()
