@@ -158,3 +158,8 @@ def test_the_positional_panel_outlines_the_whole_sequence_in_use(decoder_only):
     assert panel.table_view.highlighted_rows == (0, len(source.tokens) + len(step.query_tokens))
     decoder_only.session.show(0)  # back at step 1: the English, <bos>
     assert panel.table_view.highlighted_rows == (0, len(source.tokens) + 1)
+
+
+def test_the_beams_panel_names_the_source_view(decoder_only):
+    panel = _raised(decoder_only, "beams")
+    assert panel.attention.spec.title.startswith("Source view of “")

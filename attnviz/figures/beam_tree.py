@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.figures.spec import ROOT_TOKEN, FigureSpec, TreeNode, TreeSpec
 
@@ -73,8 +74,9 @@ def hypothesis_weights(steps: Sequence[DecodeStep], node: TreeNode) -> tuple[np.
 
 def hypothesis_figure(steps: Sequence[DecodeStep], node: TreeNode, source: EncodedSource) -> FigureSpec:
     values, queries = hypothesis_weights(steps, node)
+    kind = AttentionKind.CROSS.label(source.prompt).capitalize()  # (a decoder-only model's: its source view)
     return FigureSpec(values.astype(np.float32), queries, source.tokens,
-                      f"Cross-attention of “{' '.join(node.tokens)}” (last layer, heads averaged)")
+                      f"{kind} of “{' '.join(node.tokens)}” (last layer, heads averaged)")
 
 
 def coverage_figure(weights: np.ndarray, source: EncodedSource, what: str) -> FigureSpec:

@@ -86,7 +86,7 @@ class ComparePanel(QtWidgets.QWidget):
         if not self.difference.values.size:
             return None
         figures = (self.first.spec, self.second.spec, self.difference.spec)
-        return comparison_grid(figures, "Cross-attention of two models on one sentence, and their difference")
+        return comparison_grid(figures, "Attention of two models on the source sentence, and their difference")
 
     def _draw(self) -> None:
         state, comparison = self.state, self.state.comparison
