@@ -41,7 +41,7 @@ def test_every_bad_value_falls_back_to_its_default_and_is_reported_once(qtbot, t
     assert window.beam_box.value() == 1 and window.session.state.beam_size == 1
     assert settings.export_scale == 2.0 and settings.device == "auto" and settings.export_formats == ["png"]
     assert window.session.state.device == "auto"
-    message = window.statusBar().currentMessage()
+    message = window.statusBar().full_message
     for key in ("beam_size", "geometry", "device"):  # read at start-up, so reported at once
         assert key in message
     assert any("export_scale" in problem for problem in settings.problems)

@@ -142,7 +142,7 @@ def test_a_write_that_waits_never_blocks_the_window(threaded_window, qtbot, tmp_
     release.set()
     qtbot.waitUntil(lambda: target.exists() and not threaded_window.session.state.busy, timeout=30000)
     assert threads and threads[0] is not threading.main_thread()
-    assert threaded_window.statusBar().currentMessage() == f"Exported {target}"
+    assert threaded_window.statusBar().full_message == f"Exported {target}"
 
 
 def test_the_file_dialogs_never_read_the_files_they_list(qapp, tmp_path, fifo):

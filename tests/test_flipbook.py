@@ -288,7 +288,7 @@ def test_the_app_exports_the_decoding_as_a_flip_book(window, tmp_path, monkeypat
     assert (tmp_path / "mine.pdf").read_bytes().startswith(b"%PDF")
     with Image.open(tmp_path / "mine.gif") as gif:
         assert gif.n_frames == steps
-    assert "flip-book" in window.statusBar().currentMessage()
+    assert "flip-book" in window.statusBar().full_message
 
 
 def test_a_flipbook_past_the_pixel_budget_is_drawn_smaller_or_refused(qapp, tmp_path, monkeypatch):
@@ -370,7 +370,7 @@ def test_the_window_draws_the_flip_book_on_the_file_runner(window, tmp_path, mon
     assert window.session.state.busy  # the busy indicator names the job
     runner.run_all()
     assert painted and (tmp_path / "mine.gif").is_file() and (tmp_path / "mine.pdf").is_file()
-    assert "Exported the flip-book" in window.statusBar().currentMessage()
+    assert "Exported the flip-book" in window.statusBar().full_message
 
 
 def test_cancelling_the_flip_book_leaves_no_file(window, tmp_path, monkeypatch):
@@ -382,7 +382,7 @@ def test_cancelling_the_flip_book_leaves_no_file(window, tmp_path, monkeypatch):
     dialogs[0].findChild(QtWidgets.QPushButton).click()  # Cancel
     runner.run_all()
     assert [p.name for p in tmp_path.iterdir() if "mine" in p.name] == []  # no temporary file either
-    assert "cancelled" in window.statusBar().currentMessage()
+    assert "cancelled" in window.statusBar().full_message
 
 
 def test_the_flip_book_is_drawn_off_the_gui_thread(threaded_window, qtbot, tiny_models, tmp_path, monkeypatch):
@@ -404,7 +404,7 @@ def test_the_flip_book_is_drawn_off_the_gui_thread(threaded_window, qtbot, tiny_
 
     monkeypatch.setattr(flipbook, "paint_figure", noted)
     assert window.exports.export_flipbook(tmp_path / "mine.pdf") == []  # returned at once: drawn elsewhere
-    qtbot.waitUntil(lambda: "Exported the flip-book" in window.statusBar().currentMessage(), timeout=30000)
+    qtbot.waitUntil(lambda: "Exported the flip-book" in window.statusBar().full_message, timeout=30000)
     assert threads and threading.main_thread() not in threads
     assert (tmp_path / "mine.pdf").is_file() and (tmp_path / "mine.gif").is_file()
 
@@ -423,5 +423,5 @@ def test_the_window_names_the_lowered_gif_scale(window, tmp_path, monkeypatch):
     # a million pixels a frame: the tiny model's figure fits at 1× (under 0.2 million), not at 4× (over 2)
     monkeypatch.setattr(flipbook, "FLIPBOOK_PIXELS", len(window.session.state.steps) * 1_000_000)
     assert window.exports.export_flipbook(tmp_path / "mine.pdf") == [tmp_path / "mine.pdf", tmp_path / "mine.gif"]
-    message = window.statusBar().currentMessage()
+    message = window.statusBar().full_message
     assert "Exported the flip-book" in message and "instead of 4×" in message

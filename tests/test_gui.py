@@ -150,7 +150,7 @@ def test_export_from_the_window_png_differs_between_heads_and_csv_round_trips(wi
     step = window.session.state.steps[-1]
     np.testing.assert_array_equal(values, step.cross_weights[1, 0])
     assert cols == ("a", "b", "c", "d") and rows == step.query_tokens
-    assert "Exported" in window.statusBar().currentMessage()
+    assert "Exported" in window.statusBar().full_message
 
 
 def test_export_shortcut_asks_for_a_file_and_writes_it(window, tmp_path, monkeypatch):
