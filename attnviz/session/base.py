@@ -9,6 +9,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from attnviz.session.latest import Latest, Ticket
 from attnviz.session.runners import InlineRunner, Runner, ThreadRunner
 from attnviz.session.state import SessionListener, SessionState, changed
 
@@ -31,12 +32,9 @@ class SessionBase:
         self.files: Runner = self.runner.for_files() if isinstance(self.runner, ThreadRunner) else InlineRunner()
         self.loaded: LoadedModel | None = None
         self._state = SessionState(device=device or "auto", beam_size=max(1, int(beam_size)))
-        self._generation = 0  # of encode/step requests; a load starts a new one too
-        self._load_generation = 0
+        self._latest = Latest()  # which results are still wanted (latest request wins), one job per purpose
         self._loading: Path | None = None  # the checkpoint being loaded now
         self.fallback: Path | None = None  # loaded instead of a refused checkpoint while no model is (start-up)
-        self._view_requests: dict[str, tuple[str, Callable[[], Any], Callable[[Any], None]]] = {}  # compute_view's
-        self._view_busy: set[str] = set()  # keys whose view job runs now
         self._jobs: dict[int, str] = {}  # jobs in flight: id -> what it does
         self._job_ids = 0
 
@@ -67,8 +65,9 @@ class SessionBase:
         self._submit(what, job, idle_then(done), idle_then(failed), self.files)
 
     def _submit(self, what: str, job: Callable[[], Any], done: Callable[[Any], None],
-                failed: Callable[[BaseException], None], runner: Runner | None = None) -> None:
-        """Run ``job`` on the runner; ``busy`` names it until its result (or error) has been handled."""
+                failed: Callable[[BaseException], None], runner: Runner | None = None, *, one_of: str = "") -> None:
+        """Run ``job`` on the runner; ``busy`` names it until its result (or error) has been handled.
+        one_of: the purpose it was started for by ``Latest.one_at_a_time`` (its next request starts then)."""
         self._job_ids += 1
         job_id = self._job_ids
         self._jobs[job_id] = what
@@ -78,6 +77,8 @@ class SessionBase:
             def deliver(value: Any) -> None:
                 self._jobs.pop(job_id, None)
                 callback(value)
+                if one_of:
+                    self._latest.finished(one_of)
                 self._publish()  # busy may have changed even if the result was dropped
 
             return deliver
@@ -89,34 +90,16 @@ class SessionBase:
         worker and hand its result to ``done`` on the listener's thread, so the window never waits for it.
         Requests for the same ``key`` made while one runs replace each other: only the latest is computed next,
         and a result is delivered only if no newer request for ``key`` was made since (latest request wins)."""
-        self._view_requests[key] = (what, job, done)
-        if key not in self._view_busy:
-            self._compute_next_view(key)
 
-    def _compute_next_view(self, key: str) -> None:
-        request = self._view_requests.pop(key, None)
-        if request is None:
-            return
-        what, job, done = request
-        self._view_busy.add(key)
+        def start(ticket: Ticket) -> bool:
+            def finish(result: Result) -> None:
+                if self._latest.is_latest(ticket):  # asked again meanwhile: that request's result is the one to show
+                    done(result)
 
-        def finish(result: Any) -> None:
-            self._view_busy.discard(key)
-            if key in self._view_requests:  # asked again meanwhile: that request's result is the one to show
-                self._compute_next_view(key)
-            else:
-                done(result)
+            self._submit(what, job, finish, self._report, one_of=ticket.purpose)
+            return True
 
-        def failed(error: BaseException) -> None:
-            self._view_busy.discard(key)
-            self._report(error)
-            self._compute_next_view(key)
-
-        self._submit(what, job, finish, failed)
-
-    def _next_generation(self) -> int:
-        self._generation += 1
-        return self._generation
+        self._latest.one_at_a_time(f"view {key}", start)
 
     def _report(self, error: BaseException, then: str = "") -> None:
         """Tell the listener about ``error`` in one message (``then``: what happens next, appended)."""

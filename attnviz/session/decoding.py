@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.session.base import SessionBase
+from attnviz.session.latest import SENTENCE
 from attnviz.session_file import SavedSession, replay
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
@@ -22,8 +23,8 @@ class DecodingRequests(SessionBase):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self._decoding: DecodeSession | None = None  # of the current generation, once encoded
-        self._encoding = False  # the current generation's encode job is still running
+        self._decoding: DecodeSession | None = None  # of the latest encode request, once encoded
+        self._encoding = False  # the latest encode request's job is still running
         self._encoded_text: str | None = None  # the text of the latest encode request
         self._pending_steps = 0  # Steps asked for while encoding
         self._pending_to_end = False  # Run to end asked for while encoding (or with the sentence)
@@ -36,7 +37,7 @@ class DecodingRequests(SessionBase):
         text = self._state.text if text is None else text
         if self._restoring is not None and text != self._restoring.sentence:
             self._restoring = None  # the user went on to another sentence: the saved steps are not for it
-        gen = self._next_generation()
+        ticket = self._latest.ask(SENTENCE)  # the steps, results and queries of the previous one are dropped
         self._decoding, self._pending_steps, self._pending_to_end = None, 0, run
         self._pending_force = None
         self._encoded_text = text
@@ -56,7 +57,7 @@ class DecodingRequests(SessionBase):
             return decoding, decoding.encode(text)
 
         def done(result: tuple[DecodeSession, EncodedSource]) -> None:
-            if gen != self._generation:
+            if not self._latest.wins(ticket):
                 return
             self._encoding = False
             self._decoding, source = result
@@ -72,7 +73,7 @@ class DecodingRequests(SessionBase):
                 self._decode(None if to_end else steps)
 
         def failed(error: BaseException) -> None:
-            if gen == self._generation:
+            if self._latest.wins(ticket):
                 self._encoding = False
             self._report(error)
 
@@ -143,7 +144,7 @@ class DecodingRequests(SessionBase):
 
     def _replay(self, saved: SavedSession) -> None:
         """Decode the saved steps on the sentence just encoded and show the saved step (:func:`replay`)."""
-        decoding, gen = self._decoding, self._generation
+        decoding, ticket = self._decoding, self._latest.current(SENTENCE)
         if decoding is None:
             return
 
@@ -152,7 +153,7 @@ class DecodingRequests(SessionBase):
             return list(decoding.steps), shown
 
         def done(result: tuple[list[DecodeStep], int]) -> None:
-            if gen == self._generation:
+            if self._latest.wins(ticket):
                 steps, shown = result
                 self._publish(steps=tuple(steps), position=shown)
 
@@ -170,7 +171,7 @@ class DecodingRequests(SessionBase):
         if decoding is None:  # the sentence is being encoded: decode once it has arrived
             self._pending_force = (plan, keep, to_end)
             return
-        gen = self._generation
+        ticket = self._latest.current(SENTENCE)
 
         def job() -> tuple[list[DecodeStep], int]:
             for token in plan:  # a token the model cannot take is refused before anything changes
@@ -187,7 +188,7 @@ class DecodingRequests(SessionBase):
             return list(decoding.steps), replayed
 
         def done(result: tuple[list[DecodeStep], int]) -> None:
-            if gen != self._generation:
+            if not self._latest.wins(ticket):
                 return
             steps, replayed = result
             kept = self._state.steps[:replayed]  # the same numbers as the replayed steps: keep the objects
@@ -209,7 +210,7 @@ class DecodingRequests(SessionBase):
             return
         if self._state.finished:
             return
-        gen = self._generation
+        ticket = self._latest.current(SENTENCE)
 
         def job() -> list[DecodeStep]:
             new: list[DecodeStep] = []
@@ -218,7 +219,7 @@ class DecodingRequests(SessionBase):
             return new
 
         def done(new: list[DecodeStep]) -> None:
-            if gen != self._generation or not new:
+            if not self._latest.wins(ticket) or not new:
                 return
             steps = (*self._state.steps, *new)
             self._publish(steps=steps, position=len(steps) - 1)

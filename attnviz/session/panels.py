@@ -11,6 +11,7 @@ from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import BatchDecoding, Comparison, KernelFit
 from attnviz.figures.book import BookEntry, BookFigure
 from attnviz.session.base import SessionBase
+from attnviz.session.latest import BATCH, BOOK, COMPARED_MODEL, KERNEL, LOAD, QUERY, SENTENCE
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
     from attnviz.core.checkpoint import LoadedModel
@@ -22,12 +23,7 @@ class PanelRequests(SessionBase):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self._kernel_request: tuple[str, float, float] | None = None
-        self._kernel_busy = False
-        self._query_request: tuple[AttentionKind, int, int, int] | None = None  # inspect_query's, not yet run
-        self._query_busy = False
         self._other: LoadedModel | None = None  # the model compared with (compare_with)
-        self._compare_requests = 0  # compare_with calls so far: a load that is no longer wanted is dropped
         self._compared_by: tuple[LoadedModel, Comparison] | None = None  # the last comparison and its model
 
     def fit_kernel(self, kernel: str, bandwidth: float, query: float) -> None:
@@ -38,56 +34,45 @@ class PanelRequests(SessionBase):
         """
         if self.loaded is None or self.loaded.model_kind.family != "regression":
             return
-        self._kernel_request = (kernel, bandwidth, query)
-        if not self._kernel_busy:
-            self._fit_next_kernel()
+        self._latest.one_at_a_time(KERNEL, lambda _ticket: self._fit_kernel_now(kernel, bandwidth, query))
 
-    def _fit_next_kernel(self) -> None:
-        loaded, request = self.loaded, self._kernel_request
-        if loaded is None or request is None or loaded.model_kind.family != "regression":
-            return
-        self._kernel_request, self._kernel_busy = None, True
-        gen = self._load_generation
-        kernel, bandwidth, query = request
+    def _fit_kernel_now(self, kernel: str, bandwidth: float, query: float) -> bool:
+        """Start the fit, for the latest load: dropped if another model is asked for or loaded before it
+        arrives. Returns whether it started (not for a model that is no kernel regression)."""
+        loaded = self.loaded
+        if loaded is None or loaded.model_kind.family != "regression":
+            return False
+        ticket = self._latest.current(LOAD)
 
         def job() -> KernelFit:
             from attnviz.core.kernel_regression import KernelRegressionModel, explain
 
             return explain(cast(KernelRegressionModel, loaded.model), kernel, bandwidth, query)
 
-        def finish() -> None:
-            self._kernel_busy = False
-            if self._kernel_request is not None:
-                self._fit_next_kernel()
-
         def done(fit: KernelFit) -> None:
-            if gen == self._load_generation and self.loaded is loaded:
+            if self._latest.wins(ticket):
                 self._publish(kernel=fit)
-            finish()
 
         def failed(error: BaseException) -> None:
-            if gen == self._load_generation and self.loaded is loaded:  # (not for a model replaced since)
+            if self._latest.wins(ticket):  # (not for a model replaced since)
                 self._report(error)
-            finish()
 
-        self._submit("Fitting…", job, done, failed)
+        self._submit("Fitting…", job, done, failed, one_of=KERNEL)
+        return True
 
     def inspect_query(self, kind: AttentionKind, layer: int, head: int, query_index: int) -> None:
         """Recompute one query of one head stage by stage (q, k_j, v_j, scores, mask, weights, output) from
         the model's own numbers, for the step on show; published as ``state.computation``. Requests made
         while one runs replace each other: the last one is always computed."""
-        self._query_request = (kind, layer, head, query_index)
-        if not self._query_busy:
-            self._inspect_next_query()
+        self._latest.one_at_a_time(QUERY, lambda _ticket: self._inspect_query_now(kind, layer, head, query_index))
 
-    def _inspect_next_query(self) -> None:
-        state, loaded, request = self._state, self.loaded, self._query_request
-        self._query_request = None
+    def _inspect_query_now(self, kind: AttentionKind, layer: int, head: int, query_index: int) -> bool:
+        """Start the computation for the step on show; returns whether it started."""
+        state, loaded = self._state, self.loaded
         source = state.shown_source
-        if request is None or loaded is None or source is None or state.stale:
-            return
+        if loaded is None or source is None or state.stale:
+            return False
         step = state.step
-        kind, layer, head, query_index = request
         queries = step.query_tokens if step is not None else ()
         if kind is AttentionKind.ENCODER_SELF:
             stack = source.encoder_weights
@@ -98,9 +83,8 @@ class PanelRequests(SessionBase):
         # that no longer fits what is on show is dropped: the panel asks again for what is on show.
         if stack is None or not (0 <= layer < stack.shape[0] and 0 <= head < stack.shape[1]
                                  and 0 <= query_index < stack.shape[2]):
-            return
-        self._query_busy = True
-        gen = self._generation
+            return False
+        ticket = self._latest.current(SENTENCE)
 
         def job() -> QueryComputation:
             from attnviz.core.query_computation import compute_query
@@ -108,28 +92,21 @@ class PanelRequests(SessionBase):
             return compute_query(loaded, source.tokens, queries, kind, layer, head, query_index,
                                  device=loaded.device)
 
-        def finish() -> None:
-            self._query_busy = False
-            if self._query_request is not None:
-                self._inspect_next_query()
-
         def done(computation: QueryComputation) -> None:
-            if gen == self._generation and self._state.step is step:  # not for a step no longer on show
+            if self._latest.wins(ticket) and self._state.step is step:  # not for a step no longer on show
                 self._publish(computation=computation)
-            finish()
 
         def failed(error: BaseException) -> None:
-            if gen == self._generation:
+            if self._latest.wins(ticket):
                 self._report(error)
-            finish()
 
-        self._submit("Computing the query…", job, done, failed)
+        self._submit("Computing the query…", job, done, failed, one_of=QUERY)
+        return True
 
     def compare_with(self, path: str | Path | None) -> None:
         """Load a second translation checkpoint and decode the sentence on show with it (None: stop
         comparing); published as ``state.comparison``. :meth:`compare` decodes again after a change."""
-        self._compare_requests += 1
-        request = self._compare_requests
+        ticket = self._latest.ask(COMPARED_MODEL)
         self._compared_by = None
         if path is None:
             self._other = None
@@ -146,7 +123,7 @@ class PanelRequests(SessionBase):
             return other
 
         def done(other: LoadedModel) -> None:
-            if request != self._compare_requests:
+            if not self._latest.is_latest(ticket):
                 return  # another model (or none) was chosen since
             self._other = other
             self._publish(compared_with=str(path), comparison=None)  # (not the previous model's maps under its name)
@@ -164,7 +141,7 @@ class PanelRequests(SessionBase):
             return
         last = state.steps[-1] if state.steps else None
         target = () if last is None else (*last.output_tokens, *(("<eos>",) if last.token == "<eos>" else ()))
-        gen = self._generation
+        ticket = self._latest.current(SENTENCE)
         kept = self._state.comparison  # its own translation depends only on the model and the sentence
         made_by = self._compared_by
         own_before = kept.own_translation if kept is not None and made_by is not None and made_by[0] is other \
@@ -187,7 +164,7 @@ class PanelRequests(SessionBase):
                               tuple(decoding.steps))
 
         def done(comparison: Comparison) -> None:
-            if gen == self._generation and self._other is other:
+            if self._latest.wins(ticket) and self._other is other:
                 self._compared_by = (other, comparison)
                 self._publish(comparison=comparison)
 
@@ -209,7 +186,7 @@ class PanelRequests(SessionBase):
         if len(texts) < 2:
             self.listener.error("Give two or more sentences (one per line) to decode them as one batch.")
             return
-        model = self._state.model
+        ticket = self._latest.ask(BATCH)
 
         def job() -> BatchDecoding:
             from attnviz.core.stepping import decode_together
@@ -217,7 +194,7 @@ class PanelRequests(SessionBase):
             return decode_together(loaded, texts, loaded.device)
 
         def done(batch: BatchDecoding) -> None:
-            if self._state.model is model:  # not for a model loaded since
+            if self._latest.wins(ticket):  # not for a model loaded since, nor a batch asked for before another
                 self._publish(batch=batch)
 
         self._submit("Decoding the batch…", job, done, lambda error: self.listener.error(str(error)))
@@ -239,7 +216,10 @@ class PanelRequests(SessionBase):
                 raise ValueError(f"there is no book figure {key!r}")
             return BookFigure(entry.book_entry, entry.build())
 
+        ticket = self._latest.ask(BOOK)
+
         def done(book: BookFigure) -> None:
-            self._publish(book=book)
+            if self._latest.is_latest(ticket):  # (another figure asked for since: that one is shown)
+                self._publish(book=book)
 
         self._submit("Drawing the book figure…", job, done, lambda error: self.listener.error(str(error)))

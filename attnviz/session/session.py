@@ -1,10 +1,11 @@
 """The app's Qt-free controller: owns the loaded model, the device and the decoding in progress.
 
 Work runs through a :class:`~attnviz.session.runners.Runner` (a worker thread in the app, inline in tests).
-Each request is tagged with a generation number; a result that arrives after a newer request was made is
-dropped. The listener receives one frozen :class:`~attnviz.session.state.SessionState` after every change,
-on the thread that the runner delivers to. torch is imported by the first job (loading a model), never at
-import time: the window can appear before torch has loaded.
+Each request takes a ticket from one "latest request wins" channel (:mod:`attnviz.session.latest`); a result
+that arrives after a newer request for its purpose, or another model, has made its ticket stale is dropped.
+The listener receives one frozen :class:`~attnviz.session.state.SessionState` after every change, on the
+thread that the runner delivers to. torch is imported by the first job (loading a model), never at import
+time: the window can appear before torch has loaded.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import KernelFit
 from attnviz.figures.attention import AttentionView
 from attnviz.session.decoding import DecodingRequests
+from attnviz.session.latest import LOAD
 from attnviz.session.loading import load_model
 from attnviz.session.panels import PanelRequests
 from attnviz.session.state import ModelInfo
@@ -32,7 +34,7 @@ class Session(DecodingRequests, PanelRequests):
 
     Requests come from the GUI thread; the work runs as jobs on the runner (one at a time, in order).
     After every change the session publishes a new state to its listener. A result arrives only if no
-    newer request has made it stale (generation numbers).
+    newer request has made it stale (its ticket still wins: :class:`~attnviz.session.latest.Latest`).
     """
 
     def load(self, path: str | Path, device: str | None = None, fall_back: bool = False) -> None:
@@ -48,21 +50,19 @@ class Session(DecodingRequests, PanelRequests):
         path = Path(os.path.abspath(path))  # absolute (Recent files); a symlink loop is
         # left to the loader, which says so, instead of raising here on the GUI thread
         device_name = device or self._state.device
-        self._load_generation += 1
-        gen = self._load_generation
+        ticket = self._latest.ask(LOAD)
         self._loading = path
 
         def job() -> tuple[LoadedModel, ModelInfo, KernelFit | None, str]:
             return load_model(path, device_name, fall_back)
 
         def done(result: tuple[LoadedModel, ModelInfo, KernelFit | None, str]) -> None:
-            if gen != self._load_generation:
+            if not self._latest.wins(ticket):
                 return
             self._loading = None
             self.loaded, info, kernel, device_used = result
-            self._next_generation()  # results of the old model still in flight are dropped
+            self._latest.model_loaded()  # results for the old model still in flight are dropped
             self._decoding, self._encoding, self._encoded_text = None, False, None
-            self._kernel_request = None  # a fit asked for the old model is not run on this one
             self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
                           position=-1, batch=None, computation=None)
             restoring = self._restoring
@@ -73,7 +73,7 @@ class Session(DecodingRequests, PanelRequests):
                 self.encode(run=self._pending_to_end)
 
         def failed(error: BaseException) -> None:
-            if gen == self._load_generation:
+            if self._latest.wins(ticket):
                 self._loading = None
                 self._restoring = None
                 self._publish(loading="")
