@@ -9,6 +9,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from attnviz.figures.attention import fit_view
 from attnviz.session.latest import Latest, Ticket
 from attnviz.session.runners import InlineRunner, Runner, ThreadRunner
 from attnviz.session.state import SessionListener, SessionState, changed
@@ -44,7 +45,7 @@ class SessionBase:
 
     def _publish(self, **changes: Any) -> None:
         old = self._state
-        new = replace(old, **changes, busy=next(reversed(self._jobs.values()), ""))
+        new = _view_fitted(old, replace(old, **changes, busy=next(reversed(self._jobs.values()), "")))
         if changed(old, new, *(f.name for f in fields(SessionState))):
             self._state = new
             self.listener.state_changed(old, new)
@@ -112,3 +113,14 @@ class SessionBase:
             log.exception("unexpected error", exc_info=error)
             message = f"Unexpected error: {type(error).__name__}: {error}"
         self.listener.error(f"{message.rstrip('.')}.{then}" if then else message)
+
+
+def _view_fitted(old: SessionState, new: SessionState) -> SessionState:
+    """``new`` with its view options fitted to the source on show (a kind it has, a layer and head it has;
+    kept while there is none), and the very same options object when they did not change."""
+    view, source = new.view, new.shown_source
+    if source is not None and changed(old, new, "view", "shown_source", "step"):
+        view = fit_view(view, source, new.step)
+    if view == old.view:
+        view = old.view
+    return new if view is new.view else replace(new, view=view)

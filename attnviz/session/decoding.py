@@ -6,6 +6,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from attnviz.core.results import DecodeStep, EncodedSource
+from attnviz.figures.attention import AttentionView
 from attnviz.session.base import SessionBase
 from attnviz.session.latest import SENTENCE
 from attnviz.session_file import SavedSession, replay
@@ -143,7 +144,8 @@ class DecodingRequests(SessionBase):
         self._force(list(tokens), 0, True)
 
     def _replay(self, saved: SavedSession) -> None:
-        """Decode the saved steps on the sentence just encoded and show the saved step (:func:`replay`)."""
+        """Decode the saved steps on the sentence just encoded and show the saved step (:func:`replay`) with
+        the saved view options (unless the user has typed over the sentence meanwhile)."""
         decoding, ticket = self._decoding, self._latest.current(SENTENCE)
         if decoding is None:
             return
@@ -152,12 +154,20 @@ class DecodingRequests(SessionBase):
             shown = replay(saved, decoding)
             return list(decoding.steps), shown
 
+        def view() -> AttentionView:
+            return saved.view if self._state.text == saved.sentence else self._state.view
+
         def done(result: tuple[list[DecodeStep], int]) -> None:
             if self._latest.wins(ticket):
                 steps, shown = result
-                self._publish(steps=tuple(steps), position=shown)
+                self._publish(steps=tuple(steps), position=shown, view=view())
 
-        self._submit("Decoding…", job, done, self._report)
+        def failed(error: BaseException) -> None:
+            if self._latest.wins(ticket):  # (the sentence is on show all the same: so are its view options)
+                self._publish(view=view())
+            self._report(error)
+
+        self._submit("Decoding…", job, done, failed)
 
     def _force(self, plan: list[str | None], keep: int, to_end: bool) -> None:
         """Keep the first ``keep`` steps, then decode one step per entry of ``plan`` (a token to force, or

@@ -104,8 +104,13 @@ class Session(DecodingRequests, PanelRequests):
         """The sentence as typed so far; it is encoded by :meth:`encode` (or by the next Step)."""
         self._publish(text=text)
 
-    def saved(self, view: AttentionView) -> SavedSession | None:
-        """The state on show as a saved session (``view``: the Attention panel's), or None without a model."""
+    def set_view(self, view: AttentionView) -> None:
+        """The Attention panel's options (kind, layer, head, scores, masked cells, all heads): published as
+        ``state.view``, fitted to the source on show (a layer the model has, …)."""
+        self._publish(view=view)
+
+    def saved(self) -> SavedSession | None:
+        """The state on show, its view options included, as a saved session, or None without a model."""
         state, model = self._state, self._state.model
         if model is None:
             return None
@@ -114,7 +119,7 @@ class Session(DecodingRequests, PanelRequests):
             kernel = SavedKernel(state.kernel.kernel, state.kernel.bandwidth, state.kernel.query)
         plan = tuple(step.token if step.forced else None for step in state.steps) if not state.stale else ()
         return SavedSession(model.path, model.sha256, state.text if state.is_translation else "", state.beam_size,
-                            plan, state.position if plan else -1, view, kernel)
+                            plan, state.position if plan else -1, state.view, kernel)
 
     def restore(self, saved: SavedSession, checkpoint: Path) -> None:
         """Bring back a saved session: load ``checkpoint`` (unless it is the model on show), then decode the

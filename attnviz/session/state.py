@@ -4,7 +4,7 @@ what changed. Nothing here imports torch."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -13,6 +13,7 @@ import numpy as np
 from attnviz.core.computation import QueryComputation
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import BatchDecoding, Comparison, DecodeStep, EncodedSource, KernelFit
+from attnviz.figures.attention import AttentionView
 from attnviz.figures.book import BookFigure
 
 
@@ -43,7 +44,8 @@ class SessionState:
     text: the sentence asked for; source: its encoding once it has arrived (until then the previous
     sentence's, so the views do not flicker while one types); steps: the decoding steps recorded for
     ``source``; position: index of the step on show (-1: before the first); busy: what runs now
-    ("" when idle); device, beam_size: the decoding options; kernel: the kernel-regression fit on show.
+    ("" when idle); device, beam_size: the decoding options; kernel: the kernel-regression fit on show;
+    view: the Attention panel's options (kind, layer, head, …), always within what the source on show has.
     """
 
     model: ModelInfo | None = None
@@ -61,6 +63,7 @@ class SessionState:
     computation: QueryComputation | None = None  # one query's chain, asked for with inspect_query
     comparison: Comparison | None = None  # a second model on the same sentence (compare_with)
     compared_with: str = ""  # the checkpoint compared with ("" when none)
+    view: AttentionView = field(default_factory=AttentionView)  # the Attention panel's options
 
     @property
     def step(self) -> DecodeStep | None:
