@@ -13,7 +13,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "attnviz"
 QT = ("PySide6", "pyqtgraph", "shiboken6")
 RULES = {  # package folder or module -> top-level packages it must never import
-    "core": QT, "session.py": QT, "figures": QT, "training": QT, "paths.py": QT,
+    "core": QT, "session": QT, "figures": QT, "training": QT, "paths.py": QT,
     "gui": ("torch", "safetensors", "attnviz.core.checkpoint", "attnviz.core.stepping", "attnviz.core.decoding",
             "attnviz.training"),
     # the renderers serve the window and the CLI alike: no widgets, no window, no model

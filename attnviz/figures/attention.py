@@ -9,7 +9,7 @@ Shapes: L layers, H heads, Q queries, K keys, S source tokens, T decoded steps.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -131,6 +131,35 @@ def stack_for(kind: AttentionKind, source: EncodedSource, step: DecodeStep | Non
         tokens = sequence_tokens(source, step)
         return sequence_maps(source, step, scores), tokens, tokens, ~sequence_mask(source, step)
     return values, queries, queries, ~step.causal_mask
+
+
+def stack_extent(kind: AttentionKind, source: EncodedSource, step: DecodeStep | None) -> tuple[int, int]:
+    """(L, H): the layers and heads of :func:`stack_for`'s stack for ``kind``, read off the recorded arrays
+    (nothing is built: a decoder-only model's whole-sequence maps are not put together for it)."""
+    prompt_rows = kind is AttentionKind.DECODER_SELF and source.prompt and step is not None
+    if kind is AttentionKind.ENCODER_SELF or step is None or prompt_rows:
+        weights = source.encoder_weights
+        if weights is None:
+            if kind is AttentionKind.ENCODER_SELF or prompt_rows:
+                raise ValueError(f"this model has no {kind.value}")
+            return 1, 1
+        return int(weights.shape[0]), int(weights.shape[1])
+    weights = step.cross_weights if kind is AttentionKind.CROSS else step.self_weights
+    if weights is None:
+        raise ValueError("this model has no decoder self-attention")
+    return int(weights.shape[0]), int(weights.shape[1])
+
+
+def fit_view(view: AttentionView, source: EncodedSource, step: DecodeStep | None) -> AttentionView:
+    """``view`` within what ``source`` at ``step`` has, as the Attention panel's pickers offer it: a kind the
+    model has (else the last one offered, cross-attention), its layer and head clamped to that kind's (L, H).
+    ``view`` itself when it fits."""
+    kinds = available_kinds(source)
+    kind = view.kind if view.kind in kinds else kinds[-1]
+    layers, heads = stack_extent(kind, source, step)
+    fitted = replace(view, kind=kind, layer=min(max(view.layer, 0), max(layers, 1) - 1),
+                     head=min(max(view.head, 0), max(heads, 1) - 1))
+    return view if fitted == view else fitted
 
 
 def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, step: DecodeStep | None,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
-from attnviz.figures.attention import AttentionView, shown_index
+from attnviz.figures.attention import shown_index
 from attnviz.figures.book import Live
 from attnviz.figures.spec import NamedFigure, figure_stem_of
 from attnviz.gui import errors, file_dialogs
@@ -104,8 +104,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.panels: Docks | None = None
         self.book_dialog: BookDialog | None = None  # Help ▸ Book figures, made when first opened
         self.live_view = LiveView(self)  # Help ▸ Book figures ▸ Show live
-        # a saved session's view, its sentence and checkpoint: shown once that sentence is encoded by that model
-        self._pending_view: tuple[AttentionView, str, Path] | None = None
         self._pending_digest: tuple[str, Path] | None = None  # a saved session's checkpoint SHA-256, to compare
         self.setWindowTitle("attnviz")
         self.setWindowIcon(QtGui.QIcon(str(ICON)))
@@ -331,7 +329,7 @@ class MainWindow(QtWidgets.QMainWindow):
     # -- user requests ----------------------------------------------------------------------
     def load(self, path: str | Path, fall_back: bool = False) -> None:
         """Load a checkpoint in the background; fall_back: use another device if the chosen one is missing."""
-        self._pending_view = self._pending_digest = None  # a session being opened is abandoned
+        self._pending_digest = None  # a session being opened is abandoned
         self.session.load(path, fall_back=fall_back)
 
     def set_device(self, name: str) -> None:
@@ -385,9 +383,6 @@ class MainWindow(QtWidgets.QMainWindow):
             self.prefetch_timer.start()
         if self.panels is not None:
             self.panels.render(new)
-            if self._pending_view is not None and self._session_view_ready(new, *self._pending_view[1:]):
-                view, self._pending_view = self._pending_view[0], None  # (first: set_view may publish again)
-                self.attention.set_view(view)
         if new.book is not old.book and self.book_dialog is not None:
             self.book_dialog.show_book(new.book)
         self.live_view.state_changed(old, new)
@@ -466,7 +461,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.panels.panels["computation"].inspect(kind, matrix.layer, matrix.head, query)  # type: ignore[attr-defined]
 
     def _on_sentence_text_edited(self, text: str) -> None:
-        self._pending_view = None  # typed over a session being opened: its view is not for this sentence
         self.session.set_text(text)  # Step and Run act on it at once; the views follow after the debounce
         self.typing_timer.start()
 
@@ -537,7 +531,7 @@ class MainWindow(QtWidgets.QMainWindow):
         once written (at once with an inline runner), or None after saying why not or while it is written."""
         from attnviz.session_file import write_session
 
-        saved = self.session.saved(self.attention.view() if self.panels is not None else AttentionView())
+        saved = self.session.saved()
         if saved is None:
             self.error("There is nothing to save yet: open a checkpoint first.")
             return None
@@ -583,7 +577,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.beam_box.setValue(saved.beam_size)
         self.beam_box.blockSignals(False)
         self.settings.beam_size = saved.beam_size
-        self._pending_view = (saved.view, saved.sentence, checkpoint) if saved.sentence.strip() else None
         self.statusBar().showMessage(f"Opening the session {Path(path).name}…", 8000)
         self.session.restore(saved, checkpoint)
         self._pending_digest = (saved.checkpoint_sha256, checkpoint)  # checked once its model is the one loaded
@@ -601,12 +594,6 @@ class MainWindow(QtWidgets.QMainWindow):
             from attnviz.session_file import changed_checkpoint_note
 
             self.error(changed_checkpoint_note(state.model.path.name))
-
-    @staticmethod
-    def _session_view_ready(state: SessionState, sentence: str, checkpoint: Path) -> bool:
-        """The saved session's sentence is decoded by its model: its view can be shown."""
-        return (not state.busy and state.model is not None and state.shown_source is not None
-                and state.shown_source.text == sentence and state.model.path.resolve() == checkpoint.resolve())
 
     def _session_start_path(self) -> str:
         model = self.session.state.model

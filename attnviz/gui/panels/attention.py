@@ -1,8 +1,12 @@
-"""Attention panel: one query × key heatmap with kind/layer/head selectors, or all heads as a grid."""
+"""Attention panel: one query × key heatmap with kind/layer/head selectors, or all heads as a grid.
+
+Its options are the session's ``state.view``: the panel draws them and sends the user's changes back through
+:meth:`Session.set_view`, so a saved session, Show live and the exports all read the one published copy."""
 
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 
 from PySide6 import QtCore, QtWidgets
 
@@ -13,8 +17,9 @@ from attnviz.figures.attention import (
     MatrixView,
     attention_figure,
     available_kinds,
+    fit_view,
     select,
-    stack_for,
+    stack_extent,
 )
 from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, empty_figure
 from attnviz.gui.decoding_area import FIRST_STEP_HINT
@@ -31,7 +36,7 @@ SOURCE_VIEW_NOTE = ("Source view: the answer's self-attention weights on the Eng
                     "a row sums to the English share (the rest is on the answer).")
 
 class AttentionPanel(QtWidgets.QWidget):
-    """Shows the attention matrix its controls select, for the session state it was last given."""
+    """Shows the attention matrix the state's view options select, for the session state it was last given."""
 
     def __init__(self, session: Session | None = None, parent=None):
         super().__init__(parent)
@@ -87,61 +92,45 @@ class AttentionPanel(QtWidgets.QWidget):
 
     # -- the panel protocol ---------------------------------------------------------------------
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
-        """Redraw when what this panel shows changed (the model, the sentence or the step on show)."""
+        """Redraw when what this panel shows changed (the model, the sentence, the step or the view options)."""
         self.state = new
-        if changed(old, new, "model", "shown_source", "step") or (
+        if changed(old, new, "model", "shown_source", "step", "view") or (
                 new.shown_source is None and changed(old, new, "busy", "loading", "text")):  # the empty message
             self.refresh()
 
     # -- what it shows ----------------------------------------------------------------------
     @property
     def kind(self) -> AttentionKind:
-        return AttentionKind(self.kind_box.currentData())
+        return self.view().kind
 
     def view(self) -> AttentionView:
-        """The controls' choices (0-based layer and head)."""
-        return AttentionView(self.kind, self.layer_box.value() - 1, self.head_box.value() - 1,
-                             self.scores.isChecked(), self.show_masked.isChecked(), self.all_heads.isChecked())
+        """The view options (0-based layer and head): the session's, as published."""
+        return self.session.state.view if self.session is not None else self.state.view
 
     def select_view(self, kind: AttentionKind, layer: int, head: int) -> None:
         """Programmatic selection (0-based layer and head)."""
-        index = self.kind_box.findData(kind.value)
-        if index >= 0:
-            self.kind_box.setCurrentIndex(index)
-        self.layer_box.setValue(layer + 1)
-        self.head_box.setValue(head + 1)
+        self.set_view(replace(self.view(), kind=kind, layer=layer, head=head))
 
     def set_view(self, view: AttentionView) -> None:
-        """Show ``view`` (a saved session's): its kind, layer, head and options, within what the model has."""
-        controls = (self.kind_box, self.layer_box, self.head_box, self.all_heads, self.scores, self.show_masked)
-        for control in controls:
-            control.blockSignals(True)
-        self.scores.setChecked(view.scores)
-        self.show_masked.setChecked(view.show_masked)
-        self.all_heads.setChecked(view.all_heads)
+        """Ask for ``view`` (a book figure's, a test's): the session publishes it, within what the model has,
+        and the panel draws it."""
+        if self.session is not None:
+            self.session.set_view(view)
+            return
         source = self.state.shown_source
-        if source is not None:
-            self._set_kinds(available_kinds(source), source.prompt)
-        index = self.kind_box.findData(view.kind.value)
-        if index >= 0:
-            self.kind_box.setCurrentIndex(index)
-        if source is not None:
-            self._fit_ranges(source)
-        self.layer_box.setValue(view.layer + 1)
-        self.head_box.setValue(view.head + 1)
-        for control in controls:
-            control.blockSignals(False)
-        self.refresh()
+        fitted = fit_view(view, source, self.state.step) if source is not None else view
+        self.show_state(self.state, replace(self.state, view=fitted))
 
     def figure(self) -> NamedFigure | None:
         """The figure on show, named as its export file (what Export and Copy write)."""
         source = self.state.shown_source
         if source is None:
             return None
-        return attention_figure(source, self.state.step, self.view(), self._model_name())[0]
+        return attention_figure(source, self.state.step, self.state.view, self._model_name())[0]
 
     def refresh(self) -> None:
-        state, source = self.state, self.state.shown_source
+        state, source, view = self.state, self.state.shown_source, self.state.view
+        self._show_options(view, source)
         if source is None:
             self.note.hide()
             self.current = self._grid_wanted = None
@@ -150,18 +139,16 @@ class AttentionPanel(QtWidgets.QWidget):
             self.heatmap.show_figure(empty_figure(self._empty_message(state)))
             self.heatmap.highlight_row(None)
             return
-        self._set_kinds(available_kinds(source), source.prompt)
-        self._fit_ranges(source)
-        self.note.setVisible(source.prompt and self.kind is AttentionKind.CROSS)
-        hint = FIRST_STEP_HINT if state.step is None and self.kind is not AttentionKind.ENCODER_SELF else ""
+        self.note.setVisible(source.prompt and view.kind is AttentionKind.CROSS)
+        hint = FIRST_STEP_HINT if state.step is None and view.kind is not AttentionKind.ENCODER_SELF else ""
         self.heatmap.set_hint(hint)
         self.grid.hint = hint
-        if self.all_heads.isChecked():
-            self.grid.value_name = "score" if self.scores.isChecked() else "weight"
+        if view.all_heads:
+            self.grid.value_name = "score" if view.scores else "weight"
             self._show_grid()
             return
         self._grid_wanted = None
-        named, matrix = attention_figure(source, state.step, self.view(), self._model_name())
+        named, matrix = attention_figure(source, state.step, view, self._model_name())
         self.current = matrix
         self.stack.setCurrentWidget(self.heatmap)
         assert isinstance(named.spec, FigureSpec) and matrix is not None
@@ -173,7 +160,7 @@ class AttentionPanel(QtWidgets.QWidget):
         """All heads: the grid figure and every head's colours are made on the worker (16 M cells for 8 × 2
         heads of 1,024 tokens); until then the grid says so, or keeps the previous step's picture of the same
         sentence and view."""
-        source, step, view, model = self.state.shown_source, self.state.step, self.view(), self._model_name()
+        source, step, view, model = self.state.shown_source, self.state.step, self.state.view, self._model_name()
         assert source is not None
         self.current = None
         self.stack.setCurrentWidget(self.grid)
@@ -197,11 +184,28 @@ class AttentionPanel(QtWidgets.QWidget):
         else:
             self.session.compute_view("all-heads", COMPUTING_GRID, job, done)
 
-    def _fit_ranges(self, source: EncodedSource) -> None:
-        """The layer and head ranges follow the kind on show (encoder and decoder depths may differ)."""
-        values = stack_for(self.kind, source, self.state.step)[0]
-        self._set_range(self.layer_box, values.shape[0])
-        self._set_range(self.head_box, values.shape[1])
+    def _show_options(self, view: AttentionView, source: EncodedSource | None) -> None:
+        """Put the controls to ``view`` (without their signals: nothing is asked of the session). The kinds
+        offered and the layer and head ranges follow the source (encoder and decoder depths may differ)."""
+        controls = (self.kind_box, self.layer_box, self.head_box, self.all_heads, self.scores, self.show_masked)
+        blocked = [control.blockSignals(True) for control in controls]
+        if source is not None:
+            self._set_kinds(available_kinds(source), source.prompt)
+        index = self.kind_box.findData(view.kind.value)
+        if index >= 0 and index != self.kind_box.currentIndex():
+            self.kind_box.setCurrentIndex(index)
+        if source is not None:
+            layers, heads = stack_extent(view.kind, source, self.state.step)
+            self._set_range(self.layer_box, layers)
+            self._set_range(self.head_box, heads)
+        for box, value in ((self.layer_box, view.layer + 1), (self.head_box, view.head + 1)):
+            if box.value() != value:
+                box.setValue(value)
+        for check, on in ((self.all_heads, view.all_heads), (self.scores, view.scores),
+                          (self.show_masked, view.show_masked)):
+            check.setChecked(on)
+        for control, was in zip(controls, blocked, strict=True):
+            control.blockSignals(was)
 
     def _model_name(self) -> str:
         return self.state.model.path.stem if self.state.model is not None else ""
@@ -220,9 +224,9 @@ class AttentionPanel(QtWidgets.QWidget):
     def _set_range(box: QtWidgets.QSpinBox, count: int) -> None:
         if (box.minimum(), box.maximum()) == (1, max(count, 1)):
             return  # (setting the same range still re-lays out and repaints the box)
-        box.blockSignals(True)
+        was = box.blockSignals(True)
         box.setRange(1, max(count, 1))
-        box.blockSignals(False)
+        box.blockSignals(was)
 
     # -- handlers ---------------------------------------------------------------------------
     def _set_kinds(self, kinds: list[AttentionKind], prompt: bool) -> None:
@@ -232,20 +236,22 @@ class AttentionPanel(QtWidgets.QWidget):
                 and [self.kind_box.itemData(i) for i in range(self.kind_box.count())] == [k.value for k in kinds]:
             return
         current = self.kind_box.currentData()
-        self.kind_box.blockSignals(True)
+        was = self.kind_box.blockSignals(True)
         self.kind_box.clear()
         for kind, label in zip(kinds, labels, strict=True):
             self.kind_box.addItem(label[0].upper() + label[1:], kind.value)
         index = self.kind_box.findData(current)
         self.kind_box.setCurrentIndex(index if index >= 0 else self.kind_box.count() - 1)
-        self.kind_box.blockSignals(False)
+        self.kind_box.blockSignals(was)
 
     def _on_selector_changed(self, *_args) -> None:
-        self.refresh()
+        """The user changed an option: ask the session for the view the controls now say."""
+        self.set_view(AttentionView(AttentionKind(self.kind_box.currentData()), self.layer_box.value() - 1,
+                                    self.head_box.value() - 1, self.scores.isChecked(), self.show_masked.isChecked(),
+                                    self.all_heads.isChecked()))
 
     def _on_grid_picked(self, layer: int, head: int) -> None:
-        self.all_heads.setChecked(False)
-        self.select_view(self.kind, layer, head)
+        self.set_view(replace(self.view(), all_heads=False, layer=layer, head=head))
 
     def _on_grid_hovered(self, layer: int, head: int, row: int, col: int) -> None:
         """The read-out of the all-heads cell under the pointer: layer, head, query, key and value."""

@@ -1,0 +1,56 @@
+"""Loading a checkpoint, on the worker: the model, what the views need to know about it (:class:`ModelInfo`)
+and, for kernel regression, its first fit. torch is imported here only when the job runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from attnviz.core.kinds import AttentionKind
+from attnviz.core.results import KernelFit
+from attnviz.session.state import ModelInfo
+
+if TYPE_CHECKING:
+    from attnviz.core.checkpoint import LoadedModel
+    from attnviz.core.decoder import TranslationModel
+
+
+def load_model(path: Path, device_name: str, fall_back: bool) -> tuple[LoadedModel, ModelInfo, KernelFit | None, str]:
+    """(Runs on the worker.) The checkpoint at ``path`` on ``device_name`` — or, with ``fall_back`` and that
+    device unavailable, on the best one there is (said in ``ModelInfo.notice``): the model, its info, the
+    kernel-regression fit to show first (None for translation) and the device choice that was used."""
+    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.device import DeviceUnavailableError, pick_device, set_threads
+    from attnviz.core.kernel_regression import KernelRegressionModel, explain
+
+    set_threads()  # one thread: a step of these small models gains little from more, and shares well
+    name, notice = device_name, ""
+    try:
+        chosen = pick_device(name)
+    except DeviceUnavailableError as error:
+        if not fall_back:
+            raise
+        name, chosen = "auto", pick_device("auto")
+        notice = f"{error}. Using {chosen} instead."
+    loaded = load_checkpoint(path, chosen)
+    kernel = None if loaded.is_translation else explain(cast(KernelRegressionModel, loaded.model))
+    return loaded, model_info(loaded, str(chosen), notice), kernel, name
+
+
+def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
+    """What the views need to know about ``loaded``, as the model and its registry record say."""
+    from attnviz.core.device import available_devices
+    from attnviz.core.positional import positional_encoding_table
+    from attnviz.session_file import sha256_of
+
+    c, kind = loaded.config, loaded.model_kind
+    positions = kind.positions(c)  # its positional encoding's table, every position (none: 0)
+    table = positional_encoding_table(positions, c.num_hiddens) if positions else None
+    layers = heads = 0  # of the cross-attention (the Scoring panel's pickers), as the model says
+    if kind.is_translation:
+        cross = cast("TranslationModel", loaded.model).attention_modules(AttentionKind.CROSS)
+        layers, heads = len(cross), int(getattr(cross[0], "num_heads", 1)) if cross else 0
+    return ModelInfo(kind.name, kind.family, Path(loaded.path or ""), device,
+                     sum(p.numel() for p in loaded.model.parameters()), dict(loaded.training), kind.attention,
+                     kind.scoring_formula, layers, heads, table, tuple(available_devices()), notice,
+                     sha256_of(loaded.path) if loaded.path else "")

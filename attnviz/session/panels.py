@@ -1,0 +1,225 @@
+"""What the side panels ask for: kernel-regression fits, one query's computation, a second model's
+comparison, a batch decoding, the book's figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from attnviz.core.computation import QueryComputation
+from attnviz.core.kinds import AttentionKind
+from attnviz.core.results import BatchDecoding, Comparison, KernelFit
+from attnviz.figures.book import BookEntry, BookFigure
+from attnviz.session.base import SessionBase
+from attnviz.session.latest import BATCH, BOOK, COMPARED_MODEL, KERNEL, LOAD, QUERY, SENTENCE
+
+if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
+    from attnviz.core.checkpoint import LoadedModel
+
+
+class PanelRequests(SessionBase):
+    """The side panels' requests, each published as a field of the state (kernel, computation, comparison,
+    batch, book)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._other: LoadedModel | None = None  # the model compared with (compare_with)
+        self._compared_by: tuple[LoadedModel, Comparison] | None = None  # the last comparison and its model
+
+    def fit_kernel(self, kernel: str, bandwidth: float, query: float) -> None:
+        """Recompute the kernel-regression view for a kernel, a bandwidth and a query point.
+
+        While one fit runs, newer requests replace each other: a dragged query point costs one fit
+        at a time, and the last position always gets drawn.
+        """
+        if self.loaded is None or self.loaded.model_kind.family != "regression":
+            return
+        self._latest.one_at_a_time(KERNEL, lambda _ticket: self._fit_kernel_now(kernel, bandwidth, query))
+
+    def _fit_kernel_now(self, kernel: str, bandwidth: float, query: float) -> bool:
+        """Start the fit, for the latest load: dropped if another model is asked for or loaded before it
+        arrives. Returns whether it started (not for a model that is no kernel regression)."""
+        loaded = self.loaded
+        if loaded is None or loaded.model_kind.family != "regression":
+            return False
+        ticket = self._latest.current(LOAD)
+
+        def job() -> KernelFit:
+            from attnviz.core.kernel_regression import KernelRegressionModel, explain
+
+            return explain(cast(KernelRegressionModel, loaded.model), kernel, bandwidth, query)
+
+        def done(fit: KernelFit) -> None:
+            if self._latest.wins(ticket):
+                self._publish(kernel=fit)
+
+        def failed(error: BaseException) -> None:
+            if self._latest.wins(ticket):  # (not for a model replaced since)
+                self._report(error)
+
+        self._submit("Fitting…", job, done, failed, one_of=KERNEL)
+        return True
+
+    def inspect_query(self, kind: AttentionKind, layer: int, head: int, query_index: int) -> None:
+        """Recompute one query of one head stage by stage (q, k_j, v_j, scores, mask, weights, output) from
+        the model's own numbers, for the step on show; published as ``state.computation``. Requests made
+        while one runs replace each other: the last one is always computed."""
+        self._latest.one_at_a_time(QUERY, lambda _ticket: self._inspect_query_now(kind, layer, head, query_index))
+
+    def _inspect_query_now(self, kind: AttentionKind, layer: int, head: int, query_index: int) -> bool:
+        """Start the computation for the step on show; returns whether it started."""
+        state, loaded = self._state, self.loaded
+        source = state.shown_source
+        if loaded is None or source is None or state.stale:
+            return False
+        step = state.step
+        queries = step.query_tokens if step is not None else ()
+        if kind is AttentionKind.ENCODER_SELF:
+            stack = source.encoder_weights
+        else:
+            stack = None if step is None else step.self_weights if kind is AttentionKind.DECODER_SELF \
+                else step.cross_weights
+        # A request made for an earlier state (the step scrubbed back, the model or view changed since)
+        # that no longer fits what is on show is dropped: the panel asks again for what is on show.
+        if stack is None or not (0 <= layer < stack.shape[0] and 0 <= head < stack.shape[1]
+                                 and 0 <= query_index < stack.shape[2]):
+            return False
+        ticket = self._latest.current(SENTENCE)
+
+        def job() -> QueryComputation:
+            from attnviz.core.query_computation import compute_query
+
+            return compute_query(loaded, source.tokens, queries, kind, layer, head, query_index,
+                                 device=loaded.device)
+
+        def done(computation: QueryComputation) -> None:
+            if self._latest.wins(ticket) and self._state.step is step:  # not for a step no longer on show
+                self._publish(computation=computation)
+
+        def failed(error: BaseException) -> None:
+            if self._latest.wins(ticket):
+                self._report(error)
+
+        self._submit("Computing the query…", job, done, failed, one_of=QUERY)
+        return True
+
+    def compare_with(self, path: str | Path | None) -> None:
+        """Load a second translation checkpoint and decode the sentence on show with it (None: stop
+        comparing); published as ``state.comparison``. :meth:`compare` decodes again after a change."""
+        ticket = self._latest.ask(COMPARED_MODEL)
+        self._compared_by = None
+        if path is None:
+            self._other = None
+            self._publish(comparison=None, compared_with="")
+            return
+        device = self.loaded.device if self.loaded is not None else "cpu"
+
+        def job() -> LoadedModel:
+            from attnviz.core.checkpoint import load_checkpoint
+
+            other = load_checkpoint(Path(path), device)
+            if not other.is_translation:
+                raise ValueError(f"{Path(path).name} is a {other.kind} model: only translation models compare")
+            return other
+
+        def done(other: LoadedModel) -> None:
+            if not self._latest.is_latest(ticket):
+                return  # another model (or none) was chosen since
+            self._other = other
+            self._publish(compared_with=str(path), comparison=None)  # (not the previous model's maps under its name)
+            self.compare()
+
+        # A refused model leaves the comparison on show as it was (the panel's chooser goes back to it).
+        self._submit(f"Loading {Path(path).name}…", job, done, self._report)
+
+    def compare(self) -> None:
+        """Decode the sentence on show with the compared model: by itself, and forced to take this model's
+        output so that both models' attention rows are the same queries."""
+        other, state = self._other, self._state
+        source = state.shown_source
+        if other is None or source is None or state.stale:
+            return
+        last = state.steps[-1] if state.steps else None
+        target = () if last is None else (*last.output_tokens, *(("<eos>",) if last.token == "<eos>" else ()))
+        ticket = self._latest.current(SENTENCE)
+        kept = self._state.comparison  # its own translation depends only on the model and the sentence
+        made_by = self._compared_by
+        own_before = kept.own_translation if kept is not None and made_by is not None and made_by[0] is other \
+            and made_by[1] is kept and kept.source.text == source.text else None
+
+        def job() -> Comparison:
+            from attnviz.core.stepping import DecodeSession
+
+            decoding = DecodeSession(other, other.device)
+            own = own_before
+            if own is None:
+                decoding.encode(source.text)
+                own = decoding.run()[-1].output_tokens
+            compared = decoding.encode(source.text)
+            for token in target:
+                if decoding.finished:  # its own length limit (max_tgt_len) is shorter than this output
+                    break
+                decoding.step(token if token in other.tgt_vocab else "<unk>")  # type: ignore[operator]
+            return Comparison(other.path.stem if other.path else "", other.kind, compared, own, target,
+                              tuple(decoding.steps))
+
+        def done(comparison: Comparison) -> None:
+            if self._latest.wins(ticket) and self._other is other:
+                self._compared_by = (other, comparison)
+                self._publish(comparison=comparison)
+
+        def failed(error: BaseException) -> None:
+            if self._other is other:  # this model cannot be compared: stop comparing (the chooser follows)
+                self._other, self._compared_by = None, None
+                self._publish(comparison=None, compared_with="")
+            self._report(error)
+
+        self._submit("Comparing…", job, done, failed)
+
+    def decode_together(self, texts: list[str]) -> None:
+        """Greedy-decode ``texts`` as one padded batch; the result is published as ``state.batch``."""
+        loaded = self.loaded
+        texts = [text for text in texts if text.strip()]
+        if loaded is None or not loaded.is_translation:
+            self.listener.error("Load a translation model to decode a batch.")
+            return
+        if len(texts) < 2:
+            self.listener.error("Give two or more sentences (one per line) to decode them as one batch.")
+            return
+        ticket = self._latest.ask(BATCH)
+
+        def job() -> BatchDecoding:
+            from attnviz.core.stepping import decode_together
+
+            return decode_together(loaded, texts, loaded.device)
+
+        def done(batch: BatchDecoding) -> None:
+            if self._latest.wins(ticket):  # not for a model loaded since, nor a batch asked for before another
+                self._publish(batch=batch)
+
+        self._submit("Decoding the batch…", job, done, lambda error: self.listener.error(str(error)))
+
+    def book_entries(self) -> list[BookEntry]:
+        """The book's figures, in the book's order (names only: nothing is computed)."""
+        from attnviz.gallery import GALLERY
+
+        return [entry.book_entry for entry in GALLERY]
+
+    def show_book_figure(self, key: str) -> None:
+        """Compute the book figure ``key`` on the worker; it is published as ``state.book``."""
+
+        def job() -> BookFigure:
+            from attnviz.gallery import entries
+
+            entry = next((e for e in entries() if e.key == key), None)
+            if entry is None:
+                raise ValueError(f"there is no book figure {key!r}")
+            return BookFigure(entry.book_entry, entry.build())
+
+        ticket = self._latest.ask(BOOK)
+
+        def done(book: BookFigure) -> None:
+            if self._latest.is_latest(ticket):  # (another figure asked for since: that one is shown)
+                self._publish(book=book)
+
+        self._submit("Drawing the book figure…", job, done, lambda error: self.listener.error(str(error)))

@@ -1,0 +1,140 @@
+"""The app's Qt-free controller: owns the loaded model, the device and the decoding in progress.
+
+Work runs through a :class:`~attnviz.session.runners.Runner` (a worker thread in the app, inline in tests).
+Each request takes a ticket from one "latest request wins" channel (:mod:`attnviz.session.latest`); a result
+that arrives after a newer request for its purpose, or another model, has made its ticket stale is dropped.
+The listener receives one frozen :class:`~attnviz.session.state.SessionState` after every change, on the
+thread that the runner delivers to. torch is imported by the first job (loading a model), never at import
+time: the window can appear before torch has loaded.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from attnviz.core.limits import MAX_BEAM
+from attnviz.core.results import KernelFit
+from attnviz.figures.attention import AttentionView
+from attnviz.session.decoding import DecodingRequests
+from attnviz.session.latest import LOAD
+from attnviz.session.loading import load_model
+from attnviz.session.panels import PanelRequests
+from attnviz.session.state import ModelInfo
+from attnviz.session_file import SavedKernel, SavedSession
+
+if TYPE_CHECKING:
+    from attnviz.core.checkpoint import LoadedModel
+
+
+class Session(DecodingRequests, PanelRequests):
+    """Load a checkpoint, encode text, step the decoder, walk back through recorded steps; the side panels'
+    requests (:class:`PanelRequests`); save and restore what is on show.
+
+    Requests come from the GUI thread; the work runs as jobs on the runner (one at a time, in order).
+    After every change the session publishes a new state to its listener. A result arrives only if no
+    newer request has made it stale (its ticket still wins: :class:`~attnviz.session.latest.Latest`).
+    """
+
+    def load(self, path: str | Path, device: str | None = None, fall_back: bool = False) -> None:
+        """Load a checkpoint on ``device`` (default: the current choice); keeps the old model on error.
+
+        fall_back: if that device is unavailable, use the best available one and say so in
+        ``ModelInfo.notice`` (at start-up) instead of refusing (a user's explicit choice).
+        """
+        try:
+            path = Path(path).expanduser()
+        except RuntimeError:  # "~someone" who does not exist: the loader will say there is no such file
+            path = Path(path)
+        path = Path(os.path.abspath(path))  # absolute (Recent files); a symlink loop is
+        # left to the loader, which says so, instead of raising here on the GUI thread
+        device_name = device or self._state.device
+        ticket = self._latest.ask(LOAD)
+        self._loading = path
+
+        def job() -> tuple[LoadedModel, ModelInfo, KernelFit | None, str]:
+            return load_model(path, device_name, fall_back)
+
+        def done(result: tuple[LoadedModel, ModelInfo, KernelFit | None, str]) -> None:
+            if not self._latest.wins(ticket):
+                return
+            self._loading = None
+            self.loaded, info, kernel, device_used = result
+            self._latest.model_loaded()  # results for the old model still in flight are dropped
+            self._decoding, self._encoding, self._encoded_text = None, False, None
+            self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
+                          position=-1, batch=None, computation=None)
+            restoring = self._restoring
+            if restoring is not None and restoring.kernel is not None and not self.loaded.is_translation:
+                self._restoring = None
+                self.fit_kernel(restoring.kernel.kernel, restoring.kernel.bandwidth, restoring.kernel.query)
+            if self.loaded.is_translation and self._state.text.strip():
+                self.encode(run=self._pending_to_end)
+
+        def failed(error: BaseException) -> None:
+            if self._latest.wins(ticket):
+                self._loading = None
+                self._restoring = None
+                self._publish(loading="")
+                fallback = self.fallback
+                if self.loaded is None and fallback is not None and path != fallback:  # never a window with no model
+                    self.load(fallback, fall_back=True)  # (it loads while the message is read)
+                    self._report(error, f" Opening the shipped model {fallback.name} instead.")
+                    return
+            self._report(error)
+
+        self._publish(loading=path.name)
+        self._submit(f"Loading {path.name}…", job, done, failed)
+
+    def set_device(self, device: str) -> None:
+        """Move the current model to another device (reloads it from its file)."""
+        path = self._loading or (self.loaded.path if self.loaded is not None else None)
+        if path is not None:
+            self.load(path, device)
+        else:
+            self._publish(device=device)
+
+    def set_beam_size(self, beam_size: int) -> None:
+        self._publish(beam_size=min(max(1, int(beam_size)), MAX_BEAM))
+        if self._state.text.strip():
+            self.encode()
+
+    def set_text(self, text: str) -> None:
+        """The sentence as typed so far; it is encoded by :meth:`encode` (or by the next Step)."""
+        self._publish(text=text)
+
+    def set_view(self, view: AttentionView) -> None:
+        """The Attention panel's options (kind, layer, head, scores, masked cells, all heads): published as
+        ``state.view``, fitted to the source on show (a layer the model has, …)."""
+        self._publish(view=view)
+
+    def saved(self) -> SavedSession | None:
+        """The state on show, its view options included, as a saved session, or None without a model."""
+        state, model = self._state, self._state.model
+        if model is None:
+            return None
+        kernel = None
+        if state.kernel is not None:
+            kernel = SavedKernel(state.kernel.kernel, state.kernel.bandwidth, state.kernel.query)
+        plan = tuple(step.token if step.forced else None for step in state.steps) if not state.stale else ()
+        return SavedSession(model.path, model.sha256, state.text if state.is_translation else "", state.beam_size,
+                            plan, state.position if plan else -1, state.view, kernel)
+
+    def restore(self, saved: SavedSession, checkpoint: Path) -> None:
+        """Bring back a saved session: load ``checkpoint`` (unless it is the model on show), then decode the
+        sentence step by step as saved, with the same forced tokens, and show the saved step."""
+        self._publish(text=saved.sentence, beam_size=min(max(1, saved.beam_size), MAX_BEAM))
+        self._restoring = saved
+        model = self._state.model
+        if model is None or model.path.resolve() != checkpoint.resolve() or (
+                saved.checkpoint_sha256 and model.sha256 != saved.checkpoint_sha256):
+            self.load(checkpoint)  # (its encoding follows the load; the saved steps follow the encoding)
+        elif saved.kernel is not None and not self._state.is_translation:
+            self._restoring = None
+            self.fit_kernel(saved.kernel.kernel, saved.kernel.bandwidth, saved.kernel.query)
+        elif saved.sentence.strip():
+            self.encode()
+        else:
+            self._restoring = None
+            self.encode()

@@ -1,0 +1,135 @@
+"""What a session publishes: one frozen :class:`SessionState` (numpy arrays in plain dataclasses) after every
+change, the loaded model described by :class:`ModelInfo`, and :func:`changed`, which views use to redraw only
+what changed. Nothing here imports torch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from attnviz.core.computation import QueryComputation
+from attnviz.core.kinds import AttentionKind
+from attnviz.core.results import BatchDecoding, Comparison, DecodeStep, EncodedSource, KernelFit
+from attnviz.figures.attention import AttentionView
+from attnviz.figures.book import BookFigure
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What the views need to know about the loaded model."""
+
+    kind: str
+    family: str  # "translation" or "regression" (attnviz.core.kinds)
+    path: Path
+    device: str
+    parameters: int
+    training: dict[str, Any]
+    attention: tuple[AttentionKind, ...] = ()  # what its decoding exposes
+    scoring_formula: str = ""
+    decoder_layers: int = 0
+    heads: int = 0
+    positional_table: np.ndarray | None = None  # (positions, width), Transformer only
+    devices: tuple[str, ...] = ("cpu",)  # usable here, best first
+    notice: str = ""  # e.g. the requested device was unavailable and another was used
+    sha256: str = ""  # of the checkpoint file as it was loaded (saved sessions notice a changed file)
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """Everything the views draw, published whole after every change (replaced, never mutated).
+
+    text: the sentence asked for; source: its encoding once it has arrived (until then the previous
+    sentence's, so the views do not flicker while one types); steps: the decoding steps recorded for
+    ``source``; position: index of the step on show (-1: before the first); busy: what runs now
+    ("" when idle); device, beam_size: the decoding options; kernel: the kernel-regression fit on show;
+    view: the Attention panel's options (kind, layer, head, …), always within what the source on show has.
+    """
+
+    model: ModelInfo | None = None
+    loading: str = ""  # file name of the checkpoint being loaded
+    text: str = ""
+    source: EncodedSource | None = None
+    steps: tuple[DecodeStep, ...] = ()
+    position: int = -1
+    busy: str = ""
+    device: str = "auto"
+    beam_size: int = 1
+    kernel: KernelFit | None = None
+    batch: BatchDecoding | None = None  # sentences decoded together as one padded batch (the Batch panel)
+    book: BookFigure | None = None  # the book figure asked for last (Help ▸ Book figures)
+    computation: QueryComputation | None = None  # one query's chain, asked for with inspect_query
+    comparison: Comparison | None = None  # a second model on the same sentence (compare_with)
+    compared_with: str = ""  # the checkpoint compared with ("" when none)
+    view: AttentionView = field(default_factory=AttentionView)  # the Attention panel's options
+
+    @property
+    def step(self) -> DecodeStep | None:
+        return self.steps[self.position] if 0 <= self.position < len(self.steps) else None
+
+    @property
+    def is_translation(self) -> bool:
+        return self.model is not None and self.model.family == "translation"
+
+    @property
+    def shown_source(self) -> EncodedSource | None:
+        """The encoding to draw: none once the sentence has been emptied."""
+        return self.source if self.is_translation and self.text.strip() else None
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.steps) and self.steps[-1].finished and not self.stale
+
+    @property
+    def stale(self) -> bool:
+        """The sentence changed since ``source`` was encoded (its new encoding is pending)."""
+        return self.source is None or self.source.text != self.text
+
+    @property
+    def can_step(self) -> bool:
+        """Step makes sense: a translation model, a sentence, and a step to decode or to re-show."""
+        return self.is_translation and bool(self.text.strip()) and (
+            self.stale or not self.finished or self.position + 1 < len(self.steps))
+
+    @property
+    def can_run(self) -> bool:
+        return self.can_step
+
+    @property
+    def can_reset(self) -> bool:
+        return self.is_translation and bool(self.text.strip())
+
+    @property
+    def can_back(self) -> bool:
+        return self.position >= 0 and not self.stale
+
+    @property
+    def forced_steps(self) -> tuple[int, ...]:
+        """Indices (into ``steps``) of the steps whose token the user forced."""
+        return tuple(i for i, step in enumerate(self.steps) if step.forced)
+
+    def translation(self) -> str:
+        """The output of the step on show, as preprocessed text ("" before the first step)."""
+        step = self.step
+        return " ".join(step.output_tokens) if step is not None else ""
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Identity for results (numpy inside: ``==`` would compare arrays), equality for plain values."""
+    if a is b:
+        return True
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+    return isinstance(a, str | int | float | bool) and type(a) is type(b) and a == b
+
+
+def changed(old: SessionState | None, new: SessionState, *names: str) -> bool:
+    """Whether any of the fields or properties ``names`` differ between two states (always, from None)."""
+    return old is None or any(not _same(getattr(old, name), getattr(new, name)) for name in names)
+
+
+class SessionListener(Protocol):
+    def state_changed(self, old: SessionState, new: SessionState) -> None: ...
+    def error(self, message: str) -> None: ...
