@@ -30,6 +30,8 @@ def legend_below(plot: pg.PlotItem, columns: int = 2) -> pg.LegendItem:
     return legend
 
 
+MAX_TURNS = 4  # changes of the labels shown in a widget of one size before they stay (TitledPlot._turns)
+
 class CategoryAxis(pg.AxisItem):
     """An axis whose category labels can read upwards (``set_rotated``), ending just under the axis line;
     otherwise pyqtgraph's own level labels."""
@@ -86,6 +88,10 @@ class TitledPlot(pg.GraphicsLayoutWidget):
         self._least = QtCore.QSize()
         self._categories: dict[str, tuple[str, ...]] = {}
         self._ticks: dict[str, tuple[list[tuple[int, str]], bool, float]] = {}
+        # Changes of the labels shown (level or rotated, all or every n-th) since the labels or the widget's
+        # size last changed. Each changes the axis's height, which can change the other axis's width, hence
+        # the cells' width, and change them back: after MAX_TURNS they stay (else the layout swings for ever).
+        self._turns: dict[str, int] = {}
         self.plot.getViewBox().sigResized.connect(self._update_category_ticks)
         self.set_title(title)
 
@@ -122,6 +128,7 @@ class TitledPlot(pg.GraphicsLayoutWidget):
         if self._categories.get(axis) == labels:
             return
         self._categories[axis] = labels
+        self._turns[axis] = 0
         self._update_category_ticks()  # (a wider axis is noticed after the paint: see paintEvent)
 
     def _update_category_ticks(self, *_args) -> None:
@@ -136,6 +143,11 @@ class TitledPlot(pg.GraphicsLayoutWidget):
                 ticks, rotated = column_ticks(labels, box.width() / max(len(labels), 1), metrics.height(),
                                               metrics.horizontalAdvance)
             height = 0.0
+            previous = self._ticks.get(axis)
+            if previous is not None and (previous[1], len(previous[0])) != (rotated, len(ticks)):
+                if self._turns.get(axis, 0) >= MAX_TURNS:
+                    continue  # (swinging between two layouts in a widget of one size: keep what is drawn)
+                self._turns[axis] = self._turns.get(axis, 0) + 1
             if rotated:  # long tokens cut with "…" to a share of the plot's height
                 widest = max((metrics.horizontalAdvance(t) for _, t in ticks), default=0.0)
                 height = min(widest, max(2 * metrics.height(), ROTATED_SHARE * self.viewport().height()))
@@ -167,6 +179,7 @@ class TitledPlot(pg.GraphicsLayoutWidget):
     def resizeEvent(self, event: QtGui.QResizeEvent | None) -> None:
         if hasattr(self, "title"):  # pyqtgraph resizes once inside its own __init__
             self._fit_title()
+            self._turns = dict.fromkeys(self._turns, 0)  # a new size: the labels may change again
         super().resizeEvent(event)
 
     def paintEvent(self, event: QtGui.QPaintEvent) -> None:
