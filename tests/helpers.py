@@ -13,6 +13,9 @@ from PySide6 import QtGui, QtWidgets
 # How long a test waits for an event (a signal, a worker's result, a timer) before it gives up. Generous on
 # purpose: a test waits for the event itself, and a loaded 2-core CI machine may take seconds to deliver it.
 WAIT_MS = 60_000
+# What a test gives a child process (a CLI run, a fresh interpreter) before calling it hung. A cap, not a wait:
+# the test waits for the child to exit, and a loaded 2-core CI machine may take minutes over a second's work.
+CHILD_CAP_S = 900
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

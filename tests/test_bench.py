@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import CHILD_CAP_S
 from tests.test_frozen import APP
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +44,7 @@ def test_the_benchmark_runs_in_its_quick_mode_and_prints_its_table(script, tmp_p
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path),
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data")}
     done = subprocess.run([sys.executable, str(ROOT / "bench" / script), "--quick"], capture_output=True,
-                          text=True, timeout=900, cwd=ROOT, env=env)
+                          text=True, timeout=CHILD_CAP_S, cwd=ROOT, env=env)
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-3000:])
     assert TABLE[script] in done.stdout, done.stdout[-2000:]
 
@@ -53,7 +54,7 @@ def test_the_memory_stages_of_the_app_bench_add_up_to_the_whole(tmp_path):
     what the process grew by, down to the decoded sentence."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "app_bench.py"), "--memory-stages"],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+                          capture_output=True, text=True, timeout=CHILD_CAP_S, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
     rows = [line.split(" | ") for line in done.stdout.splitlines() if line.startswith("| ") and " MB |" in line]
     stages = [row[0].lstrip("| ") for row in rows]

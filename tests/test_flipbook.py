@@ -18,7 +18,7 @@ from attnviz.render import flipbook
 from attnviz.render.figure_files import ExportError, WouldReplace
 from attnviz.render.flipbook import FRAME_MS, LAST_FRAME_MS, flipbook_paths, write_flipbook
 from tests import test_file_targets
-from tests.helpers import fill_disk, run_cli
+from tests.helpers import WAIT_MS, fill_disk, run_cli
 
 threaded_window = test_file_targets.threaded_window  # (the fixture: the window on the app's worker threads)
 PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")  # a page object, not the /Pages tree
@@ -404,7 +404,7 @@ def test_the_flip_book_is_drawn_off_the_gui_thread(threaded_window, qtbot, tiny_
 
     monkeypatch.setattr(flipbook, "paint_figure", noted)
     assert window.exports.export_flipbook(tmp_path / "mine.pdf") == []  # returned at once: drawn elsewhere
-    qtbot.waitUntil(lambda: "Exported the flip-book" in window.statusBar().full_message, timeout=30000)
+    qtbot.waitUntil(lambda: "Exported the flip-book" in window.statusBar().full_message, timeout=WAIT_MS)
     assert threads and threading.main_thread() not in threads
     assert (tmp_path / "mine.pdf").is_file() and (tmp_path / "mine.gif").is_file()
 

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.helpers import CHILD_CAP_S
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # A fresh process, imported in the app's order: Qt, the window's modules, then torch (the session loads it).
@@ -30,7 +32,7 @@ def test_imported_modules_leave_no_source_in_memory_and_pyside_still_knows_which
     (tmp_path / "plain.py").write_text("y = 2\n" * 1000)
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", PROBE.format(folder=str(tmp_path))], capture_output=True,
-                          text=True, timeout=300, env=env)
+                          text=True, timeout=CHILD_CAP_S, env=env)
     assert done.returncode == 0, done.stderr
     cached, answers, text = done.stdout.splitlines()
     assert cached == "[]"  # neither module's lines are kept

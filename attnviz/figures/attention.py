@@ -126,11 +126,10 @@ def stack_for(kind: AttentionKind, source: EncodedSource, step: DecodeStep | Non
         return values, queries, src, np.broadcast_to(pad_masked, (len(queries), len(src)))
     if step.self_weights is None or step.self_scores is None:
         raise ValueError("this model has no decoder self-attention")
-    values = step.self_scores if scores else step.self_weights
     if source.prompt:  # the whole sequence: the prompt's rows, then the answer's
         tokens = sequence_tokens(source, step)
         return sequence_maps(source, step, scores), tokens, tokens, ~sequence_mask(source, step)
-    return values, queries, queries, ~step.causal_mask
+    return step.self_scores if scores else step.self_weights, queries, queries, ~step.causal_mask
 
 
 def stack_extent(kind: AttentionKind, source: EncodedSource, step: DecodeStep | None) -> tuple[int, int]:
@@ -165,11 +164,17 @@ def fit_view(view: AttentionView, source: EncodedSource, step: DecodeStep | None
 def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, step: DecodeStep | None,
            scores: bool = False) -> MatrixView:
     """One layer and head of one kind (indices clamped to what exists)."""
-    values, rows, cols, masked = stack_for(kind, source, step, scores)
-    layer = min(max(layer, 0), values.shape[0] - 1)
-    head = min(max(head, 0), values.shape[1] - 1)
+    layers, heads = stack_extent(kind, source, step)
+    layer, head = min(max(layer, 0), layers - 1), min(max(head, 0), heads - 1)
     prompt_rows = len(source.tokens) if source.prompt and kind is AttentionKind.DECODER_SELF else 0
-    return MatrixView(values[layer, head], rows, cols, np.asarray(masked), kind, layer, head, scores,
+    if prompt_rows and step is not None:  # a decoder-only model's whole sequence: only this matrix is put together
+        tokens = sequence_tokens(source, step)
+        values, rows, cols, masked = (sequence_maps(source, step, scores, layer, head), tokens, tokens,
+                                      ~sequence_mask(source, step))
+    else:
+        stack, rows, cols, masked = stack_for(kind, source, step, scores)
+        values = stack[layer, head]
+    return MatrixView(values, rows, cols, np.asarray(masked), kind, layer, head, scores,
                       kind.label(source.prompt), prompt_rows)
 
 

@@ -25,17 +25,22 @@ def sequence_mask(source: EncodedSource, step: DecodeStep | None) -> np.ndarray:
     return np.tri(size, dtype=bool) & keys[None, :]
 
 
-def sequence_maps(source: EncodedSource, step: DecodeStep | None, scores: bool = False) -> np.ndarray:
-    """The whole sequence's self-attention weights (or pre-softmax scores), (L, H, S + T, S + T); cells
-    above the diagonal are 0 (never computed)."""
+def sequence_maps(source: EncodedSource, step: DecodeStep | None, scores: bool = False,
+                  layer: int | None = None, head: int | None = None) -> np.ndarray:
+    """The whole sequence's self-attention weights (or pre-softmax scores), (L, H, S + T, S + T); with
+    ``layer`` and ``head`` only that matrix, (S + T, S + T) (what one view shows: the others are not put
+    together). Cells above the diagonal are 0 (never computed)."""
     prompt = source.encoder_scores if scores else source.encoder_weights
     if prompt is None:
         raise ValueError("this model records no prompt self-attention")
     answer = None if step is None else (step.self_scores if scores else step.self_weights)
-    layers, heads, width = prompt.shape[0], prompt.shape[1], prompt.shape[-1]
+    if layer is not None and head is not None:
+        prompt = prompt[layer: layer + 1, head: head + 1]
+        answer = None if answer is None else answer[layer: layer + 1, head: head + 1]
+    width = prompt.shape[-1]
     rows = 0 if answer is None else answer.shape[2]
-    out = np.zeros((layers, heads, width + rows, width + rows), np.float32)
+    out = np.zeros((*prompt.shape[:2], width + rows, width + rows), np.float32)
     out[:, :, :width, :width] = prompt
     if answer is not None:
         out[:, :, width:, :] = answer
-    return out
+    return out[0, 0] if layer is not None and head is not None else out
