@@ -72,11 +72,12 @@ def _device(name: str):
         raise CliError(str(error)) from None
 
 
-TRAIN_TRANSLATION_ONLY = ("data", "arch", "batch_size", "minutes", "stop_after")  # kernel-regression has none
+TRAIN_TRANSLATION_ONLY = ("data", "arch", "batch_size", "minutes", "stop_after", "resume")  # kernel-regression has none
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
     """Train one model and write its checkpoint; every option, --arch and --out are checked first."""
+    from attnviz.training.resume import state_path
     from attnviz.training.train import TrainingError, TrainOptions, train_kernel_regression, train_translation
 
     if args.threads is not None:
@@ -99,7 +100,12 @@ def _cmd_train(args: argparse.Namespace) -> int:
                                         "stop_after": args.stop_after}.items() if v is not None}
         arch = _parse_arch(args.kind, args.arch) if args.arch is not None else None
         info = train_translation(args.kind, args.data, args.out, _device(args.device), TrainOptions(**overrides),
-                                 arch, replace_existing=args.force)
+                                 arch, replace_existing=args.force, resume=bool(args.resume))
+    except (KeyboardInterrupt, Terminated):
+        if (state := state_path(args.out)).is_file():
+            print(f"attnviz: the run's state is kept in {state}: the same command with --resume continues it",
+                  file=sys.stderr)
+        raise
     except TrainingError as error:
         raise CliError(str(error)) from None
     if info["val_bleu"] is None:
@@ -557,6 +563,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--minutes", type=float, help="stop after this much wall-clock time (default: no limit)")
     train.add_argument("--stop-after", type=int, metavar="N",
                        help="stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)")
+    train.add_argument("--resume", action="store_true", default=None,
+                       help="continue a stopped run from its state beside --out (OUT.resume, written after each "
+                       "epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)")
     train.add_argument("--lr", type=float, help=f"peak learning rate (default: {lrs}; kernel-regression "
                        f"{KERNEL_REGRESSION_LR:g})")
     train.add_argument("--batch-size", type=int, metavar="N",

@@ -28,6 +28,17 @@ from attnviz.training.options import (
     arch_problems,
     option_problems,
 )
+from attnviz.training.resume import (
+    SAVE_EVERY_S,
+    SCHEDULE_OPTIONS,
+    ResumeError,
+    RunIdentity,
+    TrainingState,
+    data_digest,
+    load_state,
+    save_state,
+    state_path,
+)
 from attnviz.training.target import check_target
 
 
@@ -98,20 +109,27 @@ def evaluate_bleu(model: Any, pairs: list[Pair], src_vocab: Vocab, tgt_vocab: Vo
 
 def train_translation(kind: str, data_path: str | Path, out: str | Path, device: torch.device,
                       opts: TrainOptions, arch: dict[str, Any] | None = None,
-                      log: TextIO | None = None, replace_existing: bool = True) -> dict[str, Any]:
+                      log: TextIO | None = None, replace_existing: bool = True, resume: bool = False) -> dict[str, Any]:
     """Train one translation model on a TSV of pairs and save it to ``out`` after every epoch.
 
     Options, ``arch`` and ``out`` are checked before the data is read, the model's config (with the
     data's vocabulary sizes) before it is built, and every checkpoint is loaded back before it takes
     its name: training never writes a file the loader refuses. ``out`` may already hold an attnviz
-    checkpoint only if ``replace_existing``. Problems raise :class:`TrainingError`.
+    checkpoint only if ``replace_existing`` (or ``resume``). The run's state is kept beside ``out``
+    (:mod:`attnviz.training.resume`) until its schedule is done; ``resume`` continues from it with the same
+    data and settings. Problems raise :class:`TrainingError`.
     Returns the training info stored in the checkpoint (data, sizes, time, BLEU).
     """
     log = log or sys.stderr  # looked up at call time: a redirected stderr is honoured
     model_kind = kind_named(kind)
     if problems := option_problems(vars(opts)) or arch_problems(kind, arch or {}):
         raise TrainingError(problems[0])
-    _check_target(out, replace_existing)
+    state_file = state_path(out)
+    resumed = _read_state(state_file, opts) if resume else None
+    if not resume and not replace_existing and state_file.exists():
+        raise TrainingError(f"{state_file} holds an unfinished run: add --resume to continue it, or --force to "
+                            "start over")
+    _check_target(out, replace_existing or resume)
     torch.manual_seed(opts.seed)
     skipped: Counter[str] = Counter()
     train, val = training_split(data_path, opts.max_src_tokens, opts.max_tgt_tokens, opts.val_sources, opts.seed,
@@ -131,30 +149,60 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
     config = model_kind.make_config(**values)
     if problem := model_size_problem(config):
         raise TrainingError(f"{problem} (make --arch smaller)")
+    peak_lr = opts.lr if opts.lr is not None else model_kind.default_lr
+    schedule = {name: getattr(opts, name) for name in SCHEDULE_OPTIONS} | {"lr": peak_lr}
+    identity = RunIdentity(kind, data_digest(data_path), schedule, dict(arch or {}),
+                           (len(src_vocab), len(tgt_vocab)))
+    if resumed and (why := identity.mismatch(resumed.identity)):
+        raise TrainingError(f"--resume: {state_file} is another run's: {why}")
     model = build_model(config).to(device)
     n_params = sum(p.numel() for p in model.parameters())
     log.write(f"{kind}: {len(train):,} training pairs, {len(val):,} validation pairs; vocab "
               f"{len(src_vocab):,} en / {len(tgt_vocab):,} fr; {n_params:,} parameters; device {device}\n")
     scored, scored_on = (val, "validation") if val else (train, "training")
-    peak_lr = opts.lr if opts.lr is not None else model_kind.default_lr
     total_steps = opts.epochs * math.ceil(len(train) / opts.batch_size)
     # foreach: one call per step for all parameters (on a CPU the default is a Python loop over them)
     optimizer = torch.optim.Adam(model.parameters(), lr=peak_lr, betas=(0.9, 0.98), eps=1e-9, foreach=True)
     loss_fn = nn.CrossEntropyLoss(ignore_index=tgt_vocab.pad_id, label_smoothing=opts.label_smoothing)
+    run = resumed or TrainingState(identity, epoch=1, batches_done=0, step=0, model={}, optimizer={},
+                                   rng=torch.get_rng_state())
+    if resumed:
+        model.load_state_dict(resumed.model)
+        optimizer.load_state_dict(resumed.optimizer)
+        _restore_rng(resumed, device)
+        run.runs += 1
+        log.write(f"resuming epoch {run.epoch} at batch {run.batches_done + 1} (step {run.step:,}) from "
+                  f"{state_file}\n")
     started = time.perf_counter()
-    step, info, history, losses = 0, {}, [], []
     deadline = started + opts.minutes * 60 if opts.minutes else None
-    for epoch in range(1, opts.epochs + 1):
+    info: dict[str, Any] = {}
+
+    def keep_state(epoch: int, batches_done: int, loss_sum: float, loss_batches: int) -> None:
+        """Save where the run stands (a failure to save is reported and training goes on)."""
+        snapshot = replace(run, epoch=epoch, batches_done=batches_done, loss_sum=loss_sum,
+                           loss_batches=loss_batches, minutes=run.minutes + (time.perf_counter() - started) / 60,
+                           model={k: v.detach().float().cpu() for k, v in model.state_dict().items()},
+                           optimizer=optimizer.state_dict(), rng=torch.get_rng_state(),
+                           cuda_rng=torch.cuda.get_rng_state(device) if device.type == "cuda" else None)
+        try:
+            save_state(state_file, snapshot)
+        except OSError as error:
+            log.write(f"note: the training state could not be saved to {state_file} ({error}); this run "
+                      "cannot be resumed from here\n")
+
+    for epoch in range(run.epoch, opts.epochs + 1):
         model.train()
         batches = make_batches(train, src_vocab, tgt_vocab, opts.batch_size, opts.seed + epoch)
         progress = Progress(len(batches), log, f"epoch {epoch}/{opts.epochs}")
         out_of_time = False
-        loss_sum, loss_batches = 0.0, 0
-        for i, batch in enumerate(batches, 1):
+        first = run.batches_done if epoch == run.epoch else 0
+        loss_sum, loss_batches = (run.loss_sum, run.loss_batches) if first else (0.0, 0)
+        last_saved = time.perf_counter()
+        for i, batch in enumerate(batches[first:], first + 1):
             batch = batch.to(device)
-            step += 1
+            run.step += 1
             for group in optimizer.param_groups:
-                group["lr"] = lr_at(step, total_steps, peak_lr, opts.warmup_steps)
+                group["lr"] = lr_at(run.step, total_steps, peak_lr, opts.warmup_steps)
             logits = model(batch.src, batch.src_valid_lens, batch.tgt_in)
             loss = loss_fn(logits.reshape(-1, logits.shape[-1]), batch.tgt_out.reshape(-1))
             optimizer.zero_grad(set_to_none=True)
@@ -163,8 +211,11 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
             optimizer.step()
             loss_sum, loss_batches = loss_sum + loss.item(), loss_batches + 1
             progress.update(i, loss.item(), int((batch.tgt_out != tgt_vocab.pad_id).sum()))
-            if deadline and time.perf_counter() > deadline:
-                out_of_time = True
+            out_of_time = bool(deadline and time.perf_counter() > deadline) and i < len(batches)
+            if out_of_time or (i < len(batches) and time.perf_counter() - last_saved > SAVE_EVERY_S):
+                keep_state(epoch, i, loss_sum, loss_batches)
+                last_saved = time.perf_counter()
+            if out_of_time:
                 break
         progress.close()
         kept = f"{out} holds epoch {epoch - 1}" if epoch > 1 else f"{out} is as it was"
@@ -172,31 +223,58 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
             raise TrainingError(f"training diverged in epoch {epoch}: the weights became NaN or infinite "
                                 f"(try a smaller --lr than {peak_lr:g}); {kept}")
         bleu = evaluate_bleu(model, scored, src_vocab, tgt_vocab, device)
-        minutes = (time.perf_counter() - started) / 60
-        history.append(round(bleu, 2))
-        losses.append(round(loss_sum / max(loss_batches, 1), 4))
+        minutes = run.minutes + (time.perf_counter() - started) / 60
+        run.bleu_history.append(round(bleu, 2))
+        run.loss_history.append(round(loss_sum / max(loss_batches, 1), 4))
         book = greedy_texts(model, [tuple(s.split()) for s in BOOK_SENTENCES], src_vocab, tgt_vocab, device)
         info = {"data": str(Path(data_path).name), "train_pairs": len(train), "val_pairs": len(val),
                 "val_sources": len({p.src for p in val}), "epochs_completed": epoch - out_of_time,
-                "steps": step, "minutes": round(minutes, 1), "device": str(device),
+                "steps": run.step, "minutes": round(minutes, 1), "device": str(device),
                 "threads": torch.get_num_threads(), "val_bleu": round(bleu, 2) if val else None,
                 "bleu_scored_on": scored_on, "parameters": n_params,
-                "bleu_per_epoch": history, "train_loss_per_epoch": losses, "peak_lr": peak_lr,
-                "book_sentences": dict(zip(BOOK_SENTENCES, book, strict=True)),
-                "options": {k: v for k, v in vars(opts).items()}, "seed": opts.seed}
+                "bleu_per_epoch": list(run.bleu_history), "train_loss_per_epoch": list(run.loss_history),
+                "peak_lr": peak_lr, "book_sentences": dict(zip(BOOK_SENTENCES, book, strict=True)),
+                "options": {k: v for k, v in vars(opts).items()}, "seed": opts.seed, "runs": run.runs}
+        if out_of_time:  # a partial epoch is scored but not part of the history a resumed run continues
+            run.bleu_history.pop()
+            run.loss_history.pop()
         if not val:
             info["train_bleu"] = round(bleu, 2)
         log.write(f"epoch {epoch}: {scored_on} BLEU {bleu:.2f} after {minutes:.1f} min; "
                   + "; ".join(f"{s} => {t}" for s, t in zip(BOOK_SENTENCES, book, strict=True)) + "\n")
-        _check_target(out, replace_existing or epoch > 1)  # (a file put there while training is not replaced)
+        _check_target(out, replace_existing or resume or epoch > 1)  # (a file put there while training is kept)
         try:
             save_checkpoint(out, model, src_vocab=src_vocab, tgt_vocab=tgt_vocab, training=info, half=True,
                             verify=True)
         except (OSError, CheckpointError) as error:
             raise TrainingError(f"epoch {epoch} could not be saved: {error}; {kept}") from None
-        if out_of_time or epoch == opts.stop_after:
+        if epoch == opts.epochs and not out_of_time:
+            state_file.unlink(missing_ok=True)  # the schedule is done: nothing is left to resume
+        elif not out_of_time:
+            keep_state(epoch + 1, 0, 0.0, 0)
+        if out_of_time or epoch == opts.stop_after or (deadline and time.perf_counter() > deadline):
+            if out_of_time or epoch < opts.epochs:
+                log.write(f"stopped; continue the schedule with the same command and --resume ({state_file})\n")
             break
     return info
+
+
+def _read_state(state_file: Path, opts: TrainOptions) -> TrainingState:
+    """The state ``--resume`` continues, checked against ``--stop-after`` (TrainingError if it cannot be)."""
+    try:
+        state = load_state(state_file)
+    except ResumeError as error:
+        raise TrainingError(f"--resume: {error}") from None
+    if opts.stop_after is not None and opts.stop_after < state.epoch:
+        raise TrainingError(f"--stop-after {opts.stop_after}: the run in {state_file} has already finished "
+                            f"epoch {state.epoch - 1}")
+    return state
+
+
+def _restore_rng(state: TrainingState, device: torch.device) -> None:
+    torch.set_rng_state(state.rng)
+    if state.cuda_rng is not None and device.type == "cuda":
+        torch.cuda.set_rng_state(state.cuda_rng, device)
 
 
 def _check_target(out: str | Path, replace_existing: bool) -> None:
