@@ -18,6 +18,27 @@ from attnviz.core.attention import Attended
 from attnviz.core.kinds import AttentionKind
 
 
+@dataclass(frozen=True)
+class TranslationConfig:
+    """The settings every translation model's config has (a family's config adds its own): vocabulary
+    sizes, width, dropout, the longest source and target it takes, and whether the target embedding is
+    tied to the output projection."""
+
+    src_vocab_size: int
+    tgt_vocab_size: int
+    num_hiddens: int = 256
+    dropout: float = 0.1
+    max_src_len: int = 32
+    max_tgt_len: int = 32
+    tie_output: bool = True  # the target embedding and the output projection share one matrix
+
+
+def token_embeddings(config: TranslationConfig) -> tuple[nn.Embedding, nn.Embedding]:
+    """The source and target embedding tables (vocabulary × num_hiddens) of a Transformer-style model."""
+    return (nn.Embedding(config.src_vocab_size, config.num_hiddens),
+            nn.Embedding(config.tgt_vocab_size, config.num_hiddens))
+
+
 class DecoderState(Protocol):
     """A translation model's cache between steps (keys/values or a hidden state)."""
 

@@ -27,7 +27,7 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.attention import Attended, MultiHeadAttention
-from attnviz.core.decoder import EncoderAttention, StepAttention, stack_layers
+from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationConfig, stack_layers, token_embeddings
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.positional import PositionalEncoding
 from attnviz.core.projection import project
@@ -35,20 +35,13 @@ from attnviz.core.transformer import PositionWiseFFN
 
 
 @dataclass(frozen=True)
-class DecoderOnlyConfig:
-    """Hyperparameters of :class:`DecoderOnly` (about 11 M parameters at these defaults and the shipped
-    vocabularies, as the encoder–decoder Transformer)."""
+class DecoderOnlyConfig(TranslationConfig):
+    """Hyperparameters of :class:`DecoderOnly` (with those of every translation model; about 11 M
+    parameters at these defaults and the shipped vocabularies, as the encoder–decoder Transformer)."""
 
-    src_vocab_size: int
-    tgt_vocab_size: int
-    num_hiddens: int = 256
     ffn_hiddens: int = 1024
     num_heads: int = 4
     num_decoder_layers: int = 6
-    dropout: float = 0.1
-    max_src_len: int = 32
-    max_tgt_len: int = 32
-    tie_output: bool = True  # the target embedding and the output projection share one matrix
 
 
 class Block(nn.Module):
@@ -111,8 +104,7 @@ class DecoderOnly(nn.Module):
         super().__init__()
         c = config
         self.config = c
-        self.src_embedding = nn.Embedding(c.src_vocab_size, c.num_hiddens)
-        self.tgt_embedding = nn.Embedding(c.tgt_vocab_size, c.num_hiddens)
+        self.src_embedding, self.tgt_embedding = token_embeddings(c)
         max_len = c.max_src_len + c.max_tgt_len + 2  # the table is not stored: any size loads
         self.positional = PositionalEncoding(c.num_hiddens, c.dropout, max(max_len, 258))
         self.blocks = nn.ModuleList(Block(c) for _ in range(c.num_decoder_layers))

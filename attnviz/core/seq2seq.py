@@ -17,25 +17,19 @@ from torch import Tensor, nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from attnviz.core.attention import AdditiveAttention, DotProductAttention
-from attnviz.core.decoder import EncoderAttention, StepAttention
+from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationConfig
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.projection import project
 
 
 @dataclass(frozen=True)
-class Seq2SeqConfig:
-    """Hyperparameters of :class:`Seq2SeqAttention`."""
+class Seq2SeqConfig(TranslationConfig):
+    """Hyperparameters of :class:`Seq2SeqAttention` (with those of every translation model)."""
 
-    src_vocab_size: int
-    tgt_vocab_size: int
     scoring: Literal["additive", "dot"] = "additive"
     embed_size: int = 256
-    num_hiddens: int = 256
     num_layers: int = 2
     dropout: float = 0.2
-    max_src_len: int = 32
-    max_tgt_len: int = 32
-    tie_output: bool = True  # output projection shares the target embedding matrix
 
 
 @dataclass

@@ -19,7 +19,7 @@ from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.decoder import TranslationModel
 from attnviz.core.decoding import BeamSearch, Hypothesis, SearchPoint, encode_batch
 from attnviz.core.limits import MAX_BEAM
-from attnviz.core.results import BatchDecoding, Beam, DecodeStep, EncodedSource
+from attnviz.core.results import BatchDecoding, Beam, Comparison, DecodeStep, EncodedSource
 from attnviz.core.row_stack import RowStacks, stack_rows
 from attnviz.core.text import BOS, EOS, PAD, Vocab, source_words
 
@@ -229,3 +229,27 @@ def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.dev
         hyp = search.best(b)
         steps.append(describe_step([hyp], True, seconds, len(hyp.ids) - 1, width, loaded.tgt_vocab))
     return BatchDecoding(tuple(encoded), tuple(steps))
+
+
+def output_with_end(step: DecodeStep | None) -> tuple[str, ...]:
+    """The tokens a decoding has output up to ``step``, ``<eos>`` included when it ended there."""
+    return () if step is None else (*step.output_tokens, *((EOS,) if step.token == EOS else ()))
+
+
+def forced_comparison(other: LoadedModel, text: str, target: Sequence[str],
+                      own_translation: tuple[str, ...] | None = None) -> Comparison:
+    """``other`` on the sentence ``text``: its own greedy translation (``own_translation`` when already known)
+    and its decoding forced to take ``target`` (the first model's output: :func:`output_with_end`),
+    so that the two models' attention rows are the same queries. A token ``other`` does not know is forced
+    as ``<unk>``; its own length limit may end the forced decoding early."""
+    decoding = DecodeSession(other, other.device)
+    if own_translation is None:
+        decoding.encode(text)
+        own_translation = decoding.run()[-1].output_tokens
+    compared = decoding.encode(text)
+    for token in target:
+        if decoding.finished:  # its own length limit (max_tgt_len) is shorter than this output
+            break
+        decoding.step(token if token in other.tgt_vocab else "<unk>")  # type: ignore[operator]
+    return Comparison(other.path.stem if other.path else "", other.kind, compared, own_translation, tuple(target),
+                      tuple(decoding.steps))

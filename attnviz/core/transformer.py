@@ -16,7 +16,7 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.attention import Attended, MultiHeadAttention
-from attnviz.core.decoder import EncoderAttention, StepAttention, stack_layers
+from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationConfig, stack_layers, token_embeddings
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.masking import causal_mask
 from attnviz.core.positional import PositionalEncoding
@@ -24,20 +24,13 @@ from attnviz.core.projection import project
 
 
 @dataclass(frozen=True)
-class TransformerConfig:
-    """Hyperparameters of :class:`Transformer`."""
+class TransformerConfig(TranslationConfig):
+    """Hyperparameters of :class:`Transformer` (with those of every translation model)."""
 
-    src_vocab_size: int
-    tgt_vocab_size: int
-    num_hiddens: int = 256
     ffn_hiddens: int = 1024
     num_heads: int = 4
     num_encoder_layers: int = 3
     num_decoder_layers: int = 3
-    dropout: float = 0.1
-    max_src_len: int = 32
-    max_tgt_len: int = 32
-    tie_output: bool = True  # decoder embedding and output projection share one matrix
 
 
 class AddNorm(nn.Module):
@@ -162,8 +155,7 @@ class Transformer(nn.Module):
         super().__init__()
         c = config
         self.config = c
-        self.src_embedding = nn.Embedding(c.src_vocab_size, c.num_hiddens)
-        self.tgt_embedding = nn.Embedding(c.tgt_vocab_size, c.num_hiddens)
+        self.src_embedding, self.tgt_embedding = token_embeddings(c)
         max_len = max(c.max_src_len, c.max_tgt_len, 256) + 2  # the table is not stored: any size loads
         self.positional = PositionalEncoding(c.num_hiddens, c.dropout, max_len)
         self.encoder_blocks = nn.ModuleList(EncoderBlock(c) for _ in range(c.num_encoder_layers))

@@ -139,8 +139,9 @@ class PanelRequests(SessionBase):
         source = state.shown_source
         if other is None or source is None or state.stale:
             return
-        last = state.steps[-1] if state.steps else None
-        target = () if last is None else (*last.output_tokens, *(("<eos>",) if last.token == "<eos>" else ()))
+        from attnviz.core.stepping import forced_comparison, output_with_end  # (torch: loaded with the models)
+
+        target = output_with_end(state.steps[-1] if state.steps else None)
         ticket = self._latest.current(SENTENCE)
         kept = self._state.comparison  # its own translation depends only on the model and the sentence
         made_by = self._compared_by
@@ -148,20 +149,7 @@ class PanelRequests(SessionBase):
             and made_by[1] is kept and kept.source.text == source.text else None
 
         def job() -> Comparison:
-            from attnviz.core.stepping import DecodeSession
-
-            decoding = DecodeSession(other, other.device)
-            own = own_before
-            if own is None:
-                decoding.encode(source.text)
-                own = decoding.run()[-1].output_tokens
-            compared = decoding.encode(source.text)
-            for token in target:
-                if decoding.finished:  # its own length limit (max_tgt_len) is shorter than this output
-                    break
-                decoding.step(token if token in other.tgt_vocab else "<unk>")  # type: ignore[operator]
-            return Comparison(other.path.stem if other.path else "", other.kind, compared, own, target,
-                              tuple(decoding.steps))
+            return forced_comparison(other, source.text, target, own_before)
 
         def done(comparison: Comparison) -> None:
             if self._latest.wins(ticket) and self._other is other:
