@@ -1,0 +1,87 @@
+"""The attention of Hugging Face models, recorded as it is computed: weights and pre-softmax scores.
+
+transformers lets a model's attention layers call a registered function instead of its own. attnviz
+registers ``attnviz``: the library's *eager* computation (scaled dot product, the additive mask, softmax,
+grouped-query keys and values repeated per head) that also hands each call's scores and weights to the
+:func:`recording` block around a forward pass. Its weights are the ones ``output_attentions`` returns
+(tests/test_hf_attention.py checks Marian, BART, GPT-2 and Llama against eager); its scores are what the
+softmax read, masked cells at -inf. Masks are built as for eager (an additive float mask).
+Shapes: B batch, H query heads, Q queries, K keys, D per-head width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch import Tensor, nn
+
+IMPLEMENTATION = "attnviz"
+
+
+@dataclass(frozen=True)
+class AttentionCall:
+    """One attention layer's computation in a forward pass: the module (its projections: the Computation
+    view), the query/key/value heads (B, H, Q|K, D) after any rotary embedding and group repetition, scores
+    (B, H, Q, K) as the softmax read them (masked cells -inf) and the weights (B, H, Q, K)."""
+
+    module: nn.Module
+    query: Tensor
+    key: Tensor
+    value: Tensor
+    scores: Tensor
+    weights: Tensor
+
+
+_calls: ContextVar[list[AttentionCall] | None] = ContextVar("attnviz_attention_calls", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[AttentionCall]]:
+    """Collect every attention call of the forward passes run inside the block, in the order they ran."""
+    calls: list[AttentionCall] = []
+    token = _calls.set(calls)
+    try:
+        yield calls
+    finally:
+        _calls.reset(token)
+
+
+def repeated(heads: Tensor, times: int) -> Tensor:
+    """(B, G, K, D) key or value heads -> (B, G·times, K, D): each group's head serves ``times`` query heads."""
+    return heads if times == 1 else heads.repeat_interleave(times, dim=1)
+
+
+def attention(module: nn.Module, query: Tensor, key: Tensor, value: Tensor, attention_mask: Tensor | None,
+              scaling: float | None = None, dropout: float = 0.0, **_: Any) -> tuple[Tensor, Tensor]:
+    """transformers' eager attention (query (B, H, Q, D), key/value (B, G, K, D), the additive mask
+    (B, 1, Q, ≥K) or None) -> output (B, Q, H, D), weights (B, H, Q, K); recorded inside :func:`recording`."""
+    scaling = query.shape[-1] ** -0.5 if scaling is None else scaling
+    key, value = repeated(key, query.shape[1] // key.shape[1]), repeated(value, query.shape[1] // value.shape[1])
+    scores = torch.matmul(query, key.transpose(-1, -2)) * scaling
+    if attention_mask is not None:
+        scores = scores + attention_mask[..., : key.shape[-2]]
+    weights = nn.functional.softmax(scores, dim=-1, dtype=torch.float32).to(query.dtype)
+    dropped = nn.functional.dropout(weights, p=dropout, training=module.training)
+    output = torch.matmul(dropped, value).transpose(1, 2).contiguous()
+    calls = _calls.get()
+    if calls is not None:
+        if attention_mask is not None:  # the mask's "minus infinity" is the dtype's lowest number, not -inf
+            hidden = attention_mask[..., : key.shape[-2]] <= torch.finfo(attention_mask.dtype).min / 2
+            scores = scores.masked_fill(hidden, float("-inf"))
+        calls.append(AttentionCall(module, query.detach(), key.detach(), value.detach(), scores.detach(),
+                                   weights.detach()))
+    return output, weights
+
+
+def register() -> None:
+    """Make ``attn_implementation="attnviz"`` available to transformers (idempotent)."""
+    from transformers import AttentionInterface
+    from transformers.masking_utils import AttentionMaskInterface, eager_mask
+
+    AttentionInterface.register(IMPLEMENTATION, attention)
+    AttentionMaskInterface.register(IMPLEMENTATION, eager_mask)
