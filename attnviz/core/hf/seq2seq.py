@@ -1,0 +1,100 @@
+"""A Hugging Face encoder–decoder (Marian, BART, mBART) behind attnviz's decoder interface.
+
+``start`` runs the encoder once; ``step`` runs the decoder on one token per row with the previous keys and
+values, through the library's own forward pass and :mod:`attnviz.core.hf.attention`'s recording attention,
+so that every map is the model's own. The cache is attnviz's: per layer the self-attention keys and values
+(B, G, t, D), handed to a fresh ``DynamicCache`` each step (the library only appends to it), so a state is
+never changed once made (beam search and the app's prefetch go back to earlier states).
+Shapes: B rows, S source tokens, L layers, H heads, G key/value heads, t target tokens so far, D head width.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch import Tensor, nn
+
+from attnviz.core.decoder import EncoderAttention, StepAttention
+from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
+from attnviz.core.kinds import AttentionKind
+
+
+@dataclass(frozen=True)
+class Seq2SeqState:
+    """The encoder's output (B, S, D·H), its mask (B, S) (1: a real token) and per decoder layer the
+    self-attention keys and values so far."""
+
+    encoder_hidden: Tensor
+    encoder_mask: Tensor
+    self_kv: tuple[tuple[Tensor, Tensor], ...]
+
+    def reorder(self, index: Tensor) -> Seq2SeqState:
+        return Seq2SeqState(self.encoder_hidden[index], self.encoder_mask[index],
+                            tuple((k[index], v[index]) for k, v in self.self_kv))
+
+
+def _modules(stack: nn.Module, name: str) -> list[nn.Module]:
+    return [getattr(layer, name) for layer in stack.layers]  # type: ignore[union-attr]
+
+
+class HFEncoderDecoder(nn.Module):
+    """attnviz's decoder interface (:mod:`attnviz.core.decoder`) over a transformers ``*ForConditionalGeneration``
+    of the BART family (``model.model.encoder`` / ``decoder`` with ``self_attn`` and ``encoder_attn``)."""
+
+    def __init__(self, model: nn.Module, config: Any):
+        super().__init__()
+        register()
+        model.set_attn_implementation(IMPLEMENTATION)  # type: ignore[operator]
+        self.hf = model.eval()
+        self.config = config  # attnviz's view of it (max_src_len, max_tgt_len, layers, heads)
+        base = model.model  # type: ignore[union-attr]
+        self._modules_of = {AttentionKind.ENCODER_SELF: _modules(base.encoder, "self_attn"),
+                            AttentionKind.DECODER_SELF: _modules(base.decoder, "self_attn"),
+                            AttentionKind.CROSS: _modules(base.decoder, "encoder_attn")}
+
+    def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
+        return self._modules_of[kind]
+
+    def _of_kind(self, calls: list[AttentionCall], kind: AttentionKind) -> list[AttentionCall]:
+        order = {id(module): layer for layer, module in enumerate(self._modules_of[kind])}
+        return sorted((c for c in calls if id(c.module) in order), key=lambda c: order[id(c.module)])
+
+    def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
+              ) -> tuple[Seq2SeqState, EncoderAttention | None]:
+        """src (B, S) right-padded ids, valid lengths (B,) -> the state and the encoder's self-attention."""
+        mask = (torch.arange(src.shape[1], device=src.device)[None, :] < src_valid_lens[:, None]).long()
+        with recording() as calls:
+            hidden = self.hf.get_encoder()(input_ids=src, attention_mask=mask).last_hidden_state  # type: ignore[operator]
+        state = Seq2SeqState(hidden, mask, ())
+        if not need_attention:
+            return state, None
+        layers = self._of_kind(calls, AttentionKind.ENCODER_SELF)
+        return state, EncoderAttention(torch.stack([c.weights for c in layers], dim=1),
+                                       torch.stack([c.scores for c in layers], dim=1))
+
+    def step(self, tokens: Tensor, state: Seq2SeqState, need_attention: bool = False
+             ) -> tuple[Tensor, Seq2SeqState, StepAttention | None]:
+        """tokens (B,) -> log-probabilities (B, V), the next state, the newest row's attention."""
+        from transformers.cache_utils import DynamicCache, EncoderDecoderCache
+        from transformers.modeling_outputs import BaseModelOutput
+
+        cache = EncoderDecoderCache(DynamicCache(ddp_cache_data=state.self_kv or None), DynamicCache())
+        with recording() as calls:
+            out = self.hf(encoder_outputs=BaseModelOutput(last_hidden_state=state.encoder_hidden),
+                          attention_mask=state.encoder_mask, decoder_input_ids=tokens[:, None],
+                          past_key_values=cache, use_cache=True)
+        layers = out.past_key_values.self_attention_cache.layers
+        next_state = Seq2SeqState(state.encoder_hidden, state.encoder_mask,
+                                  tuple((layer.keys, layer.values) for layer in layers))
+        log_probs = torch.log_softmax(out.logits[:, -1].float(), dim=-1)
+        if not need_attention:
+            return log_probs, next_state, None
+        own, cross = self._of_kind(calls, AttentionKind.DECODER_SELF), self._of_kind(calls, AttentionKind.CROSS)
+
+        def newest(layer_calls: list[AttentionCall], part: str) -> Tensor:
+            return torch.stack([getattr(c, part)[:, :, -1] for c in layer_calls], dim=1)  # (B, L, H, K)
+
+        return log_probs, next_state, StepAttention(newest(cross, "weights"), newest(cross, "scores"),
+                                                    newest(own, "weights"), newest(own, "scores"))

@@ -1,0 +1,65 @@
+"""Hugging Face models decode through attnviz's own loop to the library's own answer: greedy tokens equal
+``generate``'s, and every attention map recorded at every step equals ``output_attentions`` for the same
+prefix (tiny random models built here from a config; nothing is downloaded)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+import torch
+
+transformers = pytest.importorskip("transformers")
+
+from attnviz.core.decoding import BeamSearch  # noqa: E402
+from attnviz.core.hf.seq2seq import HFEncoderDecoder  # noqa: E402
+
+PAD, EOS, STEPS = 0, 2, 8
+SOURCES = torch.tensor([[5, 6, 7, 8, 2], [9, 6, 2, 0, 0]])
+VALID = torch.tensor([5, 3])
+
+
+def tiny(family: str, seed: int):
+    torch.manual_seed(seed)
+    sizes = dict(vocab_size=40, d_model=16, encoder_layers=2, decoder_layers=2, encoder_attention_heads=2,
+                 decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=32, max_position_embeddings=64,
+                 pad_token_id=PAD, eos_token_id=EOS, decoder_start_token_id=PAD, bos_token_id=1)
+    if family == "marian":
+        model = transformers.MarianMTModel(transformers.MarianConfig(**sizes))
+    else:
+        model = transformers.BartForConditionalGeneration(transformers.BartConfig(**sizes, forced_bos_token_id=None))
+    model.eval()
+    model.generation_config.bad_words_ids = [[PAD]]  # as opus-mt's generation config: <pad> is never an output
+    model.generation_config.forced_eos_token_id = None
+    return model
+
+
+@pytest.mark.parametrize("family", ["marian", "bart"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_greedy_decoding_and_every_map_equal_generate(family, seed):
+    model = tiny(family, seed)
+    adapter = HFEncoderDecoder(model, SimpleNamespace(max_src_len=64, max_tgt_len=STEPS))
+    search = BeamSearch(adapter, SOURCES, VALID, bos_id=PAD, eos_id=EOS, pad_id=PAD, beam_size=1, max_len=STEPS,
+                        record_attention=True)
+    search.run()
+    model.set_attn_implementation("eager")
+    mask = (torch.arange(SOURCES.shape[1])[None] < VALID[:, None]).long()
+    with torch.no_grad():
+        reference = model.generate(SOURCES, attention_mask=mask, max_new_tokens=STEPS, num_beams=1, do_sample=False,
+                                   output_attentions=True, return_dict_in_generate=True)
+    for row in range(len(SOURCES)):
+        ours = search.best(row)
+        library = reference.sequences[row, 1:].tolist()  # (after the decoder start)
+        library = library[: library.index(EOS) + 1] if EOS in library else library
+        assert ours.ids == library
+        encoder = search.encoder_attention
+        for layer, weights in enumerate(reference.encoder_attentions):
+            torch.testing.assert_close(encoder.weights[row, layer], weights[row], atol=1e-5, rtol=0)
+        for step, attention_row in enumerate(ours.rows):
+            for layer in range(2):
+                cross = reference.cross_attentions[step][layer][row, :, -1]
+                own = reference.decoder_attentions[step][layer][row, :, -1]
+                torch.testing.assert_close(torch.from_numpy(attention_row.cross_weights[layer]), cross, atol=1e-5,
+                                           rtol=0)
+                torch.testing.assert_close(torch.from_numpy(attention_row.self_weights[layer]), own, atol=1e-5,
+                                           rtol=0)
