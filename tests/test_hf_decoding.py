@@ -63,3 +63,52 @@ def test_greedy_decoding_and_every_map_equal_generate(family, seed):
                                            rtol=0)
                 torch.testing.assert_close(torch.from_numpy(attention_row.self_weights[layer]), own, atol=1e-5,
                                            rtol=0)
+
+
+def tiny_causal(family: str, seed: int):
+    torch.manual_seed(seed)
+    if family == "gpt2":  # GPT-2's one special token is <bos> and <eos> at once
+        config = transformers.GPT2Config(vocab_size=40, n_embd=16, n_layer=2, n_head=2, n_positions=64,
+                                         bos_token_id=EOS, eos_token_id=EOS)
+        model = transformers.GPT2LMHeadModel(config)
+    else:
+        cls = {"llama": (transformers.LlamaConfig, transformers.LlamaForCausalLM),
+               "qwen2": (transformers.Qwen2Config, transformers.Qwen2ForCausalLM)}[family]
+        config = cls[0](vocab_size=40, hidden_size=16, num_hidden_layers=2, num_attention_heads=4,
+                        num_key_value_heads=2, intermediate_size=32, max_position_embeddings=64, bos_token_id=1,
+                        eos_token_id=EOS, pad_token_id=PAD)
+        model = cls[1](config)
+    return model.eval()
+
+
+@pytest.mark.parametrize("family", ["gpt2", "llama", "qwen2"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_decoder_only_greedy_decoding_of_a_left_padded_batch_and_every_map_equal_generate(family, seed):
+    from attnviz.core.hf.causal import HFCausal, left_padded
+
+    model = tiny_causal(family, seed)
+    adapter = HFCausal(model, SimpleNamespace(max_src_len=64, max_tgt_len=STEPS), PAD)
+    search = BeamSearch(adapter, SOURCES, VALID, bos_id=EOS, eos_id=EOS, beam_size=1, max_len=STEPS,
+                        record_attention=True, banned=[])
+    search.run()
+    model.set_attn_implementation("eager")
+    ids, mask = left_padded(SOURCES, VALID, PAD)
+    with torch.no_grad():
+        reference = model.generate(ids, attention_mask=mask, max_new_tokens=STEPS, num_beams=1, do_sample=False,
+                                   pad_token_id=PAD, output_attentions=True, return_dict_in_generate=True)
+    width = SOURCES.shape[1]
+    for row in range(len(SOURCES)):
+        ours = search.best(row)
+        library = reference.sequences[row, width:].tolist()
+        library = library[: library.index(EOS) + 1] if EOS in library else library
+        assert ours.ids == library
+        for layer, weights in enumerate(reference.attentions[0]):  # the prompt's pass
+            torch.testing.assert_close(search.encoder_attention.weights[row, layer], weights[row], atol=1e-5,
+                                       rtol=0)
+        for step, attention_row in enumerate(ours.rows):
+            for layer in range(2):
+                own = reference.attentions[step][layer][row, :, -1]
+                torch.testing.assert_close(torch.from_numpy(attention_row.self_weights[layer]), own, atol=1e-5,
+                                           rtol=0)
+                torch.testing.assert_close(torch.from_numpy(attention_row.cross_weights[layer]), own[:, :width],
+                                           atol=1e-5, rtol=0)

@@ -80,20 +80,22 @@ class BeamSearch:
     length-normalized score. A sentence ends when all its kept hypotheses have ended or after
     ``max_len`` steps. record_attention: keep each hypothesis's attention rows (the app);
     top_k: keep each hypothesis's next-token top-k (the app's table). <bos> and ``pad_id`` are never
-    candidates (a barely trained model may rank them first): not chosen, not in the top-k, not forced.
+    candidates (a barely trained model may rank them first): not chosen, not in the top-k, not forced;
+    ``banned`` replaces that set where a model says otherwise (GPT-2's <bos> is its <eos>).
     """
 
     def __init__(self, model: TranslationModel, src: Tensor, src_valid_lens: Tensor, *, bos_id: int, eos_id: int,
                  pad_id: int | None = None, beam_size: int = 1, max_len: int = 32, record_attention: bool = False,
-                 top_k: int = 0):
+                 top_k: int = 0, banned: Sequence[int] | None = None):
         if beam_size < 1:
             raise ValueError(f"beam size must be at least 1, got {beam_size}")
         self.model, self.bos_id, self.eos_id = model, bos_id, eos_id
-        self.never = sorted({bos_id} | ({pad_id} if pad_id is not None else set()))  # token ids never decoded
+        never = {bos_id} | ({pad_id} if pad_id is not None else set()) if banned is None else set(banned)
+        self.never = sorted(never)  # token ids never decoded
         self.beam_size, self.max_len = beam_size, max_len
         self.record_attention, self.top_k = record_attention, top_k
         self.device = src.device
-        self._never = torch.tensor(self.never, device=self.device)
+        self._never = torch.tensor(self.never, dtype=torch.long, device=self.device)
         self.state: DecoderState
         self.state, self.encoder_attention = model.start(src, src_valid_lens, need_attention=record_attention)
         self.hypotheses: list[list[Hypothesis]] = [[Hypothesis([], 0.0)] for _ in range(src.shape[0])]
@@ -130,7 +132,7 @@ class BeamSearch:
         state_in = self.state
         if force is not None:
             if force in self.never:
-                raise ValueError(f"token id {force} (<bos> or <pad>) is never decoded: it cannot be forced")
+                raise ValueError(f"token id {force} is never decoded (<bos>, <pad> or banned): it cannot be forced")
             if len(self.hypotheses) != 1:
                 raise ValueError("a token can be forced only when decoding one sentence")
             if len(live) > 1:  # the best live hypothesis (they are kept ranked) is cache row 0

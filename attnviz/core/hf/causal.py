@@ -1,0 +1,122 @@
+"""A Hugging Face decoder-only model (GPT-2, Llama, Qwen2) behind attnviz's decoder interface.
+
+The prompt is the source: ``start`` runs it whole (left-padded, positions counted from each row's first
+real token, as ``generate`` counts them) and keeps the log-probabilities its last position gives for the
+first new token; the first ``step`` returns those (the token it is handed is ignored: no separator is fed),
+later steps run one token per row. Each step's query row is the position that predicts the new token —
+the prompt's last token first, then each generated one — its ``cross_*`` attention the prompt's columns
+(the *source view*) and its ``self_*`` attention the whole sequence so far. Keys and values are attnviz's
+own, never changed once made (see :mod:`attnviz.core.hf.seq2seq`).
+Shapes: B rows, S padded prompt width, P positions so far, L layers, H heads, G key/value heads, D head width.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import torch
+from torch import Tensor, nn
+
+from attnviz.core.decoder import EncoderAttention, StepAttention
+from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
+from attnviz.core.kinds import AttentionKind
+
+
+@dataclass(frozen=True)
+class CausalState:
+    """Per layer the keys and values (B, G, P, D); which positions are real tokens (B, P) (0: left padding);
+    each row's next position (B,); the padded prompt width S; and, until the first step takes them, the
+    prompt's last-position log-probabilities (B, V) and attention rows (B, L, H, S)."""
+
+    kv: tuple[tuple[Tensor, Tensor], ...]
+    mask: Tensor
+    next_position: Tensor
+    prompt_width: int
+    first: tuple[Tensor, Tensor, Tensor] | None = None  # log-probs, weights, scores
+
+    def reorder(self, index: Tensor) -> CausalState:
+        first = None if self.first is None else tuple(t[index] for t in self.first)
+        return CausalState(tuple((k[index], v[index]) for k, v in self.kv), self.mask[index],
+                           self.next_position[index], self.prompt_width, first)  # type: ignore[arg-type]
+
+
+def left_padded(src: Tensor, valid_lens: Tensor, pad_id: int) -> tuple[Tensor, Tensor]:
+    """Right-padded ids (B, S) -> left-padded ids and their mask (B, S) (1: a real token)."""
+    width = src.shape[1]
+    columns = torch.arange(width, device=src.device)
+    start = (width - valid_lens)[:, None]
+    mask = columns[None, :] >= start
+    moved = torch.gather(src, 1, (columns[None, :] - start).clamp(min=0))
+    return torch.where(mask, moved, torch.full_like(moved, pad_id)), mask.long()
+
+
+def _layers(model: nn.Module) -> list[nn.Module]:
+    """The attention module of each block: GPT-2's ``transformer.h[i].attn``, Llama's ``model.layers[i].self_attn``."""
+    if hasattr(model, "transformer"):
+        return [block.attn for block in model.transformer.h]  # type: ignore[union-attr]
+    return [layer.self_attn for layer in model.model.layers]  # type: ignore[union-attr]
+
+
+class HFCausal(nn.Module):
+    """attnviz's decoder interface (:mod:`attnviz.core.decoder`) over a transformers ``*ForCausalLM`` /
+    ``GPT2LMHeadModel``."""
+
+    def __init__(self, model: nn.Module, config: Any, pad_id: int):
+        super().__init__()
+        register()
+        model.set_attn_implementation(IMPLEMENTATION)  # type: ignore[operator]
+        self.hf = model.eval()
+        self.config = config
+        self.pad_id = pad_id
+        self._attention = _layers(model)
+
+    def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
+        """The one causal self-attention of each block computes every kind (prompt, answer, source view)."""
+        return list(self._attention)
+
+    def _ordered(self, calls: list[AttentionCall]) -> list[AttentionCall]:
+        order = {id(module): layer for layer, module in enumerate(self._attention)}
+        return sorted((c for c in calls if id(c.module) in order), key=lambda c: order[id(c.module)])
+
+    def _forward(self, ids: Tensor, mask: Tensor, positions: Tensor, kv: tuple[tuple[Tensor, Tensor], ...]
+                 ) -> tuple[Tensor, tuple[tuple[Tensor, Tensor], ...], list[AttentionCall]]:
+        from transformers.cache_utils import DynamicCache
+
+        with recording() as calls:
+            out = self.hf(input_ids=ids, attention_mask=mask, position_ids=positions,
+                          past_key_values=DynamicCache(ddp_cache_data=kv or None), use_cache=True)
+        layers = out.past_key_values.layers
+        return out.logits[:, -1].float(), tuple((layer.keys, layer.values) for layer in layers), self._ordered(calls)
+
+    def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
+              ) -> tuple[CausalState, EncoderAttention | None]:
+        """src (B, S) right-padded prompt ids -> the state after the prompt and its self-attention
+        (B, L, H, S, S), left-padded."""
+        ids, mask = left_padded(src, src_valid_lens, self.pad_id)
+        positions = (mask.cumsum(-1) - 1).clamp(min=0)
+        logits, kv, calls = self._forward(ids, mask, positions, ())
+        weights = torch.stack([c.weights for c in calls], dim=1)  # (B, L, H, S, S)
+        scores = torch.stack([c.scores for c in calls], dim=1)
+        first = (torch.log_softmax(logits, dim=-1), weights[:, :, :, -1], scores[:, :, :, -1])
+        state = CausalState(kv, mask, positions[:, -1] + 1, src.shape[1], first)
+        return state, EncoderAttention(weights, scores) if need_attention else None
+
+    def step(self, tokens: Tensor, state: CausalState, need_attention: bool = False
+             ) -> tuple[Tensor, CausalState, StepAttention | None]:
+        """tokens (B,) the previous output (ignored at the first step) -> log-probabilities (B, V), the next
+        state, the attention of the query row that predicts the next token."""
+        width = state.prompt_width
+        if state.first is not None:
+            log_probs, weights, scores = state.first
+            next_state = replace(state, first=None)
+        else:
+            mask = torch.cat([state.mask, torch.ones_like(state.mask[:, :1])], dim=1)
+            logits, kv, calls = self._forward(tokens[:, None], mask, state.next_position[:, None], state.kv)
+            log_probs = torch.log_softmax(logits, dim=-1)
+            weights = torch.stack([c.weights[:, :, -1] for c in calls], dim=1)  # (B, L, H, P)
+            scores = torch.stack([c.scores[:, :, -1] for c in calls], dim=1)
+            next_state = CausalState(kv, mask, state.next_position + 1, width)
+        if not need_attention:
+            return log_probs, next_state, None
+        return log_probs, next_state, StepAttention(weights[..., :width], scores[..., :width], weights, scores)
