@@ -30,11 +30,13 @@ def tokenize(text: str) -> list[str]:
 @dataclass(frozen=True)
 class SourceWords:
     """A sentence as a model reads it: words (preprocessed, cut to the model's limit), the words its
-    vocabulary lacks (read as <unk>), and the original length when it was cut."""
+    vocabulary lacks (read as <unk>), the original length when it was cut, and the token ids where they
+    are not the vocabulary's ids of the words (a subword tokenizer's readable words: core/hf/vocab.py)."""
 
     words: tuple[str, ...]
     unknown: tuple[str, ...]
     truncated_from: int | None
+    ids: tuple[int, ...] | None = None
 
 
 def source_words(text: str, vocab: Vocab, max_len: int) -> SourceWords:

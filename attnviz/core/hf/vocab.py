@@ -1,0 +1,131 @@
+"""A Hugging Face tokenizer as attnviz reads tokens: readable subwords, one per id, in the interface of
+:class:`~attnviz.core.text.Vocab` (ids, tokens, the special ids), so the decode loop, the views and forcing
+work unchanged.
+
+Subword tokenizers mark where words start: SentencePiece (Marian, T5, Llama 2) with ``▁``, byte-level BPE
+(GPT-2, Llama 3, Qwen2) with ``Ġ`` and writes every byte as a stand-in character. attnviz shows a piece that
+starts a word as the word (``▁maison`` → ``maison``), a piece inside a word after a middle dot (``·s``), the
+bytes of byte-level tokens as the text they spell (``Ã©`` → ``é``, a newline ``⏎``), and gives a name that
+would repeat another id's its id (``maison#812``); special tokens stay as they are (``</s>``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from attnviz.core.text import SourceWords
+
+CONTINUES = "·"  # marks a piece that continues the word before it
+SENTENCEPIECE_START, BYTE_LEVEL_START = "▁", "Ġ"
+
+
+def _byte_level_alphabet() -> dict[str, int]:
+    """GPT-2's stand-in character for each byte -> the byte (the printable ones stand for themselves)."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    stand_in, extra = {}, 0
+    for byte in range(256):
+        if byte in printable:
+            stand_in[chr(byte)] = byte
+        else:
+            stand_in[chr(256 + extra)] = byte
+            extra += 1
+    return stand_in
+
+
+_BYTES = _byte_level_alphabet()
+
+
+def readable(token: str, style: str, special: bool = False) -> str:
+    """How a raw ``token`` of a tokenizer of ``style`` ("sentencepiece", "byte-level" or "plain") is shown."""
+    if special or style == "plain":
+        return token
+    if style == "byte-level":
+        if not all(char in _BYTES for char in token):
+            return token
+        raw = bytes(_BYTES[char] for char in token)
+        starts = raw.startswith(b" ")
+        text = raw.lstrip(b" ").decode("utf-8", errors="backslashreplace").replace("\n", "⏎").replace("\t", "⇥")
+        return (text or "␣") if starts else CONTINUES + text
+    if token.startswith(SENTENCEPIECE_START):
+        return token[len(SENTENCEPIECE_START):] or "␣"
+    return CONTINUES + token
+
+
+def tokenizer_style(tokens: Sequence[str]) -> str:
+    """How a vocabulary writes its tokens: "byte-level" (a token for each of the 256 byte stand-ins),
+    "sentencepiece" (one in ten tokens starts a word with ▁) or "plain"."""
+    present = set(tokens)
+    if sum(char in present for char in _BYTES) >= 250:
+        return "byte-level"
+    if sum(token.startswith(SENTENCEPIECE_START) for token in tokens) * 10 >= len(tokens):
+        return "sentencepiece"
+    return "plain"
+
+
+@dataclass(frozen=True)
+class SubwordVocab:
+    """A tokenizer's vocabulary as readable tokens (index = id, ``size`` of them: the model's output width,
+    which may exceed the tokenizer's), with its special ids and the tokenizer itself for splitting text."""
+
+    tokens: tuple[str, ...]
+    pad_id: int
+    bos_id: int  # the decoder's first input (an encoder–decoder's decoder start; a decoder-only model's <bos>)
+    eos_id: int
+    unk_id: int
+    tokenizer: Any = field(repr=False, compare=False)
+    add_special: bool = True  # whether splitting text adds the tokenizer's own special tokens (Marian's </s>)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {tok: i for i, tok in enumerate(self.tokens)})
+
+    @classmethod
+    def of(cls, tokenizer: Any, size: int, *, bos_id: int, eos_id: int, pad_id: int, unk_id: int | None = None
+           ) -> SubwordVocab:
+        """The vocabulary of ``tokenizer`` over ``size`` ids (ids it has no token for read ``<id N>``)."""
+        count = min(len(tokenizer), size)
+        raw = tokenizer.convert_ids_to_tokens(list(range(count)))
+        special = set(tokenizer.all_special_ids)
+        style = tokenizer_style(raw)
+        tokens: list[str] = []
+        seen: set[str] = set()
+        for i in range(size):
+            shown = readable(raw[i], style, i in special) if i < count and raw[i] is not None else f"<id {i}>"
+            if shown in seen:
+                shown = f"{shown}#{i}"
+            seen.add(shown)
+            tokens.append(shown)
+        unk = tokenizer.unk_token_id if unk_id is None else unk_id
+        return cls(tuple(tokens), pad_id, bos_id, eos_id, eos_id if unk is None else unk, tokenizer)
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    def __contains__(self, token: object) -> bool:
+        return token in self._index  # type: ignore[attr-defined]
+
+    def ids(self, tokens: Sequence[str]) -> list[int]:
+        index: dict[str, int] = self._index  # type: ignore[attr-defined]
+        return [index.get(tok, self.unk_id) for tok in tokens]
+
+    def to_tokens(self, ids: Iterable[int]) -> list[str]:
+        return [self.tokens[i] for i in ids]
+
+    def split(self, text: str, max_len: int) -> SourceWords:
+        """``text`` as the model reads it: its ids and readable tokens (special tokens the tokenizer adds
+        included; the first word shown as a word even where the tokenizer writes it as a piece), cut to
+        ``max_len``; ``unknown`` lists the words read as the unknown token."""
+        ids = self.tokenizer(text, add_special_tokens=self.add_special)["input_ids"]
+        truncated_from = len(ids) if len(ids) > max_len else None
+        if truncated_from and self.add_special and ids[-1] == self.eos_id:  # keep the end-of-text token last
+            ids = [*ids[: max_len - 1], ids[-1]]
+        ids = ids[:max_len]
+        unknown = tuple(dict.fromkeys(w for w in text.split() if self.unk_id in self.tokenizer(
+            w, add_special_tokens=False)["input_ids"])) if self.unk_id in ids else ()
+        words = self.to_tokens(ids)
+        special = set(self.tokenizer.all_special_ids)
+        first = next((i for i, token_id in enumerate(ids) if token_id not in special), None)
+        if first is not None and words[first].startswith(CONTINUES):  # the text's first word has no space before it
+            words[first] = words[first][len(CONTINUES):]
+        return SourceWords(tuple(words), unknown, truncated_from, tuple(ids))
