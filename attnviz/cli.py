@@ -242,9 +242,8 @@ def _cmd_translate(args: argparse.Namespace) -> int:
         for offset, source in enumerate(sources, number + 1):
             _warn_about(source, max_len, offset if args.text is None else None)
         number += len(lines)
-        outputs = translate(loaded.model, [s.words for s in sources], loaded.src_vocab, loaded.tgt_vocab, device,
-                            beam_size=args.beam)
-        sys.stdout.write("".join(" ".join(words) + "\n" for words in outputs))
+        outputs = translate(loaded.model, sources, loaded.src_vocab, loaded.tgt_vocab, device, beam_size=args.beam)
+        sys.stdout.write("".join(loaded.tgt_vocab.text_of(words) + "\n" for words in outputs))
         sys.stdout.flush()
     return 0
 
@@ -548,9 +547,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     from attnviz.training.options import KERNEL_REGRESSION_EPOCHS, KERNEL_REGRESSION_LR, TrainOptions
 
-    lrs = "; ".join(f"{name} {kind.default_lr:g}" for name, kind in KINDS.items() if kind.is_translation)
+    trainable = [name for name, kind in KINDS.items() if kind.trainable]
+    lrs = "; ".join(f"{name} {KINDS[name].default_lr:g}" for name in trainable if KINDS[name].is_translation)
     train = sub.add_parser("train", help="train a model on sentence pairs and write a checkpoint")
-    train.add_argument("kind", choices=list(KINDS))
+    train.add_argument("kind", choices=trainable)
     train.add_argument("--data", help="TSV of english<TAB>french pairs (required; kernel-regression takes none)")
     train.add_argument("--out", required=True, help="checkpoint to write (.safetensors); an existing checkpoint "
                        "is replaced only with --force, any other file never")

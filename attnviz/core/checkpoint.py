@@ -25,7 +25,7 @@ import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import torch
 from safetensors import SafetensorError, safe_open
@@ -292,6 +292,8 @@ def load_checkpoint(path: str | Path, device: torch.device | str = "cpu", compac
     compact_weights: hold a translation model's weights in less memory with the same numbers
     (:mod:`attnviz.core.compact`; for decoding, not for training it further)."""
     path = Path(path)
+    if path.is_dir():
+        return _load_hf_folder(path, device)
     _check_openable(path)
     try:
         with _utf8_name(path) as openable:
@@ -317,6 +319,16 @@ def is_attnviz_checkpoint(path: str | Path) -> bool:
     except Exception:  # safetensors raises several types for files that are not its own
         return False
     return "format_version" in metadata and "kind" in metadata
+
+
+def _load_hf_folder(path: Path, device: torch.device | str) -> LoadedModel:
+    """A Hugging Face model folder (attnviz/core/hf/load.py); its problems as CheckpointError."""
+    from attnviz.core.hf.load import load_hf_folder
+
+    try:
+        return cast(LoadedModel, load_hf_folder(path, device))
+    except (ValueError, OSError) as error:
+        raise CheckpointError(str(error)) from None
 
 
 def _check_openable(path: Path) -> None:

@@ -19,7 +19,7 @@ from torch import Tensor
 
 from attnviz.core.decoder import DecoderState, StepAttention, TranslationModel
 from attnviz.core.results import length_normalised
-from attnviz.core.text import Vocab
+from attnviz.core.text import SourceWords, Vocab
 
 
 @dataclass(frozen=True)
@@ -208,32 +208,46 @@ def encode_batch(sentences: Sequence[Sequence[str]], vocab: Vocab, *, add_bos: b
     """Token ids (B, T) padded with <pad> to the longest row, and valid lengths (B,)."""
     rows = [([vocab.bos_id] if add_bos else []) + vocab.ids(s) + ([vocab.eos_id] if add_eos else [])
             for s in sentences]
+    return padded_rows(rows, vocab.pad_id)
+
+
+def encode_sources(sources: Sequence[SourceWords], vocab: Vocab) -> tuple[Tensor, Tensor]:
+    """Split sentences' ids (B, T) padded with <pad>, and valid lengths (B,): the tokenizer's own ids where
+    it gave them (SourceWords.ids), else the vocabulary's ids of the words."""
+    return padded_rows([list(s.ids) if s.ids is not None else vocab.ids(s.words) for s in sources], vocab.pad_id)
+
+
+def padded_rows(rows: Sequence[Sequence[int]], pad_id: int) -> tuple[Tensor, Tensor]:
+    """Rows of ids -> (B, T) padded with ``pad_id`` to the longest, and their lengths (B,)."""
     width = max(1, max((len(r) for r in rows), default=1))
-    ids = torch.full((len(rows), width), vocab.pad_id, dtype=torch.long)
+    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
     for i, row in enumerate(rows):
         ids[i, : len(row)] = torch.tensor(row, dtype=torch.long)
     return ids, torch.tensor([len(r) for r in rows], dtype=torch.long)
 
 
 @torch.inference_mode()
-def translate(model: TranslationModel, sentences: Sequence[Sequence[str]], src_vocab: Vocab, tgt_vocab: Vocab,
-              device: torch.device, *, beam_size: int = 1, max_len: int | None = None,
+def translate(model: TranslationModel, sentences: Sequence[Sequence[str] | SourceWords], src_vocab: Vocab,
+              tgt_vocab: Vocab, device: torch.device, *, beam_size: int = 1, max_len: int | None = None,
               rows_per_batch: int = 256) -> list[list[str]]:
-    """Translations (target tokens, without <eos>) of tokenized, already truncated sentences.
+    """Translations (target tokens, without <eos>) of tokenized, already truncated sentences (word lists, or
+    :func:`~attnviz.core.text.source_words`' splits, which carry a subword tokenizer's own ids).
 
     Sentences are sorted by length and decoded ``rows_per_batch / beam_size`` at a time.
     """
     max_len = max_len or int(model.config.max_tgt_len)
     per_batch = max(1, rows_per_batch // beam_size)
-    order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
+    splits = [s if isinstance(s, SourceWords) else SourceWords(tuple(s), (), None) for s in sentences]
+    order = sorted(range(len(splits)), key=lambda i: len(splits[i].words))
     results: list[list[str]] = [[] for _ in sentences]
     for begin in range(0, len(order), per_batch):
-        chunk = [i for i in order[begin: begin + per_batch] if sentences[i]]
+        chunk = [i for i in order[begin: begin + per_batch] if splits[i].words]
         if not chunk:
             continue
-        src, valid = encode_batch([sentences[i] for i in chunk], src_vocab)
+        src, valid = encode_sources([splits[i] for i in chunk], src_vocab)
         search = BeamSearch(model, src.to(device), valid.to(device), bos_id=tgt_vocab.bos_id,
-                            eos_id=tgt_vocab.eos_id, pad_id=tgt_vocab.pad_id, beam_size=beam_size, max_len=max_len)
+                            eos_id=tgt_vocab.eos_id, pad_id=tgt_vocab.pad_id, beam_size=beam_size, max_len=max_len,
+                            banned=tgt_vocab.banned)
         search.run()
         for b, i in enumerate(chunk):
             ids = search.best(b).ids

@@ -68,6 +68,8 @@ class ModelKind:
     decoder_only: bool = False
     attention_cells: Callable[[Mapping[str, Any]], int] | None = None  # core/limits.py: what a decoding records
     sinusoidal_positions: bool = False  # adds the sinusoidal positional encoding to its embeddings
+    trainable: bool = True  # ``attnviz train`` can train it (a Hugging Face model is opened, not trained here)
+    prompt_predicts: bool = False  # no separator: the prompt's last token is the query of the first new token
 
     @property
     def is_translation(self) -> bool:
@@ -124,6 +126,16 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "dot"}, default_lr=2e-3,
               scoring_formula="scaled dot-product scoring: a(q, k) = qᵀk / √d",
               attention=(AttentionKind.CROSS,), attention_cells=limits.rnn_cells),
+    ModelKind("hf-seq2seq", "translation", "Hugging Face encoder–decoder (Marian, BART)", "attnviz.core.hf.load",
+              "HFSeq2SeqConfig", "HFEncoderDecoder",
+              scoring_formula="scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
+              attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
+              trainable=False),
+    ModelKind("hf-causal", "translation", "Hugging Face decoder-only model (GPT-2, Llama, Qwen2)",
+              "attnviz.core.hf.load", "HFCausalConfig", "HFCausal",
+              scoring_formula="scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
+              attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
+              decoder_only=True, trainable=False, prompt_predicts=True),
     ModelKind("kernel-regression", "regression", "Nadaraya–Watson kernel regression (attention pooling)",
               "attnviz.core.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel"),
 )}

@@ -17,11 +17,11 @@ import torch
 
 from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.decoder import TranslationModel
-from attnviz.core.decoding import BeamSearch, Hypothesis, SearchPoint, encode_batch
+from attnviz.core.decoding import BeamSearch, Hypothesis, SearchPoint, encode_sources
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import BatchDecoding, Beam, Comparison, DecodeStep, EncodedSource
 from attnviz.core.row_stack import RowStacks, stack_rows
-from attnviz.core.text import BOS, EOS, PAD, Vocab, source_words
+from attnviz.core.text import BOS, EOS, PAD, SourceWords, Vocab, source_words
 
 
 class DecodeSession:
@@ -64,11 +64,12 @@ class DecodeSession:
         source = source_words(text, self.src_vocab, self.max_src_len)
         if not source.words:
             raise ValueError("there is nothing to translate: the sentence is empty")
-        src, valid = encode_batch([source.words], self.src_vocab)
+        src, valid = encode_sources([source], self.src_vocab)
         self._search = BeamSearch(self.model, src.to(self.device), valid.to(self.device),
                                   bos_id=self.tgt_vocab.bos_id, eos_id=self.tgt_vocab.eos_id,
                                   pad_id=self.tgt_vocab.pad_id, beam_size=self.beam_size, max_len=self.max_tgt_len,
-                                  record_attention=self.record_attention, top_k=self.top_k)
+                                  record_attention=self.record_attention, top_k=self.top_k,
+                                  banned=self.tgt_vocab.banned)
         encoder = self._search.encoder_attention
         self._ahead = None
         self._stacks = RowStacks(self.max_tgt_len)
@@ -156,14 +157,23 @@ class DecodeSession:
         source_len = len(self.source.tokens) if self.source else 0
         self._stacks.max_rows = self.max_tgt_len
         return describe_step(hyps, finished, seconds, len(self.steps), source_len, self.tgt_vocab, forced,
-                             self._stacks)
+                             self._stacks, first_query(self.loaded, self.source))
+
+
+def first_query(loaded: LoadedModel, source: EncodedSource | SourceWords | None) -> str:
+    """The query token of the first step: the decoder's start token (<bos>), or, for a model whose prompt's
+    last token predicts the first new one (a Hugging Face decoder-only model), that token."""
+    vocab = loaded.tgt_vocab
+    assert vocab is not None
+    words = source.tokens if isinstance(source, EncodedSource) else source.words if source else ()
+    return words[-1] if loaded.model_kind.prompt_predicts and words else vocab.tokens[vocab.bos_id]
 
 
 def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index: int, source_len: int,
-                  vocab: Vocab, forced: bool = False, stacks: RowStacks | None = None) -> DecodeStep:
+                  vocab: Vocab, forced: bool = False, stacks: RowStacks | None = None, first: str = BOS) -> DecodeStep:
     """The frozen numpy view of a search step: its best hypothesis ``hyps[0]`` and all of its beams.
     forced: the user forced this step's token. stacks: share the maps' memory with the decoding's earlier
-    steps (their arrays are then read-only views); None: new arrays."""
+    steps (their arrays are then read-only views); None: new arrays. first: the first step's query token."""
     best = hyps[0]
 
     def stack(name: str, rows: list[np.ndarray], width: int, grows: bool = False) -> np.ndarray:
@@ -181,8 +191,8 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
     top_ids, top_probs = best.top
     return DecodeStep(
         index=index, token=tokens[-1], finished=finished,
-        output_tokens=tuple(tok for tok in tokens if tok != EOS),
-        query_tokens=(BOS, *tokens[:-1]), topk_tokens=tuple(vocab.to_tokens(top_ids)),
+        output_tokens=tuple(tok for tok in tokens if tok != vocab.tokens[vocab.eos_id]),
+        query_tokens=(first, *tokens[:-1]), topk_tokens=tuple(vocab.to_tokens(top_ids)),
         topk_probs=np.asarray(top_probs, dtype=np.float32),
         # (with record_attention off, the rows are empty and so are these arrays)
         cross_weights=stack("cross_weights", [r.cross_weights for r in best.rows], source_len),
@@ -207,11 +217,11 @@ def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.dev
     sources = [source_words(text, loaded.src_vocab, loaded.config.max_src_len) for text in texts]
     if not sources or any(not source.words for source in sources):
         raise ValueError("every sentence of a batch needs at least one word")
-    src, valid = encode_batch([source.words for source in sources], loaded.src_vocab)
+    src, valid = encode_sources(sources, loaded.src_vocab)
     started = time.perf_counter()
     search = BeamSearch(model, src.to(device), valid.to(device), bos_id=loaded.tgt_vocab.bos_id,
                         eos_id=loaded.tgt_vocab.eos_id, pad_id=loaded.tgt_vocab.pad_id,
-                        max_len=loaded.config.max_tgt_len, record_attention=True)
+                        max_len=loaded.config.max_tgt_len, record_attention=True, banned=loaded.tgt_vocab.banned)
     search.run()
     seconds = time.perf_counter() - started
     width = src.shape[1]
@@ -227,7 +237,8 @@ def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.dev
             None if encoder is None else encoder.weights[b].float().cpu().numpy(),
             None if encoder is None else encoder.scores[b].float().cpu().numpy(), real, prompt=left))
         hyp = search.best(b)
-        steps.append(describe_step([hyp], True, seconds, len(hyp.ids) - 1, width, loaded.tgt_vocab))
+        steps.append(describe_step([hyp], True, seconds, len(hyp.ids) - 1, width, loaded.tgt_vocab,
+                                   first=first_query(loaded, source)))
     return BatchDecoding(tuple(encoded), tuple(steps))
 
 

@@ -40,7 +40,13 @@ class SourceWords:
 
 
 def source_words(text: str, vocab: Vocab, max_len: int) -> SourceWords:
-    """Preprocess, tokenize and truncate ``text`` to ``max_len`` words: the one place input is cut."""
+    """``text`` as a model with source vocabulary ``vocab`` reads it, cut to ``max_len`` tokens: the one place
+    input is cut (a subword vocabulary splits it its own way: core/hf/vocab.py)."""
+    return vocab.split(text, max_len)
+
+
+def _word_split(text: str, vocab: Vocab, max_len: int) -> SourceWords:
+    """Preprocess, tokenize and truncate ``text`` to ``max_len`` words."""
     words = tokenize(preprocess(text))
     truncated_from = len(words) if len(words) > max_len else None
     words = words[:max_len]
@@ -101,6 +107,19 @@ class Vocab:
 
     def to_tokens(self, ids: Iterable[int]) -> list[str]:
         return [self.tokens[i] for i in ids]
+
+    @property
+    def banned(self) -> tuple[int, ...]:
+        """Ids a decoder never outputs: <pad> and <bos>."""
+        return (self.pad_id, self.bos_id)
+
+    def split(self, text: str, max_len: int) -> SourceWords:
+        """``text`` preprocessed and split into words, cut to ``max_len``."""
+        return _word_split(text, self, max_len)
+
+    def text_of(self, tokens: Sequence[str]) -> str:
+        """Output tokens as text: the words with spaces between."""
+        return " ".join(tokens)
 
 
 def untakeable_words(words: Iterable[str], vocab: Vocab) -> list[str]:

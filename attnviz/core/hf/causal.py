@@ -62,10 +62,10 @@ class HFCausal(nn.Module):
     """attnviz's decoder interface (:mod:`attnviz.core.decoder`) over a transformers ``*ForCausalLM`` /
     ``GPT2LMHeadModel``."""
 
-    def __init__(self, model: nn.Module, config: Any, pad_id: int):
+    def __init__(self, model: Any, config: Any, pad_id: int):
         super().__init__()
         register()
-        model.set_attn_implementation(IMPLEMENTATION)  # type: ignore[operator]
+        model.set_attn_implementation(IMPLEMENTATION)
         self.hf = model.eval()
         self.config = config
         self.pad_id = pad_id

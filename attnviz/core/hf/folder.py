@@ -103,7 +103,8 @@ def inspect_folder(path: str | Path) -> HFFolder:
     root = _cache_entry(folder) or folder
     config_file = _member(folder, root, "config.json", MAX_CONFIG_BYTES)
     if config_file is None:
-        raise HFFolderError(f"{folder}: has no config.json: not a Hugging Face model folder")
+        raise HFFolderError(f"{folder}: is a folder, not a checkpoint file, and has no config.json: not a Hugging "
+                            "Face model folder either")
     config = _read_config(config_file)
     model_type = config.get("model_type")
     if "auto_map" in config:
@@ -133,7 +134,7 @@ def hub_cache() -> Path:
 def cached_models(cache: Path | None = None) -> list[tuple[HFFolder | None, Path, str]]:
     """The models in the local Hugging Face cache, by name: (the checked folder or None, the snapshot, why it
     cannot be opened or ""), one per model (its newest snapshot)."""
-    found = []
+    found: list[tuple[HFFolder | None, Path, str]] = []
     for entry in sorted((cache or hub_cache()).glob("models--*")):
         snapshots = [s for s in (entry / "snapshots").glob("*") if (s / "config.json").exists()]
         if not snapshots:

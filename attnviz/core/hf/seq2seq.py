@@ -43,13 +43,13 @@ class HFEncoderDecoder(nn.Module):
     """attnviz's decoder interface (:mod:`attnviz.core.decoder`) over a transformers ``*ForConditionalGeneration``
     of the BART family (``model.model.encoder`` / ``decoder`` with ``self_attn`` and ``encoder_attn``)."""
 
-    def __init__(self, model: nn.Module, config: Any):
+    def __init__(self, model: Any, config: Any):
         super().__init__()
         register()
-        model.set_attn_implementation(IMPLEMENTATION)  # type: ignore[operator]
+        model.set_attn_implementation(IMPLEMENTATION)
         self.hf = model.eval()
         self.config = config  # attnviz's view of it (max_src_len, max_tgt_len, layers, heads)
-        base = model.model  # type: ignore[union-attr]
+        base = model.model
         self._modules_of = {AttentionKind.ENCODER_SELF: _modules(base.encoder, "self_attn"),
                             AttentionKind.DECODER_SELF: _modules(base.decoder, "self_attn"),
                             AttentionKind.CROSS: _modules(base.decoder, "encoder_attn")}
@@ -66,7 +66,7 @@ class HFEncoderDecoder(nn.Module):
         """src (B, S) right-padded ids, valid lengths (B,) -> the state and the encoder's self-attention."""
         mask = (torch.arange(src.shape[1], device=src.device)[None, :] < src_valid_lens[:, None]).long()
         with recording() as calls:
-            hidden = self.hf.get_encoder()(input_ids=src, attention_mask=mask).last_hidden_state  # type: ignore[operator]
+            hidden = self.hf.get_encoder()(input_ids=src, attention_mask=mask).last_hidden_state
         state = Seq2SeqState(hidden, mask, ())
         if not need_attention:
             return state, None

@@ -76,6 +76,7 @@ class SubwordVocab:
     unk_id: int
     tokenizer: Any = field(repr=False, compare=False)
     add_special: bool = True  # whether splitting text adds the tokenizer's own special tokens (Marian's </s>)
+    banned: tuple[int, ...] = ()  # ids the model never outputs (<pad> where it is not <eos>, the decoder start)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {tok: i for i, tok in enumerate(self.tokens)})
@@ -97,7 +98,8 @@ class SubwordVocab:
             seen.add(shown)
             tokens.append(shown)
         unk = tokenizer.unk_token_id if unk_id is None else unk_id
-        return cls(tuple(tokens), pad_id, bos_id, eos_id, eos_id if unk is None else unk, tokenizer)
+        banned = tuple(sorted({pad_id, bos_id} - {eos_id}))
+        return cls(tuple(tokens), pad_id, bos_id, eos_id, eos_id if unk is None else unk, tokenizer, banned=banned)
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -111,6 +113,10 @@ class SubwordVocab:
 
     def to_tokens(self, ids: Iterable[int]) -> list[str]:
         return [self.tokens[i] for i in ids]
+
+    def text_of(self, tokens: Sequence[str]) -> str:
+        """Output tokens as the text the tokenizer makes of their ids (special tokens left out)."""
+        return str(self.tokenizer.decode(self.ids(tokens), skip_special_tokens=True)).strip()
 
     def split(self, text: str, max_len: int) -> SourceWords:
         """``text`` as the model reads it: its ids and readable tokens (special tokens the tokenizer adds

@@ -1,0 +1,114 @@
+"""Open a Hugging Face model folder as a :class:`~attnviz.core.checkpoint.LoadedModel`.
+
+The folder is checked first (:mod:`attnviz.core.hf.folder`: nothing is read until its files, config and
+sizes pass). Then transformers builds the model from disk only — offline, ``local_files_only``, never
+``trust_remote_code`` — in float32 with attnviz's recording attention, and the tokenizer becomes a
+:class:`~attnviz.core.hf.vocab.SubwordVocab`. The model is wrapped in the decoder interface of its layout
+(:class:`~attnviz.core.hf.seq2seq.HFEncoderDecoder`, :class:`~attnviz.core.hf.causal.HFCausal`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import torch
+
+from attnviz.core.hf.folder import ARCHITECTURES, HFFolder, inspect_folder
+from attnviz.core.hf.vocab import SubwordVocab
+
+DECODED = ("marian", "bart", "gpt2", "llama", "qwen2")  # the architectures whose adapters are tested
+MAX_OUTPUT_TOKENS = 64  # subword pieces: about twice the words attnviz's own models take
+
+
+@dataclass(frozen=True)
+class HFModelConfig:
+    """attnviz's view of a Hugging Face model: its architecture and name, the sizes the views read, and the
+    longest source and output it decodes here (``max_src_len`` tokens, ``max_tgt_len`` new tokens)."""
+
+    architecture: str
+    name: str
+    num_hiddens: int
+    num_heads: int
+    num_encoder_layers: int
+    num_decoder_layers: int
+    max_src_len: int
+    max_tgt_len: int
+
+
+class HFSeq2SeqConfig(HFModelConfig):
+    """An encoder–decoder's view (the registry tells the layouts apart by the config's class)."""
+
+
+class HFCausalConfig(HFModelConfig):
+    """A decoder-only model's view."""
+
+
+def _offline() -> None:
+    """No download, ever: the hub client and transformers are told so before they are imported."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+
+
+def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
+    """The model in the folder ``path`` as a LoadedModel (HFFolderError, or the library's error in one
+    sentence as ValueError, when it cannot be)."""
+    from attnviz.core.checkpoint import LoadedModel
+
+    folder = inspect_folder(path)
+    if folder.model_type not in DECODED:
+        raise ValueError(f"{folder.path}: attnviz does not step {folder.architecture.name} models yet; it steps "
+                         f"{', '.join(ARCHITECTURES[t].name for t in DECODED)}")
+    _offline()
+    import transformers
+
+    from attnviz.core.hf.causal import HFCausal
+    from attnviz.core.hf.seq2seq import HFEncoderDecoder
+
+    encoder_decoder = folder.architecture.layout == "encoder-decoder"
+    model_class = transformers.AutoModelForSeq2SeqLM if encoder_decoder else transformers.AutoModelForCausalLM
+    try:
+        model = model_class.from_pretrained(folder.path, local_files_only=True, trust_remote_code=False,
+                                            dtype=torch.float32, attn_implementation="eager")
+        tokenizer = transformers.AutoTokenizer.from_pretrained(folder.path, local_files_only=True,
+                                                               trust_remote_code=False)
+    except (OSError, ValueError, KeyError, ImportError, RuntimeError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"{folder.path}: transformers cannot open it ({first})") from None
+    config = _view_config(folder, encoder_decoder)
+    vocab = _vocab(tokenizer, model, encoder_decoder)
+    adapter = (HFEncoderDecoder(model, config) if encoder_decoder else HFCausal(model, config, vocab.pad_id))
+    kind = "hf-seq2seq" if encoder_decoder else "hf-causal"
+    training = {"architecture": folder.architecture.name, "source": "Hugging Face", "name": folder.name}
+    words = cast(Any, vocab)  # (SubwordVocab has Vocab's interface: ids, tokens, special ids, split, text_of)
+    return LoadedModel(kind, config, adapter.to(device), words, words, training, Path(path))
+
+
+def _view_config(folder: HFFolder, encoder_decoder: bool) -> HFModelConfig:
+    """The sizes as the folder's checked config gives them (its Architecture record names the keys)."""
+    arch, values = folder.architecture, folder.config
+    layers = [int(values.get(key) or values[arch.layers[0]]) for key in arch.layers]
+    positions = int(values.get(arch.positions) or 512) if arch.positions else 512
+    prompt = min(positions, 512) - (0 if encoder_decoder else MAX_OUTPUT_TOKENS)
+    cls = HFSeq2SeqConfig if encoder_decoder else HFCausalConfig
+    return cls(arch.name, folder.name, int(values[arch.width]), int(values[arch.heads[0]]),
+               layers[0] if encoder_decoder else 0, layers[-1], max(prompt, 1), MAX_OUTPUT_TOKENS)
+
+
+def _vocab(tokenizer: Any, model: Any, encoder_decoder: bool) -> SubwordVocab:
+    generation = model.generation_config
+    eos = generation.eos_token_id if generation.eos_token_id is not None else tokenizer.eos_token_id
+    eos = eos[0] if isinstance(eos, list) else eos
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos
+    if encoder_decoder:
+        start = generation.decoder_start_token_id
+        start = model.config.decoder_start_token_id if start is None else start
+    else:
+        start = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else eos
+    if eos is None or start is None:
+        raise ValueError(f"{model.name_or_path}: its config names no end-of-text token or decoder start token")
+    size = int(model.get_output_embeddings().weight.shape[0])
+    return SubwordVocab.of(tokenizer, size, bos_id=int(start), eos_id=int(eos), pad_id=int(pad))

@@ -1,0 +1,99 @@
+"""A folder made by ``save_pretrained`` opens as a model: the loader, the app's stepping and ``attnviz translate``
+take it, decode it through attnviz's loop and say what the library's own ``generate`` says (tiny models and
+tokenizers made here; nothing is downloaded)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+transformers = pytest.importorskip("transformers")
+from tokenizers import SentencePieceBPETokenizer  # noqa: E402
+from tokenizers.implementations import ByteLevelBPETokenizer  # noqa: E402
+from tokenizers.processors import TemplateProcessing  # noqa: E402
+
+from attnviz.core.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
+from attnviz.core.stepping import DecodeSession  # noqa: E402
+from tests.helpers import run_cli  # noqa: E402
+
+LINES = ["the house is big .", "the houses are big .", "i am at home .", "he was there ."] * 20
+TEXT = "the house is there ."
+
+
+def marian_folder(folder: Path) -> Path:
+    trained = SentencePieceBPETokenizer()
+    trained.train_from_iterator(LINES, vocab_size=60, special_tokens=["<pad>", "</s>", "<unk>"])
+    trained._tokenizer.post_processor = TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=trained._tokenizer, pad_token="<pad>",
+                                                     eos_token="</s>", unk_token="<unk>")
+    torch.manual_seed(0)
+    config = transformers.MarianConfig(vocab_size=len(tokenizer), d_model=16, encoder_layers=2, decoder_layers=2,
+                                       encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=32,
+                                       decoder_ffn_dim=32, max_position_embeddings=64, pad_token_id=0, eos_token_id=1,
+                                       decoder_start_token_id=0, forced_eos_token_id=None)
+    model = transformers.MarianMTModel(config)
+    model.generation_config.bad_words_ids = [[0]]
+    model.generation_config.max_length = 64
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def gpt2_folder(folder: Path) -> Path:
+    trained = ByteLevelBPETokenizer()
+    trained.train_from_iterator(LINES, vocab_size=300, special_tokens=["<|endoftext|>"])
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=trained._tokenizer, eos_token="<|endoftext|>",
+                                                     bos_token="<|endoftext|>")
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(vocab_size=len(tokenizer), n_embd=16, n_layer=2, n_head=2, n_positions=128,
+                                     bos_token_id=0, eos_token_id=0)
+    transformers.GPT2LMHeadModel(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def library_answer(folder: Path, steps: int) -> tuple[list[int], str]:
+    model = transformers.AutoModelForSeq2SeqLM if "marian" in folder.name else transformers.AutoModelForCausalLM
+    model = model.from_pretrained(folder).eval()
+    tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
+    inputs = tokenizer(TEXT, return_tensors="pt")
+    with torch.no_grad():
+        out = model.generate(**inputs, max_new_tokens=steps, num_beams=1, do_sample=False,
+                             pad_token_id=tokenizer.pad_token_id or tokenizer.eos_token_id)
+    new = out[0, 1:] if "marian" in folder.name else out[0, inputs["input_ids"].shape[1]:]
+    ids = new.tolist()
+    return ids, tokenizer.decode(ids, skip_special_tokens=True).strip()
+
+
+@pytest.mark.parametrize("make", [marian_folder, gpt2_folder], ids=["marian", "gpt2"])
+def test_a_saved_folder_steps_and_translates_as_generate_does(tmp_path, capsys, make):
+    folder = make(tmp_path / make.__name__.removesuffix("_folder"))
+    loaded = load_checkpoint(folder)
+    assert loaded.kind == ("hf-seq2seq" if "marian" in folder.name else "hf-causal")
+    session = DecodeSession(loaded, "cpu")
+    source = session.encode(TEXT)
+    assert source.tokens[:3] == ("the", "house", "is")  # words, not ▁the / Ġhouse
+    steps = session.run()
+    vocab = loaded.tgt_vocab
+    ended = steps[-1].token == vocab.tokens[vocab.eos_id]
+    ours = vocab.ids(steps[-1].output_tokens) + ([vocab.eos_id] if ended else [])
+    first = source.tokens[-1] if loaded.kind == "hf-causal" else vocab.tokens[vocab.bos_id]
+    assert steps[-1].query_tokens[0] == first  # (GPT-2: the prompt's last token predicts the first new one)
+    ids, text = library_answer(folder, len(steps))
+    ids = ids[: ids.index(loaded.tgt_vocab.eos_id) + 1] if loaded.tgt_vocab.eos_id in ids else ids
+    assert ours == ids
+    code, out, err = run_cli(capsys, "translate", "--checkpoint", str(folder), "--text", TEXT, "--beam", "1")
+    assert code == 0, err
+    assert out == text + "\n"
+
+
+def test_an_architecture_attnviz_does_not_step_is_refused_in_one_sentence(tmp_path):
+    folder = tmp_path / "t5"
+    torch.manual_seed(0)
+    transformers.T5ForConditionalGeneration(transformers.T5Config(vocab_size=40, d_model=16, d_kv=8, d_ff=32,
+                                                                  num_layers=1, num_heads=2)).save_pretrained(folder)
+    (folder / "tokenizer.json").write_text("{}")
+    with pytest.raises(CheckpointError, match="attnviz does not step T5 models yet"):
+        load_checkpoint(folder)
