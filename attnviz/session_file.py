@@ -85,8 +85,14 @@ class SavedSession:
 
 
 def sha256_of(path: str | Path) -> str:
-    """The SHA-256 of a file, read in chunks (hex)."""
+    """The SHA-256 of a file, read in chunks (hex); of a model folder, the SHA-256 of its files' names,
+    sizes and modification times (a changed or replaced file changes it; hundreds of MB are not read)."""
     digest = hashlib.sha256()
+    if Path(path).is_dir():
+        for member in sorted(Path(path).iterdir()):
+            info = member.stat()
+            digest.update(f"{member.name}\0{info.st_size}\0{info.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+        return digest.hexdigest()
     with open(path, "rb") as stream:
         while chunk := stream.read(1 << 20):
             digest.update(chunk)

@@ -33,8 +33,18 @@ def load_model(path: Path, device_name: str, fall_back: bool) -> tuple[LoadedMod
         name, chosen = "auto", pick_device("auto")
         notice = f"{error}. Using {chosen} instead."
     loaded = load_checkpoint(path, chosen)
+    refuse_outside_window(loaded)
     kernel = None if loaded.is_translation else explain(cast(KernelRegressionModel, loaded.model))
     return loaded, model_info(loaded, str(chosen), notice), kernel, name
+
+
+def refuse_outside_window(loaded: LoadedModel) -> None:
+    """ValueError for a model whose kind the window's views do not show yet (its registry record says so)."""
+    kind = loaded.model_kind
+    if not kind.in_window:
+        name = loaded.path.name if loaded.path else kind.name
+        raise ValueError(f"{name} is a {kind.label}: attnviz translate and eval open it; the window's views do not "
+                         "show this kind of model yet")
 
 
 def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:

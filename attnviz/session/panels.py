@@ -116,10 +116,12 @@ class PanelRequests(SessionBase):
 
         def job() -> LoadedModel:
             from attnviz.core.checkpoint import load_checkpoint
+            from attnviz.session.loading import refuse_outside_window
 
             other = load_checkpoint(Path(path), device)
             if not other.is_translation:
                 raise ValueError(f"{Path(path).name} is a {other.kind} model: only translation models compare")
+            refuse_outside_window(other)
             return other
 
         def done(other: LoadedModel) -> None:
