@@ -28,6 +28,12 @@ def bart():
     return transformers.BartForConditionalGeneration(transformers.BartConfig(**BART_SIZES)), "encoder-decoder"
 
 
+def t5():  # relative position bias added to the scores (and no 1/√d scaling)
+    config = transformers.T5Config(vocab_size=50, d_model=16, d_kv=8, d_ff=32, num_layers=2, num_heads=2,
+                                   pad_token_id=0, eos_token_id=2, decoder_start_token_id=0)
+    return transformers.T5ForConditionalGeneration(config), "encoder-decoder"
+
+
 def gpt2():
     config = transformers.GPT2Config(vocab_size=60, n_embd=16, n_layer=2, n_head=2, n_positions=64,
                                      bos_token_id=1, eos_token_id=1)
@@ -48,7 +54,7 @@ def qwen2():
     return transformers.Qwen2ForCausalLM(config), "decoder-only"
 
 
-@pytest.mark.parametrize("build", [marian, bart, gpt2, llama, qwen2], ids=lambda b: b.__name__)
+@pytest.mark.parametrize("build", [marian, bart, t5, gpt2, llama, qwen2], ids=lambda b: b.__name__)
 def test_recorded_attention_is_the_librarys_eager_attention(build):
     register()
     torch.manual_seed(0)

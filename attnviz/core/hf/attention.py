@@ -4,7 +4,7 @@ transformers lets a model's attention layers call a registered function instead 
 registers ``attnviz``: the library's *eager* computation (scaled dot product, the additive mask, softmax,
 grouped-query keys and values repeated per head) that also hands each call's scores and weights to the
 :func:`recording` block around a forward pass. Its weights are the ones ``output_attentions`` returns
-(tests/test_hf_attention.py checks Marian, BART, GPT-2 and Llama against eager); its scores are what the
+(tests/test_hf_attention.py checks Marian, BART, T5, GPT-2, Llama and Qwen2 against eager); its scores are what the
 softmax read, masked cells at -inf. Masks are built as for eager (an additive float mask).
 Shapes: B batch, H query heads, Q queries, K keys, D per-head width.
 """
@@ -57,12 +57,16 @@ def repeated(heads: Tensor, times: int) -> Tensor:
 
 
 def attention(module: nn.Module, query: Tensor, key: Tensor, value: Tensor, attention_mask: Tensor | None,
-              scaling: float | None = None, dropout: float = 0.0, **_: Any) -> tuple[Tensor, Tensor]:
+              scaling: float | None = None, dropout: float = 0.0, position_bias: Tensor | None = None,
+              **_: Any) -> tuple[Tensor, Tensor]:
     """transformers' eager attention (query (B, H, Q, D), key/value (B, G, K, D), the additive mask
-    (B, 1, Q, ≥K) or None) -> output (B, Q, H, D), weights (B, H, Q, K); recorded inside :func:`recording`."""
+    (B, 1, Q, ≥K) or None, T5's relative position bias (B|1, H, Q, K) or None) -> output (B, Q, H, D),
+    weights (B, H, Q, K); recorded inside :func:`recording`."""
     scaling = query.shape[-1] ** -0.5 if scaling is None else scaling
     key, value = repeated(key, query.shape[1] // key.shape[1]), repeated(value, query.shape[1] // value.shape[1])
     scores = torch.matmul(query, key.transpose(-1, -2)) * scaling
+    if position_bias is not None:  # T5 (its scaling is 1: the bias and the mask are added to q·k)
+        scores = scores + position_bias
     if attention_mask is not None:
         scores = scores + attention_mask[..., : key.shape[-2]]
     weights = nn.functional.softmax(scores, dim=-1, dtype=torch.float32).to(query.dtype)
