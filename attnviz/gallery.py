@@ -408,6 +408,18 @@ def transformer_training() -> AnyFigure:
     return _training_curve("transformer", "Transformer")
 
 
+def encoder_decoder_vs_decoder_only() -> AnyFigure:
+    """The shipped Transformer's cross-attention on BOOK_SENTENCE beside the decoder-only model's source view
+    (forced to take the Transformer's translation, so the rows are the same queries), and their difference."""
+    from attnviz.core.stepping import forced_comparison, output_with_end
+    from attnviz.figures.compare import comparison_figures, comparison_grid
+
+    _loaded, source, step = _decoded("transformer")
+    comparison = forced_comparison(_shipped("decoder-only"), BOOK_SENTENCE, output_with_end(step))
+    return comparison_grid(comparison_figures("transformer", source, step, comparison),
+                           "Encoder–decoder vs decoder-only on the same sentence")
+
+
 def pe_of_model() -> AnyFigure:
     loaded = _shipped("transformer")
     table = np.asarray(positional_encoding_table(loaded.config.max_src_len, loaded.config.num_hiddens))
@@ -474,6 +486,10 @@ GALLERY: tuple[GalleryEntry, ...] = (
     GalleryEntry("10.7-cross", "transformer", "Transformer encoder–decoder attention", transformer_cross,
                  _translation_live("transformer", "cross-attention", True)),
     GalleryEntry("10.7-training", "transformer", "Transformer: training curve", transformer_training),
+    GalleryEntry("10.7-encoder-decoder-vs-decoder-only", "decoder-only", "Encoder–decoder vs decoder-only on the "
+                 "same sentence: cross-attention beside the decoder-only model's source view",
+                 encoder_decoder_vs_decoder_only, Live("transformer.safetensors", "compare", BOOK_SENTENCE,
+                                                       compare_with="decoder-only.safetensors")),
     GalleryEntry("paper-lr-schedules", "paper-training", "Learning-rate schedules", lr_schedules),
     GalleryEntry("paper-why-scale", "paper-scaling", "Why dot products are scaled by √d", why_scale),
     GalleryEntry("paper-layer-costs", "paper-table-1", "Cost per layer: self-attention, recurrent, convolutional",

@@ -51,6 +51,8 @@ def _show_live(window, qtbot, dialog, entry) -> None:
             return now.kernel is not None
         if live.dock == "computation":
             return now.computation is not None
+        if live.compare_with:
+            return now.comparison is not None and now.compared_with.endswith(live.compare_with)
         return now.finished
 
     qtbot.waitUntil(applied, timeout=30000)
@@ -107,6 +109,17 @@ def _check_computation(window, entry, figure) -> None:
     assert f"layer {comp.layer + 1} · head {comp.head + 1}" in figure.title
 
 
+def _check_compare_panel(window, entry, figure) -> None:
+    panel = window.panels.panels["compare"]
+    assert window.docks["compare"].isVisible() and window.sentence.text() == gallery.BOOK_SENTENCE
+    assert panel.model_box.currentText() == entry.live.compare_with.removesuffix(".safetensors")
+    shown = panel.figure()
+    assert shown is not None and len(shown.panels) == len(figure.panels) == 3
+    for on_screen, in_figure in zip(shown.panels, figure.panels, strict=True):
+        np.testing.assert_allclose(on_screen.values, in_figure.values, atol=1e-6, err_msg=entry.key)
+        assert on_screen.row_labels == in_figure.row_labels and on_screen.col_labels == in_figure.col_labels
+
+
 def test_show_live_puts_the_window_into_each_figures_state(window, qtbot):
     dialog = window.open_book_figures()
     for entry in LIVE_ENTRIES:  # in the book's order: Bahdanau (rnn-additive) is followed by 10.5's Transformer
@@ -118,6 +131,8 @@ def test_show_live_puts_the_window_into_each_figures_state(window, qtbot):
             _check_kernel_panel(window, entry, figure)
         elif entry.live.dock == "computation":
             _check_computation(window, entry, figure)
+        elif entry.live.compare_with:
+            _check_compare_panel(window, entry, figure)
         elif entry.live.dock == "positional":
             assert window.docks["positional"].isVisible()
             np.testing.assert_allclose(window.panels.panels["positional"].table_view.values, figure.values,

@@ -7,7 +7,7 @@ from attnviz.core.kernel_regression import explain
 from attnviz.core.stepping import DecodeSession
 from attnviz.paths import DEFAULT_CHECKPOINT, MODELS_DIR
 
-TRANSLATION_MODELS = ("transformer", "rnn-additive", "rnn-dot")
+TRANSLATION_MODELS = ("transformer", "decoder-only", "rnn-additive", "rnn-dot")
 MAX_BYTES = 25 * 1000 * 1000
 
 #: d2l's four test sentences and French translations that are correct (any of them counts).
@@ -55,6 +55,17 @@ def test_shipped_files_match_the_digests_in_the_model_card():
 
     card = (MODELS_DIR / "MODELS.md").read_text(encoding="utf-8")
     listed = dict(re.findall(r"\| `([\w-]+\.safetensors)` \| `([0-9a-f]{64})` \|", card))
-    assert len(listed) == 4
+    assert sorted(listed) == sorted(path.name for path in MODELS_DIR.glob("*.safetensors"))  # every shipped file
     for name, digest in listed.items():
         assert hashlib.sha256((MODELS_DIR / name).read_bytes()).hexdigest() == digest, name
+
+
+def test_the_decoder_only_checkpoint_carries_its_tensor_digest_and_its_training_record():
+    from safetensors import safe_open
+
+    path = MODELS_DIR / "decoder-only.safetensors"
+    with safe_open(str(path), framework="pt") as handle:
+        assert len(handle.metadata()["tensor_digest"]) == 64  # (loading checks it against the tensors)
+    training = load_checkpoint(path).training
+    assert training["epochs_completed"] == training["options"]["epochs"] == 6
+    assert training["val_bleu"] == training["bleu_per_epoch"][-1] and len(training["train_loss_per_epoch"]) == 6

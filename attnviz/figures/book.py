@@ -23,6 +23,7 @@ class Live:
     query row ``query`` (-1: the newest) of that layer and head.
     Kernel regression: the non-parametric ``kernel`` with ``bandwidth``, the query line at ``query_x``,
     the heatmap on the ``parametric`` model's weights or the non-parametric ones.
+    Compare dock: the sentence decoded by ``checkpoint`` and compared with ``compare_with`` (a file name in models/).
     ``note``: what the window shows of a figure it cannot show whole (one panel of several)."""
 
     checkpoint: str
@@ -37,6 +38,7 @@ class Live:
     bandwidth: float = 1.0
     query_x: float = KERNEL_QUERY
     parametric: bool = False
+    compare_with: str = ""
     note: str = ""
 
 

@@ -68,7 +68,9 @@ def comparison_figures(first_name: str, source: EncodedSource | None, step: Deco
 
 def comparison_grid(figures: tuple[FigureSpec, FigureSpec, FigureSpec], title: str) -> GridSpec:
     """The three maps side by side as one figure, each with its own colour bar (the difference is signed)."""
-    names = (*(f.title.split(":")[0] for f in figures[:2]), "difference")
+    models = [f.title.split(":")[0] for f in figures[:2]]
+    names = (*(model + (" (source view, renormalised)" if "source view" in f.title else "")
+               for model, f in zip(models, figures, strict=False)), "difference")
     shorter = tuple(replace(f, title=name) for f, name in zip(figures, names, strict=True))  # the title says the rest
-    return GridSpec(shorter, 3, f"{title} (last layer, heads averaged; red: {names[0]} attends more)", (0.0, 1.0),
+    return GridSpec(shorter, 3, f"{title} (last layer, heads averaged; red: {models[0]} attends more)", (0.0, 1.0),
                     ("",), names, shared_bar=False)

@@ -1,6 +1,7 @@
 """Help ▸ Book figures ▸ Show live: put the window into exactly the state a book figure shows — its
 model, its dock, its sentence greedy-decoded to the last step, the attention kind, layer and head (or
-all heads), the computed query, the kernel, bandwidth and query point — whatever the window showed before."""
+all heads), the computed query, the model compared with, the kernel, bandwidth and query point — whatever the
+window showed before."""
 
 from __future__ import annotations
 
@@ -88,6 +89,8 @@ class LiveView:
     def _finish(self, state: SessionState, live: Live) -> None:
         self.pending, self._decoding = None, False
         window, source = self.window, state.shown_source
+        if live.compare_with:
+            window.session.compare_with(MODELS_DIR / live.compare_with)
         if not live.kind or window.panels is None or source is None:
             return
         kind = AttentionKind(live.kind)
