@@ -251,6 +251,7 @@ def _cmd_translate(args: argparse.Namespace) -> int:
 def _cmd_eval(args: argparse.Namespace) -> int:
     """Corpus BLEU of a checkpoint on a TSV of pairs (all references of a source used)."""
     from attnviz.core.decoding import translate
+    from attnviz.core.text import preprocess, source_words
     from attnviz.training.bleu import corpus_bleu
     from attnviz.training.data import group_references, read_pairs, training_split
 
@@ -271,9 +272,12 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                        if args.heldout else f"{args.data}: no sentence pairs")
     sources = list(refs)
     max_len = loaded.config.max_src_len
-    outputs = translate(loaded.model, [s[:max_len] for s in sources], loaded.src_vocab, loaded.tgt_vocab, device,
-                        beam_size=args.beam)
-    bleu = corpus_bleu([" ".join(o) for o in outputs], [[" ".join(r) for r in refs[s]] for s in sources])
+    # each sentence as the model splits it (a subword model its own way); its output as text, preprocessed as
+    # the references are (a subword model writes "Il est calme." where the references read "il est calme .")
+    splits = [source_words(" ".join(s), loaded.src_vocab, max_len) for s in sources]
+    outputs = translate(loaded.model, splits, loaded.src_vocab, loaded.tgt_vocab, device, beam_size=args.beam)
+    hypotheses = [preprocess(loaded.tgt_vocab.text_of(o)) for o in outputs]
+    bleu = corpus_bleu(hypotheses, [[" ".join(r) for r in refs[s]] for s in sources])
     print(f"BLEU {bleu:.2f} on {len(refs)} source sentences")
     return 0
 

@@ -110,3 +110,27 @@ def test_the_window_says_it_does_not_show_a_hugging_face_model_yet_and_keeps_its
     assert window.session.state.model is before  # the model on show stays
     window.session.compare_with(folder)
     assert "attnviz translate and eval open it" in errors[-1] and window.session.state.compared_with == ""
+
+
+def test_eval_scores_a_folder_on_what_generate_says(tmp_path, capsys, monkeypatch):
+    from attnviz.core.text import preprocess
+    from attnviz.training import bleu
+
+    folder = gpt2_folder(tmp_path / "gpt2")
+    model = transformers.AutoModelForCausalLM.from_pretrained(folder).eval()
+    tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
+    pairs = {"the house is big .": "la maison est grande .", "i am at home .": "je suis chez moi ."}
+    said = []
+    for english in pairs:
+        inputs = tokenizer(english, return_tensors="pt")
+        with torch.no_grad():
+            out = model.generate(**inputs, max_new_tokens=64, num_beams=1, do_sample=False, pad_token_id=0)
+        said.append(preprocess(tokenizer.decode(out[0, inputs["input_ids"].shape[1]:], skip_special_tokens=True)))
+    data = tmp_path / "pairs.tsv"
+    data.write_text("".join(f"{en}\t{fr}\n" for en, fr in pairs.items()), encoding="utf-8")
+    scored = []
+    monkeypatch.setattr(bleu, "corpus_bleu", lambda hyps, refs: scored.append((hyps, refs)) or 12.5)
+    code, out, err = run_cli(capsys, "eval", "--checkpoint", str(folder), "--data", str(data), "--beam", "1")
+    assert code == 0, err
+    assert out == "BLEU 12.50 on 2 source sentences\n"
+    assert scored == [(said, [[french] for french in pairs.values()])]  # generate's answers, as the references read
