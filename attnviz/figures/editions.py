@@ -73,7 +73,8 @@ SECTIONS: dict[str, Section] = {
                             "Self-Attention and Positional Encoding"),
     "transformer": _book("10.7", "Transformer", "Transformer", "11.7", "The Transformer Architecture"),
     # d2l 1.0 meets decoder-only models (GPT) in 11.9; d2l 0.17 has no such section: its Transformer is nearest
-    "decoder-only": _book("10.7", "Transformer", "Transformer", "11.9", "Large-Scale Pretraining with Transformers"),
+    "decoder-only": _book("10.7", "Transformer: decoder-only models", "Transformer", "11.9",
+                          "Large-Scale Pretraining with Transformers"),
     "paper-scaling": _paper("§3.2.1"),
     "paper-training": _paper("§5.3"),
     "paper-table-1": _paper("Table 1"),

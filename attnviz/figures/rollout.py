@@ -77,7 +77,8 @@ def encoder_rollout_figure(source: EncodedSource | None, layer: int | None = Non
                       f"Attention rollout, {'prompt' if source.prompt else 'encoder'} {_span(layer)} "
                       "(heads averaged, + I for the residual)",
                       levels=_levels(values, masked), masked=masked,
-                      row_axis="queries (encoder output)", col_axis="keys (input tokens)")
+                      row_axis="queries (prompt positions)" if source.prompt else "queries (encoder output)",
+                      col_axis="keys (input tokens)")
 
 
 def source_attribution_figure(source: EncodedSource | None, step: DecodeStep | None,
