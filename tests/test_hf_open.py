@@ -99,19 +99,6 @@ def test_an_architecture_attnviz_does_not_step_is_refused_in_one_sentence(tmp_pa
         load_checkpoint(folder)
 
 
-@pytest.mark.parametrize("make", [marian_folder, gpt2_folder], ids=["marian", "gpt2"])
-def test_the_window_says_it_does_not_show_a_hugging_face_model_yet_and_keeps_its_model(window, errors, tmp_path,
-                                                                                        make):
-    before = window.session.state.model
-    folder = make(tmp_path / make.__name__.removesuffix("_folder"))
-    window.load(folder)
-    assert errors and f"{folder.name} is a Hugging Face" in errors[-1]
-    assert "attnviz translate and eval open it" in errors[-1]
-    assert window.session.state.model is before  # the model on show stays
-    window.session.compare_with(folder)
-    assert "attnviz translate and eval open it" in errors[-1] and window.session.state.compared_with == ""
-
-
 def test_eval_scores_a_folder_on_what_generate_says(tmp_path, capsys, monkeypatch):
     from attnviz.core.text import preprocess
     from attnviz.training import bleu

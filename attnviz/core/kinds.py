@@ -68,9 +68,9 @@ class ModelKind:
     decoder_only: bool = False
     attention_cells: Callable[[Mapping[str, Any]], int] | None = None  # core/limits.py: what a decoding records
     sinusoidal_positions: bool = False  # adds the sinusoidal positional encoding to its embeddings
+    hugging_face: bool = False  # a transformers model opened from its folder (its own modules and tokenizer)
     trainable: bool = True  # ``attnviz train`` can train it (a Hugging Face model is opened, not trained here)
     prompt_predicts: bool = False  # no separator: the prompt's last token is the query of the first new token
-    in_window: bool = True  # the window's views show it (Hugging Face models: the command line only, for now)
 
     @property
     def is_translation(self) -> bool:
@@ -131,12 +131,12 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               "HFSeq2SeqConfig", "HFEncoderDecoder",
               scoring_formula="scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
-              trainable=False, in_window=False),
+              hugging_face=True, trainable=False),
     ModelKind("hf-causal", "translation", "Hugging Face decoder-only model (GPT-2, Llama, Qwen2)",
               "attnviz.core.hf.load", "HFCausalConfig", "HFCausal",
               scoring_formula="scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
-              decoder_only=True, trainable=False, prompt_predicts=True, in_window=False),
+              decoder_only=True, hugging_face=True, trainable=False, prompt_predicts=True),
     ModelKind("kernel-regression", "regression", "Nadaraya–Watson kernel regression (attention pooling)",
               "attnviz.core.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel"),
 )}

@@ -30,7 +30,6 @@ from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.computation import QueryComputation, Scoring, StageFormulas, masked_softmax
 from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationModel
 from attnviz.core.kinds import AttentionKind
-from attnviz.core.text import BOS
 
 _SLUGS = {kind.slug: kind for kind in AttentionKind}
 
@@ -103,8 +102,8 @@ def _check_index(what: str, value: int, count: int, where: str) -> None:
 
 def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_tokens: Sequence[str],
                   kind: AttentionKind | str, layer: int, head: int, query_index: int, *,
-                  source_valid_len: int | None = None, device: torch.device | str | None = None
-                  ) -> QueryComputation:
+                  source_valid_len: int | None = None, device: torch.device | str | None = None,
+                  source_ids: Sequence[int] | None = None) -> QueryComputation:
     """The computation of one query of one head, from the model's real numbers.
 
     loaded: a translation model (any kind of the registry's translation family).
@@ -118,6 +117,8 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         the decoding (0 = the query at ``<bos>``, as in ``DecodeStep.cross_weights[layer, head]``).
     source_valid_len: how many source tokens are real (keys beyond are padding, masked); default all.
     device: where to run (the model is moved there, as DecodeSession does); default where it is.
+    source_ids: the ids the model read (``EncodedSource.ids``; a subword tokenizer's tokens may not map
+        back to them); default the source vocabulary's ids of ``source_tokens``.
 
     Keys: the source tokens for encoder self- and cross-attention, all T decoder inputs for decoder
     self-attention (keys after the query are masked by the causal mask). A decoder-only model has one
@@ -140,8 +141,11 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     valid_len = len(source_tokens) if source_valid_len is None else int(source_valid_len)
     if not 1 <= valid_len <= len(source_tokens):
         raise ValueError(f"source_valid_len must be from 1 to {len(source_tokens)}, got {source_valid_len}")
-    if kind is not AttentionKind.ENCODER_SELF and (not query_tokens or query_tokens[0] != BOS):
-        raise ValueError(f"query_tokens must start with {BOS} (as DecodeStep.query_tokens does), "
+    first = loaded.tgt_vocab.tokens[loaded.tgt_vocab.bos_id]  # (attnviz's models: <bos>)
+    if loaded.model_kind.prompt_predicts and source_tokens:
+        first = source_tokens[-1]
+    if kind is not AttentionKind.ENCODER_SELF and (not query_tokens or query_tokens[0] != first):
+        raise ValueError(f"query_tokens must start with {first} (as DecodeStep.query_tokens does), "
                          f"got {list(query_tokens[:3])}")
 
     decoder_only = loaded.model_kind.decoder_only
@@ -157,6 +161,8 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     _check_index("layer", layer, len(modules), f"{where} of this {loaded.kind}")
     module = modules[layer]
     heads = module.num_heads if isinstance(module, MultiHeadAttention) else 1
+    hugging_face = loaded.model_kind.hugging_face
+    heads = int(loaded.config.num_heads) if hugging_face else heads
     _check_index("head", head, heads, f"each layer of this {loaded.kind}")
     if kind is AttentionKind.ENCODER_SELF:
         _check_index("query_index", query_index, len(source_tokens), f"the source ({' '.join(source_tokens)})")
@@ -165,12 +171,18 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
                      f"the decoding so far ({' '.join(query_tokens)})")
     # -- run the model as decoding does, recording the layer's inputs ----------------------------
     run_on = torch.device(device) if device is not None else loaded.device
+    ids = loaded.src_vocab.ids(source_tokens) if source_ids is None else list(source_ids)
+    if hugging_face:
+        from attnviz.core.hf.computation import compute_hf_query
+
+        return compute_hf_query(loaded, ids, source_tokens, query_tokens, kind, asked, layer, head, query_index,
+                                run_on)
     cast(nn.Module, model).to(run_on).eval()
     decoder = model
     steps = {AttentionKind.ENCODER_SELF: 0, AttentionKind.CROSS: query_index + 1,
              AttentionKind.DECODER_SELF: len(query_tokens)}[kind]
     with torch.inference_mode(), _recording(module) as calls:
-        src = torch.tensor([loaded.src_vocab.ids(source_tokens)], dtype=torch.long, device=run_on)
+        src = torch.tensor([ids], dtype=torch.long, device=run_on)
         state, encoder_attention = decoder.start(src, torch.tensor([valid_len], device=run_on),
                                                  need_attention=kind is AttentionKind.ENCODER_SELF)
         target_ids = loaded.tgt_vocab.ids(query_tokens)

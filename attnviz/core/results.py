@@ -25,6 +25,8 @@ class EncodedSource:
     padding_mask: (S,) bool, True for keys the decoder may attend to.
     prompt: the source is a decoder-only model's prompt: its self-attention is causal, a batch pads it on
         the left, and each step's self-attention spans the S prompt keys and the answer's.
+    ids: the S ids the model read, where a subword tokenizer gave them (its tokens may not map back to
+        them: a first word shown without its continuation mark); None for attnviz's own vocabularies.
     """
 
     text: str
@@ -35,6 +37,7 @@ class EncodedSource:
     encoder_scores: np.ndarray | None
     padding_mask: np.ndarray
     prompt: bool = False
+    ids: tuple[int, ...] | None = None
 
 
 LENGTH_PENALTY = 0.75  # beam search ranks hypotheses by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)
@@ -59,6 +62,25 @@ class Beam:
     def score(self) -> float:
         """What beam search ranks it by: the length-normalised log-probability (:func:`length_normalised`)."""
         return length_normalised(self.log_prob, len(self.tokens))
+
+
+@dataclass(frozen=True, eq=False)
+class PositionalDescription:
+    """How a model knows positions, for the Positional-encoding panel.
+
+    kind: "sinusoidal", "learned", "rotary (RoPE)" or "none"; note: one sentence saying what it is.
+    table: (N, D) the vectors added per position (RoPE: the cos/sin of its angles), or None.
+    levels: the table's fixed colour range, or None (its own range: a learned table).
+    rope_frequencies: (D/2,) θ_i of each rotated pair; rope_decay: (N,) (1/(D/2)) Σ_i cos(m·θ_i), the
+        rotated dot product of two all-ones vectors m positions apart over its value at m = 0 (RoPE only).
+    """
+
+    kind: str
+    note: str
+    table: np.ndarray | None = None
+    levels: tuple[float, float] | None = None
+    rope_frequencies: np.ndarray | None = None
+    rope_decay: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -89,6 +111,12 @@ class DecodeStep:
     beams: tuple[Beam, ...]
     seconds: float
     forced: bool = False  # the user made the decoder take ``token`` (teacher forcing), not its own choice
+
+    @property
+    def ended(self) -> bool:
+        """Decoding stopped at this step's end-of-text token (``<eos>``, a tokenizer's ``</s>``), not at the
+        length limit: that token is the one query-less output, left out of ``output_tokens``."""
+        return self.finished and len(self.output_tokens) < len(self.query_tokens)
 
 
 @dataclass(frozen=True)

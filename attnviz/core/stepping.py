@@ -21,7 +21,7 @@ from attnviz.core.decoding import BeamSearch, Hypothesis, SearchPoint, encode_so
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import BatchDecoding, Beam, Comparison, DecodeStep, EncodedSource
 from attnviz.core.row_stack import RowStacks, stack_rows
-from attnviz.core.text import BOS, EOS, PAD, SourceWords, Vocab, source_words
+from attnviz.core.text import BOS, PAD, SourceWords, Vocab, source_words
 
 
 class DecodeSession:
@@ -79,7 +79,7 @@ class DecodeSession:
             text, source.words, source.unknown, source.truncated_from,
             None if encoder is None else encoder.weights[0].float().cpu().numpy(),
             None if encoder is None else encoder.scores[0].float().cpu().numpy(),
-            np.ones(len(source.words), dtype=bool), prompt=self.loaded.model_kind.decoder_only)
+            np.ones(len(source.words), dtype=bool), prompt=self.loaded.model_kind.decoder_only, ids=source.ids)
         return self.source
 
     def step(self, force: str | None = None) -> DecodeStep:
@@ -235,16 +235,22 @@ def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.dev
         encoded.append(EncodedSource(
             text, tokens, source.unknown, source.truncated_from,
             None if encoder is None else encoder.weights[b].float().cpu().numpy(),
-            None if encoder is None else encoder.scores[b].float().cpu().numpy(), real, prompt=left))
+            None if encoder is None else encoder.scores[b].float().cpu().numpy(), real, prompt=left,
+            ids=None if source.ids is None else _padded_ids(source.ids, len(padding), loaded.src_vocab.pad_id, left)))
         hyp = search.best(b)
         steps.append(describe_step([hyp], True, seconds, len(hyp.ids) - 1, width, loaded.tgt_vocab,
                                    first=first_query(loaded, source)))
     return BatchDecoding(tuple(encoded), tuple(steps))
 
 
+def _padded_ids(ids: Sequence[int], pads: int, pad_id: int, left: bool) -> tuple[int, ...]:
+    """A batch row's ids with ``pads`` padding ids on the left (decoder-only) or the right."""
+    return (*([pad_id] * pads), *ids) if left else (*ids, *([pad_id] * pads))
+
+
 def output_with_end(step: DecodeStep | None) -> tuple[str, ...]:
     """The tokens a decoding has output up to ``step``, ``<eos>`` included when it ended there."""
-    return () if step is None else (*step.output_tokens, *((EOS,) if step.token == EOS else ()))
+    return () if step is None else (*step.output_tokens, *((step.token,) if step.ended else ()))
 
 
 def forced_comparison(other: LoadedModel, text: str, target: Sequence[str],
@@ -252,7 +258,7 @@ def forced_comparison(other: LoadedModel, text: str, target: Sequence[str],
     """``other`` on the sentence ``text``: its own greedy translation (``own_translation`` when already known)
     and its decoding forced to take ``target`` (the first model's output: :func:`output_with_end`),
     so that the two models' attention rows are the same queries. A token ``other`` does not know is forced
-    as ``<unk>``; its own length limit may end the forced decoding early."""
+    as its unknown token; its own length limit may end the forced decoding early."""
     decoding = DecodeSession(other, other.device)
     if own_translation is None:
         decoding.encode(text)
@@ -261,6 +267,8 @@ def forced_comparison(other: LoadedModel, text: str, target: Sequence[str],
     for token in target:
         if decoding.finished:  # its own length limit (max_tgt_len) is shorter than this output
             break
-        decoding.step(token if token in other.tgt_vocab else "<unk>")  # type: ignore[operator]
+        vocab = other.tgt_vocab
+        assert vocab is not None
+        decoding.step(token if token in vocab else vocab.tokens[vocab.unk_id])
     return Comparison(other.path.stem if other.path else "", other.kind, compared, own_translation, tuple(target),
                       tuple(decoding.steps))

@@ -16,7 +16,7 @@ import numpy as np
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import DecodeStep, EncodedSource
-from attnviz.figures.sequence import sequence_maps, sequence_mask, sequence_tokens
+from attnviz.figures.sequence import overlap, sequence_maps, sequence_mask, sequence_tokens
 from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, fit_levels
 
 GRID_PANEL_PX = 200  # the longer side of each small multiple's cells in a grid figure, at scale 1
@@ -48,13 +48,14 @@ class MatrixView:
     scores: bool
     label: str = ""  # what the kind is called for this model (AttentionKind.label); default its value
     prompt_rows: int = 0  # a decoder-only model's whole sequence: its first rows are the prompt's
+    overlap: int = 0  # 1 where the answer's first query is the prompt's last row (no separator: sequence.overlap)
 
     def query_of(self, row: int) -> tuple[AttentionKind, int]:
         """The kind and 0-based query a row of this matrix is (what the Computation panel recomputes)."""
         if self.prompt_rows and self.kind is AttentionKind.DECODER_SELF:
             if row < self.prompt_rows:
                 return AttentionKind.ENCODER_SELF, row
-            return AttentionKind.DECODER_SELF, row - self.prompt_rows
+            return AttentionKind.DECODER_SELF, row - self.prompt_rows + self.overlap
         return self.kind, row
 
     def stem(self, step: int | None = None) -> str:
@@ -175,7 +176,7 @@ def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, st
         stack, rows, cols, masked = stack_for(kind, source, step, scores)
         values = stack[layer, head]
     return MatrixView(values, rows, cols, np.asarray(masked), kind, layer, head, scores,
-                      kind.label(source.prompt), prompt_rows)
+                      kind.label(source.prompt), prompt_rows, overlap(source, step) if prompt_rows else 0)
 
 
 def levels_of(values: np.ndarray, masked: np.ndarray, scores: bool) -> tuple[float, float]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit
+from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit, PositionalDescription
 from attnviz.figures.attention import shown_index
 from attnviz.figures.sequence import sequence_mask, sequence_tokens
 from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series, empty_figure, fit_levels
@@ -61,14 +61,24 @@ def sequence_mask_figure(source: EncodedSource, step: DecodeStep, index: int) ->
                       divider=len(source.tokens))
 
 
-def positional_table_figure(table: np.ndarray | None) -> FigureSpec:
-    """The sinusoidal table (positions, width) on its fixed [-1, 1] range."""
+def positional_table_figure(table: np.ndarray | None, levels: tuple[float, float] | None = (-1.0, 1.0),
+                            described: PositionalDescription | None = None) -> FigureSpec:
+    """The table added per position (positions, width): sinusoidal on its fixed [-1, 1] range; ``levels``
+    None: its own range, symmetric about 0 (a learned table). ``described``: what the table is."""
     if table is None or not table.size:
-        return empty_figure("This model has no positional encoding")
+        return empty_figure("This model has no positional encoding table" if described is not None
+                            else "This model has no positional encoding")
     positions, width = table.shape
+    if levels is None:
+        high = float(np.abs(table).max()) or 1.0
+        levels = (-high, high)
+    title = f"PE: {positions} positions × {width} dims"
+    if described is not None:
+        title = (f"RoPE angles: sin, cos of m·θ_i, {positions} positions × {width} dims"
+                 if described.rope_frequencies is not None else
+                 f"{described.kind.capitalize()} PE: {positions} positions × {width} dims")
     return FigureSpec(table, tuple(str(p) for p in range(positions)), tuple(str(d) for d in range(width)),
-                      f"PE: {positions} positions × {width} dims", levels=(-1.0, 1.0), colormap="CET-D1",
-                      row_axis="position", col_axis="dimension")
+                      title, levels=levels, colormap="CET-D1", row_axis="position", col_axis="dimension")
 
 
 def positional_similarity_figure(table: np.ndarray | None) -> FigureSpec:

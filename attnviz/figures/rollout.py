@@ -10,7 +10,7 @@ import numpy as np
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.core.rollout import rollout, source_attribution
 from attnviz.figures.attention import shown_index
-from attnviz.figures.sequence import sequence_maps
+from attnviz.figures.sequence import overlap, sequence_maps
 from attnviz.figures.spec import FigureSpec, empty_figure
 
 ROLLOUT_METHOD = (
@@ -20,8 +20,8 @@ ROLLOUT_METHOD = (
     "first layer first. Source attribution carries the decoder's head-averaged cross-attention through "
     "the encoder's rollout, so each output step is traced back to source words rather than encoder states. "
     "A decoder-only model has one causal self-attention: its rollout runs over the whole sequence, and each "
-    "answer position's rollout row is cut to the English columns: the share of it that flows from each "
-    "English word (the rest flows from the answer so far)."
+    "answer position's rollout row is cut to the prompt's columns: the share of it that flows from each "
+    "prompt token (the rest flows from the answer so far)."
 )
 NEEDS_TRANSFORMER = "Rollout needs a Transformer: this RNN model has no encoder self-attention"
 NO_LAYERS = "Rollout needs encoder layers: this model has none"
@@ -117,11 +117,11 @@ def sequence_attribution_figure(source: EncodedSource, step: DecodeStep, layer: 
         return empty_figure(NO_LAYERS)
     layer = _clamp_layer(flows.shape[0], layer)
     width = len(source.tokens)
-    values = flows[layer, width:, :width].astype(np.float32)
+    values = flows[layer, width - overlap(source, step):, :width].astype(np.float32)  # the answer's T query rows
     masked = np.broadcast_to(~source.padding_mask[None, :], values.shape)
     index = shown_index(step)
     assert index is not None
     return FigureSpec(values, step.query_tokens, source.tokens,
                       f"Source view of the rollout at step {index + 1}, {_span(layer)}: the share from each "
-                      "English word", levels=_levels(values, masked), masked=masked,
-                      row_axis="answer positions", col_axis="English tokens")
+                      "prompt token", levels=_levels(values, masked), masked=masked,
+                      row_axis="answer positions", col_axis="prompt tokens")

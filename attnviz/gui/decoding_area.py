@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from attnviz.core.hf.vocab import CONTINUES
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import LENGTH_PENALTY, Beam, DecodeStep
 from attnviz.gui.wrap_row import WrapRow
@@ -307,8 +308,10 @@ class DecodingArea(QtWidgets.QWidget):
         self.timeline.blockSignals(False)
         self.step_label.setText(label)
 
-    def show_step(self, step: DecodeStep | None, has_source: bool, forced: tuple[int, ...] = ()) -> None:
-        """Draw ``step``'s output (forced: indices of the output tokens the user forced) and its top-k."""
+    def show_step(self, step: DecodeStep | None, has_source: bool, forced: tuple[int, ...] = (),
+                  pieces: bool = False) -> None:
+        """Draw ``step``'s output (forced: indices of the output tokens the user forced) and its top-k.
+        pieces: the tokens are subword pieces: one that continues a word ("·s") is joined to the one before."""
         if step is None:
             self.output.setText("<i>(press Step or F10)</i>" if has_source else "")
             self.topk.setRowCount(0)
@@ -320,16 +323,21 @@ class DecodingArea(QtWidgets.QWidget):
             self.beams.setText(beams_html(step.beams))
         elif self.beams.text():
             self.beams.clear()  # (clearing an empty label would still re-lay out the area)
-        words = [html.escape(t) for t in step.output_tokens]
+        joins = [pieces and len(t) > 1 and t.startswith(CONTINUES)  # a piece continuing the word before it
+                 for t in step.output_tokens]
+        words = [html.escape(t[len(CONTINUES):] if join else t) for t, join in zip(step.output_tokens, joins,
+                                                                                  strict=True)]
         colour = FORCED_COLOUR.name()
         for index in forced:
             if index < len(words):
                 words[index] = f"<u style='color:{colour}' title='forced'>{words[index]}</u>"
         if words and not step.finished:
             words[-1] = f"<b>{words[-1]}</b>"
-        tail = " <span style='color:gray'>&lt;eos&gt;</span>" if step.finished and step.token == "<eos>" else ""
+        tail = f" <span style='color:gray'>{html.escape(step.token)}</span>" if step.ended else ""
         # x-large: 1.5 × the widget's font, so that it grows with presentation mode
-        self.output.setText(f"<span style='font-size:x-large'>{' '.join(words)}{tail}</span>")
+        text = "".join(("" if join or i == 0 else " ") + word for i, (word, join) in enumerate(zip(words, joins,
+                                                                                                  strict=True)))
+        self.output.setText(f"<span style='font-size:x-large'>{text}{tail}</span>")
         self.topk.setRowCount(len(step.topk_tokens))
         for row, (token, prob) in enumerate(zip(step.topk_tokens, step.topk_probs, strict=True)):
             taken = token == step.token

@@ -252,11 +252,11 @@ class ExportActions(QtCore.QObject):
         else:
             steps: list[DecodeStep | None] = list(state.steps) if all_steps and state.steps else [state.step]
             view = self.view()
-            figures = attention_figures(source, steps, view, model.path.stem)
+            figures = attention_figures(source, steps, view, model.name)
             if not figures:  # an RNN model before its first step has no map yet
                 self.fail("There is nothing to export yet: step the decoder first.")
                 return []
-            sidecar = attention_sidecar(source, steps, view, model.path.stem, model.kind, str(model.path),
+            sidecar = attention_sidecar(source, steps, view, model.name, model.kind, str(model.path),
                                         model.device)
         dialog = QtWidgets.QProgressDialog("Drawing attention maps…", "Cancel", 0, len(figures) * len(formats),
                                            self.window)
@@ -337,7 +337,7 @@ class ExportActions(QtCore.QObject):
         if source is None or model is None or not state.steps:
             self.fail("There is nothing to make a flip-book of yet: decode a sentence first.")
             return []
-        view, name = self.view(), model.path.stem
+        view, name = self.view(), model.name
         figures = [attention_figure(source, step, view, name)[0].spec for step in state.steps]
         pdf, gif = Path(path).with_suffix(".pdf"), Path(path).with_suffix(".gif")
         try:  # (figure sizes only: the frames are drawn by the job)

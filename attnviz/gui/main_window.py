@@ -248,6 +248,9 @@ class MainWindow(QtWidgets.QMainWindow):
                                          "Start the decoding again (Ctrl+R)")
         self.file_menu = self.menuBar().addMenu("&File")
         self.file_menu.addAction(self.open_action)
+        self.open_hf_action = self._action("Open &Hugging Face model…", self._on_open_hf_triggered,
+                                           tip="A transformers model folder, or one in your Hugging Face cache")
+        self.file_menu.addAction(self.open_hf_action)
         self.shipped_menu = self.file_menu.addMenu("Shipped &models")
         for path in shipped_models():
             self.shipped_menu.addAction(self._action(path.stem, partial(self.load, path)))
@@ -357,7 +360,8 @@ class MainWindow(QtWidgets.QMainWindow):
             self._show_notice(new)
         if changed(old, new, "step", "shown_source"):
             forced = tuple(i for i in new.forced_steps if i <= new.position)
-            self.decoding_area.show_step(new.step, new.shown_source is not None, forced)
+            self.decoding_area.show_step(new.step, new.shown_source is not None, forced,
+                                         pieces=new.model is not None and new.model.subword)
             if new.step is not None and new.model is not None:
                 self.step_time_label.setText(f"step {new.step.seconds * 1000:.1f} ms")
         if (new.position, len(new.steps)) != (old.position, len(old.steps)):
@@ -409,7 +413,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.device_label.setText(info.device)
         self.step_time_label.clear()
         self.decoding_area.forget_forcing()
-        self.setWindowTitle(f"attnviz — {info.path.name}")
+        self.setWindowTitle(f"attnviz — {info.label}")
         self._say_loaded(state)
         self._report_settings_problems()
 
@@ -431,7 +435,10 @@ class MainWindow(QtWidgets.QMainWindow):
         bleu = info.training.get("val_bleu")
         extra = f", validation BLEU {bleu}" if bleu is not None else ""
         noun = "parameter" if info.parameters == 1 else "parameters"
-        self.statusBar().showMessage(f"Loaded {info.path.name}: {info.kind}, {info.parameters:,} {noun}{extra}", 8000)
+        kind = info.kind
+        if info.training.get("source") == "Hugging Face":
+            kind = f"a Hugging Face {info.training.get('architecture', '')} model".replace("  ", " ")
+        self.statusBar().showMessage(f"Loaded {info.label}: {kind}, {info.parameters:,} {noun}{extra}", 8000)
 
     def _show_notice(self, state: SessionState) -> None:
         source = state.source
@@ -519,6 +526,17 @@ class MainWindow(QtWidgets.QMainWindow):
         if path:
             self.load(path)
 
+    def _on_open_hf_triggered(self) -> None:
+        from attnviz.gui.hf_dialog import OpenHuggingFaceDialog
+
+        start = str(Path(self.settings.last_checkpoint).parent) if self.settings.last_checkpoint else ""
+        dialog = OpenHuggingFaceDialog(self, start=start)
+        try:
+            if dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted and dialog.chosen is not None:
+                self.load(dialog.chosen)
+        finally:
+            dialog.deleteLater()
+
     def _on_recent_menu_about_to_show(self) -> None:
         self.recent_menu.clear()
         for path in self.settings.recent_files:
@@ -598,7 +616,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def _session_start_path(self) -> str:
         model = self.session.state.model
         folder = Path(self.settings.export_dir) if self.settings.export_dir else Path.home()
-        name = model.path.stem if model is not None else "attnviz"
+        name = model.name if model is not None else "attnviz"
         words = "-".join(figure_stem_of(self.session.state.text).split("-")[:5]) if self.session.state.text else ""
         return str(folder / f"{name}{'-' + words if words else ''}.attnviz.json")
 

@@ -4,7 +4,7 @@ and, for kernel regression, its first fit. torch is imported here only when the 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import KernelFit
@@ -33,18 +33,23 @@ def load_model(path: Path, device_name: str, fall_back: bool) -> tuple[LoadedMod
         name, chosen = "auto", pick_device("auto")
         notice = f"{error}. Using {chosen} instead."
     loaded = load_checkpoint(path, chosen)
-    refuse_outside_window(loaded)
     kernel = None if loaded.is_translation else explain(cast(KernelRegressionModel, loaded.model))
     return loaded, model_info(loaded, str(chosen), notice), kernel, name
 
 
-def refuse_outside_window(loaded: LoadedModel) -> None:
-    """ValueError for a model whose kind the window's views do not show yet (its registry record says so)."""
-    kind = loaded.model_kind
-    if not kind.in_window:
-        name = loaded.path.name if loaded.path else kind.name
-        raise ValueError(f"{name} is a {kind.label}: attnviz translate and eval open it; the window's views do not "
-                         "show this kind of model yet")
+def refuse_other_tokenizer(shown: LoadedModel, other: LoadedModel) -> None:
+    """ValueError unless ``other`` reads and writes the very tokens ``shown`` does: Compare lays the two
+    models' rows for the same queries and keys side by side, which only one tokenizer makes possible."""
+    def vocabularies(loaded: LoadedModel) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        assert loaded.src_vocab is not None and loaded.tgt_vocab is not None
+        return tuple(loaded.src_vocab.tokens), tuple(loaded.tgt_vocab.tokens)
+
+    if vocabularies(shown) != vocabularies(other):
+        name = other.path.name if other.path else other.kind
+        raise ValueError(f"{name} splits text into other tokens than the model on show: Compare puts two models' "
+                         "attention over the same tokens side by side, so it needs two models with one tokenizer "
+                         "(attnviz's own models share theirs; a Hugging Face model compares with one of its "
+                         "family that uses its tokenizer)")
 
 
 def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
@@ -56,11 +61,18 @@ def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
     c, kind = loaded.config, loaded.model_kind
     positions = kind.positions(c)  # its positional encoding's table, every position (none: 0)
     table = positional_encoding_table(positions, c.num_hiddens) if positions else None
+    described = None
+    if kind.hugging_face:
+        from attnviz.core.hf.positional import describe_positions
+
+        described = describe_positions(cast(Any, loaded.model).hf, c.architecture)
+        table = described.table
     layers = heads = 0  # of the cross-attention (the Scoring panel's pickers), as the model says
     if kind.is_translation:
         cross = cast("TranslationModel", loaded.model).attention_modules(AttentionKind.CROSS)
         layers, heads = len(cross), int(getattr(cross[0], "num_heads", 1)) if cross else 0
+        heads = int(c.num_heads) if kind.hugging_face else heads  # (Llama's modules do not say)
     return ModelInfo(kind.name, kind.family, Path(loaded.path or ""), device,
                      sum(p.numel() for p in loaded.model.parameters()), dict(loaded.training), kind.attention,
                      kind.scoring_formula, layers, heads, table, tuple(available_devices()), notice,
-                     sha256_of(loaded.path) if loaded.path else "")
+                     sha256_of(loaded.path) if loaded.path else "", described, kind.hugging_face)

@@ -90,7 +90,7 @@ class PanelRequests(SessionBase):
             from attnviz.core.query_computation import compute_query
 
             return compute_query(loaded, source.tokens, queries, kind, layer, head, query_index,
-                                 device=loaded.device)
+                                 device=loaded.device, source_ids=source.ids)
 
         def done(computation: QueryComputation) -> None:
             if self._latest.wins(ticket) and self._state.step is step:  # not for a step no longer on show
@@ -114,14 +114,17 @@ class PanelRequests(SessionBase):
             return
         device = self.loaded.device if self.loaded is not None else "cpu"
 
+        shown = self.loaded
+
         def job() -> LoadedModel:
             from attnviz.core.checkpoint import load_checkpoint
-            from attnviz.session.loading import refuse_outside_window
+            from attnviz.session.loading import refuse_other_tokenizer
 
             other = load_checkpoint(Path(path), device)
             if not other.is_translation:
                 raise ValueError(f"{Path(path).name} is a {other.kind} model: only translation models compare")
-            refuse_outside_window(other)
+            if shown is not None:
+                refuse_other_tokenizer(shown, other)
             return other
 
         def done(other: LoadedModel) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 
 from attnviz.core.computation import QueryComputation
 from attnviz.core.kinds import AttentionKind
-from attnviz.core.results import BatchDecoding, Comparison, DecodeStep, EncodedSource, KernelFit
+from attnviz.core.results import BatchDecoding, Comparison, DecodeStep, EncodedSource, KernelFit, PositionalDescription
 from attnviz.figures.attention import AttentionView
 from attnviz.figures.book import BookFigure
 
@@ -35,6 +35,22 @@ class ModelInfo:
     devices: tuple[str, ...] = ("cpu",)  # usable here, best first
     notice: str = ""  # e.g. the requested device was unavailable and another was used
     sha256: str = ""  # of the checkpoint file as it was loaded (saved sessions notice a changed file)
+    positional: PositionalDescription | None = None  # what it does with positions (Hugging Face models)
+    subword: bool = False  # its tokens are a subword tokenizer's pieces ("·s" continues the word before it)
+
+    @property
+    def name(self) -> str:
+        """What titles and file names call it: the checkpoint file's stem, or a Hugging Face model's name (its
+        cache entry's, ``opus-mt-en-fr``, not the snapshot folder's hash)."""
+        if self.training.get("source") == "Hugging Face" and self.training.get("name"):
+            return str(self.training["name"]).rsplit("/", 1)[-1]
+        return self.path.stem
+
+    @property
+    def label(self) -> str:
+        """What the window's title and status bar call it: the checkpoint's file name, or a Hugging Face
+        model's name."""
+        return self.name if self.training.get("source") == "Hugging Face" else self.path.name
 
 
 @dataclass(frozen=True)

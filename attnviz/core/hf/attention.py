@@ -37,14 +37,15 @@ class AttentionCall:
     weights: Tensor
 
 
-_calls: ContextVar[list[AttentionCall] | None] = ContextVar("attnviz_attention_calls", default=None)
+_calls: ContextVar[tuple[list[AttentionCall], ...]] = ContextVar("attnviz_attention_calls", default=())
 
 
 @contextmanager
 def recording() -> Iterator[list[AttentionCall]]:
-    """Collect every attention call of the forward passes run inside the block, in the order they ran."""
+    """Collect every attention call of the forward passes run inside the block, in the order they ran
+    (blocks nest: an outer block sees the calls of the inner ones too)."""
     calls: list[AttentionCall] = []
-    token = _calls.set(calls)
+    token = _calls.set((*_calls.get(), calls))
     try:
         yield calls
     finally:
@@ -72,13 +73,14 @@ def attention(module: nn.Module, query: Tensor, key: Tensor, value: Tensor, atte
     weights = nn.functional.softmax(scores, dim=-1, dtype=torch.float32).to(query.dtype)
     dropped = nn.functional.dropout(weights, p=dropout, training=module.training)
     output = torch.matmul(dropped, value).transpose(1, 2).contiguous()
-    calls = _calls.get()
-    if calls is not None:
+    listening = _calls.get()
+    if listening:
         if attention_mask is not None:  # the mask's "minus infinity" is the dtype's lowest number, not -inf
             hidden = attention_mask[..., : key.shape[-2]] <= torch.finfo(attention_mask.dtype).min / 2
             scores = scores.masked_fill(hidden, float("-inf"))
-        calls.append(AttentionCall(module, query.detach(), key.detach(), value.detach(), scores.detach(),
-                                   weights.detach()))
+        call = AttentionCall(module, query.detach(), key.detach(), value.detach(), scores.detach(), weights.detach())
+        for calls in listening:
+            calls.append(call)
     return output, weights
 
 

@@ -65,6 +65,8 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
     _offline()
     import transformers
 
+    transformers.utils.logging.disable_progress_bar()  # (its "Loading weights" bar is noise on a CLI's stderr)
+
     from attnviz.core.hf.causal import HFCausal
     from attnviz.core.hf.seq2seq import HFEncoderDecoder
 

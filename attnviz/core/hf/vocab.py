@@ -5,8 +5,9 @@ work unchanged.
 Subword tokenizers mark where words start: SentencePiece (Marian, T5, Llama 2) with ``▁``, byte-level BPE
 (GPT-2, Llama 3, Qwen2) with ``Ġ`` and writes every byte as a stand-in character. attnviz shows a piece that
 starts a word as the word (``▁maison`` → ``maison``), a piece inside a word after a middle dot (``·s``), the
-bytes of byte-level tokens as the text they spell (``Ã©`` → ``é``, a newline ``⏎``), and gives a name that
-would repeat another id's its id (``maison#812``); special tokens stay as they are (``</s>``).
+bytes of byte-level tokens as the text they spell (``Ã©`` → ``é``, a newline ``⏎``, a lone byte of a longer
+character ``<0xE2>``), and gives a name that would repeat another id's its id (``maison#812``); special tokens
+stay as they are (``</s>``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,23 @@ def _byte_level_alphabet() -> dict[str, int]:
 _BYTES = _byte_level_alphabet()
 
 
+def _spelled(raw: bytes) -> str:
+    """Bytes as the text they spell: a newline ⏎, a tab ⇥, other control bytes and the pieces of a character
+    split across tokens as ``<0xE2>`` (how SentencePiece spells its byte tokens)."""
+    shown = []
+    for char in raw.decode("utf-8", errors="surrogateescape"):
+        code = ord(char)
+        if 0xDC80 <= code <= 0xDCFF:  # a byte that is not a whole character on its own
+            shown.append(f"<0x{code - 0xDC00:02X}>")
+        elif char in "\n\t":
+            shown.append("⏎" if char == "\n" else "⇥")
+        elif code < 0x20 or code == 0x7F:
+            shown.append(f"<0x{code:02X}>")
+        else:
+            shown.append(char)
+    return "".join(shown)
+
+
 def readable(token: str, style: str, special: bool = False) -> str:
     """How a raw ``token`` of a tokenizer of ``style`` ("sentencepiece", "byte-level" or "plain") is shown."""
     if special or style == "plain":
@@ -45,9 +63,8 @@ def readable(token: str, style: str, special: bool = False) -> str:
         if not all(char in _BYTES for char in token):
             return token
         raw = bytes(_BYTES[char] for char in token)
-        starts = raw.startswith(b" ")
-        text = raw.lstrip(b" ").decode("utf-8", errors="backslashreplace").replace("\n", "⏎").replace("\t", "⇥")
-        return (text or "␣") if starts else CONTINUES + text
+        text = _spelled(raw.lstrip(b" "))
+        return (text or "␣") if raw.startswith(b" ") else CONTINUES + text
     if token.startswith(SENTENCEPIECE_START):
         return token[len(SENTENCEPIECE_START):] or "␣"
     return CONTINUES + token

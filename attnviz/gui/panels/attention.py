@@ -32,8 +32,8 @@ from attnviz.session import Session, SessionState, changed
 COMPUTING_GRID = "Computing all heads…"
 
 
-SOURCE_VIEW_NOTE = ("Source view: the answer's self-attention weights on the English, not renormalised: "
-                    "a row sums to the English share (the rest is on the answer).")
+SOURCE_VIEW_NOTE = ("Source view: the answer's self-attention weights on the prompt, not renormalised: "
+                    "a row sums to the prompt's share (the rest is on the answer).")
 
 class AttentionPanel(QtWidgets.QWidget):
     """Shows the attention matrix the state's view options select, for the session state it was last given."""
@@ -208,7 +208,7 @@ class AttentionPanel(QtWidgets.QWidget):
             control.blockSignals(was)
 
     def _model_name(self) -> str:
-        return self.state.model.path.stem if self.state.model is not None else ""
+        return self.state.model.name if self.state.model is not None else ""
 
     @staticmethod
     def _empty_message(state: SessionState) -> str:

@@ -63,7 +63,7 @@ class BatchPanel(QtWidgets.QWidget):
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         if changed(old, new, "model"):
-            self.model_name = new.model.path.stem if new.model is not None else ""
+            self.model_name = new.model.name if new.model is not None else ""
             has_encoder = new.model is not None and AttentionKind.ENCODER_SELF in new.model.attention
             self.kind_box.setVisible(has_encoder)
             self._fill_kinds(new.model is not None and kind_named(new.model.kind).decoder_only)

@@ -90,7 +90,7 @@ class ComparePanel(QtWidgets.QWidget):
 
     def _draw(self) -> None:
         state, comparison = self.state, self.state.comparison
-        model = state.model.path.stem if state.model is not None else ""
+        model = state.model.name if state.model is not None else ""
         for heatmap, spec in zip(self.heatmaps, comparison_figures(model, state.shown_source, state.step,
                                                                    comparison), strict=True):
             heatmap.show_figure(spec)

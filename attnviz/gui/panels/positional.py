@@ -1,4 +1,5 @@
-"""Positional-encoding panel: the sinusoidal table, chosen dimensions over positions, PE·PEᵀ."""
+"""Positional-encoding panel: the table added per position (sinusoidal or learned; RoPE's angles), chosen
+dimensions over positions, PE·PEᵀ, and for a rotary model its frequencies and how q·k falls off with distance."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
+from attnviz.core.results import PositionalDescription
 from attnviz.figures.panels import positional_similarity_figure, positional_table_figure
 from attnviz.figures.spec import empty_figure
 from attnviz.gui.heatmap import Heatmap
@@ -71,9 +73,27 @@ class PositionalPanel(QtWidgets.QWidget):
         curves_layout.addWidget(self.curves, 1)
         tabs.addTab(curves_page, "Curves")
         tabs.addTab(self.similarity_view, "PE · PEᵀ")
+        self.rope_frequencies = pg.PlotWidget(background="w", title="θ_i: the angle pair i turns per position")
+        self.rope_frequencies.setLabel("bottom", "pair i")
+        self.rope_frequencies.setLabel("left", "θ_i (radians)")
+        self.rope_frequencies.setLogMode(y=True)
+        self.rope_decay = pg.PlotWidget(background="w", title="q·k of two all-ones vectors m apart (1 at m = 0)")
+        self.rope_decay.setLabel("bottom", "distance m (positions)")
+        rope_page = QtWidgets.QWidget()
+        rope_layout = QtWidgets.QVBoxLayout(rope_page)
+        rope_layout.addWidget(self.rope_frequencies, 1)
+        rope_layout.addWidget(self.rope_decay, 1)
+        self.rope_page = rope_page
         self.tabs = tabs
+        # What the model does with positions, in one sentence (Hugging Face models; empty for attnviz's own)
+        self.note = QtWidgets.QLabel()
+        self.note.setWordWrap(True)
+        self.note.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.note.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
+        self.note.hide()
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.note)
         layout.addWidget(tabs)
         self.dims_edit.editingFinished.connect(self._on_dims_edit_finished)
 
@@ -88,8 +108,11 @@ class PositionalPanel(QtWidgets.QWidget):
                 self.table_view.show_figure(waiting)
                 self.similarity_view.show_figure(waiting)
             else:
-                self.table_view.show_figure(positional_table_figure(table))
+                described = new.model.positional
+                levels = described.levels if described is not None else (-1.0, 1.0)
+                self.table_view.show_figure(positional_table_figure(table, levels, described))
                 self.similarity_view.show_figure(positional_similarity_figure(table))
+            self._show_description(new.model.positional if new.model is not None else None)
             self._on_dims_edit_finished()
             self.sentence_length = -1  # re-outline on the new table
         source, step = new.shown_source, new.step
@@ -99,6 +122,26 @@ class PositionalPanel(QtWidgets.QWidget):
         if length != self.sentence_length:
             self.sentence_length = length
             self._mark_sentence()
+
+    def _show_description(self, described: PositionalDescription | None) -> None:
+        """The note line and, for a rotary model, the RoPE tab (its frequencies and the decay with distance)."""
+        self.note.setText(described.note if described is not None else "")
+        self.note.setVisible(described is not None)
+        index = self.tabs.indexOf(self.rope_page)
+        rope = described is not None and described.rope_frequencies is not None and described.rope_decay is not None
+        if not rope:
+            if index >= 0:
+                self.tabs.removeTab(index)
+            return
+        assert described is not None and described.rope_frequencies is not None and described.rope_decay is not None
+        if index < 0:
+            self.tabs.addTab(self.rope_page, "RoPE")
+        self.rope_frequencies.clear()
+        self.rope_frequencies.plot(np.arange(len(described.rope_frequencies)), described.rope_frequencies,
+                                   pen=pg.mkPen("#1f77b4", width=2), symbol="o", symbolSize=5)
+        self.rope_decay.clear()
+        self.rope_decay.plot(np.arange(len(described.rope_decay)), described.rope_decay, pen=pg.mkPen("#d62728",
+                                                                                                    width=2))
 
     def _mark_sentence(self) -> None:
         self.table_view.highlight_rows(0, self.sentence_length)  # (longer than the table: no outline)

@@ -1,0 +1,201 @@
+"""One attention query of a Hugging Face model, recomputed from the module's own projections.
+
+:func:`compute_hf_query` runs the model as decoding runs it (the adapter's ``start`` and one ``step`` per
+decoder input) while a pre-hook on the chosen attention module records what it received: the hidden states
+(its query inputs ``a``), an encoder–decoder's encoder output (cross-attention's key inputs) and the rotary
+angles (Llama, Qwen2). Then one head's query, keys and values are projected by hand with the module's own
+weights, rotated (RoPE), scored with the module's own scale, softmaxed over the visible keys and summed —
+float64 numpy — next to the row the model recorded itself.
+
+Families: Marian, BART and mBART (``q_proj``/``k_proj``/``v_proj``), GPT-2 (one ``c_attn`` Conv1D that
+makes q, k and v), Llama and Qwen2 (grouped-query heads: query head h reads key/value head h // (H/G)).
+Shapes: S source (prompt) tokens, T decoder inputs, D model width, d head width, K keys.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+from torch import Tensor, nn
+
+from attnviz.core.computation import QueryComputation, StageFormulas, masked_softmax
+from attnviz.core.hf.attention import AttentionCall, recording
+from attnviz.core.kinds import AttentionKind
+
+
+@dataclass
+class _Inputs:
+    """Per forward call of the hooked module (batch of one): its hidden states (1, Q, D), the key/value
+    states of cross-attention (1, S, D) or None, the rotary (cos, sin) (1, Q, d) or None."""
+
+    hidden: list[Tensor] = field(default_factory=list)
+    key_value: list[Tensor | None] = field(default_factory=list)
+    rotary: list[tuple[Tensor, Tensor] | None] = field(default_factory=list)
+
+
+@contextmanager
+def _hooked(module: nn.Module) -> Iterator[_Inputs]:
+    inputs, owner = _Inputs(), threading.get_ident()
+
+    def hook(_module: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        if threading.get_ident() != owner:
+            return
+        inputs.hidden.append((args[0] if args else kwargs["hidden_states"]).detach())
+        inputs.key_value.append(kwargs.get("key_value_states"))
+        rotary = kwargs.get("position_embeddings")
+        inputs.rotary.append(None if rotary is None else (rotary[0].detach(), rotary[1].detach()))
+
+    handle = module.register_forward_pre_hook(hook, with_kwargs=True)
+    try:
+        yield inputs
+    finally:
+        handle.remove()
+
+
+def _numpy(tensor: Tensor) -> np.ndarray:
+    return tensor.detach().to(device="cpu", dtype=torch.float64).numpy()
+
+
+def _linear(layer: Any, x: np.ndarray, rows: slice) -> np.ndarray:
+    """``x`` (…, D) through rows ``rows`` of an nn.Linear (weight (out, D)) or GPT-2's Conv1D (weight (D, out))."""
+    weight = _numpy(layer.weight)
+    weight = weight[rows] if isinstance(layer, nn.Linear) else weight[:, rows].T
+    out = x @ weight.T
+    return out if layer.bias is None else out + _numpy(layer.bias)[rows]
+
+
+def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
+    """RoPE as transformers applies it: x·cos + rotate_half(x)·sin, pairs (i, i + d/2)."""
+    half = x.shape[-1] // 2
+    turned = np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+    return x * cos + turned * sin
+
+
+@dataclass(frozen=True)
+class _Heads:
+    """How one query head of ``module`` is made: its q, k, v projections (module, row slice) and words."""
+
+    q: tuple[Any, slice]
+    k: tuple[Any, slice]
+    v: tuple[Any, slice]
+    formulas: tuple[str, str, str]
+
+
+def _heads(module: Any, head: int) -> _Heads:
+    """The projections of query head ``head`` (ValueError for a module of an architecture not covered)."""
+    d = int(module.head_dim)
+    if hasattr(module, "c_attn"):  # GPT-2: [W_q | W_k | W_v] in one Conv1D
+        width = int(module.embed_dim)
+        rows = [slice(part * width + head * d, part * width + (head + 1) * d) for part in range(3)]
+        words = ("q = W_q a + b_q  (GPT-2's c_attn, query part)", "k_j = W_k a_j + b_k", "v_j = W_v a_j + b_v")
+        return _Heads((module.c_attn, rows[0]), (module.c_attn, rows[1]), (module.c_attn, rows[2]), words)
+    if not all(hasattr(module, name) for name in ("q_proj", "k_proj", "v_proj")):
+        raise ValueError(f"the Computation view does not cover {type(module).__name__} modules")
+    heads = module.q_proj.weight.shape[0] // d
+    groups = module.k_proj.weight.shape[0] // d
+    group = head // (heads // groups)
+    kv = slice(group * d, (group + 1) * d)
+    bias = "" if module.q_proj.bias is None else " + b_q"
+    kv_bias = "" if module.k_proj.bias is None else " + b"
+    if groups < heads:
+        shared = f" (key/value head {group + 1} of {groups}, shared by {heads // groups} query heads)"
+        words = (f"q = W_q a{bias}", f"k_j = W_k a_j{kv_bias}{shared}", f"v_j = W_v a_j{kv_bias}")
+    else:
+        words = (f"q = W_q a{bias}", f"k_j = W_k a_j{kv_bias}", f"v_j = W_v a_j{kv_bias}")
+    return _Heads((module.q_proj, slice(head * d, (head + 1) * d)), (module.k_proj, kv), (module.v_proj, kv), words)
+
+
+def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequence[str],
+                     query_tokens: Sequence[str], kind: AttentionKind, asked: AttentionKind, layer: int, head: int,
+                     query_index: int, device: torch.device) -> QueryComputation:
+    """The computation of one query of one head of a Hugging Face model (see the module docstring).
+
+    source_ids: the S ids the model read (the tokenizer's own); query_tokens: the decoder inputs so far (an
+    encoder–decoder's decoder start first; a decoder-only model's prompt's last token first). kind: the
+    attention computed (a decoder-only model's source view is its self-attention: ``asked`` is what the
+    user asked for and is what the result says)."""
+    model = loaded.model
+    decoder_only = loaded.model_kind.decoder_only
+    module = model.attention_modules(kind)[layer]
+    parts = _heads(module, head)
+    model.to(device).eval()
+    src = torch.tensor([list(source_ids)], dtype=torch.long, device=device)
+    target = loaded.tgt_vocab.ids(query_tokens)
+    steps = 0 if kind is AttentionKind.ENCODER_SELF else len(query_tokens)
+    with torch.inference_mode(), _hooked(module) as inputs, recording() as calls:
+        state, _ = model.start(src, torch.tensor([len(source_ids)], device=device))
+        for t in range(steps):
+            _, state, _ = model.step(torch.tensor([target[t]], device=device), state)
+    own = [c for c in calls if c.module is module]
+    source_tokens, query_tokens = tuple(source_tokens), tuple(query_tokens)
+    prompt = len(source_tokens)
+    if kind is AttentionKind.ENCODER_SELF:
+        query_row, key_tokens = query_index, source_tokens
+    elif decoder_only:  # one sequence: the prompt, then each generated token (the first query is the prompt's last)
+        query_row, key_tokens = prompt - 1 + query_index, source_tokens + query_tokens[1:]
+    else:
+        query_row, key_tokens = query_index, source_tokens if kind is AttentionKind.CROSS else query_tokens
+    cross = kind is AttentionKind.CROSS and not decoder_only
+    if not inputs.hidden or len(own) <= (0 if kind is AttentionKind.ENCODER_SELF else query_index):
+        raise RuntimeError(f"the {kind.value} module of layer {layer + 1} was not called as decoding calls it")
+    hidden = _numpy(torch.cat(inputs.hidden, dim=1)[0])  # every position this module has seen, in order
+    a = hidden[query_row]
+    encoder_output = inputs.key_value[query_index] if cross else None
+    if cross and encoder_output is None:
+        raise RuntimeError("the cross-attention module received no encoder output")
+    a_keys = _numpy(encoder_output[0]) if encoder_output is not None else hidden
+    if a_keys.shape[0] != len(key_tokens):
+        raise RuntimeError(f"the {kind.value} module received {a_keys.shape[0]} keys; expected {len(key_tokens)}")
+    q = _linear(parts.q[0], a, parts.q[1])
+    keys, values = _linear(parts.k[0], a_keys, parts.k[1]), _linear(parts.v[0], a_keys, parts.v[1])
+    query_words, key_words, value_words = parts.formulas
+    if inputs.rotary[0] is not None:  # RoPE: rotate q and every k by its position's angles
+        cos = _numpy(torch.cat([r[0] for r in inputs.rotary if r is not None], dim=1)[0])
+        sin = _numpy(torch.cat([r[1] for r in inputs.rotary if r is not None], dim=1)[0])
+        q, keys = _rotate(q, cos[query_row], sin[query_row]), _rotate(keys, cos, sin)
+        query_words = f"q = RoPE_m(W_q a), m = {query_row}  (rotated by its position)"
+        key_words = "k_j = RoPE_j(W_k a_j)" + key_words.partition("a_j")[2].replace(" + b", "")
+    scaling = float(getattr(module, "scaling", q.shape[0] ** -0.5))
+    scores = keys @ q * scaling
+    positions = np.arange(len(key_tokens))
+    causal = kind is AttentionKind.DECODER_SELF or decoder_only
+    visible = positions <= query_row if causal else np.ones(len(key_tokens), bool)
+    weights = masked_softmax(scores, visible)
+    recorded = _recorded(own, query_row if kind is AttentionKind.ENCODER_SELF else query_index, kind)
+    model_weights, model_scores = (np.zeros(len(key_tokens)) for _ in range(2))
+    width = min(len(key_tokens), recorded[0].shape[-1])
+    model_weights[:width] = _numpy(recorded[0][0, head, :width])
+    model_scores[:width] = _numpy(recorded[1][0, head, :width])
+    divisor = 1 / scaling
+    score_words = f"s_j = q·k_j / {divisor:.4g}" if abs(divisor - round(divisor)) > 1e-6 or divisor > 1 \
+        else "s_j = q·k_j"
+    if abs(divisor - q.shape[0] ** 0.5) < 1e-6:
+        score_words = f"s_j = q·k_j / √{q.shape[0]}"
+    mask_words = f"causal mask: j ≤ {query_row}" if causal else "every source token"
+    if asked is AttentionKind.CROSS and decoder_only:
+        mask_words += f"; the source view is keys 1–{prompt}"
+    query_token = (source_tokens if kind is AttentionKind.ENCODER_SELF else query_tokens)[query_index]
+    return QueryComputation(
+        model_kind=loaded.kind, kind=asked, layer=layer, head=head, query_index=query_index, query_token=query_token,
+        key_tokens=key_tokens, scoring="dot",
+        formulas=StageFormulas(query=query_words, key=key_words, value=value_words, score=score_words,
+                               weights=f"α = softmax(s) over visible keys ({mask_words})", output="b = Σ_j α_j v_j"),
+        query_input=a, key_inputs=a_keys, query=q, keys=keys, values=values, scale=divisor,
+        additive_query=None, additive_keys=None, additive_features=None, additive_w_v=None,
+        scores=scores, visible=visible, weights=weights, output=weights @ values,
+        model_weights=model_weights, model_scores=model_scores)
+
+
+def _recorded(calls: list[AttentionCall], index: int, kind: AttentionKind) -> tuple[Tensor, Tensor]:
+    """The module's own weights and scores (1, H, K) of the query: for the encoder (or the prompt) row
+    ``index`` of its one call; for decoder query ``index``, the newest row of call ``index`` (a decoder-only
+    model's call 0 is the prompt's, whose last row is its first query)."""
+    if kind is AttentionKind.ENCODER_SELF:
+        return calls[0].weights[:, :, index], calls[0].scores[:, :, index]
+    return calls[index].weights[:, :, -1], calls[index].scores[:, :, -1]

@@ -1,0 +1,70 @@
+"""Where a Hugging Face model's positions come from, as the Positional-encoding panel draws it (numpy out).
+
+Marian adds a fixed sinusoidal table, BART and GPT-2 a learned one (their tables are read from the weights);
+Llama and Qwen2 add nothing: RoPE rotates each query and key pair (i, i + d/2) by the angle m·θ_i of its
+position m, so q·k depends on the distance between the two positions only. For those the panel gets the
+angles' cos and sin as a table (the same layout as the sinusoidal encoding), the frequencies θ_i and how the
+rotated dot product of two equal all-ones vectors falls off with distance (RoFormer §3.4.3).
+Shapes: N positions drawn, D width (the model's, or a head's for RoPE).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from attnviz.core.results import PositionalDescription
+
+MAX_POSITIONS_DRAWN = 256
+
+
+def _weights(table: Any, skip: int = 0) -> np.ndarray:
+    values = table.weight.detach().to("cpu", torch.float32).numpy()[skip:]
+    return np.ascontiguousarray(values[:MAX_POSITIONS_DRAWN])
+
+
+def rope_curves(inv_freq: np.ndarray, positions: int, scaling: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """RoPE's table (positions, 2·len(inv_freq)): cos(m·θ_i) and sin(m·θ_i) interleaved as the sinusoidal
+    table is (scaled by the model's ``attention_scaling``); and for m = 0…positions−1 the dot product of two
+    all-ones vectors rotated m apart, over its value at m = 0: (1/(D/2)) Σ_i cos(m·θ_i)."""
+    angles = np.arange(positions, dtype=np.float64)[:, None] * inv_freq[None, :].astype(np.float64)
+    table = np.empty((positions, 2 * len(inv_freq)))
+    table[:, 0::2], table[:, 1::2] = np.sin(angles) * scaling, np.cos(angles) * scaling
+    return table.astype(np.float32), np.cos(angles).mean(axis=1).astype(np.float32)
+
+
+def describe_positions(model: Any, architecture: str) -> PositionalDescription:
+    """What ``model`` (a transformers model of ``architecture``: "Marian", "BART", "GPT-2", "Llama", "Qwen2")
+    does with positions."""
+    base = getattr(model, "model", None)
+    rotary = getattr(base, "rotary_emb", None)
+    if rotary is not None:
+        inv_freq = rotary.inv_freq.detach().to("cpu", torch.float64).numpy()
+        table, decay = rope_curves(inv_freq, MAX_POSITIONS_DRAWN, float(getattr(rotary, "attention_scaling", 1.0)))
+        parameters = getattr(model.config, "rope_parameters", None) or {}
+        theta = float(parameters.get("rope_theta") or getattr(model.config, "rope_theta", None) or 10000.0)
+        kind = getattr(rotary, "rope_type", "default")
+        return PositionalDescription(
+            "rotary (RoPE)",
+            f"{architecture} adds no positional encoding: RoPE rotates each query and key by its position "
+            f"(pair i of a {2 * len(inv_freq)}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {theta:,.0f}"
+            f"{'' if kind == 'default' else f', {kind} scaling'}), so q·k depends only on how far apart they are.",
+            table, (-1.0, 1.0), inv_freq.astype(np.float32), decay)
+    if hasattr(model, "transformer") and hasattr(model.transformer, "wpe"):
+        return PositionalDescription(
+            "learned", f"{architecture} adds a learned table, one vector per position (wpe), to the token "
+            "embeddings.", _weights(model.transformer.wpe))
+    embed = getattr(getattr(base, "encoder", None), "embed_positions", None)
+    if embed is None:
+        return PositionalDescription("none", f"attnviz does not know where {architecture} takes its positions from.")
+    if "Sinusoidal" in type(embed).__name__:
+        return PositionalDescription(
+            "sinusoidal", f"{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first half "
+            "of the dimensions, cosines in the second: the book's interleaved columns, reordered).",
+            _weights(embed), (-1.0, 1.0))
+    offset = int(getattr(embed, "offset", 0))  # (BART's table starts with two unused rows)
+    return PositionalDescription(
+        "learned", f"{architecture} adds a learned table, one vector per position, to the embeddings (the encoder's "
+        "is shown; the decoder has its own).", _weights(embed, offset))

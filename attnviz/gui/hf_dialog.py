@@ -1,0 +1,121 @@
+"""File ▸ Open Hugging Face model…: the models already in the local Hugging Face cache, by name, architecture,
+size and parameter count, or any model folder on disk. Nothing is downloaded; a cached model attnviz cannot
+open is listed greyed, with the reason in its row.
+
+Listing reads each snapshot's ``config.json`` and the sizes of its files (:func:`attnviz.core.hf.folder.
+cached_models`), never the weights: a cache of many models lists in milliseconds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from attnviz.core.hf.folder import HFFolder, cached_models, hub_cache
+from attnviz.gui import file_dialogs
+
+COLUMNS = ("Model", "Architecture", "Parameters", "On disk")
+
+
+def _size(folder: HFFolder) -> int:
+    """Bytes of the weights and tokenizer files (a cache's links followed to their blobs)."""
+    return sum(path.stat().st_size for path in (*folder.weights, *folder.tokenizer_files))
+
+
+def human_size(size: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000  # type: ignore[assignment]
+    return ""
+
+
+def human_count(count: int) -> str:
+    return f"{count / 1e9:.1f} B" if count >= 1e9 else f"{count / 1e6:.1f} M" if count >= 1e6 else f"{count:,}"
+
+
+class OpenHuggingFaceDialog(QtWidgets.QDialog):
+    """Choose a Hugging Face model: ``chosen`` is its folder once accepted."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None, cache: Path | None = None, start: str = ""):
+        super().__init__(parent)
+        self.setWindowTitle("Open Hugging Face model")
+        self.chosen: Path | None = None
+        self.start = start
+        self.cache = cache or hub_cache()
+        intro = QtWidgets.QLabel(
+            "A model folder on disk (config.json, the weights, the tokenizer's files: what save_pretrained writes), "
+            f"or a model already in your Hugging Face cache ({self.cache}). Nothing is downloaded.")
+        intro.setWordWrap(True)
+        self.table = QtWidgets.QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        for column in range(1, len(COLUMNS)):
+            header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        self.empty = QtWidgets.QLabel()
+        self.empty.setWordWrap(True)
+        buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Cancel)
+        self.folder_button = buttons.addButton("Choose &folder…", QtWidgets.QDialogButtonBox.ButtonRole.ActionRole)
+        self.open_button = buttons.addButton("&Open", QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
+        self.open_button.setEnabled(False)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(QtWidgets.QLabel("In the cache:"))
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.empty)
+        layout.addWidget(buttons)
+        buttons.rejected.connect(self.reject)
+        self.open_button.clicked.connect(self._on_open_clicked)
+        self.folder_button.clicked.connect(self._on_folder_clicked)
+        self.table.itemSelectionChanged.connect(self._on_selection_changed)
+        self.table.itemDoubleClicked.connect(self._on_open_clicked)
+        self.paths: list[Path] = []
+        self.list_cache()
+        self.resize(720, 420)
+
+    def list_cache(self) -> None:
+        """(Re)read the cache: one row per model, its newest snapshot."""
+        found = cached_models(self.cache) if self.cache.is_dir() else []
+        self.table.setRowCount(len(found))
+        self.paths = []
+        grey = self.palette().color(QtGui.QPalette.ColorGroup.Disabled, QtGui.QPalette.ColorRole.Text)
+        for row, (folder, snapshot, problem) in enumerate(found):
+            name = folder.name if folder else snapshot.parent.parent.name.removeprefix("models--").replace("--", "/")
+            cells = (name, folder.architecture.name, human_count(folder.parameters), human_size(_size(folder))) \
+                if folder else (name, "", "", problem)
+            for column, text in enumerate(cells):
+                item = QtWidgets.QTableWidgetItem(text)
+                if folder is None:
+                    item.setFlags(item.flags() & ~QtCore.Qt.ItemFlag.ItemIsSelectable)
+                    item.setForeground(grey)
+                    item.setToolTip(problem)
+                self.table.setItem(row, column, item)
+            self.paths.append(snapshot)
+        self.empty.setText("" if found else "No models in the cache here. Choose a model folder instead.")
+        self.empty.setVisible(not found)
+
+    def _selected_row(self) -> int | None:
+        rows = self.table.selectionModel().selectedRows()
+        return rows[0].row() if rows else None
+
+    def _on_selection_changed(self) -> None:
+        self.open_button.setEnabled(self._selected_row() is not None)
+
+    def _on_open_clicked(self, *_: object) -> None:
+        row = self._selected_row()
+        if row is None:
+            return
+        self.chosen = self.paths[row]
+        self.accept()
+
+    def _on_folder_clicked(self) -> None:
+        folder = file_dialogs.existing_folder(self, "Choose a Hugging Face model folder", self.start)
+        if folder:
+            self.chosen = Path(folder)
+            self.accept()
