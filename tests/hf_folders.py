@@ -14,7 +14,7 @@ import torch
 
 LINES = ["the house is big .", "the houses are big .", "i am at home .", "he was there ."] * 20
 TEXT = "the house is there ."
-ENCODER_DECODER = ("marian", "bart")
+ENCODER_DECODER = ("marian", "bart", "mbart", "t5")
 DECODER_ONLY = ("gpt2", "llama", "qwen2")
 FAMILIES = ENCODER_DECODER + DECODER_ONLY
 
@@ -54,6 +54,13 @@ def _model(family: str, vocab_size: int, width: int, layers: int) -> Any:
                      decoder_start_token_id=0, forced_eos_token_id=None)
         if family == "marian":
             model = transformers.MarianMTModel(transformers.MarianConfig(**sizes))
+        elif family == "mbart":
+            model = transformers.MBartForConditionalGeneration(transformers.MBartConfig(**sizes))
+        elif family == "t5":  # a relative position bias instead of position vectors
+            model = transformers.T5ForConditionalGeneration(transformers.T5Config(
+                vocab_size=vocab_size, d_model=width, d_kv=width // heads, d_ff=2 * width, num_layers=layers,
+                num_heads=heads, relative_attention_num_buckets=8, pad_token_id=0, eos_token_id=1,
+                decoder_start_token_id=0))
         else:
             model = transformers.BartForConditionalGeneration(
                 transformers.BartConfig(**sizes, bos_token_id=0, forced_bos_token_id=None))

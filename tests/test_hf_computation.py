@@ -1,7 +1,7 @@
-"""The Computation view of Hugging Face models: one query's q, k_j, v_j, scores and weights recomputed from the
-module's own projections (Marian and BART q/k/v_proj, GPT-2's c_attn, Llama and Qwen2 with RoPE and
-grouped-query heads) equal the row the model computed while decoding — which test_hf_decoding checks against
-the library's ``output_attentions``."""
+"""The Computation view of Hugging Face models: one query's q, k_j, v_j, scores and weights recomputed from
+the module's own projections (Marian, BART and mBART q/k/v_proj, T5 with its relative position bias, GPT-2's
+c_attn, Llama and Qwen2 with RoPE and grouped-query heads) equal the row the model computed while decoding —
+which test_hf_decoding checks against the library's ``output_attentions``."""
 
 from __future__ import annotations
 
@@ -65,6 +65,10 @@ def test_the_formulas_say_how_this_family_makes_its_query(decoded):
         assert "key/value head 2 of 2, shared by 2 query heads" in comp.formulas.key
     elif family == "gpt2":
         assert "c_attn" in comp.formulas.query
+    elif family == "t5":  # no biases, no 1/√d: a learned bias per relative distance instead
+        assert comp.formulas.query == "q = W_q a"
+        assert comp.formulas.score.startswith("s_j = q·k_j + b(j − ") and "no 1/√d" in comp.formulas.score
+        return
     else:
         assert comp.formulas.query == "q = W_q a + b_q"
     width = comp.query.shape[0]

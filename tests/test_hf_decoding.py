@@ -26,6 +26,12 @@ def tiny(family: str, seed: int):
                  pad_token_id=PAD, eos_token_id=EOS, decoder_start_token_id=PAD, bos_token_id=1)
     if family == "marian":
         model = transformers.MarianMTModel(transformers.MarianConfig(**sizes))
+    elif family == "mbart":
+        model = transformers.MBartForConditionalGeneration(transformers.MBartConfig(**sizes))
+    elif family == "t5":  # relative position bias; no 1/√d scaling
+        model = transformers.T5ForConditionalGeneration(transformers.T5Config(
+            vocab_size=40, d_model=16, d_kv=8, d_ff=32, num_layers=2, num_decoder_layers=2, num_heads=2,
+            relative_attention_num_buckets=8, pad_token_id=PAD, eos_token_id=EOS, decoder_start_token_id=PAD))
     else:
         model = transformers.BartForConditionalGeneration(transformers.BartConfig(**sizes, forced_bos_token_id=None))
     model.eval()
@@ -34,7 +40,7 @@ def tiny(family: str, seed: int):
     return model
 
 
-@pytest.mark.parametrize("family", ["marian", "bart"])
+@pytest.mark.parametrize("family", ["marian", "bart", "mbart", "t5"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_greedy_decoding_and_every_map_equal_generate(family, seed):
     model = tiny(family, seed)
@@ -112,3 +118,50 @@ def test_decoder_only_greedy_decoding_of_a_left_padded_batch_and_every_map_equal
                                            rtol=0)
                 torch.testing.assert_close(torch.from_numpy(attention_row.cross_weights[layer]), own[:, :width],
                                            atol=1e-5, rtol=0)
+
+
+def _library_best(model, sources, valid, beams, steps, decoder_only):
+    """generate's best hypothesis per sentence (new tokens, up to and with the end token) and its score."""
+    from attnviz.core.hf.causal import left_padded
+
+    if decoder_only:
+        ids, mask = left_padded(sources, valid, PAD)
+    else:
+        ids, mask = sources, (torch.arange(sources.shape[1])[None] < valid[:, None]).long()
+    with torch.no_grad():
+        out = model.generate(ids, attention_mask=mask, max_new_tokens=steps, num_beams=beams, do_sample=False,
+                             pad_token_id=PAD, output_scores=True, return_dict_in_generate=True)
+    start = ids.shape[1] if decoder_only else 1
+    best = []
+    for row in range(len(sources)):
+        new = out.sequences[row, start:].tolist()
+        best.append(new[: new.index(EOS) + 1] if EOS in new else new)
+    scores = out.sequences_scores.tolist() if beams > 1 else [None] * len(sources)
+    return best, scores
+
+
+@pytest.mark.parametrize("family", ["marian", "bart", "mbart", "t5", "gpt2", "llama", "qwen2"])
+@pytest.mark.parametrize(("beams", "penalty", "early"), [(1, 1.0, False), (2, 1.0, False), (3, 2.0, True),
+                                                         (3, 0.0, "never"), (4, -0.5, False)])
+def test_beam_search_follows_the_librarys_rules_and_tokens(family, beams, penalty, early):
+    """Beam tokens and scores equal generate's, with its length penalty, early stopping and a forced end
+    token at the length limit (the library's logits processors, applied by attnviz's search)."""
+    from attnviz.core.hf.causal import HFCausal
+
+    decoder_only = family in ("gpt2", "llama", "qwen2")
+    model = tiny_causal(family, 5) if decoder_only else tiny(family, 5)
+    model.generation_config.length_penalty = penalty
+    model.generation_config.early_stopping = early
+    model.generation_config.forced_eos_token_id = EOS  # the last allowed token is the end token
+    view = SimpleNamespace(max_src_len=64, max_tgt_len=STEPS)
+    adapter = HFCausal(model, view, PAD) if decoder_only else HFEncoderDecoder(model, view, PAD, PAD)
+    search = BeamSearch(adapter, SOURCES, VALID, bos_id=EOS if decoder_only else PAD, eos_id=EOS, pad_id=PAD,
+                        beam_size=beams, max_len=STEPS, banned=[] if decoder_only else [PAD])
+    search.run()
+    library, scores = _library_best(model, SOURCES, VALID, beams, STEPS, decoder_only)
+    for row in range(len(SOURCES)):
+        best = search.best(row)
+        assert best.ids == library[row], (row, best.ids, library[row])
+        assert best.ids[-1] == EOS  # ended, or forced to end at the limit
+        if scores[row] is not None:
+            assert best.score() == pytest.approx(scores[row], abs=1e-4)

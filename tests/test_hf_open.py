@@ -89,16 +89,6 @@ def test_a_saved_folder_steps_and_translates_as_generate_does(tmp_path, capsys, 
     assert out == text + "\n"
 
 
-def test_an_architecture_attnviz_does_not_step_is_refused_in_one_sentence(tmp_path):
-    folder = tmp_path / "t5"
-    torch.manual_seed(0)
-    transformers.T5ForConditionalGeneration(transformers.T5Config(vocab_size=40, d_model=16, d_kv=8, d_ff=32,
-                                                                  num_layers=1, num_heads=2)).save_pretrained(folder)
-    (folder / "tokenizer.json").write_text("{}")
-    with pytest.raises(CheckpointError, match="attnviz does not step T5 models yet"):
-        load_checkpoint(folder)
-
-
 def test_eval_scores_a_folder_on_what_generate_says(tmp_path, capsys, monkeypatch):
     from attnviz.core.text import preprocess
     from attnviz.training import bleu

@@ -21,7 +21,7 @@ ENC, DEC, CROSS = AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, Attent
 @pytest.fixture(scope="module")
 def folders(tmp_path_factory):
     root = tmp_path_factory.mktemp("hf-window")
-    return {family: make_folder(family, root / family, seed=1) for family in ("marian", "gpt2", "llama")}
+    return {family: make_folder(family, root / family, seed=1) for family in ("marian", "t5", "gpt2", "llama")}
 
 
 def _open(window, folder):
@@ -128,3 +128,26 @@ def test_export_writes_a_folders_maps(tmp_path, capsys, folders):
     assert code == 0, err
     written = sorted(p.name for p in out.iterdir())
     assert any(name.endswith(".png") for name in written) and any(name.endswith(".csv") for name in written)
+
+
+def test_t5_draws_its_relative_position_bias_per_head_and_distance(window, errors, folders):
+    state = _open(window, folders["t5"])
+    positional = _raised(window, "positional")
+    described = state.model.positional
+    assert "adds no position vectors" in positional.note.text() and not described.vectors
+    model = transformers.AutoModelForSeq2SeqLM.from_pretrained(folders["t5"])
+    attention = model.encoder.block[0].layer[0].SelfAttention
+    table = attention.relative_attention_bias.weight.detach().numpy()  # (buckets, heads)
+    distances = described.row_values
+    zero = int(np.flatnonzero(distances == 0)[0])
+    np.testing.assert_array_equal(described.table[zero], table[0])  # distance 0: bucket 0
+    np.testing.assert_array_equal(described.table[zero + 1], table[4 + 1])  # +1: the keys-after half's first
+    assert positional.table_view.spec.col_axis == "head" and positional.table_view.spec.row_labels[zero] == "0"
+    comp_view = _raised(window, "computation")
+    window.attention.select_view(ENC, 1, 0)
+    window.panels.panels["computation"].inspect(ENC, 1, 0, 2)
+    comp = window.session.state.computation
+    np.testing.assert_allclose(comp.weights, comp.model_weights, atol=1e-5)
+    assert "T5's learned bias" in comp.formulas.score and comp_view is not None
+    _raise_every_dock(window)
+    assert not errors, errors

@@ -18,7 +18,8 @@ import torch
 from torch import Tensor
 
 from attnviz.core.decoder import DecoderState, StepAttention, TranslationModel
-from attnviz.core.results import length_normalised
+from attnviz.core.results import LENGTH_PENALTY, length_normalised
+from attnviz.core.search_rules import LibraryBeams, SearchRules, library_step
 from attnviz.core.text import SourceWords, Vocab
 
 
@@ -43,9 +44,10 @@ class Hypothesis:
     finished: bool = False
     rows: list[AttentionRow] = field(default_factory=list)
     top: tuple[list[int], list[float]] = ([], [])
+    penalty: float = LENGTH_PENALTY  # the length's exponent in its score (a library's rules may set another)
 
     def score(self) -> float:
-        return length_normalised(self.log_prob, len(self.ids))
+        return length_normalised(self.log_prob, len(self.ids), self.penalty)
 
 
 def _host_rows(att: StepAttention | None, count: int) -> list[AttentionRow | None]:
@@ -70,6 +72,7 @@ class SearchPoint:
     hypotheses: list[list[Hypothesis]]
     done: list[bool]
     steps_taken: int
+    library: list[LibraryBeams] = field(default_factory=list)
 
 
 class BeamSearch:
@@ -82,6 +85,8 @@ class BeamSearch:
     top_k: keep each hypothesis's next-token top-k (the app's table). <bos> and ``pad_id`` are never
     candidates (a barely trained model may rank them first): not chosen, not in the top-k, not forced;
     ``banned`` replaces that set where a model says otherwise (GPT-2's <bos> is its <eos>).
+    A model with a ``search_rules(src, src_valid_lens, max_len, beam_size)`` method (a Hugging Face model)
+    decodes by the rules it returns (:mod:`attnviz.core.search_rules`: its library's own).
     """
 
     def __init__(self, model: TranslationModel, src: Tensor, src_valid_lens: Tensor, *, bos_id: int, eos_id: int,
@@ -98,7 +103,11 @@ class BeamSearch:
         self._never = torch.tensor(self.never, dtype=torch.long, device=self.device)
         self.state: DecoderState
         self.state, self.encoder_attention = model.start(src, src_valid_lens, need_attention=record_attention)
-        self.hypotheses: list[list[Hypothesis]] = [[Hypothesis([], 0.0)] for _ in range(src.shape[0])]
+        make_rules = getattr(model, "search_rules", None)
+        self.rules: SearchRules = make_rules(src, src_valid_lens, max_len, beam_size) if make_rules else SearchRules()
+        self.hypotheses: list[list[Hypothesis]] = [[Hypothesis([], 0.0, penalty=self.rules.length_penalty)]
+                                                   for _ in range(src.shape[0])]
+        self.library = [LibraryBeams() for _ in range(src.shape[0])]  # (the library's rules only)
         self.done = [False] * src.shape[0]
         self.steps_taken = 0
 
@@ -112,12 +121,14 @@ class BeamSearch:
     def snapshot(self) -> SearchPoint:
         """Where the search stands, to :meth:`restore` later (cheap: a step never changes a state or a
         hypothesis in place, it makes new ones)."""
-        return SearchPoint(self.state, [list(hyps) for hyps in self.hypotheses], list(self.done), self.steps_taken)
+        return SearchPoint(self.state, [list(hyps) for hyps in self.hypotheses], list(self.done), self.steps_taken,
+                           [LibraryBeams(list(b.finished), b.improvable) for b in self.library])
 
     def restore(self, point: SearchPoint) -> None:
         """Go back to a :meth:`snapshot` of this search."""
         self.state, self.steps_taken = point.state, point.steps_taken
         self.hypotheses, self.done = [list(hyps) for hyps in point.hypotheses], list(point.done)
+        self.library = [LibraryBeams(list(b.finished), b.improvable) for b in point.library]
 
     @torch.inference_mode()
     def step(self, force: int | None = None) -> None:
@@ -141,6 +152,8 @@ class BeamSearch:
         last = torch.tensor([h.ids[-1] if h.ids else self.bos_id for _, h in live], device=self.device)
         log_probs, state, att = self.model.step(last, state_in, need_attention=self.record_attention)
         log_probs = log_probs.index_fill(-1, self._never, float("-inf"))  # (R, V); the model's own values elsewhere
+        if self.rules.process is not None:
+            log_probs = self.rules.process([b for b, _ in live], [h.ids for _, h in live], log_probs)
         rows = _host_rows(att, len(live))
         top: list[tuple[list[int], list[float]]] = [([], [])] * len(live)
         if self.top_k:
@@ -151,8 +164,10 @@ class BeamSearch:
                 raise ValueError(f"token id {force} is outside the vocabulary of {log_probs.shape[-1]} tokens")
             parent = live[0][1]
             forced = Hypothesis([*parent.ids, force], parent.log_prob + float(log_probs[0, force]),
-                                force == self.eos_id, [*parent.rows, *filter(None, [rows[0]])], top[0])
+                                force == self.eos_id, [*parent.rows, *filter(None, [rows[0]])], top[0],
+                                self.rules.length_penalty)
             self.hypotheses[0] = [forced]
+            self.library[0] = LibraryBeams()  # (decoding goes on from the forced hypothesis alone)
             self.done[0] = forced.finished or self.steps_taken + 1 >= self.max_len
             self.state = state
             self.steps_taken += 1
@@ -170,7 +185,9 @@ class BeamSearch:
             cols_index.append(column.get(b, 0))
             column[b] = column.get(b, 0) + 1
         padded[rows_index, cols_index] = totals
-        cand_scores, cand_index = padded.view(len(sentences), -1).topk(self.beam_size, dim=-1)
+        library = self.rules.library and self.beam_size > 1  # (greedy decoding is the same under both rules)
+        wanted = 2 * self.beam_size if library else self.beam_size  # the library looks at 2k candidates
+        cand_scores, cand_index = padded.view(len(sentences), -1).topk(min(wanted, padded[0].numel()), dim=-1)
         first_row = {b: i for i, (b, _) in reversed(list(enumerate(live)))}
         at_limit = self.steps_taken + 1 >= self.max_len
         keep: list[int] = []
@@ -183,8 +200,11 @@ class BeamSearch:
                 row = first_row[b] + parent_column
                 parent = live[row][1]
                 hyp = Hypothesis([*parent.ids, token], score, token == self.eos_id,
-                                 [*parent.rows, *filter(None, [rows[row]])], top[row])
+                                 [*parent.rows, *filter(None, [rows[row]])], top[row], self.rules.length_penalty)
                 extended.append((hyp, row))
+            if library:
+                keep.extend(library_step(self, b, extended))
+                continue
             parent_row = {id(hyp): row for hyp, row in extended}
             ended = [h for h in self.hypotheses[b] if h.finished]
             ranked = sorted(ended + [hyp for hyp, _ in extended], key=lambda h: h.score(), reverse=True)

@@ -43,9 +43,10 @@ class EncodedSource:
 LENGTH_PENALTY = 0.75  # beam search ranks hypotheses by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)
 
 
-def length_normalised(log_prob: float, length: int) -> float:
-    """The score beam search ranks a hypothesis of ``length`` tokens (<eos> included) by: log P / T^0.75."""
-    return log_prob / max(length, 1) ** LENGTH_PENALTY
+def length_normalised(log_prob: float, length: int, penalty: float = LENGTH_PENALTY) -> float:
+    """The score beam search ranks a hypothesis of ``length`` tokens (<eos> included) by: log P / T^0.75 (a
+    Hugging Face model: T to its generation config's ``length_penalty``)."""
+    return log_prob / max(length, 1) ** penalty
 
 
 @dataclass(frozen=True)
@@ -57,11 +58,12 @@ class Beam:
     log_prob: float
     finished: bool
     cross_weights: np.ndarray | None = None  # (L, H, T, S): its own cross-attention (beam search only)
+    length_penalty: float = LENGTH_PENALTY  # the exponent of T in its score
 
     @property
     def score(self) -> float:
         """What beam search ranks it by: the length-normalised log-probability (:func:`length_normalised`)."""
-        return length_normalised(self.log_prob, len(self.tokens))
+        return length_normalised(self.log_prob, len(self.tokens), self.length_penalty)
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,6 +75,9 @@ class PositionalDescription:
     levels: the table's fixed colour range, or None (its own range: a learned table).
     rope_frequencies: (D/2,) θ_i of each rotated pair; rope_decay: (N,) (1/(D/2)) Σ_i cos(m·θ_i), the
         rotated dot product of two all-ones vectors m positions apart over its value at m = 0 (RoPE only).
+    row_values: (N,) what each table row stands for (T5: the relative distance key − query), or None
+        (positions 0…N−1); row_axis, col_axis: the table's axis names; vectors: the table holds vectors
+        added per position (PE·PEᵀ means something), not T5's per-head biases.
     """
 
     kind: str
@@ -81,6 +86,10 @@ class PositionalDescription:
     levels: tuple[float, float] | None = None
     rope_frequencies: np.ndarray | None = None
     rope_decay: np.ndarray | None = None
+    row_values: np.ndarray | None = None
+    row_axis: str = "position"
+    col_axis: str = "dimension"
+    vectors: bool = True
 
 
 @dataclass(frozen=True)

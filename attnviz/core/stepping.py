@@ -199,7 +199,8 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
         cross_scores=stack("cross_scores", [r.cross_scores for r in best.rows], source_len),
         self_weights=self_w, self_scores=self_s, causal_mask=np.tri(t, width, width - t, dtype=bool),
         beams=tuple(Beam(tuple(vocab.to_tokens(h.ids)), h.log_prob, h.finished,
-                         stack_rows([r.cross_weights for r in h.rows], source_len) if len(hyps) > 1 else None)
+                         stack_rows([r.cross_weights for r in h.rows], source_len) if len(hyps) > 1 else None,
+                         h.penalty)
                     for h in hyps),
         seconds=seconds, forced=forced)
 

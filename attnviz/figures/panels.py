@@ -73,16 +73,26 @@ def positional_table_figure(table: np.ndarray | None, levels: tuple[float, float
         high = float(np.abs(table).max()) or 1.0
         levels = (-high, high)
     title = f"PE: {positions} positions × {width} dims"
+    rows, columns = tuple(str(p) for p in range(positions)), tuple(str(d) for d in range(width))
+    row_axis, col_axis = "position", "dimension"
     if described is not None:
         title = (f"RoPE angles: sin, cos of m·θ_i, {positions} positions × {width} dims"
                  if described.rope_frequencies is not None else
                  f"{described.kind.capitalize()} PE: {positions} positions × {width} dims")
-    return FigureSpec(table, tuple(str(p) for p in range(positions)), tuple(str(d) for d in range(width)),
-                      title, levels=levels, colormap="CET-D1", row_axis="position", col_axis="dimension")
+        row_axis, col_axis = described.row_axis, described.col_axis
+        if described.row_values is not None:  # T5: one bias per head and relative distance
+            rows = tuple(f"{v:+d}" if v else "0" for v in described.row_values.tolist())
+            columns = tuple(str(d + 1) for d in range(width))
+            title = f"Relative position bias: {width} heads × distances {rows[0]}…{rows[-1]}"
+    return FigureSpec(table, rows, columns, title, levels=levels, colormap="CET-D1", row_axis=row_axis,
+                      col_axis=col_axis)
 
 
-def positional_similarity_figure(table: np.ndarray | None) -> FigureSpec:
+def positional_similarity_figure(table: np.ndarray | None, described: PositionalDescription | None = None
+                                 ) -> FigureSpec:
     """PE·PEᵀ: how alike the encodings of two positions are."""
+    if described is not None and not described.vectors:
+        return empty_figure("No position vectors to compare: this model adds a bias to the scores instead")
     if table is None or not table.size:
         return empty_figure("This model has no positional encoding")
     similarity = table @ table.T

@@ -121,7 +121,8 @@ TOPK_ROWS = 5  # rows of the top-k table shown without scrolling
 def beams_html(beams: Sequence[Beam]) -> str:
     """The beam list, best first, each with the score beam search ranks it by (named in the heading) and
     its plain log-probability: a shorter hypothesis can have the higher log p and still rank lower."""
-    heading = (f"<b>Beams</b> <span style='color:gray'>ranked by score = log p / T<sup>{LENGTH_PENALTY:g}</sup> "
+    penalty = beams[0].length_penalty if beams else LENGTH_PENALTY
+    heading = (f"<b>Beams</b> <span style='color:gray'>ranked by score = log p / T<sup>{penalty:g}</sup> "
                "(length-normalised; T: its tokens)</span>")
     lines = [f"{i + 1}. {html.escape(' '.join(b.tokens))} <span style='color:gray'>(score <b>{_signed(b.score)}</b>, "
              f"log p {_signed(b.log_prob)}, T = {len(b.tokens)}{', ended' if b.finished else ''})</span>"

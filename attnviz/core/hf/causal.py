@@ -20,7 +20,9 @@ from torch import Tensor, nn
 
 from attnviz.core.decoder import EncoderAttention, StepAttention
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
+from attnviz.core.hf.generation import library_rules
 from attnviz.core.kinds import AttentionKind
+from attnviz.core.search_rules import SearchRules
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,11 @@ class HFCausal(nn.Module):
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """The one causal self-attention of each block computes every kind (prompt, answer, source view)."""
         return list(self._attention)
+
+    def search_rules(self, src: Tensor, src_valid_lens: Tensor, max_len: int, beam_size: int) -> SearchRules:
+        """Decode as the library's ``generate`` does (:mod:`attnviz.core.hf.generation`)."""
+        return library_rules(self.hf, src, src_valid_lens, max_len, beam_size, decoder_only=True,
+                             start_id=self.pad_id, pad_id=self.pad_id)
 
     def _ordered(self, calls: list[AttentionCall]) -> list[AttentionCall]:
         order = {id(module): layer for layer, module in enumerate(self._attention)}

@@ -8,7 +8,8 @@ weights, rotated (RoPE), scored with the module's own scale, softmaxed over the 
 float64 numpy — next to the row the model recorded itself.
 
 Families: Marian, BART and mBART (``q_proj``/``k_proj``/``v_proj``), GPT-2 (one ``c_attn`` Conv1D that
-makes q, k and v), Llama and Qwen2 (grouped-query heads: query head h reads key/value head h // (H/G)).
+makes q, k and v), Llama and Qwen2 (grouped-query heads: query head h reads key/value head h // (H/G)), T5
+(``q``/``k``/``v``, no 1/√d, its relative position bias added to each score).
 Shapes: S source (prompt) tokens, T decoder inputs, D model width, d head width, K keys.
 """
 
@@ -89,12 +90,17 @@ class _Heads:
 
 def _heads(module: Any, head: int) -> _Heads:
     """The projections of query head ``head`` (ValueError for a module of an architecture not covered)."""
-    d = int(module.head_dim)
+    d = int(getattr(module, "head_dim", 0))
     if hasattr(module, "c_attn"):  # GPT-2: [W_q | W_k | W_v] in one Conv1D
         width = int(module.embed_dim)
         rows = [slice(part * width + head * d, part * width + (head + 1) * d) for part in range(3)]
         words = ("q = W_q a + b_q  (GPT-2's c_attn, query part)", "k_j = W_k a_j + b_k", "v_j = W_v a_j + b_v")
         return _Heads((module.c_attn, rows[0]), (module.c_attn, rows[1]), (module.c_attn, rows[2]), words)
+    if hasattr(module, "relative_attention_num_buckets"):  # T5: q, k, v without bias, no 1/√d
+        d = int(module.key_value_proj_dim)
+        own = slice(head * d, (head + 1) * d)
+        words = ("q = W_q a", "k_j = W_k a_j", "v_j = W_v a_j")
+        return _Heads((module.q, own), (module.k, own), (module.v, own), words)
     if not all(hasattr(module, name) for name in ("q_proj", "k_proj", "v_proj")):
         raise ValueError(f"the Computation view does not cover {type(module).__name__} modules")
     heads = module.q_proj.weight.shape[0] // d
@@ -163,6 +169,10 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
         key_words = "k_j = RoPE_j(W_k a_j)" + key_words.partition("a_j")[2].replace(" + b", "")
     scaling = float(getattr(module, "scaling", q.shape[0] ** -0.5))
     scores = keys @ q * scaling
+    bias = _relative_bias(model.attention_modules(kind)[0], len(key_tokens), query_row, head) \
+        if kind is not AttentionKind.CROSS else None
+    if bias is not None:  # T5: a learned number per head and relative distance, added to every score
+        scores = scores + bias
     positions = np.arange(len(key_tokens))
     causal = kind is AttentionKind.DECODER_SELF or decoder_only
     visible = positions <= query_row if causal else np.ones(len(key_tokens), bool)
@@ -177,6 +187,8 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
         else "s_j = q·k_j"
     if abs(divisor - q.shape[0] ** 0.5) < 1e-6:
         score_words = f"s_j = q·k_j / √{q.shape[0]}"
+    if bias is not None:
+        score_words = f"s_j = q·k_j + b(j − {query_row}): T5's learned bias for each relative distance, no 1/√d"
     mask_words = f"causal mask: j ≤ {query_row}" if causal else "every source token"
     if asked is AttentionKind.CROSS and decoder_only:
         mask_words += f"; the source view is keys 1–{prompt}"
@@ -190,6 +202,14 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
         additive_query=None, additive_keys=None, additive_features=None, additive_w_v=None,
         scores=scores, visible=visible, weights=weights, output=weights @ values,
         model_weights=model_weights, model_scores=model_scores)
+
+
+def _relative_bias(first_layer: Any, keys: int, query_row: int, head: int) -> np.ndarray | None:
+    """T5's relative position bias of ``head`` for the query at ``query_row`` over ``keys`` keys, (keys,) —
+    looked up in the table of the stack's first layer, which every layer adds — or None (no such table)."""
+    if not getattr(first_layer, "has_relative_attention_bias", False):
+        return None
+    return _numpy(first_layer.compute_bias(keys, keys)[0, head, query_row])
 
 
 def _recorded(calls: list[AttentionCall], index: int, kind: AttentionKind) -> tuple[Tensor, Tensor]:

@@ -19,7 +19,7 @@ import torch
 from attnviz.core.hf.folder import ARCHITECTURES, HFFolder, inspect_folder
 from attnviz.core.hf.vocab import SubwordVocab
 
-DECODED = ("marian", "bart", "gpt2", "llama", "qwen2")  # the architectures whose adapters are tested
+DECODED = ("marian", "bart", "mbart", "t5", "gpt2", "llama", "qwen2")  # the architectures whose adapters are tested
 MAX_OUTPUT_TOKENS = 64  # subword pieces: about twice the words attnviz's own models take
 
 
@@ -82,7 +82,8 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
         raise ValueError(f"{folder.path}: transformers cannot open it ({first})") from None
     config = _view_config(folder, encoder_decoder)
     vocab = _vocab(tokenizer, model, encoder_decoder)
-    adapter = (HFEncoderDecoder(model, config) if encoder_decoder else HFCausal(model, config, vocab.pad_id))
+    adapter = (HFEncoderDecoder(model, config, vocab.bos_id, vocab.pad_id) if encoder_decoder
+               else HFCausal(model, config, vocab.pad_id))
     kind = "hf-seq2seq" if encoder_decoder else "hf-causal"
     training = {"architecture": folder.architecture.name, "source": "Hugging Face", "name": folder.name}
     words = cast(Any, vocab)  # (SubwordVocab has Vocab's interface: ids, tokens, special ids, split, text_of)

@@ -38,6 +38,8 @@ def rope_curves(inv_freq: np.ndarray, positions: int, scaling: float = 1.0) -> t
 def describe_positions(model: Any, architecture: str) -> PositionalDescription:
     """What ``model`` (a transformers model of ``architecture``: "Marian", "BART", "GPT-2", "Llama", "Qwen2")
     does with positions."""
+    if hasattr(model, "encoder") and hasattr(model.encoder, "block"):
+        return _relative_bias(model, architecture)
     base = getattr(model, "model", None)
     rotary = getattr(base, "rotary_emb", None)
     if rotary is not None:
@@ -68,3 +70,21 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
     return PositionalDescription(
         "learned", f"{architecture} adds a learned table, one vector per position, to the embeddings (the encoder's "
         "is shown; the decoder has its own).", _weights(embed, offset))
+
+
+def _relative_bias(model: Any, architecture: str) -> PositionalDescription:
+    """T5: the encoder's learned bias per head for each relative distance key − query (buckets: exact up to
+    half the buckets, then logarithmic up to ``relative_attention_max_distance``), (2·M + 1, H)."""
+    attention = model.encoder.block[0].layer[0].SelfAttention
+    reach = min(int(attention.relative_attention_max_distance), MAX_POSITIONS_DRAWN // 2)
+    distances = torch.arange(-reach, reach + 1)
+    buckets = attention._relative_position_bucket(distances, bidirectional=True,
+                                                  num_buckets=attention.relative_attention_num_buckets,
+                                                  max_distance=attention.relative_attention_max_distance)
+    table = attention.relative_attention_bias.weight.detach().to("cpu", torch.float32)[buckets].numpy()
+    return PositionalDescription(
+        "relative bias", f"{architecture} adds no position vectors: each head adds a learned number to the score "
+        f"of every query–key pair, chosen by their distance (one of {attention.relative_attention_num_buckets} "
+        "buckets: exact when near, logarithmic when far; the encoder's is drawn, the decoder has its own).",
+        np.ascontiguousarray(table), None, row_values=distances.numpy(), row_axis="distance key − query",
+        col_axis="head", vectors=False)

@@ -1,4 +1,4 @@
-"""A Hugging Face encoder–decoder (Marian, BART, mBART) behind attnviz's decoder interface.
+"""A Hugging Face encoder–decoder (Marian, BART, mBART, T5) behind attnviz's decoder interface.
 
 ``start`` runs the encoder once; ``step`` runs the decoder on one token per row with the previous keys and
 values, through the library's own forward pass and :mod:`attnviz.core.hf.attention`'s recording attention,
@@ -18,7 +18,9 @@ from torch import Tensor, nn
 
 from attnviz.core.decoder import EncoderAttention, StepAttention
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
+from attnviz.core.hf.generation import library_rules
 from attnviz.core.kinds import AttentionKind
+from attnviz.core.search_rules import SearchRules
 
 
 @dataclass(frozen=True)
@@ -35,27 +37,41 @@ class Seq2SeqState:
                             tuple((k[index], v[index]) for k, v in self.self_kv))
 
 
-def _modules(stack: nn.Module, name: str) -> list[nn.Module]:
-    return [getattr(layer, name) for layer in stack.layers]  # type: ignore[union-attr]
+def attention_modules_of(model: Any) -> dict[AttentionKind, list[nn.Module]]:
+    """Each kind's attention module per layer: BART-like ``model.model.{encoder,decoder}.layers[i].self_attn``
+    and ``encoder_attn``; T5's ``model.{encoder,decoder}.block[i].layer[0].SelfAttention`` and
+    ``layer[1].EncDecAttention``."""
+    if hasattr(model, "model"):
+        encoder, decoder = model.model.encoder.layers, model.model.decoder.layers
+        return {AttentionKind.ENCODER_SELF: [layer.self_attn for layer in encoder],
+                AttentionKind.DECODER_SELF: [layer.self_attn for layer in decoder],
+                AttentionKind.CROSS: [layer.encoder_attn for layer in decoder]}
+    encoder, decoder = model.encoder.block, model.decoder.block
+    return {AttentionKind.ENCODER_SELF: [block.layer[0].SelfAttention for block in encoder],
+            AttentionKind.DECODER_SELF: [block.layer[0].SelfAttention for block in decoder],
+            AttentionKind.CROSS: [block.layer[1].EncDecAttention for block in decoder]}
 
 
 class HFEncoderDecoder(nn.Module):
     """attnviz's decoder interface (:mod:`attnviz.core.decoder`) over a transformers ``*ForConditionalGeneration``
-    of the BART family (``model.model.encoder`` / ``decoder`` with ``self_attn`` and ``encoder_attn``)."""
+    (Marian, BART, mBART, T5: :func:`attention_modules_of`)."""
 
-    def __init__(self, model: Any, config: Any):
+    def __init__(self, model: Any, config: Any, start_id: int = 0, pad_id: int = 0):
         super().__init__()
+        self.start_id, self.pad_id = start_id, pad_id  # the decoder's first input; the padding id
         register()
         model.set_attn_implementation(IMPLEMENTATION)
         self.hf = model.eval()
         self.config = config  # attnviz's view of it (max_src_len, max_tgt_len, layers, heads)
-        base = model.model
-        self._modules_of = {AttentionKind.ENCODER_SELF: _modules(base.encoder, "self_attn"),
-                            AttentionKind.DECODER_SELF: _modules(base.decoder, "self_attn"),
-                            AttentionKind.CROSS: _modules(base.decoder, "encoder_attn")}
+        self._modules_of = attention_modules_of(model)
 
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         return self._modules_of[kind]
+
+    def search_rules(self, src: Tensor, src_valid_lens: Tensor, max_len: int, beam_size: int) -> SearchRules:
+        """Decode as the library's ``generate`` does (:mod:`attnviz.core.hf.generation`)."""
+        return library_rules(self.hf, src, src_valid_lens, max_len, beam_size, decoder_only=False,
+                             start_id=self.start_id, pad_id=self.pad_id)
 
     def _of_kind(self, calls: list[AttentionCall], kind: AttentionKind) -> list[AttentionCall]:
         order = {id(module): layer for layer, module in enumerate(self._modules_of[kind])}

@@ -44,6 +44,7 @@ class PositionalPanel(QtWidgets.QWidget):
     def __init__(self, session: Session | None = None, parent=None):
         super().__init__(parent)
         self.table = np.zeros((0, 0), np.float32)
+        self.described: PositionalDescription | None = None
         self.sentence_length = 0
         self.table_view = Heatmap()
         self.similarity_view = Heatmap()
@@ -111,7 +112,7 @@ class PositionalPanel(QtWidgets.QWidget):
                 described = new.model.positional
                 levels = described.levels if described is not None else (-1.0, 1.0)
                 self.table_view.show_figure(positional_table_figure(table, levels, described))
-                self.similarity_view.show_figure(positional_similarity_figure(table))
+                self.similarity_view.show_figure(positional_similarity_figure(table, described))
             self._show_description(new.model.positional if new.model is not None else None)
             self._on_dims_edit_finished()
             self.sentence_length = -1  # re-outline on the new table
@@ -125,6 +126,7 @@ class PositionalPanel(QtWidgets.QWidget):
 
     def _show_description(self, described: PositionalDescription | None) -> None:
         """The note line and, for a rotary model, the RoPE tab (its frequencies and the decay with distance)."""
+        self.described = described
         self.note.setText(described.note if described is not None else "")
         self.note.setVisible(described is not None)
         index = self.tabs.indexOf(self.rope_page)
@@ -158,7 +160,11 @@ class PositionalPanel(QtWidgets.QWidget):
         text = ("Skipped " + ", ".join(problems)) if problems else " "
         self.message.setText(text)
         self.message.setToolTip(text.strip())
-        x = np.arange(self.table.shape[0])
+        described = self.described
+        x = described.row_values if described is not None and described.row_values is not None \
+            else np.arange(self.table.shape[0])
+        self.curves.setLabel("bottom", described.row_axis if described is not None else "position")
         for i, dim in enumerate(shown):
+            name = f"head {dim + 1}" if described is not None and not described.vectors else f"dim {dim}"
             self.curves.plot(x, self.table[:, dim], pen=pg.mkPen(pg.intColor(i, max(len(shown), 1)), width=2),
-                             name=f"dim {dim}")
+                             name=name)

@@ -1,0 +1,50 @@
+"""A Hugging Face model's own decoding rules, as its library's ``generate`` applies them (transformers 5.23).
+
+:func:`library_rules` reads the model's generation config (its ``length_penalty``, ``early_stopping``,
+forced end token, bad words, minimum length, …) as ``generate`` merges it, and builds the very logits
+processors ``generate`` would (``_get_logits_processor``: a private method, pinned with the library's version),
+with the length limit attnviz decodes to written in first — the forced end token fires one token before it,
+as in ``generate``. attnviz's search (:mod:`attnviz.core.search_rules`) then ranks and stops as the library does.
+Shapes: B sentences, S source (prompt) width, R live rows, V vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+from torch import Tensor
+
+from attnviz.core.search_rules import SearchRules
+
+
+def library_rules(model: Any, src: Tensor, src_valid_lens: Tensor, max_new_tokens: int, beam_size: int, *,
+                  decoder_only: bool, start_id: int, pad_id: int) -> SearchRules:
+    """The rules ``model.generate(..., num_beams=beam_size, max_new_tokens=max_new_tokens, do_sample=False)``
+    decodes ``src`` (B, S) right-padded, valid lengths (B,) by."""
+    from attnviz.core.hf.causal import left_padded
+
+    config, _ = model._prepare_generation_config(None, do_sample=False, num_beams=beam_size)
+    prefixes: list[list[int]]
+    if decoder_only:  # the prompt, left-padded to the batch's width, as generate pads a batch
+        ids, _ = left_padded(src, src_valid_lens, pad_id)
+        prefixes, width = ids.tolist(), int(src.shape[1])
+    else:
+        prefixes, width = [[start_id]] * int(src.shape[0]), 1
+    config.max_new_tokens = None
+    config.max_length = width + max_new_tokens
+    model._prepare_special_tokens(config, True, src.device)
+    processors = model._get_logits_processor(generation_config=config, input_ids_seq_length=width,
+                                             encoder_input_ids=src, prefix_allowed_tokens_fn=None,
+                                             logits_processor=None, device=src.device, model_kwargs={})
+
+    def process(sentences: Sequence[int], generated: Sequence[Sequence[int]], log_probs: Tensor) -> Tensor:
+        if not len(processors):
+            return log_probs
+        rows = [[*prefixes[b], *ids] for b, ids in zip(sentences, generated, strict=True)]
+        return processors(torch.tensor(rows, dtype=torch.long, device=log_probs.device), log_probs)
+
+    penalty = float(config.length_penalty if config.length_penalty is not None else 1.0)
+    return SearchRules(length_penalty=penalty, library=True, early_stopping=config.early_stopping or False,
+                       process=process)
