@@ -89,3 +89,31 @@ def make_folder(family: str, folder: Path, seed: int = 0, width: int = 16, layer
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
+
+
+def make_opus_mt_folder(folder: Path, seed: int = 0) -> Path:
+    """A Marian folder laid out as the hub's opus-mt ones are: no tokenizer.json, but ``source.spm`` and
+    ``target.spm`` (SentencePiece models) with a shared ``vocab.json``, read by ``MarianTokenizer``."""
+    import io
+    import json
+
+    import sentencepiece
+    import transformers
+
+    folder.mkdir(parents=True)
+    trained = io.BytesIO()
+    sentencepiece.SentencePieceTrainer.train(
+        sentence_iterator=iter(LINES), model_writer=trained, vocab_size=27, hard_vocab_limit=False,
+        model_type="unigram", pad_id=0, eos_id=1, unk_id=2, bos_id=-1, minloglevel=2)
+    for name in ("source.spm", "target.spm"):
+        (folder / name).write_bytes(trained.getvalue())
+    pieces = sentencepiece.SentencePieceProcessor(model_proto=trained.getvalue())
+    (folder / "vocab.json").write_text(json.dumps({pieces.id_to_piece(i): i for i in range(pieces.get_piece_size())}))
+    tokenizer = transformers.MarianTokenizer(source_spm=str(folder / "source.spm"),
+                                             target_spm=str(folder / "target.spm"), vocab=str(folder / "vocab.json"))
+    torch.manual_seed(seed)
+    model = _model("marian", len(tokenizer), 16, 2)
+    model.generation_config.max_length = 64
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder

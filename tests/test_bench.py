@@ -27,6 +27,7 @@ TABLE = {
     "flipbook_memory.py": "| case | peak resident memory, MB: whole run / before the flip-book",
     "fuzz_loader.py": "0 other outcomes",
     "heatmap_redraw.py": "mpl persistent",
+    "hf_models.py": "| model | parameters | open (first: imports transformers) |",
     "long_input.py": "longest event-loop gap over the run",
     "step_redraw.py": "| code | step + redraw, event loop |",
     "translate_throughput.py": "| competing busy processes | lines | seconds | lines/s |",

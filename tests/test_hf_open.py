@@ -14,7 +14,7 @@ from tokenizers import SentencePieceBPETokenizer  # noqa: E402
 from tokenizers.implementations import ByteLevelBPETokenizer  # noqa: E402
 from tokenizers.processors import TemplateProcessing  # noqa: E402
 
-from attnviz.core.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
+from attnviz.core.checkpoint import load_checkpoint  # noqa: E402
 from attnviz.core.stepping import DecodeSession  # noqa: E402
 from tests.helpers import run_cli  # noqa: E402
 
@@ -87,6 +87,31 @@ def test_a_saved_folder_steps_and_translates_as_generate_does(tmp_path, capsys, 
     code, out, err = run_cli(capsys, "translate", "--checkpoint", str(folder), "--text", TEXT, "--beam", "1")
     assert code == 0, err
     assert out == text + "\n"
+
+
+def test_an_opus_mt_folder_with_sentencepiece_models_translates_as_generate_does(tmp_path, capsys):
+    """The hub's opus-mt folders carry source.spm / target.spm and vocab.json, no tokenizer.json."""
+    from tests.hf_folders import make_opus_mt_folder
+
+    folder = make_opus_mt_folder(tmp_path / "opus-mt-xx-yy")
+    assert not (folder / "tokenizer.json").exists()
+    loaded = load_checkpoint(folder)
+    assert type(loaded.src_vocab.tokenizer).__name__ == "MarianTokenizer"
+    session = DecodeSession(loaded, "cpu")
+    assert session.encode(TEXT).tokens[:2] == ("the", "house")
+    steps = session.run()
+    model = transformers.AutoModelForSeq2SeqLM.from_pretrained(folder).eval()
+    tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
+    inputs = tokenizer(TEXT, return_tensors="pt")
+    with torch.no_grad():
+        out = model.generate(**inputs, max_new_tokens=64, num_beams=1, do_sample=False)
+    library = out[0, 1:].tolist()
+    vocab = loaded.tgt_vocab
+    ours = vocab.ids(steps[-1].output_tokens) + ([vocab.eos_id] if steps[-1].ended else [])
+    assert ours == library[: len(ours)] and len(ours) == len([t for t in library if t != vocab.pad_id])
+    code, out_text, err = run_cli(capsys, "translate", "--checkpoint", str(folder), "--text", TEXT, "--beam", "1")
+    assert code == 0 and err == "", err
+    assert out_text == tokenizer.decode(library, skip_special_tokens=True).strip() + "\n"
 
 
 def test_eval_scores_a_folder_on_what_generate_says(tmp_path, capsys, monkeypatch):

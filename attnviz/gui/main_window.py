@@ -7,6 +7,7 @@ panels (at once by default, or after the first paint when the app starts).
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable
 from functools import partial
 from importlib.metadata import PackageNotFoundError, version
@@ -531,6 +532,8 @@ class MainWindow(QtWidgets.QMainWindow):
 
         start = str(Path(self.settings.last_checkpoint).parent) if self.settings.last_checkpoint else ""
         dialog = OpenHuggingFaceDialog(self, start=start)
+        if "transformers" not in sys.modules:
+            self.session.prepare_hugging_face()  # (imported on the worker while the user chooses)
         try:
             if dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted and dialog.chosen is not None:
                 self.load(dialog.chosen)

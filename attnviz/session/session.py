@@ -87,6 +87,16 @@ class Session(DecodingRequests, PanelRequests):
         self._publish(loading=path.name)
         self._submit(f"Loading {path.name}…", job, done, failed)
 
+    def prepare_hugging_face(self) -> None:
+        """Import transformers on the worker (2–3 s, once per run) while the user picks a model folder, so that
+        the folder then opens in about a second. Nothing is said if it cannot: opening the folder says why."""
+        def job() -> None:
+            import importlib
+
+            importlib.import_module("transformers")
+
+        self._submit("Getting ready to open Hugging Face models…", job, lambda _: None, lambda _error: None)
+
     def set_device(self, device: str) -> None:
         """Move the current model to another device (reloads it from its file)."""
         path = self._loading or (self.loaded.path if self.loaded is not None else None)

@@ -92,7 +92,8 @@ class HFCausal(nn.Module):
 
         with recording() as calls:
             out = self.hf(input_ids=ids, attention_mask=mask, position_ids=positions,
-                          past_key_values=DynamicCache(ddp_cache_data=kv or None), use_cache=True)
+                          past_key_values=DynamicCache(ddp_cache_data=kv or None), use_cache=True,
+                          logits_to_keep=1)  # (the prompt's other positions predict nothing we use)
         layers = out.past_key_values.layers
         return out.logits[:, -1].float(), tuple((layer.keys, layer.values) for layer in layers), self._ordered(calls)
 

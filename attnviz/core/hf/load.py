@@ -10,6 +10,7 @@ sizes pass). Then transformers builds the model from disk only — offline, ``lo
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -63,8 +64,12 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
         raise ValueError(f"{folder.path}: attnviz does not step {folder.architecture.name} models yet; it steps "
                          f"{', '.join(ARCHITECTURES[t].name for t in DECODED)}")
     _offline()
-    import transformers
-
+    try:
+        import transformers
+    except ImportError:
+        raise ValueError(f"{folder.path}: opening Hugging Face models needs the transformers package, which the "
+                         "standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)"
+                         ) from None
     transformers.utils.logging.disable_progress_bar()  # (its "Loading weights" bar is noise on a CLI's stderr)
 
     from attnviz.core.hf.causal import HFCausal
@@ -75,8 +80,10 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
     try:
         model = model_class.from_pretrained(folder.path, local_files_only=True, trust_remote_code=False,
                                             dtype=torch.float32, attn_implementation="eager")
-        tokenizer = transformers.AutoTokenizer.from_pretrained(folder.path, local_files_only=True,
-                                                               trust_remote_code=False)
+        with warnings.catch_warnings():  # (MarianTokenizer advises an optional package on every load)
+            warnings.filterwarnings("ignore", message="Recommended: pip install sacremoses")
+            tokenizer = transformers.AutoTokenizer.from_pretrained(folder.path, local_files_only=True,
+                                                                   trust_remote_code=False)
     except (OSError, ValueError, KeyError, ImportError, RuntimeError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise ValueError(f"{folder.path}: transformers cannot open it ({first})") from None
