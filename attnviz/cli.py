@@ -511,6 +511,18 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
     return 0
 
 
+def _cmd_to_hf(args: argparse.Namespace) -> int:
+    """Write attnviz's Transformer as a Hugging Face Marian folder (the same network: core/hf/convert.py)."""
+    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.hf.convert import save_marian_folder
+
+    loaded = load_checkpoint(args.checkpoint)
+    out = save_marian_folder(loaded, args.out)
+    print(f"wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: "
+          f"MarianMTModel.from_pretrained; attnviz --checkpoint {out})")
+    return 0
+
+
 def _cmd_figures(args: argparse.Namespace) -> int:
     """Render the book's attention figures (the gallery) without a window, with an index page."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -625,6 +637,11 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--query", type=float, help="kernel regression: the query x (default 2.5)")
     export.set_defaults(run=_cmd_export)
 
+    to_hf = sub.add_parser("to-hf", help="write the Transformer as a Hugging Face (Marian) model folder")
+    to_hf.add_argument("--checkpoint", default=str(DEFAULT_CHECKPOINT),
+                       help="an attnviz Transformer checkpoint (default: the shipped one)")
+    to_hf.add_argument("--out", required=True, help="the folder to write (must not exist)")
+    to_hf.set_defaults(run=_cmd_to_hf)
     figures = sub.add_parser("figures", help="render the book's attention figures (d2l.ai, the Transformer paper)")
     figures.add_argument("--out", required=True, type=Path, help="folder to write into (created if missing)")
     figures.add_argument("--format", default="png,svg,csv", help="comma-separated: png, svg, pdf, csv, npy")
@@ -640,7 +657,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = ("demo", "train", "translate", "eval", "export", "figures")
+COMMANDS = ("demo", "train", "translate", "eval", "export", "figures", "to-hf")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -61,7 +61,7 @@ def test_the_formulas_say_how_this_family_makes_its_query(decoded):
     comp = compute_query(loaded, source.tokens, step.query_tokens, DEC, 0, loaded.config.num_heads - 1,
                          len(step.query_tokens) - 1, source_ids=source.ids)
     if family in ("llama", "qwen2"):  # 4 query heads share 2 key/value heads: the last query head reads the 2nd
-        assert comp.formulas.query.startswith("q = RoPE_m(W_q a)")
+        assert comp.formulas.query.startswith("q = RoPE_m(W_q a" + (" + b_q)" if family == "qwen2" else ")"))
         assert "key/value head 2 of 2, shared by 2 query heads" in comp.formulas.key
     elif family == "gpt2":
         assert "c_attn" in comp.formulas.query

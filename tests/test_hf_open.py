@@ -114,6 +114,16 @@ def test_an_opus_mt_folder_with_sentencepiece_models_translates_as_generate_does
     assert out_text == tokenizer.decode(library, skip_special_tokens=True).strip() + "\n"
 
 
+@pytest.mark.parametrize(("positions", "dim"), [(512, 512), (64, 16), (7, 5)])
+def test_the_quick_marian_table_is_the_librarys_table(positions, dim):
+    from transformers.models.marian.modeling_marian import MarianSinusoidalPositionalEmbedding as Embedding
+
+    from attnviz.core.hf.load import marian_table
+
+    library = getattr(Embedding, "_attnviz_library_create_weight", Embedding.create_weight)  # (before attnviz's)
+    assert torch.equal(marian_table(positions, dim), library(Embedding(positions, dim)))
+
+
 def test_eval_scores_a_folder_on_what_generate_says(tmp_path, capsys, monkeypatch):
     from attnviz.core.text import preprocess
     from attnviz.training import bleu

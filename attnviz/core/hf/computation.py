@@ -86,6 +86,7 @@ class _Heads:
     k: tuple[Any, slice]
     v: tuple[Any, slice]
     formulas: tuple[str, str, str]
+    shared: str = ""  # grouped-query attention: which key/value head this query head reads
 
 
 def _heads(module: Any, head: int) -> _Heads:
@@ -108,13 +109,12 @@ def _heads(module: Any, head: int) -> _Heads:
     group = head // (heads // groups)
     kv = slice(group * d, (group + 1) * d)
     bias = "" if module.q_proj.bias is None else " + b_q"
-    kv_bias = "" if module.k_proj.bias is None else " + b"
-    if groups < heads:
-        shared = f" (key/value head {group + 1} of {groups}, shared by {heads // groups} query heads)"
-        words = (f"q = W_q a{bias}", f"k_j = W_k a_j{kv_bias}{shared}", f"v_j = W_v a_j{kv_bias}")
-    else:
-        words = (f"q = W_q a{bias}", f"k_j = W_k a_j{kv_bias}", f"v_j = W_v a_j{kv_bias}")
-    return _Heads((module.q_proj, slice(head * d, (head + 1) * d)), (module.k_proj, kv), (module.v_proj, kv), words)
+    k_bias, v_bias = ("", "") if module.k_proj.bias is None else (" + b_k", " + b_v")
+    shared = f" (key/value head {group + 1} of {groups}, shared by {heads // groups} query heads)" \
+        if groups < heads else ""
+    words = (f"q = W_q a{bias}", f"k_j = W_k a_j{k_bias}", f"v_j = W_v a_j{v_bias}")
+    return _Heads((module.q_proj, slice(head * d, (head + 1) * d)), (module.k_proj, kv), (module.v_proj, kv), words,
+                  shared)
 
 
 def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequence[str],
@@ -165,8 +165,9 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
         cos = _numpy(torch.cat([r[0] for r in inputs.rotary if r is not None], dim=1)[0])
         sin = _numpy(torch.cat([r[1] for r in inputs.rotary if r is not None], dim=1)[0])
         q, keys = _rotate(q, cos[query_row], sin[query_row]), _rotate(keys, cos, sin)
-        query_words = f"q = RoPE_m(W_q a), m = {query_row}  (rotated by its position)"
-        key_words = "k_j = RoPE_j(W_k a_j)" + key_words.partition("a_j")[2].replace(" + b", "")
+        query_words = f"q = RoPE_m({query_words.removeprefix('q = ')}), m = {query_row}: rotated by its position"
+        key_words = f"k_j = RoPE_j({key_words.removeprefix('k_j = ')})"
+    key_words += parts.shared
     scaling = float(getattr(module, "scaling", q.shape[0] ** -0.5))
     scores = keys @ q * scaling
     bias = _relative_bias(model.attention_modules(kind)[0], len(key_tokens), query_row, head) \

@@ -71,6 +71,7 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
                          "standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)"
                          ) from None
     transformers.utils.logging.disable_progress_bar()  # (its "Loading weights" bar is noise on a CLI's stderr)
+    _quick_marian_table(transformers)
 
     from attnviz.core.hf.causal import HFCausal
     from attnviz.core.hf.seq2seq import HFEncoderDecoder
@@ -95,6 +96,37 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
     training = {"architecture": folder.architecture.name, "source": "Hugging Face", "name": folder.name}
     words = cast(Any, vocab)  # (SubwordVocab has Vocab's interface: ids, tokens, special ids, split, text_of)
     return LoadedModel(kind, config, adapter.to(device), words, words, training, Path(path))
+
+
+def marian_table(positions: int, dim: int) -> torch.Tensor:
+    """Marian's sinusoidal table (positions, dim) — sines of pos / 10000^(2⌊j/2⌋/dim) for even j in the first
+    half, cosines for odd j in the second — computed as transformers' ``create_weight`` does, element for
+    element, but with numpy's array operations instead of a Python loop over every cell."""
+    import numpy as np
+
+    angles = np.arange(positions)[:, None] / np.power(10000, 2 * (np.arange(dim) // 2) / dim)[None, :]
+    out = torch.empty(positions, dim)
+    half = dim // 2 if dim % 2 == 0 else dim // 2 + 1
+    out[:, :half] = torch.FloatTensor(np.sin(angles[:, 0::2]))
+    out[:, half:] = torch.FloatTensor(np.cos(angles[:, 1::2]))
+    return out
+
+
+def _quick_marian_table(transformers: Any) -> None:
+    """Marian builds its two position tables cell by cell in Python at every load (0.5 s of the 0.65 s a model
+    of opus-mt's size takes to open): use :func:`marian_table`, the same numbers (tests/test_hf_open.py)."""
+    from transformers.models.marian import modeling_marian
+
+    embedding: Any = modeling_marian.MarianSinusoidalPositionalEmbedding
+    if getattr(embedding, "_attnviz_quick", False):
+        return
+
+    def create_weight(self: Any) -> torch.Tensor:
+        return marian_table(*self.weight.shape).to(self.weight.dtype)
+
+    embedding._attnviz_library_create_weight = embedding.create_weight
+    embedding.create_weight = create_weight
+    embedding._attnviz_quick = True
 
 
 def _view_config(folder: HFFolder, encoder_decoder: bool) -> HFModelConfig:
