@@ -85,13 +85,19 @@ class SavedSession:
 
 
 def sha256_of(path: str | Path) -> str:
-    """The SHA-256 of a file, read in chunks (hex); of a model folder, the SHA-256 of its files' names,
-    sizes and modification times (a changed or replaced file changes it; hundreds of MB are not read)."""
+    """The SHA-256 of a file, read in chunks (hex); of a model folder (a Hugging Face model), the SHA-256 of
+    its config.json and of its other files' names and sizes — a retrained or replaced model changes it, a
+    copy does not, and hundreds of MB of weights are not read. An entry that cannot be looked at (a
+    dangling link) counts by its name alone."""
     digest = hashlib.sha256()
     if Path(path).is_dir():
         for member in sorted(Path(path).iterdir()):
-            info = member.stat()
-            digest.update(f"{member.name}\0{info.st_size}\0{info.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+            try:
+                size = member.stat().st_size
+                content = member.read_bytes() if member.name == "config.json" and size < 1 << 20 else b""
+            except OSError:
+                size, content = -1, b""
+            digest.update(f"{member.name}\0{size}\n".encode("utf-8", "surrogateescape") + content)
         return digest.hexdigest()
     with open(path, "rb") as stream:
         while chunk := stream.read(1 << 20):
@@ -261,8 +267,9 @@ def _path(text: str, key: str) -> str:
 
 
 def _is_file(path: Path) -> bool:
+    """A checkpoint file, or a model folder (a Hugging Face model)."""
     try:
-        return path.is_file()
+        return path.is_file() or path.is_dir()
     except OSError as error:  # a symlink loop, no permission to look …
         raise SessionFileError(f"the session's checkpoint {shown_path(path)} cannot be used: {_why(error)}") from None
 
@@ -317,8 +324,12 @@ def replay(saved: SavedSession, decoding: Decoding) -> int:
     return min(saved.position, len(decoding.steps) - 1)
 
 
-def changed_checkpoint_note(name: str) -> str:
-    """What the window and the CLI say when the checkpoint ``name`` is not the file a session was saved with."""
+def changed_checkpoint_note(name: str, folder: bool = False) -> str:
+    """What the window and the CLI say when the checkpoint ``name`` is not the file (or the model folder) a
+    session was saved with."""
+    if folder:
+        return (f"The model folder {name} has changed since this session was saved (its config or its files' "
+                "sizes differ): the attention shown may differ from what was saved.")
     return (f"The checkpoint {name} has changed since this session was saved (its SHA-256 differs): "
             "the attention shown may differ from what was saved.")
 
@@ -326,13 +337,14 @@ def changed_checkpoint_note(name: str) -> str:
 def checkpoint_changed(saved: SavedSession, checkpoint: Path) -> str:
     """A sentence saying the checkpoint differs from the one the session was saved with, or "".
     SessionFileError, before the file is read, when it is not plausibly a checkpoint (a 20 GB file)."""
+    folder = checkpoint.is_dir()  # (a Hugging Face model: its loader checks the folder)
     try:
-        problem = checkpoint_file_problem(checkpoint)
+        problem = "" if folder else checkpoint_file_problem(checkpoint)
     except OSError as error:
         raise SessionFileError(f"the session's checkpoint {shown_path(checkpoint)} cannot be read: "
                                f"{_why(error)}") from None
     if problem:
         raise SessionFileError(f"the session's checkpoint {shown_path(checkpoint)} is refused: {problem}")
     if saved.checkpoint_sha256 and sha256_of(checkpoint) != saved.checkpoint_sha256:
-        return changed_checkpoint_note(checkpoint.name)
+        return changed_checkpoint_note(checkpoint.name, folder)
     return ""

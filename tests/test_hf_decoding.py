@@ -165,3 +165,37 @@ def test_beam_search_follows_the_librarys_rules_and_tokens(family, beams, penalt
         assert best.ids[-1] == EOS  # ended, or forced to end at the limit
         if scores[row] is not None:
             assert best.score() == pytest.approx(scores[row], abs=1e-4)
+
+
+@pytest.mark.parametrize("family", ["marian", "llama"])
+@pytest.mark.parametrize("beams", [1, 3])
+def test_a_model_with_several_end_tokens_stops_at_any_of_them_as_generate_does(family, beams):
+    """Llama 3 and Qwen2 instruction models list several end tokens (<|eot_id|> beside <|end_of_text|>)."""
+    from attnviz.core.hf.causal import HFCausal
+
+    decoder_only = family == "llama"
+    ends = []
+    for seed in range(12):  # a seed whose greedy answer ends with the second end token, to see it stop there
+        model = tiny_causal(family, seed) if decoder_only else tiny(family, seed)
+        model.generation_config.eos_token_id = [EOS, 9]
+        model.generation_config.forced_eos_token_id = None
+        view = SimpleNamespace(max_src_len=64, max_tgt_len=STEPS)
+        adapter = HFCausal(model, view, PAD) if decoder_only else HFEncoderDecoder(model, view, PAD, PAD)
+        search = BeamSearch(adapter, SOURCES, VALID, bos_id=EOS if decoder_only else PAD, eos_id=EOS, pad_id=PAD,
+                            beam_size=beams, max_len=STEPS, banned=[])
+        search.run()
+        from attnviz.core.hf.causal import left_padded
+
+        ids, mask = left_padded(SOURCES, VALID, PAD) if decoder_only else (
+            SOURCES, (torch.arange(SOURCES.shape[1])[None] < VALID[:, None]).long())
+        with torch.no_grad():
+            out = model.generate(ids, attention_mask=mask, max_new_tokens=STEPS, num_beams=beams, do_sample=False,
+                                 pad_token_id=PAD)
+        start = ids.shape[1] if decoder_only else 1
+        for row in range(len(SOURCES)):
+            library = out[row, start:].tolist()
+            stop = next((i for i, token in enumerate(library) if token in (EOS, 9)), None)
+            library = library if stop is None else library[: stop + 1]
+            assert search.best(row).ids == library
+            ends.append(library[-1])
+    assert 9 in ends  # (some answer did end with the second end token)

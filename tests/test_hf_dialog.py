@@ -31,6 +31,9 @@ def cache(tmp_path, monkeypatch):
     other = hub / "models--acme--bert-tiny" / "snapshots" / "fedc"
     other.mkdir(parents=True)
     (other / "config.json").write_text('{"model_type": "bert", "hidden_size": 8}')
+    odd = hub / "models--acme--odd" / "snapshots" / "0000"  # a config no library writes: listed, not a crash
+    odd.mkdir(parents=True)
+    (odd / "config.json").write_text('{"model_type": {"a": 1}}')
     monkeypatch.setenv("HF_HUB_CACHE", str(hub))
     return hub, snapshot
 
@@ -45,13 +48,14 @@ def test_the_cache_is_listed_by_name_architecture_parameters_and_size(qtbot, cac
     dialog = OpenHuggingFaceDialog(cache=hub)
     qtbot.addWidget(dialog)
     rows = _rows(dialog)
-    assert [row[0] for row in rows] == ["acme/bert-tiny", "acme/opus-mt-tiny"]
-    _name, architecture, parameters, size = rows[1]
+    assert [row[0] for row in rows] == ["acme/bert-tiny", "acme/odd", "acme/opus-mt-tiny"]
+    assert "has no model_type naming its architecture" in rows[1][3]
+    _name, architecture, parameters, size = rows[2]
     assert architecture == "Marian" and parameters.replace(",", "").isdigit() and size.endswith("KB")
     assert "bert" in rows[0][3].lower()  # why it cannot be opened, in its row
     assert not dialog.table.item(0, 0).flags() & QtCore.Qt.ItemFlag.ItemIsSelectable
     assert not dialog.open_button.isEnabled()
-    dialog.table.selectRow(1)
+    dialog.table.selectRow(2)
     assert dialog.open_button.isEnabled()
     qtbot.mouseClick(dialog.open_button, QtCore.Qt.MouseButton.LeftButton)
     assert dialog.result() == QtWidgets.QDialog.DialogCode.Accepted and dialog.chosen == snapshot
@@ -67,7 +71,7 @@ def test_the_menu_opens_the_chosen_cached_model_in_the_window(window, errors, ca
     _hub, snapshot = cache
 
     def choose(dialog):
-        dialog.table.selectRow(1)
+        dialog.table.selectRow(2)
         dialog.open_button.click()
         return dialog.result()
 

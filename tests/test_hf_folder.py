@@ -111,6 +111,12 @@ def _index_of_a_missing_shard(folder: Path, tmp_path: Path) -> None:
     (_remove("model.safetensors"), "", "has no weights"),
     (_remove("tokenizer.json"), "", "has no tokenizer"),
     (_index_of_a_missing_shard, "model-00001.safetensors", "is missing (model.safetensors.index.json lists it)"),
+    (lambda folder, tmp_path: os.mkfifo(folder / "chat_template.jinja"), "chat_template.jinja",
+     "is a named pipe (FIFO), not a file"),  # (a file transformers opens that the list does not name)
+    (lambda folder, tmp_path: (folder / "target_vocab.json").symlink_to(tmp_path), "target_vocab.json",
+     "outside the model's folder"),
+    (_config(model_type={"a": 1}), "config.json", "has no model_type naming its architecture"),
+    (_config(head_dim=10**9), "config.json", "head_dim = 1000000000 is not a whole number from 1 to 16,384"),
 ])
 def test_a_hostile_folder_gets_one_sentence_naming_the_file(tmp_path, spoil, file, message):
     folder = make_folder(tmp_path / "model", MARIAN)

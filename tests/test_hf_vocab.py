@@ -49,3 +49,12 @@ def test_a_split_sentence_reads_as_words_and_keeps_the_tokenizers_ids(kind):
     assert "".join(w if w.startswith("·") else " " + w for w in split.words).replace("·", "").strip() == text
     cut = vocab.split(text, 3)
     assert len(cut.words) == 3 and cut.truncated_from == len(split.words)
+
+
+def test_a_byte_level_token_is_never_shown_with_a_space_inside():
+    """A token is one word on screen and in a saved session (whose forced tokens have no spaces)."""
+    from attnviz.core.hf.vocab import readable
+
+    assert readable("ĊĠĠ", "byte-level") == "·⏎␣␣"  # a newline, then two spaces: common in code vocabularies
+    assert readable("ĠĠĠ", "byte-level") == "␣␣"  # a word start, then two spaces
+    assert readable("Ġhome", "byte-level") == "home" and readable("Ġ", "byte-level") == "␣"

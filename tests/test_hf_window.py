@@ -151,3 +151,61 @@ def test_t5_draws_its_relative_position_bias_per_head_and_distance(window, error
     assert "T5's learned bias" in comp.formulas.score and comp_view is not None
     _raise_every_dock(window)
     assert not errors, errors
+
+
+def test_a_session_of_a_folder_saves_and_reopens_in_the_window_and_the_cli(window, errors, qtbot, folders, tmp_path,
+                                                                          capsys):
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.settings import Settings
+    from attnviz.session import InlineRunner
+
+    state = _open(window, folders["marian"])
+    forced = state.steps[1].topk_tokens[1]  # the second choice at step 2
+    window.session.show(1)
+    window.session.force(forced)  # (step 2 takes it; decoding goes on from there)
+    window.session.show(1)
+    assert window.session.state.steps[1].token == forced
+    saved = window.save_session(tmp_path / "marian.attnviz.json")
+    assert saved is not None and not errors, errors
+    other = MainWindow(Settings(tmp_path / "other.ini"), InlineRunner())
+    qtbot.addWidget(other)
+    other.show()
+    assert other.open_session(saved)
+    again = other.session.state
+    assert not errors, errors
+    assert again.model.path == folders["marian"] and again.position == 1
+    assert again.steps[1].token == forced and again.forced_steps == (1,)
+    code, _, err = run_cli(capsys, "export", "--session", str(saved), "--out", str(tmp_path / "maps"))
+    assert code == 0, err
+    assert (tmp_path / "maps" / "attnviz-export.json").is_file()
+
+
+def test_a_dangling_link_in_a_folder_is_named_and_the_model_on_show_stays(window, errors, folders, tmp_path):
+    import shutil
+
+    before = window.session.state.model
+    folder = shutil.copytree(folders["gpt2"], tmp_path / "gpt2-copy")
+    (folder / "notes.txt").symlink_to(folder / "gone.txt")
+    window.load(folder)
+    assert window.session.state.model is before
+    assert errors and "notes.txt: cannot be read" in errors[-1] and "\n" not in errors[-1].strip()
+
+
+def test_the_compare_panel_offers_a_hugging_face_model(window, errors, folders, tmp_path, monkeypatch):
+    from attnviz.gui.hf_dialog import OpenHuggingFaceDialog
+    from attnviz.gui.panels.compare import OTHER_HF
+
+    _open(window, folders["marian"])
+    other = make_folder("marian", tmp_path / "marian-twin", seed=9)
+
+    def choose(dialog):
+        dialog.chosen = other
+        dialog.accept()
+        return dialog.result()
+
+    monkeypatch.setattr(OpenHuggingFaceDialog, "exec", choose)
+    panel = _raised(window, "compare")
+    panel.model_box.setCurrentIndex(panel.model_box.findData(OTHER_HF))
+    panel.model_box.activated.emit(panel.model_box.currentIndex())
+    assert not errors, errors
+    assert panel.model_box.currentText() == "marian-twin" and window.session.state.comparison.model == "marian-twin"

@@ -67,6 +67,14 @@ class LoadedModel:
         return next(self.model.parameters()).device
 
     @property
+    def name(self) -> str:
+        """What the views call it: the checkpoint's stem, or a Hugging Face model's name (``opus-mt-en-fr``, not
+        the hash of its cache snapshot's folder)."""
+        if self.training.get("source") == "Hugging Face" and self.training.get("name"):
+            return str(self.training["name"]).rsplit("/", 1)[-1]
+        return self.path.stem if self.path else self.kind
+
+    @property
     def model_kind(self) -> ModelKind:
         return KINDS[self.kind]
 

@@ -105,6 +105,7 @@ class BeamSearch:
         self.state, self.encoder_attention = model.start(src, src_valid_lens, need_attention=record_attention)
         make_rules = getattr(model, "search_rules", None)
         self.rules: SearchRules = make_rules(src, src_valid_lens, max_len, beam_size) if make_rules else SearchRules()
+        self.ends = {eos_id, *self.rules.end_ids}  # the tokens that end a hypothesis
         self.hypotheses: list[list[Hypothesis]] = [[Hypothesis([], 0.0, penalty=self.rules.length_penalty)]
                                                    for _ in range(src.shape[0])]
         self.library = [LibraryBeams() for _ in range(src.shape[0])]  # (the library's rules only)
@@ -164,7 +165,7 @@ class BeamSearch:
                 raise ValueError(f"token id {force} is outside the vocabulary of {log_probs.shape[-1]} tokens")
             parent = live[0][1]
             forced = Hypothesis([*parent.ids, force], parent.log_prob + float(log_probs[0, force]),
-                                force == self.eos_id, [*parent.rows, *filter(None, [rows[0]])], top[0],
+                                force in self.ends, [*parent.rows, *filter(None, [rows[0]])], top[0],
                                 self.rules.length_penalty)
             self.hypotheses[0] = [forced]
             self.library[0] = LibraryBeams()  # (decoding goes on from the forced hypothesis alone)
@@ -186,7 +187,8 @@ class BeamSearch:
             column[b] = column.get(b, 0) + 1
         padded[rows_index, cols_index] = totals
         library = self.rules.library and self.beam_size > 1  # (greedy decoding is the same under both rules)
-        wanted = 2 * self.beam_size if library else self.beam_size  # the library looks at 2k candidates
+        # the library looks at (1 + the number of end tokens) × k candidates: 2k with one
+        wanted = max(2, 1 + len(self.ends)) * self.beam_size if library else self.beam_size
         cand_scores, cand_index = padded.view(len(sentences), -1).topk(min(wanted, padded[0].numel()), dim=-1)
         first_row = {b: i for i, (b, _) in reversed(list(enumerate(live)))}
         at_limit = self.steps_taken + 1 >= self.max_len
@@ -199,7 +201,7 @@ class BeamSearch:
                 parent_column, token = divmod(flat, vocab)
                 row = first_row[b] + parent_column
                 parent = live[row][1]
-                hyp = Hypothesis([*parent.ids, token], score, token == self.eos_id,
+                hyp = Hypothesis([*parent.ids, token], score, token in self.ends,
                                  [*parent.rows, *filter(None, [rows[row]])], top[row], self.rules.length_penalty)
                 extended.append((hyp, row))
             if library:
@@ -271,5 +273,5 @@ def translate(model: TranslationModel, sentences: Sequence[Sequence[str] | Sourc
         search.run()
         for b, i in enumerate(chunk):
             ids = search.best(b).ids
-            results[i] = tgt_vocab.to_tokens(ids[:-1] if ids and ids[-1] == tgt_vocab.eos_id else ids)
+            results[i] = tgt_vocab.to_tokens(ids[:-1] if ids and ids[-1] in tgt_vocab.end_ids else ids)
     return results

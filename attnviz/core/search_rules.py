@@ -31,12 +31,14 @@ Processor = Callable[[Sequence[int], Sequence[Sequence[int]], Tensor], Tensor]
 class SearchRules:
     """length_penalty: the exponent of the length in the ranking score; library: rank and stop as the
     library's beam search does (above) instead of attnviz's; early_stopping: the library's setting;
-    process: adjusts each step's log-probabilities (the library's logits processors), or None."""
+    process: adjusts each step's log-probabilities (the library's logits processors), or None; end_ids: every
+    token that ends a hypothesis (the library takes (1 + their number) × k candidates)."""
 
     length_penalty: float = LENGTH_PENALTY
     library: bool = False
     early_stopping: bool | str = False
     process: Processor | None = field(default=None, compare=False)
+    end_ids: tuple[int, ...] = ()  # more tokens that end a hypothesis than the search's eos_id
 
 
 @dataclass
@@ -50,8 +52,9 @@ class LibraryBeams:
 
 def library_step(search: BeamSearch, sentence: int, candidates: list[tuple[Hypothesis, int]]) -> list[int]:
     """Apply one step of the library's beam search to ``sentence``: ``candidates`` are its 2k best extensions
-    (hypothesis, parent cache row), best first. Sets its running hypotheses (``search.hypotheses``), finished
-    ones and ``search.done``; returns the cache rows of the running ones, in order."""
+    (hypothesis, parent cache row), best first. Sets its hypotheses (``search.hypotheses``: the running ones, then
+    the finished ones; once done, the finished ones best first), finished ones and ``search.done``; returns the
+    cache rows of the running ones, in order."""
     rules, k = search.rules, search.beam_size
     state = search.library[sentence]
     at_limit = search.steps_taken + 1 >= search.max_len
@@ -72,5 +75,6 @@ def library_step(search: BeamSearch, sentence: int, candidates: list[tuple[Hypot
     if done:
         search.hypotheses[sentence] = state.finished or [hyp for hyp, _ in running]
         return []
-    search.hypotheses[sentence] = [hyp for hyp, _ in running]
+    # the running beams (their cache rows, in order), then the finished ones, shown as ended in the Beams view
+    search.hypotheses[sentence] = [*(hyp for hyp, _ in running), *state.finished]
     return [row for _, row in running]

@@ -191,7 +191,7 @@ def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index:
     top_ids, top_probs = best.top
     return DecodeStep(
         index=index, token=tokens[-1], finished=finished,
-        output_tokens=tuple(tok for tok in tokens if tok != vocab.tokens[vocab.eos_id]),
+        output_tokens=tuple(vocab.to_tokens(i for i in best.ids if i not in vocab.end_ids)),
         query_tokens=(first, *tokens[:-1]), topk_tokens=tuple(vocab.to_tokens(top_ids)),
         topk_probs=np.asarray(top_probs, dtype=np.float32),
         # (with record_attention off, the rows are empty and so are these arrays)
@@ -271,5 +271,5 @@ def forced_comparison(other: LoadedModel, text: str, target: Sequence[str],
         vocab = other.tgt_vocab
         assert vocab is not None
         decoding.step(token if token in vocab else vocab.tokens[vocab.unk_id])
-    return Comparison(other.path.stem if other.path else "", other.kind, compared, own_translation, tuple(target),
+    return Comparison(other.name, other.kind, compared, own_translation, tuple(target),
                       tuple(decoding.steps))

@@ -90,6 +90,11 @@ class Vocab:
         return 1
 
     @property
+    def end_ids(self) -> tuple[int, ...]:
+        """Every token that ends a translation: <eos> alone (a tokenizer's vocabulary may have several)."""
+        return (self.eos_id,)
+
+    @property
     def eos_id(self) -> int:
         return 2
 

@@ -614,7 +614,8 @@ class MainWindow(QtWidgets.QMainWindow):
         if pending[0] and state.model.sha256 != pending[0]:  # (hashed on the worker when it loaded)
             from attnviz.session_file import changed_checkpoint_note
 
-            self.error(changed_checkpoint_note(state.model.path.name))
+            folder = state.model.training.get("source") == "Hugging Face"
+            self.error(changed_checkpoint_note(state.model.path.name, folder))
 
     def _session_start_path(self) -> str:
         model = self.session.state.model

@@ -41,11 +41,16 @@ def refuse_other_tokenizer(shown: LoadedModel, other: LoadedModel) -> None:
     """ValueError unless ``other`` reads and writes the very tokens ``shown`` does: Compare lays the two
     models' rows for the same queries and keys side by side, which only one tokenizer makes possible."""
     def vocabularies(loaded: LoadedModel) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Its tokens as its tokenizer has them (a model may pad its output layer with unused ids beyond)."""
+        def own(vocab: Any) -> tuple[str, ...]:
+            tokenizer = getattr(vocab, "tokenizer", None)
+            return tuple(vocab.tokens[: len(tokenizer)] if tokenizer is not None else vocab.tokens)
+
         assert loaded.src_vocab is not None and loaded.tgt_vocab is not None
-        return tuple(loaded.src_vocab.tokens), tuple(loaded.tgt_vocab.tokens)
+        return own(loaded.src_vocab), own(loaded.tgt_vocab)
 
     if vocabularies(shown) != vocabularies(other):
-        name = other.path.name if other.path else other.kind
+        name = other.name
         raise ValueError(f"{name} splits text into other tokens than the model on show: Compare puts two models' "
                          "attention over the same tokens side by side, so it needs two models with one tokenizer "
                          "(attnviz's own models share theirs; a Hugging Face model compares with one of its "

@@ -62,7 +62,7 @@ MAX_CONFIG_BYTES = 1_000_000  # real configs are 1–5 kB
 MAX_TOKENIZER_BYTES = 100_000_000  # the largest real tokenizer.json files (Llama 3, Qwen2) are 7–17 MB
 MAX_PARAMETERS = 2_000_000_000  # what a CPU desktop can step through at all (8 GB in float32)
 BOUNDS = {"width": 16_384, "layers": 256, "heads": 256, "ffn": 131_072, "vocab_size": 1_000_000,
-          "positions": 1_048_576}
+          "positions": 1_048_576, "buckets": 4_096}
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin")
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.json", "merges.txt",
                    "source.spm", "target.spm", "spiece.model", "sentencepiece.bpe.model", "tokenizer.model",
@@ -107,6 +107,8 @@ def inspect_folder(path: str | Path) -> HFFolder:
                             "Face model folder either")
     config = _read_config(config_file)
     model_type = config.get("model_type")
+    if not isinstance(model_type, str):
+        raise HFFolderError(f"{config_file}: has no model_type naming its architecture")
     if "auto_map" in config:
         raise HFFolderError(f"{config_file}: the model needs its own Python code (auto_map), which attnviz never "
                             "runs (no trust_remote_code)")
@@ -115,7 +117,12 @@ def inspect_folder(path: str | Path) -> HFFolder:
                             f"{', '.join(a.name for a in ARCHITECTURES.values())}")
     architecture = ARCHITECTURES[model_type]
     parameters = _check_sizes(config_file, config, architecture)
-    weights = _weights(folder, root)
+    try:
+        weights = _weights(folder, root)
+        _check_every_file(folder, root)
+    except OSError as error:  # (a file that can be listed but not read: no permission …)
+        raise HFFolderError(f"{getattr(error, 'filename', None) or folder}: cannot be read "
+                            f"({error.strerror or error})") from None
     tokenizer = tuple(p for name in TOKENIZER_FILES if (p := _member(folder, root, name, MAX_TOKENIZER_BYTES)))
     if not any(p.name in TOKENIZER_CORE for p in tokenizer):
         raise HFFolderError(f"{folder}: has no tokenizer (none of {', '.join(TOKENIZER_CORE)})")
@@ -136,10 +143,14 @@ def cached_models(cache: Path | None = None) -> list[tuple[HFFolder | None, Path
     cannot be opened or ""), one per model (its newest snapshot)."""
     found: list[tuple[HFFolder | None, Path, str]] = []
     for entry in sorted((cache or hub_cache()).glob("models--*")):
-        snapshots = [s for s in (entry / "snapshots").glob("*") if (s / "config.json").exists()]
-        if not snapshots:
+        try:
+            snapshots = [s for s in (entry / "snapshots").glob("*") if (s / "config.json").exists()]
+            if not snapshots:
+                continue
+            newest = max(snapshots, key=lambda s: s.stat().st_mtime)
+        except OSError as error:  # (an entry this user may not look into)
+            found.append((None, entry, f"{entry}: cannot be read ({error.strerror or error})"))
             continue
-        newest = max(snapshots, key=lambda s: s.stat().st_mtime)
         try:
             found.append((inspect_folder(newest), newest, ""))
         except HFFolderError as error:
@@ -164,7 +175,10 @@ def _member(folder: Path, root: Path, name: str, max_bytes: int) -> Path | None:
         return None
     except OSError as error:
         raise HFFolderError(f"{path}: cannot be read ({error.strerror or error})") from None
-    real = path.resolve()
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):  # (a loop of links)
+        raise HFFolderError(f"{path}: is a link that leads nowhere (a loop of links)") from None
     if not real.is_relative_to(root.resolve()):
         raise HFFolderError(f"{path}: is a link to {real}, outside the model's folder; attnviz reads only the "
                             "folder's own files")
@@ -180,9 +194,19 @@ def _member(folder: Path, root: Path, name: str, max_bytes: int) -> Path | None:
     return path
 
 
+def _check_every_file(folder: Path, root: Path) -> None:
+    """Every file at the folder's top level (transformers opens more than the listed ones: a chat template, a
+    second vocabulary) is a regular file inside the model's folder, of a plausible size."""
+    for entry in sorted(folder.iterdir()):
+        if not entry.is_dir() or entry.is_symlink():
+            _member(folder, root, entry.name, 4 * MAX_PARAMETERS + MAX_HEADER_BYTES)
+
+
 def _read_config(path: Path) -> dict[str, Any]:
     try:
         config = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as error:
+        raise HFFolderError(f"{path}: cannot be read ({error.strerror or error})") from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise HFFolderError(f"{path}: is not valid JSON") from None
     if not isinstance(config, dict):
@@ -213,9 +237,16 @@ def _check_sizes(config_file: Path, config: Mapping[str, Any], arch: Architectur
     if heads[0] % heads[-1] or ("d_kv" not in arch.ffn and "head_dim" not in config and width % heads[0]):
         raise HFFolderError(f"{config_file}: {arch.width} = {width} is not divisible into {heads[0]} heads "
                             f"(or {heads[0]} heads into {heads[-1]} groups)")
-    parameters = vocab * width + sum(layers) * (4 * width * width + 2 * width * ffn[0])
+    head_width = width // heads[0]
+    for key in ("head_dim", "d_kv"):  # (a head's width where the config sets it apart from the model's)
+        if config.get(key) is not None:
+            head_width = _size(config_file, config, key, BOUNDS["width"])
+    if config.get("relative_attention_num_buckets") is not None:
+        _size(config_file, config, "relative_attention_num_buckets", BOUNDS["buckets"])
+    attention = 4 * width * heads[0] * head_width  # q, k, v and the output, over every head
+    parameters = vocab * width + sum(layers) * (attention + 2 * width * ffn[0])
     if arch.layout == "encoder-decoder":
-        parameters += layers[-1] * 4 * width * width  # cross-attention
+        parameters += layers[-1] * attention  # cross-attention
     if parameters > MAX_PARAMETERS:
         raise HFFolderError(f"{config_file}: describes a model of about {parameters / 1e9:,.1f} billion parameters; "
                             f"attnviz opens models of up to {MAX_PARAMETERS / 1e9:g} billion")

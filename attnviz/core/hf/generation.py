@@ -46,5 +46,6 @@ def library_rules(model: Any, src: Tensor, src_valid_lens: Tensor, max_new_token
         return processors(torch.tensor(rows, dtype=torch.long, device=log_probs.device), log_probs)
 
     penalty = float(config.length_penalty if config.length_penalty is not None else 1.0)
+    ends = tuple(int(i) for i in config._eos_token_tensor.tolist()) if config._eos_token_tensor is not None else ()
     return SearchRules(length_penalty=penalty, library=True, early_stopping=config.early_stopping or False,
-                       process=process)
+                       process=process, end_ids=ends)

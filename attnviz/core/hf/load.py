@@ -142,15 +142,16 @@ def _view_config(folder: HFFolder, encoder_decoder: bool) -> HFModelConfig:
 
 def _vocab(tokenizer: Any, model: Any, encoder_decoder: bool) -> SubwordVocab:
     generation = model.generation_config
-    eos = generation.eos_token_id if generation.eos_token_id is not None else tokenizer.eos_token_id
-    eos = eos[0] if isinstance(eos, list) else eos
-    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos
+    ends = generation.eos_token_id if generation.eos_token_id is not None else tokenizer.eos_token_id
+    ends = [int(i) for i in ends] if isinstance(ends, list) else [] if ends is None else [int(ends)]
+    eos = ends[0] if ends else None
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos  # (GPT-2 has none of its own)
     if encoder_decoder:
         start = generation.decoder_start_token_id
         start = model.config.decoder_start_token_id if start is None else start
     else:
         start = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else eos
-    if eos is None or start is None:
+    if eos is None or start is None or pad is None:
         raise ValueError(f"{model.name_or_path}: its config names no end-of-text token or decoder start token")
     size = int(model.get_output_embeddings().weight.shape[0])
-    return SubwordVocab.of(tokenizer, size, bos_id=int(start), eos_id=int(eos), pad_id=int(pad))
+    return SubwordVocab.of(tokenizer, size, bos_id=int(start), eos_id=int(eos), pad_id=int(pad), ends=tuple(ends))

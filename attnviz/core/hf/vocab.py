@@ -50,6 +50,8 @@ def _spelled(raw: bytes) -> str:
             shown.append("⏎" if char == "\n" else "⇥")
         elif code < 0x20 or code == 0x7F:
             shown.append(f"<0x{code:02X}>")
+        elif char == " ":  # (a token is one word on screen and in a saved session: never a space inside)
+            shown.append("␣")
         else:
             shown.append(char)
     return "".join(shown)
@@ -63,7 +65,7 @@ def readable(token: str, style: str, special: bool = False) -> str:
         if not all(char in _BYTES for char in token):
             return token
         raw = bytes(_BYTES[char] for char in token)
-        text = _spelled(raw.lstrip(b" "))
+        text = _spelled(raw[1:] if raw.startswith(b" ") else raw)  # (its first space marks a word start)
         return (text or "␣") if raw.startswith(b" ") else CONTINUES + text
     if token.startswith(SENTENCEPIECE_START):
         return token[len(SENTENCEPIECE_START):] or "␣"
@@ -93,14 +95,15 @@ class SubwordVocab:
     unk_id: int
     tokenizer: Any = field(repr=False, compare=False)
     add_special: bool = True  # whether splitting text adds the tokenizer's own special tokens (Marian's </s>)
-    banned: tuple[int, ...] = ()  # ids the model never outputs (<pad> where it is not <eos>, the decoder start)
+    banned: tuple[int, ...] = ()  # ids never decoded (none: the model's generation config bans its own)
+    ends: tuple[int, ...] = ()  # more ids that end a translation (Llama 3's <|eot_id|> beside <|end_of_text|>)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {tok: i for i, tok in enumerate(self.tokens)})
 
     @classmethod
-    def of(cls, tokenizer: Any, size: int, *, bos_id: int, eos_id: int, pad_id: int, unk_id: int | None = None
-           ) -> SubwordVocab:
+    def of(cls, tokenizer: Any, size: int, *, bos_id: int, eos_id: int, pad_id: int, unk_id: int | None = None,
+           ends: tuple[int, ...] = ()) -> SubwordVocab:
         """The vocabulary of ``tokenizer`` over ``size`` ids (ids it has no token for read ``<id N>``)."""
         count = min(len(tokenizer), size)
         raw = tokenizer.convert_ids_to_tokens(list(range(count)))
@@ -115,8 +118,13 @@ class SubwordVocab:
             seen.add(shown)
             tokens.append(shown)
         unk = tokenizer.unk_token_id if unk_id is None else unk_id
-        banned = tuple(sorted({pad_id, bos_id} - {eos_id}))
-        return cls(tuple(tokens), pad_id, bos_id, eos_id, eos_id if unk is None else unk, tokenizer, banned=banned)
+        return cls(tuple(tokens), pad_id, bos_id, eos_id, eos_id if unk is None else unk, tokenizer,
+                   ends=tuple(i for i in ends if i != eos_id))
+
+    @property
+    def end_ids(self) -> tuple[int, ...]:
+        """Every token that ends a translation, the end-of-text token first."""
+        return (self.eos_id, *self.ends)
 
     def __len__(self) -> int:
         return len(self.tokens)

@@ -24,6 +24,7 @@ from attnviz.session import Session, SessionState, changed
 
 NONE = "(choose a model)"
 OTHER = "Other checkpoint…"
+OTHER_HF = "Other Hugging Face model…"
 COMPARE_DELAY_MS = 150  # the second model decodes again once stepping pauses
 
 
@@ -43,6 +44,7 @@ class ComparePanel(QtWidgets.QWidget):
             if kind is not None and kind.is_translation:  # (the registry says which kinds translate)
                 self.model_box.addItem(path.stem, str(path))
         self.model_box.addItem(OTHER, OTHER)
+        self.model_box.addItem(OTHER_HF, OTHER_HF)
         self.model_box.setToolTip("The model to compare with the loaded one, on the same sentence")
         self.export_button = QtWidgets.QPushButton("Export…")
         self.export_button.setToolTip("Export the three maps as one figure")
@@ -103,7 +105,7 @@ class ComparePanel(QtWidgets.QWidget):
     def _showing(self, path: str) -> bool:
         """The chooser shows ``path`` (the session's choice; "": none)."""
         data = self.model_box.currentData()
-        if not path or not data or data == OTHER:
+        if not path or not data or data in (OTHER, OTHER_HF):
             return not path and not data
         return data == path or Path(data).resolve() == Path(path).resolve()
 
@@ -112,22 +114,39 @@ class ComparePanel(QtWidgets.QWidget):
         index = next((i for i in range(self.model_box.count()) if path and self.model_box.itemData(i) and
                       Path(self.model_box.itemData(i)).resolve() == Path(path).resolve()), -1) if path else 0
         if index < 0:
-            self.model_box.insertItem(self.model_box.count() - 1, Path(path).stem, path)
-            index = self.model_box.count() - 2
+            index = self._insert(path)
         self.model_box.setCurrentIndex(index)
+
+    def _insert(self, path: str) -> int:
+        """List ``path`` above the two "Other …" entries; returns its index."""
+        index = self.model_box.count() - 2
+        self.model_box.insertItem(index, Path(path).stem, path)
+        return index
 
     def _on_model_chosen(self, _index: int) -> None:
         data = self.model_box.currentData()
-        if data == OTHER:
-            path, _ = file_dialogs.open_file_name(self, "Compare with", "",
-                                                  "attnviz checkpoints (*.safetensors);;All files (*)")
+        if data in (OTHER, OTHER_HF):
+            path = self._ask_for_model(data == OTHER_HF)
             if not path:  # cancelled: what is compared stays
                 self._choose(self.state.compared_with)
                 return
-            self.model_box.insertItem(self.model_box.count() - 1, Path(path).stem, path)
-            self.model_box.setCurrentIndex(self.model_box.count() - 2)
+            self.model_box.setCurrentIndex(self._insert(path))
             data = path
         self.compare_with(data or None)
+
+    def _ask_for_model(self, hugging_face: bool) -> str:
+        """A checkpoint file, or a Hugging Face model folder (the File menu's dialog); "" when cancelled."""
+        if not hugging_face:
+            return file_dialogs.open_file_name(self, "Compare with", "",
+                                               "attnviz checkpoints (*.safetensors);;All files (*)")[0]
+        from attnviz.gui.hf_dialog import OpenHuggingFaceDialog
+
+        dialog = OpenHuggingFaceDialog(self)
+        try:
+            accepted = dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted and dialog.chosen is not None
+            return str(dialog.chosen) if accepted else ""
+        finally:
+            dialog.deleteLater()
 
     def _on_compare_timer_timeout(self) -> None:
         if self.session is not None:
