@@ -146,3 +146,17 @@ def test_eval_scores_a_folder_on_what_generate_says(tmp_path, capsys, monkeypatc
     assert code == 0, err
     assert out == "BLEU 12.50 on 2 source sentences\n"
     assert scored == [(said, [[french] for french in pairs.values()])]  # generate's answers, as the references read
+
+
+def test_a_small_decoder_only_model_shares_its_positions_between_prompt_and_answer(tmp_path):
+    import json
+
+    from tests.hf_folders import make_folder
+
+    folder = make_folder("llama", tmp_path / "small-llama")
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "max_position_embeddings": 64}))
+    loaded = load_checkpoint(folder)
+    assert (loaded.config.max_src_len, loaded.config.max_tgt_len) == (32, 32)  # (not a 1-token prompt)
+    source = DecodeSession(loaded, "cpu").encode(TEXT)
+    assert source.truncated_from is None and source.tokens[:2] == ("the", "house")

@@ -62,12 +62,18 @@ def test_an_encoder_decoder_folder_shows_in_every_view(window, errors, folders):
     assert not errors, errors
 
 
-def test_the_translation_reads_as_text_not_as_pieces(window, folders):
+def test_the_translation_reads_as_text_not_as_pieces_and_a_long_one_scrolls(window, folders):
+    window.resize(1024, 700)
     state = _open(window, folders["gpt2"])
     output = window.decoding_area.output.text()
     pieces = state.step.output_tokens
     assert any(token.startswith("·") for token in pieces)  # (this random model writes word pieces)
     assert "·" not in output  # a piece that continues a word is joined to it, without its mark
+    assert len(pieces) == 64  # the longest output: it scrolls (newest words in view), the window keeps its size
+    view = window.decoding_area.output
+    assert view.verticalScrollBar().isVisible() and view.verticalScrollBar().value() == view.verticalScrollBar().maximum()
+    _raised(window, "positional")
+    assert window.minimumSizeHint().height() <= 700
 
 
 def test_a_decoder_only_folder_shows_its_one_sequence(window, errors, qtbot, folders):

@@ -46,6 +46,9 @@ class ShortcutPassThrough(QtCore.QObject):
         return False
 
 
+MAX_LINES = 5  # the translation's view grows to this many lines of its text, then scrolls
+
+
 class OutputView(QtWidgets.QTextBrowser):
     """The translation so far: selectable rich text, as tall as its lines.
 
@@ -89,13 +92,21 @@ class OutputView(QtWidgets.QTextBrowser):
             self._fit_height()
 
     def _fit_height(self) -> None:
-        """As tall as its lines (at least one of the large text); the layout is asked again only when
-        that changes. (An output is at most the model's max_tgt_len tokens: a few lines.)"""
+        """As tall as its lines (at least one of the large text, at most MAX_LINES: a longer output — a
+        Hugging Face model's 64 subword pieces in a narrow window — scrolls, its newest words in view); the
+        layout is asked again only when the height changes."""
         line = QtGui.QFontMetrics(self.font()).lineSpacing()
         self.document().setTextWidth(self.viewport().width())
-        wanted = int(max(self.document().size().height(), 1.6 * line)) + 2
+        text_height = self.document().size().height()
+        most = int(MAX_LINES * 1.5 * line)  # (the output is written x-large: 1.5 × the font)
+        wanted = int(min(max(text_height, 1.6 * line), most)) + 2
+        policy = QtCore.Qt.ScrollBarPolicy
+        self.setVerticalScrollBarPolicy(policy.ScrollBarAsNeeded if text_height > most else policy.ScrollBarAlwaysOff)
         if wanted != self.height():
             self.setFixedHeight(wanted)
+        if text_height > most:
+            bar = self.verticalScrollBar()
+            bar.setValue(bar.maximum())
 
 
 class FixedTextLabel(QtWidgets.QLabel):

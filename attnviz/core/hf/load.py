@@ -22,6 +22,7 @@ from attnviz.core.hf.vocab import SubwordVocab
 
 DECODED = ("marian", "bart", "mbart", "t5", "gpt2", "llama", "qwen2")  # the architectures whose adapters are tested
 MAX_OUTPUT_TOKENS = 64  # subword pieces: about twice the words attnviz's own models take
+MAX_SOURCE_TOKENS = 512  # a source (a decoder-only model's prompt and answer together) beyond is cut
 
 
 @dataclass(frozen=True)
@@ -134,10 +135,14 @@ def _view_config(folder: HFFolder, encoder_decoder: bool) -> HFModelConfig:
     arch, values = folder.architecture, folder.config
     layers = [int(values.get(key) or values[arch.layers[0]]) for key in arch.layers]
     positions = int(values.get(arch.positions) or 512) if arch.positions else 512
-    prompt = min(positions, 512) - (0 if encoder_decoder else MAX_OUTPUT_TOKENS)
+    if encoder_decoder:  # (the source and the output each have the model's positions)
+        source, output = min(positions, MAX_SOURCE_TOKENS), min(MAX_OUTPUT_TOKENS, positions - 1)
+    else:  # one sequence: the prompt and the answer share them (a small model's: half each)
+        output = min(MAX_OUTPUT_TOKENS, positions // 2)
+        source = min(positions - output, MAX_SOURCE_TOKENS - MAX_OUTPUT_TOKENS)
     cls = HFSeq2SeqConfig if encoder_decoder else HFCausalConfig
     return cls(arch.name, folder.name, int(values[arch.width]), int(values[arch.heads[0]]),
-               layers[0] if encoder_decoder else 0, layers[-1], max(prompt, 1), MAX_OUTPUT_TOKENS)
+               layers[0] if encoder_decoder else 0, layers[-1], max(source, 1), max(output, 1))
 
 
 def _vocab(tokenizer: Any, model: Any, encoder_decoder: bool) -> SubwordVocab:

@@ -44,7 +44,8 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
     rotary = getattr(base, "rotary_emb", None)
     if rotary is not None:
         inv_freq = rotary.inv_freq.detach().to("cpu", torch.float64).numpy()
-        table, decay = rope_curves(inv_freq, MAX_POSITIONS_DRAWN, float(getattr(rotary, "attention_scaling", 1.0)))
+        positions = min(MAX_POSITIONS_DRAWN, int(getattr(model.config, "max_position_embeddings", 0) or 10**9))
+        table, decay = rope_curves(inv_freq, positions, float(getattr(rotary, "attention_scaling", 1.0)))
         parameters = getattr(model.config, "rope_parameters", None) or {}
         theta = float(parameters.get("rope_theta") or getattr(model.config, "rope_theta", None) or 10000.0)
         kind = getattr(rotary, "rope_type", "default")
