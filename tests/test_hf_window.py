@@ -70,8 +70,8 @@ def test_the_translation_reads_as_text_not_as_pieces_and_a_long_one_scrolls(wind
     assert any(token.startswith("·") for token in pieces)  # (this random model writes word pieces)
     assert "·" not in output  # a piece that continues a word is joined to it, without its mark
     assert len(pieces) == 64  # the longest output: it scrolls (newest words in view), the window keeps its size
-    view = window.decoding_area.output
-    assert view.verticalScrollBar().isVisible() and view.verticalScrollBar().value() == view.verticalScrollBar().maximum()
+    bar = window.decoding_area.output.verticalScrollBar()
+    assert bar.isVisible() and bar.value() == bar.maximum()
     _raised(window, "positional")
     assert window.minimumSizeHint().height() <= 700
 
