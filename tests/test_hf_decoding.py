@@ -199,3 +199,23 @@ def test_a_model_with_several_end_tokens_stops_at_any_of_them_as_generate_does(f
             assert search.best(row).ids == library
             ends.append(library[-1])
     assert 9 in ends  # (some answer did end with the second end token)
+
+
+@pytest.mark.parametrize("family", ["qwen2", "marian"])
+@pytest.mark.parametrize("beams", [1, 3])
+def test_a_repetition_penalty_acts_as_in_generate(family, beams):
+    """Qwen2 instruction models ship repetition_penalty 1.05: generate's greedy search applies it to the raw
+    logits (positive ones divided, negative ones multiplied), its beam search to the log-probabilities."""
+    from attnviz.core.hf.causal import HFCausal
+
+    decoder_only = family == "qwen2"
+    for seed in range(3):
+        model = tiny_causal(family, seed) if decoder_only else tiny(family, seed)
+        model.generation_config.repetition_penalty = 3.0
+        view = SimpleNamespace(max_src_len=64, max_tgt_len=STEPS)
+        adapter = HFCausal(model, view, PAD) if decoder_only else HFEncoderDecoder(model, view, PAD, PAD)
+        search = BeamSearch(adapter, SOURCES, VALID, bos_id=EOS if decoder_only else PAD, eos_id=EOS, pad_id=PAD,
+                            beam_size=beams, max_len=STEPS, banned=[] if decoder_only else [PAD])
+        search.run()
+        library, _ = _library_best(model, SOURCES, VALID, beams, STEPS, decoder_only)
+        assert [search.best(row).ids for row in range(len(SOURCES))] == library

@@ -86,7 +86,8 @@ class TranslationModel(Protocol):
 
     def step(self, tokens: Tensor, state: Any, need_attention: bool = False
              ) -> tuple[Tensor, DecoderState, StepAttention | None]:
-        """tokens (B,) previous tokens -> log-probabilities (B, V) of the next, next state, attention."""
+        """tokens (B,) previous tokens -> log-probabilities (B, V) of the next (raw logits where the model's
+        ``search_rules`` say so: a library model), next state, attention."""
         ...
 
 

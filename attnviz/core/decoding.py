@@ -152,9 +152,7 @@ class BeamSearch:
             live = live[:1]
         last = torch.tensor([h.ids[-1] if h.ids else self.bos_id for _, h in live], device=self.device)
         log_probs, state, att = self.model.step(last, state_in, need_attention=self.record_attention)
-        log_probs = log_probs.index_fill(-1, self._never, float("-inf"))  # (R, V); the model's own values elsewhere
-        if self.rules.process is not None:
-            log_probs = self.rules.process([b for b, _ in live], [h.ids for _, h in live], log_probs)
+        log_probs = self._processed(live, log_probs)  # (R, V)
         rows = _host_rows(att, len(live))
         top: list[tuple[list[int], list[float]]] = [([], [])] * len(live)
         if self.top_k:
@@ -219,6 +217,19 @@ class BeamSearch:
         elif keep:
             self.state = state.reorder(torch.tensor(keep, device=self.device))
         self.steps_taken += 1
+
+    def _processed(self, live: list[tuple[int, Hypothesis]], scores: Tensor) -> Tensor:
+        """The log-probabilities (R, V) a step decodes from: the model's own, or, for a model whose rules say its
+        step gives raw logits, what its library makes of them — greedy decoding runs the processors on the
+        logits and then normalises, beam search normalises first (as ``generate`` does each)."""
+        rows, generated = [b for b, _ in live], [h.ids for _, h in live]
+        process = self.rules.process or (lambda _rows, _ids, values: values)
+        never = lambda values: values.index_fill(-1, self._never, float("-inf"))  # noqa: E731  (never decoded)
+        if not self.rules.logits:
+            return process(rows, generated, never(scores))  # the model's own values elsewhere
+        if self.beam_size == 1:
+            return never(torch.log_softmax(process(rows, generated, scores), dim=-1))
+        return process(rows, generated, never(torch.log_softmax(scores, dim=-1)))
 
     def run(self) -> None:
         while not self.finished:

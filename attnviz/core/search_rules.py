@@ -39,6 +39,7 @@ class SearchRules:
     early_stopping: bool | str = False
     process: Processor | None = field(default=None, compare=False)
     end_ids: tuple[int, ...] = ()  # more tokens that end a hypothesis than the search's eos_id
+    logits: bool = False  # the model's step gives raw logits (the search normalises them, see BeamSearch)
 
 
 @dataclass

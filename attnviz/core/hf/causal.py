@@ -1,7 +1,7 @@
 """A Hugging Face decoder-only model (GPT-2, Llama, Qwen2) behind attnviz's decoder interface.
 
 The prompt is the source: ``start`` runs it whole (left-padded, positions counted from each row's first
-real token, as ``generate`` counts them) and keeps the log-probabilities its last position gives for the
+real token, as ``generate`` counts them) and keeps the logits its last position gives for the
 first new token; the first ``step`` returns those (the token it is handed is ignored: no separator is fed),
 later steps run one token per row. Each step's query row is the position that predicts the new token —
 the prompt's last token first, then each generated one — its ``cross_*`` attention the prompt's columns
@@ -29,13 +29,13 @@ from attnviz.core.search_rules import SearchRules
 class CausalState:
     """Per layer the keys and values (B, G, P, D); which positions are real tokens (B, P) (0: left padding);
     each row's next position (B,); the padded prompt width S; and, until the first step takes them, the
-    prompt's last-position log-probabilities (B, V) and attention rows (B, L, H, S)."""
+    prompt's last-position logits (B, V) and attention rows (B, L, H, S)."""
 
     kv: tuple[tuple[Tensor, Tensor], ...]
     mask: Tensor
     next_position: Tensor
     prompt_width: int
-    first: tuple[Tensor, Tensor, Tensor] | None = None  # log-probs, weights, scores
+    first: tuple[Tensor, Tensor, Tensor] | None = None  # logits, weights, scores
 
     def reorder(self, index: Tensor) -> CausalState:
         first = None if self.first is None else tuple(t[index] for t in self.first)
@@ -106,25 +106,24 @@ class HFCausal(nn.Module):
         logits, kv, calls = self._forward(ids, mask, positions, ())
         weights = torch.stack([c.weights for c in calls], dim=1)  # (B, L, H, S, S)
         scores = torch.stack([c.scores for c in calls], dim=1)
-        first = (torch.log_softmax(logits, dim=-1), weights[:, :, :, -1], scores[:, :, :, -1])
+        first = (logits, weights[:, :, :, -1], scores[:, :, :, -1])
         state = CausalState(kv, mask, positions[:, -1] + 1, src.shape[1], first)
         return state, EncoderAttention(weights, scores) if need_attention else None
 
     def step(self, tokens: Tensor, state: CausalState, need_attention: bool = False
              ) -> tuple[Tensor, CausalState, StepAttention | None]:
-        """tokens (B,) the previous output (ignored at the first step) -> log-probabilities (B, V), the next
-        state, the attention of the query row that predicts the next token."""
+        """tokens (B,) the previous output (ignored at the first step) -> the next token's logits (B, V) (raw: its
+        search rules say so), the next state, the attention of the query row that predicts the next token."""
         width = state.prompt_width
         if state.first is not None:
-            log_probs, weights, scores = state.first
+            logits, weights, scores = state.first
             next_state = replace(state, first=None)
         else:
             mask = torch.cat([state.mask, torch.ones_like(state.mask[:, :1])], dim=1)
             logits, kv, calls = self._forward(tokens[:, None], mask, state.next_position[:, None], state.kv)
-            log_probs = torch.log_softmax(logits, dim=-1)
             weights = torch.stack([c.weights[:, :, -1] for c in calls], dim=1)  # (B, L, H, P)
             scores = torch.stack([c.scores[:, :, -1] for c in calls], dim=1)
             next_state = CausalState(kv, mask, state.next_position + 1, width)
         if not need_attention:
-            return log_probs, next_state, None
-        return log_probs, next_state, StepAttention(weights[..., :width], scores[..., :width], weights, scores)
+            return logits, next_state, None
+        return logits, next_state, StepAttention(weights[..., :width], scores[..., :width], weights, scores)

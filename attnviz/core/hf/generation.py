@@ -27,8 +27,9 @@ def library_rules(model: Any, src: Tensor, src_valid_lens: Tensor, max_new_token
 
     config, _ = model._prepare_generation_config(None, do_sample=False, num_beams=beam_size)
     prefixes: list[list[int]]
+    inputs: dict[str, Tensor] = {}  # (what generate's processors see of the input: a prompt's padding)
     if decoder_only:  # the prompt, left-padded to the batch's width, as generate pads a batch
-        ids, _ = left_padded(src, src_valid_lens, pad_id)
+        ids, inputs["attention_mask"] = left_padded(src, src_valid_lens, pad_id)
         prefixes, width = ids.tolist(), int(src.shape[1])
     else:
         prefixes, width = [[start_id]] * int(src.shape[0]), 1
@@ -37,15 +38,22 @@ def library_rules(model: Any, src: Tensor, src_valid_lens: Tensor, max_new_token
     model._prepare_special_tokens(config, True, src.device)
     processors = model._get_logits_processor(generation_config=config, input_ids_seq_length=width,
                                              encoder_input_ids=src, prefix_allowed_tokens_fn=None,
-                                             logits_processor=None, device=src.device, model_kwargs={})
+                                             logits_processor=None, device=src.device, model_kwargs=inputs)
+
+    mask = inputs.get("attention_mask")
+    padding = ((mask != 0).int().argmax(dim=1).tolist() if mask is not None  # (each prompt's left padding)
+               else [0] * len(prefixes))
+    per_row = [p for p in processors if isinstance(getattr(p, "prompt_ignore_length", None), Tensor)]
 
     def process(sentences: Sequence[int], generated: Sequence[Sequence[int]], log_probs: Tensor) -> Tensor:
         if not len(processors):
             return log_probs
+        for processor in per_row:  # (made for one row per sentence; a search has as many as it has beams)
+            processor.prompt_ignore_length = torch.tensor([padding[b] for b in sentences], device=log_probs.device)
         rows = [[*prefixes[b], *ids] for b, ids in zip(sentences, generated, strict=True)]
         return processors(torch.tensor(rows, dtype=torch.long, device=log_probs.device), log_probs)
 
     penalty = float(config.length_penalty if config.length_penalty is not None else 1.0)
     ends = tuple(int(i) for i in config._eos_token_tensor.tolist()) if config._eos_token_tensor is not None else ()
     return SearchRules(length_penalty=penalty, library=True, early_stopping=config.early_stopping or False,
-                       process=process, end_ids=ends)
+                       process=process, end_ids=ends, logits=True)

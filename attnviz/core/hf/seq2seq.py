@@ -92,7 +92,8 @@ class HFEncoderDecoder(nn.Module):
 
     def step(self, tokens: Tensor, state: Seq2SeqState, need_attention: bool = False
              ) -> tuple[Tensor, Seq2SeqState, StepAttention | None]:
-        """tokens (B,) -> log-probabilities (B, V), the next state, the newest row's attention."""
+        """tokens (B,) -> the next token's logits (B, V) (raw: its search rules say so), the next state, the newest
+        row's attention."""
         from transformers.cache_utils import DynamicCache, EncoderDecoderCache
         from transformers.modeling_outputs import BaseModelOutput
 
@@ -104,13 +105,13 @@ class HFEncoderDecoder(nn.Module):
         layers = out.past_key_values.self_attention_cache.layers
         next_state = Seq2SeqState(state.encoder_hidden, state.encoder_mask,
                                   tuple((layer.keys, layer.values) for layer in layers))
-        log_probs = torch.log_softmax(out.logits[:, -1].float(), dim=-1)
+        logits = out.logits[:, -1].float()  # (raw: the library's rules normalise them, search_rules.SearchRules)
         if not need_attention:
-            return log_probs, next_state, None
+            return logits, next_state, None
         own, cross = self._of_kind(calls, AttentionKind.DECODER_SELF), self._of_kind(calls, AttentionKind.CROSS)
 
         def newest(layer_calls: list[AttentionCall], part: str) -> Tensor:
             return torch.stack([getattr(c, part)[:, :, -1] for c in layer_calls], dim=1)  # (B, L, H, K)
 
-        return log_probs, next_state, StepAttention(newest(cross, "weights"), newest(cross, "scores"),
-                                                    newest(own, "weights"), newest(own, "scores"))
+        return logits, next_state, StepAttention(newest(cross, "weights"), newest(cross, "scores"),
+                                                 newest(own, "weights"), newest(own, "scores"))
