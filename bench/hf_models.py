@@ -100,6 +100,7 @@ def measure(family: str, folder: Path, steps: int, long_text: str) -> dict:
     from attnviz.gui.main_window import MainWindow, Poster
     from attnviz.gui.settings import Settings
     from attnviz.session import ThreadRunner
+    from bench._window import wait_until
 
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
     poster = Poster()
@@ -113,14 +114,7 @@ def measure(family: str, folder: Path, steps: int, long_text: str) -> dict:
     state = lambda: window.session.state  # noqa: E731
 
     def wait(condition, limit_s: float = 900.0) -> float:
-        started = time.perf_counter()
-        while not (condition() and not state().busy):
-            app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 5)
-            if time.perf_counter() - started > limit_s:
-                raise SystemExit("timed out")
-        for _ in range(3):
-            app.processEvents()
-        return time.perf_counter() - started
+        return wait_until(app, window, condition, limit_s)
 
     def pause(ms: int) -> None:
         loop = QtCore.QEventLoop()

@@ -67,6 +67,7 @@ def main() -> int:
     from attnviz.gui.panels.rollout import COMPUTING
     from attnviz.gui.settings import Settings
     from attnviz.session import ThreadRunner
+    from bench._window import wait_until
 
     app = QtWidgets.QApplication(sys.argv[:1])
     folder = Path(tempfile.mkdtemp())
@@ -83,16 +84,7 @@ def main() -> int:
     timer.start()
 
     def wait(condition, limit_s: float = 600.0) -> float:
-        """Run the event loop until ``condition()`` and the session is idle, then until nothing is left to
-        paint; seconds taken."""
-        started = time.perf_counter()
-        while not (condition() and not window.session.state.busy):
-            app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 5)
-            if time.perf_counter() - started > limit_s:
-                raise SystemExit("timed out")
-        for _ in range(3):
-            app.processEvents()
-        return time.perf_counter() - started
+        return wait_until(app, window, condition, limit_s)
 
     state = lambda: window.session.state  # noqa: E731
     results: list[tuple[str, float, float, float]] = []  # action, seconds, longest gap, GUI CPU in it

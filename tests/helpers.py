@@ -100,3 +100,11 @@ def settle(window: QtWidgets.QWidget, rounds: int = 100) -> None:
             return
         last = now
     raise AssertionError(f"the layout of {window!r} did not settle in {rounds} rounds of events")
+
+
+def raised(window, name: str):
+    """Raise the window's dock ``name`` and bring its panel up to date (a hidden panel is not drawn); the panel."""
+    window.docks[name].show()
+    window.docks[name].raise_()
+    window.panels.ensure_current(name)
+    return window.panels.panels[name]

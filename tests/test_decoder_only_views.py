@@ -8,7 +8,7 @@ import pytest
 from PySide6 import QtCore
 
 from attnviz.core.kinds import AttentionKind
-from tests.helpers import WAIT_MS, pixels
+from tests.helpers import WAIT_MS, pixels, raised
 
 ENC, DEC, CROSS = AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS
 
@@ -18,13 +18,6 @@ def decoder_only(window, tiny_models):
     window.load(tiny_models["decoder-only"][0])
     window.set_sentence("a b c d", run=True)
     return window
-
-
-def _raised(window, name):
-    window.docks[name].show()
-    window.docks[name].raise_()
-    window.panels.ensure_current(name)
-    return window.panels.panels[name]
 
 
 def test_the_attention_view_shows_the_whole_sequence_and_names_the_kinds(decoder_only):
@@ -63,7 +56,7 @@ def test_a_clicked_row_of_the_sequence_recomputes_that_query(decoder_only, qtbot
 
 
 def test_the_masks_panel_shows_the_causal_mask_over_prompt_and_answer(decoder_only):
-    panel = _raised(decoder_only, "masks")
+    panel = raised(decoder_only, "masks")
     source, step = decoder_only.session.state.source, decoder_only.session.state.step
     size = len(source.tokens) + len(step.query_tokens)
     assert panel.causal.values.shape == (size, size) and panel.causal.row_labels[len(source.tokens)] == "<bos>"
@@ -72,7 +65,7 @@ def test_the_masks_panel_shows_the_causal_mask_over_prompt_and_answer(decoder_on
 
 
 def test_the_rollout_runs_over_the_whole_sequence(decoder_only, qtbot):
-    panel = _raised(decoder_only, "rollout")
+    panel = raised(decoder_only, "rollout")
     source, step = decoder_only.session.state.source, decoder_only.session.state.step
     qtbot.waitUntil(lambda: panel.attribution.values.shape == (len(step.query_tokens), len(source.tokens)),
                     timeout=WAIT_MS)
@@ -91,7 +84,7 @@ def test_the_rollout_runs_over_the_whole_sequence(decoder_only, qtbot):
 
 def test_compare_puts_the_cross_attention_beside_the_source_view(window, tiny_models):
     window.set_sentence("a b c d", run=True)  # the encoder–decoder Transformer first
-    panel = _raised(window, "compare")
+    panel = raised(window, "compare")
     panel.compare_with(tiny_models["decoder-only"][0])
     assert "cross-attention" in panel.first.spec.title and "source view" in panel.second.spec.title
     np.testing.assert_allclose(panel.second.values.sum(-1), 1.0, atol=1e-5)  # renormalised, as it says
@@ -126,7 +119,7 @@ def test_the_prompt_answer_boundary_is_drawn_on_screen_and_in_exports(decoder_on
 
 
 def test_the_batch_panel_says_where_a_left_padded_row_is_padded(decoder_only):
-    panel = _raised(decoder_only, "batch")
+    panel = raised(decoder_only, "batch")
     panel.sentences.setPlainText("a b c d e f\na b")
     panel.decode_button.click()
     panel.row_box.setValue(2)
@@ -142,7 +135,7 @@ def test_the_batch_panel_says_where_a_left_padded_row_is_padded(decoder_only):
 
 
 def test_the_scoring_panel_replays_the_whole_self_attention_row(decoder_only):
-    panel = _raised(decoder_only, "scoring")
+    panel = raised(decoder_only, "scoring")
     source, step = decoder_only.session.state.source, decoder_only.session.state.step
     assert panel.keys == source.tokens + step.query_tokens  # the English, then the answer so far
     np.testing.assert_allclose(panel.weights(), step.self_weights[0, 0, -1], atol=1e-6)  # the model's own row
@@ -152,7 +145,7 @@ def test_the_scoring_panel_replays_the_whole_self_attention_row(decoder_only):
 
 
 def test_the_positional_panel_outlines_the_whole_sequence_in_use(decoder_only):
-    panel = _raised(decoder_only, "positional")
+    panel = raised(decoder_only, "positional")
     source, step = decoder_only.session.state.source, decoder_only.session.state.step
     assert panel.table.shape[0] == 10 + 12 + 1  # max_src_len + max_tgt_len + <bos>
     assert panel.table_view.highlighted_rows == (0, len(source.tokens) + len(step.query_tokens))
@@ -161,5 +154,5 @@ def test_the_positional_panel_outlines_the_whole_sequence_in_use(decoder_only):
 
 
 def test_the_beams_panel_names_the_source_view(decoder_only):
-    panel = _raised(decoder_only, "beams")
+    panel = raised(decoder_only, "beams")
     assert panel.attention.spec.title.startswith("Source view of “")

@@ -120,6 +120,18 @@ def test_decoder_only_greedy_decoding_of_a_left_padded_batch_and_every_map_equal
                                            atol=1e-5, rtol=0)
 
 
+def _searched(model, decoder_only: bool, beams: int) -> BeamSearch:
+    """attnviz's search over SOURCES with ``model`` (its own rules: the model's generation config), run."""
+    from attnviz.core.hf.causal import HFCausal
+
+    view = SimpleNamespace(max_src_len=64, max_tgt_len=STEPS)
+    adapter = HFCausal(model, view, PAD) if decoder_only else HFEncoderDecoder(model, view, PAD, PAD)
+    search = BeamSearch(adapter, SOURCES, VALID, bos_id=EOS if decoder_only else PAD, eos_id=EOS, pad_id=PAD,
+                        beam_size=beams, max_len=STEPS, banned=[] if decoder_only else [PAD])
+    search.run()
+    return search
+
+
 def _library_best(model, sources, valid, beams, steps, decoder_only):
     """generate's best hypothesis per sentence (new tokens, up to and with the end token) and its score."""
     from attnviz.core.hf.causal import left_padded
@@ -146,18 +158,13 @@ def _library_best(model, sources, valid, beams, steps, decoder_only):
 def test_beam_search_follows_the_librarys_rules_and_tokens(family, beams, penalty, early):
     """Beam tokens and scores equal generate's, with its length penalty, early stopping and a forced end
     token at the length limit (the library's logits processors, applied by attnviz's search)."""
-    from attnviz.core.hf.causal import HFCausal
 
     decoder_only = family in ("gpt2", "llama", "qwen2")
     model = tiny_causal(family, 5) if decoder_only else tiny(family, 5)
     model.generation_config.length_penalty = penalty
     model.generation_config.early_stopping = early
     model.generation_config.forced_eos_token_id = EOS  # the last allowed token is the end token
-    view = SimpleNamespace(max_src_len=64, max_tgt_len=STEPS)
-    adapter = HFCausal(model, view, PAD) if decoder_only else HFEncoderDecoder(model, view, PAD, PAD)
-    search = BeamSearch(adapter, SOURCES, VALID, bos_id=EOS if decoder_only else PAD, eos_id=EOS, pad_id=PAD,
-                        beam_size=beams, max_len=STEPS, banned=[] if decoder_only else [PAD])
-    search.run()
+    search = _searched(model, decoder_only, beams)
     library, scores = _library_best(model, SOURCES, VALID, beams, STEPS, decoder_only)
     for row in range(len(SOURCES)):
         best = search.best(row)
@@ -171,7 +178,8 @@ def test_beam_search_follows_the_librarys_rules_and_tokens(family, beams, penalt
 @pytest.mark.parametrize("beams", [1, 3])
 def test_a_model_with_several_end_tokens_stops_at_any_of_them_as_generate_does(family, beams):
     """Llama 3 and Qwen2 instruction models list several end tokens (<|eot_id|> beside <|end_of_text|>)."""
-    from attnviz.core.hf.causal import HFCausal
+
+    from attnviz.core.hf.causal import left_padded
 
     decoder_only = family == "llama"
     ends = []
@@ -179,13 +187,7 @@ def test_a_model_with_several_end_tokens_stops_at_any_of_them_as_generate_does(f
         model = tiny_causal(family, seed) if decoder_only else tiny(family, seed)
         model.generation_config.eos_token_id = [EOS, 9]
         model.generation_config.forced_eos_token_id = None
-        view = SimpleNamespace(max_src_len=64, max_tgt_len=STEPS)
-        adapter = HFCausal(model, view, PAD) if decoder_only else HFEncoderDecoder(model, view, PAD, PAD)
-        search = BeamSearch(adapter, SOURCES, VALID, bos_id=EOS if decoder_only else PAD, eos_id=EOS, pad_id=PAD,
-                            beam_size=beams, max_len=STEPS, banned=[])
-        search.run()
-        from attnviz.core.hf.causal import left_padded
-
+        search = _searched(model, decoder_only, beams)
         ids, mask = left_padded(SOURCES, VALID, PAD) if decoder_only else (
             SOURCES, (torch.arange(SOURCES.shape[1])[None] < VALID[:, None]).long())
         with torch.no_grad():
@@ -206,16 +208,11 @@ def test_a_model_with_several_end_tokens_stops_at_any_of_them_as_generate_does(f
 def test_a_repetition_penalty_acts_as_in_generate(family, beams):
     """Qwen2 instruction models ship repetition_penalty 1.05: generate's greedy search applies it to the raw
     logits (positive ones divided, negative ones multiplied), its beam search to the log-probabilities."""
-    from attnviz.core.hf.causal import HFCausal
 
     decoder_only = family == "qwen2"
     for seed in range(3):
         model = tiny_causal(family, seed) if decoder_only else tiny(family, seed)
         model.generation_config.repetition_penalty = 3.0
-        view = SimpleNamespace(max_src_len=64, max_tgt_len=STEPS)
-        adapter = HFCausal(model, view, PAD) if decoder_only else HFEncoderDecoder(model, view, PAD, PAD)
-        search = BeamSearch(adapter, SOURCES, VALID, bos_id=EOS if decoder_only else PAD, eos_id=EOS, pad_id=PAD,
-                            beam_size=beams, max_len=STEPS, banned=[] if decoder_only else [PAD])
-        search.run()
+        search = _searched(model, decoder_only, beams)
         library, _ = _library_best(model, SOURCES, VALID, beams, STEPS, decoder_only)
         assert [search.best(row).ids for row in range(len(SOURCES))] == library

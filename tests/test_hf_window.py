@@ -12,7 +12,7 @@ from PySide6 import QtCore
 transformers = pytest.importorskip("transformers")
 
 from attnviz.core.kinds import AttentionKind  # noqa: E402
-from tests.helpers import run_cli  # noqa: E402
+from tests.helpers import raised, run_cli  # noqa: E402
 from tests.hf_folders import TEXT, make_folder  # noqa: E402
 
 ENC, DEC, CROSS = AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS
@@ -28,13 +28,6 @@ def _open(window, folder):
     window.load(folder)
     window.set_sentence(TEXT, run=True)
     return window.session.state
-
-
-def _raised(window, name):
-    window.docks[name].show()
-    window.docks[name].raise_()
-    window.panels.ensure_current(name)
-    return window.panels.panels[name]
 
 
 def _raise_every_dock(window):
@@ -56,7 +49,7 @@ def test_an_encoder_decoder_folder_shows_in_every_view(window, errors, folders):
     np.testing.assert_array_equal(attention.current.values, step.cross_weights[1, 1])
     assert attention.current.cols == source.tokens
     assert window.statusBar().currentMessage().startswith("Loaded marian: a Hugging Face Marian model, 15,952 ")
-    positional = _raised(window, "positional")
+    positional = raised(window, "positional")
     assert "fixed sinusoidal table" in positional.note.text() and positional.tabs.indexOf(positional.rope_page) < 0
     _raise_every_dock(window)
     assert not errors, errors
@@ -72,7 +65,7 @@ def test_the_translation_reads_as_text_not_as_pieces_and_a_long_one_scrolls(wind
     assert len(pieces) == 64  # the longest output: it scrolls (newest words in view), the window keeps its size
     bar = window.decoding_area.output.verticalScrollBar()
     assert bar.isVisible() and bar.value() == bar.maximum()
-    _raised(window, "positional")
+    raised(window, "positional")
     assert window.minimumSizeHint().height() <= 700
 
 
@@ -101,7 +94,7 @@ def test_a_decoder_only_folder_shows_its_one_sequence(window, errors, qtbot, fol
 
 def test_a_rotary_model_draws_its_frequencies_and_the_decay_with_distance(window, folders):
     _open(window, folders["llama"])
-    positional = _raised(window, "positional")
+    positional = raised(window, "positional")
     model = transformers.AutoModelForCausalLM.from_pretrained(folders["llama"])
     inv_freq = model.model.rotary_emb.inv_freq.numpy()
     described = window.session.state.model.positional
@@ -138,7 +131,7 @@ def test_export_writes_a_folders_maps(tmp_path, capsys, folders):
 
 def test_t5_draws_its_relative_position_bias_per_head_and_distance(window, errors, folders):
     state = _open(window, folders["t5"])
-    positional = _raised(window, "positional")
+    positional = raised(window, "positional")
     described = state.model.positional
     assert "adds no position vectors" in positional.note.text() and not described.vectors
     model = transformers.AutoModelForSeq2SeqLM.from_pretrained(folders["t5"])
@@ -149,7 +142,7 @@ def test_t5_draws_its_relative_position_bias_per_head_and_distance(window, error
     np.testing.assert_array_equal(described.table[zero], table[0])  # distance 0: bucket 0
     np.testing.assert_array_equal(described.table[zero + 1], table[4 + 1])  # +1: the keys-after half's first
     assert positional.table_view.spec.col_axis == "head" and positional.table_view.spec.row_labels[zero] == "0"
-    comp_view = _raised(window, "computation")
+    comp_view = raised(window, "computation")
     window.attention.select_view(ENC, 1, 0)
     window.panels.panels["computation"].inspect(ENC, 1, 0, 2)
     comp = window.session.state.computation
@@ -210,7 +203,7 @@ def test_the_compare_panel_offers_a_hugging_face_model(window, errors, folders, 
         return dialog.result()
 
     monkeypatch.setattr(OpenHuggingFaceDialog, "exec", choose)
-    panel = _raised(window, "compare")
+    panel = raised(window, "compare")
     panel.model_box.setCurrentIndex(panel.model_box.findData(OTHER_HF))
     panel.model_box.activated.emit(panel.model_box.currentIndex())
     assert not errors, errors

@@ -5,15 +5,7 @@ from PySide6 import QtCore
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.rollout import rollout, source_attribution
-from tests.helpers import WAIT_MS
-
-
-def _raised(window, name):
-    """Raise dock ``name`` and bring its panel up to date; the panel."""
-    window.docks[name].show()
-    window.docks[name].raise_()
-    window.panels.ensure_current(name)
-    return window.panels.panels[name]
+from tests.helpers import WAIT_MS, raised
 
 
 def _click_row(window, qtbot, row):
@@ -69,7 +61,7 @@ def test_additive_scoring_shows_its_projections(window, qtbot, tiny_models):
 
 def test_rollout_panel_shows_the_papers_rollout_and_the_attribution(window):
     window.set_sentence("a b c d", run=True)
-    panel = _raised(window, "rollout")
+    panel = raised(window, "rollout")
     state = window.session.state
     flows = rollout(state.source.encoder_weights)
     np.testing.assert_allclose(panel.encoder.values, flows[-1], atol=1e-6)
@@ -88,7 +80,7 @@ def test_two_models_side_by_side_with_their_difference(window, qtbot, tiny_model
 
     window.load(tiny_models["rnn-additive"][0])
     window.set_sentence("a b c", run=True)
-    panel = _raised(window, "compare")
+    panel = raised(window, "compare")
     panel.compare_with(tiny_models["transformer"][0])
     state = window.session.state
     comparison = state.comparison
@@ -126,7 +118,7 @@ def test_the_beam_tree_shows_every_kept_hypothesis_and_its_own_attention(window,
 
     window.beam_box.setValue(3)
     window.set_sentence("a b c d", run=True)
-    panel = _raised(window, "beams")
+    panel = raised(window, "beams")
     state = window.session.state
     spec = panel.tree.spec
     best = state.step.beams[0].tokens
@@ -156,7 +148,7 @@ def test_the_beam_tree_shows_every_kept_hypothesis_and_its_own_attention(window,
 def test_compare_lines_up_with_the_hypothesis_on_show_under_beam_search(window, tiny_models):
     window.beam_box.setValue(3)
     window.set_sentence("a b c d e f", run=True)
-    panel = _raised(window, "compare")
+    panel = raised(window, "compare")
     panel.compare_with(tiny_models["rnn-dot"][0])
     step = window.session.state.step
     assert panel.second.values.shape == (len(step.query_tokens), 6)  # not "decoding…" at the last search step
@@ -194,7 +186,7 @@ def _short_model(tiny_models, tmp_path, max_tgt_len=2):
 
 def test_a_model_with_a_shorter_output_limit_compares_as_far_as_it_goes(window, tiny_models, tmp_path, errors):
     window.set_sentence("a b c d e", run=True)
-    panel = _raised(window, "compare")
+    panel = raised(window, "compare")
     panel.compare_with(_short_model(tiny_models, tmp_path))
     state = window.session.state
     assert errors == [] and state.compared_with.endswith("short.safetensors")
@@ -211,7 +203,7 @@ def test_a_refused_compare_leaves_the_chooser_on_what_is_compared(window, tiny_m
     junk = tmp_path / "junk.safetensors"
     junk.write_bytes(b"not a checkpoint")
     window.set_sentence("a b c", run=True)
-    panel = _raised(window, "compare")
+    panel = raised(window, "compare")
 
     def choose_other(path):
         monkeypatch.setattr(file_dialogs, "open_file_name", lambda *args, **kwargs: (str(path), ""))
