@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from attnviz.unopenable import looks_like_a_path, why_unopenable
+from attnviz.unopenable import is_model_folder, looks_like_a_path, why_unopenable
 
 QUIT_WAIT_S = 1.5  # at quit, how long a running background job may hold the process
 
@@ -183,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from attnviz import cli
 
     if args and not args[0].startswith("-") and args[0] not in cli.COMMANDS:
-        if _is_file(Path(args[0])):  # attnviz FILE: a checkpoint, or a saved session
+        if _is_file(Path(args[0])) or is_model_folder(args[0]):  # a checkpoint, a saved session, a model folder
             args = ["--session" if args[0].lower().endswith(".json") else "--checkpoint", *args]
         elif looks_like_a_path(args[0]):  # a folder, a pipe, a device, a missing file: say which, not "COMMAND"
             print(f"attnviz: error: {cli.shown(why_unopenable(args[0]))}", file=sys.stderr)

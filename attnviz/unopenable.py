@@ -1,7 +1,8 @@
 """Why a path given to ``attnviz PATH`` (or by the desktop entry, ``attnviz --open PATH``) cannot be opened.
 
-attnviz opens regular files only: a checkpoint (.safetensors) or a saved session (.json). The path is
-examined with stat, never opened: opening a named pipe with no writer would block forever.
+attnviz opens a regular file — a checkpoint (.safetensors) or a saved session (.json) — or a Hugging Face model
+folder (one with a config.json; its files are checked when it loads). The path is examined with stat, never
+opened: opening a named pipe with no writer would block forever.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import os
 import stat
 from pathlib import Path
 
-WHAT_OPENS = "attnviz opens a checkpoint (.safetensors) or a saved session (.json)"
+WHAT_OPENS = "attnviz opens a checkpoint (.safetensors), a saved session (.json) or a Hugging Face model folder"
 OPENED_SUFFIXES = (".safetensors", ".json")
 
 _SPECIAL = (  # (test, what it is, why reading it is refused)
@@ -28,9 +29,17 @@ def looks_like_a_path(argument: str) -> bool:
             or argument in (".", "..") or os.path.lexists(argument))
 
 
+def is_model_folder(path: str | Path) -> bool:
+    """A folder holding a config.json: a Hugging Face model's (the loader checks the rest)."""
+    try:
+        return os.path.isdir(path) and os.path.lexists(os.path.join(path, "config.json"))
+    except (OSError, ValueError):
+        return False
+
+
 def why_unopenable(path: str | Path) -> str | None:
-    """None for a regular file (open it); otherwise one sentence saying what ``path`` is and why attnviz
-    cannot open it, e.g. "/tmp/p is a named pipe (FIFO), not a file: …"."""
+    """None for a regular file or a Hugging Face model folder (open it); otherwise one sentence saying what
+    ``path`` is and why attnviz cannot open it, e.g. "/tmp/p is a named pipe (FIFO), not a file: …"."""
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -45,7 +54,10 @@ def why_unopenable(path: str | Path) -> str | None:
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return f"{path} is a folder, not a file: {WHAT_OPENS}; choose one of the files inside it"
+        if is_model_folder(path):
+            return None
+        return (f"{path} is a folder, not a file, with no config.json (not a Hugging Face model): {WHAT_OPENS}; "
+                "choose one of the files inside it")
     for test, what, why in _SPECIAL:
         if test(mode):
             return f"{path} is {what}, not a file: {why}; {WHAT_OPENS}"

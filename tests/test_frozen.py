@@ -162,8 +162,8 @@ def test_the_frozen_app_says_what_a_named_pipe_is(tmp_path):
     done = _run(str(pipe))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [f"attnviz: error: {pipe} is a named pipe (FIFO), not a file: reading a pipe "
-                                        "can wait forever for a writer; attnviz opens a checkpoint (.safetensors) "
-                                        "or a saved session (.json)"]
+                                        "can wait forever for a writer; attnviz opens a checkpoint (.safetensors), "
+                                        "a saved session (.json) or a Hugging Face model folder"]
 
 
 def test_the_frozen_export_renders_a_saved_session(tmp_path):
@@ -179,3 +179,18 @@ def test_the_frozen_export_renders_a_saved_session(tmp_path):
     _ok("export", "--session", str(session), "--out", str(out), "--format", "csv", env={"HOME": str(tmp_path)})
     assert (out / "cross_layer1_head1_step02.csv").read_text().count("\n") == 3  # header, <bos> and one token
     assert json.loads((out / "attnviz-export.json").read_text())["sentence"] == "i'm home ."
+
+
+def test_the_frozen_app_says_a_hugging_face_folder_needs_the_source_install(tmp_path):
+    """transformers is not bundled: a model folder, and to-hf, get one sentence and exit 2."""
+    pytest.importorskip("transformers")
+    from tests.hf_folders import make_folder
+
+    folder = make_folder("gpt2", tmp_path / "gpt2")
+    for args in (("translate", "--checkpoint", str(folder), "--text", "the house ."),
+                 ("to-hf", "--out", str(tmp_path / "out"))):
+        done = _run(*args)
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.splitlines()
+        assert len(lines) == 1 and "needs the transformers package" in lines[0] and "source" in lines[0], lines
+    assert not (tmp_path / "out").exists()

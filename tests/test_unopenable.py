@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from attnviz.unopenable import why_unopenable
 from tests.helpers import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,12 +28,12 @@ def test_a_named_pipe_is_named_as_one_and_exits_2(tmp_path):
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
     assert done.stderr == (f"attnviz: error: {pipe} is a named pipe (FIFO), not a file: reading a pipe can wait "
-                           "forever for a writer; attnviz opens a checkpoint (.safetensors) or a saved session "
-                           "(.json)\n")
+                           "forever for a writer; attnviz opens a checkpoint (.safetensors), a saved session "
+                           "(.json) or a Hugging Face model folder\n")
 
 
 @pytest.mark.parametrize(("make", "says"), [
-    (lambda tmp: str(tmp), "is a folder, not a file"),
+    (lambda tmp: str(tmp), "is a folder, not a file, with no config.json (not a Hugging Face model)"),
     (lambda tmp: str(tmp) + os.sep, "is a folder, not a file"),
     (lambda tmp: "/dev/null", "/dev/null is a character device, not a file: reading a device can block"),
     (lambda tmp: str(tmp / "missing.safetensors"), "missing.safetensors: no such file or folder"),
@@ -80,7 +81,8 @@ def test_the_desktop_entry_passing_a_named_pipe_shows_why_in_the_window(qapp, tm
     checkpoint = tiny_models["transformer"][0]
     assert _run_window(tmp_path, "--open", str(pipe), "--checkpoint", str(checkpoint)) == 0
     assert errors == [f"{pipe} is a named pipe (FIFO), not a file: reading a pipe can wait forever for a writer; "
-                      "attnviz opens a checkpoint (.safetensors) or a saved session (.json)"]
+                      "attnviz opens a checkpoint (.safetensors), a saved session (.json) or a Hugging Face model "
+                      "folder"]
     assert f"last_checkpoint={checkpoint}" in (tmp_path / "s.ini").read_text()  # the window still works
 
 
@@ -89,3 +91,14 @@ def test_the_desktop_entry_passing_a_checkpoint_opens_it(qapp, tmp_path, tiny_mo
     assert _run_window(tmp_path, "--open", str(checkpoint)) == 0
     assert errors == []
     assert f"last_checkpoint={checkpoint}" in (tmp_path / "s.ini").read_text()
+
+
+def test_the_desktop_entry_passing_a_hugging_face_model_folder_opens_it(qapp, tmp_path, errors):
+    pytest.importorskip("transformers")
+    from tests.hf_folders import make_folder
+
+    folder = make_folder("marian", tmp_path / "my-marian")
+    assert why_unopenable(folder) is None and why_unopenable(tmp_path) is not None  # (a folder without config.json)
+    assert _run_window(tmp_path, "--open", str(folder)) == 0
+    assert errors == []
+    assert f"last_checkpoint={folder}" in (tmp_path / "s.ini").read_text()

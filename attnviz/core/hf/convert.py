@@ -140,8 +140,11 @@ def save_marian_folder(loaded: Any, out: str | Path) -> Path:
     if loaded.kind != "transformer":
         raise ValueError(f"{loaded.path.name if loaded.path else loaded.kind} is a {loaded.kind} model: only attnviz's "
                          "Transformer converts to a Hugging Face (Marian) folder")
-    import transformers
-
+    try:
+        import transformers
+    except ImportError:
+        raise ValueError("writing a Hugging Face folder needs the transformers package, which the standalone build "
+                         "leaves out: install attnviz from source (README: bash scripts/run.sh)") from None
     transformers.utils.logging.disable_progress_bar()  # (its "Writing model shards" bar is noise on stderr)
     model, tokenizer = marian_from_transformer(loaded)
     partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
