@@ -49,10 +49,12 @@ def test_the_cache_is_listed_by_name_architecture_parameters_and_size(qtbot, cac
     qtbot.addWidget(dialog)
     rows = _rows(dialog)
     assert [row[0] for row in rows] == ["acme/bert-tiny", "acme/odd", "acme/opus-mt-tiny"]
-    assert "has no model_type naming its architecture" in rows[1][3]
+    assert rows[1][1] == "cannot open: has no model_type naming its architecture"  # (the file's path: its tip)
     _name, architecture, parameters, size = rows[2]
     assert architecture == "Marian" and parameters.replace(",", "").isdigit() and size.endswith("KB")
-    assert "bert" in rows[0][3].lower()  # why it cannot be opened, in its row
+    assert rows[0][1] == "cannot open: model_type 'bert' is not one attnviz opens; it opens Marian, BART, mBART, " \
+        "T5, GPT-2, Llama, Qwen2"  # why, in its row
+    assert dialog.table.item(0, 1).toolTip().endswith("config.json: " + rows[0][1].removeprefix("cannot open: "))
     assert not dialog.table.item(0, 0).flags() & QtCore.Qt.ItemFlag.ItemIsSelectable
     assert not dialog.open_button.isEnabled()
     dialog.table.selectRow(2)

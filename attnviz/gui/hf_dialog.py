@@ -15,7 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from attnviz.core.hf.folder import HFFolder, cached_models, hub_cache
 from attnviz.gui import file_dialogs
 
-COLUMNS = ("Model", "Architecture", "Parameters", "On disk")
+COLUMNS = ("Model", "Architecture", "Parameters (about)", "On disk")
 
 
 def _size(folder: HFFolder) -> int:
@@ -54,9 +54,13 @@ class OpenHuggingFaceDialog(QtWidgets.QDialog):
         self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(QtCore.Qt.TextElideMode.ElideRight)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
-        for column in range(1, len(COLUMNS)):
+        header.setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.Interactive)  # (a reason starts here and
+        header.resizeSection(1, 110)  # spans the next columns: it never widens them)
+        for column in range(2, len(COLUMNS)):
             header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         self.empty = QtWidgets.QLabel()
         self.empty.setWordWrap(True)
@@ -85,17 +89,22 @@ class OpenHuggingFaceDialog(QtWidgets.QDialog):
         self.table.setRowCount(len(found))
         self.paths = []
         grey = self.palette().color(QtGui.QPalette.ColorGroup.Disabled, QtGui.QPalette.ColorRole.Text)
+        self.table.clearSpans()
         for row, (folder, snapshot, problem) in enumerate(found):
-            name = folder.name if folder else snapshot.parent.parent.name.removeprefix("models--").replace("--", "/")
+            entry = snapshot if snapshot.name.startswith("models--") else snapshot.parent.parent
+            name = folder.name if folder else entry.name.removeprefix("models--").replace("--", "/")
+            # a model it cannot open: why, in the row (the file's path, which the sentence starts with, as a tip)
             cells = (name, folder.architecture.name, human_count(folder.parameters), human_size(_size(folder))) \
-                if folder else (name, "", "", problem)
+                if folder else (name, "cannot open: " + problem.split(": ", 1)[-1], "", "")
             for column, text in enumerate(cells):
                 item = QtWidgets.QTableWidgetItem(text)
+                item.setToolTip(problem or str(snapshot))
                 if folder is None:
                     item.setFlags(item.flags() & ~QtCore.Qt.ItemFlag.ItemIsSelectable)
                     item.setForeground(grey)
-                    item.setToolTip(problem)
                 self.table.setItem(row, column, item)
+            if folder is None:
+                self.table.setSpan(row, 1, 1, len(COLUMNS) - 1)
             self.paths.append(snapshot)
         self.empty.setText("" if found else "No models in the cache here. Choose a model folder instead.")
         self.empty.setVisible(not found)

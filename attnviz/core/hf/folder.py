@@ -244,7 +244,10 @@ def _check_sizes(config_file: Path, config: Mapping[str, Any], arch: Architectur
     if config.get("relative_attention_num_buckets") is not None:
         _size(config_file, config, "relative_attention_num_buckets", BOUNDS["buckets"])
     attention = 4 * width * heads[0] * head_width  # q, k, v and the output, over every head
-    parameters = vocab * width + sum(layers) * (attention + 2 * width * ffn[0])
+    tables = 1 + (config.get("tie_word_embeddings") is False)  # (an output layer of its own)
+    if config.get("share_encoder_decoder_embeddings") is False:  # (a decoder embedding of its own: Marian)
+        tables += 1
+    parameters = tables * vocab * width + sum(layers) * (attention + 2 * width * ffn[0])
     if arch.layout == "encoder-decoder":
         parameters += layers[-1] * attention  # cross-attention
     if parameters > MAX_PARAMETERS:
