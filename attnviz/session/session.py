@@ -84,8 +84,11 @@ class Session(DecodingRequests, PanelRequests):
                     return
             self._report(error)
 
-        self._publish(loading=path.name)
-        self._submit(f"Loading {path.name}…", job, done, failed)
+        from attnviz.core.hf.folder import model_name  # (a cache snapshot's folder is a hash: its model's name)
+
+        shown = model_name(path)
+        self._publish(loading=shown)
+        self._submit(f"Loading {shown}…", job, done, failed)
 
     def prepare_hugging_face(self) -> None:
         """Import transformers on the worker (2–3 s, once per run) while the user picks a model folder, so that

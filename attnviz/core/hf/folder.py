@@ -91,8 +91,13 @@ class HFFolder:
     @property
     def name(self) -> str:
         """The model's name as a person knows it: ``opus-mt-en-fr`` from the folder or the cache entry."""
-        cache_entry = _cache_entry(self.path)
-        return cache_entry.name.removeprefix("models--").replace("--", "/") if cache_entry else self.path.name
+        return model_name(self.path)
+
+
+def model_name(folder: Path) -> str:
+    """``Helsinki-NLP/opus-mt-en-fr`` for a snapshot of the Hugging Face cache, else the folder's name."""
+    cache_entry = _cache_entry(folder)
+    return cache_entry.name.removeprefix("models--").replace("--", "/") if cache_entry else folder.name
 
 
 def inspect_folder(path: str | Path) -> HFFolder:
