@@ -208,3 +208,22 @@ def test_the_compare_panel_offers_a_hugging_face_model(window, errors, folders, 
     panel.model_box.activated.emit(panel.model_box.currentIndex())
     assert not errors, errors
     assert panel.model_box.currentText() == "marian-twin" and window.session.state.comparison.model == "marian-twin"
+
+
+def test_a_batch_and_a_flip_book_of_a_folder(window, errors, folders, tmp_path, capsys):
+    """A decoder-only model's batch pads on the left; the flip-book has a page per step."""
+    _open(window, folders["llama"])
+    window.session.decode_together(["the house is big .", "he was there ."])
+    batch = window.session.state.batch
+    assert not errors, errors
+    assert batch is not None and len(batch.sources) == 2
+    short = min(batch.sources, key=lambda s: int(s.padding_mask.sum()))
+    assert not short.padding_mask[0] and short.padding_mask[-1]  # padded on the left
+    raised(window, "batch")
+    assert not errors, errors
+    out = tmp_path / "book"
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(folders["marian"]), "--text", TEXT, "--out",
+                           str(out), "--flipbook")
+    assert code == 0, err
+    gif = next(out.glob("*.gif"))
+    assert gif.read_bytes()[:6] == b"GIF89a"
