@@ -123,8 +123,15 @@ class FileRunner:
     def submit(self, job: Callable[[], Any], done: Callable[[Any], None],
                failed: Callable[[BaseException], None]) -> None:
         if not self._closed:
-            task = _delivering(job, done, failed, self._post, lambda: self._closed)
-            threading.Thread(target=task, name="attnviz-file", daemon=True).start()
+            held = [_delivering(job, done, failed, self._post, lambda: self._closed)]
+
+            def run() -> None:
+                held[0]()  # (no local name for it: the list is its only reference once it returns)
+                # A file job made on the GUI thread may hold Qt objects (a progress dialog): its last reference
+                # is let go of there, never here, where deleting a widget can deadlock against the window.
+                self._post(held.clear)
+
+            threading.Thread(target=run, name="attnviz-file", daemon=True).start()
 
     def shutdown(self) -> None:
         """Deliver nothing more (a write still running finishes, or not, by itself)."""
