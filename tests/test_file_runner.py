@@ -10,14 +10,14 @@ import threading
 from attnviz.session.runners import FileRunner
 from tests.helpers import WAIT_MS
 
+deleted_on: list[str] = []  # the threads Tracked objects were deleted on
+
 
 class Tracked:
     """Notes the thread it is deleted on."""
 
-    deleted_on: list[str] = []
-
     def __del__(self) -> None:
-        Tracked.deleted_on.append(threading.current_thread().name)
+        deleted_on.append(threading.current_thread().name)
 
 
 def test_a_file_jobs_closure_is_let_go_of_on_the_thread_that_posts_its_result():
@@ -29,7 +29,7 @@ def test_a_file_jobs_closure_is_let_go_of_on_the_thread_that_posts_its_result():
     del held
     for _ in range(2):  # the result, then the release of what the job held
         callback = posted.get(timeout=WAIT_MS / 1000)
-        assert Tracked.deleted_on == []  # (not on the file thread)
+        assert deleted_on == []  # (not on the file thread)
         callback()
     assert results == ["written"]
-    assert Tracked.deleted_on == [threading.current_thread().name]  # here, where the window lives
+    assert deleted_on == [threading.current_thread().name]  # here, where the window lives
