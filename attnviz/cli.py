@@ -82,6 +82,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
     if args.threads is not None:
         _set_threads(args.threads)
+    if args.task is not None:
+        return _train_task(args)
+    if given := [f"--{name}" for name in LIVE_ONLY if getattr(args, name) is not None]:
+        raise CliError(f"{given[0]} goes with --task (a task's training is recorded in snapshots)")
     try:
         if not KINDS[args.kind].is_translation:  # the regression family trains on its own synthetic data
             if given := [name for name in TRAIN_TRANSLATION_ONLY if getattr(args, name) is not None]:
@@ -113,6 +117,58 @@ def _cmd_train(args: argparse.Namespace) -> int:
               f"split) after {info['minutes']} min")
     else:
         print(f"wrote {args.out}: validation BLEU {info['val_bleu']:.2f} after {info['minutes']} min")
+    return 0
+
+
+LIVE_ONLY = ("preset", "snapshots", "probe")  # train options of a --task run
+
+
+def _train_task(args: argparse.Namespace) -> int:
+    """``attnviz train KIND --task NAME``: train on a generated task, recording snapshots of the probe's map,
+    the loss, the exact-match score and the alignment agreement; Ctrl-C stops it and saves what it learned."""
+    import signal
+
+    from attnviz.training.live import LIVE_KINDS, Control, LiveSettings, LiveTraining, preset_arch, task_data
+    from attnviz.training.target import TargetError, check_target
+    from attnviz.training.train import TrainingError
+
+    if args.kind not in LIVE_KINDS:
+        raise CliError(f"--task trains {', '.join(LIVE_KINDS)}; {args.kind} trains on its own data (leave out --task)")
+    if given := [f"--{name.replace('_', '-')}" for name in ("data", "stop_after", "resume") if getattr(args, name)]:
+        raise CliError(f"{given[0]} does not go with --task (the task's data is generated)")
+    changes = {k: v for k, v in {"epochs": args.epochs, "minutes": args.minutes, "snapshots": args.snapshots,
+                                   "batch_size": args.batch_size, "lr": args.lr, "seed": args.seed}.items()
+               if v is not None}
+    settings = LiveSettings(**changes)
+    arch = {**preset_arch(args.kind, args.preset or "small"),
+            **(_parse_arch(args.kind, args.arch) if args.arch is not None else {})}
+    control = Control()
+    previous = signal.signal(signal.SIGINT, lambda *_: control.stop())
+
+    def report(history) -> None:
+        last = history.snapshots[-1]
+        agreement = "" if last.agreement is None else f", agreement {100 * last.agreement:.0f} %"
+        loss = "" if last.loss != last.loss else f"loss {last.loss:.3f}, "
+        print(f"step {last.step:,} ({last.seconds:.0f} s): {loss}exact match {last.score:.1f} %{agreement}; "
+              f"{' '.join(last.cols)} -> {' '.join(last.rows)}", file=sys.stderr, flush=True)
+
+    try:
+        check_target(args.out, args.force)
+        run = LiveTraining(args.kind, task_data(args.task, settings, args.probe), arch, settings,
+                           _device(args.device))
+        print(f"{args.kind} on {args.task}: {sum(p.numel() for p in run.model.parameters()):,} parameters, "
+              f"{settings.epochs} epochs of {run.steps_per_epoch} steps; Ctrl-C stops and saves", file=sys.stderr)
+        trained = run.run(control, report)
+        check_target(args.out, True)  # (a file put there while training is kept)
+        trained.save(args.out)
+    except (TrainingError, TargetError, OSError) as error:
+        raise CliError(str(error)) from None
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    info = trained.info
+    stopped = " (stopped early)" if info["stopped"] else ""
+    print(f"wrote {args.out}{stopped}: exact match {info['score']:.1f} %, alignment agreement "
+          f"{100 * (info['agreement'] or 0):.0f} % after {info['steps']:,} steps ({info['minutes']} min)")
     return 0
 
 
@@ -337,6 +393,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
         check_scale(args.scale)
     except ExportError as error:
         raise CliError(f"--scale: {error}") from None
+    if args.training:
+        return _export_training(args, formats)
     saved = _read_saved_session(args) if args.session is not None else None
     _set_threads(args.threads)
     loaded, device = _load(args.checkpoint or str(DEFAULT_CHECKPOINT), args.device)
@@ -511,6 +569,57 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
     return 0
 
 
+TRAINING_CONFLICTS = ("text", "session", "step", "flipbook", "kind", "layer", "head", "all_heads", "kernel",
+                      "bandwidth", "query", "scores", "blank_masked")
+
+
+def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
+    """export --training: a checkpoint's training history as a flip-book (``training.gif``, ``training.pdf``:
+    one frame per snapshot, the loss so far under each) and figures (the curves, the first, middle and last
+    maps) in --format; all the files are written, or none."""
+    import tempfile
+
+    from PySide6 import QtGui
+
+    from attnviz.figures.training import training_figures, training_frames
+    from attnviz.render.figure_files import ExportError
+    from attnviz.render.flipbook import gif_scale, scale_notice, write_flipbook
+    from attnviz.training.history import HistoryError, TrainingHistory
+
+    if given := [f"--{name.replace('_', '-')}" for name in TRAINING_CONFLICTS
+                 if getattr(args, name) not in (None, False)]:
+        raise CliError(f"{given[0]} does not go with --training (it exports the checkpoint's training history)")
+    if args.checkpoint is None:
+        raise CliError("--training needs --checkpoint: a model trained by attnviz train --task or the Train dock")
+    loaded, _device_used = _load(args.checkpoint, "cpu")
+    if "history" not in loaded.training:
+        raise CliError(f"{args.checkpoint} has no training history (train it with attnviz train --task, the Train "
+                       "dock, or attnviz train kernel-regression)")
+    try:
+        history = TrainingHistory.from_json(loaded.training["history"])
+    except HistoryError as error:
+        raise CliError(f"{args.checkpoint}: {error}") from None
+    _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
+    frames = training_frames(history)
+    stem = Path(args.checkpoint).stem
+    try:
+        fitted = gif_scale(frames, args.scale)
+        with tempfile.TemporaryDirectory(prefix="attnviz-training-") as staging:
+            pdf, gif = Path(staging, "training.pdf"), Path(staging, "training.gif")
+            write_flipbook(frames, pdf, gif, scale=fitted, title=f"{stem}: training")
+            extra = {f"{stem}_training.pdf": pdf.read_bytes(), f"{stem}_training.gif": gif.read_bytes()}
+    except ExportError as error:
+        raise CliError(str(error)) from None
+    sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind, "task": history.task,
+               "snapshots": len(history.snapshots), "training": {k: v for k, v in loaded.training.items()
+                                                                  if k != "history"}}
+    written = _write_batch(training_figures(history, stem), args, formats, sidecar, extra)
+    if notice := scale_notice(frames, args.scale, fitted):
+        print(f"attnviz: note: {notice}", file=sys.stderr)
+    print(f"wrote {len(written)} files into {shown(args.out)}")
+    return 0
+
+
 def _cmd_to_hf(args: argparse.Namespace) -> int:
     """Write attnviz's Transformer as a Hugging Face Marian folder (the same network: core/hf/convert.py)."""
     from attnviz.core.checkpoint import load_checkpoint
@@ -589,6 +698,15 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's own choice)")
     train.add_argument("--arch", help='JSON of model settings, e.g. \'{"num_decoder_layers": 3}\' '
                                       "(default: the kind's standard model, models/MODELS.md)")
+    from attnviz.training.tasks import TASKS
+
+    train.add_argument("--task", choices=list(TASKS), help="train on a generated task whose right alignment is "
+                       "known, recording the training's history (default: none, train on --data; README \"Watch it learn\")")
+    train.add_argument("--preset", choices=["tiny", "small"], help="--task: the model's size (default small; "
+                       "--arch changes single settings)")
+    train.add_argument("--snapshots", type=int, metavar="N", help="--task: snapshots of the probe's map and the "
+                       "scores (default 30)")
+    train.add_argument("--probe", help="--task: the input whose attention map is recorded (default: the task's own)")
     train.set_defaults(run=_cmd_train)
 
     for name, helptext, run in (("translate", "translate --text, or stdin line by line", _cmd_translate),
@@ -628,6 +746,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--flipbook", action="store_true",
                         help="write every step of one view as a multi-page PDF and an animated GIF "
                              "(<view>_flipbook.pdf, <view>_flipbook.gif) instead of picture files per step")
+    export.add_argument("--training", action="store_true", help="the checkpoint's training history: a flip-book "
+                        "(GIF and PDF, a frame per snapshot) and the curves and maps in --format")
     export.add_argument("--kind", choices=list(FLIPBOOK_KINDS), help="--flipbook: which attention (default cross)")
     export.add_argument("--layer", type=int, help="--flipbook: 1-based layer (default 1)")
     export.add_argument("--head", type=int, help="--flipbook: 1-based head (default 1)")

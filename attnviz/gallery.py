@@ -348,6 +348,7 @@ def _attention_of(name: str, kind: str, all_heads: bool, caption: str) -> AnyFig
     _loaded, source, step = _decoded(name)
     view = AttentionView(AttentionKind(kind), all_heads=all_heads)
     spec = attention_figure(source, step, view, name)[0].spec
+    assert isinstance(spec, FigureSpec | GridSpec)
     return replace(spec, title=f"{caption} — {spec.title}")
 
 

@@ -126,7 +126,23 @@ class TreeSpec:
         return np.array([[len(n.tokens), n.log_prob] for n in self.nodes], np.float64).reshape(-1, 2)
 
 
-AnyFigure = FigureSpec | GridSpec | LineSpec | TreeSpec
+@dataclass(frozen=True)
+class StackSpec:
+    """Figures one above the other, at the left edge (a training snapshot: the probe's map over the curves so
+    far); flip-books and pictures only (its numbers are the first part's)."""
+
+    parts: tuple[FigureSpec | GridSpec | LineSpec, ...]
+
+    @property
+    def values(self) -> np.ndarray:
+        return self.parts[0].values if self.parts else np.zeros((0, 0), np.float32)
+
+    @property
+    def title(self) -> str:
+        return self.parts[0].title if self.parts else ""
+
+
+AnyFigure = FigureSpec | GridSpec | LineSpec | TreeSpec | StackSpec
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from PySide6 import QtCore, QtGui, QtSvg
 
 from attnviz.core import replace
 from attnviz.core.files import atomic_output, check_folder, kind_of
-from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure, TreeSpec
+from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure, StackSpec, TreeSpec
 from attnviz.render.figure_painter import figure_image, figure_size, paint_figure
 
 FORMATS = ("png", "svg", "pdf", "csv", "npy")
@@ -155,6 +155,8 @@ def csv_bytes(spec: AnyFigure) -> bytes:
 
     A grid (all heads) gets two more leading columns naming each row's panel, e.g. ``layer 1, head 2``.
     """
+    if isinstance(spec, StackSpec):  # a stack's numbers are its first part's (the others are context)
+        return csv_bytes(spec.parts[0])
     handle = io.StringIO(newline="")
     writer = csv.writer(handle)
     if isinstance(spec, LineSpec):  # a line plot: one row per point, long format
@@ -194,6 +196,8 @@ def write_npy(spec: AnyFigure, path: Path) -> None:
 
 
 def npy_bytes(spec: AnyFigure, name: str = "") -> bytes:
+    if isinstance(spec, StackSpec):
+        return npy_bytes(spec.parts[0], name)
     if isinstance(spec, LineSpec | TreeSpec):
         raise ExportError(f"{name or 'NPY'}: the numbers of a {'line plot' if isinstance(spec, LineSpec) else 'tree'} "
                           "are exported as CSV, not NPY")

@@ -21,6 +21,7 @@ from attnviz.figures.spec import (
     FigureSpec,
     GridSpec,
     LineSpec,
+    StackSpec,
     TreeSpec,
     bar_ticks,
     end_value,
@@ -272,6 +273,9 @@ def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
     if isinstance(spec, TreeSpec):
         width, height, _boxes = tree_geometry(spec)
         return QtCore.QSizeF(width, height)
+    if isinstance(spec, StackSpec):
+        sizes = [figure_size(part) for part in spec.parts]
+        return QtCore.QSizeF(max((s.width() for s in sizes), default=0.0), sum(s.height() for s in sizes))
     layout = _grid_layout(spec) if isinstance(spec, GridSpec) else _layout(spec, *_fonts())
     return QtCore.QSizeF(layout.width, layout.height)
 
@@ -283,6 +287,9 @@ def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False)
     """
     if isinstance(spec, GridSpec):
         _paint_grid(painter, spec, vector)
+        return
+    if isinstance(spec, StackSpec):
+        _paint_stack(painter, spec, vector)
         return
     font, bold = _fonts()
     if isinstance(spec, LineSpec):
@@ -312,6 +319,19 @@ def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False)
     if rows and cols:
         painter.drawRect(layout.grid)
     painter.restore()
+
+
+def _paint_stack(painter: QtGui.QPainter, spec: StackSpec, vector: bool) -> None:
+    """Each part below the one before, on one white page as wide as the widest."""
+    size = figure_size(spec)
+    painter.fillRect(QtCore.QRectF(0, 0, size.width(), size.height()), QtGui.QColor("white"))
+    top = 0.0
+    for part in spec.parts:
+        painter.save()
+        painter.translate(0, top)
+        paint_figure(painter, part, vector)
+        painter.restore()
+        top += figure_size(part).height()
 
 
 def _paint_cells(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, vector: bool) -> None:

@@ -15,7 +15,6 @@ from torch import nn
 
 from attnviz.core.checkpoint import CheckpointError, build_model, model_size_problem, save_checkpoint
 from attnviz.core.decoding import translate
-from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel, fit_parametric
 from attnviz.core.kinds import kind_named
 from attnviz.core.limits import check_config_values
 from attnviz.core.text import Vocab
@@ -288,16 +287,15 @@ def train_kernel_regression(out: str | Path, epochs: int = KERNEL_REGRESSION_EPO
                             lr: float = KERNEL_REGRESSION_LR, replace_existing: bool = True) -> dict[str, Any]:
     """Fit the parametric Nadaraya–Watson model on the book's synthetic data and save it (checked as
     :func:`train_translation` checks its options and ``out``)."""
+    from attnviz.training.live_kernel import KernelTraining
+
     if problems := option_problems({"epochs": epochs, "seed": seed, "lr": lr}):
         raise TrainingError(problems[0])
     _check_target(out, replace_existing)
-    torch.manual_seed(seed)
-    model = KernelRegressionModel(replace(KernelRegressionConfig(), seed=seed))
-    losses = fit_parametric(model.parametric, model.x_train, model.y_train, epochs=epochs, lr=lr)
-    info = {"epochs": epochs, "lr": lr, "loss_before": losses[0], "loss_after": losses[-1],
-            "w": model.parametric.w.item()}
+    trained = KernelTraining(epochs, lr, seed).run()
+    info = trained.info
     try:
-        save_checkpoint(out, model, training=info, verify=True)
+        trained.save(out)
     except (OSError, CheckpointError) as error:
         raise TrainingError(f"the checkpoint could not be saved: {error}; {out} is as it was") from None
     return info

@@ -1,0 +1,106 @@
+"""The figures of a training's history (:class:`~attnviz.training.history.TrainingHistory`): the probe's
+map at a snapshot, the curves (loss; held-out score and alignment agreement), and the flip-book's frames
+(each snapshot's map over the loss so far). numpy only."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series, StackSpec
+from attnviz.training.history import Snapshot, TrainingHistory
+
+CURVE_WIDTH_PX = 460  # a flip-book frame's map is drawn at most this wide, above the curve
+
+
+def snapshot_caption(history: TrainingHistory, snapshot: Snapshot) -> str:
+    """``step 384 · 3 s · exact match 85.5 % · agreement 100 %`` (the loss where there is one)."""
+    parts = [f"step {snapshot.step:,}", _duration(snapshot.seconds)]
+    if math.isfinite(snapshot.loss):
+        parts.append(f"loss {snapshot.loss:.3g}")
+    if math.isfinite(snapshot.score):
+        parts.append(f"{history.score_name} {_score_text(history, snapshot.score)}")
+    if snapshot.agreement is not None:
+        parts.append(f"agreement {100 * snapshot.agreement:.0f} %")
+    return " · ".join(parts)
+
+
+def _score_text(history: TrainingHistory, score: float) -> str:
+    return f"{score:.1f} %" if history.score_name == "exact match" else f"{score:.3g}"
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
+
+
+def map_axes(history: TrainingHistory) -> tuple[str, str]:
+    if history.task == "kernel-regression":
+        return "queries x", "keys xᵢ"
+    return "output tokens", "input tokens"
+
+
+def snapshot_figure(history: TrainingHistory, index: int, max_grid_px: float = 560) -> FigureSpec:
+    """The probe's attention map at snapshot ``index``, titled with where training stood."""
+    snapshot = history.snapshots[index]
+    rows, cols = map_axes(history)
+    note = f" · {snapshot.note}" if snapshot.note else ""
+    numeric = history.task == "kernel-regression"
+    return FigureSpec(snapshot.map, snapshot.rows, snapshot.cols, f"{snapshot_caption(history, snapshot)}{note}",
+                      row_axis=rows, col_axis=cols, max_grid_px=max_grid_px,
+                      row_values=np.array([float(v) for v in snapshot.rows]) if numeric else None,
+                      col_values=np.array([float(v) for v in snapshot.cols]) if numeric else None)
+
+
+def loss_curve(history: TrainingHistory, upto: int | None = None, title: str = "Training loss") -> LineSpec:
+    """The training loss per snapshot (the mean since the one before), up to snapshot ``upto``."""
+    shown = history.snapshots[: None if upto is None else upto + 1]
+    steps = np.array([s.step for s in shown], np.float64)
+    loss = np.array([s.loss for s in shown], np.float64)
+    keep = np.isfinite(loss)
+    return LineSpec((Series("training loss", steps[keep], loss[keep]),), title, "step", "loss")
+
+
+def score_curves(history: TrainingHistory) -> LineSpec:
+    """The held-out score and (with a gold alignment) the alignment agreement, in %, per snapshot."""
+    steps = history.steps
+    score = history.curve("score")
+    if history.score_name == "test MSE":
+        return LineSpec((Series("test MSE", steps, score),), "Test error", "step", "mean squared error")
+    series = [Series(history.score_name, steps, score)]
+    if np.isfinite(history.curve("agreement")).any():
+        series.append(Series("alignment agreement", steps, 100 * history.curve("agreement"), "dashed"))
+    return LineSpec(tuple(series), "Held-out score and alignment agreement", "step", "%", (0.0, 100.0))
+
+
+def training_frames(history: TrainingHistory) -> list[StackSpec]:
+    """One flip-book frame per snapshot: its map above the loss curve so far (on the whole run's axes, so
+    the curve grows in place from frame to frame)."""
+    whole = loss_curve(history)
+    frames = []
+    for index in range(len(history.snapshots)):
+        so_far = loss_curve(history, index)
+        curve = _on_axes_of(so_far, whole)
+        frames.append(StackSpec((snapshot_figure(history, index, CURVE_WIDTH_PX), curve)))
+    return frames
+
+
+def _on_axes_of(part: LineSpec, whole: LineSpec) -> LineSpec:
+    """``part`` drawn on ``whole``'s ranges: an invisible bracket series pins x, the y range is fixed."""
+    xs = np.concatenate([np.asarray(s.x, np.float64) for s in whole.series]) if whole.series else np.zeros(0)
+    ys = np.concatenate([np.asarray(s.y, np.float64) for s in whole.series]) if whole.series else np.zeros(0)
+    if not xs.size:
+        return part
+    low, high = float(ys.min()), float(ys.max())
+    y_range = (min(0.0, low), high * 1.05 if high > low else low + 1.0)
+    bracket = Series("", np.array([0.0, xs.max()]), np.array([math.nan, math.nan]), "points")
+    return LineSpec((*part.series, bracket), part.title, part.x_label, part.y_label, y_range)
+
+
+def training_figures(history: TrainingHistory, stem: str) -> list[NamedFigure]:
+    """The curves and the first, middle and last maps, for ``export --training`` and the Train dock."""
+    last = len(history.snapshots) - 1
+    picks = sorted({0, last // 2, last})
+    maps = [NamedFigure(f"{stem}_map_step{history.snapshots[i].step:06d}", snapshot_figure(history, i)) for i in picks]
+    return [NamedFigure(f"{stem}_loss", loss_curve(history)), NamedFigure(f"{stem}_scores", score_curves(history)),
+            *maps]

@@ -1,0 +1,147 @@
+"""A training's history: snapshots of the loss, the held-out score, the alignment agreement and the probe's
+attention map, taken while a model trains (:mod:`attnviz.training.live`), kept in its checkpoint's training
+info under ``"history"`` and read back, untrusted, when the checkpoint is opened again. numpy only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+MAX_SNAPSHOTS = 1000
+MAX_MAP_CELLS = 10_000  # one snapshot's map at most (the kernel regression's is 50 × 50)
+MAX_LABEL_CHARS = 100
+
+
+class HistoryError(ValueError):
+    """A stored history that cannot be shown; one sentence."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Where training stood after ``step`` optimizer steps (``seconds`` of training).
+
+    loss: mean training loss since the previous snapshot (NaN at step 0); score: the held-out score
+    (:attr:`TrainingHistory.score_name`); agreement: the share of output tokens whose strongest attention
+    falls on a right source position (None without a gold alignment); map (rows, cols): the probe's
+    attention, rows its output tokens; note: which map it is ("layer 2 · head 3", "w = 4.1").
+    """
+
+    step: int
+    seconds: float
+    loss: float
+    score: float
+    agreement: float | None
+    rows: tuple[str, ...]
+    cols: tuple[str, ...]
+    map: np.ndarray
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "seconds": round(self.seconds, 2), "loss": _number(self.loss, 5),
+                "score": _number(self.score, 5),
+                "agreement": None if self.agreement is None else round(self.agreement, 4),
+                "rows": list(self.rows), "cols": list(self.cols),
+                "map": np.round(self.map.astype(np.float64), 4).tolist(), "note": self.note}
+
+
+def _number(value: float, digits: int) -> float | None:
+    return round(value, digits) if math.isfinite(value) else None
+
+
+@dataclass(frozen=True)
+class TrainingHistory:
+    """What was trained on what, and its snapshots in step order.
+
+    task: a task name (:data:`attnviz.training.tasks.TASKS`), ``"file"`` or ``"kernel-regression"``;
+    score_name: what ``Snapshot.score`` measures ("exact match", "BLEU", "test MSE"), higher_is_better
+    for the curves' reading.
+    """
+
+    kind: str
+    task: str
+    score_name: str
+    snapshots: tuple[Snapshot, ...] = field(default_factory=tuple)
+    higher_is_better: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "task": self.task, "score_name": self.score_name,
+                "higher_is_better": self.higher_is_better, "snapshots": [s.to_json() for s in self.snapshots]}
+
+    def with_snapshot(self, snapshot: Snapshot) -> TrainingHistory:
+        return TrainingHistory(self.kind, self.task, self.score_name, (*self.snapshots, snapshot),
+                               self.higher_is_better)
+
+    @property
+    def steps(self) -> np.ndarray:
+        return np.array([s.step for s in self.snapshots], np.float64)
+
+    def curve(self, name: str) -> np.ndarray:
+        """``loss``, ``score`` or ``agreement`` per snapshot (NaN where there is none)."""
+        return np.array([math.nan if getattr(s, name) is None else getattr(s, name) for s in self.snapshots],
+                        np.float64)
+
+    @classmethod
+    def from_json(cls, raw: Any) -> TrainingHistory:
+        """Read a stored history, checking every field (HistoryError naming the first bad one)."""
+        if not isinstance(raw, dict):
+            raise HistoryError("the training history is not an object")
+        text = {name: raw.get(name) for name in ("kind", "task", "score_name")}
+        if not all(isinstance(v, str) and 0 < len(v) <= MAX_LABEL_CHARS for v in text.values()):
+            raise HistoryError("the training history's kind, task or score name is missing")
+        snapshots = raw.get("snapshots")
+        if not isinstance(snapshots, list) or not 0 < len(snapshots) <= MAX_SNAPSHOTS:
+            raise HistoryError(f"the training history must hold 1 to {MAX_SNAPSHOTS} snapshots")
+        read = tuple(_snapshot(i, s) for i, s in enumerate(snapshots))
+        if any(b.step < a.step for a, b in itertools.pairwise(read)):
+            raise HistoryError("the training history's snapshots are not in step order")
+        return cls(text["kind"], text["task"], text["score_name"], read,  # type: ignore[arg-type]
+                   bool(raw.get("higher_is_better", True)))
+
+
+def _snapshot(index: int, raw: Any) -> Snapshot:
+    where = f"snapshot {index + 1} of the training history"
+    if not isinstance(raw, dict):
+        raise HistoryError(f"{where} is not an object")
+    step: Any = raw.get("step")
+    seconds: Any = raw.get("seconds")
+    if not (isinstance(step, int) and 0 <= step < 10**9 and _real(seconds) and seconds >= 0):
+        raise HistoryError(f"{where} has no step or time")
+    values: dict[str, Any] = {name: raw.get(name) for name in ("loss", "score", "agreement")}
+    if not all(v is None or _real(v) for v in values.values()):
+        raise HistoryError(f"{where} holds a loss, score or agreement that is not a number")
+    agreement = values["agreement"]
+    if agreement is not None and not 0 <= agreement <= 1:
+        raise HistoryError(f"{where}'s agreement is not a share from 0 to 1")
+    rows: Any = raw.get("rows")
+    cols: Any = raw.get("cols")
+    note: Any = raw.get("note", "")
+    if not (_labels(rows) and _labels(cols) and isinstance(note, str) and len(note) <= MAX_LABEL_CHARS):
+        raise HistoryError(f"{where} has bad labels")
+    if not 0 < len(rows) * len(cols) <= MAX_MAP_CELLS:
+        raise HistoryError(f"{where}'s map is empty or larger than {MAX_MAP_CELLS:,} cells")
+    try:
+        values_map = np.array(raw.get("map"), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise HistoryError(f"{where}'s map is not a table of numbers") from None
+    if values_map.shape != (len(rows), len(cols)) or not np.isfinite(values_map).all():
+        raise HistoryError(f"{where}'s map is not {len(rows)} × {len(cols)} finite numbers")
+    return Snapshot(step, float(seconds), _float(values["loss"]), _float(values["score"]),
+                    None if agreement is None else float(agreement), tuple(rows), tuple(cols),
+                    values_map.astype(np.float32), note)
+
+
+def _real(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _float(value: Any) -> float:
+    return math.nan if value is None else float(value)
+
+
+def _labels(labels: Any) -> bool:
+    return isinstance(labels, list) and all(isinstance(t, str) and len(t) <= MAX_LABEL_CHARS for t in labels)

@@ -1,0 +1,382 @@
+"""Training you can watch: a translation model trained on a generated task (or a TSV of pairs) with
+snapshots of its loss, held-out score, alignment agreement and a probe's attention map as it learns.
+
+The Train dock runs :class:`LiveTraining` on a worker thread (pause, resume and stop through
+:class:`Control`); ``attnviz train KIND --task NAME`` runs it in the terminal. The trained model is saved
+with its :class:`~attnviz.training.history.TrainingHistory` in the checkpoint's training info, so opening
+it again shows the history.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import Tensor, nn
+
+from attnviz.core.checkpoint import build_model, save_checkpoint
+from attnviz.core.decoding import encode_batch, translate
+from attnviz.core.kinds import kind_named
+from attnviz.core.limits import check_config_values
+from attnviz.core.text import Vocab, tokenize
+from attnviz.training.bleu import corpus_bleu
+from attnviz.training.data import describe_skipped, make_batches, read_pairs, split_by_source
+from attnviz.training.history import Snapshot, TrainingHistory
+from attnviz.training.tasks import Example, task_named
+from attnviz.training.train import TrainingError, lr_at
+
+LIVE_KINDS = ("rnn-additive", "rnn-dot", "transformer", "decoder-only")  # the translation kinds it trains
+PRESETS: dict[str, dict[str, dict[str, Any]]] = {  # the Train dock's size presets, editable before training
+    "tiny": {"rnn": {"num_hiddens": 32, "embed_size": 32, "num_layers": 1},
+             "transformer": {"num_hiddens": 32, "ffn_hiddens": 64, "num_heads": 2, "num_encoder_layers": 1,
+                             "num_decoder_layers": 1},
+             "decoder-only": {"num_hiddens": 32, "ffn_hiddens": 64, "num_heads": 2, "num_decoder_layers": 2}},
+    "small": {"rnn": {"num_hiddens": 64, "embed_size": 32, "num_layers": 1},
+              "transformer": {"num_hiddens": 64, "ffn_hiddens": 128, "num_heads": 4, "num_encoder_layers": 2,
+                              "num_decoder_layers": 2},
+              "decoder-only": {"num_hiddens": 64, "ffn_hiddens": 128, "num_heads": 4, "num_decoder_layers": 3}},
+}
+MAX_FILE_PAIRS = 200_000  # a TSV's pairs kept for live training (the Tatoeba file has about 230,000)
+
+
+def preset_arch(kind: str, preset: str) -> dict[str, Any]:
+    """The architecture settings of ``preset`` ("tiny" or "small") for ``kind`` (dropout off: the tasks are
+    noise-free and small)."""
+    family = "rnn" if kind.startswith("rnn") else kind
+    return {**PRESETS[preset][family], "dropout": 0.0}
+
+
+@dataclass(frozen=True)
+class LiveSettings:
+    """How long and how to train. An epoch is one pass over ``train_size`` examples (a task) or the file's
+    training pairs; training stops after ``epochs`` or ``minutes``, whichever comes first, and takes
+    ``snapshots`` snapshots spread over that (plus one before the first step)."""
+
+    epochs: int = 20
+    minutes: float | None = None
+    snapshots: int = 30
+    batch_size: int = 64
+    lr: float | None = None  # None: the kind's default
+    warmup_steps: int = 100
+    seed: int = 0
+    train_size: int = 8192
+    heldout_size: int = 256
+
+    def problems(self) -> list[str]:
+        checks = [("epochs", 1, 10_000), ("snapshots", 1, 500), ("batch_size", 1, 4096),
+                  ("warmup_steps", 0, 10**6), ("train_size", 16, 10**6), ("heldout_size", 1, 10_000)]
+        found = [f"--{name.replace('_', '-')} must be from {low:,} to {high:,}" for name, low, high in checks
+                 if not (isinstance(getattr(self, name), int) and low <= getattr(self, name) <= high)]
+        if self.minutes is not None and not (0 < self.minutes <= 24 * 60):
+            found.append("--minutes must be more than 0 and at most 1,440")
+        if self.lr is not None and not (0 < self.lr <= 1):
+            found.append("--lr must be more than 0 and at most 1")
+        return found
+
+
+@dataclass(frozen=True)
+class TrainingData:
+    """What a live run trains on: training and held-out examples (gold alignments empty for a file), the
+    vocabularies, the probe whose map is drawn, and the held-out score's name."""
+
+    task: str  # a task name, or "file"
+    name: str  # what the window calls it: "reverse", "pairs.tsv"
+    train: list[Example]
+    heldout: list[Example]
+    src_vocab: Vocab
+    tgt_vocab: Vocab
+    probe: Example
+    score_name: str
+
+    @property
+    def has_gold(self) -> bool:
+        return bool(self.heldout) and bool(self.heldout[0].gold)
+
+    @property
+    def max_lens(self) -> tuple[int, int]:
+        examples = [*self.train, *self.heldout, self.probe]
+        return max(len(e.src) for e in examples), max(len(e.tgt) for e in examples) + 2
+
+
+def task_data(name: str, settings: LiveSettings, probe: str | None = None) -> TrainingData:
+    """A generated task's data; ``probe``: the input whose map is drawn (the task's own by default).
+    TrainingError if the probe is not an input of the task."""
+    task = task_named(name)
+    src_vocab, tgt_vocab = task.vocabularies()
+    text = task.probe if probe is None else probe
+    example = task.solve(tuple(tokenize(text.lower())))
+    if example is None or len(example.src) > task.max_src_len:
+        raise TrainingError(f"the probe {text!r} is not an input of the {name} task (e.g. {task.probe!r})")
+    return TrainingData(name, name, task.examples(settings.train_size, settings.seed),
+                        task.examples(settings.heldout_size, settings.seed, held_out=True), src_vocab, tgt_vocab,
+                        example, "exact match")
+
+
+def file_data(path: str | Path, settings: LiveSettings, probe: str | None = None) -> TrainingData:
+    """A TSV of source<TAB>target pairs (as ``attnviz train --data`` reads it); a tenth of its sources, at
+    most ``heldout_size``, held out for BLEU. TrainingError, in one sentence, when it has no usable pair."""
+    path = Path(path)
+    skipped: Counter[str] = Counter()
+    try:
+        pairs = read_pairs(path, 12, 20, skipped)[:MAX_FILE_PAIRS]
+    except OSError as error:
+        raise TrainingError(f"{path.name}: cannot be read ({error.strerror or error})") from None
+    if not pairs:
+        why = f"lines skipped: {describe_skipped(skipped)}" if skipped else "the file has no lines"
+        raise TrainingError(f"{path.name}: no usable source<TAB>target pairs ({why})")
+    sources = len({p.src for p in pairs})
+    train, heldout = split_by_source(pairs, min(settings.heldout_size, sources // 10), settings.seed)
+    src_vocab = Vocab.build([p.src for p in train], 1)
+    tgt_vocab = Vocab.build([p.tgt for p in train], 1)
+    examples = [Example(p.src, p.tgt, ()) for p in train]
+    held = [Example(p.src, p.tgt, ()) for p in heldout]
+    probe_src = tuple(tokenize(probe.lower())) if probe else examples[0].src
+    if not probe_src:
+        raise TrainingError("the probe sentence is empty")
+    return TrainingData("file", path.name, examples, held, src_vocab, tgt_vocab, Example(probe_src, (), ()),
+                        "BLEU" if held else "training BLEU")
+
+
+class Control:
+    """Pause, resume and stop a run from another thread (the window's buttons, a terminal's Ctrl-C)."""
+
+    def __init__(self) -> None:
+        self._running = threading.Event()
+        self._running.set()
+        self.stopped = False
+
+    @property
+    def paused(self) -> bool:
+        return not self._running.is_set()
+
+    def pause(self) -> None:
+        self._running.clear()
+
+    def resume(self) -> None:
+        self._running.set()
+
+    def stop(self) -> None:
+        self.stopped = True
+        self._running.set()
+
+    def wait_while_paused(self) -> float:
+        """Block while paused; returns the seconds spent waiting."""
+        started = time.perf_counter()
+        self._running.wait()
+        return time.perf_counter() - started
+
+
+@dataclass
+class TrainedModel:
+    """A finished (or stopped) run: the model in eval mode, its vocabularies, history and training info."""
+
+    kind: str
+    model: nn.Module
+    src_vocab: Vocab | None  # None: the kernel-regression model
+    tgt_vocab: Vocab | None
+    history: TrainingHistory
+    info: dict[str, Any]
+
+    def save(self, path: str | Path) -> Path:
+        """Write the checkpoint (float32, loaded back before it takes its name) with its history."""
+        training = {**self.info, "history": self.history.to_json()}
+        return save_checkpoint(path, self.model, src_vocab=self.src_vocab, tgt_vocab=self.tgt_vocab,
+                               training=training, verify=True)
+
+
+def _gold_mask(examples: Sequence[Example], width: int, length: int) -> Tensor:
+    """(B, T, S) bool: gold[b, t, s] — source position s is a right one for target token t of example b."""
+    mask = torch.zeros(len(examples), length, width, dtype=torch.bool)
+    for b, example in enumerate(examples):
+        for t, positions in enumerate(example.gold):
+            mask[b, t, list(positions)] = True
+    return mask
+
+
+def head_agreement(cross: Tensor, gold: Tensor) -> Tensor:
+    """cross (B, T, L, H, S) attention of target token t over the source, gold (B, T, S) -> (L, H): per head,
+    the share of target tokens with a gold position whose strongest attention falls on one."""
+    counted = gold.any(-1)  # (B, T): tokens with a gold alignment (not <eos>, not padding)
+    strongest = cross.argmax(-1)  # (B, T, L, H)
+    hit = torch.gather(gold[:, :, None, None, :].expand(*strongest.shape, gold.shape[-1]), -1,
+                       strongest[..., None])[..., 0]
+    return (hit & counted[:, :, None, None]).sum((0, 1)).float() / counted.sum().clamp(min=1)
+
+
+@torch.inference_mode()
+def cross_attention(model: Any, src: Tensor, valid: Tensor, feed: Tensor) -> Tensor:
+    """Teacher-forced cross-attention: feed (B, T) tokens, <bos> first -> (B, T, L, H, S), row t the
+    attention with which the model predicts target token t."""
+    state, _ = model.start(src, valid)
+    rows = []
+    for t in range(feed.shape[1]):
+        _, state, attention = model.step(feed[:, t], state, need_attention=True)
+        rows.append(attention.cross_weights.float())
+    return torch.stack(rows, dim=1)
+
+
+@torch.inference_mode()
+def greedy_with_attention(model: Any, src: tuple[str, ...], src_vocab: Vocab, tgt_vocab: Vocab,
+                          max_len: int, device: torch.device) -> tuple[list[str], Tensor]:
+    """The greedy output tokens of one source (<eos> included when reached) and their cross-attention
+    (T, L, H, S)."""
+    ids, valid = encode_batch([src], src_vocab)
+    state, _ = model.start(ids.to(device), valid.to(device))
+    token = torch.tensor([tgt_vocab.bos_id], device=device)
+    tokens, rows = [], []
+    for _ in range(max_len):
+        log_probs, state, attention = model.step(token, state, need_attention=True)
+        log_probs[:, list(tgt_vocab.banned)] = -math.inf
+        token = log_probs.argmax(-1)
+        tokens.append(tgt_vocab.tokens[int(token)])
+        rows.append(attention.cross_weights[0].float().cpu())
+        if int(token) in tgt_vocab.end_ids:
+            break
+    return tokens, torch.stack(rows)
+
+
+class LiveTraining:
+    """One run: ``run`` trains, calling ``on_snapshot`` with the history so far after every snapshot."""
+
+    def __init__(self, kind: str, data: TrainingData, arch: dict[str, Any], settings: LiveSettings,
+                 device: torch.device | str = "cpu"):
+        if kind not in LIVE_KINDS:
+            raise TrainingError(f"{kind} cannot be trained here; choose one of {', '.join(LIVE_KINDS)}")
+        if problems := settings.problems():
+            raise TrainingError(problems[0])
+        model_kind = kind_named(kind)
+        max_src, max_tgt = data.max_lens
+        values = {**arch, "src_vocab_size": len(data.src_vocab), "tgt_vocab_size": len(data.tgt_vocab),
+                  "max_src_len": max_src, "max_tgt_len": max_tgt}
+        if problems := check_config_values(model_kind.config_cls, values, model_kind.attention_cells):
+            raise TrainingError(f"the model cannot be built: {problems[0]}")
+        self.kind, self.data, self.settings, self.device = kind, data, settings, torch.device(device)
+        torch.manual_seed(settings.seed)
+        self.model: Any = build_model(model_kind.make_config(**values)).to(self.device)
+        self.lr = settings.lr if settings.lr is not None else model_kind.default_lr
+        self.history = TrainingHistory(kind, data.task, data.score_name)
+        self.head = (0, 0)  # the (layer, head) whose map is drawn: the best-aligned one with a gold alignment
+        self._held = encode_batch([e.src for e in data.heldout], data.src_vocab) if data.heldout else None
+
+    @property
+    def steps_per_epoch(self) -> int:
+        return math.ceil(len(self.data.train) / self.settings.batch_size)
+
+    def run(self, control: Control | None = None,
+            on_snapshot: Callable[[TrainingHistory], None] | None = None) -> TrainedModel:
+        """Train until the epochs or the minutes are done or ``control`` stops it; the model as it is then."""
+        control = control or Control()
+        settings, data = self.settings, self.data
+        total = settings.epochs * self.steps_per_epoch
+        step_marks = [round(total * (k + 1) / settings.snapshots) for k in range(settings.snapshots)]
+        budget = settings.minutes * 60 if settings.minutes else math.inf
+        time_marks = [budget * (k + 1) / settings.snapshots for k in range(settings.snapshots)]
+        optimizer = torch.optim.Adam(self.model.parameters(), lr=self.lr, betas=(0.9, 0.98), foreach=True)
+        loss_fn = nn.CrossEntropyLoss(ignore_index=data.tgt_vocab.pad_id)
+        started, paused_for, step, taken = time.perf_counter(), 0.0, 0, 0
+        loss_sum, loss_count = 0.0, 0
+
+        def elapsed() -> float:
+            return time.perf_counter() - started - paused_for
+
+        def snapshot() -> None:
+            nonlocal loss_sum, loss_count
+            loss = loss_sum / loss_count if loss_count else math.nan
+            self.history = self.history.with_snapshot(self._snapshot(step, elapsed(), loss))
+            loss_sum, loss_count = 0.0, 0
+            if on_snapshot:
+                on_snapshot(self.history)
+
+        snapshot()
+        for epoch in range(1, settings.epochs + 1):
+            batches = make_batches(data.train, data.src_vocab, data.tgt_vocab, settings.batch_size,  # type: ignore[arg-type]
+                                   settings.seed + epoch)
+            for batch in batches:
+                paused_for += control.wait_while_paused()
+                if control.stopped or elapsed() >= budget:
+                    break
+                batch = batch.to(self.device)
+                step += 1
+                self.model.train()
+                for group in optimizer.param_groups:
+                    group["lr"] = lr_at(step, total, self.lr, settings.warmup_steps)
+                logits = self.model(batch.src, batch.src_valid_lens, batch.tgt_in)
+                loss = loss_fn(logits.reshape(-1, logits.shape[-1]), batch.tgt_out.reshape(-1))
+                optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
+                optimizer.step()
+                loss_sum, loss_count = loss_sum + loss.item(), loss_count + 1
+                if taken < len(step_marks) and (step >= step_marks[taken] or elapsed() >= time_marks[taken]):
+                    taken += 1
+                    snapshot()
+            else:
+                continue
+            break
+        if not all(bool(torch.isfinite(p).all()) for p in self.model.parameters()):
+            raise TrainingError(f"training diverged: the weights became NaN or infinite (try a smaller learning "
+                                f"rate than {self.lr:g})")
+        if self.history.snapshots[-1].step != step:
+            snapshot()
+        self.model.eval()
+        last = self.history.snapshots[-1]
+        info = {"task": data.task, "data": data.name, "steps": step, "epochs_completed": step / self.steps_per_epoch,
+                "minutes": round(last.seconds / 60, 2), "stopped": control.stopped, "device": str(self.device),
+                "score": last.score, "score_name": data.score_name, "agreement": last.agreement,
+                "parameters": sum(p.numel() for p in self.model.parameters()), "peak_lr": self.lr,
+                "options": {k: v for k, v in vars(self.settings).items()}}
+        return TrainedModel(self.kind, self.model, data.src_vocab, data.tgt_vocab, self.history, info)
+
+    def _snapshot(self, step: int, seconds: float, loss: float) -> Snapshot:
+        """Score the model on the held-out examples and draw the probe's map (the model is left in eval mode)."""
+        data, model = self.data, self.model
+        model.eval()
+        score, agreement = self._score(), None
+        if data.has_gold and self._held is not None:
+            agreement = self._agreement()
+        max_len = data.max_lens[1]
+        tokens, rows = greedy_with_attention(model, data.probe.src, data.src_vocab, data.tgt_vocab, max_len,
+                                             self.device)
+        layers, heads = rows.shape[1], rows.shape[2]
+        layer, head = self.head if data.has_gold else (layers - 1, None)
+        if head is None:  # no gold alignment: the last layer, averaged over its heads
+            probe_map = rows[:, layer].mean(1)
+            note = f"layer {layer + 1} · mean of {heads} heads" if heads > 1 else ""
+        else:
+            probe_map = rows[:, layer, head]
+            note = f"layer {layer + 1} · head {head + 1}" if layers * heads > 1 else ""
+        return Snapshot(step, seconds, loss, score, agreement, tuple(tokens), data.probe.src,
+                        probe_map.numpy().astype(np.float32), note)
+
+    def _score(self) -> float:
+        data = self.data
+        examples = data.heldout or data.train[: self.settings.heldout_size]
+        outputs = translate(self.model, [e.src for e in examples], data.src_vocab, data.tgt_vocab, self.device,
+                            max_len=data.max_lens[1])
+        if data.task != "file":
+            return 100.0 * sum(tuple(o) == e.tgt for o, e in zip(outputs, examples, strict=True)) / len(examples)
+        return corpus_bleu([" ".join(o) for o in outputs], [[" ".join(e.tgt)] for e in examples])
+
+    def _agreement(self) -> float:
+        """The best head's agreement on the held-out examples; that head becomes the one drawn."""
+        data = self.data
+        assert self._held is not None
+        src, valid = self._held
+        feed, _ = encode_batch([e.tgt for e in data.heldout], data.tgt_vocab, add_bos=True)
+        cross = cross_attention(self.model, src.to(self.device), valid.to(self.device), feed.to(self.device))
+        per_head = head_agreement(cross.cpu(), _gold_mask(data.heldout, src.shape[1], feed.shape[1]))
+        best = int(per_head.argmax())
+        self.head = divmod(best, per_head.shape[1])
+        return float(per_head.flatten()[best])
+
+
+def with_settings(settings: LiveSettings, **changes: Any) -> LiveSettings:
+    return replace(settings, **{k: v for k, v in changes.items() if v is not None})

@@ -1,0 +1,61 @@
+"""``attnviz train KIND --task NAME`` and ``attnviz export --training``: the training recorded in the checkpoint,
+written out as a flip-book and figures."""
+
+from __future__ import annotations
+
+import json
+
+from PIL import Image
+
+from attnviz.core.checkpoint import load_checkpoint
+from attnviz.training.history import TrainingHistory
+from tests.helpers import run_cli
+
+
+def test_train_on_a_task_then_export_its_training(tmp_path, capsys):
+    out = tmp_path / "dates.safetensors"
+    code, printed, err = run_cli(capsys, "train", "rnn-additive", "--task", "dates", "--out", str(out), "--epochs", "2",
+                                 "--snapshots", "3", "--preset", "tiny", "--threads", "1")
+    assert code == 0, err
+    assert printed.startswith(f"wrote {out}: exact match ") and "alignment agreement" in printed
+    assert "march 3 2021 ->" in err  # each snapshot's probe, as it learns
+    history = TrainingHistory.from_json(load_checkpoint(out).training["history"])
+    assert [s.step for s in history.snapshots] == [0, 85, 171, 256]
+    assert history.snapshots[0].cols == ("march", "3", "2021")
+
+    folder = tmp_path / "figures"
+    code, printed, err = run_cli(capsys, "export", "--checkpoint", str(out), "--training", "--out", str(folder),
+                                 "--scale", "1")
+    assert code == 0, err
+    names = sorted(p.name for p in folder.iterdir())
+    assert "dates_training.gif" in names and "dates_training.pdf" in names
+    assert {"dates_loss.png", "dates_scores.csv", "dates_map_step000000.png", "dates_map_step000256.csv"} <= set(names)
+    with Image.open(folder / "dates_training.gif") as gif:
+        assert gif.n_frames == 4  # one frame per snapshot
+    assert (folder / "dates_training.pdf").read_bytes().startswith(b"%PDF")
+    sidecar = json.loads((folder / "attnviz-export.json").read_text())
+    assert sidecar["task"] == "dates" and sidecar["snapshots"] == 4
+    before = (folder / "dates_training.gif").read_bytes()
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(out), "--training", "--out", str(folder))
+    assert code == 2 and "--force" in err and (folder / "dates_training.gif").read_bytes() == before
+
+
+def test_task_options_are_checked_in_one_line(tmp_path, capsys):
+    out = str(tmp_path / "m.safetensors")
+    for args, message in [
+        (["train", "kernel-regression", "--task", "copy", "--out", out], "leave out --task"),
+        (["train", "transformer", "--task", "copy", "--data", "x.tsv", "--out", out], "--data does not go with --task"),
+        (["train", "transformer", "--snapshots", "5", "--data", "x.tsv", "--out", out], "--snapshots goes with --task"),
+        (["train", "transformer", "--task", "dates", "--probe", "3 1 4", "--out", out],
+         "not an input of the dates task"),
+        (["train", "transformer", "--task", "copy", "--snapshots", "0", "--out", out], "--snapshots must be from 1"),
+    ]:
+        code, _, err = run_cli(capsys, *args)
+        assert code == 2 and message in err and err.count("\n") == 1, (args, err)
+    assert not list(tmp_path.iterdir())
+
+
+def test_export_training_of_a_checkpoint_without_history_says_so(tmp_path, capsys, tiny_models):
+    path = tiny_models["transformer"][0]
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(path), "--training", "--out", str(tmp_path / "o"))
+    assert code == 2 and "has no training history" in err and not (tmp_path / "o").exists()
