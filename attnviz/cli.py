@@ -701,7 +701,8 @@ def build_parser() -> argparse.ArgumentParser:
     from attnviz.training.tasks import TASKS
 
     train.add_argument("--task", choices=list(TASKS), help="train on a generated task whose right alignment is "
-                       "known, recording the training's history (default: none, train on --data; README \"Watch it learn\")")
+                       "known, recording the training's history (default: none, train on --data; README \"Watch "
+                       "it learn\")")
     train.add_argument("--preset", choices=["tiny", "small"], help="--task: the model's size (default small; "
                        "--arch changes single settings)")
     train.add_argument("--snapshots", type=int, metavar="N", help="--task: snapshots of the probe's map and the "
