@@ -150,7 +150,7 @@ def _train_task(args: argparse.Namespace) -> int:
         agreement = "" if last.agreement is None else f", agreement {100 * last.agreement:.0f} %"
         loss = "" if last.loss != last.loss else f"loss {last.loss:.3f}, "
         print(f"step {last.step:,} ({last.seconds:.0f} s): {loss}exact match {last.score:.1f} %{agreement}; "
-              f"{' '.join(last.cols)} -> {' '.join(last.rows)}", file=sys.stderr, flush=True)
+              f"{' '.join(last.cols)} -> {' '.join(last.said) or '(nothing)'}", file=sys.stderr, flush=True)
 
     try:
         check_target(args.out, args.force)
@@ -581,10 +581,10 @@ def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
 
     from PySide6 import QtGui
 
+    from attnviz.core.training_history import HistoryError, TrainingHistory
     from attnviz.figures.training import training_figures, training_frames
     from attnviz.render.figure_files import ExportError
     from attnviz.render.flipbook import gif_scale, scale_notice, write_flipbook
-    from attnviz.training.history import HistoryError, TrainingHistory
 
     if given := [f"--{name.replace('_', '-')}" for name in TRAINING_CONFLICTS
                  if getattr(args, name) not in (None, False)]:
@@ -698,7 +698,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's own choice)")
     train.add_argument("--arch", help='JSON of model settings, e.g. \'{"num_decoder_layers": 3}\' '
                                       "(default: the kind's standard model, models/MODELS.md)")
-    from attnviz.training.tasks import TASKS
+    from attnviz.core.tasks import TASKS
 
     train.add_argument("--task", choices=list(TASKS), help="train on a generated task whose right alignment is "
                        "known, recording the training's history (default: none, train on --data; README \"Watch "

@@ -10,7 +10,9 @@ schedule) and, for the trained models' figures, from the shipped checkpoints.
 
 from __future__ import annotations
 
+import functools
 import html
+import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -28,6 +30,7 @@ from attnviz.core.kernel_regression import (
 )
 from attnviz.core.masking import masked_softmax
 from attnviz.core.positional import positional_encoding_table
+from attnviz.core.training_history import TrainingHistory
 from attnviz.figures.book import BookEntry, Live
 from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, SECTIONS, SHORT_NAMES, Section
 from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, Series, fit_levels
@@ -429,6 +432,43 @@ def pe_of_model() -> AnyFigure:
                  colormap="CET-D1")
 
 
+# -- attnviz: watching attention learn ------------------------------------------------------------
+LEARNERS = {"rnn-additive": "RNN + additive attention", "rnn-dot": "RNN + dot-product attention",
+            "transformer": "Transformer", "decoder-only": "Decoder-only Transformer"}
+
+
+def learning_stages(history: TrainingHistory) -> tuple[int, int, int]:
+    """The snapshots a figure shows: untrained, midway (the first whose agreement is halfway from the
+    untrained one's to the trained one's: the alignment forming) and trained."""
+    agreement = np.nan_to_num(history.curve("agreement"))
+    last = len(history.snapshots) - 1
+    halfway = (agreement[0] + agreement[last]) / 2
+    midway = next((i for i in range(1, last) if agreement[i] >= halfway), last // 2)
+    return 0, midway, last
+
+
+def learned(task: str) -> AnyFigure:
+    """The probe's map untrained, midway and trained, from the run of resources/training/TASK.json
+    (scripts/training_gallery.py trains it)."""
+    from attnviz.core.tasks import task_named
+    from attnviz.figures.training import snapshot_figure
+    from attnviz.paths import TRAINING_HISTORIES
+
+    record = json.loads((TRAINING_HISTORIES / f"{task}.json").read_text(encoding="utf-8"))
+    history = TrainingHistory.from_json(record["history"])
+    picks = learning_stages(history)
+    names = []
+    for stage, index in zip(("untrained", "midway", "trained"), picks, strict=True):
+        snapshot = history.snapshots[index]
+        names.append(f"{stage}: step {snapshot.step:,} · agreement {100 * (snapshot.agreement or 0):.0f} %")
+    panels = [replace(snapshot_figure(history, i), title=name) for i, name in zip(picks, names, strict=True)]
+    last = history.snapshots[-1]
+    note = f" (its best-aligned head: {last.note})" if last.note else ""
+    learner = LEARNERS.get(record["kind"], record["kind"])
+    title = f"{learner} learning to {task_named(task).label}: its attention finds {task_named(task).alignment}{note}"
+    return _grid(panels, 3, title, ("",), tuple(names), (0.0, 1.0))
+
+
 def _kernel_live(kernel: str = "gaussian", bandwidth: float = 1.0, parametric: bool = False, note: str = "") -> Live:
     return Live("kernel-regression.safetensors", "kernel", kernel=kernel, bandwidth=bandwidth, parametric=parametric,
                 note=note)
@@ -491,6 +531,10 @@ GALLERY: tuple[GalleryEntry, ...] = (
                  "same sentence: cross-attention beside the decoder-only model's source view",
                  encoder_decoder_vs_decoder_only, Live("transformer.safetensors", "compare", BOOK_SENTENCE,
                                                        compare_with="decoder-only.safetensors")),
+    *(GalleryEntry(f"learn-{task}", "watch", f"Learning to {label}: the map untrained, midway and trained",
+                   functools.partial(learned, task)) for task, label in (
+        ("copy", "copy (the diagonal)"), ("reverse", "reverse (the anti-diagonal)"),
+        ("sort", "sort (a permutation)"), ("dates", "rewrite dates (crossing lines)"))),
     GalleryEntry("paper-lr-schedules", "paper-training", "Learning-rate schedules", lr_schedules),
     GalleryEntry("paper-why-scale", "paper-scaling", "Why dot products are scaled by √d", why_scale),
     GalleryEntry("paper-layer-costs", "paper-table-1", "Cost per layer: self-attention, recurrent, convolutional",

@@ -12,6 +12,7 @@ DEFAULT_CHECKPOINT = MODELS_DIR / "transformer.safetensors"
 EXAMPLE_SENTENCE = "i'm home ."
 EXAMPLES_FILE = RESOURCES_DIR / "examples.txt"
 ICON = RESOURCES_DIR / "attnviz.svg"
+TRAINING_HISTORIES = RESOURCES_DIR / "training"  # the gallery's "watching attention learn" runs (JSON)
 
 
 def shipped_models() -> list[Path]:

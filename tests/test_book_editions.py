@@ -44,7 +44,7 @@ def test_figures_numbers_the_whole_book_in_one_edition(qapp, capsys, tmp_path):
         page = gallery.index_html(list(gallery.GALLERY), ["svg"], edition)
         headings = [part.split("</h3>")[0] for part in page.split("<h3>")[1:]]
         assert len(headings) == len(gallery.GALLERY)
-        assert all(h.startswith((numbers, "paper")) for h in headings), edition
+        assert all(h.startswith((numbers, "paper", "attnviz")) for h in headings), edition
         assert not any(h.startswith(others) for h in headings), edition
     out = tmp_path / "all"
     code, _stdout, err = run_cli(capsys, "figures", "--out", str(out), "--only",

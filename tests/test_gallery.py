@@ -132,3 +132,19 @@ def test_one_query_recomputed_by_hand_equals_the_models_weights_and_shows_live(w
     qtbot.waitUntil(lambda: state().computation is not None, timeout=WAIT_MS)  # the dock follows the newest query
     assert window.docks["computation"].isVisible()
     assert state().computation.difference_from_model() < 1e-5
+
+
+def test_each_task_has_a_gallery_entry_whose_attention_is_seen_to_align():
+    """Watching attention learn: the stored run of each task, its map untrained, midway and trained, the trained
+    one on the task's right alignment far more often than the untrained one."""
+    from attnviz.core.tasks import TASKS
+
+    for task in TASKS:
+        entry = next(e for e in gallery.GALLERY if e.key == f"learn-{task}")
+        assert entry.section.number("0.17") == entry.section.number("1.0") == "attnviz"
+        figure = entry.build()
+        untrained, midway, trained = (name.split("agreement ")[1] for name in figure.col_names)
+        assert figure.values.shape[:2] == (1, 3) and figure.col_names[0].startswith("untrained: step 0 ")
+        assert int(trained.rstrip(" %")) >= 90 > int(untrained.rstrip(" %")) + 40
+        assert int(untrained.rstrip(" %")) <= int(midway.rstrip(" %")) <= int(trained.rstrip(" %"))
+        assert np.allclose(figure.values[0, 2].sum(-1), 1, atol=2e-3)  # attention rows (rounded when stored)

@@ -11,9 +11,9 @@ import pytest
 import torch
 
 from attnviz.core.checkpoint import load_checkpoint
-from attnviz.training.history import HistoryError, TrainingHistory
+from attnviz.core.training_history import HistoryError, TrainingHistory
+from attnviz.training.control import Control
 from attnviz.training.live import (
-    Control,
     LiveSettings,
     LiveTraining,
     file_data,

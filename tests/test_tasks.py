@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from attnviz.training.tasks import MONTHS, TASKS, is_held_out, task_named
+from attnviz.core.tasks import MONTHS, TASKS, is_held_out, task_named
 
 
 @pytest.mark.parametrize("name", ["copy", "reverse", "sort"])

@@ -8,7 +8,7 @@ import json
 from PIL import Image
 
 from attnviz.core.checkpoint import load_checkpoint
-from attnviz.training.history import TrainingHistory
+from attnviz.core.training_history import TrainingHistory
 from tests.helpers import run_cli
 
 

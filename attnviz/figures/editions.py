@@ -57,6 +57,11 @@ def _book(old: str, old_title: str, chinese: str, new: str, new_title: str) -> S
     return Section({"0.17": old, "1.0": new}, {"0.17": old_title, "1.0": new_title}, chinese)
 
 
+def _own(title: str, chinese: str) -> Section:
+    """A section of attnviz's own (numbered "attnviz" in both editions): figures the book does not have."""
+    return Section({edition: "attnviz" for edition in EDITIONS}, {edition: title for edition in EDITIONS}, chinese)
+
+
 def _paper(where: str) -> Section:
     number, title = f"paper {where}", "“Attention Is All You Need”"
     return Section({edition: number for edition in EDITIONS}, {edition: title for edition in EDITIONS})
@@ -75,6 +80,7 @@ SECTIONS: dict[str, Section] = {
     # d2l 1.0 meets decoder-only models (GPT) in 11.9; d2l 0.17 has no such section: its Transformer is nearest
     "decoder-only": _book("10.7", "Transformer: decoder-only models", "Transformer", "11.9",
                           "Large-Scale Pretraining with Transformers"),
+    "watch": _own("Watching attention learn (tasks whose right alignment is known)", "观察注意力的学习过程"),
     "paper-scaling": _paper("§3.2.1"),
     "paper-training": _paper("§5.3"),
     "paper-table-1": _paper("Table 1"),

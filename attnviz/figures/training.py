@@ -1,4 +1,4 @@
-"""The figures of a training's history (:class:`~attnviz.training.history.TrainingHistory`): the probe's
+"""The figures of a training's history (:class:`~attnviz.core.training_history.TrainingHistory`): the probe's
 map at a snapshot, the curves (loss; held-out score and alignment agreement), and the flip-book's frames
 (each snapshot's map over the loss so far). numpy only."""
 
@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 
+from attnviz.core.training_history import Snapshot, TrainingHistory
 from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series, StackSpec
-from attnviz.training.history import Snapshot, TrainingHistory
 
 CURVE_WIDTH_PX = 460  # a flip-book frame's map is drawn at most this wide, above the curve
 
@@ -95,6 +95,11 @@ def _on_axes_of(part: LineSpec, whole: LineSpec) -> LineSpec:
     y_range = (min(0.0, low), high * 1.05 if high > low else low + 1.0)
     bracket = Series("", np.array([0.0, xs.max()]), np.array([math.nan, math.nan]), "points")
     return LineSpec((*part.series, bracket), part.title, part.x_label, part.y_label, y_range)
+
+
+def curves_figure(history: TrainingHistory) -> StackSpec:
+    """The loss above the held-out score and agreement: the Train dock's curves, as one figure."""
+    return StackSpec((loss_curve(history), score_curves(history)))
 
 
 def training_figures(history: TrainingHistory, stem: str) -> list[NamedFigure]:

@@ -30,6 +30,7 @@ from attnviz.gui.panels.masks import MasksPanel
 from attnviz.gui.panels.positional import PositionalPanel
 from attnviz.gui.panels.rollout import RolloutPanel
 from attnviz.gui.panels.scoring import ScoringPanel
+from attnviz.gui.panels.train import TrainPanel
 from attnviz.session import ModelInfo, Session, SessionState
 
 Area = QtCore.Qt.DockWidgetArea
@@ -113,7 +114,12 @@ PANELS: tuple[PanelEntry, ...] = (
                tab_with="rollout", figure=named(ComparePanel.figure, "compare")),
     PanelEntry("beams", "Beams", BeamsPanel, Area.RightDockWidgetArea, family("translation"), tab_with="compare",
                figure=named(BeamsPanel.figure, "beam-tree")),
+    PanelEntry("train", "Train", TrainPanel, Area.RightDockWidgetArea, lambda info: True, tab_with="beams",
+               figure=named(TrainPanel.figure, "training-curves")),
 )
+
+
+STAY_RAISED = ("train",)  # docks left on top when a model loads while they are on show
 
 
 class PanelDock(QtWidgets.QDockWidget):
@@ -300,12 +306,16 @@ class Docks:
         hide the others; raise the first one that applies."""
         self._family = info.family
         closed = self.closed.get(info.family, set())
+        watched = [name for name in STAY_RAISED if self.showing(name)]
         for name, entry in self.entries.items():
             self.docks[name].setVisible(entry.applies(info) and name not in closed)
         for entry in self._mains():
             if entry.applies(info):
                 self.docks[entry.name].raise_()
                 break
+        for name in watched:  # a training being watched stays on show as its model opens
+            if self.docks[name].isVisible():
+                self.docks[name].raise_()
 
     def apply_closed(self) -> None:
         """Hide the docks the user closed for the current family (after a restored layout)."""

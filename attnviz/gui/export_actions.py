@@ -330,8 +330,6 @@ class ExportActions(QtCore.QObject):
         per step and an animated GIF of the same name beside it. Drawn and written off the GUI thread (a
         file job: the busy indicator, and a progress dialog with Cancel); returns the paths when the job
         finished at once (an inline runner), else [] and the result comes as a message."""
-        from attnviz.render.flipbook import gif_scale, scale_notice
-
         state = self.session.state
         source, model = state.shown_source, state.model
         if source is None or model is None or not state.steps:
@@ -339,6 +337,13 @@ class ExportActions(QtCore.QObject):
             return []
         view, name = self.view(), model.name
         figures = [attention_figure(source, step, view, name)[0].spec for step in state.steps]
+        return self.export_frames(path, figures, f"attnviz flip-book: {name} · {source.text}", "steps")
+
+    def export_frames(self, path: str | Path, figures: list, title: str, what: str) -> list[Path]:
+        """``figures`` as a flip-book (a PDF page and a GIF frame each; ``what`` they are: "steps",
+        "snapshots"), written as :meth:`export_flipbook` writes the decoding's."""
+        from attnviz.render.flipbook import gif_scale, scale_notice
+
         pdf, gif = Path(path).with_suffix(".pdf"), Path(path).with_suffix(".gif")
         try:  # (figure sizes only: the frames are drawn by the job)
             fitted = gif_scale(figures, self.settings.export_scale)
@@ -350,11 +355,11 @@ class ExportActions(QtCore.QObject):
 
         def done(written: list[Path]) -> None:
             self.settings.export_dir = str(pdf.parent)
-            self.notify(f"Exported the flip-book ({len(figures)} steps): {' and '.join(p.name for p in written)}"
+            self.notify(f"Exported the flip-book ({len(figures)} {what}): {' and '.join(p.name for p in written)}"
                         + (f". {notice}" if notice else ""))
             outcome.append(written)
 
-        job = FlipbookJob(self.window, figures, pdf, gif, fitted, f"attnviz flip-book: {name} · {source.text}")
+        job = FlipbookJob(self.window, figures, pdf, gif, fitted, title)
         self._run_flipbook(job, False, done)
         return outcome[0] if outcome else []
 

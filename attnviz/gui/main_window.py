@@ -191,6 +191,10 @@ class MainWindow(QtWidgets.QMainWindow):
                                                     self.attention.view, self._on_export_notified, self.error)
         panels.connect_exports(self.exports.ask_and_export, self.exports.copy)
         self.attention.heatmap.clicked.connect(self._on_attention_cell_clicked)
+        self.train_panel = panels.panels["train"]
+        self.train_panel.flipbook_requested.connect(self._on_training_flipbook_requested)  # type: ignore[attr-defined]
+        self.train_panel.message.connect(lambda text: self.statusBar().showMessage(text, 10000))  # type: ignore[attr-defined]
+        self.train_panel.opened.connect(self._on_trained_model)  # type: ignore[attr-defined]
         export_actions = [self.exports.export_action, self.exports.export_all_action, self.exports.flipbook_action,
                           self.exports.copy_action]
         self.file_menu.insertActions(self.quit_separator, export_actions)
@@ -207,6 +211,26 @@ class MainWindow(QtWidgets.QMainWindow):
         panels.render(self.session.state)
         refresh_graphics(self)  # the plots' legends, when the app starts in presentation mode
         self._pass_shortcuts_through_text_fields()  # Export, Export all and Copy exist now
+
+    def _on_trained_model(self, path: str, probe: str) -> None:
+        """A run of the Train dock ended: open its model like any checkpoint, its probe decoded to the end."""
+        self.load(path)
+        if probe:
+            self.set_sentence(probe, run=True)
+
+    def _on_training_flipbook_requested(self) -> None:
+        """The Train dock's Export flip-book…: a frame per snapshot, the loss so far under each."""
+        from attnviz.gui import file_dialogs
+        from attnviz.gui.panels.train import TrainPanel
+
+        panel = self.train_panel
+        assert isinstance(panel, TrainPanel)
+        start = Path(self.settings.export_dir or Path.home()) / f"{panel.stem()}_training.pdf"
+        path, _chosen = file_dialogs.save_file_name(self, "Export the training's flip-book", str(start),
+                                                    "PDF, a page per snapshot, with an animated GIF beside it (*.pdf)")
+        if path:
+            self.exports.export_frames(path, panel.flipbook_figures(), f"attnviz training: {panel.stem()}",
+                                       "snapshots")
 
     def _action(self, text: str, slot: Callable[[], object],
                 shortcut: QtGui.QKeySequence | QtGui.QKeySequence.StandardKey | str | tuple[str, ...] | None = None,

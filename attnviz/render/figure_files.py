@@ -155,8 +155,13 @@ def csv_bytes(spec: AnyFigure) -> bytes:
 
     A grid (all heads) gets two more leading columns naming each row's panel, e.g. ``layer 1, head 2``.
     """
-    if isinstance(spec, StackSpec):  # a stack's numbers are its first part's (the others are context)
-        return csv_bytes(spec.parts[0])
+    if isinstance(spec, StackSpec):
+        if all(isinstance(part, LineSpec) for part in spec.parts):  # stacked plots: every series, long format
+            rows = [line for part in spec.parts for line in csv_bytes(part).decode("utf-8").splitlines()[1:]]
+            first = spec.parts[0]
+            header = f"series,{first.x_label},value" if isinstance(first, LineSpec) else "series,x,value"
+            return ("\r\n".join([header, *rows]) + "\r\n").encode("utf-8")
+        return csv_bytes(spec.parts[0])  # a map over its curves: the map's numbers
     handle = io.StringIO(newline="")
     writer = csv.writer(handle)
     if isinstance(spec, LineSpec):  # a line plot: one row per point, long format

@@ -90,6 +90,14 @@ class ThreadRunner:
         if not self._closed:
             self._queue.put(_delivering(job, done, failed, self._post, lambda: self._closed))
 
+    def post(self, callback: Callable[[], None]) -> None:
+        """Hand ``callback`` to the GUI thread (a thread of the caller's own delivering, e.g. a training run)."""
+        self._post(callback)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def shutdown(self, timeout: float = 2.0) -> bool:
         """Drop queued jobs and deliver nothing more; wait up to ``timeout`` s for the running job.
         Returns whether the worker has stopped (False: a job is still running; the process may exit)."""

@@ -11,6 +11,7 @@ time: the window can appear before torch has loaded.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,11 +22,14 @@ from attnviz.session.decoding import DecodingRequests
 from attnviz.session.latest import LOAD
 from attnviz.session.loading import load_model
 from attnviz.session.panels import PanelRequests
+from attnviz.session.runners import ThreadRunner
 from attnviz.session.state import ModelInfo
+from attnviz.session.training import TrainingRun, TrainRequest
 from attnviz.session_file import SavedKernel, SavedSession
 
 if TYPE_CHECKING:
     from attnviz.core.checkpoint import LoadedModel
+    from attnviz.core.training_history import TrainingHistory
 
 
 class Session(DecodingRequests, PanelRequests):
@@ -99,6 +103,16 @@ class Session(DecodingRequests, PanelRequests):
             importlib.import_module("transformers")
 
         self._submit("Getting ready to open Hugging Face models…", job, lambda _: None, lambda _error: None)
+
+    def train(self, request: TrainRequest, on_snapshot: Callable[[TrainingHistory], None],
+              on_done: Callable[[Path], None], on_failed: Callable[[str], None]) -> TrainingRun:
+        """A training run (:mod:`attnviz.session.training`), not started yet: its ``start`` trains on a thread of
+        its own, its snapshots and end delivered as this session's results are (with an InlineRunner: to its end
+        within ``start``)."""
+        runner = self.runner
+        if isinstance(runner, ThreadRunner):
+            return TrainingRun(request, runner.post, on_snapshot, on_done, on_failed, lambda: runner.closed)
+        return TrainingRun(request, lambda callback: callback(), on_snapshot, on_done, on_failed, inline=True)
 
     def set_device(self, device: str) -> None:
         """Move the current model to another device (reloads it from its file)."""

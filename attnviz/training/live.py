@@ -3,14 +3,13 @@ snapshots of its loss, held-out score, alignment agreement and a probe's attenti
 
 The Train dock runs :class:`LiveTraining` on a worker thread (pause, resume and stop through
 :class:`Control`); ``attnviz train KIND --task NAME`` runs it in the terminal. The trained model is saved
-with its :class:`~attnviz.training.history.TrainingHistory` in the checkpoint's training info, so opening
+with its :class:`~attnviz.core.training_history.TrainingHistory` in the checkpoint's training info, so opening
 it again shows the history.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -26,11 +25,12 @@ from attnviz.core.checkpoint import build_model, save_checkpoint
 from attnviz.core.decoding import encode_batch, translate
 from attnviz.core.kinds import kind_named
 from attnviz.core.limits import check_config_values
+from attnviz.core.tasks import Example, task_named
 from attnviz.core.text import Vocab, tokenize
+from attnviz.core.training_history import Snapshot, TrainingHistory
 from attnviz.training.bleu import corpus_bleu
+from attnviz.training.control import Control
 from attnviz.training.data import describe_skipped, make_batches, read_pairs, split_by_source
-from attnviz.training.history import Snapshot, TrainingHistory
-from attnviz.training.tasks import Example, task_named
 from attnviz.training.train import TrainingError, lr_at
 
 LIVE_KINDS = ("rnn-additive", "rnn-dot", "transformer", "decoder-only")  # the translation kinds it trains
@@ -143,35 +143,6 @@ def file_data(path: str | Path, settings: LiveSettings, probe: str | None = None
         raise TrainingError("the probe sentence is empty")
     return TrainingData("file", path.name, examples, held, src_vocab, tgt_vocab, Example(probe_src, (), ()),
                         "BLEU" if held else "training BLEU")
-
-
-class Control:
-    """Pause, resume and stop a run from another thread (the window's buttons, a terminal's Ctrl-C)."""
-
-    def __init__(self) -> None:
-        self._running = threading.Event()
-        self._running.set()
-        self.stopped = False
-
-    @property
-    def paused(self) -> bool:
-        return not self._running.is_set()
-
-    def pause(self) -> None:
-        self._running.clear()
-
-    def resume(self) -> None:
-        self._running.set()
-
-    def stop(self) -> None:
-        self.stopped = True
-        self._running.set()
-
-    def wait_while_paused(self) -> float:
-        """Block while paused; returns the seconds spent waiting."""
-        started = time.perf_counter()
-        self._running.wait()
-        return time.perf_counter() - started
 
 
 @dataclass
@@ -342,9 +313,17 @@ class LiveTraining:
         score, agreement = self._score(), None
         if data.has_gold and self._held is not None:
             agreement = self._agreement()
-        max_len = data.max_lens[1]
-        tokens, rows = greedy_with_attention(model, data.probe.src, data.src_vocab, data.tgt_vocab, max_len,
-                                             self.device)
+        if data.probe.tgt:  # the right answer is known: its rows stay put while the attention forms
+            src, valid = encode_batch([data.probe.src], data.src_vocab)
+            feed, _ = encode_batch([data.probe.tgt], data.tgt_vocab, add_bos=True)
+            rows = cross_attention(model, src.to(self.device), valid.to(self.device), feed.to(self.device))[0].cpu()
+            tokens = [*data.probe.tgt, "<eos>"]
+            said = translate(model, [data.probe.src], data.src_vocab, data.tgt_vocab, self.device,
+                             max_len=data.max_lens[1])[0]
+        else:  # what the model says, as it says it
+            tokens, rows = greedy_with_attention(model, data.probe.src, data.src_vocab, data.tgt_vocab,
+                                                 data.max_lens[1], self.device)
+            said = [t for t in tokens if t not in data.tgt_vocab.tokens[:4]]
         layers, heads = rows.shape[1], rows.shape[2]
         layer, head = self.head if data.has_gold else (layers - 1, None)
         if head is None:  # no gold alignment: the last layer, averaged over its heads
@@ -354,7 +333,7 @@ class LiveTraining:
             probe_map = rows[:, layer, head]
             note = f"layer {layer + 1} · head {head + 1}" if layers * heads > 1 else ""
         return Snapshot(step, seconds, loss, score, agreement, tuple(tokens), data.probe.src,
-                        probe_map.numpy().astype(np.float32), note)
+                        probe_map.numpy().astype(np.float32), note, tuple(said))
 
     def _score(self) -> float:
         data = self.data

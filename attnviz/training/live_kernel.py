@@ -12,8 +12,9 @@ import numpy as np
 import torch
 
 from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel, leave_one_out
-from attnviz.training.history import Snapshot, TrainingHistory
-from attnviz.training.live import Control, TrainedModel
+from attnviz.core.training_history import Snapshot, TrainingHistory
+from attnviz.training.control import Control
+from attnviz.training.live import TrainedModel
 from attnviz.training.options import KERNEL_REGRESSION_EPOCHS, KERNEL_REGRESSION_LR
 from attnviz.training.train import TrainingError
 

@@ -28,7 +28,10 @@ class Snapshot:
     loss: mean training loss since the previous snapshot (NaN at step 0); score: the held-out score
     (:attr:`TrainingHistory.score_name`); agreement: the share of output tokens whose strongest attention
     falls on a right source position (None without a gold alignment); map (rows, cols): the probe's
-    attention, rows its output tokens; note: which map it is ("layer 2 · head 3", "w = 4.1").
+    attention, its rows the right answer's tokens fed to the decoder (teacher forcing, where the answer is
+    known: the rows stay put from snapshot to snapshot) or else the model's own greedy output; note: which
+    map it is ("layer 2 · head 3", "w = 4.1"); said: the model's greedy output for the probe (empty: not a
+    translation model).
     """
 
     step: int
@@ -40,13 +43,15 @@ class Snapshot:
     cols: tuple[str, ...]
     map: np.ndarray
     note: str = ""
+    said: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"step": self.step, "seconds": round(self.seconds, 2), "loss": _number(self.loss, 5),
                 "score": _number(self.score, 5),
                 "agreement": None if self.agreement is None else round(self.agreement, 4),
                 "rows": list(self.rows), "cols": list(self.cols),
-                "map": np.round(self.map.astype(np.float64), 4).tolist(), "note": self.note}
+                "map": np.round(self.map.astype(np.float64), 4).tolist(), "note": self.note,
+                "said": list(self.said)}
 
 
 def _number(value: float, digits: int) -> float | None:
@@ -57,7 +62,7 @@ def _number(value: float, digits: int) -> float | None:
 class TrainingHistory:
     """What was trained on what, and its snapshots in step order.
 
-    task: a task name (:data:`attnviz.training.tasks.TASKS`), ``"file"`` or ``"kernel-regression"``;
+    task: a task name (:data:`attnviz.core.tasks.TASKS`), ``"file"`` or ``"kernel-regression"``;
     score_name: what ``Snapshot.score`` measures ("exact match", "BLEU", "test MSE"), higher_is_better
     for the curves' reading.
     """
@@ -120,7 +125,9 @@ def _snapshot(index: int, raw: Any) -> Snapshot:
     rows: Any = raw.get("rows")
     cols: Any = raw.get("cols")
     note: Any = raw.get("note", "")
-    if not (_labels(rows) and _labels(cols) and isinstance(note, str) and len(note) <= MAX_LABEL_CHARS):
+    said: Any = raw.get("said", [])
+    if not (_labels(rows) and _labels(cols) and _labels(said) and len(said) <= MAX_MAP_CELLS
+            and isinstance(note, str) and len(note) <= MAX_LABEL_CHARS):
         raise HistoryError(f"{where} has bad labels")
     if not 0 < len(rows) * len(cols) <= MAX_MAP_CELLS:
         raise HistoryError(f"{where}'s map is empty or larger than {MAX_MAP_CELLS:,} cells")
@@ -132,7 +139,7 @@ def _snapshot(index: int, raw: Any) -> Snapshot:
         raise HistoryError(f"{where}'s map is not {len(rows)} × {len(cols)} finite numbers")
     return Snapshot(step, float(seconds), _float(values["loss"]), _float(values["score"]),
                     None if agreement is None else float(agreement), tuple(rows), tuple(cols),
-                    values_map.astype(np.float32), note)
+                    values_map.astype(np.float32), note, tuple(said))
 
 
 def _real(value: Any) -> bool:

@@ -1,0 +1,480 @@
+"""The Train dock: train a model in the window and watch its attention learn.
+
+Choose a model family, a size (editable), a task whose right alignment is known (or the book's kernel
+regression, or a TSV of your own) and press Train. After every snapshot the probe's map, the loss and the
+held-out score and alignment agreement are redrawn; Pause, Resume and Stop act between two steps. The
+history slider scrubs back through the snapshots, live or from a checkpoint that keeps its history. When the
+run ends the model opens in the window like any checkpoint (saved in the app's data folder; Save model…
+writes a copy where the user wants it).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtWidgets
+
+from attnviz.core.tasks import TASKS
+from attnviz.core.training_history import HistoryError, Snapshot, TrainingHistory
+from attnviz.figures.spec import NamedFigure, StackSpec
+from attnviz.figures.training import curves_figure, snapshot_caption, snapshot_figure
+from attnviz.gui import file_dialogs
+from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.titled_plot import TitledPlot, legend_below
+from attnviz.session import Session, SessionState, changed
+from attnviz.session.training import FILE_TASK, KERNEL_TASK, TrainingRun, TrainRequest, save_copy
+
+FAMILIES = (("RNN + additive (Bahdanau) attention", "rnn-additive"), ("RNN + dot-product attention", "rnn-dot"),
+            ("Transformer", "transformer"), ("Decoder-only (GPT-style)", "decoder-only"),
+            ("Nadaraya–Watson kernel regression", KERNEL_TASK))
+TASK_CHOICES = (("copy — the diagonal", "copy"), ("reverse — the anti-diagonal", "reverse"),
+                ("sort — a permutation", "sort"), ("dates — crossing lines", "dates"),
+                ("your own file (TSV)…", FILE_TASK))
+SIZES = {  # the presets of attnviz.training.live.PRESETS as the three numbers a user edits
+    "tiny": {"rnn": (32, 1, 1), "transformer": (32, 1, 2), "decoder-only": (32, 2, 2)},
+    "small": {"rnn": (64, 1, 1), "transformer": (64, 2, 4), "decoder-only": (64, 3, 4)},
+}
+LOSS_PEN = pg.mkPen((31, 119, 180), width=2)
+SCORE_PEN = pg.mkPen((44, 160, 44), width=2)
+AGREEMENT_PEN = pg.mkPen((255, 127, 14), width=2, style=QtCore.Qt.PenStyle.DashLine)
+
+
+def trained_folder() -> Path:
+    """Where finished runs are saved before the user saves them elsewhere: the app's data folder."""
+    base = QtCore.QStandardPaths.writableLocation(QtCore.QStandardPaths.StandardLocation.AppLocalDataLocation)
+    return Path(base or Path.home() / ".attnviz") / "trained"
+
+
+def map_title(history: TrainingHistory, snapshot: Snapshot) -> str:
+    """The dock's short title of a snapshot's map (the loss is in its curve; exports say everything)."""
+    parts = [f"step {snapshot.step:,}"]
+    if math.isfinite(snapshot.score):
+        score = f"{snapshot.score:.0f} %" if history.score_name == "exact match" else f"{snapshot.score:.3g}"
+        parts.append(f"{history.score_name} {score}")
+    if snapshot.agreement is not None:
+        parts.append(f"agreement {100 * snapshot.agreement:.0f} %")
+    if snapshot.note:
+        parts.append(snapshot.note)
+    return " · ".join(parts)
+
+
+def _family(kind: str) -> str:
+    return "rnn" if kind.startswith("rnn") else kind
+
+
+class TrainPanel(QtWidgets.QWidget):
+    """Starts a :class:`~attnviz.session.training.TrainingRun` through the session and draws its history."""
+
+    export_requested = QtCore.Signal()  # Export curves…: the loss and scores as one figure (:meth:`figure`)
+    flipbook_requested = QtCore.Signal()  # Export flip-book…: a frame per snapshot (the window asks where)
+    message = QtCore.Signal(str)  # a sentence for the status bar
+    opened = QtCore.Signal(str, str)  # a run ended: open this checkpoint, and decode this probe ("": none)
+
+    def __init__(self, session: Session | None = None, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.run: TrainingRun | None = None
+        self.history: TrainingHistory | None = None
+        self.trained_folder = trained_folder()
+        self.data_path: Path | None = None
+        self.saved_path: Path | None = None  # the checkpoint the shown history belongs to
+        self._follow = True  # the slider follows the newest snapshot (until the user moves it back)
+
+        self.family_box = QtWidgets.QComboBox()
+        for label, kind in FAMILIES:
+            self.family_box.addItem(label, kind)
+        self.task_box = QtWidgets.QComboBox()
+        for label, task in TASK_CHOICES:
+            self.task_box.addItem(label, task)
+        self.task_box.setCurrentIndex(1)  # reverse: the clearest picture (an anti-diagonal)
+        self.size_box = QtWidgets.QComboBox()
+        self.size_box.addItems(list(SIZES))
+        self.size_box.setCurrentText("small")
+        for box in (self.family_box, self.task_box):  # (their long names must not widen the dock)
+            box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(10)
+        self.width_box, self.layers_box, self.heads_box = (QtWidgets.QSpinBox() for _ in range(3))
+        self.width_box.setRange(4, 512)
+        self.layers_box.setRange(1, 6)
+        self.heads_box.setRange(1, 8)
+        self.width_box.setToolTip("Width of the model (num_hiddens)")
+        self.layers_box.setToolTip("Layers: the RNN's GRU layers, the Transformer's encoder and decoder layers each")
+        self.heads_box.setToolTip("Attention heads per layer (Transformer models); they must divide the width")
+        self.epochs_box = QtWidgets.QSpinBox()
+        self.epochs_box.setRange(1, 500)
+        self.epochs_box.setValue(20)
+        self.epochs_box.setToolTip("Passes over the 8,192 training examples (the kernel regression: SGD steps)")
+        self.minutes_box = QtWidgets.QDoubleSpinBox()
+        self.minutes_box.setRange(0, 600)
+        self.minutes_box.setDecimals(1)
+        self.minutes_box.setSpecialValueText("no limit")
+        self.minutes_box.setToolTip("Stop after this many minutes even if epochs remain (0: no limit)")
+        self.probe_edit = QtWidgets.QLineEdit()
+        self.probe_edit.setToolTip("The input whose attention map is drawn after every snapshot")
+        self.train_button = QtWidgets.QPushButton("Train")
+        self.pause_button = QtWidgets.QPushButton("Pause")
+        self.stop_button = QtWidgets.QPushButton("Stop")
+        self.train_button.setToolTip("Train a new model with these settings; it opens in the window when done")
+        self.stop_button.setToolTip("Stop after the step under way; the model as it is then opens in the window")
+
+        controls = QtWidgets.QGridLayout()  # label above control, as the other panels; narrow enough to dock
+        rows: tuple[tuple[tuple[str, QtWidgets.QWidget, int], ...], ...] = (
+            (("Model", self.family_box, 2), ("Task", self.task_box, 2)),
+            (("Size", self.size_box, 1), ("Width", self.width_box, 1), ("Layers", self.layers_box, 1),
+             ("Heads", self.heads_box, 1)),
+            (("Epochs", self.epochs_box, 1), ("Minutes", self.minutes_box, 1), ("Probe", self.probe_edit, 2)))
+        for number, row in enumerate(rows):
+            column = 0
+            for label, widget, span in row:
+                controls.addWidget(QtWidgets.QLabel(label), 2 * number, column, 1, span)
+                controls.addWidget(widget, 2 * number + 1, column, 1, span)
+                column += span
+        for column in range(4):
+            controls.setColumnStretch(column, 1)
+        buttons_row = QtWidgets.QHBoxLayout()
+        for button in (self.train_button, self.pause_button, self.stop_button):
+            buttons_row.addWidget(button)
+        buttons_row.addStretch(1)
+
+        self.status = QtWidgets.QLabel("Choose a model and a task, then press Train.")
+        self.status.setWordWrap(True)
+        self.heatmap = Heatmap()
+        self.loss_view = TitledPlot(title="Training loss")
+        self.loss_view.plot.setLabel("bottom", "step")
+        self.loss_curve = self.loss_view.plot.plot([], [], pen=LOSS_PEN, symbol="o", symbolSize=5,
+                                                   symbolBrush=(31, 119, 180), symbolPen=None)
+        self.score_view = TitledPlot(title="Held-out score and alignment agreement (%)")
+        self.score_view.plot.setLabel("bottom", "step")
+        self.score_view.plot.setYRange(0, 100)
+        legend_below(self.score_view.plot, columns=1)
+        self.score_curve = self.score_view.plot.plot([], [], pen=SCORE_PEN, name="exact match")
+        self.agreement_curve = self.score_view.plot.plot([], [], pen=AGREEMENT_PEN, name="alignment agreement")
+        self.cursor_lines = [pg.InfiniteLine(angle=90, pen=pg.mkPen((200, 40, 40), width=1)) for _ in range(2)]
+        self.loss_view.plot.addItem(self.cursor_lines[0])
+        self.score_view.plot.addItem(self.cursor_lines[1])
+        curves = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        curves.addWidget(self.loss_view)
+        curves.addWidget(self.score_view)
+        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        split.addWidget(self.heatmap)
+        split.addWidget(curves)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([600, 400])  # (scaled to the dock: the map gets the larger share)
+
+        self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.slider.setEnabled(False)
+        self.slider.setToolTip("Scrub back through the snapshots of the training")
+        self.slider_label = QtWidgets.QLabel("no history yet")
+        self.said_label = QtWidgets.QLabel(" ")  # what the model answers the probe at the snapshot on show
+        self.said_label.setWordWrap(True)
+        self.flipbook_button = QtWidgets.QPushButton("Flip-book…")
+        self.flipbook_button.setToolTip("Export the training as a flip-book: a PDF page and a GIF frame per "
+                                        "snapshot, the loss so far under each map")
+        self.curves_button = QtWidgets.QPushButton("Curves…")
+        self.curves_button.setToolTip("Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)")
+        self.save_button = QtWidgets.QPushButton("Save model…")
+        self.save_button.setToolTip("Write the trained model, with its history, as a checkpoint file")
+        history_row = QtWidgets.QHBoxLayout()
+        history_row.addWidget(QtWidgets.QLabel("History"))
+        history_row.addWidget(self.slider, 1)
+        history_row.addWidget(self.slider_label)
+        buttons = QtWidgets.QHBoxLayout()
+        buttons.addStretch(1)
+        for button in (self.flipbook_button, self.curves_button, self.save_button):
+            buttons.addWidget(button)
+
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(controls)
+        layout.addLayout(buttons_row)
+        layout.addWidget(self.status)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.said_label)
+        layout.addLayout(history_row)
+        layout.addLayout(buttons)
+
+        self.family_box.currentIndexChanged.connect(self._on_family_changed)
+        self.task_box.activated.connect(self._on_task_chosen)
+        self.size_box.currentTextChanged.connect(lambda _text: self._apply_size())
+        self.train_button.clicked.connect(self.start)
+        self.pause_button.clicked.connect(self.toggle_pause)
+        self.stop_button.clicked.connect(self.stop)
+        self.slider.valueChanged.connect(self._on_slider_moved)
+        self.flipbook_button.clicked.connect(lambda: self.flipbook_requested.emit())
+        self.curves_button.clicked.connect(lambda: self.export_requested.emit())
+        self.save_button.clicked.connect(self._on_save_clicked)
+        self._on_family_changed()
+        self._update_buttons()
+
+    def sizeHint(self) -> QtCore.QSize:
+        """Modest, like the other panels: the plots' own hints (600 × 480 each) would claim the dock area."""
+        least = self.minimumSizeHint()
+        return QtCore.QSize(max(least.width(), 420), max(least.height(), 400))
+
+    # -- settings ---------------------------------------------------------------------------
+    @property
+    def kind(self) -> str:
+        return str(self.family_box.currentData())
+
+    @property
+    def task(self) -> str:
+        return KERNEL_TASK if self.kind == KERNEL_TASK else str(self.task_box.currentData())
+
+    def _on_family_changed(self) -> None:
+        kernel = self.kind == KERNEL_TASK
+        for widget in (self.task_box, self.size_box, self.width_box, self.layers_box, self.probe_edit):
+            widget.setEnabled(not kernel)
+        self.heads_box.setEnabled(not kernel and _family(self.kind) != "rnn")
+        self.epochs_box.setValue(5 if kernel else 20)
+        self.epochs_box.setToolTip("SGD steps on w (the book trains 5)" if kernel else
+                                   "Passes over the 8,192 training examples (or the file's pairs)")
+        self._apply_size()
+        self._update_probe_hint()
+
+    def _apply_size(self) -> None:
+        if self.kind == KERNEL_TASK:
+            return
+        width, layers, heads = SIZES[self.size_box.currentText()][_family(self.kind)]
+        self.width_box.setValue(width)
+        self.layers_box.setValue(layers)
+        self.heads_box.setValue(heads)
+
+    def _on_task_chosen(self) -> None:
+        if self.task == FILE_TASK:
+            start = str(self.data_path or Path.home())
+            path, _ = file_dialogs.open_file_name(self, "Train on a file of pairs", start,
+                                                  "Tab-separated pairs, source<TAB>target (*.tsv *.txt);;All files (*)")
+            if path:
+                self.data_path = Path(path)
+                self.task_box.setItemText(self.task_box.currentIndex(), f"file: {self.data_path.name}")
+            elif self.data_path is None:
+                self.task_box.setCurrentIndex(1)
+        self._update_probe_hint()
+
+    def _update_probe_hint(self) -> None:
+        task = TASKS.get(self.task)
+        self.probe_edit.setPlaceholderText(task.probe if task else "the file's first sentence"
+                                           if self.task == FILE_TASK else "")
+
+    def arch(self) -> dict:
+        """The architecture settings the three numbers say, over the size preset's (dropout off)."""
+        from_kind = _family(self.kind)
+        width, layers, heads = self.width_box.value(), self.layers_box.value(), self.heads_box.value()
+        arch: dict = {"num_hiddens": width, "dropout": 0.0}
+        if from_kind == "rnn":
+            arch |= {"embed_size": max(4, width // 2), "num_layers": layers}
+        elif from_kind == "transformer":
+            arch |= {"ffn_hiddens": 2 * width, "num_heads": heads, "num_encoder_layers": layers,
+                     "num_decoder_layers": layers}
+        else:
+            arch |= {"ffn_hiddens": 2 * width, "num_heads": heads, "num_decoder_layers": layers}
+        return arch
+
+    def request(self) -> TrainRequest:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        task = self.task if self.task != FILE_TASK or self.data_path is None else self.data_path.stem
+        name = f"{task}-{self.kind}-{stamp}.safetensors" if self.kind != KERNEL_TASK else \
+            f"kernel-regression-{stamp}.safetensors"
+        device = self.session.state.device if self.session is not None else "cpu"
+        return TrainRequest(self.kind, self.task, self.trained_folder / name, self.arch(), self.epochs_box.value(),
+                            self.minutes_box.value() or None, probe=self.probe_edit.text().strip() or None,
+                            data_path=self.data_path, device=device if device != "auto" else "auto")
+
+    # -- the run ----------------------------------------------------------------------------
+    def start(self) -> None:
+        """Train with the settings on show (the button)."""
+        if (self.run is not None and self.run.running) or self.session is None:
+            return
+        if self.kind != KERNEL_TASK and self.heads_box.isEnabled() and self.width_box.value() % self.heads_box.value():
+            self._say(f"The width ({self.width_box.value()}) must be a multiple of the heads "
+                      f"({self.heads_box.value()}).", error=True)
+            return
+        if self.task == FILE_TASK and self.data_path is None:
+            self._say("Choose the file of source<TAB>target pairs to train on (Task ▸ your own file).", error=True)
+            return
+        self.history, self.saved_path, self._follow = None, None, True
+        self._clear()
+        request = self.request()
+        what = "the book's kernel regression" if self.kind == KERNEL_TASK else \
+            f"{self.family_box.currentText()} on {self.task_box.currentText().split(' — ')[0]}"
+        self._say(f"Training {what}: the first snapshot shows the untrained model…")
+        self.run = self.session.train(request, self.show_history, self._on_done, self._on_failed)
+        self._update_buttons()
+        self.run.start()
+
+    def toggle_pause(self) -> None:
+        if self.run is None or not self.run.running:
+            return
+        if self.run.paused:
+            self.run.resume()
+            self._say("Training resumed.")
+        else:
+            self.run.pause()
+            self._say("Paused: Resume goes on from here; Stop opens the model as it is.")
+        self._update_buttons()
+
+    def stop(self) -> None:
+        if self.run is not None and self.run.running:
+            self.run.stop()
+            self._say("Stopping after this step; the model will open as it is…")
+            self._update_buttons()
+
+    def _on_done(self, path: Path) -> None:
+        self.saved_path = path
+        self._update_buttons()
+        last = self.history.snapshots[-1] if self.history and self.history.snapshots else None
+        summary = snapshot_caption(self.history, last) if self.history and last else ""
+        self._say(f"Done ({summary}). The model opens in the window; Save model… keeps a copy where you want it.")
+        probe = " ".join(last.cols) if self.task != KERNEL_TASK and last is not None else ""
+        self.opened.emit(str(path), probe)  # (the window opens it, its probe decoded in every view)
+
+    def _on_failed(self, message: str) -> None:
+        self._update_buttons()
+        self._say(f"Training stopped: {message}", error=True)
+
+    def _update_buttons(self) -> None:
+        running = self.run is not None and self.run.running
+        self.train_button.setEnabled(not running)
+        self.pause_button.setEnabled(running)
+        self.stop_button.setEnabled(running)
+        self.pause_button.setText("Resume" if running and self.run is not None and self.run.paused else "Pause")
+        has = self.history is not None and bool(self.history.snapshots)
+        self.flipbook_button.setEnabled(has)
+        self.curves_button.setEnabled(has)
+        self.save_button.setEnabled(not running and self.saved_path is not None)
+        for widget in (self.family_box, self.size_box):
+            widget.setEnabled(not running)
+
+    def _say(self, text: str, error: bool = False) -> None:
+        self.status.setText(text)
+        self.status.setStyleSheet("color: #b00020;" if error else "")
+        self.message.emit(text)
+
+    # -- drawing ----------------------------------------------------------------------------
+    def show_state(self, old: SessionState | None, new: SessionState) -> None:
+        """A loaded checkpoint that keeps its training history shows it (unless a run is on show)."""
+        if not changed(old, new, "model") or new.model is None or (self.run is not None and self.run.running):
+            return
+        raw = new.model.training.get("history")
+        if raw is None:
+            return
+        try:
+            history = TrainingHistory.from_json(raw)
+        except HistoryError as error:
+            self._say(f"{new.model.label}: its training history cannot be shown ({error}).", error=True)
+            return
+        if self.history is not None and self.saved_path == new.model.path:
+            return  # the run just finished: its history is on show already
+        self.saved_path, self._follow = new.model.path, True
+        self.show_history(history)
+        self._say(f"{new.model.label}: trained on {history.task} ({len(history.snapshots)} snapshots); scrub the "
+                  "history below.")
+
+    def show_history(self, history: TrainingHistory) -> None:
+        """Draw the curves; the map of the newest snapshot unless the user has scrubbed back."""
+        self.history = history
+        count = len(history.snapshots)
+        steps = history.steps
+        loss = history.curve("loss")
+        keep = np.isfinite(loss)
+        self.loss_curve.setData(steps[keep], loss[keep])
+        percent = history.score_name == "exact match"
+        score = history.curve("score")
+        self.score_view.set_title("Held-out exact match and alignment agreement (%)" if percent else
+                                  f"Held-out {history.score_name}")
+        self.score_curve.setData(steps, score)
+        self.score_curve.opts["name"] = history.score_name
+        agreement = 100 * history.curve("agreement")
+        has_agreement = bool(np.isfinite(agreement).any())
+        self.agreement_curve.setData(steps if has_agreement else [], agreement if has_agreement else [])
+        self.agreement_curve.setVisible(has_agreement)
+        if percent:
+            self.score_view.plot.setYRange(0, 100)
+        else:
+            self.score_view.plot.enableAutoRange(axis="y")
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, count - 1)
+        self.slider.setEnabled(count > 1)
+        if self._follow:
+            self.slider.setValue(count - 1)
+        self.slider.blockSignals(False)
+        self._show_snapshot(self.slider.value())
+        self._update_buttons()
+
+    def _on_slider_moved(self, index: int) -> None:
+        self._follow = self.history is not None and index == len(self.history.snapshots) - 1
+        self._show_snapshot(index)
+
+    def _show_snapshot(self, index: int) -> None:
+        if self.history is None or not self.history.snapshots:
+            return
+        index = min(max(index, 0), len(self.history.snapshots) - 1)
+        snapshot = self.history.snapshots[index]
+        figure = snapshot_figure(self.history, index)
+        self.heatmap.show_figure(replace(figure, title=map_title(self.history, snapshot)))
+        for line in self.cursor_lines:
+            line.setValue(snapshot.step)
+        self.slider_label.setText(f"snapshot {index + 1} of {len(self.history.snapshots)} · step {snapshot.step:,}")
+        if self.history.task != KERNEL_TASK:
+            known = self.history.task in TASKS  # (its rows are the right answer; a file's are what it said)
+            right = " ".join(snapshot.rows[:-1]) if known and snapshot.rows[-1:] == ("<eos>",) else ""
+            verdict = "" if not right else " ✓" if " ".join(snapshot.said) == right else f" (right: {right})"
+            self.said_label.setText(f"At step {snapshot.step:,} the model answers {' '.join(snapshot.cols)} with "
+                                    f"{' '.join(snapshot.said) or '(nothing)'}{verdict}")
+        else:
+            self.said_label.setText(snapshot.note)
+
+    def _clear(self) -> None:
+        for curve in (self.loss_curve, self.score_curve, self.agreement_curve):
+            curve.setData([], [])
+        self.slider.setEnabled(False)
+        self.slider_label.setText("no history yet")
+        self.said_label.setText(" ")
+
+    # -- figures and files ------------------------------------------------------------------
+    def figure(self) -> StackSpec | None:
+        """The curves (loss above score and agreement): what Export curves… writes."""
+        return curves_figure(self.history) if self.history is not None and self.history.snapshots else None
+
+    def flipbook_figures(self) -> list:
+        from attnviz.figures.training import training_frames
+
+        return training_frames(self.history) if self.history is not None and self.history.snapshots else []
+
+    def stem(self) -> str:
+        return self.saved_path.stem if self.saved_path is not None else "training"
+
+    def map_figure(self) -> NamedFigure | None:
+        if self.history is None or not self.history.snapshots:
+            return None
+        index = self.slider.value()
+        return NamedFigure(f"{self.stem()}_map_step{self.history.snapshots[index].step:06d}",
+                           snapshot_figure(self.history, index))
+
+    def _on_save_clicked(self) -> None:
+        if self.saved_path is None:
+            return
+        start = str(Path.home() / self.saved_path.name)
+        path, _ = file_dialogs.save_file_name(self, "Save the trained model", start,
+                                              "attnviz checkpoint (*.safetensors)")
+        if path:
+            self.save_model(Path(path) if Path(path).suffix else Path(path + ".safetensors"))
+
+    def save_model(self, target: Path) -> bool:
+        """Copy the trained checkpoint to ``target`` (a new file, or an attnviz checkpoint the dialog agreed to
+        replace), whole or not at all; the result is said in the status line."""
+        assert self.saved_path is not None
+        try:
+            save_copy(self.saved_path, target)
+        except (ValueError, OSError) as error:
+            self._say(f"The model was not saved: {error}", error=True)
+            return False
+        self._say(f"Saved the trained model, with its training history, as {target}.")
+        return True
+

@@ -1,0 +1,152 @@
+"""Watch attention learn: how fast the tasks are learned on this machine's CPU, and what watching costs.
+
+Part 1 (no window): RNN + additive attention on **dates** and the Transformer on **reverse** (the "small"
+preset, the Train dock's defaults), trained with 2 torch threads; a snapshot every epoch scores exact match
+on 256 freshly generated held-out inputs (never trained on) and the alignment agreement. Reports the time to
+≥ 95 % exact match with ≥ 90 % agreement, and the curves. The Nadaraya–Watson regression's 5 epochs, timed.
+
+Part 2 (the real window, offscreen, its threaded session): a Transformer run in the Train dock while a 1 ms
+timer ticks on the GUI thread: the longest event-loop gap; and the run's steps per second with the window
+redrawing every snapshot against the same run with no window at all (same settings, same thread count).
+
+    python bench/train_tasks.py [--repeats 3]
+    python bench/train_tasks.py --quick     # the smoke run the test suite makes (no figure to report)
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+TARGET_SCORE, TARGET_AGREEMENT = 95.0, 0.90
+
+
+def learn(kind: str, task: str, epochs: int) -> dict:
+    import torch
+
+    from attnviz.training.live import LiveSettings, LiveTraining, preset_arch, task_data
+
+    torch.set_num_threads(2)
+    settings = LiveSettings(epochs=epochs, snapshots=epochs)
+    run = LiveTraining(kind, task_data(task, settings), preset_arch(kind, "small"), settings)
+    history = run.run().history
+    reached = next((s for s in history.snapshots if s.score >= TARGET_SCORE and (s.agreement or 0) >= TARGET_AGREEMENT),
+                   None)
+    return {"reached_s": None if reached is None else reached.seconds, "reached_step": reached and reached.step,
+            "final": history.snapshots[-1], "curve": [(s.step, round(s.seconds, 1), round(s.score, 1),
+                                                       round(100 * (s.agreement or 0))) for s in history.snapshots]}
+
+
+def kernel_seconds() -> float:
+    from attnviz.training.live_kernel import KernelTraining
+
+    started = time.perf_counter()
+    KernelTraining().run()
+    return time.perf_counter() - started
+
+
+def watched(epochs: int) -> dict:
+    """A Transformer reverse run in the Train dock: its steps per second and the GUI thread's longest gap."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import torch
+    from PySide6 import QtCore, QtWidgets
+
+    from attnviz.gui.main_window import MainWindow, Poster
+    from attnviz.gui.settings import Settings
+    from attnviz.session import ThreadRunner
+    from bench._window import wait_until
+
+    torch.set_num_threads(1)  # the app's setting (attnviz.core.device.DEFAULT_THREADS)
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
+    folder = tempfile.mkdtemp(prefix="attnviz-bench-")
+    poster = Poster()
+    runner = ThreadRunner(poster.post)
+    window = MainWindow(Settings(Path(folder) / "settings.ini"), runner)
+    window.resize(1280, 800)
+    window.show()
+    panel = window.panels.panels["train"]
+    panel.trained_folder = Path(folder) / "trained"
+    window.docks["train"].raise_()
+    panel.family_box.setCurrentIndex(panel.family_box.findData("transformer"))
+    panel.task_box.setCurrentIndex(panel.task_box.findData("reverse"))
+    panel.epochs_box.setValue(epochs)
+    ticks: list[float] = []
+    timer = QtCore.QTimer()
+    timer.setInterval(1)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start()
+    panel.start()
+    def opened() -> bool:
+        model = window.session.state.model
+        return not panel.run.running and model is not None and model.path.parent == panel.trained_folder
+
+    wait_until(app, window, opened)
+    timer.stop()
+    last = panel.history.snapshots[-1]
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+    window.close()
+    runner.shutdown()
+    return {"steps_per_s": last.step / last.seconds, "gap_ms": 1000 * max(gaps), "gap_p99_ms":
+            1000 * sorted(gaps)[int(0.99 * len(gaps))]}
+
+
+def unwatched(epochs: int) -> float:
+    import torch
+
+    from attnviz.training.live import LiveSettings, LiveTraining, preset_arch, task_data
+
+    torch.set_num_threads(1)
+    settings = LiveSettings(epochs=epochs)
+    run = LiveTraining("transformer", task_data("reverse", settings), preset_arch("transformer", "small"), settings)
+    last = run.run().history.snapshots[-1]
+    return last.step / last.seconds
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--epochs", type=int, default=10, help="epochs of the watched/unwatched comparison")
+    parser.add_argument("--quick", action="store_true", help="one short run of each (the test suite's smoke run)")
+    args = parser.parse_args()
+    if args.quick:
+        args.repeats, args.epochs = 1, 1
+    print(f"# {os.cpu_count()} CPUs; torch threads 2 (part 1), 1 (part 2, the app's)\n")
+    print("| model · task | to ≥ 95 % exact match and ≥ 90 % agreement (median of runs) | final exact match, "
+          "agreement | runs |")
+    print("| --- | --- | --- | --- |")
+    for kind, task, epochs in (("rnn-additive", "dates", 10), ("transformer", "reverse", 20)):
+        epochs = 1 if args.quick else epochs
+        results = [learn(kind, task, epochs) for _ in range(args.repeats)]
+        times = [r["reached_s"] for r in results if r["reached_s"] is not None]
+        final = results[0]["final"]
+        shown = f"{statistics.median(times):.0f} s (step {results[0]['reached_step']})" if times else "not reached"
+        print(f"| {kind} · {task} | {shown} | {final.score:.1f} %, {100 * final.agreement:.1f} % | "
+              f"{len(times)}/{len(results)} reached |", flush=True)
+        print(f"<!-- curve (step, s, exact match %, agreement %): {results[0]['curve']} -->")
+    kernel = [kernel_seconds() for _ in range(args.repeats)]
+    print(f"| kernel regression (5 epochs, the book's) | {statistics.median(kernel) * 1000:.0f} ms in all | | |\n")
+    seen = [watched(args.epochs) for _ in range(args.repeats)]
+    alone = [unwatched(args.epochs) for _ in range(args.repeats)]
+    watched_rate = statistics.median(s["steps_per_s"] for s in seen)
+    alone_rate = statistics.median(alone)
+    print("| Transformer · reverse, 1 thread | steps/s | longest event-loop gap | 99th percentile gap |")
+    print("| --- | --- | --- | --- |")
+    print(f"| trained in the Train dock (redrawn every snapshot) | {watched_rate:.1f} | "
+          f"{statistics.median(s['gap_ms'] for s in seen):.0f} ms | "
+          f"{statistics.median(s['gap_p99_ms'] for s in seen):.1f} ms |")
+    print(f"| trained with no window | {alone_rate:.1f} | | |")
+    print(f"\nwatching costs {100 * (1 - watched_rate / alone_rate):.1f} % of the training speed (median of "
+          f"{args.repeats})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+"""The Train dock: train in the window, watch the maps and curves, scrub the history, stop half-way, open,
+save and export what was trained (the window's session runs inline: each run ends inside the click)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from attnviz.core.checkpoint import load_checkpoint
+from attnviz.core.training_history import TrainingHistory
+from attnviz.gui.panels.train import TrainPanel
+from attnviz.render.figure_files import export_figure
+from tests.helpers import pixels, settle
+
+
+@pytest.fixture
+def panel(window, tmp_path) -> TrainPanel:
+    train = window.panels.panels["train"]
+    assert isinstance(train, TrainPanel)
+    train.trained_folder = tmp_path / "trained"
+    window.docks["train"].raise_()
+    settle(window)
+    return train
+
+
+def choose(panel: TrainPanel, kind: str, task: str | None = None, epochs: int | None = 1) -> None:
+    panel.family_box.setCurrentIndex(panel.family_box.findData(kind))
+    if task is not None:
+        panel.task_box.setCurrentIndex(panel.task_box.findData(task))
+        panel.size_box.setCurrentText("tiny")
+    if epochs is not None:
+        panel.epochs_box.setValue(epochs)
+
+
+def test_training_in_the_dock_opens_the_model_with_its_probe_and_keeps_the_history(window, panel):
+    choose(panel, "rnn-additive", "copy", epochs=2)
+    panel.train_button.click()
+    history = panel.history
+    assert history is not None and len(history.snapshots) == 31 and history.snapshots[-1].step == 256
+    # the model opened like any checkpoint, its probe decoded in every view; the Train dock stayed on show
+    model = window.session.state.model
+    assert model.kind == "rnn-additive" and model.path.parent == panel.trained_folder
+    assert window.sentence.text() == "3 1 4 1 5 9 2" and window.session.state.steps
+    assert not window.docks["train"].visibleRegion().isEmpty()
+    assert panel.slider.maximum() == 30 and panel.slider.value() == 30
+    assert panel.heatmap.spec.title.startswith("step 256 · exact match ") and "agreement" in panel.heatmap.spec.title
+    assert panel.save_button.isEnabled() and panel.train_button.isEnabled() and not panel.stop_button.isEnabled()
+    # scrubbing back shows the untrained model's map, and the cursor on the curves follows
+    panel.slider.setValue(0)
+    assert panel.heatmap.spec.title.startswith("step 0 ")
+    assert np.array_equal(panel.heatmap.values, history.snapshots[0].map)
+    assert panel.cursor_lines[0].value() == 0 and panel.slider_label.text() == "snapshot 1 of 31 · step 0"
+    trained_pixels = pixels(panel.heatmap)
+    panel.slider.setValue(30)
+    assert not np.array_equal(pixels(panel.heatmap), trained_pixels)  # the map changed as it learned
+
+
+def test_stopping_half_way_opens_the_model_as_it_is(window, panel, monkeypatch):
+    choose(panel, "transformer", "reverse", epochs=50)
+    shown = panel.show_history
+
+    def stop_after_three(history: TrainingHistory) -> None:
+        shown(history)
+        if len(history.snapshots) == 3:
+            panel.stop()  # (the Stop button, from the run's third snapshot)
+
+    monkeypatch.setattr(panel, "show_history", stop_after_three)
+    panel.train_button.click()
+    assert len(panel.history.snapshots) == 3  # it stopped right after the third: that is the model saved
+    loaded = load_checkpoint(window.session.state.model.path)
+    assert loaded.training["stopped"] is True and loaded.training["steps"] == panel.history.snapshots[-1].step
+    assert sorted(p.suffix for p in panel.trained_folder.iterdir()) == [".safetensors"]  # nothing half-written
+
+
+def test_the_kernel_regression_trains_in_the_dock_and_its_weights_sharpen(window, panel):
+    choose(panel, "kernel-regression", epochs=None)
+    assert not panel.task_box.isEnabled() and panel.epochs_box.value() == 5
+    panel.train_button.click()
+    assert window.session.state.model.kind == "kernel-regression"
+    assert panel.history.snapshots[0].note == "w = 1.00" and len(panel.history.snapshots) == 6
+    assert panel.heatmap.values.shape == (50, 50) and panel.score_view.title_text() == "Held-out test MSE"
+
+
+def test_a_checkpoint_with_a_history_shows_it_when_opened(window, panel, tmp_path, capsys):
+    from tests.helpers import run_cli
+
+    out = tmp_path / "dates.safetensors"
+    code, _, err = run_cli(capsys, "train", "rnn-dot", "--task", "dates", "--out", str(out), "--epochs", "1",
+                           "--snapshots", "4", "--preset", "tiny")
+    assert code == 0, err
+    window.load(out)
+    assert panel.history is not None and [s.step for s in panel.history.snapshots] == [0, 32, 64, 96, 128]
+    assert panel.slider.isEnabled() and panel.heatmap.spec.col_labels == ("march", "3", "2021")
+    assert "dates.safetensors: trained on dates (5 snapshots)" in panel.status.text()
+
+
+def test_save_export_flipbook_and_curves(window, panel, tmp_path):
+    choose(panel, "rnn-additive", "dates")
+    panel.train_button.click()
+    target = tmp_path / "mine.safetensors"
+    assert panel.save_model(target)
+    saved = load_checkpoint(target)
+    assert len(TrainingHistory.from_json(saved.training["history"]).snapshots) == 31
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    assert not panel.save_model(notes)  # a file that is not a checkpoint is never replaced
+    assert notes.read_text() == "mine" and "not an attnviz checkpoint" in panel.status.text()
+
+    written = window.exports.export_frames(tmp_path / "flip.pdf", panel.flipbook_figures(), "t", "snapshots")
+    assert [p.name for p in written] == ["flip.pdf", "flip.gif"]
+    with Image.open(tmp_path / "flip.gif") as gif:
+        assert gif.n_frames == 31
+    figure = window.panels.figure("train")
+    assert figure is not None and figure.stem == "training-curves"
+    export_figure(figure.spec, tmp_path / "curves.csv")
+    lines = (tmp_path / "curves.csv").read_text().splitlines()
+    assert lines[0] == "series,step,value" and {line.split(",")[0] for line in lines[1:]} == {
+        "training loss", "exact match", "alignment agreement"}
+    export_figure(figure.spec, tmp_path / "curves.png")
+    assert Image.open(tmp_path / "curves.png").size[1] > Image.open(tmp_path / "curves.png").size[0]  # stacked
+
+
+def test_a_hostile_file_is_refused_in_the_dock_with_one_sentence(window, panel, tmp_path):
+    before = window.session.state.model
+    bad = tmp_path / "bad.tsv"
+    bad.write_bytes(b"\x00\xff" * 5000)
+    choose(panel, "transformer", "file")
+    panel.data_path = bad
+    panel.train_button.click()
+    assert panel.status.text() == ("Training stopped: bad.tsv: no usable source<TAB>target pairs (lines skipped: "
+                                   "1 not UTF-8)")
+    assert window.session.state.model is before and panel.train_button.isEnabled()
+    assert not Path(panel.trained_folder).exists() or not list(Path(panel.trained_folder).iterdir())
+
+
+def test_heads_that_do_not_divide_the_width_are_refused_before_training(window, panel):
+    choose(panel, "transformer", "copy")
+    panel.width_box.setValue(30)
+    panel.heads_box.setValue(4)
+    panel.train_button.click()
+    assert "must be a multiple of the heads" in panel.status.text() and panel.history is None
