@@ -81,7 +81,7 @@ def test_the_kernel_regression_trains_in_the_dock_and_its_weights_sharpen(window
     panel.train_button.click()
     assert window.session.state.model.kind == "kernel-regression"
     assert panel.history.snapshots[0].note == "w = 1.00" and len(panel.history.snapshots) == 6
-    assert panel.heatmap.values.shape == (50, 50) and panel.score_view.title_text() == "Held-out test MSE"
+    assert panel.heatmap.values.shape == (50, 50) and panel.score_view.title_text() == "Held-out test MSE, by step"
 
 
 def test_a_checkpoint_with_a_history_shows_it_when_opened(window, panel, tmp_path, capsys):

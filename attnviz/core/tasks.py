@@ -143,6 +143,41 @@ TASKS: dict[str, Task] = {task.name: task for task in (
 )}
 
 
+# The size presets of the models trained on the tasks, as the three numbers the Train dock lets a user edit:
+# (width, layers, heads); every other setting follows from them (arch_for).
+SIZE_PRESETS: dict[str, dict[str, tuple[int, int, int]]] = {
+    "tiny": {"rnn": (32, 1, 1), "transformer": (32, 1, 2), "decoder-only": (32, 2, 2)},
+    "small": {"rnn": (64, 1, 1), "transformer": (64, 2, 4), "decoder-only": (64, 3, 4)},
+}
+
+
+def _family(kind: str) -> str:
+    return "rnn" if kind.startswith("rnn") else kind
+
+
+def model_size(kind: str, preset: str) -> tuple[int, int, int]:
+    """(width, layers, heads) of ``preset`` ("tiny" or "small") for ``kind`` (the RNNs have one head)."""
+    return SIZE_PRESETS[preset][_family(kind)]
+
+
+def arch_for(kind: str, width: int, layers: int, heads: int) -> dict[str, object]:
+    """The config settings of a ``kind`` model of that width, layers (the RNN's GRU layers; the Transformer's
+    encoder and decoder layers each) and heads; dropout off (the tasks are noise-free)."""
+    arch: dict[str, object] = {"num_hiddens": width, "dropout": 0.0}
+    family = _family(kind)
+    if family == "rnn":
+        return arch | {"embed_size": max(32, width // 2), "num_layers": layers}
+    arch |= {"ffn_hiddens": 2 * width, "num_heads": heads}
+    if family == "transformer":
+        return arch | {"num_encoder_layers": layers, "num_decoder_layers": layers}
+    return arch | {"num_decoder_layers": layers}
+
+
+def preset_arch(kind: str, preset: str) -> dict[str, object]:
+    """The config settings of ``preset`` for ``kind``."""
+    return arch_for(kind, *model_size(kind, preset))
+
+
 def task_named(name: str) -> Task:
     """The task called ``name``; KeyError names the known ones."""
     try:

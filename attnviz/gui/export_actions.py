@@ -102,14 +102,16 @@ class FlipbookJob:
     """One flip-book export: the figures, the two paths, the GIF's scale; a progress dialog with Cancel
     while it runs (its Cancel stops the job between two frames, and nothing is left on disk)."""
 
-    def __init__(self, window: QtWidgets.QWidget, figures: list, pdf: Path, gif: Path, scale: float, title: str):
+    def __init__(self, window: QtWidgets.QWidget, figures: list, pdf: Path, gif: Path, scale: float, title: str,
+                 what: str = "steps"):
         self.window, self.figures, self.pdf, self.gif, self.scale, self.title = window, figures, pdf, gif, scale, title
+        self.what = what  # what a frame is: a decoding's "steps", a training's "snapshots"
         self.dialog: QtWidgets.QProgressDialog | None = None
 
     def start(self) -> Callable[[int, int], bool]:
         """Show the progress dialog (after a moment); the returned callback, safe on any thread, reports
         progress and answers False once Cancel was pressed."""
-        dialog = self.dialog = QtWidgets.QProgressDialog(f"Drawing the flip-book ({len(self.figures)} steps)…",
+        dialog = self.dialog = QtWidgets.QProgressDialog(f"Drawing the flip-book ({len(self.figures)} {self.what})…",
                                                          "Cancel", 0, 0, self.window)
         dialog.setWindowTitle("Export flip-book")
         dialog.setMinimumDuration(400)  # only long exports show it
@@ -359,7 +361,7 @@ class ExportActions(QtCore.QObject):
                         + (f". {notice}" if notice else ""))
             outcome.append(written)
 
-        job = FlipbookJob(self.window, figures, pdf, gif, fitted, title)
+        job = FlipbookJob(self.window, figures, pdf, gif, fitted, title, what)
         self._run_flipbook(job, False, done)
         return outcome[0] if outcome else []
 

@@ -25,7 +25,7 @@ from attnviz.core.checkpoint import build_model, save_checkpoint
 from attnviz.core.decoding import encode_batch, translate
 from attnviz.core.kinds import kind_named
 from attnviz.core.limits import check_config_values
-from attnviz.core.tasks import Example, task_named
+from attnviz.core.tasks import Example, preset_arch, task_named
 from attnviz.core.text import Vocab, tokenize
 from attnviz.core.training_history import Snapshot, TrainingHistory
 from attnviz.training.bleu import corpus_bleu
@@ -34,24 +34,8 @@ from attnviz.training.data import describe_skipped, make_batches, read_pairs, sp
 from attnviz.training.train import TrainingError, lr_at
 
 LIVE_KINDS = ("rnn-additive", "rnn-dot", "transformer", "decoder-only")  # the translation kinds it trains
-PRESETS: dict[str, dict[str, dict[str, Any]]] = {  # the Train dock's size presets, editable before training
-    "tiny": {"rnn": {"num_hiddens": 32, "embed_size": 32, "num_layers": 1},
-             "transformer": {"num_hiddens": 32, "ffn_hiddens": 64, "num_heads": 2, "num_encoder_layers": 1,
-                             "num_decoder_layers": 1},
-             "decoder-only": {"num_hiddens": 32, "ffn_hiddens": 64, "num_heads": 2, "num_decoder_layers": 2}},
-    "small": {"rnn": {"num_hiddens": 64, "embed_size": 32, "num_layers": 1},
-              "transformer": {"num_hiddens": 64, "ffn_hiddens": 128, "num_heads": 4, "num_encoder_layers": 2,
-                              "num_decoder_layers": 2},
-              "decoder-only": {"num_hiddens": 64, "ffn_hiddens": 128, "num_heads": 4, "num_decoder_layers": 3}},
-}
+__all__ = ["preset_arch"]  # (re-exported: the CLI, the bench and the tests build their models with it)
 MAX_FILE_PAIRS = 200_000  # a TSV's pairs kept for live training (the Tatoeba file has about 230,000)
-
-
-def preset_arch(kind: str, preset: str) -> dict[str, Any]:
-    """The architecture settings of ``preset`` ("tiny" or "small") for ``kind`` (dropout off: the tasks are
-    noise-free and small)."""
-    family = "rnn" if kind.startswith("rnn") else kind
-    return {**PRESETS[preset][family], "dropout": 0.0}
 
 
 @dataclass(frozen=True)
@@ -113,8 +97,11 @@ def task_data(name: str, settings: LiveSettings, probe: str | None = None) -> Tr
     src_vocab, tgt_vocab = task.vocabularies()
     text = task.probe if probe is None else probe
     example = task.solve(tuple(tokenize(text.lower())))
-    if example is None or len(example.src) > task.max_src_len:
+    if example is None:
         raise TrainingError(f"the probe {text!r} is not an input of the {name} task (e.g. {task.probe!r})")
+    if len(example.src) > task.max_src_len:
+        raise TrainingError(f"the probe {text!r} is longer than the {name} task's inputs ({task.lengths[0]} to "
+                            f"{task.lengths[1]} digits)")
     return TrainingData(name, name, task.examples(settings.train_size, settings.seed),
                         task.examples(settings.heldout_size, settings.seed, held_out=True), src_vocab, tgt_vocab,
                         example, "exact match")

@@ -10,6 +10,7 @@ writes a copy where the user wants it).
 
 from __future__ import annotations
 
+import html
 import math
 import time
 from dataclasses import replace
@@ -17,15 +18,15 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.core.tasks import TASKS
+from attnviz.core.tasks import SIZE_PRESETS, TASKS, arch_for, model_size
 from attnviz.core.training_history import HistoryError, Snapshot, TrainingHistory
 from attnviz.figures.spec import NamedFigure, StackSpec
 from attnviz.figures.training import curves_figure, snapshot_caption, snapshot_figure
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
-from attnviz.gui.titled_plot import TitledPlot, legend_below
+from attnviz.gui.titled_plot import TitledPlot
 from attnviz.session import Session, SessionState, changed
 from attnviz.session.training import FILE_TASK, KERNEL_TASK, TrainingRun, TrainRequest, save_copy
 
@@ -35,10 +36,6 @@ FAMILIES = (("RNN + additive (Bahdanau) attention", "rnn-additive"), ("RNN + dot
 TASK_CHOICES = (("copy — the diagonal", "copy"), ("reverse — the anti-diagonal", "reverse"),
                 ("sort — a permutation", "sort"), ("dates — crossing lines", "dates"),
                 ("your own file (TSV)…", FILE_TASK))
-SIZES = {  # the presets of attnviz.training.live.PRESETS as the three numbers a user edits
-    "tiny": {"rnn": (32, 1, 1), "transformer": (32, 1, 2), "decoder-only": (32, 2, 2)},
-    "small": {"rnn": (64, 1, 1), "transformer": (64, 2, 4), "decoder-only": (64, 3, 4)},
-}
 LOSS_PEN = pg.mkPen((31, 119, 180), width=2)
 SCORE_PEN = pg.mkPen((44, 160, 44), width=2)
 AGREEMENT_PEN = pg.mkPen((255, 127, 14), width=2, style=QtCore.Qt.PenStyle.DashLine)
@@ -93,7 +90,7 @@ class TrainPanel(QtWidgets.QWidget):
             self.task_box.addItem(label, task)
         self.task_box.setCurrentIndex(1)  # reverse: the clearest picture (an anti-diagonal)
         self.size_box = QtWidgets.QComboBox()
-        self.size_box.addItems(list(SIZES))
+        self.size_box.addItems(list(SIZE_PRESETS))
         self.size_box.setCurrentText("small")
         for box in (self.family_box, self.task_box):  # (their long names must not widen the dock)
             box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -144,28 +141,35 @@ class TrainPanel(QtWidgets.QWidget):
         self.status = QtWidgets.QLabel("Choose a model and a task, then press Train.")
         self.status.setWordWrap(True)
         self.heatmap = Heatmap()
-        self.loss_view = TitledPlot(title="Training loss")
-        self.loss_view.plot.setLabel("bottom", "step")
+        self.loss_view = TitledPlot(title="Training loss, by step")  # (no axis name: the room goes to the plot)
         self.loss_curve = self.loss_view.plot.plot([], [], pen=LOSS_PEN, symbol="o", symbolSize=5,
                                                    symbolBrush=(31, 119, 180), symbolPen=None)
-        self.score_view = TitledPlot(title="Held-out score and alignment agreement (%)")
-        self.score_view.plot.setLabel("bottom", "step")
+        self.score_view = TitledPlot(title="Held-out exact match and alignment agreement (%), by step")
         self.score_view.plot.setYRange(0, 100)
-        legend_below(self.score_view.plot, columns=1)
-        self.score_curve = self.score_view.plot.plot([], [], pen=SCORE_PEN, name="exact match")
-        self.agreement_curve = self.score_view.plot.plot([], [], pen=AGREEMENT_PEN, name="alignment agreement")
+        self.score_curve = self.score_view.plot.plot([], [], pen=SCORE_PEN)
+        self.agreement_curve = self.score_view.plot.plot([], [], pen=AGREEMENT_PEN)
+        # the legend as a label that wraps: a plot's own legend would set the dock's least width
+        self.legend = QtWidgets.QLabel()
+        self.legend.setWordWrap(True)
+        self._set_legend("exact match", True)
         self.cursor_lines = [pg.InfiniteLine(angle=90, pen=pg.mkPen((200, 40, 40), width=1)) for _ in range(2)]
         self.loss_view.plot.addItem(self.cursor_lines[0])
         self.score_view.plot.addItem(self.cursor_lines[1])
         curves = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         curves.addWidget(self.loss_view)
-        curves.addWidget(self.score_view)
+        scores = QtWidgets.QWidget()
+        scores_layout = QtWidgets.QVBoxLayout(scores)
+        scores_layout.setContentsMargins(0, 0, 0, 0)
+        scores_layout.addWidget(self.score_view, 1)
+        scores_layout.addWidget(self.legend)
+        curves.addWidget(scores)
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         split.addWidget(self.heatmap)
         split.addWidget(curves)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        split.setSizes([600, 400])  # (scaled to the dock: the map gets the larger share)
+        self.split, self._split_moved = split, False
+        split.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
 
         self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.slider.setEnabled(False)
@@ -212,6 +216,14 @@ class TrainPanel(QtWidgets.QWidget):
         self._on_family_changed()
         self._update_buttons()
 
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        """The map keeps 55 % of the width (the plots' size hints would take most) until the user moves the
+        divider."""
+        super().resizeEvent(event)
+        if not self._split_moved:
+            width = max(self.width() - 8, 0)
+            self.split.setSizes([int(0.55 * width), width - int(0.55 * width)])
+
     def sizeHint(self) -> QtCore.QSize:
         """Modest, like the other panels: the plots' own hints (600 × 480 each) would claim the dock area."""
         least = self.minimumSizeHint()
@@ -240,7 +252,7 @@ class TrainPanel(QtWidgets.QWidget):
     def _apply_size(self) -> None:
         if self.kind == KERNEL_TASK:
             return
-        width, layers, heads = SIZES[self.size_box.currentText()][_family(self.kind)]
+        width, layers, heads = model_size(self.kind, self.size_box.currentText())
         self.width_box.setValue(width)
         self.layers_box.setValue(layers)
         self.heads_box.setValue(heads)
@@ -263,28 +275,18 @@ class TrainPanel(QtWidgets.QWidget):
                                            if self.task == FILE_TASK else "")
 
     def arch(self) -> dict:
-        """The architecture settings the three numbers say, over the size preset's (dropout off)."""
-        from_kind = _family(self.kind)
-        width, layers, heads = self.width_box.value(), self.layers_box.value(), self.heads_box.value()
-        arch: dict = {"num_hiddens": width, "dropout": 0.0}
-        if from_kind == "rnn":
-            arch |= {"embed_size": max(4, width // 2), "num_layers": layers}
-        elif from_kind == "transformer":
-            arch |= {"ffn_hiddens": 2 * width, "num_heads": heads, "num_encoder_layers": layers,
-                     "num_decoder_layers": layers}
-        else:
-            arch |= {"ffn_hiddens": 2 * width, "num_heads": heads, "num_decoder_layers": layers}
-        return arch
+        """The architecture settings the three numbers say."""
+        return arch_for(self.kind, self.width_box.value(), self.layers_box.value(), self.heads_box.value())
 
     def request(self) -> TrainRequest:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         task = self.task if self.task != FILE_TASK or self.data_path is None else self.data_path.stem
         name = f"{task}-{self.kind}-{stamp}.safetensors" if self.kind != KERNEL_TASK else \
             f"kernel-regression-{stamp}.safetensors"
-        device = self.session.state.device if self.session is not None else "cpu"
+        device = self.session.state.device if self.session is not None else "auto"
         return TrainRequest(self.kind, self.task, self.trained_folder / name, self.arch(), self.epochs_box.value(),
                             self.minutes_box.value() or None, probe=self.probe_edit.text().strip() or None,
-                            data_path=self.data_path, device=device if device != "auto" else "auto")
+                            data_path=self.data_path, device=device)
 
     # -- the run ----------------------------------------------------------------------------
     def start(self) -> None:
@@ -330,7 +332,7 @@ class TrainPanel(QtWidgets.QWidget):
         self._update_buttons()
         last = self.history.snapshots[-1] if self.history and self.history.snapshots else None
         summary = snapshot_caption(self.history, last) if self.history and last else ""
-        self._say(f"Done ({summary}). The model opens in the window; Save model… keeps a copy where you want it.")
+        self._say(f"Done: {summary}. The model is open in the window (Save model… keeps it).")
         probe = " ".join(last.cols) if self.task != KERNEL_TASK and last is not None else ""
         self.opened.emit(str(path), probe)  # (the window opens it, its probe decoded in every view)
 
@@ -363,6 +365,8 @@ class TrainPanel(QtWidgets.QWidget):
             return
         raw = new.model.training.get("history")
         if raw is None:
+            if self.history is not None:
+                self._say(f"{new.model.label} keeps no training history; the history below is {self.stem()}'s.")
             return
         try:
             history = TrainingHistory.from_json(raw)
@@ -386,10 +390,10 @@ class TrainPanel(QtWidgets.QWidget):
         self.loss_curve.setData(steps[keep], loss[keep])
         percent = history.score_name == "exact match"
         score = history.curve("score")
-        self.score_view.set_title("Held-out exact match and alignment agreement (%)" if percent else
-                                  f"Held-out {history.score_name}")
+        self.score_view.set_title("Held-out exact match and alignment agreement (%), by step" if percent else
+                                  f"Held-out {history.score_name}, by step")
         self.score_curve.setData(steps, score)
-        self.score_curve.opts["name"] = history.score_name
+        self._set_legend(history.score_name, percent)
         agreement = 100 * history.curve("agreement")
         has_agreement = bool(np.isfinite(agreement).any())
         self.agreement_curve.setData(steps if has_agreement else [], agreement if has_agreement else [])
@@ -406,6 +410,12 @@ class TrainPanel(QtWidgets.QWidget):
         self.slider.blockSignals(False)
         self._show_snapshot(self.slider.value())
         self._update_buttons()
+
+    def _set_legend(self, score_name: str, with_agreement: bool) -> None:
+        name = html.escape(score_name).replace(" ", "&nbsp;")  # (an entry never breaks between swatch and name)
+        score = f'<span style="color:{SCORE_PEN.color().name()}">━━</span>&nbsp;{name}'
+        agreement = f' &nbsp; <span style="color:{AGREEMENT_PEN.color().name()}">╍╍</span>&nbsp;agreement'
+        self.legend.setText(score + (agreement if with_agreement else ""))
 
     def _on_slider_moved(self, index: int) -> None:
         self._follow = self.history is not None and index == len(self.history.snapshots) - 1
