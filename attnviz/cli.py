@@ -143,7 +143,15 @@ def _train_task(args: argparse.Namespace) -> int:
     arch = {**preset_arch(args.kind, args.preset or "small"),
             **(_parse_arch(args.kind, args.arch) if args.arch is not None else {})}
     control = Control()
-    previous = signal.signal(signal.SIGINT, lambda *_: control.stop())
+
+    def interrupted(*_: object) -> None:
+        if control.stopped:  # a second Ctrl-C: quit now, without saving
+            raise KeyboardInterrupt
+        control.stop()
+        print("attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)",
+              file=sys.stderr, flush=True)
+
+    previous = signal.signal(signal.SIGINT, interrupted)
 
     def report(history) -> None:
         last = history.snapshots[-1]

@@ -4,6 +4,7 @@ written out as a flip-book and figures."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from PIL import Image
 
@@ -59,3 +60,32 @@ def test_export_training_of_a_checkpoint_without_history_says_so(tmp_path, capsy
     path = tiny_models["transformer"][0]
     code, _, err = run_cli(capsys, "export", "--checkpoint", str(path), "--training", "--out", str(tmp_path / "o"))
     assert code == 2 and "has no training history" in err and not (tmp_path / "o").exists()
+
+
+def test_ctrl_c_stops_a_task_run_and_saves_what_it_learned(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from tests.helpers import CHILD_CAP_S
+
+    out = tmp_path / "copy.safetensors"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    child = subprocess.Popen([sys.executable, "-m", "attnviz", "train", "rnn-additive", "--task", "copy", "--out",
+                              str(out), "--epochs", "200", "--snapshots", "400", "--preset", "tiny", "--threads", "1"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert child.stderr is not None
+    lines = []
+    for line in child.stderr:  # wait for the first snapshot after training began (an event, not a clock)
+        lines.append(line)
+        if line.startswith("step ") and not line.startswith("step 0 "):
+            break
+    child.send_signal(signal.SIGINT)
+    printed, rest = child.communicate(timeout=CHILD_CAP_S)
+    assert child.returncode == 0, "".join(lines) + rest
+    assert "stopping after this step and saving what it learned" in rest
+    assert printed.startswith(f"wrote {out} (stopped early): exact match ")
+    loaded = load_checkpoint(out)
+    assert loaded.training["stopped"] is True and loaded.training["steps"] < 200 * 256
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.safetensors"]  # nothing half-written beside it
