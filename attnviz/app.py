@@ -14,6 +14,9 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from attnviz import i18n
+from attnviz.argparse_text import take_language_option, translate_argparse
+from attnviz.i18n import tr
 from attnviz.unopenable import is_model_folder, looks_like_a_path, why_unopenable
 
 QUIT_WAIT_S = 1.5  # at quit, how long a running background job may hold the process
@@ -31,17 +34,20 @@ def _gui_parser() -> argparse.ArgumentParser:
     from attnviz.cli import COMMANDS
 
     parser = argparse.ArgumentParser(
-        prog="attnviz", description="See attention. Without a command, opens the desktop app.",
-        epilog=f"commands (attnviz COMMAND --help): {', '.join(COMMANDS)}")
-    parser.add_argument("--checkpoint", type=Path, help="checkpoint to open (default: the shipped Transformer)")
-    parser.add_argument("--text", help="sentence to decode on start")
-    parser.add_argument("--session", type=Path, help="a saved session to open (File ▸ Save session)")
-    parser.add_argument("--device", help="auto, cpu, cuda, cuda:N or mps")
+        prog="attnviz", description=tr("See attention. Without a command, opens the desktop app."),
+        epilog=tr("commands (attnviz COMMAND --help): {commands}").format(commands=", ".join(COMMANDS)))
+    parser.add_argument("--checkpoint", type=Path, help=tr("checkpoint to open (default: the shipped Transformer)"))
+    parser.add_argument("--text", help=tr("sentence to decode on start"))
+    parser.add_argument("--session", type=Path, help=tr("a saved session to open (File ▸ Save session)"))
+    parser.add_argument("--device", help=tr("auto, cpu, cuda, cuda:N or mps"))
+    parser.add_argument("--lang", metavar="CODE", help=tr(
+        "the interface's language: en or zh_CN (any command takes it too; default: View ▸ Language's choice, "
+        "else the system's)"))
     parser.add_argument("--open", nargs="?", metavar="FILE",
-                        help="a checkpoint or saved session, as the desktop entry passes it: a path that cannot "
-                             "be opened is explained in the window")
+                        help=tr("a checkpoint or saved session, as the desktop entry passes it: a path that cannot "
+                                "be opened is explained in the window"))
     parser.add_argument("--settings", type=Path, help=argparse.SUPPRESS)  # tests keep their own settings file
-    parser.add_argument("--log", type=Path, help="log file (default: attnviz.log in the app's data folder)")
+    parser.add_argument("--log", type=Path, help=tr("log file (default: attnviz.log in the app's data folder)"))
     parser.add_argument("--quit-after", type=int, help=argparse.SUPPRESS)  # ms; for tests and benchmarks
     parser.add_argument("--report-first-paint", action="store_true", help=argparse.SUPPRESS)  # bench/
     parser.add_argument("--quit-when-decoded", action="store_true", help=argparse.SUPPRESS)  # tests, bench/
@@ -75,8 +81,8 @@ def _display_problem() -> str | None:
         return None
     if any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
         return None
-    return ("no display found (DISPLAY and WAYLAND_DISPLAY are unset): run attnviz on a desktop, under xvfb-run, "
-            "or use a command such as 'attnviz export' (attnviz --help)")
+    return tr("no display found (DISPLAY and WAYLAND_DISPLAY are unset): run attnviz on a desktop, under xvfb-run, "
+              "or use a command such as 'attnviz export' (attnviz --help)")
 
 
 def open_at_start(window, args: argparse.Namespace) -> None:
@@ -99,7 +105,7 @@ def open_at_start(window, args: argparse.Namespace) -> None:
     if _is_file(checkpoint) or args.checkpoint is not None:
         window.load(checkpoint, fall_back=True)  # a missing device at start-up: say so, use another
     else:
-        window.statusBar().showMessage("Open a checkpoint (Ctrl+O) to begin.")
+        window.statusBar().showMessage(tr("Open a checkpoint (Ctrl+O) to begin."))
     window.build_docks()
     window.set_sentence(args.text if args.text is not None else paths.EXAMPLE_SENTENCE, run=True)
 
@@ -120,9 +126,8 @@ def _take_open(args: argparse.Namespace) -> str | None:
 
 def run_gui(args: argparse.Namespace) -> int:
     if problem := _display_problem():
-        print(f"attnviz: error: {problem}", file=sys.stderr)
+        print(tr("attnviz: error: {problem}").format(problem=problem), file=sys.stderr)
         return 2
-    not_opened = _take_open(args)
     from PySide6 import QtCore, QtWidgets
 
     from attnviz.gui.errors import configure_logging, default_log_path, install_excepthooks, route_qt_messages
@@ -138,6 +143,10 @@ def run_gui(args: argparse.Namespace) -> int:
     poster = Poster()
     runner = ThreadRunner(poster.post)
     settings = Settings(args.settings)
+    from attnviz.gui.language import install_language, saved_choice
+
+    install_language(app, getattr(args, "lang", None) or saved_choice(settings.qsettings))
+    not_opened = _take_open(args)  # (in the window's language: said once the window is up)
     window = MainWindow(settings, runner, defer_docks=True, device=args.device)
     stop_showing_errors = install_excepthooks(window.error, poster.post, log_path)
 
@@ -147,7 +156,7 @@ def run_gui(args: argparse.Namespace) -> int:
         open_at_start(window, args)
 
     _watcher = _after_first_paint(window, start, args.report_first_paint)
-    window.statusBar().showMessage("Starting…")
+    window.statusBar().showMessage(tr("Starting…"))
     window.show()
     if args.quit_after:
         QtCore.QTimer.singleShot(args.quit_after, window.close)
@@ -159,7 +168,7 @@ def run_gui(args: argparse.Namespace) -> int:
     stop_showing_errors()  # the window is closed: no dialog may block the way out
     if not runner.shutdown(timeout=QUIT_WAIT_S):  # a job still running (a huge load, say): leave without it
         window.settings.sync()
-        logging.getLogger(__name__).warning("quitting while a background job still runs")
+        logging.getLogger(__name__).warning(tr("quitting while a background job still runs"))
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
@@ -179,18 +188,26 @@ def _ensure_standard_streams() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _ensure_standard_streams()
-    args = list(sys.argv[1:] if argv is None else argv)
+    args, language = take_language_option(list(sys.argv[1:] if argv is None else argv))
+    try:
+        i18n.set_language(language)  # None: the system's (the window may then apply View ▸ Language's choice)
+    except ValueError as error:
+        print(tr("attnviz: error: {problem}").format(problem=f"--lang: {error}"), file=sys.stderr)
+        return 2
+    translate_argparse()
     from attnviz import cli
 
     if args and not args[0].startswith("-") and args[0] not in cli.COMMANDS:
         if _is_file(Path(args[0])) or is_model_folder(args[0]):  # a checkpoint, a saved session, a model folder
             args = ["--session" if args[0].lower().endswith(".json") else "--checkpoint", *args]
         elif looks_like_a_path(args[0]):  # a folder, a pipe, a device, a missing file: say which, not "COMMAND"
-            print(f"attnviz: error: {cli.shown(why_unopenable(args[0]))}", file=sys.stderr)
+            print(tr("attnviz: error: {problem}").format(problem=cli.shown(why_unopenable(args[0]))), file=sys.stderr)
             return 2
     if args and not args[0].startswith("-"):  # a command (argparse names the valid ones if it is not)
         try:
             return cli.main(args)
         except SystemExit as exit_:  # argparse's usage errors and --help
             return exit_.code if isinstance(exit_.code, int) else 2
-    return run_gui(_gui_parser().parse_args(args))
+    gui_args = _gui_parser().parse_args(args)
+    gui_args.lang = language
+    return run_gui(gui_args)

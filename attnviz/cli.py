@@ -19,12 +19,13 @@ from pathlib import Path
 from attnviz.core.kinds import KINDS
 from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_BEAM, bandwidth_choosable
 from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
+from attnviz.i18n import N_, tr
 from attnviz.paths import DEFAULT_CHECKPOINT
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 1
 DEFAULT_BEAM = 4  # translate and eval: beam search scores about 1.5 BLEU above greedy (models/MODELS.md)
-THREADS_HELP = "CPU threads for torch (default 1: steady speed on a busy machine)"
+THREADS_HELP = N_("CPU threads for torch (default 1: steady speed on a busy machine)")
 INPUT_BATCH = 256  # translate: stdin lines decoded together at most
 
 
@@ -45,20 +46,20 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     )
 
     data = synthetic_regression_data(seed=args.seed)
-    print("Nadaraya–Watson kernel regression on f(x) = 2 sin x + x^0.8 (50 noisy points)")
+    print(tr("Nadaraya–Watson kernel regression on f(x) = 2 sin x + x^0.8 (50 noisy points)"))
     for kernel in ("gaussian", "boxcar", "epanechnikov"):
         pred = nadaraya_watson(data.x_test, data.x_train, data.y_train, kernel, bandwidth=0.5)
         mse = torch.nanmean((pred.predictions - data.y_test) ** 2).item()
-        print(f"  non-parametric {kernel:<13} h=0.5  test MSE {mse:.3f}")
+        print(tr("  non-parametric {kernel:<13} h=0.5  test MSE {mse:.3f}").format(kernel=kernel, mse=mse))
     model = NadarayaWatsonRegression()
     losses = fit_parametric(model, data.x_train, data.y_train, epochs=5)
     with torch.no_grad():
         mse = ((model(data.x_test, data.x_train, data.y_train).predictions - data.y_test) ** 2).mean()
-    print(f"  parametric     learned w={model.w.item():.2f}  loss {losses[0]:.1f} -> {losses[-1]:.1f}"
-          f"  test MSE {mse.item():.3f}")
+    print(tr("  parametric     learned w={w:.2f}  loss {before:.1f} -> {after:.1f}  test MSE {mse:.3f}").format(
+        w=model.w.item(), before=losses[0], after=losses[-1], mse=mse.item()))
     scores = torch.tensor([[[2.0, 1.0, 0.5, 3.0, -1.0]]])
     weights = masked_softmax(scores, torch.tensor([3]))[0, 0]
-    print("masked softmax of scores [2, 1, 0.5, 3, -1] with valid length 3:")
+    print(tr("masked softmax of scores [2, 1, 0.5, 3, -1] with valid length 3:"))
     print("  " + "  ".join(f"{w:.3f}" for w in weights.tolist()))
     return 0
 
@@ -85,20 +86,22 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if args.task is not None:
         return _train_task(args)
     if given := [f"--{name}" for name in LIVE_ONLY if getattr(args, name) is not None]:
-        raise CliError(f"{given[0]} goes with --task (a task's training is recorded in snapshots)")
+        raise CliError(tr("{option} goes with --task (a task's training is recorded in snapshots)").format(
+            option=given[0]))
     try:
         if not KINDS[args.kind].is_translation:  # the regression family trains on its own synthetic data
             if given := [name for name in TRAIN_TRANSLATION_ONLY if getattr(args, name) is not None]:
-                raise CliError(f"--{given[0].replace('_', '-')}: {args.kind} trains on its own synthetic data "
-                               "(it takes --epochs, --seed, --lr and --force)")
+                raise CliError(tr("{option}: {kind} trains on its own synthetic data "
+                                  "(it takes --epochs, --seed, --lr and --force)").format(
+                    option=f"--{given[0].replace('_', '-')}", kind=args.kind))
             settings = {k: v for k, v in {"epochs": args.epochs, "seed": args.seed, "lr": args.lr}.items()
                         if v is not None}
             info = train_kernel_regression(args.out, **settings, replace_existing=args.force)
-            print(f"wrote {args.out}: learned w={info['w']:.3f}, loss {info['loss_before']:.2f} -> "
-                  f"{info['loss_after']:.2f}")
+            print(tr("wrote {out}: learned w={w:.3f}, loss {before:.2f} -> {after:.2f}").format(
+                out=args.out, w=info["w"], before=info["loss_before"], after=info["loss_after"]))
             return 0
         if args.data is None or not Path(args.data).is_file():
-            raise CliError(f"training data not found: {args.data}")
+            raise CliError(tr("training data not found: {path}").format(path=args.data))
         overrides = {k: v for k, v in {"epochs": args.epochs, "seed": args.seed, "minutes": args.minutes,
                                         "lr": args.lr, "batch_size": args.batch_size,
                                         "stop_after": args.stop_after}.items() if v is not None}
@@ -107,16 +110,17 @@ def _cmd_train(args: argparse.Namespace) -> int:
                                  arch, replace_existing=args.force, resume=bool(args.resume))
     except (KeyboardInterrupt, Terminated):
         if (state := state_path(args.out)).is_file():
-            print(f"attnviz: the run's state is kept in {state}: the same command with --resume continues it",
-                  file=sys.stderr)
+            print(tr("attnviz: the run's state is kept in {state}: the same command with --resume continues it"
+                     ).format(state=state), file=sys.stderr)
         raise
     except TrainingError as error:
         raise CliError(str(error)) from None
     if info["val_bleu"] is None:
-        print(f"wrote {args.out}: training BLEU {info['train_bleu']:.2f} (too few sentences for a validation "
-              f"split) after {info['minutes']} min")
+        print(tr("wrote {out}: training BLEU {bleu:.2f} (too few sentences for a validation split) after "
+                 "{minutes} min").format(out=args.out, bleu=info["train_bleu"], minutes=info["minutes"]))
     else:
-        print(f"wrote {args.out}: validation BLEU {info['val_bleu']:.2f} after {info['minutes']} min")
+        print(tr("wrote {out}: validation BLEU {bleu:.2f} after {minutes} min").format(
+            out=args.out, bleu=info["val_bleu"], minutes=info["minutes"]))
     return 0
 
 
@@ -133,9 +137,10 @@ def _train_task(args: argparse.Namespace) -> int:
     from attnviz.training.train import TrainingError
 
     if args.kind not in LIVE_KINDS:
-        raise CliError(f"--task trains {', '.join(LIVE_KINDS)}; {args.kind} trains on its own data (leave out --task)")
+        raise CliError(tr("--task trains {kinds}; {kind} trains on its own data (leave out --task)").format(
+            kinds=", ".join(LIVE_KINDS), kind=args.kind))
     if given := [f"--{name.replace('_', '-')}" for name in ("data", "stop_after", "resume") if getattr(args, name)]:
-        raise CliError(f"{given[0]} does not go with --task (the task's data is generated)")
+        raise CliError(tr("{option} does not go with --task (the task's data is generated)").format(option=given[0]))
     changes = {k: v for k, v in {"epochs": args.epochs, "minutes": args.minutes, "snapshots": args.snapshots,
                                    "batch_size": args.batch_size, "lr": args.lr, "seed": args.seed}.items()
                if v is not None}
@@ -148,24 +153,29 @@ def _train_task(args: argparse.Namespace) -> int:
         if control.stopped:  # a second Ctrl-C: quit now, without saving
             raise KeyboardInterrupt
         control.stop()
-        print("attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)",
-              file=sys.stderr, flush=True)
+        print(tr("attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without "
+                 "saving)"), file=sys.stderr, flush=True)
 
     previous = signal.signal(signal.SIGINT, interrupted)
 
     def report(history) -> None:
         last = history.snapshots[-1]
-        agreement = "" if last.agreement is None else f", agreement {100 * last.agreement:.0f} %"
-        loss = "" if last.loss != last.loss else f"loss {last.loss:.3f}, "
-        print(f"step {last.step:,} ({last.seconds:.0f} s): {loss}exact match {last.score:.1f} %{agreement}; "
-              f"{' '.join(last.cols)} -> {' '.join(last.said) or '(nothing)'}", file=sys.stderr, flush=True)
+        agreement = "" if last.agreement is None else tr(", agreement {agreement:.0f} %").format(
+            agreement=100 * last.agreement)
+        loss = "" if last.loss != last.loss else tr("loss {loss:.3f}, ").format(loss=last.loss)
+        print(tr("step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -> {said}"
+                 ).format(step=last.step, seconds=last.seconds, loss=loss, score=last.score, agreement=agreement,
+                          probe=" ".join(last.cols), said=" ".join(last.said) or tr("(nothing)")),
+              file=sys.stderr, flush=True)
 
     try:
         check_target(args.out, args.force)
         run = LiveTraining(args.kind, task_data(args.task, settings, args.probe), arch, settings,
                            _device(args.device))
-        print(f"{args.kind} on {args.task}: {sum(p.numel() for p in run.model.parameters()):,} parameters, "
-              f"{settings.epochs} epochs of {run.steps_per_epoch} steps; Ctrl-C stops and saves", file=sys.stderr)
+        parameters = sum(p.numel() for p in run.model.parameters())
+        print(tr("{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and "
+                 "saves").format(kind=args.kind, task=args.task, parameters=parameters, epochs=settings.epochs,
+                                 steps=run.steps_per_epoch), file=sys.stderr)
         trained = run.run(control, report)
         check_target(args.out, True)  # (a file put there while training is kept)
         trained.save(args.out)
@@ -174,9 +184,11 @@ def _train_task(args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGINT, previous)
     info = trained.info
-    stopped = " (stopped early)" if info["stopped"] else ""
-    print(f"wrote {args.out}{stopped}: exact match {info['score']:.1f} %, alignment agreement "
-          f"{100 * (info['agreement'] or 0):.0f} % after {info['steps']:,} steps ({info['minutes']} min)")
+    stopped = tr(" (stopped early)") if info["stopped"] else ""
+    print(tr("wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after "
+             "{steps:,} steps ({minutes} min)").format(out=args.out, stopped=stopped, score=info["score"],
+                                                        agreement=100 * (info["agreement"] or 0),
+                                                        steps=info["steps"], minutes=info["minutes"]))
     return 0
 
 
@@ -188,14 +200,15 @@ def _parse_arch(kind: str, text: str) -> dict:
     try:
         arch = json.loads(text)
     except json.JSONDecodeError as error:
-        raise CliError(f"--arch is not valid JSON ({error.msg})") from None
+        raise CliError(tr("--arch is not valid JSON ({reason})").format(reason=error.msg)) from None
     except RecursionError:
-        raise CliError("--arch is nested too deeply; give a flat JSON object of settings") from None
+        raise CliError(tr("--arch is nested too deeply; give a flat JSON object of settings")) from None
     if not isinstance(arch, dict):
-        raise CliError('--arch must be a JSON object, e.g. \'{"num_decoder_layers": 3}\'')
+        raise CliError(tr('--arch must be a JSON object, e.g. \'{"num_decoder_layers": 3}\''))
     known = kind_named(kind).settable_fields()
     if unknown := sorted(set(arch) - set(known)):
-        raise CliError(f"--arch: {kind} has no setting {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        raise CliError(tr("--arch: {kind} has no setting {unknown}; known: {known}").format(
+            kind=kind, unknown=", ".join(unknown), known=", ".join(sorted(known))))
     if problems := arch_problems(kind, arch):
         raise CliError(f"--arch: {problems[0]}")
     return arch
@@ -225,9 +238,10 @@ def _translation_model(args: argparse.Namespace):
     _set_threads(args.threads)
     loaded, device = _load(args.checkpoint, args.device)
     if not loaded.is_translation:
-        raise CliError(f"{args.checkpoint}: a {loaded.kind} checkpoint does not translate")
+        raise CliError(tr("{checkpoint}: a {kind} checkpoint does not translate").format(
+            checkpoint=args.checkpoint, kind=loaded.kind))
     if not 1 <= args.beam <= MAX_BEAM:
-        raise CliError(f"--beam must be from 1 to {MAX_BEAM}, got {args.beam}")
+        raise CliError(tr("--beam must be from 1 to {most}, got {beam}").format(most=MAX_BEAM, beam=args.beam))
     return loaded, device
 
 
@@ -238,16 +252,17 @@ def shown(text: object) -> str:
 
 
 def warn(message: str) -> None:
-    print(f"attnviz: warning: {shown(message)}", file=sys.stderr)
+    print(tr("attnviz: warning: {message}").format(message=shown(message)), file=sys.stderr)
 
 
 def _warn_about(source, max_len: int, line: int | None = None) -> None:
     """Say on stderr which words became <unk> and whether the input was cut to the model's limit."""
-    where = f"line {line}: " if line is not None else ""
+    where = tr("line {line}: ").format(line=line) if line is not None else ""
     if source.unknown:
-        warn(f"{where}unknown words mapped to <unk>: {' '.join(source.unknown)}")
+        warn(tr("{where}unknown words mapped to <unk>: {words}").format(where=where, words=" ".join(source.unknown)))
     if source.truncated_from:
-        warn(f"{where}input of {source.truncated_from} tokens truncated to the model's limit of {max_len}")
+        warn(tr("{where}input of {count} tokens truncated to the model's limit of {most}").format(
+            where=where, count=source.truncated_from, most=max_len))
 
 
 def _input_batches(stream, most: int) -> Iterator[list[str]]:
@@ -288,7 +303,7 @@ def _decoded_line(line: bytes, number: int) -> str:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
         text = line.decode("utf-8", errors="replace")
-        warn(f"line {number}: bytes that are not UTF-8 were replaced by U+FFFD")
+        warn(tr("line {number}: bytes that are not UTF-8 were replaced by U+FFFD").format(number=number))
     return text.rstrip("\r")
 
 
@@ -320,20 +335,21 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from attnviz.training.data import group_references, read_pairs, training_split
 
     if not Path(args.data).is_file():
-        raise CliError(f"evaluation data not found: {args.data}")
+        raise CliError(tr("evaluation data not found: {path}").format(path=args.data))
     loaded, device = _translation_model(args)
     if args.heldout:
         options = loaded.training.get("options")
         if not isinstance(options, dict):
-            raise CliError(f"{args.checkpoint}: no training options stored; --heldout needs them")
+            raise CliError(tr("{checkpoint}: no training options stored; --heldout needs them").format(
+                checkpoint=args.checkpoint))
         _, pairs = training_split(args.data, options.get("max_src_tokens"), options.get("max_tgt_tokens"),
                                   int(options.get("val_sources", 0)), int(options.get("seed", 0)))
     else:
         pairs = read_pairs(args.data)
     refs = group_references(pairs)
     if not refs:
-        raise CliError(f"{args.data}: no held-out sentence pairs (is it the file the model was trained on?)"
-                       if args.heldout else f"{args.data}: no sentence pairs")
+        raise CliError((tr("{path}: no held-out sentence pairs (is it the file the model was trained on?)")
+                        if args.heldout else tr("{path}: no sentence pairs")).format(path=args.data))
     sources = list(refs)
     max_len = loaded.config.max_src_len
     # each sentence as the model splits it (a subword model its own way); its output as text, preprocessed as
@@ -342,7 +358,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     outputs = translate(loaded.model, splits, loaded.src_vocab, loaded.tgt_vocab, device, beam_size=args.beam)
     hypotheses = [preprocess(loaded.tgt_vocab.text_of(o)) for o in outputs]
     bleu = corpus_bleu(hypotheses, [[" ".join(r) for r in refs[s]] for s in sources])
-    print(f"BLEU {bleu:.2f} on {len(refs)} source sentences")
+    print(tr("BLEU {bleu:.2f} on {count} source sentences").format(bleu=bleu, count=len(refs)))
     return 0
 
 
@@ -353,9 +369,9 @@ def _parse_step(text: str) -> int | None:
     try:
         number = int(text)
     except ValueError:
-        raise CliError(f"--step must be a step number or 'all', got {text!r}") from None
+        raise CliError(tr("--step must be a step number or 'all', got {text!r}").format(text=text)) from None
     if number < 1:
-        raise CliError(f"--step counts from 1, got {number}")
+        raise CliError(tr("--step counts from 1, got {number}").format(number=number))
     return number
 
 
@@ -368,7 +384,7 @@ def _write_batch(figures: list, args: argparse.Namespace, formats: list[str], si
         return export_batch(figures, args.out, formats, args.scale, sidecar, overwrite=args.force,
                             extra_files=extra_files)
     except WouldReplace as error:
-        raise CliError(f"{error}; add --force to replace them") from None
+        raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None
     except ExportError as error:
         raise CliError(str(error)) from None
 
@@ -388,10 +404,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
     if args.flipbook:
         if args.format is not None or args.step is not None:
-            raise CliError(f"--{'format' if args.format is not None else 'step'} does not go with --flipbook "
-                           "(it writes every step as one PDF and one GIF)")
+            raise CliError(tr("{option} does not go with --flipbook (it writes every step as one PDF and one GIF)"
+                              ).format(option="--format" if args.format is not None else "--step"))
     elif given := [name for name in FLIPBOOK_ONLY if getattr(args, name) not in (None, False)]:
-        raise CliError(f"--{given[0].replace('_', '-')} chooses the view of --flipbook; add --flipbook")
+        raise CliError(tr("{option} chooses the view of --flipbook; add --flipbook").format(
+            option=f"--{given[0].replace('_', '-')}"))
     try:
         formats = parse_formats(args.format or "png,csv")
     except ExportError as error:
@@ -410,11 +427,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if not loaded.is_translation:
         return _export_kernel(args, loaded, saved, formats)
     if given := [f"--{name}" for name in KERNEL_ONLY if getattr(args, name) is not None]:
-        raise CliError(f"{given[0]} sets the kernel-regression view; {args.checkpoint} is a {loaded.kind} model")
+        raise CliError(tr("{option} sets the kernel-regression view; {checkpoint} is a {kind} model").format(
+            option=given[0], checkpoint=args.checkpoint, kind=loaded.kind))
     if args.text is None or not args.text.strip():
-        raise CliError("--text is empty: give the sentence whose attention to export")
+        raise CliError(tr("--text is empty: give the sentence whose attention to export"))
     if not 1 <= args.beam <= MAX_BEAM:
-        raise CliError(f"--beam must be from 1 to {MAX_BEAM}, got {args.beam}")
+        raise CliError(tr("--beam must be from 1 to {most}, got {beam}").format(most=MAX_BEAM, beam=args.beam))
     from attnviz.core.stepping import DecodeSession
 
     session = DecodeSession(loaded, device, beam_size=args.beam)
@@ -436,7 +454,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
     elif wanted == -1:
         chosen = [steps[-1]]
     elif wanted > len(steps):
-        raise CliError(f"--step {wanted}: the decoding of this sentence has only {len(steps)} steps")
+        raise CliError(tr("--step {step}: the decoding of this sentence has only {count} steps").format(
+            step=wanted, count=len(steps)))
     else:
         chosen = [steps[wanted - 1]]
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
@@ -448,7 +467,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         sidecar["session"] = str(args.session)
         sidecar["forced_tokens"] = [token for token in saved.plan if token is not None]
     written = _write_batch(figures, args, formats, sidecar)
-    print(f"wrote {len(written)} files into {shown(args.out)}")
+    print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
     return 0
 
 
@@ -460,14 +479,14 @@ def _read_saved_session(args: argparse.Namespace):
     from attnviz.session_file import CheckpointOutside, checkpoint_changed, find_checkpoint, read_session
 
     if args.checkpoint is not None or args.text is not None:
-        raise CliError("--session names the checkpoint and the sentence: leave out "
-                       f"{'--checkpoint' if args.checkpoint is not None else '--text'}")
+        raise CliError(tr("--session names the checkpoint and the sentence: leave out {option}").format(
+            option="--checkpoint" if args.checkpoint is not None else "--text"))
     saved = read_session(args.session)  # (its errors are ValueErrors: one line, exit 2)
     try:
         checkpoint = find_checkpoint(saved, args.session)
     except CheckpointOutside as outside:
-        raise CliError(f"{outside}: not followed without asking (open the session in the window to confirm it, "
-                       "or move the session beside its checkpoint)") from None
+        raise CliError(tr("{problem}: not followed without asking (open the session in the window to confirm it, "
+                          "or move the session beside its checkpoint)").format(problem=outside)) from None
     if note := checkpoint_changed(saved, checkpoint):
         warn(note)
     args.checkpoint, args.text, args.beam = str(checkpoint), saved.sentence, saved.beam_size
@@ -493,29 +512,31 @@ def _export_kernel(args: argparse.Namespace, loaded, saved, formats: list[str]) 
     from attnviz.figures.panels import kernel_figures, kernel_sidecar
 
     if args.flipbook:
-        raise CliError(f"--flipbook shows a decoding: {args.checkpoint} is a {loaded.kind} model, which does not "
-                       "translate")
+        raise CliError(tr("--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not "
+                          "translate").format(checkpoint=args.checkpoint, kind=loaded.kind))
     if args.text is not None and args.session is None:
-        raise CliError(f"--text: {args.checkpoint} is a {loaded.kind} model, which does not translate; "
-                       "choose its view with --kernel, --bandwidth and --query")
+        raise CliError(tr("--text: {checkpoint} is a {kind} model, which does not translate; "
+                          "choose its view with --kernel, --bandwidth and --query").format(
+            checkpoint=args.checkpoint, kind=loaded.kind))
     if args.step is not None:
-        raise CliError(f"--step: a {loaded.kind} model has no decoding steps")
+        raise CliError(tr("--step: a {kind} model has no decoding steps").format(kind=loaded.kind))
     kept = saved.kernel if saved is not None else None
     kernel = args.kernel or (kept.kernel if kept else None)
     bandwidth = args.bandwidth if args.bandwidth is not None else (kept.bandwidth if kept else None)
     query = args.query if args.query is not None else (kept.query if kept else 2.5)
     if kernel is not None and kernel not in KERNELS:
-        raise CliError(f"--kernel must be one of: {', '.join(KERNELS)}")
+        raise CliError(tr("--kernel must be one of: {names}").format(names=", ".join(KERNELS)))
     if bandwidth is not None and not bandwidth_choosable(bandwidth):
-        raise CliError(f"--bandwidth must be from {BANDWIDTH_CHOICES[0]:g} to {BANDWIDTH_CHOICES[1]:g} "
-                       f"(as the window's Bandwidth h), got {bandwidth}")
+        raise CliError(tr("--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got "
+                          "{bandwidth}").format(low=BANDWIDTH_CHOICES[0], high=BANDWIDTH_CHOICES[1],
+                                                bandwidth=bandwidth))
     if not (math.isfinite(query) and abs(query) < 1e6):
-        raise CliError(f"--query must be a finite number, got {query}")
+        raise CliError(tr("--query must be a finite number, got {query}").format(query=query))
     fit = explain(loaded.model, kernel, bandwidth, query)
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
     sidecar = kernel_sidecar(fit, Path(args.checkpoint), loaded.kind)
     written = _write_batch(kernel_figures(fit), args, formats, sidecar)
-    print(f"wrote {len(written)} files into {shown(args.out)}")
+    print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
     return 0
 
 
@@ -538,13 +559,17 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
 
     kind = AttentionKind[FLIPBOOK_KINDS[args.kind or "cross"]]
     if kind not in available_kinds(source):
-        raise CliError(f"--kind {args.kind}: this model has no {kind.value}")
+        raise CliError(tr("--kind {name}: this model has no {kind}").format(name=args.kind, kind=kind.label()))
     layers, heads = stack_for(kind, source, steps[-1], args.scores)[0].shape[:2]
-    for option, number, most, what in (("--layer", args.layer, layers, "layer"), ("--head", args.head, heads, "head")):
+    for option, number, most, problem in (
+            ("--layer", args.layer, layers, tr("{option} {number}: this model's {kind} has {most} layer(s), "
+                                               "counted from 1")),
+            ("--head", args.head, heads, tr("{option} {number}: this model's {kind} has {most} head(s), "
+                                            "counted from 1"))):
         if number is not None and not 1 <= number <= most:
-            raise CliError(f"{option} {number}: this model's {kind.value} has {most} {what}(s), counted from 1")
+            raise CliError(problem.format(option=option, number=number, kind=kind.label(), most=most))
     if args.all_heads and (args.layer is not None or args.head is not None):
-        raise CliError("--all-heads shows every layer and head: leave out --layer and --head")
+        raise CliError(tr("--all-heads shows every layer and head: leave out --layer and --head"))
     layer, head = (args.layer or 1) - 1, (args.head or 1) - 1
     view = AttentionView(kind, layer, head, scores=args.scores, show_masked=not args.blank_masked,
                          all_heads=args.all_heads)
@@ -552,7 +577,8 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
     model = Path(args.checkpoint).stem
     figures = [attention_figure(source, step, view, model)[0].spec for step in steps]
     what = "all-heads" if args.all_heads else f"layer{layer + 1}_head{head + 1}"
-    shown_what = "all heads" if args.all_heads else f"layer {layer + 1} · head {head + 1}"
+    shown_what = tr("all heads") if args.all_heads else tr("layer {layer} · head {head}").format(
+        layer=layer + 1, head=head + 1)
     pdf, gif = flipbook_paths(args.out, figure_stem(kind, what, None, args.scores))
     created = not args.out.exists()
     try:
@@ -565,15 +591,15 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
             with contextlib.suppress(OSError):
                 args.out.rmdir()  # only if empty: it was made for this export
         if isinstance(error, WouldReplace):
-            raise CliError(f"{error}; add --force to replace them") from None
+            raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None
         if isinstance(error, ExportError):
             raise CliError(str(error)) from None
         if isinstance(error, OSError):
             raise CliError(str(cannot_write(args.out, error))) from None
         raise
     if notice := scale_notice(figures, args.scale, fitted):
-        print(f"attnviz: note: {notice}", file=sys.stderr)
-    print(f"wrote {len(written)} files into {shown(args.out)}")
+        print(tr("attnviz: note: {notice}").format(notice=notice), file=sys.stderr)
+    print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
     return 0
 
 
@@ -596,13 +622,14 @@ def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
 
     if given := [f"--{name.replace('_', '-')}" for name in TRAINING_CONFLICTS
                  if getattr(args, name) not in (None, False)]:
-        raise CliError(f"{given[0]} does not go with --training (it exports the checkpoint's training history)")
+        raise CliError(tr("{option} does not go with --training (it exports the checkpoint's training history)"
+                          ).format(option=given[0]))
     if args.checkpoint is None:
-        raise CliError("--training needs --checkpoint: a model trained by attnviz train --task or the Train dock")
+        raise CliError(tr("--training needs --checkpoint: a model trained by attnviz train --task or the Train dock"))
     loaded, _device_used = _load(args.checkpoint, "cpu")
     if "history" not in loaded.training:
-        raise CliError(f"{args.checkpoint} has no training history (train it with attnviz train --task, the Train "
-                       "dock, or attnviz train kernel-regression)")
+        raise CliError(tr("{checkpoint} has no training history (train it with attnviz train --task, the Train "
+                          "dock, or attnviz train kernel-regression)").format(checkpoint=args.checkpoint))
     try:
         history = TrainingHistory.from_json(loaded.training["history"])
     except HistoryError as error:
@@ -614,7 +641,7 @@ def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
         fitted = gif_scale(frames, args.scale)
         with tempfile.TemporaryDirectory(prefix="attnviz-training-") as staging:
             pdf, gif = Path(staging, "training.pdf"), Path(staging, "training.gif")
-            write_flipbook(frames, pdf, gif, scale=fitted, title=f"{stem}: training")
+            write_flipbook(frames, pdf, gif, scale=fitted, title=tr("{stem}: training").format(stem=stem))
             extra = {f"{stem}_training.pdf": pdf.read_bytes(), f"{stem}_training.gif": gif.read_bytes()}
     except ExportError as error:
         raise CliError(str(error)) from None
@@ -623,8 +650,8 @@ def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
                                                                   if k != "history"}}
     written = _write_batch(training_figures(history, stem), args, formats, sidecar, extra)
     if notice := scale_notice(frames, args.scale, fitted):
-        print(f"attnviz: note: {notice}", file=sys.stderr)
-    print(f"wrote {len(written)} files into {shown(args.out)}")
+        print(tr("attnviz: note: {notice}").format(notice=notice), file=sys.stderr)
+    print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
     return 0
 
 
@@ -635,8 +662,8 @@ def _cmd_to_hf(args: argparse.Namespace) -> int:
 
     loaded = load_checkpoint(args.checkpoint)
     out = save_marian_folder(loaded, args.out)
-    print(f"wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: "
-          f"MarianMTModel.from_pretrained; attnviz --checkpoint {out})")
+    print(tr("wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: "
+             "MarianMTModel.from_pretrained; attnviz --checkpoint {out})").format(out=out))
     return 0
 
 
@@ -666,15 +693,15 @@ def _cmd_figures(args: argparse.Namespace) -> int:
                "figures": [{"file": e.key, "section": e.section.number(edition), "caption": e.caption,
                             "sections": e.section.numbers} for e in chosen]}
     written = _write_batch(figures, args, formats, sidecar, {"index.html": index})
-    print(f"wrote {len(chosen)} figures ({len(written)} files) into {shown(args.out)}; "
-          f"open {shown(args.out / 'index.html')}")
+    print(tr("wrote {figures} figures ({files} files) into {out}; open {index}").format(
+        figures=len(chosen), files=len(written), out=shown(args.out), index=shown(args.out / "index.html")))
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="attnviz", description="See attention.")
+    parser = argparse.ArgumentParser(prog="attnviz", description=tr("See attention."))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    demo = sub.add_parser("demo", help="print what the attention core computes, as text")
+    demo = sub.add_parser("demo", help=tr("print what the attention core computes, as text"))
     demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(run=_cmd_demo)
 
@@ -682,106 +709,121 @@ def build_parser() -> argparse.ArgumentParser:
 
     trainable = [name for name, kind in KINDS.items() if kind.trainable]
     lrs = "; ".join(f"{name} {KINDS[name].default_lr:g}" for name in trainable if KINDS[name].is_translation)
-    train = sub.add_parser("train", help="train a model on sentence pairs and write a checkpoint")
+    train = sub.add_parser("train", help=tr("train a model on sentence pairs and write a checkpoint"))
     train.add_argument("kind", choices=trainable)
-    train.add_argument("--data", help="TSV of english<TAB>french pairs (required; kernel-regression takes none)")
-    train.add_argument("--out", required=True, help="checkpoint to write (.safetensors); an existing checkpoint "
-                       "is replaced only with --force, any other file never")
-    train.add_argument("--force", action="store_true", help="replace an attnviz checkpoint at --out (default: refuse)")
-    train.add_argument("--epochs", type=int, metavar="N", help=f"passes over the data (default {TrainOptions.epochs}; "
-                       f"kernel-regression {KERNEL_REGRESSION_EPOCHS})")
-    train.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps (default auto)")
-    train.add_argument("--seed", type=int, metavar="S", help="seed of the validation split, the batches and the "
-                       f"initial weights (default {TrainOptions.seed})")
-    train.add_argument("--minutes", type=float, help="stop after this much wall-clock time (default: no limit)")
+    train.add_argument("--data", help=tr("TSV of english<TAB>french pairs (required; kernel-regression takes none)"))
+    train.add_argument("--out", required=True, help=tr("checkpoint to write (.safetensors); an existing checkpoint "
+                                                       "is replaced only with --force, any other file never"))
+    train.add_argument("--force", action="store_true",
+                       help=tr("replace an attnviz checkpoint at --out (default: refuse)"))
+    train.add_argument("--epochs", type=int, metavar="N",
+                       help=tr("passes over the data (default {epochs}; kernel-regression {kernel_epochs})").format(
+                           epochs=TrainOptions.epochs, kernel_epochs=KERNEL_REGRESSION_EPOCHS))
+    train.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps (default auto)"))
+    train.add_argument("--seed", type=int, metavar="S",
+                       help=tr("seed of the validation split, the batches and the initial weights (default {seed})"
+                               ).format(seed=TrainOptions.seed))
+    train.add_argument("--minutes", type=float, help=tr("stop after this much wall-clock time (default: no limit)"))
     train.add_argument("--stop-after", type=int, metavar="N",
-                       help="stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)")
+                       help=tr("stop after N epochs; the learning-rate schedule still spans --epochs (default: "
+                               "--epochs)"))
     train.add_argument("--resume", action="store_true", default=None,
-                       help="continue a stopped run from its state beside --out (OUT.resume, written after each "
-                       "epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)")
-    train.add_argument("--lr", type=float, help=f"peak learning rate (default: {lrs}; kernel-regression "
-                       f"{KERNEL_REGRESSION_LR:g})")
+                       help=tr("continue a stopped run from its state beside --out (OUT.resume, written after each "
+                               "epoch and every 10 minutes); give the same --data, --epochs and settings (default: "
+                               "a new run)"))
+    train.add_argument("--lr", type=float, help=tr("peak learning rate (default: {rates}; kernel-regression "
+                                                   "{kernel_rate:g})").format(rates=lrs,
+                                                                              kernel_rate=KERNEL_REGRESSION_LR))
     train.add_argument("--batch-size", type=int, metavar="N",
-                       help=f"sentence pairs per step (default {TrainOptions.batch_size})")
-    train.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's own choice)")
-    train.add_argument("--arch", help='JSON of model settings, e.g. \'{"num_decoder_layers": 3}\' '
-                                      "(default: the kind's standard model, models/MODELS.md)")
+                       help=tr("sentence pairs per step (default {size})").format(size=TrainOptions.batch_size))
+    train.add_argument("--threads", type=int, help=tr("CPU threads for torch (default: torch's own choice)"))
+    train.add_argument("--arch", help=tr('JSON of model settings, e.g. \'{"num_decoder_layers": 3}\' '
+                                         "(default: the kind's standard model, models/MODELS.md)"))
     from attnviz.core.tasks import TASKS
 
-    train.add_argument("--task", choices=list(TASKS), help="train on a generated task whose right alignment is "
+    train.add_argument("--task", choices=list(TASKS), help=tr("train on a generated task whose right alignment is "
                        "known, recording the training's history (default: none, train on --data; README \"Watch "
-                       "it learn\")")
-    train.add_argument("--preset", choices=["tiny", "small"], help="--task: the model's size (default small; "
-                       "--arch changes single settings)")
-    train.add_argument("--snapshots", type=int, metavar="N", help="--task: snapshots of the probe's map and the "
-                       "scores (default 30)")
-    train.add_argument("--probe", help="--task: the input whose attention map is recorded (default: the task's own)")
+                       "it learn\")"))
+    train.add_argument("--preset", choices=["tiny", "small"], help=tr("--task: the model's size (default small; "
+                       "--arch changes single settings)"))
+    train.add_argument("--snapshots", type=int, metavar="N", help=tr("--task: snapshots of the probe's map and the "
+                       "scores (default 30)"))
+    train.add_argument("--probe",
+                       help=tr("--task: the input whose attention map is recorded (default: the task's own)"))
     train.set_defaults(run=_cmd_train)
 
-    for name, helptext, run in (("translate", "translate --text, or stdin line by line", _cmd_translate),
-                                ("eval", "print the BLEU of a checkpoint on a TSV of pairs", _cmd_eval)):
+    for name, helptext, run in (("translate", tr("translate --text, or stdin line by line"), _cmd_translate),
+                                ("eval", tr("print the BLEU of a checkpoint on a TSV of pairs"), _cmd_eval)):
         cmd = sub.add_parser(name, help=helptext)
         cmd.add_argument("--checkpoint", default=str(DEFAULT_CHECKPOINT),
-                         help="a .safetensors checkpoint (default: the shipped Transformer)")
-        cmd.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
-        cmd.add_argument("--threads", type=int, help=THREADS_HELP)
+                         help=tr("a .safetensors checkpoint (default: the shipped Transformer)"))
+        cmd.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps"))
+        cmd.add_argument("--threads", type=int, help=tr(THREADS_HELP))
         cmd.add_argument("--beam", type=int, default=DEFAULT_BEAM,
-                         help=f"beam size (default {DEFAULT_BEAM}; 1 = greedy, as the app steps by default)")
+                         help=tr("beam size (default {beam}; 1 = greedy, as the app steps by default)").format(
+                             beam=DEFAULT_BEAM))
         if name == "translate":
-            cmd.add_argument("--text", help="one sentence; without it, read stdin")
+            cmd.add_argument("--text", help=tr("one sentence; without it, read stdin"))
         else:
-            cmd.add_argument("--data", required=True, help="TSV of english<TAB>french pairs")
+            cmd.add_argument("--data", required=True, help=tr("TSV of english<TAB>french pairs"))
             cmd.add_argument("--heldout", action="store_true",
-                             help="score only the validation split that training held out of --data "
-                                  "(rebuilt from the options stored in the checkpoint)")
+                             help=tr("score only the validation split that training held out of --data "
+                                     "(rebuilt from the options stored in the checkpoint)"))
         cmd.set_defaults(run=run)
-    export = sub.add_parser("export", help="write every attention map of a sentence as files, no window needed")
-    export.add_argument("--checkpoint", help="a checkpoint (.safetensors; default: the shipped Transformer); "
-                                             "a kernel-regression one exports its fit")
-    export.add_argument("--text", help="the sentence to decode (translation models)")
-    export.add_argument("--session", type=Path, help="a saved session (File ▸ Save session): its model, sentence, "
-                        "forced tokens, step and view")
-    export.add_argument("--out", required=True, type=Path, help="folder to write into (created if missing)")
-    export.add_argument("--format", help="comma-separated: png, svg, pdf, csv, npy (default png,csv)")
-    export.add_argument("--step", help="1-based step to export, or 'all' (default: the last step)")
-    export.add_argument("--scale", type=float, default=2.0, help="PNG (and flip-book GIF) scale factor (default 2)")
-    export.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
-    export.add_argument("--threads", type=int, help=THREADS_HELP)
-    export.add_argument("--beam", type=int, default=1, help="beam size (1 = greedy)")
-    export.add_argument("--force", action="store_true", help="replace files of the same names in --out")
-    export.add_argument("--scores", action="store_true", help="pre-softmax scores instead of weights")
+    export = sub.add_parser("export", help=tr("write every attention map of a sentence as files, no window needed"))
+    export.add_argument("--checkpoint", help=tr("a checkpoint (.safetensors; default: the shipped Transformer); "
+                                                "a kernel-regression one exports its fit"))
+    export.add_argument("--text", help=tr("the sentence to decode (translation models)"))
+    export.add_argument("--session", type=Path, help=tr("a saved session (File ▸ Save session): its model, "
+                                                        "sentence, forced tokens, step and view"))
+    export.add_argument("--out", required=True, type=Path, help=tr("folder to write into (created if missing)"))
+    export.add_argument("--format", help=tr("comma-separated: png, svg, pdf, csv, npy (default png,csv)"))
+    export.add_argument("--step", help=tr("1-based step to export, or 'all' (default: the last step)"))
+    export.add_argument("--scale", type=float, default=2.0,
+                        help=tr("PNG (and flip-book GIF) scale factor (default 2)"))
+    export.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps"))
+    export.add_argument("--threads", type=int, help=tr(THREADS_HELP))
+    export.add_argument("--beam", type=int, default=1, help=tr("beam size (1 = greedy)"))
+    export.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
+    export.add_argument("--scores", action="store_true", help=tr("pre-softmax scores instead of weights"))
     export.add_argument("--blank-masked", action="store_true",
-                        help="leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)")
+                        help=tr("leave masked cells blank instead of marking them (as the app's 'Show masked "
+                                "cells' off)"))
     export.add_argument("--flipbook", action="store_true",
-                        help="write every step of one view as a multi-page PDF and an animated GIF "
-                             "(<view>_flipbook.pdf, <view>_flipbook.gif) instead of picture files per step")
-    export.add_argument("--training", action="store_true", help="the checkpoint's training history: a flip-book "
-                        "(GIF and PDF, a frame per snapshot) and the curves and maps in --format")
-    export.add_argument("--kind", choices=list(FLIPBOOK_KINDS), help="--flipbook: which attention (default cross)")
-    export.add_argument("--layer", type=int, help="--flipbook: 1-based layer (default 1)")
-    export.add_argument("--head", type=int, help="--flipbook: 1-based head (default 1)")
-    export.add_argument("--all-heads", action="store_true", help="--flipbook: every layer and head, small multiples")
-    export.add_argument("--kernel", help="kernel regression: gaussian, boxcar, epanechnikov or constant")
-    export.add_argument("--bandwidth", type=float, help="kernel regression: the bandwidth h")
-    export.add_argument("--query", type=float, help="kernel regression: the query x (default 2.5)")
+                        help=tr("write every step of one view as a multi-page PDF and an animated GIF "
+                                "(<view>_flipbook.pdf, <view>_flipbook.gif) instead of picture files per step"))
+    export.add_argument("--training", action="store_true", help=tr("the checkpoint's training history: a "
+                        "flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format"))
+    export.add_argument("--kind", choices=list(FLIPBOOK_KINDS),
+                        help=tr("--flipbook: which attention (default cross)"))
+    export.add_argument("--layer", type=int, help=tr("--flipbook: 1-based layer (default 1)"))
+    export.add_argument("--head", type=int, help=tr("--flipbook: 1-based head (default 1)"))
+    export.add_argument("--all-heads", action="store_true",
+                        help=tr("--flipbook: every layer and head, small multiples"))
+    export.add_argument("--kernel", help=tr("kernel regression: gaussian, boxcar, epanechnikov or constant"))
+    export.add_argument("--bandwidth", type=float, help=tr("kernel regression: the bandwidth h"))
+    export.add_argument("--query", type=float, help=tr("kernel regression: the query x (default 2.5)"))
     export.set_defaults(run=_cmd_export)
 
-    to_hf = sub.add_parser("to-hf", help="write the Transformer as a Hugging Face (Marian) model folder")
+    to_hf = sub.add_parser("to-hf", help=tr("write the Transformer as a Hugging Face (Marian) model folder"))
     to_hf.add_argument("--checkpoint", default=str(DEFAULT_CHECKPOINT),
-                       help="an attnviz Transformer checkpoint (default: the shipped one)")
-    to_hf.add_argument("--out", required=True, help="the folder to write (must not exist)")
+                       help=tr("an attnviz Transformer checkpoint (default: the shipped one)"))
+    to_hf.add_argument("--out", required=True, help=tr("the folder to write (must not exist)"))
     to_hf.set_defaults(run=_cmd_to_hf)
-    figures = sub.add_parser("figures", help="render the book's attention figures (d2l.ai, the Transformer paper)")
-    figures.add_argument("--out", required=True, type=Path, help="folder to write into (created if missing)")
-    figures.add_argument("--format", default="png,svg,csv", help="comma-separated: png, svg, pdf, csv, npy")
-    figures.add_argument("--only", help="figures whose key or section (in either edition) starts with these, "
-                         "e.g. 10.6,paper or 11.6")
+    figures = sub.add_parser("figures",
+                             help=tr("render the book's attention figures (d2l.ai, the Transformer paper)"))
+    figures.add_argument("--out", required=True, type=Path, help=tr("folder to write into (created if missing)"))
+    figures.add_argument("--format", default="png,svg,csv", help=tr("comma-separated: png, svg, pdf, csv, npy"))
+    figures.add_argument("--only", help=tr("figures whose key or section (in either edition) starts with these, "
+                                           "e.g. 10.6,paper or 11.6"))
     figures.add_argument("--edition", default=DEFAULT_EDITION, metavar="|".join(EDITIONS),
-                         help=f"how sections are numbered: {'; '.join(f'{e}: {n}' for e, n in EDITION_NAMES.items())} "
-                         f"(default {DEFAULT_EDITION}); the other edition's number stands beside each")
-    figures.add_argument("--scale", type=float, default=2.0, help="PNG scale factor (default 2)")
-    figures.add_argument("--threads", type=int, help=THREADS_HELP)
-    figures.add_argument("--force", action="store_true", help="replace files of the same names in --out")
+                         help=tr("how sections are numbered: {editions} (default {default}); the other edition's "
+                                 "number stands beside each").format(
+                             editions="; ".join(f"{e}: {tr(n)}" for e, n in EDITION_NAMES.items()),
+                             default=DEFAULT_EDITION))
+    figures.add_argument("--scale", type=float, default=2.0, help=tr("PNG scale factor (default 2)"))
+    figures.add_argument("--threads", type=int, help=tr(THREADS_HELP))
+    figures.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
     figures.set_defaults(run=_cmd_figures)
     return parser
 
@@ -827,20 +869,20 @@ def _run_reporting(run: Callable[[argparse.Namespace], int], args: argparse.Name
     try:
         return run(args)
     except CliError as error:
-        print(f"attnviz: error: {shown(error)}", file=sys.stderr)
+        print(tr("attnviz: error: {message}").format(message=shown(error)), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("attnviz: interrupted; no output was left half-written", file=sys.stderr)
+        print(tr("attnviz: interrupted; no output was left half-written"), file=sys.stderr)
         return 130
     except Terminated:
-        print("attnviz: terminated; no output was left half-written", file=sys.stderr)
+        print(tr("attnviz: terminated; no output was left half-written"), file=sys.stderr)
         return 143
     except (OSError, ValueError) as error:  # unreadable files, bad values: still no traceback
-        print(f"attnviz: error: {shown(error)}", file=sys.stderr)
+        print(tr("attnviz: error: {message}").format(message=shown(error)), file=sys.stderr)
         return EXIT_USAGE
     except Exception as error:  # a bug: one line for the user, exit 1 (not a usage problem)
         if os.environ.get("ATTNVIZ_DEBUG"):
             raise
-        print(f"attnviz: internal error: {type(error).__name__}: {error} "
-              "(set ATTNVIZ_DEBUG=1 to see where)", file=sys.stderr)
+        print(tr("attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)").format(
+            kind=type(error).__name__, error=error), file=sys.stderr)
         return EXIT_INTERNAL

@@ -34,6 +34,7 @@ from attnviz.core.training_history import TrainingHistory
 from attnviz.figures.book import BookEntry, Live
 from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, SECTIONS, SHORT_NAMES, Section
 from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, Series, fit_levels
+from attnviz.i18n import CHINESE, N_, language, tr
 from attnviz.training.train import lr_at
 
 
@@ -41,7 +42,8 @@ from attnviz.training.train import lr_at
 class GalleryEntry:
     """One figure of the curriculum: ``key`` (file stem, e.g. ``10.3-additive-toy``: numbered as d2l 0.17
     numbers it, whatever the edition chosen), ``topic`` (its section: a key of editions.SECTIONS), a
-    caption, the function that computes it, and how the app shows it live (None: only as the figure)."""
+    caption (in English, marked with ``N_``: ``tr(caption)`` where it is shown, as ``tr(live.note)``), the
+    function that computes it, and how the app shows it live (None: only as the figure)."""
 
     key: str
     topic: str
@@ -63,11 +65,13 @@ def _numbers(n: int) -> tuple[str, ...]:
 
 
 def _heat(values: np.ndarray | torch.Tensor, title: str, rows: tuple[str, ...] | None = None,
-          cols: tuple[str, ...] | None = None, row_axis: str = "queries", col_axis: str = "keys",
+          cols: tuple[str, ...] | None = None, row_axis: str | None = None, col_axis: str | None = None,
           levels: tuple[float, float] | None = None, colormap: str = "viridis") -> FigureSpec:
+    """A heatmap; its axes named "queries" and "keys" unless told (the caller translates what it passes)."""
     array = np.asarray(values, dtype=np.float32)
     return FigureSpec(array, rows or _numbers(array.shape[0]), cols or _numbers(array.shape[1]), title,
-                      levels or fit_levels(array), colormap, row_axis=row_axis, col_axis=col_axis)
+                      levels or fit_levels(array), colormap, row_axis=tr("queries") if row_axis is None else row_axis,
+                      col_axis=tr("keys") if col_axis is None else col_axis)
 
 
 def _grid(panels: list[FigureSpec], columns: int, title: str, row_names: tuple[str, ...],
@@ -80,7 +84,7 @@ def _grid(panels: list[FigureSpec], columns: int, title: str, row_names: tuple[s
 
 # -- 10.1 attention cues -----------------------------------------------------------------------
 def attention_cues() -> AnyFigure:
-    return _heat(torch.eye(10), "Attention cues: weights of an identity attention (10 × 10)", levels=(0.0, 1.0))
+    return _heat(torch.eye(10), tr("Attention cues: weights of an identity attention (10 × 10)"), levels=(0.0, 1.0))
 
 
 # -- 10.2 attention pooling: Nadaraya–Watson --------------------------------------------------------
@@ -90,35 +94,35 @@ def _regression():
 
 def _truth_and_points(title: str, extra: list[Series]) -> LineSpec:
     data = _regression()
-    return LineSpec((Series("training points", data.x_train.numpy(), data.y_train.numpy(), "points"),
-                     Series("true f(x) = 2 sin x + x^0.8", data.x_test.numpy(), data.y_test.numpy(), "dashed"),
+    return LineSpec((Series(tr("training points"), data.x_train.numpy(), data.y_train.numpy(), "points"),
+                     Series(tr("true f(x) = 2 sin x + x^0.8"), data.x_test.numpy(), data.y_test.numpy(), "dashed"),
                      *extra), title)
 
 
 def nw_data() -> AnyFigure:
-    return _truth_and_points("Training data and the true function", [])
+    return _truth_and_points(tr("Training data and the true function"), [])
 
 
 def nw_average_pooling() -> AnyFigure:
     data = _regression()
     mean = np.full(data.x_test.shape[0], float(data.y_train.mean()), np.float32)
-    return _truth_and_points("Average pooling: every prediction is the mean of the training y",
-                             [Series("average pooling", data.x_test.numpy(), mean)])
+    return _truth_and_points(tr("Average pooling: every prediction is the mean of the training y"),
+                             [Series(tr("average pooling"), data.x_test.numpy(), mean)])
 
 
 def nw_nonparametric() -> AnyFigure:
     data = _regression()
     predicted = nadaraya_watson(data.x_test, data.x_train, data.y_train, "gaussian", 1.0).predictions
-    return _truth_and_points("Non-parametric attention pooling (Gaussian kernel, h = 1)",
-                             [Series("prediction", data.x_test.numpy(), predicted.numpy())])
+    return _truth_and_points(tr("Non-parametric attention pooling (Gaussian kernel, h = 1)"),
+                             [Series(tr("prediction"), data.x_test.numpy(), predicted.numpy())])
 
 
 def nw_nonparametric_weights() -> AnyFigure:
     data = _regression()
     weights = kernel_weights(data.x_test, data.x_train, "gaussian", 1.0)
-    return _heat(weights, "Non-parametric pooling weights (test × train, Gaussian, h = 1)",
+    return _heat(weights, tr("Non-parametric pooling weights (test × train, Gaussian, h = 1)"),
                  tuple(f"{x:.1f}" for x in data.x_test.tolist()), tuple(f"{x:.2f}" for x in data.x_train.tolist()),
-                 "test x (sorted)", "training x (sorted)")
+                 tr("test x (sorted)"), tr("training x (sorted)"))
 
 
 def _parametric() -> tuple[NadarayaWatsonRegression, list[float]]:
@@ -131,8 +135,8 @@ def _parametric() -> tuple[NadarayaWatsonRegression, list[float]]:
 
 def nw_parametric_loss() -> AnyFigure:
     _model, losses = _parametric()
-    return LineSpec((Series("training loss", np.arange(1, len(losses) + 1), np.array(losses)),),
-                    "Parametric attention pooling: training loss", "epoch", "loss")
+    return LineSpec((Series(tr("training loss"), np.arange(1, len(losses) + 1), np.array(losses)),),
+                    tr("Parametric attention pooling: training loss"), tr("epoch"), tr("loss"))
 
 
 def nw_parametric() -> AnyFigure:
@@ -140,8 +144,8 @@ def nw_parametric() -> AnyFigure:
     model, _ = _parametric()
     with torch.no_grad():
         predicted = model(data.x_test, data.x_train, data.y_train).predictions
-    return _truth_and_points(f"Parametric attention pooling (learned w = {model.w.item():.2f})",
-                             [Series("prediction", data.x_test.numpy(), predicted.numpy())])
+    return _truth_and_points(tr("Parametric attention pooling (learned w = {w:.2f})").format(w=model.w.item()),
+                             [Series(tr("prediction"), data.x_test.numpy(), predicted.numpy())])
 
 
 def nw_parametric_weights() -> AnyFigure:
@@ -149,17 +153,17 @@ def nw_parametric_weights() -> AnyFigure:
     model, _ = _parametric()
     with torch.no_grad():
         weights = model(data.x_test, data.x_train, data.y_train).weights
-    return _heat(weights, "Parametric pooling weights: sharper than the non-parametric ones",
+    return _heat(weights, tr("Parametric pooling weights: sharper than the non-parametric ones"),
                  tuple(f"{x:.1f}" for x in data.x_test.tolist()), tuple(f"{x:.2f}" for x in data.x_train.tolist()),
-                 "test x (sorted)", "training x (sorted)")
+                 tr("test x (sorted)"), tr("training x (sorted)"))
 
 
 def nw_kernels() -> AnyFigure:
     distance = torch.linspace(-2.5, 2.5, 201)
-    shapes = {"Gaussian": torch.exp(-distance**2 / 2), "boxcar": (distance.abs() <= 1).float(),
-              "constant": torch.ones_like(distance), "Epanechnikov": torch.clamp(1 - distance**2, min=0)}
+    shapes = {tr("Gaussian"): torch.exp(-distance**2 / 2), tr("boxcar"): (distance.abs() <= 1).float(),
+              tr("constant"): torch.ones_like(distance), "Epanechnikov": torch.clamp(1 - distance**2, min=0)}
     return LineSpec(tuple(Series(name, distance.numpy(), shape.numpy()) for name, shape in shapes.items()),
-                    "Kernels K(u) as functions of the distance u = (x − xᵢ)/h", "u", "K(u)", (-0.05, 1.1))
+                    tr("Kernels K(u) as functions of the distance u = (x − xᵢ)/h"), "u", "K(u)", (-0.05, 1.1))
 
 
 BOOK_BANDWIDTHS = (0.1, 0.2, 0.5, 1.0)
@@ -170,19 +174,27 @@ def nw_bandwidths() -> AnyFigure:
     widths = BOOK_BANDWIDTHS
     panels = [_heat(kernel_weights(data.x_test, data.x_train, "gaussian", h), f"h = {h:g}", levels=(0.0, 1.0))
               for h in widths]
-    return _grid(panels, 4, "The bandwidth h: Gaussian pooling weights (test × train)", ("weights",),
+    return _grid(panels, 4, tr("The bandwidth h: Gaussian pooling weights (test × train)"), (tr("weights"),),
                  tuple(f"h = {h:g}" for h in widths), (0.0, 1.0))
 
 
 # -- 10.3 scoring functions -------------------------------------------------------------------
+def _two_queries() -> tuple[str, str]:
+    return tr("query {n}").format(n=1), tr("query {n}").format(n=2)
+
+
+def _two_sequences() -> tuple[str, str]:
+    return tr("sequence {n}").format(n=1), tr("sequence {n}").format(n=2)
+
+
 def masked_softmax_example() -> AnyFigure:
     torch.manual_seed(0)
     scores = torch.rand(2, 2, 4)
     weights = masked_softmax(scores, torch.tensor([2, 3]))
-    panels = [_heat(weights[b], f"valid length {n}", ("query 1", "query 2"), _numbers(4), levels=(0.0, 1.0))
+    panels = [_heat(weights[b], tr("valid length {n}").format(n=n), _two_queries(), _numbers(4), levels=(0.0, 1.0))
               for b, n in enumerate((2, 3))]
-    return _grid(panels, 2, "Masked softmax: two sequences, valid lengths 2 and 3", ("batch",),
-                 ("sequence 1", "sequence 2"), (0.0, 1.0))
+    return _grid(panels, 2, tr("Masked softmax: two sequences, valid lengths 2 and 3"), (tr("batch"),),
+                 _two_sequences(), (0.0, 1.0))
 
 
 def masked_softmax_2d_example() -> AnyFigure:
@@ -190,10 +202,10 @@ def masked_softmax_2d_example() -> AnyFigure:
     scores = torch.rand(2, 2, 4)
     valid = torch.tensor([[1, 3], [2, 4]])
     weights = masked_softmax(scores, valid)
-    panels = [_heat(weights[b], f"valid lengths {valid[b].tolist()}", ("query 1", "query 2"), _numbers(4),
-                    levels=(0.0, 1.0)) for b in range(2)]
-    return _grid(panels, 2, "Masked softmax with a valid length per query (2-D valid lengths)", ("batch",),
-                 ("sequence 1", "sequence 2"), (0.0, 1.0))
+    panels = [_heat(weights[b], tr("valid lengths {lengths}").format(lengths=valid[b].tolist()), _two_queries(),
+                    _numbers(4), levels=(0.0, 1.0)) for b in range(2)]
+    return _grid(panels, 2, tr("Masked softmax with a valid length per query (2-D valid lengths)"), (tr("batch"),),
+                 _two_sequences(), (0.0, 1.0))
 
 
 def _toy_inputs() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -222,17 +234,18 @@ def dot_product_toy_weights() -> torch.Tensor:
 
 
 def _toy_figure(weights: torch.Tensor, title: str) -> AnyFigure:
-    panels = [_heat(weights[b], f"valid length {n}", ("query",), _numbers(10), levels=(0.0, 1.0))
+    panels = [_heat(weights[b], tr("valid length {n}").format(n=n), (tr("query"),), _numbers(10), levels=(0.0, 1.0))
               for b, n in enumerate((2, 6))]
-    return _grid(panels, 1, title, ("valid length 2", "valid length 6"), ("weights",), (0.0, 1.0))
+    return _grid(panels, 1, title, tuple(tr("valid length {n}").format(n=n) for n in (2, 6)), (tr("weights"),),
+                 (0.0, 1.0))
 
 
 def additive_toy() -> AnyFigure:
-    return _toy_figure(additive_toy_weights(), "Additive attention on the toy: weights 1/2 and 1/6")
+    return _toy_figure(additive_toy_weights(), tr("Additive attention on the toy: weights 1/2 and 1/6"))
 
 
 def dot_product_toy() -> AnyFigure:
-    return _toy_figure(dot_product_toy_weights(), "Scaled dot-product attention on the toy: weights 1/2 and 1/6")
+    return _toy_figure(dot_product_toy_weights(), tr("Scaled dot-product attention on the toy: weights 1/2 and 1/6"))
 
 
 # -- 10.6 positional encoding ------------------------------------------------------------------
@@ -241,28 +254,30 @@ BOOK_POSITIONS, BOOK_DIMS = 60, 32
 
 def pe_table() -> AnyFigure:
     table = positional_encoding_table(BOOK_POSITIONS, BOOK_DIMS)
-    return _heat(table, "Positional encoding: 60 positions × 32 dimensions", row_axis="position",
-                 col_axis="encoding dimension", levels=(-1.0, 1.0), colormap="CET-D1")
+    return _heat(table, tr("Positional encoding: {positions} positions × {dimensions} dimensions").format(
+        positions=BOOK_POSITIONS, dimensions=BOOK_DIMS), row_axis=tr("position"), col_axis=tr("encoding dimension"),
+        levels=(-1.0, 1.0), colormap="CET-D1")
 
 
 def pe_curves() -> AnyFigure:
     table = positional_encoding_table(BOOK_POSITIONS, BOOK_DIMS)
     positions = np.arange(BOOK_POSITIONS)
-    return LineSpec(tuple(Series(f"col {d}", positions, table[:, d]) for d in range(6, 10)),
-                    "Positional encoding: dimensions 6–9 over positions", "row (position)", "value", (-1.1, 1.1))
+    return LineSpec(tuple(Series(tr("col {d}").format(d=d), positions, table[:, d]) for d in range(6, 10)),
+                    tr("Positional encoding: dimensions 6–9 over positions"), tr("row (position)"), tr("value"),
+                    (-1.1, 1.1))
 
 
 def pe_binary() -> AnyFigure:
     bits = np.array([[(n >> b) & 1 for b in (2, 1, 0)] for n in range(8)], dtype=np.float32)
-    return _heat(bits, "0…7 in binary: the lower bit alternates fastest, like PE's high-frequency columns",
-                 tuple(f"{n} = {n:03b}" for n in range(8)), ("bit 2", "bit 1", "bit 0"), "number", "bit",
-                 (0.0, 1.0), "mask")
+    return _heat(bits, tr("0…7 in binary: the lower bit alternates fastest, like PE's high-frequency columns"),
+                 tuple(f"{n} = {n:03b}" for n in range(8)), tuple(tr("bit {n}").format(n=b) for b in (2, 1, 0)),
+                 tr("number"), tr("bit"), (0.0, 1.0), "mask")
 
 
 def pe_similarity() -> AnyFigure:
     table = positional_encoding_table(BOOK_POSITIONS, BOOK_DIMS)
-    return _heat(table @ table.T, "PE · PEᵀ: nearby positions have similar encodings", row_axis="position",
-                 col_axis="position")
+    return _heat(table @ table.T, tr("PE · PEᵀ: nearby positions have similar encodings"), row_axis=tr("position"),
+                 col_axis=tr("position"))
 
 
 # -- "Attention Is All You Need" -----------------------------------------------------------------
@@ -276,9 +291,9 @@ def lr_schedules() -> AnyFigure:
     steps = np.arange(1, 20001, 50)
     paper = transformer_lr(steps)
     ours = np.array([lr_at(int(s), 20000, float(paper.max()), 4000) for s in steps])
-    return LineSpec((Series("paper: warm-up, then 1/√step (d_model 512, 4000 warm-up)", steps, paper),
-                     Series("attnviz train: linear warm-up, cosine decay (same peak)", steps, ours)),
-                    "Learning-rate schedules", "training step", "learning rate")
+    return LineSpec((Series(tr("paper: warm-up, then 1/√step (d_model 512, 4000 warm-up)"), steps, paper),
+                     Series(tr("attnviz train: linear warm-up, cosine decay (same peak)"), steps, ours)),
+                    tr("Learning-rate schedules"), tr("training step"), tr("learning rate"))
 
 
 def scaling_effect(dims: tuple[int, ...] = (2, 4, 8, 16, 32, 64, 128, 256, 512), keys: int = 10,
@@ -304,20 +319,21 @@ def scaling_effect(dims: tuple[int, ...] = (2, 4, 8, 16, 32, 64, 128, 256, 512),
 
 def why_scale() -> AnyFigure:
     dims, _spread, _scaled, entropies = scaling_effect()
-    return LineSpec((Series("softmax entropy, q·k", dims, entropies[0]),
-                     Series("softmax entropy, q·k / √d", dims, entropies[1]),
-                     Series("uniform over 10 keys (log 10)", dims, np.full(dims.shape, math.log(10)), "dashed")),
-                    "Why scale by √d: unscaled scores saturate the softmax as d grows", "key width d",
-                    "entropy of the weights (nats)")
+    return LineSpec((Series(tr("softmax entropy, q·k"), dims, entropies[0]),
+                     Series(tr("softmax entropy, q·k / √d"), dims, entropies[1]),
+                     Series(tr("uniform over 10 keys (log 10)"), dims, np.full(dims.shape, math.log(10)), "dashed")),
+                    tr("Why scale by √d: unscaled scores saturate the softmax as d grows"), tr("key width d"),
+                    tr("entropy of the weights (nats)"))
 
 
 def layer_costs() -> AnyFigure:
     n = np.arange(8, 2049, 8)
     d, k = 512, 3
-    return LineSpec((Series("self-attention: n²·d", n, n**2 * d / 1e9), Series("recurrent: n·d²", n, n * d**2 / 1e9),
-                     Series("convolutional: k·n·d² (k = 3)", n, k * n * d**2 / 1e9)),
-                    "Operations per layer as the sequence grows (d = 512; Table 1 of the paper)",
-                    "sequence length n", "billions of operations")
+    return LineSpec((Series(tr("self-attention: n²·d"), n, n**2 * d / 1e9),
+                     Series(tr("recurrent: n·d²"), n, n * d**2 / 1e9),
+                     Series(tr("convolutional: k·n·d² (k = 3)"), n, k * n * d**2 / 1e9)),
+                    tr("Operations per layer as the sequence grows (d = 512; Table 1 of the paper)"),
+                    tr("sequence length n"), tr("billions of operations"))
 
 
 # -- the shipped models -------------------------------------------------------------------------
@@ -367,10 +383,11 @@ def one_query_computed() -> AnyFigure:
     query = live.query % len(step.query_tokens)
     comp = compute_query(loaded, source.tokens, step.query_tokens, AttentionKind.CROSS, layer, head, query)
     values = np.stack([comp.weights, comp.model_weights]).astype(np.float32)
-    return FigureSpec(values, ("α = softmax(q·k_j / √d), by hand", "α, the model's own"), comp.key_tokens,
-                      f"One query recomputed: cross-attention layer {layer + 1} · head {head + 1} · query "
-                      f"{comp.query_token!r} (largest difference {comp.difference_from_model():.0e})",
-                      row_axis="", col_axis="keys (source tokens)")
+    title = tr("One query recomputed: cross-attention layer {layer} · head {head} · query {query!r} "
+               "(largest difference {difference:.0e})").format(layer=layer + 1, head=head + 1, query=comp.query_token,
+                                                                difference=comp.difference_from_model())
+    return FigureSpec(values, (tr("α = softmax(q·k_j / √d), by hand"), tr("α, the model's own")), comp.key_tokens,
+                      title, row_axis="", col_axis=tr("keys (source tokens)"))
 
 
 def _training_curve(name: str, caption: str) -> AnyFigure:  # caption: e.g. "Transformer"
@@ -380,32 +397,34 @@ def _training_curve(name: str, caption: str) -> AnyFigure:  # caption: e.g. "Tra
     loss = training.get("train_loss_per_epoch")
     if loss:
         epochs = np.arange(1, len(loss) + 1, dtype=np.float64)
-        return LineSpec((Series("training loss", epochs, np.asarray(loss, np.float64)),),
-                        f"{caption}: training loss per epoch", "epoch", "cross-entropy per token")
+        return LineSpec((Series(tr("training loss"), epochs, np.asarray(loss, np.float64)),),
+                        tr("{model}: training loss per epoch").format(model=caption), tr("epoch"),
+                        tr("cross-entropy per token"))
     bleu = training.get("bleu_per_epoch") or []
     epochs = np.arange(1, len(bleu) + 1, dtype=np.float64)
-    return LineSpec((Series("validation BLEU", epochs, np.asarray(bleu, np.float64)),),
-                    f"{caption}: BLEU per epoch (no loss was recorded)", "epoch", "validation BLEU")
+    return LineSpec((Series(tr("validation BLEU"), epochs, np.asarray(bleu, np.float64)),),
+                    tr("{model}: BLEU per epoch (no loss was recorded)").format(model=caption), tr("epoch"),
+                    tr("validation BLEU"))
 
 
 def bahdanau_attention() -> AnyFigure:
-    return _attention_of("rnn-additive", "cross-attention", False, "Bahdanau attention")
+    return _attention_of("rnn-additive", "cross-attention", False, tr("Bahdanau attention"))
 
 
 def bahdanau_training() -> AnyFigure:
-    return _training_curve("rnn-additive", "Bahdanau model")
+    return _training_curve("rnn-additive", tr("Bahdanau model"))
 
 
 def transformer_heads() -> AnyFigure:
-    return _attention_of("transformer", "encoder self-attention", True, "Multi-head self-attention")
+    return _attention_of("transformer", "encoder self-attention", True, tr("Multi-head self-attention"))
 
 
 def transformer_decoder_self() -> AnyFigure:
-    return _attention_of("transformer", "decoder self-attention", True, "Decoder self-attention (causal)")
+    return _attention_of("transformer", "decoder self-attention", True, tr("Decoder self-attention (causal)"))
 
 
 def transformer_cross() -> AnyFigure:
-    return _attention_of("transformer", "cross-attention", True, "Encoder–decoder attention")
+    return _attention_of("transformer", "cross-attention", True, tr("Encoder–decoder attention"))
 
 
 def transformer_training() -> AnyFigure:
@@ -421,20 +440,20 @@ def encoder_decoder_vs_decoder_only() -> AnyFigure:
     _loaded, source, step = _decoded("transformer")
     comparison = forced_comparison(_shipped("decoder-only"), BOOK_SENTENCE, output_with_end(step))
     return comparison_grid(comparison_figures("transformer", source, step, comparison),
-                           "Encoder–decoder vs decoder-only on the same sentence")
+                           tr("Encoder–decoder vs decoder-only on the same sentence"))
 
 
 def pe_of_model() -> AnyFigure:
     loaded = _shipped("transformer")
     table = np.asarray(positional_encoding_table(loaded.config.max_src_len, loaded.config.num_hiddens))
-    return _heat(table, f"Positional encoding of the shipped Transformer: {table.shape[0]} positions × "
-                 f"{table.shape[1]} dimensions", row_axis="position", col_axis="dimension", levels=(-1.0, 1.0),
-                 colormap="CET-D1")
+    return _heat(table, tr("Positional encoding of the shipped Transformer: {positions} positions × {dimensions} "
+                           "dimensions").format(positions=table.shape[0], dimensions=table.shape[1]),
+                 row_axis=tr("position"), col_axis=tr("dimension"), levels=(-1.0, 1.0), colormap="CET-D1")
 
 
 # -- attnviz: watching attention learn ------------------------------------------------------------
-LEARNERS = {"rnn-additive": "RNN + additive attention", "rnn-dot": "RNN + dot-product attention",
-            "transformer": "Transformer", "decoder-only": "Decoder-only Transformer"}
+LEARNERS = {"rnn-additive": N_("RNN + additive attention"), "rnn-dot": N_("RNN + dot-product attention"),
+            "transformer": "Transformer", "decoder-only": N_("Decoder-only Transformer")}
 
 
 def learning_stages(history: TrainingHistory) -> tuple[int, int, int]:
@@ -458,14 +477,20 @@ def learned(task: str) -> AnyFigure:
     history = TrainingHistory.from_json(record["history"])
     picks = learning_stages(history)
     names = []
-    for stage, index in zip(("untrained", "midway", "trained"), picks, strict=True):
+    stages = (tr("untrained: step {step:,} · agreement {agreement:.0f} %"),
+              tr("midway: step {step:,} · agreement {agreement:.0f} %"),
+              tr("trained: step {step:,} · agreement {agreement:.0f} %"))
+    for stage, index in zip(stages, picks, strict=True):
         snapshot = history.snapshots[index]
-        names.append(f"{stage}: step {snapshot.step:,} · agreement {100 * (snapshot.agreement or 0):.0f} %")
+        names.append(stage.format(step=snapshot.step, agreement=100 * (snapshot.agreement or 0)))
     panels = [replace(snapshot_figure(history, i), title=name) for i, name in zip(picks, names, strict=True)]
     last = history.snapshots[-1]
-    note = f" (its best-aligned head: {last.note})" if last.note else ""
-    learner = LEARNERS.get(record["kind"], record["kind"])
-    title = f"{learner} learning to {task_named(task).label}: its attention finds {task_named(task).alignment}{note}"
+    learner = tr(LEARNERS.get(record["kind"], record["kind"]))
+    # (the task's label and alignment are marked for translation where the tasks are defined)
+    what = dict(learner=learner, task=tr(task_named(task).label), alignment=tr(task_named(task).alignment),
+                head=last.shown_note)
+    title = (tr("{learner} learning to {task}: its attention finds {alignment} (its best-aligned head: {head})")
+             if last.note else tr("{learner} learning to {task}: its attention finds {alignment}")).format(**what)
     return _grid(panels, 3, title, ("",), tuple(names), (0.0, 1.0))
 
 
@@ -480,64 +505,69 @@ def _translation_live(name: str, kind: str, all_heads: bool) -> Live:
 
 _NW_LIVE = _kernel_live()
 _PE_LIVE = Live("transformer.safetensors", dock="positional", sentence=BOOK_SENTENCE)
-BANDWIDTHS_LIVE = _kernel_live(bandwidth=BOOK_BANDWIDTHS[0], note=f"The window shows the h = {BOOK_BANDWIDTHS[0]:g} "
-                               "panel; change the bandwidth there to see the others.")
+# (the note names BOOK_BANDWIDTHS[0] as a literal: a caption is translated whole, by its English text)
+BANDWIDTHS_LIVE = _kernel_live(bandwidth=BOOK_BANDWIDTHS[0], note=N_("The window shows the h = 0.1 panel; change the "
+                                                                     "bandwidth there to see the others."))
 
 GALLERY: tuple[GalleryEntry, ...] = (
-    GalleryEntry("10.1-attention-cues", "cues", "Attention cues: the identity matrix as attention weights",
+    GalleryEntry("10.1-attention-cues", "cues", N_("Attention cues: the identity matrix as attention weights"),
                  attention_cues),
-    GalleryEntry("10.2-data", "pooling", "Nadaraya–Watson: training data and the true function", nw_data, _NW_LIVE),
-    GalleryEntry("10.2-average-pooling", "pooling", "Average pooling", nw_average_pooling,
-                 _kernel_live("constant", note="Average pooling is the non-parametric pooling with the constant "
-                                               "kernel.")),
-    GalleryEntry("10.2-nonparametric", "pooling", "Non-parametric attention pooling: prediction", nw_nonparametric,
+    GalleryEntry("10.2-data", "pooling", N_("Nadaraya–Watson: training data and the true function"), nw_data,
                  _NW_LIVE),
-    GalleryEntry("10.2-nonparametric-weights", "pooling", "Non-parametric attention pooling: weights",
+    GalleryEntry("10.2-average-pooling", "pooling", N_("Average pooling"), nw_average_pooling,
+                 _kernel_live("constant", note=N_("Average pooling is the non-parametric pooling with the constant "
+                                                  "kernel."))),
+    GalleryEntry("10.2-nonparametric", "pooling", N_("Non-parametric attention pooling: prediction"),
+                 nw_nonparametric, _NW_LIVE),
+    GalleryEntry("10.2-nonparametric-weights", "pooling", N_("Non-parametric attention pooling: weights"),
                  nw_nonparametric_weights, _NW_LIVE),
-    GalleryEntry("10.2-parametric-loss", "pooling", "Parametric attention pooling: training loss",
+    GalleryEntry("10.2-parametric-loss", "pooling", N_("Parametric attention pooling: training loss"),
                  nw_parametric_loss),
-    GalleryEntry("10.2-parametric", "pooling", "Parametric attention pooling: prediction", nw_parametric, _NW_LIVE),
-    GalleryEntry("10.2-parametric-weights", "pooling", "Parametric attention pooling: weights", nw_parametric_weights,
-                 _kernel_live(parametric=True)),
-    GalleryEntry("10.2-kernels", "pooling", "Kernels side by side", nw_kernels),
-    GalleryEntry("10.2-bandwidths", "pooling", "The effect of the bandwidth", nw_bandwidths, BANDWIDTHS_LIVE),
-    GalleryEntry("10.3-masked-softmax", "scoring", "Masked softmax, valid lengths 2 and 3", masked_softmax_example),
-    GalleryEntry("10.3-masked-softmax-2d", "scoring", "Masked softmax, a valid length per query",
+    GalleryEntry("10.2-parametric", "pooling", N_("Parametric attention pooling: prediction"), nw_parametric,
+                 _NW_LIVE),
+    GalleryEntry("10.2-parametric-weights", "pooling", N_("Parametric attention pooling: weights"),
+                 nw_parametric_weights, _kernel_live(parametric=True)),
+    GalleryEntry("10.2-kernels", "pooling", N_("Kernels side by side"), nw_kernels),
+    GalleryEntry("10.2-bandwidths", "pooling", N_("The effect of the bandwidth"), nw_bandwidths, BANDWIDTHS_LIVE),
+    GalleryEntry("10.3-masked-softmax", "scoring", N_("Masked softmax, valid lengths 2 and 3"), masked_softmax_example),
+    GalleryEntry("10.3-masked-softmax-2d", "scoring", N_("Masked softmax, a valid length per query"),
                  masked_softmax_2d_example),
-    GalleryEntry("10.3-additive-toy", "scoring", "Additive attention on the toy example", additive_toy),
-    GalleryEntry("10.3-dot-product-toy", "scoring", "Scaled dot-product attention on the toy example",
+    GalleryEntry("10.3-additive-toy", "scoring", N_("Additive attention on the toy example"), additive_toy),
+    GalleryEntry("10.3-dot-product-toy", "scoring", N_("Scaled dot-product attention on the toy example"),
                  dot_product_toy),
-    GalleryEntry("10.4-bahdanau-attention", "bahdanau", "Bahdanau attention of the trained model",
+    GalleryEntry("10.4-bahdanau-attention", "bahdanau", N_("Bahdanau attention of the trained model"),
                  bahdanau_attention, _translation_live("rnn-additive", "cross-attention", False)),
-    GalleryEntry("10.4-bahdanau-training", "bahdanau", "Bahdanau model: training curve", bahdanau_training),
-    GalleryEntry("10.5-heads", "multi-head", "Multi-head attention: every head of every layer", transformer_heads,
+    GalleryEntry("10.4-bahdanau-training", "bahdanau", N_("Bahdanau model: training curve"), bahdanau_training),
+    GalleryEntry("10.5-heads", "multi-head", N_("Multi-head attention: every head of every layer"), transformer_heads,
                  _translation_live("transformer", "encoder self-attention", True)),
-    GalleryEntry("10.5-one-query", "multi-head", "The Q·K·V computation of one query, with the trained model's "
-                 "numbers", one_query_computed, ONE_QUERY_LIVE),
-    GalleryEntry("10.6-pe-table", "self-attention", "Positional encoding table", pe_table),
-    GalleryEntry("10.6-pe-curves", "self-attention", "Positional encoding: dimensions 6–9", pe_curves),
-    GalleryEntry("10.6-binary", "self-attention", "Binary representations of 0…7", pe_binary),
-    GalleryEntry("10.6-pe-similarity", "self-attention", "PE · PEᵀ", pe_similarity),
-    GalleryEntry("10.6-pe-model", "self-attention", "Positional encoding of the trained Transformer", pe_of_model,
+    GalleryEntry("10.5-one-query", "multi-head", N_("The Q·K·V computation of one query, with the trained model's "
+                                                    "numbers"), one_query_computed, ONE_QUERY_LIVE),
+    GalleryEntry("10.6-pe-table", "self-attention", N_("Positional encoding table"), pe_table),
+    GalleryEntry("10.6-pe-curves", "self-attention", N_("Positional encoding: dimensions 6–9"), pe_curves),
+    GalleryEntry("10.6-binary", "self-attention", N_("Binary representations of 0…7"), pe_binary),
+    GalleryEntry("10.6-pe-similarity", "self-attention", "PE · PEᵀ", pe_similarity),  # (nothing to translate)
+    GalleryEntry("10.6-pe-model", "self-attention", N_("Positional encoding of the trained Transformer"), pe_of_model,
                  _PE_LIVE),
-    GalleryEntry("10.7-encoder-self", "transformer", "Transformer encoder self-attention, layer × head",
+    GalleryEntry("10.7-encoder-self", "transformer", N_("Transformer encoder self-attention, layer × head"),
                  transformer_heads, _translation_live("transformer", "encoder self-attention", True)),
-    GalleryEntry("10.7-decoder-self", "transformer", "Transformer decoder self-attention (causal: masked cells "
-                 "marked)", transformer_decoder_self, _translation_live("transformer", "decoder self-attention", True)),
-    GalleryEntry("10.7-cross", "transformer", "Transformer encoder–decoder attention", transformer_cross,
+    GalleryEntry("10.7-decoder-self", "transformer", N_("Transformer decoder self-attention (causal: masked cells "
+                                                        "marked)"), transformer_decoder_self,
+                 _translation_live("transformer", "decoder self-attention", True)),
+    GalleryEntry("10.7-cross", "transformer", N_("Transformer encoder–decoder attention"), transformer_cross,
                  _translation_live("transformer", "cross-attention", True)),
-    GalleryEntry("10.7-training", "transformer", "Transformer: training curve", transformer_training),
-    GalleryEntry("10.7-encoder-decoder-vs-decoder-only", "decoder-only", "Encoder–decoder vs decoder-only on the "
-                 "same sentence: cross-attention beside the decoder-only model's source view",
+    GalleryEntry("10.7-training", "transformer", N_("Transformer: training curve"), transformer_training),
+    GalleryEntry("10.7-encoder-decoder-vs-decoder-only", "decoder-only", N_("Encoder–decoder vs decoder-only on the "
+                 "same sentence: cross-attention beside the decoder-only model's source view"),
                  encoder_decoder_vs_decoder_only, Live("transformer.safetensors", "compare", BOOK_SENTENCE,
                                                        compare_with="decoder-only.safetensors")),
-    *(GalleryEntry(f"learn-{task}", "watch", f"Learning to {label}: the map untrained, midway and trained",
-                   functools.partial(learned, task)) for task, label in (
-        ("copy", "copy (the diagonal)"), ("reverse", "reverse (the anti-diagonal)"),
-        ("sort", "sort (a permutation)"), ("dates", "rewrite dates (crossing lines)"))),
-    GalleryEntry("paper-lr-schedules", "paper-training", "Learning-rate schedules", lr_schedules),
-    GalleryEntry("paper-why-scale", "paper-scaling", "Why dot products are scaled by √d", why_scale),
-    GalleryEntry("paper-layer-costs", "paper-table-1", "Cost per layer: self-attention, recurrent, convolutional",
+    *(GalleryEntry(f"learn-{task}", "watch", caption, functools.partial(learned, task)) for task, caption in (
+        ("copy", N_("Learning to copy (the diagonal): the map untrained, midway and trained")),
+        ("reverse", N_("Learning to reverse (the anti-diagonal): the map untrained, midway and trained")),
+        ("sort", N_("Learning to sort (a permutation): the map untrained, midway and trained")),
+        ("dates", N_("Learning to rewrite dates (crossing lines): the map untrained, midway and trained")))),
+    GalleryEntry("paper-lr-schedules", "paper-training", N_("Learning-rate schedules"), lr_schedules),
+    GalleryEntry("paper-why-scale", "paper-scaling", N_("Why dot products are scaled by √d"), why_scale),
+    GalleryEntry("paper-layer-costs", "paper-table-1", N_("Cost per layer: self-attention, recurrent, convolutional"),
                  layer_costs),
 )
 
@@ -552,8 +582,9 @@ def entries(only: list[str] | None = None, edition: str = DEFAULT_EDITION) -> li
         numbers = " ".join(dict.fromkeys(e.section.number(edition) for e in GALLERY if e.section.other_number(edition)))
         others = " ".join(dict.fromkeys(n for e in GALLERY if (n := e.section.other_number(edition))))
         other_name = next(SHORT_NAMES[e] for e in SHORT_NAMES if e != edition)
-        raise ValueError(f"no book figure matches {', '.join(only)}; sections: {numbers} ({other_name}: {others}), "
-                         f"paper; keys: {', '.join(e.key for e in GALLERY)}")
+        raise ValueError(tr("no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; "
+                            "keys: {keys}").format(only=", ".join(only), numbers=numbers, other_name=other_name,
+                                                   others=others, keys=", ".join(e.key for e in GALLERY)))
     return chosen
 
 
@@ -567,18 +598,22 @@ def index_html(chosen: list[GalleryEntry], formats: list[str], edition: str = DE
         if entry.section.heading(edition) != heading:
             heading = entry.section.heading(edition)
             rows.append(f"<h2>{html.escape(heading)}</h2>")
+        caption = html.escape(tr(entry.caption))
         links = " · ".join(f'<a href="{entry.key}.{fmt}">{fmt.upper()}</a>' for fmt in formats)
-        image = f'<img src="{entry.key}.{picture}" alt="{html.escape(entry.caption)}">' if picture else ""
-        rows.append(f"<section><h3>{html.escape(entry.section.number(edition))} — {html.escape(entry.caption)}</h3>"
+        image = f'<img src="{entry.key}.{picture}" alt="{caption}">' if picture else ""
+        rows.append(f"<section><h3>{html.escape(entry.section.shown_number(edition))} — {caption}</h3>"
                     f"{image}<p>{links}</p></section>")
     other = next(e for e in EDITION_NAMES if e != edition)
-    return ("<!doctype html><html lang=en><meta charset=utf-8><title>attnviz: the book's attention figures</title>"
+    lang = "zh-CN" if language() == CHINESE else "en"
+    title, h1 = tr("attnviz: the book's attention figures"), tr("The book's attention figures")
+    about = tr("Rendered by <code>attnviz figures</code> from attnviz's own code: the attention chapter of <i>Dive "
+               "into Deep Learning</i> and “Attention Is All You Need”. Sections are numbered as in {edition}; the "
+               "number in {other} stands beside each (<code>attnviz figures --edition {other_key}</code> numbers "
+               "them that way).").format(edition=html.escape(tr(EDITION_NAMES[edition])),
+                                         other=html.escape(tr(EDITION_NAMES[other])), other_key=other)
+    return (f"<!doctype html><html lang={lang}><meta charset=utf-8><title>{html.escape(title, quote=False)}</title>"
             "<style>body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em}"
             "img{max-width:100%;border:1px solid #ddd}h2{font-size:1.2em;margin-top:2.5em}"
             "h3{font-size:1em;margin-top:1.5em}</style>"
-            "<h1>The book's attention figures</h1><p>Rendered by <code>attnviz figures</code> from attnviz's own "
-            "code: the attention chapter of <i>Dive into Deep Learning</i> and “Attention Is All You Need”. "
-            f"Sections are numbered as in {html.escape(EDITION_NAMES[edition])}; the number in "
-            f"{html.escape(EDITION_NAMES[other])} stands beside each (<code>attnviz figures --edition "
-            f"{other}</code> numbers them that way).</p>"
+            f"<h1>{html.escape(h1, quote=False)}</h1><p>{about}</p>"
             + "".join(rows) + "</html>\n")

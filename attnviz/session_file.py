@@ -26,6 +26,7 @@ from attnviz.core.kinds import AttentionKind
 from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_BEAM, bandwidth_choosable
 from attnviz.core.results import KERNELS
 from attnviz.figures.attention import AttentionView
+from attnviz.i18n import tr
 
 FORMAT = "attnviz-session"
 VERSION = 1
@@ -56,7 +57,9 @@ def shown_path(path: str | Path) -> str:
     """``path`` for a message: a very long one (10,000 characters) is shortened to its start and end."""
     text = str(path)
     half = SHOWN_PATH_CHARS // 2
-    return text if len(text) <= SHOWN_PATH_CHARS else f"{text[:half]}…{text[-half:]} ({len(text):,} characters)"
+    if len(text) <= SHOWN_PATH_CHARS:
+        return text
+    return tr("{start}…{end} ({count:,} characters)").format(start=text[:half], end=text[-half:], count=len(text))
 
 
 @dataclass(frozen=True)
@@ -127,7 +130,7 @@ def write_session(saved: SavedSession, path: str | Path) -> Path:
     The checkpoint's path relative to the file's folder is recorded too (sessions move with their models)."""
     path = Path(path).expanduser()
     if path.is_dir():
-        raise SessionFileError(f"{path} is a folder: choose a file name for the session")
+        raise SessionFileError(tr("{path} is a folder: choose a file name for the session").format(path=path))
     try:
         relative = os.path.relpath(saved.checkpoint, path.resolve().parent)
     except ValueError:  # another drive (Windows)
@@ -137,7 +140,8 @@ def write_session(saved: SavedSession, path: str | Path) -> Path:
         with atomic_output(path) as tmp:
             tmp.write_text(text, encoding="utf-8")
     except OSError as error:
-        raise SessionFileError(f"could not save the session to {path}: {error.strerror or error}") from None
+        raise SessionFileError(tr("could not save the session to {path}: {reason}").format(
+            path=path, reason=error.strerror or error)) from None
     return path
 
 
@@ -147,28 +151,31 @@ def read_session(path: str | Path) -> SavedSession:
     name = shown_path(path)
     try:
         if path.is_dir():
-            raise SessionFileError(f"{name} is a folder, not a session file")
+            raise SessionFileError(tr("{name} is a folder, not a session file").format(name=name))
         if not stat.S_ISREG(path.stat().st_mode):  # a device or a pipe could be endless
-            raise SessionFileError(f"{name} is not a regular file")
+            raise SessionFileError(tr("{name} is not a regular file").format(name=name))
         with open(path, "rb") as stream:
             raw = stream.read(MAX_FILE_BYTES + 1)
         if len(raw) > MAX_FILE_BYTES:
-            raise SessionFileError(f"{name} is too large to be an attnviz session (over {MAX_FILE_BYTES:,} bytes)")
+            raise SessionFileError(tr("{name} is too large to be an attnviz session (over {most:,} bytes)").format(
+                name=name, most=MAX_FILE_BYTES))
         text = raw.decode("utf-8")
     except SessionFileError:
         raise
     except FileNotFoundError:
-        raise SessionFileError(f"there is no session file {name}") from None
+        raise SessionFileError(tr("there is no session file {name}").format(name=name)) from None
     except UnicodeDecodeError:
-        raise SessionFileError(f"{name} is not an attnviz session (not UTF-8 text)") from None
+        raise SessionFileError(tr("{name} is not an attnviz session (not UTF-8 text)").format(name=name)) from None
     except OSError as error:
-        raise SessionFileError(f"could not read the session {name}: {_why(error)}") from None
+        raise SessionFileError(tr("could not read the session {name}: {reason}").format(
+            name=name, reason=_why(error))) from None
     except ValueError:  # a NUL character in the name
-        raise SessionFileError(f"{name} is not a usable file name") from None
+        raise SessionFileError(tr("{name} is not a usable file name").format(name=name)) from None
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as error:  # (a 5,000-digit number is a ValueError, not a JSONDecodeError)
-        raise SessionFileError(f"{name} is not an attnviz session (not JSON: {error})") from None
+        raise SessionFileError(tr("{name} is not an attnviz session (not JSON: {error})").format(
+            name=name, error=error)) from None
     try:
         return _parse(data)
     except SessionFileError as error:
@@ -178,65 +185,69 @@ def read_session(path: str | Path) -> SavedSession:
 def _why(error: OSError) -> str:
     """An OSError in words, without the path it names (which may be 10,000 characters)."""
     if error.errno == errno.ENAMETOOLONG:
-        return "the path is too long to name a file"
+        return tr("the path is too long to name a file")
     return error.strerror or type(error).__name__
 
 
 def _get(data: dict, key: str, kind: type | tuple[type, ...], default: Any = None, required: bool = False) -> Any:
     if key not in data or data[key] is None:
         if required:
-            raise SessionFileError(f"the session has no {key!r}")
+            raise SessionFileError(tr("the session has no {key!r}").format(key=key))
         return default
     value = data[key]
     if isinstance(value, bool) and kind is not bool and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-        raise SessionFileError(f"{key!r} must be a {getattr(kind, '__name__', 'number')}, not true/false")
+        raise SessionFileError(tr("{key!r} must be a {type}, not true/false").format(
+            key=key, type=getattr(kind, "__name__", "number")))
     if not isinstance(value, kind):
-        raise SessionFileError(f"{key!r} has the wrong type ({type(value).__name__})")
+        raise SessionFileError(tr("{key!r} has the wrong type ({type})").format(key=key, type=type(value).__name__))
     return value
 
 
 def _whole(data: dict, key: str, low: int, high: int, default: int) -> int:
     value = _get(data, key, int, default)
     if not low <= value <= high:
-        raise SessionFileError(f"{key!r} must be from {low} to {high}, got {value}")
+        raise SessionFileError(tr("{key!r} must be from {low} to {high}, got {value}").format(
+            key=key, low=low, high=high, value=value))
     return value
 
 
 def _parse(data: Any) -> SavedSession:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SessionFileError("not an attnviz session (no \"format\": \"attnviz-session\")")
+        raise SessionFileError(tr("not an attnviz session (no \"format\": \"attnviz-session\")"))
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version > VERSION:
-        raise SessionFileError(f"session version {version!r} is newer than this attnviz understands ({VERSION})")
+        raise SessionFileError(tr("session version {version!r} is newer than this attnviz understands ({newest})"
+                                  ).format(version=version, newest=VERSION))
     if version < 1:
-        raise SessionFileError(f"session version {version} does not exist (versions start at 1; this attnviz "
-                               f"writes {VERSION})")
+        raise SessionFileError(tr("session version {version} does not exist (versions start at 1; this attnviz "
+                                  "writes {newest})").format(version=version, newest=VERSION))
     checkpoint = _path(_get(data, "checkpoint", str, required=True), "checkpoint")
     relative = _get(data, "checkpoint_relative", str)
     if relative is not None:
         _path(relative, "checkpoint_relative")
     sha = _get(data, "checkpoint_sha256", str, "")
     if sha and (len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha)):
-        raise SessionFileError("'checkpoint_sha256' is not a SHA-256 (64 hex digits)")
+        raise SessionFileError(tr("'checkpoint_sha256' is not a SHA-256 (64 hex digits)"))
     sentence = _get(data, "sentence", str, "")
     if len(sentence) > MAX_SENTENCE_CHARS:
-        raise SessionFileError(f"the sentence is longer than {MAX_SENTENCE_CHARS:,} characters")
+        raise SessionFileError(tr("the sentence is longer than {most:,} characters").format(most=MAX_SENTENCE_CHARS))
     steps = _get(data, "steps", list, [])
     if len(steps) > MAX_STEPS:
-        raise SessionFileError(f"more than {MAX_STEPS} steps")
+        raise SessionFileError(tr("more than {most} steps").format(most=MAX_STEPS))
     plan: list[str | None] = []
     for number, step in enumerate(steps, 1):
         token = step.get("forced") if isinstance(step, dict) else step
         if token is not None and (not isinstance(token, str) or not token or len(token) > 200
                                   or any(c.isspace() for c in token)):
-            raise SessionFileError(f"step {number}: 'forced' must be one token (no spaces) or null")
+            raise SessionFileError(tr("step {number}: 'forced' must be one token (no spaces) or null").format(
+                number=number))
         plan.append(token)
     raw_view = _get(data, "view", dict, {})
     try:
         kind = AttentionKind(_get(raw_view, "kind", str, AttentionKind.CROSS.value))
     except ValueError:
         names = ", ".join(k.value for k in AttentionKind)
-        raise SessionFileError(f"the view's kind must be one of: {names}") from None
+        raise SessionFileError(tr("the view's kind must be one of: {names}").format(names=names)) from None
     layer, head = _whole(raw_view, "layer", 1, MAX_INDEX, 1) - 1, _whole(raw_view, "head", 1, MAX_INDEX, 1) - 1
     view = AttentionView(kind, layer, head, _get(raw_view, "scores", bool, False),
                          _get(raw_view, "show_masked", bool, True), _get(raw_view, "all_heads", bool, False))
@@ -244,13 +255,14 @@ def _parse(data: Any) -> SavedSession:
     if (raw_kernel := _get(data, "kernel", dict)) is not None:
         name = _get(raw_kernel, "kernel", str, "gaussian")
         if name not in KERNELS:
-            raise SessionFileError(f"the kernel must be one of: {', '.join(KERNELS)}")
+            raise SessionFileError(tr("the kernel must be one of: {names}").format(names=", ".join(KERNELS)))
         bandwidth = float(_get(raw_kernel, "bandwidth", (int, float), 1.0))
         query = float(_get(raw_kernel, "query", (int, float), 2.5))
         if not (bandwidth_choosable(bandwidth) and math.isfinite(query) and abs(query) <= MAX_QUERY):
             low, high = BANDWIDTH_CHOICES
-            raise SessionFileError(f"the kernel's bandwidth must be from {low} to {high} and its "
-                                   f"query from {-MAX_QUERY:g} to {MAX_QUERY:g}")
+            raise SessionFileError(tr("the kernel's bandwidth must be from {low} to {high} and its "
+                                      "query from {query_low:g} to {query_high:g}").format(
+                low=low, high=high, query_low=-MAX_QUERY, query_high=MAX_QUERY))
         kernel = SavedKernel(name, bandwidth, query)
     return SavedSession(Path(checkpoint), sha, sentence, _whole(data, "beam_size", 1, MAX_BEAM, 1), tuple(plan),
                         _whole(data, "position", -1, len(plan) - 1 if plan else -1, -1), view, kernel, relative)
@@ -259,10 +271,11 @@ def _parse(data: Any) -> SavedSession:
 def _path(text: str, key: str) -> str:
     """A path from the file, checked to be one the system could open (a longer one names no file)."""
     if not text or "\0" in text:
-        raise SessionFileError(f"{key!r} is not a file path")
+        raise SessionFileError(tr("{key!r} is not a file path").format(key=key))
     if len(text) > MAX_PATH_CHARS or any(len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES
                                          for part in text.split("/")):
-        raise SessionFileError(f"{key!r} is too long to be a file path ({len(text):,} characters)")
+        raise SessionFileError(tr("{key!r} is too long to be a file path ({count:,} characters)").format(
+            key=key, count=len(text)))
     return text
 
 
@@ -271,7 +284,8 @@ def _is_file(path: Path) -> bool:
     try:
         return path.is_file() or path.is_dir()
     except OSError as error:  # a symlink loop, no permission to look …
-        raise SessionFileError(f"the session's checkpoint {shown_path(path)} cannot be used: {_why(error)}") from None
+        raise SessionFileError(tr("the session's checkpoint {path} cannot be used: {reason}").format(
+            path=shown_path(path), reason=_why(error))) from None
 
 
 def find_checkpoint(saved: SavedSession, session_path: str | Path) -> Path:
@@ -287,10 +301,11 @@ def find_checkpoint(saved: SavedSession, session_path: str | Path) -> Path:
             if beside.is_relative_to(folder):
                 return beside
             raise CheckpointOutside(
-                f"the session's checkpoint {shown_path(saved.checkpoint)} is missing; its path relative to the "
-                f"session, {shown_path(saved.checkpoint_relative)}, leads out of the session's folder to "
-                f"{shown_path(beside)}", beside)
-    raise SessionFileError(f"the session's checkpoint {shown_path(saved.checkpoint)} is missing")
+                tr("the session's checkpoint {path} is missing; its path relative to the session, {relative}, "
+                   "leads out of the session's folder to {outside}").format(
+                    path=shown_path(saved.checkpoint), relative=shown_path(saved.checkpoint_relative),
+                    outside=shown_path(beside)), beside)
+    raise SessionFileError(tr("the session's checkpoint {path} is missing").format(path=shown_path(saved.checkpoint)))
 
 
 class Decoding(Protocol):
@@ -328,10 +343,10 @@ def changed_checkpoint_note(name: str, folder: bool = False) -> str:
     """What the window and the CLI say when the checkpoint ``name`` is not the file (or the model folder) a
     session was saved with."""
     if folder:
-        return (f"The model folder {name} has changed since this session was saved (its config or its files' "
-                "sizes differ): the attention shown may differ from what was saved.")
-    return (f"The checkpoint {name} has changed since this session was saved (its SHA-256 differs): "
-            "the attention shown may differ from what was saved.")
+        return tr("The model folder {name} has changed since this session was saved (its config or its files' "
+                  "sizes differ): the attention shown may differ from what was saved.").format(name=name)
+    return tr("The checkpoint {name} has changed since this session was saved (its SHA-256 differs): "
+              "the attention shown may differ from what was saved.").format(name=name)
 
 
 def checkpoint_changed(saved: SavedSession, checkpoint: Path) -> str:
@@ -341,10 +356,11 @@ def checkpoint_changed(saved: SavedSession, checkpoint: Path) -> str:
     try:
         problem = "" if folder else checkpoint_file_problem(checkpoint)
     except OSError as error:
-        raise SessionFileError(f"the session's checkpoint {shown_path(checkpoint)} cannot be read: "
-                               f"{_why(error)}") from None
+        raise SessionFileError(tr("the session's checkpoint {path} cannot be read: {reason}").format(
+            path=shown_path(checkpoint), reason=_why(error))) from None
     if problem:
-        raise SessionFileError(f"the session's checkpoint {shown_path(checkpoint)} is refused: {problem}")
+        raise SessionFileError(tr("the session's checkpoint {path} is refused: {problem}").format(
+            path=shown_path(checkpoint), problem=problem))
     if saved.checkpoint_sha256 and sha256_of(checkpoint) != saved.checkpoint_sha256:
         return changed_checkpoint_note(checkpoint.name, folder)
     return ""

@@ -11,14 +11,16 @@ import os
 import stat
 from pathlib import Path
 
-WHAT_OPENS = "attnviz opens a checkpoint (.safetensors), a saved session (.json) or a Hugging Face model folder"
+from attnviz.i18n import N_, tr
+
+WHAT_OPENS = N_("attnviz opens a checkpoint (.safetensors), a saved session (.json) or a Hugging Face model folder")
 OPENED_SUFFIXES = (".safetensors", ".json")
 
 _SPECIAL = (  # (test, what it is, why reading it is refused)
-    (stat.S_ISFIFO, "a named pipe (FIFO)", "reading a pipe can wait forever for a writer"),
-    (stat.S_ISCHR, "a character device", "reading a device can block or never end"),
-    (stat.S_ISBLK, "a block device", "a whole disk is not an attnviz file"),
-    (stat.S_ISSOCK, "a socket", "a socket cannot be read as a file"),
+    (stat.S_ISFIFO, N_("a named pipe (FIFO)"), N_("reading a pipe can wait forever for a writer")),
+    (stat.S_ISCHR, N_("a character device"), N_("reading a device can block or never end")),
+    (stat.S_ISBLK, N_("a block device"), N_("a whole disk is not an attnviz file")),
+    (stat.S_ISSOCK, N_("a socket"), N_("a socket cannot be read as a file")),
 )
 
 
@@ -44,21 +46,24 @@ def why_unopenable(path: str | Path) -> str | None:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
         if os.path.islink(path):
-            return f"{path} is a symbolic link to {os.readlink(path)}, which does not exist"
-        return f"{path}: no such file or folder; {WHAT_OPENS}"
+            return tr("{path} is a symbolic link to {target}, which does not exist").format(
+                path=path, target=os.readlink(path))
+        return tr("{path}: no such file or folder; {what_opens}").format(path=path, what_opens=tr(WHAT_OPENS))
     except PermissionError:
-        return f"{path} cannot be examined: permission denied (a folder on the way is not readable by you)"
+        return tr("{path} cannot be examined: permission denied (a folder on the way is not readable by you)"
+                  ).format(path=path)
     except (OSError, ValueError) as error:  # a symlink loop, a name too long, a NUL byte
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        return f"{path} cannot be opened: {reason}"
+        return tr("{path} cannot be opened: {reason}").format(path=path, reason=reason)
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
         if is_model_folder(path):
             return None
-        return (f"{path} is a folder, not a file, with no config.json (not a Hugging Face model): {WHAT_OPENS}; "
-                "choose one of the files inside it")
+        return tr("{path} is a folder, not a file, with no config.json (not a Hugging Face model): {what_opens}; "
+                  "choose one of the files inside it").format(path=path, what_opens=tr(WHAT_OPENS))
     for test, what, why in _SPECIAL:
         if test(mode):
-            return f"{path} is {what}, not a file: {why}; {WHAT_OPENS}"
-    return f"{path} is not a regular file: {WHAT_OPENS}"
+            return tr("{path} is {what}, not a file: {why}; {what_opens}").format(
+                path=path, what=tr(what), why=tr(why), what_opens=tr(WHAT_OPENS))
+    return tr("{path} is not a regular file: {what_opens}").format(path=path, what_opens=tr(WHAT_OPENS))

@@ -22,6 +22,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from attnviz.i18n import set_language, tr
+
 MISSING = 3
 NOT_FOUND = re.compile(r"^\s*(\S+)\s*=>\s*not found", re.MULTILINE)
 # Debian packages whose names do not follow the soname rule (see debian_package).
@@ -76,7 +78,8 @@ def missing_for(plugin: Path) -> list[str]:
 
 def _install(packages: list[str]) -> bool:
     apt = ["apt-get", "install", "-y", "-q", *packages]
-    print(f"[attnviz] installing {' '.join(packages)} (Qt's X11 platform plugin needs them)", file=sys.stderr)
+    print(tr("[attnviz] installing {packages} (Qt's X11 platform plugin needs them)").format(
+        packages=" ".join(packages)), file=sys.stderr)
     if subprocess.run(apt, capture_output=True, check=False).returncode == 0:
         return True
     subprocess.run(["apt-get", "update", "-q"], capture_output=True, check=False)
@@ -84,8 +87,10 @@ def _install(packages: list[str]) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m attnviz.xcb_check", description=__doc__.split("\n")[0])
-    parser.add_argument("--install", action="store_true", help="install what is missing (root with apt-get)")
+    set_language(None)  # the system's: this runs before the window (and its language setting) exists
+    parser = argparse.ArgumentParser(prog="python -m attnviz.xcb_check", description=tr(
+        "Before the window opens on X11: does Qt's xcb platform plugin find every shared library it needs?"))
+    parser.add_argument("--install", action="store_true", help=tr("install what is missing (root with apt-get)"))
     args = parser.parse_args(argv)
     plugin = xcb_plugin()
     if plugin is None or not starts_on_x11(os.environ):
@@ -99,10 +104,10 @@ def main(argv: list[str] | None = None) -> int:
         if not missing:
             return 0
         packages = list(dict.fromkeys(debian_package(name) for name in missing))
-    print(f"attnviz: Qt's X11 platform plugin cannot start: missing {', '.join(missing)}.\n"
-          f"Install them with:  sudo apt-get install {' '.join(packages)}\n"
-          "(other distributions: the packages that provide those libraries; or run under Wayland)",
-          file=sys.stderr)
+    print(tr("attnviz: Qt's X11 platform plugin cannot start: missing {libraries}.\n"
+             "Install them with:  sudo apt-get install {packages}\n"
+             "(other distributions: the packages that provide those libraries; or run under Wayland)").format(
+        libraries=", ".join(missing), packages=" ".join(packages)), file=sys.stderr)
     return MISSING
 
 

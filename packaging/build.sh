@@ -20,7 +20,6 @@ prune=(
   torch/test torch/include torch/share/cmake
   torch/lib/libtorchbind_test.so torch/lib/libjitbackend_test.so torch/lib/libbackend_with_compiler.so
   torch/lib/libaoti_custom_ops.so
-  PySide6/Qt/translations
   PySide6/Qt/plugins/egldeviceintegrations PySide6/Qt/plugins/platformthemes/libqgtk3.so
   PySide6/Qt/lib/libQt6EglFSDeviceIntegration.so.6 PySide6/Qt/lib/libQt6EglFsKmsSupport.so.6
   PySide6/Qt/plugins/platforms/libqeglfs.so PySide6/Qt/plugins/platforms/libqlinuxfb.so
@@ -30,6 +29,8 @@ prune=(
 for piece in "${prune[@]}"; do
   rm -rf "${internal:?}/$piece"
 done
+# Qt's own translations: only the Chinese of its dialogs and buttons (the interface speaks English and Chinese)
+find "$internal/PySide6/Qt/translations" -type f ! -name 'qtbase_zh_CN.qm' -delete 2>/dev/null || true
 find "$internal" -xtype l -delete  # links PyInstaller made to what was just removed
 # torch/bin: C++ test programs and protoc; torch's import checks that torch_shm_manager is there.
 find "$internal/torch/bin" -mindepth 1 ! -name torch_shm_manager -exec rm -rf {} +

@@ -26,3 +26,11 @@ if [ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 export PATH="$ROOT/.venv/bin:$PATH"
+# The window's compiled catalogues (.qm, not committed): rebuilt whenever their .ts is newer
+for ts in resources/i18n/*.ts; do
+  [ -e "$ts" ] || continue
+  qm="${ts%.ts}.qm"
+  if [ ! -f "$qm" ] || [ "$ts" -nt "$qm" ]; then
+    .venv/bin/pyside6-lrelease -silent "$ts" -qm "$qm" >&2 || echo "[attnviz] could not compile $ts: the app reads it directly" >&2
+  fi
+done

@@ -31,6 +31,7 @@ def main() -> int:
     parser.add_argument("--right-dock", default="attention", help="the right dock to raise (e.g. beams, compare)")
     parser.add_argument("--beam", type=int, default=1, help="beam size")
     parser.add_argument("--compare", type=Path, help="a checkpoint for the Compare dock")
+    parser.add_argument("--lang", default="en", help="the interface's language (en or zh_CN)")
     parser.add_argument("--text-scale", type=float, default=1.0, help="presentation mode's text size (1.5: 150 %%)")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.lower().split("x"))
@@ -47,6 +48,9 @@ def main() -> int:
         print(f"needs an X display (got Qt platform {app.platformName()!r}); run scripts/screenshot.sh",
               file=sys.stderr)
         return 2
+    from attnviz.gui.language import install_language
+
+    install_language(app, args.lang)
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(Path(folder) / "settings.ini")
         settings.text_scale = args.text_scale  # (the window applies it before any widget measures its text)

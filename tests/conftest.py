@@ -9,6 +9,9 @@ import pytest
 import torch
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The suite reads English whatever the machine's locale (tests that want Chinese ask for it); the CLI
+# subprocesses the tests start inherit this too.
+os.environ["LANGUAGE"] = "en"
 
 DEVICES = [
     "cpu",

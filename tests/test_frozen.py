@@ -194,3 +194,21 @@ def test_the_frozen_app_says_a_hugging_face_folder_needs_the_source_install(tmp_
         lines = done.stderr.splitlines()
         assert len(lines) == 1 and "needs the transformers package" in lines[0] and "source" in lines[0], lines
     assert not (tmp_path / "out").exists()
+
+
+def test_the_frozen_app_speaks_chinese_and_carries_its_font_and_catalogues(tmp_path):
+    assert APP is not None
+    internal = APP.parent / "_internal"
+    for carried in ("resources/fonts/NotoSansCJKsc-Regular-subset.otf", "resources/i18n/attnviz_zh_CN.qm",
+                    "resources/i18n/attnviz_zh_CN.ts", "PySide6/Qt/translations/qtbase_zh_CN.qm"):
+        assert (internal / carried).is_file(), carried
+    assert _ok("--lang", "zh_CN", "translate", "--help").startswith("用法：")
+    out = tmp_path / "figures"
+    _ok("--lang", "zh_CN", "export", "--text", "i'm home .", "--out", str(out), "--format", "svg,pdf", "--step", "1",
+        env={"HOME": str(tmp_path)})
+    svg = next(out.glob("*.svg")).read_text(encoding="utf-8")
+    assert "注意力" in svg and "'Noto Sans CJK SC'" in svg
+    assert b"NotoSansCJKsc" in next(out.glob("*.pdf")).read_bytes()
+    done = _run("--lang", "zh_CN", "--text", "i'm home .", "--quit-when-decoded", "--settings", str(tmp_path / "s.ini"),
+                "--log", str(tmp_path / "app.log"), env={"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)})
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr

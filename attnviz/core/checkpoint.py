@@ -39,6 +39,7 @@ from attnviz.core.files import atomic_output
 from attnviz.core.kinds import KINDS, ModelKind, kind_of
 from attnviz.core.limits import check_config_values
 from attnviz.core.text import Vocab
+from attnviz.i18n import tr
 
 FORMAT_VERSION = "1"
 MAX_TENSORS = 10_000  # the shipped Transformer has 140; a header of 400,000 takes seconds to even list
@@ -142,7 +143,7 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
         try:
             save_file(tensors, str(tmp), metadata=metadata)
         except SafetensorError as error:  # a full disk, say: an OSError, as any other failed write
-            raise OSError(f"{path}: cannot be written ({error})") from None
+            raise OSError(tr("{path}: cannot be written ({error})").format(path=path, error=error)) from None
         if verify:  # the loader's own checks, on the written bytes, before the file takes its name
             try:
                 load_checkpoint(tmp)
@@ -154,35 +155,39 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
 def _read_config(path: Path, kind: ModelKind, raw: str | None) -> Any:
     config_cls, fixed = kind.config_cls, kind.fixed
     if raw is None:
-        raise CheckpointError(f"{path}: metadata has no 'config'")
+        raise CheckpointError(tr("{path}: metadata has no 'config'").format(path=path))
     values = _json(path, "config", raw)
     if not isinstance(values, dict):
-        raise CheckpointError(f"{path}: config must be a JSON object")
+        raise CheckpointError(tr("{path}: config must be a JSON object").format(path=path))
     names = {f.name for f in dataclasses.fields(config_cls)}
     required = {f.name for f in dataclasses.fields(config_cls)
                 if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
     if missing := sorted((required | set(fixed)) - set(values)):
-        raise CheckpointError(f"{path}: config is missing {', '.join(missing)}")
+        raise CheckpointError(tr("{path}: config is missing {names}").format(path=path, names=", ".join(missing)))
     if unknown := sorted(set(values) - names):
-        raise CheckpointError(f"{path}: config has unknown fields {', '.join(unknown)}")
+        raise CheckpointError(tr("{path}: config has unknown fields {names}").format(path=path,
+                                                                                    names=", ".join(unknown)))
     for key, value in fixed.items():
         if values[key] != value:
-            raise CheckpointError(f"{path}: config.{key} is {values[key]!r}, kind {kind.name!r} needs {value!r}")
+            raise CheckpointError(tr("{path}: config.{key} is {value!r}, kind {kind!r} needs {needed!r}").format(
+                path=path, key=key, value=values[key], kind=kind.name, needed=value))
     if problems := check_config_values(config_cls, values, kind.attention_cells):
-        raise CheckpointError(f"{path}: invalid config: {'; '.join(problems)}")
+        raise CheckpointError(tr("{path}: invalid config: {problems}").format(path=path, problems="; ".join(problems)))
     try:
         return config_cls(**values)
     except (TypeError, ValueError) as error:
-        raise CheckpointError(f"{path}: invalid config ({error})") from None
+        raise CheckpointError(tr("{path}: invalid config ({error})").format(path=path, error=error)) from None
 
 
 def _json(path: Path, key: str, raw: str) -> Any:
     try:
         return json.loads(raw)
     except json.JSONDecodeError as error:
-        raise CheckpointError(f"{path}: {key} is not valid JSON ({error.msg})") from None
+        raise CheckpointError(tr("{path}: {key} is not valid JSON ({error})").format(path=path, key=key,
+                                                                                    error=error.msg)) from None
     except RecursionError:
-        raise CheckpointError(f"{path}: {key} is nested too deeply to be attnviz metadata") from None
+        raise CheckpointError(tr("{path}: {key} is nested too deeply to be attnviz metadata").format(path=path, key=key)
+                              ) from None
 
 
 def has_control_characters(text: str) -> bool:
@@ -200,7 +205,7 @@ _VOCABS: weakref.WeakValueDictionary[str, Vocab] = weakref.WeakValueDictionary()
 def _read_vocab(path: Path, metadata: dict[str, str], key: str, expected_size: int) -> Vocab:
     raw = metadata.get(key)
     if raw is None:
-        raise CheckpointError(f"{path}: metadata has no '{key}'")
+        raise CheckpointError(tr("{path}: metadata has no '{key}'").format(path=path, key=key))
     digest = hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
     known = _VOCABS.get(digest)
     if known is not None and len(known) == expected_size:
@@ -214,14 +219,17 @@ def _parse_vocab(path: Path, key: str, raw: str, expected_size: int) -> Vocab:
     tokens = _json(path, key, raw)
     try:
         if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
-            raise ValueError("it must be a JSON list of strings")
+            raise ValueError(tr("it must be a JSON list of strings"))
         if bad := next((t for t in tokens if not is_word(t)), None):
-            raise ValueError(f"token {bad[:20]!r}… is not a word (too long, or control characters)")
+            raise ValueError(tr("token {token!r}… is not a word (too long, or control characters)").format(
+                token=bad[:20]))
         vocab = Vocab(tuple(tokens))
     except ValueError as error:
-        raise CheckpointError(f"{path}: {key} is not a valid vocabulary ({error})") from None
+        raise CheckpointError(tr("{path}: {key} is not a valid vocabulary ({error})").format(path=path, key=key,
+                                                                                            error=error)) from None
     if len(vocab) != expected_size:
-        raise CheckpointError(f"{path}: {key} has {len(vocab)} tokens but the config says {expected_size}")
+        raise CheckpointError(tr("{path}: {key} has {count} tokens but the config says {expected}").format(
+            path=path, key=key, count=len(vocab), expected=expected_size))
     return vocab
 
 
@@ -258,20 +266,23 @@ def _check_layout(path: Path, skeleton: nn.Module, header: dict[str, tuple[tuple
     and the model's size against this machine's memory."""
     expected = _stored_tensors(skeleton)
     if missing := sorted(set(expected) - set(header)):
-        raise CheckpointError(f"{path}: missing tensors {', '.join(missing[:5])}")
+        raise CheckpointError(tr("{path}: missing tensors {names}").format(path=path, names=", ".join(missing[:5])))
     if unexpected := sorted(set(header) - set(expected)):
-        raise CheckpointError(f"{path}: unexpected tensors {', '.join(unexpected[:5])}")
+        raise CheckpointError(tr("{path}: unexpected tensors {names}").format(path=path,
+                                                                             names=", ".join(unexpected[:5])))
     for name, reference in expected.items():
         shape, dtype = header[name]
         if shape != tuple(reference.shape):
-            raise CheckpointError(f"{path}: tensor {name} has shape {shape}, expected {tuple(reference.shape)} "
-                                  "(the config does not match the weights)")
+            raise CheckpointError(tr("{path}: tensor {name} has shape {shape}, expected {expected} "
+                                     "(the config does not match the weights)").format(
+                path=path, name=name, shape=shape, expected=tuple(reference.shape)))
         stored = _TORCH_DTYPE.get(dtype, dtype)
         allowed = (torch.float16, torch.float32) if reference.is_floating_point() else (reference.dtype,)
         if stored not in allowed:
-            raise CheckpointError(f"{path}: tensor {name} has dtype {stored}, expected {reference.dtype}")
+            raise CheckpointError(tr("{path}: tensor {name} has dtype {dtype}, expected {expected}").format(
+                path=path, name=name, dtype=stored, expected=reference.dtype))
     if problem := _size_problem(skeleton):
-        raise CheckpointError(f"{path}: {problem}")
+        raise CheckpointError(tr("{path}: {problem}").format(path=path, problem=problem))
 
 
 def _size_problem(skeleton: nn.Module) -> str | None:
@@ -279,7 +290,7 @@ def _size_problem(skeleton: nn.Module) -> str | None:
     size = sum(t.numel() * t.element_size() for t in (*skeleton.parameters(), *skeleton.buffers()))
     memory = _physical_memory()
     if size > MAX_MODEL_BYTES or (memory is not None and size > memory // 2):
-        return f"the model would take {size / 1024**3:.1f} GB of memory, more than attnviz loads"
+        return tr("the model would take {gb:.1f} GB of memory, more than attnviz loads").format(gb=size / 1024**3)
     return None
 
 
@@ -315,7 +326,8 @@ def load_checkpoint(path: str | Path, device: torch.device | str = "cpu", compac
         raise
     except (MemoryError, RecursionError, TypeError, ValueError, RuntimeError, OverflowError, OSError,
             ZeroDivisionError, KeyError, AttributeError) as error:  # a check above should have said why
-        raise CheckpointError(f"{path}: cannot be loaded ({type(error).__name__}: {error})") from None
+        raise CheckpointError(tr("{path}: cannot be loaded ({error})").format(
+            path=path, error=f"{type(error).__name__}: {error}")) from None
 
 
 def is_attnviz_checkpoint(path: str | Path) -> bool:
@@ -344,18 +356,20 @@ def _check_openable(path: Path) -> None:
     a named pipe or a device would block the reader forever."""
     try:
         if path.exists() and not path.is_dir() and not stat.S_ISREG(path.stat().st_mode):
-            raise CheckpointError(f"{path}: not a regular file (a pipe or a device?)")
+            raise CheckpointError(tr("{path}: not a regular file (a pipe or a device?)").format(path=path))
         problem = checkpoint_file_problem(path)  # size and header: a 20 GB file is refused before it is mapped
     except FileNotFoundError:
-        raise CheckpointError(f"{path}: no such file") from None
+        raise CheckpointError(tr("{path}: no such file").format(path=path)) from None
     except IsADirectoryError:
-        raise CheckpointError(f"{path}: is a folder, not a checkpoint file") from None
+        raise CheckpointError(tr("{path}: is a folder, not a checkpoint file").format(path=path)) from None
     except PermissionError:
-        raise CheckpointError(f"{path}: permission denied (the file is not readable by you)") from None
+        raise CheckpointError(tr("{path}: permission denied (the file is not readable by you)").format(path=path)
+                              ) from None
     except OSError as error:  # a symlink loop, a name too long …
-        raise CheckpointError(f"{path}: cannot be opened ({error.strerror or error})") from None
+        raise CheckpointError(tr("{path}: cannot be opened ({error})").format(path=path,
+                                                                             error=error.strerror or error)) from None
     if problem:
-        raise CheckpointError(f"{path}: {problem}")
+        raise CheckpointError(tr("{path}: {problem}").format(path=path, problem=problem))
 
 
 @contextlib.contextmanager
@@ -381,25 +395,29 @@ def _load(path: Path, device: torch.device | str, compact_weights: bool) -> Load
     except CheckpointError:
         raise
     except Exception as error:  # safetensors raises several types for corrupt files
-        raise CheckpointError(f"{path}: not a readable safetensors file ({error})") from None
+        raise CheckpointError(tr("{path}: not a readable safetensors file ({error})").format(path=path, error=error)
+                              ) from None
 
 
 def _load_from(path: Path, handle: Any, device: torch.device | str, compact_weights: bool) -> LoadedModel:
     metadata = handle.metadata() or {}
     names = list(handle.keys())
     if len(names) > MAX_TENSORS:
-        raise CheckpointError(f"{path}: {len(names):,} tensors; no attnviz model has more than {MAX_TENSORS:,}")
+        raise CheckpointError(tr("{path}: {count:,} tensors; no attnviz model has more than {most:,}").format(
+            path=path, count=len(names), most=MAX_TENSORS))
     header = {name: (tuple(handle.get_slice(name).get_shape()), handle.get_slice(name).get_dtype())
               for name in names}
     if "format_version" not in metadata and "kind" not in metadata:
-        raise CheckpointError(f"{path}: not an attnviz checkpoint: no attnviz metadata "
-                              "(a safetensors file, but not one attnviz wrote)")
+        raise CheckpointError(tr("{path}: not an attnviz checkpoint: no attnviz metadata "
+                                 "(a safetensors file, but not one attnviz wrote)").format(path=path))
     version = metadata.get("format_version")
     if version != FORMAT_VERSION:
-        raise CheckpointError(f"{path}: format_version {version!r} is not supported (expected {FORMAT_VERSION})")
+        raise CheckpointError(tr("{path}: format_version {version!r} is not supported (expected {expected})").format(
+            path=path, version=version, expected=FORMAT_VERSION))
     name = metadata.get("kind")
     if name not in KINDS:
-        raise CheckpointError(f"{path}: unknown model kind {name!r}; known: {', '.join(KINDS)}")
+        raise CheckpointError(tr("{path}: unknown model kind {name!r}; known: {known}").format(
+            path=path, name=name, known=", ".join(KINDS)))
     kind = KINDS[name]
     config = _read_config(path, kind, metadata.get("config"))
     src_vocab = tgt_vocab = None
@@ -408,25 +426,27 @@ def _load_from(path: Path, handle: Any, device: torch.device | str, compact_weig
         tgt_vocab = _read_vocab(path, metadata, "tgt_vocab", config.tgt_vocab_size)
     training = _json(path, "training", metadata.get("training", "{}"))
     if not isinstance(training, dict):
-        raise CheckpointError(f"{path}: training info must be a JSON object")
+        raise CheckpointError(tr("{path}: training info must be a JSON object").format(path=path))
     try:
         skeleton = _skeleton(config) if kind.is_translation else build_model(config)  # (regression: ≤ 100k points)
     except (ValueError, RuntimeError) as error:
-        raise CheckpointError(f"{path}: config cannot build a model ({error})") from None
+        raise CheckpointError(tr("{path}: config cannot build a model ({error})").format(path=path, error=error)
+                              ) from None
     _check_layout(path, skeleton, header)
     tensors = {name: handle.get_tensor(name) for name in header}
     stored_digest = metadata.get("tensor_digest")
     if stored_digest is not None and stored_digest != tensor_digest(tensors):
-        raise CheckpointError(f"{path}: the tensor data does not match its checksum: the file is corrupted "
-                              "(download or copy it again)")
+        raise CheckpointError(tr("{path}: the tensor data does not match its checksum: the file is corrupted "
+                                 "(download or copy it again)").format(path=path))
     for name, stored in tensors.items():
         if tuple(stored.shape) != header[name][0]:
-            raise CheckpointError(f"{path}: tensor {name} changed while it was read")
+            raise CheckpointError(tr("{path}: tensor {name} changed while it was read").format(path=path, name=name))
         if stored.is_floating_point() and not torch.isfinite(stored).all():
-            raise CheckpointError(f"{path}: tensor {name} holds NaN or infinite values")
+            raise CheckpointError(tr("{path}: tensor {name} holds NaN or infinite values").format(path=path,
+                                                                                                   name=name))
         if stored.is_floating_point() and stored.numel() and stored.abs().max() > MAX_ABS_VALUE:
-            raise CheckpointError(f"{path}: tensor {name} holds values beyond ±{MAX_ABS_VALUE:g}, "
-                                  "which no attnviz model has")
+            raise CheckpointError(tr("{path}: tensor {name} holds values beyond ±{most:g}, "
+                                     "which no attnviz model has").format(path=path, name=name, most=MAX_ABS_VALUE))
     model = build_model(config)
     with torch.no_grad():
         state = model.state_dict()

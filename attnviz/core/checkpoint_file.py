@@ -11,6 +11,8 @@ import os
 import stat
 from pathlib import Path
 
+from attnviz.i18n import tr
+
 MAX_MODEL_BYTES = 2 * 1024**3  # attnviz's models are tens of MB; a config claiming more is refused
 MAX_HEADER_BYTES = 100_000_000  # safetensors' own limit on the JSON header
 MAX_CHECKPOINT_BYTES = 8 + MAX_HEADER_BYTES + MAX_MODEL_BYTES  # (float16 weights take less)
@@ -22,17 +24,18 @@ def checkpoint_file_problem(path: str | Path) -> str:
     with open(path, "rb") as stream:
         info = os.fstat(stream.fileno())
         if not stat.S_ISREG(info.st_mode):
-            return "not a regular file (a pipe or a device?)"
+            return tr("not a regular file (a pipe or a device?)")
         size = info.st_size
         if size > MAX_CHECKPOINT_BYTES:
-            return (f"the file is {size / 1024**3:.1f} GB, larger than any attnviz checkpoint "
-                    f"(at most {MAX_CHECKPOINT_BYTES / 1024**3:.1f} GB): not a checkpoint")
+            return tr("the file is {gb:.1f} GB, larger than any attnviz checkpoint "
+                      "(at most {most:.1f} GB): not a checkpoint").format(gb=size / 1024**3,
+                                                                         most=MAX_CHECKPOINT_BYTES / 1024**3)
         start = stream.read(9)
     if len(start) < 9:
-        return f"not a readable safetensors file (only {size} bytes)"
+        return tr("not a readable safetensors file (only {size} bytes)").format(size=size)
     header = int.from_bytes(start[:8], "little")
     if header > MAX_HEADER_BYTES or 8 + header > size or start[8:9] != b"{":
-        return "not a readable safetensors file (its first bytes are not a safetensors header)"
+        return tr("not a readable safetensors file (its first bytes are not a safetensors header)")
     return ""
 
 

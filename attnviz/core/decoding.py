@@ -21,6 +21,7 @@ from attnviz.core.decoder import DecoderState, StepAttention, TranslationModel
 from attnviz.core.results import LENGTH_PENALTY, length_normalised
 from attnviz.core.search_rules import LibraryBeams, SearchRules, library_step
 from attnviz.core.text import SourceWords, Vocab
+from attnviz.i18n import tr
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,8 @@ class BeamSearch:
         state_in = self.state
         if force is not None:
             if force in self.never:
-                raise ValueError(f"token id {force} is never decoded (<bos>, <pad> or banned): it cannot be forced")
+                raise ValueError(tr("token id {id} is never decoded (<bos>, <pad> or banned): it cannot be forced"
+                                    ).format(id=force))
             if len(self.hypotheses) != 1:
                 raise ValueError("a token can be forced only when decoding one sentence")
             if len(live) > 1:  # the best live hypothesis (they are kept ranked) is cache row 0
@@ -160,7 +162,8 @@ class BeamSearch:
             top = list(zip(top_i.tolist(), top_p.tolist(), strict=True))
         if force is not None:
             if not 0 <= force < log_probs.shape[-1]:
-                raise ValueError(f"token id {force} is outside the vocabulary of {log_probs.shape[-1]} tokens")
+                raise ValueError(tr("token id {id} is outside the vocabulary of {count} tokens").format(
+                    id=force, count=log_probs.shape[-1]))
             parent = live[0][1]
             forced = Hypothesis([*parent.ids, force], parent.log_prob + float(log_probs[0, force]),
                                 force in self.ends, [*parent.rows, *filter(None, [rows[0]])], top[0],

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import torch
 
+from attnviz.i18n import tr
+
 #: CPU threads torch uses when nobody says otherwise (bench/translate_throughput.py measured the choice).
 DEFAULT_THREADS = 1
 
@@ -19,7 +21,8 @@ def set_threads(requested: int | None = None) -> int:
     """
     threads = DEFAULT_THREADS if requested is None else int(requested)
     if not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"the number of threads must be from 1 to {MAX_THREADS}, got {threads}")
+        raise ValueError(tr("the number of threads must be from 1 to {most}, got {threads}").format(
+            most=MAX_THREADS, threads=threads))
     if torch.get_num_threads() != threads:
         torch.set_num_threads(threads)
     return threads
@@ -61,7 +64,7 @@ def pick_device(preference: str = "auto") -> torch.device:
         device = torch.device(choice)
     except RuntimeError:
         raise DeviceUnavailableError(
-            f"unknown device {preference!r}; use auto, cpu, cuda, cuda:N or mps") from None
+            tr("unknown device {device!r}; use auto, cpu, cuda, cuda:N or mps").format(device=preference)) from None
     ok = {
         "cpu": lambda: True,
         "cuda": lambda: torch.cuda.is_available()
@@ -69,7 +72,6 @@ def pick_device(preference: str = "auto") -> torch.device:
         "mps": _mps_available,
     }.get(device.type, lambda: False)()
     if not ok:
-        raise DeviceUnavailableError(
-            f"device {preference!r} is not available here; available: "
-            + ", ".join(available_devices()))
+        raise DeviceUnavailableError(tr("device {device!r} is not available here; available: {available}").format(
+            device=preference, available=", ".join(available_devices())))
     return device

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from attnviz.i18n import N_, tr
+
 # Kernel interfaces mounted as folders: reading or writing there talks to the kernel (and can block, as
 # /proc/kmsg does), never to a disk.
 KERNEL_FILESYSTEMS = frozenset({
@@ -26,8 +28,9 @@ KERNEL_FILESYSTEMS = frozenset({
 })
 MOUNT_TABLE = Path("/proc/self/mountinfo")
 
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a symbolic link"))
+_KINDS = ((stat.S_ISDIR, N_("a folder")), (stat.S_ISFIFO, N_("a named pipe (FIFO)")),
+          (stat.S_ISCHR, N_("a character device")), (stat.S_ISBLK, N_("a block device")),
+          (stat.S_ISSOCK, N_("a socket")), (stat.S_ISLNK, N_("a symbolic link")))
 
 
 class UnsafeTarget(OSError):
@@ -39,8 +42,11 @@ class UnsafeTarget(OSError):
 
 
 def kind_of(mode: int) -> str:
-    """'a folder', 'a named pipe (FIFO)', … for an ``st_mode`` that is not a regular file ("" for one)."""
-    return next((name for test, name in _KINDS if test(mode)), "" if stat.S_ISREG(mode) else "not a regular file")
+    """'a folder', 'a named pipe (FIFO)', … for an ``st_mode`` that is not a regular file ("" for one), in the
+    interface's language."""
+    if stat.S_ISREG(mode):
+        return ""
+    return tr(next((name for test, name in _KINDS if test(mode)), N_("not a regular file")))
 
 
 def filesystem_type(path: str | Path) -> str:
@@ -64,8 +70,8 @@ def filesystem_type(path: str | Path) -> str:
 def _refuse_kernel_folder(folder: Path, path: Path) -> None:
     kind = filesystem_type(folder)
     if kind in KERNEL_FILESYSTEMS:
-        raise UnsafeTarget(path, f"{folder} is a kernel interface ({kind}), not a folder on disk; "
-                                 "choose a folder of your own")
+        raise UnsafeTarget(path, tr("{folder} is a kernel interface ({kind}), not a folder on disk; "
+                                    "choose a folder of your own").format(folder=folder, kind=kind))
 
 
 def check_target(path: str | Path) -> None:
@@ -77,16 +83,17 @@ def check_target(path: str | Path) -> None:
     except FileNotFoundError:
         mode = None
     if mode is not None and not stat.S_ISREG(mode):
-        kind = kind_of(mode)
-        raise UnsafeTarget(path, f"it is {kind}, not a regular file; attnviz writes only regular files",
-                           errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL)
+        raise UnsafeTarget(path, tr("it is {kind}, not a regular file; attnviz writes only regular files").format(
+            kind=kind_of(mode)), errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL)
     folder = path.parent
     try:
         folder_mode = os.stat(folder).st_mode
     except FileNotFoundError:
-        raise FileNotFoundError(errno.ENOENT, f"the folder {folder} does not exist", str(path)) from None
+        raise FileNotFoundError(errno.ENOENT, tr("the folder {folder} does not exist").format(folder=folder),
+                                str(path)) from None
     if not stat.S_ISDIR(folder_mode):
-        raise UnsafeTarget(path, f"{folder} is {kind_of(folder_mode)}, not a folder")
+        raise UnsafeTarget(path, tr("{folder} is {kind}, not a folder").format(folder=folder,
+                                                                                kind=kind_of(folder_mode)))
     _refuse_kernel_folder(folder, path)
 
 
@@ -104,7 +111,7 @@ def check_folder(folder: str | Path) -> None:
                 raise
             existing = existing.parent
     if not stat.S_ISDIR(mode):
-        raise UnsafeTarget(folder, f"{existing} is {kind_of(mode)}, not a folder")
+        raise UnsafeTarget(folder, tr("{folder} is {kind}, not a folder").format(folder=existing, kind=kind_of(mode)))
     _refuse_kernel_folder(existing, folder)
 
 

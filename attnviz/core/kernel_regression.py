@@ -16,6 +16,7 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.results import KERNELS, KernelFit
+from attnviz.i18n import tr
 
 
 class KernelPrediction(NamedTuple):
@@ -76,12 +77,13 @@ def kernel_weights(queries: Tensor, keys: Tensor, kernel: str = "gaussian",
     key within one bandwidth gets an all-zero row: no training point supports it.
     """
     if bandwidth <= 0 or not math.isfinite(bandwidth):
-        raise ValueError(f"bandwidth must be a positive number, got {bandwidth}")
+        raise ValueError(tr("bandwidth must be a positive number, got {bandwidth}").format(bandwidth=bandwidth))
     u = (queries[:, None] - keys[None, :]) / bandwidth  # (Q, K)
     if kernel == "gaussian":
         return torch.softmax(_gaussian_log(u), dim=-1)
     if kernel not in _COMPACT_KERNELS:
-        raise ValueError(f"unknown kernel {kernel!r}; choose one of {', '.join(KERNELS)}")
+        raise ValueError(tr("unknown kernel {kernel!r}; choose one of {kernels}").format(kernel=kernel,
+                                                                                        kernels=", ".join(KERNELS)))
     mass = _COMPACT_KERNELS[kernel](u)
     total = mass.sum(dim=-1, keepdim=True)
     return torch.where(total > 0, mass / total.clamp_min(torch.finfo(mass.dtype).tiny), 0.0)

@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Any, Literal
 
 from attnviz.core import limits
+from attnviz.i18n import N_, tr
 
 Family = Literal["translation", "regression"]
 
@@ -23,9 +24,9 @@ Family = Literal["translation", "regression"]
 class AttentionKind(Enum):
     """The attention matrices a translation model can expose."""
 
-    ENCODER_SELF = "encoder self-attention"
-    DECODER_SELF = "decoder self-attention"
-    CROSS = "cross-attention"
+    ENCODER_SELF = N_("encoder self-attention")
+    DECODER_SELF = N_("decoder self-attention")
+    CROSS = N_("cross-attention")
 
     @property
     def slug(self) -> str:
@@ -36,9 +37,9 @@ class AttentionKind(Enum):
         """What the window and the figures call it. prompt: the model is decoder-only (its source is the
         prompt of one causal sequence): prompt self-attention, self-attention, source view."""
         if not prompt:
-            return self.value
-        return {"ENCODER_SELF": "prompt self-attention", "DECODER_SELF": "self-attention (prompt + answer)",
-                "CROSS": "source view"}[self.name]
+            return tr(self.value)
+        return tr({"ENCODER_SELF": N_("prompt self-attention"), "DECODER_SELF": N_("self-attention (prompt + answer)"),
+                   "CROSS": N_("source view")}[self.name])
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class ModelKind:
     module, config_class, model_class: where the config dataclass and the nn.Module live (imported
         lazily). The config dataclass's defaults are the kind's default architecture.
     fixed: config values the kind implies (rnn-additive has scoring "additive").
+    label, scoring_formula: what the window shows (marked with ``N_``: ``tr()`` them where shown).
     default_lr: peak learning rate for ``attnviz train``; scoring_formula: the Scoring panel's text;
     attention: the attention matrices its decoding exposes (empty for regression).
     decoder_only: one causal sequence, English then French (no encoder): a batch pads on the left, its
@@ -109,36 +111,36 @@ class ModelKind:
 
 _RNN = "attnviz.core.seq2seq"
 KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
-    ModelKind("transformer", "translation", "Transformer encoder–decoder", "attnviz.core.transformer",
+    ModelKind("transformer", "translation", N_("Transformer encoder–decoder"), "attnviz.core.transformer",
               "TransformerConfig", "Transformer", default_lr=1e-3,
-              scoring_formula="scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
+              scoring_formula=N_("scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
               attention_cells=limits.encoder_decoder_cells, sinusoidal_positions=True),
-    ModelKind("decoder-only", "translation", "Decoder-only Transformer (GPT-style), translating as continuation",
+    ModelKind("decoder-only", "translation", N_("Decoder-only Transformer (GPT-style), translating as continuation"),
               "attnviz.core.decoder_only", "DecoderOnlyConfig", "DecoderOnly", default_lr=1e-3,
-              scoring_formula="scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
+              scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
               decoder_only=True, attention_cells=limits.decoder_only_cells, sinusoidal_positions=True),
-    ModelKind("rnn-additive", "translation", "GRU encoder–decoder, additive (Bahdanau) attention", _RNN,
+    ModelKind("rnn-additive", "translation", N_("GRU encoder–decoder, additive (Bahdanau) attention"), _RNN,
               "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "additive"}, default_lr=2e-3,
-              scoring_formula="additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)",
+              scoring_formula=N_("additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)"),
               attention=(AttentionKind.CROSS,), attention_cells=limits.rnn_cells),
-    ModelKind("rnn-dot", "translation", "GRU encoder–decoder, scaled dot-product attention", _RNN,
+    ModelKind("rnn-dot", "translation", N_("GRU encoder–decoder, scaled dot-product attention"), _RNN,
               "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "dot"}, default_lr=2e-3,
-              scoring_formula="scaled dot-product scoring: a(q, k) = qᵀk / √d",
+              scoring_formula=N_("scaled dot-product scoring: a(q, k) = qᵀk / √d"),
               attention=(AttentionKind.CROSS,), attention_cells=limits.rnn_cells),
-    ModelKind("hf-seq2seq", "translation", "Hugging Face encoder–decoder (Marian, BART, mBART, T5)",
+    ModelKind("hf-seq2seq", "translation", N_("Hugging Face encoder–decoder (Marian, BART, mBART, T5)"),
               "attnviz.core.hf.load",
               "HFSeq2SeqConfig", "HFEncoderDecoder",
-              scoring_formula="scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
+              scoring_formula=N_("scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
               hugging_face=True, trainable=False),
-    ModelKind("hf-causal", "translation", "Hugging Face decoder-only model (GPT-2, Llama, Qwen2)",
+    ModelKind("hf-causal", "translation", N_("Hugging Face decoder-only model (GPT-2, Llama, Qwen2)"),
               "attnviz.core.hf.load", "HFCausalConfig", "HFCausal",
-              scoring_formula="scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head",
+              scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
               decoder_only=True, hugging_face=True, trainable=False, prompt_predicts=True),
-    ModelKind("kernel-regression", "regression", "Nadaraya–Watson kernel regression (attention pooling)",
+    ModelKind("kernel-regression", "regression", N_("Nadaraya–Watson kernel regression (attention pooling)"),
               "attnviz.core.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel"),
 )}
 
@@ -148,7 +150,8 @@ def kind_named(name: str) -> ModelKind:
     try:
         return KINDS[name]
     except KeyError:
-        raise KeyError(f"unknown model kind {name!r}; known: {', '.join(KINDS)}") from None
+        raise KeyError(tr("unknown model kind {name!r}; known: {known}").format(name=name, known=", ".join(KINDS))
+                       ) from None
 
 
 def kind_of(config: Any) -> ModelKind:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, get_type_hints
 
 from attnviz.core.results import KERNELS
+from attnviz.i18n import tr
 
 MAX_BEAM = 16  # beam sizes above this add nothing for sentences this short, only memory and time
 
@@ -110,10 +111,12 @@ def check_config_values(config_cls: type, values: dict[str, Any], cells: Attenti
             problems.append(problem)
     if not problems and "num_heads" in values and "num_hiddens" in values \
             and values["num_hiddens"] % values["num_heads"]:
-        problems.append(f"num_heads = {values['num_heads']} does not divide num_hiddens = {values['num_hiddens']}")
+        problems.append(tr("num_heads = {heads} does not divide num_hiddens = {width}").format(
+            heads=values["num_heads"], width=values["num_hiddens"]))
     if not problems and cells is not None and (needed := recorded_attention_bytes(values, cells)) > MAX_ATTENTION_BYTES:
-        problems.append(f"decoding one sentence would record {needed / 1024**3:.1f} GB of attention maps "
-                        f"(layers × heads × lengths too large; attnviz allows {MAX_ATTENTION_BYTES / 1024**3:.0f} GB)")
+        problems.append(tr("decoding one sentence would record {gb:.1f} GB of attention maps "
+                           "(layers × heads × lengths too large; attnviz allows {most:.0f} GB)").format(
+            gb=needed / 1024**3, most=MAX_ATTENTION_BYTES / 1024**3))
     return problems
 
 
@@ -125,22 +128,28 @@ def _check_one(name: str, value: Any, hint: Any) -> str | None:
         return _check_one(name, value, inner[0]) if len(inner) == 1 else None
     allowed = getattr(hint, "__args__", None) if getattr(hint, "__origin__", None) is not None else None
     if allowed is not None and all(isinstance(a, str) for a in allowed):  # typing.Literal of strings
-        return None if value in allowed else f"{name} must be one of {', '.join(allowed)}, not {value!r}"
+        return None if value in allowed else tr("{name} must be one of {choices}, not {value!r}").format(
+            name=name, choices=", ".join(allowed), value=value)
     if hint is bool:
-        return None if isinstance(value, bool) else f"{name} must be true or false, not {value!r}"
+        return None if isinstance(value, bool) else tr("{name} must be true or false, not {value!r}").format(
+            name=name, value=value)
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            return f"{name} must be a whole number, not {value!r}"
+            return tr("{name} must be a whole number, not {value!r}").format(name=name, value=value)
         low, high = INT_RANGES.get(name, (-(2**63), 2**63 - 1))
-        return None if low <= value <= high else f"{name} = {value} is outside {low}..{high}"
+        return None if low <= value <= high else tr("{name} = {value} is outside {low}..{high}").format(
+            name=name, value=value, low=low, high=high)
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            return f"{name} must be a finite number, not {value!r}"
+            return tr("{name} must be a finite number, not {value!r}").format(name=name, value=value)
         low_f, high_f = FLOAT_RANGES.get(name, (-math.inf, math.inf))
-        return None if low_f <= value <= high_f else f"{name} = {value} is outside {low_f:g}..{high_f:g}"
+        return None if low_f <= value <= high_f else tr("{name} = {value} is outside {low:g}..{high:g}").format(
+            name=name, value=value, low=low_f, high=high_f)
     if hint is str:
         choices = TEXT_CHOICES.get(name)
         if choices is not None and value not in choices:
-            return f"{name} must be one of {', '.join(choices)}, not {value!r}"
-        return None if isinstance(value, str) and len(value) <= 100 else f"{name} must be a short text"
+            return tr("{name} must be one of {choices}, not {value!r}").format(name=name, choices=", ".join(choices),
+                                                                               value=value)
+        return None if isinstance(value, str) and len(value) <= 100 else tr("{name} must be a short text").format(
+            name=name)
     return None

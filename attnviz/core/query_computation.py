@@ -30,6 +30,7 @@ from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.computation import QueryComputation, Scoring, StageFormulas, masked_softmax
 from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationModel
 from attnviz.core.kinds import AttentionKind
+from attnviz.i18n import tr
 
 _SLUGS = {kind.slug: kind for kind in AttentionKind}
 
@@ -44,7 +45,9 @@ def attention_kind(kind: AttentionKind | str) -> AttentionKind:
     try:
         return AttentionKind(kind)
     except ValueError:
-        raise ValueError(f"unknown attention kind {kind!r}; use one of {', '.join(_SLUGS)}") from None
+        raise ValueError(tr("unknown attention kind {kind!r}; use one of {kinds}").format(kind=kind,
+                                                                                         kinds=", ".join(_SLUGS))
+                         ) from None
 
 
 @dataclass
@@ -96,8 +99,10 @@ def _numpy(tensor: Tensor) -> np.ndarray:
 
 
 def _check_index(what: str, value: int, count: int, where: str) -> None:
+    """what, where: already in the interface's language ("layer", "the decoder of this transformer")."""
     if not 0 <= value < count:
-        raise ValueError(f"{what} {value} is out of range: {where} has {count} (0 to {count - 1})")
+        raise ValueError(tr("{what} {value} is out of range: {where} has {count} (0 to {last})").format(
+            what=what, value=value, where=where, count=count, last=count - 1))
 
 
 def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_tokens: Sequence[str],
@@ -130,45 +135,51 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     """
     kind = attention_kind(kind)
     if not loaded.is_translation or loaded.src_vocab is None or loaded.tgt_vocab is None:
-        raise ValueError(f"{loaded.kind} is not a translation model: it has no attention queries to show")
+        raise ValueError(tr("{kind} is not a translation model: it has no attention queries to show").format(
+            kind=loaded.kind))
     model = cast(TranslationModel, loaded.model)  # the decoder interface decoding drives
     if kind not in loaded.model_kind.attention:
-        has = ", ".join(k.value for k in loaded.model_kind.attention)
-        raise ValueError(f"the {loaded.kind} model has no {kind.value} (it has: {has})")
+        has = ", ".join(k.label() for k in loaded.model_kind.attention)
+        raise ValueError(tr("the {model} model has no {kind} (it has: {has})").format(model=loaded.kind,
+                                                                                     kind=kind.label(), has=has))
     source_tokens, query_tokens = tuple(source_tokens), tuple(query_tokens)
     if not source_tokens:
-        raise ValueError("there is no source: source_tokens is empty")
+        raise ValueError(tr("there is no source: source_tokens is empty"))
     valid_len = len(source_tokens) if source_valid_len is None else int(source_valid_len)
     if not 1 <= valid_len <= len(source_tokens):
-        raise ValueError(f"source_valid_len must be from 1 to {len(source_tokens)}, got {source_valid_len}")
+        raise ValueError(tr("source_valid_len must be from 1 to {count}, got {given}").format(
+            count=len(source_tokens), given=source_valid_len))
     first = loaded.tgt_vocab.tokens[loaded.tgt_vocab.bos_id]  # (attnviz's models: <bos>)
     if loaded.model_kind.prompt_predicts and source_tokens:
         first = source_tokens[-1]
     if kind is not AttentionKind.ENCODER_SELF and (not query_tokens or query_tokens[0] != first):
-        raise ValueError(f"query_tokens must start with {first} (as DecodeStep.query_tokens does), "
-                         f"got {list(query_tokens[:3])}")
+        raise ValueError(tr("query_tokens must start with {first} (as DecodeStep.query_tokens does), "
+                            "got {tokens}").format(first=first, tokens=list(query_tokens[:3])))
 
     decoder_only = loaded.model_kind.decoder_only
     asked = kind  # (a decoder-only model's source view is the English columns of the answer's rows)
     kind = AttentionKind.DECODER_SELF if decoder_only and kind is AttentionKind.CROSS else kind
     if decoder_only and valid_len < len(source_tokens):
-        raise ValueError("a padded row of a decoder-only model's batch: recompute its sentence alone")
+        raise ValueError(tr("a padded row of a decoder-only model's batch: recompute its sentence alone"))
 
     # -- which layer, and the ranges -------------------------------------------------------------
     modules = model.attention_modules(kind)
-    where = {AttentionKind.ENCODER_SELF: "the prompt" if decoder_only else "the encoder",
-             AttentionKind.DECODER_SELF: "the decoder", AttentionKind.CROSS: "the decoder"}[kind]
-    _check_index("layer", layer, len(modules), f"{where} of this {loaded.kind}")
+    if kind is AttentionKind.ENCODER_SELF:
+        where = tr("the prompt of this {kind}") if decoder_only else tr("the encoder of this {kind}")
+    else:
+        where = tr("the decoder of this {kind}")
+    _check_index(tr("layer"), layer, len(modules), where.format(kind=loaded.kind))
     module = modules[layer]
     heads = module.num_heads if isinstance(module, MultiHeadAttention) else 1
     hugging_face = loaded.model_kind.hugging_face
     heads = int(loaded.config.num_heads) if hugging_face else heads
-    _check_index("head", head, heads, f"each layer of this {loaded.kind}")
+    _check_index(tr("head"), head, heads, tr("each layer of this {kind}").format(kind=loaded.kind))
     if kind is AttentionKind.ENCODER_SELF:
-        _check_index("query_index", query_index, len(source_tokens), f"the source ({' '.join(source_tokens)})")
+        _check_index("query_index", query_index, len(source_tokens),
+                     tr("the source ({tokens})").format(tokens=" ".join(source_tokens)))
     else:
         _check_index("query_index", query_index, len(query_tokens),
-                     f"the decoding so far ({' '.join(query_tokens)})")
+                     tr("the decoding so far ({tokens})").format(tokens=" ".join(query_tokens)))
     # -- run the model as decoding does, recording the layer's inputs ----------------------------
     run_on = torch.device(device) if device is not None else loaded.device
     ids = loaded.src_vocab.ids(source_tokens) if source_ids is None else list(source_ids)
@@ -234,11 +245,11 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     positions = np.arange(len(key_tokens))
     if kind is AttentionKind.DECODER_SELF or (decoder_only and kind is AttentionKind.ENCODER_SELF):
         visible = positions <= query_row
-        weights_formula = f"α = softmax(s) over visible keys (causal mask: j ≤ {query_row})"
+        weights_formula = tr("α = softmax(s) over visible keys (causal mask: j ≤ {row})").format(row=query_row)
     else:
         visible = positions < valid_len
-        weights_formula = "α = softmax(s) over visible keys" + (
-            f" (padding mask: j < {valid_len})" if valid_len < len(key_tokens) else "")
+        weights_formula = tr("α = softmax(s) over visible keys (padding mask: j < {length})").format(
+            length=valid_len) if valid_len < len(key_tokens) else tr("α = softmax(s) over visible keys")
 
     # -- the chain, by hand ---------------------------------------------------------------------
     additive: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -267,8 +278,8 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         # The RNN decoder's query is its previous top-layer hidden state; keys and values are the
         # encoder's outputs, not projected (additive scoring projects inside the score).
         q, keys, values = a, a_keys, a_values
-        formulas = {"query": "q = s_{t−1}, the decoder's hidden state before this step",
-                    "key": "k_j = h_j, the encoder's output at source word j",
+        formulas = {"query": tr("q = s_{t−1}, the decoder's hidden state before this step"),
+                    "key": tr("k_j = h_j, the encoder's output at source word j"),
                     "value": "v_j = h_j"}
         scoring = "additive" if isinstance(module, AdditiveAttention) else "dot"
         if isinstance(module, AdditiveAttention):

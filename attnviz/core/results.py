@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attnviz.i18n import N_
+
 KERNELS = ("gaussian", "boxcar", "epanechnikov", "constant")  # constant: average pooling
 
 
@@ -70,7 +72,8 @@ class Beam:
 class PositionalDescription:
     """How a model knows positions, for the Positional-encoding panel.
 
-    kind: "sinusoidal", "learned", "rotary (RoPE)" or "none"; note: one sentence saying what it is.
+    kind: "sinusoidal", "learned", "rotary (RoPE)" or "none"; note: one sentence saying what it is (in the
+        interface's language; kind, row_axis and col_axis are marked with ``N_``: ``tr()`` them where shown).
     table: (N, D) the vectors added per position (RoPE: the cos/sin of its angles), or None.
     levels: the table's fixed colour range, or None (its own range: a learned table).
     rope_frequencies: (D/2,) θ_i of each rotated pair; rope_decay: (N,) (1/(D/2)) Σ_i cos(m·θ_i), the
@@ -87,8 +90,8 @@ class PositionalDescription:
     rope_frequencies: np.ndarray | None = None
     rope_decay: np.ndarray | None = None
     row_values: np.ndarray | None = None
-    row_axis: str = "position"
-    col_axis: str = "dimension"
+    row_axis: str = N_("position")
+    col_axis: str = N_("dimension")
     vectors: bool = True
 
 

@@ -22,6 +22,7 @@ from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import BatchDecoding, Beam, Comparison, DecodeStep, EncodedSource
 from attnviz.core.row_stack import RowStacks, stack_rows
 from attnviz.core.text import BOS, PAD, SourceWords, Vocab, source_words
+from attnviz.i18n import tr
 
 
 class DecodeSession:
@@ -34,9 +35,9 @@ class DecodeSession:
     def __init__(self, loaded: LoadedModel, device: torch.device | str = "cpu", beam_size: int = 1,
                  top_k: int = 5, record_attention: bool = True):
         if not loaded.is_translation or loaded.src_vocab is None or loaded.tgt_vocab is None:
-            raise ValueError(f"{loaded.kind} is not a translation model")
+            raise ValueError(tr("{kind} is not a translation model").format(kind=loaded.kind))
         if not 1 <= beam_size <= MAX_BEAM:
-            raise ValueError(f"beam size must be from 1 to {MAX_BEAM}, got {beam_size}")
+            raise ValueError(tr("beam size must be from 1 to {most}, got {size}").format(most=MAX_BEAM, size=beam_size))
         self.loaded = loaded
         self.device = torch.device(device)
         self.model = cast(TranslationModel, loaded.model.to(self.device).eval())
@@ -63,7 +64,7 @@ class DecodeSession:
         """Tokenize, truncate to the model's limit, encode; resets any decoding in progress."""
         source = source_words(text, self.src_vocab, self.max_src_len)
         if not source.words:
-            raise ValueError("there is nothing to translate: the sentence is empty")
+            raise ValueError(tr("there is nothing to translate: the sentence is empty"))
         src, valid = encode_sources([source], self.src_vocab)
         self._search = BeamSearch(self.model, src.to(self.device), valid.to(self.device),
                                   bos_id=self.tgt_vocab.bos_id, eos_id=self.tgt_vocab.eos_id,
@@ -130,7 +131,8 @@ class DecodeSession:
     def target_id(self, token: str) -> int:
         """The id of a target token; ValueError naming it when the model's vocabulary lacks it."""
         if token not in self.tgt_vocab or token in (PAD, BOS):
-            raise ValueError(f"the model cannot say {token!r}: its target vocabulary has no such token")
+            raise ValueError(tr("the model cannot say {token!r}: its target vocabulary has no such token").format(
+                token=token))
         return self.tgt_vocab.ids([token])[0]
 
     def rewind(self, count: int) -> None:
@@ -212,12 +214,12 @@ def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.dev
     masks the padding out of every softmax (d2l's masked softmax), so padded keys get weight 0. A
     decoder-only model pads on the left (its maps come in that layout), the others on the right."""
     if not loaded.is_translation or loaded.src_vocab is None or loaded.tgt_vocab is None:
-        raise ValueError(f"{loaded.kind} is not a translation model")
+        raise ValueError(tr("{kind} is not a translation model").format(kind=loaded.kind))
     device = torch.device(device)
     model = cast(TranslationModel, loaded.model.to(device).eval())
     sources = [source_words(text, loaded.src_vocab, loaded.config.max_src_len) for text in texts]
     if not sources or any(not source.words for source in sources):
-        raise ValueError("every sentence of a batch needs at least one word")
+        raise ValueError(tr("every sentence of a batch needs at least one word"))
     src, valid = encode_sources(sources, loaded.src_vocab)
     started = time.perf_counter()
     search = BeamSearch(model, src.to(device), valid.to(device), bos_id=loaded.tgt_vocab.bos_id,

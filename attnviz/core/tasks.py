@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from attnviz.core.text import RESERVED, Vocab
+from attnviz.i18n import N_, tr
 
 DIGITS = tuple(str(d) for d in range(10))
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -91,7 +92,8 @@ def _rewrite_date(src: tuple[str, ...]) -> Example | None:
 @dataclass(frozen=True)
 class Task:
     """A generated task: its name, what the window says of it, the alignment a trained model should show,
-    the symbols its two sides use, a probe input, and its generator."""
+    the symbols its two sides use, a probe input, and its generator. (``label`` and ``alignment`` are in
+    English, marked for the catalogue: ``tr`` them where they are shown.)"""
 
     name: str
     label: str
@@ -131,12 +133,13 @@ class Task:
 
 
 TASKS: dict[str, Task] = {task.name: task for task in (
-    Task("copy", "copy the digits", "the diagonal", DIGITS, DIGITS, "3 1 4 1 5 9 2", _digits, _copy),
-    Task("reverse", "reverse the digits", "the anti-diagonal", DIGITS, DIGITS, "3 1 4 1 5 9 2", _digits,
+    Task("copy", N_("copy the digits"), N_("the diagonal"), DIGITS, DIGITS, "3 1 4 1 5 9 2", _digits, _copy),
+    Task("reverse", N_("reverse the digits"), N_("the anti-diagonal"), DIGITS, DIGITS, "3 1 4 1 5 9 2", _digits,
          _reverse),
-    Task("sort", "sort the digits", "each output digit on where it came from", DIGITS, DIGITS, "3 1 4 1 5 9 2",
-         _digits, _sort),
-    Task("dates", "rewrite a date as year month day", "crossing: year ← last word, month ← first, day ← second",
+    Task("sort", N_("sort the digits"), N_("each output digit on where it came from"), DIGITS, DIGITS,
+         "3 1 4 1 5 9 2", _digits, _sort),
+    Task("dates", N_("rewrite a date as year month day"),
+         N_("crossing: year ← last word, month ← first, day ← second"),
          (*MONTHS, *(str(d) for d in range(1, 32)), *(str(y) for y in YEARS)),
          (*(str(y) for y in YEARS), *(f"{d:02d}" for d in range(1, 32))), "march 3 2021", _date,
          _rewrite_date),
@@ -183,4 +186,4 @@ def task_named(name: str) -> Task:
     try:
         return TASKS[name]
     except KeyError:
-        raise KeyError(f"unknown task {name!r}; known: {', '.join(TASKS)}") from None
+        raise KeyError(tr("unknown task {name!r}; known: {known}").format(name=name, known=", ".join(TASKS))) from None

@@ -7,6 +7,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from attnviz.i18n import tr
+
 PAD, BOS, EOS, UNK = "<pad>", "<bos>", "<eos>", "<unk>"
 RESERVED = (PAD, BOS, EOS, UNK)
 
@@ -62,9 +64,9 @@ class Vocab:
 
     def __post_init__(self) -> None:
         if tuple(self.tokens[:4]) != RESERVED:
-            raise ValueError(f"a vocabulary must start with {' '.join(RESERVED)}")
+            raise ValueError(tr("a vocabulary must start with {tokens}").format(tokens=" ".join(RESERVED)))
         if len(set(self.tokens)) != len(self.tokens):
-            raise ValueError("a vocabulary must not repeat a token")
+            raise ValueError(tr("a vocabulary must not repeat a token"))
         object.__setattr__(self, "_index", {tok: i for i, tok in enumerate(self.tokens)})
 
     @classmethod
@@ -143,9 +145,17 @@ def refused_words_message(words: Sequence[str], vocab: Vocab) -> str:
     know, e.g. 'Cannot force “zorglub” (nearest it knows: “zorro”): the model cannot say it (…)'."""
     parts = []
     for word in words:
-        near = [] if word in (PAD, BOS) else nearest_words(word, vocab)
-        hint = " (never an output)" if word in (PAD, BOS) else (
-            f" (nearest it knows: {', '.join(f'“{w}”' for w in near)})" if near else "")
-        parts.append(f"“{word}”{hint}")
-    return (f"Cannot force {'; '.join(parts)}: the model cannot say {'it' if len(words) == 1 else 'them'} (its "
-            f"target vocabulary has {len(vocab):,} words). Nothing was forced.")
+        if word in (PAD, BOS):
+            parts.append(tr("“{word}” (never an output)").format(word=word))
+        elif near := nearest_words(word, vocab):
+            parts.append(tr("“{word}” (nearest it knows: {near})").format(word=word,
+                                                                         near=", ".join(f"“{w}”" for w in near)))
+        else:
+            parts.append(f"“{word}”")
+    if len(words) == 1:
+        template = tr("Cannot force {words}: the model cannot say it (its target vocabulary has {count:,} words). "
+                      "Nothing was forced.")
+    else:
+        template = tr("Cannot force {words}: the model cannot say them (its target vocabulary has {count:,} words). "
+                      "Nothing was forced.")
+    return template.format(words="; ".join(parts), count=len(vocab))

@@ -7,14 +7,31 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from attnviz.i18n import N_, tr
+
 MAX_SNAPSHOTS = 1000
 MAX_MAP_CELLS = 10_000  # one snapshot's map at most (the kernel regression's is 50 × 50)
 MAX_LABEL_CHARS = 100
+
+# A snapshot's note as live training writes it, in English (it is kept in the checkpoint); translated when shown
+LAYER_HEAD_NOTE = N_("layer {layer} · head {head}")
+LAYER_MEAN_NOTE = N_("layer {layer} · mean of {heads} heads")
+_NOTES = ((re.compile(r"layer (?P<layer>\d+) · head (?P<head>\d+)"), LAYER_HEAD_NOTE),
+          (re.compile(r"layer (?P<layer>\d+) · mean of (?P<heads>\d+) heads"), LAYER_MEAN_NOTE))
+
+
+def shown_note(note: str) -> str:
+    """A snapshot's stored note in the interface's language (a note it does not know: as it is)."""
+    for pattern, template in _NOTES:
+        if match := pattern.fullmatch(note):
+            return tr(template).format(**match.groupdict())
+    return note
 
 
 class HistoryError(ValueError):
@@ -52,6 +69,11 @@ class Snapshot:
                 "rows": list(self.rows), "cols": list(self.cols),
                 "map": np.round(self.map.astype(np.float64), 4).tolist(), "note": self.note,
                 "said": list(self.said)}
+
+    @property
+    def shown_note(self) -> str:
+        """:attr:`note` as the interface shows it (:func:`shown_note`)."""
+        return shown_note(self.note)
 
 
 def _number(value: float, digits: int) -> float | None:
@@ -94,49 +116,51 @@ class TrainingHistory:
     def from_json(cls, raw: Any) -> TrainingHistory:
         """Read a stored history, checking every field (HistoryError naming the first bad one)."""
         if not isinstance(raw, dict):
-            raise HistoryError("the training history is not an object")
+            raise HistoryError(tr("the training history is not an object"))
         text = {name: raw.get(name) for name in ("kind", "task", "score_name")}
         if not all(isinstance(v, str) and 0 < len(v) <= MAX_LABEL_CHARS for v in text.values()):
-            raise HistoryError("the training history's kind, task or score name is missing")
+            raise HistoryError(tr("the training history's kind, task or score name is missing"))
         snapshots = raw.get("snapshots")
         if not isinstance(snapshots, list) or not 0 < len(snapshots) <= MAX_SNAPSHOTS:
-            raise HistoryError(f"the training history must hold 1 to {MAX_SNAPSHOTS} snapshots")
+            raise HistoryError(tr("the training history must hold 1 to {count} snapshots").format(count=MAX_SNAPSHOTS))
         read = tuple(_snapshot(i, s) for i, s in enumerate(snapshots))
         if any(b.step < a.step for a, b in itertools.pairwise(read)):
-            raise HistoryError("the training history's snapshots are not in step order")
+            raise HistoryError(tr("the training history's snapshots are not in step order"))
         return cls(text["kind"], text["task"], text["score_name"], read,  # type: ignore[arg-type]
                    bool(raw.get("higher_is_better", True)))
 
 
 def _snapshot(index: int, raw: Any) -> Snapshot:
-    where = f"snapshot {index + 1} of the training history"
+    where = tr("snapshot {number} of the training history").format(number=index + 1)
     if not isinstance(raw, dict):
-        raise HistoryError(f"{where} is not an object")
+        raise HistoryError(tr("{where} is not an object").format(where=where))
     step: Any = raw.get("step")
     seconds: Any = raw.get("seconds")
     if not (isinstance(step, int) and 0 <= step < 10**9 and _real(seconds) and seconds >= 0):
-        raise HistoryError(f"{where} has no step or time")
+        raise HistoryError(tr("{where} has no step or time").format(where=where))
     values: dict[str, Any] = {name: raw.get(name) for name in ("loss", "score", "agreement")}
     if not all(v is None or _real(v) for v in values.values()):
-        raise HistoryError(f"{where} holds a loss, score or agreement that is not a number")
+        raise HistoryError(tr("{where} holds a loss, score or agreement that is not a number").format(where=where))
     agreement = values["agreement"]
     if agreement is not None and not 0 <= agreement <= 1:
-        raise HistoryError(f"{where}'s agreement is not a share from 0 to 1")
+        raise HistoryError(tr("{where}'s agreement is not a share from 0 to 1").format(where=where))
     rows: Any = raw.get("rows")
     cols: Any = raw.get("cols")
     note: Any = raw.get("note", "")
     said: Any = raw.get("said", [])
     if not (_labels(rows) and _labels(cols) and _labels(said) and len(said) <= MAX_MAP_CELLS
             and isinstance(note, str) and len(note) <= MAX_LABEL_CHARS):
-        raise HistoryError(f"{where} has bad labels")
+        raise HistoryError(tr("{where} has bad labels").format(where=where))
     if not 0 < len(rows) * len(cols) <= MAX_MAP_CELLS:
-        raise HistoryError(f"{where}'s map is empty or larger than {MAX_MAP_CELLS:,} cells")
+        raise HistoryError(tr("{where}'s map is empty or larger than {cells:,} cells").format(where=where,
+                                                                                               cells=MAX_MAP_CELLS))
     try:
         values_map = np.array(raw.get("map"), dtype=np.float64)
     except (TypeError, ValueError):
-        raise HistoryError(f"{where}'s map is not a table of numbers") from None
+        raise HistoryError(tr("{where}'s map is not a table of numbers").format(where=where)) from None
     if values_map.shape != (len(rows), len(cols)) or not np.isfinite(values_map).all():
-        raise HistoryError(f"{where}'s map is not {len(rows)} × {len(cols)} finite numbers")
+        raise HistoryError(tr("{where}'s map is not {rows} × {cols} finite numbers").format(
+            where=where, rows=len(rows), cols=len(cols)))
     return Snapshot(step, float(seconds), _float(values["loss"]), _float(values["score"]),
                     None if agreement is None else float(agreement), tuple(rows), tuple(cols),
                     values_map.astype(np.float32), note, tuple(said))

@@ -18,6 +18,7 @@ from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.figures.sequence import overlap, sequence_maps, sequence_mask, sequence_tokens
 from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, fit_levels
+from attnviz.i18n import tr
 
 GRID_PANEL_PX = 200  # the longer side of each small multiple's cells in a grid figure, at scale 1
 
@@ -63,8 +64,12 @@ class MatrixView:
         return figure_stem(self.kind, f"layer{self.layer + 1}_head{self.head + 1}", step, self.scores)
 
     def title(self, model: str = "", step: int | None = None) -> str:
-        return figure_title(model, self.kind, f"layer {self.layer + 1} · head {self.head + 1}", step, self.scores,
-                            self.label)
+        return figure_title(model, self.kind, layer_head(self.layer, self.head), step, self.scores, self.label)
+
+
+def layer_head(layer: int, head: int) -> str:
+    """'layer 2 · head 1' (``layer`` and ``head`` 0-based), in the interface's language."""
+    return tr("layer {layer} · head {head}").format(layer=layer + 1, head=head + 1)
 
 
 def figure_stem(kind: AttentionKind, what: str, step: int | None, scores: bool) -> str:
@@ -79,11 +84,11 @@ def figure_title(model: str, kind: AttentionKind, what: str, step: int | None, s
                  label: str = "") -> str:
     """'model · kind · what · step N · pre-softmax scores' with the empty or meaningless parts left out;
     label: the kind's name for this model (default its value)."""
-    parts = [model, label or kind.value, what]
+    parts = [model, label or kind.label(), what]
     if step is not None and kind is not AttentionKind.ENCODER_SELF:
-        parts.append(f"step {step + 1}")
+        parts.append(tr("step {step}").format(step=step + 1))
     if scores:
-        parts.append("pre-softmax scores")
+        parts.append(tr("pre-softmax scores"))
     return " · ".join(p for p in parts if p)
 
 
@@ -110,7 +115,7 @@ def stack_for(kind: AttentionKind, source: EncodedSource, step: DecodeStep | Non
     pad_masked = ~source.padding_mask[None, :]
     if kind is AttentionKind.ENCODER_SELF:
         if source.encoder_weights is None or source.encoder_scores is None:
-            raise ValueError("this model has no encoder self-attention")
+            raise ValueError(tr("this model has no encoder self-attention"))
         values = source.encoder_scores if scores else source.encoder_weights
         masked = np.broadcast_to(pad_masked, (len(src), len(src)))
         if source.prompt:  # a decoder-only model's prompt reads causally
@@ -126,7 +131,7 @@ def stack_for(kind: AttentionKind, source: EncodedSource, step: DecodeStep | Non
         values = step.cross_scores if scores else step.cross_weights
         return values, queries, src, np.broadcast_to(pad_masked, (len(queries), len(src)))
     if step.self_weights is None or step.self_scores is None:
-        raise ValueError("this model has no decoder self-attention")
+        raise ValueError(tr("this model has no decoder self-attention"))
     if source.prompt:  # the whole sequence: the prompt's rows, then the answer's
         tokens = sequence_tokens(source, step)
         return sequence_maps(source, step, scores), tokens, tokens, ~sequence_mask(source, step)
@@ -141,12 +146,12 @@ def stack_extent(kind: AttentionKind, source: EncodedSource, step: DecodeStep | 
         weights = source.encoder_weights
         if weights is None:
             if kind is AttentionKind.ENCODER_SELF or prompt_rows:
-                raise ValueError(f"this model has no {kind.value}")
+                raise ValueError(tr("this model has no {kind}").format(kind=kind.label()))
             return 1, 1
         return int(weights.shape[0]), int(weights.shape[1])
     weights = step.cross_weights if kind is AttentionKind.CROSS else step.self_weights
     if weights is None:
-        raise ValueError("this model has no decoder self-attention")
+        raise ValueError(tr("this model has no decoder self-attention"))
     return int(weights.shape[0]), int(weights.shape[1])
 
 
@@ -207,14 +212,15 @@ def grid_figure(kind: AttentionKind, source: EncodedSource, step: DecodeStep | N
     shown = _blank_masked_scores(values, masked, scores)
     layers, heads = values.shape[:2]
     divider = len(source.tokens) if source.prompt and kind is AttentionKind.DECODER_SELF else 0
-    panels = tuple(FigureSpec(shown[layer, head], rows, cols, f"layer {layer + 1} · head {head + 1}", levels,
+    panels = tuple(FigureSpec(shown[layer, head], rows, cols, layer_head(layer, head), levels,
                               masked=masked if show_masked else None, colour_bar=False, max_grid_px=GRID_PANEL_PX,
                               divider=divider)
                    for layer in range(layers) for head in range(heads))
     index = shown_index(step)
-    spec = GridSpec(panels, heads, figure_title(model, kind, "all heads", index, scores, kind.label(source.prompt)),
-                    levels,
-                    tuple(f"layer {i + 1}" for i in range(layers)), tuple(f"head {i + 1}" for i in range(heads)))
+    spec = GridSpec(panels, heads, figure_title(model, kind, tr("all heads"), index, scores,
+                                                kind.label(source.prompt)),
+                    levels, tuple(tr("layer {layer}").format(layer=i + 1) for i in range(layers)),
+                    tuple(tr("head {head}").format(head=i + 1) for i in range(heads)))
     return NamedFigure(figure_stem(kind, "all-heads", index, scores), spec)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.figures.spec import ROOT_TOKEN, FigureSpec, TreeNode, TreeSpec
+from attnviz.i18n import tr
 
 
 def beam_tree(steps: Sequence[DecodeStep], position: int, selected: tuple[str, ...] | None = None) -> TreeSpec:
@@ -57,7 +58,8 @@ def beam_tree(steps: Sequence[DecodeStep], position: int, selected: tuple[str, .
     at = {tokens: i for i, tokens in enumerate(order)}
     return TreeSpec(tuple(nodes[t] for t in order), tuple(at[t[:-1]] if t else -1 for t in order),
                     tuple(len(t) for t in order), tuple(rows[t] for t in order),
-                    f"Beam search tree up to step {len(shown)} ({len(final)} kept; pruned branches faded)",
+                    tr("Beam search tree up to step {step} ({kept} kept; pruned branches faded)").format(
+                        step=len(shown), kept=len(final)),
                     at.get(selected) if selected is not None else None)
 
 
@@ -76,7 +78,8 @@ def hypothesis_figure(steps: Sequence[DecodeStep], node: TreeNode, source: Encod
     values, queries = hypothesis_weights(steps, node)
     kind = AttentionKind.CROSS.label(source.prompt).capitalize()  # (a decoder-only model's: its source view)
     return FigureSpec(values.astype(np.float32), queries, source.tokens,
-                      f"{kind} of “{' '.join(node.tokens)}” (last layer, heads averaged)")
+                      tr("{kind} of “{hypothesis}” (last layer, heads averaged)").format(
+                          kind=kind, hypothesis=" ".join(node.tokens)))
 
 
 def coverage_figure(weights: np.ndarray, source: EncodedSource, what: str) -> FigureSpec:
@@ -84,6 +87,7 @@ def coverage_figure(weights: np.ndarray, source: EncodedSource, what: str) -> Fi
     About 1 per token for a one-to-one translation; near 0: a dropped word, well above 1: a repeated one."""
     total = weights.sum(axis=0).astype(np.float32)[None, :] if weights.size else np.zeros((1, len(source.tokens)),
                                                                                        np.float32)
-    return FigureSpec(total, ("coverage",), source.tokens, f"Coverage of {what}: attention each source token received",
-                      (0.0, max(1.0, float(total.max()) if total.size else 1.0)), row_axis="", col_axis="source tokens",
-                      max_grid_px=420)
+    return FigureSpec(total, (tr("coverage"),), source.tokens,
+                      tr("Coverage of {what}: attention each source token received").format(what=what),
+                      (0.0, max(1.0, float(total.max()) if total.size else 1.0)), row_axis="",
+                      col_axis=tr("source tokens"), max_grid_px=420)

@@ -9,12 +9,14 @@ renormalised over the English so that its rows sum to 1 like a cross-attention r
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
 
 from attnviz.core.results import Comparison, DecodeStep, EncodedSource
 from attnviz.figures.spec import FigureSpec, GridSpec, empty_figure
+from attnviz.i18n import tr
 
 DIFFERENCE_MAP = "CET-D1"  # blue (the second model attends more) – white (equal) – red (the first does)
 
@@ -27,13 +29,17 @@ def head_averaged(step: DecodeStep) -> np.ndarray:
 def _attention(name: str, source: EncodedSource, step: DecodeStep) -> FigureSpec:
     values = head_averaged(step).astype(np.float32)
     masked = np.broadcast_to(~source.padding_mask[None, :], values.shape) if values.size else None
-    what = "cross-attention"
+    what = tr("cross-attention")
     if source.prompt and values.size:  # a decoder-only model's source view: the English share, made a whole
         sums = values.sum(axis=-1, keepdims=True)
         values = np.where(sums > 0, values / np.where(sums > 0, sums, 1), 0).astype(np.float32)
-        what = "source view (renormalised over the English)"
-    return FigureSpec(values, step.query_tokens, source.tokens, f"{name}: {what}, last layer, heads averaged",
-                      masked=masked)
+        what = _source_view()
+    return FigureSpec(values, step.query_tokens, source.tokens,
+                      tr("{name}: {what}, last layer, heads averaged").format(name=name, what=what), masked=masked)
+
+
+def _source_view() -> str:
+    return tr("source view (renormalised over the English)")
 
 
 def comparison_figures(first_name: str, source: EncodedSource | None, step: DecodeStep | None,
@@ -41,36 +47,39 @@ def comparison_figures(first_name: str, source: EncodedSource | None, step: Deco
     """The first model's map at the step on show, the second model's at the same query rows, and their
     difference (first − second) on a colour range centred on 0."""
     if source is None or step is None:
-        empty = empty_figure("Step the decoder to compare the models' attention")
+        empty = empty_figure(tr("Step the decoder to compare the models' attention"))
         return empty, empty, empty
     first = _attention(first_name, source, step)
     if comparison is None:
-        return first, empty_figure("Choose a model to compare with"), empty_figure("")
+        return first, empty_figure(tr("Choose a model to compare with")), empty_figure("")
     rows = len(step.query_tokens)  # (with beam search, the hypothesis on show; search steps may be more)
     decoded = len(comparison.steps)
     if rows > decoded > 0 and comparison.steps[-1].finished and decoded < len(comparison.target):
-        return first, empty_figure(f"{comparison.model} stops at {decoded} words (its length limit)"), empty_figure("")
+        return first, empty_figure(tr("{model} stops at {words} words (its length limit)").format(
+            model=comparison.model, words=decoded)), empty_figure("")
     if not 0 < rows <= decoded:
-        return first, empty_figure(f"{comparison.model}: decoding…"), empty_figure("")
+        return first, empty_figure(tr("{model}: decoding…").format(model=comparison.model)), empty_figure("")
     if comparison.steps[rows - 1].query_tokens != step.query_tokens:
-        why = "the hypothesis on show at this search step is not the start of the final translation"
-        return first, empty_figure(f"{comparison.model} followed the final translation: {why}"), empty_figure("")
+        return first, empty_figure(tr("{model} followed the final translation: the hypothesis on show at this search "
+                                      "step is not the start of the final translation").format(model=comparison.model)
+                                   ), empty_figure("")
     second = _attention(comparison.model, comparison.source, comparison.steps[rows - 1])
     if first.values.shape != second.values.shape or first.row_labels != second.row_labels:
-        why = "the two models read the sentence differently (a different length limit)"
-        return first, second, empty_figure(f"No difference map: {why}")
+        return first, second, empty_figure(tr("No difference map: the two models read the sentence differently "
+                                              "(a different length limit)"))
     difference = first.values - second.values
     reach = max(float(np.abs(difference).max()) if difference.size else 0.0, 1e-6)
     return first, second, FigureSpec(difference, first.row_labels, first.col_labels,
-                                     f"Difference: {first_name} − {comparison.model} (red: {first_name} attends more)",
+                                     tr("Difference: {first} − {second} (red: {first} attends more)").format(
+                                         first=first_name, second=comparison.model),
                                      (-reach, reach), DIFFERENCE_MAP, first.masked)
 
 
 def comparison_grid(figures: tuple[FigureSpec, FigureSpec, FigureSpec], title: str) -> GridSpec:
     """The three maps side by side as one figure, each with its own colour bar (the difference is signed)."""
-    models = [f.title.split(":")[0] for f in figures[:2]]
-    names = (*(model + (" (source view, renormalised)" if "source view" in f.title else "")
-               for model, f in zip(models, figures, strict=False)), "difference")
+    models = [re.split("[:：]", f.title, maxsplit=1)[0] for f in figures[:2]]  # (the title's model name)
+    names = (*(tr("{model} (source view, renormalised)").format(model=model) if _source_view() in f.title else model
+               for model, f in zip(models, figures, strict=False)), tr("difference"))
     shorter = tuple(replace(f, title=name) for f, name in zip(figures, names, strict=True))  # the title says the rest
-    return GridSpec(shorter, 3, f"{title} (last layer, heads averaged; red: {models[0]} attends more)", (0.0, 1.0),
-                    ("",), names, shared_bar=False)
+    return GridSpec(shorter, 3, tr("{title} (last layer, heads averaged; red: {model} attends more)").format(
+        title=title, model=models[0]), (0.0, 1.0), ("",), names, shared_bar=False)

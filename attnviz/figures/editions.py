@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from attnviz import i18n
+from attnviz.i18n import N_, tr
+
 EDITIONS = ("0.17", "1.0")  # the first is the default: the project's notes follow it
 DEFAULT_EDITION = EDITIONS[0]
-# (English only here: a desktop without a CJK font would draw the Chinese edition's name as boxes. The
-# Chinese titles are kept in Section.chinese for a Chinese interface, which will ship its own font.)
-EDITION_NAMES = {"0.17": "d2l 0.17 / the Chinese 2nd edition (chapter 10)",
-                 "1.0": "d2l 1.0, d2l.ai today (chapter 11)"}
+# (marked, not translated: shown through tr(); in Chinese the first is 《动手学深度学习》第二版, whose section
+# titles are Section.chinese)
+EDITION_NAMES = {"0.17": N_("d2l 0.17 / the Chinese 2nd edition (chapter 10)"),
+                 "1.0": N_("d2l 1.0, d2l.ai today (chapter 11)")}
 SHORT_NAMES = {"0.17": "d2l 0.17", "1.0": "d2l 1.0"}
 
 
@@ -28,7 +31,15 @@ class Section:
         return self.numbers[edition]
 
     def title(self, edition: str) -> str:
+        """The title in the interface's language: in Chinese, the Chinese 2nd edition's own title for the
+        chapter-10 numbering (which is that edition's), a translation of d2l 1.0's for the other."""
+        if i18n.language() == i18n.CHINESE:
+            return self.chinese if edition == "0.17" and self.chinese else tr(self.titles[edition])
         return self.titles[edition]
+
+    def shown_number(self, edition: str) -> str:
+        """The number as a reader sees it ("paper §3.2.1" says "paper" in the interface's language)."""
+        return _shown(self.numbers[edition])
 
     def other_number(self, edition: str) -> str | None:
         """The other edition's number, or None where both editions number it alike."""
@@ -38,19 +49,23 @@ class Section:
     def heading(self, edition: str) -> str:
         """``10.6 (d2l 1.0: 11.6) Self-Attention and Positional Encoding``: the other
         edition's number right after this one's, where a narrow list still shows it."""
-        return f"{self.numbered(edition)} {self.titles[edition]}"
+        return f"{self.numbered(edition)} {self.title(edition)}"
 
     def numbered(self, edition: str) -> str:
         """``10.6 (d2l 1.0: 11.6)``, or just the number where both editions share it."""
         other = self.other_number(edition)
         if other is None:
-            return self.numbers[edition]
+            return _shown(self.numbers[edition])
         other_edition = next(e for e in EDITIONS if e != edition)
-        return f"{self.numbers[edition]} ({SHORT_NAMES[other_edition]}: {other})"
+        return f"{_shown(self.numbers[edition])} ({SHORT_NAMES[other_edition]}: {_shown(other)})"
 
     def matches(self, prefix: str) -> bool:
         """Whether either edition's number starts with ``prefix`` (``--only 10.6`` and ``--only 11.6`` alike)."""
         return any(number.startswith(prefix) for number in self.numbers.values())
+
+
+def _shown(number: str) -> str:
+    return tr("paper {where}").format(where=tr(number[6:])) if number.startswith("paper ") else number
 
 
 def _book(old: str, old_title: str, chinese: str, new: str, new_title: str) -> Section:
@@ -68,22 +83,25 @@ def _paper(where: str) -> Section:
 
 
 SECTIONS: dict[str, Section] = {
-    "cues": _book("10.1", "Attention Cues", "注意力提示", "11.1", "Queries, Keys, and Values"),
-    "pooling": _book("10.2", "Attention Pooling: Nadaraya-Watson Kernel Regression",
-                     "注意力汇聚：Nadaraya-Watson 核回归", "11.2", "Attention Pooling by Similarity"),
-    "scoring": _book("10.3", "Attention Scoring Functions", "注意力评分函数", "11.3", "Attention Scoring Functions"),
-    "bahdanau": _book("10.4", "Bahdanau Attention", "Bahdanau 注意力", "11.4", "The Bahdanau Attention Mechanism"),
-    "multi-head": _book("10.5", "Multi-Head Attention", "多头注意力", "11.5", "Multi-Head Attention"),
-    "self-attention": _book("10.6", "Self-Attention and Positional Encoding", "自注意力和位置编码", "11.6",
-                            "Self-Attention and Positional Encoding"),
-    "transformer": _book("10.7", "Transformer", "Transformer", "11.7", "The Transformer Architecture"),
+    "cues": _book("10.1", N_("Attention Cues"), "注意力提示", "11.1", N_("Queries, Keys, and Values")),
+    "pooling": _book("10.2", N_("Attention Pooling: Nadaraya-Watson Kernel Regression"),
+                     "注意力汇聚：Nadaraya-Watson 核回归", "11.2", N_("Attention Pooling by Similarity")),
+    "scoring": _book("10.3", N_("Attention Scoring Functions"), "注意力评分函数", "11.3",
+                     N_("Attention Scoring Functions")),
+    "bahdanau": _book("10.4", N_("Bahdanau Attention"), "Bahdanau 注意力", "11.4",
+                      N_("The Bahdanau Attention Mechanism")),
+    "multi-head": _book("10.5", N_("Multi-Head Attention"), "多头注意力", "11.5", N_("Multi-Head Attention")),
+    "self-attention": _book("10.6", N_("Self-Attention and Positional Encoding"), "自注意力和位置编码", "11.6",
+                            N_("Self-Attention and Positional Encoding")),
+    "transformer": _book("10.7", N_("Transformer"), "Transformer", "11.7", N_("The Transformer Architecture")),
     # d2l 1.0 meets decoder-only models (GPT) in 11.9; d2l 0.17 has no such section: its Transformer is nearest
-    "decoder-only": _book("10.7", "Transformer: decoder-only models", "Transformer", "11.9",
-                          "Large-Scale Pretraining with Transformers"),
-    "watch": _own("Watching attention learn (tasks whose right alignment is known)", "观察注意力的学习过程"),
+    "decoder-only": _book("10.7", N_("Transformer: decoder-only models"), "Transformer：仅解码器模型", "11.9",
+                          N_("Large-Scale Pretraining with Transformers")),
+    "watch": _own(N_("Watching attention learn (tasks whose right alignment is known)"),
+                  "观察注意力的学习过程（对齐已知的任务）"),
     "paper-scaling": _paper("§3.2.1"),
     "paper-training": _paper("§5.3"),
-    "paper-table-1": _paper("Table 1"),
+    "paper-table-1": _paper(N_("Table 1")),
 }
 
 
@@ -91,5 +109,6 @@ def edition_of(text: str) -> str:
     """``text`` as an edition ("0.17" or "1.0"); ValueError naming the choices otherwise."""
     if text in EDITIONS:
         return text
-    raise ValueError(f"unknown book edition {text!r}; choose {' or '.join(EDITIONS)} "
-                     f"({'; '.join(f'{e}: {name}' for e, name in EDITION_NAMES.items())})")
+    raise ValueError(tr("unknown book edition {text}; choose {choices} ({names})").format(
+        text=repr(text), choices=tr(" or ").join(EDITIONS),
+        names="; ".join(f"{e}: {tr(name)}" for e, name in EDITION_NAMES.items())))

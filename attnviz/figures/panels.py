@@ -14,50 +14,55 @@ from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, Kerne
 from attnviz.figures.attention import shown_index
 from attnviz.figures.sequence import sequence_mask, sequence_tokens
 from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series, empty_figure, fit_levels
+from attnviz.i18n import N_, tr
 
 MASK_MAP = "mask"  # attnviz's two-colour map: light grey = masked, blue = may attend
+# A PositionalDescription's kind in a table's title ("Sinusoidal PE: 50 positions × 32 dims").
+DESCRIBED_TABLES = {"sinusoidal": N_("Sinusoidal PE: {positions} positions × {width} dims"),
+                    "learned": N_("Learned PE: {positions} positions × {width} dims")}
 
 
 def padding_mask_figure(source: EncodedSource | None) -> FigureSpec:
     """The valid-length mask over the source keys: one row, the same for every query (it changes with the
     sentence, never from step to step)."""
     if source is None:
-        return empty_figure("Padding mask")
+        return empty_figure(tr("Padding mask"))
     padding = source.padding_mask[None, :].astype(np.float32)
-    return FigureSpec(padding, ("all",), source.tokens,  # (row axis "queries": all of them)
-                      f"Padding mask: valid length {int(source.padding_mask.sum())}", colormap=MASK_MAP,
-                      colour_bar=False)
+    return FigureSpec(padding, (tr("all"),), source.tokens,  # (row axis "queries": all of them)
+                      tr("Padding mask: valid length {length}").format(length=int(source.padding_mask.sum())),
+                      colormap=MASK_MAP, colour_bar=False)
 
 
 def batch_padding_figure(batch: BatchDecoding) -> FigureSpec:
     """The padding mask of a batch: one row per sentence, one column per key position (S_max)."""
     masks = np.stack([source.padding_mask for source in batch.sources]).astype(np.float32)
-    rows = tuple(f"{i + 1}: {n} tok." for i, n in enumerate(batch.valid_lens))
+    row = tr("{sentence}: {tokens} tok.")
+    rows = tuple(row.format(sentence=i + 1, tokens=n) for i, n in enumerate(batch.valid_lens))
     lengths = ", ".join(str(n) for n in batch.valid_lens)
     return FigureSpec(masks, rows, tuple(str(p + 1) for p in range(masks.shape[1])),
-                      f"Padding mask of the batch: valid lengths {lengths}", colormap=MASK_MAP, colour_bar=False,
-                      row_axis="sentence", col_axis="key position")
+                      tr("Padding mask of the batch: valid lengths {lengths}").format(lengths=lengths),
+                      colormap=MASK_MAP, colour_bar=False, row_axis=tr("sentence"), col_axis=tr("key position"))
 
 
 def causal_mask_figure(source: EncodedSource | None, step: DecodeStep | None) -> FigureSpec:
     """The causal mask the decoder's self-attention applied at this step (None for RNN decoders)."""
     if source is None or step is None:
-        return empty_figure("Causal mask (decoder self-attention)")
+        return empty_figure(tr("Causal mask (decoder self-attention)"))
     if step.self_weights is None:
-        return empty_figure("No causal mask: this RNN decoder reads its prefix through its state")
+        return empty_figure(tr("No causal mask: this RNN decoder reads its prefix through its state"))
     index = shown_index(step)
     assert index is not None
     if source.prompt:
         return sequence_mask_figure(source, step, index)
     return FigureSpec(step.causal_mask.astype(np.float32), step.query_tokens, step.query_tokens,
-                      f"Causal mask at step {index + 1}", colormap=MASK_MAP, colour_bar=False)
+                      tr("Causal mask at step {step}").format(step=index + 1), colormap=MASK_MAP, colour_bar=False)
 
 
 def sequence_mask_figure(source: EncodedSource, step: DecodeStep, index: int) -> FigureSpec:
     tokens = sequence_tokens(source, step)
     return FigureSpec(sequence_mask(source, step).astype(np.float32), tokens, tokens,
-                      f"Prompt | answer causal mask, step {index + 1}",
-                      colormap=MASK_MAP, colour_bar=False, row_axis="positions", col_axis="keys",
+                      tr("Prompt | answer causal mask, step {step}").format(step=index + 1),
+                      colormap=MASK_MAP, colour_bar=False, row_axis=tr("positions"), col_axis=tr("keys"),
                       divider=len(source.tokens))
 
 
@@ -66,24 +71,29 @@ def positional_table_figure(table: np.ndarray | None, levels: tuple[float, float
     """The table added per position (positions, width): sinusoidal on its fixed [-1, 1] range; ``levels``
     None: its own range, symmetric about 0 (a learned table). ``described``: what the table is."""
     if table is None or not table.size:
-        return empty_figure("This model has no positional encoding table" if described is not None
-                            else "This model has no positional encoding")
+        return empty_figure(tr("This model has no positional encoding table") if described is not None
+                            else tr("This model has no positional encoding"))
     positions, width = table.shape
     if levels is None:
         high = float(np.abs(table).max()) or 1.0
         levels = (-high, high)
-    title = f"PE: {positions} positions × {width} dims"
+    title = tr("PE: {positions} positions × {width} dims").format(positions=positions, width=width)
     rows, columns = tuple(str(p) for p in range(positions)), tuple(str(d) for d in range(width))
-    row_axis, col_axis = "position", "dimension"
+    row_axis, col_axis = tr("position"), tr("dimension")
     if described is not None:
-        title = (f"RoPE angles: sin, cos of m·θ_i, {positions} positions × {width} dims"
-                 if described.rope_frequencies is not None else
-                 f"{described.kind.capitalize()} PE: {positions} positions × {width} dims")
-        row_axis, col_axis = described.row_axis, described.col_axis
+        if described.rope_frequencies is not None:
+            title = tr("RoPE angles: sin, cos of m·θ_i, {positions} positions × {width} dims")
+        elif described.kind in DESCRIBED_TABLES:
+            title = tr(DESCRIBED_TABLES[described.kind])
+        else:
+            title = tr("{kind} PE: {positions} positions × {width} dims")
+        title = title.format(kind=tr(described.kind).capitalize(), positions=positions, width=width)
+        row_axis, col_axis = tr(described.row_axis), tr(described.col_axis)  # (marked N_ in attnviz.core)
         if described.row_values is not None:  # T5: one bias per head and relative distance
             rows = tuple(f"{v:+d}" if v else "0" for v in described.row_values.tolist())
             columns = tuple(str(d + 1) for d in range(width))
-            title = f"Relative position bias: {width} heads × distances {rows[0]}…{rows[-1]}"
+            title = tr("Relative position bias: {width} heads × distances {first}…{last}").format(
+                width=width, first=rows[0], last=rows[-1])
     return FigureSpec(table, rows, columns, title, levels=levels, colormap="CET-D1", row_axis=row_axis,
                       col_axis=col_axis)
 
@@ -92,27 +102,31 @@ def positional_similarity_figure(table: np.ndarray | None, described: Positional
                                  ) -> FigureSpec:
     """PE·PEᵀ: how alike the encodings of two positions are."""
     if described is not None and not described.vectors:
-        return empty_figure("No position vectors to compare: this model adds a bias to the scores instead")
+        return empty_figure(tr("No position vectors to compare: this model adds a bias to the scores instead"))
     if table is None or not table.size:
-        return empty_figure("This model has no positional encoding")
+        return empty_figure(tr("This model has no positional encoding"))
     similarity = table @ table.T
     labels = tuple(str(p) for p in range(table.shape[0]))
-    return FigureSpec(similarity, labels, labels, "PE · PEᵀ: similarity of positions", levels=fit_levels(similarity),
-                      row_axis="position", col_axis="position")
+    return FigureSpec(similarity, labels, labels, tr("PE · PEᵀ: similarity of positions"),
+                      levels=fit_levels(similarity), row_axis=tr("position"), col_axis=tr("position"))
 
 
 def kernel_weights_figure(fit: KernelFit, parametric: bool) -> FigureSpec:
     """The (test × train) attention weights of the non-parametric or the trained parametric model."""
     weights = fit.parametric_weights if parametric else fit.nonparametric_weights
-    name = (f"parametric (w = {fit.w:.2f})" if parametric
-            else f"non-parametric ({fit.kernel}, h = {fit.bandwidth:.2f})")
+    name = (tr("parametric (w = {w:.2f})").format(w=fit.w) if parametric
+            else _non_parametric(fit))
     # Kernel weights are spread thin (a Gaussian row of 50 keys peaks near 0.05): scale to the largest.
     finite = weights[np.isfinite(weights)]
     high = float(finite.max()) if finite.size else 0.0
     return FigureSpec(weights, tuple(f"{x:.1f}" for x in fit.x_test), tuple(f"{x:.2f}" for x in fit.x_train),
-                      f"Attention weights, {name}", levels=(0.0, max(high, 1e-6)),
-                      row_axis="test x (queries)", col_axis="training x (keys)",
+                      tr("Attention weights, {model}").format(model=name), levels=(0.0, max(high, 1e-6)),
+                      row_axis=tr("test x (queries)"), col_axis=tr("training x (keys)"),
                       row_values=_increasing(fit.x_test), col_values=_increasing(fit.x_train))
+
+
+def _non_parametric(fit: KernelFit) -> str:
+    return tr("non-parametric ({kernel}, h = {bandwidth:.2f})").format(kernel=fit.kernel, bandwidth=fit.bandwidth)
 
 
 def _increasing(values: np.ndarray) -> np.ndarray | None:
@@ -123,22 +137,24 @@ def _increasing(values: np.ndarray) -> np.ndarray | None:
 
 def kernel_prediction_figure(fit: KernelFit) -> LineSpec:
     """Training points, the true function and both models' predictions, with the query's two predictions."""
-    query = [Series(f"query x = {fit.query:.2f}", np.array([fit.query, fit.query]),
+    query = [Series(tr("query x = {x:.2f}").format(x=fit.query), np.array([fit.query, fit.query]),
                     np.array([fit.query_nonparametric, fit.query_parametric]), "points")]
     finite = [s for s in query if np.isfinite(s.y).all()]
-    return LineSpec((Series("training points", fit.x_train, fit.y_train, "points"),
-                     Series("true f(x) = 2 sin x + x^0.8", fit.x_test, fit.y_test, "dashed"),
-                     Series(f"non-parametric ({fit.kernel}, h = {fit.bandwidth:.2f})", fit.x_test, fit.nonparametric),
-                     Series(f"parametric (learned w = {fit.w:.2f})", fit.x_test, fit.parametric), *finite),
-                    f"Nadaraya–Watson predictions ({fit.kernel} kernel, h = {fit.bandwidth:.2f})")
+    return LineSpec((Series(tr("training points"), fit.x_train, fit.y_train, "points"),
+                     Series(tr("true f(x) = 2 sin x + x^0.8"), fit.x_test, fit.y_test, "dashed"),
+                     Series(_non_parametric(fit), fit.x_test, fit.nonparametric),
+                     Series(tr("parametric (learned w = {w:.2f})").format(w=fit.w), fit.x_test, fit.parametric),
+                     *finite),
+                    tr("Nadaraya–Watson predictions ({kernel} kernel, h = {bandwidth:.2f})").format(
+                        kernel=fit.kernel, bandwidth=fit.bandwidth))
 
 
 def kernel_query_figure(fit: KernelFit) -> LineSpec:
     """The query's attention weights over the training points, for both models, as bars."""
-    return LineSpec((Series("non-parametric", fit.x_train, fit.query_nonparametric_weights, "bars"),
-                     Series("parametric", fit.x_train, fit.query_parametric_weights, "bars")),
-                    f"Attention weights of the query x = {fit.query:.2f} over the training points",
-                    "training x", "weight")
+    return LineSpec((Series(tr("non-parametric"), fit.x_train, fit.query_nonparametric_weights, "bars"),
+                     Series(tr("parametric"), fit.x_train, fit.query_parametric_weights, "bars")),
+                    tr("Attention weights of the query x = {x:.2f} over the training points").format(x=fit.query),
+                    tr("training x"), tr("weight"))
 
 
 def kernel_figures(fit: KernelFit) -> list[NamedFigure]:

@@ -12,8 +12,9 @@ from attnviz.core.rollout import rollout, source_attribution
 from attnviz.figures.attention import shown_index
 from attnviz.figures.sequence import overlap, sequence_maps
 from attnviz.figures.spec import FigureSpec, empty_figure
+from attnviz.i18n import N_, tr
 
-ROLLOUT_METHOD = (
+ROLLOUT_METHOD = N_(
     "Attention rollout (Abnar & Zuidema, 2020) follows attention down through all the encoder's layers "
     "to the input tokens. Each layer's heads are averaged, the residual connection is modelled by mixing in "
     "the identity (0.5·attention + 0.5·I, rows renormalised), and the layers' matrices are multiplied, "
@@ -23,8 +24,8 @@ ROLLOUT_METHOD = (
     "answer position's rollout row is cut to the prompt's columns: the share of it that flows from each "
     "prompt token (the rest flows from the answer so far)."
 )
-NEEDS_TRANSFORMER = "Rollout needs a Transformer: this RNN model has no encoder self-attention"
-NO_LAYERS = "Rollout needs encoder layers: this model has none"
+NEEDS_TRANSFORMER = N_("Rollout needs a Transformer: this RNN model has no encoder self-attention")
+NO_LAYERS = N_("Rollout needs encoder layers: this model has none")
 LEAST_HIGH = 1e-6  # the top of the colour range when every value is 0
 
 
@@ -54,7 +55,7 @@ def _clamp_layer(count: int, layer: int | None) -> int:
 
 def _span(layer: int) -> str:
     """'layer 1' or 'layers 1–3' (1-based, layer is 0-based)."""
-    return "layer 1" if layer == 0 else f"layers 1–{layer + 1}"
+    return tr("layer {layer}").format(layer=1) if layer == 0 else tr("layers 1–{last}").format(last=layer + 1)
 
 
 def encoder_rollout_figure(source: EncodedSource | None, layer: int | None = None) -> FigureSpec:
@@ -62,23 +63,23 @@ def encoder_rollout_figure(source: EncodedSource | None, layer: int | None = Non
 
     Padding keys are marked masked (they were masked out of every softmax)."""
     if source is None:
-        return empty_figure("Attention rollout")
+        return empty_figure(tr("Attention rollout"))
     if source.encoder_weights is None:
-        return empty_figure(NEEDS_TRANSFORMER)
+        return empty_figure(tr(NEEDS_TRANSFORMER))
     flows = _encoder_flows(source.encoder_weights)  # (L, S, S)
     if not flows.shape[0]:
-        return empty_figure(NO_LAYERS)
+        return empty_figure(tr(NO_LAYERS))
     layer = _clamp_layer(flows.shape[0], layer)
     masked = np.broadcast_to(~source.padding_mask[None, :], flows.shape[1:])
     if source.prompt:  # (a decoder-only model's prompt reads causally)
         masked = masked | ~np.tri(flows.shape[1], dtype=bool)
     values = flows[layer].astype(np.float32)
-    return FigureSpec(values, source.tokens, source.tokens,
-                      f"Attention rollout, {'prompt' if source.prompt else 'encoder'} {_span(layer)} "
-                      "(heads averaged, + I for the residual)",
+    title = (tr("Attention rollout, prompt {layers} (heads averaged, + I for the residual)") if source.prompt
+             else tr("Attention rollout, encoder {layers} (heads averaged, + I for the residual)"))
+    return FigureSpec(values, source.tokens, source.tokens, title.format(layers=_span(layer)),
                       levels=_levels(values, masked), masked=masked,
-                      row_axis="queries (prompt positions)" if source.prompt else "queries (encoder output)",
-                      col_axis="keys (input tokens)")
+                      row_axis=tr("queries (prompt positions)") if source.prompt else tr("queries (encoder output)"),
+                      col_axis=tr("keys (input tokens)"))
 
 
 def source_attribution_figure(source: EncodedSource | None, step: DecodeStep | None,
@@ -87,14 +88,14 @@ def source_attribution_figure(source: EncodedSource | None, step: DecodeStep | N
     rollout: (T, S), rows the decoder queries so far, columns the source tokens. RNN models get an empty
     figure: their encoder mixes tokens through a recurrent state that rollout cannot trace."""
     if source is None or step is None:
-        return empty_figure("Source attribution: step the decoder to trace its output to source words")
+        return empty_figure(tr("Source attribution: step the decoder to trace its output to source words"))
     if source.encoder_weights is None:
-        return empty_figure(NEEDS_TRANSFORMER)
+        return empty_figure(tr(NEEDS_TRANSFORMER))
     if source.prompt:
         return sequence_attribution_figure(source, step, layer)
     flows = _encoder_flows(source.encoder_weights)
     if not flows.shape[0] or not step.cross_weights.shape[0]:
-        return empty_figure(NO_LAYERS)
+        return empty_figure(tr(NO_LAYERS))
     attribution = source_attribution(step.cross_weights, flows[-1])  # (L_dec, T, S)
     layer = _clamp_layer(attribution.shape[0], layer)
     masked = np.broadcast_to(~source.padding_mask[None, :], attribution.shape[1:])
@@ -102,10 +103,11 @@ def source_attribution_figure(source: EncodedSource | None, step: DecodeStep | N
     index = shown_index(step)
     assert index is not None
     return FigureSpec(values, step.query_tokens, source.tokens,
-                      f"Source attribution at step {index + 1}: decoder layer {layer + 1} cross-attention "
-                      f"(heads averaged) × encoder rollout, {_span(flows.shape[0] - 1)}",
+                      tr("Source attribution at step {step}: decoder layer {layer} cross-attention "
+                         "(heads averaged) × encoder rollout, {layers}").format(
+                          step=index + 1, layer=layer + 1, layers=_span(flows.shape[0] - 1)),
                       levels=_levels(values, masked), masked=masked,
-                      row_axis="decoder queries", col_axis="source tokens")
+                      row_axis=tr("decoder queries"), col_axis=tr("source tokens"))
 
 
 def sequence_attribution_figure(source: EncodedSource, step: DecodeStep, layer: int | None = None) -> FigureSpec:
@@ -114,7 +116,7 @@ def sequence_attribution_figure(source: EncodedSource, step: DecodeStep, layer: 
     English word (not renormalised: the rest flows from the answer so far)."""
     flows = rollout(sequence_maps(source, step))  # (L, S + T, S + T)
     if not flows.shape[0]:
-        return empty_figure(NO_LAYERS)
+        return empty_figure(tr(NO_LAYERS))
     layer = _clamp_layer(flows.shape[0], layer)
     width = len(source.tokens)
     values = flows[layer, width - overlap(source, step):, :width].astype(np.float32)  # the answer's T query rows
@@ -122,6 +124,6 @@ def sequence_attribution_figure(source: EncodedSource, step: DecodeStep, layer: 
     index = shown_index(step)
     assert index is not None
     return FigureSpec(values, step.query_tokens, source.tokens,
-                      f"Source view of the rollout at step {index + 1}, {_span(layer)}: the share from each "
-                      "prompt token", levels=_levels(values, masked), masked=masked,
-                      row_axis="answer positions", col_axis="prompt tokens")
+                      tr("Source view of the rollout at step {step}, {layers}: the share from each prompt token"
+                         ).format(step=index + 1, layers=_span(layer)), levels=_levels(values, masked), masked=masked,
+                      row_axis=tr("answer positions"), col_axis=tr("prompt tokens"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnviz.core.results import DecodeStep, EncodedSource
+from attnviz.i18n import tr
 
 
 def overlap(source: EncodedSource, step: DecodeStep | None) -> int:
@@ -43,7 +44,7 @@ def sequence_maps(source: EncodedSource, step: DecodeStep | None, scores: bool =
     others are not put together). Cells above the diagonal are 0 (never computed)."""
     prompt = source.encoder_scores if scores else source.encoder_weights
     if prompt is None:
-        raise ValueError("this model records no prompt self-attention")
+        raise ValueError(tr("this model records no prompt self-attention"))
     answer = None if step is None else (step.self_scores if scores else step.self_weights)
     if layer is not None and head is not None:
         prompt = prompt[layer: layer + 1, head: head + 1]

@@ -5,9 +5,11 @@ shows it on screen."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from attnviz.i18n import tr
 
 MAX_GRID_PX = 560  # the longer side of the cell grid at scale 1
 
@@ -24,8 +26,8 @@ class FigureSpec:
     levels: tuple[float, float] = (0.0, 1.0)
     colormap: str = "viridis"
     masked: np.ndarray | None = None
-    row_axis: str = "queries"
-    col_axis: str = "keys"
+    row_axis: str = field(default_factory=lambda: tr("queries"))  # (translated when the figure is made)
+    col_axis: str = field(default_factory=lambda: tr("keys"))
     colour_bar: bool = True
     max_grid_px: float = MAX_GRID_PX  # the longer side of the cell grid at scale 1
     row_values: np.ndarray | None = None  # (Q,) increasing numbers the rows stand for: round ticks of them

@@ -10,20 +10,27 @@ import numpy as np
 
 from attnviz.core.training_history import Snapshot, TrainingHistory
 from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series, StackSpec
+from attnviz.i18n import tr
 
 CURVE_WIDTH_PX = 460  # a flip-book frame's map is drawn at most this wide, above the curve
 
 
 def snapshot_caption(history: TrainingHistory, snapshot: Snapshot) -> str:
     """``step 384 · 3 s · exact match 85.5 % · agreement 100 %`` (the loss where there is one)."""
-    parts = [f"step {snapshot.step:,}", _duration(snapshot.seconds)]
+    parts = [tr("step {step:,}").format(step=snapshot.step), _duration(snapshot.seconds)]
     if math.isfinite(snapshot.loss):
-        parts.append(f"loss {snapshot.loss:.3g}")
+        parts.append(tr("loss {loss:.3g}").format(loss=snapshot.loss))
     if math.isfinite(snapshot.score):
-        parts.append(f"{history.score_name} {_score_text(history, snapshot.score)}")
+        parts.append(f"{score_name(history)} {_score_text(history, snapshot.score)}")
     if snapshot.agreement is not None:
-        parts.append(f"agreement {100 * snapshot.agreement:.0f} %")
+        parts.append(tr("agreement {percent:.0f} %").format(percent=100 * snapshot.agreement))
     return " · ".join(parts)
+
+
+def score_name(history: TrainingHistory) -> str:
+    """What the history's score measures, in the interface's language (the history keeps it in English; the
+    training code marks each name for translation)."""
+    return tr(history.score_name)
 
 
 def _score_text(history: TrainingHistory, score: float) -> str:
@@ -31,20 +38,21 @@ def _score_text(history: TrainingHistory, score: float) -> str:
 
 
 def _duration(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
+    return (tr("{seconds:.0f} s").format(seconds=seconds) if seconds < 120
+            else tr("{minutes:.1f} min").format(minutes=seconds / 60))
 
 
 def map_axes(history: TrainingHistory) -> tuple[str, str]:
     if history.task == "kernel-regression":
-        return "queries x", "keys xᵢ"
-    return "output tokens", "input tokens"
+        return tr("queries x"), tr("keys xᵢ")
+    return tr("output tokens"), tr("input tokens")
 
 
 def snapshot_figure(history: TrainingHistory, index: int, max_grid_px: float = 560) -> FigureSpec:
     """The probe's attention map at snapshot ``index``, titled with where training stood."""
     snapshot = history.snapshots[index]
     rows, cols = map_axes(history)
-    note = f" · {snapshot.note}" if snapshot.note else ""
+    note = f" · {snapshot.shown_note}" if snapshot.note else ""
     numeric = history.task == "kernel-regression"
     return FigureSpec(snapshot.map, snapshot.rows, snapshot.cols, f"{snapshot_caption(history, snapshot)}{note}",
                       row_axis=rows, col_axis=cols, max_grid_px=max_grid_px,
@@ -52,13 +60,15 @@ def snapshot_figure(history: TrainingHistory, index: int, max_grid_px: float = 5
                       col_values=np.array([float(v) for v in snapshot.cols]) if numeric else None)
 
 
-def loss_curve(history: TrainingHistory, upto: int | None = None, title: str = "Training loss") -> LineSpec:
-    """The training loss per snapshot (the mean since the one before), up to snapshot ``upto``."""
+def loss_curve(history: TrainingHistory, upto: int | None = None, title: str | None = None) -> LineSpec:
+    """The training loss per snapshot (the mean since the one before), up to snapshot ``upto``; ``title``
+    None: "Training loss"."""
     shown = history.snapshots[: None if upto is None else upto + 1]
     steps = np.array([s.step for s in shown], np.float64)
     loss = np.array([s.loss for s in shown], np.float64)
     keep = np.isfinite(loss)
-    return LineSpec((Series("training loss", steps[keep], loss[keep]),), title, "step", "loss")
+    return LineSpec((Series(tr("training loss"), steps[keep], loss[keep]),),
+                    tr("Training loss") if title is None else title, tr("step"), tr("loss"))
 
 
 def score_curves(history: TrainingHistory) -> LineSpec:
@@ -66,11 +76,12 @@ def score_curves(history: TrainingHistory) -> LineSpec:
     steps = history.steps
     score = history.curve("score")
     if history.score_name == "test MSE":
-        return LineSpec((Series("test MSE", steps, score),), "Test error", "step", "mean squared error")
-    series = [Series(history.score_name, steps, score)]
+        return LineSpec((Series(tr("test MSE"), steps, score),), tr("Test error"), tr("step"),
+                        tr("mean squared error"))
+    series = [Series(score_name(history), steps, score)]
     if np.isfinite(history.curve("agreement")).any():
-        series.append(Series("alignment agreement", steps, 100 * history.curve("agreement"), "dashed"))
-    return LineSpec(tuple(series), "Held-out score and alignment agreement", "step", "%", (0.0, 100.0))
+        series.append(Series(tr("alignment agreement"), steps, 100 * history.curve("agreement"), "dashed"))
+    return LineSpec(tuple(series), tr("Held-out score and alignment agreement"), tr("step"), "%", (0.0, 100.0))
 
 
 def training_frames(history: TrainingHistory) -> list[StackSpec]:

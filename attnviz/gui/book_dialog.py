@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from attnviz.figures.book import BookEntry, BookFigure, Live
 from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
 from attnviz.figures.spec import AnyFigure, NamedFigure
+from attnviz.i18n import tr
 from attnviz.render.figure_painter import figure_size, paint_figure
 
 
@@ -54,7 +55,7 @@ class BookDialog(QtWidgets.QDialog):
                  copy: Callable[[NamedFigure], None], parent: QtWidgets.QWidget | None = None,
                  edition: str = DEFAULT_EDITION, edition_changed: Callable[[str], None] | None = None):
         super().__init__(parent)
-        self.setWindowTitle("Book figures — attnviz")
+        self.setWindowTitle(tr("Book figures — attnviz"))
         self.entries = {entry.key: entry for entry in entries}
         self._ask_figure, self._show_live, self._export, self._copy = ask_figure, show_live, export, copy
         self._edition_changed = edition_changed
@@ -62,23 +63,23 @@ class BookDialog(QtWidgets.QDialog):
         self.book: BookFigure | None = None
         self.edition_box = QtWidgets.QComboBox()
         for key in EDITIONS:
-            self.edition_box.addItem(EDITION_NAMES[key], key)
+            self.edition_box.addItem(tr(EDITION_NAMES[key]), key)
         self.edition_box.setCurrentIndex(EDITIONS.index(self.edition))
-        self.edition_box.setToolTip("The edition of “Dive into Deep Learning” you read: its section numbers are "
-                                    "the ones shown (the other edition's number stands beside)")
+        self.edition_box.setToolTip(tr("The edition of “Dive into Deep Learning” you read: its section numbers "
+                                       "are the ones shown (the other edition's number stands beside)"))
         self.tree = QtWidgets.QTreeWidget()
         self.tree.setHeaderHidden(True)
         self.tree.setMinimumWidth(360)
         self._fill_tree()
-        self.caption = QtWidgets.QLabel("Choose a figure on the left.")
+        self.caption = QtWidgets.QLabel(tr("Choose a figure on the left."))
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.view = FigureView()
-        self.live_button = QtWidgets.QPushButton("Show live in the window")
-        self.live_button.setToolTip("Load the model and open the panel that shows this figure, so you can change "
-                                    "the sentence, the head or the bandwidth")
-        self.export_button = QtWidgets.QPushButton("Export…")
-        self.copy_button = QtWidgets.QPushButton("Copy picture")
+        self.live_button = QtWidgets.QPushButton(tr("Show live in the window"))
+        self.live_button.setToolTip(tr("Load the model and open the panel that shows this figure, so you can "
+                                       "change the sentence, the head or the bandwidth"))
+        self.export_button = QtWidgets.QPushButton(tr("Export…"))
+        self.copy_button = QtWidgets.QPushButton(tr("Copy picture"))
         buttons = QtWidgets.QHBoxLayout()
         for button in (self.live_button, self.export_button, self.copy_button):
             buttons.addWidget(button)
@@ -88,7 +89,7 @@ class BookDialog(QtWidgets.QDialog):
         right.addWidget(self.view, 1)
         right.addLayout(buttons)
         left = QtWidgets.QVBoxLayout()
-        numbering = QtWidgets.QLabel("Section numbers of")
+        numbering = QtWidgets.QLabel(tr("Section numbers of"))
         numbering.setBuddy(self.edition_box)
         left.addWidget(numbering)
         left.addWidget(self.edition_box)
@@ -113,9 +114,11 @@ class BookDialog(QtWidgets.QDialog):
                 sections[entry.topic] = QtWidgets.QTreeWidgetItem(self.tree, [entry.section.heading(self.edition)])
                 sections[entry.topic].setFlags(QtCore.Qt.ItemFlag.ItemIsEnabled)
                 sections[entry.topic].setToolTip(0, entry.section.heading(self.edition))
-            item = QtWidgets.QTreeWidgetItem(sections[entry.topic], [entry.caption])
+            caption = tr(entry.caption)  # (the gallery marks its captions for translation)
+            item = QtWidgets.QTreeWidgetItem(sections[entry.topic], [caption])
             item.setData(0, QtCore.Qt.ItemDataRole.UserRole, entry.key)
-            item.setToolTip(0, f"{entry.section.heading(self.edition)} — {entry.caption} (file {entry.key})")
+            item.setToolTip(0, tr("{heading} — {caption} (file {key})").format(
+                heading=entry.section.heading(self.edition), caption=caption, key=entry.key))
         self.tree.expandAll()
 
     def set_edition(self, edition: str) -> None:
@@ -142,10 +145,15 @@ class BookDialog(QtWidgets.QDialog):
             self._edition_changed(self.edition)
 
     def _show_caption(self, entry: BookEntry) -> None:
-        live = ""
-        if entry.live is not None:
-            live = f" It can be shown live in the window. {entry.live.note}".rstrip()
-        self.caption.setText(f"{entry.section.numbered(self.edition)} — {entry.caption}.{live}")
+        section, caption = entry.section.numbered(self.edition), tr(entry.caption)
+        if entry.live is None:
+            text = tr("{section} — {caption}.").format(section=section, caption=caption)
+        else:
+            text = tr("{section} — {caption}. It can be shown live in the window.").format(section=section,
+                                                                                         caption=caption)
+            if entry.live.note:
+                text = tr("{sentence} {note}").format(sentence=text, note=tr(entry.live.note))
+        self.caption.setText(text)
 
     def select(self, key: str) -> None:
         """Choose entry ``key`` (as a click on it does)."""
@@ -177,7 +185,7 @@ class BookDialog(QtWidgets.QDialog):
         if entry is None:
             return
         self._show_caption(entry)
-        self.view.show_figure(None, "Computing…")
+        self.view.show_figure(None, tr("Computing…"))
         self._ask_figure(entry.key)
 
     def _on_live_clicked(self) -> None:

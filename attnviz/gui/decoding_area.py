@@ -14,12 +14,14 @@ from attnviz.core.hf.vocab import CONTINUES
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import LENGTH_PENALTY, Beam, DecodeStep
 from attnviz.gui.wrap_row import WrapRow
+from attnviz.i18n import N_, tr
 
 STEP_KEYS = ("F10", "Alt+Right", "Right")  # Right (and Left) step only where focus is not in a text field
 BACK_KEYS = ("Shift+F10", "Alt+Left", "Left")
-STEP_HINT = "F10 or Alt+→; → outside the text field"
-BACK_HINT = "Shift+F10 or Alt+←; ← outside the text field"
-FIRST_STEP_HINT = "Press Step (F10) to decode the first word"  # where a step's figure is still empty
+# (shown through tr() where they are used)
+STEP_HINT = N_("F10 or Alt+→; → outside the text field")
+BACK_HINT = N_("Shift+F10 or Alt+←; ← outside the text field")
+FIRST_STEP_HINT = N_("Press Step (F10) to decode the first word")  # where a step's figure is still empty
 
 
 class ShortcutPassThrough(QtCore.QObject):
@@ -133,11 +135,14 @@ def beams_html(beams: Sequence[Beam]) -> str:
     """The beam list, best first, each with the score beam search ranks it by (named in the heading) and
     its plain log-probability: a shorter hypothesis can have the higher log p and still rank lower."""
     penalty = beams[0].length_penalty if beams else LENGTH_PENALTY
-    heading = (f"<b>Beams</b> <span style='color:gray'>ranked by score = log p / T<sup>{penalty:g}</sup> "
-               "(length-normalised; T: its tokens)</span>")
-    lines = [f"{i + 1}. {html.escape(' '.join(b.tokens))} <span style='color:gray'>(score <b>{_signed(b.score)}</b>, "
-             f"log p {_signed(b.log_prob)}, T = {len(b.tokens)}{', ended' if b.finished else ''})</span>"
-             for i, b in enumerate(beams)]
+    ranked = tr("ranked by score = log p / T<sup>{penalty:g}</sup> (length-normalised; T: its tokens)")
+    heading = f"<b>{tr('Beams')}</b> <span style='color:gray'>{ranked.format(penalty=penalty)}</span>"
+    lines = []
+    for i, b in enumerate(beams):
+        detail = (tr("(score <b>{score}</b>, log p {log_prob}, T = {length}, ended)") if b.finished
+                  else tr("(score <b>{score}</b>, log p {log_prob}, T = {length})"))
+        detail = detail.format(score=_signed(b.score), log_prob=_signed(b.log_prob), length=len(b.tokens))
+        lines.append(f"{i + 1}. {html.escape(' '.join(b.tokens))} <span style='color:gray'>{detail}</span>")
     return "<br>".join([heading, *lines])
 
 
@@ -220,7 +225,7 @@ class DecodingArea(QtWidgets.QWidget):
     def __init__(self, beam_size: int, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
         self.sentence = QtWidgets.QLineEdit()
-        self.sentence.setPlaceholderText("Type an English sentence…")
+        self.sentence.setPlaceholderText(tr("Type an English sentence…"))
         self.sentence.setClearButtonEnabled(True)
         self.notice = QtWidgets.QLabel(" ")
         self.notice.setWordWrap(True)
@@ -230,63 +235,63 @@ class DecodingArea(QtWidgets.QWidget):
         self.notice.setPalette(palette)
         for label in (self.notice,):  # one unbroken 300-letter word must not widen the window
             label.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
-        self.back_button = QtWidgets.QPushButton("◀ Back")
-        self.step_button = QtWidgets.QPushButton("Step ▶")
-        self.run_button = QtWidgets.QPushButton("Run to end")
-        self.reset_button = QtWidgets.QPushButton("Reset")
-        for button, tip in ((self.back_button, f"Back one step ({BACK_HINT})"),
-                            (self.step_button, f"Decode one token ({STEP_HINT})"),
-                            (self.run_button, "Decode to the end (Ctrl+Return)"),
-                            (self.reset_button, "Start the decoding again (Ctrl+R)")):
+        self.back_button = QtWidgets.QPushButton(tr("◀ Back"))
+        self.step_button = QtWidgets.QPushButton(tr("Step ▶"))
+        self.run_button = QtWidgets.QPushButton(tr("Run to end"))
+        self.reset_button = QtWidgets.QPushButton(tr("Reset"))
+        for button, tip in ((self.back_button, tr("Back one step ({keys})").format(keys=tr(BACK_HINT))),
+                            (self.step_button, tr("Decode one token ({keys})").format(keys=tr(STEP_HINT))),
+                            (self.run_button, tr("Decode to the end (Ctrl+Return)")),
+                            (self.reset_button, tr("Start the decoding again (Ctrl+R)"))):
             button.setToolTip(tip)
         self.beam_box = QtWidgets.QSpinBox()
         self.beam_box.setRange(1, MAX_BEAM)
-        self.beam_box.setPrefix("beam ")
-        self.beam_box.setSpecialValueText("greedy")
-        self.beam_box.setToolTip("1 = greedy decoding; more = beam search with that many hypotheses")
+        self.beam_box.setPrefix(tr("beam "))
+        self.beam_box.setSpecialValueText(tr("greedy"))
+        self.beam_box.setToolTip(tr("1 = greedy decoding; more = beam search with that many hypotheses"))
         self.beam_box.setValue(beam_size)
         self.timeline = Timeline()
         self.timeline.setRange(0, 0)
-        self.timeline.setToolTip("Scrub through the recorded decoding steps (orange marks: forced tokens)")
+        self.timeline.setToolTip(tr("Scrub through the recorded decoding steps (orange marks: forced tokens)"))
         self.timeline.setMinimumWidth(90)
-        self.step_label = FixedTextLabel("step 888 · search 888")
+        self.step_label = FixedTextLabel(tr("step 888 · search 888"))  # (a sample: the size of the longest label)
         self.output = OutputView()
         self.topk = TopKTable(0, 2)
-        self.topk.setHorizontalHeaderLabels(["next token", "probability"])
+        self.topk.setHorizontalHeaderLabels([tr("next token"), tr("probability")])
         self.topk.horizontalHeader().setStretchLastSection(True)
         self.topk.verticalHeader().hide()
         self.topk.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.topk.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.NoSelection)
-        self.topk.setToolTip("Click a token to make the decoder take it at this step instead of its own choice")
+        self.topk.setToolTip(tr("Click a token to make the decoder take it at this step instead of its own choice"))
         self.topk.setCursor(QtCore.Qt.CursorShape.PointingHandCursor)
         self.force_field = QtWidgets.QLineEdit()
-        self.force_field.setPlaceholderText("Force target words (a reference translation or its start)…")
+        self.force_field.setPlaceholderText(tr("Force target words (a reference translation or its start)…"))
         self.force_field.setClearButtonEnabled(True)
-        self.force_field.setToolTip("Teacher forcing: the decoder takes these words, then goes on by itself; "
-                                    "Enter to decode")
-        self.force_button = QtWidgets.QPushButton("Force")
-        self.force_button.setToolTip("Decode again taking the typed target words (teacher forcing)")
+        self.force_field.setToolTip(tr("Teacher forcing: the decoder takes these words, then goes on by itself; "
+                                       "Enter to decode"))
+        self.force_button = QtWidgets.QPushButton(tr("Force"))
+        self.force_button.setToolTip(tr("Decode again taking the typed target words (teacher forcing)"))
         self.beams = QtWidgets.QLabel()
         self.beams.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.beams.setWordWrap(True)
-        self.beams.setToolTip("Beam search keeps this many hypotheses; the best one is shown above")
+        self.beams.setToolTip(tr("Beam search keeps this many hypotheses; the best one is shown above"))
 
         # Rows that wrap where the centre is narrow (large text in a 1024-px window)
         buttons = WrapRow((self.back_button, self.step_button, self.run_button, self.reset_button, self.beam_box))
-        scrub = WrapRow((QtWidgets.QLabel("Steps"), self.timeline, self.step_label), stretch=1)
+        scrub = WrapRow((QtWidgets.QLabel(tr("Steps")), self.timeline, self.step_label), stretch=1)
         layout = QtWidgets.QVBoxLayout(self)
-        layout.addWidget(QtWidgets.QLabel("Source sentence"))
+        layout.addWidget(QtWidgets.QLabel(tr("Source sentence")))
         layout.addWidget(self.sentence)
         layout.addWidget(self.notice)
         layout.addWidget(buttons)
         layout.addWidget(scrub)
-        layout.addWidget(QtWidgets.QLabel("Translation so far"))
+        layout.addWidget(QtWidgets.QLabel(tr("Translation so far")))
         layout.addWidget(self.output)
         forcing = QtWidgets.QHBoxLayout()
         forcing.addWidget(self.force_field, 1)
         forcing.addWidget(self.force_button)
         layout.addLayout(forcing)
-        candidates = QtWidgets.QLabel("Next-token probabilities at this step")
+        candidates = QtWidgets.QLabel(tr("Next-token probabilities at this step"))
         candidates.setWordWrap(True)
         layout.addWidget(candidates)
         layout.addWidget(self.topk)
@@ -325,9 +330,9 @@ class DecodingArea(QtWidgets.QWidget):
         """Draw ``step``'s output (forced: indices of the output tokens the user forced) and its top-k.
         pieces: the tokens are subword pieces: one that continues a word ("·s") is joined to the one before."""
         if step is None:
-            self.output.setText("<i>(press Step or F10)</i>" if has_source else "")
+            self.output.setText(f"<i>{tr('(press Step or F10)')}</i>" if has_source else "")
             self.topk.setRowCount(0)
-            self.topk.set_hint(FIRST_STEP_HINT if has_source else "")
+            self.topk.set_hint(tr(FIRST_STEP_HINT) if has_source else "")
             self.beams.clear()
             return
         self.topk.set_hint("")
@@ -339,10 +344,10 @@ class DecodingArea(QtWidgets.QWidget):
                  for t in step.output_tokens]
         words = [html.escape(t[len(CONTINUES):] if join else t) for t, join in zip(step.output_tokens, joins,
                                                                                   strict=True)]
-        colour = FORCED_COLOUR.name()
+        colour, note = FORCED_COLOUR.name(), html.escape(tr("forced"), quote=True)
         for index in forced:
             if index < len(words):
-                words[index] = f"<u style='color:{colour}' title='forced'>{words[index]}</u>"
+                words[index] = f"<u style='color:{colour}' title='{note}'>{words[index]}</u>"
         if words and not step.finished:
             words[-1] = f"<b>{words[-1]}</b>"
         tail = f" <span style='color:gray'>{html.escape(step.token)}</span>" if step.ended else ""

@@ -31,6 +31,7 @@ from attnviz.gui.panels.positional import PositionalPanel
 from attnviz.gui.panels.rollout import RolloutPanel
 from attnviz.gui.panels.scoring import ScoringPanel
 from attnviz.gui.panels.train import TrainPanel
+from attnviz.i18n import N_, tr
 from attnviz.session import ModelInfo, Session, SessionState
 
 Area = QtCore.Qt.DockWidgetArea
@@ -72,9 +73,9 @@ def named(figure: Callable[[Any], AnyFigure | None], stem: str | None = None) ->
 
 @dataclass(frozen=True)
 class PanelEntry:
-    """One dock: its name (objectName ``dock_<name>``, for saveState), title, panel factory (given the
-    session, for the requests its controls make), area, which models it applies to, and the dock it
-    is tabbed with at first.
+    """One dock: its name (objectName ``dock_<name>``, for saveState), title (marked with ``N_``, translated
+    when the dock is made), panel factory (given the session, for the requests its controls make), area,
+    which models it applies to, and the dock it is tabbed with at first.
 
     figure: the panel's figure on show, named as its file (None: the panel has none to export): what
     its own Export (:class:`ExportingPanel`), its all-heads grid's Export and Copy, and its heatmap's
@@ -96,25 +97,25 @@ class PanelEntry:
 
 
 PANELS: tuple[PanelEntry, ...] = (
-    PanelEntry("attention", "Attention", AttentionPanel, Area.RightDockWidgetArea, family("translation"),
+    PanelEntry("attention", N_("Attention"), AttentionPanel, Area.RightDockWidgetArea, family("translation"),
                figure=AttentionPanel.figure, main=True),
-    PanelEntry("kernel", "Kernel regression", KernelPanel, Area.RightDockWidgetArea, family("regression"),
+    PanelEntry("kernel", N_("Kernel regression"), KernelPanel, Area.RightDockWidgetArea, family("regression"),
                tab_with="attention", figure=named(KernelPanel.figure), main=True, at_start=False),
-    PanelEntry("masks", "Masks", MasksPanel, Area.LeftDockWidgetArea, family("translation")),
-    PanelEntry("positional", "Positional encoding", PositionalPanel, Area.LeftDockWidgetArea,
+    PanelEntry("masks", N_("Masks"), MasksPanel, Area.LeftDockWidgetArea, family("translation")),
+    PanelEntry("positional", N_("Positional encoding"), PositionalPanel, Area.LeftDockWidgetArea,
                lambda info: info.positional_table is not None, tab_with="masks"),
-    PanelEntry("scoring", "Scoring", ScoringPanel, Area.LeftDockWidgetArea, family("translation"),
+    PanelEntry("scoring", N_("Scoring"), ScoringPanel, Area.LeftDockWidgetArea, family("translation"),
                tab_with="positional"),
-    PanelEntry("batch", "Batch", BatchPanel, Area.LeftDockWidgetArea, family("translation"), tab_with="scoring"),
-    PanelEntry("computation", "Computation", ComputationPanel, Area.LeftDockWidgetArea, family("translation"),
+    PanelEntry("batch", N_("Batch"), BatchPanel, Area.LeftDockWidgetArea, family("translation"), tab_with="scoring"),
+    PanelEntry("computation", N_("Computation"), ComputationPanel, Area.LeftDockWidgetArea, family("translation"),
                tab_with="batch"),
-    PanelEntry("rollout", "Rollout", RolloutPanel, Area.RightDockWidgetArea,
+    PanelEntry("rollout", N_("Rollout"), RolloutPanel, Area.RightDockWidgetArea,
                lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),
-    PanelEntry("compare", "Compare", ComparePanel, Area.RightDockWidgetArea, family("translation"),
+    PanelEntry("compare", N_("Compare"), ComparePanel, Area.RightDockWidgetArea, family("translation"),
                tab_with="rollout", figure=named(ComparePanel.figure, "compare")),
-    PanelEntry("beams", "Beams", BeamsPanel, Area.RightDockWidgetArea, family("translation"), tab_with="compare",
+    PanelEntry("beams", N_("Beams"), BeamsPanel, Area.RightDockWidgetArea, family("translation"), tab_with="compare",
                figure=named(BeamsPanel.figure, "beam-tree")),
-    PanelEntry("train", "Train", TrainPanel, Area.RightDockWidgetArea, lambda info: True, tab_with="beams",
+    PanelEntry("train", N_("Train"), TrainPanel, Area.RightDockWidgetArea, lambda info: True, tab_with="beams",
                figure=named(TrainPanel.figure, "training-curves")),
 )
 
@@ -172,7 +173,7 @@ class Docks:
         window.setTabPosition(Area.RightDockWidgetArea, QtWidgets.QTabWidget.TabPosition.East)
         for entry in self.entries.values():
             panel = entry.factory(session)
-            dock = PanelDock(entry.title, window)
+            dock = PanelDock(tr(entry.title), window)
             dock.setObjectName(f"dock_{entry.name}")
             dock.setWidget(panel)
             dock.hide()  # tabified while visible, Qt leaves a stale tab bar that shows once the docks hide

@@ -14,7 +14,10 @@ from types import TracebackType
 
 from PySide6 import QtCore, QtWidgets
 
+from attnviz.i18n import N_, tr
+
 log = logging.getLogger("attnviz")
+LEVELS = {"warning": N_("warning"), "error": N_("error"), "critical": N_("critical")}  # as stderr names them
 
 
 def warn(parent: QtWidgets.QWidget | None, message: str) -> None:
@@ -41,7 +44,9 @@ class _OneLine(logging.Formatter):
     """``attnviz: LEVEL: message`` and nothing else: tracebacks go to the log file only."""
 
     def format(self, record: logging.LogRecord) -> str:
-        return f"attnviz: {record.levelname.lower()}: {record.getMessage()}"
+        level = record.levelname.lower()
+        return tr("attnviz: {level}: {message}").format(level=tr(LEVELS.get(level, level)),
+                                                          message=record.getMessage())
 
 
 def default_log_path() -> Path:
@@ -92,14 +97,14 @@ def install_excepthooks(show: Callable[[str], None], post: Callable[[Callable[[]
     """
     shown: set[tuple[type, str]] = set()
     showing = [True]
-    where = f" Details are in {log_path}." if log_path else ""
-
     def report(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
         log.error("unexpected error: %s: %s", kind.__name__, error, exc_info=(kind, error, trace))
         key = (kind, str(error))
         if showing[0] and key not in shown:
             shown.add(key)
-            show(f"Unexpected error: {kind.__name__}: {str(error).rstrip('.')}. attnviz keeps running.{where}")
+            message = tr("Unexpected error: {kind}: {error}. attnviz keeps running.").format(
+                kind=kind.__name__, error=str(error).rstrip("."))
+            show(message + (tr(" Details are in {path}.").format(path=log_path) if log_path else ""))
 
     def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
         if issubclass(kind, KeyboardInterrupt):

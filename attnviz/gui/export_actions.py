@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,7 @@ from attnviz.figures.panels import kernel_figures, kernel_sidecar
 from attnviz.figures.spec import NamedFigure
 from attnviz.gui import file_dialogs
 from attnviz.gui.settings import Settings
+from attnviz.i18n import N_, tr
 from attnviz.render.figure_files import (
     FORMATS,
     ExportError,
@@ -32,10 +34,22 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 R = TypeVar("R")
 SCALES = (1.0, 2.0, 3.0, 4.0)  # PNG (and clipboard) resolution: 2× suits slides, 4× print
-FILTERS = {
-    "png": "PNG image (*.png)", "svg": "SVG vector image (*.svg)", "pdf": "PDF document (*.pdf)",
-    "csv": "CSV numbers (*.csv)", "npy": "NumPy array (*.npy)",
+FILTERS = {  # (shown through tr(): see filters())
+    "png": N_("PNG image (*.png)"), "svg": N_("SVG vector image (*.svg)"), "pdf": N_("PDF document (*.pdf)"),
+    "csv": N_("CSV numbers (*.csv)"), "npy": N_("NumPy array (*.npy)"),
 }
+FRAMES = {"steps": N_("{count} steps"), "snapshots": N_("{count} snapshots")}  # what a flip-book's frames are
+MNEMONIC = re.compile(r"\(&\w\)")  # a translation's mnemonic, "导出(&E)"
+
+
+def filters() -> dict[str, str]:
+    """The save dialog's file type filters, by format, in the interface's language."""
+    return {fmt: tr(text) for fmt, text in FILTERS.items()}
+
+
+def frames_text(count: int, what: str) -> str:
+    """``count`` frames of kind ``what`` ("12 steps"; a ``what`` not in FRAMES is shown as it is)."""
+    return tr(FRAMES[what]).format(count=count) if what in FRAMES else f"{count} {what}"
 
 
 class ExportAllDialog(QtWidgets.QDialog):
@@ -43,9 +57,9 @@ class ExportAllDialog(QtWidgets.QDialog):
 
     def __init__(self, parent: QtWidgets.QWidget, settings: Settings, has_steps: bool):
         super().__init__(parent)
-        self.setWindowTitle("Export all attention maps")
+        self.setWindowTitle(tr("Export all attention maps"))
         self.folder = QtWidgets.QLineEdit(settings.export_dir or str(Path.home()))
-        browse = QtWidgets.QPushButton("Browse…")
+        browse = QtWidgets.QPushButton(tr("Browse…"))
         browse.clicked.connect(self._on_browse_clicked)
         self.format_boxes = {fmt: QtWidgets.QCheckBox(fmt.upper()) for fmt in FORMATS}
         for fmt, box in self.format_boxes.items():
@@ -55,7 +69,7 @@ class ExportAllDialog(QtWidgets.QDialog):
         self.scale.setSingleStep(0.5)
         self.scale.setSuffix("×")
         self.scale.setValue(settings.export_scale)
-        self.all_steps = QtWidgets.QCheckBox("Every recorded step (not only the one on show)")
+        self.all_steps = QtWidgets.QCheckBox(tr("Every recorded step (not only the one on show)"))
         self.all_steps.setEnabled(has_steps)
         folder_row = QtWidgets.QHBoxLayout()
         folder_row.addWidget(self.folder, 1)
@@ -64,9 +78,9 @@ class ExportAllDialog(QtWidgets.QDialog):
         for box in self.format_boxes.values():
             format_row.addWidget(box)
         form = QtWidgets.QFormLayout(self)
-        form.addRow("Folder", folder_row)
-        form.addRow("Formats", format_row)
-        form.addRow("PNG scale", self.scale)
+        form.addRow(tr("Folder"), folder_row)
+        form.addRow(tr("Formats"), format_row)
+        form.addRow(tr("PNG scale"), self.scale)
         form.addRow("", self.all_steps)
         buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Ok
                                              | QtWidgets.QDialogButtonBox.StandardButton.Cancel)
@@ -78,7 +92,7 @@ class ExportAllDialog(QtWidgets.QDialog):
         return [fmt for fmt, box in self.format_boxes.items() if box.isChecked()]
 
     def _on_browse_clicked(self) -> None:
-        folder = file_dialogs.existing_folder(self, "Export into folder", self.folder.text())
+        folder = file_dialogs.existing_folder(self, tr("Export into folder"), self.folder.text())
         if folder:
             self.folder.setText(folder)
 
@@ -111,9 +125,9 @@ class FlipbookJob:
     def start(self) -> Callable[[int, int], bool]:
         """Show the progress dialog (after a moment); the returned callback, safe on any thread, reports
         progress and answers False once Cancel was pressed."""
-        dialog = self.dialog = QtWidgets.QProgressDialog(f"Drawing the flip-book ({len(self.figures)} {self.what})…",
-                                                         "Cancel", 0, 0, self.window)
-        dialog.setWindowTitle("Export flip-book")
+        text = tr("Drawing the flip-book ({frames})…").format(frames=frames_text(len(self.figures), self.what))
+        dialog = self.dialog = QtWidgets.QProgressDialog(text, tr("Cancel"), 0, 0, self.window)
+        dialog.setWindowTitle(tr("Export flip-book"))
         dialog.setMinimumDuration(400)  # only long exports show it
         cancelled = threading.Event()
         dialog.canceled.connect(cancelled.set)
@@ -154,11 +168,11 @@ class ExportActions(QtCore.QObject):
         self.window, self.settings, self.session = window, settings, session
         self.current_figure, self.view = current_figure, view
         self.notify, self.fail = notify, fail
-        self.export_action = self._action("&Export heatmap…", self._on_export_triggered, "Ctrl+E")
-        self.export_all_action = self._action("Export &all maps…", self._on_export_all_triggered, "Ctrl+Shift+E")
-        self.copy_action = self._action("&Copy heatmap", self._on_copy_triggered, "Ctrl+Shift+C")
-        self.flipbook_action = self._action("Export &flip-book…", self._on_flipbook_triggered, "Ctrl+Shift+F")
-        self.scale_menu = QtWidgets.QMenu("PNG &scale", window)
+        self.export_action = self._action(tr("&Export heatmap…"), self._on_export_triggered, "Ctrl+E")
+        self.export_all_action = self._action(tr("Export &all maps…"), self._on_export_all_triggered, "Ctrl+Shift+E")
+        self.copy_action = self._action(tr("&Copy heatmap"), self._on_copy_triggered, "Ctrl+Shift+C")
+        self.flipbook_action = self._action(tr("Export &flip-book…"), self._on_flipbook_triggered, "Ctrl+Shift+F")
+        self.scale_menu = QtWidgets.QMenu(tr("PNG &scale"), window)
         self.scale_group = QtGui.QActionGroup(window)
         for scale in SCALES:
             action = self.scale_menu.addAction(f"{scale:g}×")
@@ -170,7 +184,7 @@ class ExportActions(QtCore.QObject):
     def _action(self, text: str, slot: Callable[[], None], shortcut: str) -> QtGui.QAction:
         action = QtGui.QAction(text, self.window)
         action.setShortcut(QtGui.QKeySequence(shortcut))
-        action.setToolTip(f"{text.replace('&', '').rstrip('…')} ({shortcut})")
+        action.setToolTip(f"{MNEMONIC.sub('', text).replace('&', '').rstrip('…')} ({shortcut})")
         action.triggered.connect(slot)
         return action
 
@@ -209,13 +223,13 @@ class ExportActions(QtCore.QObject):
             self.fail(str(error))
         else:  # (the writers turn OSErrors into ExportErrors: this is a bug)
             log.error("writing a file failed", exc_info=error)
-            self.fail(f"Could not write the file: {type(error).__name__}: {error}")
+            self.fail(tr("Could not write the file: {kind}: {error}").format(kind=type(error).__name__, error=error))
 
     def export_figure(self, figure: NamedFigure | None, path: str | Path, ask_to_replace: bool = False) -> Path | None:
         """Write one figure (format from the suffix); returns the path, or None after showing why not (or while
         it is being written). ask_to_replace: ask before replacing a file of that name."""
         if figure is None:
-            self.fail("There is nothing to export yet.")
+            self.fail(tr("There is nothing to export yet."))
             return None
         target = Path(path)
         try:
@@ -226,10 +240,10 @@ class ExportActions(QtCore.QObject):
 
         def done(written: Path) -> Path:
             self.settings.export_dir = str(written.parent)
-            self.notify(f"Exported {written}")
+            self.notify(tr("Exported {path}").format(path=written))
             return written
 
-        what = f"Writing {target.name}…"
+        what = tr("Writing {name}…").format(name=target.name)
         if ask_to_replace:
             return self._write_asking(what, lambda replace: save_bytes(target, data, replace), done, target.parent)
         return self._write(what, lambda: save_bytes(target, data), done)
@@ -239,30 +253,30 @@ class ExportActions(QtCore.QObject):
         typed = str(folder).strip()
         folder = Path(typed).expanduser()
         if not typed or not folder.is_absolute():  # relative: it would land wherever the app was started
-            self.fail(f"Choose a full folder path to export into (got {typed!r}).")
+            self.fail(tr("Choose a full folder path to export into (got {folder!r}).").format(folder=typed))
             return []
         state = self.session.state
         source, model = state.shown_source, state.model
         if not formats:
-            self.fail("Choose at least one format to export.")
+            self.fail(tr("Choose at least one format to export."))
             return []
         if model is not None and state.kernel is not None and not state.is_translation:
             figures, sidecar = kernel_figures(state.kernel), kernel_sidecar(state.kernel, model.path, model.kind)
         elif source is None or model is None:
-            self.fail("There is nothing to export yet: type a sentence first.")
+            self.fail(tr("There is nothing to export yet: type a sentence first."))
             return []
         else:
             steps: list[DecodeStep | None] = list(state.steps) if all_steps and state.steps else [state.step]
             view = self.view()
             figures = attention_figures(source, steps, view, model.name)
             if not figures:  # an RNN model before its first step has no map yet
-                self.fail("There is nothing to export yet: step the decoder first.")
+                self.fail(tr("There is nothing to export yet: step the decoder first."))
                 return []
             sidecar = attention_sidecar(source, steps, view, model.name, model.kind, str(model.path),
                                         model.device)
-        dialog = QtWidgets.QProgressDialog("Drawing attention maps…", "Cancel", 0, len(figures) * len(formats),
-                                           self.window)
-        dialog.setWindowTitle("Export all")
+        dialog = QtWidgets.QProgressDialog(tr("Drawing attention maps…"), tr("Cancel"), 0,
+                                           len(figures) * len(formats), self.window)
+        dialog.setWindowTitle(tr("Export all"))
         dialog.setMinimumDuration(400)  # only long exports (every step, PDFs) show it
         dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
 
@@ -283,48 +297,51 @@ class ExportActions(QtCore.QObject):
         def done(written: list[Path]) -> list[Path]:
             self.settings.export_dir = str(target)
             self.settings.export_formats = formats
-            self.notify(f"Exported {len(written) - 1} files and {written[-1].name} into {target}")
+            self.notify(tr("Exported {count} files and {name} into {folder}").format(
+                count=len(written) - 1, name=written[-1].name, folder=target))
             return written
 
-        return self._write_asking(f"Writing {len(files)} files into {target.name}…",
-                                  lambda replace: write_files_into(target, files, replace), done, target) or []
+        what = tr("Writing {count} files into {folder}…").format(count=len(files), folder=target.name)
+        return self._write_asking(what, lambda replace: write_files_into(target, files, replace), done, target) or []
 
     def _agree_to_replace(self, paths: list[Path], where: Path) -> bool:
         """Ask before replacing files the user already has."""
         shown = "\n".join(path.name for path in paths[:5]) + ("\n…" if len(paths) > 5 else "")
-        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Question, "Replace files?",
-                                    f"{len(paths)} file(s) in {where} already exist and would be replaced:\n\n{shown}",
+        text = tr("{count} file(s) in {folder} already exist and would be replaced:\n\n{names}").format(
+            count=len(paths), folder=where, names=shown)
+        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Question, tr("Replace files?"), text,
                                     QtWidgets.QMessageBox.StandardButton.Cancel, self.window)
         box.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # names are shown as typed, never as rich text
-        replace = box.addButton("Replace", QtWidgets.QMessageBox.ButtonRole.AcceptRole)
+        replace = box.addButton(tr("Replace"), QtWidgets.QMessageBox.ButtonRole.AcceptRole)
         box.setDefaultButton(QtWidgets.QMessageBox.StandardButton.Cancel)
         box.exec()
         return box.clickedButton() is replace
 
     def copy(self, figure: NamedFigure | None) -> None:
         if figure is None:
-            self.fail("There is nothing to copy yet.")
+            self.fail(tr("There is nothing to copy yet."))
             return
         try:
             copy_to_clipboard(figure.spec, self.settings.export_scale)
         except ExportError as error:
             self.fail(str(error))
             return
-        self.notify("Copied the heatmap to the clipboard")
+        self.notify(tr("Copied the heatmap to the clipboard"))
 
     def ask_and_export(self, figure: NamedFigure | None) -> None:
         """Ask for a file name (its type picks the format), then export."""
         if figure is None or figure.spec.values.size == 0:
-            self.fail("There is nothing to export yet: the heatmap is empty.")
+            self.fail(tr("There is nothing to export yet: the heatmap is empty."))
             return
         start = Path(self.settings.export_dir or Path.home()) / f"{figure.stem or 'attention'}.png"
-        path, chosen = file_dialogs.save_file_name(self.window, "Export heatmap", str(start),
-                                                   ";;".join(FILTERS.values()))
+        shown = filters()
+        path, chosen = file_dialogs.save_file_name(self.window, tr("Export heatmap"), str(start),
+                                                   ";;".join(shown.values()))
         if not path:
             return
         suffixed = not Path(path).suffix  # no suffix typed: take the chosen filter's (the dialog did not ask)
         if suffixed:
-            path += "." + next((fmt for fmt, text in FILTERS.items() if text == chosen), "png")
+            path += "." + next((fmt for fmt, text in shown.items() if text == chosen), "png")
         self.export_figure(figure, path, ask_to_replace=suffixed)
 
     def export_flipbook(self, path: str | Path) -> list[Path]:
@@ -335,11 +352,12 @@ class ExportActions(QtCore.QObject):
         state = self.session.state
         source, model = state.shown_source, state.model
         if source is None or model is None or not state.steps:
-            self.fail("There is nothing to make a flip-book of yet: decode a sentence first.")
+            self.fail(tr("There is nothing to make a flip-book of yet: decode a sentence first."))
             return []
         view, name = self.view(), model.name
         figures = [attention_figure(source, step, view, name)[0].spec for step in state.steps]
-        return self.export_frames(path, figures, f"attnviz flip-book: {name} · {source.text}", "steps")
+        title = tr("attnviz flip-book: {model} · {sentence}").format(model=name, sentence=source.text)
+        return self.export_frames(path, figures, title, "steps")
 
     def export_frames(self, path: str | Path, figures: list, title: str, what: str) -> list[Path]:
         """``figures`` as a flip-book (a PDF page and a GIF frame each; ``what`` they are: "steps",
@@ -357,8 +375,12 @@ class ExportActions(QtCore.QObject):
 
         def done(written: list[Path]) -> None:
             self.settings.export_dir = str(pdf.parent)
-            self.notify(f"Exported the flip-book ({len(figures)} {what}): {' and '.join(p.name for p in written)}"
-                        + (f". {notice}" if notice else ""))
+            names = [p.name for p in written]
+            files = tr("{first} and {second}").format(first=names[0], second=names[1]) if len(names) == 2 \
+                else " and ".join(names)
+            message = tr("Exported the flip-book ({frames}): {files}. {notice}") if notice \
+                else tr("Exported the flip-book ({frames}): {files}")
+            self.notify(message.format(frames=frames_text(len(figures), what), files=files, notice=notice))
             outcome.append(written)
 
         job = FlipbookJob(self.window, figures, pdf, gif, fitted, title, what)
@@ -385,15 +407,16 @@ class ExportActions(QtCore.QObject):
             job.finish()
             done(written)
 
-        self.session.file_job(f"Drawing {job.pdf.name}…", lambda: job.write(replace, progress), finished, failed)
+        self.session.file_job(tr("Drawing {name}…").format(name=job.pdf.name), lambda: job.write(replace, progress),
+                              finished, failed)
 
     # -- handlers ---------------------------------------------------------------------------
     def _on_flipbook_triggered(self) -> None:
         current = self.current_figure()
         stem = current.stem if current is not None and current.stem else "attention"
         start = Path(self.settings.export_dir or Path.home()) / f"{stem.split('_step')[0]}_flipbook.pdf"
-        path, _chosen = file_dialogs.save_file_name(self.window, "Export flip-book", str(start),
-                                       "PDF, a page per step, with an animated GIF beside it (*.pdf)")
+        path, _chosen = file_dialogs.save_file_name(self.window, tr("Export flip-book"), str(start),
+                                                    tr("PDF, a page per step, with an animated GIF beside it (*.pdf)"))
         if path:
             self.export_flipbook(path)
 
@@ -410,7 +433,7 @@ class ExportActions(QtCore.QObject):
 
     def _on_scale_chosen(self, scale: float) -> None:
         self.settings.export_scale = scale
-        self.notify(f"PNG exports and copies are now drawn at {scale:g}× the figure's base size")
+        self.notify(tr("PNG exports and copies are now drawn at {scale:g}× the figure's base size").format(scale=scale))
 
     def _on_copy_triggered(self) -> None:
         self.copy(self.current_figure())

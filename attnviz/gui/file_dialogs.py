@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from attnviz.i18n import tr
+
 Kind = QtGui.QAbstractFileIconProvider.IconType
 
 
@@ -27,9 +29,9 @@ class NameOnlyIconProvider(QtWidgets.QFileIconProvider):
 
     def type(self, info: QtCore.QFileInfo) -> str:
         if info.isDir():
-            return "Folder"
+            return tr("Folder")
         if not info.isFile():
-            return "Special file"
+            return tr("Special file")
         mime = self._mime.mimeTypeForFile(info.fileName(), QtCore.QMimeDatabase.MatchMode.MatchExtension)
         return mime.comment() or mime.name()
 

@@ -13,6 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.spec import FigureSpec, GridSpec, bar_ticks, tick_text
 from attnviz.gui.heatmap import label_and_title_fonts
+from attnviz.i18n import N_, tr
 from attnviz.render.figure_painter import (
     DIVIDER_PEN,
     MASK_FILL,
@@ -36,6 +37,8 @@ NAME_COLOUR = QtGui.QColor(90, 90, 90)
 FRAME_PEN = QtGui.QPen(QtGui.QColor(60, 60, 60), 0.8)
 HOVER_PEN = QtGui.QPen(QtGui.QColor(255, 80, 40), 2)
 CROSS_PEN = QtGui.QPen(QtGui.QColor(255, 255, 255, 170), 1, QtCore.Qt.PenStyle.DashLine)
+# The read-out's value, by HeadGrid.value_name (an id: "weight" or "score"; shown through tr())
+VALUE_TEXTS = {"weight": N_("weight {value:.4f}"), "score": N_("score {value:.4f}")}
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ class HeadGrid(QtWidgets.QWidget):
         self._hover = (-1, -1, -1, -1)
         self.hint = ""  # shown in the middle while the matrices have no cells ("Press Step (F10) …")
         self.message = ""  # shown in the middle instead of a grid ("Computing all heads…")
-        self.value_name = "weight"  # what the cells hold, for the read-out ("weight" or "score")
+        self.value_name = "weight"  # what the cells hold, for the read-out (a key of VALUE_TEXTS)
         self._fonts()
 
     def _fonts(self) -> None:
@@ -186,9 +189,15 @@ class HeadGrid(QtWidgets.QWidget):
         number = float(panel.values[row, col])
         # a masked cell, or a masked score that was never computed (NaN: the overlay may be off)
         masked = (panel.masked is not None and bool(panel.masked[row, col])) or np.isnan(number)
-        value = "masked" if masked else f"{self.value_name} {number:.4f}"
-        return (f"{spec.row_names[layer]} · {spec.col_names[head]} · query {first.row_labels[row]} → "
-                f"key {first.col_labels[col]}: {value}")
+        if masked:
+            value = tr("masked")
+        elif self.value_name in VALUE_TEXTS:
+            value = tr(VALUE_TEXTS[self.value_name]).format(value=number)
+        else:
+            value = f"{self.value_name} {number:.4f}"
+        return tr("{layer} · {head} · query {query} → key {key}: {value}").format(
+            layer=spec.row_names[layer], head=spec.col_names[head], query=first.row_labels[row],
+            key=first.col_labels[col], value=value)
 
     def minimumSizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(160, 120)
@@ -342,8 +351,8 @@ class HeadGrid(QtWidgets.QWidget):
 
     def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
         menu = QtWidgets.QMenu(self)
-        for text, signal in (("Export all heads as one picture or table…", self.export_requested),
-                             ("Copy picture", self.copy_requested)):
+        for text, signal in ((tr("Export all heads as one picture or table…"), self.export_requested),
+                             (tr("Copy picture"), self.copy_requested)):
             action = menu.addAction(text)
             action.setEnabled(self.shape[0] * self.shape[1] > 0)
             action.triggered.connect(lambda _checked=False, s=signal: s.emit())

@@ -15,6 +15,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.spec import FigureSpec, bar_ticks, empty_figure, tick_text
+from attnviz.i18n import tr
 from attnviz.render.figure_painter import (
     DIVIDER_PEN,
     LABEL_GAP,
@@ -181,8 +182,9 @@ class Heatmap(QtWidgets.QWidget):
         query = self.row_labels[row] if row < len(self.row_labels) else str(row)
         key = self.col_labels[col] if col < len(self.col_labels) else str(col)
         masked = self.spec.masked is not None and bool(self.spec.masked[row, col])
-        value = "masked" if masked else f"{float(self.values[row, col]):.4g}"
-        return f"{self.spec.row_axis} {query} → {self.spec.col_axis} {key}: {value}"
+        value = tr("masked") if masked else f"{float(self.values[row, col]):.4g}"
+        return tr("{row_axis} {query} → {col_axis} {key}: {value}").format(
+            row_axis=self.spec.row_axis, query=query, col_axis=self.spec.col_axis, key=key, value=value)
 
     def highlight_row(self, row: int | None) -> None:
         """Outline query row ``row`` (None hides the outline)."""
@@ -528,8 +530,8 @@ class Heatmap(QtWidgets.QWidget):
     def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
         menu = QtWidgets.QMenu(self)
         has_data = self.spec.values.size > 0
-        for text, signal in (("Export picture or numbers…", self.export_requested),
-                             ("Copy picture", self.copy_requested)):
+        for text, signal in ((tr("Export picture or numbers…"), self.export_requested),
+                             (tr("Copy picture"), self.copy_requested)):
             action = menu.addAction(text)
             action.setEnabled(has_data)
             action.triggered.connect(lambda _checked=False, s=signal: s.emit(self.spec))

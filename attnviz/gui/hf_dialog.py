@@ -8,14 +8,16 @@ cached_models`), never the weights: a cache of many models lists in milliseconds
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.hf.folder import HFFolder, cached_models, hub_cache
 from attnviz.gui import file_dialogs
+from attnviz.i18n import N_, tr
 
-COLUMNS = ("Model", "Architecture", "Parameters (about)", "On disk")
+COLUMNS = (N_("Model"), N_("Architecture"), N_("Parameters (about)"), N_("On disk"))
 
 
 def _size(folder: HFFolder) -> int:
@@ -40,16 +42,16 @@ class OpenHuggingFaceDialog(QtWidgets.QDialog):
 
     def __init__(self, parent: QtWidgets.QWidget | None = None, cache: Path | None = None, start: str = ""):
         super().__init__(parent)
-        self.setWindowTitle("Open Hugging Face model")
+        self.setWindowTitle(tr("Open Hugging Face model"))
         self.chosen: Path | None = None
         self.start = start
         self.cache = cache or hub_cache()
-        intro = QtWidgets.QLabel(
+        intro = QtWidgets.QLabel(tr(
             "A model folder on disk (config.json, the weights, the tokenizer's files: what save_pretrained writes), "
-            f"or a model already in your Hugging Face cache ({self.cache}). Nothing is downloaded.")
+            "or a model already in your Hugging Face cache ({cache}). Nothing is downloaded.").format(cache=self.cache))
         intro.setWordWrap(True)
         self.table = QtWidgets.QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setHorizontalHeaderLabels([tr(column) for column in COLUMNS])
         self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -65,12 +67,12 @@ class OpenHuggingFaceDialog(QtWidgets.QDialog):
         self.empty = QtWidgets.QLabel()
         self.empty.setWordWrap(True)
         buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Cancel)
-        self.folder_button = buttons.addButton("Choose &folder…", QtWidgets.QDialogButtonBox.ButtonRole.ActionRole)
-        self.open_button = buttons.addButton("&Open", QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
+        self.folder_button = buttons.addButton(tr("Choose &folder…"), QtWidgets.QDialogButtonBox.ButtonRole.ActionRole)
+        self.open_button = buttons.addButton(tr("&Open"), QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
         self.open_button.setEnabled(False)
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(intro)
-        layout.addWidget(QtWidgets.QLabel("In the cache:"))
+        layout.addWidget(QtWidgets.QLabel(tr("In the cache:")))
         layout.addWidget(self.table, 1)
         layout.addWidget(self.empty)
         layout.addWidget(buttons)
@@ -94,8 +96,9 @@ class OpenHuggingFaceDialog(QtWidgets.QDialog):
             entry = snapshot if snapshot.name.startswith("models--") else snapshot.parent.parent
             name = folder.name if folder else entry.name.removeprefix("models--").replace("--", "/")
             # a model it cannot open: why, in the row (the file's path, which the sentence starts with, as a tip)
+            reason = re.split("：|: ", problem or "", maxsplit=1)[-1]  # (a Chinese sentence has a full-width colon)
             cells = (name, folder.architecture.name, human_count(folder.parameters), human_size(_size(folder))) \
-                if folder else (name, "cannot open: " + problem.split(": ", 1)[-1], "", "")
+                if folder else (name, tr("cannot open: {reason}").format(reason=reason), "", "")
             for column, text in enumerate(cells):
                 item = QtWidgets.QTableWidgetItem(text)
                 item.setToolTip(problem or str(snapshot))
@@ -106,7 +109,7 @@ class OpenHuggingFaceDialog(QtWidgets.QDialog):
             if folder is None:
                 self.table.setSpan(row, 1, 1, len(COLUMNS) - 1)
             self.paths.append(snapshot)
-        self.empty.setText("" if found else "No models in the cache here. Choose a model folder instead.")
+        self.empty.setText("" if found else tr("No models in the cache here. Choose a model folder instead."))
         self.empty.setVisible(not found)
 
     def _selected_row(self) -> int | None:
@@ -124,7 +127,7 @@ class OpenHuggingFaceDialog(QtWidgets.QDialog):
         self.accept()
 
     def _on_folder_clicked(self) -> None:
-        folder = file_dialogs.existing_folder(self, "Choose a Hugging Face model folder", self.start)
+        folder = file_dialogs.existing_folder(self, tr("Choose a Hugging Face model folder"), self.start)
         if folder:
             self.chosen = Path(folder)
             self.accept()

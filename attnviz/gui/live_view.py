@@ -67,7 +67,8 @@ class LiveView:
         if live.kernel:
             kernel_panel = window.panels.panels["kernel"]
             model = HEATMAP_MODELS[1] if live.parametric else HEATMAP_MODELS[0]
-            kernel_panel.heatmap_model.setCurrentText(model)  # type: ignore[attr-defined]
+            # by index: the combo box shows its items in the interface's language
+            kernel_panel.heatmap_model.setCurrentIndex(HEATMAP_MODELS.index(model))  # type: ignore[attr-defined]
             window.session.fit_kernel(live.kernel, live.bandwidth, live.query_x)
             self.pending = None
         elif live.sentence:

@@ -32,10 +32,12 @@ from attnviz.gui.decoding_area import (
     ShortcutPassThrough,
     quoted_tokens,
 )
+from attnviz.gui.language import LanguageMenu, restart_command
 from attnviz.gui.live_view import LiveView
 from attnviz.gui.settings import Settings
 from attnviz.gui.status_bar import ElidingStatusBar
 from attnviz.gui.text_size import PRESENTATION_SCALE, TEXT_SCALES, apply_text_scale, next_scale, refresh_graphics
+from attnviz.i18n import tr
 from attnviz.paths import ICON, example_sentences, shipped_models
 from attnviz.session import Runner, Session, SessionState, changed
 
@@ -59,8 +61,9 @@ def step_label(state: SessionState) -> str:
         return ""
     number = (shown_index(state.step) or 0) + 1
     search = state.position + 1
-    label = f"step {number}" if search == number else f"step {number} · search {search}"
-    return f"{label} · forced" if state.step.forced else label
+    label = (tr("step {number}").format(number=number) if search == number
+             else tr("step {number} · search {search}").format(number=number, search=search))
+    return tr("{label} · forced").format(label=label) if state.step.forced else label
 
 
 class Poster(QtCore.QObject):
@@ -130,8 +133,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.prefetch_timer = QtCore.QTimer(self, singleShot=True, interval=PREFETCH_DELAY_MS)
         self.prefetch_timer.timeout.connect(self._on_prefetch_timer_timeout)
         self.device_label = QtWidgets.QLabel()  # where the model runs
-        self.step_time_label = FixedTextLabel("step 8888.8 ms")  # how long the last step took
-        self.step_time_label.setToolTip("Time the model took for the decoding step on show")
+        self.step_time_label = FixedTextLabel(tr("step {ms:.1f} ms").format(ms=8888.8))  # how long the last step took
+        self.step_time_label.setToolTip(tr("Time the model took for the decoding step on show"))
         self.statusBar().addPermanentWidget(self.device_label)
         self.statusBar().addPermanentWidget(self.step_time_label)
         self.typing_timer = QtCore.QTimer(self, singleShot=True, interval=TYPING_DEBOUNCE_MS)
@@ -226,11 +229,12 @@ class MainWindow(QtWidgets.QMainWindow):
         panel = self.train_panel
         assert isinstance(panel, TrainPanel)
         start = Path(self.settings.export_dir or Path.home()) / f"{panel.stem()}_training.pdf"
-        path, _chosen = file_dialogs.save_file_name(self, "Export the training's flip-book", str(start),
-                                                    "PDF, a page per snapshot, with an animated GIF beside it (*.pdf)")
+        path, _chosen = file_dialogs.save_file_name(
+            self, tr("Export the training's flip-book"), str(start),
+            tr("PDF, a page per snapshot, with an animated GIF beside it (*.pdf)"))
         if path:
-            self.exports.export_frames(path, panel.flipbook_figures(), f"attnviz training: {panel.stem()}",
-                                       "snapshots")
+            self.exports.export_frames(path, panel.flipbook_figures(),
+                                       tr("attnviz training: {name}").format(name=panel.stem()), "snapshots")
 
     def _action(self, text: str, slot: Callable[[], object],
                 shortcut: QtGui.QKeySequence | QtGui.QKeySequence.StandardKey | str | tuple[str, ...] | None = None,
@@ -258,66 +262,72 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _build_actions(self) -> None:
         Key = QtGui.QKeySequence.StandardKey
-        self.open_action = self._action("&Open checkpoint…", self._on_open_triggered, Key.Open)
-        self.save_session_action = self._action("&Save session…", self._on_save_session_triggered, Key.Save,
-                                                "Save the model, sentence, steps, forced tokens and view as a "
-                                                "small file that brings this view back (Ctrl+S)")
-        self.open_session_action = self._action("Open sess&ion…", self._on_open_session_triggered,
-                                                "Ctrl+Shift+O", "Bring back a saved session (Ctrl+Shift+O)")
-        self.quit_action = self._action("&Quit", self.close, Key.Quit)
-        self.step_action = self._action("&Step", self._on_step_clicked, STEP_KEYS, f"Decode one token ({STEP_HINT})")
-        self.back_action = self._action("&Back", self._on_back_clicked, BACK_KEYS, f"Back one step ({BACK_HINT})")
-        self.run_action = self._action("Run to &end", self._on_run_clicked, "Ctrl+Return",
-                                       "Decode to the end (Ctrl+Return)")
-        self.reset_action = self._action("&Reset", self._on_reset_clicked, "Ctrl+R",
-                                         "Start the decoding again (Ctrl+R)")
-        self.file_menu = self.menuBar().addMenu("&File")
+        self.open_action = self._action(tr("&Open checkpoint…"), self._on_open_triggered, Key.Open)
+        self.save_session_action = self._action(tr("&Save session…"), self._on_save_session_triggered, Key.Save,
+                                                tr("Save the model, sentence, steps, forced tokens and view as a "
+                                                   "small file that brings this view back (Ctrl+S)"))
+        self.open_session_action = self._action(tr("Open sess&ion…"), self._on_open_session_triggered,
+                                                "Ctrl+Shift+O", tr("Bring back a saved session (Ctrl+Shift+O)"))
+        self.quit_action = self._action(tr("&Quit"), self.close, Key.Quit)
+        self.step_action = self._action(tr("&Step"), self._on_step_clicked, STEP_KEYS,
+                                        tr("Decode one token ({keys})").format(keys=tr(STEP_HINT)))
+        self.back_action = self._action(tr("&Back"), self._on_back_clicked, BACK_KEYS,
+                                        tr("Back one step ({keys})").format(keys=tr(BACK_HINT)))
+        self.run_action = self._action(tr("Run to &end"), self._on_run_clicked, "Ctrl+Return",
+                                       tr("Decode to the end (Ctrl+Return)"))
+        self.reset_action = self._action(tr("&Reset"), self._on_reset_clicked, "Ctrl+R",
+                                         tr("Start the decoding again (Ctrl+R)"))
+        self.file_menu = self.menuBar().addMenu(tr("&File"))
         self.file_menu.addAction(self.open_action)
-        self.open_hf_action = self._action("Open &Hugging Face model…", self._on_open_hf_triggered,
-                                           tip="A transformers model folder, or one in your Hugging Face cache")
+        self.open_hf_action = self._action(tr("Open &Hugging Face model…"), self._on_open_hf_triggered,
+                                           tip=tr("A transformers model folder, or one in your Hugging Face cache"))
         self.file_menu.addAction(self.open_hf_action)
-        self.shipped_menu = self.file_menu.addMenu("Shipped &models")
+        self.shipped_menu = self.file_menu.addMenu(tr("Shipped &models"))
         for path in shipped_models():
             self.shipped_menu.addAction(self._action(path.stem, partial(self.load, path)))
-        self.recent_menu = self.file_menu.addMenu("&Recent files")
+        self.recent_menu = self.file_menu.addMenu(tr("&Recent files"))
         self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
         self.file_menu.addSeparator()
         self.file_menu.addActions([self.save_session_action, self.open_session_action])
         self.quit_separator = self.file_menu.addSeparator()
         self.file_menu.addAction(self.quit_action)
-        decode_menu = self.menuBar().addMenu("&Decode")
+        decode_menu = self.menuBar().addMenu(tr("&Decode"))
         decode_menu.addActions([self.step_action, self.back_action, self.run_action, self.reset_action])
-        examples = decode_menu.addMenu("E&xample sentences")
+        examples = decode_menu.addMenu(tr("E&xample sentences"))
         for sentence in example_sentences():
             examples.addAction(self._action(sentence, partial(self.set_sentence, sentence, True)))
-        self.device_menu = self.menuBar().addMenu("De&vice")
+        self.device_menu = self.menuBar().addMenu(tr("De&vice"))
         self.device_group = QtGui.QActionGroup(self)
         self._fill_device_menu(("cpu",))  # CUDA and MPS appear once torch has loaded (with the first model)
-        self.view_menu = self.menuBar().addMenu("&View")
+        self.view_menu = self.menuBar().addMenu(tr("&View"))
         self._build_text_size_actions()
-        help_menu = self.menuBar().addMenu("&Help")
-        self.book_action = self._action("&Book figures…", self.open_book_figures, "F1")
-        self.book_action.setToolTip("Every attention figure of d2l.ai's attention chapters and of the Transformer "
-                                    "paper, live and exportable (F1)")
+        self.view_menu.addSeparator()
+        self.language_menu = LanguageMenu(self.settings.qsettings, self.restart, self)
+        self.view_menu.addMenu(self.language_menu)
+        help_menu = self.menuBar().addMenu(tr("&Help"))
+        self.book_action = self._action(tr("&Book figures…"), self.open_book_figures, "F1")
+        self.book_action.setToolTip(tr("Every attention figure of d2l.ai's attention chapters and of the "
+                                       "Transformer paper, live and exportable (F1)"))
         help_menu.addAction(self.book_action)
-        help_menu.addAction(self._action("&About attnviz", self._on_about_triggered))
-        self.toolbar = self.addToolBar("Main")
+        help_menu.addAction(self._action(tr("&About attnviz"), self._on_about_triggered))
+        self.toolbar = self.addToolBar(tr("Main"))
         self.toolbar.setObjectName("toolbar_main")
         self.toolbar.addActions([self.open_action, self.back_action, self.step_action, self.run_action])
         self._pass_shortcuts_through_text_fields()
 
     def _build_text_size_actions(self) -> None:
         """View ▸ Presentation mode and Larger / Smaller / Normal text (Ctrl+= / Ctrl+- / Ctrl+0)."""
-        self.presentation_action = self._action("&Presentation mode", self._on_presentation_triggered, "Ctrl+Shift+P",
-                                                f"Every text of the window at {PRESENTATION_SCALE:.0%}, readable on "
-                                                "a projector (exported figures keep their size)")
+        self.presentation_action = self._action(
+            tr("&Presentation mode"), self._on_presentation_triggered, "Ctrl+Shift+P",
+            tr("Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their "
+               "size)").format(scale=PRESENTATION_SCALE))
         self.presentation_action.setCheckable(True)
-        self.larger_text_action = self._action("&Larger text", partial(self._step_text_scale, 1),
-                                               ("Ctrl+=", "Ctrl++"), "Every text of the window larger (Ctrl+=)")
-        self.smaller_text_action = self._action("S&maller text", partial(self._step_text_scale, -1), "Ctrl+-",
-                                                "Every text of the window smaller (Ctrl+-)")
-        self.normal_text_action = self._action("&Normal text size", partial(self.set_text_scale, 1.0), "Ctrl+0",
-                                               "Text at the size the system sets (Ctrl+0)")
+        self.larger_text_action = self._action(tr("&Larger text"), partial(self._step_text_scale, 1),
+                                               ("Ctrl+=", "Ctrl++"), tr("Every text of the window larger (Ctrl+=)"))
+        self.smaller_text_action = self._action(tr("S&maller text"), partial(self._step_text_scale, -1), "Ctrl+-",
+                                                tr("Every text of the window smaller (Ctrl+-)"))
+        self.normal_text_action = self._action(tr("&Normal text size"), partial(self.set_text_scale, 1.0), "Ctrl+0",
+                                               tr("Text at the size the system sets (Ctrl+0)"))
         self.view_menu.addActions([self.presentation_action, self.larger_text_action, self.smaller_text_action,
                                    self.normal_text_action])
         self.view_menu.addSeparator()
@@ -330,7 +340,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.settings.text_scale = scale
         apply_text_scale(scale, self)
         self._show_text_scale(scale)
-        self.statusBar().showMessage(f"Text size {scale:.0%}", 4000)
+        self.statusBar().showMessage(tr("Text size {scale:.0%}").format(scale=scale), 4000)
 
     def _show_text_scale(self, scale: float) -> None:
         self.presentation_action.setChecked(scale > 1.0)
@@ -348,7 +358,8 @@ class MainWindow(QtWidgets.QMainWindow):
         for action in self.device_group.actions():
             self.device_group.removeAction(action)
         for name in ("auto", *devices):
-            action = self._action(name, partial(self.set_device, name))
+            action = self._action(tr("auto") if name == "auto" else name, partial(self.set_device, name))
+            action.setData(name)  # the device's name, whatever the menu shows
             action.setCheckable(True)
             action.setChecked(name == self.session.state.device)
             self.device_group.addAction(action)
@@ -388,7 +399,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.decoding_area.show_step(new.step, new.shown_source is not None, forced,
                                          pieces=new.model is not None and new.model.subword)
             if new.step is not None and new.model is not None:
-                self.step_time_label.setText(f"step {new.step.seconds * 1000:.1f} ms")
+                self.step_time_label.setText(tr("step {ms:.1f} ms").format(ms=new.step.seconds * 1000))
         if (new.position, len(new.steps)) != (old.position, len(old.steps)):
             self.decoding_area.set_timeline(new.position, len(new.steps), step_label(new))
         if changed(old, new, "steps"):
@@ -421,7 +432,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def error(self, message: str) -> None:
         for action in self.device_group.actions():  # a refused device change leaves the old one ticked
-            action.setChecked(action.text() == self.session.state.device)
+            action.setChecked(action.data() == self.session.state.device)
         self.statusBar().showMessage(message, 15000)
         errors.warn(self, message)
 
@@ -452,28 +463,32 @@ class MainWindow(QtWidgets.QMainWindow):
         for problem in new:
             log.warning(problem)
         if new:
-            self.statusBar().showMessage("Some settings were unusable and reset: " + "; ".join(new), 15000)
+            self.statusBar().showMessage(tr("Some settings were unusable and reset: {problems}").format(
+                problems="; ".join(new)), 15000)
 
     def _say_loaded(self, state: SessionState) -> None:
         info = state.model
         assert info is not None
         bleu = info.training.get("val_bleu")
-        extra = f", validation BLEU {bleu}" if bleu is not None else ""
-        noun = "parameter" if info.parameters == 1 else "parameters"
+        extra = tr(", validation BLEU {bleu}").format(bleu=bleu) if bleu is not None else ""
         kind = info.kind
         if info.training.get("source") == "Hugging Face":
-            kind = f"a Hugging Face {info.training.get('architecture', '')} model".replace("  ", " ")
-        self.statusBar().showMessage(f"Loaded {info.label}: {kind}, {info.parameters:,} {noun}{extra}", 8000)
+            kind = tr("a Hugging Face {architecture} model").format(
+                architecture=info.training.get("architecture", "")).replace("  ", " ")
+        loaded = (tr("Loaded {label}: {kind}, {count:,} parameter{extra}") if info.parameters == 1
+                  else tr("Loaded {label}: {kind}, {count:,} parameters{extra}"))
+        self.statusBar().showMessage(loaded.format(label=info.label, kind=kind, count=info.parameters, extra=extra),
+                                     8000)
 
     def _show_notice(self, state: SessionState) -> None:
         source = state.source
         assert source is not None
         notes = []
         if source.truncated_from:
-            notes.append(f"Input truncated from {source.truncated_from} to {len(source.tokens)} tokens "
-                         "(the model's limit).")
+            notes.append(tr("Input truncated from {before} to {after} tokens (the model's limit).").format(
+                before=source.truncated_from, after=len(source.tokens)))
         if source.unknown:
-            notes.append("Unknown words (read as <unk>): " + quoted_tokens(source.unknown))
+            notes.append(tr("Unknown words (read as <unk>): {words}").format(words=quoted_tokens(source.unknown)))
         self.notice.setText(" ".join(notes) or " ")
 
     # -- handlers ---------------------------------------------------------------------------
@@ -538,16 +553,16 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_force_clicked(self) -> None:
         if not self.session.state.can_reset:  # (Enter in the field works while the button is disabled)
-            self.statusBar().showMessage("Type a source sentence, with a translation model loaded, to force "
-                                         "target words.", 8000)
+            self.statusBar().showMessage(tr("Type a source sentence, with a translation model loaded, to force "
+                                            "target words."), 8000)
             return
         self.typing_timer.stop()
         self.session.force_prefix(self.decoding_area.force_field.text())
 
     def _on_open_triggered(self) -> None:
         start = str(Path(self.settings.last_checkpoint).parent) if self.settings.last_checkpoint else ""
-        path, _ = file_dialogs.open_file_name(self, "Open checkpoint", start,
-                                              "attnviz checkpoints (*.safetensors);;All files (*)")
+        path, _ = file_dialogs.open_file_name(self, tr("Open checkpoint"), start,
+                                              tr("attnviz checkpoints (*.safetensors);;All files (*)"))
         if path:
             self.load(path)
 
@@ -578,27 +593,28 @@ class MainWindow(QtWidgets.QMainWindow):
 
         saved = self.session.saved()
         if saved is None:
-            self.error("There is nothing to save yet: open a checkpoint first.")
+            self.error(tr("There is nothing to save yet: open a checkpoint first."))
             return None
         outcome: list[Path] = []
 
         def done(written: Path) -> None:
             self.settings.export_dir = str(written.parent)
-            self.statusBar().showMessage(f"Saved the session to {written}", 10000)
+            self.statusBar().showMessage(tr("Saved the session to {path}").format(path=written), 10000)
             outcome.append(written)
 
-        self.session.file_job(f"Saving {Path(path).name}…", lambda: write_session(saved, path), done,
-                              partial(self._file_failed, "Could not save the session"))
+        self.session.file_job(tr("Saving {name}…").format(name=Path(path).name), lambda: write_session(saved, path),
+                              done, partial(self._file_failed, tr("Could not save the session")))
         return outcome[0] if outcome else None
 
     def _file_failed(self, what: str, error: BaseException) -> None:
         from attnviz.session_file import SessionFileError
 
         if isinstance(error, SessionFileError | OSError):
-            self.error(str(error) if isinstance(error, SessionFileError) else f"{what}: {error.strerror or error}")
+            self.error(str(error) if isinstance(error, SessionFileError)
+                       else tr("{what}: {error}").format(what=what, error=error.strerror or error))
         else:
             log.error("%s", what, exc_info=error)
-            self.error(f"{what}: {type(error).__name__}: {error}")
+            self.error(tr("{what}: {kind}: {error}").format(what=what, kind=type(error).__name__, error=error))
 
     def open_session(self, path: str | Path) -> bool:
         """Bring back a saved session: its model, sentence, steps (forced tokens replayed), step on show and
@@ -610,11 +626,12 @@ class MainWindow(QtWidgets.QMainWindow):
             checkpoint = find_checkpoint(saved, path)
         except CheckpointOutside as outside:  # (a session from elsewhere: say where it leads before opening it)
             where = str(outside)
-            if not errors.ask(self, f"{where[:1].upper()}{where[1:]}.\n\nOpen the session with that checkpoint?"):
+            if not errors.ask(self, tr("{where}.\n\nOpen the session with that checkpoint?").format(
+                    where=f"{where[:1].upper()}{where[1:]}")):
                 return False
             checkpoint = outside.path
         except (SessionFileError, OSError) as error:
-            self.error(f"Could not open the session: {error}")
+            self.error(tr("Could not open the session: {error}").format(error=error))
             return False
         self.typing_timer.stop()
         self.sentence.setText(saved.sentence)
@@ -622,7 +639,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.beam_box.setValue(saved.beam_size)
         self.beam_box.blockSignals(False)
         self.settings.beam_size = saved.beam_size
-        self.statusBar().showMessage(f"Opening the session {Path(path).name}…", 8000)
+        self.statusBar().showMessage(tr("Opening the session {name}…").format(name=Path(path).name), 8000)
         self.session.restore(saved, checkpoint)
         self._pending_digest = (saved.checkpoint_sha256, checkpoint)  # checked once its model is the one loaded
         self._check_session_digest(self.session.state)
@@ -649,15 +666,15 @@ class MainWindow(QtWidgets.QMainWindow):
         return str(folder / f"{name}{'-' + words if words else ''}.attnviz.json")
 
     def _on_save_session_triggered(self) -> None:
-        path, _ = file_dialogs.save_file_name(self, "Save session", self._session_start_path(),
-                                              "attnviz sessions (*.attnviz.json *.json)")
+        path, _ = file_dialogs.save_file_name(self, tr("Save session"), self._session_start_path(),
+                                              tr("attnviz sessions (*.attnviz.json *.json)"))
         if path:
             self.save_session(path)
 
     def _on_open_session_triggered(self) -> None:
         start = self.settings.export_dir or str(Path.home())
-        path, _ = file_dialogs.open_file_name(self, "Open session", start,
-                                              "attnviz sessions (*.attnviz.json *.json);;All files (*)")
+        path, _ = file_dialogs.open_file_name(self, tr("Open session"), start,
+                                              tr("attnviz sessions (*.attnviz.json *.json);;All files (*)"))
         if path:
             self.open_session(path)
 
@@ -685,11 +702,12 @@ class MainWindow(QtWidgets.QMainWindow):
     def _on_about_triggered(self) -> None:
         versions = " · ".join(f"{name} {_package_version(name)}"
                               for name in ("torch", "PySide6-Essentials", "pyqtgraph", "numpy", "safetensors"))
-        QtWidgets.QMessageBox.about(self, "About attnviz", (
-            f"<h3>attnviz {__version__}</h3><p>See attention: step a decoder and watch its attention.</p>"
-            f"<p>{versions}</p><p>Licence: MIT.</p>"
-            "<p>Translation models are trained on English–French sentence pairs from the Tatoeba Project "
-            "(tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</p>"))
+        tagline = tr("See attention: step a decoder and watch its attention.")
+        licence = tr("Licence: MIT.")
+        data = tr("Translation models are trained on English–French sentence pairs from the Tatoeba Project "
+                  "(tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.")
+        QtWidgets.QMessageBox.about(self, tr("About attnviz"), (
+            f"<h3>attnviz {__version__}</h3><p>{tagline}</p><p>{versions}</p><p>{licence}</p><p>{data}</p>"))
 
     # -- drag and drop, closing ------------------------------------------------------------
     def dragEnterEvent(self, event: QtGui.QDragEnterEvent) -> None:
@@ -710,6 +728,23 @@ class MainWindow(QtWidgets.QMainWindow):
         super().resizeEvent(event)
         if self.panels is not None and event.size().width() > event.oldSize().width():  # (old -1: first show)
             QtCore.QTimer.singleShot(0, self.panels.give_spare_width)  # once the docks are laid out
+
+    def restart(self) -> None:
+        """Close this window and start attnviz again (View ▸ Language), the open model and sentence reopened.
+        Refused, with a word why, while the Train dock trains (the run would be lost)."""
+        run = getattr(getattr(self, "train_panel", None), "run", None)
+        if run is not None and run.running:
+            self.error(tr("A model is training: attnviz restarts in the new language once you stop it or it "
+                          "ends, and you restart it."))
+            return
+        model = self.session.state.model
+        extra = ["--checkpoint", str(model.path)] if model is not None and model.path.exists() else []
+        extra += ["--text", self.sentence.text()]
+        program, arguments = restart_command(extra)
+        if self.close():
+            started = QtCore.QProcess.startDetached(program, arguments)  # PySide6: (ok, pid)
+            if not (started[0] if isinstance(started, tuple) else started):
+                log.warning("could not start %s %s again", program, arguments)
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
         if self.panels is not None:  # a layout saved before the docks exist would lose them

@@ -19,6 +19,7 @@ from attnviz.core.kinds import families
 from attnviz.core.limits import MAX_BEAM
 from attnviz.figures.editions import DEFAULT_EDITION, EDITIONS
 from attnviz.gui.text_size import valid_scale
+from attnviz.i18n import tr
 
 MAX_RECENT = 8
 MAX_PATH_CHARS = 4096
@@ -59,7 +60,8 @@ class Settings:
                 return value
         except (TypeError, ValueError, OverflowError):
             pass
-        self._problem(f"setting {key} = {str(raw)[:40]!r} is not usable; using {default!r}")
+        self._problem(tr("setting {key} = {value!r} is not usable; using {default!r}").format(
+            key=key, value=str(raw)[:40], default=default))
         return default
 
     def _problem(self, text: str) -> None:
@@ -82,7 +84,7 @@ class Settings:
         if isinstance(value, str):
             value = [value] if value else []
         if not isinstance(value, list):
-            self._problem(f"setting {key} is not a list; ignored")
+            self._problem(tr("setting {key} is not a list; ignored").format(key=key))
             return []
         return [str(v) for v in value if isinstance(v, str) and 0 < len(v) <= MAX_PATH_CHARS and "\0" not in v]
 
@@ -165,7 +167,8 @@ class Settings:
         for key in ("geometry", "state"):
             value = self.qsettings.value(key, None)
             if value is not None and not isinstance(value, QtCore.QByteArray):
-                self._problem(f"setting {key} is not a saved window layout; using the default layout")
+                self._problem(tr("setting {key} is not a saved window layout; using the default layout").format(
+                    key=key))
                 value = None
             found.append(value)
         return found[0], found[1]
@@ -184,11 +187,13 @@ class Settings:
         self._write_error_reported = True
         if status == QtCore.QSettings.Status.FormatError:  # the file read was not valid INI (Qt still writes it)
             if self._readable_now():
-                return (f"The settings file {self.path} was damaged (not a valid settings file): what could not be "
-                        "read was dropped, and the file has been rewritten with your current settings.")
-            return (f"The settings file {self.path} is damaged (not a valid settings file) and could not be "
-                    "rewritten; your settings last until you quit.")
-        return f"Settings cannot be saved to {self.path} (the folder is not writable); they last until you quit."
+                return tr("The settings file {path} was damaged (not a valid settings file): what could not be "
+                          "read was dropped, and the file has been rewritten with your current settings.").format(
+                    path=self.path)
+            return tr("The settings file {path} is damaged (not a valid settings file) and could not be "
+                      "rewritten; your settings last until you quit.").format(path=self.path)
+        return tr("Settings cannot be saved to {path} (the folder is not writable); they last until you quit.").format(
+            path=self.path)
 
     def _readable_now(self) -> bool:
         """The settings file, read afresh, is valid INI (a damaged file has been rewritten)."""

@@ -24,7 +24,9 @@ from PySide6 import QtCore, QtGui, QtSvg
 from attnviz.core import replace
 from attnviz.core.files import atomic_output, check_folder, kind_of
 from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure, StackSpec, TreeSpec
+from attnviz.i18n import N_, tr
 from attnviz.render.figure_painter import figure_image, figure_size, paint_figure
+from attnviz.render.fonts import name_fonts_in_svg
 
 FORMATS = ("png", "svg", "pdf", "csv", "npy")
 SIDECAR = "attnviz-export.json"
@@ -42,16 +44,18 @@ class WouldReplace(ExportError):
         self.paths = paths
 
 
-_REASONS = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
-            errno.EROFS: "the disk is read-only", errno.EACCES: "permission denied", errno.EPERM: "permission denied",
-            errno.EISDIR: "a folder has that name", errno.ENAMETOOLONG: "the name is too long"}
+_REASONS = {errno.ENOSPC: N_("the disk is full"), errno.EDQUOT: N_("the disk quota is used up"),
+            errno.EROFS: N_("the disk is read-only"), errno.EACCES: N_("permission denied"),
+            errno.EPERM: N_("permission denied"), errno.EISDIR: N_("a folder has that name"),
+            errno.ENAMETOOLONG: N_("the name is too long")}
 
 
 def cannot_write(path: Path, error: OSError) -> ExportError:
     """The ExportError to raise for ``error`` met while writing ``path``: "Cannot write PATH: REASON", the
     reason in words (the disk is full, permission denied, …) where the errno is a common one."""
-    reason = _REASONS.get(error.errno or 0) or error.strerror or str(error)
-    return ExportError(f"Cannot write {path}: {reason}")
+    known = _REASONS.get(error.errno or 0)
+    reason = tr(known) if known else error.strerror or str(error)
+    return ExportError(tr("Cannot write {path}: {reason}").format(path=path, reason=reason))
 
 
 MIN_SCALE, MAX_SCALE = 0.25, 8.0  # PNG scale: 8× a 1,000-pixel figure is already 64 megapixels
@@ -60,7 +64,8 @@ MIN_SCALE, MAX_SCALE = 0.25, 8.0  # PNG scale: 8× a 1,000-pixel figure is alrea
 def check_scale(scale: float) -> float:
     """``scale`` if it is a PNG scale attnviz writes, else ExportError saying which are."""
     if not (isinstance(scale, int | float) and math.isfinite(scale) and MIN_SCALE <= scale <= MAX_SCALE):
-        raise ExportError(f"the PNG scale must be a number from {MIN_SCALE:g} to {MAX_SCALE:g}, got {scale!r}")
+        raise ExportError(tr("the PNG scale must be a number from {low:g} to {high:g}, got {scale!r}").format(
+            low=MIN_SCALE, high=MAX_SCALE, scale=scale))
     return float(scale)
 
 
@@ -86,7 +91,7 @@ def png_bytes(spec: AnyFigure, scale: float = 2.0) -> bytes:
     data, buffer = _buffer()
     writer = QtGui.QImageWriter(buffer, b"png")
     if not writer.write(figure_image(spec, scale)):
-        raise OSError(0, f"the PNG could not be encoded ({writer.errorString()})")
+        raise OSError(0, tr("the PNG could not be encoded ({error})").format(error=writer.errorString()))
     buffer.close()
     return bytes(data.data())
 
@@ -95,10 +100,10 @@ def _paint_vector(device: QtGui.QPaintDevice, spec: AnyFigure, kind: str) -> Non
     """Paint the figure with vector cells onto an SVG generator or a PDF writer."""
     painter = QtGui.QPainter()
     if not painter.begin(device):
-        raise OSError(0, f"the {kind} could not be started")
+        raise OSError(0, tr("the {kind} could not be started").format(kind=kind))
     paint_figure(painter, spec, vector=True)
     if not painter.end():
-        raise OSError(0, f"the {kind} could not be finished")
+        raise OSError(0, tr("the {kind} could not be finished").format(kind=kind))
 
 
 def svg_bytes(spec: AnyFigure) -> bytes:
@@ -111,9 +116,9 @@ def svg_bytes(spec: AnyFigure) -> bytes:
     generator.setTitle(spec.title)
     generator.setDescription("attnviz heatmap")
     _paint_vector(generator, spec, "SVG")
-    svg = bytes(data.data())
+    svg = name_fonts_in_svg(bytes(data.data()))
     if not svg.rstrip().endswith(b"</svg>"):
-        raise OSError(0, "the SVG came out incomplete")
+        raise OSError(0, tr("the SVG came out incomplete"))
     return svg
 
 
@@ -130,7 +135,7 @@ def pdf_bytes(spec: AnyFigure) -> bytes:
     del writer  # the PDF is complete once its writer is gone
     pdf = bytes(data.data())
     if not pdf.rstrip().endswith(b"%%EOF"):
-        raise OSError(0, "the PDF came out incomplete")
+        raise OSError(0, tr("the PDF came out incomplete"))
     return pdf
 
 
@@ -204,8 +209,9 @@ def npy_bytes(spec: AnyFigure, name: str = "") -> bytes:
     if isinstance(spec, StackSpec):
         return npy_bytes(spec.parts[0], name)
     if isinstance(spec, LineSpec | TreeSpec):
-        raise ExportError(f"{name or 'NPY'}: the numbers of a {'line plot' if isinstance(spec, LineSpec) else 'tree'} "
-                          "are exported as CSV, not NPY")
+        message = (tr("{name}: the numbers of a line plot are exported as CSV, not NPY") if isinstance(spec, LineSpec)
+                   else tr("{name}: the numbers of a tree are exported as CSV, not NPY"))
+        raise ExportError(message.format(name=name or "NPY"))
     handle = io.BytesIO()
     np.save(handle, np.asarray(spec.values, dtype=np.float32))
     return handle.getvalue()
@@ -218,9 +224,10 @@ def parse_formats(text: str) -> list[str]:
     """'png,csv' -> ['png', 'csv']; raises ExportError naming an unknown format."""
     formats = [f.strip().lower().lstrip(".") for f in text.split(",") if f.strip()]
     if unknown := [f for f in formats if f not in WRITERS]:
-        raise ExportError(f"unknown export format {unknown[0]!r}; choose from {', '.join(FORMATS)}")
+        raise ExportError(tr("unknown export format {format!r}; choose from {formats}").format(
+            format=unknown[0], formats=", ".join(FORMATS)))
     if not formats:
-        raise ExportError(f"no export format given; choose from {', '.join(FORMATS)}")
+        raise ExportError(tr("no export format given; choose from {formats}").format(formats=", ".join(FORMATS)))
     return list(dict.fromkeys(formats))
 
 
@@ -246,9 +253,10 @@ def figure_bytes(spec: AnyFigure, path: str | Path, scale: float = 2.0) -> bytes
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in WRITERS:
-        raise ExportError(f"{path.name}: unknown export format {fmt!r}; choose from {', '.join(FORMATS)}")
+        raise ExportError(tr("{name}: unknown export format {format!r}; choose from {formats}").format(
+            name=path.name, format=fmt, formats=", ".join(FORMATS)))
     if spec.values.size == 0:
-        raise ExportError("There is nothing to export yet: the heatmap is empty.")
+        raise ExportError(tr("There is nothing to export yet: the heatmap is empty."))
     try:
         return encode(fmt, spec, check_scale(scale))
     except OSError as error:
@@ -260,7 +268,7 @@ def save_bytes(path: str | Path, data: bytes, replace: bool = True) -> Path:
     file :class:`WouldReplace` unless ``replace``."""
     path = Path(path)
     if not replace and os.path.lexists(path):
-        raise WouldReplace(f"{path} exists", [path])
+        raise WouldReplace(tr("{path} exists").format(path=path), [path])
     try:
         _save(path, data)
     except OSError as error:
@@ -321,7 +329,7 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
                 _write(fmt, figure.spec, staging / name, scale)
                 names.append(name)
                 if progress is not None and not progress(len(names), total):
-                    raise ExportCancelled("Export cancelled: nothing was written.")
+                    raise ExportCancelled(tr("Export cancelled: nothing was written."))
         for name, data in extra_files.items():  # (an index page, say)
             _save(staging / name, data)
             names.append(name)
@@ -354,7 +362,7 @@ def render_batch(figures: Sequence[NamedFigure], formats: Sequence[str], scale: 
             except OSError as error:
                 raise cannot_write(Path(name), error) from None
             if progress is not None and not progress(len(files), total):
-                raise ExportCancelled("Export cancelled: nothing was written.")
+                raise ExportCancelled(tr("Export cancelled: nothing was written."))
     if sidecar is not None:
         files[SIDECAR] = _sidecar_bytes(sidecar, list(files))
     return files
@@ -382,11 +390,11 @@ def _into_folder(folder: Path, names: list[str], overwrite: bool, fill: Callable
     existing = batch_targets_in_the_way(folder, names)
     if blocked := [path for path in existing if path.is_symlink() or not path.is_file()]:
         kind = kind_of(os.lstat(blocked[0]).st_mode)
-        raise ExportError(f"{blocked[0]} exists and is not a regular file (it is {kind}): attnviz never replaces it; "
-                          "rename it or choose another folder")
+        raise ExportError(tr("{path} exists and is not a regular file (it is {kind}): attnviz never replaces it; "
+                             "rename it or choose another folder").format(path=blocked[0], kind=kind))
     if existing and not overwrite:
-        raise WouldReplace(f"{len(existing)} file(s) in {folder} would be replaced, e.g. {existing[0].name}",
-                           existing)
+        raise WouldReplace(tr("{count} file(s) in {folder} would be replaced, e.g. {name}").format(
+            count=len(existing), folder=folder, name=existing[0].name), existing)
     created = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -406,5 +414,5 @@ def _into_folder(folder: Path, names: list[str], overwrite: bool, fill: Callable
 def copy_to_clipboard(spec: AnyFigure, scale: float = 2.0) -> None:
     """Put the figure on the clipboard as an image (needs a running QGuiApplication)."""
     if spec.values.size == 0:
-        raise ExportError("There is nothing to copy yet: the heatmap is empty.")
+        raise ExportError(tr("There is nothing to copy yet: the heatmap is empty."))
     QtGui.QGuiApplication.clipboard().setImage(figure_image(spec, scale))

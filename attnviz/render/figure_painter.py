@@ -28,6 +28,8 @@ from attnviz.figures.spec import (
     nice_ticks,
     tick_text,
 )
+from attnviz.i18n import tr
+from attnviz.render.fonts import ensure_cjk_font
 from attnviz.render.line_painter import line_size, paint_lines
 
 MASK_FILL = QtGui.QColor(225, 225, 225)  # masked cells: light grey with dark hatching, unlike any weight
@@ -181,13 +183,21 @@ STEP_PART = re.compile(r"\bstep \d+")
 ELLIPSIS = "…"
 
 
+def step_part() -> re.Pattern[str]:
+    """What "step N" reads as in the interface's language (the figures' titles say ``tr("step {step}")``)."""
+    template = tr("step {step}")
+    if template == "step {step}":
+        return STEP_PART
+    return re.compile(re.escape(template).replace(re.escape("{step}"), r"\d[\d,]*"))
+
+
 def elided_title(metrics: QtGui.QFontMetricsF, text: str, width: float) -> str:
     """``text`` cut to ``width`` px with "…", keeping "step N" whole where the title has one (the part a
     lecture needs): 'transformer · cross-attention · layer 1 · head 1 · step 6' -> 'transformer · cr… · step 6'."""
     if metrics.horizontalAdvance(text) <= width:
         return text
     elide = QtCore.Qt.TextElideMode.ElideRight
-    found = STEP_PART.search(text)
+    found = step_part().search(text)
     if found is None:
         return metrics.elidedText(text, elide, width)
     before, step, after = text[:found.start()].rstrip(" ·"), found.group(), text[found.end():]
@@ -216,6 +226,7 @@ class _Layout:
 
 
 def _fonts() -> tuple[QtGui.QFont, QtGui.QFont]:
+    ensure_cjk_font()  # Chinese titles and labels: glyphs from the carried font, never boxes
     font = QtGui.QFont()
     font.setPixelSize(FONT_PIXELS)
     bold = QtGui.QFont(font)

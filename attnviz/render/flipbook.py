@@ -28,6 +28,7 @@ from PySide6 import QtCore, QtGui
 
 from attnviz.core.files import atomic_output, check_target, kind_of
 from attnviz.figures.spec import AnyFigure
+from attnviz.i18n import tr
 from attnviz.render.figure_files import MIN_SCALE, ExportError, WouldReplace, cannot_write, check_scale
 from attnviz.render.figure_painter import figure_size, lookup_table, paint_figure
 
@@ -40,8 +41,13 @@ PALETTE_PIXELS = 8_000_000  # the shared GIF palette is fitted to at most about 
 # a smaller scale, and refused when even the smallest is too large.
 FLIPBOOK_PIXELS = 100_000_000
 FRAME_PIXELS = 16_000_000  # one frame's pixels at most (drawn at 4 bytes a pixel, counted and indexed)
-BUDGET_TEXT = f"{FLIPBOOK_PIXELS // 1_000_000} million pixels"
+BUDGET_TEXT = f"{FLIPBOOK_PIXELS // 1_000_000} million pixels"  # (English; the messages say budget_text())
 Progress = Callable[[int], None]  # told how many pages or frames were just drawn
+
+
+def budget_text() -> str:
+    """"100 million pixels" (:data:`FLIPBOOK_PIXELS`) in the interface's language."""
+    return tr("{count} million pixels").format(count=FLIPBOOK_PIXELS // 1_000_000)
 
 
 class Cancelled(ExportError):
@@ -51,9 +57,9 @@ class Cancelled(ExportError):
 def _checked(figures: Sequence[AnyFigure]) -> list[AnyFigure]:
     figures = list(figures)
     if not figures:
-        raise ExportError("There is nothing to export yet: the decoding has no steps.")
+        raise ExportError(tr("There is nothing to export yet: the decoding has no steps."))
     if any(spec.values.size == 0 for spec in figures):
-        raise ExportError("There is nothing to export yet: a step's heatmap is empty.")
+        raise ExportError(tr("There is nothing to export yet: a step's heatmap is empty."))
     return figures
 
 
@@ -82,7 +88,7 @@ def write_flipbook_pdf(figures: Sequence[AnyFigure], path: Path, title: str = ""
     size = _page_size(figures)
     file = QtCore.QFile(str(path))
     if not file.open(QtCore.QIODevice.OpenModeFlag.WriteOnly | QtCore.QIODevice.OpenModeFlag.Truncate):
-        raise _file_error(file) or OSError(0, "the PDF could not be opened")
+        raise _file_error(file) or OSError(0, tr("the PDF could not be opened"))
     try:
         writer = QtGui.QPdfWriter(file)
         writer.setResolution(72)  # a logical pixel is a point, as in a single PDF export
@@ -92,11 +98,12 @@ def write_flipbook_pdf(figures: Sequence[AnyFigure], path: Path, title: str = ""
         writer.setCreator("attnviz")
         painter = QtGui.QPainter()
         if not painter.begin(writer):
-            raise _file_error(file) or OSError(0, "the PDF could not be started")
+            raise _file_error(file) or OSError(0, tr("the {kind} could not be started").format(kind="PDF"))
         try:
             for number, spec in enumerate(figures):
                 if number and not writer.newPage():
-                    raise _file_error(file) or OSError(0, f"page {number + 1} of the PDF could not be started")
+                    raise _file_error(file) or OSError(0, tr("page {page} of the PDF could not be started").format(
+                        page=number + 1))
                 painter.fillRect(QtCore.QRectF(QtCore.QPointF(0, 0), size), QtGui.QColor("white"))
                 paint_figure(painter, spec, vector=True)
                 if error := _file_error(file):
@@ -110,7 +117,7 @@ def write_flipbook_pdf(figures: Sequence[AnyFigure], path: Path, title: str = ""
         if error := _file_error(file):
             raise error
         if not finished:
-            raise OSError(0, "the PDF could not be finished")
+            raise OSError(0, tr("the {kind} could not be finished").format(kind="PDF"))
     finally:
         file.close()
 
@@ -142,20 +149,22 @@ def gif_scale(figures: Sequence[AnyFigure], scale: float) -> float:
             return fitted
         fitted = (math.ceil(fitted * 4) - 1) / 4  # the next multiple of 0.25 below
     width, height = gif_size(figures, MIN_SCALE)
-    raise ExportError(f"The flip-book is too large: its GIF would take {len(figures)} frames of {width}×{height} "
-                      f"pixels even at the smallest scale ({MIN_SCALE:g}×), over the {BUDGET_TEXT} a GIF may have "
-                      f"(frames × width × height, and {FRAME_PIXELS // 1_000_000} million a frame, so that it fits in "
-                      "memory). Decode a shorter sentence or show "
-                      "one head instead of all heads. Nothing was written.")
+    raise ExportError(tr("The flip-book is too large: its GIF would take {frames} frames of {width}×{height} "
+                         "pixels even at the smallest scale ({scale:g}×), over the {budget} a GIF may have "
+                         "(frames × width × height, and {frame_millions} million a frame, so that it fits in "
+                         "memory). Decode a shorter sentence or show one head instead of all heads. Nothing was "
+                         "written.").format(frames=len(figures), width=width, height=height, scale=MIN_SCALE,
+                                            budget=budget_text(), frame_millions=FRAME_PIXELS // 1_000_000))
 
 
 def scale_notice(figures: Sequence[AnyFigure], scale: float, fitted: float) -> str:
     """What to tell the user when the GIF is drawn at ``fitted`` instead of ``scale`` ('' when it is not)."""
     if fitted == scale:
         return ""
-    return (f"The flip-book's GIF is drawn at {fitted:g}× instead of {scale:g}×: {len(figures)} frames at {scale:g}× "
-            f"would be over the {BUDGET_TEXT} a GIF may have (frames × width × height; "
-            f"{FRAME_PIXELS // 1_000_000} million a frame).")
+    return tr("The flip-book's GIF is drawn at {fitted:g}× instead of {scale:g}×: {frames} frames at {scale:g}× "
+              "would be over the {budget} a GIF may have (frames × width × height; {frame_millions} million a "
+              "frame).").format(fitted=fitted, scale=scale, frames=len(figures), budget=budget_text(),
+                                frame_millions=FRAME_PIXELS // 1_000_000)
 
 
 def _frame(spec: AnyFigure, scale: float, width: int, height: int) -> np.ndarray:
@@ -325,14 +334,15 @@ def flipbook_paths(folder: str | Path, stem: str) -> tuple[Path, Path]:
 def _targets(paths: Sequence[Path], force: bool) -> None:
     """Refuse folders and other non-files of those names always, existing files without ``force``."""
     if len(set(paths)) != len(paths):
-        raise ExportError(f"the PDF and the GIF cannot both be written to {paths[0]}")
+        raise ExportError(tr("the PDF and the GIF cannot both be written to {path}").format(path=paths[0]))
     existing = [path for path in paths if path.is_symlink() or path.exists()]
     if blocked := [path for path in existing if path.is_symlink() or not path.is_file()]:
         kind = kind_of(os.lstat(blocked[0]).st_mode)
-        raise ExportError(f"{blocked[0]} exists and is not a regular file (it is {kind}): attnviz never replaces it; "
-                          "rename it or choose another name")
+        raise ExportError(tr("{path} exists and is not a regular file (it is {kind}): attnviz never replaces it; "
+                             "rename it or choose another name").format(path=blocked[0], kind=kind))
     if existing and not force:
-        raise WouldReplace(f"{len(existing)} file(s) would be replaced, e.g. {existing[0]}", existing)
+        raise WouldReplace(tr("{count} file(s) would be replaced, e.g. {path}").format(count=len(existing),
+                                                                                        path=existing[0]), existing)
 
 
 def write_flipbook(figures: Sequence[AnyFigure], pdf_path: str | Path | None, gif_path: str | Path | None, *,
@@ -354,7 +364,7 @@ def write_flipbook(figures: Sequence[AnyFigure], pdf_path: str | Path | None, gi
     jobs: list[tuple[Path, str]] = [(Path(p), kind) for p, kind in ((pdf_path, "pdf"), (gif_path, "gif"))
                                     if p is not None]
     if not jobs:
-        raise ExportError("no flip-book file to write: give a PDF or a GIF path")
+        raise ExportError(tr("no flip-book file to write: give a PDF or a GIF path"))
     figures = _checked(figures)
     check_scale(scale)
     paths = [path for path, _ in jobs]
@@ -366,7 +376,7 @@ def write_flipbook(figures: Sequence[AnyFigure], pdf_path: str | Path | None, gi
     def advance(count: int) -> None:
         done[0] += count
         if progress is not None and not progress(done[0], total):
-            raise Cancelled("The flip-book export was cancelled: nothing was written.")
+            raise Cancelled(tr("The flip-book export was cancelled: nothing was written."))
 
     current = paths[0]
     try:
@@ -385,7 +395,7 @@ def write_flipbook(figures: Sequence[AnyFigure], pdf_path: str | Path | None, gi
                     handle.flush()
                     os.fsync(handle.fileno())
                 if kind == "pdf" and not _ends_with_eof(tmp):
-                    raise OSError(0, "the PDF came out incomplete")
+                    raise OSError(0, tr("the PDF came out incomplete"))
             current = paths[0]
     except OSError as error:
         raise cannot_write(current, error) from None

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from attnviz.figures.attention import fit_view
+from attnviz.i18n import tr
 from attnviz.session.latest import Latest, Ticket
 from attnviz.session.runners import InlineRunner, Runner, ThreadRunner
 from attnviz.session.state import SessionListener, SessionState, changed
@@ -103,7 +104,7 @@ class SessionBase:
         self._latest.one_at_a_time(f"view {key}", start)
 
     def _report(self, error: BaseException, then: str = "") -> None:
-        """Tell the listener about ``error`` in one message (``then``: what happens next, appended)."""
+        """Tell the listener about ``error`` in one message (``then``: what happens next, a sentence appended)."""
         from attnviz.core.checkpoint import CheckpointError
         from attnviz.core.device import DeviceUnavailableError
 
@@ -111,8 +112,9 @@ class SessionBase:
             message = str(error)
         else:
             log.exception("unexpected error", exc_info=error)
-            message = f"Unexpected error: {type(error).__name__}: {error}"
-        self.listener.error(f"{message.rstrip('.')}.{then}" if then else message)
+            message = tr("Unexpected error: {kind}: {error}").format(kind=type(error).__name__, error=error)
+        self.listener.error(tr("{message}. {then}").format(message=message.rstrip(".。"), then=then) if then
+                            else message)
 
 
 def _view_fitted(old: SessionState, new: SessionState) -> SessionState:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.figures.attention import AttentionView
+from attnviz.i18n import tr
 from attnviz.session.base import SessionBase
 from attnviz.session.latest import SENTENCE
 from attnviz.session_file import SavedSession, replay
@@ -79,7 +80,7 @@ class DecodingRequests(SessionBase):
             self._report(error)
 
         self._publish(text=text)
-        self._submit("Encoding…", job, done, failed)
+        self._submit(tr("Encoding…"), job, done, failed)
 
     def step(self) -> None:
         """Show the next recorded step, or decode a new one (encoding a changed sentence first)."""
@@ -135,7 +136,7 @@ class DecodingRequests(SessionBase):
 
         tokens = tokenize(preprocess(prefix))
         if not tokens:
-            self.listener.error("Type the target words to force (a translation or its beginning).")
+            self.listener.error(tr("Type the target words to force (a translation or its beginning)."))
             return
         vocabulary = self.loaded.tgt_vocab if self.loaded is not None else None
         if vocabulary is not None and (refused := untakeable_words(tokens, vocabulary)):
@@ -167,7 +168,7 @@ class DecodingRequests(SessionBase):
                 self._publish(view=view())
             self._report(error)
 
-        self._submit("Decoding…", job, done, failed)
+        self._submit(tr("Decoding…"), job, done, failed)
 
     def _force(self, plan: list[str | None], keep: int, to_end: bool) -> None:
         """Keep the first ``keep`` steps, then decode one step per entry of ``plan`` (a token to force, or
@@ -204,7 +205,7 @@ class DecodingRequests(SessionBase):
             kept = self._state.steps[:replayed]  # the same numbers as the replayed steps: keep the objects
             self._publish(steps=(*kept, *steps[replayed:]), position=len(steps) - 1)
 
-        self._submit("Decoding…", job, done, self._report)
+        self._submit(tr("Decoding…"), job, done, self._report)
 
     def _decode(self, count: int | None) -> None:
         """Decode ``count`` more steps (None: to the end) of the current sentence."""
@@ -234,7 +235,7 @@ class DecodingRequests(SessionBase):
             steps = (*self._state.steps, *new)
             self._publish(steps=steps, position=len(steps) - 1)
 
-        self._submit("Decoding…", job, done, self._report)
+        self._submit(tr("Decoding…"), job, done, self._report)
 
     def prefetch(self) -> None:
         """Decode the next step in the background while nothing else runs, so that the next Step shows it

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import KernelFit
+from attnviz.i18n import tr
 from attnviz.session.state import ModelInfo
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ def load_model(path: Path, device_name: str, fall_back: bool) -> tuple[LoadedMod
         if not fall_back:
             raise
         name, chosen = "auto", pick_device("auto")
-        notice = f"{error}. Using {chosen} instead."
+        notice = tr("{error}. Using {device} instead.").format(error=error, device=chosen)
     loaded = load_checkpoint(path, chosen)
     kernel = None if loaded.is_translation else explain(cast(KernelRegressionModel, loaded.model))
     return loaded, model_info(loaded, str(chosen), notice), kernel, name
@@ -51,10 +52,10 @@ def refuse_other_tokenizer(shown: LoadedModel, other: LoadedModel) -> None:
 
     if vocabularies(shown) != vocabularies(other):
         name = other.name
-        raise ValueError(f"{name} splits text into other tokens than the model on show: Compare puts two models' "
-                         "attention over the same tokens side by side, so it needs two models with one tokenizer "
-                         "(attnviz's own models share theirs; a Hugging Face model compares with one of its "
-                         "family that uses its tokenizer)")
+        raise ValueError(tr("{name} splits text into other tokens than the model on show: Compare puts two models' "
+                            "attention over the same tokens side by side, so it needs two models with one tokenizer "
+                            "(attnviz's own models share theirs; a Hugging Face model compares with one of its "
+                            "family that uses its tokenizer)").format(name=name))
 
 
 def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:

@@ -10,6 +10,7 @@ from attnviz.core.computation import QueryComputation
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import BatchDecoding, Comparison, KernelFit
 from attnviz.figures.book import BookEntry, BookFigure
+from attnviz.i18n import tr
 from attnviz.session.base import SessionBase
 from attnviz.session.latest import BATCH, BOOK, COMPARED_MODEL, KERNEL, LOAD, QUERY, SENTENCE
 
@@ -57,7 +58,7 @@ class PanelRequests(SessionBase):
             if self._latest.wins(ticket):  # (not for a model replaced since)
                 self._report(error)
 
-        self._submit("Fitting…", job, done, failed, one_of=KERNEL)
+        self._submit(tr("Fitting…"), job, done, failed, one_of=KERNEL)
         return True
 
     def inspect_query(self, kind: AttentionKind, layer: int, head: int, query_index: int) -> None:
@@ -100,7 +101,7 @@ class PanelRequests(SessionBase):
             if self._latest.wins(ticket):
                 self._report(error)
 
-        self._submit("Computing the query…", job, done, failed, one_of=QUERY)
+        self._submit(tr("Computing the query…"), job, done, failed, one_of=QUERY)
         return True
 
     def compare_with(self, path: str | Path | None) -> None:
@@ -122,7 +123,8 @@ class PanelRequests(SessionBase):
 
             other = load_checkpoint(Path(path), device)
             if not other.is_translation:
-                raise ValueError(f"{Path(path).name} is a {other.kind} model: only translation models compare")
+                raise ValueError(tr("{name} is a {kind} model: only translation models compare").format(
+                    name=Path(path).name, kind=other.kind))
             if shown is not None:
                 refuse_other_tokenizer(shown, other)
             return other
@@ -135,7 +137,7 @@ class PanelRequests(SessionBase):
             self.compare()
 
         # A refused model leaves the comparison on show as it was (the panel's chooser goes back to it).
-        self._submit(f"Loading {Path(path).name}…", job, done, self._report)
+        self._submit(tr("Loading {name}…").format(name=Path(path).name), job, done, self._report)
 
     def compare(self) -> None:
         """Decode the sentence on show with the compared model: by itself, and forced to take this model's
@@ -167,17 +169,17 @@ class PanelRequests(SessionBase):
                 self._publish(comparison=None, compared_with="")
             self._report(error)
 
-        self._submit("Comparing…", job, done, failed)
+        self._submit(tr("Comparing…"), job, done, failed)
 
     def decode_together(self, texts: list[str]) -> None:
         """Greedy-decode ``texts`` as one padded batch; the result is published as ``state.batch``."""
         loaded = self.loaded
         texts = [text for text in texts if text.strip()]
         if loaded is None or not loaded.is_translation:
-            self.listener.error("Load a translation model to decode a batch.")
+            self.listener.error(tr("Load a translation model to decode a batch."))
             return
         if len(texts) < 2:
-            self.listener.error("Give two or more sentences (one per line) to decode them as one batch.")
+            self.listener.error(tr("Give two or more sentences (one per line) to decode them as one batch."))
             return
         ticket = self._latest.ask(BATCH)
 
@@ -190,7 +192,7 @@ class PanelRequests(SessionBase):
             if self._latest.wins(ticket):  # not for a model loaded since, nor a batch asked for before another
                 self._publish(batch=batch)
 
-        self._submit("Decoding the batch…", job, done, lambda error: self.listener.error(str(error)))
+        self._submit(tr("Decoding the batch…"), job, done, lambda error: self.listener.error(str(error)))
 
     def book_entries(self) -> list[BookEntry]:
         """The book's figures, in the book's order (names only: nothing is computed)."""
@@ -206,7 +208,7 @@ class PanelRequests(SessionBase):
 
             entry = next((e for e in entries() if e.key == key), None)
             if entry is None:
-                raise ValueError(f"there is no book figure {key!r}")
+                raise ValueError(tr("there is no book figure {key!r}").format(key=key))
             return BookFigure(entry.book_entry, entry.build())
 
         ticket = self._latest.ask(BOOK)
@@ -215,4 +217,4 @@ class PanelRequests(SessionBase):
             if self._latest.is_latest(ticket):  # (another figure asked for since: that one is shown)
                 self._publish(book=book)
 
-        self._submit("Drawing the book figure…", job, done, lambda error: self.listener.error(str(error)))
+        self._submit(tr("Drawing the book figure…"), job, done, lambda error: self.listener.error(str(error)))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import KernelFit
 from attnviz.figures.attention import AttentionView
+from attnviz.i18n import tr
 from attnviz.session.decoding import DecodingRequests
 from attnviz.session.latest import LOAD
 from attnviz.session.loading import load_model
@@ -84,7 +85,7 @@ class Session(DecodingRequests, PanelRequests):
                 fallback = self.fallback
                 if self.loaded is None and fallback is not None and path != fallback:  # never a window with no model
                     self.load(fallback, fall_back=True)  # (it loads while the message is read)
-                    self._report(error, f" Opening the shipped model {fallback.name} instead.")
+                    self._report(error, tr("Opening the shipped model {name} instead.").format(name=fallback.name))
                     return
             self._report(error)
 
@@ -92,7 +93,7 @@ class Session(DecodingRequests, PanelRequests):
 
         shown = model_name(path)
         self._publish(loading=shown)
-        self._submit(f"Loading {shown}…", job, done, failed)
+        self._submit(tr("Loading {name}…").format(name=shown), job, done, failed)
 
     def prepare_hugging_face(self) -> None:
         """Import transformers on the worker (2–3 s, once per run) while the user picks a model folder, so that
@@ -102,7 +103,7 @@ class Session(DecodingRequests, PanelRequests):
 
             importlib.import_module("transformers")
 
-        self._submit("Getting ready to open Hugging Face models…", job, lambda _: None, lambda _error: None)
+        self._submit(tr("Getting ready to open Hugging Face models…"), job, lambda _: None, lambda _error: None)
 
     def train(self, request: TrainRequest, on_snapshot: Callable[[TrainingHistory], None],
               on_done: Callable[[Path], None], on_failed: Callable[[str], None]) -> TrainingRun:

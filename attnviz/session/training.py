@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attnviz.i18n import tr
 from attnviz.training.control import Control
 
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ class TrainingRun:
                                     seed=request.seed)
             if request.task == FILE_TASK:
                 if request.data_path is None:
-                    raise ValueError("choose the TSV of source<TAB>target pairs to train on")
+                    raise ValueError(tr("choose the TSV of source<TAB>target pairs to train on"))
                 data = file_data(request.data_path, settings, request.probe)
             else:
                 data = task_data(request.task, settings, request.probe)

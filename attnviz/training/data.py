@@ -15,6 +15,7 @@ from torch import Tensor
 from attnviz.core.checkpoint import MAX_TOKEN_CHARS, is_word
 from attnviz.core.decoding import encode_batch
 from attnviz.core.text import Vocab, preprocess, tokenize
+from attnviz.i18n import N_, tr
 
 
 @dataclass(frozen=True)
@@ -27,11 +28,11 @@ class Pair:
 
 MAX_LINE_BYTES = 64 * 1024  # a sentence pair takes a few hundred bytes; a longer line is skipped, never held whole
 
-# why read_pairs left a line out (the keys of its ``skipped`` counts)
-NOT_UTF8, NO_TAB, EMPTY_SIDE = "not UTF-8", "without a tab", "with an empty side"
-TOO_LONG_LINE = f"over {MAX_LINE_BYTES // 1024} KiB"
-NOT_WORDS = f"with control characters or words over {MAX_TOKEN_CHARS} characters"
-OVER_LIMITS = "over the length limits"
+# why read_pairs left a line out (the keys of its ``skipped`` counts; templates, shown by describe_skipped)
+NOT_UTF8, NO_TAB, EMPTY_SIDE = N_("not UTF-8"), N_("without a tab"), N_("with an empty side")
+TOO_LONG_LINE = N_("over {kib} KiB")
+NOT_WORDS = N_("with control characters or words over {chars} characters")
+OVER_LIMITS = N_("over the length limits")
 
 
 def read_pairs(path: str | Path, max_src_tokens: int | None = None, max_tgt_tokens: int | None = None,
@@ -81,7 +82,10 @@ def _bounded_lines(handle: BinaryIO, skipped: Counter[str]) -> Iterator[str]:
 
 def describe_skipped(skipped: Counter[str]) -> str:
     """``3 over the length limits, 1 not UTF-8``: the counts of :func:`read_pairs`, largest first."""
-    return ", ".join(f"{count:,} {reason}" for reason, count in skipped.most_common())
+    return tr(", ", "list separator").join(
+        tr("{count:,} {reason}").format(count=count, reason=tr(reason).format(kib=MAX_LINE_BYTES // 1024,
+                                                                               chars=MAX_TOKEN_CHARS))
+        for reason, count in skipped.most_common())
 
 
 def group_references(pairs: list[Pair]) -> dict[tuple[str, ...], list[tuple[str, ...]]]:
@@ -115,8 +119,10 @@ def training_split(path: str | Path, max_src_tokens: int | None, max_tgt_tokens:
     skipped = Counter() if skipped is None else skipped
     pairs = read_pairs(path, max_src_tokens, max_tgt_tokens, skipped)
     if not pairs:
-        why = f" (lines skipped: {describe_skipped(skipped)})" if skipped else " (the file has no lines)"
-        raise ValueError(f"{path}: no usable sentence pairs{why}")
+        if skipped:
+            raise ValueError(tr("{path}: no usable sentence pairs (lines skipped: {skipped})").format(
+                path=path, skipped=describe_skipped(skipped)))
+        raise ValueError(tr("{path}: no usable sentence pairs (the file has no lines)").format(path=path))
     n_sources = len({p.src for p in pairs})
     return split_by_source(pairs, min(val_sources, n_sources // 10), seed)
 

@@ -27,7 +27,8 @@ from attnviz.core.kinds import kind_named
 from attnviz.core.limits import check_config_values
 from attnviz.core.tasks import Example, preset_arch, task_named
 from attnviz.core.text import Vocab, tokenize
-from attnviz.core.training_history import Snapshot, TrainingHistory
+from attnviz.core.training_history import LAYER_HEAD_NOTE, LAYER_MEAN_NOTE, Snapshot, TrainingHistory
+from attnviz.i18n import N_, tr
 from attnviz.training.bleu import corpus_bleu
 from attnviz.training.control import Control
 from attnviz.training.data import describe_skipped, make_batches, read_pairs, split_by_source
@@ -57,12 +58,14 @@ class LiveSettings:
     def problems(self) -> list[str]:
         checks = [("epochs", 1, 10_000), ("snapshots", 1, 500), ("batch_size", 1, 4096),
                   ("warmup_steps", 0, 10**6), ("train_size", 16, 10**6), ("heldout_size", 1, 10_000)]
-        found = [f"--{name.replace('_', '-')} must be from {low:,} to {high:,}" for name, low, high in checks
+        found = [tr("{option} must be from {low:,} to {high:,}").format(option=f"--{name.replace('_', '-')}",
+                                                                          low=low, high=high)
+                 for name, low, high in checks
                  if not (isinstance(getattr(self, name), int) and low <= getattr(self, name) <= high)]
         if self.minutes is not None and not (0 < self.minutes <= 24 * 60):
-            found.append("--minutes must be more than 0 and at most 1,440")
+            found.append(tr("--minutes must be more than 0 and at most 1,440"))
         if self.lr is not None and not (0 < self.lr <= 1):
-            found.append("--lr must be more than 0 and at most 1")
+            found.append(tr("--lr must be more than 0 and at most 1"))
         return found
 
 
@@ -98,13 +101,14 @@ def task_data(name: str, settings: LiveSettings, probe: str | None = None) -> Tr
     text = task.probe if probe is None else probe
     example = task.solve(tuple(tokenize(text.lower())))
     if example is None:
-        raise TrainingError(f"the probe {text!r} is not an input of the {name} task (e.g. {task.probe!r})")
+        raise TrainingError(tr("the probe {text!r} is not an input of the {name} task (e.g. {example!r})").format(
+            text=text, name=name, example=task.probe))
     if len(example.src) > task.max_src_len:
-        raise TrainingError(f"the probe {text!r} is longer than the {name} task's inputs ({task.lengths[0]} to "
-                            f"{task.lengths[1]} digits)")
+        raise TrainingError(tr("the probe {text!r} is longer than the {name} task's inputs ({low} to {high} "
+                               "digits)").format(text=text, name=name, low=task.lengths[0], high=task.lengths[1]))
     return TrainingData(name, name, task.examples(settings.train_size, settings.seed),
                         task.examples(settings.heldout_size, settings.seed, held_out=True), src_vocab, tgt_vocab,
-                        example, "exact match")
+                        example, N_("exact match"))
 
 
 def file_data(path: str | Path, settings: LiveSettings, probe: str | None = None) -> TrainingData:
@@ -115,10 +119,14 @@ def file_data(path: str | Path, settings: LiveSettings, probe: str | None = None
     try:
         pairs = read_pairs(path, 12, 20, skipped)[:MAX_FILE_PAIRS]
     except OSError as error:
-        raise TrainingError(f"{path.name}: cannot be read ({error.strerror or error})") from None
+        raise TrainingError(tr("{name}: cannot be read ({error})").format(name=path.name,
+                                                                          error=error.strerror or error)) from None
     if not pairs:
-        why = f"lines skipped: {describe_skipped(skipped)}" if skipped else "the file has no lines"
-        raise TrainingError(f"{path.name}: no usable source<TAB>target pairs ({why})")
+        if skipped:
+            raise TrainingError(tr("{name}: no usable source<TAB>target pairs (lines skipped: {skipped})").format(
+                name=path.name, skipped=describe_skipped(skipped)))
+        raise TrainingError(tr("{name}: no usable source<TAB>target pairs (the file has no lines)").format(
+            name=path.name))
     sources = len({p.src for p in pairs})
     train, heldout = split_by_source(pairs, min(settings.heldout_size, sources // 10), settings.seed)
     src_vocab = Vocab.build([p.src for p in train], 1)
@@ -127,9 +135,9 @@ def file_data(path: str | Path, settings: LiveSettings, probe: str | None = None
     held = [Example(p.src, p.tgt, ()) for p in heldout]
     probe_src = tuple(tokenize(probe.lower())) if probe else examples[0].src
     if not probe_src:
-        raise TrainingError("the probe sentence is empty")
+        raise TrainingError(tr("the probe sentence is empty"))
     return TrainingData("file", path.name, examples, held, src_vocab, tgt_vocab, Example(probe_src, (), ()),
-                        "BLEU" if held else "training BLEU")
+                        N_("BLEU") if held else N_("training BLEU"))
 
 
 @dataclass
@@ -207,7 +215,8 @@ class LiveTraining:
     def __init__(self, kind: str, data: TrainingData, arch: dict[str, Any], settings: LiveSettings,
                  device: torch.device | str = "cpu"):
         if kind not in LIVE_KINDS:
-            raise TrainingError(f"{kind} cannot be trained here; choose one of {', '.join(LIVE_KINDS)}")
+            raise TrainingError(tr("{kind} cannot be trained here; choose one of {kinds}").format(
+                kind=kind, kinds=", ".join(LIVE_KINDS)))
         if problems := settings.problems():
             raise TrainingError(problems[0])
         model_kind = kind_named(kind)
@@ -215,7 +224,7 @@ class LiveTraining:
         values = {**arch, "src_vocab_size": len(data.src_vocab), "tgt_vocab_size": len(data.tgt_vocab),
                   "max_src_len": max_src, "max_tgt_len": max_tgt}
         if problems := check_config_values(model_kind.config_cls, values, model_kind.attention_cells):
-            raise TrainingError(f"the model cannot be built: {problems[0]}")
+            raise TrainingError(tr("the model cannot be built: {problem}").format(problem=problems[0]))
         self.kind, self.data, self.settings, self.device = kind, data, settings, torch.device(device)
         torch.manual_seed(settings.seed)
         self.model: Any = build_model(model_kind.make_config(**values)).to(self.device)
@@ -280,8 +289,8 @@ class LiveTraining:
                 continue
             break
         if not all(bool(torch.isfinite(p).all()) for p in self.model.parameters()):
-            raise TrainingError(f"training diverged: the weights became NaN or infinite (try a smaller learning "
-                                f"rate than {self.lr:g})")
+            raise TrainingError(tr("training diverged: the weights became NaN or infinite (try a smaller learning "
+                                   "rate than {lr:g})").format(lr=self.lr))
         if self.history.snapshots[-1].step != step:
             snapshot()
         self.model.eval()
@@ -315,10 +324,10 @@ class LiveTraining:
         layer, head = self.head if data.has_gold else (layers - 1, None)
         if head is None:  # no gold alignment: the last layer, averaged over its heads
             probe_map = rows[:, layer].mean(1)
-            note = f"layer {layer + 1} · mean of {heads} heads" if heads > 1 else ""
+            note = LAYER_MEAN_NOTE.format(layer=layer + 1, heads=heads) if heads > 1 else ""  # (English: stored)
         else:
             probe_map = rows[:, layer, head]
-            note = f"layer {layer + 1} · head {head + 1}" if layers * heads > 1 else ""
+            note = LAYER_HEAD_NOTE.format(layer=layer + 1, head=head + 1) if layers * heads > 1 else ""
         return Snapshot(step, seconds, loss, score, agreement, tuple(tokens), data.probe.src,
                         probe_map.numpy().astype(np.float32), note, tuple(said))
 

@@ -13,12 +13,14 @@ import torch
 
 from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel, leave_one_out
 from attnviz.core.training_history import Snapshot, TrainingHistory
+from attnviz.i18n import N_, tr
 from attnviz.training.control import Control
 from attnviz.training.live import TrainedModel
 from attnviz.training.options import KERNEL_REGRESSION_EPOCHS, KERNEL_REGRESSION_LR
 from attnviz.training.train import TrainingError
 
 MAX_EPOCHS = 1000
+SCORE_NAME = N_("test MSE")  # (kept in the history and the checkpoint in English; translated when shown)
 
 
 class KernelTraining:
@@ -26,14 +28,14 @@ class KernelTraining:
 
     def __init__(self, epochs: int = KERNEL_REGRESSION_EPOCHS, lr: float | None = None, seed: int = 0):
         if not 1 <= epochs <= MAX_EPOCHS:
-            raise TrainingError(f"--epochs must be from 1 to {MAX_EPOCHS:,}")
+            raise TrainingError(tr("--epochs must be from 1 to {most:,}").format(most=MAX_EPOCHS))
         self.lr = KERNEL_REGRESSION_LR if lr is None else lr
         if not 0 < self.lr <= 10:
-            raise TrainingError("--lr must be more than 0 and at most 10")
+            raise TrainingError(tr("--lr must be more than 0 and at most 10"))
         self.epochs, self.seed = epochs, seed
         torch.manual_seed(seed)
         self.model = KernelRegressionModel(replace(KernelRegressionConfig(), seed=seed))
-        self.history = TrainingHistory("kernel-regression", "kernel-regression", "test MSE", higher_is_better=False)
+        self.history = TrainingHistory("kernel-regression", "kernel-regression", SCORE_NAME, higher_is_better=False)
 
     def run(self, control: Control | None = None,
             on_snapshot: Callable[[TrainingHistory], None] | None = None) -> TrainedModel:
@@ -67,13 +69,13 @@ class KernelTraining:
             with torch.no_grad():
                 snapshot(float(loss_now()))
         if not torch.isfinite(model.parametric.w).all():
-            raise TrainingError(f"training diverged: w became NaN or infinite (try a smaller learning rate than "
-                                f"{self.lr:g})")
+            raise TrainingError(tr("training diverged: w became NaN or infinite (try a smaller learning rate than "
+                                   "{lr:g})").format(lr=self.lr))
         last = self.history.snapshots[-1]
         info = {"task": "kernel-regression", "epochs": step, "lr": self.lr, "stopped": control.stopped,
                 "loss_before": self.history.snapshots[0].loss, "loss_after": last.loss,
                 "w": model.parametric.w.item(), "minutes": round(last.seconds / 60, 3), "score": last.score,
-                "score_name": "test MSE"}
+                "score_name": SCORE_NAME}
         return TrainedModel("kernel-regression", model, None, None, self.history, info)
 
     @torch.no_grad()

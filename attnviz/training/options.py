@@ -12,6 +12,7 @@ from typing import Any
 
 from attnviz.core.kinds import kind_named
 from attnviz.core.limits import check_config_values
+from attnviz.i18n import tr
 
 KERNEL_REGRESSION_EPOCHS, KERNEL_REGRESSION_LR = 5, 0.5  # the kernel-regression model's defaults
 
@@ -42,7 +43,8 @@ def option_problems(values: dict[str, Any]) -> list[str]:
                 for problem in check_config_values(TrainOptions, {name: value})]
     stop, epochs = values.get("stop_after"), values.get("epochs", TrainOptions.epochs)
     if not problems and stop is not None and stop > epochs:
-        problems.append(f"--stop-after {stop} is past the last epoch (--epochs {epochs})")
+        problems.append(tr("--stop-after {stop} is past the last epoch (--epochs {epochs})").format(stop=stop,
+                                                                                                   epochs=epochs))
     return problems
 
 

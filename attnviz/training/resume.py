@@ -18,6 +18,7 @@ from typing import Any
 import torch
 
 from attnviz.core.files import atomic_output
+from attnviz.i18n import tr
 
 SAVE_EVERY_S = 600.0  # inside an epoch, the state is saved when this much wall-clock time has passed
 SCHEDULE_OPTIONS = ("epochs", "batch_size", "lr", "warmup_steps", "label_smoothing", "clip_norm",
@@ -53,17 +54,19 @@ class RunIdentity:
     def mismatch(self, other: RunIdentity) -> str | None:
         """The first difference from ``other`` (the stopped run), as a sentence naming the option; None if none."""
         if self.kind != other.kind:
-            return f"it trained {other.kind}, not {self.kind}"
+            return tr("it trained {other}, not {this}").format(other=other.kind, this=self.kind)
         if self.data_sha256 != other.data_sha256:
-            return "it trained on a different --data file (its contents differ)"
+            return tr("it trained on a different --data file (its contents differ)")
         for name in SCHEDULE_OPTIONS:
             if self.schedule.get(name) != other.schedule.get(name):
                 flag = "--" + name.replace("_", "-")
-                return f"it ran with {flag} {other.schedule.get(name)}, this run has {self.schedule.get(name)}"
+                return tr("it ran with {option} {other}, this run has {this}").format(
+                    option=flag, other=other.schedule.get(name), this=self.schedule.get(name))
         if self.arch != other.arch:
-            return f"it ran with --arch {other.arch or '{}'}, this run has {self.arch or '{}'}"
+            return tr("it ran with {option} {other}, this run has {this}").format(
+                option="--arch", other=other.arch or "{}", this=self.arch or "{}")
         if tuple(self.vocab_sizes) != tuple(other.vocab_sizes):
-            return "its vocabularies differ from this data's"
+            return tr("its vocabularies differ from this data's")
         return None
 
 
@@ -99,11 +102,12 @@ def save_state(path: Path, state: TrainingState) -> None:
 def load_state(path: Path) -> TrainingState:
     """Read a state written by :func:`save_state`; ResumeError if it is missing or unreadable."""
     if not path.is_file():
-        raise ResumeError(f"no training state at {path}: there is nothing to resume (a run writes it after "
-                          "each epoch and removes it when its schedule is done)")
+        raise ResumeError(tr("no training state at {path}: there is nothing to resume (a run writes it after "
+                             "each epoch and removes it when its schedule is done)").format(path=path))
     try:
         payload = torch.load(path, map_location="cpu", weights_only=True)
         identity = RunIdentity(**payload.pop("identity"))
         return TrainingState(identity=identity, **payload)
     except Exception as error:  # a truncated, foreign or older file: it cannot be continued
-        raise ResumeError(f"{path} is not a training state attnviz can continue ({type(error).__name__})") from None
+        raise ResumeError(tr("{path} is not a training state attnviz can continue ({kind})").format(
+            path=path, kind=type(error).__name__)) from None

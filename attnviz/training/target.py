@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from attnviz.core.checkpoint import is_attnviz_checkpoint
+from attnviz.i18n import tr
 
 
 class TargetError(ValueError):
@@ -28,18 +29,21 @@ def check_target(path: str | Path, replace: bool) -> None:
         _check_folder(path)
         return
     except OSError as error:  # a name too long, a parent that is a file …
-        raise TargetError(f"{path}: cannot be written ({error.strerror or error})") from None
+        raise TargetError(tr("{path}: cannot be written ({error})").format(path=path,
+                                                                          error=error.strerror or error)) from None
     if stat.S_ISLNK(info.st_mode):
-        raise TargetError(f"{path}: is a symbolic link; name the checkpoint file itself")
+        raise TargetError(tr("{path}: is a symbolic link; name the checkpoint file itself").format(path=path))
     if stat.S_ISDIR(info.st_mode):
-        raise TargetError(f"{path}: is a folder; name the checkpoint file to write (e.g. {path}/model.safetensors)")
+        raise TargetError(tr("{path}: is a folder; name the checkpoint file to write (e.g. {path}/model.safetensors)")
+                          .format(path=path))
     if not stat.S_ISREG(info.st_mode):
-        raise TargetError(f"{path}: is not a regular file (a device or a pipe?); training writes only checkpoints")
+        raise TargetError(tr("{path}: is not a regular file (a device or a pipe?); training writes only "
+                             "checkpoints").format(path=path))
     if not is_attnviz_checkpoint(path):
-        raise TargetError(f"{path}: exists and is not an attnviz checkpoint; training replaces only checkpoints "
-                          "(choose another name)")
+        raise TargetError(tr("{path}: exists and is not an attnviz checkpoint; training replaces only checkpoints "
+                             "(choose another name)").format(path=path))
     if not replace:
-        raise TargetError(f"{path}: a checkpoint already exists there; add --force to replace it")
+        raise TargetError(tr("{path}: a checkpoint already exists there; add --force to replace it").format(path=path))
     _check_folder(path)
 
 
@@ -49,10 +53,11 @@ def _check_folder(path: Path) -> None:
     while not folder.exists() and folder != folder.parent:  # save_checkpoint creates the missing folders
         folder = folder.parent
     if not folder.is_dir():
-        raise TargetError(f"{path}: {folder} is not a folder")
+        raise TargetError(tr("{path}: {folder} is not a folder").format(path=path, folder=folder))
     try:
         fd, trial = tempfile.mkstemp(prefix=f".{path.name[:100]}.", suffix=".tmp", dir=folder)
         os.close(fd)
         os.unlink(trial)
     except OSError as error:
-        raise TargetError(f"{path}: cannot write into {folder} ({error.strerror or error})") from None
+        raise TargetError(tr("{path}: cannot write into {folder} ({error})").format(
+            path=path, folder=folder, error=error.strerror or error)) from None

@@ -18,6 +18,7 @@ from attnviz.core.decoding import translate
 from attnviz.core.kinds import kind_named
 from attnviz.core.limits import check_config_values
 from attnviz.core.text import Vocab
+from attnviz.i18n import tr
 from attnviz.training.bleu import corpus_bleu
 from attnviz.training.data import Pair, describe_skipped, group_references, make_batches, training_split
 from attnviz.training.options import (
@@ -68,8 +69,9 @@ class Progress:
         eta = elapsed / max(done, 1) * (self.total - done)
         width = 24
         filled = int(width * done / max(self.total, 1))
-        line = (f"{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} "
-                f"loss {loss:.3f}  {self.tokens / max(elapsed, 1e-9):,.0f} tok/s  ETA {eta / 60:.1f} min")
+        line = tr("{label} [{bar}] {done}/{total} loss {loss:.3f}  {rate:,.0f} tok/s  ETA {eta:.1f} min").format(
+            label=self.label, bar="#" * filled + "." * (width - filled), done=done, total=self.total, loss=loss,
+            rate=self.tokens / max(elapsed, 1e-9), eta=eta / 60)
         self.stream.write(("\r" + line) if self.tty else line + "\n")
         self.stream.flush()
 
@@ -126,8 +128,8 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
     state_file = state_path(out)
     resumed = _read_state(state_file, opts) if resume else None
     if not resume and not replace_existing and state_file.exists():
-        raise TrainingError(f"{state_file} holds an unfinished run: add --resume to continue it, or --force to "
-                            "start over")
+        raise TrainingError(tr("{path} holds an unfinished run: add --resume to continue it, or --force to "
+                               "start over").format(path=state_file))
     _check_target(out, replace_existing or resume)
     torch.manual_seed(opts.seed)
     skipped: Counter[str] = Counter()
@@ -135,29 +137,34 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
                                 skipped)
     if skipped:
         count = sum(skipped.values())
-        log.write(f"note: {count:,} line{'s' if count != 1 else ''} of {Path(data_path).name} skipped: "
-                  f"{describe_skipped(skipped)}\n")
+        note = tr("note: {count:,} lines of {name} skipped: {reasons}") if count != 1 else \
+            tr("note: {count:,} line of {name} skipped: {reasons}")
+        log.write(note.format(count=count, name=Path(data_path).name, reasons=describe_skipped(skipped)) + "\n")
     if not val:
-        log.write(f"note: {len({p.src for p in train})} distinct source sentences are too few to hold out a "
-                  "validation split (10 or more are needed); BLEU is measured on the training pairs\n")
+        log.write(tr("note: {count} distinct source sentences are too few to hold out a validation split (10 or "
+                     "more are needed); BLEU is measured on the training pairs").format(
+            count=len({p.src for p in train})) + "\n")
     src_vocab = Vocab.build([p.src for p in train], opts.src_min_freq)
     tgt_vocab = Vocab.build([p.tgt for p in train], opts.tgt_min_freq)
     values = {**(arch or {}), "src_vocab_size": len(src_vocab), "tgt_vocab_size": len(tgt_vocab)}
     if problems := check_config_values(model_kind.config_cls, values, model_kind.attention_cells):
-        raise TrainingError(f"{Path(data_path).name}: the model cannot be built from this data: {problems[0]}")
+        raise TrainingError(tr("{name}: the model cannot be built from this data: {problem}").format(
+            name=Path(data_path).name, problem=problems[0]))
     config = model_kind.make_config(**values)
     if problem := model_size_problem(config):
-        raise TrainingError(f"{problem} (make --arch smaller)")
+        raise TrainingError(tr("{problem} (make --arch smaller)").format(problem=problem))
     peak_lr = opts.lr if opts.lr is not None else model_kind.default_lr
     schedule = {name: getattr(opts, name) for name in SCHEDULE_OPTIONS} | {"lr": peak_lr}
     identity = RunIdentity(kind, data_digest(data_path), schedule, dict(arch or {}),
                            (len(src_vocab), len(tgt_vocab)))
     if resumed and (why := identity.mismatch(resumed.identity)):
-        raise TrainingError(f"--resume: {state_file} is another run's: {why}")
+        raise TrainingError(tr("--resume: {path} is another run's: {why}").format(path=state_file, why=why))
     model = build_model(config).to(device)
     n_params = sum(p.numel() for p in model.parameters())
-    log.write(f"{kind}: {len(train):,} training pairs, {len(val):,} validation pairs; vocab "
-              f"{len(src_vocab):,} en / {len(tgt_vocab):,} fr; {n_params:,} parameters; device {device}\n")
+    log.write(tr("{kind}: {train:,} training pairs, {val:,} validation pairs; vocab {src:,} en / {tgt:,} fr; "
+                 "{parameters:,} parameters; device {device}").format(
+        kind=kind, train=len(train), val=len(val), src=len(src_vocab), tgt=len(tgt_vocab), parameters=n_params,
+        device=device) + "\n")
     scored, scored_on = (val, "validation") if val else (train, "training")
     total_steps = opts.epochs * math.ceil(len(train) / opts.batch_size)
     # foreach: one call per step for all parameters (on a CPU the default is a Python loop over them)
@@ -170,8 +177,8 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
         optimizer.load_state_dict(resumed.optimizer)
         _restore_rng(resumed, device)
         run.runs += 1
-        log.write(f"resuming epoch {run.epoch} at batch {run.batches_done + 1} (step {run.step:,}) from "
-                  f"{state_file}\n")
+        log.write(tr("resuming epoch {epoch} at batch {batch} (step {step:,}) from {path}").format(
+            epoch=run.epoch, batch=run.batches_done + 1, step=run.step, path=state_file) + "\n")
     started = time.perf_counter()
     deadline = started + opts.minutes * 60 if opts.minutes else None
     info: dict[str, Any] = {}
@@ -186,13 +193,13 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
         try:
             save_state(state_file, snapshot)
         except OSError as error:
-            log.write(f"note: the training state could not be saved to {state_file} ({error}); this run "
-                      "cannot be resumed from here\n")
+            log.write(tr("note: the training state could not be saved to {path} ({error}); this run cannot be "
+                         "resumed from here").format(path=state_file, error=error) + "\n")
 
     for epoch in range(run.epoch, opts.epochs + 1):
         model.train()
         batches = make_batches(train, src_vocab, tgt_vocab, opts.batch_size, opts.seed + epoch)
-        progress = Progress(len(batches), log, f"epoch {epoch}/{opts.epochs}")
+        progress = Progress(len(batches), log, tr("epoch {epoch}/{epochs}").format(epoch=epoch, epochs=opts.epochs))
         out_of_time = False
         first = run.batches_done if epoch == run.epoch else 0
         loss_sum, loss_batches = (run.loss_sum, run.loss_batches) if first else (0.0, 0)
@@ -217,10 +224,12 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
             if out_of_time:
                 break
         progress.close()
-        kept = f"{out} holds epoch {epoch - 1}" if epoch > 1 else f"{out} is as it was"
+        kept = tr("{path} holds epoch {epoch}").format(path=out, epoch=epoch - 1) if epoch > 1 else \
+            tr("{path} is as it was").format(path=out)
         if not all(bool(torch.isfinite(p).all()) for p in model.parameters()):
-            raise TrainingError(f"training diverged in epoch {epoch}: the weights became NaN or infinite "
-                                f"(try a smaller --lr than {peak_lr:g}); {kept}")
+            raise TrainingError(tr("training diverged in epoch {epoch}: the weights became NaN or infinite "
+                                   "(try a smaller --lr than {lr:g}); {kept}").format(epoch=epoch, lr=peak_lr,
+                                                                                     kept=kept))
         bleu = evaluate_bleu(model, scored, src_vocab, tgt_vocab, device)
         minutes = run.minutes + (time.perf_counter() - started) / 60
         run.bleu_history.append(round(bleu, 2))
@@ -239,21 +248,25 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
             run.loss_history.pop()
         if not val:
             info["train_bleu"] = round(bleu, 2)
-        log.write(f"epoch {epoch}: {scored_on} BLEU {bleu:.2f} after {minutes:.1f} min; "
-                  + "; ".join(f"{s} => {t}" for s, t in zip(BOOK_SENTENCES, book, strict=True)) + "\n")
+        said = "; ".join(f"{s} => {t}" for s, t in zip(BOOK_SENTENCES, book, strict=True))
+        scored_line = tr("epoch {epoch}: validation BLEU {bleu:.2f} after {minutes:.1f} min; {said}") if val else \
+            tr("epoch {epoch}: training BLEU {bleu:.2f} after {minutes:.1f} min; {said}")
+        log.write(scored_line.format(epoch=epoch, bleu=bleu, minutes=minutes, said=said) + "\n")
         _check_target(out, replace_existing or resume or epoch > 1)  # (a file put there while training is kept)
         try:
             save_checkpoint(out, model, src_vocab=src_vocab, tgt_vocab=tgt_vocab, training=info, half=True,
                             verify=True)
         except (OSError, CheckpointError) as error:
-            raise TrainingError(f"epoch {epoch} could not be saved: {error}; {kept}") from None
+            raise TrainingError(tr("epoch {epoch} could not be saved: {error}; {kept}").format(
+                epoch=epoch, error=error, kept=kept)) from None
         if epoch == opts.epochs and not out_of_time:
             state_file.unlink(missing_ok=True)  # the schedule is done: nothing is left to resume
         elif not out_of_time:
             keep_state(epoch + 1, 0, 0.0, 0)
         if out_of_time or epoch == opts.stop_after or (deadline and time.perf_counter() > deadline):
             if out_of_time or epoch < opts.epochs:
-                log.write(f"stopped; continue the schedule with the same command and --resume ({state_file})\n")
+                log.write(tr("stopped; continue the schedule with the same command and --resume ({path})").format(
+                    path=state_file) + "\n")
             break
     return info
 
@@ -265,8 +278,8 @@ def _read_state(state_file: Path, opts: TrainOptions) -> TrainingState:
     except ResumeError as error:
         raise TrainingError(f"--resume: {error}") from None
     if opts.stop_after is not None and opts.stop_after < state.epoch:
-        raise TrainingError(f"--stop-after {opts.stop_after}: the run in {state_file} has already finished "
-                            f"epoch {state.epoch - 1}")
+        raise TrainingError(tr("--stop-after {stop}: the run in {path} has already finished epoch {epoch}").format(
+            stop=opts.stop_after, path=state_file, epoch=state.epoch - 1))
     return state
 
 
@@ -297,5 +310,6 @@ def train_kernel_regression(out: str | Path, epochs: int = KERNEL_REGRESSION_EPO
     try:
         trained.save(out)
     except (OSError, CheckpointError) as error:
-        raise TrainingError(f"the checkpoint could not be saved: {error}; {out} is as it was") from None
+        raise TrainingError(tr("the checkpoint could not be saved: {error}; {path} is as it was").format(
+            error=error, path=out)) from None
     return info

@@ -28,6 +28,7 @@ from torch import Tensor, nn
 from attnviz.core.computation import QueryComputation, StageFormulas, masked_softmax
 from attnviz.core.hf.attention import AttentionCall, recording
 from attnviz.core.kinds import AttentionKind
+from attnviz.i18n import tr
 
 
 @dataclass
@@ -95,7 +96,7 @@ def _heads(module: Any, head: int) -> _Heads:
     if hasattr(module, "c_attn"):  # GPT-2: [W_q | W_k | W_v] in one Conv1D
         width = int(module.embed_dim)
         rows = [slice(part * width + head * d, part * width + (head + 1) * d) for part in range(3)]
-        words = ("q = W_q a + b_q  (GPT-2's c_attn, query part)", "k_j = W_k a_j + b_k", "v_j = W_v a_j + b_v")
+        words = (tr("q = W_q a + b_q  (GPT-2's c_attn, query part)"), "k_j = W_k a_j + b_k", "v_j = W_v a_j + b_v")
         return _Heads((module.c_attn, rows[0]), (module.c_attn, rows[1]), (module.c_attn, rows[2]), words)
     if hasattr(module, "relative_attention_num_buckets"):  # T5: q, k, v without bias, no 1/√d
         d = int(module.key_value_proj_dim)
@@ -103,15 +104,15 @@ def _heads(module: Any, head: int) -> _Heads:
         words = ("q = W_q a", "k_j = W_k a_j", "v_j = W_v a_j")
         return _Heads((module.q, own), (module.k, own), (module.v, own), words)
     if not all(hasattr(module, name) for name in ("q_proj", "k_proj", "v_proj")):
-        raise ValueError(f"the Computation view does not cover {type(module).__name__} modules")
+        raise ValueError(tr("the Computation view does not cover {name} modules").format(name=type(module).__name__))
     heads = module.q_proj.weight.shape[0] // d
     groups = module.k_proj.weight.shape[0] // d
     group = head // (heads // groups)
     kv = slice(group * d, (group + 1) * d)
     bias = "" if module.q_proj.bias is None else " + b_q"
     k_bias, v_bias = ("", "") if module.k_proj.bias is None else (" + b_k", " + b_v")
-    shared = f" (key/value head {group + 1} of {groups}, shared by {heads // groups} query heads)" \
-        if groups < heads else ""
+    shared = tr(" (key/value head {group} of {groups}, shared by {count} query heads)").format(
+        group=group + 1, groups=groups, count=heads // groups) if groups < heads else ""
     words = (f"q = W_q a{bias}", f"k_j = W_k a_j{k_bias}", f"v_j = W_v a_j{v_bias}")
     return _Heads((module.q_proj, slice(head * d, (head + 1) * d)), (module.k_proj, kv), (module.v_proj, kv), words,
                   shared)
@@ -165,7 +166,8 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
         cos = _numpy(torch.cat([r[0] for r in inputs.rotary if r is not None], dim=1)[0])
         sin = _numpy(torch.cat([r[1] for r in inputs.rotary if r is not None], dim=1)[0])
         q, keys = _rotate(q, cos[query_row], sin[query_row]), _rotate(keys, cos, sin)
-        query_words = f"q = RoPE_m({query_words.removeprefix('q = ')}), m = {query_row}: rotated by its position"
+        query_words = tr("q = RoPE_m({projection}), m = {row}: rotated by its position").format(
+            projection=query_words.removeprefix("q = "), row=query_row)
         key_words = f"k_j = RoPE_j({key_words.removeprefix('k_j = ')})"
     key_words += parts.shared
     scaling = float(getattr(module, "scaling", q.shape[0] ** -0.5))
@@ -189,16 +191,21 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
     if abs(divisor - q.shape[0] ** 0.5) < 1e-6:
         score_words = f"s_j = q·k_j / √{q.shape[0]}"
     if bias is not None:
-        score_words = f"s_j = q·k_j + b(j − {query_row}): T5's learned bias for each relative distance, no 1/√d"
-    mask_words = f"causal mask: j ≤ {query_row}" if causal else "every source token"
-    if asked is AttentionKind.CROSS and decoder_only:
-        mask_words += f"; the source view is keys 1–{prompt}"
+        score_words = tr("s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d").format(
+            row=query_row)
+    if asked is AttentionKind.CROSS and decoder_only:  # (a decoder-only model is causal)
+        weights_words = tr("α = softmax(s) over visible keys (causal mask: j ≤ {row}; the source view is keys "
+                           "1–{prompt})").format(row=query_row, prompt=prompt)
+    elif causal:
+        weights_words = tr("α = softmax(s) over visible keys (causal mask: j ≤ {row})").format(row=query_row)
+    else:
+        weights_words = tr("α = softmax(s) over visible keys (every source token)")
     query_token = (source_tokens if kind is AttentionKind.ENCODER_SELF else query_tokens)[query_index]
     return QueryComputation(
         model_kind=loaded.kind, kind=asked, layer=layer, head=head, query_index=query_index, query_token=query_token,
         key_tokens=key_tokens, scoring="dot",
         formulas=StageFormulas(query=query_words, key=key_words, value=value_words, score=score_words,
-                               weights=f"α = softmax(s) over visible keys ({mask_words})", output="b = Σ_j α_j v_j"),
+                               weights=weights_words, output="b = Σ_j α_j v_j"),
         query_input=a, key_inputs=a_keys, query=q, keys=keys, values=values, scale=divisor,
         additive_query=None, additive_keys=None, additive_features=None, additive_w_v=None,
         scores=scores, visible=visible, weights=weights, output=weights @ values,

@@ -26,6 +26,7 @@ import torch
 from torch import Tensor
 
 from attnviz.core.text import BOS, EOS, PAD, UNK
+from attnviz.i18n import tr
 
 NEVER = -1e9  # the logit bias of a token the model must never output
 
@@ -136,15 +137,16 @@ def save_marian_folder(loaded: Any, out: str | Path) -> Path:
     """Write ``loaded`` as a Marian folder at ``out`` (which must not exist): whole or not at all."""
     out = Path(out)
     if out.exists() or out.is_symlink():
-        raise FileExistsError(f"{out} exists: give a new folder name (nothing is overwritten)")
+        raise FileExistsError(tr("{path} exists: give a new folder name (nothing is overwritten)").format(path=out))
     if loaded.kind != "transformer":
-        raise ValueError(f"{loaded.path.name if loaded.path else loaded.kind} is a {loaded.kind} model: only attnviz's "
-                         "Transformer converts to a Hugging Face (Marian) folder")
+        raise ValueError(tr("{name} is a {kind} model: only attnviz's Transformer converts to a Hugging Face "
+                            "(Marian) folder").format(name=loaded.path.name if loaded.path else loaded.kind,
+                                                      kind=loaded.kind))
     try:
         import transformers
     except ImportError:
-        raise ValueError("writing a Hugging Face folder needs the transformers package, which the standalone build "
-                         "leaves out: install attnviz from source (README: bash scripts/run.sh)") from None
+        raise ValueError(tr("writing a Hugging Face folder needs the transformers package, which the standalone build "
+                            "leaves out: install attnviz from source (README: bash scripts/run.sh)")) from None
     transformers.utils.logging.disable_progress_bar()  # (its "Writing model shards" bar is noise on stderr)
     model, tokenizer = marian_from_transformer(loaded)
     partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from attnviz.core.checkpoint_file import MAX_HEADER_BYTES
 from attnviz.core.files import kind_of
+from attnviz.i18n import tr
 
 Layout = Literal["encoder-decoder", "decoder-only"]
 
@@ -104,33 +105,35 @@ def inspect_folder(path: str | Path) -> HFFolder:
     """Check the folder ``path`` (see the module's docstring); HFFolderError says what is wrong."""
     folder = Path(path)
     if not folder.is_dir():
-        raise HFFolderError(f"{folder}: not a folder (a Hugging Face model is a folder with config.json)")
+        raise HFFolderError(tr("{path}: not a folder (a Hugging Face model is a folder with config.json)").format(
+            path=folder))
     root = _cache_entry(folder) or folder
     config_file = _member(folder, root, "config.json", MAX_CONFIG_BYTES)
     if config_file is None:
-        raise HFFolderError(f"{folder}: is a folder, not a checkpoint file, and has no config.json: not a Hugging "
-                            "Face model folder either")
+        raise HFFolderError(tr("{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging "
+                               "Face model folder either").format(path=folder))
     config = _read_config(config_file)
     model_type = config.get("model_type")
     if not isinstance(model_type, str):
-        raise HFFolderError(f"{config_file}: has no model_type naming its architecture")
+        raise HFFolderError(tr("{path}: has no model_type naming its architecture").format(path=config_file))
     if "auto_map" in config:
-        raise HFFolderError(f"{config_file}: the model needs its own Python code (auto_map), which attnviz never "
-                            "runs (no trust_remote_code)")
+        raise HFFolderError(tr("{path}: the model needs its own Python code (auto_map), which attnviz never "
+                               "runs (no trust_remote_code)").format(path=config_file))
     if model_type not in ARCHITECTURES:
-        raise HFFolderError(f"{config_file}: model_type {model_type!r} is not one attnviz opens; it opens "
-                            f"{', '.join(a.name for a in ARCHITECTURES.values())}")
+        raise HFFolderError(tr("{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}").format(
+            path=config_file, model_type=model_type, names=", ".join(a.name for a in ARCHITECTURES.values())))
     architecture = ARCHITECTURES[model_type]
     parameters = _check_sizes(config_file, config, architecture)
     try:
         weights = _weights(folder, root)
         _check_every_file(folder, root)
     except OSError as error:  # (a file that can be listed but not read: no permission …)
-        raise HFFolderError(f"{getattr(error, 'filename', None) or folder}: cannot be read "
-                            f"({error.strerror or error})") from None
+        raise HFFolderError(tr("{path}: cannot be read ({error})").format(
+            path=getattr(error, "filename", None) or folder, error=error.strerror or error)) from None
     tokenizer = tuple(p for name in TOKENIZER_FILES if (p := _member(folder, root, name, MAX_TOKENIZER_BYTES)))
     if not any(p.name in TOKENIZER_CORE for p in tokenizer):
-        raise HFFolderError(f"{folder}: has no tokenizer (none of {', '.join(TOKENIZER_CORE)})")
+        raise HFFolderError(tr("{path}: has no tokenizer (none of {names})").format(path=folder,
+                                                                                   names=", ".join(TOKENIZER_CORE)))
     return HFFolder(folder, model_type, architecture, config, weights, tokenizer, parameters)
 
 
@@ -154,7 +157,8 @@ def cached_models(cache: Path | None = None) -> list[tuple[HFFolder | None, Path
                 continue
             newest = max(snapshots, key=lambda s: s.stat().st_mtime)
         except OSError as error:  # (an entry this user may not look into)
-            found.append((None, entry, f"{entry}: cannot be read ({error.strerror or error})"))
+            found.append((None, entry, tr("{path}: cannot be read ({error})").format(path=entry,
+                                                                                     error=error.strerror or error)))
             continue
         try:
             found.append((inspect_folder(newest), newest, ""))
@@ -179,23 +183,25 @@ def _member(folder: Path, root: Path, name: str, max_bytes: int) -> Path | None:
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise HFFolderError(f"{path}: cannot be read ({error.strerror or error})") from None
+        raise HFFolderError(tr("{path}: cannot be read ({error})").format(path=path, error=error.strerror or error)
+                            ) from None
     try:
         real = path.resolve()
     except (OSError, RuntimeError):  # (a loop of links)
-        raise HFFolderError(f"{path}: is a link that leads nowhere (a loop of links)") from None
+        raise HFFolderError(tr("{path}: is a link that leads nowhere (a loop of links)").format(path=path)) from None
     if not real.is_relative_to(root.resolve()):
-        raise HFFolderError(f"{path}: is a link to {real}, outside the model's folder; attnviz reads only the "
-                            "folder's own files")
+        raise HFFolderError(tr("{path}: is a link to {target}, outside the model's folder; attnviz reads only the "
+                               "folder's own files").format(path=path, target=real))
     try:
         info = os.stat(real)
     except OSError as error:
-        raise HFFolderError(f"{path}: cannot be read ({error.strerror or error})") from None
+        raise HFFolderError(tr("{path}: cannot be read ({error})").format(path=path, error=error.strerror or error)
+                            ) from None
     if not stat.S_ISREG(info.st_mode):
-        raise HFFolderError(f"{path}: is {kind_of(info.st_mode)}, not a file")
+        raise HFFolderError(tr("{path}: is {kind}, not a file").format(path=path, kind=kind_of(info.st_mode)))
     if info.st_size > max_bytes:
-        raise HFFolderError(f"{path}: is {info.st_size / 1e6:,.0f} MB, larger than any real {name} "
-                            f"(at most {max_bytes / 1e6:,.0f} MB)")
+        raise HFFolderError(tr("{path}: is {mb:,.0f} MB, larger than any real {name} (at most {most:,.0f} MB)").format(
+            path=path, mb=info.st_size / 1e6, name=name, most=max_bytes / 1e6))
     return path
 
 
@@ -211,11 +217,12 @@ def _read_config(path: Path) -> dict[str, Any]:
     try:
         config = json.loads(path.read_bytes().decode("utf-8"))
     except OSError as error:
-        raise HFFolderError(f"{path}: cannot be read ({error.strerror or error})") from None
+        raise HFFolderError(tr("{path}: cannot be read ({error})").format(path=path, error=error.strerror or error)
+                            ) from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise HFFolderError(f"{path}: is not valid JSON") from None
+        raise HFFolderError(tr("{path}: is not valid JSON").format(path=path)) from None
     if not isinstance(config, dict):
-        raise HFFolderError(f"{path}: is not a JSON object of settings")
+        raise HFFolderError(tr("{path}: is not a JSON object of settings").format(path=path))
     return config
 
 
@@ -223,9 +230,10 @@ def _size(config_file: Path, config: Mapping[str, Any], key: str, bound: int, de
     value = config.get(key)
     value = default if value is None else value  # (GPT-2 writes n_inner: null for 4 × width)
     if value is None:
-        raise HFFolderError(f"{config_file}: has no {key}")
+        raise HFFolderError(tr("{path}: has no {key}").format(path=config_file, key=key))
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= bound:
-        raise HFFolderError(f"{config_file}: {key} = {value!r} is not a whole number from 1 to {bound:,}")
+        raise HFFolderError(tr("{path}: {key} = {value!r} is not a whole number from 1 to {most:,}").format(
+            path=config_file, key=key, value=value, most=bound))
     return value
 
 
@@ -240,8 +248,9 @@ def _check_sizes(config_file: Path, config: Mapping[str, Any], arch: Architectur
     if arch.positions:
         _size(config_file, config, arch.positions, BOUNDS["positions"], 1)
     if heads[0] % heads[-1] or ("d_kv" not in arch.ffn and "head_dim" not in config and width % heads[0]):
-        raise HFFolderError(f"{config_file}: {arch.width} = {width} is not divisible into {heads[0]} heads "
-                            f"(or {heads[0]} heads into {heads[-1]} groups)")
+        raise HFFolderError(tr("{path}: {key} = {width} is not divisible into {heads} heads "
+                               "(or {heads} heads into {groups} groups)").format(
+            path=config_file, key=arch.width, width=width, heads=heads[0], groups=heads[-1]))
     head_width = width // heads[0]
     for key in ("head_dim", "d_kv"):  # (a head's width where the config sets it apart from the model's)
         if config.get(key) is not None:
@@ -256,8 +265,9 @@ def _check_sizes(config_file: Path, config: Mapping[str, Any], arch: Architectur
     if arch.layout == "encoder-decoder":
         parameters += layers[-1] * attention  # cross-attention
     if parameters > MAX_PARAMETERS:
-        raise HFFolderError(f"{config_file}: describes a model of about {parameters / 1e9:,.1f} billion parameters; "
-                            f"attnviz opens models of up to {MAX_PARAMETERS / 1e9:g} billion")
+        raise HFFolderError(tr("{path}: describes a model of about {billions:,.1f} billion parameters; "
+                               "attnviz opens models of up to {most:g} billion").format(
+            path=config_file, billions=parameters / 1e9, most=MAX_PARAMETERS / 1e9))
     return parameters
 
 
@@ -272,21 +282,25 @@ def _weights(folder: Path, root: Path) -> tuple[Path, ...]:
         try:
             shards = sorted(set(json.loads(index.read_bytes())["weight_map"].values()))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, KeyError, TypeError, AttributeError):
-            raise HFFolderError(f"{index}: is not a safetensors index (a JSON object with a weight_map)") from None
+            raise HFFolderError(tr("{path}: is not a safetensors index (a JSON object with a weight_map)").format(
+                path=index)) from None
         files = []
         for shard in shards:
             if not isinstance(shard, str) or Path(shard).name != shard:
-                raise HFFolderError(f"{index}: names {shard!r}, not a file of this folder")
+                raise HFFolderError(tr("{path}: names {shard!r}, not a file of this folder").format(path=index,
+                                                                                                   shard=shard))
             member = _member(folder, root, shard, 4 * MAX_PARAMETERS + MAX_HEADER_BYTES)
             if member is None:
-                raise HFFolderError(f"{folder / shard}: is missing (model.safetensors.index.json lists it)")
+                raise HFFolderError(tr("{path}: is missing (model.safetensors.index.json lists it)").format(
+                    path=folder / shard))
             _check_safetensors(member)
             files.append(member)
         return tuple(files)
     binary = _member(folder, root, "pytorch_model.bin", 4 * MAX_PARAMETERS)
     if binary is not None:
         return (binary,)
-    raise HFFolderError(f"{folder}: has no weights (none of {', '.join(WEIGHT_FILES)})")
+    raise HFFolderError(tr("{path}: has no weights (none of {names})").format(path=folder,
+                                                                             names=", ".join(WEIGHT_FILES)))
 
 
 def _check_safetensors(path: Path) -> None:
@@ -296,13 +310,16 @@ def _check_safetensors(path: Path) -> None:
         start = stream.read(8)
         length = int.from_bytes(start, "little") if len(start) == 8 else -1
         if not 2 <= length <= MAX_HEADER_BYTES or 8 + length > size:
-            raise HFFolderError(f"{path}: is not a complete safetensors file (its header does not fit the file)")
+            raise HFFolderError(tr("{path}: is not a complete safetensors file (its header does not fit the file)"
+                                   ).format(path=path))
         try:
             header = json.loads(stream.read(length))
             end = max((int(entry["data_offsets"][1]) for key, entry in header.items() if key != "__metadata__"),
                       default=0)
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, KeyError, TypeError, ValueError,
                 IndexError, AttributeError):
-            raise HFFolderError(f"{path}: is not a safetensors file (its header is not one)") from None
+            raise HFFolderError(tr("{path}: is not a safetensors file (its header is not one)").format(path=path)
+                                ) from None
     if 8 + length + end > size:
-        raise HFFolderError(f"{path}: is truncated ({size:,} bytes of {8 + length + end:,}): download it again")
+        raise HFFolderError(tr("{path}: is truncated ({size:,} bytes of {total:,}): download it again").format(
+            path=path, size=size, total=8 + length + end))

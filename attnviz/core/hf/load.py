@@ -19,6 +19,7 @@ import torch
 
 from attnviz.core.hf.folder import ARCHITECTURES, HFFolder, inspect_folder
 from attnviz.core.hf.vocab import SubwordVocab
+from attnviz.i18n import tr
 
 DECODED = ("marian", "bart", "mbart", "t5", "gpt2", "llama", "qwen2")  # the architectures whose adapters are tested
 MAX_OUTPUT_TOKENS = 64  # subword pieces: about twice the words attnviz's own models take
@@ -62,15 +63,16 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
 
     folder = inspect_folder(path)
     if folder.model_type not in DECODED:
-        raise ValueError(f"{folder.path}: attnviz does not step {folder.architecture.name} models yet; it steps "
-                         f"{', '.join(ARCHITECTURES[t].name for t in DECODED)}")
+        raise ValueError(tr("{path}: attnviz does not step {architecture} models yet; it steps {names}").format(
+            path=folder.path, architecture=folder.architecture.name,
+            names=", ".join(ARCHITECTURES[t].name for t in DECODED)))
     _offline()
     try:
         import transformers
     except ImportError:
-        raise ValueError(f"{folder.path}: opening Hugging Face models needs the transformers package, which the "
-                         "standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)"
-                         ) from None
+        raise ValueError(tr("{path}: opening Hugging Face models needs the transformers package, which the "
+                            "standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)"
+                            ).format(path=folder.path)) from None
     transformers.utils.logging.disable_progress_bar()  # (its "Loading weights" bar is noise on a CLI's stderr)
     _quick_marian_table(transformers)
 
@@ -88,7 +90,8 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
                                                                    trust_remote_code=False)
     except (OSError, ValueError, KeyError, ImportError, RuntimeError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ValueError(f"{folder.path}: transformers cannot open it ({first})") from None
+        raise ValueError(tr("{path}: transformers cannot open it ({error})").format(path=folder.path, error=first)
+                         ) from None
     config = _view_config(folder, encoder_decoder)
     vocab = _vocab(tokenizer, model, encoder_decoder)
     adapter = (HFEncoderDecoder(model, config, vocab.bos_id, vocab.pad_id) if encoder_decoder
@@ -157,6 +160,7 @@ def _vocab(tokenizer: Any, model: Any, encoder_decoder: bool) -> SubwordVocab:
     else:
         start = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else eos
     if eos is None or start is None or pad is None:
-        raise ValueError(f"{model.name_or_path}: its config names no end-of-text token or decoder start token")
+        raise ValueError(tr("{path}: its config names no end-of-text token or decoder start token").format(
+            path=model.name_or_path))
     size = int(model.get_output_embeddings().weight.shape[0])
     return SubwordVocab.of(tokenizer, size, bos_id=int(start), eos_id=int(eos), pad_id=int(pad), ends=tuple(ends))

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from attnviz.core.results import PositionalDescription
+from attnviz.i18n import N_, tr
 
 MAX_POSITIONS_DRAWN = 256
 
@@ -49,28 +50,37 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
         parameters = getattr(model.config, "rope_parameters", None) or {}
         theta = float(parameters.get("rope_theta") or getattr(model.config, "rope_theta", None) or 10000.0)
         kind = getattr(rotary, "rope_type", "default")
+        if kind == "default":
+            note = tr("{architecture} adds no positional encoding: RoPE rotates each query and key by its position "
+                      "(pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}), so q·k "
+                      "depends only on how far apart they are.")
+        else:
+            note = tr("{architecture} adds no positional encoding: RoPE rotates each query and key by its position "
+                      "(pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}, {scaling} "
+                      "scaling), so q·k depends only on how far apart they are.")
         return PositionalDescription(
-            "rotary (RoPE)",
-            f"{architecture} adds no positional encoding: RoPE rotates each query and key by its position "
-            f"(pair i of a {2 * len(inv_freq)}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {theta:,.0f}"
-            f"{'' if kind == 'default' else f', {kind} scaling'}), so q·k depends only on how far apart they are.",
+            N_("rotary (RoPE)"),
+            note.format(architecture=architecture, width=2 * len(inv_freq), base=theta, scaling=kind),
             table, (-1.0, 1.0), inv_freq.astype(np.float32), decay)
     if hasattr(model, "transformer") and hasattr(model.transformer, "wpe"):
         return PositionalDescription(
-            "learned", f"{architecture} adds a learned table, one vector per position (wpe), to the token "
-            "embeddings.", _weights(model.transformer.wpe))
+            N_("learned"), tr("{architecture} adds a learned table, one vector per position (wpe), to the token "
+                              "embeddings.").format(architecture=architecture), _weights(model.transformer.wpe))
     embed = getattr(getattr(base, "encoder", None), "embed_positions", None)
     if embed is None:
-        return PositionalDescription("none", f"attnviz does not know where {architecture} takes its positions from.")
+        return PositionalDescription(N_("none"), tr("attnviz does not know where {architecture} takes its positions "
+                                                    "from.").format(architecture=architecture))
     if "Sinusoidal" in type(embed).__name__:
         return PositionalDescription(
-            "sinusoidal", f"{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first half "
-            "of the dimensions, cosines in the second: the book's interleaved columns, reordered).",
+            N_("sinusoidal"), tr("{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first "
+                                 "half of the dimensions, cosines in the second: the book's interleaved columns, "
+                                 "reordered).").format(architecture=architecture),
             _weights(embed), (-1.0, 1.0))
     offset = int(getattr(embed, "offset", 0))  # (BART's table starts with two unused rows)
     return PositionalDescription(
-        "learned", f"{architecture} adds a learned table, one vector per position, to the embeddings (the encoder's "
-        "is shown; the decoder has its own).", _weights(embed, offset))
+        N_("learned"), tr("{architecture} adds a learned table, one vector per position, to the embeddings (the "
+                          "encoder's is shown; the decoder has its own).").format(architecture=architecture),
+        _weights(embed, offset))
 
 
 def _relative_bias(model: Any, architecture: str) -> PositionalDescription:
@@ -84,8 +94,10 @@ def _relative_bias(model: Any, architecture: str) -> PositionalDescription:
                                                   max_distance=attention.relative_attention_max_distance)
     table = attention.relative_attention_bias.weight.detach().to("cpu", torch.float32)[buckets].numpy()
     return PositionalDescription(
-        "relative bias", f"{architecture} adds no position vectors: each head adds a learned number to the score "
-        f"of every query–key pair, chosen by their distance (one of {attention.relative_attention_num_buckets} "
-        "buckets: exact when near, logarithmic when far; the encoder's is drawn, the decoder has its own).",
-        np.ascontiguousarray(table), None, row_values=distances.numpy(), row_axis="distance key − query",
-        col_axis="head", vectors=False)
+        N_("relative bias"), tr("{architecture} adds no position vectors: each head adds a learned number to the "
+                                "score of every query–key pair, chosen by their distance (one of {buckets} buckets: "
+                                "exact when near, logarithmic when far; the encoder's is drawn, the decoder has its "
+                                "own).").format(architecture=architecture,
+                                                buckets=attention.relative_attention_num_buckets),
+        np.ascontiguousarray(table), None, row_values=distances.numpy(), row_axis=N_("distance key − query"),
+        col_axis=N_("head"), vectors=False)

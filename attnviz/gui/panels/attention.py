@@ -27,13 +27,14 @@ from attnviz.gui.grid_pixels import GridPicture, grid_picture
 from attnviz.gui.head_grid import HeadGrid
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.wrap_row import WrapRow
+from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 
-COMPUTING_GRID = "Computing all heads…"
+COMPUTING_GRID = N_("Computing all heads…")
 
 
-SOURCE_VIEW_NOTE = ("Source view: the answer's self-attention weights on the prompt, not renormalised: "
-                    "a row sums to the prompt's share (the rest is on the answer).")
+SOURCE_VIEW_NOTE = N_("Source view: the answer's self-attention weights on the prompt, not renormalised: "
+                      "a row sums to the prompt's share (the rest is on the answer).")
 
 class AttentionPanel(QtWidgets.QWidget):
     """Shows the attention matrix the state's view options select, for the session state it was last given."""
@@ -48,12 +49,12 @@ class AttentionPanel(QtWidgets.QWidget):
         self.kind_box = QtWidgets.QComboBox()
         self.layer_box = QtWidgets.QSpinBox()
         self.head_box = QtWidgets.QSpinBox()
-        for box, prefix in ((self.layer_box, "layer "), (self.head_box, "head ")):
+        for box, prefix in ((self.layer_box, tr("layer ")), (self.head_box, tr("head "))):
             box.setPrefix(prefix)
             box.setRange(1, 1)
-        self.all_heads = QtWidgets.QCheckBox("All heads")
-        self.scores = QtWidgets.QCheckBox("Pre-softmax scores")
-        self.show_masked = QtWidgets.QCheckBox("Show masked cells")
+        self.all_heads = QtWidgets.QCheckBox(tr("All heads"))
+        self.scores = QtWidgets.QCheckBox(tr("Pre-softmax scores"))
+        self.show_masked = QtWidgets.QCheckBox(tr("Show masked cells"))
         self.show_masked.setChecked(True)
         # short rows that wrap where the dock is narrow: it stays narrow enough for a laptop, large text too
         selectors = WrapRow((self.kind_box, self.layer_box, self.head_box), max_lines=3)
@@ -70,7 +71,7 @@ class AttentionPanel(QtWidgets.QWidget):
         self.stack.addWidget(self.grid)
         self.readout = QtWidgets.QLabel(" ")
         self.readout.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.note = QtWidgets.QLabel(SOURCE_VIEW_NOTE)  # how a decoder-only model's source view is normalised
+        self.note = QtWidgets.QLabel(tr(SOURCE_VIEW_NOTE))  # how a decoder-only model's source view is normalised
         self.note.setWordWrap(True)
         self.note.hide()
         layout = QtWidgets.QVBoxLayout(self)
@@ -140,7 +141,7 @@ class AttentionPanel(QtWidgets.QWidget):
             self.heatmap.highlight_row(None)
             return
         self.note.setVisible(source.prompt and view.kind is AttentionKind.CROSS)
-        hint = FIRST_STEP_HINT if state.step is None and view.kind is not AttentionKind.ENCODER_SELF else ""
+        hint = tr(FIRST_STEP_HINT) if state.step is None and view.kind is not AttentionKind.ENCODER_SELF else ""
         self.heatmap.set_hint(hint)
         self.grid.hint = hint
         if view.all_heads:
@@ -168,7 +169,7 @@ class AttentionPanel(QtWidgets.QWidget):
         wanted = (source, step, view, model)
         previous, self._grid_wanted = self._grid_wanted, wanted
         if previous is None or previous[0] is not source or previous[2] != view:
-            self.grid.show_message(COMPUTING_GRID)
+            self.grid.show_message(tr(COMPUTING_GRID))
 
         def job() -> GridPicture:
             named = attention_figure(source, step, view, model)[0]
@@ -182,7 +183,7 @@ class AttentionPanel(QtWidgets.QWidget):
         if self.session is None:
             done(job())
         else:
-            self.session.compute_view("all-heads", COMPUTING_GRID, job, done)
+            self.session.compute_view("all-heads", tr(COMPUTING_GRID), job, done)
 
     def _show_options(self, view: AttentionView, source: EncodedSource | None) -> None:
         """Put the controls to ``view`` (without their signals: nothing is asked of the session). The kinds
@@ -213,12 +214,12 @@ class AttentionPanel(QtWidgets.QWidget):
     @staticmethod
     def _empty_message(state: SessionState) -> str:
         if state.loading or (state.model is None and state.busy):
-            return "Loading…"
+            return tr("Loading…")
         if state.model is None:
-            return "Open a checkpoint to see attention"
+            return tr("Open a checkpoint to see attention")
         if state.text.strip():
-            return "Encoding…"
-        return "Type a sentence to see attention"
+            return tr("Encoding…")
+        return tr("Type a sentence to see attention")
 
     @staticmethod
     def _set_range(box: QtWidgets.QSpinBox, count: int) -> None:
@@ -231,7 +232,7 @@ class AttentionPanel(QtWidgets.QWidget):
     # -- handlers ---------------------------------------------------------------------------
     def _set_kinds(self, kinds: list[AttentionKind], prompt: bool) -> None:
         """Offer ``kinds``, named as the model calls them (prompt: a decoder-only model's names)."""
-        labels = [kind.label(prompt) for kind in kinds]
+        labels = [kind.label(prompt) for kind in kinds]  # (label() translates)
         if [self.kind_box.itemText(i).lower() for i in range(self.kind_box.count())] == labels \
                 and [self.kind_box.itemData(i) for i in range(self.kind_box.count())] == [k.value for k in kinds]:
             return
@@ -266,7 +267,11 @@ class AttentionPanel(QtWidgets.QWidget):
             return
         other = select(view.kind, view.layer, view.head, source, self.state.step, scores=not view.scores)
         weights, scores = (other, view) if view.scores else (view, other)
-        text = (f"query <b>{html.escape(view.rows[row])}</b> → key <b>{html.escape(view.cols[col])}</b>: "
-                f"weight {weights.values[row, col]:.4f}")
-        text += " (masked)" if view.masked[row, col] else f", score {scores.values[row, col]:.3f}"
+        query, key, weight = html.escape(view.rows[row]), html.escape(view.cols[col]), weights.values[row, col]
+        if view.masked[row, col]:
+            text = tr("query <b>{query}</b> → key <b>{key}</b>: weight {weight:.4f} (masked)").format(
+                query=query, key=key, weight=weight)
+        else:
+            text = tr("query <b>{query}</b> → key <b>{key}</b>: weight {weight:.4f}, score {score:.3f}").format(
+                query=query, key=key, weight=weight, score=scores.values[row, col])
         self.readout.setText(text)

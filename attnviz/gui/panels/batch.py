@@ -16,11 +16,12 @@ from attnviz.figures.attention import matrix_figure, select, shown_index
 from attnviz.figures.panels import batch_padding_figure
 from attnviz.figures.spec import empty_figure
 from attnviz.gui.heatmap import Heatmap
+from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 
 SHOWN_KINDS = (AttentionKind.CROSS, AttentionKind.ENCODER_SELF)  # what a row of a batch can show
 FIRST_LINES = "i think we should go home before it rains .\ni'm home ."
-NO_BATCH = "Decode two or more sentences together to see padding at work."
+NO_BATCH = N_("Decode two or more sentences together to see padding at work.")
 
 
 class BatchPanel(QtWidgets.QWidget):
@@ -30,19 +31,19 @@ class BatchPanel(QtWidgets.QWidget):
         self.batch: BatchDecoding | None = None
         self.model_name = ""
         self.sentences = QtWidgets.QPlainTextEdit(FIRST_LINES)
-        self.sentences.setToolTip("Two or more sentences, one per line, of different lengths")
+        self.sentences.setToolTip(tr("Two or more sentences, one per line, of different lengths"))
         self.sentences.setMaximumHeight(70)
-        self.decode_button = QtWidgets.QPushButton("Decode as one batch")
-        self.decode_button.setToolTip("Pad the sentences to the longest and decode them together (greedy)")
+        self.decode_button = QtWidgets.QPushButton(tr("Decode as one batch"))
+        self.decode_button.setToolTip(tr("Pad the sentences to the longest and decode them together (greedy)"))
         self.row_box = QtWidgets.QSpinBox()
-        self.row_box.setPrefix("sentence ")
+        self.row_box.setPrefix(tr("sentence "))
         self.row_box.setRange(1, 1)
         self.kind_box = QtWidgets.QComboBox()
         self._fill_kinds(prompt=False)
-        self.kind_box.setToolTip("Which attention of the chosen sentence to show")
+        self.kind_box.setToolTip(tr("Which attention of the chosen sentence to show"))
         self.padding = Heatmap(colour_bar=False)
         self.attention = Heatmap()
-        self.caption = QtWidgets.QLabel(NO_BATCH)
+        self.caption = QtWidgets.QLabel(tr(NO_BATCH))
         self.caption.setWordWrap(True)
         self.caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         choose = QtWidgets.QVBoxLayout()  # one above the other: the dock stays narrow enough for 1024 px
@@ -50,7 +51,7 @@ class BatchPanel(QtWidgets.QWidget):
         choose.addWidget(self.kind_box)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(QtWidgets.QLabel("Sentences (one per line)"))
+        layout.addWidget(QtWidgets.QLabel(tr("Sentences (one per line)")))
         layout.addWidget(self.sentences)
         layout.addWidget(self.decode_button)
         layout.addWidget(self.padding, 1)
@@ -70,9 +71,9 @@ class BatchPanel(QtWidgets.QWidget):
         if changed(old, new, "batch", "model"):
             self.batch = new.batch
             if new.batch is None:  # (another model was loaded): nothing of the old batch stays on show
-                self.padding.show_figure(empty_figure("Padding mask of a batch"))
-                self.attention.show_figure(empty_figure("Decode a batch to see its attention"))
-                self.caption.setText(NO_BATCH)
+                self.padding.show_figure(empty_figure(tr("Padding mask of a batch")))
+                self.attention.show_figure(empty_figure(tr("Decode a batch to see its attention")))
+                self.caption.setText(tr(NO_BATCH))
                 self.row_box.setRange(1, 1)
                 return
             self.padding.show_figure(batch_padding_figure(new.batch))
@@ -92,17 +93,22 @@ class BatchPanel(QtWidgets.QWidget):
         kind = AttentionKind(self.kind_box.currentData()) if self.kind_box.isVisible() else AttentionKind.CROSS
         layers = step.cross_weights.shape[0]
         view = select(kind, layers - 1, 0, source, step)
-        self.attention.show_figure(matrix_figure(view, f"{self.model_name} · sentence {row + 1}",
-                                                 shown_index(step), show_masked=True))
+        title = tr("{model} · sentence {number}").format(model=self.model_name, number=row + 1)
+        self.attention.show_figure(matrix_figure(view, title, shown_index(step), show_masked=True))
         valid, width = batch.valid_lens[row], len(source.tokens)
         if valid < width:
             padded = [i + 1 for i, real in enumerate(source.padding_mask) if not real]
-            side = " (a decoder-only model pads on the left: every answer starts in the same column)" \
-                if source.prompt else ""
-            note = (f"Valid length {valid} of {width}: keys {padded[0]}–{padded[-1]} are <pad>{side}, masked before "
-                    "the softmax (weight exactly 0, grey). Same numbers as decoding it alone.")
+            if source.prompt:
+                note = tr("Valid length {valid} of {width}: keys {first}–{last} are <pad> (a decoder-only model pads "
+                          "on the left: every answer starts in the same column), masked before the softmax (weight "
+                          "exactly 0, grey). Same numbers as decoding it alone.")
+            else:
+                note = tr("Valid length {valid} of {width}: keys {first}–{last} are <pad>, masked before the softmax "
+                          "(weight exactly 0, grey). Same numbers as decoding it alone.")
+            note = note.format(valid=valid, width=width, first=padded[0], last=padded[-1])
         else:
-            note = f"The longest ({width} tokens): no padding. Choose a shorter sentence to see masked keys."
+            note = tr("The longest ({width} tokens): no padding. Choose a shorter sentence to see masked keys.").format(
+                width=width)
         self.caption.setText(f"→ {' '.join(step.output_tokens)}\n{note}")
 
     def _fill_kinds(self, prompt: bool) -> None:

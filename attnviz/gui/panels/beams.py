@@ -15,6 +15,7 @@ from attnviz.figures.beam_tree import beam_tree, coverage_figure, hypothesis_fig
 from attnviz.figures.spec import TreeSpec, empty_figure
 from attnviz.gui.decoding_area import FIRST_STEP_HINT
 from attnviz.gui.heatmap import Heatmap
+from attnviz.i18n import tr
 from attnviz.render.figure_painter import elided_title, paint_figure, tree_geometry
 from attnviz.session import Session, SessionState, changed
 
@@ -61,7 +62,7 @@ class TreeView(QtWidgets.QWidget):
         if self.spec is None:
             return
         menu = QtWidgets.QMenu(self)
-        menu.addAction("Export tree…", lambda: self.export_requested.emit())
+        menu.addAction(tr("Export tree…"), lambda: self.export_requested.emit())
         menu.exec(event.globalPos())
 
 
@@ -109,11 +110,11 @@ class BeamsPanel(QtWidgets.QWidget):
         self.coverage = Heatmap()
         self.coverage.setMinimumHeight(100)
         self.coverage.setMaximumHeight(150)
-        self.coverage.setToolTip("Total attention each source token has received so far (last layer, heads "
-                                 "averaged): about 1 where a word was translated once, near 0 for a dropped word, "
-                                 "well above 1 for a repeated one")
-        caption = QtWidgets.QLabel("Beam search keeps the best hypotheses at every step; faded branches were pruned. "
-                                   "Click a node to see its attention. Set the beam size beside Reset.")
+        self.coverage.setToolTip(tr("Total attention each source token has received so far (last layer, heads "
+                                    "averaged): about 1 where a word was translated once, near 0 for a dropped "
+                                    "word, well above 1 for a repeated one"))
+        caption = QtWidgets.QLabel(tr("Beam search keeps the best hypotheses at every step; faded branches were "
+                                      "pruned. Click a node to see its attention. Set the beam size beside Reset."))
         caption.setWordWrap(True)
         tree_box = QtWidgets.QWidget()
         tree_layout = QtWidgets.QVBoxLayout(tree_box)
@@ -146,11 +147,11 @@ class BeamsPanel(QtWidgets.QWidget):
 
     def _draw(self) -> None:
         state, source = self.state, self.state.shown_source
-        self.attention.set_hint(FIRST_STEP_HINT if source is not None and state.step is None else "")
+        self.attention.set_hint(tr(FIRST_STEP_HINT) if source is not None and state.step is None else "")
         if source is None or state.step is None:
             self.tree.show_tree(None)
             self.tree_title.set_title("")
-            self.attention.show_figure(empty_figure("Step the decoder to grow the beam tree"))
+            self.attention.show_figure(empty_figure(tr("Step the decoder to grow the beam tree")))
             self.coverage.show_figure(empty_figure(""))
             return
         spec = beam_tree(state.steps, state.position, self.selected)
@@ -166,7 +167,7 @@ class BeamsPanel(QtWidgets.QWidget):
             self.tree_area.ensureVisible(centre.x(), centre.y(), int(box.width()), int(box.height()))
         node = spec.nodes[spec.selected] if spec.selected is not None else None
         if node is None or not node.tokens:
-            self.attention.show_figure(empty_figure("Click a hypothesis in the tree"))
+            self.attention.show_figure(empty_figure(tr("Click a hypothesis in the tree")))
             self.coverage.show_figure(empty_figure(""))
             return
         self.attention.show_figure(hypothesis_figure(state.steps, node, source))

@@ -19,12 +19,13 @@ from attnviz.figures.spec import GridSpec
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.wrap_row import WrapRow
+from attnviz.i18n import N_, tr
 from attnviz.paths import shipped_models
 from attnviz.session import Session, SessionState, changed
 
-NONE = "(choose a model)"
-OTHER = "Other checkpoint…"
-OTHER_HF = "Other Hugging Face model…"
+NONE = N_("(choose a model)")
+OTHER = N_("Other checkpoint…")  # (the English also marks the entry: its item data)
+OTHER_HF = N_("Other Hugging Face model…")
 COMPARE_DELAY_MS = 150  # the second model decodes again once stepping pauses
 
 
@@ -38,22 +39,22 @@ class ComparePanel(QtWidgets.QWidget):
         self.session = session
         self.state = SessionState()
         self.model_box = QtWidgets.QComboBox()
-        self.model_box.addItem(NONE, "")
+        self.model_box.addItem(tr(NONE), "")
         for path in shipped_models():
             kind = KINDS.get(checkpoint_kind(path))
             if kind is not None and kind.is_translation:  # (the registry says which kinds translate)
                 self.model_box.addItem(path.stem, str(path))
-        self.model_box.addItem(OTHER, OTHER)
-        self.model_box.addItem(OTHER_HF, OTHER_HF)
-        self.model_box.setToolTip("The model to compare with the loaded one, on the same sentence")
-        self.export_button = QtWidgets.QPushButton("Export…")
-        self.export_button.setToolTip("Export the three maps as one figure")
+        self.model_box.addItem(tr(OTHER), OTHER)
+        self.model_box.addItem(tr(OTHER_HF), OTHER_HF)
+        self.model_box.setToolTip(tr("The model to compare with the loaded one, on the same sentence"))
+        self.export_button = QtWidgets.QPushButton(tr("Export…"))
+        self.export_button.setToolTip(tr("Export the three maps as one figure"))
         self.own = QtWidgets.QLabel(" ")
         self.own.setWordWrap(True)
         self.own.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.first, self.second, self.difference = Heatmap(), Heatmap(), Heatmap()
         self.heatmaps = (self.first, self.second, self.difference)
-        chooser = WrapRow((QtWidgets.QLabel("Compare with"), self.model_box, self.export_button), max_lines=3,
+        chooser = WrapRow((QtWidgets.QLabel(tr("Compare with")), self.model_box, self.export_button), max_lines=3,
                           stretch=1)  # (on more lines in a narrow dock with large text)
         maps = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         for heatmap in self.heatmaps:
@@ -88,7 +89,7 @@ class ComparePanel(QtWidgets.QWidget):
         if not self.difference.values.size:
             return None
         figures = (self.first.spec, self.second.spec, self.difference.spec)
-        return comparison_grid(figures, "Attention of two models on the source sentence, and their difference")
+        return comparison_grid(figures, tr("Attention of two models on the source sentence, and their difference"))
 
     def _draw(self) -> None:
         state, comparison = self.state, self.state.comparison
@@ -98,7 +99,8 @@ class ComparePanel(QtWidgets.QWidget):
             heatmap.show_figure(spec)
         self.export_button.setEnabled(bool(self.difference.values.size))
         if comparison is not None:
-            self.own.setText(f"{comparison.model} by itself: {' '.join(comparison.own_translation)}")
+            self.own.setText(tr("{model} by itself: {translation}").format(
+                model=comparison.model, translation=" ".join(comparison.own_translation)))
         else:
             self.own.setText(" ")
 
@@ -137,8 +139,8 @@ class ComparePanel(QtWidgets.QWidget):
     def _ask_for_model(self, hugging_face: bool) -> str:
         """A checkpoint file, or a Hugging Face model folder (the File menu's dialog); "" when cancelled."""
         if not hugging_face:
-            return file_dialogs.open_file_name(self, "Compare with", "",
-                                               "attnviz checkpoints (*.safetensors);;All files (*)")[0]
+            return file_dialogs.open_file_name(self, tr("Compare with"), "",
+                                               tr("attnviz checkpoints (*.safetensors);;All files (*)"))[0]
         from attnviz.gui.hf_dialog import OpenHuggingFaceDialog
 
         dialog = OpenHuggingFaceDialog(self)

@@ -18,6 +18,7 @@ from attnviz.core.kinds import AttentionKind
 from attnviz.figures.computation import SIGNED_MAP, Stage, computation_stages, computation_title
 from attnviz.figures.panels import MASK_MAP
 from attnviz.gui.heatmap import Heatmap
+from attnviz.i18n import tr
 from attnviz.render.figure_painter import argb_table
 from attnviz.session import Session, SessionState, changed
 
@@ -34,13 +35,14 @@ class ComputationPanel(QtWidgets.QWidget):
         self.computation: QueryComputation | None = None
         self.kind_box = QtWidgets.QComboBox()
         self.layer_box, self.head_box, self.query_box = (QtWidgets.QSpinBox() for _ in range(3))
-        for box, prefix in ((self.layer_box, "layer "), (self.head_box, "head "), (self.query_box, "query ")):
+        for box, prefix in ((self.layer_box, tr("layer ")), (self.head_box, tr("head ")),
+                            (self.query_box, tr("query "))):
             box.setPrefix(prefix)
             box.setRange(1, 1)
-        self.follow = QtWidgets.QCheckBox("Follow")
+        self.follow = QtWidgets.QCheckBox(tr("Follow"))
         self.follow.setChecked(True)
-        self.follow.setToolTip("Show the newest query of the step on show (the row the decoder just computed)")
-        self.summary = QtWidgets.QLabel("Click a row of the Attention heatmap, or pick a query here.")
+        self.follow.setToolTip(tr("Show the newest query of the step on show (the row the decoder just computed)"))
+        self.summary = QtWidgets.QLabel(tr("Click a row of the Attention heatmap, or pick a query here."))
         self.summary.setWordWrap(True)
         self.readout = QtWidgets.QLabel(" ")
         self.readout.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -84,7 +86,7 @@ class ComputationPanel(QtWidgets.QWidget):
         if changed(old, new, "model", "shown_source", "step"):
             self._fit_pickers()
             if new.shown_source is None:
-                self._clear("Type a sentence to see the computation of a query.")
+                self._clear(tr("Type a sentence to see the computation of a query."))
             else:  # the newest query, or the one chosen, of the step now on show
                 self.follow_timer.start()
         if new.computation is not None and changed(old, new, "computation"):
@@ -112,8 +114,9 @@ class ComputationPanel(QtWidgets.QWidget):
         for name, heatmap in self.heatmaps.items():  # (a strip made while the panel is on screen starts hidden)
             heatmap.setVisible(name in shown)
         difference = comp.difference_from_model()
-        self.summary.setText(f"{computation_title(comp)}: weights recomputed from q, k and the mask; largest "
-                             f"difference from the model's own weights {difference:.1e}.")
+        self.summary.setText(tr("{title}: weights recomputed from q, k and the mask; largest difference from the "
+                                "model's own weights {difference:.1e}.").format(title=computation_title(comp),
+                                                                               difference=difference))
         self.readout.setText(" ")
 
     def _heatmap(self, stage: Stage, index: int) -> Heatmap:
@@ -182,11 +185,11 @@ class ComputationPanel(QtWidgets.QWidget):
         if self.session is None or kind is None or self.state.shown_source is None:
             return
         if kind is not AttentionKind.ENCODER_SELF and self.state.step is None:
-            self._clear("Step the decoder: its queries appear one per step.")
+            self._clear(tr("Step the decoder: its queries appear one per step."))
             return
         if not self._colours_ready:  # (read from pyqtgraph's files: on the worker, before the first query's job)
             self._colours_ready = True
-            self.session.compute_view("computation-colours", "Computing the query…",
+            self.session.compute_view("computation-colours", tr("Computing the query…"),
                                       lambda: [argb_table(name) for name in (SIGNED_MAP, MASK_MAP, "viridis")],
                                       lambda _tables: None)
         self.session.inspect_query(kind, self.layer_box.value() - 1, self.head_box.value() - 1,
@@ -213,5 +216,9 @@ class ComputationPanel(QtWidgets.QWidget):
             self.readout.setText(" ")
             return
         token = html.escape(comp.key_tokens[column])
-        text = f"key {column + 1} <b>{token}</b>: score {comp.scores[column]:.3f}, weight {comp.weights[column]:.4f}"
-        self.readout.setText(text + (" (masked)" if not comp.visible[column] else ""))
+        number, score, weight = column + 1, comp.scores[column], comp.weights[column]
+        if comp.visible[column]:
+            text = tr("key {number} <b>{token}</b>: score {score:.3f}, weight {weight:.4f}")
+        else:
+            text = tr("key {number} <b>{token}</b>: score {score:.3f}, weight {weight:.4f} (masked)")
+        self.readout.setText(text.format(number=number, token=token, score=score, weight=weight))

@@ -18,12 +18,15 @@ from attnviz.figures.panels import kernel_weights_figure
 from attnviz.figures.spec import FigureSpec
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.titled_plot import TitledPlot, legend_below
+from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 
 NONPARAMETRIC_PEN = pg.mkPen((31, 119, 180), width=2)
 PARAMETRIC_PEN = pg.mkPen((255, 127, 14), width=2)
 TRUTH_PEN = pg.mkPen((40, 40, 40), width=1.5, style=QtCore.Qt.PenStyle.DashLine)
-HEATMAP_MODELS = ("non-parametric", "parametric")
+HEATMAP_MODELS = (N_("non-parametric"), N_("parametric"))  # (shown translated; the English is the item data)
+KERNEL_NAMES = {"gaussian": N_("gaussian"), "boxcar": N_("boxcar"), "epanechnikov": N_("epanechnikov"),
+                "constant": N_("constant")}  # KERNELS as the window names them
 
 
 class KernelPanel(QtWidgets.QWidget):
@@ -35,45 +38,47 @@ class KernelPanel(QtWidgets.QWidget):
         self.session = session
         self.fit: KernelFit | None = None
         self.kernel_box = QtWidgets.QComboBox()
-        self.kernel_box.addItems(list(KERNELS))
+        for kernel in KERNELS:
+            self.kernel_box.addItem(tr(KERNEL_NAMES.get(kernel, kernel)), kernel)
         self.bandwidth = QtWidgets.QDoubleSpinBox()
         self.bandwidth.setRange(*BANDWIDTH_CHOICES)
         self.bandwidth.setSingleStep(0.05)
         self.bandwidth.setDecimals(2)
         self.bandwidth.setValue(1.0)
-        self.bandwidth.setToolTip("Bandwidth h of the non-parametric kernel K((x − xᵢ) / h)")
+        self.bandwidth.setToolTip(tr("Bandwidth h of the non-parametric kernel K((x − xᵢ) / h)"))
         self.heatmap_model = QtWidgets.QComboBox()
-        self.heatmap_model.addItems(list(HEATMAP_MODELS))
+        for model in HEATMAP_MODELS:
+            self.heatmap_model.addItem(tr(model), model)
         self.summary = QtWidgets.QLabel(" ")
         self.summary.setWordWrap(True)
         controls = QtWidgets.QGridLayout()  # label above control: narrow enough to dock beside others
-        for column, (label, widget) in enumerate((("Kernel", self.kernel_box), ("Bandwidth h", self.bandwidth),
-                                                  ("Heatmap", self.heatmap_model))):
+        for column, (label, widget) in enumerate(((tr("Kernel"), self.kernel_box), (tr("Bandwidth h"), self.bandwidth),
+                                                  (tr("Heatmap"), self.heatmap_model))):
             controls.addWidget(QtWidgets.QLabel(label), 0, column)
             controls.addWidget(widget, 1, column)
         controls.setColumnStretch(3, 1)
 
-        self.curves_view = TitledPlot(title="Predictions (drag the red line to move the query)")
+        self.curves_view = TitledPlot(title=tr("Predictions (drag the red line to move the query)"))
         self.curves = self.curves_view.plot
         self.curves.setMouseEnabled(x=True, y=True)
         legend_below(self.curves, columns=1)  # (two columns of these names would widen the dock)
         self.curves.setLabel("bottom", "x")
         self.curves.setLabel("left", "y")
         self.points = self.curves.plot([], [], pen=None, symbol="o", symbolSize=6, symbolBrush=(150, 150, 150),
-                                       symbolPen=None, name="training points")
-        self.truth = self.curves.plot([], [], pen=TRUTH_PEN, name="true f(x) = 2 sin x + x^0.8")
-        self.nonparametric = self.curves.plot([], [], pen=NONPARAMETRIC_PEN, name="non-parametric")
-        self.parametric = self.curves.plot([], [], pen=PARAMETRIC_PEN, name="parametric (learned w)")
+                                       symbolPen=None, name=tr("training points"))
+        self.truth = self.curves.plot([], [], pen=TRUTH_PEN, name=tr("true f(x) = 2 sin x + x^0.8"))
+        self.nonparametric = self.curves.plot([], [], pen=NONPARAMETRIC_PEN, name=tr("non-parametric"))
+        self.parametric = self.curves.plot([], [], pen=PARAMETRIC_PEN, name=tr("parametric (learned w)"))
         self.query_line = pg.InfiniteLine(pos=2.5, angle=90, movable=True, pen=pg.mkPen((220, 40, 40), width=2),
                                           hoverPen=pg.mkPen((255, 0, 0), width=3))
         self.curves.addItem(self.query_line)
         self.query_marks = pg.ScatterPlotItem(size=11, pen=pg.mkPen("k"))
         self.curves.addItem(self.query_marks)
 
-        self.weights_view = TitledPlot(title="Attention weights of the query over training points")
+        self.weights_view = TitledPlot(title=tr("Attention weights of the query over training points"))
         self.weights_view.setMaximumHeight(200)
         self.weights = self.weights_view.plot
-        self.weights.setLabel("bottom", "training x")
+        self.weights.setLabel("bottom", tr("training x"))
         self.weights.setXLink(self.curves)
         self.nonparametric_bars = pg.BarGraphItem(x=[], height=[], width=0.04, brush=(31, 119, 180))
         self.parametric_bars = pg.BarGraphItem(x=[], height=[], width=0.04, brush=(255, 127, 14))
@@ -93,10 +98,10 @@ class KernelPanel(QtWidgets.QWidget):
         layout.addWidget(split, 1)
         layout.addWidget(self.summary)
 
-        self.kernel_box.currentTextChanged.connect(self._on_control_changed)
+        self.kernel_box.currentIndexChanged.connect(self._on_control_changed)
         self.bandwidth.valueChanged.connect(self._on_control_changed)
         self.query_line.sigPositionChanged.connect(self._on_control_changed)
-        self.heatmap_model.currentTextChanged.connect(self._on_heatmap_model_changed)
+        self.heatmap_model.currentIndexChanged.connect(self._on_heatmap_model_changed)
 
     # -- input ------------------------------------------------------------------------------
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
@@ -109,7 +114,7 @@ class KernelPanel(QtWidgets.QWidget):
         self.fit = fit
         for widget in (self.kernel_box, self.bandwidth, self.query_line):
             widget.blockSignals(True)
-        self.kernel_box.setCurrentText(fit.kernel)
+        self.kernel_box.setCurrentIndex(max(0, self.kernel_box.findData(fit.kernel)))
         self.bandwidth.setValue(fit.bandwidth)
         if not self.query_line.moving:  # while dragged, the line leads and fits follow it
             self.query_line.setValue(fit.query)
@@ -129,11 +134,12 @@ class KernelPanel(QtWidgets.QWidget):
             self.curves.autoRange()
         self._draw_heatmap()
         mse_np, mse_p = fit.test_mse()
-        self.summary.setText(
-            f"Query x = {fit.query:.2f}: non-parametric ŷ = {fit.query_nonparametric:.3f}, parametric ŷ = "
-            f"{fit.query_parametric:.3f}. Learned w = {fit.w:.3f} "
-            f"(bandwidth 1/|w| = {1 / abs(fit.w) if fit.w else float('inf'):.3f}). "
-            f"Test MSE: non-parametric {mse_np:.3f}, parametric {mse_p:.3f}.")
+        self.summary.setText(tr(
+            "Query x = {query:.2f}: non-parametric ŷ = {nonparametric:.3f}, parametric ŷ = {parametric:.3f}. "
+            "Learned w = {w:.3f} (bandwidth 1/|w| = {bandwidth:.3f}). "
+            "Test MSE: non-parametric {mse_np:.3f}, parametric {mse_p:.3f}.").format(
+            query=fit.query, nonparametric=fit.query_nonparametric, parametric=fit.query_parametric, w=fit.w,
+            bandwidth=1 / abs(fit.w) if fit.w else float("inf"), mse_np=mse_np, mse_p=mse_p))
 
     def figure(self) -> FigureSpec:
         """The (test × train) attention-weight heatmap on show (no cells before the first fit)."""
@@ -144,13 +150,13 @@ class KernelPanel(QtWidgets.QWidget):
         fit = self.fit
         if fit is None:
             return
-        self.heatmap.show_figure(kernel_weights_figure(fit, self.heatmap_model.currentText() == "parametric"))
+        self.heatmap.show_figure(kernel_weights_figure(fit, self.heatmap_model.currentData() == "parametric"))
         self.heatmap.highlight_row(int(np.argmin(np.abs(fit.x_test - fit.query))))
 
-    def _on_heatmap_model_changed(self, _text: str) -> None:
+    def _on_heatmap_model_changed(self, _index: int) -> None:
         self._draw_heatmap()
 
     def _on_control_changed(self, *_args) -> None:
         if self.session is not None:
-            self.session.fit_kernel(self.kernel_box.currentText(), float(self.bandwidth.value()),
+            self.session.fit_kernel(self.kernel_box.currentData(), float(self.bandwidth.value()),
                                     float(self.query_line.value()))

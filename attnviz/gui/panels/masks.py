@@ -8,6 +8,7 @@ from attnviz.figures.panels import batch_padding_figure, causal_mask_figure, pad
 from attnviz.figures.spec import empty_figure
 from attnviz.gui.decoding_area import FIRST_STEP_HINT
 from attnviz.gui.heatmap import Heatmap
+from attnviz.i18n import tr
 from attnviz.session import Session, SessionState, changed
 
 
@@ -20,8 +21,8 @@ class MasksPanel(QtWidgets.QWidget):
         self.causal = Heatmap(colour_bar=False)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        caption = QtWidgets.QLabel("Blue: the query may attend to the key. Grey: masked (weight exactly 0). "
-                                   "The Attention panel can overlay the same grey on masked cells.")
+        caption = QtWidgets.QLabel(tr("Blue: the query may attend to the key. Grey: masked (weight exactly 0). "
+                                      "The Attention panel can overlay the same grey on masked cells."))
         caption.setWordWrap(True)
         layout.addWidget(caption)
         layout.addWidget(self.padding, 1)  # (one row for a sentence, one per sentence for a batch)
@@ -31,8 +32,8 @@ class MasksPanel(QtWidgets.QWidget):
         if not changed(old, new, "shown_source", "step", "loading", "model", "batch"):
             return
         if new.model is None and new.loading:
-            self.padding.show_figure(empty_figure("Loading…"))
-            self.causal.show_figure(empty_figure("Loading…"))
+            self.padding.show_figure(empty_figure(tr("Loading…")))
+            self.causal.show_figure(empty_figure(tr("Loading…")))
             return
         if old is None or changed(old, new, "shown_source", "loading", "model", "batch"):  # not per step
             # one sentence alone is never padded: when the sentence on show is one of the batch decoded in
@@ -41,5 +42,5 @@ class MasksPanel(QtWidgets.QWidget):
                                                   {source.text for source in new.batch.sources})
             self.padding.show_figure(batch_padding_figure(new.batch) if in_batch and new.batch is not None
                                      else padding_mask_figure(new.shown_source))
-        self.causal.set_hint(FIRST_STEP_HINT if new.shown_source is not None and new.step is None else "")
+        self.causal.set_hint(tr(FIRST_STEP_HINT) if new.shown_source is not None and new.step is None else "")
         self.causal.show_figure(causal_mask_figure(new.shown_source, new.step))

@@ -12,6 +12,7 @@ from attnviz.figures.panels import positional_similarity_figure, positional_tabl
 from attnviz.figures.spec import empty_figure
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.titled_plot import legend_below
+from attnviz.i18n import tr
 from attnviz.session import Session, SessionState, changed
 
 DEFAULT_DIMS = "6, 7, 8, 9"  # the book plots these
@@ -28,10 +29,10 @@ def parse_dims(text: str, width: int) -> tuple[list[int], list[str]]:
         try:
             lo, hi = int(lo_s), int(hi_s or lo_s)
         except ValueError:
-            problems.append(f"“{part}” (not a number)")
+            problems.append(tr("“{part}” (not a number)").format(part=part))
             continue
         if not (0 <= lo <= hi < width):
-            problems.append(f"“{part}” (outside 0…{width - 1})")
+            problems.append(tr("“{part}” (outside 0…{last})").format(part=part, last=width - 1))
             continue
         dims.extend(d for d in range(lo, hi + 1) if d not in dims)
     return dims, problems
@@ -50,9 +51,9 @@ class PositionalPanel(QtWidgets.QWidget):
         self.similarity_view = Heatmap()
         self.curves = pg.PlotWidget(background="w")
         legend_below(self.curves.getPlotItem(), columns=2)
-        self.curves.setLabel("bottom", "position")
+        self.curves.setLabel("bottom", tr("position"))
         self.dims_edit = QtWidgets.QLineEdit(DEFAULT_DIMS)
-        self.dims_edit.setToolTip("Dimensions to plot over positions, e.g. 6, 7, 8-9")
+        self.dims_edit.setToolTip(tr("Dimensions to plot over positions, e.g. 6, 7, 8-9"))
         # On lines of its own, two lines tall, as wide as the panel lets it be: a message never moves the
         # field, the plot or the dock (a longer one is cut; its tooltip has it whole).
         self.message = QtWidgets.QLabel(" ")
@@ -63,23 +64,23 @@ class PositionalPanel(QtWidgets.QWidget):
         self.message.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
         self.message.setFixedHeight(2 * self.message.fontMetrics().lineSpacing())
         row = QtWidgets.QHBoxLayout()
-        row.addWidget(QtWidgets.QLabel("Dimensions:"))
+        row.addWidget(QtWidgets.QLabel(tr("Dimensions:")))
         row.addWidget(self.dims_edit, 1)
         tabs = QtWidgets.QTabWidget()
-        tabs.addTab(self.table_view, "Table")
+        tabs.addTab(self.table_view, tr("Table"))
         curves_page = QtWidgets.QWidget()
         curves_layout = QtWidgets.QVBoxLayout(curves_page)
         curves_layout.addLayout(row)
         curves_layout.addWidget(self.message)
         curves_layout.addWidget(self.curves, 1)
-        tabs.addTab(curves_page, "Curves")
+        tabs.addTab(curves_page, tr("Curves"))
         tabs.addTab(self.similarity_view, "PE · PEᵀ")
-        self.rope_frequencies = pg.PlotWidget(background="w", title="θ_i: the angle pair i turns per position")
-        self.rope_frequencies.setLabel("bottom", "pair i")
-        self.rope_frequencies.setLabel("left", "θ_i (radians)")
+        self.rope_frequencies = pg.PlotWidget(background="w", title=tr("θ_i: the angle pair i turns per position"))
+        self.rope_frequencies.setLabel("bottom", tr("pair i"))
+        self.rope_frequencies.setLabel("left", tr("θ_i (radians)"))
         self.rope_frequencies.setLogMode(y=True)
-        self.rope_decay = pg.PlotWidget(background="w", title="q·k of two all-ones vectors m apart (1 at m = 0)")
-        self.rope_decay.setLabel("bottom", "distance m (positions)")
+        self.rope_decay = pg.PlotWidget(background="w", title=tr("q·k of two all-ones vectors m apart (1 at m = 0)"))
+        self.rope_decay.setLabel("bottom", tr("distance m (positions)"))
         rope_page = QtWidgets.QWidget()
         rope_layout = QtWidgets.QVBoxLayout(rope_page)
         rope_layout.addWidget(self.rope_frequencies, 1)
@@ -105,7 +106,7 @@ class PositionalPanel(QtWidgets.QWidget):
             table = new.model.positional_table if new.model is not None else None
             self.table = np.zeros((0, 0), np.float32) if table is None else table
             if new.model is None:  # nothing known yet: not "this model has none"
-                waiting = empty_figure("Loading…" if new.loading else "Open a checkpoint")
+                waiting = empty_figure(tr("Loading…") if new.loading else tr("Open a checkpoint"))
                 self.table_view.show_figure(waiting)
                 self.similarity_view.show_figure(waiting)
             else:
@@ -127,7 +128,7 @@ class PositionalPanel(QtWidgets.QWidget):
     def _show_description(self, described: PositionalDescription | None) -> None:
         """The note line and, for a rotary model, the RoPE tab (its frequencies and the decay with distance)."""
         self.described = described
-        self.note.setText(described.note if described is not None else "")
+        self.note.setText(tr(described.note) if described is not None else "")
         self.note.setVisible(described is not None)
         index = self.tabs.indexOf(self.rope_page)
         rope = described is not None and described.rope_frequencies is not None and described.rope_decay is not None
@@ -156,15 +157,17 @@ class PositionalPanel(QtWidgets.QWidget):
         dims, problems = parse_dims(self.dims_edit.text(), width)
         shown = dims[:MAX_CURVES]
         if len(dims) > MAX_CURVES:
-            problems.append(f"dimensions after the first {MAX_CURVES} (of {len(dims)})")
-        text = ("Skipped " + ", ".join(problems)) if problems else " "
+            problems.append(tr("dimensions after the first {count} (of {total})").format(count=MAX_CURVES,
+                                                                                          total=len(dims)))
+        text = tr("Skipped {problems}").format(problems=tr(", ").join(problems)) if problems else " "
         self.message.setText(text)
         self.message.setToolTip(text.strip())
         described = self.described
         x = described.row_values if described is not None and described.row_values is not None \
             else np.arange(self.table.shape[0])
-        self.curves.setLabel("bottom", described.row_axis if described is not None else "position")
+        self.curves.setLabel("bottom", tr(described.row_axis) if described is not None else tr("position"))
         for i, dim in enumerate(shown):
-            name = f"head {dim + 1}" if described is not None and not described.vectors else f"dim {dim}"
+            name = tr("head {number}").format(number=dim + 1) if described is not None and not described.vectors \
+                else tr("dim {number}").format(number=dim)
             self.curves.plot(x, self.table[:, dim], pen=pg.mkPen(pg.intColor(i, max(len(shown), 1)), width=2),
                              name=name)

@@ -14,9 +14,10 @@ from PySide6 import QtWidgets
 from attnviz.figures.rollout import ROLLOUT_METHOD, encoder_rollout_figure, source_attribution_figure
 from attnviz.figures.spec import FigureSpec, empty_figure
 from attnviz.gui.heatmap import Heatmap
+from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 
-COMPUTING = "Computing the rollout…"
+COMPUTING = N_("Computing the rollout…")
 
 
 class RolloutPanel(QtWidgets.QWidget):
@@ -28,18 +29,18 @@ class RolloutPanel(QtWidgets.QWidget):
         self.state = SessionState()
         self._wanted: dict[str, tuple] = {}  # heatmap name -> what its latest request was for
         self.encoder_layer = QtWidgets.QSpinBox()
-        self.encoder_layer.setPrefix("encoder layers 1–")
+        self.encoder_layer.setPrefix(tr("encoder layers 1–"))
         self.decoder_layer = QtWidgets.QSpinBox()
-        self.decoder_layer.setPrefix("decoder layer ")
+        self.decoder_layer.setPrefix(tr("decoder layer "))
         for box in (self.encoder_layer, self.decoder_layer):
             box.setRange(1, 1)
         self.encoder = Heatmap()
         self.attribution = Heatmap()
-        caption = QtWidgets.QLabel("Attention rollout (Abnar & Zuidema, 2020): heads averaged, 0.5·A + 0.5·I for "
-                                   "the residual, rows renormalised, layers multiplied. Hover here for more.")
+        caption = QtWidgets.QLabel(tr("Attention rollout (Abnar & Zuidema, 2020): heads averaged, 0.5·A + 0.5·I "
+                                      "for the residual, rows renormalised, layers multiplied. Hover here for more."))
         caption.setWordWrap(True)
         for widget in (self, caption, self.encoder, self.attribution):
-            widget.setToolTip(ROLLOUT_METHOD)
+            widget.setToolTip(tr(ROLLOUT_METHOD))
         layout = QtWidgets.QVBoxLayout(self)  # each picker above its heatmap: narrow enough to dock beside others
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(caption)
@@ -55,13 +56,13 @@ class RolloutPanel(QtWidgets.QWidget):
         if changed(old, new, "shown_source"):
             source = new.shown_source
             prompt = source is not None and source.prompt  # a decoder-only model: one sequence, its layers
-            self.encoder_layer.setPrefix("prompt layers 1–" if prompt else "encoder layers 1–")
-            self.decoder_layer.setPrefix("source view after layers 1–" if prompt else "decoder layer ")
+            self.encoder_layer.setPrefix(tr("prompt layers 1–") if prompt else tr("encoder layers 1–"))
+            self.decoder_layer.setPrefix(tr("source view after layers 1–") if prompt else tr("decoder layer "))
             layers = source.encoder_weights.shape[0] if source is not None and source.encoder_weights is not None else 1
             self._set_range(self.encoder_layer, layers, follow_last=True)
             for heatmap in (self.encoder, self.attribution):  # a new sentence: its rollout is not known yet
                 if source is not None:
-                    heatmap.show_figure(empty_figure(COMPUTING))
+                    heatmap.show_figure(empty_figure(tr(COMPUTING)))
             self._draw_encoder()
         if changed(old, new, "shown_source", "step"):
             step = new.step
@@ -101,4 +102,4 @@ class RolloutPanel(QtWidgets.QWidget):
         if self.session is None:
             done(job())
         else:
-            self.session.compute_view(f"rollout-{name}", COMPUTING, job, done)
+            self.session.compute_view(f"rollout-{name}", tr(COMPUTING), job, done)

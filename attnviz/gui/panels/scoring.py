@@ -13,6 +13,7 @@ from PySide6 import QtCore, QtWidgets
 from attnviz.core.results import DecodeStep, EncodedSource, masked_softmax_row
 from attnviz.figures.attention import shown_index
 from attnviz.gui.titled_plot import TitledPlot
+from attnviz.i18n import tr
 from attnviz.session import Session, SessionState, changed
 
 SCORE_BRUSH = (90, 110, 200)
@@ -41,28 +42,28 @@ class ScoringPanel(QtWidgets.QWidget):
         self.formula = QtWidgets.QLabel(" ")
         self.layer_box = QtWidgets.QSpinBox()
         self.head_box = QtWidgets.QSpinBox()
-        for box, prefix in ((self.layer_box, "layer "), (self.head_box, "head ")):
+        for box, prefix in ((self.layer_box, tr("layer ")), (self.head_box, tr("head "))):
             box.setPrefix(prefix)
             box.setRange(1, 1)
         self.valid_len = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.valid_len.setRange(0, 0)
         self.valid_len.setTickPosition(QtWidgets.QSlider.TickPosition.TicksBelow)
-        self.valid_label = QtWidgets.QLabel("valid length 0")
+        self.valid_label = QtWidgets.QLabel(tr("valid length {length}").format(length=0))
         self.formula.setWordWrap(True)
         heads = QtWidgets.QHBoxLayout()
         heads.addWidget(self.layer_box)
         heads.addWidget(self.head_box)
         heads.addStretch(1)
         masking = QtWidgets.QHBoxLayout()
-        masking.addWidget(QtWidgets.QLabel("Masking:"))
+        masking.addWidget(QtWidgets.QLabel(tr("Masking:")))
         masking.addWidget(self.valid_label)
         masking.addStretch(1)
         controls = QtWidgets.QVBoxLayout()  # the slider on a row of its own: usable in a narrow dock
         controls.addLayout(heads)
         controls.addLayout(masking)
         controls.addWidget(self.valid_len)
-        self.score_plot, self.score_bars = _bar_plot("Scores before softmax", "score")
-        self.weight_plot, self.weight_bars = _bar_plot("Weights after masked softmax", "weight")
+        self.score_plot, self.score_bars = _bar_plot(tr("Scores before softmax"), tr("score"))
+        self.weight_plot, self.weight_bars = _bar_plot(tr("Weights after masked softmax"), tr("weight"))
         self.weight_plot.plot.setYRange(0, 1, padding=0.02)
         self.weight_plot.plot.setXLink(self.score_plot.plot)
         self.caption = QtWidgets.QLabel(" ")
@@ -83,7 +84,7 @@ class ScoringPanel(QtWidgets.QWidget):
         if changed(old, new, "model"):
             model = new.model
             layers, heads = (model.decoder_layers, model.heads) if model is not None else (1, 1)
-            self.formula.setText(model.scoring_formula if model is not None else "")
+            self.formula.setText(tr(model.scoring_formula) if model is not None else "")
             self.layer_box.setRange(1, max(1, layers))
             self.head_box.setRange(1, max(1, heads))
             for box in (self.layer_box, self.head_box):
@@ -117,7 +118,7 @@ class ScoringPanel(QtWidgets.QWidget):
         step, source = self.step, self.source
         if step is None or source is None:
             self.scores = np.zeros(0, np.float32)
-            self.caption.setText("Step the decoder to see the scores of its current query.")
+            self.caption.setText(tr("Step the decoder to see the scores of its current query."))
         else:
             rows = step.self_scores if source.prompt and step.self_scores is not None else step.cross_scores
             layer = min(self.layer_box.value() - 1, rows.shape[0] - 1)
@@ -139,16 +140,20 @@ class ScoringPanel(QtWidgets.QWidget):
         weights = self.weights()
         self.weight_bars.setOpts(x=x, height=weights, brushes=[
             MASKED_BRUSH if m else pg.mkBrush(*WEIGHT_BRUSH) for m in masked])
-        self.valid_label.setText(f"valid length {valid}")
+        self.valid_label.setText(tr("valid length {length}").format(length=valid))
         if self.step is not None and self.source is not None and self.scores.size:
             query = self.step.query_tokens[-1]
-            note = (f"Keys from position {valid + 1} on are masked: their weight is exactly 0 and the other "
-                    "weights renormalize." if valid < len(x) else "No key is masked (the real valid length).")
             if valid == 0:
-                note = "Every key is masked: the row is all zeros (attnviz never divides by zero)."
-            where = " Its keys are the English and the answer so far: a decoder-only model has one self-attention." \
-                if self.source.prompt else ""
-            self.caption.setText(f"Query “{query}” at step {(shown_index(self.step) or 0) + 1}. {note}{where}")
+                note = tr("Every key is masked: the row is all zeros (attnviz never divides by zero).")
+            elif valid < len(x):
+                note = tr("Keys from position {position} on are masked: their weight is exactly 0 and the other "
+                          "weights renormalize.").format(position=valid + 1)
+            else:
+                note = tr("No key is masked (the real valid length).")
+            caption = tr("Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a "
+                         "decoder-only model has one self-attention.") if self.source.prompt \
+                else tr("Query “{query}” at step {step}. {note}")
+            self.caption.setText(caption.format(query=query, step=(shown_index(self.step) or 0) + 1, note=note))
 
     def _on_valid_len_value_changed(self, _value: int) -> None:
         self._draw()

@@ -27,15 +27,19 @@ from attnviz.figures.training import curves_figure, snapshot_caption, snapshot_f
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.titled_plot import TitledPlot
+from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 from attnviz.session.training import FILE_TASK, KERNEL_TASK, TrainingRun, TrainRequest, save_copy
 
-FAMILIES = (("RNN + additive (Bahdanau) attention", "rnn-additive"), ("RNN + dot-product attention", "rnn-dot"),
-            ("Transformer", "transformer"), ("Decoder-only (GPT-style)", "decoder-only"),
-            ("Nadaraya–Watson kernel regression", KERNEL_TASK))
-TASK_CHOICES = (("copy — the diagonal", "copy"), ("reverse — the anti-diagonal", "reverse"),
-                ("sort — a permutation", "sort"), ("dates — crossing lines", "dates"),
-                ("your own file (TSV)…", FILE_TASK))
+FAMILIES = ((N_("RNN + additive (Bahdanau) attention"), "rnn-additive"), (N_("RNN + dot-product attention"), "rnn-dot"),
+            ("Transformer", "transformer"), (N_("Decoder-only (GPT-style)"), "decoder-only"),
+            (N_("Nadaraya–Watson kernel regression"), KERNEL_TASK))
+# (a task's label: its short name before " — ", which the status line repeats; translations keep the " — ")
+TASK_CHOICES = ((N_("copy — the diagonal"), "copy"), (N_("reverse — the anti-diagonal"), "reverse"),
+                (N_("sort — a permutation"), "sort"), (N_("dates — crossing lines"), "dates"),
+                (N_("your own file (TSV)…"), FILE_TASK))
+SIZE_LABELS = {"tiny": N_("tiny"), "small": N_("small")}  # the names of SIZE_PRESETS, as shown
+SCORE_NAMES = (N_("exact match"), N_("test MSE"))  # values of TrainingHistory.score_name, translated where shown
 LOSS_PEN = pg.mkPen((31, 119, 180), width=2)
 SCORE_PEN = pg.mkPen((44, 160, 44), width=2)
 AGREEMENT_PEN = pg.mkPen((255, 127, 14), width=2, style=QtCore.Qt.PenStyle.DashLine)
@@ -49,14 +53,14 @@ def trained_folder() -> Path:
 
 def map_title(history: TrainingHistory, snapshot: Snapshot) -> str:
     """The dock's short title of a snapshot's map (the loss is in its curve; exports say everything)."""
-    parts = [f"step {snapshot.step:,}"]
+    parts = [tr("step {step:,}").format(step=snapshot.step)]
     if math.isfinite(snapshot.score):
         score = f"{snapshot.score:.0f} %" if history.score_name == "exact match" else f"{snapshot.score:.3g}"
-        parts.append(f"{history.score_name} {score}")
+        parts.append(f"{tr(history.score_name)} {score}")
     if snapshot.agreement is not None:
-        parts.append(f"agreement {100 * snapshot.agreement:.0f} %")
+        parts.append(tr("agreement {percent:.0f} %").format(percent=100 * snapshot.agreement))
     if snapshot.note:
-        parts.append(snapshot.note)
+        parts.append(snapshot.shown_note)
     return " · ".join(parts)
 
 
@@ -84,14 +88,15 @@ class TrainPanel(QtWidgets.QWidget):
 
         self.family_box = QtWidgets.QComboBox()
         for label, kind in FAMILIES:
-            self.family_box.addItem(label, kind)
+            self.family_box.addItem(tr(label), kind)
         self.task_box = QtWidgets.QComboBox()
         for label, task in TASK_CHOICES:
-            self.task_box.addItem(label, task)
+            self.task_box.addItem(tr(label), task)
         self.task_box.setCurrentIndex(1)  # reverse: the clearest picture (an anti-diagonal)
         self.size_box = QtWidgets.QComboBox()
-        self.size_box.addItems(list(SIZE_PRESETS))
-        self.size_box.setCurrentText("small")
+        for preset in SIZE_PRESETS:
+            self.size_box.addItem(tr(SIZE_LABELS.get(preset, preset)), preset)
+        self.size_box.setCurrentIndex(self.size_box.findData("small"))
         for box in (self.family_box, self.task_box):  # (their long names must not widen the dock)
             box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             box.setMinimumContentsLength(10)
@@ -99,32 +104,34 @@ class TrainPanel(QtWidgets.QWidget):
         self.width_box.setRange(4, 512)
         self.layers_box.setRange(1, 6)
         self.heads_box.setRange(1, 8)
-        self.width_box.setToolTip("Width of the model (num_hiddens)")
-        self.layers_box.setToolTip("Layers: the RNN's GRU layers, the Transformer's encoder and decoder layers each")
-        self.heads_box.setToolTip("Attention heads per layer (Transformer models); they must divide the width")
+        self.width_box.setToolTip(tr("Width of the model (num_hiddens)"))
+        self.layers_box.setToolTip(tr("Layers: the RNN's GRU layers, the Transformer's encoder and decoder layers "
+                                      "each"))
+        self.heads_box.setToolTip(tr("Attention heads per layer (Transformer models); they must divide the width"))
         self.epochs_box = QtWidgets.QSpinBox()
         self.epochs_box.setRange(1, 500)
         self.epochs_box.setValue(20)
-        self.epochs_box.setToolTip("Passes over the 8,192 training examples (the kernel regression: SGD steps)")
+        self.epochs_box.setToolTip(tr("Passes over the 8,192 training examples (the kernel regression: SGD steps)"))
         self.minutes_box = QtWidgets.QDoubleSpinBox()
         self.minutes_box.setRange(0, 600)
         self.minutes_box.setDecimals(1)
-        self.minutes_box.setSpecialValueText("no limit")
-        self.minutes_box.setToolTip("Stop after this many minutes even if epochs remain (0: no limit)")
+        self.minutes_box.setSpecialValueText(tr("no limit"))
+        self.minutes_box.setToolTip(tr("Stop after this many minutes even if epochs remain (0: no limit)"))
         self.probe_edit = QtWidgets.QLineEdit()
-        self.probe_edit.setToolTip("The input whose attention map is drawn after every snapshot")
-        self.train_button = QtWidgets.QPushButton("Train")
-        self.pause_button = QtWidgets.QPushButton("Pause")
-        self.stop_button = QtWidgets.QPushButton("Stop")
-        self.train_button.setToolTip("Train a new model with these settings; it opens in the window when done")
-        self.stop_button.setToolTip("Stop after the step under way; the model as it is then opens in the window")
+        self.probe_edit.setToolTip(tr("The input whose attention map is drawn after every snapshot"))
+        self.train_button = QtWidgets.QPushButton(tr("Train"))
+        self.pause_button = QtWidgets.QPushButton(tr("Pause"))
+        self.stop_button = QtWidgets.QPushButton(tr("Stop"))
+        self.train_button.setToolTip(tr("Train a new model with these settings; it opens in the window when done"))
+        self.stop_button.setToolTip(tr("Stop after the step under way; the model as it is then opens in the window"))
 
         controls = QtWidgets.QGridLayout()  # label above control, as the other panels; narrow enough to dock
         rows: tuple[tuple[tuple[str, QtWidgets.QWidget, int], ...], ...] = (
-            (("Model", self.family_box, 2), ("Task", self.task_box, 2)),
-            (("Size", self.size_box, 1), ("Width", self.width_box, 1), ("Layers", self.layers_box, 1),
-             ("Heads", self.heads_box, 1)),
-            (("Epochs", self.epochs_box, 1), ("Minutes", self.minutes_box, 1), ("Probe", self.probe_edit, 2)))
+            ((tr("Model"), self.family_box, 2), (tr("Task"), self.task_box, 2)),
+            ((tr("Size"), self.size_box, 1), (tr("Width"), self.width_box, 1), (tr("Layers"), self.layers_box, 1),
+             (tr("Heads"), self.heads_box, 1)),
+            ((tr("Epochs"), self.epochs_box, 1), (tr("Minutes"), self.minutes_box, 1),
+             (tr("Probe"), self.probe_edit, 2)))
         for number, row in enumerate(rows):
             column = 0
             for label, widget, span in row:
@@ -138,13 +145,13 @@ class TrainPanel(QtWidgets.QWidget):
             buttons_row.addWidget(button)
         buttons_row.addStretch(1)
 
-        self.status = QtWidgets.QLabel("Choose a model and a task, then press Train.")
+        self.status = QtWidgets.QLabel(tr("Choose a model and a task, then press Train."))
         self.status.setWordWrap(True)
         self.heatmap = Heatmap()
-        self.loss_view = TitledPlot(title="Training loss, by step")  # (no axis name: the room goes to the plot)
+        self.loss_view = TitledPlot(title=tr("Training loss, by step"))  # (no axis name: the room goes to the plot)
         self.loss_curve = self.loss_view.plot.plot([], [], pen=LOSS_PEN, symbol="o", symbolSize=5,
                                                    symbolBrush=(31, 119, 180), symbolPen=None)
-        self.score_view = TitledPlot(title="Held-out exact match and alignment agreement (%), by step")
+        self.score_view = TitledPlot(title=tr("Held-out exact match and alignment agreement (%), by step"))
         self.score_view.plot.setYRange(0, 100)
         self.score_curve = self.score_view.plot.plot([], [], pen=SCORE_PEN)
         self.agreement_curve = self.score_view.plot.plot([], [], pen=AGREEMENT_PEN)
@@ -173,19 +180,19 @@ class TrainPanel(QtWidgets.QWidget):
 
         self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.slider.setEnabled(False)
-        self.slider.setToolTip("Scrub back through the snapshots of the training")
-        self.slider_label = QtWidgets.QLabel("no history yet")
+        self.slider.setToolTip(tr("Scrub back through the snapshots of the training"))
+        self.slider_label = QtWidgets.QLabel(tr("no history yet"))
         self.said_label = QtWidgets.QLabel(" ")  # what the model answers the probe at the snapshot on show
         self.said_label.setWordWrap(True)
-        self.flipbook_button = QtWidgets.QPushButton("Flip-book…")
-        self.flipbook_button.setToolTip("Export the training as a flip-book: a PDF page and a GIF frame per "
-                                        "snapshot, the loss so far under each map")
-        self.curves_button = QtWidgets.QPushButton("Curves…")
-        self.curves_button.setToolTip("Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)")
-        self.save_button = QtWidgets.QPushButton("Save model…")
-        self.save_button.setToolTip("Write the trained model, with its history, as a checkpoint file")
+        self.flipbook_button = QtWidgets.QPushButton(tr("Flip-book…"))
+        self.flipbook_button.setToolTip(tr("Export the training as a flip-book: a PDF page and a GIF frame per "
+                                           "snapshot, the loss so far under each map"))
+        self.curves_button = QtWidgets.QPushButton(tr("Curves…"))
+        self.curves_button.setToolTip(tr("Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)"))
+        self.save_button = QtWidgets.QPushButton(tr("Save model…"))
+        self.save_button.setToolTip(tr("Write the trained model, with its history, as a checkpoint file"))
         history_row = QtWidgets.QHBoxLayout()
-        history_row.addWidget(QtWidgets.QLabel("History"))
+        history_row.addWidget(QtWidgets.QLabel(tr("History")))
         history_row.addWidget(self.slider, 1)
         history_row.addWidget(self.slider_label)
         buttons = QtWidgets.QHBoxLayout()
@@ -205,7 +212,7 @@ class TrainPanel(QtWidgets.QWidget):
 
         self.family_box.currentIndexChanged.connect(self._on_family_changed)
         self.task_box.activated.connect(self._on_task_chosen)
-        self.size_box.currentTextChanged.connect(lambda _text: self._apply_size())
+        self.size_box.currentIndexChanged.connect(lambda _index: self._apply_size())
         self.train_button.clicked.connect(self.start)
         self.pause_button.clicked.connect(self.toggle_pause)
         self.stop_button.clicked.connect(self.stop)
@@ -244,15 +251,15 @@ class TrainPanel(QtWidgets.QWidget):
             widget.setEnabled(not kernel)
         self.heads_box.setEnabled(not kernel and _family(self.kind) != "rnn")
         self.epochs_box.setValue(5 if kernel else 20)
-        self.epochs_box.setToolTip("SGD steps on w (the book trains 5)" if kernel else
-                                   "Passes over the 8,192 training examples (or the file's pairs)")
+        self.epochs_box.setToolTip(tr("SGD steps on w (the book trains 5)") if kernel else
+                                   tr("Passes over the 8,192 training examples (or the file's pairs)"))
         self._apply_size()
         self._update_probe_hint()
 
     def _apply_size(self) -> None:
         if self.kind == KERNEL_TASK:
             return
-        width, layers, heads = model_size(self.kind, self.size_box.currentText())
+        width, layers, heads = model_size(self.kind, str(self.size_box.currentData()))
         self.width_box.setValue(width)
         self.layers_box.setValue(layers)
         self.heads_box.setValue(heads)
@@ -260,18 +267,20 @@ class TrainPanel(QtWidgets.QWidget):
     def _on_task_chosen(self) -> None:
         if self.task == FILE_TASK:
             start = str(self.data_path or Path.home())
-            path, _ = file_dialogs.open_file_name(self, "Train on a file of pairs", start,
-                                                  "Tab-separated pairs, source<TAB>target (*.tsv *.txt);;All files (*)")
+            path, _ = file_dialogs.open_file_name(
+                self, tr("Train on a file of pairs"), start,
+                tr("Tab-separated pairs, source<TAB>target (*.tsv *.txt);;All files (*)"))
             if path:
                 self.data_path = Path(path)
-                self.task_box.setItemText(self.task_box.currentIndex(), f"file: {self.data_path.name}")
+                self.task_box.setItemText(self.task_box.currentIndex(),
+                                          tr("file: {name}").format(name=self.data_path.name))
             elif self.data_path is None:
                 self.task_box.setCurrentIndex(1)
         self._update_probe_hint()
 
     def _update_probe_hint(self) -> None:
         task = TASKS.get(self.task)
-        self.probe_edit.setPlaceholderText(task.probe if task else "the file's first sentence"
+        self.probe_edit.setPlaceholderText(task.probe if task else tr("the file's first sentence")
                                            if self.task == FILE_TASK else "")
 
     def arch(self) -> dict:
@@ -294,18 +303,20 @@ class TrainPanel(QtWidgets.QWidget):
         if (self.run is not None and self.run.running) or self.session is None:
             return
         if self.kind != KERNEL_TASK and self.heads_box.isEnabled() and self.width_box.value() % self.heads_box.value():
-            self._say(f"The width ({self.width_box.value()}) must be a multiple of the heads "
-                      f"({self.heads_box.value()}).", error=True)
+            self._say(tr("The width ({width}) must be a multiple of the heads ({heads}).").format(
+                width=self.width_box.value(), heads=self.heads_box.value()), error=True)
             return
         if self.task == FILE_TASK and self.data_path is None:
-            self._say("Choose the file of source<TAB>target pairs to train on (Task ▸ your own file).", error=True)
+            self._say(tr("Choose the file of source<TAB>target pairs to train on (Task ▸ your own file)."), error=True)
             return
         self.history, self.saved_path, self._follow = None, None, True
         self._clear()
         request = self.request()
-        what = "the book's kernel regression" if self.kind == KERNEL_TASK else \
-            f"{self.family_box.currentText()} on {self.task_box.currentText().split(' — ')[0]}"
-        self._say(f"Training {what}: the first snapshot shows the untrained model…")
+        if self.kind == KERNEL_TASK:
+            self._say(tr("Training the book's kernel regression: the first snapshot shows the untrained model…"))
+        else:
+            self._say(tr("Training {model} on {task}: the first snapshot shows the untrained model…").format(
+                model=self.family_box.currentText(), task=self.task_box.currentText().split(" — ")[0]))
         self.run = self.session.train(request, self.show_history, self._on_done, self._on_failed)
         self._update_buttons()
         self.run.start()
@@ -315,16 +326,16 @@ class TrainPanel(QtWidgets.QWidget):
             return
         if self.run.paused:
             self.run.resume()
-            self._say("Training resumed.")
+            self._say(tr("Training resumed."))
         else:
             self.run.pause()
-            self._say("Paused: Resume goes on from here; Stop opens the model as it is.")
+            self._say(tr("Paused: Resume goes on from here; Stop opens the model as it is."))
         self._update_buttons()
 
     def stop(self) -> None:
         if self.run is not None and self.run.running:
             self.run.stop()
-            self._say("Stopping after this step; the model will open as it is…")
+            self._say(tr("Stopping after this step; the model will open as it is…"))
             self._update_buttons()
 
     def _on_done(self, path: Path) -> None:
@@ -332,20 +343,21 @@ class TrainPanel(QtWidgets.QWidget):
         self._update_buttons()
         last = self.history.snapshots[-1] if self.history and self.history.snapshots else None
         summary = snapshot_caption(self.history, last) if self.history and last else ""
-        self._say(f"Done: {summary}. The model is open in the window (Save model… keeps it).")
+        self._say(tr("Done: {summary}. The model is open in the window (Save model… keeps it).").format(
+            summary=summary))
         probe = " ".join(last.cols) if self.task != KERNEL_TASK and last is not None else ""
         self.opened.emit(str(path), probe)  # (the window opens it, its probe decoded in every view)
 
     def _on_failed(self, message: str) -> None:
         self._update_buttons()
-        self._say(f"Training stopped: {message}", error=True)
+        self._say(tr("Training stopped: {message}").format(message=message), error=True)
 
     def _update_buttons(self) -> None:
         running = self.run is not None and self.run.running
         self.train_button.setEnabled(not running)
         self.pause_button.setEnabled(running)
         self.stop_button.setEnabled(running)
-        self.pause_button.setText("Resume" if running and self.run is not None and self.run.paused else "Pause")
+        self.pause_button.setText(tr("Resume") if running and self.run is not None and self.run.paused else tr("Pause"))
         has = self.history is not None and bool(self.history.snapshots)
         self.flipbook_button.setEnabled(has)
         self.curves_button.setEnabled(has)
@@ -366,19 +378,21 @@ class TrainPanel(QtWidgets.QWidget):
         raw = new.model.training.get("history")
         if raw is None:
             if self.history is not None:
-                self._say(f"{new.model.label} keeps no training history; the history below is {self.stem()}'s.")
+                self._say(tr("{model} keeps no training history; the history below is {stem}'s.").format(
+                    model=new.model.label, stem=self.stem()))
             return
         try:
             history = TrainingHistory.from_json(raw)
         except HistoryError as error:
-            self._say(f"{new.model.label}: its training history cannot be shown ({error}).", error=True)
+            self._say(tr("{model}: its training history cannot be shown ({error}).").format(
+                model=new.model.label, error=error), error=True)
             return
         if self.history is not None and self.saved_path == new.model.path:
             return  # the run just finished: its history is on show already
         self.saved_path, self._follow = new.model.path, True
         self.show_history(history)
-        self._say(f"{new.model.label}: trained on {history.task} ({len(history.snapshots)} snapshots); scrub the "
-                  "history below.")
+        self._say(tr("{model}: trained on {task} ({count} snapshots); scrub the history below.").format(
+            model=new.model.label, task=history.task, count=len(history.snapshots)))
 
     def show_history(self, history: TrainingHistory) -> None:
         """Draw the curves; the map of the newest snapshot unless the user has scrubbed back."""
@@ -390,8 +404,8 @@ class TrainPanel(QtWidgets.QWidget):
         self.loss_curve.setData(steps[keep], loss[keep])
         percent = history.score_name == "exact match"
         score = history.curve("score")
-        self.score_view.set_title("Held-out exact match and alignment agreement (%), by step" if percent else
-                                  f"Held-out {history.score_name}, by step")
+        self.score_view.set_title(tr("Held-out exact match and alignment agreement (%), by step") if percent else
+                                  tr("Held-out {score}, by step").format(score=tr(history.score_name)))
         self.score_curve.setData(steps, score)
         self._set_legend(history.score_name, percent)
         agreement = 100 * history.curve("agreement")
@@ -412,9 +426,10 @@ class TrainPanel(QtWidgets.QWidget):
         self._update_buttons()
 
     def _set_legend(self, score_name: str, with_agreement: bool) -> None:
-        name = html.escape(score_name).replace(" ", "&nbsp;")  # (an entry never breaks between swatch and name)
+        name = html.escape(tr(score_name)).replace(" ", "&nbsp;")  # (an entry never breaks between swatch and name)
         score = f'<span style="color:{SCORE_PEN.color().name()}">━━</span>&nbsp;{name}'
-        agreement = f' &nbsp; <span style="color:{AGREEMENT_PEN.color().name()}">╍╍</span>&nbsp;agreement'
+        agreement = (f' &nbsp; <span style="color:{AGREEMENT_PEN.color().name()}">╍╍</span>&nbsp;'
+                     + html.escape(tr("agreement")).replace(" ", "&nbsp;"))
         self.legend.setText(score + (agreement if with_agreement else ""))
 
     def _on_slider_moved(self, index: int) -> None:
@@ -430,21 +445,27 @@ class TrainPanel(QtWidgets.QWidget):
         self.heatmap.show_figure(replace(figure, title=map_title(self.history, snapshot)))
         for line in self.cursor_lines:
             line.setValue(snapshot.step)
-        self.slider_label.setText(f"snapshot {index + 1} of {len(self.history.snapshots)} · step {snapshot.step:,}")
+        self.slider_label.setText(tr("snapshot {index} of {count} · step {step:,}").format(
+            index=index + 1, count=len(self.history.snapshots), step=snapshot.step))
         if self.history.task != KERNEL_TASK:
             known = self.history.task in TASKS  # (its rows are the right answer; a file's are what it said)
             right = " ".join(snapshot.rows[:-1]) if known and snapshot.rows[-1:] == ("<eos>",) else ""
-            verdict = "" if not right else " ✓" if " ".join(snapshot.said) == right else f" (right: {right})"
-            self.said_label.setText(f"At step {snapshot.step:,} the model answers {' '.join(snapshot.cols)} with "
-                                    f"{' '.join(snapshot.said) or '(nothing)'}{verdict}")
+            said = dict(step=snapshot.step, probe=" ".join(snapshot.cols),
+                        answer=" ".join(snapshot.said) or tr("(nothing)"), right=right)
+            if right and " ".join(snapshot.said) != right:
+                text = tr("At step {step:,} the model answers {probe} with {answer} (right: {right})").format(**said)
+            else:
+                text = tr("At step {step:,} the model answers {probe} with {answer}").format(**said)
+                text += " ✓" if right else ""
+            self.said_label.setText(text)
         else:
-            self.said_label.setText(snapshot.note)
+            self.said_label.setText(snapshot.shown_note)
 
     def _clear(self) -> None:
         for curve in (self.loss_curve, self.score_curve, self.agreement_curve):
             curve.setData([], [])
         self.slider.setEnabled(False)
-        self.slider_label.setText("no history yet")
+        self.slider_label.setText(tr("no history yet"))
         self.said_label.setText(" ")
 
     # -- figures and files ------------------------------------------------------------------
@@ -471,8 +492,8 @@ class TrainPanel(QtWidgets.QWidget):
         if self.saved_path is None:
             return
         start = str(Path.home() / self.saved_path.name)
-        path, _ = file_dialogs.save_file_name(self, "Save the trained model", start,
-                                              "attnviz checkpoint (*.safetensors)")
+        path, _ = file_dialogs.save_file_name(self, tr("Save the trained model"), start,
+                                              tr("attnviz checkpoint (*.safetensors)"))
         if path:
             self.save_model(Path(path) if Path(path).suffix else Path(path + ".safetensors"))
 
@@ -483,8 +504,8 @@ class TrainPanel(QtWidgets.QWidget):
         try:
             save_copy(self.saved_path, target)
         except (ValueError, OSError) as error:
-            self._say(f"The model was not saved: {error}", error=True)
+            self._say(tr("The model was not saved: {error}").format(error=error), error=True)
             return False
-        self._say(f"Saved the trained model, with its training history, as {target}.")
+        self._say(tr("Saved the trained model, with its training history, as {target}.").format(target=target))
         return True
 

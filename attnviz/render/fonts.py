@@ -1,0 +1,50 @@
+"""The CJK font the app carries (Noto Sans CJK SC, a GB 2312 subset: ``resources/fonts``), registered with
+Qt's font database so that Chinese text renders everywhere Qt draws it — the window, PNG, SVG and PDF
+exports, the flip-book — whether or not the system has a CJK font. Qt falls back to it for any glyph the
+default font lacks, so Latin text keeps the system's font."""
+
+from __future__ import annotations
+
+from PySide6 import QtGui
+
+from attnviz.paths import RESOURCES_DIR
+
+CJK_FONT_FILE = RESOURCES_DIR / "fonts" / "NotoSansCJKsc-Regular-subset.otf"
+CJK_FAMILY = "Noto Sans CJK SC"
+# What an exported SVG names after the font Qt drew with, for a viewer on another machine: the same font
+# (where installed), the usual Chinese system fonts of Linux, Windows and macOS, then any sans-serif.
+SVG_FALLBACK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Microsoft YaHei",
+                         "PingFang SC", "WenQuanYi Micro Hei", "sans-serif")
+
+_unloadable = False  # the file could not be registered once: do not retry on every paint
+
+
+def ensure_cjk_font() -> bool:
+    """Register the carried CJK font with the running QGuiApplication (again after an application was
+    replaced: its font database goes with it); False when there is no application yet or the file is
+    missing or unreadable (Chinese then draws only where the system has a font for it)."""
+    global _unloadable
+    if QtGui.QGuiApplication.instance() is None:
+        return False
+    if QtGui.QFontDatabase.hasFamily(CJK_FAMILY):
+        return True
+    if _unloadable or not CJK_FONT_FILE.is_file() or QtGui.QFontDatabase.addApplicationFont(str(CJK_FONT_FILE)) < 0:
+        _unloadable = True
+        return False
+    return True
+
+
+def name_fonts_in_svg(svg: bytes) -> bytes:
+    """Qt's SVG writer names the font it drew with by Qt's alias ("Sans Serif"), which no SVG viewer knows:
+    name the family actually used, then the CJK fonts (the glyphs Qt drew from the carried font), then
+    ``sans-serif``, so another machine's viewer finds a font for every character."""
+    import re
+
+    def families(match: re.Match[bytes]) -> bytes:
+        named = match.group(1).decode("utf-8", "replace")
+        resolved = QtGui.QFontInfo(QtGui.QFont(named)).family() or named
+        listed = [resolved, *[f for f in SVG_FALLBACK_FAMILIES if f != resolved]]
+        text = ", ".join(f if f == "sans-serif" else f"'{f}'" for f in listed)
+        return b'font-family="' + text.encode("utf-8") + b'"'
+
+    return re.sub(rb'font-family="([^"\']*)"', families, svg)

@@ -1,0 +1,5882 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>attnviz</name>
+    <message>
+        <location filename="../../attnviz/cli.py" line="53"/>
+        <source>  non-parametric {kernel:&lt;13} h=0.5  test MSE {mse:.3f}</source>
+        <translation>  非参数 {kernel:&lt;13} h=0.5  测试 MSE {mse:.3f}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="58"/>
+        <source>  parametric     learned w={w:.2f}  loss {before:.1f} -&gt; {after:.1f}  test MSE {mse:.3f}</source>
+        <translation>  带参数 学得 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/computation.py" line="114"/>
+        <source> (key/value head {group} of {groups}, shared by {count} query heads)</source>
+        <translation>（键/值头 {group}/{groups}，由 {count} 个查询头共享）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="187"/>
+        <source> (stopped early)</source>
+        <translation>（提前停止）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/errors.py" line="107"/>
+        <source> Details are in {path}.</source>
+        <translation>详情见 {path}。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="113"/>
+        <source> or </source>
+        <translation> 或 </translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="18"/>
+        <source>%(prog)s: error: %(message)s
+</source>
+        <translation>%(prog)s：错误：%(message)s
+</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="312"/>
+        <source>&amp;About attnviz</source>
+        <translation>关于 attnviz(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="274"/>
+        <source>&amp;Back</source>
+        <translation>后退(&amp;B)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="308"/>
+        <source>&amp;Book figures…</source>
+        <translation>书中图表(&amp;B)…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="173"/>
+        <source>&amp;Copy heatmap</source>
+        <translation>复制热图(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="294"/>
+        <source>&amp;Decode</source>
+        <translation>解码(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="171"/>
+        <source>&amp;Export heatmap…</source>
+        <translation>导出热图(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="280"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="307"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/language.py" line="76"/>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="325"/>
+        <source>&amp;Larger text</source>
+        <translation>放大文字(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="329"/>
+        <source>&amp;Normal text size</source>
+        <translation>正常文字大小(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="70"/>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="265"/>
+        <source>&amp;Open checkpoint…</source>
+        <translation>打开检查点(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="321"/>
+        <source>&amp;Presentation mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="271"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="288"/>
+        <source>&amp;Recent files</source>
+        <translation>最近打开的文件(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="278"/>
+        <source>&amp;Reset</source>
+        <translation>重置(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="266"/>
+        <source>&amp;Save session…</source>
+        <translation>保存会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="272"/>
+        <source>&amp;Step</source>
+        <translation>单步(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="302"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="230"/>
+        <source>'checkpoint_sha256' is not a SHA-256 (64 hex digits)</source>
+        <translation>'checkpoint_sha256' 不是 SHA-256（64 位十六进制数字）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="26"/>
+        <source>(choose a model)</source>
+        <translation>（选择模型）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="168"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="454"/>
+        <source>(nothing)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="333"/>
+        <source>(press Step or F10)</source>
+        <translation>（按“单步”或 F10）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="143"/>
+        <source>(score &lt;b&gt;{score}&lt;/b&gt;, log p {log_prob}, T = {length})</source>
+        <translation>（评分 &lt;b&gt;{score}&lt;/b&gt;，log p {log_prob}，T = {length}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="142"/>
+        <source>(score &lt;b&gt;{score}&lt;/b&gt;, log p {log_prob}, T = {length}, ended)</source>
+        <translation>（评分 &lt;b&gt;{score}&lt;/b&gt;，log p {log_prob}，T = {length}，已结束）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="162"/>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/data.py" line="85"/>
+        <source>, </source>
+        <comment>list separator</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="163"/>
+        <source>, agreement {agreement:.0f} %</source>
+        <translation>，对齐一致率 {agreement:.0f} %</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="473"/>
+        <source>, validation BLEU {bleu}</source>
+        <translation>，验证集 BLEU {bleu}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="572"/>
+        <source>--all-heads shows every layer and head: leave out --layer and --head</source>
+        <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="205"/>
+        <source>--arch is nested too deeply; give a flat JSON object of settings</source>
+        <translation>--arch 嵌套过深；请给出一个扁平的设置 JSON 对象</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="203"/>
+        <source>--arch is not valid JSON ({reason})</source>
+        <translation>--arch 不是有效的 JSON（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="207"/>
+        <source>--arch must be a JSON object, e.g. '{"num_decoder_layers": 3}'</source>
+        <translation>--arch 必须是 JSON 对象，例如 '{"num_decoder_layers": 3}'</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="210"/>
+        <source>--arch: {kind} has no setting {unknown}; known: {known}</source>
+        <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="530"/>
+        <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
+        <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），收到 {bandwidth}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="244"/>
+        <location filename="../../attnviz/cli.py" line="435"/>
+        <source>--beam must be from 1 to {most}, got {beam}</source>
+        <translation>--beam 必须在 1 到 {most} 之间，收到 {beam}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live_kernel.py" line="31"/>
+        <source>--epochs must be from 1 to {most:,}</source>
+        <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="515"/>
+        <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
+        <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="800"/>
+        <source>--flipbook: 1-based head (default 1)</source>
+        <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="799"/>
+        <source>--flipbook: 1-based layer (default 1)</source>
+        <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="802"/>
+        <source>--flipbook: every layer and head, small multiples</source>
+        <translation>--flipbook：所有层和头，并排小图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="798"/>
+        <source>--flipbook: which attention (default cross)</source>
+        <translation>--flipbook：哪种注意力（默认 cross）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="528"/>
+        <source>--kernel must be one of: {names}</source>
+        <translation>--kernel 必须是以下之一：{names}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="562"/>
+        <source>--kind {name}: this model has no {kind}</source>
+        <translation>--kind {name}：此模型没有{kind}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="68"/>
+        <source>--lr must be more than 0 and at most 1</source>
+        <translation>--lr 必须大于 0 且不超过 1</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live_kernel.py" line="34"/>
+        <source>--lr must be more than 0 and at most 10</source>
+        <translation>--lr 必须大于 0 且不超过 10</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="66"/>
+        <source>--minutes must be more than 0 and at most 1,440</source>
+        <translation>--minutes 必须大于 0 且不超过 1,440</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="534"/>
+        <source>--query must be a finite number, got {query}</source>
+        <translation>--query 必须是有限数，收到 {query}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="161"/>
+        <source>--resume: {path} is another run's: {why}</source>
+        <translation>--resume：{path} 属于另一次运行：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="482"/>
+        <source>--session names the checkpoint and the sentence: leave out {option}</source>
+        <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="374"/>
+        <source>--step counts from 1, got {number}</source>
+        <translation>--step 从 1 开始计数，收到 {number}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="372"/>
+        <source>--step must be a step number or 'all', got {text!r}</source>
+        <translation>--step 必须是步数或 'all'，收到 {text!r}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="457"/>
+        <source>--step {step}: the decoding of this sentence has only {count} steps</source>
+        <translation>--step {step}：此句子的解码只有 {count} 步</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="522"/>
+        <source>--step: a {kind} model has no decoding steps</source>
+        <translation>--step：{kind} 模型没有解码步骤</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/options.py" line="46"/>
+        <source>--stop-after {stop} is past the last epoch (--epochs {epochs})</source>
+        <translation>--stop-after {stop} 超过了最后一轮（--epochs {epochs}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="281"/>
+        <source>--stop-after {stop}: the run in {path} has already finished epoch {epoch}</source>
+        <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 轮</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="140"/>
+        <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
+        <translation>--task 训练 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="749"/>
+        <source>--task: snapshots of the probe's map and the scores (default 30)</source>
+        <translation>--task：探针输入的注意力图和评分的快照数（默认 30）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="752"/>
+        <source>--task: the input whose attention map is recorded (default: the task's own)</source>
+        <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="747"/>
+        <source>--task: the model's size (default small; --arch changes single settings)</source>
+        <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="433"/>
+        <source>--text is empty: give the sentence whose attention to export</source>
+        <translation>--text 为空：请给出要导出其注意力的句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="518"/>
+        <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
+        <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="628"/>
+        <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
+        <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="272"/>
+        <source>0…7 in binary: the lower bit alternates fastest, like PE's high-frequency columns</source>
+        <translation>0…7 的二进制表示：越低的位交替越快，就像位置编码中的高频列</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="251"/>
+        <source>1 = greedy decoding; more = beam search with that many hypotheses</source>
+        <translation>1 = 贪心解码；更大 = 保留相应数量假设的束搜索</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="781"/>
+        <source>1-based step to export, or 'all' (default: the last step)</source>
+        <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/xcb_check.py" line="81"/>
+        <source>[attnviz] installing {packages} (Qt's X11 platform plugin needs them)</source>
+        <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="759"/>
+        <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
+        <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/files.py" line="32"/>
+        <location filename="../../attnviz/unopenable.py" line="22"/>
+        <source>a block device</source>
+        <translation>块设备</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/files.py" line="32"/>
+        <location filename="../../attnviz/unopenable.py" line="21"/>
+        <source>a character device</source>
+        <translation>字符设备</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="774"/>
+        <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
+        <translation>检查点（.safetensors；默认：内置的 Transformer）；kernel-regression 检查点导出其拟合结果</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="47"/>
+        <source>a checkpoint or saved session, as the desktop entry passes it: a path that cannot be opened is explained in the window</source>
+        <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/files.py" line="31"/>
+        <source>a folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="48"/>
+        <source>a folder has that name</source>
+        <translation>已有同名文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="476"/>
+        <source>a Hugging Face {architecture} model</source>
+        <translation>Hugging Face {architecture} 模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="48"/>
+        <source>A model folder on disk (config.json, the weights, the tokenizer's files: what save_pretrained writes), or a model already in your Hugging Face cache ({cache}). Nothing is downloaded.</source>
+        <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="737"/>
+        <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
+        <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/files.py" line="31"/>
+        <location filename="../../attnviz/unopenable.py" line="20"/>
+        <source>a named pipe (FIFO)</source>
+        <translation>命名管道（FIFO）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="163"/>
+        <source>a padded row of a decoder-only model's batch: recompute its sentence alone</source>
+        <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="777"/>
+        <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
+        <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="41"/>
+        <source>a saved session to open (File ▸ Save session)</source>
+        <translation>要打开的已保存会话（文件 ▸ 保存会话）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/files.py" line="33"/>
+        <location filename="../../attnviz/unopenable.py" line="23"/>
+        <source>a socket</source>
+        <translation>套接字</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/unopenable.py" line="23"/>
+        <source>a socket cannot be read as a file</source>
+        <translation>套接字不能作为文件读取</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/files.py" line="33"/>
+        <source>a symbolic link</source>
+        <translation>符号链接</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="283"/>
+        <source>A transformers model folder, or one in your Hugging Face cache</source>
+        <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/text.py" line="69"/>
+        <source>a vocabulary must not repeat a token</source>
+        <translation>词表中不能有重复的词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/text.py" line="67"/>
+        <source>a vocabulary must start with {tokens}</source>
+        <translation>词表必须以 {tokens} 开头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/unopenable.py" line="22"/>
+        <source>a whole disk is not an attnviz file</source>
+        <translation>整块磁盘不是 attnviz 文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/computation.py" line="62"/>
+        <source>a: the input of the query {token!r}</source>
+        <translation>a：查询 {token!r} 的输入</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="709"/>
+        <source>About attnviz</source>
+        <translation>关于 attnviz</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="126"/>
+        <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
+        <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="535"/>
+        <source>Additive attention on the toy example</source>
+        <translation>玩具示例上的加性注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="244"/>
+        <source>Additive attention on the toy: weights 1/2 and 1/6</source>
+        <translation>玩具示例上的加性注意力：权重为 1/2 和 1/6</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="432"/>
+        <source>agreement</source>
+        <translation>对齐一致率</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="26"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="61"/>
+        <source>agreement {percent:.0f} %</source>
+        <translation>对齐一致率 {percent:.0f} %</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="83"/>
+        <source>alignment agreement</source>
+        <translation>对齐一致率</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="31"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="55"/>
+        <source>All heads</source>
+        <translation>所有头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="580"/>
+        <location filename="../../attnviz/figures/attention.py" line="220"/>
+        <source>all heads</source>
+        <translation>所有头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="17"/>
+        <source>ambiguous option: %(option)s could match %(matches)s</source>
+        <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="810"/>
+        <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
+        <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="129"/>
+        <source>answer positions</source>
+        <translation>回答位置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="19"/>
+        <source>Architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="13"/>
+        <source>argument %(argument_name)s: %(message)s</source>
+        <translation>参数 %(argument_name)s：%(message)s</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="458"/>
+        <source>At step {step:,} the model answers {probe} with {answer}</source>
+        <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="456"/>
+        <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
+        <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/docks.py" line="100"/>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="86"/>
+        <source>Attention Cues</source>
+        <translation>注意力提示</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="513"/>
+        <source>Attention cues: the identity matrix as attention weights</source>
+        <translation>注意力提示：以单位矩阵作为注意力权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="87"/>
+        <source>Attention cues: weights of an identity attention (10 × 10)</source>
+        <translation>注意力提示：恒等注意力的权重（10 × 10）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="110"/>
+        <source>Attention heads per layer (Transformer models); they must divide the width</source>
+        <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="92"/>
+        <source>Attention of two models on the source sentence, and their difference</source>
+        <translation>两个模型在源句子上的注意力及其差异</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="88"/>
+        <source>Attention Pooling by Similarity</source>
+        <translation>基于相似度的注意力汇聚</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="87"/>
+        <source>Attention Pooling: Nadaraya-Watson Kernel Regression</source>
+        <translation>注意力汇聚：Nadaraya-Watson 核回归</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="66"/>
+        <source>Attention rollout</source>
+        <translation>注意力展开</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="17"/>
+        <source>Attention rollout (Abnar &amp; Zuidema, 2020) follows attention down through all the encoder's layers to the input tokens. Each layer's heads are averaged, the residual connection is modelled by mixing in the identity (0.5·attention + 0.5·I, rows renormalised), and the layers' matrices are multiplied, first layer first. Source attribution carries the decoder's head-averaged cross-attention through the encoder's rollout, so each output step is traced back to source words rather than encoder states. A decoder-only model has one causal self-attention: its rollout runs over the whole sequence, and each answer position's rollout row is cut to the prompt's columns: the share of it that flows from each prompt token (the rest flows from the answer so far).</source>
+        <translation>注意力展开（Abnar &amp; Zuidema, 2020）沿着编码器的所有层把注意力一路追溯到输入词元。每层的各头取平均，残差连接通过混入单位矩阵来建模（0.5·注意力 + 0.5·I，各行重新归一化），然后从第一层开始把各层的矩阵相乘。源归因把解码器各头平均后的编码器－解码器注意力经过编码器的注意力展开传递下去，从而把每个输出步追溯到源语言的词，而不是编码器的状态。仅解码器模型只有一个因果自注意力：它的注意力展开覆盖整个序列，每个回答位置的展开行被截取到提示的列：即其中从每个提示词元流入的份额（其余部分来自目前已生成的回答）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="39"/>
+        <source>Attention rollout (Abnar &amp; Zuidema, 2020): heads averaged, 0.5·A + 0.5·I for the residual, rows renormalised, layers multiplied. Hover here for more.</source>
+        <translation>注意力展开（Abnar &amp; Zuidema, 2020）：各头取平均，以 0.5·A + 0.5·I 表示残差，行重新归一化，各层相乘。悬停在此查看详情。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="78"/>
+        <source>Attention rollout, encoder {layers} (heads averaged, + I for the residual)</source>
+        <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="77"/>
+        <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
+        <translation>注意力展开，提示{layers}（各头平均，+ I 表示残差）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="89"/>
+        <location filename="../../attnviz/figures/editions.py" line="90"/>
+        <source>Attention Scoring Functions</source>
+        <translation>注意力评分函数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="78"/>
+        <source>Attention weights of the query over training points</source>
+        <translation>查询在训练样本上的注意力权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="156"/>
+        <source>Attention weights of the query x = {x:.2f} over the training points</source>
+        <translation>查询 x = {x:.2f} 在训练样本上的注意力权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="123"/>
+        <source>Attention weights, {model}</source>
+        <translation>注意力权重，{model}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="496"/>
+        <source>attnviz checkpoint (*.safetensors)</source>
+        <translation>attnviz 检查点 (*.safetensors)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="565"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="143"/>
+        <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
+        <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="71"/>
+        <source>attnviz does not know where {architecture} takes its positions from.</source>
+        <translation>attnviz 不知道 {architecture} 从何处获取位置信息。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="359"/>
+        <source>attnviz flip-book: {model} · {sentence}</source>
+        <translation>attnviz 翻页动画：{model} · {sentence}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/unopenable.py" line="16"/>
+        <source>attnviz opens a checkpoint (.safetensors), a saved session (.json) or a Hugging Face model folder</source>
+        <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="670"/>
+        <source>attnviz sessions (*.attnviz.json *.json)</source>
+        <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="677"/>
+        <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
+        <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/i18n.py" line="77"/>
+        <source>attnviz speaks {languages}; not {code}</source>
+        <translation>attnviz 只支持 {languages}；不支持 {code}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="295"/>
+        <source>attnviz train: linear warm-up, cosine decay (same peak)</source>
+        <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="237"/>
+        <source>attnviz training: {name}</source>
+        <translation>attnviz 训练：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/language.py" line="100"/>
+        <source>attnviz will speak {language} when it starts again.</source>
+        <translation>attnviz 重新启动后将使用{language}。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="872"/>
+        <location filename="../../attnviz/cli.py" line="881"/>
+        <source>attnviz: error: {message}</source>
+        <translation>attnviz：错误：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="129"/>
+        <location filename="../../attnviz/app.py" line="195"/>
+        <location filename="../../attnviz/app.py" line="204"/>
+        <source>attnviz: error: {problem}</source>
+        <translation>attnviz：错误：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="886"/>
+        <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
+        <translation>attnviz：内部错误：{kind}: {error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="875"/>
+        <source>attnviz: interrupted; no output was left half-written</source>
+        <translation>attnviz：已中断；没有输出被写了一半</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="601"/>
+        <location filename="../../attnviz/cli.py" line="653"/>
+        <source>attnviz: note: {notice}</source>
+        <translation>attnviz：提示：{notice}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/xcb_check.py" line="107"/>
+        <source>attnviz: Qt's X11 platform plugin cannot start: missing {libraries}.
+Install them with:  sudo apt-get install {packages}
+(other distributions: the packages that provide those libraries; or run under Wayland)</source>
+        <translation>attnviz：Qt 的 X11 平台插件无法启动：缺少 {libraries}。
+用以下命令安装：  sudo apt-get install {packages}
+（其他发行版：安装提供这些库的软件包；或在 Wayland 下运行）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="156"/>
+        <source>attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)</source>
+        <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="878"/>
+        <source>attnviz: terminated; no output was left half-written</source>
+        <translation>attnviz：已终止；没有输出被写了一半</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="608"/>
+        <source>attnviz: the book's attention figures</source>
+        <translation>attnviz：书中的注意力图表</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="113"/>
+        <source>attnviz: the run's state is kept in {state}: the same command with --resume continues it</source>
+        <translation>attnviz：本次运行的状态保存在 {state}：加上 --resume 运行同一命令即可继续</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="255"/>
+        <source>attnviz: warning: {message}</source>
+        <translation>attnviz：警告：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/errors.py" line="48"/>
+        <source>attnviz: {level}: {message}</source>
+        <translation>attnviz：{level}：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="361"/>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="42"/>
+        <location filename="../../attnviz/cli.py" line="784"/>
+        <location filename="../../attnviz/cli.py" line="760"/>
+        <source>auto, cpu, cuda, cuda:N or mps</source>
+        <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="722"/>
+        <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
+        <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="517"/>
+        <source>Average pooling</source>
+        <translation>平均汇聚</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="110"/>
+        <source>average pooling</source>
+        <translation>平均汇聚</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="518"/>
+        <source>Average pooling is the non-parametric pooling with the constant kernel.</source>
+        <translation>平均汇聚就是使用常数核的非参数汇聚。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="109"/>
+        <source>Average pooling: every prediction is the mean of the training y</source>
+        <translation>平均汇聚：每个预测都是训练样本 y 的均值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="242"/>
+        <location filename="../../attnviz/gui/main_window.py" line="275"/>
+        <source>Back one step ({keys})</source>
+        <translation>后退一步（{keys}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="91"/>
+        <source>Bahdanau Attention</source>
+        <translation>Bahdanau 注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="411"/>
+        <source>Bahdanau attention</source>
+        <translation>Bahdanau 注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="538"/>
+        <source>Bahdanau attention of the trained model</source>
+        <translation>训练好的模型的 Bahdanau 注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="415"/>
+        <source>Bahdanau model</source>
+        <translation>Bahdanau 模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="540"/>
+        <source>Bahdanau model: training curve</source>
+        <translation>Bahdanau 模型：训练曲线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="55"/>
+        <source>Bandwidth h</source>
+        <translation>带宽 h</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="48"/>
+        <source>Bandwidth h of the non-parametric kernel K((x − xᵢ) / h)</source>
+        <translation>非参数核 K((x − xᵢ) / h) 的带宽 h</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kernel_regression.py" line="80"/>
+        <source>bandwidth must be a positive number, got {bandwidth}</source>
+        <translation>带宽必须是正数，实际为 {bandwidth}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/docks.py" line="109"/>
+        <source>Batch</source>
+        <translation>批量</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="196"/>
+        <location filename="../../attnviz/gallery.py" line="207"/>
+        <source>batch</source>
+        <translation>批量</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="249"/>
+        <source>beam </source>
+        <translation>束宽 </translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/beams.py" line="116"/>
+        <source>Beam search keeps the best hypotheses at every step; faded branches were pruned. Click a node to see its attention. Set the beam size beside Reset.</source>
+        <translation>束搜索在每一步保留最好的若干假设；淡色的分支已被剪除。点击节点查看其注意力。束宽在“重置”旁边设置。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="277"/>
+        <source>Beam search keeps this many hypotheses; the best one is shown above</source>
+        <translation>束搜索保留这么多个假设；最好的一个显示在上方</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/beam_tree.py" line="61"/>
+        <source>Beam search tree up to step {step} ({kept} kept; pruned branches faded)</source>
+        <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="786"/>
+        <source>beam size (1 = greedy)</source>
+        <translation>束宽（1 = 贪心搜索）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="763"/>
+        <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
+        <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/stepping.py" line="40"/>
+        <source>beam size must be from 1 to {most}, got {size}</source>
+        <translation>束宽必须在 1 到 {most} 之间，实际为 {size}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="139"/>
+        <location filename="../../attnviz/gui/docks.py" line="116"/>
+        <source>Beams</source>
+        <translation>束搜索</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/xcb_check.py" line="91"/>
+        <source>Before the window opens on X11: does Qt's xcb platform plugin find every shared library it needs?</source>
+        <translation>在 X11 上打开窗口之前：Qt 的 xcb 平台插件能否找到它需要的每个共享库？</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="336"/>
+        <source>billions of operations</source>
+        <translation>运算量（十亿次）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="547"/>
+        <source>Binary representations of 0…7</source>
+        <translation>0…7 的二进制表示</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="274"/>
+        <source>bit</source>
+        <translation>位</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="273"/>
+        <source>bit {n}</source>
+        <translation>位 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="140"/>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="361"/>
+        <source>BLEU {bleu:.2f} on {count} source sentences</source>
+        <translation>在 {count} 个源句子上的 BLEU 为 {bleu:.2f}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/masks.py" line="24"/>
+        <source>Blue: the query may attend to the key. Grey: masked (weight exactly 0). The Attention panel can overlay the same grey on masked cells.</source>
+        <translation>蓝色：查询可以关注该键。灰色：已掩蔽（权重恰为 0）。“注意力”面板可在被掩蔽的单元格上叠加同样的灰色。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="58"/>
+        <source>Book figures — attnviz</source>
+        <translation>书中图表 — attnviz</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="163"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="28"/>
+        <source>boxcar</source>
+        <translation>矩形</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="270"/>
+        <source>Bring back a saved session (Ctrl+Shift+O)</source>
+        <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="62"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="19"/>
+        <source>can't open '%(filename)s': %(error)s</source>
+        <translation>无法打开“%(filename)s”：%(error)s</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="129"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="277"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/text.py" line="156"/>
+        <source>Cannot force {words}: the model cannot say it (its target vocabulary has {count:,} words). Nothing was forced.</source>
+        <translation>无法强制 {words}：模型无法说出它（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/text.py" line="159"/>
+        <source>Cannot force {words}: the model cannot say them (its target vocabulary has {count:,} words). Nothing was forced.</source>
+        <translation>无法强制 {words}：模型无法说出它们（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="99"/>
+        <source>cannot open: {reason}</source>
+        <translation>无法打开：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="57"/>
+        <source>Cannot write {path}: {reason}</source>
+        <translation>无法写入 {path}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="50"/>
+        <source>Causal mask (decoder self-attention)</source>
+        <translation>因果掩码（解码器自注意力）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="58"/>
+        <source>Causal mask at step {step}</source>
+        <translation>第 {step} 步的因果掩码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="39"/>
+        <source>checkpoint to open (default: the shipped Transformer)</source>
+        <translation>要打开的检查点（默认：内置的 Transformer）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="715"/>
+        <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
+        <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="69"/>
+        <source>Choose &amp;folder…</source>
+        <translation>选择文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="74"/>
+        <source>Choose a figure on the left.</source>
+        <translation>请在左侧选择一张图。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="256"/>
+        <source>Choose a full folder path to export into (got {folder!r}).</source>
+        <translation>请选择要导出到的完整文件夹路径（收到的是 {folder!r}）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="128"/>
+        <source>Choose a Hugging Face model folder</source>
+        <translation>选择 Hugging Face 模型文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="148"/>
+        <source>Choose a model and a task, then press Train.</source>
+        <translation>选择一个模型和一个任务，然后按“训练”。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="54"/>
+        <source>Choose a model to compare with</source>
+        <translation>选择一个用于比较的模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="261"/>
+        <source>Choose at least one format to export.</source>
+        <translation>请至少选择一种导出格式。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="310"/>
+        <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
+        <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/training.py" line="146"/>
+        <source>choose the TSV of source&lt;TAB&gt;target pairs to train on</source>
+        <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对 TSV 文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/beams.py" line="170"/>
+        <source>Click a hypothesis in the tree</source>
+        <translation>点击树中的一个假设</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/computation.py" line="45"/>
+        <source>Click a row of the Attention heatmap, or pick a query here.</source>
+        <translation>点击“注意力”热图中的一行，或在此选择一个查询。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="265"/>
+        <source>Click a token to make the decoder take it at this step instead of its own choice</source>
+        <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="265"/>
+        <source>col {d}</source>
+        <translation>列 {d}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="816"/>
+        <source>comma-separated: png, svg, pdf, csv, npy</source>
+        <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="780"/>
+        <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
+        <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="38"/>
+        <source>commands (attnviz COMMAND --help): {commands}</source>
+        <translation>命令（attnviz COMMAND --help）：{commands}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/docks.py" line="114"/>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="57"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="142"/>
+        <source>Compare with</source>
+        <translation>比较对象</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/panels.py" line="172"/>
+        <source>Comparing…</source>
+        <translation>正在比较…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/docks.py" line="110"/>
+        <source>Computation</source>
+        <translation>计算过程</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="33"/>
+        <source>Computing all heads…</source>
+        <translation>正在计算所有头…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/computation.py" line="192"/>
+        <location filename="../../attnviz/session/panels.py" line="104"/>
+        <source>Computing the query…</source>
+        <translation>正在计算查询…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="20"/>
+        <source>Computing the rollout…</source>
+        <translation>正在计算注意力展开…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="188"/>
+        <source>Computing…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="164"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="29"/>
+        <source>constant</source>
+        <translation>常数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="731"/>
+        <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
+        <translation>从 --out 旁的状态文件（OUT.resume，每轮结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="334"/>
+        <source>convolutional: k·n·d² (k = 3)</source>
+        <translation>卷积：k·n·d²（k = 3）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="329"/>
+        <source>Copied the heatmap to the clipboard</source>
+        <translation>已将热图复制到剪贴板</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="82"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="355"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="534"/>
+        <source>Copy picture</source>
+        <translation>复制图片</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/tasks.py" line="136"/>
+        <source>copy the digits</source>
+        <translation>复制数字</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="38"/>
+        <source>copy — the diagonal</source>
+        <translation>复制 — 对角线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="570"/>
+        <source>Cost per layer: self-attention, recurrent, convolutional</source>
+        <translation>每层的开销：自注意力、循环、卷积</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="634"/>
+        <source>Could not open the session: {error}</source>
+        <translation>无法打开会话：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="170"/>
+        <source>could not read the session {name}: {reason}</source>
+        <translation>无法读取会话 {name}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="606"/>
+        <source>Could not save the session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="143"/>
+        <source>could not save the session to {path}: {reason}</source>
+        <translation>无法将会话保存到 {path}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="226"/>
+        <source>Could not write the file: {kind}: {error}</source>
+        <translation>无法写入文件：{kind}：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/beam_tree.py" line="90"/>
+        <source>coverage</source>
+        <translation>覆盖度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/beam_tree.py" line="91"/>
+        <source>Coverage of {what}: attention each source token received</source>
+        <translation>{what}的覆盖度：每个源词元获得的注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="28"/>
+        <source>CPU threads for torch (default 1: steady speed on a busy machine)</source>
+        <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="739"/>
+        <source>CPU threads for torch (default: torch's own choice)</source>
+        <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/errors.py" line="20"/>
+        <source>critical</source>
+        <translation>严重错误</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="29"/>
+        <location filename="../../attnviz/figures/compare.py" line="32"/>
+        <source>cross-attention</source>
+        <translation>编码器－解码器注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="402"/>
+        <source>cross-entropy per token</source>
+        <translation>每个词元的交叉熵</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/tasks.py" line="142"/>
+        <source>crossing: year ← last word, month ← first, day ← second</source>
+        <translation>交叉：年 ← 最后一个词，月 ← 第一个，日 ← 第二个</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="39"/>
+        <source>CSV numbers (*.csv)</source>
+        <translation>CSV 数值 (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="76"/>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="190"/>
+        <source>Curves…</source>
+        <translation>曲线…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="16"/>
+        <source>d2l 0.17 / the Chinese 2nd edition (chapter 10)</source>
+        <translation>《动手学深度学习》第二版 / d2l 0.17（第 10 章）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="17"/>
+        <source>d2l 1.0, d2l.ai today (chapter 11)</source>
+        <translation>d2l 1.0，即今天的 d2l.ai（第 11 章）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="39"/>
+        <source>dates — crossing lines</source>
+        <translation>日期 — 交叉的线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="299"/>
+        <source>De&amp;vice</source>
+        <translation>设备(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="75"/>
+        <source>Decode a batch to see its attention</source>
+        <translation>解码一个批量以查看其注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="273"/>
+        <source>Decode again taking the typed target words (teacher forcing)</source>
+        <translation>重新解码，采用输入的目标词（强制教学）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="36"/>
+        <source>Decode as one batch</source>
+        <translation>作为一个批量解码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="243"/>
+        <location filename="../../attnviz/gui/main_window.py" line="273"/>
+        <source>Decode one token ({keys})</source>
+        <translation>解码一个词元（{keys}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="244"/>
+        <location filename="../../attnviz/gui/main_window.py" line="277"/>
+        <source>Decode to the end (Ctrl+Return)</source>
+        <translation>解码到结束（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="24"/>
+        <source>Decode two or more sentences together to see padding at work.</source>
+        <translation>将两个或更多句子一起解码，以查看填充的作用。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="34"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="60"/>
+        <source>decoder layer </source>
+        <translation>解码器层 </translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="110"/>
+        <source>decoder queries</source>
+        <translation>解码器查询</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="28"/>
+        <source>decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="423"/>
+        <source>Decoder self-attention (causal)</source>
+        <translation>解码器自注意力（因果）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="35"/>
+        <source>Decoder-only (GPT-style)</source>
+        <translation>仅解码器（GPT 式）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="456"/>
+        <source>Decoder-only Transformer</source>
+        <translation>仅解码器 Transformer</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="119"/>
+        <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
+        <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/limits.py" line="117"/>
+        <source>decoding one sentence would record {gb:.1f} GB of attention maps (layers × heads × lengths too large; attnviz allows {most:.0f} GB)</source>
+        <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/panels.py" line="195"/>
+        <source>Decoding the batch…</source>
+        <translation>正在批量解码…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/decoding.py" line="171"/>
+        <location filename="../../attnviz/session/decoding.py" line="208"/>
+        <location filename="../../attnviz/session/decoding.py" line="238"/>
+        <source>Decoding…</source>
+        <translation>正在解码…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/device.py" line="75"/>
+        <source>device {device!r} is not available here; available: {available}</source>
+        <translation>设备 {device!r} 在本机不可用；可用的设备：{available}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="82"/>
+        <source>difference</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="73"/>
+        <source>Difference: {first} − {second} (red: {first} attends more)</source>
+        <translation>差异：{first} − {second}（红色：{first} 关注更多）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="171"/>
+        <source>dim {number}</source>
+        <translation>维 {number}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/results.py" line="94"/>
+        <location filename="../../attnviz/figures/computation.py" line="54"/>
+        <location filename="../../attnviz/figures/computation.py" line="47"/>
+        <source>dimension</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="160"/>
+        <source>dimensions after the first {count} (of {total})</source>
+        <translation>前 {count} 个之后的维度（共 {total} 个）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="56"/>
+        <source>Dimensions to plot over positions, e.g. 6, 7, 8-9</source>
+        <translation>要随位置绘制的维度，例如 6, 7, 8-9</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="67"/>
+        <source>Dimensions:</source>
+        <translation>维度：</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="102"/>
+        <source>distance key − query</source>
+        <translation>距离（键 − 查询）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="83"/>
+        <source>distance m (positions)</source>
+        <translation>距离 m（位置数）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="346"/>
+        <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
+        <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="277"/>
+        <source>Drawing attention maps…</source>
+        <translation>正在绘制注意力图…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/panels.py" line="220"/>
+        <source>Drawing the book figure…</source>
+        <translation>正在绘制书中图表…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="128"/>
+        <source>Drawing the flip-book ({frames})…</source>
+        <translation>正在绘制翻页动画（{frames}）…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="410"/>
+        <source>Drawing {name}…</source>
+        <translation>正在绘制 {name}…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="296"/>
+        <source>E&amp;xample sentences</source>
+        <translation>示例句子(&amp;X)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="176"/>
+        <source>each layer of this {kind}</source>
+        <translation>此 {kind} 的每一层</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/tasks.py" line="139"/>
+        <source>each output digit on where it came from</source>
+        <translation>每个输出数字落在它的来源位置上</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="32"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="59"/>
+        <source>encoder layers 1–</source>
+        <translation>编码器层 1–</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="27"/>
+        <source>encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="427"/>
+        <source>Encoder–decoder attention</source>
+        <translation>编码器－解码器注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="443"/>
+        <source>Encoder–decoder vs decoder-only on the same sentence</source>
+        <translation>同一句子上的编码器－解码器与仅解码器对比</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="559"/>
+        <source>Encoder–decoder vs decoder-only on the same sentence: cross-attention beside the decoder-only model's source view</source>
+        <translation>同一句子上的编码器－解码器与仅解码器对比：编码器－解码器注意力与仅解码器模型的源视图并列</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="258"/>
+        <source>encoding dimension</source>
+        <translation>编码维度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="221"/>
+        <location filename="../../attnviz/session/decoding.py" line="83"/>
+        <source>Encoding…</source>
+        <translation>正在编码…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="326"/>
+        <source>entropy of the weights (nats)</source>
+        <translation>权重的熵（奈特）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="28"/>
+        <source>epanechnikov</source>
+        <translation>Epanechnikov</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="139"/>
+        <location filename="../../attnviz/gallery.py" line="406"/>
+        <location filename="../../attnviz/gallery.py" line="401"/>
+        <source>epoch</source>
+        <translation>轮</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="260"/>
+        <source>epoch {epoch} could not be saved: {error}; {kept}</source>
+        <translation>无法保存第 {epoch} 轮：{error}；{kept}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="202"/>
+        <source>epoch {epoch}/{epochs}</source>
+        <translation>第 {epoch}/{epochs} 轮</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="253"/>
+        <source>epoch {epoch}: training BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
+        <translation>第 {epoch} 轮：训练集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="252"/>
+        <source>epoch {epoch}: validation BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
+        <translation>第 {epoch} 轮：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="133"/>
+        <source>Epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/errors.py" line="20"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="338"/>
+        <source>evaluation data not found: {path}</source>
+        <translation>找不到评估数据：{path}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="309"/>
+        <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
+        <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="147"/>
+        <source>Every key is masked: the row is all zeros (attnviz never divides by zero).</source>
+        <translation>所有键都被掩蔽：该行全为 0（attnviz 从不除以零）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="72"/>
+        <source>Every recorded step (not only the one on show)</source>
+        <translation>每个已记录的步骤（不只是当前显示的一步）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/stepping.py" line="222"/>
+        <source>every sentence of a batch needs at least one word</source>
+        <translation>批量中的每个句子至少需要一个词</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="322"/>
+        <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
+        <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="326"/>
+        <source>Every text of the window larger (Ctrl+=)</source>
+        <translation>放大窗口中的所有文字（Ctrl+=）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="328"/>
+        <source>Every text of the window smaller (Ctrl+-)</source>
+        <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="42"/>
+        <location filename="../../attnviz/training/live.py" line="111"/>
+        <source>exact match</source>
+        <translation>完全匹配率</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="20"/>
+        <source>expected %s argument</source>
+        <translation>需要 %s 个参数值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="20"/>
+        <source>expected %s arguments</source>
+        <translation>需要 %s 个参数值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="16"/>
+        <source>expected at least one argument</source>
+        <translation>至少需要一个参数值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="16"/>
+        <source>expected at most one argument</source>
+        <translation>最多需要一个参数值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="15"/>
+        <source>expected one argument</source>
+        <translation>需要一个参数值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="172"/>
+        <source>Export &amp;all maps…</source>
+        <translation>导出全部图(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="174"/>
+        <source>Export &amp;flip-book…</source>
+        <translation>导出翻页动画(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="279"/>
+        <source>Export all</source>
+        <translation>全部导出</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="60"/>
+        <source>Export all attention maps</source>
+        <translation>导出全部注意力图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/head_grid.py" line="354"/>
+        <source>Export all heads as one picture or table…</source>
+        <translation>将所有头导出为一张图片或表格…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="364"/>
+        <location filename="../../attnviz/render/figure_files.py" line="331"/>
+        <source>Export cancelled: nothing was written.</source>
+        <translation>导出已取消：没有写入任何文件。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="130"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="418"/>
+        <source>Export flip-book</source>
+        <translation>导出翻页动画</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="338"/>
+        <source>Export heatmap</source>
+        <translation>导出热图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="95"/>
+        <source>Export into folder</source>
+        <translation>导出到文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/heatmap.py" line="533"/>
+        <source>Export picture or numbers…</source>
+        <translation>导出图片或数值…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="191"/>
+        <source>Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)</source>
+        <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="51"/>
+        <source>Export the three maps as one figure</source>
+        <translation>将三幅热图导出为一个图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
+        <source>Export the training as a flip-book: a PDF page and a GIF frame per snapshot, the loss so far under each map</source>
+        <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="233"/>
+        <source>Export the training's flip-book</source>
+        <translation>导出训练的翻页动画</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/beams.py" line="65"/>
+        <source>Export tree…</source>
+        <translation>导出树…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="382"/>
+        <source>Exported the flip-book ({frames}): {files}</source>
+        <translation>已导出翻页动画（{frames}）：{files}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="381"/>
+        <source>Exported the flip-book ({frames}): {files}. {notice}</source>
+        <translation>已导出翻页动画（{frames}）：{files}。{notice}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="300"/>
+        <source>Exported {count} files and {name} into {folder}</source>
+        <translation>已将 {count} 个文件和 {name} 导出到 {folder}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="243"/>
+        <source>Exported {path}</source>
+        <translation>已导出 {path}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="81"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="50"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="22"/>
+        <source>F10 or Alt+→; → outside the text field</source>
+        <translation>F10 或 Alt+→；在文本框外按 →</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="817"/>
+        <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
+        <translation>键或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="276"/>
+        <source>file: {name}</source>
+        <translation>文件：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/panels.py" line="61"/>
+        <source>Fitting…</source>
+        <translation>正在拟合…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="187"/>
+        <source>Flip-book…</source>
+        <translation>翻页动画…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="81"/>
+        <location filename="../../attnviz/gui/file_dialogs.py" line="32"/>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="779"/>
+        <location filename="../../attnviz/cli.py" line="815"/>
+        <source>folder to write into (created if missing)</source>
+        <translation>写入的文件夹（不存在时创建）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/computation.py" line="42"/>
+        <source>Follow</source>
+        <translation>跟随</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/language.py" line="79"/>
+        <source>Follow the system ({language})</source>
+        <translation>跟随系统（{language}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="272"/>
+        <source>Force</source>
+        <translation>强制</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="268"/>
+        <source>Force target words (a reference translation or its start)…</source>
+        <translation>强制目标词（参考译文或其开头）…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="347"/>
+        <source>forced</source>
+        <translation>已强制</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="82"/>
+        <source>Formats</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="163"/>
+        <source>Gaussian</source>
+        <translation>高斯</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="28"/>
+        <source>gaussian</source>
+        <translation>高斯</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/session.py" line="106"/>
+        <source>Getting ready to open Hugging Face models…</source>
+        <translation>正在准备打开 Hugging Face 模型…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/panels.py" line="182"/>
+        <source>Give two or more sentences (one per line) to decode them as one batch.</source>
+        <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="250"/>
+        <source>greedy</source>
+        <translation>贪心</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="124"/>
+        <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
+        <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="128"/>
+        <source>GRU encoder–decoder, scaled dot-product attention</source>
+        <translation>GRU 编码器－解码器，缩放点积注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="103"/>
+        <location filename="../../attnviz/core/query_computation.py" line="176"/>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="52"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="38"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="45"/>
+        <source>head </source>
+        <translation>头 </translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/attention.py" line="223"/>
+        <source>head {head}</source>
+        <translation>头 {head}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="170"/>
+        <source>head {number}</source>
+        <translation>头 {number}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
+        <source>Heads</source>
+        <translation>头数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="56"/>
+        <source>Heatmap</source>
+        <translation>热图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="154"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="407"/>
+        <source>Held-out exact match and alignment agreement (%), by step</source>
+        <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="84"/>
+        <source>Held-out score and alignment agreement</source>
+        <translation>留出集得分与对齐一致率</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="408"/>
+        <source>Held-out {score}, by step</source>
+        <translation>{score}（留出集，按步数）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="195"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="820"/>
+        <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
+        <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="138"/>
+        <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
+        <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="132"/>
+        <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
+        <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="19"/>
+        <source>ignored explicit argument %r</source>
+        <translation>忽略了显式参数 %r</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="74"/>
+        <source>In the cache:</source>
+        <translation>缓存中：</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="48"/>
+        <source>input tokens</source>
+        <translation>输入词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="488"/>
+        <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
+        <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/xcb_check.py" line="93"/>
+        <source>install what is missing (root with apt-get)</source>
+        <translation>安装缺少的库（需 root 权限和 apt-get）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="17"/>
+        <source>invalid %(type)s value: %(value)r</source>
+        <translation>无效的 %(type)s 值：%(value)r</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="18"/>
+        <source>invalid choice: %(value)r (choose from %(choices)s)</source>
+        <translation>无效的选择：%(value)r（可选：%(choices)s）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/files.py" line="86"/>
+        <source>it is {kind}, not a regular file; attnviz writes only regular files</source>
+        <translation>它是{kind}，不是普通文件；attnviz 只写入普通文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="222"/>
+        <source>it must be a JSON list of strings</source>
+        <translation>它必须是由字符串组成的 JSON 列表</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/resume.py" line="66"/>
+        <location filename="../../attnviz/training/resume.py" line="63"/>
+        <source>it ran with {option} {other}, this run has {this}</source>
+        <translation>它使用的是 {option} {other}，本次运行为 {this}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/resume.py" line="59"/>
+        <source>it trained on a different --data file (its contents differ)</source>
+        <translation>它使用了不同的 --data 文件训练（文件内容不同）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/resume.py" line="57"/>
+        <source>it trained {other}, not {this}</source>
+        <translation>它训练的是 {other}，而不是 {this}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/resume.py" line="69"/>
+        <source>its vocabularies differ from this data's</source>
+        <translation>它的词表与这份数据的词表不同</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="740"/>
+        <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
+        <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="282"/>
+        <source>k_j = h_j, the encoder's output at source word j</source>
+        <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="55"/>
+        <source>Kernel</source>
+        <translation>核</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/docks.py" line="102"/>
+        <source>Kernel regression</source>
+        <translation>核回归</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="803"/>
+        <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
+        <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="804"/>
+        <source>kernel regression: the bandwidth h</source>
+        <translation>核回归：带宽 h</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="805"/>
+        <source>kernel regression: the query x (default 2.5)</source>
+        <translation>核回归：查询 x（默认 2.5）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="166"/>
+        <source>Kernels K(u) as functions of the distance u = (x − xᵢ)/h</source>
+        <translation>核 K(u) 作为距离 u = (x − xᵢ)/h 的函数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="530"/>
+        <source>Kernels side by side</source>
+        <translation>各种核的并列对比</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="44"/>
+        <source>key position</source>
+        <translation>键位置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="325"/>
+        <source>key width d</source>
+        <translation>键的宽度 d</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/computation.py" line="221"/>
+        <source>key {number} &lt;b&gt;{token}&lt;/b&gt;: score {score:.3f}, weight {weight:.4f}</source>
+        <translation>键 {number} &lt;b&gt;{token}&lt;/b&gt;：评分 {score:.3f}，权重 {weight:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/computation.py" line="223"/>
+        <source>key {number} &lt;b&gt;{token}&lt;/b&gt;: score {score:.3f}, weight {weight:.4f} (masked)</source>
+        <translation>键 {number} &lt;b&gt;{token}&lt;/b&gt;：评分 {score:.3f}，权重 {weight:.4f}（已掩蔽）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/computation.py" line="79"/>
+        <location filename="../../attnviz/figures/computation.py" line="54"/>
+        <location filename="../../attnviz/figures/panels.py" line="65"/>
+        <source>keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="82"/>
+        <source>keys (input tokens)</source>
+        <translation>键（输入词元）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="390"/>
+        <source>keys (source tokens)</source>
+        <translation>键（源词元）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="149"/>
+        <source>Keys from position {position} on are masked: their weight is exactly 0 and the other weights renormalize.</source>
+        <translation>从位置 {position} 起的键被掩蔽：其权重恰为 0，其余权重重新归一化。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="47"/>
+        <source>keys xᵢ</source>
+        <translation>键 xᵢ</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/language.py" line="99"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="99"/>
+        <source>Large-Scale Pretraining with Transformers</source>
+        <translation>基于 Transformer 的大规模预训练</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/language.py" line="105"/>
+        <source>Later</source>
+        <translation>稍后</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="171"/>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="52"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="38"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="45"/>
+        <source>layer </source>
+        <translation>层 </translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/attention.py" line="222"/>
+        <location filename="../../attnviz/figures/rollout.py" line="58"/>
+        <source>layer {layer}</source>
+        <translation>层 {layer}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="580"/>
+        <location filename="../../attnviz/core/training_history.py" line="23"/>
+        <location filename="../../attnviz/figures/attention.py" line="72"/>
+        <source>layer {layer} · head {head}</source>
+        <translation>层 {layer} · 头 {head}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="24"/>
+        <source>layer {layer} · mean of {heads} heads</source>
+        <translation>层 {layer} · {heads} 个头的平均</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <source>Layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="58"/>
+        <source>layers 1–{last}</source>
+        <translation>层 1–{last}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="108"/>
+        <source>Layers: the RNN's GRU layers, the Transformer's encoder and decoder layers each</source>
+        <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="81"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="67"/>
+        <source>learned</source>
+        <translation>可学习</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="22"/>
+        <source>Learned PE: {positions} positions × {width} dims</source>
+        <translation>学习的位置编码：{positions} 个位置 × {width} 维</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="296"/>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="564"/>
+        <source>Learning to copy (the diagonal): the map untrained, midway and trained</source>
+        <translation>学习复制（对角线）：未训练、训练中途和训练完成时的注意力图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="565"/>
+        <source>Learning to reverse (the anti-diagonal): the map untrained, midway and trained</source>
+        <translation>学习反转（反对角线）：未训练、训练中途和训练完成时的注意力图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="567"/>
+        <source>Learning to rewrite dates (crossing lines): the map untrained, midway and trained</source>
+        <translation>学习改写日期（交叉的线）：未训练、训练中途和训练完成时的注意力图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="566"/>
+        <source>Learning to sort (a permutation): the map untrained, midway and trained</source>
+        <translation>学习排序（一个置换）：未训练、训练中途和训练完成时的注意力图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="296"/>
+        <location filename="../../attnviz/gallery.py" line="568"/>
+        <source>Learning-rate schedules</source>
+        <translation>学习率调度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="790"/>
+        <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
+        <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="706"/>
+        <source>Licence: MIT.</source>
+        <translation>许可证：MIT。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="260"/>
+        <source>line {line}: </source>
+        <translation>第 {line} 行：</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="306"/>
+        <source>line {number}: bytes that are not UTF-8 were replaced by U+FFFD</source>
+        <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/panels.py" line="179"/>
+        <source>Load a translation model to decode a batch.</source>
+        <translation>请先加载翻译模型，再进行批量解码。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="79"/>
+        <source>Load the model and open the panel that shows this figure, so you can change the sentence, the head or the bandwidth</source>
+        <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="479"/>
+        <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
+        <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="478"/>
+        <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
+        <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/panels.py" line="140"/>
+        <location filename="../../attnviz/session/session.py" line="96"/>
+        <source>Loading {name}…</source>
+        <translation>正在加载 {name}…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="217"/>
+        <location filename="../../attnviz/gui/panels/masks.py" line="35"/>
+        <location filename="../../attnviz/gui/panels/masks.py" line="36"/>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="50"/>
+        <source>log file (default: attnviz.log in the app's data folder)</source>
+        <translation>日志文件（默认：应用数据文件夹中的 attnviz.log）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="71"/>
+        <location filename="../../attnviz/gallery.py" line="139"/>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="165"/>
+        <source>loss {loss:.3f}, </source>
+        <translation>损失 {loss:.3f}，</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="22"/>
+        <source>loss {loss:.3g}</source>
+        <translation>损失 {loss:.3g}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="313"/>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/computation.py" line="84"/>
+        <source>Mask: may the query attend to key j? (1 = yes)</source>
+        <translation>掩码：查询能否关注键 j？（1 = 能）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/head_grid.py" line="193"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="185"/>
+        <source>masked</source>
+        <translation>已掩蔽</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="62"/>
+        <source>masked softmax of scores [2, 1, 0.5, 3, -1] with valid length 3:</source>
+        <translation>评分 [2, 1, 0.5, 3, -1] 在有效长度 3 下的掩蔽 softmax 操作：</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="207"/>
+        <source>Masked softmax with a valid length per query (2-D valid lengths)</source>
+        <translation>每个查询各有一个有效长度的掩蔽 softmax 操作（二维有效长度）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="533"/>
+        <source>Masked softmax, a valid length per query</source>
+        <translation>掩蔽 softmax 操作，每个查询一个有效长度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="532"/>
+        <source>Masked softmax, valid lengths 2 and 3</source>
+        <translation>掩蔽 softmax 操作，有效长度为 2 和 3</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="196"/>
+        <source>Masked softmax: two sequences, valid lengths 2 and 3</source>
+        <translation>掩蔽 softmax 操作：两个序列，有效长度为 2 和 3</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="58"/>
+        <source>Masking:</source>
+        <translation>掩蔽：</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/docks.py" line="104"/>
+        <source>Masks</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="80"/>
+        <source>mean squared error</source>
+        <translation>均方误差</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="481"/>
+        <source>midway: step {step:,} · agreement {agreement:.0f} %</source>
+        <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f} %</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="133"/>
+        <source>Minutes</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="19"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="130"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="236"/>
+        <source>more than {most} steps</source>
+        <translation>超过 {most} 步</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="93"/>
+        <location filename="../../attnviz/figures/editions.py" line="93"/>
+        <source>Multi-Head Attention</source>
+        <translation>多头注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="541"/>
+        <source>Multi-head attention: every head of every layer</source>
+        <translation>多头注意力：每一层的每一个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="419"/>
+        <source>Multi-head self-attention</source>
+        <translation>多头自注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="36"/>
+        <source>Nadaraya–Watson kernel regression</source>
+        <translation>Nadaraya–Watson 核回归</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="143"/>
+        <source>Nadaraya–Watson kernel regression (attention pooling)</source>
+        <translation>Nadaraya–Watson 核回归（注意力汇聚）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="49"/>
+        <source>Nadaraya–Watson kernel regression on f(x) = 2 sin x + x^0.8 (50 noisy points)</source>
+        <translation>在 f(x) = 2 sin x + x^0.8 上的 Nadaraya–Watson 核回归（50 个带噪声的点）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="148"/>
+        <source>Nadaraya–Watson predictions ({kernel} kernel, h = {bandwidth:.2f})</source>
+        <translation>Nadaraya–Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="515"/>
+        <source>Nadaraya–Watson: training data and the true function</source>
+        <translation>Nadaraya–Watson：训练数据与真实函数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="260"/>
+        <source>next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="294"/>
+        <source>Next-token probabilities at this step</source>
+        <translation>这一步下一个词元的概率</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="585"/>
+        <source>no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; keys: {keys}</source>
+        <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；键：{keys}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="52"/>
+        <source>No causal mask: this RNN decoder reads its prefix through its state</source>
+        <translation>没有因果掩码：此 RNN 解码器通过其状态读取前缀</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="68"/>
+        <source>No difference map: the two models read the sentence differently (a different length limit)</source>
+        <translation>无差异图：两个模型读取句子的方式不同（长度上限不同）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="84"/>
+        <source>no display found (DISPLAY and WAYLAND_DISPLAY are unset): run attnviz on a desktop, under xvfb-run, or use a command such as 'attnviz export' (attnviz --help)</source>
+        <translation>未找到显示器（DISPLAY 和 WAYLAND_DISPLAY 均未设置）：请在桌面环境中或用 xvfb-run 运行 attnviz，或使用 'attnviz export' 之类的命令（attnviz --help）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="229"/>
+        <source>no export format given; choose from {formats}</source>
+        <translation>未指定导出格式；请从 {formats} 中选择</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/flipbook.py" line="367"/>
+        <source>no flip-book file to write: give a PDF or a GIF path</source>
+        <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="184"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="468"/>
+        <source>no history yet</source>
+        <translation>尚无历史</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="152"/>
+        <source>No key is masked (the real valid length).</source>
+        <translation>没有键被掩蔽（真实的有效长度）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="118"/>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="110"/>
+        <source>No models in the cache here. Choose a model folder instead.</source>
+        <translation>此缓存中没有模型。请改为选择一个模型文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="105"/>
+        <source>No position vectors to compare: this model adds a bias to the scores instead</source>
+        <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/bleu.py" line="19"/>
+        <source>no sentences to score</source>
+        <translation>没有可评分的句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/resume.py" line="105"/>
+        <source>no training state at {path}: there is nothing to resume (a run writes it after each epoch and removes it when its schedule is done)</source>
+        <translation>{path} 处没有训练状态：没有可继续的运行（训练在每轮结束后写入状态，并在全部计划完成后删除它）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="154"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="27"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="70"/>
+        <source>non-parametric</source>
+        <translation>非参数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="129"/>
+        <source>non-parametric ({kernel}, h = {bandwidth:.2f})</source>
+        <translation>非参数（{kernel}，h = {bandwidth:.2f}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="116"/>
+        <source>Non-parametric attention pooling (Gaussian kernel, h = 1)</source>
+        <translation>非参数注意力汇聚（高斯核，h = 1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="520"/>
+        <source>Non-parametric attention pooling: prediction</source>
+        <translation>非参数注意力汇聚：预测</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="522"/>
+        <source>Non-parametric attention pooling: weights</source>
+        <translation>非参数注意力汇聚：权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="123"/>
+        <source>Non-parametric pooling weights (test × train, Gaussian, h = 1)</source>
+        <translation>非参数汇聚的权重（测试 × 训练，高斯核，h = 1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="71"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint_file.py" line="38"/>
+        <source>not a readable safetensors file (its first bytes are not a safetensors header)</source>
+        <translation>不是可读的 safetensors 文件（开头的字节不是 safetensors 文件头）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint_file.py" line="35"/>
+        <source>not a readable safetensors file (only {size} bytes)</source>
+        <translation>不是可读的 safetensors 文件（只有 {size} 字节）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/files.py" line="49"/>
+        <source>not a regular file</source>
+        <translation>非普通文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint_file.py" line="27"/>
+        <source>not a regular file (a pipe or a device?)</source>
+        <translation>不是普通文件（是管道还是设备？）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="14"/>
+        <source>not allowed with argument %s</source>
+        <translation>不能与参数 %s 同时使用</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="216"/>
+        <source>not an attnviz session (no "format": "attnviz-session")</source>
+        <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/data.py" line="32"/>
+        <source>not UTF-8</source>
+        <translation>不是 UTF-8</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="196"/>
+        <source>note: the training state could not be saved to {path} ({error}); this run cannot be resumed from here</source>
+        <translation>注意：无法把训练状态保存到 {path}（{error}）；本次运行无法从这里继续</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="141"/>
+        <source>note: {count:,} line of {name} skipped: {reasons}</source>
+        <translation>注意：跳过了 {name} 中的 {count:,} 行：{reasons}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="140"/>
+        <source>note: {count:,} lines of {name} skipped: {reasons}</source>
+        <translation>注意：跳过了 {name} 中的 {count:,} 行：{reasons}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="144"/>
+        <source>note: {count} distinct source sentences are too few to hold out a validation split (10 or more are needed); BLEU is measured on the training pairs</source>
+        <translation>注意：只有 {count} 个不同的源句子，太少，无法留出验证集（至少需要 10 个）；BLEU 在训练句对上计算</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/limits.py" line="114"/>
+        <source>num_heads = {heads} does not divide num_hiddens = {width}</source>
+        <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="274"/>
+        <source>number</source>
+        <translation>数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="39"/>
+        <source>NumPy array (*.npy)</source>
+        <translation>NumPy 数组 (*.npy)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="19"/>
+        <source>On disk</source>
+        <translation>磁盘占用</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="15"/>
+        <source>one of the arguments %s is required</source>
+        <translation>参数 %s 中必须给出一个</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="386"/>
+        <source>One query recomputed: cross-attention layer {layer} · head {head} · query {query!r} (largest difference {difference:.0e})</source>
+        <translation>重算一个查询：编码器－解码器注意力 层 {layer} · 头 {head} · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="766"/>
+        <source>one sentence; without it, read stdin</source>
+        <translation>一个句子；不给出时读取标准输入</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="282"/>
+        <source>Open &amp;Hugging Face model…</source>
+        <translation>打开 Hugging Face 模型(&amp;H)…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="109"/>
+        <source>Open a checkpoint</source>
+        <translation>打开一个检查点</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="108"/>
+        <source>Open a checkpoint (Ctrl+O) to begin.</source>
+        <translation>打开一个检查点（Ctrl+O）即可开始。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="219"/>
+        <source>Open a checkpoint to see attention</source>
+        <translation>打开一个检查点以查看注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="564"/>
+        <source>Open checkpoint</source>
+        <translation>打开检查点</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="44"/>
+        <source>Open Hugging Face model</source>
+        <translation>打开 Hugging Face 模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="269"/>
+        <source>Open sess&amp;ion…</source>
+        <translation>打开会话(&amp;I)…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="676"/>
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="642"/>
+        <source>Opening the session {name}…</source>
+        <translation>正在打开会话 {name}…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/session.py" line="88"/>
+        <source>Opening the shipped model {name} instead.</source>
+        <translation>改为打开内置模型 {name}。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="335"/>
+        <source>Operations per layer as the sequence grows (d = 512; Table 1 of the paper)</source>
+        <translation>每层运算量随序列增长的变化（d = 512；论文表 1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="12"/>
+        <source>options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="27"/>
+        <source>Other checkpoint…</source>
+        <translation>其他检查点…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="28"/>
+        <source>Other Hugging Face model…</source>
+        <translation>其他 Hugging Face 模型…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="48"/>
+        <source>output tokens</source>
+        <translation>输出词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/data.py" line="35"/>
+        <source>over the length limits</source>
+        <translation>超出长度限制</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/data.py" line="33"/>
+        <source>over {kib} KiB</source>
+        <translation>超过 {kib} KiB</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="37"/>
+        <source>Pad the sentences to the longest and decode them together (greedy)</source>
+        <translation>将句子填充到最长句子的长度并一起解码（贪心搜索）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="29"/>
+        <source>Padding mask</source>
+        <translation>填充掩码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="74"/>
+        <source>Padding mask of a batch</source>
+        <translation>批量的填充掩码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="43"/>
+        <source>Padding mask of the batch: valid lengths {lengths}</source>
+        <translation>批量的填充掩码：有效长度 {lengths}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="32"/>
+        <source>Padding mask: valid length {length}</source>
+        <translation>填充掩码：有效长度 {length}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/flipbook.py" line="105"/>
+        <source>page {page} of the PDF could not be started</source>
+        <translation>无法开始写入 PDF 的第 {page} 页</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="79"/>
+        <source>pair i</source>
+        <translation>维度对 i</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="68"/>
+        <source>paper {where}</source>
+        <translation>论文 {where}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="294"/>
+        <source>paper: warm-up, then 1/√step (d_model 512, 4000 warm-up)</source>
+        <translation>论文：先预热，再按 1/√step 衰减（d_model 512，预热 4000 步）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="19"/>
+        <source>Parameters (about)</source>
+        <translation>参数量（约）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="155"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="27"/>
+        <source>parametric</source>
+        <translation>带参数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="146"/>
+        <source>parametric (learned w = {w:.2f})</source>
+        <translation>带参数（学得 w = {w:.2f}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="71"/>
+        <source>parametric (learned w)</source>
+        <translation>带参数（学得的 w）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="117"/>
+        <source>parametric (w = {w:.2f})</source>
+        <translation>带参数（w = {w:.2f}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="147"/>
+        <source>Parametric attention pooling (learned w = {w:.2f})</source>
+        <translation>带参数注意力汇聚（学到的 w = {w:.2f}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="526"/>
+        <source>Parametric attention pooling: prediction</source>
+        <translation>带参数注意力汇聚：预测</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="139"/>
+        <location filename="../../attnviz/gallery.py" line="524"/>
+        <source>Parametric attention pooling: training loss</source>
+        <translation>带参数注意力汇聚：训练损失</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="528"/>
+        <source>Parametric attention pooling: weights</source>
+        <translation>带参数注意力汇聚：权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="156"/>
+        <source>Parametric pooling weights: sharper than the non-parametric ones</source>
+        <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="255"/>
+        <source>Passes over the 8,192 training examples (or the file's pairs)</source>
+        <translation>遍历 8,192 个训练样本（或文件中的句对）的轮数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="114"/>
+        <source>Passes over the 8,192 training examples (the kernel regression: SGD steps)</source>
+        <translation>遍历 8,192 个训练样本的轮数（核回归：SGD 步数）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="720"/>
+        <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
+        <translation>训练轮数（默认 {epochs}；kernel-regression 为 {kernel_epochs}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="360"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="332"/>
+        <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
+        <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="38"/>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="234"/>
+        <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
+        <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="419"/>
+        <source>PDF, a page per step, with an animated GIF beside it (*.pdf)</source>
+        <translation>PDF，每步一页，旁边另存一个 GIF 动画 (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="279"/>
+        <source>PE · PEᵀ: nearby positions have similar encodings</source>
+        <translation>PE · PEᵀ：相近位置的编码彼此相似</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="110"/>
+        <source>PE · PEᵀ: similarity of positions</source>
+        <translation>PE · PEᵀ：位置之间的相似度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="80"/>
+        <source>PE: {positions} positions × {width} dims</source>
+        <translation>位置编码：{positions} 个位置 × {width} 维</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="734"/>
+        <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
+        <translation>峰值学习率（默认：{rates}；kernel-regression 为 {kernel_rate:g}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="47"/>
+        <location filename="../../attnviz/render/figure_files.py" line="48"/>
+        <source>permission denied</source>
+        <translation>权限不足</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="175"/>
+        <source>PNG &amp;scale</source>
+        <translation>PNG 缩放(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="783"/>
+        <source>PNG (and flip-book GIF) scale factor (default 2)</source>
+        <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="436"/>
+        <source>PNG exports and copies are now drawn at {scale:g}× the figure's base size</source>
+        <translation>PNG 导出和复制现在按图基本尺寸的 {scale:g}× 绘制</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="38"/>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="83"/>
+        <source>PNG scale</source>
+        <translation>PNG 缩放</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="824"/>
+        <source>PNG scale factor (default 2)</source>
+        <translation>PNG 缩放倍数（默认 2）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/results.py" line="93"/>
+        <location filename="../../attnviz/figures/panels.py" line="82"/>
+        <location filename="../../attnviz/figures/panels.py" line="111"/>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="12"/>
+        <source>positional arguments</source>
+        <translation>位置参数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/docks.py" line="105"/>
+        <source>Positional encoding</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="449"/>
+        <source>Positional encoding of the shipped Transformer: {positions} positions × {dimensions} dimensions</source>
+        <translation>内置 Transformer 的位置编码：{positions} 个位置 × {dimensions} 维</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="549"/>
+        <source>Positional encoding of the trained Transformer</source>
+        <translation>训练好的 Transformer 的位置编码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="545"/>
+        <source>Positional encoding table</source>
+        <translation>位置编码表</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="546"/>
+        <source>Positional encoding: dimensions 6–9</source>
+        <translation>位置编码：第 6–9 维</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="266"/>
+        <source>Positional encoding: dimensions 6–9 over positions</source>
+        <translation>位置编码：第 6–9 维随位置的变化</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="257"/>
+        <source>Positional encoding: {positions} positions × {dimensions} dimensions</source>
+        <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="65"/>
+        <source>positions</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="56"/>
+        <source>Pre-softmax scores</source>
+        <translation>softmax 前的评分</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/attention.py" line="91"/>
+        <source>pre-softmax scores</source>
+        <translation>softmax 前的评分</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="788"/>
+        <source>pre-softmax scores instead of weights</source>
+        <translation>导出 softmax 之前的评分而非权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="117"/>
+        <location filename="../../attnviz/gallery.py" line="148"/>
+        <source>prediction</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="61"/>
+        <source>Predictions (drag the red line to move the query)</source>
+        <translation>预测（拖动红线可移动查询）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="24"/>
+        <source>Press Step (F10) to decode the first word</source>
+        <translation>按“单步”（F10）解码第一个词</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="756"/>
+        <source>print the BLEU of a checkpoint on a TSV of pairs</source>
+        <translation>输出检查点在 TSV 句对上的 BLEU</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="704"/>
+        <source>print what the attention core computes, as text</source>
+        <translation>以文本输出注意力核心的计算结果</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="260"/>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
+        <source>Probe</source>
+        <translation>探针输入</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="59"/>
+        <source>prompt layers 1–</source>
+        <translation>提示词层 1–</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="41"/>
+        <source>prompt self-attention</source>
+        <translation>提示自注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="129"/>
+        <source>prompt tokens</source>
+        <translation>提示词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="64"/>
+        <source>Prompt | answer causal mask, step {step}</source>
+        <translation>提示 | 回答的因果掩码，第 {step} 步</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/computation.py" line="169"/>
+        <source>q = RoPE_m({projection}), m = {row}: rotated by its position</source>
+        <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="281"/>
+        <source>q = s_{t−1}, the decoder's hidden state before this step</source>
+        <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/computation.py" line="99"/>
+        <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
+        <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/spec.py" line="29"/>
+        <location filename="../../attnviz/gallery.py" line="73"/>
+        <source>queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="81"/>
+        <source>queries (encoder output)</source>
+        <translation>查询（编码器输出）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="81"/>
+        <source>queries (prompt positions)</source>
+        <translation>查询（提示位置）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="47"/>
+        <source>queries x</source>
+        <translation>查询 x</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="86"/>
+        <source>Queries, Keys, and Values</source>
+        <translation>查询、键和值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="237"/>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/computation.py" line="39"/>
+        <source>query </source>
+        <translation>查询 </translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="272"/>
+        <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f} (masked)</source>
+        <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}（已掩蔽）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="275"/>
+        <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f}, score {score:.3f}</source>
+        <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}，评分 {score:.3f}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="137"/>
+        <source>Query x = {query:.2f}: non-parametric ŷ = {nonparametric:.3f}, parametric ŷ = {parametric:.3f}. Learned w = {w:.3f} (bandwidth 1/|w| = {bandwidth:.3f}). Test MSE: non-parametric {mse_np:.3f}, parametric {mse_p:.3f}.</source>
+        <translation>查询 x = {query:.2f}：非参数 ŷ = {nonparametric:.3f}，带参数 ŷ = {parametric:.3f}。学得的 w = {w:.3f}（带宽 1/|w| = {bandwidth:.3f}）。测试 MSE：非参数 {mse_np:.3f}，带参数 {mse_p:.3f}。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="140"/>
+        <source>query x = {x:.2f}</source>
+        <translation>查询 x = {x:.2f}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="183"/>
+        <location filename="../../attnviz/gallery.py" line="183"/>
+        <source>query {n}</source>
+        <translation>查询 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="155"/>
+        <source>Query “{query}” at step {step}. {note}</source>
+        <translation>第 {step} 步的查询“{query}”。{note}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="153"/>
+        <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
+        <translation>第 {step} 步的查询“{query}”。{note}它的键是英文及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="156"/>
+        <source>query_tokens must start with {first} (as DecodeStep.query_tokens does), got {tokens}</source>
+        <translation>query_tokens 必须以 {first} 开头（与 DecodeStep.query_tokens 一样），实际为 {tokens}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="171"/>
+        <source>quitting while a background job still runs</source>
+        <translation>退出时仍有后台任务在运行</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="82"/>
+        <source>q·k of two all-ones vectors m apart (1 at m = 0)</source>
+        <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="138"/>
+        <source>ranked by score = log p / T&lt;sup&gt;{penalty:g}&lt;/sup&gt; (length-normalised; T: its tokens)</source>
+        <translation>按评分 = log p / T&lt;sup&gt;{penalty:g}&lt;/sup&gt; 排序（长度归一化；T：其词元数）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/unopenable.py" line="21"/>
+        <source>reading a device can block or never end</source>
+        <translation>读取设备可能阻塞或永不结束</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/unopenable.py" line="20"/>
+        <source>reading a pipe can wait forever for a writer</source>
+        <translation>读取管道可能永远等待写入方</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="333"/>
+        <source>recurrent: n·d²</source>
+        <translation>循环：n·d²</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="97"/>
+        <source>relative bias</source>
+        <translation>相对偏置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="95"/>
+        <source>Relative position bias: {width} heads × distances {first}…{last}</source>
+        <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="814"/>
+        <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
+        <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="609"/>
+        <source>Rendered by &lt;code&gt;attnviz figures&lt;/code&gt; from attnviz's own code: the attention chapter of &lt;i&gt;Dive into Deep Learning&lt;/i&gt; and “Attention Is All You Need”. Sections are numbered as in {edition}; the number in {other} stands beside each (&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; numbers them that way).</source>
+        <translation>由 &lt;code&gt;attnviz figures&lt;/code&gt; 用 attnviz 自己的代码绘制：&lt;i&gt;《动手学深度学习》&lt;/i&gt;的注意力机制一章与“Attention Is All You Need”。节号按 {edition} 编排；{other} 中的节号列在每节旁边（&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; 按该版本编号）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="315"/>
+        <source>Replace</source>
+        <translation>替换</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="718"/>
+        <source>replace an attnviz checkpoint at --out (default: refuse)</source>
+        <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="787"/>
+        <location filename="../../attnviz/cli.py" line="826"/>
+        <source>replace files of the same names in --out</source>
+        <translation>替换 --out 中的同名文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="312"/>
+        <source>Replace files?</source>
+        <translation>替换文件？</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="241"/>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/language.py" line="103"/>
+        <source>Restart now</source>
+        <translation>立即重启</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="360"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="180"/>
+        <source>resuming epoch {epoch} at batch {batch} (step {step:,}) from {path}</source>
+        <translation>从 {path} 继续第 {epoch} 轮，自第 {batch} 批（第 {step:,} 步）起</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/tasks.py" line="137"/>
+        <source>reverse the digits</source>
+        <translation>反转数字</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="38"/>
+        <source>reverse — the anti-diagonal</source>
+        <translation>反转 — 反对角线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/tasks.py" line="141"/>
+        <source>rewrite a date as year month day</source>
+        <translation>把日期改写为年 月 日</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="34"/>
+        <source>RNN + additive (Bahdanau) attention</source>
+        <translation>RNN + 加性（Bahdanau）注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="455"/>
+        <source>RNN + additive attention</source>
+        <translation>RNN + 加性注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="455"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="34"/>
+        <source>RNN + dot-product attention</source>
+        <translation>RNN + 点积注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/docks.py" line="112"/>
+        <source>Rollout</source>
+        <translation>注意力展开</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="27"/>
+        <source>Rollout needs a Transformer: this RNN model has no encoder self-attention</source>
+        <translation>注意力展开需要 Transformer：此 RNN 模型没有编码器自注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="28"/>
+        <source>Rollout needs encoder layers: this model has none</source>
+        <translation>注意力展开需要编码器层：此模型没有</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="85"/>
+        <source>RoPE angles: sin, cos of m·θ_i, {positions} positions × {width} dims</source>
+        <translation>RoPE 角度：m·θ_i 的 sin、cos，{positions} 个位置 × {width} 维</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="62"/>
+        <source>rotary (RoPE)</source>
+        <translation>旋转（RoPE）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="266"/>
+        <source>row (position)</source>
+        <translation>行（位置）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="276"/>
+        <source>Run to &amp;end</source>
+        <translation>运行到结束(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="240"/>
+        <source>Run to end</source>
+        <translation>运行到结束</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="327"/>
+        <source>S&amp;maller text</source>
+        <translation>缩小文字(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/computation.py" line="194"/>
+        <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
+        <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
+        <source>Save model…</source>
+        <translation>保存模型…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="669"/>
+        <source>Save session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="267"/>
+        <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
+        <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="495"/>
+        <source>Save the trained model</source>
+        <translation>保存训练好的模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="602"/>
+        <source>Saved the session to {path}</source>
+        <translation>会话已保存到 {path}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="509"/>
+        <source>Saved the trained model, with its training history, as {target}.</source>
+        <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="605"/>
+        <source>Saving {name}…</source>
+        <translation>正在保存 {name}…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="536"/>
+        <source>Scaled dot-product attention on the toy example</source>
+        <translation>玩具示例上的缩放点积注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="248"/>
+        <source>Scaled dot-product attention on the toy: weights 1/2 and 1/6</source>
+        <translation>玩具示例上的缩放点积注意力：权重为 1/2 和 1/6</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="121"/>
+        <location filename="../../attnviz/core/kinds.py" line="140"/>
+        <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
+        <translation>每个头的缩放点积评分，因果：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="116"/>
+        <location filename="../../attnviz/core/kinds.py" line="135"/>
+        <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
+        <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="130"/>
+        <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
+        <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="65"/>
+        <source>score</source>
+        <translation>评分</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="770"/>
+        <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
+        <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/head_grid.py" line="41"/>
+        <source>score {value:.4f}</source>
+        <translation>评分 {value:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="65"/>
+        <source>Scores before softmax</source>
+        <translation>softmax 之前的评分</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/docks.py" line="107"/>
+        <source>Scoring</source>
+        <translation>评分函数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="183"/>
+        <source>Scrub back through the snapshots of the training</source>
+        <translation>拖动以回看训练过程中的快照</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="255"/>
+        <source>Scrub through the recorded decoding steps (orange marks: forced tokens)</source>
+        <translation>拖动浏览已记录的解码步骤（橙色标记：强制的词元）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="92"/>
+        <source>Section numbers of</source>
+        <translation>节号依照</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="702"/>
+        <source>See attention.</source>
+        <translation>看见注意力。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="37"/>
+        <source>See attention. Without a command, opens the desktop app.</source>
+        <translation>看见注意力。不带命令时打开桌面应用。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="705"/>
+        <source>See attention: step a decoder and watch its attention.</source>
+        <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="724"/>
+        <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
+        <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="41"/>
+        <source>self-attention (prompt + answer)</source>
+        <translation>自注意力（提示 + 回答）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="94"/>
+        <location filename="../../attnviz/figures/editions.py" line="95"/>
+        <source>Self-Attention and Positional Encoding</source>
+        <translation>自注意力和位置编码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="332"/>
+        <source>self-attention: n²·d</source>
+        <translation>自注意力：n²·d</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="44"/>
+        <source>sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="39"/>
+        <source>sentence </source>
+        <translation>句子 </translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="738"/>
+        <source>sentence pairs per step (default {size})</source>
+        <translation>每步的句对数（默认 {size}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="40"/>
+        <source>sentence to decode on start</source>
+        <translation>启动时解码的句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="54"/>
+        <source>Sentences (one per line)</source>
+        <translation>句子（每行一个）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="336"/>
+        <source>sequence length n</source>
+        <translation>序列长度 n</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="187"/>
+        <location filename="../../attnviz/gallery.py" line="187"/>
+        <source>sequence {n}</source>
+        <translation>序列 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="219"/>
+        <source>session version {version!r} is newer than this attnviz understands ({newest})</source>
+        <translation>会话版本 {version!r} 比此 attnviz 能理解的版本（{newest}）更新</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="222"/>
+        <source>session version {version} does not exist (versions start at 1; this attnviz writes {newest})</source>
+        <translation>会话版本 {version} 不存在（版本从 1 开始；此 attnviz 写入版本 {newest}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/settings.py" line="63"/>
+        <source>setting {key} = {value!r} is not usable; using {default!r}</source>
+        <translation>设置 {key} = {value!r} 无法使用；改用 {default!r}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/settings.py" line="87"/>
+        <source>setting {key} is not a list; ignored</source>
+        <translation>设置 {key} 不是列表；已忽略</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/settings.py" line="170"/>
+        <source>setting {key} is not a saved window layout; using the default layout</source>
+        <translation>设置 {key} 不是保存的窗口布局；改用默认布局</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/settings.py" line="195"/>
+        <source>Settings cannot be saved to {path} (the folder is not writable); they last until you quit.</source>
+        <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="254"/>
+        <source>SGD steps on w (the book trains 5)</source>
+        <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="23"/>
+        <source>Shift+F10 or Alt+←; ← outside the text field</source>
+        <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="285"/>
+        <source>Shipped &amp;models</source>
+        <translation>内置模型(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="78"/>
+        <source>Show live in the window</source>
+        <translation>在窗口中实时显示</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="57"/>
+        <source>Show masked cells</source>
+        <translation>显示掩蔽单元格</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/computation.py" line="44"/>
+        <source>Show the newest query of the step on show (the row the decoder just computed)</source>
+        <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="12"/>
+        <source>show this help message and exit</source>
+        <translation>显示此帮助信息并退出</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="75"/>
+        <source>sinusoidal</source>
+        <translation>正弦</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="21"/>
+        <source>Sinusoidal PE: {positions} positions × {width} dims</source>
+        <translation>正弦位置编码：{positions} 个位置 × {width} 维</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <source>Size</source>
+        <translation>规模</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="162"/>
+        <source>Skipped {problems}</source>
+        <translation>已跳过 {problems}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="41"/>
+        <source>small</source>
+        <translation>小型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="448"/>
+        <source>snapshot {index} of {count} · step {step:,}</source>
+        <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="134"/>
+        <source>snapshot {number} of the training history</source>
+        <translation>训练历史的第 {number} 个快照</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="322"/>
+        <source>softmax entropy, q·k</source>
+        <translation>softmax 的熵，q·k</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="323"/>
+        <source>softmax entropy, q·k / √d</source>
+        <translation>softmax 的熵，q·k / √d</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="466"/>
+        <source>Some settings were unusable and reset: {problems}</source>
+        <translation>部分设置无法使用，已重置：{problems}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/tasks.py" line="139"/>
+        <source>sort the digits</source>
+        <translation>排序数字</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="39"/>
+        <source>sort — a permutation</source>
+        <translation>排序 — 一个置换</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="106"/>
+        <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
+        <translation>第 {step} 步的源归因：解码器层 {layer} 的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="91"/>
+        <source>Source attribution: step the decoder to trace its output to source words</source>
+        <translation>源归因：单步解码，把输出追溯到源语言的词</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="283"/>
+        <source>Source sentence</source>
+        <translation>源句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
+        <location filename="../../attnviz/figures/rollout.py" line="110"/>
+        <source>source tokens</source>
+        <translation>源词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="42"/>
+        <source>source view</source>
+        <translation>源视图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="42"/>
+        <source>source view (renormalised over the English)</source>
+        <translation>源视图（在英文上重新归一化）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="60"/>
+        <source>source view after layers 1–</source>
+        <translation>源视图，经过层 1–</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="127"/>
+        <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
+        <translation>第 {step} 步注意力展开的源视图，{layers}：来自每个提示词元的份额</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="36"/>
+        <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
+        <translation>源视图：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="150"/>
+        <source>source_valid_len must be from 1 to {count}, got {given}</source>
+        <translation>source_valid_len 必须在 1 到 {count} 之间，实际为 {given}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/file_dialogs.py" line="34"/>
+        <source>Special file</source>
+        <translation>特殊文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="245"/>
+        <location filename="../../attnviz/gui/main_window.py" line="279"/>
+        <source>Start the decoding again (Ctrl+R)</source>
+        <translation>重新开始解码（Ctrl+R）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="159"/>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="71"/>
+        <location filename="../../attnviz/figures/training.py" line="84"/>
+        <location filename="../../attnviz/figures/training.py" line="79"/>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="257"/>
+        <source>step 888 · search 888</source>
+        <translation>第 888 步 · 搜索第 888 步</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="50"/>
+        <source>Step the decoder to compare the models' attention</source>
+        <translation>单步解码以比较两个模型的注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/beams.py" line="154"/>
+        <source>Step the decoder to grow the beam tree</source>
+        <translation>单步解码以展开束搜索树</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="121"/>
+        <source>Step the decoder to see the scores of its current query.</source>
+        <translation>单步解码以查看当前查询的评分。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/computation.py" line="188"/>
+        <source>Step the decoder: its queries appear one per step.</source>
+        <translation>单步解码：每一步出现一个查询。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="136"/>
+        <location filename="../../attnviz/gui/main_window.py" line="402"/>
+        <source>step {ms:.1f} ms</source>
+        <translation>本步 {ms:.1f} ms</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="64"/>
+        <source>step {number}</source>
+        <translation>第 {number} 步</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="65"/>
+        <source>step {number} · search {search}</source>
+        <translation>第 {number} 步 · 搜索第 {search} 步</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="242"/>
+        <source>step {number}: 'forced' must be one token (no spaces) or null</source>
+        <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="20"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="56"/>
+        <source>step {step:,}</source>
+        <translation>第 {step:,} 步</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="166"/>
+        <source>step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -&gt; {said}</source>
+        <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f} %{agreement}；{probe} -&gt; {said}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/attention.py" line="89"/>
+        <location filename="../../attnviz/render/figure_painter.py" line="188"/>
+        <source>step {step}</source>
+        <translation>第 {step} 步</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="239"/>
+        <source>Step ▶</source>
+        <translation>单步 ▶</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="281"/>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="728"/>
+        <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
+        <translation>N 轮后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
+        <source>Stop after the step under way; the model as it is then opens in the window</source>
+        <translation>在当前这一步完成后停止；届时的模型会在窗口中打开</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
+        <source>Stop after this many minutes even if epochs remain (0: no limit)</source>
+        <translation>达到这么多分钟后即停止，即使还有剩余的轮（0：不限）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="726"/>
+        <source>stop after this much wall-clock time (default: no limit)</source>
+        <translation>经过这么长的实际时间后停止（默认：不限）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="268"/>
+        <source>stopped; continue the schedule with the same command and --resume ({path})</source>
+        <translation>已停止；用同一命令加 --resume 继续计划（{path}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="338"/>
+        <source>Stopping after this step; the model will open as it is…</source>
+        <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="38"/>
+        <source>SVG vector image (*.svg)</source>
+        <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="272"/>
+        <source>Tab-separated pairs, source&lt;TAB&gt;target (*.tsv *.txt);;All files (*)</source>
+        <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="70"/>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="104"/>
+        <source>Table 1</source>
+        <translation>表 1</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="130"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="270"/>
+        <source>Teacher forcing: the decoder takes these words, then goes on by itself; Enter to decode</source>
+        <translation>强制教学：解码器先采用这些词，再自行继续；按 Enter 解码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="79"/>
+        <source>Test error</source>
+        <translation>测试误差</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="79"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="42"/>
+        <location filename="../../attnviz/training/live_kernel.py" line="23"/>
+        <source>test MSE</source>
+        <translation>测试 MSE</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="124"/>
+        <source>test x (queries)</source>
+        <translation>测试 x（查询）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="125"/>
+        <location filename="../../attnviz/gallery.py" line="158"/>
+        <source>test x (sorted)</source>
+        <translation>测试 x（已排序）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="330"/>
+        <source>Text at the size the system sets (Ctrl+0)</source>
+        <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="343"/>
+        <source>Text size {scale:.0%}</source>
+        <translation>文字大小 {scale:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/tasks.py" line="137"/>
+        <source>the anti-diagonal</source>
+        <translation>反对角线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="92"/>
+        <source>The Bahdanau Attention Mechanism</source>
+        <translation>Bahdanau 注意力机制</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="177"/>
+        <source>The bandwidth h: Gaussian pooling weights (test × train)</source>
+        <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="608"/>
+        <source>The book's attention figures</source>
+        <translation>书中的注意力图表</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="313"/>
+        <source>the checkpoint could not be saved: {error}; {path} is as it was</source>
+        <translation>无法保存检查点：{error}；{path} 保持原样</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="348"/>
+        <source>The checkpoint {name} has changed since this session was saved (its SHA-256 differs): the attention shown may differ from what was saved.</source>
+        <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="795"/>
+        <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
+        <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/computation.py" line="107"/>
+        <source>the Computation view does not cover {name} modules</source>
+        <translation>计算过程视图不支持 {name} 模块</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="170"/>
+        <source>the decoder of this {kind}</source>
+        <translation>此 {kind} 的解码器</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="182"/>
+        <source>the decoding so far ({tokens})</source>
+        <translation>目前的解码（{tokens}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/tasks.py" line="136"/>
+        <source>the diagonal</source>
+        <translation>对角线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="46"/>
+        <source>the disk is full</source>
+        <translation>磁盘已满</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="47"/>
+        <source>the disk is read-only</source>
+        <translation>磁盘是只读的</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="46"/>
+        <source>the disk quota is used up</source>
+        <translation>磁盘配额已用完</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="68"/>
+        <source>The edition of “Dive into Deep Learning” you read: its section numbers are the ones shown (the other edition's number stands beside)</source>
+        <translation>你所读的《动手学深度学习》版本：显示的是该版本的节号（另一版本的节号列在旁边）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="531"/>
+        <source>The effect of the bandwidth</source>
+        <translation>带宽的影响</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="168"/>
+        <source>the encoder of this {kind}</source>
+        <translation>此 {kind} 的编码器</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint_file.py" line="30"/>
+        <source>the file is {gb:.1f} GB, larger than any attnviz checkpoint (at most {most:.1f} GB): not a checkpoint</source>
+        <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="283"/>
+        <source>the file's first sentence</source>
+        <translation>文件中的第一个句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/flipbook.py" line="379"/>
+        <source>The flip-book export was cancelled: nothing was written.</source>
+        <translation>翻页动画导出已取消：没有写入任何文件。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/flipbook.py" line="152"/>
+        <source>The flip-book is too large: its GIF would take {frames} frames of {width}×{height} pixels even at the smallest scale ({scale:g}×), over the {budget} a GIF may have (frames × width × height, and {frame_millions} million a frame, so that it fits in memory). Decode a shorter sentence or show one head instead of all heads. Nothing was written.</source>
+        <translation>翻页动画太大：即使按最小缩放比例（{scale:g}×），其 GIF 也需要 {frames} 帧 {width}×{height} 像素，超过了 GIF 允许的 {budget}（帧数 × 宽 × 高，且每帧不超过 {frame_millions} 百万像素，以便能放进内存）。请解码更短的句子，或只显示一个头而不是所有头。没有写入任何文件。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/flipbook.py" line="164"/>
+        <source>The flip-book's GIF is drawn at {fitted:g}× instead of {scale:g}×: {frames} frames at {scale:g}× would be over the {budget} a GIF may have (frames × width × height; {frame_millions} million a frame).</source>
+        <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="811"/>
+        <source>the folder to write (must not exist)</source>
+        <translation>要写入的文件夹（必须不存在）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/files.py" line="92"/>
+        <source>the folder {folder} does not exist</source>
+        <translation>文件夹 {folder} 不存在</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="14"/>
+        <source>the following arguments are required: %s</source>
+        <translation>缺少以下必需参数：%s</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="121"/>
+        <source>The input whose attention map is drawn after every snapshot</source>
+        <translation>每个快照之后绘制其注意力图的输入</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/app.py" line="43"/>
+        <source>the interface's language: en or zh_CN (any command takes it too; default: View ▸ Language's choice, else the system's)</source>
+        <translation>界面语言：en 或 zh_CN（所有命令都接受此选项；默认：视图 ▸ 语言中的选择，否则跟随系统）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="258"/>
+        <source>the kernel must be one of: {names}</source>
+        <translation>核必须是以下之一：{names}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="263"/>
+        <source>the kernel's bandwidth must be from {low} to {high} and its query from {query_low:g} to {query_high:g}</source>
+        <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="110"/>
+        <source>The longest ({width} tokens): no padding. Choose a shorter sentence to see masked keys.</source>
+        <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="227"/>
+        <source>the model cannot be built: {problem}</source>
+        <translation>无法构建模型：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/stepping.py" line="134"/>
+        <source>the model cannot say {token!r}: its target vocabulary has no such token</source>
+        <translation>模型无法说出 {token!r}：其目标词表中没有这个词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="346"/>
+        <source>The model folder {name} has changed since this session was saved (its config or its files' sizes differ): the attention shown may differ from what was saved.</source>
+        <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="49"/>
+        <source>The model to compare with the loaded one, on the same sentence</source>
+        <translation>在同一句子上与已加载模型比较的模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="507"/>
+        <source>The model was not saved: {error}</source>
+        <translation>模型未保存：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="293"/>
+        <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
+        <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="49"/>
+        <source>the name is too long</source>
+        <translation>名称太长</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/device.py" line="24"/>
+        <source>the number of threads must be from 1 to {most}, got {threads}</source>
+        <translation>线程数必须在 1 到 {most} 之间，实际为 {threads}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="188"/>
+        <source>the path is too long to name a file</source>
+        <translation>路径过长，不能指向文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/flipbook.py" line="337"/>
+        <source>the PDF and the GIF cannot both be written to {path}</source>
+        <translation>PDF 和 GIF 不能同时写入 {path}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="137"/>
+        <location filename="../../attnviz/render/flipbook.py" line="398"/>
+        <source>the PDF came out incomplete</source>
+        <translation>生成的 PDF 不完整</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/flipbook.py" line="91"/>
+        <source>the PDF could not be opened</source>
+        <translation>无法打开 PDF</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="93"/>
+        <source>the PNG could not be encoded ({error})</source>
+        <translation>无法编码 PNG（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="66"/>
+        <source>the PNG scale must be a number from {low:g} to {high:g}, got {scale!r}</source>
+        <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，收到 {scale!r}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="138"/>
+        <source>the probe sentence is empty</source>
+        <translation>探针输入句子为空</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="107"/>
+        <source>the probe {text!r} is longer than the {name} task's inputs ({low} to {high} digits)</source>
+        <translation>探针输入 {text!r} 比 {name} 任务的输入更长（{low} 到 {high} 个数字）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="104"/>
+        <source>the probe {text!r} is not an input of the {name} task (e.g. {example!r})</source>
+        <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="168"/>
+        <source>the prompt of this {kind}</source>
+        <translation>此 {kind} 的提示</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="543"/>
+        <source>The Q·K·V computation of one query, with the trained model's numbers</source>
+        <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="233"/>
+        <source>the sentence is longer than {most:,} characters</source>
+        <translation>句子超过 {most:,} 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="776"/>
+        <source>the sentence to decode (translation models)</source>
+        <translation>要解码的句子（翻译模型）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="195"/>
+        <source>the session has no {key!r}</source>
+        <translation>会话中没有 {key!r}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="359"/>
+        <source>the session's checkpoint {path} cannot be read: {reason}</source>
+        <translation>无法读取会话的检查点 {path}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="287"/>
+        <source>the session's checkpoint {path} cannot be used: {reason}</source>
+        <translation>无法使用会话的检查点 {path}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="308"/>
+        <source>the session's checkpoint {path} is missing</source>
+        <translation>会话的检查点 {path} 不存在</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="304"/>
+        <source>the session's checkpoint {path} is missing; its path relative to the session, {relative}, leads out of the session's folder to {outside}</source>
+        <translation>会话的检查点 {path} 不存在；它相对于会话的路径 {relative} 指向会话文件夹之外的 {outside}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="362"/>
+        <source>the session's checkpoint {path} is refused: {problem}</source>
+        <translation>会话的检查点 {path} 被拒绝：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/settings.py" line="193"/>
+        <source>The settings file {path} is damaged (not a valid settings file) and could not be rewritten; your settings last until you quit.</source>
+        <translation>设置文件 {path} 已损坏（不是有效的设置文件），且无法重写；你的设置只保留到退出为止。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/settings.py" line="190"/>
+        <source>The settings file {path} was damaged (not a valid settings file): what could not be read was dropped, and the file has been rewritten with your current settings.</source>
+        <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="179"/>
+        <source>the source ({tokens})</source>
+        <translation>源（{tokens}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="120"/>
+        <source>the SVG came out incomplete</source>
+        <translation>生成的 SVG 不完整</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="119"/>
+        <source>the training history is not an object</source>
+        <translation>训练历史不是一个对象</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="125"/>
+        <source>the training history must hold 1 to {count} snapshots</source>
+        <translation>训练历史必须包含 1 到 {count} 个快照</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="122"/>
+        <source>the training history's kind, task or score name is missing</source>
+        <translation>训练历史缺少模型类型、任务或评分名称</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="128"/>
+        <source>the training history's snapshots are not in step order</source>
+        <translation>训练历史的快照未按步数排序</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="96"/>
+        <source>The Transformer Architecture</source>
+        <translation>Transformer 架构</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="250"/>
+        <source>the view's kind must be one of: {names}</source>
+        <translation>视图的注意力类型必须是以下之一：{names}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="306"/>
+        <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
+        <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="509"/>
+        <source>The window shows the h = 0.1 panel; change the bandwidth there to see the others.</source>
+        <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="105"/>
+        <location filename="../../attnviz/render/flipbook.py" line="120"/>
+        <source>the {kind} could not be finished</source>
+        <translation>无法完成 {kind}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="102"/>
+        <location filename="../../attnviz/render/flipbook.py" line="101"/>
+        <source>the {kind} could not be started</source>
+        <translation>无法开始写入 {kind}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="143"/>
+        <source>the {model} model has no {kind} (it has: {has})</source>
+        <translation>{model} 模型没有{kind}（它有：{has}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/panels.py" line="211"/>
+        <source>there is no book figure {key!r}</source>
+        <translation>没有书中图表 {key!r}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="166"/>
+        <source>there is no session file {name}</source>
+        <translation>会话文件 {name} 不存在</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="147"/>
+        <source>there is no source: source_tokens is empty</source>
+        <translation>没有源：source_tokens 为空</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="322"/>
+        <source>There is nothing to copy yet.</source>
+        <translation>还没有可复制的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="416"/>
+        <source>There is nothing to copy yet: the heatmap is empty.</source>
+        <translation>还没有可复制的内容：热图是空的。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="232"/>
+        <source>There is nothing to export yet.</source>
+        <translation>还没有可导出的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/flipbook.py" line="62"/>
+        <source>There is nothing to export yet: a step's heatmap is empty.</source>
+        <translation>还没有可导出的内容：某一步的热图是空的。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="273"/>
+        <source>There is nothing to export yet: step the decoder first.</source>
+        <translation>还没有可导出的内容：请先单步解码。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/flipbook.py" line="60"/>
+        <source>There is nothing to export yet: the decoding has no steps.</source>
+        <translation>还没有可导出的内容：解码还没有任何步骤。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="334"/>
+        <location filename="../../attnviz/render/figure_files.py" line="258"/>
+        <source>There is nothing to export yet: the heatmap is empty.</source>
+        <translation>还没有可导出的内容：热图是空的。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="266"/>
+        <source>There is nothing to export yet: type a sentence first.</source>
+        <translation>还没有可导出的内容：请先输入一个句子。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="355"/>
+        <source>There is nothing to make a flip-book of yet: decode a sentence first.</source>
+        <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="596"/>
+        <source>There is nothing to save yet: open a checkpoint first.</source>
+        <translation>还没有可保存的内容：请先打开一个检查点。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/stepping.py" line="67"/>
+        <source>there is nothing to translate: the sentence is empty</source>
+        <translation>没有可翻译的内容：句子为空</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/attention.py" line="134"/>
+        <location filename="../../attnviz/figures/attention.py" line="154"/>
+        <source>this model has no decoder self-attention</source>
+        <translation>此模型没有解码器自注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/attention.py" line="118"/>
+        <source>this model has no encoder self-attention</source>
+        <translation>此模型没有编码器自注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="107"/>
+        <location filename="../../attnviz/figures/panels.py" line="75"/>
+        <source>This model has no positional encoding</source>
+        <translation>此模型没有位置编码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="74"/>
+        <source>This model has no positional encoding table</source>
+        <translation>此模型没有位置编码表</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/attention.py" line="149"/>
+        <source>this model has no {kind}</source>
+        <translation>此模型没有{kind}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/sequence.py" line="47"/>
+        <source>this model records no prompt self-attention</source>
+        <translation>此模型没有记录提示的自注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="137"/>
+        <source>Time the model took for the decoding step on show</source>
+        <translation>模型完成当前所示解码步所用的时间</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="41"/>
+        <source>tiny</source>
+        <translation>微型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/decoding.py" line="148"/>
+        <source>token id {id} is never decoded (&lt;bos&gt;, &lt;pad&gt; or banned): it cannot be forced</source>
+        <translation>词元 id {id} 从不会被解码（&lt;bos&gt;、&lt;pad&gt; 或被禁用的词元）：无法强制</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/decoding.py" line="165"/>
+        <source>token id {id} is outside the vocabulary of {count} tokens</source>
+        <translation>词元 id {id} 超出了 {count} 个词元的词表</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="224"/>
+        <source>token {token!r}… is not a word (too long, or control characters)</source>
+        <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/beams.py" line="113"/>
+        <source>Total attention each source token has received so far (last layer, heads averaged): about 1 where a word was translated once, near 0 for a dropped word, well above 1 for a repeated one</source>
+        <translation>每个源词元到目前为止获得的注意力总和（最后一层，各头取平均）：译过一次的词约为 1，漏译的词接近 0，重复的词远大于 1</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/docks.py" line="118"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="122"/>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="712"/>
+        <source>train a model on sentence pairs and write a checkpoint</source>
+        <translation>在句对上训练模型并写入检查点</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="125"/>
+        <source>Train a new model with these settings; it opens in the window when done</source>
+        <translation>用这些设置训练一个新模型；完成后它会在窗口中打开</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="271"/>
+        <source>Train on a file of pairs</source>
+        <translation>用句对文件训练</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="744"/>
+        <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn")</source>
+        <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="482"/>
+        <source>trained: step {step:,} · agreement {agreement:.0f} %</source>
+        <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f} %</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="140"/>
+        <source>training BLEU</source>
+        <translation>训练集 BLEU</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="103"/>
+        <source>Training data and the true function</source>
+        <translation>训练数据与真实函数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="104"/>
+        <source>training data not found: {path}</source>
+        <translation>找不到训练数据：{path}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="230"/>
+        <source>training diverged in epoch {epoch}: the weights became NaN or infinite (try a smaller --lr than {lr:g}); {kept}</source>
+        <translation>第 {epoch} 轮训练发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="292"/>
+        <source>training diverged: the weights became NaN or infinite (try a smaller learning rate than {lr:g})</source>
+        <translation>训练发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的学习率）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live_kernel.py" line="72"/>
+        <source>training diverged: w became NaN or infinite (try a smaller learning rate than {lr:g})</source>
+        <translation>训练发散：w 变为 NaN 或无穷大（请尝试小于 {lr:g} 的学习率）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="71"/>
+        <source>Training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="70"/>
+        <location filename="../../attnviz/gallery.py" line="138"/>
+        <location filename="../../attnviz/gallery.py" line="400"/>
+        <source>training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="151"/>
+        <source>Training loss, by step</source>
+        <translation>训练损失（按步数）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="143"/>
+        <location filename="../../attnviz/gallery.py" line="97"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="68"/>
+        <source>training points</source>
+        <translation>训练样本</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="329"/>
+        <source>Training resumed.</source>
+        <translation>训练已继续。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="296"/>
+        <source>training step</source>
+        <translation>训练步数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="353"/>
+        <source>Training stopped: {message}</source>
+        <translation>训练已停止：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="316"/>
+        <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
+        <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="157"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="81"/>
+        <source>training x</source>
+        <translation>训练 x</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="124"/>
+        <source>training x (keys)</source>
+        <translation>训练 x（键）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="125"/>
+        <location filename="../../attnviz/gallery.py" line="158"/>
+        <source>training x (sorted)</source>
+        <translation>训练 x（已排序）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="318"/>
+        <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
+        <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="96"/>
+        <source>Transformer</source>
+        <translation>Transformer</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="553"/>
+        <source>Transformer decoder self-attention (causal: masked cells marked)</source>
+        <translation>Transformer 解码器自注意力（因果：被掩蔽的单元格已标出）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="551"/>
+        <source>Transformer encoder self-attention, layer × head</source>
+        <translation>Transformer 编码器自注意力，层 × 头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="114"/>
+        <source>Transformer encoder–decoder</source>
+        <translation>Transformer 编码器－解码器</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="556"/>
+        <source>Transformer encoder–decoder attention</source>
+        <translation>Transformer 编码器－解码器注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="98"/>
+        <source>Transformer: decoder-only models</source>
+        <translation>Transformer：仅解码器模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="558"/>
+        <source>Transformer: training curve</source>
+        <translation>Transformer：训练曲线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="755"/>
+        <source>translate --text, or stdin line by line</source>
+        <translation>翻译 --text，或逐行翻译标准输入</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="707"/>
+        <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
+        <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="288"/>
+        <source>Translation so far</source>
+        <translation>目前的译文</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="144"/>
+        <location filename="../../attnviz/gallery.py" line="98"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="69"/>
+        <source>true f(x) = 2 sin x + x^0.8</source>
+        <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="768"/>
+        <source>TSV of english&lt;TAB&gt;french pairs</source>
+        <translation>english&lt;TAB&gt;french 句对的 TSV 文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="714"/>
+        <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
+        <translation>english&lt;TAB&gt;french 句对的 TSV 文件（必需；kernel-regression 不需要）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="34"/>
+        <source>Two or more sentences, one per line, of different lengths</source>
+        <translation>两个或更多长度不同的句子，每行一个</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="222"/>
+        <source>Type a sentence to see attention</source>
+        <translation>输入一个句子以查看注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/computation.py" line="89"/>
+        <source>Type a sentence to see the computation of a query.</source>
+        <translation>输入一个句子以查看查询的计算过程。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="556"/>
+        <source>Type a source sentence, with a translation model loaded, to force target words.</source>
+        <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="228"/>
+        <source>Type an English sentence…</source>
+        <translation>输入一个英语句子…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/decoding.py" line="139"/>
+        <source>Type the target words to force (a translation or its beginning).</source>
+        <translation>请输入要强制的目标词（译文或其开头）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/base.py" line="115"/>
+        <source>Unexpected error: {kind}: {error}</source>
+        <translation>意外错误：{kind}：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/errors.py" line="105"/>
+        <source>Unexpected error: {kind}: {error}. attnviz keeps running.</source>
+        <translation>意外错误：{kind}：{error}。attnviz 仍在运行。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="324"/>
+        <source>uniform over 10 keys (log 10)</source>
+        <translation>10 个键上的均匀分布（log 10）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="48"/>
+        <source>unknown attention kind {kind!r}; use one of {kinds}</source>
+        <translation>未知的注意力类型 {kind!r}；请使用 {kinds} 之一</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="112"/>
+        <source>unknown book edition {text}; choose {choices} ({names})</source>
+        <translation>未知的书籍版本 {text}；请选择 {choices}（{names}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/device.py" line="67"/>
+        <source>unknown device {device!r}; use auto, cpu, cuda, cuda:N or mps</source>
+        <translation>未知设备 {device!r}；请使用 auto、cpu、cuda、cuda:N 或 mps</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="226"/>
+        <source>unknown export format {format!r}; choose from {formats}</source>
+        <translation>未知的导出格式 {format!r}；请从 {formats} 中选择</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kernel_regression.py" line="85"/>
+        <source>unknown kernel {kernel!r}; choose one of {kernels}</source>
+        <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="153"/>
+        <source>unknown model kind {name!r}; known: {known}</source>
+        <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/tasks.py" line="189"/>
+        <source>unknown task {name!r}; known: {known}</source>
+        <translation>未知任务 {name!r}；已知任务：{known}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="491"/>
+        <source>Unknown words (read as &lt;unk&gt;): {words}</source>
+        <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="13"/>
+        <source>unrecognized arguments: %s</source>
+        <translation>无法识别的参数：%s</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="480"/>
+        <source>untrained: step {step:,} · agreement {agreement:.0f} %</source>
+        <translation>未训练：第 {step:,} 步 · 对齐一致率 {agreement:.0f} %</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/argparse_text.py" line="12"/>
+        <source>usage: </source>
+        <translation>用法：</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="51"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="143"/>
+        <source>valid length {length}</source>
+        <translation>有效长度 {length}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="194"/>
+        <location filename="../../attnviz/gallery.py" line="237"/>
+        <location filename="../../attnviz/gallery.py" line="239"/>
+        <source>valid length {n}</source>
+        <translation>有效长度 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="102"/>
+        <source>Valid length {valid} of {width}: keys {first}–{last} are &lt;pad&gt; (a decoder-only model pads on the left: every answer starts in the same column), masked before the softmax (weight exactly 0, grey). Same numbers as decoding it alone.</source>
+        <translation>有效长度 {valid}（共 {width}）：键 {first}–{last} 为 &lt;pad&gt;（仅解码器模型在左侧填充：每个回答都从同一列开始），在 softmax 之前被掩蔽（权重恰为 0，灰色）。数值与单独解码时相同。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="106"/>
+        <source>Valid length {valid} of {width}: keys {first}–{last} are &lt;pad&gt;, masked before the softmax (weight exactly 0, grey). Same numbers as decoding it alone.</source>
+        <translation>有效长度 {valid}（共 {width}）：键 {first}–{last} 为 &lt;pad&gt;，在 softmax 之前被掩蔽（权重恰为 0，灰色）。数值与单独解码时相同。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="205"/>
+        <source>valid lengths {lengths}</source>
+        <translation>有效长度 {lengths}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="407"/>
+        <location filename="../../attnviz/gallery.py" line="405"/>
+        <source>validation BLEU</source>
+        <translation>验证集 BLEU</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="266"/>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/computation.py" line="83"/>
+        <source>visible</source>
+        <translation>可见</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/computation.py" line="71"/>
+        <source>W_k k_j: each key's projection</source>
+        <translation>W_k k_j：每个键的投影</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/computation.py" line="69"/>
+        <source>W_q q: the query's projection</source>
+        <translation>W_q q：查询的投影</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/errors.py" line="20"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="100"/>
+        <source>Watching attention learn (tasks whose right alignment is known)</source>
+        <translation>观察注意力的学习过程（对齐已知的任务）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="157"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="66"/>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/head_grid.py" line="41"/>
+        <source>weight {value:.4f}</source>
+        <translation>权重 {value:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="177"/>
+        <location filename="../../attnviz/gallery.py" line="239"/>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="66"/>
+        <source>Weights after masked softmax</source>
+        <translation>掩蔽 softmax 之后的权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="43"/>
+        <source>Which attention of the chosen sentence to show</source>
+        <translation>显示所选句子的哪种注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="569"/>
+        <source>Why dot products are scaled by √d</source>
+        <translation>为什么点积要除以 √d</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="325"/>
+        <source>Why scale by √d: unscaled scores saturate the softmax as d grows</source>
+        <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <source>Width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="107"/>
+        <source>Width of the model (num_hiddens)</source>
+        <translation>模型的宽度（num_hiddens）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/data.py" line="32"/>
+        <source>with an empty side</source>
+        <translation>有一侧为空</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/data.py" line="34"/>
+        <source>with control characters or words over {chars} characters</source>
+        <translation>含控制字符或超过 {chars} 个字符的词</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/data.py" line="32"/>
+        <source>without a tab</source>
+        <translation>没有制表符</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="773"/>
+        <source>write every attention map of a sentence as files, no window needed</source>
+        <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="793"/>
+        <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
+        <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
+        <source>Write the trained model, with its history, as a checkpoint file</source>
+        <translation>将训练好的模型连同其历史写成检查点文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="808"/>
+        <source>write the Transformer as a Hugging Face (Marian) model folder</source>
+        <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/convert.py" line="148"/>
+        <source>writing a Hugging Face folder needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
+        <translation>写入 Hugging Face 文件夹需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="304"/>
+        <source>Writing {count} files into {folder}…</source>
+        <translation>正在将 {count} 个文件写入 {folder}…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="246"/>
+        <source>Writing {name}…</source>
+        <translation>正在写入 {name}…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="470"/>
+        <location filename="../../attnviz/cli.py" line="539"/>
+        <location filename="../../attnviz/cli.py" line="602"/>
+        <source>wrote {count} files into {out}</source>
+        <translation>已将 {count} 个文件写入 {out}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="696"/>
+        <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
+        <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="665"/>
+        <source>wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: MarianMTModel.from_pretrained; attnviz --checkpoint {out})</source>
+        <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="100"/>
+        <source>wrote {out}: learned w={w:.3f}, loss {before:.2f} -&gt; {after:.2f}</source>
+        <translation>已写入 {out}：学得 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="119"/>
+        <source>wrote {out}: training BLEU {bleu:.2f} (too few sentences for a validation split) after {minutes} min</source>
+        <translation>已写入 {out}：训练 {minutes} 分钟，训练集 BLEU {bleu:.2f}（句子太少，未划分验证集）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="122"/>
+        <source>wrote {out}: validation BLEU {bleu:.2f} after {minutes} min</source>
+        <translation>已写入 {out}：训练 {minutes} 分钟，验证集 BLEU {bleu:.2f}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="188"/>
+        <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
+        <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f} %，对齐一致率 {agreement:.0f} %</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="40"/>
+        <source>your own file (TSV)…</source>
+        <translation>你自己的文件（TSV）…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="75"/>
+        <source>{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first half of the dimensions, cosines in the second: the book's interleaved columns, reordered).</source>
+        <translation>{architecture} 将一张固定的正弦表加到嵌入上（前一半维度为正弦，后一半为余弦：即书中交错排列的列，重新排序）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="67"/>
+        <source>{architecture} adds a learned table, one vector per position (wpe), to the token embeddings.</source>
+        <translation>{architecture} 将一张学习得到的表（每个位置一个向量，即 wpe）加到词元嵌入上。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="81"/>
+        <source>{architecture} adds a learned table, one vector per position, to the embeddings (the encoder's is shown; the decoder has its own).</source>
+        <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到嵌入上（显示的是编码器的表；解码器有自己的表）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="97"/>
+        <source>{architecture} adds no position vectors: each head adds a learned number to the score of every query–key pair, chosen by their distance (one of {buckets} buckets: exact when near, logarithmic when far; the encoder's is drawn, the decoder has its own).</source>
+        <translation>{architecture} 不添加位置向量：每个头为每一对查询–键的评分加上一个学习得到的数，按两者的距离选取（{buckets} 个桶之一：距离近时精确，远时按对数划分；绘制的是编码器的，解码器有自己的）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="54"/>
+        <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}), so q·k depends only on how far apart they are.</source>
+        <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}），因此 q·k 只取决于两者相距多远。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="58"/>
+        <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}, {scaling} scaling), so q·k depends only on how far apart they are.</source>
+        <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="631"/>
+        <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
+        <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="241"/>
+        <source>{checkpoint}: a {kind} checkpoint does not translate</source>
+        <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="343"/>
+        <source>{checkpoint}: no training options stored; --heldout needs them</source>
+        <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/data.py" line="86"/>
+        <source>{count:,} {reason}</source>
+        <translation>{count:,} 行{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="310"/>
+        <source>{count} file(s) in {folder} already exist and would be replaced:
+
+{names}</source>
+        <translation>{folder} 中已有 {count} 个文件，将被替换：
+
+{names}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="395"/>
+        <source>{count} file(s) in {folder} would be replaced, e.g. {name}</source>
+        <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/flipbook.py" line="344"/>
+        <source>{count} file(s) would be replaced, e.g. {path}</source>
+        <translation>{count} 个文件将被替换，例如 {path}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/flipbook.py" line="50"/>
+        <source>{count} million pixels</source>
+        <translation>{count} 百万像素</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="41"/>
+        <source>{count} snapshots</source>
+        <translation>{count} 个快照</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="41"/>
+        <source>{count} steps</source>
+        <translation>{count} 步</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/loading.py" line="35"/>
+        <source>{error}. Using {device} instead.</source>
+        <translation>{error}。改用 {device}。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="387"/>
+        <location filename="../../attnviz/cli.py" line="594"/>
+        <source>{error}; add --force to replace them</source>
+        <translation>{error}；加上 --force 可替换它们</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="379"/>
+        <source>{first} and {second}</source>
+        <translation>{first} 和 {second}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/files.py" line="73"/>
+        <source>{folder} is a kernel interface ({kind}), not a folder on disk; choose a folder of your own</source>
+        <translation>{folder} 是内核接口（{kind}），不是磁盘上的文件夹；请选择你自己的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/files.py" line="95"/>
+        <location filename="../../attnviz/core/files.py" line="114"/>
+        <source>{folder} is {kind}, not a folder</source>
+        <translation>{folder} 是{kind}，不是文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="120"/>
+        <source>{heading} — {caption} (file {key})</source>
+        <translation>{heading} — {caption}（文件 {key}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/bleu.py" line="16"/>
+        <source>{hypotheses} hypotheses but {references} reference lists</source>
+        <translation>{hypotheses} 个假设，但有 {references} 组参考译文</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="202"/>
+        <source>{key!r} has the wrong type ({type})</source>
+        <translation>{key!r} 的类型错误（{type}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="274"/>
+        <source>{key!r} is not a file path</source>
+        <translation>{key!r} 不是文件路径</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="277"/>
+        <source>{key!r} is too long to be a file path ({count:,} characters)</source>
+        <translation>{key!r} 太长，不能作为文件路径（{count:,} 个字符）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="199"/>
+        <source>{key!r} must be a {type}, not true/false</source>
+        <translation>{key!r} 必须是 {type}，而不是 true/false</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="209"/>
+        <source>{key!r} must be from {low} to {high}, got {value}</source>
+        <translation>{key!r} 必须在 {low} 到 {high} 之间，收到 {value}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="218"/>
+        <source>{kind} cannot be trained here; choose one of {kinds}</source>
+        <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/stepping.py" line="217"/>
+        <location filename="../../attnviz/core/stepping.py" line="38"/>
+        <source>{kind} is not a translation model</source>
+        <translation>{kind} 不是翻译模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="138"/>
+        <source>{kind} is not a translation model: it has no attention queries to show</source>
+        <translation>{kind} 不是翻译模型：没有可显示的注意力查询</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/beam_tree.py" line="81"/>
+        <source>{kind} of “{hypothesis}” (last layer, heads averaged)</source>
+        <translation>“{hypothesis}”的{kind}（最后一层，各头平均）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="176"/>
+        <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
+        <translation>{kind} 训练 {task}：{parameters:,} 个参数，{epochs} 轮，每轮 {steps} 步；Ctrl-C 停止并保存</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="89"/>
+        <source>{kind} PE: {positions} positions × {width} dims</source>
+        <translation>{kind}位置编码：{positions} 个位置 × {width} 维</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/computation.py" line="97"/>
+        <source>{kind} · layer {layer} · head {head} · query {query} ({token!r})</source>
+        <translation>{kind} · 层 {layer} · 头 {head} · 查询 {query}（{token!r}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="164"/>
+        <source>{kind}: {train:,} training pairs, {val:,} validation pairs; vocab {src:,} en / {tgt:,} fr; {parameters:,} parameters; device {device}</source>
+        <translation>{kind}：{train:,} 个训练句对，{val:,} 个验证句对；词表 {src:,} en / {tgt:,} fr；{parameters:,} 个参数；设备 {device}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="72"/>
+        <source>{label} [{bar}] {done}/{total} loss {loss:.3f}  {rate:,.0f} tok/s  ETA {eta:.1f} min</source>
+        <translation>{label} [{bar}] {done}/{total} 损失 {loss:.3f}  {rate:,.0f} 词元/秒  预计剩余 {eta:.1f} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="66"/>
+        <source>{label} · forced</source>
+        <translation>{label} · 强制</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/head_grid.py" line="198"/>
+        <source>{layer} · {head} · query {query} → key {key}: {value}</source>
+        <translation>{layer} · {head} · 查询 {query} → 键 {key}：{value}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="493"/>
+        <source>{learner} learning to {task}: its attention finds {alignment}</source>
+        <translation>{learner} 学习{task}：其注意力找到了{alignment}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="492"/>
+        <source>{learner} learning to {task}: its attention finds {alignment} (its best-aligned head: {head})</source>
+        <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/base.py" line="116"/>
+        <source>{message}. {then}</source>
+        <translation>{message}。{then}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="42"/>
+        <source>{minutes:.1f} min</source>
+        <translation>{minutes:.1f} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="81"/>
+        <source>{model} (source view, renormalised)</source>
+        <translation>{model}（源视图，重新归一化）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="102"/>
+        <source>{model} by itself: {translation}</source>
+        <translation>{model} 单独翻译：{translation}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="63"/>
+        <source>{model} followed the final translation: the hypothesis on show at this search step is not the start of the final translation</source>
+        <translation>{model} 沿用了最终译文：此搜索步显示的假设不是最终译文的开头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="381"/>
+        <source>{model} keeps no training history; the history below is {stem}'s.</source>
+        <translation>{model} 没有保存训练历史；下方的历史属于 {stem}。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="58"/>
+        <source>{model} stops at {words} words (its length limit)</source>
+        <translation>{model} 在 {words} 个词处停止（其长度上限）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="96"/>
+        <source>{model} · sentence {number}</source>
+        <translation>{model} · 句子 {number}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="406"/>
+        <source>{model}: BLEU per epoch (no loss was recorded)</source>
+        <translation>{model}：每轮的 BLEU（未记录损失）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="61"/>
+        <source>{model}: decoding…</source>
+        <translation>{model}：正在解码…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="387"/>
+        <source>{model}: its training history cannot be shown ({error}).</source>
+        <translation>{model}：无法显示其训练历史（{error}）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
+        <source>{model}: trained on {task} ({count} snapshots); scrub the history below.</source>
+        <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="401"/>
+        <source>{model}: training loss per epoch</source>
+        <translation>{model}：每轮的训练损失</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/limits.py" line="146"/>
+        <source>{name} = {value} is outside {low:g}..{high:g}</source>
+        <translation>{name} = {value} 超出范围 {low:g}..{high:g}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/limits.py" line="140"/>
+        <source>{name} = {value} is outside {low}..{high}</source>
+        <translation>{name} = {value} 超出范围 {low}..{high}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="154"/>
+        <source>{name} is a folder, not a session file</source>
+        <translation>{name} 是文件夹，不是会话文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/convert.py" line="142"/>
+        <source>{name} is a {kind} model: only attnviz's Transformer converts to a Hugging Face (Marian) folder</source>
+        <translation>{name} 是 {kind} 模型：只有 attnviz 的 Transformer 能转换为 Hugging Face（Marian）文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/panels.py" line="126"/>
+        <source>{name} is a {kind} model: only translation models compare</source>
+        <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="156"/>
+        <source>{name} is not a regular file</source>
+        <translation>{name} 不是普通文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="173"/>
+        <source>{name} is not a usable file name</source>
+        <translation>{name} 不是可用的文件名</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="177"/>
+        <source>{name} is not an attnviz session (not JSON: {error})</source>
+        <translation>{name} 不是 attnviz 会话（不是 JSON：{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="168"/>
+        <source>{name} is not an attnviz session (not UTF-8 text)</source>
+        <translation>{name} 不是 attnviz 会话（不是 UTF-8 文本）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="160"/>
+        <source>{name} is too large to be an attnviz session (over {most:,} bytes)</source>
+        <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/limits.py" line="144"/>
+        <source>{name} must be a finite number, not {value!r}</source>
+        <translation>{name} 必须是有限的数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/limits.py" line="153"/>
+        <source>{name} must be a short text</source>
+        <translation>{name} 必须是简短的文本</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/limits.py" line="138"/>
+        <source>{name} must be a whole number, not {value!r}</source>
+        <translation>{name} 必须是整数，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/limits.py" line="131"/>
+        <location filename="../../attnviz/core/limits.py" line="151"/>
+        <source>{name} must be one of {choices}, not {value!r}</source>
+        <translation>{name} 必须是 {choices} 之一，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/limits.py" line="134"/>
+        <source>{name} must be true or false, not {value!r}</source>
+        <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/loading.py" line="55"/>
+        <source>{name} splits text into other tokens than the model on show: Compare puts two models' attention over the same tokens side by side, so it needs two models with one tokenizer (attnviz's own models share theirs; a Hugging Face model compares with one of its family that uses its tokenizer)</source>
+        <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="122"/>
+        <source>{name}: cannot be read ({error})</source>
+        <translation>{name}：无法读取（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="126"/>
+        <source>{name}: no usable source&lt;TAB&gt;target pairs (lines skipped: {skipped})</source>
+        <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（跳过的行：{skipped}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="128"/>
+        <source>{name}: no usable source&lt;TAB&gt;target pairs (the file has no lines)</source>
+        <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（文件中没有任何行）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="151"/>
+        <source>{name}: the model cannot be built from this data: {problem}</source>
+        <translation>{name}：无法用这份数据构建模型：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="211"/>
+        <source>{name}: the numbers of a line plot are exported as CSV, not NPY</source>
+        <translation>{name}：折线图的数值导出为 CSV，而不是 NPY</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="212"/>
+        <source>{name}: the numbers of a tree are exported as CSV, not NPY</source>
+        <translation>{name}：树的数值导出为 CSV，而不是 NPY</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="255"/>
+        <source>{name}: unknown export format {format!r}; choose from {formats}</source>
+        <translation>{name}：未知的导出格式 {format!r}；请从 {formats} 中选择</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="38"/>
+        <source>{name}: {what}, last layer, heads averaged</source>
+        <translation>{name}：{what}，最后一层，各头平均</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="410"/>
+        <source>{option} chooses the view of --flipbook; add --flipbook</source>
+        <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="407"/>
+        <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
+        <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="143"/>
+        <source>{option} does not go with --task (the task's data is generated)</source>
+        <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="625"/>
+        <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
+        <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="89"/>
+        <source>{option} goes with --task (a task's training is recorded in snapshots)</source>
+        <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="61"/>
+        <source>{option} must be from {low:,} to {high:,}</source>
+        <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="430"/>
+        <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
+        <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="567"/>
+        <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
+        <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="565"/>
+        <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
+        <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="94"/>
+        <source>{option}: {kind} trains on its own synthetic data (it takes --epochs, --seed, --lr and --force)</source>
+        <translation>{option}：{kind} 在自己的合成数据上训练（它接受 --epochs、--seed、--lr 和 --force）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/unopenable.py" line="53"/>
+        <source>{path} cannot be examined: permission denied (a folder on the way is not readable by you)</source>
+        <translation>无法检查 {path}：权限不足（路径上的某个文件夹你无权读取）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/unopenable.py" line="57"/>
+        <source>{path} cannot be opened: {reason}</source>
+        <translation>无法打开 {path}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="270"/>
+        <source>{path} exists</source>
+        <translation>{path} 已存在</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/figure_files.py" line="392"/>
+        <source>{path} exists and is not a regular file (it is {kind}): attnviz never replaces it; rename it or choose another folder</source>
+        <translation>{path} 已存在且不是普通文件（它是{kind}）：attnviz 绝不会替换它；请重命名它或选择其他文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/flipbook.py" line="341"/>
+        <source>{path} exists and is not a regular file (it is {kind}): attnviz never replaces it; rename it or choose another name</source>
+        <translation>{path} 已存在且不是普通文件（它是{kind}）：attnviz 绝不会替换它；请重命名它或选择其他名称</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/convert.py" line="140"/>
+        <source>{path} exists: give a new folder name (nothing is overwritten)</source>
+        <translation>{path} 已存在：请给出新的文件夹名（不会覆盖任何内容）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="131"/>
+        <source>{path} holds an unfinished run: add --resume to continue it, or --force to start over</source>
+        <translation>{path} 中有一次未完成的运行：添加 --resume 继续它，或添加 --force 重新开始</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="227"/>
+        <source>{path} holds epoch {epoch}</source>
+        <translation>{path} 保存的是第 {epoch} 轮</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/unopenable.py" line="63"/>
+        <source>{path} is a folder, not a file, with no config.json (not a Hugging Face model): {what_opens}; choose one of the files inside it</source>
+        <translation>{path} 是文件夹而不是文件，且没有 config.json（不是 Hugging Face 模型）：{what_opens}；请选择其中的某个文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="133"/>
+        <source>{path} is a folder: choose a file name for the session</source>
+        <translation>{path} 是文件夹：请为会话选择一个文件名</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/unopenable.py" line="49"/>
+        <source>{path} is a symbolic link to {target}, which does not exist</source>
+        <translation>{path} 是指向 {target} 的符号链接，而该目标不存在</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="228"/>
+        <source>{path} is as it was</source>
+        <translation>{path} 保持原样</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/unopenable.py" line="69"/>
+        <source>{path} is not a regular file: {what_opens}</source>
+        <translation>{path} 不是普通文件：{what_opens}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/resume.py" line="112"/>
+        <source>{path} is not a training state attnviz can continue ({kind})</source>
+        <translation>{path} 不是 attnviz 可以继续的训练状态（{kind}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/unopenable.py" line="67"/>
+        <source>{path} is {what}, not a file: {why}; {what_opens}</source>
+        <translation>{path} 是{what}，不是文件：{why}；{what_opens}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/target.py" line="46"/>
+        <source>{path}: a checkpoint already exists there; add --force to replace it</source>
+        <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="66"/>
+        <source>{path}: attnviz does not step {architecture} models yet; it steps {names}</source>
+        <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="329"/>
+        <source>{path}: cannot be loaded ({error})</source>
+        <translation>{path}：无法加载（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="369"/>
+        <source>{path}: cannot be opened ({error})</source>
+        <translation>{path}：无法打开（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="131"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="186"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="198"/>
+        <source>{path}: cannot be read ({error})</source>
+        <translation>{path}：无法读取（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="146"/>
+        <location filename="../../attnviz/training/target.py" line="32"/>
+        <source>{path}: cannot be written ({error})</source>
+        <translation>{path}：无法写入（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/target.py" line="62"/>
+        <source>{path}: cannot write into {folder} ({error})</source>
+        <translation>{path}：无法写入 {folder}（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="433"/>
+        <source>{path}: config cannot build a model ({error})</source>
+        <translation>{path}：无法用该配置构建模型（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="168"/>
+        <source>{path}: config has unknown fields {names}</source>
+        <translation>{path}：config 含有未知字段 {names}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="166"/>
+        <source>{path}: config is missing {names}</source>
+        <translation>{path}：config 缺少 {names}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="161"/>
+        <source>{path}: config must be a JSON object</source>
+        <translation>{path}：config 必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="172"/>
+        <source>{path}: config.{key} is {value!r}, kind {kind!r} needs {needed!r}</source>
+        <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="268"/>
+        <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
+        <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/target.py" line="43"/>
+        <source>{path}: exists and is not an attnviz checkpoint; training replaces only checkpoints (choose another name)</source>
+        <translation>{path}：已存在且不是 attnviz 检查点；训练只替换检查点（请换一个名称）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="415"/>
+        <source>{path}: format_version {version!r} is not supported (expected {expected})</source>
+        <translation>{path}：不支持 format_version {version!r}（应为 {expected}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="118"/>
+        <source>{path}: has no model_type naming its architecture</source>
+        <translation>{path}：没有指明其架构的 model_type</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="135"/>
+        <source>{path}: has no tokenizer (none of {names})</source>
+        <translation>{path}：没有分词器（{names} 均不存在）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="302"/>
+        <source>{path}: has no weights (none of {names})</source>
+        <translation>{path}：没有权重（{names} 均不存在）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="233"/>
+        <source>{path}: has no {key}</source>
+        <translation>{path}：没有 {key}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="179"/>
+        <source>{path}: invalid config ({error})</source>
+        <translation>{path}：配置无效（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="175"/>
+        <source>{path}: invalid config: {problems}</source>
+        <translation>{path}：配置无效：{problems}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="364"/>
+        <source>{path}: is a folder, not a checkpoint file</source>
+        <translation>{path}：是文件夹，不是检查点文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="113"/>
+        <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
+        <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/target.py" line="37"/>
+        <source>{path}: is a folder; name the checkpoint file to write (e.g. {path}/model.safetensors)</source>
+        <translation>{path}：是文件夹；请指定要写入的检查点文件（例如 {path}/model.safetensors）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="191"/>
+        <source>{path}: is a link that leads nowhere (a loop of links)</source>
+        <translation>{path}：是一个无法到达目标的链接（链接形成了循环）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="193"/>
+        <source>{path}: is a link to {target}, outside the model's folder; attnviz reads only the folder's own files</source>
+        <translation>{path}：是指向 {target} 的链接，位于模型文件夹之外；attnviz 只读取该文件夹自身的文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/target.py" line="35"/>
+        <source>{path}: is a symbolic link; name the checkpoint file itself</source>
+        <translation>{path}：是符号链接；请指定检查点文件本身</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="294"/>
+        <source>{path}: is missing (model.safetensors.index.json lists it)</source>
+        <translation>{path}：缺失（model.safetensors.index.json 列出了它）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="313"/>
+        <source>{path}: is not a complete safetensors file (its header does not fit the file)</source>
+        <translation>{path}：不是完整的 safetensors 文件（其文件头与文件不符）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="225"/>
+        <source>{path}: is not a JSON object of settings</source>
+        <translation>{path}：不是由设置组成的 JSON 对象</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/target.py" line="40"/>
+        <source>{path}: is not a regular file (a device or a pipe?); training writes only checkpoints</source>
+        <translation>{path}：不是普通文件（设备还是管道？）；训练只写入检查点</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="321"/>
+        <source>{path}: is not a safetensors file (its header is not one)</source>
+        <translation>{path}：不是 safetensors 文件（其文件头不是 safetensors 文件头）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="285"/>
+        <source>{path}: is not a safetensors index (a JSON object with a weight_map)</source>
+        <translation>{path}：不是 safetensors 索引（含有 weight_map 的 JSON 对象）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="223"/>
+        <source>{path}: is not valid JSON</source>
+        <translation>{path}：不是有效的 JSON</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="324"/>
+        <source>{path}: is truncated ({size:,} bytes of {total:,}): download it again</source>
+        <translation>{path}：文件不完整（{total:,} 字节中只有 {size:,} 字节）：请重新下载</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="201"/>
+        <source>{path}: is {kind}, not a file</source>
+        <translation>{path}：是{kind}，不是文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="203"/>
+        <source>{path}: is {mb:,.0f} MB, larger than any real {name} (at most {most:,.0f} MB)</source>
+        <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="163"/>
+        <source>{path}: its config names no end-of-text token or decoder start token</source>
+        <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="158"/>
+        <source>{path}: metadata has no 'config'</source>
+        <translation>{path}：元数据中没有 'config'</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="208"/>
+        <source>{path}: metadata has no '{key}'</source>
+        <translation>{path}：元数据中没有 '{key}'</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="269"/>
+        <source>{path}: missing tensors {names}</source>
+        <translation>{path}：缺少张量 {names}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="123"/>
+        <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
+        <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="290"/>
+        <source>{path}: names {shard!r}, not a file of this folder</source>
+        <translation>{path}：列出的 {shard!r} 不是此文件夹中的文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="351"/>
+        <source>{path}: no held-out sentence pairs (is it the file the model was trained on?)</source>
+        <translation>{path}：没有留出的句对（它是训练该模型所用的文件吗？）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="352"/>
+        <source>{path}: no sentence pairs</source>
+        <translation>{path}：没有句对</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="362"/>
+        <source>{path}: no such file</source>
+        <translation>{path}：文件不存在</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/unopenable.py" line="51"/>
+        <source>{path}: no such file or folder; {what_opens}</source>
+        <translation>{path}：没有这个文件或文件夹；{what_opens}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/data.py" line="123"/>
+        <source>{path}: no usable sentence pairs (lines skipped: {skipped})</source>
+        <translation>{path}：没有可用的句对（跳过的行：{skipped}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/data.py" line="125"/>
+        <source>{path}: no usable sentence pairs (the file has no lines)</source>
+        <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="108"/>
+        <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
+        <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="398"/>
+        <source>{path}: not a readable safetensors file ({error})</source>
+        <translation>{path}：不是可读的 safetensors 文件（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="359"/>
+        <source>{path}: not a regular file (a pipe or a device?)</source>
+        <translation>{path}：不是普通文件（是管道还是设备？）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="411"/>
+        <source>{path}: not an attnviz checkpoint: no attnviz metadata (a safetensors file, but not one attnviz wrote)</source>
+        <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="73"/>
+        <source>{path}: opening Hugging Face models needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
+        <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="366"/>
+        <source>{path}: permission denied (the file is not readable by you)</source>
+        <translation>{path}：权限不足（你无权读取该文件）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="443"/>
+        <source>{path}: tensor {name} changed while it was read</source>
+        <translation>{path}：张量 {name} 在读取过程中发生了变化</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="282"/>
+        <source>{path}: tensor {name} has dtype {dtype}, expected {expected}</source>
+        <translation>{path}：张量 {name} 的数据类型为 {dtype}，应为 {expected}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="276"/>
+        <source>{path}: tensor {name} has shape {shape}, expected {expected} (the config does not match the weights)</source>
+        <translation>{path}：张量 {name} 的形状为 {shape}，应为 {expected}（配置与权重不符）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="445"/>
+        <source>{path}: tensor {name} holds NaN or infinite values</source>
+        <translation>{path}：张量 {name} 含有 NaN 或无穷值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="448"/>
+        <source>{path}: tensor {name} holds values beyond ±{most:g}, which no attnviz model has</source>
+        <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="120"/>
+        <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
+        <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="439"/>
+        <source>{path}: the tensor data does not match its checksum: the file is corrupted (download or copy it again)</source>
+        <translation>{path}：张量数据与其校验和不符：文件已损坏（请重新下载或复制）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="429"/>
+        <source>{path}: training info must be a JSON object</source>
+        <translation>{path}：训练信息必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="93"/>
+        <source>{path}: transformers cannot open it ({error})</source>
+        <translation>{path}：transformers 无法打开它（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="271"/>
+        <source>{path}: unexpected tensors {names}</source>
+        <translation>{path}：多出了张量 {names}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="419"/>
+        <source>{path}: unknown model kind {name!r}; known: {known}</source>
+        <translation>{path}：未知的模型类型 {name!r}；已知类型：{known}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="406"/>
+        <source>{path}: {count:,} tensors; no attnviz model has more than {most:,}</source>
+        <translation>{path}：有 {count:,} 个张量；attnviz 的模型最多只有 {most:,} 个</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/target.py" line="56"/>
+        <source>{path}: {folder} is not a folder</source>
+        <translation>{path}：{folder} 不是文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="235"/>
+        <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
+        <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="251"/>
+        <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
+        <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="231"/>
+        <source>{path}: {key} has {count} tokens but the config says {expected}</source>
+        <translation>{path}：{key} 有 {count} 个词元，但配置中为 {expected} 个</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="189"/>
+        <source>{path}: {key} is nested too deeply to be attnviz metadata</source>
+        <translation>{path}：{key} 嵌套过深，不可能是 attnviz 元数据</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="228"/>
+        <source>{path}: {key} is not a valid vocabulary ({error})</source>
+        <translation>{path}：{key} 不是有效的词表（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="186"/>
+        <source>{path}: {key} is not valid JSON ({error})</source>
+        <translation>{path}：{key} 不是有效的 JSON（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoint.py" line="285"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="372"/>
+        <source>{path}: {problem}</source>
+        <translation>{path}：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/train.py" line="155"/>
+        <source>{problem} (make --arch smaller)</source>
+        <translation>{problem}（请把 --arch 设得小一些）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="488"/>
+        <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
+        <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/heatmap.py" line="186"/>
+        <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
+        <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="41"/>
+        <source>{seconds:.0f} s</source>
+        <translation>{seconds:.0f} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="150"/>
+        <source>{section} — {caption}.</source>
+        <translation>{section} — {caption}。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="152"/>
+        <source>{section} — {caption}. It can be shown live in the window.</source>
+        <translation>{section} — {caption}。可以在窗口中实时显示。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/book_dialog.py" line="155"/>
+        <source>{sentence} {note}</source>
+        <translation>{sentence}{note}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="39"/>
+        <source>{sentence}: {tokens} tok.</source>
+        <translation>{sentence}：{tokens} 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="62"/>
+        <source>{start}…{end} ({count:,} characters)</source>
+        <translation>{start}…{end}（{count:,} 个字符）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="644"/>
+        <source>{stem}: training</source>
+        <translation>{stem}：训练过程</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="84"/>
+        <source>{title} (last layer, heads averaged; red: {model} attends more)</source>
+        <translation>{title}（最后一层，各头平均；红色：{model} 关注更多）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/computation.py" line="117"/>
+        <source>{title}: weights recomputed from q, k and the mask; largest difference from the model's own weights {difference:.1e}.</source>
+        <translation>{title}：由 q、k 和掩码重新计算的权重；与模型自身权重的最大差异为 {difference:.1e}。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="104"/>
+        <source>{what} {value} is out of range: {where} has {count} (0 to {last})</source>
+        <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="614"/>
+        <source>{what}: {error}</source>
+        <translation>{what}：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="617"/>
+        <source>{what}: {kind}: {error}</source>
+        <translation>{what}：{kind}：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="153"/>
+        <source>{where} has bad labels</source>
+        <translation>{where}的标签有误</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="140"/>
+        <source>{where} has no step or time</source>
+        <translation>{where}没有步数或时间</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="143"/>
+        <source>{where} holds a loss, score or agreement that is not a number</source>
+        <translation>{where}的损失、评分或对齐一致率不是数字</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="136"/>
+        <source>{where} is not an object</source>
+        <translation>{where}不是一个对象</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="146"/>
+        <source>{where}'s agreement is not a share from 0 to 1</source>
+        <translation>{where}的对齐一致率不是 0 到 1 之间的比例</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="155"/>
+        <source>{where}'s map is empty or larger than {cells:,} cells</source>
+        <translation>{where}的热图为空或超过 {cells:,} 个单元格</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="160"/>
+        <source>{where}'s map is not a table of numbers</source>
+        <translation>{where}的热图不是数值表</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="162"/>
+        <source>{where}'s map is not {rows} × {cols} finite numbers</source>
+        <translation>{where}的热图不是 {rows} × {cols} 个有限数值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="629"/>
+        <source>{where}.
+
+Open the session with that checkpoint?</source>
+        <translation>{where}。
+
+用该检查点打开会话吗？</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="264"/>
+        <source>{where}input of {count} tokens truncated to the model's limit of {most}</source>
+        <translation>{where}输入有 {count} 个词元，已截断到模型的上限 {most}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="262"/>
+        <source>{where}unknown words mapped to &lt;unk&gt;: {words}</source>
+        <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="389"/>
+        <source>α = softmax(q·k_j / √d), by hand</source>
+        <translation>α = softmax(q·k_j / √d)，手工计算</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="252"/>
+        <source>α = softmax(s) over visible keys</source>
+        <translation>α = softmax(s)，在可见的键上</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/computation.py" line="200"/>
+        <location filename="../../attnviz/core/query_computation.py" line="248"/>
+        <source>α = softmax(s) over visible keys (causal mask: j ≤ {row})</source>
+        <translation>α = softmax(s)，在可见的键上（因果掩码：j ≤ {row}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/computation.py" line="197"/>
+        <source>α = softmax(s) over visible keys (causal mask: j ≤ {row}; the source view is keys 1–{prompt})</source>
+        <translation>α = softmax(s)，在可见的键上（因果掩码：j ≤ {row}；源视图为键 1–{prompt}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/computation.py" line="202"/>
+        <source>α = softmax(s) over visible keys (every source token)</source>
+        <translation>α = softmax(s)，在可见的键上（全部源词元）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/query_computation.py" line="251"/>
+        <source>α = softmax(s) over visible keys (padding mask: j &lt; {length})</source>
+        <translation>α = softmax(s)，在可见的键上（填充掩码：j &lt; {length}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="389"/>
+        <source>α, the model's own</source>
+        <translation>α，模型自身的输出</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="80"/>
+        <source>θ_i (radians)</source>
+        <translation>θ_i（弧度）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="78"/>
+        <source>θ_i: the angle pair i turns per position</source>
+        <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="32"/>
+        <source>“{part}” (not a number)</source>
+        <translation>“{part}”（不是数字）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="35"/>
+        <source>“{part}” (outside 0…{last})</source>
+        <translation>“{part}”（超出 0…{last}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/text.py" line="151"/>
+        <source>“{word}” (nearest it knows: {near})</source>
+        <translation>“{word}”（它认识的最相近的词：{near}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/text.py" line="149"/>
+        <source>“{word}” (never an output)</source>
+        <translation>“{word}”（从不作为输出）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_area.py" line="238"/>
+        <source>◀ Back</source>
+        <translation>◀ 后退</translation>
+    </message>
+</context>
+</TS>
