@@ -200,7 +200,8 @@ def test_the_frozen_app_speaks_chinese_and_carries_its_font_and_catalogues(tmp_p
     assert APP is not None
     internal = APP.parent / "_internal"
     for carried in ("resources/fonts/NotoSansCJKsc-Regular-subset.otf", "resources/i18n/attnviz_zh_CN.qm",
-                    "resources/i18n/attnviz_zh_CN.ts", "PySide6/Qt/translations/qtbase_zh_CN.qm"):
+                    "resources/i18n/attnviz_zh_CN.ts", "resources/i18n/qt_extra_zh_CN.qm",
+                    "PySide6/Qt/translations/qtbase_zh_CN.qm"):
         assert (internal / carried).is_file(), carried
     assert _ok("--lang", "zh_CN", "translate", "--help").startswith("用法：")
     out = tmp_path / "figures"

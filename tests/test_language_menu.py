@@ -57,6 +57,11 @@ def test_in_chinese_qt_dialog_buttons_are_chinese_too(qapp):
         assert install_language(qapp, "zh_CN") == "zh_CN"
         buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Cancel)
         assert buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Cancel).text() == "取消"
+        dialog = QtWidgets.QFileDialog()
+        dialog.setOption(QtWidgets.QFileDialog.Option.DontUseNativeDialog)
+        labels = {label.objectName(): label.text() for label in dialog.findChildren(QtWidgets.QLabel)}
+        assert labels["lookInLabel"] == "查找范围(&L)：" and labels["fileTypeLabel"] == "文件类型(&T)："
+        dialog.deleteLater()
         assert i18n.tr("&File") == "文件(&F)"
     finally:
         install_language(qapp, "en")

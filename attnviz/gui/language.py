@@ -56,6 +56,10 @@ def install_language(app: QtCore.QCoreApplication, code: str) -> str:
         if translator.load(locale, name, "_", folder):
             app.installTranslator(translator)
             _installed.append(translator)
+    extra = QtCore.QTranslator(app)  # Qt strings newer than qtbase's catalogue (resources/i18n/qt_extra_*.ts)
+    if extra.load(str(i18n.I18N_DIR / f"qt_extra_{chosen}.qm")):
+        app.installTranslator(extra)
+        _installed.append(extra)
     compiled, source = i18n.catalogue_path(chosen, ".qm"), i18n.catalogue_path(chosen)
     translator = QtCore.QTranslator(app)
     fresh = compiled.is_file() and (not source.is_file() or compiled.stat().st_mtime >= source.stat().st_mtime)
