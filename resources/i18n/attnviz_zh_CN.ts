@@ -81,7 +81,7 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/language.py" line="76"/>
+        <location filename="../../attnviz/gui/language.py" line="80"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
@@ -96,7 +96,7 @@
         <translation>正常文字大小(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="70"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="71"/>
         <source>&amp;Open</source>
         <translation>打开(&amp;O)</translation>
     </message>
@@ -306,7 +306,7 @@
     <message>
         <location filename="../../attnviz/cli.py" line="372"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
-        <translation>--step 必须是步数或 'all'，收到 {text!r}</translation>
+        <translation>--step 必须是步序号或 'all'，收到 {text!r}</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="457"/>
@@ -331,12 +331,12 @@
     <message>
         <location filename="../../attnviz/cli.py" line="140"/>
         <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
-        <translation>--task 训练 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
+        <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="749"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
-        <translation>--task：探针输入的注意力图和评分的快照数（默认 30）</translation>
+        <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="752"/>
@@ -416,7 +416,7 @@
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="48"/>
+        <location filename="../../attnviz/render/figure_files.py" line="49"/>
         <source>a folder has that name</source>
         <translation>已有同名文件夹</translation>
     </message>
@@ -426,7 +426,7 @@
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="48"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="49"/>
         <source>A model folder on disk (config.json, the weights, the tokenizer's files: what save_pretrained writes), or a model already in your Hugging Face cache ({cache}). Nothing is downloaded.</source>
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
@@ -565,7 +565,7 @@
         <translation>回答位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="19"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="20"/>
         <source>Architecture</source>
         <translation>架构</translation>
     </message>
@@ -722,7 +722,7 @@
         <translation>attnviz 训练：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/language.py" line="100"/>
+        <location filename="../../attnviz/gui/language.py" line="104"/>
         <source>attnviz will speak {language} when it starts again.</source>
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
@@ -742,12 +742,12 @@
     <message>
         <location filename="../../attnviz/cli.py" line="886"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
-        <translation>attnviz：内部错误：{kind}: {error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
+        <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="875"/>
         <source>attnviz: interrupted; no output was left half-written</source>
-        <translation>attnviz：已中断；没有输出被写了一半</translation>
+        <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="601"/>
@@ -772,7 +772,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="878"/>
         <source>attnviz: terminated; no output was left half-written</source>
-        <translation>attnviz：已终止；没有输出被写了一半</translation>
+        <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="608"/>
@@ -901,7 +901,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="277"/>
         <source>Beam search keeps this many hypotheses; the best one is shown above</source>
-        <translation>束搜索保留这么多个假设；最好的一个显示在上方</translation>
+        <translation>束搜索保留的假设个数；最好的一个显示在上方</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/beam_tree.py" line="61"/>
@@ -1004,20 +1004,20 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/text.py" line="156"/>
         <source>Cannot force {words}: the model cannot say it (its target vocabulary has {count:,} words). Nothing was forced.</source>
-        <translation>无法强制 {words}：模型无法说出它（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
+        <translation>无法强制 {words}：模型无法生成它（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/text.py" line="159"/>
         <source>Cannot force {words}: the model cannot say them (its target vocabulary has {count:,} words). Nothing was forced.</source>
-        <translation>无法强制 {words}：模型无法说出它们（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
+        <translation>无法强制 {words}：模型无法生成它们（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="99"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="101"/>
         <source>cannot open: {reason}</source>
         <translation>无法打开：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="57"/>
+        <location filename="../../attnviz/render/figure_files.py" line="58"/>
         <source>Cannot write {path}: {reason}</source>
         <translation>无法写入 {path}：{reason}</translation>
     </message>
@@ -1042,7 +1042,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="69"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="70"/>
         <source>Choose &amp;folder…</source>
         <translation>选择文件夹(&amp;F)…</translation>
     </message>
@@ -1057,7 +1057,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请选择要导出到的完整文件夹路径（收到的是 {folder!r}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="128"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="130"/>
         <source>Choose a Hugging Face model folder</source>
         <translation>选择 Hugging Face 模型文件夹</translation>
     </message>
@@ -1482,7 +1482,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/tasks.py" line="139"/>
         <source>each output digit on where it came from</source>
-        <translation>每个输出数字落在它的来源位置上</translation>
+        <translation>每个输出数字的来源位置</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/rollout.py" line="32"/>
@@ -1642,7 +1642,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="172"/>
         <source>Export &amp;all maps…</source>
-        <translation>导出全部图(&amp;A)…</translation>
+        <translation>导出全部注意力图(&amp;A)…</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="174"/>
@@ -1665,8 +1665,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>将所有头导出为一张图片或表格…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="364"/>
-        <location filename="../../attnviz/render/figure_files.py" line="331"/>
+        <location filename="../../attnviz/render/figure_files.py" line="365"/>
+        <location filename="../../attnviz/render/figure_files.py" line="332"/>
         <source>Export cancelled: nothing was written.</source>
         <translation>导出已取消：没有写入任何文件。</translation>
     </message>
@@ -1699,7 +1699,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/compare.py" line="51"/>
         <source>Export the three maps as one figure</source>
-        <translation>将三幅热图导出为一个图</translation>
+        <translation>将三幅热图导出为一张图</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="188"/>
@@ -1785,7 +1785,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>跟随</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/language.py" line="79"/>
+        <location filename="../../attnviz/gui/language.py" line="83"/>
         <source>Follow the system ({language})</source>
         <translation>跟随系统（{language}）</translation>
     </message>
@@ -1919,7 +1919,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>忽略了显式参数 %r</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="74"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="75"/>
         <source>In the cache:</source>
         <translation>缓存中：</translation>
     </message>
@@ -2032,7 +2032,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="325"/>
         <source>key width d</source>
-        <translation>键的宽度 d</translation>
+        <translation>键的维度 d</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/computation.py" line="221"/>
@@ -2072,7 +2072,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/language.py" line="99"/>
+        <location filename="../../attnviz/gui/language.py" line="103"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -2082,7 +2082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>基于 Transformer 的大规模预训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/language.py" line="105"/>
+        <location filename="../../attnviz/gui/language.py" line="109"/>
         <source>Later</source>
         <translation>稍后</translation>
     </message>
@@ -2140,7 +2140,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/panels.py" line="22"/>
         <source>Learned PE: {positions} positions × {width} dims</source>
-        <translation>学习的位置编码：{positions} 个位置 × {width} 维</translation>
+        <translation>可学习位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="296"/>
@@ -2314,7 +2314,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="19"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="20"/>
         <location filename="../../attnviz/gui/panels/train.py" line="130"/>
         <source>Model</source>
         <translation>模型</translation>
@@ -2396,7 +2396,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未找到显示器（DISPLAY 和 WAYLAND_DISPLAY 均未设置）：请在桌面环境中或用 xvfb-run 运行 attnviz，或使用 'attnviz export' 之类的命令（attnviz --help）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="229"/>
+        <location filename="../../attnviz/render/figure_files.py" line="230"/>
         <source>no export format given; choose from {formats}</source>
         <translation>未指定导出格式；请从 {formats} 中选择</translation>
     </message>
@@ -2422,7 +2422,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="110"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="112"/>
         <source>No models in the cache here. Choose a model folder instead.</source>
         <translation>此缓存中没有模型。请改为选择一个模型文件夹。</translation>
     </message>
@@ -2549,7 +2549,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="19"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="20"/>
         <source>On disk</source>
         <translation>磁盘占用</translation>
     </message>
@@ -2594,7 +2594,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="44"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="45"/>
         <source>Open Hugging Face model</source>
         <translation>打开 Hugging Face 模型</translation>
     </message>
@@ -2699,7 +2699,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>论文：先预热，再按 1/√step 衰减（d_model 512，预热 4000 步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="19"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="20"/>
         <source>Parameters (about)</source>
         <translation>参数量（约）</translation>
     </message>
@@ -2727,7 +2727,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="147"/>
         <source>Parametric attention pooling (learned w = {w:.2f})</source>
-        <translation>带参数注意力汇聚（学到的 w = {w:.2f}）</translation>
+        <translation>带参数注意力汇聚（学得 w = {w:.2f}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="526"/>
@@ -2812,8 +2812,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>峰值学习率（默认：{rates}；kernel-regression 为 {kernel_rate:g}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="47"/>
         <location filename="../../attnviz/render/figure_files.py" line="48"/>
+        <location filename="../../attnviz/render/figure_files.py" line="49"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
     </message>
@@ -2953,7 +2953,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/rollout.py" line="59"/>
         <source>prompt layers 1–</source>
-        <translation>提示词层 1–</translation>
+        <translation>提示层 1–</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/kinds.py" line="41"/>
@@ -3139,7 +3139,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/language.py" line="103"/>
+        <location filename="../../attnviz/gui/language.py" line="107"/>
         <source>Restart now</source>
         <translation>立即重启</translation>
     </message>
@@ -3577,7 +3577,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="36"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
-        <translation>源视图：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
+        <translation>源视图：回答对提示的自注意力权重，未重新归一化：每行之和为提示所占的份额（其余在回答上）。</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="150"/>
@@ -3698,12 +3698,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="119"/>
         <source>Stop after this many minutes even if epochs remain (0: no limit)</source>
-        <translation>达到这么多分钟后即停止，即使还有剩余的轮（0：不限）</translation>
+        <translation>训练达到此分钟数后即停止，即使还有未完成的轮（0：不限）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="726"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
-        <translation>经过这么长的实际时间后停止（默认：不限）</translation>
+        <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="268"/>
@@ -3834,17 +3834,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="46"/>
+        <location filename="../../attnviz/render/figure_files.py" line="47"/>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="47"/>
+        <location filename="../../attnviz/render/figure_files.py" line="48"/>
         <source>the disk is read-only</source>
         <translation>磁盘是只读的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="46"/>
+        <location filename="../../attnviz/render/figure_files.py" line="47"/>
         <source>the disk quota is used up</source>
         <translation>磁盘配额已用完</translation>
     </message>
@@ -3936,7 +3936,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/stepping.py" line="134"/>
         <source>the model cannot say {token!r}: its target vocabulary has no such token</source>
-        <translation>模型无法说出 {token!r}：其目标词表中没有这个词元</translation>
+        <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="346"/>
@@ -3959,7 +3959,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="49"/>
+        <location filename="../../attnviz/render/figure_files.py" line="50"/>
         <source>the name is too long</source>
         <translation>名称太长</translation>
     </message>
@@ -3979,7 +3979,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 和 GIF 不能同时写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="137"/>
+        <location filename="../../attnviz/render/figure_files.py" line="138"/>
         <location filename="../../attnviz/render/flipbook.py" line="398"/>
         <source>the PDF came out incomplete</source>
         <translation>生成的 PDF 不完整</translation>
@@ -3990,12 +3990,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开 PDF</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="93"/>
+        <location filename="../../attnviz/render/figure_files.py" line="94"/>
         <source>the PNG could not be encoded ({error})</source>
         <translation>无法编码 PNG（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="66"/>
+        <location filename="../../attnviz/render/figure_files.py" line="67"/>
         <source>the PNG scale must be a number from {low:g} to {high:g}, got {scale!r}</source>
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，收到 {scale!r}</translation>
     </message>
@@ -4080,7 +4080,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="120"/>
+        <location filename="../../attnviz/render/figure_files.py" line="121"/>
         <source>the SVG came out incomplete</source>
         <translation>生成的 SVG 不完整</translation>
     </message>
@@ -4097,7 +4097,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/training_history.py" line="122"/>
         <source>the training history's kind, task or score name is missing</source>
-        <translation>训练历史缺少模型类型、任务或评分名称</translation>
+        <translation>训练历史缺少模型类型、任务或得分名称</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/training_history.py" line="128"/>
@@ -4125,13 +4125,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="105"/>
+        <location filename="../../attnviz/render/figure_files.py" line="106"/>
         <location filename="../../attnviz/render/flipbook.py" line="120"/>
         <source>the {kind} could not be finished</source>
         <translation>无法完成 {kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="102"/>
+        <location filename="../../attnviz/render/figure_files.py" line="103"/>
         <location filename="../../attnviz/render/flipbook.py" line="101"/>
         <source>the {kind} could not be started</source>
         <translation>无法开始写入 {kind}</translation>
@@ -4162,7 +4162,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可复制的内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="416"/>
+        <location filename="../../attnviz/render/figure_files.py" line="417"/>
         <source>There is nothing to copy yet: the heatmap is empty.</source>
         <translation>还没有可复制的内容：热图是空的。</translation>
     </message>
@@ -4188,7 +4188,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="334"/>
-        <location filename="../../attnviz/render/figure_files.py" line="258"/>
+        <location filename="../../attnviz/render/figure_files.py" line="259"/>
         <source>There is nothing to export yet: the heatmap is empty.</source>
         <translation>还没有可导出的内容：热图是空的。</translation>
     </message>
@@ -4529,7 +4529,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知设备 {device!r}；请使用 auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="226"/>
+        <location filename="../../attnviz/render/figure_files.py" line="227"/>
         <source>unknown export format {format!r}; choose from {formats}</source>
         <translation>未知的导出格式 {format!r}；请从 {formats} 中选择</translation>
     </message>
@@ -4831,7 +4831,7 @@ Install them with:  sudo apt-get install {packages}
 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="395"/>
+        <location filename="../../attnviz/render/figure_files.py" line="396"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}</source>
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
@@ -4941,7 +4941,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="176"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
-        <translation>{kind} 训练 {task}：{parameters:,} 个参数，{epochs} 轮，每轮 {steps} 步；Ctrl-C 停止并保存</translation>
+        <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 轮，每轮 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="89"/>
@@ -5150,17 +5150,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：无法用这份数据构建模型：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="211"/>
+        <location filename="../../attnviz/render/figure_files.py" line="212"/>
         <source>{name}: the numbers of a line plot are exported as CSV, not NPY</source>
         <translation>{name}：折线图的数值导出为 CSV，而不是 NPY</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="212"/>
+        <location filename="../../attnviz/render/figure_files.py" line="213"/>
         <source>{name}: the numbers of a tree are exported as CSV, not NPY</source>
         <translation>{name}：树的数值导出为 CSV，而不是 NPY</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="255"/>
+        <location filename="../../attnviz/render/figure_files.py" line="256"/>
         <source>{name}: unknown export format {format!r}; choose from {formats}</source>
         <translation>{name}：未知的导出格式 {format!r}；请从 {formats} 中选择</translation>
     </message>
@@ -5230,12 +5230,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="270"/>
+        <location filename="../../attnviz/render/figure_files.py" line="271"/>
         <source>{path} exists</source>
         <translation>{path} 已存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="392"/>
+        <location filename="../../attnviz/render/figure_files.py" line="393"/>
         <source>{path} exists and is not a regular file (it is {kind}): attnviz never replaces it; rename it or choose another folder</source>
         <translation>{path} 已存在且不是普通文件（它是{kind}）：attnviz 绝不会替换它；请重命名它或选择其他文件夹</translation>
     </message>
@@ -5761,7 +5761,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/training_history.py" line="143"/>
         <source>{where} holds a loss, score or agreement that is not a number</source>
-        <translation>{where}的损失、评分或对齐一致率不是数字</translation>
+        <translation>{where}的损失、得分或对齐一致率不是数字</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/training_history.py" line="136"/>
@@ -5776,17 +5776,17 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/training_history.py" line="155"/>
         <source>{where}'s map is empty or larger than {cells:,} cells</source>
-        <translation>{where}的热图为空或超过 {cells:,} 个单元格</translation>
+        <translation>{where}的注意力图为空或超过 {cells:,} 个单元格</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/training_history.py" line="160"/>
         <source>{where}'s map is not a table of numbers</source>
-        <translation>{where}的热图不是数值表</translation>
+        <translation>{where}的注意力图不是数值表</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/training_history.py" line="162"/>
         <source>{where}'s map is not {rows} × {cols} finite numbers</source>
-        <translation>{where}的热图不是 {rows} × {cols} 个有限数值</translation>
+        <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="629"/>
