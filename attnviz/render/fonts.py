@@ -5,6 +5,8 @@ default font lacks, so Latin text keeps the system's font."""
 
 from __future__ import annotations
 
+import re
+
 from PySide6 import QtGui
 
 from attnviz.paths import RESOURCES_DIR
@@ -34,17 +36,21 @@ def ensure_cjk_font() -> bool:
     return True
 
 
+_SVG_FONT_FAMILY = re.compile(rb'font-family="([^"\']*)"')
+
+
 def name_fonts_in_svg(svg: bytes) -> bytes:
     """Qt's SVG writer names the font it drew with by Qt's alias ("Sans Serif"), which no SVG viewer knows:
     name the family actually used, then the CJK fonts (the glyphs Qt drew from the carried font), then
     ``sans-serif``, so another machine's viewer finds a font for every character."""
-    import re
+    attributes = {named: _svg_families(named) for named in set(_SVG_FONT_FAMILY.findall(svg))}
+    return _SVG_FONT_FAMILY.sub(lambda match: attributes[match.group(1)], svg)
 
-    def families(match: re.Match[bytes]) -> bytes:
-        named = match.group(1).decode("utf-8", "replace")
-        resolved = QtGui.QFontInfo(QtGui.QFont(named)).family() or named
-        listed = [resolved, *[f for f in SVG_FALLBACK_FAMILIES if f != resolved]]
-        text = ", ".join(f if f == "sans-serif" else f"'{f}'" for f in listed)
-        return b'font-family="' + text.encode("utf-8") + b'"'
 
-    return re.sub(rb'font-family="([^"\']*)"', families, svg)
+def _svg_families(named: bytes) -> bytes:
+    """The font-family attribute for the family Qt wrote as ``named`` (resolved once per figure, not per text)."""
+    name = named.decode("utf-8", "replace")
+    resolved = QtGui.QFontInfo(QtGui.QFont(name)).family() or name
+    listed = [resolved, *[family for family in SVG_FALLBACK_FAMILIES if family != resolved]]
+    text = ", ".join(family if family == "sans-serif" else f"'{family}'" for family in listed)
+    return b'font-family="' + text.encode("utf-8") + b'"'

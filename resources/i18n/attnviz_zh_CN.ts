@@ -173,10 +173,6 @@
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/positional.py" line="162"/>
-        <source>, </source>
-        <translation>，</translation>
-    </message>
-    <message>
         <location filename="../../attnviz/training/data.py" line="85"/>
         <source>, </source>
         <comment>list separator</comment>

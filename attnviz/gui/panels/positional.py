@@ -159,7 +159,7 @@ class PositionalPanel(QtWidgets.QWidget):
         if len(dims) > MAX_CURVES:
             problems.append(tr("dimensions after the first {count} (of {total})").format(count=MAX_CURVES,
                                                                                           total=len(dims)))
-        text = tr("Skipped {problems}").format(problems=tr(", ").join(problems)) if problems else " "
+        text = tr("Skipped {problems}").format(problems=tr(", ", "list separator").join(problems)) if problems else " "
         self.message.setText(text)
         self.message.setToolTip(text.strip())
         described = self.described
