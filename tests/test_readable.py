@@ -12,7 +12,14 @@ from attnviz.core.kinds import AttentionKind
 from attnviz.figures.spec import FigureSpec, bar_ticks
 from attnviz.gui.decoding_area import FIRST_STEP_HINT
 from attnviz.gui.heatmap import Heatmap
-from attnviz.render.figure_painter import MASK_FILL, MASK_HATCH, colour_bar_ticks, column_ticks, elided_title
+from attnviz.render.figure_painter import (
+    MASK_FILL,
+    MASK_HATCH,
+    colour_bar_ticks,
+    column_ticks,
+    elided_title,
+    wrapped_title,
+)
 
 SENTENCE = "i think we should go home before it rains ."  # 10 source words
 UNKNOWN_WORDS = "think we go before rains a b c d e"  # 10 tokens the tiny model keeps as typed
@@ -280,3 +287,17 @@ def test_an_app_wide_font_size_reaches_the_heatmap_labels(qtbot, qapp):
         assert heatmap.figure_layout().grid.top() > line  # a taller title line: the layout follows
     finally:
         qapp.setFont(original)
+
+
+def test_a_long_title_wraps_between_its_fields_before_anything_is_cut():
+    metrics = QtGui.QFontMetricsF(QtGui.QFont())
+    title = "transformer · cross-attention · layer 1 · head 1 · step 6"
+    width = metrics.horizontalAdvance("transformer · cross-attention") + 2
+    lines = wrapped_title(metrics, title, width, 2)
+    assert lines == ["transformer · cross-attention", "layer 1 · head 1 · step 6"]  # every field, none cut
+    assert wrapped_title(metrics, title, 2000.0, 2) == [title]
+    three = wrapped_title(metrics, title, metrics.horizontalAdvance("cross-attention") + 2, 3)
+    assert len(three) == 3 and three[-1].endswith("step 6") and "…" in three[-1]  # out of lines: cut, step kept
+    words = wrapped_title(metrics, "Attention weights, non-parametric gaussian kernel, h = 1.00",
+                          metrics.horizontalAdvance("non-parametric gaussian") + 2, 3)
+    assert " ".join(words) == "Attention weights, non-parametric gaussian kernel, h = 1.00"  # one field: by words

@@ -278,19 +278,22 @@ class DecodingArea(QtWidgets.QWidget):
 
         # Rows that wrap where the centre is narrow (large text in a 1024-px window)
         buttons = WrapRow((self.back_button, self.step_button, self.run_button, self.reset_button, self.beam_box))
-        scrub = WrapRow((QtWidgets.QLabel(tr("Steps")), self.timeline, self.step_label), stretch=1)
+        self.scrub = WrapRow((QtWidgets.QLabel(tr("Steps")), self.timeline, self.step_label), stretch=1)
+        self.lecture_row: QtWidgets.QWidget | None = None  # the lecture view's controls, while it is on
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(QtWidgets.QLabel(tr("Source sentence")))
         layout.addWidget(self.sentence)
         layout.addWidget(self.notice)
         layout.addWidget(buttons)
-        layout.addWidget(scrub)
+        layout.addWidget(self.scrub)
         layout.addWidget(QtWidgets.QLabel(tr("Translation so far")))
         layout.addWidget(self.output)
-        forcing = QtWidgets.QHBoxLayout()
+        self.forcing = QtWidgets.QWidget()
+        forcing = QtWidgets.QHBoxLayout(self.forcing)
+        forcing.setContentsMargins(0, 0, 0, 0)
         forcing.addWidget(self.force_field, 1)
         forcing.addWidget(self.force_button)
-        layout.addLayout(forcing)
+        layout.addWidget(self.forcing)
         candidates = QtWidgets.QLabel(tr("Next-token probabilities at this step"))
         candidates.setWordWrap(True)
         layout.addWidget(candidates)
@@ -299,6 +302,26 @@ class DecodingArea(QtWidgets.QWidget):
         layout.addStretch(1)
         self._fit_topk()
         self.sentence.textChanged.connect(self.forget_forcing)  # typed, an example, a session: another sentence
+
+    def set_lecture(self, row: QtWidgets.QWidget | None, font: QtGui.QFont | None = None) -> None:
+        """The lecture view: the sentence, the step buttons, ``row`` (auto-play) under them, the translation
+        and the whole top-5 in ``font``; Reset, the beam width, the timeline, forcing and the beam list hidden.
+        None: the area as it was (the row taken out, the application's font)."""
+        lecture = row is not None
+        layout = self.layout()
+        assert isinstance(layout, QtWidgets.QVBoxLayout)
+        if self.lecture_row is not None and self.lecture_row is not row:
+            layout.removeWidget(self.lecture_row)
+            self.lecture_row.hide()
+            self.lecture_row.setParent(None)
+        if row is not None and self.lecture_row is not row:
+            layout.insertWidget(layout.indexOf(self.scrub), row)
+            row.show()
+        self.lecture_row = row
+        for widget in (self.scrub, self.forcing, self.beams, self.reset_button, self.beam_box):
+            widget.setVisible(not lecture)
+        self.notice.setVisible(not lecture or bool(self.notice.text().strip()))
+        self.setFont(font if font is not None else QtGui.QFont())
 
     def _fit_topk(self) -> None:
         """The top-k table shows its header and TOPK_ROWS rows (more text: taller rows, a taller table)."""

@@ -237,6 +237,12 @@ class Docks:
     def _mains(self) -> list[PanelEntry]:
         return [entry for entry in self.entries.values() if entry.main]
 
+    def main_name(self) -> str:
+        """The main panel for the loaded model (the first main row that applies; before a model: the first)."""
+        model = self.session.state.model
+        entry = next((entry for entry in self._mains() if model is None or entry.applies(model)), self._mains()[0])
+        return entry.name
+
     def main_figure(self) -> NamedFigure | None:
         """What Export and Copy act on: the figure of the first main panel that applies to the loaded model
         (before one is loaded: of the first main panel), brought up to date first."""

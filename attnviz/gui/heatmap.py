@@ -26,13 +26,13 @@ from attnviz.render.figure_painter import (
     column_ticks,
     cut_label,
     divider_lines,
-    elided_title,
     masked_runs,
     numeric_label_width,
     numeric_ticks,
     paint_colour_bar,
     qimage_of,
     thinned,
+    wrapped_title,
 )
 
 MARGIN = 6  # px around the figure
@@ -51,7 +51,7 @@ class HeatmapLayout:
     """Where each part of the figure lies in the widget, in widget pixels."""
 
     title: QtCore.QRectF
-    title_text: str  # elided to the widget's width
+    title_text: str  # wrapped to the widget's width ("\n" between lines), cut only where lines run out
     grid: QtCore.QRectF  # the cells (empty when the figure has none)
     bar: QtCore.QRectF  # the colour bar (empty when not shown)
     row_ticks: list[tuple[float, str]]  # (cell index, text): a round value of a numeric axis lies between cells
@@ -86,6 +86,10 @@ class Heatmap(QtWidgets.QWidget):
 
     def __init__(self, parent: QtWidgets.QWidget | None = None, colour_bar: bool = True):
         super().__init__(parent)
+        self.title_lines = 2  # a title wraps between its fields before anything is cut
+        # (largest, smallest) label size in px: the largest that shows every label (the lecture view); None:
+        # the widget's font
+        self.label_pixels: tuple[int, int] | None = None
         self.setMouseTracking(True)
         self.setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent)  # every pixel is painted
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
@@ -112,8 +116,15 @@ class Heatmap(QtWidgets.QWidget):
         self._fonts()
         self._ask_for_room()
 
-    def _fonts(self) -> None:
+    def _fonts(self, pixels: int | None = None) -> None:
+        """The label and title fonts: the widget's, or ``pixels`` px high (the title a tenth larger)."""
         self.label_font, self.title_font, self._metrics, self._title_metrics = label_and_title_fonts(self)
+        if pixels is not None:
+            self.label_font.setPixelSize(pixels)
+            self.title_font.setPixelSize(round(pixels * 1.1))
+            self._metrics, self._title_metrics = (QtGui.QFontMetricsF(self.label_font),
+                                                  QtGui.QFontMetricsF(self.title_font))
+        self._label_pixels = pixels
         # Tokens repeat from step to step: their widths and laid-out texts are kept (a repaint then
         # costs a third of what measuring and shaping every label again does).
         self._widths: dict[str, float] = {}
@@ -168,6 +179,17 @@ class Heatmap(QtWidgets.QWidget):
     def title_text(self) -> str:
         return self.spec.title
 
+    def set_label_pixels(self, pixels: tuple[int, int] | None) -> None:
+        """Labels at the largest size in (largest, smallest) px that shows them all (None: the widget's font)."""
+        if pixels == self.label_pixels:
+            return
+        self.label_pixels = pixels
+        self._fonts(None if pixels is None else pixels[0])
+        self._layout = None
+        self._bar_width = None
+        self._ask_for_room()
+        self.update()
+
     def set_hint(self, text: str) -> None:
         """The line shown in the middle while the figure has no cells ("" for none)."""
         if text != self.hint:
@@ -219,16 +241,41 @@ class Heatmap(QtWidgets.QWidget):
     def figure_layout(self) -> HeatmapLayout:
         """The layout for the widget's current size (cached until the figure or the size changes)."""
         if self._layout is None:
-            self._layout = self._compute_layout(QtCore.QSizeF(self.width(), self.height()))
+            size = QtCore.QSizeF(self.width(), self.height())
+            if self.label_pixels is not None:
+                self._layout = self._fit_labels(size, *self.label_pixels)
+            else:
+                self._layout = self._compute_layout(size)
         return self._layout
+
+    def _fit_labels(self, size: QtCore.QSizeF, largest: int, smallest: int) -> HeatmapLayout:
+        """The layout with the largest label font from ``largest`` down to ``smallest`` px that shows every
+        token label on both axes whole (at ``smallest``: what that size shows)."""
+        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
+        layout: HeatmapLayout | None = None
+        for pixels in range(largest, smallest - 1, -1):
+            if pixels != self._label_pixels:
+                self._fonts(pixels)
+                self._bar_width = None
+            layout = self._compute_layout(size)
+            whole_columns = not layout.rotated or all(
+                tick == label for (_, tick), label in zip(layout.col_ticks, self._shown_labels[1], strict=False))
+            rows_whole = self.spec.row_values is not None or len(layout.row_ticks) >= rows  # (numbers: round ones)
+            columns_whole = self.spec.col_values is not None or (len(layout.col_ticks) >= cols and whole_columns)
+            if rows_whole and columns_whole:
+                break
+        assert layout is not None
+        return layout
 
     def _compute_layout(self, size: QtCore.QSizeF) -> HeatmapLayout:
         """The same rules as the exports (:func:`column_ticks`): every label while a cell is a text line
         wide, key labels rotated when the widest does not fit its cell, thinned only below a line."""
         line = self._metrics.height()
-        title_height = self._title_metrics.height() + 4
-        title = QtCore.QRectF(MARGIN, 2, max(size.width() - 2 * MARGIN, 1), title_height)
-        title_text = elided_title(self._title_metrics, self.spec.title, title.width())
+        title_width = max(size.width() - 2 * MARGIN, 1)
+        title_lines = wrapped_title(self._title_metrics, self.spec.title, title_width, self.title_lines)
+        title_height = len(title_lines) * self._title_metrics.height() + 4
+        title = QtCore.QRectF(MARGIN, 2, title_width, title_height)
+        title_text = "\n".join(title_lines)
         rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
         if not (rows and cols):
             return HeatmapLayout(title, title_text, QtCore.QRectF(), QtCore.QRectF(), [], [], 0.0)
@@ -313,7 +360,7 @@ class Heatmap(QtWidgets.QWidget):
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
         if event.type() == QtCore.QEvent.Type.FontChange:
-            self._fonts()
+            self._fonts(self._label_pixels)
             self._layout = None
             self._bar_width = None
             self._ask_for_room()

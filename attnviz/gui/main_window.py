@@ -33,6 +33,7 @@ from attnviz.gui.decoding_area import (
     quoted_tokens,
 )
 from attnviz.gui.language import LanguageMenu, restart_command
+from attnviz.gui.lecture import LectureView
 from attnviz.gui.live_view import LiveView
 from attnviz.gui.settings import Settings
 from attnviz.gui.status_bar import ElidingStatusBar
@@ -81,6 +82,17 @@ class Poster(QtCore.QObject):
     @staticmethod
     def _on_posted(fn: Callable[[], None]) -> None:
         fn()
+
+
+def _not_typing(sequence: QtGui.QKeySequence) -> bool:
+    """A key a text field has no use for: one with Ctrl, Alt or Meta, or a function key (not →, ↑, Space, K …)."""
+    if sequence.isEmpty():
+        return False
+    combination = sequence[0]  # type: ignore[index]  # (PySide6's stubs lack operator[])
+    Modifier, Key = QtCore.Qt.KeyboardModifier, QtCore.Qt.Key
+    if combination.keyboardModifiers() & (Modifier.ControlModifier | Modifier.AltModifier | Modifier.MetaModifier):
+        return True
+    return Key.Key_F1.value <= combination.key().value <= Key.Key_F35.value
 
 
 def _package_version(name: str) -> str:
@@ -253,9 +265,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def _pass_shortcuts_through_text_fields(self) -> None:
         """Every window shortcut with a modifier or a function key acts while a text field or spin box has
         focus; plain → and ← stay the field's (they move its text cursor)."""
-        editing = {QtGui.QKeySequence(key) for key in ("Right", "Left")}
         self.shortcut_pass.pass_shortcuts(sequence for action in self.findChildren(QtGui.QAction)
-                                          for sequence in action.shortcuts() if sequence not in editing)
+                                          for sequence in action.shortcuts() if _not_typing(sequence))
         for kind in (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox, QtWidgets.QPlainTextEdit):
             for field in self.findChildren(kind):
                 field.installEventFilter(self.shortcut_pass)  # (installing twice keeps one)
@@ -300,6 +311,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.device_group = QtGui.QActionGroup(self)
         self._fill_device_menu(("cpu",))  # CUDA and MPS appear once torch has loaded (with the first model)
         self.view_menu = self.menuBar().addMenu(tr("&View"))
+        self.lecture = LectureView(self)
+        self.view_menu.addAction(self.lecture.action)
+        lecture_keys = self.view_menu.addMenu(tr("Lecture view &keys"))
+        lecture_keys.addActions(self.lecture.keys)
         self._build_text_size_actions()
         self.view_menu.addSeparator()
         self.language_menu = LanguageMenu(self.settings.qsettings, self.restart, self)
@@ -313,6 +328,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.toolbar = self.addToolBar(tr("Main"))
         self.toolbar.setObjectName("toolbar_main")
         self.toolbar.addActions([self.open_action, self.back_action, self.step_action, self.run_action])
+        self.addActions([self.back_action, self.step_action, self.run_action])  # (their keys work without a toolbar)
         self._pass_shortcuts_through_text_fields()
 
     def _build_text_size_actions(self) -> None:
@@ -426,6 +442,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if new.book is not old.book and self.book_dialog is not None:
             self.book_dialog.show_book(new.book)
         self.live_view.state_changed(old, new)
+        self.lecture.state_changed(old, new)
         self._check_session_digest(new)
         if new.model is not old.model and new.model is not None and new.model.notice:
             self.error(new.model.notice)  # last: the dialog waits for the user, the window is up to date behind it
@@ -726,6 +743,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         """Extra width (maximising, say) goes to the heatmaps, not to the controls in the centre."""
         super().resizeEvent(event)
+        self.lecture.resized()
         if self.panels is not None and event.size().width() > event.oldSize().width():  # (old -1: first show)
             QtCore.QTimer.singleShot(0, self.panels.give_spare_width)  # once the docks are laid out
 

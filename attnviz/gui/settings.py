@@ -25,6 +25,8 @@ MAX_RECENT = 8
 MAX_PATH_CHARS = 4096
 EXPORT_SCALES = (0.25, 8.0)
 FORMATS = ("png", "svg", "pdf", "csv", "npy")
+LECTURE_INTERVALS = (0.2, 10.0)  # s between two auto-played steps: the least and the most
+LECTURE_INTERVAL_DEFAULT = 1.5  # time to say a sentence about the step on show
 DEVICE_NAME = re.compile(r"auto|cpu|mps|cuda(:\d{1,2})?")
 
 
@@ -38,6 +40,18 @@ def _a_path(value: Any) -> str:
     if len(text) > MAX_PATH_CHARS or "\0" in text:
         raise ValueError("not a usable path")
     return text
+
+
+def _a_bool(value: Any) -> bool:
+    """A flag as QSettings' INI files give it back ("true"/"false" strings) or as written."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "1"):
+        return True
+    if text in ("false", "0"):
+        return False
+    raise ValueError("not a flag")
 
 
 class Settings:
@@ -150,6 +164,25 @@ class Settings:
     @text_scale.setter
     def text_scale(self, value: float) -> None:
         self.qsettings.setValue("text_scale", float(value))
+
+    @property
+    def lecture_interval(self) -> float:
+        """The lecture view's auto-play: seconds between two steps."""
+        return self._get("lecture/interval", LECTURE_INTERVAL_DEFAULT, float,
+                         lambda v: math.isfinite(v) and LECTURE_INTERVALS[0] <= v <= LECTURE_INTERVALS[1])
+
+    @lecture_interval.setter
+    def lecture_interval(self, value: float) -> None:
+        self.qsettings.setValue("lecture/interval", float(value))
+
+    @property
+    def lecture_through_layers(self) -> bool:
+        """The lecture view's auto-play goes on through the layers (step 1 to the end in each)."""
+        return self._get("lecture/through_layers", False, _a_bool, lambda v: True)
+
+    @lecture_through_layers.setter
+    def lecture_through_layers(self, value: bool) -> None:
+        self.qsettings.setValue("lecture/through_layers", bool(value))
 
     @property
     def closed_docks(self) -> dict[str, set[str]]:

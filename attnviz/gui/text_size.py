@@ -67,27 +67,34 @@ def refresh_graphics(root: QtWidgets.QWidget) -> None:
     loads."""
     if "pyqtgraph" not in sys.modules:
         return
-    import pyqtgraph as pg
 
     font = QtWidgets.QApplication.font()
     views = root.findChildren(QtWidgets.QGraphicsView)
     if isinstance(root, QtWidgets.QGraphicsView):
         views.append(root)
     for view in views:
-        scene = view.scene()
-        if scene is None:
-            continue
-        items = scene.items()
-        for item in items:
-            if isinstance(item, pg.LegendItem) and font.pointSizeF() > 0:  # (its labels have a size of their own)
-                item.setLabelTextSize(f"{font.pointSizeF():g}pt")
-        for item in items:
-            if isinstance(item, pg.LabelItem):
-                item.item.setFont(font)
-                item.setText(item.text)  # measures the text again: the layout makes room for it
-            elif isinstance(item, pg.AxisItem):
-                item.label.setFont(font)
-                item.setTickFont(None)  # (the ticks follow the application font: this repaints them)
-                item.setStyle()  # measures the ticks and the label again
-        if hasattr(view, "fonts_changed"):
-            view.fonts_changed()
+        graphics_font(view, font)
+
+
+def graphics_font(view: QtWidgets.QGraphicsView, font: QtGui.QFont) -> None:
+    """Give the pyqtgraph labels, legends and axes of ``view`` the font ``font`` (pyqtgraph must be loaded)."""
+    import pyqtgraph as pg
+
+    scene = view.scene()
+    if scene is None:
+        return
+    items = scene.items()
+    for item in items:
+        if isinstance(item, pg.LegendItem):  # (its labels have a size of their own)
+            size = f"{font.pointSizeF():g}pt" if font.pointSizeF() > 0 else f"{font.pixelSize()}px"
+            item.setLabelTextSize(size)
+    for item in items:
+        if isinstance(item, pg.LabelItem):
+            item.item.setFont(font)
+            item.setText(item.text)  # measures the text again: the layout makes room for it
+        elif isinstance(item, pg.AxisItem):
+            item.label.setFont(font)
+            item.setTickFont(font if font != QtWidgets.QApplication.font() else None)  # (None: follow the app)
+            item.setStyle()  # measures the ticks and the label again
+    if hasattr(view, "fonts_changed"):
+        view.fonts_changed()

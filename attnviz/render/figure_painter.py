@@ -212,6 +212,40 @@ def elided_title(metrics: QtGui.QFontMetricsF, text: str, width: float) -> str:
     return metrics.elidedText(step + after, elide, width)
 
 
+TITLE_SEPARATOR = " · "
+
+
+def _greedy_lines(metrics: QtGui.QFontMetricsF, parts: list[str], separator: str, width: float) -> list[str]:
+    """``parts`` joined by ``separator`` into as few lines of ``width`` px as a greedy fill makes."""
+    lines: list[str] = []
+    for part in parts:
+        candidate = part if not lines else lines[-1] + separator + part
+        if lines and metrics.horizontalAdvance(candidate) <= width:
+            lines[-1] = candidate
+        else:
+            lines.append(part)
+    return lines
+
+
+def wrapped_title(metrics: QtGui.QFontMetricsF, text: str, width: float, max_lines: int = 2) -> list[str]:
+    """``text`` in at most ``max_lines`` lines of ``width`` px, broken between its " · " fields (model · kind
+    · layer · head · step) and, inside a field too long for a line, between words, so that nothing is lost
+    while there is room; only what the last line cannot hold is cut, by :func:`elided_title` (which keeps
+    "step N" whole)."""
+    if max_lines <= 1 or metrics.horizontalAdvance(text) <= width:
+        return [elided_title(metrics, text, width)]
+    lines: list[str] = []
+    for line in _greedy_lines(metrics, text.split(TITLE_SEPARATOR), TITLE_SEPARATOR, width):
+        lines += [line] if metrics.horizontalAdvance(line) <= width else _greedy_lines(
+            metrics, line.split(" "), " ", width)
+    if len(lines) > max_lines:  # the last line takes the rest, cut
+        end = 0
+        for line in lines[:max_lines - 1]:
+            end = text.index(line, end) + len(line)
+        lines = [*lines[:max_lines - 1], text[end:].lstrip(" ·")]
+    return [elided_title(metrics, line, width) for line in lines]
+
+
 @dataclass(frozen=True)
 class _Layout:
     """Geometry of one figure in logical pixels (scale 1)."""

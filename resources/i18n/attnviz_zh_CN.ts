@@ -34,6 +34,11 @@
         <translation> 或 </translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/lecture.py" line="98"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/argparse_text.py" line="18"/>
         <source>%(prog)s: error: %(message)s
 </source>
@@ -41,17 +46,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="312"/>
+        <location filename="../../attnviz/gui/main_window.py" line="327"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="274"/>
+        <location filename="../../attnviz/gui/main_window.py" line="285"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="308"/>
+        <location filename="../../attnviz/gui/main_window.py" line="323"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -61,7 +66,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="294"/>
+        <location filename="../../attnviz/gui/main_window.py" line="305"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -71,12 +76,12 @@
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="280"/>
+        <location filename="../../attnviz/gui/main_window.py" line="291"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="307"/>
+        <location filename="../../attnviz/gui/main_window.py" line="322"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -86,12 +91,17 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="325"/>
+        <location filename="../../attnviz/gui/main_window.py" line="341"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="329"/>
+        <location filename="../../attnviz/gui/lecture.py" line="49"/>
+        <source>&amp;Lecture view</source>
+        <translation>课堂视图(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="345"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -101,42 +111,47 @@
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="265"/>
+        <location filename="../../attnviz/gui/main_window.py" line="276"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="321"/>
+        <location filename="../../attnviz/gui/lecture.py" line="72"/>
+        <source>&amp;Play or pause</source>
+        <translation>播放或暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="337"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="271"/>
+        <location filename="../../attnviz/gui/main_window.py" line="282"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="288"/>
+        <location filename="../../attnviz/gui/main_window.py" line="299"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="278"/>
+        <location filename="../../attnviz/gui/main_window.py" line="289"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="266"/>
+        <location filename="../../attnviz/gui/main_window.py" line="277"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="272"/>
+        <location filename="../../attnviz/gui/main_window.py" line="283"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="302"/>
+        <location filename="../../attnviz/gui/main_window.py" line="313"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -157,7 +172,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="333"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="356"/>
         <source>(press Step or F10)</source>
         <translation>（按“单步”或 F10）</translation>
     </message>
@@ -184,7 +199,7 @@
         <translation>，对齐一致率 {agreement:.0f} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="473"/>
+        <location filename="../../attnviz/gui/main_window.py" line="490"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
@@ -417,7 +432,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="476"/>
+        <location filename="../../attnviz/gui/main_window.py" line="493"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -427,7 +442,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="737"/>
+        <location filename="../../attnviz/gui/main_window.py" line="755"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -469,7 +484,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="283"/>
+        <location filename="../../attnviz/gui/main_window.py" line="294"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
@@ -494,7 +509,7 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="709"/>
+        <location filename="../../attnviz/gui/main_window.py" line="726"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
@@ -512,6 +527,11 @@
         <location filename="../../attnviz/gallery.py" line="244"/>
         <source>Additive attention on the toy: weights 1/2 and 1/6</source>
         <translation>玩具示例上的加性注意力：权重为 1/2 和 1/6</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/lecture.py" line="103"/>
+        <source>After the last step, play the next layer's map from the first step</source>
+        <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="432"/>
@@ -672,7 +692,7 @@
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="565"/>
+        <location filename="../../attnviz/gui/main_window.py" line="582"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="143"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
@@ -693,12 +713,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="670"/>
+        <location filename="../../attnviz/gui/main_window.py" line="687"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="677"/>
+        <location filename="../../attnviz/gui/main_window.py" line="694"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -713,7 +733,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="237"/>
+        <location filename="../../attnviz/gui/main_window.py" line="249"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -791,7 +811,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="361"/>
+        <location filename="../../attnviz/gui/main_window.py" line="377"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -829,9 +849,14 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="242"/>
-        <location filename="../../attnviz/gui/main_window.py" line="275"/>
+        <location filename="../../attnviz/gui/main_window.py" line="286"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/lecture.py" line="107"/>
+        <source>Back to the window as it was (Esc)</source>
+        <translation>回到原来的窗口布局（Esc）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="91"/>
@@ -977,7 +1002,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="270"/>
+        <location filename="../../attnviz/gui/main_window.py" line="281"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
@@ -1183,7 +1208,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="82"/>
         <location filename="../../attnviz/gui/head_grid.py" line="355"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="534"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="581"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -1203,7 +1228,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的开销：自注意力、循环、卷积</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="634"/>
+        <location filename="../../attnviz/gui/main_window.py" line="651"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1213,7 +1238,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="606"/>
+        <location filename="../../attnviz/gui/main_window.py" line="623"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1299,7 +1324,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>日期 — 交叉的线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="299"/>
+        <location filename="../../attnviz/gui/main_window.py" line="310"/>
         <source>De&amp;vice</source>
         <translation>设备(&amp;V)</translation>
     </message>
@@ -1320,13 +1345,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="243"/>
-        <location filename="../../attnviz/gui/main_window.py" line="273"/>
+        <location filename="../../attnviz/gui/main_window.py" line="284"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="244"/>
-        <location filename="../../attnviz/gui/main_window.py" line="277"/>
+        <location filename="../../attnviz/gui/main_window.py" line="288"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
@@ -1466,7 +1491,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="296"/>
+        <location filename="../../attnviz/gui/main_window.py" line="307"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1512,7 +1537,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码维度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="221"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="236"/>
         <location filename="../../attnviz/session/decoding.py" line="83"/>
         <source>Encoding…</source>
         <translation>正在编码…</translation>
@@ -1570,7 +1595,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>找不到评估数据：{path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="309"/>
+        <location filename="../../attnviz/gui/lecture.py" line="97"/>
+        <source>every </source>
+        <translation>每 </translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="324"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1590,17 +1620,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="322"/>
+        <location filename="../../attnviz/gui/main_window.py" line="338"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="326"/>
+        <location filename="../../attnviz/gui/main_window.py" line="342"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="328"/>
+        <location filename="../../attnviz/gui/main_window.py" line="344"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
@@ -1683,7 +1713,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="533"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="580"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -1703,7 +1733,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="233"/>
+        <location filename="../../attnviz/gui/main_window.py" line="245"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -1796,7 +1826,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>强制目标词（参考译文或其开头）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="347"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="370"/>
         <source>forced</source>
         <translation>已强制</translation>
     </message>
@@ -1925,7 +1955,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="488"/>
+        <location filename="../../attnviz/gui/main_window.py" line="505"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2170,12 +2200,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>学习率调度</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/lecture.py" line="106"/>
+        <source>Leave</source>
+        <translation>退出</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli.py" line="790"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="706"/>
+        <location filename="../../attnviz/gui/lecture.py" line="73"/>
+        <source>Leave the lecture view</source>
+        <translation>退出课堂视图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="316"/>
+        <source>Lecture view &amp;keys</source>
+        <translation>课堂视图按键(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="723"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -2200,12 +2245,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="479"/>
+        <location filename="../../attnviz/gui/main_window.py" line="496"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="478"/>
+        <location filename="../../attnviz/gui/main_window.py" line="495"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
@@ -2216,7 +2261,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在加载 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="217"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="232"/>
         <location filename="../../attnviz/gui/panels/masks.py" line="35"/>
         <location filename="../../attnviz/gui/panels/masks.py" line="36"/>
         <source>Loading…</source>
@@ -2244,7 +2289,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="313"/>
+        <location filename="../../attnviz/gui/main_window.py" line="328"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2255,7 +2300,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="193"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="185"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="207"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -2362,12 +2407,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya–Watson：训练数据与真实函数</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/lecture.py" line="67"/>
+        <source>Next &amp;head</source>
+        <translation>下一个头(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/lecture.py" line="71"/>
+        <source>Next attention &amp;kind</source>
+        <translation>下一种注意力(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/lecture.py" line="69"/>
+        <source>Next la&amp;yer</source>
+        <translation>下一层(&amp;Y)</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="260"/>
         <source>next token</source>
         <translation>下一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="294"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="297"/>
         <source>Next-token probabilities at this step</source>
         <translation>这一步下一个词元的概率</translation>
     </message>
@@ -2565,7 +2625,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="282"/>
+        <location filename="../../attnviz/gui/main_window.py" line="293"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -2580,12 +2640,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点（Ctrl+O）即可开始。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="219"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="234"/>
         <source>Open a checkpoint to see attention</source>
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="564"/>
+        <location filename="../../attnviz/gui/main_window.py" line="581"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -2595,17 +2655,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="269"/>
+        <location filename="../../attnviz/gui/main_window.py" line="280"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="676"/>
+        <location filename="../../attnviz/gui/main_window.py" line="693"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="642"/>
+        <location filename="../../attnviz/gui/main_window.py" line="659"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -2778,7 +2838,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="234"/>
+        <location filename="../../attnviz/gui/main_window.py" line="246"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -2927,6 +2987,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/lecture.py" line="68"/>
+        <source>Previous h&amp;ead</source>
+        <translation>上一个头(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/lecture.py" line="70"/>
+        <source>Previous lay&amp;er</source>
+        <translation>上一层(&amp;E)</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli.py" line="756"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
@@ -3018,17 +3088,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="272"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="287"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f} (masked)</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}（已掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="275"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="290"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f}, score {score:.3f}</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}，评分 {score:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="137"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="161"/>
         <source>Query x = {query:.2f}: non-parametric ŷ = {nonparametric:.3f}, parametric ŷ = {parametric:.3f}. Learned w = {w:.3f} (bandwidth 1/|w| = {bandwidth:.3f}). Test MSE: non-parametric {mse_np:.3f}, parametric {mse_p:.3f}.</source>
         <translation>查询 x = {query:.2f}：非参数 ŷ = {nonparametric:.3f}，带参数 ŷ = {parametric:.3f}。学得的 w = {w:.3f}（带宽 1/|w| = {bandwidth:.3f}）。测试 MSE：非参数 {mse_np:.3f}，带参数 {mse_p:.3f}。</translation>
     </message>
@@ -3211,7 +3281,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="276"/>
+        <location filename="../../attnviz/gui/main_window.py" line="287"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
@@ -3221,7 +3291,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="327"/>
+        <location filename="../../attnviz/gui/main_window.py" line="343"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -3236,12 +3306,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="669"/>
+        <location filename="../../attnviz/gui/main_window.py" line="686"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="267"/>
+        <location filename="../../attnviz/gui/main_window.py" line="278"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
@@ -3251,7 +3321,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="602"/>
+        <location filename="../../attnviz/gui/main_window.py" line="619"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
@@ -3261,7 +3331,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="605"/>
+        <location filename="../../attnviz/gui/main_window.py" line="622"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -3328,6 +3398,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>拖动浏览已记录的解码步骤（橙色标记：强制的词元）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/lecture.py" line="100"/>
+        <source>Seconds between two steps of auto-play</source>
+        <translation>自动播放时两步之间的秒数</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="92"/>
         <source>Section numbers of</source>
         <translation>节号依照</translation>
@@ -3343,7 +3418,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="705"/>
+        <location filename="../../attnviz/gui/main_window.py" line="722"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -3415,22 +3490,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话版本 {version} 不存在（版本从 1 开始；此 attnviz 写入版本 {newest}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="63"/>
+        <location filename="../../attnviz/gui/settings.py" line="77"/>
         <source>setting {key} = {value!r} is not usable; using {default!r}</source>
         <translation>设置 {key} = {value!r} 无法使用；改用 {default!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="87"/>
+        <location filename="../../attnviz/gui/settings.py" line="101"/>
         <source>setting {key} is not a list; ignored</source>
         <translation>设置 {key} 不是列表；已忽略</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="170"/>
+        <location filename="../../attnviz/gui/settings.py" line="203"/>
         <source>setting {key} is not a saved window layout; using the default layout</source>
         <translation>设置 {key} 不是保存的窗口布局；改用默认布局</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="195"/>
+        <location filename="../../attnviz/gui/settings.py" line="228"/>
         <source>Settings cannot be saved to {path} (the folder is not writable); they last until you quit.</source>
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
@@ -3445,7 +3520,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="285"/>
+        <location filename="../../attnviz/gui/main_window.py" line="296"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
     </message>
@@ -3515,7 +3590,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="466"/>
+        <location filename="../../attnviz/gui/main_window.py" line="483"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -3540,7 +3615,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源归因：单步解码，把输出追溯到源语言的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="283"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="284"/>
         <source>Source sentence</source>
         <translation>源句子</translation>
     </message>
@@ -3587,7 +3662,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="245"/>
-        <location filename="../../attnviz/gui/main_window.py" line="279"/>
+        <location filename="../../attnviz/gui/main_window.py" line="290"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
@@ -3607,6 +3682,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/decoding_area.py" line="257"/>
         <source>step 888 · search 888</source>
         <translation>第 888 步 · 搜索第 888 步</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/lecture.py" line="91"/>
+        <source>Step on by itself, from the first step to the end (Space)</source>
+        <translation>从第一步到结束自动逐步解码（空格键）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/compare.py" line="50"/>
@@ -3629,18 +3709,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码：每一步出现一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="136"/>
-        <location filename="../../attnviz/gui/main_window.py" line="402"/>
+        <location filename="../../attnviz/gui/main_window.py" line="148"/>
+        <location filename="../../attnviz/gui/main_window.py" line="418"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="64"/>
+        <location filename="../../attnviz/gui/main_window.py" line="65"/>
         <source>step {number}</source>
         <translation>第 {number} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="65"/>
+        <location filename="../../attnviz/gui/main_window.py" line="66"/>
         <source>step {number} · search {search}</source>
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
@@ -3765,12 +3845,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="330"/>
+        <location filename="../../attnviz/gui/main_window.py" line="346"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="343"/>
+        <location filename="../../attnviz/gui/main_window.py" line="359"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -3778,6 +3858,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/tasks.py" line="137"/>
         <source>the anti-diagonal</source>
         <translation>反对角线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/lecture.py" line="52"/>
+        <source>The attention map as large as the screen allows, with the sentence, the translation, the top-5 and the step buttons only ({key}; Esc leaves)</source>
+        <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="92"/>
@@ -4061,12 +4146,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话的检查点 {path} 被拒绝：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="193"/>
+        <location filename="../../attnviz/gui/settings.py" line="226"/>
         <source>The settings file {path} is damaged (not a valid settings file) and could not be rewritten; your settings last until you quit.</source>
         <translation>设置文件 {path} 已损坏（不是有效的设置文件），且无法重写；你的设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="190"/>
+        <location filename="../../attnviz/gui/settings.py" line="223"/>
         <source>The settings file {path} was damaged (not a valid settings file): what could not be read was dropped, and the file has been rewritten with your current settings.</source>
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
@@ -4199,7 +4284,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="596"/>
+        <location filename="../../attnviz/gui/main_window.py" line="613"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -4241,7 +4326,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有记录提示的自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="137"/>
+        <location filename="../../attnviz/gui/lecture.py" line="102"/>
+        <source>through the layers</source>
+        <translation>逐层播放</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="149"/>
         <source>Time the model took for the decoding step on show</source>
         <translation>模型完成当前所示解码步所用的时间</translation>
     </message>
@@ -4438,12 +4528,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="707"/>
+        <location filename="../../attnviz/gui/main_window.py" line="724"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="288"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="289"/>
         <source>Translation so far</source>
         <translation>目前的译文</translation>
     </message>
@@ -4470,7 +4560,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>两个或更多长度不同的句子，每行一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="222"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="237"/>
         <source>Type a sentence to see attention</source>
         <translation>输入一个句子以查看注意力</translation>
     </message>
@@ -4480,7 +4570,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="556"/>
+        <location filename="../../attnviz/gui/main_window.py" line="573"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -4545,7 +4635,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="491"/>
+        <location filename="../../attnviz/gui/main_window.py" line="508"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -4960,7 +5050,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{label} [{bar}] {done}/{total} 损失 {loss:.3f}  {rate:,.0f} 词元/秒  预计剩余 {eta:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="66"/>
+        <location filename="../../attnviz/gui/main_window.py" line="67"/>
         <source>{label} · forced</source>
         <translation>{label} · 强制</translation>
     </message>
@@ -5680,7 +5770,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="186"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="208"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
@@ -5735,12 +5825,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="614"/>
+        <location filename="../../attnviz/gui/main_window.py" line="631"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="617"/>
+        <location filename="../../attnviz/gui/main_window.py" line="634"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -5785,7 +5875,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="629"/>
+        <location filename="../../attnviz/gui/main_window.py" line="646"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>
@@ -5870,9 +5960,20 @@ Open the session with that checkpoint?</source>
         <translation>“{word}”（从不作为输出）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/lecture.py" line="90"/>
+        <location filename="../../attnviz/gui/lecture.py" line="279"/>
+        <source>▶ Play</source>
+        <translation>▶ 自动播放</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="238"/>
         <source>◀ Back</source>
         <translation>◀ 后退</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/lecture.py" line="275"/>
+        <source>❚❚ Pause</source>
+        <translation>❚❚ 暂停</translation>
     </message>
 </context>
 </TS>

@@ -74,9 +74,12 @@ class AttentionPanel(QtWidgets.QWidget):
         self.note = QtWidgets.QLabel(tr(SOURCE_VIEW_NOTE))  # how a decoder-only model's source view is normalised
         self.note.setWordWrap(True)
         self.note.hide()
+        self.controls = QtWidgets.QWidget()  # (hidden in the lecture view: keys change layer and head there)
+        self.controls.setLayout(controls)
+        controls.setContentsMargins(0, 0, 0, 0)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(controls)
+        layout.addWidget(self.controls)
         layout.addWidget(self.note)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.readout)
@@ -98,6 +101,18 @@ class AttentionPanel(QtWidgets.QWidget):
         if changed(old, new, "model", "shown_source", "step", "view") or (
                 new.shown_source is None and changed(old, new, "busy", "loading", "text")):  # the empty message
             self.refresh()
+
+    def set_lecture(self, label_pixels: tuple[int, int] | None) -> None:
+        """The lecture view (``label_pixels``: the range of label sizes, largest first) shows the map alone, its
+        title on up to three lines and every token label as large as fits; None: the panel as it was."""
+        lecture = label_pixels is not None
+        self.controls.setVisible(not lecture)
+        self.readout.setVisible(not lecture)
+        if lecture:
+            self.note.hide()
+        self.heatmap.title_lines = 3 if lecture else 2
+        self.heatmap.set_label_pixels(label_pixels)
+        self.refresh()
 
     # -- what it shows ----------------------------------------------------------------------
     @property
@@ -140,7 +155,7 @@ class AttentionPanel(QtWidgets.QWidget):
             self.heatmap.show_figure(empty_figure(self._empty_message(state)))
             self.heatmap.highlight_row(None)
             return
-        self.note.setVisible(source.prompt and view.kind is AttentionKind.CROSS)
+        self.note.setVisible(source.prompt and view.kind is AttentionKind.CROSS and self.controls.isVisibleTo(self))
         hint = tr(FIRST_STEP_HINT) if state.step is None and view.kind is not AttentionKind.ENCODER_SELF else ""
         self.heatmap.set_hint(hint)
         self.grid.hint = hint

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.limits import BANDWIDTH_CHOICES
 from attnviz.core.results import KERNELS, KernelFit
@@ -86,12 +86,13 @@ class KernelPanel(QtWidgets.QWidget):
         self.weights.addItem(self.parametric_bars)
 
         self.heatmap = Heatmap()
-        left = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        self.split_curves = left = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         left.addWidget(self.curves_view)
         left.addWidget(self.weights_view)
-        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        self.split = split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(self.heatmap)
+        self._split_sizes: list[int] | None = None  # before the lecture view made the two halves equal
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(controls)
@@ -102,6 +103,29 @@ class KernelPanel(QtWidgets.QWidget):
         self.bandwidth.valueChanged.connect(self._on_control_changed)
         self.query_line.sigPositionChanged.connect(self._on_control_changed)
         self.heatmap_model.currentIndexChanged.connect(self._on_heatmap_model_changed)
+
+    def set_lecture(self, label_pixels: tuple[int, int] | None) -> None:
+        """The lecture view: the predictions plot and the kernel map, large, with the kernel and h controls
+        (what a teacher changes live); the weights plot and the summary line hidden. None: as it was."""
+        lecture = label_pixels is not None
+        self.weights_view.setVisible(not lecture)
+        self.summary.setVisible(not lecture)
+        self.heatmap.title_lines = 3 if lecture else 2
+        self.heatmap.set_label_pixels(label_pixels)
+        font = QtGui.QFont()  # (unset: the application's)
+        if label_pixels is not None:
+            font = QtGui.QFont(QtWidgets.QApplication.font())
+            font.setPixelSize(label_pixels[0])
+        self.setFont(font)  # the controls and their names
+        self.curves_view.set_text_font(font if lecture else None)
+        self.curves.legend.setColumnCount(2 if lecture else 1)  # (a short legend leaves the plot its height)
+        if lecture and self._split_sizes is None:
+            self._split_sizes = self.split.sizes()
+            half = sum(self._split_sizes) // 2
+            self.split.setSizes([half, half])
+        elif not lecture and self._split_sizes is not None:
+            self.split.setSizes(self._split_sizes)
+            self._split_sizes = None
 
     # -- input ------------------------------------------------------------------------------
     def show_state(self, old: SessionState | None, new: SessionState) -> None:

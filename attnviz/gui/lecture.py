@@ -1,0 +1,302 @@
+"""View ▸ Lecture view (F5): the window as a projector layout, and auto-play.
+
+What stays on screen: the main panel of the loaded model (the attention map, or kernel regression's kernel map
+and predictions plot) as large as the window allows, the source sentence, the translation so far, the whole
+next-token top-5 and the step buttons; menus, toolbar, status bar and every other dock are hidden. Token labels
+are drawn at the largest size that shows every one of them, from a thirtieth of the window's height down to a
+forty-second (at 1024×768: 26 px to 18 px, about 19 pt to 14 pt at 96 dpi): a thirtieth is 18-pt text on a
+4:3 slide (7.5 in high), the smallest size presentation guides give for the back of a room, and the lower bound
+still fits 16 tokens on both axes of the map at 1024×768.
+
+Keys (active in the lecture view only, listed in the View menu): → / ← step, ↑ / ↓ head, Page Up / Page Down
+layer, K the next attention kind, Space (or P) starts and pauses auto-play, Esc or F5 leaves. Auto-play steps
+every ``Settings.lecture_interval`` seconds from the first step to the end, and optionally on through the layers.
+Leaving restores the window exactly: its geometry, docks, toolbar, status bar and the panel's own controls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from attnviz.figures.attention import available_kinds, stack_extent
+from attnviz.gui.settings import LECTURE_INTERVALS
+from attnviz.i18n import tr
+from attnviz.session import SessionState
+
+if TYPE_CHECKING:
+    from attnviz.gui.main_window import MainWindow
+
+LABEL_SHARE = (30, 42)  # label pixel size: the window's height divided by these (largest, smallest)
+CENTRE_SHARE = 0.32  # of the window's width: the sentence, translation, top-5 and buttons beside the map
+WIDGET_SIZE_MAX = (1 << 24) - 1  # Qt's QWIDGETSIZE_MAX: no maximum
+LECTURE_KEYS = "F5"
+LECTURE_HINT = "F5"
+
+
+class LectureView(QtCore.QObject):
+    """Turns ``window`` into the lecture layout and back (``action``, checkable), and auto-plays steps."""
+
+    def __init__(self, window: MainWindow):
+        super().__init__(window)
+        self.window = window
+        self.active = False
+        self._saved: tuple[QtCore.QRect, QtCore.QByteArray, bool, bool, bool] | None = None
+        self._main = ""  # the dock shown large
+        self._all_heads = False  # the All heads grid was on show before (it comes back on leaving)
+        self.action = QtGui.QAction(tr("&Lecture view"), window)
+        self.action.setCheckable(True)
+        self.action.setShortcut(QtGui.QKeySequence(LECTURE_KEYS))
+        self.action.setToolTip(tr("The attention map as large as the screen allows, with the sentence, the "
+                                  "translation, the top-5 and the step buttons only ({key}; Esc leaves)").format(
+            key=LECTURE_HINT))
+        self.action.toggled.connect(self._on_action_toggled)
+        window.addAction(self.action)  # (F5 works with the menu bar hidden)
+        self.timer = QtCore.QTimer(self)
+        self.timer.timeout.connect(self._on_timer_timeout)
+        self.keys = self._key_actions()
+        self.row = self._controls()
+        self.row.hide()
+
+    # -- construction -----------------------------------------------------------------------
+    def _key_actions(self) -> list[QtGui.QAction]:
+        """The lecture view's own keys: enabled only while it is on (elsewhere ↑ ↓ Space keep their usual
+        meaning)."""
+        rows = ((tr("Next &head"), "Down", lambda: self.move_view(head=1)),
+                (tr("Previous h&ead"), "Up", lambda: self.move_view(head=-1)),
+                (tr("Next la&yer"), "PgDown", lambda: self.move_view(layer=1)),
+                (tr("Previous lay&er"), "PgUp", lambda: self.move_view(layer=-1)),
+                (tr("Next attention &kind"), "K", self.next_kind),
+                (tr("&Play or pause"), ("Space", "P"), self.toggle_play),
+                (tr("Leave the lecture view"), "Esc", self.leave))
+        actions = []
+        for text, keys, slot in rows:
+            action = QtGui.QAction(text, self.window)
+            action.setShortcuts([QtGui.QKeySequence(key) for key in (keys if isinstance(keys, tuple) else (keys,))])
+            action.setShortcutContext(QtCore.Qt.ShortcutContext.WindowShortcut)
+            action.triggered.connect(slot)
+            action.setEnabled(False)
+            self.window.addAction(action)  # (its keys work with the menu bar hidden)
+            actions.append(action)
+        return actions
+
+    def _controls(self) -> QtWidgets.QWidget:
+        """Play / pause, the interval, "through the layers" and Leave: a row the decoding area shows."""
+        settings = self.window.settings
+        row = QtWidgets.QWidget()
+        self.play_button = QtWidgets.QPushButton(tr("▶ Play"))
+        self.play_button.setToolTip(tr("Step on by itself, from the first step to the end (Space)"))
+        self.play_button.clicked.connect(self.toggle_play)
+        self.interval_box = QtWidgets.QDoubleSpinBox()
+        self.interval_box.setRange(*LECTURE_INTERVALS)
+        self.interval_box.setDecimals(1)
+        self.interval_box.setSingleStep(0.5)
+        self.interval_box.setPrefix(tr("every "))
+        self.interval_box.setSuffix(tr(" s"))
+        self.interval_box.setValue(settings.lecture_interval)
+        self.interval_box.setToolTip(tr("Seconds between two steps of auto-play"))
+        self.interval_box.valueChanged.connect(self._on_interval_box_value_changed)
+        self.layers_check = QtWidgets.QCheckBox(tr("through the layers"))
+        self.layers_check.setToolTip(tr("After the last step, play the next layer's map from the first step"))
+        self.layers_check.setChecked(settings.lecture_through_layers)
+        self.layers_check.toggled.connect(self._on_layers_check_toggled)
+        leave = QtWidgets.QPushButton(tr("Leave"))
+        leave.setToolTip(tr("Back to the window as it was (Esc)"))
+        leave.clicked.connect(self.leave)
+        layout = QtWidgets.QGridLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.play_button, 0, 0)
+        layout.addWidget(self.interval_box, 0, 1)
+        layout.addWidget(self.layers_check, 1, 0, 1, 2)
+        layout.addWidget(leave, 2, 0)
+        return row
+
+    # -- on and off ---------------------------------------------------------------------------
+    def enter(self) -> None:
+        if not self.action.isChecked():
+            self.action.setChecked(True)  # (toggled: _switch)
+
+    def leave(self) -> None:
+        if self.action.isChecked():
+            self.action.setChecked(False)
+
+    def _on_action_toggled(self, on: bool) -> None:
+        if on == self.active:
+            return
+        if on:
+            self._apply()
+        else:
+            self._restore()
+
+    def label_pixels(self) -> tuple[int, int]:
+        """(largest, smallest) px of the map's token labels for the window's height."""
+        height = self.window.height()
+        return max(12, round(height / LABEL_SHARE[0])), max(11, round(height / LABEL_SHARE[1]))
+
+    def _apply(self) -> None:
+        window = self.window
+        window.build_docks()
+        panels = window.panels
+        assert panels is not None
+        self._saved = (window.geometry(), window.saveState(), window.toolbar.isVisible(),
+                       window.statusBar().isVisible(), window.menuBar().isVisible())
+        self._all_heads = window.session.state.view.all_heads
+        if self._all_heads:  # the lecture shows one map, large
+            window.session.set_view(replace(window.session.state.view, all_heads=False))
+        self.active = True
+        self._main = panels.main_name()
+        for name, dock in panels.docks.items():
+            if name != self._main:
+                dock.hide()
+        dock = panels.docks[self._main]
+        dock.setFloating(False)
+        dock.show()
+        dock.raise_()
+        dock.setTitleBarWidget(QtWidgets.QWidget())  # (no title bar: the map's own title says what it is)
+        window.toolbar.hide()
+        window.statusBar().hide()
+        window.menuBar().hide()
+        for action in self.keys:
+            action.setEnabled(True)
+        self._fonts()
+        window.step_button.setFocus()  # (→ and ← step, not move a text cursor)
+        QtCore.QTimer.singleShot(0, self._share_width)
+
+    def _fonts(self) -> None:
+        """The map's labels, the central area and the kernel panel sized for the window's height now."""
+        window, pixels = self.window, self.label_pixels()
+        assert window.panels is not None
+        font = QtGui.QFont(QtWidgets.QApplication.font())
+        font.setPixelSize(pixels[1])  # (the translation is written 1.5 × as large)
+        window.decoding_area.set_lecture(self.row, font)
+        panel = window.panels.panels[self._main]
+        if hasattr(panel, "set_lecture"):
+            panel.set_lecture(pixels)
+
+    def _share_width(self) -> None:
+        """The centre keeps CENTRE_SHARE of the width; the main dock takes the rest."""
+        window = self.window
+        if not self.active or window.panels is None:
+            return
+        centre = window.decoding_area
+        width = window.width()
+        centre.setMaximumWidth(int(CENTRE_SHARE * width) if centre.isVisible() else WIDGET_SIZE_MAX)
+        dock = window.panels.docks[self._main]
+        window.resizeDocks([dock], [width - (centre.maximumWidth() if centre.isVisible() else 0)],
+                           QtCore.Qt.Orientation.Horizontal)
+
+    def _restore(self) -> None:
+        self.pause()
+        window = self.window
+        assert window.panels is not None and self._saved is not None
+        self.active = False
+        for action in self.keys:
+            action.setEnabled(False)
+        panel = window.panels.panels[self._main]
+        if hasattr(panel, "set_lecture"):
+            panel.set_lecture(None)
+        window.decoding_area.set_lecture(None)
+        window.decoding_area.setMaximumWidth(WIDGET_SIZE_MAX)
+        window.panels.docks[self._main].setTitleBarWidget(None)  # type: ignore[arg-type]  # (None: the standard title bar)
+        geometry, state, toolbar, status, menu = self._saved
+        self._saved = None
+        window.menuBar().setVisible(menu)
+        window.statusBar().setVisible(status)
+        window.toolbar.setVisible(toolbar)
+        window.restoreState(state)
+        if window.geometry() != geometry and not (window.isMaximized() or window.isFullScreen()):
+            window.setGeometry(geometry)
+        if self._all_heads:
+            window.session.set_view(replace(window.session.state.view, all_heads=True))
+
+    def resized(self) -> None:
+        """The window changed size: labels and widths follow its new height and width."""
+        if self.active:
+            self._fonts()
+            QtCore.QTimer.singleShot(0, self._share_width)
+
+    def state_changed(self, old: SessionState, new: SessionState) -> None:
+        """Another model loaded while the view is on: show its main panel (the docks followed the model)."""
+        if self.active and new.model is not old.model and new.model is not None and self.window.panels is not None:
+            main = self.window.panels.main_name()
+            old_panel = self.window.panels.panels[self._main]
+            if hasattr(old_panel, "set_lecture"):
+                old_panel.set_lecture(None)
+            self.window.panels.docks[self._main].setTitleBarWidget(None)  # type: ignore[arg-type]  # (None: the standard title bar)
+            self._main = main
+            for name, dock in self.window.panels.docks.items():
+                dock.setVisible(name == main)
+            self.window.panels.docks[main].setTitleBarWidget(QtWidgets.QWidget())
+            self._fonts()
+            QtCore.QTimer.singleShot(0, self._share_width)
+        if self.timer.isActive() and (new.model is not old.model or not new.is_translation):
+            self.pause()
+
+    # -- keys ----------------------------------------------------------------------------------
+    def move_view(self, layer: int = 0, head: int = 0) -> None:
+        """Show the next or previous head or layer (wrapping around), of the attention kind on show."""
+        state = self.window.session.state
+        source = state.shown_source
+        if source is None:
+            return
+        view = state.view
+        layers, heads = stack_extent(view.kind, source, state.step)
+        self.window.session.set_view(replace(view, all_heads=False, layer=(view.layer + layer) % max(layers, 1),
+                                             head=(view.head + head) % max(heads, 1)))
+
+    def next_kind(self) -> None:
+        """The next attention kind the model has (encoder self, decoder self, cross, …)."""
+        state = self.window.session.state
+        kinds = available_kinds(state.shown_source)
+        if state.shown_source is None or len(kinds) < 2:
+            return
+        view = state.view
+        kind = kinds[(kinds.index(view.kind) + 1) % len(kinds)] if view.kind in kinds else kinds[0]
+        self.window.session.set_view(replace(view, kind=kind, all_heads=False))
+
+    # -- auto-play -----------------------------------------------------------------------------
+    def toggle_play(self) -> None:
+        if self.timer.isActive():
+            self.pause()
+        else:
+            self.play()
+
+    def play(self) -> None:
+        """Step on every interval from the first step (from the one on show when it is not the last)."""
+        state = self.window.session.state
+        if not state.is_translation or not state.text.strip():
+            return
+        if not state.can_step and state.steps:
+            self.window.session.show(0)  # at the end: again from the first step
+        self.timer.start(round(self.interval_box.value() * 1000))
+        self.play_button.setText(tr("❚❚ Pause"))
+
+    def pause(self) -> None:
+        self.timer.stop()
+        self.play_button.setText(tr("▶ Play"))
+
+    def _on_timer_timeout(self) -> None:
+        state = self.window.session.state
+        if state.busy:
+            return  # a step still decodes: the next tick goes on
+        if state.can_step:
+            self.window.step_action.trigger()
+            return
+        source = state.shown_source
+        if self.layers_check.isChecked() and source is not None:
+            layers, _heads = stack_extent(state.view.kind, source, state.step)
+            if state.view.layer + 1 < layers:
+                self.window.session.set_view(replace(state.view, layer=state.view.layer + 1, all_heads=False))
+                self.window.session.show(0)
+                return
+        self.pause()
+
+    def _on_interval_box_value_changed(self, seconds: float) -> None:
+        self.window.settings.lecture_interval = seconds
+        if self.timer.isActive():
+            self.timer.setInterval(round(seconds * 1000))
+
+    def _on_layers_check_toggled(self, on: bool) -> None:
+        self.window.settings.lecture_through_layers = on
