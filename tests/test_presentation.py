@@ -184,3 +184,28 @@ def test_a_status_message_too_long_for_the_bar_ends_in_an_ellipsis_and_keeps_the
     assert len(bar.currentMessage()) > len(shown)
     bar.showMessage("Text size 150%", 60_000)
     assert bar.currentMessage() == "Text size 150%" and bar.toolTip() == ""
+
+
+def test_presentation_mode_in_chinese_keeps_a_1024_by_700_window_that_size(qtbot, qapp, tmp_path, tiny_models,
+                                                                          errors):
+    """The tallest panel (Train) scrolls in a short dock: 150 % text does not make the window taller."""
+    from attnviz import i18n
+    from attnviz.gui.language import install_language
+
+    install_language(qapp, i18n.CHINESE)
+    try:
+        window = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
+        qtbot.addWidget(window)
+        window.resize(1024, 700)
+        window.show()
+        window.load(tiny_models["transformer"][0])
+        window.set_sentence("a b c", run=True)
+        settle(window)
+        window.presentation_action.trigger()
+        settle(window)
+        assert window.size() == QtCore.QSize(1024, 700) and window.minimumSizeHint().height() <= 700
+        window.presentation_action.trigger()
+        settle(window)
+        assert window.size() == QtCore.QSize(1024, 700)
+    finally:
+        install_language(qapp, i18n.ENGLISH)

@@ -94,6 +94,7 @@ class PanelEntry:
     figure: FigureOf | None = None
     main: bool = False
     at_start: bool = True
+    scrolls: bool = False  # a tall panel: it scrolls in a short dock rather than make the window taller
 
 
 PANELS: tuple[PanelEntry, ...] = (
@@ -116,11 +117,21 @@ PANELS: tuple[PanelEntry, ...] = (
     PanelEntry("beams", N_("Beams"), BeamsPanel, Area.RightDockWidgetArea, family("translation"), tab_with="compare",
                figure=named(BeamsPanel.figure, "beam-tree")),
     PanelEntry("train", N_("Train"), TrainPanel, Area.RightDockWidgetArea, lambda info: True, tab_with="beams",
-               figure=named(TrainPanel.figure, "training-curves")),
+               figure=named(TrainPanel.figure, "training-curves"), scrolls=True),
 )
 
 
 STAY_RAISED = ("train",)  # docks left on top when a model loads while they are on show
+
+
+def _scrolling(panel: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
+    """``panel`` in a frameless scroll area: as large as the dock, with a scroll bar only where the dock is
+    smaller than the panel's least size (large text on a 700-px screen)."""
+    area = QtWidgets.QScrollArea()
+    area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+    area.setWidgetResizable(True)
+    area.setWidget(panel)
+    return area
 
 
 class PanelDock(QtWidgets.QDockWidget):
@@ -175,7 +186,7 @@ class Docks:
             panel = entry.factory(session)
             dock = PanelDock(tr(entry.title), window)
             dock.setObjectName(f"dock_{entry.name}")
-            dock.setWidget(panel)
+            dock.setWidget(_scrolling(panel) if entry.scrolls else panel)
             dock.hide()  # tabified while visible, Qt leaves a stale tab bar that shows once the docks hide
             window.addDockWidget(entry.area, dock)
             if entry.tab_with is not None:
