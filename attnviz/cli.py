@@ -124,7 +124,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-LIVE_ONLY = ("preset", "snapshots", "probe")  # train options of a --task run
+LIVE_ONLY = ("preset", "snapshots", "probe", "learned")  # train options of a --task run
+LEARNED_DEFAULT = 99.0  # attnviz train --task stops at this held-out exact match (%), 3 evaluations in a row
 
 
 def _train_task(args: argparse.Namespace) -> int:
@@ -144,7 +145,8 @@ def _train_task(args: argparse.Namespace) -> int:
     changes = {k: v for k, v in {"epochs": args.epochs, "minutes": args.minutes, "snapshots": args.snapshots,
                                    "batch_size": args.batch_size, "lr": args.lr, "seed": args.seed}.items()
                if v is not None}
-    settings = LiveSettings(**changes)
+    learned = LEARNED_DEFAULT if args.learned is None else args.learned
+    settings = LiveSettings(**changes, learned=learned or None)  # (0: every epoch)
     arch = {**preset_arch(args.kind, args.preset or "small"),
             **(_parse_arch(args.kind, args.arch) if args.arch is not None else {})}
     control = Control()
@@ -184,6 +186,10 @@ def _train_task(args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGINT, previous)
     info = trained.info
+    if info.get("learned"):
+        print(tr("stopped at step {step:,}: held-out exact match at least {level:g} % at {count} evaluations in a "
+                 "row (--learned 0 trains every epoch)").format(step=info["steps"], level=settings.learned,
+                                                              count=settings.learned_evaluations), file=sys.stderr)
     stopped = tr(" (stopped early)") if info["stopped"] else ""
     print(tr("wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after "
              "{steps:,} steps ({minutes} min)").format(out=args.out, stopped=stopped, score=info["score"],
@@ -548,10 +554,10 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
     from attnviz.core.kinds import AttentionKind
     from attnviz.figures.attention import (
         AttentionView,
-        attention_figure,
         available_kinds,
         figure_stem,
         figure_title,
+        flipbook_figures,
         stack_for,
     )
     from attnviz.render.figure_files import ExportError, WouldReplace, cannot_write
@@ -575,7 +581,7 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
                          all_heads=args.all_heads)
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
     model = Path(args.checkpoint).stem
-    figures = [attention_figure(source, step, view, model)[0].spec for step in steps]
+    figures = flipbook_figures(source, steps, view, model)
     what = "all-heads" if args.all_heads else f"layer{layer + 1}_head{head + 1}"
     shown_what = tr("all heads") if args.all_heads else tr("layer {layer} · head {head}").format(
         layer=layer + 1, head=head + 1)
@@ -750,6 +756,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "scores (default 30)"))
     train.add_argument("--probe",
                        help=tr("--task: the input whose attention map is recorded (default: the task's own)"))
+    train.add_argument("--learned", type=float, metavar="PERCENT",
+                       help=tr("--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a "
+                               "row, and save (default 99; 0: train every epoch)"))
     train.set_defaults(run=_cmd_train)
 
     for name, helptext, run in (("translate", tr("translate --text, or stdin line by line"), _cmd_translate),

@@ -5,6 +5,10 @@ preset, the Train dock's defaults), trained with 2 torch threads; a snapshot eve
 on 256 freshly generated held-out inputs (never trained on) and the alignment agreement. Reports the time to
 ≥ 95 % exact match with ≥ 90 % agreement, and the curves. The Nadaraya–Watson regression's 5 epochs, timed.
 
+Part 3 (the command a reader types): ``attnviz train KIND --task NAME`` as a whole process with its defaults
+(the small preset, one thread, stopping once held-out exact match is ≥ 99 % at 3 evaluations in a row), against
+the same command with ``--learned 0`` (every one of the 20 epochs): wall-clock seconds, median of the repeats.
+
 Part 2 (the real window, offscreen, its threaded session): a Transformer run in the Train dock while a 1 ms
 timer ticks on the GUI thread: the longest event-loop gap; and the run's steps per second with the window
 redrawing every snapshot against the same run with no window at all (same settings, same thread count).
@@ -125,16 +129,46 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--epochs", type=int, default=10, help="epochs of the watched/unwatched comparison")
     parser.add_argument("--quick", action="store_true", help="one short run of each (the test suite's smoke run)")
-    parser.add_argument("--only", choices=["learn", "watch"], help="part 1 or part 2 alone (default both)")
+    parser.add_argument("--only", choices=["learn", "watch", "cli"], help="one part alone (default all)")
     args = parser.parse_args()
     if args.quick:
         args.repeats, args.epochs = 1, 1
     print(f"# {os.cpu_count()} CPUs; torch threads 2 (part 1), 1 (part 2, the app's)\n")
-    if args.only != "watch":
+    if args.only in (None, "learn"):
         learning(args)
-    if args.only != "learn":
+    if args.only in (None, "watch"):
         watching(args)
+    if args.only in (None, "cli"):
+        command_line(args)
     return 0
+
+
+def cli_seconds(kind: str, task: str, extra: list[str]) -> tuple[float, str]:
+    """Wall-clock seconds of ``attnviz train KIND --task TASK`` in a fresh process, and its last stderr line
+    before the result."""
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-m", "attnviz", "train", kind, "--task", task, "--out",
+                   str(Path(folder) / "m.safetensors"), *extra]
+        started = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        seconds = time.perf_counter() - started
+    return seconds, (done.stderr.strip().splitlines() or [""])[-1]
+
+
+def command_line(args: argparse.Namespace) -> None:
+    print("\n| `attnviz train` (whole process, 2 cores) | stops when learned (default) | every epoch "
+          "(`--learned 0`) |")
+    print("| --- | --- | --- |")
+    runs = (("rnn-additive", "dates"),) if args.quick else (("rnn-additive", "dates"), ("transformer", "reverse"))
+    for kind, task in runs:
+        extra = ["--epochs", "1", "--snapshots", "2"] if args.quick else []
+        learned = [cli_seconds(kind, task, extra) for _ in range(args.repeats)]
+        full = [cli_seconds(kind, task, [*extra, "--learned", "0"])[0] for _ in range(args.repeats)]
+        print(f"| {kind} --task {task} | {statistics.median(s for s, _ in learned):.1f} s | "
+              f"{statistics.median(full):.1f} s |", flush=True)
+        print(f"<!-- {learned[0][1]} -->")
 
 
 def learning(args: argparse.Namespace) -> None:

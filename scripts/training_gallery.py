@@ -25,7 +25,10 @@ def main() -> int:
 
     torch.set_num_threads(1)
     TRAINING_HISTORIES.mkdir(parents=True, exist_ok=True)
+    only = set(sys.argv[1:]) or set(RUNS)  # (python scripts/training_gallery.py dates: that run alone)
     for task, (kind, epochs) in RUNS.items():
+        if task not in only:
+            continue
         settings = LiveSettings(epochs=epochs, snapshots=24)
         trained = LiveTraining(kind, task_data(task, settings), preset_arch(kind, "small"), settings).run()
         last = trained.history.snapshots[-1]

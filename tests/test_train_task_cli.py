@@ -19,10 +19,10 @@ def test_train_on_a_task_then_export_its_training(tmp_path, capsys):
                                  "--snapshots", "3", "--preset", "tiny", "--threads", "1")
     assert code == 0, err
     assert printed.startswith(f"wrote {out}: exact match ") and "alignment agreement" in printed
-    assert "march 3 2021 ->" in err  # each snapshot's probe, as it learns
+    assert "march 14 2021 ->" in err  # each snapshot's probe, as it learns
     history = TrainingHistory.from_json(load_checkpoint(out).training["history"])
     assert [s.step for s in history.snapshots] == [0, 85, 171, 256]
-    assert history.snapshots[0].cols == ("march", "3", "2021")
+    assert history.snapshots[0].cols == ("march", "14", "2021")  # (day and month differ: two rows told apart)
 
     folder = tmp_path / "figures"
     code, printed, err = run_cli(capsys, "export", "--checkpoint", str(out), "--training", "--out", str(folder),
@@ -41,6 +41,19 @@ def test_train_on_a_task_then_export_its_training(tmp_path, capsys):
     assert code == 2 and "--force" in err and (folder / "dates_training.gif").read_bytes() == before
 
 
+def test_a_task_run_stops_once_it_has_learned_and_says_why(tmp_path, capsys):
+    out = tmp_path / "dates.safetensors"
+    code, printed, err = run_cli(capsys, "train", "rnn-additive", "--task", "dates", "--out", str(out),
+                                 "--threads", "1")
+    assert code == 0, err
+    history = TrainingHistory.from_json(load_checkpoint(out).training["history"])
+    total = 20 * 128  # the default 20 epochs of 8,192 examples in batches of 64
+    assert history.snapshots[-1].step < total // 2  # learned long before the epochs were done …
+    assert all(s.score >= 99.0 for s in history.snapshots[-3:])  # … at 3 evaluations in a row
+    assert f"stopped at step {history.snapshots[-1].step:,}: held-out exact match at least 99 % at 3 " in err
+    assert printed.startswith(f"wrote {out}: exact match 100.0 %") or "exact match 99" in printed
+
+
 def test_task_options_are_checked_in_one_line(tmp_path, capsys):
     out = str(tmp_path / "m.safetensors")
     for args, message in [
@@ -50,6 +63,8 @@ def test_task_options_are_checked_in_one_line(tmp_path, capsys):
         (["train", "transformer", "--task", "dates", "--probe", "3 1 4", "--out", out],
          "not an input of the dates task"),
         (["train", "transformer", "--task", "copy", "--snapshots", "0", "--out", out], "--snapshots must be from 1"),
+        (["train", "transformer", "--task", "copy", "--learned", "101", "--out", out], "--learned must be more than 0"),
+        (["train", "transformer", "--learned", "90", "--data", "x.tsv", "--out", out], "--learned goes with --task"),
     ]:
         code, _, err = run_cli(capsys, *args)
         assert code == 2 and message in err and err.count("\n") == 1, (args, err)

@@ -2,7 +2,7 @@
 
 Each example is a source and a target token sequence and, for every target token, the source positions it
 comes from (its *gold alignment*): copy is the diagonal, reverse the anti-diagonal, sort a permutation (a
-repeated digit may come from any of its copies), dates a crossing (``march 3 2021`` → ``2021 03 03``: the
+repeated digit may come from any of its copies), dates a crossing (``march 14 2021`` → ``2021 03 14``: the
 year comes from the last word, the month from the first, the day from the second).
 
 Held-out inputs never appear in training: a fixed tenth of all inputs (by a CRC of the source text) is
@@ -141,7 +141,7 @@ TASKS: dict[str, Task] = {task.name: task for task in (
     Task("dates", N_("rewrite a date as year month day"),
          N_("crossing: year ← last word, month ← first, day ← second"),
          (*MONTHS, *(str(d) for d in range(1, 32)), *(str(y) for y in YEARS)),
-         (*(str(y) for y in YEARS), *(f"{d:02d}" for d in range(1, 32))), "march 3 2021", _date,
+         (*(str(y) for y in YEARS), *(f"{d:02d}" for d in range(1, 32))), "march 14 2021", _date,
          _rewrite_date),
 )}
 

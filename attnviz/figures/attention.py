@@ -17,7 +17,7 @@ import numpy as np
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.figures.sequence import overlap, sequence_maps, sequence_mask, sequence_tokens
-from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, fit_levels
+from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, NamedFigure, fit_levels
 from attnviz.i18n import tr
 
 GRID_PANEL_PX = 200  # the longer side of each small multiple's cells in a grid figure, at scale 1
@@ -234,6 +234,50 @@ def attention_figure(source: EncodedSource, step: DecodeStep | None, view: Atten
     matrix = select(kind, view.layer, view.head, source, step, view.scores)
     index = shown_index(step)
     return NamedFigure(matrix.stem(index), matrix_figure(matrix, model, index, view.show_masked)), matrix
+
+
+def flipbook_figures(source: EncodedSource, steps: Sequence[DecodeStep | None], view: AttentionView,
+                     model: str = "") -> list[AnyFigure]:
+    """A flip-book's frames: the view's figure at each of ``steps``, each the shape of the last one (see
+    :func:`held_still`)."""
+    return held_still([attention_figure(source, step, view, model)[0].spec for step in steps])
+
+
+def held_still(figures: Sequence[AnyFigure]) -> list[AnyFigure]:
+    """``figures`` (one per step, rows growing) laid out alike: each padded to the last one's rows with blank
+    rows whose labels are measured but not drawn (no token is given away before its step), and all on one
+    colour range, so that the axes and the colour bar stay in place from frame to frame."""
+    figures = list(figures)
+    if not figures:
+        return figures
+    last = figures[-1]
+    if isinstance(last, GridSpec):
+        lows = [f.levels[0] for f in figures if isinstance(f, GridSpec)]
+        highs = [f.levels[1] for f in figures if isinstance(f, GridSpec)]
+        levels = (min(lows), max(highs))
+        return [replace(f, levels=levels, panels=tuple(_padded(p, q, levels) for p, q in zip(
+            f.panels, last.panels, strict=True))) if isinstance(f, GridSpec) and len(f.panels) == len(last.panels)
+            else f for f in figures]
+    if not isinstance(last, FigureSpec):
+        return figures
+    specs = [f for f in figures if isinstance(f, FigureSpec)]
+    levels = (min(f.levels[0] for f in specs), max(f.levels[1] for f in specs))
+    return [_padded(f, last, levels) if isinstance(f, FigureSpec) else f for f in figures]
+
+
+def _padded(spec: FigureSpec, last: FigureSpec, levels: tuple[float, float]) -> FigureSpec:
+    rows, cols = spec.values.shape
+    total = last.values.shape[0]
+    if cols != last.values.shape[1] or rows > total:
+        return replace(spec, levels=levels)  # (another sentence's figure: left as it is)
+    missing = total - rows
+    if missing == 0:
+        return replace(spec, levels=levels)
+    values = np.vstack([np.asarray(spec.values, np.float32), np.full((missing, cols), np.nan, np.float32)])
+    masked = None if spec.masked is None else np.vstack([spec.masked, np.zeros((missing, cols), bool)])
+    # (beam search: a step's best hypothesis may differ from the last one's; its own rows keep its labels)
+    return replace(spec, values=values, masked=masked, row_labels=(*spec.row_labels, *last.row_labels[rows:]),
+                   levels=levels, hidden_rows=missing)
 
 
 def attention_figures(source: EncodedSource, steps: Sequence[DecodeStep | None], view: AttentionView,

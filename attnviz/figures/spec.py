@@ -33,6 +33,7 @@ class FigureSpec:
     row_values: np.ndarray | None = None  # (Q,) increasing numbers the rows stand for: round ticks of them
     col_values: np.ndarray | None = None  # (K,) likewise for the columns (None: the labels themselves)
     divider: int = 0  # a line before row and column ``divider`` (a decoder-only model's prompt | answer); 0: none
+    hidden_rows: int = 0  # the last rows are steps not decoded yet (a flip-book frame): blank, labels measured only
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import TypeVar
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.results import DecodeStep
-from attnviz.figures.attention import AttentionView, attention_figure, attention_figures, attention_sidecar
+from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar, flipbook_figures
 from attnviz.figures.panels import kernel_figures, kernel_sidecar
 from attnviz.figures.spec import NamedFigure
 from attnviz.gui import file_dialogs
@@ -355,7 +355,7 @@ class ExportActions(QtCore.QObject):
             self.fail(tr("There is nothing to make a flip-book of yet: decode a sentence first."))
             return []
         view, name = self.view(), model.name
-        figures = [attention_figure(source, step, view, name)[0].spec for step in state.steps]
+        figures = flipbook_figures(source, state.steps, view, name)
         title = tr("attnviz flip-book: {model} · {sentence}").format(model=name, sentence=source.text)
         return self.export_frames(path, figures, title, "steps")
 

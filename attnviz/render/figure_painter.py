@@ -434,7 +434,10 @@ def _paint_labels(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, me
     align_right = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
     painter.setPen(QtGui.QColor("black"))
     row_ticks, col_ticks, _rotate = _axis_ticks(spec, cell, metrics)
+    shown_rows = len(spec.row_labels) - spec.hidden_rows
     for i, text in row_ticks:
+        if i >= shown_rows:
+            continue  # (a step not decoded yet: its label keeps its room, unwritten)
         y = grid.top() + (i + 0.5) * cell
         painter.drawText(QtCore.QRectF(0, y - line / 2, grid.left() - 6, line), align_right, text)
     for i, text in col_ticks:

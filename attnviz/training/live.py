@@ -54,6 +54,10 @@ class LiveSettings:
     seed: int = 0
     train_size: int = 8192
     heldout_size: int = 256
+    # Stop once held-out exact match is at least ``learned`` % at ``learned_evaluations`` snapshots in a row
+    # (None: train every epoch). attnviz train --task sets 99 % at 3 evaluations.
+    learned: float | None = None
+    learned_evaluations: int = 3
 
     def problems(self) -> list[str]:
         checks = [("epochs", 1, 10_000), ("snapshots", 1, 500), ("batch_size", 1, 4096),
@@ -62,6 +66,8 @@ class LiveSettings:
                                                                           low=low, high=high)
                  for name, low, high in checks
                  if not (isinstance(getattr(self, name), int) and low <= getattr(self, name) <= high)]
+        if self.learned is not None and not (0 < self.learned <= 100):
+            found.append(tr("--learned must be more than 0 and at most 100 (%)"))
         if self.minutes is not None and not (0 < self.minutes <= 24 * 60):
             found.append(tr("--minutes must be more than 0 and at most 1,440"))
         if self.lr is not None and not (0 < self.lr <= 1):
@@ -250,17 +256,19 @@ class LiveTraining:
         loss_fn = nn.CrossEntropyLoss(ignore_index=data.tgt_vocab.pad_id)
         started, paused_for, step, taken = time.perf_counter(), 0.0, 0, 0
         loss_sum, loss_count = 0.0, 0
+        learned = False  # held-out exact match stayed at settings.learned for its evaluations in a row
 
         def elapsed() -> float:
             return time.perf_counter() - started - paused_for
 
         def snapshot() -> None:
-            nonlocal loss_sum, loss_count
+            nonlocal loss_sum, loss_count, learned
             loss = loss_sum / loss_count if loss_count else math.nan
             self.history = self.history.with_snapshot(self._snapshot(step, elapsed(), loss))
             loss_sum, loss_count = 0.0, 0
             if on_snapshot:
                 on_snapshot(self.history)
+            learned = self._has_learned()
 
         snapshot()
         for epoch in range(1, settings.epochs + 1):
@@ -268,7 +276,7 @@ class LiveTraining:
                                    settings.seed + epoch)
             for batch in batches:
                 paused_for += control.wait_while_paused()
-                if control.stopped or elapsed() >= budget:
+                if control.stopped or elapsed() >= budget or learned:
                     break
                 batch = batch.to(self.device)
                 step += 1
@@ -297,10 +305,19 @@ class LiveTraining:
         last = self.history.snapshots[-1]
         info = {"task": data.task, "data": data.name, "steps": step, "epochs_completed": step / self.steps_per_epoch,
                 "minutes": round(last.seconds / 60, 2), "stopped": control.stopped, "device": str(self.device),
+                "learned": learned,
                 "score": last.score, "score_name": data.score_name, "agreement": last.agreement,
                 "parameters": sum(p.numel() for p in self.model.parameters()), "peak_lr": self.lr,
                 "options": {k: v for k, v in vars(self.settings).items()}}
         return TrainedModel(self.kind, self.model, data.src_vocab, data.tgt_vocab, self.history, info)
+
+    def _has_learned(self) -> bool:
+        """Held-out exact match at least ``settings.learned`` % at the last ``learned_evaluations`` snapshots
+        after the first step (a run scored otherwise never stops by this rule)."""
+        level, count = self.settings.learned, self.settings.learned_evaluations
+        scored = [s for s in self.history.snapshots if s.step > 0]
+        return (level is not None and self.data.score_name == "exact match" and len(scored) >= count
+                and all(s.score >= level for s in scored[-count:]))
 
     def _snapshot(self, step: int, seconds: float, loss: float) -> Snapshot:
         """Score the model on the held-out examples and draw the probe's map (the model is left in eval mode)."""
