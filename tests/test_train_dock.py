@@ -13,7 +13,7 @@ from attnviz.core.checkpoint import load_checkpoint
 from attnviz.core.training_history import TrainingHistory
 from attnviz.gui.panels.train import TrainPanel
 from attnviz.render.figure_files import export_figure
-from tests.helpers import pixels, settle
+from tests.helpers import WAIT_MS, pixels, settle
 
 
 @pytest.fixture
@@ -36,8 +36,16 @@ def choose(panel: TrainPanel, kind: str, task: str | None = None, epochs: int | 
 
 
 def test_training_in_the_dock_opens_the_model_with_its_probe_and_keeps_the_history(window, panel):
+    # before any run: empty plots on their ranges (loss 0…1, scores 0…100 %), no step cursor at 0
+    assert not any(line.isVisible() for line in panel.cursor_lines)
+    assert [list(r) for r in panel.loss_view.plot.viewRange()] == [[0, 1], [0, 1]]
+    assert list(panel.score_view.plot.viewRange()[1]) == [0, 100]
+    said: list[str] = []
+    panel.message.connect(said.append)
     choose(panel, "rnn-additive", "copy", epochs=2)
     panel.train_button.click()
+    # the status line was current at every snapshot
+    assert sum(text.startswith("Training: step ") for text in said) == 31
     history = panel.history
     assert history is not None and len(history.snapshots) == 31 and history.snapshots[-1].step == 256
     # the model opened like any checkpoint, its probe decoded in every view; the Train dock stayed on show
@@ -84,7 +92,7 @@ def test_the_kernel_regression_trains_in_the_dock_and_its_weights_sharpen(window
     assert panel.heatmap.values.shape == (50, 50) and panel.score_view.title_text() == "Held-out test MSE, by step"
 
 
-def test_a_checkpoint_with_a_history_shows_it_when_opened(window, panel, tmp_path, capsys):
+def test_a_checkpoint_with_a_history_shows_it_when_opened(window, panel, tmp_path, capsys, tiny_models, qtbot):
     from tests.helpers import run_cli
 
     out = tmp_path / "dates.safetensors"
@@ -93,8 +101,16 @@ def test_a_checkpoint_with_a_history_shows_it_when_opened(window, panel, tmp_pat
     assert code == 0, err
     window.load(out)
     assert panel.history is not None and [s.step for s in panel.history.snapshots] == [0, 32, 64, 96, 128]
-    assert panel.slider.isEnabled() and panel.heatmap.spec.col_labels == ("march", "3", "2021")
+    assert panel.slider.isEnabled() and panel.heatmap.spec.col_labels == ("march", "14", "2021")
     assert "dates.safetensors: trained on dates (5 snapshots)" in panel.status.text()
+    # the dock follows: its model, task and probe, and the probe decoded in the window
+    assert (panel.kind, panel.task, panel.probe_edit.text()) == ("rnn-dot", "dates", "march 14 2021")
+    qtbot.waitUntil(lambda: window.session.state.finished, timeout=WAIT_MS)
+    assert window.sentence.text() == "march 14 2021" == window.session.state.source.text
+    window.load(tiny_models["transformer"][0])  # a translation model after it: the dock forgets the run
+    assert panel.history is None and panel.probe_edit.text() == "" and not panel.slider.isEnabled()
+    assert panel.status.text() == "Choose a model and a task, then press Train."
+    assert not any(line.isVisible() for line in panel.cursor_lines) and panel.heatmap.values.size == 0
 
 
 def test_save_export_flipbook_and_curves(window, panel, tmp_path):
@@ -102,6 +118,8 @@ def test_save_export_flipbook_and_curves(window, panel, tmp_path):
     panel.train_button.click()
     target = tmp_path / "mine.safetensors"
     assert panel.save_model(target)
+    assert window.windowTitle() == "attnviz — mine.safetensors"  # the window calls it by its new name …
+    assert window.current_figure().spec.title.startswith("mine ·")  # … in its figures too
     saved = load_checkpoint(target)
     assert len(TrainingHistory.from_json(saved.training["history"]).snapshots) == 31
     notes = tmp_path / "notes.txt"

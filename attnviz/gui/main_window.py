@@ -210,6 +210,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.train_panel.flipbook_requested.connect(self._on_training_flipbook_requested)  # type: ignore[attr-defined]
         self.train_panel.message.connect(lambda text: self.statusBar().showMessage(text, 10000))  # type: ignore[attr-defined]
         self.train_panel.opened.connect(self._on_trained_model)  # type: ignore[attr-defined]
+        self.train_panel.probe_suggested.connect(self._on_probe_suggested)  # type: ignore[attr-defined]
         export_actions = [self.exports.export_action, self.exports.export_all_action, self.exports.flipbook_action,
                           self.exports.copy_action]
         self.file_menu.insertActions(self.quit_separator, export_actions)
@@ -232,6 +233,13 @@ class MainWindow(QtWidgets.QMainWindow):
         self.load(path)
         if probe:
             self.set_sentence(probe, run=True)
+
+    def _on_probe_suggested(self, probe: str) -> None:
+        """A checkpoint trained on a task was opened: its probe in the sentence field, decoded to the end (not
+        while a saved session is being opened: its own sentence wins)."""
+        if self._pending_digest is None and probe != self.sentence.text():
+            # (after the state now being drawn: asked for from inside a state change, it would be drawn first)
+            QtCore.QTimer.singleShot(0, partial(self.set_sentence, probe, True))
 
     def _on_training_flipbook_requested(self) -> None:
         """The Train dock's Export flip-book…: a frame per snapshot, the loss so far under each."""

@@ -84,6 +84,8 @@ def graphics_font(view: QtWidgets.QGraphicsView, font: QtGui.QFont) -> None:
     if scene is None:
         return
     items = scene.items()
+    # pyqtgraph spaces ticks by the axis's length alone: larger text gets fewer ticks, so labels never overlap
+    density = min(1.0, QtGui.QFontMetricsF(base_font()).height() / max(QtGui.QFontMetricsF(font).height(), 1.0))
     for item in items:
         if isinstance(item, pg.LegendItem):  # (its labels have a size of their own)
             size = f"{font.pointSizeF():g}pt" if font.pointSizeF() > 0 else f"{font.pixelSize()}px"
@@ -95,6 +97,7 @@ def graphics_font(view: QtWidgets.QGraphicsView, font: QtGui.QFont) -> None:
         elif isinstance(item, pg.AxisItem):
             item.label.setFont(font)
             item.setTickFont(font if font != QtWidgets.QApplication.font() else None)  # (None: follow the app)
+            item.setTickDensity(density)
             item.setStyle()  # measures the ticks and the label again
     if hasattr(view, "fonts_changed"):
         view.fonts_changed()

@@ -19,7 +19,7 @@
         <translation>（键/值头 {group}/{groups}，由 {count} 个查询头共享）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="187"/>
+        <location filename="../../attnviz/cli.py" line="193"/>
         <source> (stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -34,7 +34,7 @@
         <translation> 或 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="98"/>
+        <location filename="../../attnviz/gui/lecture.py" line="97"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
@@ -46,17 +46,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="327"/>
+        <location filename="../../attnviz/gui/main_window.py" line="335"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="285"/>
+        <location filename="../../attnviz/gui/main_window.py" line="293"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="323"/>
+        <location filename="../../attnviz/gui/main_window.py" line="331"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -66,7 +66,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="305"/>
+        <location filename="../../attnviz/gui/main_window.py" line="313"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -76,12 +76,12 @@
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="291"/>
+        <location filename="../../attnviz/gui/main_window.py" line="299"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="322"/>
+        <location filename="../../attnviz/gui/main_window.py" line="330"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -91,7 +91,7 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="341"/>
+        <location filename="../../attnviz/gui/main_window.py" line="349"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -101,7 +101,7 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="345"/>
+        <location filename="../../attnviz/gui/main_window.py" line="353"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -111,7 +111,7 @@
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="276"/>
+        <location filename="../../attnviz/gui/main_window.py" line="284"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
@@ -121,37 +121,37 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="337"/>
+        <location filename="../../attnviz/gui/main_window.py" line="345"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="282"/>
+        <location filename="../../attnviz/gui/main_window.py" line="290"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="299"/>
+        <location filename="../../attnviz/gui/main_window.py" line="307"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="289"/>
+        <location filename="../../attnviz/gui/main_window.py" line="297"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="277"/>
+        <location filename="../../attnviz/gui/main_window.py" line="285"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="283"/>
+        <location filename="../../attnviz/gui/main_window.py" line="291"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="313"/>
+        <location filename="../../attnviz/gui/main_window.py" line="321"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -166,8 +166,8 @@
         <translation>（选择模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="168"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="454"/>
+        <location filename="../../attnviz/cli.py" line="170"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="488"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
@@ -194,48 +194,48 @@
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="163"/>
+        <location filename="../../attnviz/cli.py" line="165"/>
         <source>, agreement {agreement:.0f} %</source>
         <translation>，对齐一致率 {agreement:.0f} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="490"/>
+        <location filename="../../attnviz/gui/main_window.py" line="498"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="572"/>
+        <location filename="../../attnviz/cli.py" line="578"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="205"/>
+        <location filename="../../attnviz/cli.py" line="211"/>
         <source>--arch is nested too deeply; give a flat JSON object of settings</source>
         <translation>--arch 嵌套过深；请给出一个扁平的设置 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="203"/>
+        <location filename="../../attnviz/cli.py" line="209"/>
         <source>--arch is not valid JSON ({reason})</source>
         <translation>--arch 不是有效的 JSON（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="207"/>
+        <location filename="../../attnviz/cli.py" line="213"/>
         <source>--arch must be a JSON object, e.g. '{"num_decoder_layers": 3}'</source>
         <translation>--arch 必须是 JSON 对象，例如 '{"num_decoder_layers": 3}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="210"/>
+        <location filename="../../attnviz/cli.py" line="216"/>
         <source>--arch: {kind} has no setting {unknown}; known: {known}</source>
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="530"/>
+        <location filename="../../attnviz/cli.py" line="536"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），收到 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="244"/>
-        <location filename="../../attnviz/cli.py" line="435"/>
+        <location filename="../../attnviz/cli.py" line="250"/>
+        <location filename="../../attnviz/cli.py" line="441"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，收到 {beam}</translation>
     </message>
@@ -245,42 +245,47 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="515"/>
+        <location filename="../../attnviz/cli.py" line="521"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="800"/>
+        <location filename="../../attnviz/cli.py" line="809"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="799"/>
+        <location filename="../../attnviz/cli.py" line="808"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="802"/>
+        <location filename="../../attnviz/cli.py" line="811"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="798"/>
+        <location filename="../../attnviz/cli.py" line="807"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="528"/>
+        <location filename="../../attnviz/cli.py" line="534"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="562"/>
+        <location filename="../../attnviz/cli.py" line="568"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="68"/>
+        <location filename="../../attnviz/training/live.py" line="70"/>
+        <source>--learned must be more than 0 and at most 100 (%)</source>
+        <translation>--learned 必须大于 0 且不超过 100（%）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/live.py" line="74"/>
         <source>--lr must be more than 0 and at most 1</source>
         <translation>--lr 必须大于 0 且不超过 1</translation>
     </message>
@@ -290,12 +295,12 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="66"/>
+        <location filename="../../attnviz/training/live.py" line="72"/>
         <source>--minutes must be more than 0 and at most 1,440</source>
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="534"/>
+        <location filename="../../attnviz/cli.py" line="540"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，收到 {query}</translation>
     </message>
@@ -305,27 +310,27 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="482"/>
+        <location filename="../../attnviz/cli.py" line="488"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="374"/>
+        <location filename="../../attnviz/cli.py" line="380"/>
         <source>--step counts from 1, got {number}</source>
         <translation>--step 从 1 开始计数，收到 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="372"/>
+        <location filename="../../attnviz/cli.py" line="378"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
         <translation>--step 必须是步序号或 'all'，收到 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="457"/>
+        <location filename="../../attnviz/cli.py" line="463"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="522"/>
+        <location filename="../../attnviz/cli.py" line="528"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -340,37 +345,42 @@
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 轮</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="140"/>
+        <location filename="../../attnviz/cli.py" line="141"/>
         <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="749"/>
+        <location filename="../../attnviz/cli.py" line="755"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="752"/>
+        <location filename="../../attnviz/cli.py" line="760"/>
+        <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
+        <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="758"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="747"/>
+        <location filename="../../attnviz/cli.py" line="753"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="433"/>
+        <location filename="../../attnviz/cli.py" line="439"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="518"/>
+        <location filename="../../attnviz/cli.py" line="524"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="628"/>
+        <location filename="../../attnviz/cli.py" line="634"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -385,7 +395,7 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量假设的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="781"/>
+        <location filename="../../attnviz/cli.py" line="790"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
@@ -395,7 +405,7 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="759"/>
+        <location filename="../../attnviz/cli.py" line="768"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -412,7 +422,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="774"/>
+        <location filename="../../attnviz/cli.py" line="783"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；kernel-regression 检查点导出其拟合结果</translation>
     </message>
@@ -432,7 +442,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="493"/>
+        <location filename="../../attnviz/gui/main_window.py" line="501"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -442,7 +452,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="755"/>
+        <location filename="../../attnviz/gui/main_window.py" line="763"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -458,7 +468,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="777"/>
+        <location filename="../../attnviz/cli.py" line="786"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -484,7 +494,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="294"/>
+        <location filename="../../attnviz/gui/main_window.py" line="302"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
@@ -509,7 +519,7 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="726"/>
+        <location filename="../../attnviz/gui/main_window.py" line="734"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
@@ -529,12 +539,12 @@
         <translation>玩具示例上的加性注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="103"/>
+        <location filename="../../attnviz/gui/lecture.py" line="102"/>
         <source>After the last step, play the next layer's map from the first step</source>
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="432"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="466"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
     </message>
@@ -560,7 +570,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="580"/>
+        <location filename="../../attnviz/cli.py" line="586"/>
         <location filename="../../attnviz/figures/attention.py" line="220"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -571,7 +581,7 @@
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="810"/>
+        <location filename="../../attnviz/cli.py" line="819"/>
         <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
@@ -591,17 +601,17 @@
         <translation>参数 %(argument_name)s：%(message)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="458"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="492"/>
         <source>At step {step:,} the model answers {probe} with {answer}</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="456"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="490"/>
         <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="100"/>
+        <location filename="../../attnviz/gui/docks.py" line="101"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
@@ -621,7 +631,7 @@
         <translation>注意力提示：恒等注意力的权重（10 × 10）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="110"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="111"/>
         <source>Attention heads per layer (Transformer models); they must divide the width</source>
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
@@ -687,12 +697,12 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="496"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="535"/>
         <source>attnviz checkpoint (*.safetensors)</source>
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="582"/>
+        <location filename="../../attnviz/gui/main_window.py" line="590"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="143"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
@@ -713,12 +723,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="687"/>
+        <location filename="../../attnviz/gui/main_window.py" line="695"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="694"/>
+        <location filename="../../attnviz/gui/main_window.py" line="702"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -733,7 +743,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="249"/>
+        <location filename="../../attnviz/gui/main_window.py" line="257"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -743,8 +753,8 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="872"/>
         <location filename="../../attnviz/cli.py" line="881"/>
+        <location filename="../../attnviz/cli.py" line="890"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -756,18 +766,18 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="886"/>
+        <location filename="../../attnviz/cli.py" line="895"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="875"/>
+        <location filename="../../attnviz/cli.py" line="884"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="601"/>
-        <location filename="../../attnviz/cli.py" line="653"/>
+        <location filename="../../attnviz/cli.py" line="607"/>
+        <location filename="../../attnviz/cli.py" line="659"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -781,12 +791,12 @@ Install them with:  sudo apt-get install {packages}
 （其他发行版：安装提供这些库的软件包；或在 Wayland 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="156"/>
+        <location filename="../../attnviz/cli.py" line="158"/>
         <source>attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)</source>
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="878"/>
+        <location filename="../../attnviz/cli.py" line="887"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -801,7 +811,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：本次运行的状态保存在 {state}：加上 --resume 运行同一命令即可继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="255"/>
+        <location filename="../../attnviz/cli.py" line="261"/>
         <source>attnviz: warning: {message}</source>
         <translation>attnviz：警告：{message}</translation>
     </message>
@@ -811,19 +821,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="377"/>
+        <location filename="../../attnviz/gui/main_window.py" line="385"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="42"/>
-        <location filename="../../attnviz/cli.py" line="784"/>
-        <location filename="../../attnviz/cli.py" line="760"/>
+        <location filename="../../attnviz/cli.py" line="793"/>
+        <location filename="../../attnviz/cli.py" line="769"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="722"/>
+        <location filename="../../attnviz/cli.py" line="728"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
@@ -849,12 +859,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="242"/>
-        <location filename="../../attnviz/gui/main_window.py" line="286"/>
+        <location filename="../../attnviz/gui/main_window.py" line="294"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="107"/>
+        <location filename="../../attnviz/gui/lecture.py" line="106"/>
         <source>Back to the window as it was (Esc)</source>
         <translation>回到原来的窗口布局（Esc）</translation>
     </message>
@@ -899,7 +909,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽必须是正数，实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="109"/>
+        <location filename="../../attnviz/gui/docks.py" line="110"/>
         <source>Batch</source>
         <translation>批量</translation>
     </message>
@@ -930,12 +940,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="786"/>
+        <location filename="../../attnviz/cli.py" line="795"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="763"/>
+        <location filename="../../attnviz/cli.py" line="772"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
@@ -946,7 +956,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="139"/>
-        <location filename="../../attnviz/gui/docks.py" line="116"/>
+        <location filename="../../attnviz/gui/docks.py" line="117"/>
         <source>Beams</source>
         <translation>束搜索</translation>
     </message>
@@ -976,12 +986,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>位 {n}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="140"/>
+        <location filename="../../attnviz/training/live.py" line="146"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="361"/>
+        <location filename="../../attnviz/cli.py" line="367"/>
         <source>BLEU {bleu:.2f} on {count} source sentences</source>
         <translation>在 {count} 个源句子上的 BLEU 为 {bleu:.2f}</translation>
     </message>
@@ -1002,7 +1012,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="281"/>
+        <location filename="../../attnviz/gui/main_window.py" line="289"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
@@ -1058,7 +1068,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="715"/>
+        <location filename="../../attnviz/cli.py" line="721"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1083,7 +1093,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="148"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="149"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="422"/>
         <source>Choose a model and a task, then press Train.</source>
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
@@ -1098,7 +1109,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请至少选择一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="310"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="312"/>
         <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
     </message>
@@ -1128,12 +1139,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="816"/>
+        <location filename="../../attnviz/cli.py" line="825"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="780"/>
+        <location filename="../../attnviz/cli.py" line="789"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1143,7 +1154,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>命令（attnviz COMMAND --help）：{commands}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="114"/>
+        <location filename="../../attnviz/gui/docks.py" line="115"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
@@ -1159,7 +1170,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="110"/>
+        <location filename="../../attnviz/gui/docks.py" line="111"/>
         <source>Computation</source>
         <translation>计算过程</translation>
     </message>
@@ -1191,7 +1202,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="731"/>
+        <location filename="../../attnviz/cli.py" line="737"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每轮结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1228,7 +1239,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的开销：自注意力、循环、卷积</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="651"/>
+        <location filename="../../attnviz/gui/main_window.py" line="659"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1238,7 +1249,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="623"/>
+        <location filename="../../attnviz/gui/main_window.py" line="631"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1268,7 +1279,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="739"/>
+        <location filename="../../attnviz/cli.py" line="745"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
@@ -1304,7 +1315,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="190"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="191"/>
         <source>Curves…</source>
         <translation>曲线…</translation>
     </message>
@@ -1324,7 +1335,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>日期 — 交叉的线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="310"/>
+        <location filename="../../attnviz/gui/main_window.py" line="318"/>
         <source>De&amp;vice</source>
         <translation>设备(&amp;V)</translation>
     </message>
@@ -1345,13 +1356,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="243"/>
-        <location filename="../../attnviz/gui/main_window.py" line="284"/>
+        <location filename="../../attnviz/gui/main_window.py" line="292"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="244"/>
-        <location filename="../../attnviz/gui/main_window.py" line="288"/>
+        <location filename="../../attnviz/gui/main_window.py" line="296"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
@@ -1466,7 +1477,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="346"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="348"/>
         <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
@@ -1491,7 +1502,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="307"/>
+        <location filename="../../attnviz/gui/main_window.py" line="315"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1580,7 +1591,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {epoch} 轮：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
@@ -1590,17 +1601,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="338"/>
+        <location filename="../../attnviz/cli.py" line="344"/>
         <source>evaluation data not found: {path}</source>
         <translation>找不到评估数据：{path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="97"/>
+        <location filename="../../attnviz/gui/lecture.py" line="96"/>
         <source>every </source>
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="324"/>
+        <location filename="../../attnviz/gui/main_window.py" line="332"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1620,23 +1631,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="338"/>
+        <location filename="../../attnviz/gui/main_window.py" line="346"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="342"/>
+        <location filename="../../attnviz/gui/main_window.py" line="350"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="344"/>
+        <location filename="../../attnviz/gui/main_window.py" line="352"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="42"/>
-        <location filename="../../attnviz/training/live.py" line="111"/>
+        <location filename="../../attnviz/training/live.py" line="117"/>
         <source>exact match</source>
         <translation>完全匹配率</translation>
     </message>
@@ -1718,7 +1729,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出图片或数值…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="191"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
         <source>Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)</source>
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
@@ -1728,12 +1739,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>将三幅热图导出为一张图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
         <source>Export the training as a flip-book: a PDF page and a GIF frame per snapshot, the loss so far under each map</source>
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="245"/>
+        <location filename="../../attnviz/gui/main_window.py" line="253"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -1774,12 +1785,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="817"/>
+        <location filename="../../attnviz/cli.py" line="826"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
         <translation>键或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="276"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="278"/>
         <source>file: {name}</source>
         <translation>文件：{name}</translation>
     </message>
@@ -1789,7 +1800,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在拟合…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="187"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
         <source>Flip-book…</source>
         <translation>翻页动画…</translation>
     </message>
@@ -1800,8 +1811,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="779"/>
-        <location filename="../../attnviz/cli.py" line="815"/>
+        <location filename="../../attnviz/cli.py" line="788"/>
+        <location filename="../../attnviz/cli.py" line="824"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
@@ -1894,7 +1905,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="133"/>
         <source>Heads</source>
         <translation>头数</translation>
     </message>
@@ -1904,8 +1915,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>热图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="154"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="407"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="155"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="437"/>
         <source>Held-out exact match and alignment agreement (%), by step</source>
         <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
     </message>
@@ -1915,17 +1926,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>留出集得分与对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="408"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="438"/>
         <source>Held-out {score}, by step</source>
         <translation>{score}（留出集，按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="195"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="196"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="820"/>
+        <location filename="../../attnviz/cli.py" line="829"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
@@ -1955,7 +1966,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="505"/>
+        <location filename="../../attnviz/gui/main_window.py" line="513"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2006,7 +2017,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="740"/>
+        <location filename="../../attnviz/cli.py" line="746"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
@@ -2021,22 +2032,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>核</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="102"/>
+        <location filename="../../attnviz/gui/docks.py" line="103"/>
         <source>Kernel regression</source>
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="803"/>
+        <location filename="../../attnviz/cli.py" line="812"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="804"/>
+        <location filename="../../attnviz/cli.py" line="813"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="805"/>
+        <location filename="../../attnviz/cli.py" line="814"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -2131,7 +2142,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层 {layer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="580"/>
+        <location filename="../../attnviz/cli.py" line="586"/>
         <location filename="../../attnviz/core/training_history.py" line="23"/>
         <location filename="../../attnviz/figures/attention.py" line="72"/>
         <source>layer {layer} · head {head}</source>
@@ -2143,7 +2154,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层 {layer} · {heads} 个头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
@@ -2153,7 +2164,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层 1–{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="108"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="109"/>
         <source>Layers: the RNN's GRU layers, the Transformer's encoder and decoder layers each</source>
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
@@ -2200,12 +2211,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="106"/>
+        <location filename="../../attnviz/gui/lecture.py" line="105"/>
         <source>Leave</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="790"/>
+        <location filename="../../attnviz/cli.py" line="799"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -2215,22 +2226,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出课堂视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="316"/>
+        <location filename="../../attnviz/gui/main_window.py" line="324"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="723"/>
+        <location filename="../../attnviz/gui/main_window.py" line="731"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="260"/>
+        <location filename="../../attnviz/cli.py" line="266"/>
         <source>line {line}: </source>
         <translation>第 {line} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="306"/>
+        <location filename="../../attnviz/cli.py" line="312"/>
         <source>line {number}: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
@@ -2245,12 +2256,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="496"/>
+        <location filename="../../attnviz/gui/main_window.py" line="504"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="495"/>
+        <location filename="../../attnviz/gui/main_window.py" line="503"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
@@ -2279,7 +2290,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="165"/>
+        <location filename="../../attnviz/cli.py" line="167"/>
         <source>loss {loss:.3f}, </source>
         <translation>损失 {loss:.3f}，</translation>
     </message>
@@ -2289,7 +2300,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="328"/>
+        <location filename="../../attnviz/gui/main_window.py" line="336"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2335,7 +2346,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="104"/>
+        <location filename="../../attnviz/gui/docks.py" line="105"/>
         <source>Masks</source>
         <translation>掩码</translation>
     </message>
@@ -2350,13 +2361,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
         <source>Minutes</source>
         <translation>分钟</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="20"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="130"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -2462,8 +2473,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="184"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="468"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="185"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="507"/>
         <source>no history yet</source>
         <translation>尚无历史</translation>
     </message>
@@ -2473,7 +2484,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有键被掩蔽（真实的有效长度）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="118"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
@@ -2620,12 +2631,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>重算一个查询：编码器－解码器注意力 层 {layer} · 头 {head} · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="766"/>
+        <location filename="../../attnviz/cli.py" line="775"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="293"/>
+        <location filename="../../attnviz/gui/main_window.py" line="301"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -2645,7 +2656,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="581"/>
+        <location filename="../../attnviz/gui/main_window.py" line="589"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -2655,17 +2666,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="280"/>
+        <location filename="../../attnviz/gui/main_window.py" line="288"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="693"/>
+        <location filename="../../attnviz/gui/main_window.py" line="701"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="659"/>
+        <location filename="../../attnviz/gui/main_window.py" line="667"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -2807,28 +2818,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="255"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="257"/>
         <source>Passes over the 8,192 training examples (or the file's pairs)</source>
         <translation>遍历 8,192 个训练样本（或文件中的句对）的轮数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="114"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="115"/>
         <source>Passes over the 8,192 training examples (the kernel regression: SGD steps)</source>
         <translation>遍历 8,192 个训练样本的轮数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="720"/>
+        <location filename="../../attnviz/cli.py" line="726"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>训练轮数（默认 {epochs}；kernel-regression 为 {kernel_epochs}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="360"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="362"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="332"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="334"/>
         <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
@@ -2838,7 +2849,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="246"/>
+        <location filename="../../attnviz/gui/main_window.py" line="254"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -2863,7 +2874,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="734"/>
+        <location filename="../../attnviz/cli.py" line="740"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；kernel-regression 为 {kernel_rate:g}）</translation>
     </message>
@@ -2879,7 +2890,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="783"/>
+        <location filename="../../attnviz/cli.py" line="792"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -2899,7 +2910,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="824"/>
+        <location filename="../../attnviz/cli.py" line="833"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -2916,7 +2927,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="105"/>
+        <location filename="../../attnviz/gui/docks.py" line="106"/>
         <source>Positional encoding</source>
         <translation>位置编码</translation>
     </message>
@@ -2966,7 +2977,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="788"/>
+        <location filename="../../attnviz/cli.py" line="797"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -2997,12 +3008,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="756"/>
+        <location filename="../../attnviz/cli.py" line="765"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="704"/>
+        <location filename="../../attnviz/cli.py" line="710"/>
         <source>print what the attention core computes, as text</source>
         <translation>以文本输出注意力核心的计算结果</translation>
     </message>
@@ -3012,7 +3023,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
         <source>Probe</source>
         <translation>探针输入</translation>
     </message>
@@ -3169,7 +3180,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="814"/>
+        <location filename="../../attnviz/cli.py" line="823"/>
         <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
@@ -3184,13 +3195,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="718"/>
+        <location filename="../../attnviz/cli.py" line="724"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="787"/>
-        <location filename="../../attnviz/cli.py" line="826"/>
+        <location filename="../../attnviz/cli.py" line="796"/>
+        <location filename="../../attnviz/cli.py" line="835"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
     </message>
@@ -3210,7 +3221,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>立即重启</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="360"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="362"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -3251,7 +3262,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RNN + 点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="112"/>
+        <location filename="../../attnviz/gui/docks.py" line="113"/>
         <source>Rollout</source>
         <translation>注意力展开</translation>
     </message>
@@ -3281,7 +3292,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="287"/>
+        <location filename="../../attnviz/gui/main_window.py" line="295"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
@@ -3291,7 +3302,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="343"/>
+        <location filename="../../attnviz/gui/main_window.py" line="351"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -3301,37 +3312,37 @@ Install them with:  sudo apt-get install {packages}
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
         <source>Save model…</source>
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="686"/>
+        <location filename="../../attnviz/gui/main_window.py" line="694"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="278"/>
+        <location filename="../../attnviz/gui/main_window.py" line="286"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="495"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="534"/>
         <source>Save the trained model</source>
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="619"/>
+        <location filename="../../attnviz/gui/main_window.py" line="627"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="509"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="552"/>
         <source>Saved the trained model, with its training history, as {target}.</source>
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="622"/>
+        <location filename="../../attnviz/gui/main_window.py" line="630"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -3368,7 +3379,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="770"/>
+        <location filename="../../attnviz/cli.py" line="779"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -3383,12 +3394,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 之前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="107"/>
+        <location filename="../../attnviz/gui/docks.py" line="108"/>
         <source>Scoring</source>
         <translation>评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="183"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="184"/>
         <source>Scrub back through the snapshots of the training</source>
         <translation>拖动以回看训练过程中的快照</translation>
     </message>
@@ -3398,7 +3409,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>拖动浏览已记录的解码步骤（橙色标记：强制的词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="100"/>
+        <location filename="../../attnviz/gui/lecture.py" line="99"/>
         <source>Seconds between two steps of auto-play</source>
         <translation>自动播放时两步之间的秒数</translation>
     </message>
@@ -3408,7 +3419,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="702"/>
+        <location filename="../../attnviz/cli.py" line="708"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
@@ -3418,12 +3429,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="722"/>
+        <location filename="../../attnviz/gui/main_window.py" line="730"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="724"/>
+        <location filename="../../attnviz/cli.py" line="730"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
@@ -3454,7 +3465,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="738"/>
+        <location filename="../../attnviz/cli.py" line="744"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -3510,7 +3521,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="254"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="256"/>
         <source>SGD steps on w (the book trains 5)</source>
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
@@ -3520,7 +3531,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="296"/>
+        <location filename="../../attnviz/gui/main_window.py" line="304"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
     </message>
@@ -3555,7 +3566,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正弦位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Size</source>
         <translation>规模</translation>
     </message>
@@ -3570,7 +3581,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>小型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="448"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="482"/>
         <source>snapshot {index} of {count} · step {step:,}</source>
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
@@ -3590,7 +3601,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="483"/>
+        <location filename="../../attnviz/gui/main_window.py" line="491"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -3662,7 +3673,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="245"/>
-        <location filename="../../attnviz/gui/main_window.py" line="290"/>
+        <location filename="../../attnviz/gui/main_window.py" line="298"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
@@ -3684,7 +3695,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 888 步 · 搜索第 888 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="91"/>
+        <location filename="../../attnviz/gui/lecture.py" line="90"/>
         <source>Step on by itself, from the first step to the end (Space)</source>
         <translation>从第一步到结束自动逐步解码（空格键）</translation>
     </message>
@@ -3710,7 +3721,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="148"/>
-        <location filename="../../attnviz/gui/main_window.py" line="418"/>
+        <location filename="../../attnviz/gui/main_window.py" line="426"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
@@ -3736,7 +3747,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="166"/>
+        <location filename="../../attnviz/cli.py" line="168"/>
         <source>step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -&gt; {said}</source>
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f} %{agreement}；{probe} -&gt; {said}</translation>
     </message>
@@ -3757,29 +3768,34 @@ Install them with:  sudo apt-get install {packages}
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="125"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="728"/>
+        <location filename="../../attnviz/cli.py" line="734"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>N 轮后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="127"/>
         <source>Stop after the step under way; the model as it is then opens in the window</source>
         <translation>在当前这一步完成后停止；届时的模型会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="120"/>
         <source>Stop after this many minutes even if epochs remain (0: no limit)</source>
         <translation>训练达到此分钟数后即停止，即使还有未完成的轮（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="726"/>
+        <location filename="../../attnviz/cli.py" line="732"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="190"/>
+        <source>stopped at step {step:,}: held-out exact match at least {level:g} % at {count} evaluations in a row (--learned 0 trains every epoch)</source>
+        <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="268"/>
@@ -3787,7 +3803,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已停止；用同一命令加 --resume 继续计划（{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="338"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="340"/>
         <source>Stopping after this step; the model will open as it is…</source>
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
@@ -3797,7 +3813,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="272"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="274"/>
         <source>Tab-separated pairs, source&lt;TAB&gt;target (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -3812,7 +3828,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>表 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="130"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -3845,12 +3861,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="346"/>
+        <location filename="../../attnviz/gui/main_window.py" line="354"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="359"/>
+        <location filename="../../attnviz/gui/main_window.py" line="367"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -3890,7 +3906,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="795"/>
+        <location filename="../../attnviz/cli.py" line="804"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -3950,7 +3966,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="283"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="285"/>
         <source>the file's first sentence</source>
         <translation>文件中的第一个句子</translation>
     </message>
@@ -3970,7 +3986,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="811"/>
+        <location filename="../../attnviz/cli.py" line="820"/>
         <source>the folder to write (must not exist)</source>
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
@@ -3985,7 +4001,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="121"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="122"/>
         <source>The input whose attention map is drawn after every snapshot</source>
         <translation>每个快照之后绘制其注意力图的输入</translation>
     </message>
@@ -4010,7 +4026,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="227"/>
+        <location filename="../../attnviz/training/live.py" line="233"/>
         <source>the model cannot be built: {problem}</source>
         <translation>无法构建模型：{problem}</translation>
     </message>
@@ -4030,7 +4046,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="507"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="546"/>
         <source>The model was not saved: {error}</source>
         <translation>模型未保存：{error}</translation>
     </message>
@@ -4081,17 +4097,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，收到 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="138"/>
+        <location filename="../../attnviz/training/live.py" line="144"/>
         <source>the probe sentence is empty</source>
         <translation>探针输入句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="107"/>
+        <location filename="../../attnviz/training/live.py" line="113"/>
         <source>the probe {text!r} is longer than the {name} task's inputs ({low} to {high} digits)</source>
         <translation>探针输入 {text!r} 比 {name} 任务的输入更长（{low} 到 {high} 个数字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="104"/>
+        <location filename="../../attnviz/training/live.py" line="110"/>
         <source>the probe {text!r} is not an input of the {name} task (e.g. {example!r})</source>
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
@@ -4111,7 +4127,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="776"/>
+        <location filename="../../attnviz/cli.py" line="785"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
@@ -4196,7 +4212,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="306"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="308"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
@@ -4284,7 +4300,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="613"/>
+        <location filename="../../attnviz/gui/main_window.py" line="621"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -4326,7 +4342,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有记录提示的自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="102"/>
+        <location filename="../../attnviz/gui/lecture.py" line="101"/>
         <source>through the layers</source>
         <translation>逐层播放</translation>
     </message>
@@ -4361,28 +4377,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个源词元到目前为止获得的注意力总和（最后一层，各头取平均）：译过一次的词约为 1，漏译的词接近 0，重复的词远大于 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="118"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="122"/>
+        <location filename="../../attnviz/gui/docks.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="712"/>
+        <location filename="../../attnviz/cli.py" line="718"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
         <source>Train a new model with these settings; it opens in the window when done</source>
         <translation>用这些设置训练一个新模型；完成后它会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="271"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="273"/>
         <source>Train on a file of pairs</source>
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="744"/>
+        <location filename="../../attnviz/cli.py" line="750"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn")</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）</translation>
     </message>
@@ -4392,7 +4408,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="140"/>
+        <location filename="../../attnviz/training/live.py" line="146"/>
         <source>training BLEU</source>
         <translation>训练集 BLEU</translation>
     </message>
@@ -4412,7 +4428,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {epoch} 轮训练发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="292"/>
+        <location filename="../../attnviz/training/live.py" line="300"/>
         <source>training diverged: the weights became NaN or infinite (try a smaller learning rate than {lr:g})</source>
         <translation>训练发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的学习率）</translation>
     </message>
@@ -4434,7 +4450,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="151"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="152"/>
         <source>Training loss, by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
@@ -4446,7 +4462,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练样本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="329"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="331"/>
         <source>Training resumed.</source>
         <translation>训练已继续。</translation>
     </message>
@@ -4456,12 +4472,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练步数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="353"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="355"/>
         <source>Training stopped: {message}</source>
         <translation>训练已停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="316"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="318"/>
         <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
@@ -4483,9 +4499,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="318"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="320"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="460"/>
+        <source>Training: {summary}</source>
+        <translation>训练中：{summary}</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="96"/>
@@ -4523,12 +4544,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer：训练曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="755"/>
+        <location filename="../../attnviz/cli.py" line="764"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="724"/>
+        <location filename="../../attnviz/gui/main_window.py" line="732"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
@@ -4545,12 +4566,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="768"/>
+        <location filename="../../attnviz/cli.py" line="777"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>english&lt;TAB&gt;french 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="714"/>
+        <location filename="../../attnviz/cli.py" line="720"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
         <translation>english&lt;TAB&gt;french 句对的 TSV 文件（必需；kernel-regression 不需要）</translation>
     </message>
@@ -4570,7 +4591,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="573"/>
+        <location filename="../../attnviz/gui/main_window.py" line="581"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -4635,7 +4656,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="508"/>
+        <location filename="../../attnviz/gui/main_window.py" line="516"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -4756,12 +4777,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Width</source>
         <translation>宽度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="107"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="108"/>
         <source>Width of the model (num_hiddens)</source>
         <translation>模型的宽度（num_hiddens）</translation>
     </message>
@@ -4781,22 +4802,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="773"/>
+        <location filename="../../attnviz/cli.py" line="782"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="793"/>
+        <location filename="../../attnviz/cli.py" line="802"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="194"/>
         <source>Write the trained model, with its history, as a checkpoint file</source>
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="808"/>
+        <location filename="../../attnviz/cli.py" line="817"/>
         <source>write the Transformer as a Hugging Face (Marian) model folder</source>
         <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
     </message>
@@ -4816,19 +4837,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="470"/>
-        <location filename="../../attnviz/cli.py" line="539"/>
-        <location filename="../../attnviz/cli.py" line="602"/>
+        <location filename="../../attnviz/cli.py" line="476"/>
+        <location filename="../../attnviz/cli.py" line="545"/>
+        <location filename="../../attnviz/cli.py" line="608"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="696"/>
+        <location filename="../../attnviz/cli.py" line="702"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="665"/>
+        <location filename="../../attnviz/cli.py" line="671"/>
         <source>wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: MarianMTModel.from_pretrained; attnviz --checkpoint {out})</source>
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
@@ -4848,7 +4869,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}：训练 {minutes} 分钟，验证集 BLEU {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="188"/>
+        <location filename="../../attnviz/cli.py" line="194"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f} %，对齐一致率 {agreement:.0f} %</translation>
     </message>
@@ -4888,17 +4909,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="631"/>
+        <location filename="../../attnviz/cli.py" line="637"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="241"/>
+        <location filename="../../attnviz/cli.py" line="247"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="343"/>
+        <location filename="../../attnviz/cli.py" line="349"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -4947,8 +4968,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="387"/>
-        <location filename="../../attnviz/cli.py" line="594"/>
+        <location filename="../../attnviz/cli.py" line="393"/>
+        <location filename="../../attnviz/cli.py" line="600"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -5004,7 +5025,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{key!r} 必须在 {low} 到 {high} 之间，收到 {value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="218"/>
+        <location filename="../../attnviz/training/live.py" line="224"/>
         <source>{kind} cannot be trained here; choose one of {kinds}</source>
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
@@ -5025,7 +5046,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>“{hypothesis}”的{kind}（最后一层，各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="176"/>
+        <location filename="../../attnviz/cli.py" line="178"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 轮，每轮 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
@@ -5095,11 +5116,6 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} 沿用了最终译文：此搜索步显示的假设不是最终译文的开头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="381"/>
-        <source>{model} keeps no training history; the history below is {stem}'s.</source>
-        <translation>{model} 没有保存训练历史；下方的历史属于 {stem}。</translation>
-    </message>
-    <message>
         <location filename="../../attnviz/figures/compare.py" line="58"/>
         <source>{model} stops at {words} words (its length limit)</source>
         <translation>{model} 在 {words} 个词处停止（其长度上限）</translation>
@@ -5120,12 +5136,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="387"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="389"/>
         <source>{model}: its training history cannot be shown ({error}).</source>
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="397"/>
         <source>{model}: trained on {task} ({count} snapshots); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
     </message>
@@ -5216,17 +5232,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="122"/>
+        <location filename="../../attnviz/training/live.py" line="128"/>
         <source>{name}: cannot be read ({error})</source>
         <translation>{name}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="126"/>
+        <location filename="../../attnviz/training/live.py" line="132"/>
         <source>{name}: no usable source&lt;TAB&gt;target pairs (lines skipped: {skipped})</source>
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（跳过的行：{skipped}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="128"/>
+        <location filename="../../attnviz/training/live.py" line="134"/>
         <source>{name}: no usable source&lt;TAB&gt;target pairs (the file has no lines)</source>
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（文件中没有任何行）</translation>
     </message>
@@ -5256,22 +5272,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：{what}，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="410"/>
+        <location filename="../../attnviz/cli.py" line="416"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="407"/>
+        <location filename="../../attnviz/cli.py" line="413"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="143"/>
+        <location filename="../../attnviz/cli.py" line="144"/>
         <source>{option} does not go with --task (the task's data is generated)</source>
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="625"/>
+        <location filename="../../attnviz/cli.py" line="631"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -5281,22 +5297,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="61"/>
+        <location filename="../../attnviz/training/live.py" line="65"/>
         <source>{option} must be from {low:,} to {high:,}</source>
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="430"/>
+        <location filename="../../attnviz/cli.py" line="436"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="567"/>
+        <location filename="../../attnviz/cli.py" line="573"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="565"/>
+        <location filename="../../attnviz/cli.py" line="571"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -5599,12 +5615,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出的 {shard!r} 不是此文件夹中的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="351"/>
+        <location filename="../../attnviz/cli.py" line="357"/>
         <source>{path}: no held-out sentence pairs (is it the file the model was trained on?)</source>
         <translation>{path}：没有留出的句对（它是训练该模型所用的文件吗？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="352"/>
+        <location filename="../../attnviz/cli.py" line="358"/>
         <source>{path}: no sentence pairs</source>
         <translation>{path}：没有句对</translation>
     </message>
@@ -5765,7 +5781,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="488"/>
+        <location filename="../../attnviz/cli.py" line="494"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -5805,7 +5821,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="644"/>
+        <location filename="../../attnviz/cli.py" line="650"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
@@ -5825,12 +5841,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="631"/>
+        <location filename="../../attnviz/gui/main_window.py" line="639"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="634"/>
+        <location filename="../../attnviz/gui/main_window.py" line="642"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -5875,7 +5891,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="646"/>
+        <location filename="../../attnviz/gui/main_window.py" line="654"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>
@@ -5884,12 +5900,12 @@ Open the session with that checkpoint?</source>
 用该检查点打开会话吗？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="264"/>
+        <location filename="../../attnviz/cli.py" line="270"/>
         <source>{where}input of {count} tokens truncated to the model's limit of {most}</source>
         <translation>{where}输入有 {count} 个词元，已截断到模型的上限 {most}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="262"/>
+        <location filename="../../attnviz/cli.py" line="268"/>
         <source>{where}unknown words mapped to &lt;unk&gt;: {words}</source>
         <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
     </message>
@@ -5960,8 +5976,8 @@ Open the session with that checkpoint?</source>
         <translation>“{word}”（从不作为输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="90"/>
-        <location filename="../../attnviz/gui/lecture.py" line="279"/>
+        <location filename="../../attnviz/gui/lecture.py" line="89"/>
+        <location filename="../../attnviz/gui/lecture.py" line="278"/>
         <source>▶ Play</source>
         <translation>▶ 自动播放</translation>
     </message>
@@ -5971,7 +5987,7 @@ Open the session with that checkpoint?</source>
         <translation>◀ 后退</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="275"/>
+        <location filename="../../attnviz/gui/lecture.py" line="274"/>
         <source>❚❚ Pause</source>
         <translation>❚❚ 暂停</translation>
     </message>

@@ -22,7 +22,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.tasks import SIZE_PRESETS, TASKS, arch_for, model_size
 from attnviz.core.training_history import HistoryError, Snapshot, TrainingHistory
-from attnviz.figures.spec import NamedFigure, StackSpec
+from attnviz.figures.spec import NamedFigure, StackSpec, empty_figure
 from attnviz.figures.training import curves_figure, snapshot_caption, snapshot_figure
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
@@ -75,6 +75,7 @@ class TrainPanel(QtWidgets.QWidget):
     flipbook_requested = QtCore.Signal()  # Export flip-book…: a frame per snapshot (the window asks where)
     message = QtCore.Signal(str)  # a sentence for the status bar
     opened = QtCore.Signal(str, str)  # a run ended: open this checkpoint, and decode this probe ("": none)
+    probe_suggested = QtCore.Signal(str)  # a checkpoint trained on a task was opened: decode its probe
 
     def __init__(self, session: Session | None = None, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
@@ -222,6 +223,7 @@ class TrainPanel(QtWidgets.QWidget):
         self.save_button.clicked.connect(self._on_save_clicked)
         self._on_family_changed()
         self._update_buttons()
+        self._clear()
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         """The map keeps 55 % of the width (the plots' size hints would take most) until the user moves the
@@ -372,27 +374,53 @@ class TrainPanel(QtWidgets.QWidget):
 
     # -- drawing ----------------------------------------------------------------------------
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
-        """A loaded checkpoint that keeps its training history shows it (unless a run is on show)."""
+        """The dock follows the model opened (unless a run is on show): one that keeps its training history sets
+        the model, task and probe and shows the history; any other clears them."""
         if not changed(old, new, "model") or new.model is None or (self.run is not None and self.run.running):
             return
         raw = new.model.training.get("history")
         if raw is None:
-            if self.history is not None:
-                self._say(tr("{model} keeps no training history; the history below is {stem}'s.").format(
-                    model=new.model.label, stem=self.stem()))
+            self._forget()
             return
         try:
             history = TrainingHistory.from_json(raw)
         except HistoryError as error:
+            self._forget()
             self._say(tr("{model}: its training history cannot be shown ({error}).").format(
                 model=new.model.label, error=error), error=True)
             return
         if self.history is not None and self.saved_path == new.model.path:
             return  # the run just finished: its history is on show already
         self.saved_path, self._follow = new.model.path, True
+        self._take_settings(history)
         self.show_history(history)
         self._say(tr("{model}: trained on {task} ({count} snapshots); scrub the history below.").format(
             model=new.model.label, task=history.task, count=len(history.snapshots)))
+        probe = " ".join(history.snapshots[-1].cols) if history.task != KERNEL_TASK and history.snapshots else ""
+        self.probe_edit.setText(probe)
+        if probe:
+            self.probe_suggested.emit(probe)
+
+    def _take_settings(self, history: TrainingHistory) -> None:
+        """The model and task a checkpoint was trained with, in the dock's choices (a file's task stays)."""
+        family = self.family_box.findData(history.kind)
+        if family >= 0 and family != self.family_box.currentIndex():
+            self.family_box.setCurrentIndex(family)
+        task = self.task_box.findData(history.task)
+        if task >= 0:
+            self.task_box.setCurrentIndex(task)
+            self._update_probe_hint()
+
+    def _forget(self) -> None:
+        """A model without a training history is open: the dock shows no run's history, probe or file."""
+        if self.history is None and self.saved_path is None:
+            return
+        self.history, self.saved_path, self._follow = None, None, True
+        self._clear()
+        self.heatmap.show_figure(empty_figure(""))
+        self.probe_edit.clear()
+        self._say(tr("Choose a model and a task, then press Train."))
+        self._update_buttons()
 
     def show_history(self, history: TrainingHistory) -> None:
         """Draw the curves; the map of the newest snapshot unless the user has scrubbed back."""
@@ -402,6 +430,8 @@ class TrainPanel(QtWidgets.QWidget):
         loss = history.curve("loss")
         keep = np.isfinite(loss)
         self.loss_curve.setData(steps[keep], loss[keep])
+        self.loss_view.plot.enableAutoRange()
+        self.score_view.plot.enableAutoRange(axis="x")
         percent = history.score_name == "exact match"
         score = history.curve("score")
         self.score_view.set_title(tr("Held-out exact match and alignment agreement (%), by step") if percent else
@@ -411,6 +441,8 @@ class TrainPanel(QtWidgets.QWidget):
         agreement = 100 * history.curve("agreement")
         has_agreement = bool(np.isfinite(agreement).any())
         self.agreement_curve.setData(steps if has_agreement else [], agreement if has_agreement else [])
+        for line in self.cursor_lines:
+            line.show()
         self.agreement_curve.setVisible(has_agreement)
         if percent:
             self.score_view.plot.setYRange(0, 100)
@@ -424,6 +456,8 @@ class TrainPanel(QtWidgets.QWidget):
         self.slider.blockSignals(False)
         self._show_snapshot(self.slider.value())
         self._update_buttons()
+        if self.run is not None and self.run.running and history.snapshots:  # the status line follows the run
+            self._say(tr("Training: {summary}").format(summary=snapshot_caption(history, history.snapshots[-1])))
 
     def _set_legend(self, score_name: str, with_agreement: bool) -> None:
         name = html.escape(tr(score_name)).replace(" ", "&nbsp;")  # (an entry never breaks between swatch and name)
@@ -462,8 +496,13 @@ class TrainPanel(QtWidgets.QWidget):
             self.said_label.setText(snapshot.shown_note)
 
     def _clear(self) -> None:
+        """No history: empty plots on their usual ranges, no step cursor."""
         for curve in (self.loss_curve, self.score_curve, self.agreement_curve):
             curve.setData([], [])
+        for line in self.cursor_lines:
+            line.hide()
+        self.loss_view.plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+        self.score_view.plot.setRange(xRange=(0, 1), yRange=(0, 100), padding=0)
         self.slider.setEnabled(False)
         self.slider_label.setText(tr("no history yet"))
         self.said_label.setText(" ")
@@ -506,6 +545,10 @@ class TrainPanel(QtWidgets.QWidget):
         except (ValueError, OSError) as error:
             self._say(tr("The model was not saved: {error}").format(error=error), error=True)
             return False
+        history = self.history
+        probe = " ".join(history.snapshots[-1].cols) if history and history.snapshots and history.task != KERNEL_TASK \
+            else ""
+        self.opened.emit(str(target), probe)  # the window shows it under its new name (title, figures, status bar)
         self._say(tr("Saved the trained model, with its training history, as {target}.").format(target=target))
         return True
 
