@@ -459,3 +459,32 @@ def test_garbage_is_collected_on_the_gui_thread_only(window, qtbot):
     assert collected_on == []  # 200,000 new lists on the worker collected nothing there
     assert gc.get_count()[0] > gc.get_threshold()[0]  # so the GUI thread's timer has a collection to do
     qtbot.waitUntil(lambda: collected_on == ["MainThread"], timeout=WAIT_MS)
+
+
+def test_help_lists_every_key_of_the_window_and_no_two_commands_share_one(window):
+    from attnviz.gui.shortcuts_dialog import ShortcutsDialog, shortcut_rows
+
+    rows = shortcut_rows(window.menuBar())
+    listed = {command for _menu, command, _keys in rows}
+    for action in window.findChildren(QtGui.QAction):
+        if action.shortcuts() and action.text():
+            assert action.text().replace("&", "") in listed, action.text()
+    keys = [key for _menu, _command, shown in rows for key in shown.split(", ")]
+    assert len(keys) == len(set(keys)), sorted(k for k in keys if keys.count(k) > 1)
+    assert ("Help", "Keyboard shortcuts…", "Ctrl+F1") in rows and ("View", "Lecture view", "F5") in rows
+    mnemonics = [a.text().split("&")[1][0].lower() for a in window.menuBar().actions() if "&" in a.text()]
+    assert len(mnemonics) == len(set(mnemonics))  # Alt+letter opens one menu each (Device no longer shares V)
+    dialog = ShortcutsDialog(window.menuBar(), window)
+    assert dialog.table.rowCount() == len(rows)
+    dialog.deleteLater()
+
+
+def test_a_forced_candidate_leaves_no_row_of_the_table_marked(window):
+    window.set_sentence("a b c")
+    window.session.step()
+    window.session.step()
+    taken = window.session.state.step.token
+    row = next(r for r in range(window.topk.rowCount()) if window.topk.item(r, 0).text() != taken)
+    window.topk.setCurrentCell(row, 0)
+    window.topk.cellClicked.emit(row, 0)
+    assert window.topk.currentRow() == -1 and window.session.state.step.forced

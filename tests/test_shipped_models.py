@@ -69,3 +69,20 @@ def test_the_decoder_only_checkpoint_carries_its_tensor_digest_and_its_training_
     training = load_checkpoint(path).training
     assert training["epochs_completed"] == training["options"]["epochs"] == 6
     assert training["val_bleu"] == training["bleu_per_epoch"][-1] and len(training["train_loss_per_epoch"]) == 6
+
+
+def test_the_status_bar_quotes_a_shipped_models_bleu_from_its_card(qtbot, tmp_path, errors):
+    """One owner: the window says the card's 52.08 / 53.20, not the 52.04 recorded in float32 while training;
+    a copy with other bytes is not the card's file and keeps its own record."""
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.settings import Settings
+    from attnviz.model_card import card_bleu
+    from attnviz.session import InlineRunner
+
+    window = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
+    qtbot.addWidget(window)
+    window.load(MODELS_DIR / "transformer.safetensors")
+    said = window.statusBar().full_message  # (the whole message: the bar elides it to its width)
+    assert said.endswith("validation BLEU 52.08 greedy, 53.20 with beam 4 (models/MODELS.md)"), said
+    assert card_bleu(MODELS_DIR / "transformer.safetensors", "0" * 64) is None
+    assert card_bleu(MODELS_DIR / "rnn-additive.safetensors", window.session.state.model.sha256) is None  # other file

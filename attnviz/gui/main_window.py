@@ -315,7 +315,7 @@ class MainWindow(QtWidgets.QMainWindow):
         examples = decode_menu.addMenu(tr("E&xample sentences"))
         for sentence in example_sentences():
             examples.addAction(self._action(sentence, partial(self.set_sentence, sentence, True)))
-        self.device_menu = self.menuBar().addMenu(tr("De&vice"))
+        self.device_menu = self.menuBar().addMenu(tr("Devi&ce"))  # (Alt+V is View's)
         self.device_group = QtGui.QActionGroup(self)
         self._fill_device_menu(("cpu",))  # CUDA and MPS appear once torch has loaded (with the first model)
         self.view_menu = self.menuBar().addMenu(tr("&View"))
@@ -332,6 +332,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.book_action.setToolTip(tr("Every attention figure of d2l.ai's attention chapters and of the "
                                        "Transformer paper, live and exportable (F1)"))
         help_menu.addAction(self.book_action)
+        help_menu.addAction(self._action(tr("&Keyboard shortcuts…"), self._on_shortcuts_triggered, "Ctrl+F1"))
         help_menu.addAction(self._action(tr("&About attnviz"), self._on_about_triggered))
         self.toolbar = self.addToolBar(tr("Main"))
         self.toolbar.setObjectName("toolbar_main")
@@ -494,8 +495,15 @@ class MainWindow(QtWidgets.QMainWindow):
     def _say_loaded(self, state: SessionState) -> None:
         info = state.model
         assert info is not None
+        from attnviz.model_card import card_bleu
+
+        card = card_bleu(info.path, info.sha256)  # a shipped file: the model card's numbers (one owner)
         bleu = info.training.get("val_bleu")
-        extra = tr(", validation BLEU {bleu}").format(bleu=bleu) if bleu is not None else ""
+        if card is not None:
+            extra = tr(", validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)").format(
+                greedy=card[0], beam=card[1])
+        else:
+            extra = tr(", validation BLEU {bleu}").format(bleu=bleu) if bleu is not None else ""
         kind = info.kind
         if info.training.get("source") == "Hugging Face":
             kind = tr("a Hugging Face {architecture} model").format(
@@ -573,6 +581,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_topk_cell_clicked(self, row: int, _column: int) -> None:
         token, step = self.decoding_area.topk_token(row), self.session.state.step
+        self.topk.setCurrentCell(-1, -1)  # (no focus mark left on a row that the next step fills with another token)
         if token is not None and step is not None and token != step.token:
             self.session.force(token)
 
@@ -723,6 +732,13 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_book_edition_changed(self, edition: str) -> None:
         self.settings.book_edition = edition
+
+    def _on_shortcuts_triggered(self) -> None:
+        from attnviz.gui.shortcuts_dialog import ShortcutsDialog
+
+        dialog = ShortcutsDialog(self.menuBar(), self)
+        dialog.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
 
     def _on_about_triggered(self) -> None:
         versions = " · ".join(f"{name} {_package_version(name)}"

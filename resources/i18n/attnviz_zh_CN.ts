@@ -46,7 +46,7 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="335"/>
+        <location filename="../../attnviz/gui/main_window.py" line="336"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
@@ -86,12 +86,17 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/main_window.py" line="335"/>
+        <source>&amp;Keyboard shortcuts…</source>
+        <translation>键盘快捷键(&amp;K)…</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/language.py" line="80"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="349"/>
+        <location filename="../../attnviz/gui/main_window.py" line="350"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -101,7 +106,7 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="353"/>
+        <location filename="../../attnviz/gui/main_window.py" line="354"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -121,7 +126,7 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="345"/>
+        <location filename="../../attnviz/gui/main_window.py" line="346"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
@@ -199,9 +204,14 @@
         <translation>，对齐一致率 {agreement:.0f} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="498"/>
+        <location filename="../../attnviz/gui/main_window.py" line="506"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="503"/>
+        <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
+        <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="578"/>
@@ -442,7 +452,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="501"/>
+        <location filename="../../attnviz/gui/main_window.py" line="509"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -452,7 +462,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="763"/>
+        <location filename="../../attnviz/gui/main_window.py" line="779"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -519,7 +529,7 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="734"/>
+        <location filename="../../attnviz/gui/main_window.py" line="750"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
@@ -702,7 +712,7 @@
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="590"/>
+        <location filename="../../attnviz/gui/main_window.py" line="599"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="143"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
@@ -723,12 +733,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="695"/>
+        <location filename="../../attnviz/gui/main_window.py" line="704"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="702"/>
+        <location filename="../../attnviz/gui/main_window.py" line="711"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -821,7 +831,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="385"/>
+        <location filename="../../attnviz/gui/main_window.py" line="386"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -1149,6 +1159,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/shortcuts_dialog.py" line="45"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/app.py" line="38"/>
         <source>commands (attnviz COMMAND --help): {commands}</source>
         <translation>命令（attnviz COMMAND --help）：{commands}</translation>
@@ -1239,7 +1254,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的开销：自注意力、循环、卷积</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="659"/>
+        <location filename="../../attnviz/gui/main_window.py" line="668"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1249,7 +1264,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="631"/>
+        <location filename="../../attnviz/gui/main_window.py" line="640"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1335,11 +1350,6 @@ Install them with:  sudo apt-get install {packages}
         <translation>日期 — 交叉的线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="318"/>
-        <source>De&amp;vice</source>
-        <translation>设备(&amp;V)</translation>
-    </message>
-    <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="75"/>
         <source>Decode a batch to see its attention</source>
         <translation>解码一个批量以查看其注意力</translation>
@@ -1423,6 +1433,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/session/decoding.py" line="238"/>
         <source>Decoding…</source>
         <translation>正在解码…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="318"/>
+        <source>Devi&amp;ce</source>
+        <translation>设备(&amp;C)</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/device.py" line="75"/>
@@ -1631,17 +1646,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="346"/>
+        <location filename="../../attnviz/gui/main_window.py" line="347"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="350"/>
+        <location filename="../../attnviz/gui/main_window.py" line="351"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="352"/>
+        <location filename="../../attnviz/gui/main_window.py" line="353"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
@@ -1966,7 +1981,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="513"/>
+        <location filename="../../attnviz/gui/main_window.py" line="521"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2080,6 +2095,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/computation.py" line="223"/>
         <source>key {number} &lt;b&gt;{token}&lt;/b&gt;: score {score:.3f}, weight {weight:.4f} (masked)</source>
         <translation>键 {number} &lt;b&gt;{token}&lt;/b&gt;：评分 {score:.3f}，权重 {weight:.4f}（已掩蔽）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/shortcuts_dialog.py" line="42"/>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/shortcuts_dialog.py" line="45"/>
+        <source>Keys</source>
+        <translation>按键</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/computation.py" line="79"/>
@@ -2231,7 +2256,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="731"/>
+        <location filename="../../attnviz/gui/main_window.py" line="747"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -2256,12 +2281,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="504"/>
+        <location filename="../../attnviz/gui/main_window.py" line="512"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="503"/>
+        <location filename="../../attnviz/gui/main_window.py" line="511"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
@@ -2300,7 +2325,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="336"/>
+        <location filename="../../attnviz/gui/main_window.py" line="337"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2354,6 +2379,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/training.py" line="80"/>
         <source>mean squared error</source>
         <translation>均方误差</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/shortcuts_dialog.py" line="45"/>
+        <source>Menu</source>
+        <translation>菜单</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="481"/>
@@ -2656,7 +2686,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="589"/>
+        <location filename="../../attnviz/gui/main_window.py" line="598"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -2671,12 +2701,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="701"/>
+        <location filename="../../attnviz/gui/main_window.py" line="710"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="667"/>
+        <location filename="../../attnviz/gui/main_window.py" line="676"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -3302,7 +3332,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="351"/>
+        <location filename="../../attnviz/gui/main_window.py" line="352"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -3317,7 +3347,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="694"/>
+        <location filename="../../attnviz/gui/main_window.py" line="703"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
@@ -3332,7 +3362,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="627"/>
+        <location filename="../../attnviz/gui/main_window.py" line="636"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
@@ -3342,7 +3372,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="630"/>
+        <location filename="../../attnviz/gui/main_window.py" line="639"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -3429,7 +3459,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="730"/>
+        <location filename="../../attnviz/gui/main_window.py" line="746"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -3601,7 +3631,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="491"/>
+        <location filename="../../attnviz/gui/main_window.py" line="492"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -3721,7 +3751,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="148"/>
-        <location filename="../../attnviz/gui/main_window.py" line="426"/>
+        <location filename="../../attnviz/gui/main_window.py" line="427"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
@@ -3861,12 +3891,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="354"/>
+        <location filename="../../attnviz/gui/main_window.py" line="355"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="367"/>
+        <location filename="../../attnviz/gui/main_window.py" line="368"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -4300,7 +4330,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="621"/>
+        <location filename="../../attnviz/gui/main_window.py" line="630"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -4549,7 +4579,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="732"/>
+        <location filename="../../attnviz/gui/main_window.py" line="748"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
@@ -4591,7 +4621,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="581"/>
+        <location filename="../../attnviz/gui/main_window.py" line="590"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -4656,7 +4686,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="516"/>
+        <location filename="../../attnviz/gui/main_window.py" line="524"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -5841,12 +5871,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="639"/>
+        <location filename="../../attnviz/gui/main_window.py" line="648"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="642"/>
+        <location filename="../../attnviz/gui/main_window.py" line="651"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -5891,7 +5921,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="654"/>
+        <location filename="../../attnviz/gui/main_window.py" line="663"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>
@@ -5974,6 +6004,11 @@ Open the session with that checkpoint?</source>
         <location filename="../../attnviz/core/text.py" line="149"/>
         <source>“{word}” (never an output)</source>
         <translation>“{word}”（从不作为输出）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/shortcuts_dialog.py" line="53"/>
+        <source>→ and ← step only where the focus is not in a text field; the lecture view's keys act only in the lecture view. A click on a heatmap row shows how that query's weights are computed.</source>
+        <translation>焦点不在文本框中时，→ 和 ← 单步前进或后退；课堂视图的按键只在课堂视图中起作用。点击热图中的一行可查看该查询的权重是如何计算的。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="89"/>
