@@ -8,6 +8,8 @@ one line on stderr and exit code 2, or, with ``--open PATH`` (the desktop entry)
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import logging
 import os
 import sys
@@ -184,6 +186,12 @@ def _ensure_standard_streams() -> None:
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (for the process's life)
+    # A terminal whose encoding cannot write a character (LANG=en_US.ISO-8859-1 and the help's "▸", GB2312 and
+    # a "…") gets a stand-in for it, never a UnicodeEncodeError
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            with contextlib.suppress(ValueError, OSError):
+                stream.reconfigure(errors="backslashreplace")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

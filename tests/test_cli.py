@@ -197,3 +197,22 @@ def test_a_start_without_stdout_or_stderr_still_works(monkeypatch, tiny_models):
     monkeypatch.setattr(sys, "stderr", None)
     assert main(["translate", "--checkpoint", str(tiny_models["transformer"][0]), "--text", "a b"]) == 0
     assert main(["translate", "--checkpoint", "/nonexistent.safetensors", "--text", "a b"]) == 2
+
+
+def test_a_terminal_that_cannot_write_a_character_gets_the_help_all_the_same():
+    """LANG=en_US.ISO-8859-1 or zh_CN.GB2312: the help's "▸" and "…" have no byte there; a stand-in is written
+    (never a UnicodeEncodeError traceback), and demo prints its lines."""
+    import os
+
+    for encoding, args in (("iso8859-1", ["--help"]), ("gb2312", ["demo"]), ("iso8859-1", ["train", "--help"])):
+        env = {**os.environ, "PYTHONIOENCODING": encoding}
+        done = subprocess.run([sys.executable, "-m", "attnviz", *args], capture_output=True, timeout=600, env=env)
+        assert done.returncode == 0 and b"Traceback" not in done.stderr, (encoding, args, done.stderr[-500:])
+        assert len(done.stdout.splitlines()) > 5
+
+
+def test_a_seed_out_of_range_is_one_line(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "train", "transformer", "--task", "copy", "--seed", str(2**70), "--out",
+                           str(tmp_path / "m.safetensors"))
+    assert code == 2 and "a seed is a whole number from 0 to 2,147,483,647" in err and "Overflow" not in err
+    assert not list(tmp_path.iterdir())

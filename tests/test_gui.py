@@ -488,3 +488,11 @@ def test_a_forced_candidate_leaves_no_row_of_the_table_marked(window):
     window.topk.setCurrentCell(row, 0)
     window.topk.cellClicked.emit(row, 0)
     assert window.topk.currentRow() == -1 and window.session.state.step.forced
+
+
+def test_compare_with_kernel_regression_on_show_says_why_not(window, tiny_models, errors):
+    from attnviz.paths import MODELS_DIR
+
+    window.load(MODELS_DIR / "kernel-regression.safetensors")
+    window.session.compare_with(tiny_models["transformer"][0])
+    assert errors and "open a translation model first" in errors[-1] and "AssertionError" not in errors[-1]

@@ -437,7 +437,7 @@
         <translation>检查点（.safetensors；默认：内置的 Transformer）；kernel-regression 检查点导出其拟合结果</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="47"/>
+        <location filename="../../attnviz/app.py" line="49"/>
         <source>a checkpoint or saved session, as the desktop entry passes it: a path that cannot be opened is explained in the window</source>
         <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
     </message>
@@ -483,9 +483,14 @@
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="41"/>
+        <location filename="../../attnviz/app.py" line="43"/>
         <source>a saved session to open (File ▸ Save session)</source>
         <translation>要打开的已保存会话（文件 ▸ 保存会话）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="850"/>
+        <source>a seed is a whole number from 0 to {most:,}</source>
+        <translation>随机种子是 0 到 {most:,} 之间的整数</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/files.py" line="33"/>
@@ -763,25 +768,25 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="881"/>
-        <location filename="../../attnviz/cli.py" line="890"/>
+        <location filename="../../attnviz/cli.py" line="892"/>
+        <location filename="../../attnviz/cli.py" line="901"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="129"/>
-        <location filename="../../attnviz/app.py" line="195"/>
-        <location filename="../../attnviz/app.py" line="204"/>
+        <location filename="../../attnviz/app.py" line="131"/>
+        <location filename="../../attnviz/app.py" line="203"/>
+        <location filename="../../attnviz/app.py" line="212"/>
         <source>attnviz: error: {problem}</source>
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="895"/>
+        <location filename="../../attnviz/cli.py" line="906"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="884"/>
+        <location filename="../../attnviz/cli.py" line="895"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
@@ -806,7 +811,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="887"/>
+        <location filename="../../attnviz/cli.py" line="898"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -836,7 +841,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="42"/>
+        <location filename="../../attnviz/app.py" line="44"/>
         <location filename="../../attnviz/cli.py" line="793"/>
         <location filename="../../attnviz/cli.py" line="769"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
@@ -1073,7 +1078,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的因果掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="39"/>
+        <location filename="../../attnviz/app.py" line="41"/>
         <source>checkpoint to open (default: the shipped Transformer)</source>
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -1164,7 +1169,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="38"/>
+        <location filename="../../attnviz/app.py" line="40"/>
         <source>commands (attnviz COMMAND --help): {commands}</source>
         <translation>命令（attnviz COMMAND --help）：{commands}</translation>
     </message>
@@ -1174,13 +1179,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>比较</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/panels.py" line="129"/>
+        <source>Compare puts two translation models side by side: the model on show is a {kind} model; open a translation model first</source>
+        <translation>“比较”把两个翻译模型并排显示：当前显示的是 {kind} 模型；请先打开一个翻译模型</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/compare.py" line="57"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="142"/>
         <source>Compare with</source>
         <translation>比较对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="172"/>
+        <location filename="../../attnviz/session/panels.py" line="175"/>
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
@@ -1423,7 +1433,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="195"/>
+        <location filename="../../attnviz/session/panels.py" line="198"/>
         <source>Decoding the batch…</source>
         <translation>正在批量解码…</translation>
     </message>
@@ -1502,7 +1512,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制注意力图…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="220"/>
+        <location filename="../../attnviz/session/panels.py" line="223"/>
         <source>Drawing the book figure…</source>
         <translation>正在绘制书中图表…</translation>
     </message>
@@ -1877,7 +1887,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="182"/>
+        <location filename="../../attnviz/session/panels.py" line="185"/>
         <source>Give two or more sentences (one per line) to decode them as one batch.</source>
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
     </message>
@@ -2271,7 +2281,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="179"/>
+        <location filename="../../attnviz/session/panels.py" line="182"/>
         <source>Load a translation model to decode a batch.</source>
         <translation>请先加载翻译模型，再进行批量解码。</translation>
     </message>
@@ -2291,7 +2301,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="140"/>
+        <location filename="../../attnviz/session/panels.py" line="143"/>
         <location filename="../../attnviz/session/session.py" line="96"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
@@ -2304,7 +2314,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="50"/>
+        <location filename="../../attnviz/app.py" line="52"/>
         <source>log file (default: attnviz.log in the app's data folder)</source>
         <translation>日志文件（默认：应用数据文件夹中的 attnviz.log）</translation>
     </message>
@@ -2488,7 +2498,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无差异图：两个模型读取句子的方式不同（长度上限不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="84"/>
+        <location filename="../../attnviz/app.py" line="86"/>
         <source>no display found (DISPLAY and WAYLAND_DISPLAY are unset): run attnviz on a desktop, under xvfb-run, or use a command such as 'attnviz export' (attnviz --help)</source>
         <translation>未找到显示器（DISPLAY 和 WAYLAND_DISPLAY 均未设置）：请在桌面环境中或用 xvfb-run 运行 attnviz，或使用 'attnviz export' 之类的命令（attnviz --help）</translation>
     </message>
@@ -2676,7 +2686,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="108"/>
+        <location filename="../../attnviz/app.py" line="110"/>
         <source>Open a checkpoint (Ctrl+O) to begin.</source>
         <translation>打开一个检查点（Ctrl+O）即可开始。</translation>
     </message>
@@ -3170,7 +3180,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>query_tokens 必须以 {first} 开头（与 DecodeStep.query_tokens 一样），实际为 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="171"/>
+        <location filename="../../attnviz/app.py" line="173"/>
         <source>quitting while a background job still runs</source>
         <translation>退出时仍有后台任务在运行</translation>
     </message>
@@ -3454,7 +3464,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="37"/>
+        <location filename="../../attnviz/app.py" line="39"/>
         <source>See attention. Without a command, opens the desktop app.</source>
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
@@ -3500,7 +3510,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="40"/>
+        <location filename="../../attnviz/app.py" line="42"/>
         <source>sentence to decode on start</source>
         <translation>启动时解码的句子</translation>
     </message>
@@ -3708,7 +3718,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="159"/>
+        <location filename="../../attnviz/app.py" line="161"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -4036,7 +4046,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个快照之后绘制其注意力图的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="43"/>
+        <location filename="../../attnviz/app.py" line="45"/>
         <source>the interface's language: en or zh_CN (any command takes it too; default: View ▸ Language's choice, else the system's)</source>
         <translation>界面语言：en 或 zh_CN（所有命令都接受此选项；默认：视图 ▸ 语言中的选择，否则跟随系统）</translation>
     </message>
@@ -4269,7 +4279,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} 模型没有{kind}（它有：{has}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="211"/>
+        <location filename="../../attnviz/session/panels.py" line="214"/>
         <source>there is no book figure {key!r}</source>
         <translation>没有书中图表 {key!r}</translation>
     </message>
