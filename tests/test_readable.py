@@ -301,3 +301,27 @@ def test_a_long_title_wraps_between_its_fields_before_anything_is_cut():
     words = wrapped_title(metrics, "Attention weights, non-parametric gaussian kernel, h = 1.00",
                           metrics.horizontalAdvance("non-parametric gaussian") + 2, 3)
     assert " ".join(words) == "Attention weights, non-parametric gaussian kernel, h = 1.00"  # one field: by words
+
+
+def test_all_heads_labels_every_token_of_a_ten_word_sentence_at_1280_by_800(qtbot, tmp_path, errors):
+    """Labels shrink (to 70 % of the window's text at least) before any token is thinned away."""
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.settings import Settings
+    from attnviz.paths import DEFAULT_CHECKPOINT
+    from attnviz.session import InlineRunner
+    from tests.helpers import settle
+
+    window = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    window.load(DEFAULT_CHECKPOINT)
+    window.set_sentence("i think we should go home before it rains .", run=True)
+    window.attention.all_heads.setChecked(True)
+    settle(window)
+    grid = window.attention.grid
+    layout = grid.figure_layout()
+    rows, cols = grid._cells()
+    assert cols == 10 and rows >= 10
+    assert len(layout.row_ticks) == rows and [t for _, t in layout.col_ticks] == list(grid.spec.panels[0].col_labels)
+    assert grid.label_font.pointSizeF() >= 0.7 * grid.font().pointSizeF() - 1e-6

@@ -13,6 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.spec import FigureSpec, GridSpec, bar_ticks, tick_text
 from attnviz.gui.heatmap import label_and_title_fonts
+from attnviz.gui.text_size import scaled_font
 from attnviz.i18n import N_, tr
 from attnviz.render.figure_painter import (
     DIVIDER_PEN,
@@ -53,6 +54,9 @@ class GridLayout:
     col_ticks: list[tuple[int, str]]  # key labels under the last row of panels
     rotated: bool  # the key labels read upwards
     label_height: float  # px under the last row taken by the key labels
+
+
+LABEL_SCALES = (1.0, 0.9, 0.8, 0.7)  # of the widget's font: the token labels shrink to this before any is thinned
 
 
 class HeadGrid(QtWidgets.QWidget):
@@ -124,8 +128,24 @@ class HeadGrid(QtWidgets.QWidget):
     def figure_layout(self) -> GridLayout:
         """The layout for the widget's current size (kept until the figure, the size or the font changes)."""
         if self._layout is None:
-            self._layout = self._compute_layout(QtCore.QSizeF(self.width(), self.height()))
+            size = QtCore.QSizeF(self.width(), self.height())
+            rows, cols = self._cells()
+            for scale in LABEL_SCALES:  # the token labels as large as shows them all, down to the least scale
+                self._scale_labels(scale)
+                layout = self._compute_layout(size)
+                first = self._first()
+                labels = first.col_labels if first is not None else ()
+                whole = not layout.rotated or all(text == cut_label(labels[int(i)]) for i, text in layout.col_ticks)
+                if len(layout.row_ticks) >= rows and len(layout.col_ticks) >= cols and whole:
+                    break
+            self._layout = layout
         return self._layout
+
+    def _scale_labels(self, scale: float) -> None:
+        """Token labels (and the colour bar's) at ``scale`` × the widget's font; the title and names keep it."""
+        font = scaled_font(QtGui.QFont(self.font()), scale)
+        if font != self.label_font:
+            self.label_font, self._metrics = font, QtGui.QFontMetricsF(font)
 
     def _compute_layout(self, size: QtCore.QSizeF) -> GridLayout:
         line = self._metrics.height()
