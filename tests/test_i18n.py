@@ -190,4 +190,4 @@ def test_in_chinese_the_gallery_follows_the_chinese_second_edition(chinese):
     i18n.set_language(i18n.CHINESE)
     page = index_html(entries(["10.2"]), ["png"])
     assert "<html lang=zh-CN>" in page and "<h2>10.2 (d2l 1.0: 11.2) 注意力汇聚：Nadaraya-Watson 核回归</h2>" in page
-    assert "Nadaraya–Watson：训练数据与真实函数" in page  # a caption, translated
+    assert "Nadaraya-Watson：训练数据与真实函数" in page  # a caption, translated (the book's hyphen)

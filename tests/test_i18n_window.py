@@ -35,6 +35,8 @@ def english_words(text: str, allowed: set[str]) -> list[str]:
     text = re.sub(r"<[^>]+>|&\w+;", " ", text)  # rich text: its tags and entities are not words
     text = re.sub(r"\w+_\w+", " ", text)  # identifiers and formulas: num_hiddens, d_head
     text = re.sub(r"\S+\.(safetensors|json|tsv|png|svg|pdf|csv|gif|ini)\b|\S*/\S+", " ", text)  # paths
+    # a coined term's English, glossed in brackets once after the Chinese (注意力展开（attention rollout）)
+    text = re.sub(r"(?<=[\u4e00-\u9fff])（[A-Za-z][A-Za-z -]*(?=[）；])", " ", text)
     return [w for w in re.findall(r"[A-Za-z]{3,}", text) if w.lower() not in KEPT and w.lower() not in allowed]
 
 

@@ -38,6 +38,8 @@ from attnviz.render.figure_painter import (
 MARGIN = 6  # px around the figure
 BAR_WIDTH = 14  # px of the colour bar
 BAR_GAP = 10  # px between the cells and the colour bar
+LEAST_LABEL_SCALE = 0.7  # token labels shrink to this share of the widget's font before any is thinned
+MIN_LABEL_PIXELS = 8  # and never below this
 MIN_GRID = 64  # px: the cell area is never smaller than this on either side
 ROTATED_SHARE = 0.4  # rotated key labels take at most this share of the height under the title
 ROW_BOX_PEN = QtGui.QPen(QtGui.QColor(255, 80, 40), 2)
@@ -113,22 +115,29 @@ class Heatmap(QtWidgets.QWidget):
         self._hover = (-1, -1)
         self._pointer: QtCore.QPointF | None = None
         self.hint = ""  # shown in the middle while the figure has no cells ("Press Step (F10) …")
+        self._kept: dict[tuple, tuple[dict[str, float], dict[str, QtGui.QStaticText]]] = {}
         self._fonts()
         self._ask_for_room()
 
-    def _fonts(self, pixels: int | None = None) -> None:
-        """The label and title fonts: the widget's, or ``pixels`` px high (the title a tenth larger)."""
+    def _fonts(self, pixels: int | None = None, title_too: bool = True) -> None:
+        """The label and title fonts: the widget's, or labels ``pixels`` px high (title_too: the title a tenth
+        larger; else the widget's bold)."""
         self.label_font, self.title_font, self._metrics, self._title_metrics = label_and_title_fonts(self)
         if pixels is not None:
             self.label_font.setPixelSize(pixels)
-            self.title_font.setPixelSize(round(pixels * 1.1))
-            self._metrics, self._title_metrics = (QtGui.QFontMetricsF(self.label_font),
-                                                  QtGui.QFontMetricsF(self.title_font))
+            self._metrics = QtGui.QFontMetricsF(self.label_font)
+            if title_too:
+                self.title_font.setPixelSize(round(pixels * 1.1))
+                self._title_metrics = QtGui.QFontMetricsF(self.title_font)
         self._label_pixels = pixels
-        # Tokens repeat from step to step: their widths and laid-out texts are kept (a repaint then
-        # costs a third of what measuring and shaping every label again does).
-        self._widths: dict[str, float] = {}
-        self._texts: dict[str, QtGui.QStaticText] = {}
+        # Tokens repeat from step to step: their widths and laid-out texts are kept, per label size (a repaint
+        # then costs a third of what measuring and shaping every label again does).
+        key = (pixels, title_too, self.font().key())
+        if key not in self._kept:
+            if len(self._kept) > 8:
+                self._kept.clear()
+            self._kept[key] = ({}, {})
+        self._widths, self._texts = self._kept[key]
         self._bar_picture: tuple[tuple, QtGui.QPixmap] | None = None
 
     def _width(self, text: str) -> float:
@@ -245,24 +254,49 @@ class Heatmap(QtWidgets.QWidget):
             if self.label_pixels is not None:
                 self._layout = self._fit_labels(size, *self.label_pixels)
             else:
-                self._layout = self._compute_layout(size)
+                self._layout = self._shrunk_to_fit(size)
         return self._layout
+
+    def _shrunk_to_fit(self, size: QtCore.QSizeF) -> HeatmapLayout:
+        """The layout in the widget's font; where that thins or cuts token labels, the labels a size smaller,
+        down to LEAST_LABEL_SCALE of it, as long as that shows them all (else the widget's font, thinned)."""
+        if self._label_pixels is not None:
+            self._fonts()
+        layout = self._compute_layout(size)
+        full = QtGui.QFontInfo(self.label_font).pixelSize()
+        least = max(MIN_LABEL_PIXELS, round(LEAST_LABEL_SCALE * full))
+        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
+        if self._whole(layout) or least >= full or rows * least > size.height() or cols * least > size.width():
+            return layout  # (all shown, or too many even at the least size: no time spent trying)
+        for pixels in range(full - 1, least - 1, -1):
+            self._fonts(pixels, title_too=False)
+            self._bar_width = None
+            smaller = self._compute_layout(size)
+            if self._whole(smaller):
+                return smaller
+        self._fonts()
+        self._bar_width = None
+        return layout
+
+    def _whole(self, layout: HeatmapLayout) -> bool:
+        """Every token label on both axes shown and uncut (a numeric axis shows round values: whole)."""
+        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
+        rows_whole = self.spec.row_values is not None or len(layout.row_ticks) >= rows
+        uncut = not layout.rotated or all(
+            tick == label for (_, tick), label in zip(layout.col_ticks, self._shown_labels[1], strict=False))
+        columns_whole = self.spec.col_values is not None or (len(layout.col_ticks) >= cols and uncut)
+        return rows_whole and columns_whole
 
     def _fit_labels(self, size: QtCore.QSizeF, largest: int, smallest: int) -> HeatmapLayout:
         """The layout with the largest label font from ``largest`` down to ``smallest`` px that shows every
         token label on both axes whole (at ``smallest``: what that size shows)."""
-        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
         layout: HeatmapLayout | None = None
         for pixels in range(largest, smallest - 1, -1):
             if pixels != self._label_pixels:
                 self._fonts(pixels)
                 self._bar_width = None
             layout = self._compute_layout(size)
-            whole_columns = not layout.rotated or all(
-                tick == label for (_, tick), label in zip(layout.col_ticks, self._shown_labels[1], strict=False))
-            rows_whole = self.spec.row_values is not None or len(layout.row_ticks) >= rows  # (numbers: round ones)
-            columns_whole = self.spec.col_values is not None or (len(layout.col_ticks) >= cols and whole_columns)
-            if rows_whole and columns_whole:
+            if self._whole(layout):
                 break
         assert layout is not None
         return layout

@@ -11,12 +11,12 @@
     <message>
         <location filename="../../attnviz/cli.py" line="58"/>
         <source>  parametric     learned w={w:.2f}  loss {before:.1f} -&gt; {after:.1f}  test MSE {mse:.3f}</source>
-        <translation>  带参数 学得 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
+        <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/computation.py" line="114"/>
         <source> (key/value head {group} of {groups}, shared by {count} query heads)</source>
-        <translation>（键/值头 {group}/{groups}，由 {count} 个查询头共享）</translation>
+        <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="193"/>
@@ -201,7 +201,7 @@
     <message>
         <location filename="../../attnviz/cli.py" line="165"/>
         <source>, agreement {agreement:.0f} %</source>
-        <translation>，对齐一致率 {agreement:.0f} %</translation>
+        <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="506"/>
@@ -241,13 +241,13 @@
     <message>
         <location filename="../../attnviz/cli.py" line="536"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
-        <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），收到 {bandwidth}</translation>
+        <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="250"/>
         <location filename="../../attnviz/cli.py" line="441"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
-        <translation>--beam 必须在 1 到 {most} 之间，收到 {beam}</translation>
+        <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live_kernel.py" line="31"/>
@@ -312,7 +312,7 @@
     <message>
         <location filename="../../attnviz/cli.py" line="540"/>
         <source>--query must be a finite number, got {query}</source>
-        <translation>--query 必须是有限数，收到 {query}</translation>
+        <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="161"/>
@@ -327,12 +327,12 @@
     <message>
         <location filename="../../attnviz/cli.py" line="380"/>
         <source>--step counts from 1, got {number}</source>
-        <translation>--step 从 1 开始计数，收到 {number}</translation>
+        <translation>--step 从 1 开始计数，实际为 {number}</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="378"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
-        <translation>--step 必须是步序号或 'all'，收到 {text!r}</translation>
+        <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="463"/>
@@ -347,12 +347,12 @@
     <message>
         <location filename="../../attnviz/training/options.py" line="46"/>
         <source>--stop-after {stop} is past the last epoch (--epochs {epochs})</source>
-        <translation>--stop-after {stop} 超过了最后一轮（--epochs {epochs}）</translation>
+        <translation>--stop-after {stop} 超过了最后一个迭代周期（--epochs {epochs}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="281"/>
         <source>--stop-after {stop}: the run in {path} has already finished epoch {epoch}</source>
-        <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 轮</translation>
+        <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="141"/>
@@ -402,7 +402,7 @@
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="251"/>
         <source>1 = greedy decoding; more = beam search with that many hypotheses</source>
-        <translation>1 = 贪心解码；更大 = 保留相应数量假设的束搜索</translation>
+        <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="790"/>
@@ -434,7 +434,7 @@
     <message>
         <location filename="../../attnviz/cli.py" line="783"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
-        <translation>检查点（.safetensors；默认：内置的 Transformer）；kernel-regression 检查点导出其拟合结果</translation>
+        <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="49"/>
@@ -546,12 +546,12 @@
     <message>
         <location filename="../../attnviz/gallery.py" line="535"/>
         <source>Additive attention on the toy example</source>
-        <translation>玩具示例上的加性注意力</translation>
+        <translation>小例子上的加性注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="244"/>
         <source>Additive attention on the toy: weights 1/2 and 1/6</source>
-        <translation>玩具示例上的加性注意力：权重为 1/2 和 1/6</translation>
+        <translation>小例子上的加性注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="102"/>
@@ -567,7 +567,7 @@
         <location filename="../../attnviz/figures/training.py" line="26"/>
         <location filename="../../attnviz/gui/panels/train.py" line="61"/>
         <source>agreement {percent:.0f} %</source>
-        <translation>对齐一致率 {percent:.0f} %</translation>
+        <translation>对齐一致率 {percent:.0f}%</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="83"/>
@@ -643,7 +643,7 @@
     <message>
         <location filename="../../attnviz/gallery.py" line="87"/>
         <source>Attention cues: weights of an identity attention (10 × 10)</source>
-        <translation>注意力提示：恒等注意力的权重（10 × 10）</translation>
+        <translation>注意力提示：单位矩阵注意力的权重（10 × 10）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="111"/>
@@ -673,12 +673,12 @@
     <message>
         <location filename="../../attnviz/figures/rollout.py" line="17"/>
         <source>Attention rollout (Abnar &amp; Zuidema, 2020) follows attention down through all the encoder's layers to the input tokens. Each layer's heads are averaged, the residual connection is modelled by mixing in the identity (0.5·attention + 0.5·I, rows renormalised), and the layers' matrices are multiplied, first layer first. Source attribution carries the decoder's head-averaged cross-attention through the encoder's rollout, so each output step is traced back to source words rather than encoder states. A decoder-only model has one causal self-attention: its rollout runs over the whole sequence, and each answer position's rollout row is cut to the prompt's columns: the share of it that flows from each prompt token (the rest flows from the answer so far).</source>
-        <translation>注意力展开（Abnar &amp; Zuidema, 2020）沿着编码器的所有层把注意力一路追溯到输入词元。每层的各头取平均，残差连接通过混入单位矩阵来建模（0.5·注意力 + 0.5·I，各行重新归一化），然后从第一层开始把各层的矩阵相乘。源归因把解码器各头平均后的编码器－解码器注意力经过编码器的注意力展开传递下去，从而把每个输出步追溯到源语言的词，而不是编码器的状态。仅解码器模型只有一个因果自注意力：它的注意力展开覆盖整个序列，每个回答位置的展开行被截取到提示的列：即其中从每个提示词元流入的份额（其余部分来自目前已生成的回答）。</translation>
+        <translation>注意力展开（Abnar &amp; Zuidema, 2020）沿着编码器的所有层把注意力一路追溯到输入词元。每层的各头取平均，残差连接通过混入单位矩阵来建模（0.5·注意力 + 0.5·I，各行重新归一化），然后从第一层开始把各层的矩阵相乘。源归因把解码器各头平均后的编码器－解码器注意力经过编码器的注意力展开传递下去，从而把每个输出步追溯到源语言的词，而不是编码器的状态。仅解码器模型只有一个因果自注意力：它的注意力展开覆盖整个序列，每个回答位置的展开行被截取到提示词的列：即其中从提示词中每个词元流入的份额（其余部分来自目前已生成的回答）。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/rollout.py" line="39"/>
         <source>Attention rollout (Abnar &amp; Zuidema, 2020): heads averaged, 0.5·A + 0.5·I for the residual, rows renormalised, layers multiplied. Hover here for more.</source>
-        <translation>注意力展开（Abnar &amp; Zuidema, 2020）：各头取平均，以 0.5·A + 0.5·I 表示残差，行重新归一化，各层相乘。悬停在此查看详情。</translation>
+        <translation>注意力展开（attention rollout；Abnar &amp; Zuidema, 2020）：各头取平均，以 0.5·A + 0.5·I 表示残差，行重新归一化，各层相乘。悬停在此查看详情。</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/rollout.py" line="78"/>
@@ -688,7 +688,7 @@
     <message>
         <location filename="../../attnviz/figures/rollout.py" line="77"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
-        <translation>注意力展开，提示{layers}（各头平均，+ I 表示残差）</translation>
+        <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="89"/>
@@ -942,12 +942,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/beams.py" line="116"/>
         <source>Beam search keeps the best hypotheses at every step; faded branches were pruned. Click a node to see its attention. Set the beam size beside Reset.</source>
-        <translation>束搜索在每一步保留最好的若干假设；淡色的分支已被剪除。点击节点查看其注意力。束宽在“重置”旁边设置。</translation>
+        <translation>束搜索在每一步保留最好的若干候选序列；淡色的分支已被剪除。点击节点查看其注意力。束宽在“重置”旁边设置。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="277"/>
         <source>Beam search keeps this many hypotheses; the best one is shown above</source>
-        <translation>束搜索保留的假设个数；最好的一个显示在上方</translation>
+        <translation>束搜索保留的候选序列个数；最好的一个显示在上方</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/beam_tree.py" line="61"/>
@@ -1070,12 +1070,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/panels.py" line="50"/>
         <source>Causal mask (decoder self-attention)</source>
-        <translation>因果掩码（解码器自注意力）</translation>
+        <translation>解码器自注意力的因果掩蔽（自回归）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="58"/>
         <source>Causal mask at step {step}</source>
-        <translation>第 {step} 步的因果掩码</translation>
+        <translation>第 {step} 步的因果掩蔽（自回归）</translation>
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="41"/>
@@ -1100,7 +1100,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="256"/>
         <source>Choose a full folder path to export into (got {folder!r}).</source>
-        <translation>请选择要导出到的完整文件夹路径（收到的是 {folder!r}）。</translation>
+        <translation>请选择要导出到的完整文件夹路径（实际为 {folder!r}）。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="130"/>
@@ -1136,7 +1136,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/beams.py" line="170"/>
         <source>Click a hypothesis in the tree</source>
-        <translation>点击树中的一个假设</translation>
+        <translation>点击树中的一个候选序列</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/computation.py" line="45"/>
@@ -1229,12 +1229,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="737"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
-        <translation>从 --out 旁的状态文件（OUT.resume，每轮结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
+        <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="334"/>
         <source>convolutional: k·n·d² (k = 3)</source>
-        <translation>卷积：k·n·d²（k = 3）</translation>
+        <translation>卷积神经网络：k·n·d²（k = 3）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="329"/>
@@ -1243,8 +1243,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="82"/>
-        <location filename="../../attnviz/gui/head_grid.py" line="355"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="581"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="375"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="615"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -1261,7 +1261,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="570"/>
         <source>Cost per layer: self-attention, recurrent, convolutional</source>
-        <translation>每层的开销：自注意力、循环、卷积</translation>
+        <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="668"/>
@@ -1410,7 +1410,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="423"/>
         <source>Decoder self-attention (causal)</source>
-        <translation>解码器自注意力（因果）</translation>
+        <translation>解码器自注意力（因果掩蔽）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="35"/>
@@ -1593,32 +1593,32 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="406"/>
         <location filename="../../attnviz/gallery.py" line="401"/>
         <source>epoch</source>
-        <translation>轮</translation>
+        <translation>迭代周期</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="260"/>
         <source>epoch {epoch} could not be saved: {error}; {kept}</source>
-        <translation>无法保存第 {epoch} 轮：{error}；{kept}</translation>
+        <translation>无法保存第 {epoch} 个迭代周期：{error}；{kept}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="202"/>
         <source>epoch {epoch}/{epochs}</source>
-        <translation>第 {epoch}/{epochs} 轮</translation>
+        <translation>迭代周期 {epoch}/{epochs}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="253"/>
         <source>epoch {epoch}: training BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
-        <translation>第 {epoch} 轮：训练集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
+        <translation>第 {epoch} 个迭代周期：训练集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="252"/>
         <source>epoch {epoch}: validation BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
-        <translation>第 {epoch} 轮：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
+        <translation>第 {epoch} 个迭代周期：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="134"/>
         <source>Epochs</source>
-        <translation>轮数</translation>
+        <translation>迭代周期数</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/errors.py" line="20"/>
@@ -1722,7 +1722,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出全部注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="354"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="374"/>
         <source>Export all heads as one picture or table…</source>
         <translation>将所有头导出为一张图片或表格…</translation>
     </message>
@@ -1749,7 +1749,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="580"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="614"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -1812,7 +1812,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="826"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
-        <translation>键或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
+        <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="278"/>
@@ -1922,12 +1922,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/attention.py" line="223"/>
         <source>head {head}</source>
-        <translation>头 {head}</translation>
+        <translation>第 {head} 个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/positional.py" line="170"/>
         <source>head {number}</source>
-        <translation>头 {number}</translation>
+        <translation>第 {number} 个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="133"/>
@@ -2174,19 +2174,19 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/attention.py" line="222"/>
         <location filename="../../attnviz/figures/rollout.py" line="58"/>
         <source>layer {layer}</source>
-        <translation>层 {layer}</translation>
+        <translation>第 {layer} 层</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="586"/>
         <location filename="../../attnviz/core/training_history.py" line="23"/>
         <location filename="../../attnviz/figures/attention.py" line="72"/>
         <source>layer {layer} · head {head}</source>
-        <translation>层 {layer} · 头 {head}</translation>
+        <translation>第 {layer} 层 · 第 {head} 个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/training_history.py" line="24"/>
         <source>layer {layer} · mean of {heads} heads</source>
-        <translation>层 {layer} · {heads} 个头的平均</translation>
+        <translation>第 {layer} 层 · {heads} 个头的平均</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="132"/>
@@ -2196,7 +2196,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/rollout.py" line="58"/>
         <source>layers 1–{last}</source>
-        <translation>层 1–{last}</translation>
+        <translation>第 1–{last} 层</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="109"/>
@@ -2345,8 +2345,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码：查询能否关注键 j？（1 = 能）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="193"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="207"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="213"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="216"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -2398,7 +2398,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="481"/>
         <source>midway: step {step:,} · agreement {agreement:.0f} %</source>
-        <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f} %</translation>
+        <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="134"/>
@@ -2435,27 +2435,27 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="36"/>
         <source>Nadaraya–Watson kernel regression</source>
-        <translation>Nadaraya–Watson 核回归</translation>
+        <translation>Nadaraya-Watson 核回归</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/kinds.py" line="143"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
-        <translation>Nadaraya–Watson 核回归（注意力汇聚）</translation>
+        <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="49"/>
         <source>Nadaraya–Watson kernel regression on f(x) = 2 sin x + x^0.8 (50 noisy points)</source>
-        <translation>在 f(x) = 2 sin x + x^0.8 上的 Nadaraya–Watson 核回归（50 个带噪声的点）</translation>
+        <translation>在 f(x) = 2 sin x + x^0.8 上的 Nadaraya-Watson 核回归（50 个带噪声的点）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="148"/>
         <source>Nadaraya–Watson predictions ({kernel} kernel, h = {bandwidth:.2f})</source>
-        <translation>Nadaraya–Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
+        <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="515"/>
         <source>Nadaraya–Watson: training data and the true function</source>
-        <translation>Nadaraya–Watson：训练数据与真实函数</translation>
+        <translation>Nadaraya-Watson：训练数据与真实函数</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="67"/>
@@ -2485,12 +2485,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="585"/>
         <source>no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; keys: {keys}</source>
-        <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；键：{keys}</translation>
+        <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="52"/>
         <source>No causal mask: this RNN decoder reads its prefix through its state</source>
-        <translation>没有因果掩码：此 RNN 解码器通过其状态读取前缀</translation>
+        <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/compare.py" line="68"/>
@@ -2546,7 +2546,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/training/resume.py" line="105"/>
         <source>no training state at {path}: there is nothing to resume (a run writes it after each epoch and removes it when its schedule is done)</source>
-        <translation>{path} 处没有训练状态：没有可继续的运行（训练在每轮结束后写入状态，并在全部计划完成后删除它）</translation>
+        <translation>{path} 处没有训练状态：没有可继续的运行（训练在每个迭代周期结束后写入状态，并在整个调度完成后删除它）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="154"/>
@@ -2668,7 +2668,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="386"/>
         <source>One query recomputed: cross-attention layer {layer} · head {head} · query {query!r} (largest difference {difference:.0e})</source>
-        <translation>重算一个查询：编码器－解码器注意力 层 {layer} · 头 {head} · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
+        <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="775"/>
@@ -2819,12 +2819,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/panels.py" line="146"/>
         <source>parametric (learned w = {w:.2f})</source>
-        <translation>带参数（学得 w = {w:.2f}）</translation>
+        <translation>带参数（学到的 w = {w:.2f}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/kernel.py" line="71"/>
         <source>parametric (learned w)</source>
-        <translation>带参数（学得的 w）</translation>
+        <translation>带参数（学到的 w）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="117"/>
@@ -2834,7 +2834,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="147"/>
         <source>Parametric attention pooling (learned w = {w:.2f})</source>
-        <translation>带参数注意力汇聚（学得 w = {w:.2f}）</translation>
+        <translation>带参数注意力汇聚（学到的 w = {w:.2f}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="526"/>
@@ -2860,17 +2860,17 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="257"/>
         <source>Passes over the 8,192 training examples (or the file's pairs)</source>
-        <translation>遍历 8,192 个训练样本（或文件中的句对）的轮数</translation>
+        <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="115"/>
         <source>Passes over the 8,192 training examples (the kernel regression: SGD steps)</source>
-        <translation>遍历 8,192 个训练样本的轮数（核回归：SGD 步数）</translation>
+        <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="726"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
-        <translation>训练轮数（默认 {epochs}；kernel-regression 为 {kernel_epochs}）</translation>
+        <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="124"/>
@@ -2916,7 +2916,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="740"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
-        <translation>峰值学习率（默认：{rates}；kernel-regression 为 {kernel_rate:g}）</translation>
+        <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/render/figure_files.py" line="48"/>
@@ -3070,22 +3070,22 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/rollout.py" line="59"/>
         <source>prompt layers 1–</source>
-        <translation>提示层 1–</translation>
+        <translation>提示词，层 1–</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/kinds.py" line="41"/>
         <source>prompt self-attention</source>
-        <translation>提示自注意力</translation>
+        <translation>提示词自注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/rollout.py" line="129"/>
         <source>prompt tokens</source>
-        <translation>提示词元</translation>
+        <translation>提示词的词元</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="64"/>
         <source>Prompt | answer causal mask, step {step}</source>
-        <translation>提示 | 回答的因果掩码，第 {step} 步</translation>
+        <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/computation.py" line="169"/>
@@ -3116,7 +3116,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/rollout.py" line="81"/>
         <source>queries (prompt positions)</source>
-        <translation>查询（提示位置）</translation>
+        <translation>查询（提示词位置）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="47"/>
@@ -3151,7 +3151,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/kernel.py" line="161"/>
         <source>Query x = {query:.2f}: non-parametric ŷ = {nonparametric:.3f}, parametric ŷ = {parametric:.3f}. Learned w = {w:.3f} (bandwidth 1/|w| = {bandwidth:.3f}). Test MSE: non-parametric {mse_np:.3f}, parametric {mse_p:.3f}.</source>
-        <translation>查询 x = {query:.2f}：非参数 ŷ = {nonparametric:.3f}，带参数 ŷ = {parametric:.3f}。学得的 w = {w:.3f}（带宽 1/|w| = {bandwidth:.3f}）。测试 MSE：非参数 {mse_np:.3f}，带参数 {mse_p:.3f}。</translation>
+        <translation>查询 x = {query:.2f}：非参数 ŷ = {nonparametric:.3f}，带参数 ŷ = {parametric:.3f}。学到的 w = {w:.3f}（带宽 1/|w| = {bandwidth:.3f}）。测试 MSE：非参数 {mse_np:.3f}，带参数 {mse_p:.3f}。</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="140"/>
@@ -3172,7 +3172,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/scoring.py" line="153"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
-        <translation>第 {step} 步的查询“{query}”。{note}它的键是英文及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
+        <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="156"/>
@@ -3207,7 +3207,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="333"/>
         <source>recurrent: n·d²</source>
-        <translation>循环：n·d²</translation>
+        <translation>循环神经网络：n·d²</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="97"/>
@@ -3268,7 +3268,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/training/train.py" line="180"/>
         <source>resuming epoch {epoch} at batch {batch} (step {step:,}) from {path}</source>
-        <translation>从 {path} 继续第 {epoch} 轮，自第 {batch} 批（第 {step:,} 步）起</translation>
+        <translation>从 {path} 继续第 {epoch} 个迭代周期，自第 {batch} 批（第 {step:,} 步）起</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/tasks.py" line="137"/>
@@ -3389,18 +3389,18 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="536"/>
         <source>Scaled dot-product attention on the toy example</source>
-        <translation>玩具示例上的缩放点积注意力</translation>
+        <translation>小例子上的缩放点积注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="248"/>
         <source>Scaled dot-product attention on the toy: weights 1/2 and 1/6</source>
-        <translation>玩具示例上的缩放点积注意力：权重为 1/2 和 1/6</translation>
+        <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/kinds.py" line="121"/>
         <location filename="../../attnviz/core/kinds.py" line="140"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
-        <translation>每个头的缩放点积评分，因果：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
+        <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/kinds.py" line="116"/>
@@ -3424,7 +3424,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="41"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="42"/>
         <source>score {value:.4f}</source>
         <translation>评分 {value:.4f}</translation>
     </message>
@@ -3481,7 +3481,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/kinds.py" line="41"/>
         <source>self-attention (prompt + answer)</source>
-        <translation>自注意力（提示 + 回答）</translation>
+        <translation>自注意力（提示词 + 回答）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="94"/>
@@ -3658,7 +3658,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/rollout.py" line="106"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
-        <translation>第 {step} 步的源归因：解码器层 {layer} 的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
+        <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/rollout.py" line="91"/>
@@ -3684,7 +3684,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/compare.py" line="42"/>
         <source>source view (renormalised over the English)</source>
-        <translation>源视图（在英文上重新归一化）</translation>
+        <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/rollout.py" line="60"/>
@@ -3694,12 +3694,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/rollout.py" line="127"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
-        <translation>第 {step} 步注意力展开的源视图，{layers}：来自每个提示词元的份额</translation>
+        <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="36"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
-        <translation>源视图：回答对提示的自注意力权重，未重新归一化：每行之和为提示所占的份额（其余在回答上）。</translation>
+        <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="150"/>
@@ -3789,7 +3789,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="168"/>
         <source>step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -&gt; {said}</source>
-        <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f} %{agreement}；{probe} -&gt; {said}</translation>
+        <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f}%{agreement}；{probe} -&gt; {said}</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="89"/>
@@ -3815,7 +3815,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="734"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
-        <translation>N 轮后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
+        <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="127"/>
@@ -3825,7 +3825,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="120"/>
         <source>Stop after this many minutes even if epochs remain (0: no limit)</source>
-        <translation>训练达到此分钟数后即停止，即使还有未完成的轮（0：不限）</translation>
+        <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="732"/>
@@ -3840,7 +3840,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/training/train.py" line="268"/>
         <source>stopped; continue the schedule with the same command and --resume ({path})</source>
-        <translation>已停止；用同一命令加 --resume 继续计划（{path}）</translation>
+        <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="340"/>
@@ -4043,7 +4043,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="122"/>
         <source>The input whose attention map is drawn after every snapshot</source>
-        <translation>每个快照之后绘制其注意力图的输入</translation>
+        <translation>探针输入（probe input）：每个快照之后都会绘制其注意力图的输入</translation>
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
@@ -4134,7 +4134,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/render/figure_files.py" line="67"/>
         <source>the PNG scale must be a number from {low:g} to {high:g}, got {scale!r}</source>
-        <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，收到 {scale!r}</translation>
+        <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="144"/>
@@ -4154,7 +4154,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="168"/>
         <source>the prompt of this {kind}</source>
-        <translation>此 {kind} 的提示</translation>
+        <translation>此 {kind} 的提示词</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="543"/>
@@ -4379,7 +4379,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/sequence.py" line="47"/>
         <source>this model records no prompt self-attention</source>
-        <translation>此模型没有记录提示的自注意力</translation>
+        <translation>此模型没有记录提示词的自注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="101"/>
@@ -4445,7 +4445,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="482"/>
         <source>trained: step {step:,} · agreement {agreement:.0f} %</source>
-        <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f} %</translation>
+        <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="146"/>
@@ -4465,7 +4465,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/training/train.py" line="230"/>
         <source>training diverged in epoch {epoch}: the weights became NaN or infinite (try a smaller --lr than {lr:g}); {kept}</source>
-        <translation>第 {epoch} 轮训练发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
+        <translation>训练在第 {epoch} 个迭代周期发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="300"/>
@@ -4556,7 +4556,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="553"/>
         <source>Transformer decoder self-attention (causal: masked cells marked)</source>
-        <translation>Transformer 解码器自注意力（因果：被掩蔽的单元格已标出）</translation>
+        <translation>Transformer 解码器自注意力（因果掩蔽：被掩蔽的单元格已标出）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="551"/>
@@ -4608,12 +4608,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="777"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
-        <translation>english&lt;TAB&gt;french 句对的 TSV 文件</translation>
+        <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="720"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
-        <translation>english&lt;TAB&gt;french 句对的 TSV 文件（必需；kernel-regression 不需要）</translation>
+        <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="34"/>
@@ -4708,7 +4708,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="480"/>
         <source>untrained: step {step:,} · agreement {agreement:.0f} %</source>
-        <translation>未训练：第 {step:,} 步 · 对齐一致率 {agreement:.0f} %</translation>
+        <translation>未训练：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
         <location filename="../../attnviz/argparse_text.py" line="12"/>
@@ -4786,7 +4786,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="41"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="42"/>
         <source>weight {value:.4f}</source>
         <translation>权重 {value:.4f}</translation>
     </message>
@@ -4896,7 +4896,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="100"/>
         <source>wrote {out}: learned w={w:.3f}, loss {before:.2f} -&gt; {after:.2f}</source>
-        <translation>已写入 {out}：学得 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
+        <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="119"/>
@@ -4911,7 +4911,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="194"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
-        <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f} %，对齐一致率 {agreement:.0f} %</translation>
+        <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="40"/>
@@ -5037,7 +5037,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/training/bleu.py" line="16"/>
         <source>{hypotheses} hypotheses but {references} reference lists</source>
-        <translation>{hypotheses} 个假设，但有 {references} 组参考译文</translation>
+        <translation>{hypotheses} 个候选译文，但有 {references} 组参考译文</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="202"/>
@@ -5062,7 +5062,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/session_file.py" line="209"/>
         <source>{key!r} must be from {low} to {high}, got {value}</source>
-        <translation>{key!r} 必须在 {low} 到 {high} 之间，收到 {value}</translation>
+        <translation>{key!r} 必须在 {low} 到 {high} 之间，实际为 {value}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="224"/>
@@ -5088,7 +5088,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="178"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
-        <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 轮，每轮 {steps} 步；Ctrl-C 停止并保存</translation>
+        <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="89"/>
@@ -5098,12 +5098,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/computation.py" line="97"/>
         <source>{kind} · layer {layer} · head {head} · query {query} ({token!r})</source>
-        <translation>{kind} · 层 {layer} · 头 {head} · 查询 {query}（{token!r}）</translation>
+        <translation>{kind} · 第 {layer} 层 · 第 {head} 个头 · 查询 {query}（{token!r}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="164"/>
         <source>{kind}: {train:,} training pairs, {val:,} validation pairs; vocab {src:,} en / {tgt:,} fr; {parameters:,} parameters; device {device}</source>
-        <translation>{kind}：{train:,} 个训练句对，{val:,} 个验证句对；词表 {src:,} en / {tgt:,} fr；{parameters:,} 个参数；设备 {device}</translation>
+        <translation>{kind}：{train:,} 个训练句对，{val:,} 个验证句对；词表：英语 {src:,}，法语 {tgt:,}；{parameters:,} 个参数；设备 {device}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="72"/>
@@ -5116,7 +5116,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{label} · 强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="198"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="218"/>
         <source>{layer} · {head} · query {query} → key {key}: {value}</source>
         <translation>{layer} · {head} · 查询 {query} → 键 {key}：{value}</translation>
     </message>
@@ -5153,7 +5153,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/compare.py" line="63"/>
         <source>{model} followed the final translation: the hypothesis on show at this search step is not the start of the final translation</source>
-        <translation>{model} 沿用了最终译文：此搜索步显示的假设不是最终译文的开头</translation>
+        <translation>{model} 沿用了最终译文：此搜索步显示的候选序列不是最终译文的开头</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/compare.py" line="58"/>
@@ -5168,7 +5168,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="406"/>
         <source>{model}: BLEU per epoch (no loss was recorded)</source>
-        <translation>{model}：每轮的 BLEU（未记录损失）</translation>
+        <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/compare.py" line="61"/>
@@ -5188,7 +5188,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gallery.py" line="401"/>
         <source>{model}: training loss per epoch</source>
-        <translation>{model}：每轮的训练损失</translation>
+        <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/limits.py" line="146"/>
@@ -5399,7 +5399,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/training/train.py" line="227"/>
         <source>{path} holds epoch {epoch}</source>
-        <translation>{path} 保存的是第 {epoch} 轮</translation>
+        <translation>{path} 保存的是第 {epoch} 个迭代周期的模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/unopenable.py" line="63"/>
@@ -5826,7 +5826,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="208"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="217"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
@@ -5963,12 +5963,12 @@ Open the session with that checkpoint?</source>
         <location filename="../../attnviz/core/hf/computation.py" line="200"/>
         <location filename="../../attnviz/core/query_computation.py" line="248"/>
         <source>α = softmax(s) over visible keys (causal mask: j ≤ {row})</source>
-        <translation>α = softmax(s)，在可见的键上（因果掩码：j ≤ {row}）</translation>
+        <translation>α = softmax(s)，在可见的键上（因果掩蔽，自回归：j ≤ {row}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/computation.py" line="197"/>
         <source>α = softmax(s) over visible keys (causal mask: j ≤ {row}; the source view is keys 1–{prompt})</source>
-        <translation>α = softmax(s)，在可见的键上（因果掩码：j ≤ {row}；源视图为键 1–{prompt}）</translation>
+        <translation>α = softmax(s)，在可见的键上（因果掩蔽，自回归：j ≤ {row}；源视图为键 1–{prompt}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/computation.py" line="202"/>
