@@ -29,7 +29,7 @@
         <translation>详情见 {path}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="113"/>
+        <location filename="../../attnviz/figures/editions.py" line="122"/>
         <source> or </source>
         <translation> 或 </translation>
     </message>
@@ -61,7 +61,7 @@
         <translation>书中图表(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="173"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="203"/>
         <source>&amp;Copy heatmap</source>
         <translation>复制热图(&amp;C)</translation>
     </message>
@@ -71,7 +71,7 @@
         <translation>解码(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="171"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="201"/>
         <source>&amp;Export heatmap…</source>
         <translation>导出热图(&amp;E)…</translation>
     </message>
@@ -395,7 +395,7 @@
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="272"/>
+        <location filename="../../attnviz/gallery.py" line="296"/>
         <source>0…7 in binary: the lower bit alternates fastest, like PE's high-frequency columns</source>
         <translation>0…7 的二进制表示：越低的位交替越快，就像位置编码中的高频列</translation>
     </message>
@@ -544,12 +544,12 @@
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="535"/>
+        <location filename="../../attnviz/gallery.py" line="569"/>
         <source>Additive attention on the toy example</source>
         <translation>小例子上的加性注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="244"/>
+        <location filename="../../attnviz/gallery.py" line="268"/>
         <source>Additive attention on the toy: weights 1/2 and 1/6</source>
         <translation>小例子上的加性注意力：权重为 1/2 和 1/6</translation>
     </message>
@@ -580,7 +580,7 @@
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="55"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="56"/>
         <source>All heads</source>
         <translation>所有头</translation>
     </message>
@@ -631,17 +631,17 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="86"/>
+        <location filename="../../attnviz/figures/editions.py" line="94"/>
         <source>Attention Cues</source>
         <translation>注意力提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="513"/>
+        <location filename="../../attnviz/gallery.py" line="546"/>
         <source>Attention cues: the identity matrix as attention weights</source>
         <translation>注意力提示：以单位矩阵作为注意力权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="87"/>
+        <location filename="../../attnviz/gallery.py" line="111"/>
         <source>Attention cues: weights of an identity attention (10 × 10)</source>
         <translation>注意力提示：单位矩阵注意力的权重（10 × 10）</translation>
     </message>
@@ -656,12 +656,12 @@
         <translation>两个模型在源句子上的注意力及其差异</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="88"/>
+        <location filename="../../attnviz/figures/editions.py" line="96"/>
         <source>Attention Pooling by Similarity</source>
         <translation>基于相似度的注意力汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="87"/>
+        <location filename="../../attnviz/figures/editions.py" line="95"/>
         <source>Attention Pooling: Nadaraya-Watson Kernel Regression</source>
         <translation>注意力汇聚：Nadaraya-Watson 核回归</translation>
     </message>
@@ -676,7 +676,7 @@
         <translation>注意力展开（Abnar &amp; Zuidema, 2020）沿着编码器的所有层把注意力一路追溯到输入词元。每层的各头取平均，残差连接通过混入单位矩阵来建模（0.5·注意力 + 0.5·I，各行重新归一化），然后从第一层开始把各层的矩阵相乘。源归因把解码器各头平均后的编码器－解码器注意力经过编码器的注意力展开传递下去，从而把每个输出步追溯到源语言的词，而不是编码器的状态。仅解码器模型只有一个因果自注意力：它的注意力展开覆盖整个序列，每个回答位置的展开行被截取到提示词的列：即其中从提示词中每个词元流入的份额（其余部分来自目前已生成的回答）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="39"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="40"/>
         <source>Attention rollout (Abnar &amp; Zuidema, 2020): heads averaged, 0.5·A + 0.5·I for the residual, rows renormalised, layers multiplied. Hover here for more.</source>
         <translation>注意力展开（attention rollout；Abnar &amp; Zuidema, 2020）：各头取平均，以 0.5·A + 0.5·I 表示残差，行重新归一化，各层相乘。悬停在此查看详情。</translation>
     </message>
@@ -691,8 +691,8 @@
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="89"/>
-        <location filename="../../attnviz/figures/editions.py" line="90"/>
+        <location filename="../../attnviz/figures/editions.py" line="97"/>
+        <location filename="../../attnviz/figures/editions.py" line="98"/>
         <source>Attention Scoring Functions</source>
         <translation>注意力评分函数</translation>
     </message>
@@ -728,7 +728,7 @@
         <translation>attnviz 不知道 {architecture} 从何处获取位置信息。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="359"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="395"/>
         <source>attnviz flip-book: {model} · {sentence}</source>
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
@@ -753,7 +753,7 @@
         <translation>attnviz 只支持 {languages}；不支持 {code}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="295"/>
+        <location filename="../../attnviz/gallery.py" line="319"/>
         <source>attnviz train: linear warm-up, cosine decay (same peak)</source>
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
@@ -816,7 +816,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="608"/>
+        <location filename="../../attnviz/gallery.py" line="652"/>
         <source>attnviz: the book's attention figures</source>
         <translation>attnviz：书中的注意力图表</translation>
     </message>
@@ -853,22 +853,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="517"/>
+        <location filename="../../attnviz/gallery.py" line="550"/>
         <source>Average pooling</source>
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="110"/>
+        <location filename="../../attnviz/gallery.py" line="134"/>
         <source>average pooling</source>
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="518"/>
+        <location filename="../../attnviz/gallery.py" line="551"/>
         <source>Average pooling is the non-parametric pooling with the constant kernel.</source>
         <translation>平均汇聚就是使用常数核的非参数汇聚。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="109"/>
+        <location filename="../../attnviz/gallery.py" line="133"/>
         <source>Average pooling: every prediction is the mean of the training y</source>
         <translation>平均汇聚：每个预测都是训练样本 y 的均值</translation>
     </message>
@@ -884,27 +884,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>回到原来的窗口布局（Esc）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="91"/>
+        <location filename="../../attnviz/figures/editions.py" line="99"/>
         <source>Bahdanau Attention</source>
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="411"/>
+        <location filename="../../attnviz/gallery.py" line="435"/>
         <source>Bahdanau attention</source>
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="538"/>
+        <location filename="../../attnviz/gallery.py" line="572"/>
         <source>Bahdanau attention of the trained model</source>
         <translation>训练好的模型的 Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="415"/>
+        <location filename="../../attnviz/gallery.py" line="439"/>
         <source>Bahdanau model</source>
         <translation>Bahdanau 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="540"/>
+        <location filename="../../attnviz/gallery.py" line="574"/>
         <source>Bahdanau model: training curve</source>
         <translation>Bahdanau 模型：训练曲线</translation>
     </message>
@@ -929,8 +929,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="196"/>
-        <location filename="../../attnviz/gallery.py" line="207"/>
+        <location filename="../../attnviz/gallery.py" line="220"/>
+        <location filename="../../attnviz/gallery.py" line="231"/>
         <source>batch</source>
         <translation>批量</translation>
     </message>
@@ -981,22 +981,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 X11 上打开窗口之前：Qt 的 xcb 平台插件能否找到它需要的每个共享库？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="336"/>
+        <location filename="../../attnviz/gallery.py" line="360"/>
         <source>billions of operations</source>
         <translation>运算量（十亿次）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="547"/>
+        <location filename="../../attnviz/gallery.py" line="581"/>
         <source>Binary representations of 0…7</source>
         <translation>0…7 的二进制表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="274"/>
+        <location filename="../../attnviz/gallery.py" line="298"/>
         <source>bit</source>
         <translation>位</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="273"/>
+        <location filename="../../attnviz/gallery.py" line="297"/>
         <source>bit {n}</source>
         <translation>位 {n}</translation>
     </message>
@@ -1021,7 +1021,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>书中图表 — attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="163"/>
+        <location filename="../../attnviz/gallery.py" line="187"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="28"/>
         <source>boxcar</source>
         <translation>矩形</translation>
@@ -1042,8 +1042,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开“%(filename)s”：%(error)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="129"/>
-        <location filename="../../attnviz/gui/export_actions.py" line="277"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="124"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1098,7 +1097,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请在左侧选择一张图。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="256"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="291"/>
         <source>Choose a full folder path to export into (got {folder!r}).</source>
         <translation>请选择要导出到的完整文件夹路径（实际为 {folder!r}）。</translation>
     </message>
@@ -1119,7 +1118,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择一个用于比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="261"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="296"/>
         <source>Choose at least one format to export.</source>
         <translation>请至少选择一种导出格式。</translation>
     </message>
@@ -1139,7 +1138,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击树中的一个候选序列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="45"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="46"/>
         <source>Click a row of the Attention heatmap, or pick a query here.</source>
         <translation>点击“注意力”热图中的一行，或在此选择一个查询。</translation>
     </message>
@@ -1149,7 +1148,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="265"/>
+        <location filename="../../attnviz/gallery.py" line="289"/>
         <source>col {d}</source>
         <translation>列 {d}</translation>
     </message>
@@ -1200,18 +1199,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>计算过程</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="33"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="34"/>
         <source>Computing all heads…</source>
         <translation>正在计算所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="192"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="193"/>
         <location filename="../../attnviz/session/panels.py" line="104"/>
         <source>Computing the query…</source>
         <translation>正在计算查询…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="20"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="21"/>
         <source>Computing the rollout…</source>
         <translation>正在计算注意力展开…</translation>
     </message>
@@ -1221,7 +1220,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="164"/>
+        <location filename="../../attnviz/gallery.py" line="188"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="29"/>
         <source>constant</source>
         <translation>常数</translation>
@@ -1232,12 +1231,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="334"/>
+        <location filename="../../attnviz/gallery.py" line="358"/>
         <source>convolutional: k·n·d² (k = 3)</source>
         <translation>卷积神经网络：k·n·d²（k = 3）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="329"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="365"/>
         <source>Copied the heatmap to the clipboard</source>
         <translation>已将热图复制到剪贴板</translation>
     </message>
@@ -1259,7 +1258,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="570"/>
+        <location filename="../../attnviz/gallery.py" line="605"/>
         <source>Cost per layer: self-attention, recurrent, convolutional</source>
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
@@ -1284,7 +1283,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法将会话保存到 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="226"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="256"/>
         <source>Could not write the file: {kind}: {error}</source>
         <translation>无法写入文件：{kind}：{error}</translation>
     </message>
@@ -1320,7 +1319,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="402"/>
+        <location filename="../../attnviz/gallery.py" line="426"/>
         <source>cross-entropy per token</source>
         <translation>每个词元的交叉熵</translation>
     </message>
@@ -1392,10 +1391,10 @@ Install them with:  sudo apt-get install {packages}
         <translation>将两个或更多句子一起解码，以查看填充的作用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="34"/>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="60"/>
-        <source>decoder layer </source>
-        <translation>解码器层 </translation>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="35"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="62"/>
+        <source>decoder layer {n}</source>
+        <translation>解码器第 {n} 层</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/rollout.py" line="110"/>
@@ -1408,7 +1407,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="423"/>
+        <location filename="../../attnviz/gallery.py" line="447"/>
         <source>Decoder self-attention (causal)</source>
         <translation>解码器自注意力（因果掩蔽）</translation>
     </message>
@@ -1418,7 +1417,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器（GPT 式）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="456"/>
+        <location filename="../../attnviz/gallery.py" line="482"/>
         <source>Decoder-only Transformer</source>
         <translation>仅解码器 Transformer</translation>
     </message>
@@ -1507,7 +1506,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="277"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="178"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="340"/>
         <source>Drawing attention maps…</source>
         <translation>正在绘制注意力图…</translation>
     </message>
@@ -1517,12 +1517,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="128"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="157"/>
         <source>Drawing the flip-book ({frames})…</source>
         <translation>正在绘制翻页动画（{frames}）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="410"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="446"/>
         <source>Drawing {name}…</source>
         <translation>正在绘制 {name}…</translation>
     </message>
@@ -1542,10 +1542,10 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个输出数字的来源位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="32"/>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="59"/>
-        <source>encoder layers 1–</source>
-        <translation>编码器层 1–</translation>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="33"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="60"/>
+        <source>encoder layers 1–{n}</source>
+        <translation>编码器第 1–{n} 层</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/kinds.py" line="27"/>
@@ -1553,33 +1553,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="427"/>
+        <location filename="../../attnviz/gallery.py" line="451"/>
         <source>Encoder–decoder attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="443"/>
+        <location filename="../../attnviz/gallery.py" line="467"/>
         <source>Encoder–decoder vs decoder-only on the same sentence</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="559"/>
+        <location filename="../../attnviz/gallery.py" line="594"/>
         <source>Encoder–decoder vs decoder-only on the same sentence: cross-attention beside the decoder-only model's source view</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比：编码器－解码器注意力与仅解码器模型的源视图并列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="258"/>
+        <location filename="../../attnviz/gallery.py" line="282"/>
         <source>encoding dimension</source>
         <translation>编码维度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="236"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="237"/>
         <location filename="../../attnviz/session/decoding.py" line="83"/>
         <source>Encoding…</source>
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="326"/>
+        <location filename="../../attnviz/gallery.py" line="350"/>
         <source>entropy of the weights (nats)</source>
         <translation>权重的熵（奈特）</translation>
     </message>
@@ -1589,9 +1589,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>Epanechnikov</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="139"/>
-        <location filename="../../attnviz/gallery.py" line="406"/>
-        <location filename="../../attnviz/gallery.py" line="401"/>
+        <location filename="../../attnviz/gallery.py" line="163"/>
+        <location filename="../../attnviz/gallery.py" line="430"/>
+        <location filename="../../attnviz/gallery.py" line="425"/>
         <source>epoch</source>
         <translation>迭代周期</translation>
     </message>
@@ -1641,7 +1641,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="147"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="148"/>
         <source>Every key is masked: the row is all zeros (attnviz never divides by zero).</source>
         <translation>所有键都被掩蔽：该行全为 0（attnviz 从不除以零）。</translation>
     </message>
@@ -1702,17 +1702,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>需要一个参数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="172"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="202"/>
         <source>Export &amp;all maps…</source>
         <translation>导出全部注意力图(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="174"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="204"/>
         <source>Export &amp;flip-book…</source>
         <translation>导出翻页动画(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="279"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="178"/>
         <source>Export all</source>
         <translation>全部导出</translation>
     </message>
@@ -1733,13 +1733,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出已取消：没有写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="130"/>
-        <location filename="../../attnviz/gui/export_actions.py" line="418"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="158"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="454"/>
         <source>Export flip-book</source>
         <translation>导出翻页动画</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="338"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="374"/>
         <source>Export heatmap</source>
         <translation>导出热图</translation>
     </message>
@@ -1779,22 +1779,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出树…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="382"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="418"/>
         <source>Exported the flip-book ({frames}): {files}</source>
         <translation>已导出翻页动画（{frames}）：{files}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="381"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="417"/>
         <source>Exported the flip-book ({frames}): {files}. {notice}</source>
         <translation>已导出翻页动画（{frames}）：{files}。{notice}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="300"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="325"/>
         <source>Exported {count} files and {name} into {folder}</source>
         <translation>已将 {count} 个文件和 {name} 导出到 {folder}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="243"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="273"/>
         <source>Exported {path}</source>
         <translation>已导出 {path}</translation>
     </message>
@@ -1842,7 +1842,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="42"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="43"/>
         <source>Follow</source>
         <translation>跟随</translation>
     </message>
@@ -1872,7 +1872,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="163"/>
+        <location filename="../../attnviz/gallery.py" line="187"/>
         <source>Gaussian</source>
         <translation>高斯</translation>
     </message>
@@ -1913,13 +1913,6 @@ Install them with:  sudo apt-get install {packages}
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="52"/>
-        <location filename="../../attnviz/gui/panels/computation.py" line="38"/>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="45"/>
-        <source>head </source>
-        <translation>头 </translation>
-    </message>
-    <message>
         <location filename="../../attnviz/figures/attention.py" line="223"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
@@ -1928,6 +1921,13 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/positional.py" line="170"/>
         <source>head {number}</source>
         <translation>第 {number} 个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="53"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="39"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="46"/>
+        <source>head {n}</source>
+        <translation>第 {n} 个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="133"/>
@@ -2077,12 +2077,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="166"/>
+        <location filename="../../attnviz/gallery.py" line="190"/>
         <source>Kernels K(u) as functions of the distance u = (x − xᵢ)/h</source>
         <translation>核 K(u) 作为距离 u = (x − xᵢ)/h 的函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="530"/>
+        <location filename="../../attnviz/gallery.py" line="563"/>
         <source>Kernels side by side</source>
         <translation>各种核的并列对比</translation>
     </message>
@@ -2092,17 +2092,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>键位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="325"/>
+        <location filename="../../attnviz/gallery.py" line="349"/>
         <source>key width d</source>
         <translation>键的维度 d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="221"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="222"/>
         <source>key {number} &lt;b&gt;{token}&lt;/b&gt;: score {score:.3f}, weight {weight:.4f}</source>
         <translation>键 {number} &lt;b&gt;{token}&lt;/b&gt;：评分 {score:.3f}，权重 {weight:.4f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="223"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="224"/>
         <source>key {number} &lt;b&gt;{token}&lt;/b&gt;: score {score:.3f}, weight {weight:.4f} (masked)</source>
         <translation>键 {number} &lt;b&gt;{token}&lt;/b&gt;：评分 {score:.3f}，权重 {weight:.4f}（已掩蔽）</translation>
     </message>
@@ -2129,12 +2129,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>键（输入词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="390"/>
+        <location filename="../../attnviz/gallery.py" line="414"/>
         <source>keys (source tokens)</source>
         <translation>键（源词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="149"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="150"/>
         <source>Keys from position {position} on are masked: their weight is exactly 0 and the other weights renormalize.</source>
         <translation>从位置 {position} 起的键被掩蔽：其权重恰为 0，其余权重重新归一化。</translation>
     </message>
@@ -2149,7 +2149,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="99"/>
+        <location filename="../../attnviz/figures/editions.py" line="108"/>
         <source>Large-Scale Pretraining with Transformers</source>
         <translation>基于 Transformer 的大规模预训练</translation>
     </message>
@@ -2162,13 +2162,6 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/query_computation.py" line="171"/>
         <source>layer</source>
         <translation>层</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="52"/>
-        <location filename="../../attnviz/gui/panels/computation.py" line="38"/>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="45"/>
-        <source>layer </source>
-        <translation>层 </translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="222"/>
@@ -2187,6 +2180,13 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/training_history.py" line="24"/>
         <source>layer {layer} · mean of {heads} heads</source>
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="53"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="39"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="46"/>
+        <source>layer {n}</source>
+        <translation>第 {n} 层</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="132"/>
@@ -2215,33 +2215,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>可学习位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="296"/>
+        <location filename="../../attnviz/gallery.py" line="320"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="564"/>
+        <location filename="../../attnviz/gallery.py" line="599"/>
         <source>Learning to copy (the diagonal): the map untrained, midway and trained</source>
         <translation>学习复制（对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="565"/>
+        <location filename="../../attnviz/gallery.py" line="600"/>
         <source>Learning to reverse (the anti-diagonal): the map untrained, midway and trained</source>
         <translation>学习反转（反对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="567"/>
+        <location filename="../../attnviz/gallery.py" line="602"/>
         <source>Learning to rewrite dates (crossing lines): the map untrained, midway and trained</source>
         <translation>学习改写日期（交叉的线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="566"/>
+        <location filename="../../attnviz/gallery.py" line="601"/>
         <source>Learning to sort (a permutation): the map untrained, midway and trained</source>
         <translation>学习排序（一个置换）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="296"/>
-        <location filename="../../attnviz/gallery.py" line="568"/>
+        <location filename="../../attnviz/gallery.py" line="320"/>
+        <location filename="../../attnviz/gallery.py" line="603"/>
         <source>Learning-rate schedules</source>
         <translation>学习率调度</translation>
     </message>
@@ -2307,7 +2307,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在加载 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="232"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="233"/>
         <location filename="../../attnviz/gui/panels/masks.py" line="35"/>
         <location filename="../../attnviz/gui/panels/masks.py" line="36"/>
         <source>Loading…</source>
@@ -2320,7 +2320,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="71"/>
-        <location filename="../../attnviz/gallery.py" line="139"/>
+        <location filename="../../attnviz/gallery.py" line="163"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
@@ -2356,27 +2356,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分 [2, 1, 0.5, 3, -1] 在有效长度 3 下的掩蔽 softmax 操作：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="207"/>
+        <location filename="../../attnviz/gallery.py" line="231"/>
         <source>Masked softmax with a valid length per query (2-D valid lengths)</source>
         <translation>每个查询各有一个有效长度的掩蔽 softmax 操作（二维有效长度）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="533"/>
+        <location filename="../../attnviz/gallery.py" line="567"/>
         <source>Masked softmax, a valid length per query</source>
         <translation>掩蔽 softmax 操作，每个查询一个有效长度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="532"/>
+        <location filename="../../attnviz/gallery.py" line="566"/>
         <source>Masked softmax, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作，有效长度为 2 和 3</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="196"/>
+        <location filename="../../attnviz/gallery.py" line="220"/>
         <source>Masked softmax: two sequences, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作：两个序列，有效长度为 2 和 3</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="58"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="59"/>
         <source>Masking:</source>
         <translation>掩蔽：</translation>
     </message>
@@ -2396,7 +2396,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>菜单</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="481"/>
+        <location filename="../../attnviz/gallery.py" line="507"/>
         <source>midway: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -2417,18 +2417,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>超过 {most} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="93"/>
-        <location filename="../../attnviz/figures/editions.py" line="93"/>
+        <location filename="../../attnviz/figures/editions.py" line="101"/>
+        <location filename="../../attnviz/figures/editions.py" line="101"/>
         <source>Multi-Head Attention</source>
         <translation>多头注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="541"/>
+        <location filename="../../attnviz/gallery.py" line="575"/>
         <source>Multi-head attention: every head of every layer</source>
         <translation>多头注意力：每一层的每一个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="419"/>
+        <location filename="../../attnviz/gallery.py" line="443"/>
         <source>Multi-head self-attention</source>
         <translation>多头自注意力</translation>
     </message>
@@ -2453,7 +2453,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="515"/>
+        <location filename="../../attnviz/gallery.py" line="548"/>
         <source>Nadaraya–Watson: training data and the true function</source>
         <translation>Nadaraya-Watson：训练数据与真实函数</translation>
     </message>
@@ -2483,7 +2483,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>这一步下一个词元的概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="585"/>
+        <location filename="../../attnviz/gallery.py" line="624"/>
         <source>no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; keys: {keys}</source>
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
@@ -2519,7 +2519,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>尚无历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="152"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="153"/>
         <source>No key is masked (the real valid length).</source>
         <translation>没有键被掩蔽（真实的有效长度）。</translation>
     </message>
@@ -2561,22 +2561,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>非参数（{kernel}，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="116"/>
+        <location filename="../../attnviz/gallery.py" line="140"/>
         <source>Non-parametric attention pooling (Gaussian kernel, h = 1)</source>
         <translation>非参数注意力汇聚（高斯核，h = 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="520"/>
+        <location filename="../../attnviz/gallery.py" line="553"/>
         <source>Non-parametric attention pooling: prediction</source>
         <translation>非参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="522"/>
+        <location filename="../../attnviz/gallery.py" line="555"/>
         <source>Non-parametric attention pooling: weights</source>
         <translation>非参数注意力汇聚：权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="123"/>
+        <location filename="../../attnviz/gallery.py" line="147"/>
         <source>Non-parametric pooling weights (test × train, Gaussian, h = 1)</source>
         <translation>非参数汇聚的权重（测试 × 训练，高斯核，h = 1）</translation>
     </message>
@@ -2616,6 +2616,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/editions.py" line="23"/>
+        <source>Not in the book</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="22"/>
+        <source>not in the book</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/data.py" line="32"/>
         <source>not UTF-8</source>
         <translation>不是 UTF-8</translation>
@@ -2646,7 +2656,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="274"/>
+        <location filename="../../attnviz/gallery.py" line="298"/>
         <source>number</source>
         <translation>数</translation>
     </message>
@@ -2666,7 +2676,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="386"/>
+        <location filename="../../attnviz/gallery.py" line="410"/>
         <source>One query recomputed: cross-attention layer {layer} · head {head} · query {query!r} (largest difference {difference:.0e})</source>
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
@@ -2691,7 +2701,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点（Ctrl+O）即可开始。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="234"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="235"/>
         <source>Open a checkpoint to see attention</source>
         <translation>打开一个检查点以查看注意力</translation>
     </message>
@@ -2726,7 +2736,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>改为打开内置模型 {name}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="335"/>
+        <location filename="../../attnviz/gallery.py" line="359"/>
         <source>Operations per layer as the sequence grows (d = 512; Table 1 of the paper)</source>
         <translation>每层运算量随序列增长的变化（d = 512；论文表 1）</translation>
     </message>
@@ -2796,12 +2806,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>维度对 i</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="68"/>
+        <location filename="../../attnviz/figures/editions.py" line="76"/>
         <source>paper {where}</source>
         <translation>论文 {where}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="294"/>
+        <location filename="../../attnviz/gallery.py" line="318"/>
         <source>paper: warm-up, then 1/√step (d_model 512, 4000 warm-up)</source>
         <translation>论文：先预热，再按 1/√step 衰减（d_model 512，预热 4000 步）</translation>
     </message>
@@ -2832,28 +2842,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数（w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="147"/>
+        <location filename="../../attnviz/gallery.py" line="171"/>
         <source>Parametric attention pooling (learned w = {w:.2f})</source>
         <translation>带参数注意力汇聚（学到的 w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="526"/>
+        <location filename="../../attnviz/gallery.py" line="559"/>
         <source>Parametric attention pooling: prediction</source>
         <translation>带参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="139"/>
-        <location filename="../../attnviz/gallery.py" line="524"/>
+        <location filename="../../attnviz/gallery.py" line="163"/>
+        <location filename="../../attnviz/gallery.py" line="557"/>
         <source>Parametric attention pooling: training loss</source>
         <translation>带参数注意力汇聚：训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="528"/>
+        <location filename="../../attnviz/gallery.py" line="561"/>
         <source>Parametric attention pooling: weights</source>
         <translation>带参数注意力汇聚：权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="156"/>
+        <location filename="../../attnviz/gallery.py" line="180"/>
         <source>Parametric pooling weights: sharper than the non-parametric ones</source>
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
@@ -2894,12 +2904,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="419"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="455"/>
         <source>PDF, a page per step, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每步一页，旁边另存一个 GIF 动画 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="279"/>
+        <location filename="../../attnviz/gallery.py" line="303"/>
         <source>PE · PEᵀ: nearby positions have similar encodings</source>
         <translation>PE · PEᵀ：相近位置的编码彼此相似</translation>
     </message>
@@ -2925,7 +2935,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="175"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="205"/>
         <source>PNG &amp;scale</source>
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
@@ -2935,7 +2945,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="436"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="472"/>
         <source>PNG exports and copies are now drawn at {scale:g}× the figure's base size</source>
         <translation>PNG 导出和复制现在按图基本尺寸的 {scale:g}× 绘制</translation>
     </message>
@@ -2972,32 +2982,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="449"/>
+        <location filename="../../attnviz/gallery.py" line="473"/>
         <source>Positional encoding of the shipped Transformer: {positions} positions × {dimensions} dimensions</source>
         <translation>内置 Transformer 的位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="549"/>
+        <location filename="../../attnviz/gallery.py" line="584"/>
         <source>Positional encoding of the trained Transformer</source>
         <translation>训练好的 Transformer 的位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="545"/>
+        <location filename="../../attnviz/gallery.py" line="579"/>
         <source>Positional encoding table</source>
         <translation>位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="546"/>
+        <location filename="../../attnviz/gallery.py" line="580"/>
         <source>Positional encoding: dimensions 6–9</source>
         <translation>位置编码：第 6–9 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="266"/>
+        <location filename="../../attnviz/gallery.py" line="290"/>
         <source>Positional encoding: dimensions 6–9 over positions</source>
         <translation>位置编码：第 6–9 维随位置的变化</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="257"/>
+        <location filename="../../attnviz/gallery.py" line="281"/>
         <source>Positional encoding: {positions} positions × {dimensions} dimensions</source>
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
@@ -3007,7 +3017,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="56"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="57"/>
         <source>Pre-softmax scores</source>
         <translation>softmax 前的评分</translation>
     </message>
@@ -3022,8 +3032,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="117"/>
-        <location filename="../../attnviz/gallery.py" line="148"/>
+        <location filename="../../attnviz/gallery.py" line="141"/>
+        <location filename="../../attnviz/gallery.py" line="172"/>
         <source>prediction</source>
         <translation>预测</translation>
     </message>
@@ -3068,9 +3078,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="59"/>
-        <source>prompt layers 1–</source>
-        <translation>提示词，层 1–</translation>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="60"/>
+        <source>prompt layers 1–{n}</source>
+        <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/kinds.py" line="41"/>
@@ -3104,7 +3114,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
-        <location filename="../../attnviz/gallery.py" line="73"/>
+        <location filename="../../attnviz/gallery.py" line="97"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
@@ -3124,27 +3134,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 x</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="86"/>
+        <location filename="../../attnviz/figures/editions.py" line="94"/>
         <source>Queries, Keys, and Values</source>
         <translation>查询、键和值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="237"/>
+        <location filename="../../attnviz/gallery.py" line="261"/>
         <source>query</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="39"/>
-        <source>query </source>
-        <translation>查询 </translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="287"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="288"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f} (masked)</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}（已掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="290"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="291"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f}, score {score:.3f}</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}，评分 {score:.3f}</translation>
     </message>
@@ -3159,18 +3164,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 x = {x:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="183"/>
-        <location filename="../../attnviz/gallery.py" line="183"/>
+        <location filename="../../attnviz/gallery.py" line="207"/>
+        <location filename="../../attnviz/gallery.py" line="207"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
         <source>query {n}</source>
-        <translation>查询 {n}</translation>
+        <translation>第 {n} 个查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="155"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="156"/>
         <source>Query “{query}” at step {step}. {note}</source>
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="153"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="154"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
@@ -3205,7 +3211,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>读取管道可能永远等待写入方</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="333"/>
+        <location filename="../../attnviz/gallery.py" line="357"/>
         <source>recurrent: n·d²</source>
         <translation>循环神经网络：n·d²</translation>
     </message>
@@ -3225,12 +3231,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="609"/>
+        <location filename="../../attnviz/gallery.py" line="653"/>
         <source>Rendered by &lt;code&gt;attnviz figures&lt;/code&gt; from attnviz's own code: the attention chapter of &lt;i&gt;Dive into Deep Learning&lt;/i&gt; and “Attention Is All You Need”. Sections are numbered as in {edition}; the number in {other} stands beside each (&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; numbers them that way).</source>
         <translation>由 &lt;code&gt;attnviz figures&lt;/code&gt; 用 attnviz 自己的代码绘制：&lt;i&gt;《动手学深度学习》&lt;/i&gt;的注意力机制一章与“Attention Is All You Need”。节号按 {edition} 编排；{other} 中的节号列在每节旁边（&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; 按该版本编号）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="315"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="351"/>
         <source>Replace</source>
         <translation>替换</translation>
     </message>
@@ -3246,7 +3252,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 中的同名文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="312"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="348"/>
         <source>Replace files?</source>
         <translation>替换文件？</translation>
     </message>
@@ -3291,12 +3297,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>RNN + 加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="455"/>
+        <location filename="../../attnviz/gallery.py" line="481"/>
         <source>RNN + additive attention</source>
         <translation>RNN + 加性注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="455"/>
+        <location filename="../../attnviz/gallery.py" line="481"/>
         <location filename="../../attnviz/gui/panels/train.py" line="34"/>
         <source>RNN + dot-product attention</source>
         <translation>RNN + 点积注意力</translation>
@@ -3327,7 +3333,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>旋转（RoPE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="266"/>
+        <location filename="../../attnviz/gallery.py" line="290"/>
         <source>row (position)</source>
         <translation>行（位置）</translation>
     </message>
@@ -3387,12 +3393,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在保存 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="536"/>
+        <location filename="../../attnviz/gallery.py" line="570"/>
         <source>Scaled dot-product attention on the toy example</source>
         <translation>小例子上的缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="248"/>
+        <location filename="../../attnviz/gallery.py" line="272"/>
         <source>Scaled dot-product attention on the toy: weights 1/2 and 1/6</source>
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
@@ -3414,7 +3420,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="65"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="66"/>
         <source>score</source>
         <translation>评分</translation>
     </message>
@@ -3429,7 +3435,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分 {value:.4f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="65"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="66"/>
         <source>Scores before softmax</source>
         <translation>softmax 之前的评分</translation>
     </message>
@@ -3484,13 +3490,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="94"/>
-        <location filename="../../attnviz/figures/editions.py" line="95"/>
+        <location filename="../../attnviz/figures/editions.py" line="102"/>
+        <location filename="../../attnviz/figures/editions.py" line="103"/>
         <source>Self-Attention and Positional Encoding</source>
         <translation>自注意力和位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="332"/>
+        <location filename="../../attnviz/gallery.py" line="356"/>
         <source>self-attention: n²·d</source>
         <translation>自注意力：n²·d</translation>
     </message>
@@ -3520,13 +3526,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="336"/>
+        <location filename="../../attnviz/gallery.py" line="360"/>
         <source>sequence length n</source>
         <translation>序列长度 n</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="187"/>
-        <location filename="../../attnviz/gallery.py" line="187"/>
+        <location filename="../../attnviz/gallery.py" line="211"/>
+        <location filename="../../attnviz/gallery.py" line="211"/>
         <source>sequence {n}</source>
         <translation>序列 {n}</translation>
     </message>
@@ -3581,12 +3587,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>在窗口中实时显示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="57"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="58"/>
         <source>Show masked cells</source>
         <translation>显示掩蔽单元格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="44"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="45"/>
         <source>Show the newest query of the step on show (the row the decoder just computed)</source>
         <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
     </message>
@@ -3631,12 +3637,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练历史的第 {number} 个快照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="322"/>
+        <location filename="../../attnviz/gallery.py" line="346"/>
         <source>softmax entropy, q·k</source>
         <translation>softmax 的熵，q·k</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="323"/>
+        <location filename="../../attnviz/gallery.py" line="347"/>
         <source>softmax entropy, q·k / √d</source>
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
@@ -3687,9 +3693,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="60"/>
-        <source>source view after layers 1–</source>
-        <translation>源视图，经过层 1–</translation>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="62"/>
+        <source>source view after layers 1–{n}</source>
+        <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/rollout.py" line="127"/>
@@ -3697,7 +3703,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="36"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="37"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
@@ -3750,12 +3756,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码以展开束搜索树</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="121"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="122"/>
         <source>Step the decoder to see the scores of its current query.</source>
         <translation>单步解码以查看当前查询的评分。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="188"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="189"/>
         <source>Step the decoder: its queries appear one per step.</source>
         <translation>单步解码：每一步出现一个查询。</translation>
     </message>
@@ -3863,7 +3869,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="104"/>
+        <location filename="../../attnviz/figures/editions.py" line="113"/>
         <source>Table 1</source>
         <translation>表 1</translation>
     </message>
@@ -3895,8 +3901,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="125"/>
-        <location filename="../../attnviz/gallery.py" line="158"/>
+        <location filename="../../attnviz/gallery.py" line="149"/>
+        <location filename="../../attnviz/gallery.py" line="182"/>
         <source>test x (sorted)</source>
         <translation>测试 x（已排序）</translation>
     </message>
@@ -3921,17 +3927,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="92"/>
+        <location filename="../../attnviz/figures/editions.py" line="100"/>
         <source>The Bahdanau Attention Mechanism</source>
         <translation>Bahdanau 注意力机制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="177"/>
+        <location filename="../../attnviz/gallery.py" line="201"/>
         <source>The bandwidth h: Gaussian pooling weights (test × train)</source>
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="608"/>
+        <location filename="../../attnviz/gallery.py" line="652"/>
         <source>The book's attention figures</source>
         <translation>书中的注意力图表</translation>
     </message>
@@ -3991,7 +3997,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>你所读的《动手学深度学习》版本：显示的是该版本的节号（另一版本的节号列在旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="531"/>
+        <location filename="../../attnviz/gallery.py" line="564"/>
         <source>The effect of the bandwidth</source>
         <translation>带宽的影响</translation>
     </message>
@@ -4157,7 +4163,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的提示词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="543"/>
+        <location filename="../../attnviz/gallery.py" line="577"/>
         <source>The Q·K·V computation of one query, with the trained model's numbers</source>
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
@@ -4242,7 +4248,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练历史的快照未按步数排序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="96"/>
+        <location filename="../../attnviz/figures/editions.py" line="104"/>
         <source>The Transformer Architecture</source>
         <translation>Transformer 架构</translation>
     </message>
@@ -4257,7 +4263,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="509"/>
+        <location filename="../../attnviz/gallery.py" line="535"/>
         <source>The window shows the h = 0.1 panel; change the bandwidth there to see the others.</source>
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
@@ -4294,7 +4300,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有源：source_tokens 为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="322"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="358"/>
         <source>There is nothing to copy yet.</source>
         <translation>还没有可复制的内容。</translation>
     </message>
@@ -4304,7 +4310,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可复制的内容：热图是空的。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="232"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="262"/>
         <source>There is nothing to export yet.</source>
         <translation>还没有可导出的内容。</translation>
     </message>
@@ -4314,7 +4320,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可导出的内容：某一步的热图是空的。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="273"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="315"/>
         <source>There is nothing to export yet: step the decoder first.</source>
         <translation>还没有可导出的内容：请先单步解码。</translation>
     </message>
@@ -4324,18 +4330,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可导出的内容：解码还没有任何步骤。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="334"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="370"/>
         <location filename="../../attnviz/render/figure_files.py" line="259"/>
         <source>There is nothing to export yet: the heatmap is empty.</source>
         <translation>还没有可导出的内容：热图是空的。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="266"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="305"/>
         <source>There is nothing to export yet: type a sentence first.</source>
         <translation>还没有可导出的内容：请先输入一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="355"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="391"/>
         <source>There is nothing to make a flip-book of yet: decode a sentence first.</source>
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
@@ -4443,7 +4449,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="482"/>
+        <location filename="../../attnviz/gallery.py" line="508"/>
         <source>trained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -4453,7 +4459,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练集 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="103"/>
+        <location filename="../../attnviz/gallery.py" line="127"/>
         <source>Training data and the true function</source>
         <translation>训练数据与真实函数</translation>
     </message>
@@ -4484,8 +4490,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="70"/>
-        <location filename="../../attnviz/gallery.py" line="138"/>
-        <location filename="../../attnviz/gallery.py" line="400"/>
+        <location filename="../../attnviz/gallery.py" line="162"/>
+        <location filename="../../attnviz/gallery.py" line="424"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
@@ -4496,7 +4502,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="143"/>
-        <location filename="../../attnviz/gallery.py" line="97"/>
+        <location filename="../../attnviz/gallery.py" line="121"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="68"/>
         <source>training points</source>
         <translation>训练样本</translation>
@@ -4507,7 +4513,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练已继续。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="296"/>
+        <location filename="../../attnviz/gallery.py" line="320"/>
         <source>training step</source>
         <translation>训练步数</translation>
     </message>
@@ -4533,8 +4539,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（键）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="125"/>
-        <location filename="../../attnviz/gallery.py" line="158"/>
+        <location filename="../../attnviz/gallery.py" line="149"/>
+        <location filename="../../attnviz/gallery.py" line="182"/>
         <source>training x (sorted)</source>
         <translation>训练 x（已排序）</translation>
     </message>
@@ -4549,17 +4555,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练中：{summary}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="96"/>
+        <location filename="../../attnviz/figures/editions.py" line="104"/>
+        <location filename="../../attnviz/figures/editions.py" line="107"/>
         <source>Transformer</source>
         <translation>Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="553"/>
+        <location filename="../../attnviz/gallery.py" line="588"/>
         <source>Transformer decoder self-attention (causal: masked cells marked)</source>
         <translation>Transformer 解码器自注意力（因果掩蔽：被掩蔽的单元格已标出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="551"/>
+        <location filename="../../attnviz/gallery.py" line="586"/>
         <source>Transformer encoder self-attention, layer × head</source>
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
@@ -4569,17 +4576,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="556"/>
+        <location filename="../../attnviz/gallery.py" line="591"/>
         <source>Transformer encoder–decoder attention</source>
         <translation>Transformer 编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="98"/>
-        <source>Transformer: decoder-only models</source>
-        <translation>Transformer：仅解码器模型</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/gallery.py" line="558"/>
+        <location filename="../../attnviz/gallery.py" line="593"/>
         <source>Transformer: training curve</source>
         <translation>Transformer：训练曲线</translation>
     </message>
@@ -4600,7 +4602,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="144"/>
-        <location filename="../../attnviz/gallery.py" line="98"/>
+        <location filename="../../attnviz/gallery.py" line="122"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="69"/>
         <source>true f(x) = 2 sin x + x^0.8</source>
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
@@ -4621,12 +4623,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>两个或更多长度不同的句子，每行一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="237"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="238"/>
         <source>Type a sentence to see attention</source>
         <translation>输入一个句子以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="89"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="90"/>
         <source>Type a sentence to see the computation of a query.</source>
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
@@ -4656,7 +4658,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>意外错误：{kind}：{error}。attnviz 仍在运行。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="324"/>
+        <location filename="../../attnviz/gallery.py" line="348"/>
         <source>uniform over 10 keys (log 10)</source>
         <translation>10 个键上的均匀分布（log 10）</translation>
     </message>
@@ -4666,7 +4668,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的注意力类型 {kind!r}；请使用 {kinds} 之一</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="112"/>
+        <location filename="../../attnviz/figures/editions.py" line="121"/>
         <source>unknown book edition {text}; choose {choices} ({names})</source>
         <translation>未知的书籍版本 {text}；请选择 {choices}（{names}）</translation>
     </message>
@@ -4706,7 +4708,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法识别的参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="480"/>
+        <location filename="../../attnviz/gallery.py" line="506"/>
         <source>untrained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>未训练：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -4716,15 +4718,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="51"/>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="143"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="52"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="144"/>
         <source>valid length {length}</source>
         <translation>有效长度 {length}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="194"/>
-        <location filename="../../attnviz/gallery.py" line="237"/>
-        <location filename="../../attnviz/gallery.py" line="239"/>
+        <location filename="../../attnviz/gallery.py" line="218"/>
+        <location filename="../../attnviz/gallery.py" line="261"/>
+        <location filename="../../attnviz/gallery.py" line="263"/>
         <source>valid length {n}</source>
         <translation>有效长度 {n}</translation>
     </message>
@@ -4739,18 +4741,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>有效长度 {valid}（共 {width}）：键 {first}–{last} 为 &lt;pad&gt;，在 softmax 之前被掩蔽（权重恰为 0，灰色）。数值与单独解码时相同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="205"/>
+        <location filename="../../attnviz/gallery.py" line="229"/>
         <source>valid lengths {lengths}</source>
         <translation>有效长度 {lengths}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="407"/>
-        <location filename="../../attnviz/gallery.py" line="405"/>
+        <location filename="../../attnviz/gallery.py" line="431"/>
+        <location filename="../../attnviz/gallery.py" line="429"/>
         <source>validation BLEU</source>
         <translation>验证集 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="266"/>
+        <location filename="../../attnviz/gallery.py" line="290"/>
         <source>value</source>
         <translation>值</translation>
     </message>
@@ -4775,13 +4777,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="100"/>
+        <location filename="../../attnviz/figures/editions.py" line="109"/>
         <source>Watching attention learn (tasks whose right alignment is known)</source>
         <translation>观察注意力的学习过程（对齐已知的任务）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="157"/>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="66"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="67"/>
         <source>weight</source>
         <translation>权重</translation>
     </message>
@@ -4791,13 +4793,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重 {value:.4f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="177"/>
-        <location filename="../../attnviz/gallery.py" line="239"/>
+        <location filename="../../attnviz/gallery.py" line="201"/>
+        <location filename="../../attnviz/gallery.py" line="263"/>
         <source>weights</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="66"/>
+        <location filename="../../attnviz/gui/panels/scoring.py" line="67"/>
         <source>Weights after masked softmax</source>
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
@@ -4807,12 +4809,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示所选句子的哪种注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="569"/>
+        <location filename="../../attnviz/gallery.py" line="604"/>
         <source>Why dot products are scaled by √d</source>
         <translation>为什么点积要除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="325"/>
+        <location filename="../../attnviz/gallery.py" line="349"/>
         <source>Why scale by √d: unscaled scores saturate the softmax as d grows</source>
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
@@ -4867,12 +4869,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>写入 Hugging Face 文件夹需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="304"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="331"/>
         <source>Writing {count} files into {folder}…</source>
         <translation>正在将 {count} 个文件写入 {folder}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="246"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="276"/>
         <source>Writing {name}…</source>
         <translation>正在写入 {name}…</translation>
     </message>
@@ -4969,7 +4971,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 行{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="310"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="346"/>
         <source>{count} file(s) in {folder} already exist and would be replaced:
 
 {names}</source>
@@ -5014,7 +5016,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="379"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="415"/>
         <source>{first} and {second}</source>
         <translation>{first} 和 {second}</translation>
     </message>
@@ -5121,12 +5123,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{layer} · {head} · 查询 {query} → 键 {key}：{value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="493"/>
+        <location filename="../../attnviz/gallery.py" line="519"/>
         <source>{learner} learning to {task}: its attention finds {alignment}</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="492"/>
+        <location filename="../../attnviz/gallery.py" line="518"/>
         <source>{learner} learning to {task}: its attention finds {alignment} (its best-aligned head: {head})</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
@@ -5166,7 +5168,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="406"/>
+        <location filename="../../attnviz/gallery.py" line="430"/>
         <source>{model}: BLEU per epoch (no loss was recorded)</source>
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
@@ -5186,7 +5188,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="401"/>
+        <location filename="../../attnviz/gallery.py" line="425"/>
         <source>{model}: training loss per epoch</source>
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
@@ -5871,7 +5873,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{title}（最后一层，各头平均；红色：{model} 关注更多）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="117"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="118"/>
         <source>{title}: weights recomputed from q, k and the mask; largest difference from the model's own weights {difference:.1e}.</source>
         <translation>{title}：由 q、k 和掩码重新计算的权重；与模型自身权重的最大差异为 {difference:.1e}。</translation>
     </message>
@@ -5950,7 +5952,7 @@ Open the session with that checkpoint?</source>
         <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="389"/>
+        <location filename="../../attnviz/gallery.py" line="413"/>
         <source>α = softmax(q·k_j / √d), by hand</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
     </message>
@@ -5981,7 +5983,7 @@ Open the session with that checkpoint?</source>
         <translation>α = softmax(s)，在可见的键上（填充掩码：j &lt; {length}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="389"/>
+        <location filename="../../attnviz/gallery.py" line="413"/>
         <source>α, the model's own</source>
         <translation>α，模型自身的输出</translation>
     </message>

@@ -26,6 +26,7 @@ from attnviz.gui.decoding_area import FIRST_STEP_HINT
 from attnviz.gui.grid_pixels import GridPicture, grid_picture
 from attnviz.gui.head_grid import HeadGrid
 from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.numbered import set_numbered
 from attnviz.gui.wrap_row import WrapRow
 from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
@@ -49,8 +50,8 @@ class AttentionPanel(QtWidgets.QWidget):
         self.kind_box = QtWidgets.QComboBox()
         self.layer_box = QtWidgets.QSpinBox()
         self.head_box = QtWidgets.QSpinBox()
-        for box, prefix in ((self.layer_box, tr("layer ")), (self.head_box, tr("head "))):
-            box.setPrefix(prefix)
+        for box, prefix in ((self.layer_box, tr("layer {n}")), (self.head_box, tr("head {n}"))):
+            set_numbered(box, prefix)
             box.setRange(1, 1)
         self.all_heads = QtWidgets.QCheckBox(tr("All heads"))
         self.scores = QtWidgets.QCheckBox(tr("Pre-softmax scores"))

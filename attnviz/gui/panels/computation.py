@@ -18,6 +18,7 @@ from attnviz.core.kinds import AttentionKind
 from attnviz.figures.computation import SIGNED_MAP, Stage, computation_stages, computation_title
 from attnviz.figures.panels import MASK_MAP
 from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.numbered import set_numbered
 from attnviz.i18n import tr
 from attnviz.render.figure_painter import argb_table
 from attnviz.session import Session, SessionState, changed
@@ -35,9 +36,9 @@ class ComputationPanel(QtWidgets.QWidget):
         self.computation: QueryComputation | None = None
         self.kind_box = QtWidgets.QComboBox()
         self.layer_box, self.head_box, self.query_box = (QtWidgets.QSpinBox() for _ in range(3))
-        for box, prefix in ((self.layer_box, tr("layer ")), (self.head_box, tr("head ")),
-                            (self.query_box, tr("query "))):
-            box.setPrefix(prefix)
+        for box, prefix in ((self.layer_box, tr("layer {n}")), (self.head_box, tr("head {n}")),
+                            (self.query_box, tr("query {n}"))):
+            set_numbered(box, prefix)
             box.setRange(1, 1)
         self.follow = QtWidgets.QCheckBox(tr("Follow"))
         self.follow.setChecked(True)

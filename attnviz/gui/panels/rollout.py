@@ -14,6 +14,7 @@ from PySide6 import QtWidgets
 from attnviz.figures.rollout import ROLLOUT_METHOD, encoder_rollout_figure, source_attribution_figure
 from attnviz.figures.spec import FigureSpec, empty_figure
 from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.numbered import set_numbered
 from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 
@@ -29,9 +30,9 @@ class RolloutPanel(QtWidgets.QWidget):
         self.state = SessionState()
         self._wanted: dict[str, tuple] = {}  # heatmap name -> what its latest request was for
         self.encoder_layer = QtWidgets.QSpinBox()
-        self.encoder_layer.setPrefix(tr("encoder layers 1–"))
+        set_numbered(self.encoder_layer, tr("encoder layers 1–{n}"))
         self.decoder_layer = QtWidgets.QSpinBox()
-        self.decoder_layer.setPrefix(tr("decoder layer "))
+        set_numbered(self.decoder_layer, tr("decoder layer {n}"))
         for box in (self.encoder_layer, self.decoder_layer):
             box.setRange(1, 1)
         self.encoder = Heatmap()
@@ -56,8 +57,9 @@ class RolloutPanel(QtWidgets.QWidget):
         if changed(old, new, "shown_source"):
             source = new.shown_source
             prompt = source is not None and source.prompt  # a decoder-only model: one sequence, its layers
-            self.encoder_layer.setPrefix(tr("prompt layers 1–") if prompt else tr("encoder layers 1–"))
-            self.decoder_layer.setPrefix(tr("source view after layers 1–") if prompt else tr("decoder layer "))
+            set_numbered(self.encoder_layer, tr("prompt layers 1–{n}") if prompt else tr("encoder layers 1–{n}"))
+            set_numbered(self.decoder_layer,
+                         tr("source view after layers 1–{n}") if prompt else tr("decoder layer {n}"))
             layers = source.encoder_weights.shape[0] if source is not None and source.encoder_weights is not None else 1
             self._set_range(self.encoder_layer, layers, follow_last=True)
             for heatmap in (self.encoder, self.attribution):  # a new sentence: its rollout is not known yet

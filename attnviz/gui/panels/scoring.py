@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.results import DecodeStep, EncodedSource, masked_softmax_row
 from attnviz.figures.attention import shown_index
+from attnviz.gui.numbered import set_numbered
 from attnviz.gui.titled_plot import TitledPlot
 from attnviz.i18n import tr
 from attnviz.session import Session, SessionState, changed
@@ -42,8 +43,8 @@ class ScoringPanel(QtWidgets.QWidget):
         self.formula = QtWidgets.QLabel(" ")
         self.layer_box = QtWidgets.QSpinBox()
         self.head_box = QtWidgets.QSpinBox()
-        for box, prefix in ((self.layer_box, tr("layer ")), (self.head_box, tr("head "))):
-            box.setPrefix(prefix)
+        for box, prefix in ((self.layer_box, tr("layer {n}")), (self.head_box, tr("head {n}"))):
+            set_numbered(box, prefix)
             box.setRange(1, 1)
         self.valid_len = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.valid_len.setRange(0, 0)
