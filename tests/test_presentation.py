@@ -186,26 +186,35 @@ def test_a_status_message_too_long_for_the_bar_ends_in_an_ellipsis_and_keeps_the
     assert bar.currentMessage() == "Text size 150%" and bar.toolTip() == ""
 
 
-def test_presentation_mode_in_chinese_keeps_a_1024_by_700_window_that_size(qtbot, qapp, tmp_path, tiny_models,
-                                                                          errors):
-    """The tallest panel (Train) scrolls in a short dock: 150 % text does not make the window taller."""
-    from attnviz import i18n
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_presentation_mode_at_1024_by_700_fits_the_window_the_top_5_and_every_label(qtbot, qapp, tmp_path, errors,
+                                                                                   language):
+    """The tallest panel (Train) scrolls in a short dock: 150 % text does not make the window taller; the top-5
+    table shows its five rows without a scroll bar and the main map labels every token of a 10-word sentence."""
     from attnviz.gui.language import install_language
+    from attnviz.paths import DEFAULT_CHECKPOINT
 
-    install_language(qapp, i18n.CHINESE)
+    install_language(qapp, language)
     try:
         window = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
         qtbot.addWidget(window)
         window.resize(1024, 700)
         window.show()
-        window.load(tiny_models["transformer"][0])
-        window.set_sentence("a b c", run=True)
+        window.load(DEFAULT_CHECKPOINT)
+        window.set_sentence("i think we should go home before it rains .", run=True)
         settle(window)
         window.presentation_action.trigger()
         settle(window)
         assert window.size() == QtCore.QSize(1024, 700) and window.minimumSizeHint().height() <= 700
+        topk = window.topk
+        assert topk.rowCount() == 5 and topk.viewport().height() >= 5 * topk.rowHeight(0)
+        assert not topk.verticalScrollBar().isVisible()
+        heatmap = window.attention.heatmap
+        layout = heatmap.figure_layout()
+        assert [t for _, t in layout.col_ticks] == list(heatmap.spec.col_labels)
+        assert [t for _, t in layout.row_ticks] == list(heatmap.spec.row_labels)
         window.presentation_action.trigger()
         settle(window)
         assert window.size() == QtCore.QSize(1024, 700)
     finally:
-        install_language(qapp, i18n.ENGLISH)
+        install_language(qapp, "en")

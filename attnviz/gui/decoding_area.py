@@ -111,6 +111,33 @@ class OutputView(QtWidgets.QTextBrowser):
             bar.setValue(bar.maximum())
 
 
+class BlankHidingLabel(QtWidgets.QLabel):
+    """A label that takes no room while its text is blank (a notice, the beam list): at 1024×700 with large
+    text those lines are what the top-5 table needs to show its five rows. ``allowed`` False keeps it hidden."""
+
+    def __init__(self, text: str = "", parent: QtWidgets.QWidget | None = None):
+        super().__init__(text, parent)
+        self.allowed = True
+        self._follow()
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._follow()
+
+    def clear(self) -> None:
+        super().clear()
+        self._follow()
+
+    def set_allowed(self, allowed: bool) -> None:
+        self.allowed = allowed
+        self._follow()
+
+    def _follow(self) -> None:
+        shown = self.allowed and bool(self.text().strip())
+        if shown == self.isHidden():  # (only a change re-lays out the area)
+            self.setVisible(shown)
+
+
 class FixedTextLabel(QtWidgets.QLabel):
     """A label as large as ``sample`` in its font, whatever text it shows: a label whose text changes
     every step would otherwise lay the window out again each time. Its size follows font changes."""
@@ -227,7 +254,7 @@ class DecodingArea(QtWidgets.QWidget):
         self.sentence = QtWidgets.QLineEdit()
         self.sentence.setPlaceholderText(tr("Type an English sentence…"))
         self.sentence.setClearButtonEnabled(True)
-        self.notice = QtWidgets.QLabel(" ")
+        self.notice = BlankHidingLabel(" ")
         self.notice.setWordWrap(True)
         self.notice.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # typed words are shown, never rendered
         palette = self.notice.palette()  # (not a style sheet: see OutputView)
@@ -259,6 +286,7 @@ class DecodingArea(QtWidgets.QWidget):
         self.topk = TopKTable(0, 2)
         self.topk.setHorizontalHeaderLabels([tr("next token"), tr("probability")])
         self.topk.horizontalHeader().setStretchLastSection(True)
+        self.topk.horizontalHeader().hide()  # (the line above names the table: its rows are what fills the room)
         self.topk.verticalHeader().hide()
         self.topk.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.topk.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.NoSelection)
@@ -271,7 +299,7 @@ class DecodingArea(QtWidgets.QWidget):
                                        "Enter to decode"))
         self.force_button = QtWidgets.QPushButton(tr("Force"))
         self.force_button.setToolTip(tr("Decode again taking the typed target words (teacher forcing)"))
-        self.beams = QtWidgets.QLabel()
+        self.beams = BlankHidingLabel()
         self.beams.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.beams.setWordWrap(True)
         self.beams.setToolTip(tr("Beam search keeps this many hypotheses; the best one is shown above"))
@@ -281,6 +309,7 @@ class DecodingArea(QtWidgets.QWidget):
         self.scrub = WrapRow((QtWidgets.QLabel(tr("Steps")), self.timeline, self.step_label), stretch=1)
         self.lecture_row: QtWidgets.QWidget | None = None  # the lecture view's controls, while it is on
         layout = QtWidgets.QVBoxLayout(self)
+        layout.setSpacing(4)  # (with large text on a 700-px screen the top-5 table needs every line)
         layout.addWidget(QtWidgets.QLabel(tr("Source sentence")))
         layout.addWidget(self.sentence)
         layout.addWidget(self.notice)
@@ -318,16 +347,17 @@ class DecodingArea(QtWidgets.QWidget):
             layout.insertWidget(layout.indexOf(self.scrub), row)
             row.show()
         self.lecture_row = row
-        for widget in (self.scrub, self.forcing, self.beams, self.reset_button, self.beam_box):
+        for widget in (self.scrub, self.forcing, self.reset_button, self.beam_box):
             widget.setVisible(not lecture)
-        self.notice.setVisible(not lecture or bool(self.notice.text().strip()))
+        self.beams.set_allowed(not lecture)
         self.setFont(font if font is not None else QtGui.QFont())
 
     def _fit_topk(self) -> None:
         """The top-k table shows its header and TOPK_ROWS rows (more text: taller rows, a taller table)."""
         table = self.topk
         rows = max(table.verticalHeader().defaultSectionSize(), QtGui.QFontMetrics(table.font()).height() + 6)
-        table.setMaximumHeight(table.horizontalHeader().sizeHint().height() + TOPK_ROWS * rows + 2 * table.frameWidth())
+        header = table.horizontalHeader().sizeHint().height() if not table.horizontalHeader().isHidden() else 0
+        table.setMaximumHeight(header + TOPK_ROWS * rows + 2 * table.frameWidth())
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
         super().changeEvent(event)
