@@ -173,6 +173,14 @@ def beams_html(beams: Sequence[Beam]) -> str:
     return "<br>".join([heading, *lines])
 
 
+def _text_scale(widget: QtWidgets.QWidget) -> float:
+    """How much larger ``widget``'s text is than the platform's (presentation mode: 1.5)."""
+    from attnviz.gui.text_size import base_font
+
+    base = QtGui.QFontInfo(base_font()).pixelSize()
+    return QtGui.QFontInfo(widget.font()).pixelSize() / base if base > 0 else 1.0
+
+
 def _signed(value: float) -> str:
     return f"{value:.2f}".replace("-", "−")
 
@@ -329,6 +337,7 @@ class DecodingArea(QtWidgets.QWidget):
         layout.addWidget(self.topk)
         layout.addWidget(self.beams)
         layout.addStretch(1)
+        self._shown: tuple[DecodeStep | None, bool, tuple[int, ...], bool] | None = None  # show_step's arguments
         self._fit_topk()
         self.sentence.textChanged.connect(self.forget_forcing)  # typed, an example, a session: another sentence
 
@@ -363,6 +372,8 @@ class DecodingArea(QtWidgets.QWidget):
         super().changeEvent(event)
         if event.type() == QtCore.QEvent.Type.FontChange:
             self._fit_topk()
+            if self._shown is not None:  # (the translation's size follows the text's: written again)
+                self.show_step(*self._shown)
 
     def forget_forcing(self) -> None:
         """Empty *Force target words*: the words typed there were for the sentence (and model) on show, and
@@ -382,6 +393,7 @@ class DecodingArea(QtWidgets.QWidget):
                   pieces: bool = False) -> None:
         """Draw ``step``'s output (forced: indices of the output tokens the user forced) and its top-k.
         pieces: the tokens are subword pieces: one that continues a word ("·s") is joined to the one before."""
+        self._shown = (step, has_source, forced, pieces)
         if step is None:
             self.output.setText(f"<i>{tr('(press Step or F10)')}</i>" if has_source else "")
             self.topk.setRowCount(0)
@@ -404,10 +416,12 @@ class DecodingArea(QtWidgets.QWidget):
         if words and not step.finished:
             words[-1] = f"<b>{words[-1]}</b>"
         tail = f" <span style='color:gray'>{html.escape(step.token)}</span>" if step.ended else ""
-        # x-large: 1.5 × the widget's font, so that it grows with presentation mode
+        # x-large: 1.5 × the widget's font, so that it grows with presentation mode; large (1.2 ×) once the text
+        # is already large (presentation mode: the top-5 table below needs the lines)
         text = "".join(("" if join or i == 0 else " ") + word for i, (word, join) in enumerate(zip(words, joins,
                                                                                                   strict=True)))
-        self.output.setText(f"<span style='font-size:x-large'>{text}{tail}</span>")
+        size = "large" if _text_scale(self) > 1.2 else "x-large"
+        self.output.setText(f"<span style='font-size:{size}'>{text}{tail}</span>")
         self.topk.setRowCount(len(step.topk_tokens))
         for row, (token, prob) in enumerate(zip(step.topk_tokens, step.topk_probs, strict=True)):
             taken = token == step.token

@@ -213,6 +213,9 @@ def elided_title(metrics: QtGui.QFontMetricsF, text: str, width: float) -> str:
 
 
 TITLE_SEPARATOR = " · "
+_WIDE = "\u3000-\u9fff\uff00-\uffef"  # CJK characters and full-width punctuation
+CJK = re.compile(f"[{_WIDE}]")
+WRAP_UNITS = re.compile(f"[{_WIDE}]|[^\\s{_WIDE}]+|\\s+")  # a character, a Latin word or a space
 
 
 def _greedy_lines(metrics: QtGui.QFontMetricsF, parts: list[str], separator: str, width: float) -> list[str]:
@@ -236,8 +239,13 @@ def wrapped_title(metrics: QtGui.QFontMetricsF, text: str, width: float, max_lin
         return [elided_title(metrics, text, width)]
     lines: list[str] = []
     for line in _greedy_lines(metrics, text.split(TITLE_SEPARATOR), TITLE_SEPARATOR, width):
-        lines += [line] if metrics.horizontalAdvance(line) <= width else _greedy_lines(
-            metrics, line.split(" "), " ", width)
+        if metrics.horizontalAdvance(line) <= width:
+            lines.append(line)
+        elif CJK.search(line):  # Chinese breaks between characters (a Latin word stays whole), not at spaces
+            units = WRAP_UNITS.findall(line)
+            lines += [part.strip() for part in _greedy_lines(metrics, units, "", width)]
+        else:
+            lines += _greedy_lines(metrics, line.split(" "), " ", width)
     if len(lines) > max_lines:  # the last line takes the rest, cut
         end = 0
         for line in lines[:max_lines - 1]:
@@ -287,7 +295,8 @@ def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
     tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in bar_ticks(spec.levels)), default=0.0)
     if not spec.colour_bar:
         bar_width = tick_width = 0.0
-    bar = QtCore.QRectF(grid.right() + 16, top, bar_width, max(grid.height(), 120.0) if spec.colour_bar else 0.0)
+    bar = QtCore.QRectF(grid.right() + 16, top, bar_width,
+                        max(grid.height(), spec.bar_min_px) if spec.colour_bar else 0.0)
     title_width = QtGui.QFontMetricsF(bold).horizontalAdvance(spec.title) + 2 * margin
     width = max(bar.right() + 6 + tick_width + margin, title_width)
     height = max(grid.bottom(), bar.bottom()) + 6 + col_height + 4 + line + margin
