@@ -693,10 +693,12 @@ def _cmd_figures(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     _set_threads(args.threads)
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
-    figures = [NamedFigure(entry.key, entry.build()) for entry in chosen]
+    # (chosen: in the edition's order, its supplementary figures last; files named by its section numbers)
+    figures = [NamedFigure(entry.file_stem(edition), entry.build()) for entry in chosen]
     index = index_html(chosen, [fmt for fmt in formats if fmt != "npy"], edition).encode("utf-8")
     sidecar = {"attnviz_figures": 1, "edition": edition,
-               "figures": [{"file": e.key, "section": e.section.number(edition), "caption": e.caption,
+               "figures": [{"file": e.file_stem(edition), "key": e.key, "section": e.section.number(edition),
+                            "in_book": not e.supplementary(edition), "caption": e.caption,
                             "sections": e.section.numbers} for e in chosen]}
     written = _write_batch(figures, args, formats, sidecar, {"index.html": index})
     print(tr("wrote {figures} figures ({files} files) into {out}; open {index}").format(

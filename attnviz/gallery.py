@@ -31,8 +31,18 @@ from attnviz.core.kernel_regression import (
 from attnviz.core.masking import masked_softmax
 from attnviz.core.positional import positional_encoding_table
 from attnviz.core.training_history import TrainingHistory
+from attnviz.figures import book
 from attnviz.figures.book import BookEntry, Live
-from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, SECTIONS, SHORT_NAMES, Section
+from attnviz.figures.editions import (
+    DEFAULT_EDITION,
+    EDITION_NAMES,
+    EDITIONS,
+    NOT_IN_BOOK_HEADING,
+    SECTIONS,
+    SHORT_NAMES,
+    SUPPLEMENT_PREFIX,
+    Section,
+)
 from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, Series, fit_levels
 from attnviz.i18n import CHINESE, N_, language, tr
 from attnviz.training.train import lr_at
@@ -40,16 +50,18 @@ from attnviz.training.train import lr_at
 
 @dataclass(frozen=True)
 class GalleryEntry:
-    """One figure of the curriculum: ``key`` (file stem, e.g. ``10.3-additive-toy``: numbered as d2l 0.17
-    numbers it, whatever the edition chosen), ``topic`` (its section: a key of editions.SECTIONS), a
-    caption (in English, marked with ``N_``: ``tr(caption)`` where it is shown, as ``tr(live.note)``), the
-    function that computes it, and how the app shows it live (None: only as the figure)."""
+    """One figure of the curriculum: ``key`` (its name, e.g. ``10.3-additive-toy``: numbered as d2l 0.17
+    numbers it, whatever the edition chosen; its file in an edition is ``file_stem(edition)``), ``topic``
+    (its section: a key of editions.SECTIONS), a caption (in English, marked with ``N_``: ``tr(caption)``
+    where it is shown, as ``tr(live.note)``), the function that computes it, how the app shows it live
+    (None: only as the figure) and the editions whose book has the figure (BookEntry.editions)."""
 
     key: str
     topic: str
     caption: str
     build: Callable[[], AnyFigure]
     live: Live | None = None
+    editions: tuple[str, ...] = EDITIONS
 
     @property
     def section(self) -> Section:
@@ -57,7 +69,19 @@ class GalleryEntry:
 
     @property
     def book_entry(self) -> BookEntry:
-        return BookEntry(self.key, self.topic, self.caption, self.live)
+        return BookEntry(self.key, self.topic, self.caption, self.live, self.editions)
+
+    def supplementary(self, edition: str) -> bool:
+        return book.supplementary(self, edition)
+
+    def label(self, edition: str) -> str:
+        return book.label(self, edition)
+
+    def heading(self, edition: str) -> str:
+        return book.heading(self, edition)
+
+    def file_stem(self, edition: str) -> str:
+        return book.file_stem(self, edition)
 
 
 def _numbers(n: int) -> tuple[str, ...]:
@@ -446,9 +470,11 @@ def encoder_decoder_vs_decoder_only() -> AnyFigure:
 def pe_of_model() -> AnyFigure:
     loaded = _shipped("transformer")
     table = np.asarray(positional_encoding_table(loaded.config.max_src_len, loaded.config.num_hiddens))
-    return _heat(table, tr("Positional encoding of the shipped Transformer: {positions} positions × {dimensions} "
-                           "dimensions").format(positions=table.shape[0], dimensions=table.shape[1]),
-                 row_axis=tr("position"), col_axis=tr("dimension"), levels=(-1.0, 1.0), colormap="CET-D1")
+    figure = _heat(table, tr("Positional encoding of the shipped Transformer: {positions} positions × {dimensions} "
+                             "dimensions").format(positions=table.shape[0], dimensions=table.shape[1]),
+                   row_axis=tr("position"), col_axis=tr("dimension"), levels=(-1.0, 1.0), colormap="CET-D1")
+    # (a wide, low map: its colour bar as high as the map, not taller, so the axis name sits under the labels)
+    return replace(figure, bar_min_px=0.0)
 
 
 # -- attnviz: watching attention learn ------------------------------------------------------------
@@ -509,6 +535,13 @@ _PE_LIVE = Live("transformer.safetensors", dock="positional", sentence=BOOK_SENT
 BANDWIDTHS_LIVE = _kernel_live(bandwidth=BOOK_BANDWIDTHS[0], note=N_("The window shows the h = 0.1 panel; change the "
                                                                      "bandwidth there to see the others."))
 
+# Which editions' books have a figure (GalleryEntry.editions; the others list it as "not in the book"), checked
+# against the chapter itself: d2l 0.17 / 第二版 10.2 trains parametric pooling and has no kernel or bandwidth
+# plots; d2l 1.0's 11.2 (Attention Pooling by Similarity) plots the kernels side by side and the weights per
+# bandwidth, and has no parametric pooling. Neither edition draws multi-head maps (10.5), PE · PEᵀ, or compares
+# an encoder–decoder's attention with a decoder-only model's (d2l 1.0's 11.9 only describes GPT).
+OLD_ONLY, NEW_ONLY, NEITHER = ("0.17",), ("1.0",), ()
+
 GALLERY: tuple[GalleryEntry, ...] = (
     GalleryEntry("10.1-attention-cues", "cues", N_("Attention cues: the identity matrix as attention weights"),
                  attention_cues),
@@ -522,13 +555,14 @@ GALLERY: tuple[GalleryEntry, ...] = (
     GalleryEntry("10.2-nonparametric-weights", "pooling", N_("Non-parametric attention pooling: weights"),
                  nw_nonparametric_weights, _NW_LIVE),
     GalleryEntry("10.2-parametric-loss", "pooling", N_("Parametric attention pooling: training loss"),
-                 nw_parametric_loss),
+                 nw_parametric_loss, editions=OLD_ONLY),
     GalleryEntry("10.2-parametric", "pooling", N_("Parametric attention pooling: prediction"), nw_parametric,
-                 _NW_LIVE),
+                 _NW_LIVE, OLD_ONLY),
     GalleryEntry("10.2-parametric-weights", "pooling", N_("Parametric attention pooling: weights"),
-                 nw_parametric_weights, _kernel_live(parametric=True)),
-    GalleryEntry("10.2-kernels", "pooling", N_("Kernels side by side"), nw_kernels),
-    GalleryEntry("10.2-bandwidths", "pooling", N_("The effect of the bandwidth"), nw_bandwidths, BANDWIDTHS_LIVE),
+                 nw_parametric_weights, _kernel_live(parametric=True), OLD_ONLY),
+    GalleryEntry("10.2-kernels", "pooling", N_("Kernels side by side"), nw_kernels, editions=NEW_ONLY),
+    GalleryEntry("10.2-bandwidths", "pooling", N_("The effect of the bandwidth"), nw_bandwidths, BANDWIDTHS_LIVE,
+                 NEW_ONLY),
     GalleryEntry("10.3-masked-softmax", "scoring", N_("Masked softmax, valid lengths 2 and 3"), masked_softmax_example),
     GalleryEntry("10.3-masked-softmax-2d", "scoring", N_("Masked softmax, a valid length per query"),
                  masked_softmax_2d_example),
@@ -539,13 +573,14 @@ GALLERY: tuple[GalleryEntry, ...] = (
                  bahdanau_attention, _translation_live("rnn-additive", "cross-attention", False)),
     GalleryEntry("10.4-bahdanau-training", "bahdanau", N_("Bahdanau model: training curve"), bahdanau_training),
     GalleryEntry("10.5-heads", "multi-head", N_("Multi-head attention: every head of every layer"), transformer_heads,
-                 _translation_live("transformer", "encoder self-attention", True)),
+                 _translation_live("transformer", "encoder self-attention", True), NEITHER),
     GalleryEntry("10.5-one-query", "multi-head", N_("The Q·K·V computation of one query, with the trained model's "
-                                                    "numbers"), one_query_computed, ONE_QUERY_LIVE),
+                                                    "numbers"), one_query_computed, ONE_QUERY_LIVE, NEITHER),
     GalleryEntry("10.6-pe-table", "self-attention", N_("Positional encoding table"), pe_table),
     GalleryEntry("10.6-pe-curves", "self-attention", N_("Positional encoding: dimensions 6–9"), pe_curves),
     GalleryEntry("10.6-binary", "self-attention", N_("Binary representations of 0…7"), pe_binary),
-    GalleryEntry("10.6-pe-similarity", "self-attention", "PE · PEᵀ", pe_similarity),  # (nothing to translate)
+    GalleryEntry("10.6-pe-similarity", "self-attention", "PE · PEᵀ", pe_similarity,  # (nothing to translate)
+                 editions=NEITHER),
     GalleryEntry("10.6-pe-model", "self-attention", N_("Positional encoding of the trained Transformer"), pe_of_model,
                  _PE_LIVE),
     GalleryEntry("10.7-encoder-self", "transformer", N_("Transformer encoder self-attention, layer × head"),
@@ -559,7 +594,7 @@ GALLERY: tuple[GalleryEntry, ...] = (
     GalleryEntry("10.7-encoder-decoder-vs-decoder-only", "decoder-only", N_("Encoder–decoder vs decoder-only on the "
                  "same sentence: cross-attention beside the decoder-only model's source view"),
                  encoder_decoder_vs_decoder_only, Live("transformer.safetensors", "compare", BOOK_SENTENCE,
-                                                       compare_with="decoder-only.safetensors")),
+                                                       compare_with="decoder-only.safetensors"), NEITHER),
     *(GalleryEntry(f"learn-{task}", "watch", caption, functools.partial(learned, task)) for task, caption in (
         ("copy", N_("Learning to copy (the diagonal): the map untrained, midway and trained")),
         ("reverse", N_("Learning to reverse (the anti-diagonal): the map untrained, midway and trained")),
@@ -573,11 +608,15 @@ GALLERY: tuple[GalleryEntry, ...] = (
 
 
 def entries(only: list[str] | None = None, edition: str = DEFAULT_EDITION) -> list[GalleryEntry]:
-    """The gallery, or the entries whose key, or section number in either edition, starts with one of ``only``
-    ("10.6" and "11.6" alike, "paper", "10.3-additive"); ValueError listing the choices if none does."""
+    """The gallery in ``edition``'s order (book.in_edition_order: its supplementary figures last), or the
+    entries whose key, file name in ``edition``, or section number in either edition, starts with one of
+    ``only`` ("10.6" and "11.6" alike, "paper", "10.3-additive", "11.2-kernels", "supplement"); ValueError
+    listing the choices if none does."""
+    ordered = book.in_edition_order(GALLERY, edition)
     if not only:
-        return list(GALLERY)
-    chosen = [e for e in GALLERY if any(e.key.startswith(o) or e.section.matches(o) for o in only)]
+        return ordered
+    chosen = [e for e in ordered if any(e.key.startswith(o) or e.file_stem(edition).startswith(o)
+                                        or e.section.matches(o) for o in only)]
     if not chosen:
         numbers = " ".join(dict.fromkeys(e.section.number(edition) for e in GALLERY if e.section.other_number(edition)))
         others = " ".join(dict.fromkeys(n for e in GALLERY if (n := e.section.other_number(edition))))
@@ -590,19 +629,24 @@ def entries(only: list[str] | None = None, edition: str = DEFAULT_EDITION) -> li
 
 def index_html(chosen: list[GalleryEntry], formats: list[str], edition: str = DEFAULT_EDITION) -> str:
     """A static page (no script, no network): the figures under their sections' headings, numbered as
-    ``edition`` numbers them, the other edition's number beside."""
+    ``edition`` numbers them, the other edition's number beside; the figures ``edition`` does not have last,
+    under "Not in the book", each marked so. Pictures and links by the files' names in ``edition``."""
     picture = next((fmt for fmt in ("svg", "png") if fmt in formats), None)
     rows = []
     heading = None
-    for entry in chosen:
-        if entry.section.heading(edition) != heading:
-            heading = entry.section.heading(edition)
-            rows.append(f"<h2>{html.escape(heading)}</h2>")
+    for entry in book.in_edition_order(chosen, edition):
+        supplement = entry.supplementary(edition)
+        group = tr(NOT_IN_BOOK_HEADING) if supplement else entry.section.heading(edition)
+        if group != heading:
+            heading = group
+            rows.append(f"<h2 id={SUPPLEMENT_PREFIX}>{html.escape(heading)}</h2>" if supplement
+                        else f"<h2>{html.escape(heading)}</h2>")
         caption = html.escape(tr(entry.caption))
-        links = " · ".join(f'<a href="{entry.key}.{fmt}">{fmt.upper()}</a>' for fmt in formats)
-        image = f'<img src="{entry.key}.{picture}" alt="{caption}">' if picture else ""
-        rows.append(f"<section><h3>{html.escape(entry.section.shown_number(edition))} — {caption}</h3>"
-                    f"{image}<p>{links}</p></section>")
+        stem = entry.file_stem(edition)
+        links = " · ".join(f'<a href="{stem}.{fmt}">{fmt.upper()}</a>' for fmt in formats)
+        image = f'<img src="{stem}.{picture}" alt="{caption}">' if picture else ""
+        number = entry.label(edition) if supplement else entry.section.shown_number(edition)
+        rows.append(f"<section><h3>{html.escape(number)} — {caption}</h3>{image}<p>{links}</p></section>")
     other = next(e for e in EDITION_NAMES if e != edition)
     lang = "zh-CN" if language() == CHINESE else "en"
     title, h1 = tr("attnviz: the book's attention figures"), tr("The book's attention figures")

@@ -81,7 +81,7 @@ def test_help_book_figures_lists_the_gallery_and_shows_the_chosen_figure(window,
     qtbot.waitExposed(dialog)
     leaves = [dialog.tree.topLevelItem(i).child(j) for i in range(dialog.tree.topLevelItemCount())
               for j in range(dialog.tree.topLevelItem(i).childCount())]
-    assert [leaf.text(0) for leaf in leaves] == [e.caption for e in gallery.GALLERY]
+    assert [leaf.text(0) for leaf in leaves] == [e.caption for e in gallery.entries()]  # (supplementary last)
     assert not dialog.export_button.isEnabled()  # nothing chosen yet
     dialog.select("10.3-additive-toy")
     qtbot.waitUntil(lambda: dialog.book is not None, timeout=WAIT_MS)
@@ -148,3 +148,52 @@ def test_each_task_has_a_gallery_entry_whose_attention_is_seen_to_align():
         assert int(trained.rstrip(" %")) >= 90 > int(untrained.rstrip(" %")) + 40
         assert int(untrained.rstrip(" %")) <= int(midway.rstrip(" %")) <= int(trained.rstrip(" %"))
         assert np.allclose(figure.values[0, 2].sum(-1), 1, atol=2e-3)  # attention rows (rounded when stored)
+
+
+def _saturated_rows(picture: np.ndarray, x: int) -> np.ndarray:
+    """The rows whose pixel in column ``x`` is coloured (not white, grey or black text)."""
+    column = picture[:, 4 * x: 4 * x + 3].astype(int)  # (B, G, R of RGB32)
+    return np.flatnonzero(column.max(axis=1) - column.min(axis=1) > 60)
+
+
+def _dark_rows(picture: np.ndarray, left: int, right: int) -> np.ndarray:
+    """The rows with text (a dark pixel) between columns ``left`` and ``right``."""
+    band = picture[:, 4 * left: 4 * right].reshape(picture.shape[0], -1, 4)[..., :3]
+    return np.flatnonzero((band.max(axis=2) < 160).any(axis=1))
+
+
+def test_the_trained_models_positional_encoding_has_a_colour_bar_as_high_as_its_map(qapp, capsys, tmp_path):
+    """10.6-pe-model is wide and low (32 positions × 256 dimensions): its colour bar spans the map's rows, not a
+    taller minimum, so the dimension axis' name sits right under the tick labels beside the bar. Measured in
+    the PNG `attnviz figures` writes (scale 2)."""
+    from attnviz.render.figure_painter import _fonts, _layout
+
+    code, _stdout, err = run_cli(capsys, "figures", "--out", str(tmp_path), "--only", "10.6-pe-model", "--format",
+                                 "png")
+    assert code == 0, err
+    spec, scale = gallery.pe_of_model(), 2
+    layout = _layout(spec, *_fonts())
+    assert (layout.bar.top(), layout.bar.bottom()) == (layout.grid.top(), layout.grid.bottom())
+    picture = pixels(tmp_path / "10.6-pe-model.png")
+    assert picture.shape[0] == round(layout.height * scale)
+    grid = _saturated_rows(picture, int((layout.grid.right() - layout.cell / 2) * scale))  # the last column: red
+    bar = _saturated_rows(picture, int(layout.bar.center().x() * scale))  # red at the top … blue at the bottom
+    assert grid.size >= 0.9 * layout.grid.height() * scale
+    assert abs(bar[0] - grid[0]) <= 1 and abs(bar[-1] - grid[-1]) <= 1, (bar[[0, -1]], grid[[0, -1]])
+    # below the map: the rotated tick labels, then the axis' name a few pixels under them, then the margin
+    below = _dark_rows(picture, int(layout.grid.left() * scale), int(layout.grid.right() * scale))
+    below = below[below > layout.grid.bottom() * scale + 2]
+    gaps = np.diff(below)
+    assert gaps.max() < 12 * scale  # (before, a 120 px bar pushed the name 50 px further down)
+    assert picture.shape[0] - below[-1] < 16 * scale
+
+
+def test_other_maps_keep_their_colour_bar(qapp):
+    """A map lower than 120 px keeps a 120 px bar unless its figure asks otherwise (only 10.6-pe-model does)."""
+    from attnviz.render.figure_painter import _fonts, _layout
+
+    small = gallery._heat(np.eye(3, dtype=np.float32), "three")
+    layout = _layout(small, *_fonts())
+    assert layout.grid.height() < 120 and layout.bar.height() == 120
+    table = _layout(gallery.pe_table(), *_fonts())
+    assert table.bar.height() == table.grid.height() > 120

@@ -16,16 +16,24 @@ DEFAULT_EDITION = EDITIONS[0]
 EDITION_NAMES = {"0.17": N_("d2l 0.17 / the Chinese 2nd edition (chapter 10)"),
                  "1.0": N_("d2l 1.0, d2l.ai today (chapter 11)")}
 SHORT_NAMES = {"0.17": "d2l 0.17", "1.0": "d2l 1.0"}
+# A figure the edition shown does not have is marked so, in the book's words (in Chinese 补充图), and comes after
+# the book's own figures: in Help ▸ Book figures under NOT_IN_BOOK_HEADING, in ``attnviz figures``' index last,
+# its file named SUPPLEMENT_PREFIX-<number>-… (after the book's, attnviz's and the paper's files)
+NOT_IN_BOOK = N_("not in the book")
+NOT_IN_BOOK_HEADING = N_("Not in the book")
+SUPPLEMENT_PREFIX = "supplement"
 
 
 @dataclass(frozen=True)
 class Section:
     """One section of the chapter: its number and title in each edition (``numbers["0.17"]`` = "10.6");
-    a section outside the book (the Transformer paper) has the same number and title in both."""
+    a section outside the book (the Transformer paper, attnviz's own) has the same number and title in both
+    and ``book`` False."""
 
     numbers: dict[str, str]
     titles: dict[str, str]
     chinese: str = ""  # the section's title in 《动手学深度学习》第二版 (zh.d2l.ai)
+    book: bool = False  # a section of the book's attention chapter (numbered 10.x / 11.x)
 
     def number(self, edition: str) -> str:
         return self.numbers[edition]
@@ -69,7 +77,7 @@ def _shown(number: str) -> str:
 
 
 def _book(old: str, old_title: str, chinese: str, new: str, new_title: str) -> Section:
-    return Section({"0.17": old, "1.0": new}, {"0.17": old_title, "1.0": new_title}, chinese)
+    return Section({"0.17": old, "1.0": new}, {"0.17": old_title, "1.0": new_title}, chinese, book=True)
 
 
 def _own(title: str, chinese: str) -> Section:
@@ -94,8 +102,9 @@ SECTIONS: dict[str, Section] = {
     "self-attention": _book("10.6", N_("Self-Attention and Positional Encoding"), "自注意力和位置编码", "11.6",
                             N_("Self-Attention and Positional Encoding")),
     "transformer": _book("10.7", N_("Transformer"), "Transformer", "11.7", N_("The Transformer Architecture")),
-    # d2l 1.0 meets decoder-only models (GPT) in 11.9; d2l 0.17 has no such section: its Transformer is nearest
-    "decoder-only": _book("10.7", N_("Transformer: decoder-only models"), "Transformer：仅解码器模型", "11.9",
+    # d2l 1.0 meets decoder-only models (GPT) in 11.9; d2l 0.17 / 第二版 has no such section: its nearest is 10.7,
+    # the Transformer's own (same number, same title: one 10.7)
+    "decoder-only": _book("10.7", N_("Transformer"), "Transformer", "11.9",
                           N_("Large-Scale Pretraining with Transformers")),
     "watch": _own(N_("Watching attention learn (tasks whose right alignment is known)"),
                   "观察注意力的学习过程（对齐已知的任务）"),

@@ -34,6 +34,7 @@ class FigureSpec:
     col_values: np.ndarray | None = None  # (K,) likewise for the columns (None: the labels themselves)
     divider: int = 0  # a line before row and column ``divider`` (a decoder-only model's prompt | answer); 0: none
     hidden_rows: int = 0  # the last rows are steps not decoded yet (a flip-book frame): blank, labels measured only
+    bar_min_px: float = 120.0  # the colour bar is the grid's height, but at least this (at scale 1; 0: the grid's)
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.figures.book import BookEntry, BookFigure, Live
-from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
+from attnviz.figures.book import BookEntry, BookFigure, Live, in_edition_order
+from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS, NOT_IN_BOOK_HEADING
 from attnviz.figures.spec import AnyFigure, NamedFigure
 from attnviz.i18n import tr
 from attnviz.render.figure_painter import figure_size, paint_figure
@@ -106,19 +106,23 @@ class BookDialog(QtWidgets.QDialog):
         self._enable()
 
     def _fill_tree(self) -> None:
-        """The entries under their sections' headings, numbered as ``self.edition`` numbers them."""
+        """The entries under their sections' headings, numbered as ``self.edition`` numbers them; the figures
+        that edition does not have last, under "Not in the book" (each one's tooltip says its section)."""
         self.tree.clear()
-        sections: dict[str, QtWidgets.QTreeWidgetItem] = {}
-        for entry in self.entries.values():
-            if entry.topic not in sections:
-                sections[entry.topic] = QtWidgets.QTreeWidgetItem(self.tree, [entry.section.heading(self.edition)])
-                sections[entry.topic].setFlags(QtCore.Qt.ItemFlag.ItemIsEnabled)
-                sections[entry.topic].setToolTip(0, entry.section.heading(self.edition))
+        groups: dict[str, QtWidgets.QTreeWidgetItem] = {}
+        for entry in in_edition_order(self.entries.values(), self.edition):
+            supplement = entry.supplementary(self.edition)
+            group = "" if supplement else entry.topic  # (no topic is "")
+            if group not in groups:
+                heading = tr(NOT_IN_BOOK_HEADING) if supplement else entry.section.heading(self.edition)
+                groups[group] = QtWidgets.QTreeWidgetItem(self.tree, [heading])
+                groups[group].setFlags(QtCore.Qt.ItemFlag.ItemIsEnabled)
+                groups[group].setToolTip(0, heading)
             caption = tr(entry.caption)  # (the gallery marks its captions for translation)
-            item = QtWidgets.QTreeWidgetItem(sections[entry.topic], [caption])
+            item = QtWidgets.QTreeWidgetItem(groups[group], [caption])
             item.setData(0, QtCore.Qt.ItemDataRole.UserRole, entry.key)
             item.setToolTip(0, tr("{heading} — {caption} (file {key})").format(
-                heading=entry.section.heading(self.edition), caption=caption, key=entry.key))
+                heading=entry.heading(self.edition), caption=caption, key=entry.file_stem(self.edition)))
         self.tree.expandAll()
 
     def set_edition(self, edition: str) -> None:
@@ -145,7 +149,7 @@ class BookDialog(QtWidgets.QDialog):
             self._edition_changed(self.edition)
 
     def _show_caption(self, entry: BookEntry) -> None:
-        section, caption = entry.section.numbered(self.edition), tr(entry.caption)
+        section, caption = entry.label(self.edition), tr(entry.caption)
         if entry.live is None:
             text = tr("{section} — {caption}.").format(section=section, caption=caption)
         else:
@@ -165,7 +169,7 @@ class BookDialog(QtWidgets.QDialog):
 
     def named(self) -> NamedFigure:
         assert self.book is not None
-        return NamedFigure(self.book.entry.key, self.book.figure)
+        return NamedFigure(self.book.entry.file_stem(self.edition), self.book.figure)  # (as `attnviz figures` names it)
 
     def show_book(self, book: BookFigure | None) -> None:
         """The session's latest book figure (only the one chosen last is shown)."""

@@ -161,7 +161,7 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="230"/>
+        <location filename="../../attnviz/session_file.py" line="232"/>
         <source>'checkpoint_sha256' is not a SHA-256 (64 hex digits)</source>
         <translation>'checkpoint_sha256' 不是 SHA-256（64 位十六进制数字）</translation>
     </message>
@@ -177,17 +177,17 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="356"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="398"/>
         <source>(press Step or F10)</source>
         <translation>（按“单步”或 F10）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="143"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="170"/>
         <source>(score &lt;b&gt;{score}&lt;/b&gt;, log p {log_prob}, T = {length})</source>
         <translation>（评分 &lt;b&gt;{score}&lt;/b&gt;，log p {log_prob}，T = {length}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="142"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="169"/>
         <source>(score &lt;b&gt;{score}&lt;/b&gt;, log p {log_prob}, T = {length}, ended)</source>
         <translation>（评分 &lt;b&gt;{score}&lt;/b&gt;，log p {log_prob}，T = {length}，已结束）</translation>
     </message>
@@ -260,22 +260,22 @@
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="809"/>
+        <location filename="../../attnviz/cli.py" line="811"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="808"/>
+        <location filename="../../attnviz/cli.py" line="810"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="811"/>
+        <location filename="../../attnviz/cli.py" line="813"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="807"/>
+        <location filename="../../attnviz/cli.py" line="809"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
@@ -360,22 +360,22 @@
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="755"/>
+        <location filename="../../attnviz/cli.py" line="757"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="760"/>
+        <location filename="../../attnviz/cli.py" line="762"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="758"/>
+        <location filename="../../attnviz/cli.py" line="760"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="753"/>
+        <location filename="../../attnviz/cli.py" line="755"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
@@ -400,12 +400,12 @@
         <translation>0…7 的二进制表示：越低的位交替越快，就像位置编码中的高频列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="251"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="286"/>
         <source>1 = greedy decoding; more = beam search with that many hypotheses</source>
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="790"/>
+        <location filename="../../attnviz/cli.py" line="792"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
@@ -415,7 +415,7 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="768"/>
+        <location filename="../../attnviz/cli.py" line="770"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -432,7 +432,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="783"/>
+        <location filename="../../attnviz/cli.py" line="785"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -478,7 +478,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="786"/>
+        <location filename="../../attnviz/cli.py" line="788"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -488,7 +488,7 @@
         <translation>要打开的已保存会话（文件 ▸ 保存会话）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="850"/>
+        <location filename="../../attnviz/cli.py" line="852"/>
         <source>a seed is a whole number from 0 to {most:,}</source>
         <translation>随机种子是 0 到 {most:,} 之间的整数</translation>
     </message>
@@ -596,7 +596,7 @@
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="819"/>
+        <location filename="../../attnviz/cli.py" line="821"/>
         <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
@@ -768,8 +768,8 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="892"/>
-        <location filename="../../attnviz/cli.py" line="901"/>
+        <location filename="../../attnviz/cli.py" line="894"/>
+        <location filename="../../attnviz/cli.py" line="903"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -781,12 +781,12 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="906"/>
+        <location filename="../../attnviz/cli.py" line="908"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="895"/>
+        <location filename="../../attnviz/cli.py" line="897"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
@@ -811,7 +811,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="898"/>
+        <location filename="../../attnviz/cli.py" line="900"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -842,13 +842,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="44"/>
-        <location filename="../../attnviz/cli.py" line="793"/>
-        <location filename="../../attnviz/cli.py" line="769"/>
+        <location filename="../../attnviz/cli.py" line="795"/>
+        <location filename="../../attnviz/cli.py" line="771"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="728"/>
+        <location filename="../../attnviz/cli.py" line="730"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
@@ -873,7 +873,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均汇聚：每个预测都是训练样本 y 的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="242"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="277"/>
         <location filename="../../attnviz/gui/main_window.py" line="294"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
@@ -935,7 +935,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="249"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="284"/>
         <source>beam </source>
         <translation>束宽 </translation>
     </message>
@@ -945,7 +945,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>束搜索在每一步保留最好的若干候选序列；淡色的分支已被剪除。点击节点查看其注意力。束宽在“重置”旁边设置。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="277"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="313"/>
         <source>Beam search keeps this many hypotheses; the best one is shown above</source>
         <translation>束搜索保留的候选序列个数；最好的一个显示在上方</translation>
     </message>
@@ -955,12 +955,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="795"/>
+        <location filename="../../attnviz/cli.py" line="797"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="772"/>
+        <location filename="../../attnviz/cli.py" line="774"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
@@ -970,7 +970,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>束宽必须在 1 到 {most} 之间，实际为 {size}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="139"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="166"/>
         <location filename="../../attnviz/gui/docks.py" line="117"/>
         <source>Beams</source>
         <translation>束搜索</translation>
@@ -1082,7 +1082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="721"/>
+        <location filename="../../attnviz/cli.py" line="723"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1143,7 +1143,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击“注意力”热图中的一行，或在此选择一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="265"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="301"/>
         <source>Click a token to make the decoder take it at this step instead of its own choice</source>
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
@@ -1153,12 +1153,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="825"/>
+        <location filename="../../attnviz/cli.py" line="827"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="789"/>
+        <location filename="../../attnviz/cli.py" line="791"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1215,7 +1215,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算注意力展开…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="188"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="192"/>
         <source>Computing…</source>
         <translation>正在计算…</translation>
     </message>
@@ -1226,7 +1226,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="737"/>
+        <location filename="../../attnviz/cli.py" line="739"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1268,7 +1268,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开会话：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="170"/>
+        <location filename="../../attnviz/session_file.py" line="172"/>
         <source>could not read the session {name}: {reason}</source>
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
@@ -1278,7 +1278,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="143"/>
+        <location filename="../../attnviz/session_file.py" line="145"/>
         <source>could not save the session to {path}: {reason}</source>
         <translation>无法将会话保存到 {path}：{reason}</translation>
     </message>
@@ -1303,7 +1303,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="745"/>
+        <location filename="../../attnviz/cli.py" line="747"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
@@ -1364,7 +1364,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码一个批量以查看其注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="273"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="309"/>
         <source>Decode again taking the typed target words (teacher forcing)</source>
         <translation>重新解码，采用输入的目标词（强制教学）</translation>
     </message>
@@ -1374,13 +1374,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>作为一个批量解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="243"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
         <location filename="../../attnviz/gui/main_window.py" line="292"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="244"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
         <location filename="../../attnviz/gui/main_window.py" line="296"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
@@ -1810,7 +1810,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="826"/>
+        <location filename="../../attnviz/cli.py" line="828"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
@@ -1836,8 +1836,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="788"/>
-        <location filename="../../attnviz/cli.py" line="824"/>
+        <location filename="../../attnviz/cli.py" line="790"/>
+        <location filename="../../attnviz/cli.py" line="826"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
@@ -1852,17 +1852,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>跟随系统（{language}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="272"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="308"/>
         <source>Force</source>
         <translation>强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="268"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="304"/>
         <source>Force target words (a reference translation or its start)…</source>
         <translation>强制目标词（参考译文或其开头）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="370"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="412"/>
         <source>forced</source>
         <translation>已强制</translation>
     </message>
@@ -1892,7 +1892,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="250"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="285"/>
         <source>greedy</source>
         <translation>贪心</translation>
     </message>
@@ -1961,7 +1961,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="829"/>
+        <location filename="../../attnviz/cli.py" line="831"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
@@ -2042,7 +2042,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="746"/>
+        <location filename="../../attnviz/cli.py" line="748"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
@@ -2062,17 +2062,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="812"/>
+        <location filename="../../attnviz/cli.py" line="814"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="813"/>
+        <location filename="../../attnviz/cli.py" line="815"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="814"/>
+        <location filename="../../attnviz/cli.py" line="816"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -2251,7 +2251,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="799"/>
+        <location filename="../../attnviz/cli.py" line="801"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -2412,7 +2412,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="236"/>
+        <location filename="../../attnviz/session_file.py" line="238"/>
         <source>more than {most} steps</source>
         <translation>超过 {most} 步</translation>
     </message>
@@ -2473,12 +2473,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>下一层(&amp;Y)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="260"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="295"/>
         <source>next token</source>
         <translation>下一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="297"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="334"/>
         <source>Next-token probabilities at this step</source>
         <translation>这一步下一个词元的概率</translation>
     </message>
@@ -2611,19 +2611,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>不能与参数 %s 同时使用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="216"/>
+        <location filename="../../attnviz/session_file.py" line="218"/>
         <source>not an attnviz session (no "format": "attnviz-session")</source>
         <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="23"/>
         <source>Not in the book</source>
-        <translation type="unfinished"></translation>
+        <translation>补充图</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="22"/>
         <source>not in the book</source>
-        <translation type="unfinished"></translation>
+        <translation>补充图</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/data.py" line="32"/>
@@ -2681,7 +2681,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="775"/>
+        <location filename="../../attnviz/cli.py" line="777"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
@@ -2878,7 +2878,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="726"/>
+        <location filename="../../attnviz/cli.py" line="728"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -2924,7 +2924,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="740"/>
+        <location filename="../../attnviz/cli.py" line="742"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -2940,7 +2940,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="792"/>
+        <location filename="../../attnviz/cli.py" line="794"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -2960,7 +2960,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="833"/>
+        <location filename="../../attnviz/cli.py" line="835"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3027,7 +3027,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="797"/>
+        <location filename="../../attnviz/cli.py" line="799"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -3058,17 +3058,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="765"/>
+        <location filename="../../attnviz/cli.py" line="767"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="710"/>
+        <location filename="../../attnviz/cli.py" line="712"/>
         <source>print what the attention core computes, as text</source>
         <translation>以文本输出注意力核心的计算结果</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="260"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="295"/>
         <source>probability</source>
         <translation>概率</translation>
     </message>
@@ -3196,7 +3196,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="138"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="165"/>
         <source>ranked by score = log p / T&lt;sup&gt;{penalty:g}&lt;/sup&gt; (length-normalised; T: its tokens)</source>
         <translation>按评分 = log p / T&lt;sup&gt;{penalty:g}&lt;/sup&gt; 排序（长度归一化；T：其词元数）</translation>
     </message>
@@ -3226,7 +3226,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="823"/>
+        <location filename="../../attnviz/cli.py" line="825"/>
         <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
@@ -3241,13 +3241,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="724"/>
+        <location filename="../../attnviz/cli.py" line="726"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="796"/>
-        <location filename="../../attnviz/cli.py" line="835"/>
+        <location filename="../../attnviz/cli.py" line="798"/>
+        <location filename="../../attnviz/cli.py" line="837"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
     </message>
@@ -3257,7 +3257,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="241"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="276"/>
         <source>Reset</source>
         <translation>重置</translation>
     </message>
@@ -3343,7 +3343,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="240"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="275"/>
         <source>Run to end</source>
         <translation>运行到结束</translation>
     </message>
@@ -3425,7 +3425,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="779"/>
+        <location filename="../../attnviz/cli.py" line="781"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -3450,7 +3450,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>拖动以回看训练过程中的快照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="255"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="290"/>
         <source>Scrub through the recorded decoding steps (orange marks: forced tokens)</source>
         <translation>拖动浏览已记录的解码步骤（橙色标记：强制的词元）</translation>
     </message>
@@ -3465,7 +3465,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="708"/>
+        <location filename="../../attnviz/cli.py" line="710"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
@@ -3480,7 +3480,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="730"/>
+        <location filename="../../attnviz/cli.py" line="732"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
@@ -3511,7 +3511,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="744"/>
+        <location filename="../../attnviz/cli.py" line="746"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -3537,12 +3537,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>序列 {n}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="219"/>
+        <location filename="../../attnviz/session_file.py" line="221"/>
         <source>session version {version!r} is newer than this attnviz understands ({newest})</source>
         <translation>会话版本 {version!r} 比此 attnviz 能理解的版本（{newest}）更新</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="222"/>
+        <location filename="../../attnviz/session_file.py" line="224"/>
         <source>session version {version} does not exist (versions start at 1; this attnviz writes {newest})</source>
         <translation>会话版本 {version} 不存在（版本从 1 开始；此 attnviz 写入版本 {newest}）</translation>
     </message>
@@ -3672,7 +3672,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源归因：单步解码，把输出追溯到源语言的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="284"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="321"/>
         <source>Source sentence</source>
         <translation>源句子</translation>
     </message>
@@ -3718,7 +3718,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>特殊文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="245"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
         <location filename="../../attnviz/gui/main_window.py" line="298"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
@@ -3736,7 +3736,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="257"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="292"/>
         <source>step 888 · search 888</source>
         <translation>第 888 步 · 搜索第 888 步</translation>
     </message>
@@ -3782,7 +3782,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="242"/>
+        <location filename="../../attnviz/session_file.py" line="244"/>
         <source>step {number}: 'forced' must be one token (no spaces) or null</source>
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
@@ -3804,12 +3804,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="239"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="274"/>
         <source>Step ▶</source>
         <translation>单步 ▶</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="281"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="317"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
@@ -3819,7 +3819,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="734"/>
+        <location filename="../../attnviz/cli.py" line="736"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -3834,7 +3834,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="732"/>
+        <location filename="../../attnviz/cli.py" line="734"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
@@ -3879,7 +3879,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="270"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="306"/>
         <source>Teacher forcing: the decoder takes these words, then goes on by itself; Enter to decode</source>
         <translation>强制教学：解码器先采用这些词，再自行继续；按 Enter 解码</translation>
     </message>
@@ -3947,12 +3947,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法保存检查点：{error}；{path} 保持原样</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="348"/>
+        <location filename="../../attnviz/session_file.py" line="350"/>
         <source>The checkpoint {name} has changed since this session was saved (its SHA-256 differs): the attention shown may differ from what was saved.</source>
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="804"/>
+        <location filename="../../attnviz/cli.py" line="806"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -4032,7 +4032,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="820"/>
+        <location filename="../../attnviz/cli.py" line="822"/>
         <source>the folder to write (must not exist)</source>
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
@@ -4057,12 +4057,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>界面语言：en 或 zh_CN（所有命令都接受此选项；默认：视图 ▸ 语言中的选择，否则跟随系统）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="258"/>
+        <location filename="../../attnviz/session_file.py" line="260"/>
         <source>the kernel must be one of: {names}</source>
         <translation>核必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="263"/>
+        <location filename="../../attnviz/session_file.py" line="265"/>
         <source>the kernel's bandwidth must be from {low} to {high} and its query from {query_low:g} to {query_high:g}</source>
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
@@ -4082,7 +4082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="346"/>
+        <location filename="../../attnviz/session_file.py" line="348"/>
         <source>The model folder {name} has changed since this session was saved (its config or its files' sizes differ): the attention shown may differ from what was saved.</source>
         <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
     </message>
@@ -4098,6 +4098,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="293"/>
+        <location filename="../../attnviz/core/hf/load.py" line="117"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
@@ -4112,7 +4113,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>线程数必须在 1 到 {most} 之间，实际为 {threads}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="188"/>
+        <location filename="../../attnviz/session_file.py" line="190"/>
         <source>the path is too long to name a file</source>
         <translation>路径过长，不能指向文件</translation>
     </message>
@@ -4168,42 +4169,42 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="233"/>
+        <location filename="../../attnviz/session_file.py" line="235"/>
         <source>the sentence is longer than {most:,} characters</source>
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="785"/>
+        <location filename="../../attnviz/cli.py" line="787"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="195"/>
+        <location filename="../../attnviz/session_file.py" line="197"/>
         <source>the session has no {key!r}</source>
         <translation>会话中没有 {key!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="359"/>
+        <location filename="../../attnviz/session_file.py" line="372"/>
         <source>the session's checkpoint {path} cannot be read: {reason}</source>
         <translation>无法读取会话的检查点 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="287"/>
+        <location filename="../../attnviz/session_file.py" line="289"/>
         <source>the session's checkpoint {path} cannot be used: {reason}</source>
         <translation>无法使用会话的检查点 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="308"/>
+        <location filename="../../attnviz/session_file.py" line="310"/>
         <source>the session's checkpoint {path} is missing</source>
         <translation>会话的检查点 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="304"/>
+        <location filename="../../attnviz/session_file.py" line="306"/>
         <source>the session's checkpoint {path} is missing; its path relative to the session, {relative}, leads out of the session's folder to {outside}</source>
         <translation>会话的检查点 {path} 不存在；它相对于会话的路径 {relative} 指向会话文件夹之外的 {outside}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="362"/>
+        <location filename="../../attnviz/session_file.py" line="375"/>
         <source>the session's checkpoint {path} is refused: {problem}</source>
         <translation>会话的检查点 {path} 被拒绝：{problem}</translation>
     </message>
@@ -4226,6 +4227,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/render/figure_files.py" line="121"/>
         <source>the SVG came out incomplete</source>
         <translation>生成的 SVG 不完整</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/vocab.py" line="96"/>
+        <source>the tokenizer fails on this text ({kind}: {error})</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../attnviz/core/training_history.py" line="119"/>
@@ -4253,7 +4259,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 架构</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="250"/>
+        <location filename="../../attnviz/session_file.py" line="252"/>
         <source>the view's kind must be one of: {names}</source>
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
@@ -4290,7 +4296,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有书中图表 {key!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="166"/>
+        <location filename="../../attnviz/session_file.py" line="168"/>
         <source>there is no session file {name}</source>
         <translation>会话文件 {name} 不存在</translation>
     </message>
@@ -4429,7 +4435,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="718"/>
+        <location filename="../../attnviz/cli.py" line="720"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -4444,7 +4450,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="750"/>
+        <location filename="../../attnviz/cli.py" line="752"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn")</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）</translation>
     </message>
@@ -4586,7 +4592,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer：训练曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="764"/>
+        <location filename="../../attnviz/cli.py" line="766"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
@@ -4596,7 +4602,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="289"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="326"/>
         <source>Translation so far</source>
         <translation>目前的译文</translation>
     </message>
@@ -4608,12 +4614,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="777"/>
+        <location filename="../../attnviz/cli.py" line="779"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="720"/>
+        <location filename="../../attnviz/cli.py" line="722"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
     </message>
@@ -4638,7 +4644,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="228"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="263"/>
         <source>Type an English sentence…</source>
         <translation>输入一个英语句子…</translation>
     </message>
@@ -4844,12 +4850,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="782"/>
+        <location filename="../../attnviz/cli.py" line="784"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="802"/>
+        <location filename="../../attnviz/cli.py" line="804"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -4859,7 +4865,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="817"/>
+        <location filename="../../attnviz/cli.py" line="819"/>
         <source>write the Transformer as a Hugging Face (Marian) model folder</source>
         <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
     </message>
@@ -4886,7 +4892,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="702"/>
+        <location filename="../../attnviz/cli.py" line="704"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
@@ -5032,7 +5038,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder} 是{kind}，不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="120"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="124"/>
         <source>{heading} — {caption} (file {key})</source>
         <translation>{heading} — {caption}（文件 {key}）</translation>
     </message>
@@ -5042,27 +5048,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{hypotheses} 个候选译文，但有 {references} 组参考译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="202"/>
+        <location filename="../../attnviz/session_file.py" line="204"/>
         <source>{key!r} has the wrong type ({type})</source>
         <translation>{key!r} 的类型错误（{type}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="274"/>
+        <location filename="../../attnviz/session_file.py" line="276"/>
         <source>{key!r} is not a file path</source>
         <translation>{key!r} 不是文件路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="277"/>
+        <location filename="../../attnviz/session_file.py" line="279"/>
         <source>{key!r} is too long to be a file path ({count:,} characters)</source>
         <translation>{key!r} 太长，不能作为文件路径（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="199"/>
+        <location filename="../../attnviz/session_file.py" line="201"/>
         <source>{key!r} must be a {type}, not true/false</source>
         <translation>{key!r} 必须是 {type}，而不是 true/false</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="209"/>
+        <location filename="../../attnviz/session_file.py" line="211"/>
         <source>{key!r} must be from {low} to {high}, got {value}</source>
         <translation>{key!r} 必须在 {low} 到 {high} 之间，实际为 {value}</translation>
     </message>
@@ -5193,6 +5199,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/guard.py" line="75"/>
+        <source>{names} and {count:,} more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/limits.py" line="146"/>
         <source>{name} = {value} is outside {low:g}..{high:g}</source>
         <translation>{name} = {value} 超出范围 {low:g}..{high:g}</translation>
@@ -5203,7 +5214,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="154"/>
+        <location filename="../../attnviz/session_file.py" line="156"/>
         <source>{name} is a folder, not a session file</source>
         <translation>{name} 是文件夹，不是会话文件</translation>
     </message>
@@ -5218,27 +5229,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="156"/>
+        <location filename="../../attnviz/session_file.py" line="158"/>
         <source>{name} is not a regular file</source>
         <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="173"/>
+        <location filename="../../attnviz/session_file.py" line="175"/>
         <source>{name} is not a usable file name</source>
         <translation>{name} 不是可用的文件名</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="177"/>
+        <location filename="../../attnviz/session_file.py" line="179"/>
         <source>{name} is not an attnviz session (not JSON: {error})</source>
         <translation>{name} 不是 attnviz 会话（不是 JSON：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="168"/>
+        <location filename="../../attnviz/session_file.py" line="170"/>
         <source>{name} is not an attnviz session (not UTF-8 text)</source>
         <translation>{name} 不是 attnviz 会话（不是 UTF-8 文本）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="160"/>
+        <location filename="../../attnviz/session_file.py" line="162"/>
         <source>{name} is too large to be an attnviz session (over {most:,} bytes)</source>
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
@@ -5409,7 +5420,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 是文件夹而不是文件，且没有 config.json（不是 Hugging Face 模型）：{what_opens}；请选择其中的某个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="133"/>
+        <location filename="../../attnviz/session_file.py" line="135"/>
         <source>{path} is a folder: choose a file name for the session</source>
         <translation>{path} 是文件夹：请为会话选择一个文件名</translation>
     </message>
@@ -5444,7 +5455,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="66"/>
+        <location filename="../../attnviz/core/hf/load.py" line="74"/>
         <source>{path}: attnviz does not step {architecture} models yet; it steps {names}</source>
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
@@ -5459,9 +5470,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：无法打开（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="131"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="186"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="198"/>
+        <location filename="../../attnviz/core/hf/files.py" line="60"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="160"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
     </message>
@@ -5502,7 +5512,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="268"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="218"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -5517,24 +5527,74 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不支持 format_version {version!r}（应为 {expected}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/contents.py" line="141"/>
+        <source>{path}: has a Replace step with an empty pattern, which the tokenizers library cannot apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/contents.py" line="139"/>
+        <source>{path}: has a Replace step without a pattern and a replacement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/files.py" line="187"/>
+        <source>{path}: has a safetensors header of {mb:,.0f} MB; a real one takes less than one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="223"/>
+        <source>{path}: has a token of id {id!r}, beyond the model's {count:,} token ids</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/folder.py" line="118"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="135"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="132"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="302"/>
+        <location filename="../../attnviz/core/hf/files.py" line="146"/>
         <source>{path}: has no weights (none of {names})</source>
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="233"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="182"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/files.py" line="101"/>
+        <source>{path}: holds more than {most:,} files; a model folder holds a few dozen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/files.py" line="117"/>
+        <source>{path}: holds more than {most} chat templates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/files.py" line="201"/>
+        <source>{path}: holds no tensors: the model's weights are not in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/guard.py" line="92"/>
+        <source>{path}: holds weights of other shapes than config.json describes ({names})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/guard.py" line="89"/>
+        <source>{path}: holds {count:,} weights that config.json does not describe ({names}): they are not this model's</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/contents.py" line="81"/>
+        <source>{path}: init_inputs passes {value!r} to the tokenizer; attnviz passes a tokenizer nothing but the folder's own files</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="179"/>
@@ -5552,7 +5612,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="113"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="111"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -5562,12 +5622,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹；请指定要写入的检查点文件（例如 {path}/model.safetensors）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="191"/>
+        <location filename="../../attnviz/core/hf/files.py" line="76"/>
         <source>{path}: is a link that leads nowhere (a loop of links)</source>
         <translation>{path}：是一个无法到达目标的链接（链接形成了循环）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="193"/>
+        <location filename="../../attnviz/core/hf/files.py" line="78"/>
         <source>{path}: is a link to {target}, outside the model's folder; attnviz reads only the folder's own files</source>
         <translation>{path}：是指向 {target} 的链接，位于模型文件夹之外；attnviz 只读取该文件夹自身的文件</translation>
     </message>
@@ -5577,17 +5637,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是符号链接；请指定检查点文件本身</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="294"/>
+        <location filename="../../attnviz/core/hf/files.py" line="166"/>
         <source>{path}: is missing (model.safetensors.index.json lists it)</source>
         <translation>{path}：缺失（model.safetensors.index.json 列出了它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="313"/>
+        <location filename="../../attnviz/core/hf/files.py" line="189"/>
         <source>{path}: is not a complete safetensors file (its header does not fit the file)</source>
         <translation>{path}：不是完整的 safetensors 文件（其文件头与文件不符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="225"/>
+        <location filename="../../attnviz/core/hf/contents.py" line="47"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="115"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -5597,39 +5658,74 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是普通文件（设备还是管道？）；训练只写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="321"/>
+        <location filename="../../attnviz/core/hf/files.py" line="199"/>
         <source>{path}: is not a safetensors file (its header is not one)</source>
         <translation>{path}：不是 safetensors 文件（其文件头不是 safetensors 文件头）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="285"/>
+        <location filename="../../attnviz/core/hf/files.py" line="205"/>
+        <source>{path}: is not a safetensors file (the bytes of its tensor {name} overlap another's or leave a gap)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/files.py" line="212"/>
+        <source>{path}: is not a safetensors file ({count:,} bytes follow its last tensor)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/files.py" line="153"/>
         <source>{path}: is not a safetensors index (a JSON object with a weight_map)</source>
         <translation>{path}：不是 safetensors 索引（含有 weight_map 的 JSON 对象）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="223"/>
+        <location filename="../../attnviz/core/hf/contents.py" line="54"/>
+        <source>{path}: is not a tokenizer (a JSON object)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/files.py" line="130"/>
         <source>{path}: is not valid JSON</source>
         <translation>{path}：不是有效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="324"/>
+        <location filename="../../attnviz/core/hf/files.py" line="209"/>
         <source>{path}: is truncated ({size:,} bytes of {total:,}): download it again</source>
         <translation>{path}：文件不完整（{total:,} 字节中只有 {size:,} 字节）：请重新下载</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="201"/>
+        <location filename="../../attnviz/core/hf/files.py" line="85"/>
         <source>{path}: is {kind}, not a file</source>
         <translation>{path}：是{kind}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="203"/>
+        <location filename="../../attnviz/core/hf/files.py" line="88"/>
         <source>{path}: is {mb:,.0f} MB, larger than any real {name} (at most {most:,.0f} MB)</source>
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="163"/>
+        <location filename="../../attnviz/core/hf/load.py" line="238"/>
         <source>{path}: its config names no end-of-text token or decoder start token</source>
         <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/contents.py" line="152"/>
+        <source>{path}: its Replace steps make a text up to {growth:,.0f} times longer; attnviz opens tokenizers whose replacements grow it at most {most} times</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/files.py" line="170"/>
+        <source>{path}: its shards' headers take more than {most:,.0f} MB together; a real model's take less than one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/guard.py" line="85"/>
+        <source>{path}: lacks {count:,} of the weights config.json describes ({names}); attnviz does not start a model with made-up weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/files.py" line="157"/>
+        <source>{path}: lists {count:,} shards; attnviz opens models of up to {most:,}</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="158"/>
@@ -5652,7 +5748,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="290"/>
+        <location filename="../../attnviz/core/hf/files.py" line="162"/>
         <source>{path}: names {shard!r}, not a file of this folder</source>
         <translation>{path}：列出的 {shard!r} 不是此文件夹中的文件</translation>
     </message>
@@ -5687,7 +5783,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="108"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="106"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -5707,7 +5803,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="73"/>
+        <location filename="../../attnviz/core/hf/load.py" line="81"/>
         <source>{path}: opening Hugging Face models needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
@@ -5715,6 +5811,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/checkpoint.py" line="366"/>
         <source>{path}: permission denied (the file is not readable by you)</source>
         <translation>{path}：权限不足（你无权读取该文件）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/contents.py" line="88"/>
+        <source>{path}: sp_model_kwargs passes {keys} to SentencePiece; attnviz passes only {allowed}</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="443"/>
@@ -5752,12 +5853,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量数据与其校验和不符：文件已损坏（请重新下载或复制）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/contents.py" line="78"/>
+        <source>{path}: the tokenizer needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/contents.py" line="62"/>
+        <source>{path}: the tokenizer's files define {count:,} special and added tokens; attnviz opens tokenizers of up to {most:,} (transformers takes ever longer per token beyond)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/checkpoint.py" line="429"/>
         <source>{path}: training info must be a JSON object</source>
         <translation>{path}：训练信息必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="93"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="42"/>
         <source>{path}: transformers cannot open it ({error})</source>
         <translation>{path}：transformers 无法打开它（{error}）</translation>
     </message>
@@ -5782,12 +5893,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="235"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="184"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="251"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="105"/>
+        <source>{path}: {key} = {value} is not a token id of the model (a whole number from 0 to {most:,})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="200"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -5812,8 +5928,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} 不是有效的 JSON（{error}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/contents.py" line="123"/>
+        <source>{path}: {key} names {named}, outside the model's folder; attnviz reads only the folder's own files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/checkpoint.py" line="285"/>
         <location filename="../../attnviz/core/checkpoint.py" line="372"/>
+        <location filename="../../attnviz/core/hf/load.py" line="118"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>
@@ -5838,17 +5960,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="150"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="154"/>
         <source>{section} — {caption}.</source>
         <translation>{section} — {caption}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="152"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="156"/>
         <source>{section} — {caption}. It can be shown live in the window.</source>
         <translation>{section} — {caption}。可以在窗口中实时显示。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="155"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="159"/>
         <source>{sentence} {note}</source>
         <translation>{sentence}{note}</translation>
     </message>
@@ -6029,7 +6151,7 @@ Open the session with that checkpoint?</source>
         <translation>▶ 自动播放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="238"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="273"/>
         <source>◀ Back</source>
         <translation>◀ 后退</translation>
     </message>
