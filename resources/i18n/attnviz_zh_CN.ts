@@ -1295,7 +1295,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/beam_tree.py" line="91"/>
         <source>Coverage of {what}: attention each source token received</source>
-        <translation>{what}的覆盖度：每个源词元获得的注意力</translation>
+        <translation>覆盖度（每个源词元获得的注意力）：{what}</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="28"/>
@@ -4098,7 +4098,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="293"/>
-        <location filename="../../attnviz/core/hf/load.py" line="117"/>
+        <location filename="../../attnviz/core/hf/load.py" line="118"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
@@ -5091,7 +5091,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/beam_tree.py" line="81"/>
         <source>{kind} of “{hypothesis}” (last layer, heads averaged)</source>
-        <translation>“{hypothesis}”的{kind}（最后一层，各头平均）</translation>
+        <translation>{kind}（最后一层，各头平均）：“{hypothesis}”</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="178"/>
@@ -5199,7 +5199,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="75"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="88"/>
         <source>{names} and {count:,} more</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5542,7 +5542,7 @@ Install them with:  sudo apt-get install {packages}
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="223"/>
+        <location filename="../../attnviz/core/hf/load.py" line="224"/>
         <source>{path}: has a token of id {id!r}, beyond the model's {count:,} token ids</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5582,13 +5582,13 @@ Install them with:  sudo apt-get install {packages}
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="92"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="104"/>
         <source>{path}: holds weights of other shapes than config.json describes ({names})</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="89"/>
-        <source>{path}: holds {count:,} weights that config.json does not describe ({names}): they are not this model's</source>
+        <location filename="../../attnviz/core/hf/guard.py" line="101"/>
+        <source>{path}: holds weights that config.json does not describe ({names}): they are not this model's</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5703,7 +5703,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="238"/>
+        <location filename="../../attnviz/core/hf/load.py" line="239"/>
         <source>{path}: its config names no end-of-text token or decoder start token</source>
         <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
     </message>
@@ -5718,8 +5718,8 @@ Install them with:  sudo apt-get install {packages}
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="85"/>
-        <source>{path}: lacks {count:,} of the weights config.json describes ({names}); attnviz does not start a model with made-up weights</source>
+        <location filename="../../attnviz/core/hf/guard.py" line="98"/>
+        <source>{path}: lacks {count:,} of the model's weights ({names}); attnviz does not start a model with made-up weights</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5898,7 +5898,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="105"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="117"/>
         <source>{path}: {key} = {value} is not a token id of the model (a whole number from 0 to {most:,})</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5935,7 +5935,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="285"/>
         <location filename="../../attnviz/core/checkpoint.py" line="372"/>
-        <location filename="../../attnviz/core/hf/load.py" line="118"/>
+        <location filename="../../attnviz/core/hf/load.py" line="119"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>
