@@ -663,11 +663,20 @@ def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
 
 def _cmd_to_hf(args: argparse.Namespace) -> int:
     """Write attnviz's Transformer as a Hugging Face Marian folder (the same network: core/hf/convert.py)."""
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoint import CheckpointError, load_checkpoint
     from attnviz.core.hf.convert import save_marian_folder
 
-    loaded = load_checkpoint(args.checkpoint)
-    out = save_marian_folder(loaded, args.out)
+    try:
+        loaded = load_checkpoint(args.checkpoint)
+    except CheckpointError as error:
+        raise CliError(str(error)) from None
+    existed = Path(args.out).exists() or Path(args.out).is_symlink()
+    try:
+        out = save_marian_folder(loaded, args.out)
+    except (KeyboardInterrupt, Terminated):
+        if existed or not (Path(args.out) / "config.json").is_file():
+            raise
+        out = Path(args.out)  # the signal came once the folder had its name: it is whole, and is said so
     print(tr("wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: "
              "MarianMTModel.from_pretrained; attnviz --checkpoint {out})").format(out=out))
     return 0

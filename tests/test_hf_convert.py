@@ -68,3 +68,66 @@ def test_to_hf_never_overwrites_and_refuses_other_models(converted, tiny_models,
                            str(tmp_path / "rnn"))
     assert code == 2 and "only attnviz's Transformer converts" in err
     assert not (tmp_path / "rnn").exists() and list(tmp_path.iterdir()) == []  # nothing half-written
+
+
+def test_to_hf_says_why_in_one_line_and_gives_the_folder_ordinary_permissions(converted, tiny_models, tmp_path,
+                                                                              capsys, monkeypatch):
+    import os
+    import stat
+
+    _, folder = converted
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o777 & ~umask  # as mkdir makes it, not mkdtemp's 0700
+    bad = tmp_path / "bad.safetensors"
+    bad.write_bytes(b"\x08\x00\x00\x00\x00\x00\x00\x00{}      ")
+    code, _, err = run_cli(capsys, "to-hf", "--checkpoint", str(bad), "--out", str(tmp_path / "x"))
+    assert code == 2 and err.startswith("attnviz: error: ") and "internal error" not in err and err.count("\n") == 1
+
+    from attnviz.core.hf import convert
+
+    def full_disk(self, path, *args, **kwargs):
+        from safetensors import SafetensorError
+
+        raise SafetensorError("Error while serializing: No space left on device (os error 28)")
+
+    monkeypatch.setattr(transformers.PreTrainedModel, "save_pretrained", full_disk)
+    code, _, err = run_cli(capsys, "to-hf", "--checkpoint", str(tiny_models["transformer"][0]), "--out",
+                           str(tmp_path / "full"))
+    assert code == 2 and "No space left on device" in err and "internal error" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.safetensors"]  # nothing half-written
+    assert convert is not None
+
+
+def test_to_hf_never_replaces_an_empty_folder_made_at_its_target_while_it_writes(converted, tiny_models, tmp_path,
+                                                                                  capsys, monkeypatch):
+    target = tmp_path / "out"
+    real = transformers.PreTrainedTokenizerBase.save_pretrained
+
+    def and_a_folder_appears(self, path, *args, **kwargs):
+        result = real(self, path, *args, **kwargs)
+        target.mkdir()
+        return result
+
+    monkeypatch.setattr(transformers.PreTrainedTokenizerBase, "save_pretrained", and_a_folder_appears)
+    code, _, err = run_cli(capsys, "to-hf", "--checkpoint", str(tiny_models["transformer"][0]), "--out", str(target))
+    assert code == 2 and "appeared while the model was written" in err
+    assert target.is_dir() and list(target.iterdir()) == []  # the folder someone made is kept as it was
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def test_a_signal_just_after_the_folder_took_its_name_reports_the_whole_folder(converted, tiny_models, tmp_path,
+                                                                               capsys, monkeypatch):
+    from attnviz.core.hf import convert
+
+    real = convert.os.rename
+
+    def renamed_then_interrupted(source, target):
+        real(source, target)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(convert.os, "rename", renamed_then_interrupted)
+    target = tmp_path / "out"
+    code, out, err = run_cli(capsys, "to-hf", "--checkpoint", str(tiny_models["transformer"][0]), "--out", str(target))
+    assert code == 0 and out.startswith(f"wrote {target}") and "nothing" not in err
+    assert (target / "config.json").is_file()

@@ -260,22 +260,22 @@
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="811"/>
+        <location filename="../../attnviz/cli.py" line="820"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="810"/>
+        <location filename="../../attnviz/cli.py" line="819"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="813"/>
+        <location filename="../../attnviz/cli.py" line="822"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="809"/>
+        <location filename="../../attnviz/cli.py" line="818"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
@@ -360,22 +360,22 @@
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="757"/>
+        <location filename="../../attnviz/cli.py" line="766"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="762"/>
+        <location filename="../../attnviz/cli.py" line="771"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="760"/>
+        <location filename="../../attnviz/cli.py" line="769"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="755"/>
+        <location filename="../../attnviz/cli.py" line="764"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
@@ -405,7 +405,7 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="792"/>
+        <location filename="../../attnviz/cli.py" line="801"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
@@ -415,7 +415,7 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="770"/>
+        <location filename="../../attnviz/cli.py" line="779"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -432,7 +432,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="785"/>
+        <location filename="../../attnviz/cli.py" line="794"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -478,7 +478,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="788"/>
+        <location filename="../../attnviz/cli.py" line="797"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -488,7 +488,7 @@
         <translation>要打开的已保存会话（文件 ▸ 保存会话）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="852"/>
+        <location filename="../../attnviz/cli.py" line="861"/>
         <source>a seed is a whole number from 0 to {most:,}</source>
         <translation>随机种子是 0 到 {most:,} 之间的整数</translation>
     </message>
@@ -596,7 +596,7 @@
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="821"/>
+        <location filename="../../attnviz/cli.py" line="830"/>
         <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
@@ -768,8 +768,8 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="894"/>
         <location filename="../../attnviz/cli.py" line="903"/>
+        <location filename="../../attnviz/cli.py" line="912"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -781,12 +781,12 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="908"/>
+        <location filename="../../attnviz/cli.py" line="917"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="897"/>
+        <location filename="../../attnviz/cli.py" line="906"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
@@ -811,7 +811,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="900"/>
+        <location filename="../../attnviz/cli.py" line="909"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -842,13 +842,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="44"/>
-        <location filename="../../attnviz/cli.py" line="795"/>
-        <location filename="../../attnviz/cli.py" line="771"/>
+        <location filename="../../attnviz/cli.py" line="804"/>
+        <location filename="../../attnviz/cli.py" line="780"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="730"/>
+        <location filename="../../attnviz/cli.py" line="739"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
@@ -955,12 +955,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="797"/>
+        <location filename="../../attnviz/cli.py" line="806"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="774"/>
+        <location filename="../../attnviz/cli.py" line="783"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
@@ -1062,6 +1062,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开：{reason}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/convert.py" line="158"/>
+        <source>cannot write {path}: {error}</source>
+        <translation>无法写入 {path}：{error}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/render/figure_files.py" line="58"/>
         <source>Cannot write {path}: {reason}</source>
         <translation>无法写入 {path}：{reason}</translation>
@@ -1082,7 +1087,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="723"/>
+        <location filename="../../attnviz/cli.py" line="732"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1153,12 +1158,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="827"/>
+        <location filename="../../attnviz/cli.py" line="836"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="791"/>
+        <location filename="../../attnviz/cli.py" line="800"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1226,7 +1231,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="739"/>
+        <location filename="../../attnviz/cli.py" line="748"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1303,7 +1308,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="747"/>
+        <location filename="../../attnviz/cli.py" line="756"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
@@ -1810,7 +1815,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="828"/>
+        <location filename="../../attnviz/cli.py" line="837"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
@@ -1836,8 +1841,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="790"/>
-        <location filename="../../attnviz/cli.py" line="826"/>
+        <location filename="../../attnviz/cli.py" line="799"/>
+        <location filename="../../attnviz/cli.py" line="835"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
@@ -1961,7 +1966,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="831"/>
+        <location filename="../../attnviz/cli.py" line="840"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
@@ -2042,7 +2047,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="748"/>
+        <location filename="../../attnviz/cli.py" line="757"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
@@ -2062,17 +2067,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="814"/>
+        <location filename="../../attnviz/cli.py" line="823"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="815"/>
+        <location filename="../../attnviz/cli.py" line="824"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="816"/>
+        <location filename="../../attnviz/cli.py" line="825"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -2251,7 +2256,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="801"/>
+        <location filename="../../attnviz/cli.py" line="810"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -2681,7 +2686,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="777"/>
+        <location filename="../../attnviz/cli.py" line="786"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
@@ -2878,7 +2883,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="728"/>
+        <location filename="../../attnviz/cli.py" line="737"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -2924,7 +2929,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="742"/>
+        <location filename="../../attnviz/cli.py" line="751"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -2940,7 +2945,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="794"/>
+        <location filename="../../attnviz/cli.py" line="803"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -2960,7 +2965,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="835"/>
+        <location filename="../../attnviz/cli.py" line="844"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3027,7 +3032,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="799"/>
+        <location filename="../../attnviz/cli.py" line="808"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -3058,12 +3063,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="767"/>
+        <location filename="../../attnviz/cli.py" line="776"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="712"/>
+        <location filename="../../attnviz/cli.py" line="721"/>
         <source>print what the attention core computes, as text</source>
         <translation>以文本输出注意力核心的计算结果</translation>
     </message>
@@ -3226,7 +3231,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="825"/>
+        <location filename="../../attnviz/cli.py" line="834"/>
         <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
@@ -3241,13 +3246,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="726"/>
+        <location filename="../../attnviz/cli.py" line="735"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="798"/>
-        <location filename="../../attnviz/cli.py" line="837"/>
+        <location filename="../../attnviz/cli.py" line="807"/>
+        <location filename="../../attnviz/cli.py" line="846"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
     </message>
@@ -3425,7 +3430,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="781"/>
+        <location filename="../../attnviz/cli.py" line="790"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -3465,7 +3470,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="710"/>
+        <location filename="../../attnviz/cli.py" line="719"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
@@ -3480,7 +3485,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="732"/>
+        <location filename="../../attnviz/cli.py" line="741"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
@@ -3511,7 +3516,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="746"/>
+        <location filename="../../attnviz/cli.py" line="755"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -3819,7 +3824,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="736"/>
+        <location filename="../../attnviz/cli.py" line="745"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -3834,7 +3839,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="734"/>
+        <location filename="../../attnviz/cli.py" line="743"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
@@ -3952,7 +3957,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="806"/>
+        <location filename="../../attnviz/cli.py" line="815"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -4032,7 +4037,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="822"/>
+        <location filename="../../attnviz/cli.py" line="831"/>
         <source>the folder to write (must not exist)</source>
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
@@ -4098,7 +4103,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="293"/>
-        <location filename="../../attnviz/core/hf/load.py" line="118"/>
+        <location filename="../../attnviz/core/hf/load.py" line="117"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
@@ -4174,7 +4179,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="787"/>
+        <location filename="../../attnviz/cli.py" line="796"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
@@ -4435,7 +4440,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="720"/>
+        <location filename="../../attnviz/cli.py" line="729"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -4450,7 +4455,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="752"/>
+        <location filename="../../attnviz/cli.py" line="761"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn")</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）</translation>
     </message>
@@ -4592,7 +4597,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer：训练曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="766"/>
+        <location filename="../../attnviz/cli.py" line="775"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
@@ -4614,12 +4619,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="779"/>
+        <location filename="../../attnviz/cli.py" line="788"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="722"/>
+        <location filename="../../attnviz/cli.py" line="731"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
     </message>
@@ -4850,12 +4855,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="784"/>
+        <location filename="../../attnviz/cli.py" line="793"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="804"/>
+        <location filename="../../attnviz/cli.py" line="813"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -4865,7 +4870,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="819"/>
+        <location filename="../../attnviz/cli.py" line="828"/>
         <source>write the Transformer as a Hugging Face (Marian) model folder</source>
         <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
     </message>
@@ -4892,12 +4897,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="704"/>
+        <location filename="../../attnviz/cli.py" line="713"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="671"/>
+        <location filename="../../attnviz/cli.py" line="680"/>
         <source>wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: MarianMTModel.from_pretrained; attnviz --checkpoint {out})</source>
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
@@ -5199,7 +5204,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="88"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="101"/>
         <source>{names} and {count:,} more</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5375,6 +5380,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option}：{kind} 在自己的合成数据上训练（它接受 --epochs、--seed、--lr 和 --force）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/convert.py" line="163"/>
+        <source>{path} appeared while the model was written; nothing was overwritten</source>
+        <translation>写入模型期间出现了 {path}；没有覆盖任何内容</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/unopenable.py" line="53"/>
         <source>{path} cannot be examined: permission denied (a folder on the way is not readable by you)</source>
         <translation>无法检查 {path}：权限不足（路径上的某个文件夹你无权读取）</translation>
@@ -5455,7 +5465,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="74"/>
+        <location filename="../../attnviz/core/hf/load.py" line="73"/>
         <source>{path}: attnviz does not step {architecture} models yet; it steps {names}</source>
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
@@ -5542,7 +5552,7 @@ Install them with:  sudo apt-get install {packages}
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="224"/>
+        <location filename="../../attnviz/core/hf/load.py" line="222"/>
         <source>{path}: has a token of id {id!r}, beyond the model's {count:,} token ids</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5582,12 +5592,17 @@ Install them with:  sudo apt-get install {packages}
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="104"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="43"/>
+        <source>{path}: holds Python objects that torch's safe loader (weights_only) refuses to unpickle; attnviz never runs a checkpoint's code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/guard.py" line="117"/>
         <source>{path}: holds weights of other shapes than config.json describes ({names})</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="101"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="114"/>
         <source>{path}: holds weights that config.json does not describe ({names}): they are not this model's</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5703,7 +5718,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="239"/>
+        <location filename="../../attnviz/core/hf/load.py" line="237"/>
         <source>{path}: its config names no end-of-text token or decoder start token</source>
         <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
     </message>
@@ -5718,7 +5733,7 @@ Install them with:  sudo apt-get install {packages}
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="98"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="111"/>
         <source>{path}: lacks {count:,} of the model's weights ({names}); attnviz does not start a model with made-up weights</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5803,7 +5818,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="81"/>
+        <location filename="../../attnviz/core/hf/load.py" line="80"/>
         <source>{path}: opening Hugging Face models needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
@@ -5868,7 +5883,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：训练信息必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="42"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="45"/>
         <source>{path}: transformers cannot open it ({error})</source>
         <translation>{path}：transformers 无法打开它（{error}）</translation>
     </message>
@@ -5898,7 +5913,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="117"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="130"/>
         <source>{path}: {key} = {value} is not a token id of the model (a whole number from 0 to {most:,})</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5935,7 +5950,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="285"/>
         <location filename="../../attnviz/core/checkpoint.py" line="372"/>
-        <location filename="../../attnviz/core/hf/load.py" line="119"/>
+        <location filename="../../attnviz/core/hf/load.py" line="118"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>

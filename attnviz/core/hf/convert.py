@@ -151,8 +151,17 @@ def save_marian_folder(loaded: Any, out: str | Path) -> Path:
     model, tokenizer = marian_from_transformer(loaded)
     partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        model.save_pretrained(partial)
-        tokenizer.save_pretrained(partial)
+        try:
+            model.save_pretrained(partial)
+            tokenizer.save_pretrained(partial)
+        except Exception as error:  # (a full disk reaches safetensors as its own SafetensorError)
+            raise OSError(tr("cannot write {path}: {error}").format(path=out, error=error)) from None
+        umask = os.umask(0)
+        os.umask(umask)
+        partial.chmod(0o777 & ~umask)  # (mkdtemp makes it 0700: the folder gets the permissions mkdir would give)
+        if out.exists() or out.is_symlink():  # made while it was written (even an empty folder is not replaced)
+            raise FileExistsError(tr("{path} appeared while the model was written; nothing was overwritten").format(
+                path=out))
         os.rename(partial, out)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
