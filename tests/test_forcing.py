@@ -119,6 +119,10 @@ def test_forcing_an_unknown_word_reports_it(tiny_models):
     assert "“<bos>” (never an output)" in listener.errors[-1] and session.state.steps is before
     session.force_prefix("ax bx")
     assert [step.token for step in session.state.steps[:2]] == ["ax", "bx"]
+    # a pasted page of 1,000 unknown words: five named with their nearest words, the rest counted (no freeze)
+    session.force_prefix(" ".join(f"zz{i}q" for i in range(1000)))
+    message = listener.errors[-1]
+    assert message.count("“zz") == 5 and "and 995 more" in message and "Nothing was forced" in message
 
 
 def test_clicking_a_candidate_forces_it_and_marks_output_and_timeline(window, qtbot):

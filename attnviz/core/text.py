@@ -135,6 +135,9 @@ def untakeable_words(words: Iterable[str], vocab: Vocab) -> list[str]:
     return list(dict.fromkeys(word for word in words if word not in vocab or word in (PAD, BOS)))
 
 
+MAX_NAMED_WORDS = 5  # refused words named (with their nearest known words) in one message; the rest counted
+
+
 def nearest_words(word: str, vocab: Vocab, count: int = 3) -> list[str]:
     """Up to ``count`` words of ``vocab`` spelled most like ``word`` (difflib's similarity ≥ 0.6), best first."""
     return difflib.get_close_matches(word, [t for t in vocab.tokens if t not in RESERVED], n=count, cutoff=0.6)
@@ -144,7 +147,7 @@ def refused_words_message(words: Sequence[str], vocab: Vocab) -> str:
     """Why ``words`` (from :func:`untakeable_words`) cannot be forced, with the nearest words the model does
     know, e.g. 'Cannot force “zorglub” (nearest it knows: “zorro”): the model cannot say it (…)'."""
     parts = []
-    for word in words:
+    for word in words[:MAX_NAMED_WORDS]:  # (a nearest-word look-up costs ~25 ms: a pasted page must not freeze)
         if word in (PAD, BOS):
             parts.append(tr("“{word}” (never an output)").format(word=word))
         elif near := nearest_words(word, vocab):
@@ -158,4 +161,6 @@ def refused_words_message(words: Sequence[str], vocab: Vocab) -> str:
     else:
         template = tr("Cannot force {words}: the model cannot say them (its target vocabulary has {count:,} words). "
                       "Nothing was forced.")
+    if len(words) > MAX_NAMED_WORDS:
+        parts.append(tr("and {count:,} more").format(count=len(words) - MAX_NAMED_WORDS))
     return template.format(words="; ".join(parts), count=len(vocab))

@@ -601,6 +601,11 @@
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/text.py" line="165"/>
+        <source>and {count:,} more</source>
+        <translation>以及另外 {count:,} 个</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/rollout.py" line="129"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
@@ -1047,12 +1052,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="156"/>
+        <location filename="../../attnviz/core/text.py" line="159"/>
         <source>Cannot force {words}: the model cannot say it (its target vocabulary has {count:,} words). Nothing was forced.</source>
         <translation>无法强制 {words}：模型无法生成它（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="159"/>
+        <location filename="../../attnviz/core/text.py" line="162"/>
         <source>Cannot force {words}: the model cannot say them (its target vocabulary has {count:,} words). Nothing was forced.</source>
         <translation>无法强制 {words}：模型无法生成它们（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
     </message>
@@ -6145,12 +6150,12 @@ Open the session with that checkpoint?</source>
         <translation>“{part}”（超出 0…{last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="151"/>
+        <location filename="../../attnviz/core/text.py" line="154"/>
         <source>“{word}” (nearest it knows: {near})</source>
         <translation>“{word}”（它认识的最相近的词：{near}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="149"/>
+        <location filename="../../attnviz/core/text.py" line="152"/>
         <source>“{word}” (never an output)</source>
         <translation>“{word}”（从不作为输出）</translation>
     </message>
