@@ -395,6 +395,7 @@ def _write_batch(figures: list, args: argparse.Namespace, formats: list[str], si
         raise CliError(str(error)) from None
 
 
+PROGRESS_FRAMES = 100  # a flip-book of this many frames or more says how far it has got (a tenth at a time)
 FLIPBOOK_KINDS = {"cross": "CROSS", "dec-self": "DECODER_SELF"}  # --kind: the attention that changes per step
 FLIPBOOK_ONLY = ("kind", "layer", "head", "all_heads")
 
@@ -623,7 +624,7 @@ def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
 
     from attnviz.core.training_history import HistoryError, TrainingHistory
     from attnviz.figures.training import training_figures, training_frames
-    from attnviz.render.figure_files import ExportError
+    from attnviz.render.figure_files import ExportError, batch_names, batch_targets_in_the_way
     from attnviz.render.flipbook import gif_scale, scale_notice, write_flipbook
 
     if given := [f"--{name.replace('_', '-')}" for name in TRAINING_CONFLICTS
@@ -643,18 +644,34 @@ def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
     frames = training_frames(history)
     stem = Path(args.checkpoint).stem
+    figures = training_figures(history, stem)
+    flipbook = [f"{stem}_training.pdf", f"{stem}_training.gif"]
+    # files in the way are said before minutes of drawing, not after
+    in_the_way = batch_targets_in_the_way(args.out, batch_names(figures, formats, True, flipbook)) \
+        if not args.force and args.out.is_dir() else []
+    if in_the_way:
+        raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
+                          "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
+
+    def drawn(done: int, total: int) -> bool:  # (pages and frames of the PDF and the GIF's two passes)
+        if len(frames) >= PROGRESS_FRAMES and (done == total or done % max(total // 10, 1) == 0):
+            print(tr("attnviz: flip-book of {count:,} snapshots: {percent} % drawn").format(
+                count=len(frames), percent=100 * done // total), file=sys.stderr, flush=True)
+        return True
+
     try:
         fitted = gif_scale(frames, args.scale)
         with tempfile.TemporaryDirectory(prefix="attnviz-training-") as staging:
             pdf, gif = Path(staging, "training.pdf"), Path(staging, "training.gif")
-            write_flipbook(frames, pdf, gif, scale=fitted, title=tr("{stem}: training").format(stem=stem))
-            extra = {f"{stem}_training.pdf": pdf.read_bytes(), f"{stem}_training.gif": gif.read_bytes()}
+            write_flipbook(frames, pdf, gif, scale=fitted, title=tr("{stem}: training").format(stem=stem),
+                           progress=drawn)
+            extra = {flipbook[0]: pdf.read_bytes(), flipbook[1]: gif.read_bytes()}
     except ExportError as error:
         raise CliError(str(error)) from None
     sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind, "task": history.task,
                "snapshots": len(history.snapshots), "training": {k: v for k, v in loaded.training.items()
                                                                   if k != "history"}}
-    written = _write_batch(training_figures(history, stem), args, formats, sidecar, extra)
+    written = _write_batch(figures, args, formats, sidecar, extra)
     if notice := scale_notice(frames, args.scale, fitted):
         print(tr("attnviz: note: {notice}").format(notice=notice), file=sys.stderr)
     print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))

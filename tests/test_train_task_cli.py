@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from attnviz.core.checkpoint import load_checkpoint
-from attnviz.core.training_history import TrainingHistory
+from attnviz.core.training_history import HistoryError, TrainingHistory
 from tests.helpers import run_cli
 
 
@@ -37,8 +38,22 @@ def test_train_on_a_task_then_export_its_training(tmp_path, capsys):
     sidecar = json.loads((folder / "attnviz-export.json").read_text())
     assert sidecar["task"] == "dates" and sidecar["snapshots"] == 4
     before = (folder / "dates_training.gif").read_bytes()
-    code, _, err = run_cli(capsys, "export", "--checkpoint", str(out), "--training", "--out", str(folder))
+    import attnviz.render.flipbook
+
+    def never(*_args, **_kwargs):
+        raise AssertionError("the flip-book was drawn before the files in the way were said")
+
+    original, attnviz.render.flipbook.write_flipbook = attnviz.render.flipbook.write_flipbook, never
+    try:  # files in the way are said at once, before anything is drawn
+        code, _, err = run_cli(capsys, "export", "--checkpoint", str(out), "--training", "--out", str(folder))
+    finally:
+        attnviz.render.flipbook.write_flipbook = original
     assert code == 2 and "--force" in err and (folder / "dates_training.gif").read_bytes() == before
+    # a history whose snapshots share a step (two maps for one file name) is refused as it is read
+    raw = history.to_json()
+    raw["snapshots"][2]["step"] = raw["snapshots"][1]["step"]
+    with pytest.raises(HistoryError, match="not in step order"):
+        TrainingHistory.from_json(raw)
 
 
 def test_a_task_run_stops_once_it_has_learned_and_says_why(tmp_path, capsys):

@@ -124,8 +124,9 @@ class TrainingHistory:
         if not isinstance(snapshots, list) or not 0 < len(snapshots) <= MAX_SNAPSHOTS:
             raise HistoryError(tr("the training history must hold 1 to {count} snapshots").format(count=MAX_SNAPSHOTS))
         read = tuple(_snapshot(i, s) for i, s in enumerate(snapshots))
-        if any(b.step < a.step for a, b in itertools.pairwise(read)):
-            raise HistoryError(tr("the training history's snapshots are not in step order"))
+        if any(b.step <= a.step for a, b in itertools.pairwise(read)):
+            raise HistoryError(tr("the training history's snapshots are not in step order (each at a later step "
+                                  "than the one before)"))
         return cls(text["kind"], text["task"], text["score_name"], read,  # type: ignore[arg-type]
                    bool(raw.get("higher_is_better", True)))
 

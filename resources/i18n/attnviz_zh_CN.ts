@@ -214,7 +214,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="578"/>
+        <location filename="../../attnviz/cli.py" line="579"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -239,13 +239,13 @@
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="536"/>
+        <location filename="../../attnviz/cli.py" line="537"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="250"/>
-        <location filename="../../attnviz/cli.py" line="441"/>
+        <location filename="../../attnviz/cli.py" line="442"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
@@ -255,37 +255,37 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="521"/>
+        <location filename="../../attnviz/cli.py" line="522"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="820"/>
+        <location filename="../../attnviz/cli.py" line="837"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="819"/>
+        <location filename="../../attnviz/cli.py" line="836"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="822"/>
+        <location filename="../../attnviz/cli.py" line="839"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="818"/>
+        <location filename="../../attnviz/cli.py" line="835"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="534"/>
+        <location filename="../../attnviz/cli.py" line="535"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="568"/>
+        <location filename="../../attnviz/cli.py" line="569"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -310,7 +310,7 @@
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="540"/>
+        <location filename="../../attnviz/cli.py" line="541"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -320,7 +320,7 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="488"/>
+        <location filename="../../attnviz/cli.py" line="489"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
@@ -335,12 +335,12 @@
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="463"/>
+        <location filename="../../attnviz/cli.py" line="464"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="528"/>
+        <location filename="../../attnviz/cli.py" line="529"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -360,37 +360,37 @@
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="766"/>
+        <location filename="../../attnviz/cli.py" line="783"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="771"/>
+        <location filename="../../attnviz/cli.py" line="788"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="769"/>
+        <location filename="../../attnviz/cli.py" line="786"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="764"/>
+        <location filename="../../attnviz/cli.py" line="781"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="439"/>
+        <location filename="../../attnviz/cli.py" line="440"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="524"/>
+        <location filename="../../attnviz/cli.py" line="525"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="634"/>
+        <location filename="../../attnviz/cli.py" line="635"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -405,7 +405,7 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="801"/>
+        <location filename="../../attnviz/cli.py" line="818"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
@@ -415,7 +415,7 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="779"/>
+        <location filename="../../attnviz/cli.py" line="796"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -432,7 +432,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="794"/>
+        <location filename="../../attnviz/cli.py" line="811"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -478,7 +478,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="797"/>
+        <location filename="../../attnviz/cli.py" line="814"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -488,7 +488,7 @@
         <translation>要打开的已保存会话（文件 ▸ 保存会话）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="861"/>
+        <location filename="../../attnviz/cli.py" line="878"/>
         <source>a seed is a whole number from 0 to {most:,}</source>
         <translation>随机种子是 0 到 {most:,} 之间的整数</translation>
     </message>
@@ -585,7 +585,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="586"/>
+        <location filename="../../attnviz/cli.py" line="587"/>
         <location filename="../../attnviz/figures/attention.py" line="220"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -596,7 +596,7 @@
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="830"/>
+        <location filename="../../attnviz/cli.py" line="847"/>
         <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
@@ -773,8 +773,8 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="903"/>
-        <location filename="../../attnviz/cli.py" line="912"/>
+        <location filename="../../attnviz/cli.py" line="920"/>
+        <location filename="../../attnviz/cli.py" line="929"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -786,18 +786,23 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="917"/>
+        <location filename="../../attnviz/cli.py" line="658"/>
+        <source>attnviz: flip-book of {count:,} snapshots: {percent} % drawn</source>
+        <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="934"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="906"/>
+        <location filename="../../attnviz/cli.py" line="923"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="607"/>
-        <location filename="../../attnviz/cli.py" line="659"/>
+        <location filename="../../attnviz/cli.py" line="608"/>
+        <location filename="../../attnviz/cli.py" line="676"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -816,7 +821,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="909"/>
+        <location filename="../../attnviz/cli.py" line="926"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -847,13 +852,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="44"/>
-        <location filename="../../attnviz/cli.py" line="804"/>
-        <location filename="../../attnviz/cli.py" line="780"/>
+        <location filename="../../attnviz/cli.py" line="821"/>
+        <location filename="../../attnviz/cli.py" line="797"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="739"/>
+        <location filename="../../attnviz/cli.py" line="756"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
@@ -960,12 +965,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="806"/>
+        <location filename="../../attnviz/cli.py" line="823"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="783"/>
+        <location filename="../../attnviz/cli.py" line="800"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
@@ -1092,7 +1097,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="732"/>
+        <location filename="../../attnviz/cli.py" line="749"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1163,12 +1168,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="836"/>
+        <location filename="../../attnviz/cli.py" line="853"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="800"/>
+        <location filename="../../attnviz/cli.py" line="817"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1236,7 +1241,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="748"/>
+        <location filename="../../attnviz/cli.py" line="765"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1313,7 +1318,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="756"/>
+        <location filename="../../attnviz/cli.py" line="773"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
@@ -1820,7 +1825,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="837"/>
+        <location filename="../../attnviz/cli.py" line="854"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
@@ -1846,8 +1851,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="799"/>
-        <location filename="../../attnviz/cli.py" line="835"/>
+        <location filename="../../attnviz/cli.py" line="816"/>
+        <location filename="../../attnviz/cli.py" line="852"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
@@ -1971,7 +1976,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="840"/>
+        <location filename="../../attnviz/cli.py" line="857"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
@@ -2052,7 +2057,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="757"/>
+        <location filename="../../attnviz/cli.py" line="774"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
@@ -2072,17 +2077,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="823"/>
+        <location filename="../../attnviz/cli.py" line="840"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="824"/>
+        <location filename="../../attnviz/cli.py" line="841"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="825"/>
+        <location filename="../../attnviz/cli.py" line="842"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -2180,7 +2185,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="586"/>
+        <location filename="../../attnviz/cli.py" line="587"/>
         <location filename="../../attnviz/core/training_history.py" line="23"/>
         <location filename="../../attnviz/figures/attention.py" line="72"/>
         <source>layer {layer} · head {head}</source>
@@ -2261,7 +2266,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="810"/>
+        <location filename="../../attnviz/cli.py" line="827"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -2691,7 +2696,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="786"/>
+        <location filename="../../attnviz/cli.py" line="803"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
@@ -2888,7 +2893,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="737"/>
+        <location filename="../../attnviz/cli.py" line="754"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -2934,7 +2939,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="751"/>
+        <location filename="../../attnviz/cli.py" line="768"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -2950,7 +2955,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="803"/>
+        <location filename="../../attnviz/cli.py" line="820"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -2970,7 +2975,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="844"/>
+        <location filename="../../attnviz/cli.py" line="861"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3037,7 +3042,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="808"/>
+        <location filename="../../attnviz/cli.py" line="825"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -3068,12 +3073,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="776"/>
+        <location filename="../../attnviz/cli.py" line="793"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="721"/>
+        <location filename="../../attnviz/cli.py" line="738"/>
         <source>print what the attention core computes, as text</source>
         <translation>以文本输出注意力核心的计算结果</translation>
     </message>
@@ -3236,7 +3241,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="834"/>
+        <location filename="../../attnviz/cli.py" line="851"/>
         <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
@@ -3251,13 +3256,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="735"/>
+        <location filename="../../attnviz/cli.py" line="752"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="807"/>
-        <location filename="../../attnviz/cli.py" line="846"/>
+        <location filename="../../attnviz/cli.py" line="824"/>
+        <location filename="../../attnviz/cli.py" line="863"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
     </message>
@@ -3435,7 +3440,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="790"/>
+        <location filename="../../attnviz/cli.py" line="807"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -3475,7 +3480,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="719"/>
+        <location filename="../../attnviz/cli.py" line="736"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
@@ -3490,7 +3495,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="741"/>
+        <location filename="../../attnviz/cli.py" line="758"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
@@ -3521,7 +3526,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="755"/>
+        <location filename="../../attnviz/cli.py" line="772"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -3642,7 +3647,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="134"/>
+        <location filename="../../attnviz/core/training_history.py" line="135"/>
         <source>snapshot {number} of the training history</source>
         <translation>训练历史的第 {number} 个快照</translation>
     </message>
@@ -3829,7 +3834,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="745"/>
+        <location filename="../../attnviz/cli.py" line="762"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -3844,7 +3849,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="743"/>
+        <location filename="../../attnviz/cli.py" line="760"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
@@ -3962,7 +3967,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="815"/>
+        <location filename="../../attnviz/cli.py" line="832"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -4042,7 +4047,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="831"/>
+        <location filename="../../attnviz/cli.py" line="848"/>
         <source>the folder to write (must not exist)</source>
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
@@ -4184,7 +4189,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="796"/>
+        <location filename="../../attnviz/cli.py" line="813"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
@@ -4260,8 +4265,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/training_history.py" line="128"/>
-        <source>the training history's snapshots are not in step order</source>
-        <translation>训练历史的快照未按步数排序</translation>
+        <source>the training history's snapshots are not in step order (each at a later step than the one before)</source>
+        <translation>训练历史中的快照不是按步数顺序排列的（每个快照的步数都应晚于前一个）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="104"/>
@@ -4445,7 +4450,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="729"/>
+        <location filename="../../attnviz/cli.py" line="746"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -4460,7 +4465,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="761"/>
+        <location filename="../../attnviz/cli.py" line="778"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn")</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）</translation>
     </message>
@@ -4602,7 +4607,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer：训练曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="775"/>
+        <location filename="../../attnviz/cli.py" line="792"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
@@ -4624,12 +4629,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="788"/>
+        <location filename="../../attnviz/cli.py" line="805"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="731"/>
+        <location filename="../../attnviz/cli.py" line="748"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
     </message>
@@ -4860,12 +4865,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="793"/>
+        <location filename="../../attnviz/cli.py" line="810"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="813"/>
+        <location filename="../../attnviz/cli.py" line="830"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -4875,7 +4880,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="828"/>
+        <location filename="../../attnviz/cli.py" line="845"/>
         <source>write the Transformer as a Hugging Face (Marian) model folder</source>
         <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
     </message>
@@ -4895,19 +4900,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="476"/>
-        <location filename="../../attnviz/cli.py" line="545"/>
-        <location filename="../../attnviz/cli.py" line="608"/>
+        <location filename="../../attnviz/cli.py" line="477"/>
+        <location filename="../../attnviz/cli.py" line="546"/>
+        <location filename="../../attnviz/cli.py" line="609"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="713"/>
+        <location filename="../../attnviz/cli.py" line="730"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="680"/>
+        <location filename="../../attnviz/cli.py" line="697"/>
         <source>wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: MarianMTModel.from_pretrained; attnviz --checkpoint {out})</source>
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
@@ -4967,7 +4972,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="637"/>
+        <location filename="../../attnviz/cli.py" line="638"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
@@ -5001,6 +5006,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli.py" line="653"/>
+        <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
+        <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/render/flipbook.py" line="344"/>
         <source>{count} file(s) would be replaced, e.g. {path}</source>
         <translation>{count} 个文件将被替换，例如 {path}</translation>
@@ -5027,7 +5037,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="393"/>
-        <location filename="../../attnviz/cli.py" line="600"/>
+        <location filename="../../attnviz/cli.py" line="601"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -5335,12 +5345,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：{what}，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="416"/>
+        <location filename="../../attnviz/cli.py" line="417"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="413"/>
+        <location filename="../../attnviz/cli.py" line="414"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
@@ -5350,7 +5360,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="631"/>
+        <location filename="../../attnviz/cli.py" line="632"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -5365,17 +5375,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="436"/>
+        <location filename="../../attnviz/cli.py" line="437"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="573"/>
+        <location filename="../../attnviz/cli.py" line="574"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="571"/>
+        <location filename="../../attnviz/cli.py" line="572"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -5965,7 +5975,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="494"/>
+        <location filename="../../attnviz/cli.py" line="495"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -6005,7 +6015,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="650"/>
+        <location filename="../../attnviz/cli.py" line="666"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
@@ -6035,42 +6045,42 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what}：{kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="153"/>
+        <location filename="../../attnviz/core/training_history.py" line="154"/>
         <source>{where} has bad labels</source>
         <translation>{where}的标签有误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="140"/>
+        <location filename="../../attnviz/core/training_history.py" line="141"/>
         <source>{where} has no step or time</source>
         <translation>{where}没有步数或时间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="143"/>
+        <location filename="../../attnviz/core/training_history.py" line="144"/>
         <source>{where} holds a loss, score or agreement that is not a number</source>
         <translation>{where}的损失、得分或对齐一致率不是数字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="136"/>
+        <location filename="../../attnviz/core/training_history.py" line="137"/>
         <source>{where} is not an object</source>
         <translation>{where}不是一个对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="146"/>
+        <location filename="../../attnviz/core/training_history.py" line="147"/>
         <source>{where}'s agreement is not a share from 0 to 1</source>
         <translation>{where}的对齐一致率不是 0 到 1 之间的比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="155"/>
+        <location filename="../../attnviz/core/training_history.py" line="156"/>
         <source>{where}'s map is empty or larger than {cells:,} cells</source>
         <translation>{where}的注意力图为空或超过 {cells:,} 个单元格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="160"/>
+        <location filename="../../attnviz/core/training_history.py" line="161"/>
         <source>{where}'s map is not a table of numbers</source>
         <translation>{where}的注意力图不是数值表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="162"/>
+        <location filename="../../attnviz/core/training_history.py" line="163"/>
         <source>{where}'s map is not {rows} × {cols} finite numbers</source>
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
