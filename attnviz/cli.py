@@ -655,7 +655,7 @@ def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
 
     def drawn(done: int, total: int) -> bool:  # (pages and frames of the PDF and the GIF's two passes)
         if len(frames) >= PROGRESS_FRAMES and (done == total or done % max(total // 10, 1) == 0):
-            print(tr("attnviz: flip-book of {count:,} snapshots: {percent} % drawn").format(
+            print(tr("attnviz: flip-book of {count:,} snapshots: drawn {percent} %").format(
                 count=len(frames), percent=100 * done // total), file=sys.stderr, flush=True)
         return True
 

@@ -96,8 +96,10 @@ def sha256_of(path: str | Path) -> str:
     if Path(path).is_dir():
         for member in sorted(Path(path).iterdir()):
             try:
-                size = member.stat().st_size
-                content = member.read_bytes() if member.name == "config.json" and size < 1 << 20 else b""
+                info = member.stat()
+                size = info.st_size
+                content = member.read_bytes() if member.name == "config.json" and stat.S_ISREG(info.st_mode) and \
+                    size < 1 << 20 else b""  # (only a regular file is read: a FIFO or /dev/zero never ends)
             except OSError:
                 size, content = -1, b""
             digest.update(f"{member.name}\0{size}\n".encode("utf-8", "surrogateescape") + content)
@@ -349,12 +351,23 @@ def changed_checkpoint_note(name: str, folder: bool = False) -> str:
               "the attention shown may differ from what was saved.").format(name=name)
 
 
+def _folder_problem(folder: Path) -> str:
+    """Why the model folder cannot be opened (the loader's check of its files, none of them read whole), or ""."""
+    from attnviz.core.hf.folder import HFFolderError, inspect_folder
+
+    try:
+        inspect_folder(folder)
+    except HFFolderError as error:
+        return str(error)
+    return ""
+
+
 def checkpoint_changed(saved: SavedSession, checkpoint: Path) -> str:
     """A sentence saying the checkpoint differs from the one the session was saved with, or "".
     SessionFileError, before the file is read, when it is not plausibly a checkpoint (a 20 GB file)."""
-    folder = checkpoint.is_dir()  # (a Hugging Face model: its loader checks the folder)
+    folder = checkpoint.is_dir()  # (a Hugging Face model: checked as its loader checks it, before it is read)
     try:
-        problem = "" if folder else checkpoint_file_problem(checkpoint)
+        problem = _folder_problem(checkpoint) if folder else checkpoint_file_problem(checkpoint)
     except OSError as error:
         raise SessionFileError(tr("the session's checkpoint {path} cannot be read: {reason}").format(
             path=shown_path(checkpoint), reason=_why(error))) from None

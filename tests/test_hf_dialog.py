@@ -38,6 +38,14 @@ def cache(tmp_path, monkeypatch):
     return hub, snapshot
 
 
+def _listed(qtbot, dialog):
+    """The dialog, once its listing (on a thread of its own) is in."""
+    if dialog._listing is not None:
+        with qtbot.waitSignal(dialog.listed, timeout=20_000):
+            pass
+    return dialog
+
+
 def _rows(dialog):
     return [tuple(dialog.table.item(r, c).text() for c in range(dialog.table.columnCount()))
             for r in range(dialog.table.rowCount())]
@@ -47,7 +55,8 @@ def test_the_cache_is_listed_by_name_architecture_parameters_and_size(qtbot, cac
     hub, snapshot = cache
     dialog = OpenHuggingFaceDialog(cache=hub)
     qtbot.addWidget(dialog)
-    rows = _rows(dialog)
+    assert dialog.table.rowCount() == 0 and "Reading the models in the cache" in dialog.empty.text()
+    rows = _rows(_listed(qtbot, dialog))
     assert [row[0] for row in rows] == ["acme/bert-tiny", "acme/odd", "acme/opus-mt-tiny"]
     assert rows[1][1] == "cannot open: has no model_type naming its architecture"  # (the file's path: its tip)
     _name, architecture, parameters, size = rows[2]
@@ -66,13 +75,15 @@ def test_the_cache_is_listed_by_name_architecture_parameters_and_size(qtbot, cac
 def test_an_empty_cache_says_to_choose_a_folder(qtbot, tmp_path):
     dialog = OpenHuggingFaceDialog(cache=tmp_path / "nothing-here")
     qtbot.addWidget(dialog)
+    _listed(qtbot, dialog)
     assert dialog.table.rowCount() == 0 and "Choose a model folder" in dialog.empty.text()
 
 
-def test_the_menu_opens_the_chosen_cached_model_in_the_window(window, errors, cache, monkeypatch):
+def test_the_menu_opens_the_chosen_cached_model_in_the_window(window, errors, cache, monkeypatch, qtbot):
     _hub, snapshot = cache
 
     def choose(dialog):
+        _listed(qtbot, dialog)
         dialog.table.selectRow(2)
         dialog.open_button.click()
         return dialog.result()

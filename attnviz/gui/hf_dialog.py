@@ -2,13 +2,17 @@
 size and parameter count, or any model folder on disk. Nothing is downloaded; a cached model attnviz cannot
 open is listed greyed, with the reason in its row.
 
-Listing reads each snapshot's ``config.json`` and the sizes of its files (:func:`attnviz.core.hf.folder.
-cached_models`), never the weights: a cache of many models lists in milliseconds.
+Listing reads each snapshot's ``config.json``, the sizes of its files and its weights' headers
+(:func:`attnviz.core.hf.folder.cached_models`), never the weights — on a thread of its own: a cache of many
+models, a hostile one or one on a slow disk never holds up the window; the rows appear when it is read
+(``listed``), and a dialog closed meanwhile drops them.
 """
 
 from __future__ import annotations
 
 import re
+import threading
+from concurrent.futures import Future
 from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -20,9 +24,15 @@ from attnviz.i18n import N_, tr
 COLUMNS = (N_("Model"), N_("Architecture"), N_("Parameters (about)"), N_("On disk"))
 
 
+Row = tuple[HFFolder | None, Path, str, int]  # a cached model: checked folder or None, snapshot, why not, bytes
+
+
 def _size(folder: HFFolder) -> int:
     """Bytes of the weights and tokenizer files (a cache's links followed to their blobs)."""
-    return sum(path.stat().st_size for path in (*folder.weights, *folder.tokenizer_files))
+    try:
+        return sum(path.stat().st_size for path in (*folder.weights, *folder.tokenizer_files))
+    except OSError:  # (a file gone since the folder was checked)
+        return 0
 
 
 def human_size(size: int) -> str:
@@ -37,8 +47,27 @@ def human_count(count: int) -> str:
     return f"{count / 1e9:.1f} B" if count >= 1e9 else f"{count / 1e6:.1f} M" if count >= 1e6 else f"{count:,}"
 
 
+def _listing(cache: Path) -> Future[list[Row]]:
+    """:func:`cached_models` of ``cache`` and their sizes, on a thread of its own (the future holds the rows, or
+    the error)."""
+    future: Future[list[Row]] = Future()
+
+    def work() -> None:
+        try:
+            found = cached_models(cache) if cache.is_dir() else []
+            future.set_result([(folder, path, why, _size(folder) if folder else 0) for folder, path, why in found])
+        except Exception as error:  # (shown in the dialog, in words)
+            future.set_exception(error)
+
+    threading.Thread(target=work, name="attnviz-hf-cache", daemon=True).start()
+    return future
+
+
 class OpenHuggingFaceDialog(QtWidgets.QDialog):
-    """Choose a Hugging Face model: ``chosen`` is its folder once accepted."""
+    """Choose a Hugging Face model: ``chosen`` is its folder once accepted. ``listed``: the cache's rows are in."""
+
+    listed = QtCore.Signal()
+    POLL_MS = 30  # how often the GUI thread looks whether the listing is done (the thread never touches Qt)
 
     def __init__(self, parent: QtWidgets.QWidget | None = None, cache: Path | None = None, start: str = ""):
         super().__init__(parent)
@@ -82,22 +111,49 @@ class OpenHuggingFaceDialog(QtWidgets.QDialog):
         self.table.itemSelectionChanged.connect(self._on_selection_changed)
         self.table.itemDoubleClicked.connect(self._on_open_clicked)
         self.paths: list[Path] = []
+        self._listing: Future[list[Row]] | None = None
+        self._poll = QtCore.QTimer(self)
+        self._poll.setInterval(self.POLL_MS)
+        self._poll.timeout.connect(self._on_poll_timeout)
         self.list_cache()
         self.resize(720, 420)
 
     def list_cache(self) -> None:
-        """(Re)read the cache: one row per model, its newest snapshot."""
-        found = cached_models(self.cache) if self.cache.is_dir() else []
+        """(Re)read the cache, off the GUI thread: one row per model, its newest snapshot, once it is read."""
+        self.table.setRowCount(0)
+        self.paths = []
+        self.empty.setText(tr("Reading the models in the cache…"))
+        self.empty.setVisible(True)
+        self._listing = _listing(self.cache)
+        self._poll.start()
+
+    def _on_poll_timeout(self) -> None:
+        listing = self._listing
+        if listing is None or not listing.done():
+            return
+        self._poll.stop()
+        self._listing = None
+        try:
+            found = listing.result()
+        except Exception as error:
+            self.empty.setText(tr("The cache {cache} cannot be read ({error}). Choose a model folder instead.").format(
+                cache=self.cache, error=error))
+            self.listed.emit()
+            return
+        self._show(found)
+        self.listed.emit()
+
+    def _show(self, found: list[Row]) -> None:
         self.table.setRowCount(len(found))
         self.paths = []
         grey = self.palette().color(QtGui.QPalette.ColorGroup.Disabled, QtGui.QPalette.ColorRole.Text)
         self.table.clearSpans()
-        for row, (folder, snapshot, problem) in enumerate(found):
+        for row, (folder, snapshot, problem, size) in enumerate(found):
             entry = snapshot if snapshot.name.startswith("models--") else snapshot.parent.parent
             name = folder.name if folder else entry.name.removeprefix("models--").replace("--", "/")
             # a model it cannot open: why, in the row (the file's path, which the sentence starts with, as a tip)
             reason = re.split("：|: ", problem or "", maxsplit=1)[-1]  # (a Chinese sentence has a full-width colon)
-            cells = (name, folder.architecture.name, human_count(folder.parameters), human_size(_size(folder))) \
+            cells = (name, folder.architecture.name, human_count(folder.parameters), human_size(size)) \
                 if folder else (name, tr("cannot open: {reason}").format(reason=reason), "", "")
             for column, text in enumerate(cells):
                 item = QtWidgets.QTableWidgetItem(text)

@@ -15,6 +15,15 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
+UNWINDING = (KeyboardInterrupt, SystemExit, GeneratorExit)  # a job's end that is not its failure: passed on
+
+
+def _failure(error: BaseException) -> BaseException:
+    """``error`` when a job's ``failed`` is to handle it: any error but an interrupt or an exit — a library's
+    panic (pyo3's PanicException) is a BaseException, and a job that raised one must still end."""
+    if isinstance(error, UNWINDING):
+        raise error
+    return error
 
 
 class Runner(Protocol):
@@ -33,8 +42,8 @@ class InlineRunner:
                failed: Callable[[BaseException], None]) -> None:
         try:
             result = job()
-        except Exception as error:  # delivered to the listener as a message
-            failed(error)
+        except BaseException as error:  # delivered to the listener as a message (an interrupt passes on)
+            failed(_failure(error))
             return
         done(result)
 
@@ -50,8 +59,8 @@ def _delivering(job: Callable[[], Any], done: Callable[[Any], None], failed: Cal
     def task() -> None:
         try:
             result = job()
-        except Exception as error:
-            caught = error
+        except BaseException as error:
+            caught = _failure(error)
             deliver(lambda: failed(caught))
             return
         deliver(lambda: done(result))

@@ -46,17 +46,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="336"/>
+        <location filename="../../attnviz/gui/main_window.py" line="347"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="293"/>
+        <location filename="../../attnviz/gui/main_window.py" line="302"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="331"/>
+        <location filename="../../attnviz/gui/main_window.py" line="342"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -66,7 +66,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="313"/>
+        <location filename="../../attnviz/gui/main_window.py" line="324"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -76,17 +76,17 @@
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="299"/>
+        <location filename="../../attnviz/gui/main_window.py" line="308"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="330"/>
+        <location filename="../../attnviz/gui/main_window.py" line="341"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="335"/>
+        <location filename="../../attnviz/gui/main_window.py" line="346"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -96,7 +96,7 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="350"/>
+        <location filename="../../attnviz/gui/main_window.py" line="361"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -106,17 +106,17 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="354"/>
+        <location filename="../../attnviz/gui/main_window.py" line="365"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="71"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="100"/>
         <source>&amp;Open</source>
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="284"/>
+        <location filename="../../attnviz/gui/main_window.py" line="293"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
@@ -126,37 +126,37 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="346"/>
+        <location filename="../../attnviz/gui/main_window.py" line="357"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="290"/>
+        <location filename="../../attnviz/gui/main_window.py" line="299"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="307"/>
+        <location filename="../../attnviz/gui/main_window.py" line="318"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="297"/>
+        <location filename="../../attnviz/gui/main_window.py" line="306"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="285"/>
+        <location filename="../../attnviz/gui/main_window.py" line="294"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="291"/>
+        <location filename="../../attnviz/gui/main_window.py" line="300"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="321"/>
+        <location filename="../../attnviz/gui/main_window.py" line="332"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -204,12 +204,12 @@
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="506"/>
+        <location filename="../../attnviz/gui/main_window.py" line="517"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="503"/>
+        <location filename="../../attnviz/gui/main_window.py" line="514"/>
         <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
@@ -452,17 +452,17 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="509"/>
+        <location filename="../../attnviz/gui/main_window.py" line="520"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="49"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="78"/>
         <source>A model folder on disk (config.json, the weights, the tokenizer's files: what save_pretrained writes), or a model already in your Hugging Face cache ({cache}). Nothing is downloaded.</source>
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="779"/>
+        <location filename="../../attnviz/gui/main_window.py" line="790"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -509,7 +509,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="302"/>
+        <location filename="../../attnviz/gui/main_window.py" line="311"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
@@ -534,7 +534,7 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="750"/>
+        <location filename="../../attnviz/gui/main_window.py" line="761"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
@@ -611,7 +611,7 @@
         <translation>回答位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="20"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
         <source>Architecture</source>
         <translation>架构</translation>
     </message>
@@ -722,7 +722,7 @@
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="599"/>
+        <location filename="../../attnviz/gui/main_window.py" line="610"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="143"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
@@ -743,12 +743,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="704"/>
+        <location filename="../../attnviz/gui/main_window.py" line="715"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="711"/>
+        <location filename="../../attnviz/gui/main_window.py" line="722"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -763,7 +763,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="257"/>
+        <location filename="../../attnviz/gui/main_window.py" line="266"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -787,7 +787,7 @@
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="658"/>
-        <source>attnviz: flip-book of {count:,} snapshots: {percent} % drawn</source>
+        <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
@@ -846,7 +846,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="386"/>
+        <location filename="../../attnviz/gui/main_window.py" line="397"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -884,7 +884,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="277"/>
-        <location filename="../../attnviz/gui/main_window.py" line="294"/>
+        <location filename="../../attnviz/gui/main_window.py" line="303"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
     </message>
@@ -1037,7 +1037,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="289"/>
+        <location filename="../../attnviz/gui/main_window.py" line="298"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
@@ -1067,7 +1067,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法强制 {words}：模型无法生成它们（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="101"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="157"/>
         <source>cannot open: {reason}</source>
         <translation>无法打开：{reason}</translation>
     </message>
@@ -1102,7 +1102,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="70"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="99"/>
         <source>Choose &amp;folder…</source>
         <translation>选择文件夹(&amp;F)…</translation>
     </message>
@@ -1117,7 +1117,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请选择要导出到的完整文件夹路径（实际为 {folder!r}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="130"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="186"/>
         <source>Choose a Hugging Face model folder</source>
         <translation>选择 Hugging Face 模型文件夹</translation>
     </message>
@@ -1278,7 +1278,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="668"/>
+        <location filename="../../attnviz/gui/main_window.py" line="679"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1288,7 +1288,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="640"/>
+        <location filename="../../attnviz/gui/main_window.py" line="651"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1390,13 +1390,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
-        <location filename="../../attnviz/gui/main_window.py" line="292"/>
+        <location filename="../../attnviz/gui/main_window.py" line="301"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
-        <location filename="../../attnviz/gui/main_window.py" line="296"/>
+        <location filename="../../attnviz/gui/main_window.py" line="305"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
@@ -1437,6 +1437,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/main_window.py" line="56"/>
+        <source>decoder-only Transformer (GPT-style)</source>
+        <translation>仅解码器的 Transformer（GPT 式）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/kinds.py" line="119"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
@@ -1459,7 +1464,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="318"/>
+        <location filename="../../attnviz/gui/main_window.py" line="329"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
     </message>
@@ -1542,7 +1547,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="315"/>
+        <location filename="../../attnviz/gui/main_window.py" line="326"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1651,7 +1656,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="332"/>
+        <location filename="../../attnviz/gui/main_window.py" line="343"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1671,17 +1676,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="347"/>
+        <location filename="../../attnviz/gui/main_window.py" line="358"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="351"/>
+        <location filename="../../attnviz/gui/main_window.py" line="362"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="353"/>
+        <location filename="../../attnviz/gui/main_window.py" line="364"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
@@ -1784,7 +1789,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="253"/>
+        <location filename="../../attnviz/gui/main_window.py" line="262"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -1996,7 +2001,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>忽略了显式参数 %r</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="75"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="104"/>
         <source>In the cache:</source>
         <translation>缓存中：</translation>
     </message>
@@ -2006,7 +2011,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="521"/>
+        <location filename="../../attnviz/gui/main_window.py" line="532"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2276,12 +2281,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出课堂视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="324"/>
+        <location filename="../../attnviz/gui/main_window.py" line="335"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="747"/>
+        <location filename="../../attnviz/gui/main_window.py" line="758"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -2306,12 +2311,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="512"/>
+        <location filename="../../attnviz/gui/main_window.py" line="523"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="511"/>
+        <location filename="../../attnviz/gui/main_window.py" line="522"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
@@ -2350,7 +2355,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="337"/>
+        <location filename="../../attnviz/gui/main_window.py" line="348"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2421,7 +2426,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="20"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
         <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Model</source>
         <translation>模型</translation>
@@ -2446,6 +2451,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="443"/>
         <source>Multi-head self-attention</source>
         <translation>多头自注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="59"/>
+        <source>Nadaraya-Watson kernel regression (attention pooling)</source>
+        <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="36"/>
@@ -2544,7 +2554,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="112"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="168"/>
         <source>No models in the cache here. Choose a model folder instead.</source>
         <translation>此缓存中没有模型。请改为选择一个模型文件夹。</translation>
     </message>
@@ -2681,7 +2691,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="20"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
         <source>On disk</source>
         <translation>磁盘占用</translation>
     </message>
@@ -2701,7 +2711,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="301"/>
+        <location filename="../../attnviz/gui/main_window.py" line="310"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -2721,27 +2731,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="598"/>
+        <location filename="../../attnviz/gui/main_window.py" line="609"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="45"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="74"/>
         <source>Open Hugging Face model</source>
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="288"/>
+        <location filename="../../attnviz/gui/main_window.py" line="297"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="710"/>
+        <location filename="../../attnviz/gui/main_window.py" line="721"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="676"/>
+        <location filename="../../attnviz/gui/main_window.py" line="687"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -2831,7 +2841,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>论文：先预热，再按 1/√step 衰减（d_model 512，预热 4000 步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="20"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
         <source>Parameters (about)</source>
         <translation>参数量（约）</translation>
     </message>
@@ -2914,7 +2924,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="254"/>
+        <location filename="../../attnviz/gui/main_window.py" line="263"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -3226,6 +3236,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>读取管道可能永远等待写入方</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="125"/>
+        <source>Reading the models in the cache…</source>
+        <translation>正在读取缓存中的模型…</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="357"/>
         <source>recurrent: n·d²</source>
         <translation>循环神经网络：n·d²</translation>
@@ -3323,6 +3338,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>RNN + 点积注意力</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/main_window.py" line="57"/>
+        <source>RNN encoder–decoder with additive (Bahdanau) attention</source>
+        <translation>使用加性注意力（Bahdanau）的循环神经网络编码器－解码器</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="58"/>
+        <source>RNN encoder–decoder with scaled dot-product attention</source>
+        <translation>使用缩放点积注意力的循环神经网络编码器－解码器</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/docks.py" line="113"/>
         <source>Rollout</source>
         <translation>注意力展开</translation>
@@ -3353,7 +3378,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="295"/>
+        <location filename="../../attnviz/gui/main_window.py" line="304"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
@@ -3363,7 +3388,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="352"/>
+        <location filename="../../attnviz/gui/main_window.py" line="363"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -3378,12 +3403,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="703"/>
+        <location filename="../../attnviz/gui/main_window.py" line="714"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="286"/>
+        <location filename="../../attnviz/gui/main_window.py" line="295"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
@@ -3393,7 +3418,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="636"/>
+        <location filename="../../attnviz/gui/main_window.py" line="647"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
@@ -3403,7 +3428,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="639"/>
+        <location filename="../../attnviz/gui/main_window.py" line="650"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -3490,7 +3515,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="746"/>
+        <location filename="../../attnviz/gui/main_window.py" line="757"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -3592,9 +3617,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="304"/>
+        <location filename="../../attnviz/gui/main_window.py" line="313"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/titled_plot.py" line="221"/>
+        <source>Show all data</source>
+        <translation>显示全部数据</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="78"/>
@@ -3662,7 +3692,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="492"/>
+        <location filename="../../attnviz/gui/main_window.py" line="503"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -3734,7 +3764,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
-        <location filename="../../attnviz/gui/main_window.py" line="298"/>
+        <location filename="../../attnviz/gui/main_window.py" line="307"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
@@ -3781,18 +3811,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码：每一步出现一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="148"/>
-        <location filename="../../attnviz/gui/main_window.py" line="427"/>
+        <location filename="../../attnviz/gui/main_window.py" line="154"/>
+        <location filename="../../attnviz/gui/main_window.py" line="438"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="65"/>
+        <location filename="../../attnviz/gui/main_window.py" line="71"/>
         <source>step {number}</source>
         <translation>第 {number} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="66"/>
+        <location filename="../../attnviz/gui/main_window.py" line="72"/>
         <source>step {number} · search {search}</source>
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
@@ -3922,12 +3952,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="355"/>
+        <location filename="../../attnviz/gui/main_window.py" line="366"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="368"/>
+        <location filename="../../attnviz/gui/main_window.py" line="379"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -3955,6 +3985,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="652"/>
         <source>The book's attention figures</source>
         <translation>书中的注意力图表</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="139"/>
+        <source>The cache {cache} cannot be read ({error}). Choose a model folder instead.</source>
+        <translation>无法读取缓存 {cache}（{error}）。请改为选择一个模型文件夹。</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="313"/>
@@ -4113,7 +4148,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="293"/>
-        <location filename="../../attnviz/core/hf/load.py" line="117"/>
+        <location filename="../../attnviz/core/hf/load.py" line="119"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
@@ -4246,7 +4281,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/hf/vocab.py" line="96"/>
         <source>the tokenizer fails on this text ({kind}: {error})</source>
-        <translation type="unfinished"></translation>
+        <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/training_history.py" line="119"/>
@@ -4367,7 +4402,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="630"/>
+        <location filename="../../attnviz/gui/main_window.py" line="641"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -4414,7 +4449,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层播放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="149"/>
+        <location filename="../../attnviz/gui/main_window.py" line="155"/>
         <source>Time the model took for the decoding step on show</source>
         <translation>模型完成当前所示解码步所用的时间</translation>
     </message>
@@ -4593,6 +4628,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/kinds.py" line="114"/>
+        <location filename="../../attnviz/gui/main_window.py" line="55"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -4612,7 +4648,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="748"/>
+        <location filename="../../attnviz/gui/main_window.py" line="759"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
@@ -4654,7 +4690,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="590"/>
+        <location filename="../../attnviz/gui/main_window.py" line="601"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -4719,7 +4755,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="524"/>
+        <location filename="../../attnviz/gui/main_window.py" line="535"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -5139,7 +5175,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{label} [{bar}] {done}/{total} 损失 {loss:.3f}  {rate:,.0f} 词元/秒  预计剩余 {eta:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="67"/>
+        <location filename="../../attnviz/gui/main_window.py" line="73"/>
         <source>{label} · forced</source>
         <translation>{label} · 强制</translation>
     </message>
@@ -5221,7 +5257,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/hf/guard.py" line="101"/>
         <source>{names} and {count:,} more</source>
-        <translation type="unfinished"></translation>
+        <translation>{names} 以及另外 {count:,} 个</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/limits.py" line="146"/>
@@ -5303,6 +5339,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/session/loading.py" line="55"/>
         <source>{name} splits text into other tokens than the model on show: Compare puts two models' attention over the same tokens side by side, so it needs two models with one tokenizer (attnviz's own models share theirs; a Hugging Face model compares with one of its family that uses its tokenizer)</source>
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="316"/>
+        <source>{name} — {about}</source>
+        <translation>{name} — {about}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="128"/>
@@ -5480,7 +5521,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="73"/>
+        <location filename="../../attnviz/core/hf/load.py" line="74"/>
         <source>{path}: attnviz does not step {architecture} models yet; it steps {names}</source>
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
@@ -5495,8 +5536,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：无法打开（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="60"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="160"/>
+        <location filename="../../attnviz/core/hf/files.py" line="64"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="163"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
     </message>
@@ -5537,7 +5578,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="218"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="221"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -5552,79 +5593,89 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不支持 format_version {version!r}（应为 {expected}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/contents.py" line="141"/>
+        <location filename="../../attnviz/core/hf/contents.py" line="147"/>
         <source>{path}: has a Replace step with an empty pattern, which the tokenizers library cannot apply</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：有一个模式为空的 Replace 步骤，tokenizers 库无法应用它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/contents.py" line="139"/>
+        <location filename="../../attnviz/core/hf/contents.py" line="145"/>
         <source>{path}: has a Replace step without a pattern and a replacement</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：有一个缺少模式和替换内容的 Replace 步骤</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="187"/>
+        <location filename="../../attnviz/core/hf/files.py" line="191"/>
         <source>{path}: has a safetensors header of {mb:,.0f} MB; a real one takes less than one</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：safetensors 文件头有 {mb:,.0f} MB；真实的文件头不到 1 MB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="222"/>
+        <location filename="../../attnviz/core/hf/load.py" line="229"/>
         <source>{path}: has a token of id {id!r}, beyond the model's {count:,} token ids</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="118"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="121"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="132"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="135"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="146"/>
+        <location filename="../../attnviz/core/hf/files.py" line="150"/>
         <source>{path}: has no weights (none of {names})</source>
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="182"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="185"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="101"/>
+        <location filename="../../attnviz/core/hf/files.py" line="202"/>
+        <source>{path}: holds a tensor of type {dtype}, which attnviz does not read (it reads {names})</source>
+        <translation>{path}：含有 {dtype} 类型的张量，attnviz 不读取这种类型（它读取 {names}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/files.py" line="105"/>
         <source>{path}: holds more than {most:,} files; a model folder holds a few dozen</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：包含超过 {most:,} 个文件；模型文件夹通常只有几十个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="117"/>
+        <location filename="../../attnviz/core/hf/files.py" line="121"/>
         <source>{path}: holds more than {most} chat templates</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：包含超过 {most} 个对话模板</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="201"/>
+        <location filename="../../attnviz/core/hf/files.py" line="208"/>
         <source>{path}: holds no tensors: the model's weights are not in it</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：不含任何张量：模型的权重不在其中</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/guard.py" line="43"/>
         <source>{path}: holds Python objects that torch's safe loader (weights_only) refuses to unpickle; attnviz never runs a checkpoint's code</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：含有 torch 的安全加载器（weights_only）拒绝反序列化的 Python 对象；attnviz 从不运行检查点中的代码</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/guard.py" line="117"/>
         <source>{path}: holds weights of other shapes than config.json describes ({names})</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：含有形状与 config.json 描述不符的权重（{names}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/guard.py" line="114"/>
         <source>{path}: holds weights that config.json does not describe ({names}): they are not this model's</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：含有 config.json 没有描述的权重（{names}）：它们不属于这个模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/contents.py" line="81"/>
+        <location filename="../../attnviz/core/hf/load.py" line="124"/>
+        <source>{path}: holds {mb:,.1f} MB of weights, too few for the {millions:,.1f} million numbers config.json describes; attnviz does not start a model with made-up weights</source>
+        <translation>{path}：只有 {mb:,.1f} MB 的权重，不足以容纳 config.json 描述的 {millions:,.1f} 百万个数值；attnviz 不会用随机编造的权重启动模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/contents.py" line="86"/>
         <source>{path}: init_inputs passes {value!r} to the tokenizer; attnviz passes a tokenizer nothing but the folder's own files</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：init_inputs 向分词器传入 {value!r}；attnviz 只向分词器传入文件夹自身的文件</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="179"/>
@@ -5642,7 +5693,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="111"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="114"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -5652,12 +5703,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹；请指定要写入的检查点文件（例如 {path}/model.safetensors）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="76"/>
+        <location filename="../../attnviz/core/hf/files.py" line="80"/>
         <source>{path}: is a link that leads nowhere (a loop of links)</source>
         <translation>{path}：是一个无法到达目标的链接（链接形成了循环）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="78"/>
+        <location filename="../../attnviz/core/hf/files.py" line="82"/>
         <source>{path}: is a link to {target}, outside the model's folder; attnviz reads only the folder's own files</source>
         <translation>{path}：是指向 {target} 的链接，位于模型文件夹之外；attnviz 只读取该文件夹自身的文件</translation>
     </message>
@@ -5667,18 +5718,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是符号链接；请指定检查点文件本身</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="166"/>
+        <location filename="../../attnviz/core/hf/files.py" line="170"/>
         <source>{path}: is missing (model.safetensors.index.json lists it)</source>
         <translation>{path}：缺失（model.safetensors.index.json 列出了它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="189"/>
+        <location filename="../../attnviz/core/hf/files.py" line="193"/>
         <source>{path}: is not a complete safetensors file (its header does not fit the file)</source>
         <translation>{path}：不是完整的 safetensors 文件（其文件头与文件不符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/contents.py" line="47"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="115"/>
+        <location filename="../../attnviz/core/hf/contents.py" line="49"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="118"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -5688,74 +5739,74 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是普通文件（设备还是管道？）；训练只写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="199"/>
+        <location filename="../../attnviz/core/hf/files.py" line="206"/>
         <source>{path}: is not a safetensors file (its header is not one)</source>
         <translation>{path}：不是 safetensors 文件（其文件头不是 safetensors 文件头）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="205"/>
-        <source>{path}: is not a safetensors file (the bytes of its tensor {name} overlap another's or leave a gap)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../../attnviz/core/hf/files.py" line="212"/>
-        <source>{path}: is not a safetensors file ({count:,} bytes follow its last tensor)</source>
-        <translation type="unfinished"></translation>
+        <source>{path}: is not a safetensors file (the bytes of its tensor {name} overlap another's or leave a gap)</source>
+        <translation>{path}：不是 safetensors 文件（张量 {name} 的字节与另一个张量重叠或留有空隙）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="153"/>
+        <location filename="../../attnviz/core/hf/files.py" line="219"/>
+        <source>{path}: is not a safetensors file ({count:,} bytes follow its last tensor)</source>
+        <translation>{path}：不是 safetensors 文件（最后一个张量之后还有 {count:,} 字节）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/files.py" line="157"/>
         <source>{path}: is not a safetensors index (a JSON object with a weight_map)</source>
         <translation>{path}：不是 safetensors 索引（含有 weight_map 的 JSON 对象）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/contents.py" line="54"/>
+        <location filename="../../attnviz/core/hf/contents.py" line="59"/>
         <source>{path}: is not a tokenizer (a JSON object)</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：不是分词器（一个 JSON 对象）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="130"/>
+        <location filename="../../attnviz/core/hf/files.py" line="134"/>
         <source>{path}: is not valid JSON</source>
         <translation>{path}：不是有效的 JSON</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="209"/>
+        <location filename="../../attnviz/core/hf/files.py" line="216"/>
         <source>{path}: is truncated ({size:,} bytes of {total:,}): download it again</source>
         <translation>{path}：文件不完整（{total:,} 字节中只有 {size:,} 字节）：请重新下载</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="85"/>
+        <location filename="../../attnviz/core/hf/files.py" line="89"/>
         <source>{path}: is {kind}, not a file</source>
         <translation>{path}：是{kind}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="88"/>
+        <location filename="../../attnviz/core/hf/files.py" line="92"/>
         <source>{path}: is {mb:,.0f} MB, larger than any real {name} (at most {most:,.0f} MB)</source>
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="237"/>
+        <location filename="../../attnviz/core/hf/load.py" line="244"/>
         <source>{path}: its config names no end-of-text token or decoder start token</source>
         <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/contents.py" line="152"/>
+        <location filename="../../attnviz/core/hf/contents.py" line="158"/>
         <source>{path}: its Replace steps make a text up to {growth:,.0f} times longer; attnviz opens tokenizers whose replacements grow it at most {most} times</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：其 Replace 步骤会使文本变长至多 {growth:,.0f} 倍；attnviz 只打开替换后文本至多变长 {most} 倍的分词器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="170"/>
+        <location filename="../../attnviz/core/hf/files.py" line="174"/>
         <source>{path}: its shards' headers take more than {most:,.0f} MB together; a real model's take less than one</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：各分片的文件头合计超过 {most:,.0f} MB；真实模型的文件头合计不到 1 MB</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/guard.py" line="111"/>
         <source>{path}: lacks {count:,} of the model's weights ({names}); attnviz does not start a model with made-up weights</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：缺少模型的 {count:,} 个权重（{names}）；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="157"/>
+        <location filename="../../attnviz/core/hf/files.py" line="161"/>
         <source>{path}: lists {count:,} shards; attnviz opens models of up to {most:,}</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：列出了 {count:,} 个分片；attnviz 只打开不超过 {most:,} 个分片的模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="158"/>
@@ -5773,12 +5824,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="123"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="126"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/files.py" line="162"/>
+        <location filename="../../attnviz/core/hf/files.py" line="166"/>
         <source>{path}: names {shard!r}, not a file of this folder</source>
         <translation>{path}：列出的 {shard!r} 不是此文件夹中的文件</translation>
     </message>
@@ -5813,7 +5864,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="106"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="109"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -5833,7 +5884,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="80"/>
+        <location filename="../../attnviz/core/hf/load.py" line="81"/>
         <source>{path}: opening Hugging Face models needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
@@ -5843,9 +5894,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：权限不足（你无权读取该文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/contents.py" line="88"/>
+        <location filename="../../attnviz/core/hf/contents.py" line="93"/>
         <source>{path}: sp_model_kwargs passes {keys} to SentencePiece; attnviz passes only {allowed}</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：sp_model_kwargs 向 SentencePiece 传入 {keys}；attnviz 只传入 {allowed}</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="443"/>
@@ -5873,7 +5924,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="120"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="123"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -5883,14 +5934,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量数据与其校验和不符：文件已损坏（请重新下载或复制）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/contents.py" line="78"/>
+        <location filename="../../attnviz/core/hf/contents.py" line="83"/>
         <source>{path}: the tokenizer needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：该分词器需要运行自带的 Python 代码（auto_map），attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/contents.py" line="62"/>
+        <location filename="../../attnviz/core/hf/contents.py" line="67"/>
         <source>{path}: the tokenizer's files define {count:,} special and added tokens; attnviz opens tokenizers of up to {most:,} (transformers takes ever longer per token beyond)</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：分词器文件定义了 {count:,} 个特殊词元和新增词元；attnviz 只打开不超过 {most:,} 个的分词器（超过后 transformers 对每个词元的处理越来越慢）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="429"/>
@@ -5923,17 +5974,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="184"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="187"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/guard.py" line="130"/>
         <source>{path}: {key} = {value} is not a token id of the model (a whole number from 0 to {most:,})</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="200"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="203"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -5958,14 +6009,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} 不是有效的 JSON（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/contents.py" line="123"/>
+        <location filename="../../attnviz/core/hf/contents.py" line="128"/>
         <source>{path}: {key} names {named}, outside the model's folder; attnviz reads only the folder's own files</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：{key} 指向模型文件夹之外的 {named}；attnviz 只读取文件夹自身的文件</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="285"/>
         <location filename="../../attnviz/core/checkpoint.py" line="372"/>
-        <location filename="../../attnviz/core/hf/load.py" line="118"/>
+        <location filename="../../attnviz/core/hf/load.py" line="120"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>
@@ -6035,12 +6086,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="648"/>
+        <location filename="../../attnviz/gui/main_window.py" line="659"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="651"/>
+        <location filename="../../attnviz/gui/main_window.py" line="662"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -6085,7 +6136,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="663"/>
+        <location filename="../../attnviz/gui/main_window.py" line="674"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>

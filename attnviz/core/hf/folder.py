@@ -6,24 +6,28 @@ library reads any of them this module checks, in milliseconds: every file is a r
 model's folder (a link may point into the Hugging Face cache's ``blobs/`` of the same model, nowhere
 else), of a plausible size; the config is a JSON object of a supported architecture that needs no code of
 its own (``auto_map``: ``trust_remote_code`` is never used) and whose sizes are bounded the way attnviz
-checkpoints are (a config claiming 10⁹ hidden units is refused before any allocation); each safetensors
-file's header fits the file (a truncated download is named). Problems raise :class:`HFFolderError`, one
-sentence naming the file.
+checkpoints are (a config claiming 10⁹ hidden units, or 10⁶ positions, is refused before any allocation);
+each safetensors file's header fits the file (a truncated download is named). The files themselves are checked
+in :mod:`attnviz.core.hf.files`, what the configs and tokenizer files say (the paths they name, the keywords
+they pass on) in :mod:`attnviz.core.hf.contents`. Problems raise :class:`HFFolderError`, one sentence naming the
+file.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from attnviz.core.checkpoint_file import MAX_HEADER_BYTES
-from attnviz.core.files import kind_of
+from attnviz.core.hf.contents import check_contents
+from attnviz.core.hf.files import MAX_PARAMETERS, HFFolderError, cannot_read, check_every_file, member, read_json
+from attnviz.core.hf.files import weights as weight_files_of
 from attnviz.i18n import tr
+
+__all__ = ["ARCHITECTURES", "Architecture", "HFFolder", "HFFolderError", "cached_models", "hub_cache", "inspect_folder",
+           "model_name"]
 
 Layout = Literal["encoder-decoder", "decoder-only"]
 
@@ -40,11 +44,13 @@ class Architecture:
     heads: tuple[str, ...]
     ffn: tuple[str, ...]
     positions: str | None
+    position_tables: int = 0  # tables of positions × width it builds (learned or sinusoidal; rotary: none)
 
 
 _BART_LIKE = dict(layout="encoder-decoder", width="d_model", layers=("encoder_layers", "decoder_layers"),
                   heads=("encoder_attention_heads", "decoder_attention_heads"),
-                  ffn=("encoder_ffn_dim", "decoder_ffn_dim"), positions="max_position_embeddings")
+                  ffn=("encoder_ffn_dim", "decoder_ffn_dim"), positions="max_position_embeddings",
+                  position_tables=2)
 _LLAMA_LIKE = dict(layout="decoder-only", width="hidden_size", layers=("num_hidden_layers",),
                    heads=("num_attention_heads", "num_key_value_heads"), ffn=("intermediate_size",),
                    positions="max_position_embeddings")
@@ -54,14 +60,12 @@ ARCHITECTURES: dict[str, Architecture] = {
     "mbart": Architecture("mBART", **_BART_LIKE),  # type: ignore[arg-type]
     "t5": Architecture("T5", "encoder-decoder", "d_model", ("num_layers", "num_decoder_layers"), ("num_heads",),
                        ("d_ff", "d_kv"), None),
-    "gpt2": Architecture("GPT-2", "decoder-only", "n_embd", ("n_layer",), ("n_head",), ("n_inner",), "n_positions"),
+    "gpt2": Architecture("GPT-2", "decoder-only", "n_embd", ("n_layer",), ("n_head",), ("n_inner",), "n_positions",
+                       1),
     "llama": Architecture("Llama", **_LLAMA_LIKE),  # type: ignore[arg-type]
     "qwen2": Architecture("Qwen2", **_LLAMA_LIKE),  # type: ignore[arg-type]
 }
 
-MAX_CONFIG_BYTES = 1_000_000  # real configs are 1–5 kB
-MAX_TOKENIZER_BYTES = 100_000_000  # the largest real tokenizer.json files (Llama 3, Qwen2) are 7–17 MB
-MAX_PARAMETERS = 2_000_000_000  # what a CPU desktop can step through at all (8 GB in float32)
 BOUNDS = {"width": 16_384, "layers": 256, "heads": 256, "ffn": 131_072, "vocab_size": 1_000_000,
           "positions": 1_048_576, "buckets": 4_096}
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin")
@@ -70,10 +74,6 @@ TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_ma
                    "added_tokens.json", "generation_config.json")
 TOKENIZER_CORE = ("tokenizer.json", "vocab.json", "source.spm", "spiece.model", "sentencepiece.bpe.model",
                   "tokenizer.model")  # one of these is the tokenizer itself
-
-
-class HFFolderError(ValueError):
-    """The folder cannot be opened as a Hugging Face model; one sentence naming the file."""
 
 
 @dataclass(frozen=True)
@@ -101,18 +101,21 @@ def model_name(folder: Path) -> str:
     return cache_entry.name.removeprefix("models--").replace("--", "/") if cache_entry else folder.name
 
 
-def inspect_folder(path: str | Path) -> HFFolder:
-    """Check the folder ``path`` (see the module's docstring); HFFolderError says what is wrong."""
+def inspect_folder(path: str | Path, tokenizer_json: bool = True) -> HFFolder:
+    """Check the folder ``path`` (see the module's docstring; ``tokenizer_json``: its tokenizer.json's contents
+    too, :mod:`attnviz.core.hf.contents`); HFFolderError says what is wrong."""
     folder = Path(path)
     if not folder.is_dir():
         raise HFFolderError(tr("{path}: not a folder (a Hugging Face model is a folder with config.json)").format(
             path=folder))
     root = _cache_entry(folder) or folder
-    config_file = _member(folder, root, "config.json", MAX_CONFIG_BYTES)
+    config_file = member(folder, root, "config.json")
     if config_file is None:
         raise HFFolderError(tr("{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging "
                                "Face model folder either").format(path=folder))
-    config = _read_config(config_file)
+    config = read_json(config_file)
+    if not isinstance(config, dict):
+        raise HFFolderError(tr("{path}: is not a JSON object of settings").format(path=config_file))
     model_type = config.get("model_type")
     if not isinstance(model_type, str):
         raise HFFolderError(tr("{path}: has no model_type naming its architecture").format(path=config_file))
@@ -125,16 +128,16 @@ def inspect_folder(path: str | Path) -> HFFolder:
     architecture = ARCHITECTURES[model_type]
     parameters = _check_sizes(config_file, config, architecture)
     try:
-        weights = _weights(folder, root)
-        _check_every_file(folder, root)
+        weight_files = weight_files_of(folder, root)
+        check_every_file(folder, root)
+        tokenizer = tuple(p for name in TOKENIZER_FILES if (p := member(folder, root, name)))
+        if not any(p.name in TOKENIZER_CORE for p in tokenizer):
+            raise HFFolderError(tr("{path}: has no tokenizer (none of {names})").format(
+                path=folder, names=", ".join(TOKENIZER_CORE)))
+        check_contents(folder, root, tokenizer_json)
     except OSError as error:  # (a file that can be listed but not read: no permission …)
-        raise HFFolderError(tr("{path}: cannot be read ({error})").format(
-            path=getattr(error, "filename", None) or folder, error=error.strerror or error)) from None
-    tokenizer = tuple(p for name in TOKENIZER_FILES if (p := _member(folder, root, name, MAX_TOKENIZER_BYTES)))
-    if not any(p.name in TOKENIZER_CORE for p in tokenizer):
-        raise HFFolderError(tr("{path}: has no tokenizer (none of {names})").format(path=folder,
-                                                                                   names=", ".join(TOKENIZER_CORE)))
-    return HFFolder(folder, model_type, architecture, config, weights, tokenizer, parameters)
+        raise cannot_read(getattr(error, "filename", None) or folder, error) from None
+    return HFFolder(folder, model_type, architecture, config, weight_files, tokenizer, parameters)
 
 
 def hub_cache() -> Path:
@@ -161,7 +164,7 @@ def cached_models(cache: Path | None = None) -> list[tuple[HFFolder | None, Path
                                                                                      error=error.strerror or error)))
             continue
         try:
-            found.append((inspect_folder(newest), newest, ""))
+            found.append((inspect_folder(newest, tokenizer_json=False), newest, ""))
         except HFFolderError as error:
             found.append((None, newest, str(error)))
     return found
@@ -173,57 +176,6 @@ def _cache_entry(folder: Path) -> Path | None:
     if absolute.parent.name == "snapshots" and absolute.parent.parent.name.startswith("models--"):
         return absolute.parent.parent
     return None
-
-
-def _member(folder: Path, root: Path, name: str, max_bytes: int) -> Path | None:
-    """``folder/name`` if it exists: a regular file inside ``root`` (after links) of at most ``max_bytes``."""
-    path = folder / name
-    try:
-        os.lstat(path)
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        raise HFFolderError(tr("{path}: cannot be read ({error})").format(path=path, error=error.strerror or error)
-                            ) from None
-    try:
-        real = path.resolve()
-    except (OSError, RuntimeError):  # (a loop of links)
-        raise HFFolderError(tr("{path}: is a link that leads nowhere (a loop of links)").format(path=path)) from None
-    if not real.is_relative_to(root.resolve()):
-        raise HFFolderError(tr("{path}: is a link to {target}, outside the model's folder; attnviz reads only the "
-                               "folder's own files").format(path=path, target=real))
-    try:
-        info = os.stat(real)
-    except OSError as error:
-        raise HFFolderError(tr("{path}: cannot be read ({error})").format(path=path, error=error.strerror or error)
-                            ) from None
-    if not stat.S_ISREG(info.st_mode):
-        raise HFFolderError(tr("{path}: is {kind}, not a file").format(path=path, kind=kind_of(info.st_mode)))
-    if info.st_size > max_bytes:
-        raise HFFolderError(tr("{path}: is {mb:,.0f} MB, larger than any real {name} (at most {most:,.0f} MB)").format(
-            path=path, mb=info.st_size / 1e6, name=name, most=max_bytes / 1e6))
-    return path
-
-
-def _check_every_file(folder: Path, root: Path) -> None:
-    """Every file at the folder's top level (transformers opens more than the listed ones: a chat template, a
-    second vocabulary) is a regular file inside the model's folder, of a plausible size."""
-    for entry in sorted(folder.iterdir()):
-        if not entry.is_dir() or entry.is_symlink():
-            _member(folder, root, entry.name, 4 * MAX_PARAMETERS + MAX_HEADER_BYTES)
-
-
-def _read_config(path: Path) -> dict[str, Any]:
-    try:
-        config = json.loads(path.read_bytes().decode("utf-8"))
-    except OSError as error:
-        raise HFFolderError(tr("{path}: cannot be read ({error})").format(path=path, error=error.strerror or error)
-                            ) from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise HFFolderError(tr("{path}: is not valid JSON").format(path=path)) from None
-    if not isinstance(config, dict):
-        raise HFFolderError(tr("{path}: is not a JSON object of settings").format(path=path))
-    return config
 
 
 def _size(config_file: Path, config: Mapping[str, Any], key: str, bound: int, default: int | None = None) -> int:
@@ -239,14 +191,14 @@ def _size(config_file: Path, config: Mapping[str, Any], key: str, bound: int, de
 
 def _check_sizes(config_file: Path, config: Mapping[str, Any], arch: Architecture) -> int:
     """Every size the config gives, bounded; returns the parameter count they imply (an estimate: the
-    matrices of attention, feed-forward and embeddings)."""
+    matrices of attention, feed-forward, embeddings and position tables)."""
     width = _size(config_file, config, arch.width, BOUNDS["width"])
     layers = [_size(config_file, config, key, BOUNDS["layers"], config.get(arch.layers[0])) for key in arch.layers]
     heads = [_size(config_file, config, key, BOUNDS["heads"], config.get(arch.heads[0])) for key in arch.heads]
     ffn = [_size(config_file, config, key, BOUNDS["ffn"], 4 * width) for key in arch.ffn]
     vocab = _size(config_file, config, "vocab_size", BOUNDS["vocab_size"])
-    if arch.positions:
-        _size(config_file, config, arch.positions, BOUNDS["positions"], 1)
+    positions = _size(config_file, config, arch.positions, BOUNDS["positions"], 1) if arch.positions else 0
+    target_vocab = _size(config_file, config, "decoder_vocab_size", BOUNDS["vocab_size"], vocab)  # (Marian's own)
     if heads[0] % heads[-1] or ("d_kv" not in arch.ffn and "head_dim" not in config and width % heads[0]):
         raise HFFolderError(tr("{path}: {key} = {width} is not divisible into {heads} heads "
                                "(or {heads} heads into {groups} groups)").format(
@@ -258,10 +210,11 @@ def _check_sizes(config_file: Path, config: Mapping[str, Any], arch: Architectur
     if config.get("relative_attention_num_buckets") is not None:
         _size(config_file, config, "relative_attention_num_buckets", BOUNDS["buckets"])
     attention = 4 * width * heads[0] * head_width  # q, k, v and the output, over every head
-    tables = 1 + (config.get("tie_word_embeddings") is False)  # (an output layer of its own)
-    if config.get("share_encoder_decoder_embeddings") is False:  # (a decoder embedding of its own: Marian)
-        tables += 1
-    parameters = tables * vocab * width + sum(layers) * (attention + 2 * width * ffn[0])
+    embeddings = (1 + (config.get("tie_word_embeddings") is False)) * vocab * width  # (an output layer of its own)
+    if config.get("share_encoder_decoder_embeddings") is False:  # a decoder embedding and output layer: Marian
+        embeddings = vocab * width + 2 * target_vocab * (width + 1)
+    embeddings += arch.position_tables * (positions + 2) * width  # (BART's tables have 2 rows more)
+    parameters = embeddings + sum(layers) * (attention + 2 * width * ffn[0])
     if arch.layout == "encoder-decoder":
         parameters += layers[-1] * attention  # cross-attention
     if parameters > MAX_PARAMETERS:
@@ -269,57 +222,3 @@ def _check_sizes(config_file: Path, config: Mapping[str, Any], arch: Architectur
                                "attnviz opens models of up to {most:g} billion").format(
             path=config_file, billions=parameters / 1e9, most=MAX_PARAMETERS / 1e9))
     return parameters
-
-
-def _weights(folder: Path, root: Path) -> tuple[Path, ...]:
-    """The weight files: one safetensors file, the shards an index lists, or one .bin (each checked)."""
-    single = _member(folder, root, "model.safetensors", 4 * MAX_PARAMETERS + MAX_HEADER_BYTES)
-    if single is not None:
-        _check_safetensors(single)
-        return (single,)
-    index = _member(folder, root, "model.safetensors.index.json", MAX_CONFIG_BYTES * 10)
-    if index is not None:
-        try:
-            shards = sorted(set(json.loads(index.read_bytes())["weight_map"].values()))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, KeyError, TypeError, AttributeError):
-            raise HFFolderError(tr("{path}: is not a safetensors index (a JSON object with a weight_map)").format(
-                path=index)) from None
-        files = []
-        for shard in shards:
-            if not isinstance(shard, str) or Path(shard).name != shard:
-                raise HFFolderError(tr("{path}: names {shard!r}, not a file of this folder").format(path=index,
-                                                                                                   shard=shard))
-            member = _member(folder, root, shard, 4 * MAX_PARAMETERS + MAX_HEADER_BYTES)
-            if member is None:
-                raise HFFolderError(tr("{path}: is missing (model.safetensors.index.json lists it)").format(
-                    path=folder / shard))
-            _check_safetensors(member)
-            files.append(member)
-        return tuple(files)
-    binary = _member(folder, root, "pytorch_model.bin", 4 * MAX_PARAMETERS)
-    if binary is not None:
-        return (binary,)
-    raise HFFolderError(tr("{path}: has no weights (none of {names})").format(path=folder,
-                                                                             names=", ".join(WEIGHT_FILES)))
-
-
-def _check_safetensors(path: Path) -> None:
-    """The file's header is JSON whose tensors all end within the file (a truncated download does not)."""
-    size = path.stat().st_size
-    with open(path, "rb") as stream:
-        start = stream.read(8)
-        length = int.from_bytes(start, "little") if len(start) == 8 else -1
-        if not 2 <= length <= MAX_HEADER_BYTES or 8 + length > size:
-            raise HFFolderError(tr("{path}: is not a complete safetensors file (its header does not fit the file)"
-                                   ).format(path=path))
-        try:
-            header = json.loads(stream.read(length))
-            end = max((int(entry["data_offsets"][1]) for key, entry in header.items() if key != "__metadata__"),
-                      default=0)
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, KeyError, TypeError, ValueError,
-                IndexError, AttributeError):
-            raise HFFolderError(tr("{path}: is not a safetensors file (its header is not one)").format(path=path)
-                                ) from None
-    if 8 + length + end > size:
-        raise HFFolderError(tr("{path}: is truncated ({size:,} bytes of {total:,}): download it again").format(
-            path=path, size=size, total=8 + length + end))

@@ -9,21 +9,29 @@ sizes pass). Then transformers builds the model from disk only — offline, ``lo
 
 from __future__ import annotations
 
+import copy
 import os
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 import torch
 
-from attnviz.core.hf.folder import ARCHITECTURES, HFFolder, inspect_folder
+from attnviz.core.hf.files import MAX_PARAMETERS, HFFolderError
+from attnviz.core.hf.folder import ARCHITECTURES, TOKENIZER_CORE, HFFolder, inspect_folder
+from attnviz.core.hf.guard import check_loaded, checked_ids, library_quiet, refusing
 from attnviz.core.hf.vocab import SubwordVocab
 from attnviz.i18n import tr
 
 DECODED = ("marian", "bart", "mbart", "t5", "gpt2", "llama", "qwen2")  # the architectures whose adapters are tested
 MAX_OUTPUT_TOKENS = 64  # subword pieces: about twice the words attnviz's own models take
 MAX_SOURCE_TOKENS = 512  # a source (a decoder-only model's prompt and answer together) beyond is cut
+MAX_MODEL_BYTES = 4 * MAX_PARAMETERS + 2**30  # every tensor and buffer, in float32
+MAX_NUMBERS_PER_BYTE = 2  # stored weights take at least half a byte a number (4-bit; float32 takes 4 bytes)
+GENERATION_IDS = ("bos_token_id", "eos_token_id", "pad_token_id", "decoder_start_token_id", "forced_bos_token_id",
+                  "forced_eos_token_id")  # in a generation config: one id (the end of text: or a list)
+GENERATION_ID_LISTS = ("bad_words_ids", "suppress_tokens", "begin_suppress_tokens")  # lists of ids (or of lists)
+TRIAL_TEXT = "The house is big. Ça va ? 1 2 3"  # what the tokenizer is tried on before it is used
 
 
 @dataclass(frozen=True)
@@ -81,19 +89,11 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
 
     encoder_decoder = folder.architecture.layout == "encoder-decoder"
     model_class = transformers.AutoModelForSeq2SeqLM if encoder_decoder else transformers.AutoModelForCausalLM
-    try:
-        model = model_class.from_pretrained(folder.path, local_files_only=True, trust_remote_code=False,
-                                            dtype=torch.float32, attn_implementation="eager")
-        with warnings.catch_warnings():  # (MarianTokenizer advises an optional package on every load)
-            warnings.filterwarnings("ignore", message="Recommended: pip install sacremoses")
-            tokenizer = transformers.AutoTokenizer.from_pretrained(folder.path, local_files_only=True,
-                                                                   trust_remote_code=False)
-    except (OSError, ValueError, KeyError, ImportError, RuntimeError) as error:
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ValueError(tr("{path}: transformers cannot open it ({error})").format(path=folder.path, error=first)
-                         ) from None
+    with library_quiet(transformers):
+        model = _model(transformers, model_class, folder)
+        tokenizer = _tokenizer(transformers, folder)
+        vocab = _vocab(folder, tokenizer, model, encoder_decoder)
     config = _view_config(folder, encoder_decoder)
-    vocab = _vocab(tokenizer, model, encoder_decoder)
     adapter = (HFEncoderDecoder(model, config, vocab.bos_id, vocab.pad_id) if encoder_decoder
                else HFCausal(model, config, vocab.pad_id))
     kind = "hf-seq2seq" if encoder_decoder else "hf-causal"
@@ -102,17 +102,75 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
     return LoadedModel(kind, config, adapter.to(device), words, words, training, Path(path))
 
 
+def _model(transformers: Any, model_class: Any, folder: HFFolder) -> Any:
+    """The model, each file's problem named: its config as transformers reads it, then the memory every tensor
+    and buffer of it takes (laid out on ``meta`` first), its generation config, and weights that fill it."""
+    config_file = folder.path / "config.json"
+    with refusing(config_file):
+        config = transformers.AutoConfig.from_pretrained(folder.path, local_files_only=True, trust_remote_code=False)
+        with torch.device("meta"):
+            skeleton = model_class.from_config(copy.deepcopy(config))
+    size = sum(t.numel() * (4 if t.is_floating_point() else t.element_size())  # (held in float32)
+               for t in (*skeleton.parameters(), *skeleton.buffers()))
+    numbers = sum(p.numel() for p in skeleton.parameters())
+    del skeleton
+    memory = _physical_memory()
+    if size > MAX_MODEL_BYTES or (memory is not None and size > memory // 2):
+        problem = tr("the model would take {gb:.1f} GB of memory, more than attnviz loads").format(gb=size / 1024**3)
+        raise HFFolderError(tr("{path}: {problem}").format(path=config_file, problem=problem))
+    weights = folder.weights[0] if len(folder.weights) == 1 else folder.path / "model.safetensors.index.json"
+    stored = sum(path.stat().st_size for path in folder.weights)
+    if numbers > stored * MAX_NUMBERS_PER_BYTE:  # (a big config over a few tensors: refused before it is built)
+        raise HFFolderError(tr("{path}: holds {mb:,.1f} MB of weights, too few for the {millions:,.1f} million numbers "
+                               "config.json describes; attnviz does not start a model with made-up weights").format(
+            path=weights, mb=stored / 1e6, millions=numbers / 1e6))
+    generation = folder.path / "generation_config.json"
+    if generation.exists():
+        with refusing(generation):
+            transformers.GenerationConfig.from_pretrained(folder.path, local_files_only=True)
+    with refusing(weights):
+        model, info = model_class.from_pretrained(folder.path, config=config, local_files_only=True,
+                                                  trust_remote_code=False, dtype=torch.float32,
+                                                  attn_implementation="eager", output_loading_info=True)
+    check_loaded(weights, info)
+    return model
+
+
+def _tokenizer(transformers: Any, folder: HFFolder) -> Any:
+    """The tokenizer, tried on a sentence (a tokenizer that fails on text fails here, naming its file)."""
+    with refusing(_tokenizer_file(folder), quiet=True):
+        tokenizer = transformers.AutoTokenizer.from_pretrained(folder.path, local_files_only=True,
+                                                               trust_remote_code=False)
+        tokenizer.decode(tokenizer(TRIAL_TEXT)["input_ids"])
+    return tokenizer
+
+
+def _tokenizer_file(folder: HFFolder) -> Path:
+    return next(p for p in folder.tokenizer_files if p.name in TOKENIZER_CORE)
+
+
+def _physical_memory() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
 def marian_table(positions: int, dim: int) -> torch.Tensor:
     """Marian's sinusoidal table (positions, dim) — sines of pos / 10000^(2⌊j/2⌋/dim) for even j in the first
     half, cosines for odd j in the second — computed as transformers' ``create_weight`` does, element for
-    element, but with numpy's array operations instead of a Python loop over every cell."""
+    element, but with numpy's array operations instead of a Python loop over every cell (a block of rows at a
+    time: the float64 angles never take more than a few MB beside the table)."""
     import numpy as np
 
-    angles = np.arange(positions)[:, None] / np.power(10000, 2 * (np.arange(dim) // 2) / dim)[None, :]
+    frequencies = np.power(10000, 2 * (np.arange(dim) // 2) / dim)[None, :]
     out = torch.empty(positions, dim)
     half = dim // 2 if dim % 2 == 0 else dim // 2 + 1
-    out[:, :half] = torch.FloatTensor(np.sin(angles[:, 0::2]))
-    out[:, half:] = torch.FloatTensor(np.cos(angles[:, 1::2]))
+    rows = max(1, (1 << 19) // max(dim, 1))
+    for first in range(0, positions, rows):
+        angles = np.arange(first, min(first + rows, positions))[:, None] / frequencies
+        out[first:first + rows, :half] = torch.FloatTensor(np.sin(angles[:, 0::2]))
+        out[first:first + rows, half:] = torch.FloatTensor(np.cos(angles[:, 1::2]))
     return out
 
 
@@ -126,6 +184,8 @@ def _quick_marian_table(transformers: Any) -> None:
         return
 
     def create_weight(self: Any) -> torch.Tensor:
+        if self.weight.is_meta:  # (the model laid out to measure it: no numbers)
+            return torch.empty(self.weight.shape, dtype=self.weight.dtype, device="meta")
         return marian_table(*self.weight.shape).to(self.weight.dtype)
 
     embedding._attnviz_library_create_weight = embedding.create_weight
@@ -148,19 +208,40 @@ def _view_config(folder: HFFolder, encoder_decoder: bool) -> HFModelConfig:
                layers[0] if encoder_decoder else 0, layers[-1], max(source, 1), max(output, 1))
 
 
-def _vocab(tokenizer: Any, model: Any, encoder_decoder: bool) -> SubwordVocab:
+def _vocab(folder: HFFolder, tokenizer: Any, model: Any, encoder_decoder: bool) -> SubwordVocab:
+    """The tokenizer's vocabulary over the model's output ids, every special id checked against the model (an id
+    beyond its table would fail at the first step, not here)."""
+    size = int(model.get_output_embeddings().weight.shape[0])
+    rows = int(model.get_input_embeddings().weight.shape[0])
+    tokenizer_file, config_file = _tokenizer_file(folder), folder.path / "config.json"
+    generation_file = folder.path / "generation_config.json"
+    generation_file = generation_file if generation_file.exists() else config_file
     generation = model.generation_config
-    ends = generation.eos_token_id if generation.eos_token_id is not None else tokenizer.eos_token_id
-    ends = [int(i) for i in ends] if isinstance(ends, list) else [] if ends is None else [int(ends)]
+    for key in GENERATION_IDS:
+        checked_ids(generation_file, key, getattr(generation, key, None), size)
+    for key in GENERATION_ID_LISTS:
+        checked_ids(generation_file, key, getattr(generation, key, None), size, nested=True)
+    with refusing(tokenizer_file, quiet=True):
+        ids = list(tokenizer.get_vocab().values())
+        special = {key: getattr(tokenizer, f"{key}_id") for key in ("eos_token", "pad_token", "bos_token")}
+    beyond = [i for i in ids if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < rows][:1]
+    if beyond:
+        raise HFFolderError(tr("{path}: has a token of id {id!r}, beyond the model's {count:,} token ids").format(
+            path=tokenizer_file, id=beyond[0], count=rows))
+    for key, value in special.items():
+        checked_ids(tokenizer_file, key, value, size)
+    ends = checked_ids(generation_file, "eos_token_id", generation.eos_token_id, size) or \
+        checked_ids(tokenizer_file, "eos_token", special["eos_token"], size)
     eos = ends[0] if ends else None
-    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos  # (GPT-2 has none of its own)
+    pad = special["pad_token"] if special["pad_token"] is not None else eos  # (GPT-2 has none of its own)
     if encoder_decoder:
-        start = generation.decoder_start_token_id
-        start = model.config.decoder_start_token_id if start is None else start
+        starts = checked_ids(generation_file, "decoder_start_token_id", generation.decoder_start_token_id, size) or \
+            checked_ids(config_file, "decoder_start_token_id", model.config.decoder_start_token_id, size)
+        start = starts[0] if starts else None
     else:
-        start = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else eos
+        start = special["bos_token"] if special["bos_token"] is not None else eos
     if eos is None or start is None or pad is None:
         raise ValueError(tr("{path}: its config names no end-of-text token or decoder start token").format(
             path=model.name_or_path))
-    size = int(model.get_output_embeddings().weight.shape[0])
-    return SubwordVocab.of(tokenizer, size, bos_id=int(start), eos_id=int(eos), pad_id=int(pad), ends=tuple(ends))
+    with refusing(tokenizer_file, quiet=True):
+        return SubwordVocab.of(tokenizer, size, bos_id=int(start), eos_id=int(eos), pad_id=int(pad), ends=tuple(ends))

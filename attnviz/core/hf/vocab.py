@@ -12,11 +12,13 @@ stay as they are (``</s>``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from attnviz.core.text import SourceWords
+from attnviz.i18n import tr
 
 CONTINUES = "·"  # marks a piece that continues the word before it
 SENTENCEPIECE_START, BYTE_LEVEL_START = "▁", "Ġ"
@@ -83,6 +85,19 @@ def tokenizer_style(tokens: Sequence[str]) -> str:
     return "plain"
 
 
+@contextlib.contextmanager
+def _tokenizer_errors() -> Iterator[None]:
+    """A panic of the tokenizers library (a BaseException) on this text as a ValueError saying so."""
+    try:
+        yield
+    except (KeyboardInterrupt, SystemExit, GeneratorExit, Exception):
+        raise
+    except BaseException as error:
+        raise ValueError(tr("the tokenizer fails on this text ({kind}: {error})").format(
+            kind=type(error).__name__, error=str(error).strip().splitlines()[0] if str(error).strip() else "")
+                         ) from None
+
+
 @dataclass(frozen=True)
 class SubwordVocab:
     """A tokenizer's vocabulary as readable tokens (index = id, ``size`` of them: the model's output width,
@@ -141,12 +156,17 @@ class SubwordVocab:
 
     def text_of(self, tokens: Sequence[str]) -> str:
         """Output tokens as the text the tokenizer makes of their ids (special tokens left out)."""
-        return str(self.tokenizer.decode(self.ids(tokens), skip_special_tokens=True)).strip()
+        with _tokenizer_errors():
+            return str(self.tokenizer.decode(self.ids(tokens), skip_special_tokens=True)).strip()
 
     def split(self, text: str, max_len: int) -> SourceWords:
         """``text`` as the model reads it: its ids and readable tokens (special tokens the tokenizer adds
         included; the first word shown as a word even where the tokenizer writes it as a piece), cut to
         ``max_len``; ``unknown`` lists the words read as the unknown token."""
+        with _tokenizer_errors():
+            return self._split(text, max_len)
+
+    def _split(self, text: str, max_len: int) -> SourceWords:
         ids = self.tokenizer(text, add_special_tokens=self.add_special)["input_ids"]
         truncated_from = len(ids) if len(ids) > max_len else None
         if truncated_from and self.add_special and ids[-1] == self.eos_id:  # keep the end-of-text token last
