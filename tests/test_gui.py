@@ -496,3 +496,23 @@ def test_compare_with_kernel_regression_on_show_says_why_not(window, tiny_models
     window.load(MODELS_DIR / "kernel-regression.safetensors")
     window.session.compare_with(tiny_models["transformer"][0])
     assert errors and "open a translation model first" in errors[-1] and "AssertionError" not in errors[-1]
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support grabbing")  # (a menu pops up offscreen)
+def test_the_plots_have_attnvizs_own_menu_in_the_interfaces_language(window):
+    import pyqtgraph as pg
+
+    views = window.findChildren(pg.GraphicsView)
+    assert views
+    for view in views:
+        assert view.scene().contextMenu == []  # pyqtgraph's English "Export…" is gone …
+        assert not any(isinstance(item, pg.ViewBox) and item.menuEnabled() for item in view.scene().items())
+    view = window.panels.panels["scoring"].score_plot
+    at = view.viewport().rect().center()
+    QtWidgets.QApplication.sendEvent(view.viewport(), QtGui.QContextMenuEvent(
+        QtGui.QContextMenuEvent.Reason.Mouse, at, view.viewport().mapToGlobal(at)))
+    menu = view.findChild(QtWidgets.QMenu, "attnviz_plot_menu")  # … attnviz's own menu instead
+    assert menu is not None and [a.text() for a in menu.actions()] == ["Copy picture", "Show all data"]
+    menu.actions()[0].trigger()
+    assert not QtWidgets.QApplication.clipboard().pixmap().isNull()
+    menu.close()

@@ -133,3 +133,9 @@ def test_the_chinese_window_names_the_book_terms(chinese_window):
     assert any("注意力" in title for title in titles), titles
     menus = [action.text() for action in chinese_window.menuBar().actions()]
     assert "文件(&F)" in menus and "视图(&V)" in menus, menus
+
+
+def test_the_shipped_models_menu_describes_each_model_in_chinese(chinese_window):
+    texts = [action.text() for action in chinese_window.shipped_menu.actions()]
+    assert "transformer — Transformer 编码器－解码器" in texts
+    assert any(text.startswith("kernel-regression — Nadaraya-Watson 核回归") for text in texts)

@@ -38,7 +38,7 @@ from attnviz.gui.live_view import LiveView
 from attnviz.gui.settings import Settings
 from attnviz.gui.status_bar import ElidingStatusBar
 from attnviz.gui.text_size import PRESENTATION_SCALE, TEXT_SCALES, apply_text_scale, next_scale, refresh_graphics
-from attnviz.i18n import tr
+from attnviz.i18n import N_, tr
 from attnviz.paths import ICON, example_sentences, shipped_models
 from attnviz.session import Runner, Session, SessionState, changed
 
@@ -51,6 +51,12 @@ log = logging.getLogger(__name__)
 TYPING_DEBOUNCE_MS = 250
 BUSY_INDICATOR_DELAY_MS = 150  # quicker jobs finish before an indicator would only flicker
 PREFETCH_DELAY_MS = 15  # after a step is shown: its paint is done, a next press is still far off
+# File ▸ Shipped models: each file named, and described in the interface's language
+SHIPPED_ABOUT = {"transformer": N_("Transformer encoder–decoder"),
+                 "decoder-only": N_("decoder-only Transformer (GPT-style)"),
+                 "rnn-additive": N_("RNN encoder–decoder with additive (Bahdanau) attention"),
+                 "rnn-dot": N_("RNN encoder–decoder with scaled dot-product attention"),
+                 "kernel-regression": N_("Nadaraya-Watson kernel regression (attention pooling)")}
 DEFAULT_SIZE = (1280, 800)  # the first window, where the screen has room for it
 LARGEST_FIRST_SIZE = (1680, 1050)
 
@@ -226,6 +232,9 @@ class MainWindow(QtWidgets.QMainWindow):
         panels.apply_closed()
         panels.render(self.session.state)
         refresh_graphics(self)  # the plots' legends, when the app starts in presentation mode
+        from attnviz.gui.titled_plot import own_plot_menus
+
+        own_plot_menus(self)  # attnviz's menus on the plots, in the interface's language
         self._pass_shortcuts_through_text_fields()  # Export, Export all and Copy exist now
 
     def _on_trained_model(self, path: str, probe: str) -> None:
@@ -303,7 +312,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.file_menu.addAction(self.open_hf_action)
         self.shipped_menu = self.file_menu.addMenu(tr("Shipped &models"))
         for path in shipped_models():
-            self.shipped_menu.addAction(self._action(path.stem, partial(self.load, path)))
+            about = SHIPPED_ABOUT.get(path.stem)
+            text = tr("{name} — {about}").format(name=path.stem, about=tr(about)) if about else path.stem
+            self.shipped_menu.addAction(self._action(text, partial(self.load, path)))
         self.recent_menu = self.file_menu.addMenu(tr("&Recent files"))
         self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
         self.file_menu.addSeparator()

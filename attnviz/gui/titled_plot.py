@@ -14,6 +14,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.gui.text_size import graphics_font
+from attnviz.i18n import tr
 from attnviz.render.figure_painter import column_ticks, cut_label, thinned, wrapped_title
 
 # Titles, legends, axis labels and ticks in near-black (pyqtgraph's default is light grey, 2.9:1 on white, too
@@ -204,3 +205,38 @@ class TitledPlot(pg.GraphicsLayoutWidget):
         if least != self._least:
             self._least = least
             self.updateGeometry()
+
+
+class PlotMenu(QtCore.QObject):
+    """attnviz's own context menu for a pyqtgraph view, in the interface's language, in place of pyqtgraph's
+    (English-only "View All", "Mouse Mode", "Export…", whose dialog writes files attnviz does not check):
+    "Copy picture" and "Show all data" (the view's full range)."""
+
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        view = watched.parent() if isinstance(watched.parent(), pg.GraphicsView) else watched
+        if event.type() == QtCore.QEvent.Type.ContextMenu and isinstance(view, pg.GraphicsView):
+            menu = QtWidgets.QMenu(view)
+            menu.setObjectName("attnviz_plot_menu")
+            menu.addAction(tr("Copy picture"), lambda: QtWidgets.QApplication.clipboard().setPixmap(view.grab()))
+            menu.addAction(tr("Show all data"), lambda: _show_all(view))
+            menu.popup(event.globalPos())  # type: ignore[attr-defined]
+            return True
+        return False
+
+
+def _show_all(view: pg.GraphicsView) -> None:
+    for item in view.scene().items():
+        if isinstance(item, pg.ViewBox):
+            item.autoRange()
+
+
+def own_plot_menus(root: QtWidgets.QWidget) -> None:
+    """Every pyqtgraph view under ``root``: pyqtgraph's menus off, :class:`PlotMenu` on."""
+    menus = root.findChild(PlotMenu) or PlotMenu(root)
+    for view in root.findChildren(pg.GraphicsView):
+        scene = view.scene()
+        scene.contextMenu = []  # (the scene's own "Export…")
+        for item in scene.items():
+            if isinstance(item, pg.PlotItem | pg.ViewBox):
+                item.setMenuEnabled(False)
+        view.viewport().installEventFilter(menus)  # (a scroll area's context menu event reaches its viewport)
