@@ -436,6 +436,7 @@ class MainWindow(QtWidgets.QMainWindow):
                                          pieces=new.model is not None and new.model.subword)
             if new.step is not None and new.model is not None:
                 self.step_time_label.setText(tr("step {ms:.1f} ms").format(ms=new.step.seconds * 1000))
+                self._say_if_cut(new)
         if (new.position, len(new.steps)) != (old.position, len(old.steps)):
             self.decoding_area.set_timeline(new.position, len(new.steps), step_label(new))
         if changed(old, new, "steps"):
@@ -466,6 +467,15 @@ class MainWindow(QtWidgets.QMainWindow):
         self._check_session_digest(new)
         if new.model is not old.model and new.model is not None and new.model.notice:
             self.error(new.model.notice)  # last: the dialog waits for the user, the window is up to date behind it
+
+    def _say_if_cut(self, state: SessionState) -> None:
+        """A Hugging Face model that sets no length limit of its own, stopped at attnviz's: say so (a folder's own
+        limit is the model's behaviour, as generate has it; attnviz's is not)."""
+        step, model = state.step, state.model
+        if (step is not None and model is not None and step.finished and not step.ended
+                and model.training.get("output_limit_set_by") == "attnviz"):
+            self.statusBar().showMessage(tr("Stopped at attnviz's limit of {count} tokens: the model's folder sets no "
+                                            "length limit of its own").format(count=len(step.output_tokens)), 15000)
 
     def error(self, message: str) -> None:
         for action in self.device_group.actions():  # a refused device change leaves the old one ticked

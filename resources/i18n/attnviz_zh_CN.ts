@@ -204,12 +204,12 @@
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="517"/>
+        <location filename="../../attnviz/gui/main_window.py" line="527"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="514"/>
+        <location filename="../../attnviz/gui/main_window.py" line="524"/>
         <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
@@ -452,7 +452,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="520"/>
+        <location filename="../../attnviz/gui/main_window.py" line="530"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -462,7 +462,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="790"/>
+        <location filename="../../attnviz/gui/main_window.py" line="800"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -534,7 +534,7 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="761"/>
+        <location filename="../../attnviz/gui/main_window.py" line="771"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
@@ -722,7 +722,7 @@
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="610"/>
+        <location filename="../../attnviz/gui/main_window.py" line="620"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="143"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
@@ -743,12 +743,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="715"/>
+        <location filename="../../attnviz/gui/main_window.py" line="725"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="722"/>
+        <location filename="../../attnviz/gui/main_window.py" line="732"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -1278,7 +1278,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="679"/>
+        <location filename="../../attnviz/gui/main_window.py" line="689"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1288,7 +1288,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="651"/>
+        <location filename="../../attnviz/gui/main_window.py" line="661"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -2011,7 +2011,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="532"/>
+        <location filename="../../attnviz/gui/main_window.py" line="542"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2286,7 +2286,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="758"/>
+        <location filename="../../attnviz/gui/main_window.py" line="768"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -2311,12 +2311,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="523"/>
+        <location filename="../../attnviz/gui/main_window.py" line="533"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="522"/>
+        <location filename="../../attnviz/gui/main_window.py" line="532"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
@@ -2731,7 +2731,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="609"/>
+        <location filename="../../attnviz/gui/main_window.py" line="619"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -2746,12 +2746,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="721"/>
+        <location filename="../../attnviz/gui/main_window.py" line="731"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="687"/>
+        <location filename="../../attnviz/gui/main_window.py" line="697"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -3403,7 +3403,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="714"/>
+        <location filename="../../attnviz/gui/main_window.py" line="724"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
@@ -3418,7 +3418,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="647"/>
+        <location filename="../../attnviz/gui/main_window.py" line="657"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
@@ -3428,7 +3428,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="650"/>
+        <location filename="../../attnviz/gui/main_window.py" line="660"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -3515,7 +3515,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="757"/>
+        <location filename="../../attnviz/gui/main_window.py" line="767"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -3692,7 +3692,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="503"/>
+        <location filename="../../attnviz/gui/main_window.py" line="513"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -3882,6 +3882,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/cli.py" line="760"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="477"/>
+        <source>Stopped at attnviz's limit of {count} tokens: the model's folder sets no length limit of its own</source>
+        <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="190"/>
@@ -4148,7 +4153,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="293"/>
-        <location filename="../../attnviz/core/hf/load.py" line="119"/>
+        <location filename="../../attnviz/core/hf/load.py" line="124"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
@@ -4402,7 +4407,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="641"/>
+        <location filename="../../attnviz/gui/main_window.py" line="651"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -4648,7 +4653,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="759"/>
+        <location filename="../../attnviz/gui/main_window.py" line="769"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
@@ -4690,7 +4695,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="601"/>
+        <location filename="../../attnviz/gui/main_window.py" line="611"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -4755,7 +4760,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="535"/>
+        <location filename="../../attnviz/gui/main_window.py" line="545"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -5521,7 +5526,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="74"/>
+        <location filename="../../attnviz/core/hf/load.py" line="77"/>
         <source>{path}: attnviz does not step {architecture} models yet; it steps {names}</source>
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
@@ -5608,7 +5613,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：safetensors 文件头有 {mb:,.0f} MB；真实的文件头不到 1 MB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="229"/>
+        <location filename="../../attnviz/core/hf/load.py" line="258"/>
         <source>{path}: has a token of id {id!r}, beyond the model's {count:,} token ids</source>
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
@@ -5668,7 +5673,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：含有 config.json 没有描述的权重（{names}）：它们不属于这个模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="124"/>
+        <location filename="../../attnviz/core/hf/load.py" line="129"/>
         <source>{path}: holds {mb:,.1f} MB of weights, too few for the {millions:,.1f} million numbers config.json describes; attnviz does not start a model with made-up weights</source>
         <translation>{path}：只有 {mb:,.1f} MB 的权重，不足以容纳 config.json 描述的 {millions:,.1f} 百万个数值；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
@@ -5784,7 +5789,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="244"/>
+        <location filename="../../attnviz/core/hf/load.py" line="273"/>
         <source>{path}: its config names no end-of-text token or decoder start token</source>
         <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
     </message>
@@ -5884,7 +5889,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="81"/>
+        <location filename="../../attnviz/core/hf/load.py" line="84"/>
         <source>{path}: opening Hugging Face models needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
@@ -6016,7 +6021,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="285"/>
         <location filename="../../attnviz/core/checkpoint.py" line="372"/>
-        <location filename="../../attnviz/core/hf/load.py" line="120"/>
+        <location filename="../../attnviz/core/hf/load.py" line="125"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>
@@ -6086,12 +6091,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="659"/>
+        <location filename="../../attnviz/gui/main_window.py" line="669"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="662"/>
+        <location filename="../../attnviz/gui/main_window.py" line="672"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -6136,7 +6141,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="674"/>
+        <location filename="../../attnviz/gui/main_window.py" line="684"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>

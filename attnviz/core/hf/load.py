@@ -10,7 +10,9 @@ sizes pass). Then transformers builds the model from disk only — offline, ``lo
 from __future__ import annotations
 
 import copy
+import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -24,7 +26,8 @@ from attnviz.core.hf.vocab import SubwordVocab
 from attnviz.i18n import tr
 
 DECODED = ("marian", "bart", "mbart", "t5", "gpt2", "llama", "qwen2")  # the architectures whose adapters are tested
-MAX_OUTPUT_TOKENS = 64  # subword pieces: about twice the words attnviz's own models take
+MAX_OUTPUT_TOKENS = 64  # subword pieces: about twice the words attnviz's own models take (a folder that sets none)
+MAX_FOLDER_OUTPUT_TOKENS = 512  # a folder's own length limit is followed up to this many new tokens
 MAX_SOURCE_TOKENS = 512  # a source (a decoder-only model's prompt and answer together) beyond is cut
 MAX_MODEL_BYTES = 4 * MAX_PARAMETERS + 2**30  # every tensor and buffer, in float32
 MAX_NUMBERS_PER_BYTE = 2  # stored weights take at least half a byte a number (4-bit; float32 takes 4 bytes)
@@ -97,7 +100,9 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
     adapter = (HFEncoderDecoder(model, config, vocab.bos_id, vocab.pad_id) if encoder_decoder
                else HFCausal(model, config, vocab.pad_id))
     kind = "hf-seq2seq" if encoder_decoder else "hf-causal"
-    training = {"architecture": folder.architecture.name, "source": "Hugging Face", "name": folder.name}
+    training = {"architecture": folder.architecture.name, "source": "Hugging Face", "name": folder.name,
+                "output_limit_set_by": "folder" if folder_output_limit(folder, encoder_decoder) is not None
+                else "attnviz"}
     words = cast(Any, vocab)  # (SubwordVocab has Vocab's interface: ids, tokens, special ids, split, text_of)
     return LoadedModel(kind, config, adapter.to(device), words, words, training, Path(path))
 
@@ -193,15 +198,39 @@ def _quick_marian_table(transformers: Any) -> None:
     embedding._attnviz_quick = True
 
 
+def folder_output_limit(folder: HFFolder, encoder_decoder: bool) -> int | None:
+    """The most new tokens the folder's own generation settings let ``generate`` write (its generation_config.json,
+    else config.json: ``max_new_tokens``, or an encoder–decoder's ``max_length`` less the decoder's start token),
+    or None where it sets none (a decoder-only model's ``max_length`` counts its prompt: not a fixed number)."""
+    generation = folder.path / "generation_config.json"
+    values: Any = folder.config
+    if generation.is_file():
+        try:
+            values = json.loads(generation.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None  # (the loader refuses it in one sentence)
+    if not isinstance(values, Mapping):
+        return None
+    new, longest = values.get("max_new_tokens"), values.get("max_length")
+    if isinstance(new, int) and not isinstance(new, bool) and new > 0:
+        return new
+    if encoder_decoder and isinstance(longest, int) and not isinstance(longest, bool) and longest > 1:
+        return longest - 1
+    return None
+
+
 def _view_config(folder: HFFolder, encoder_decoder: bool) -> HFModelConfig:
-    """The sizes as the folder's checked config gives them (its Architecture record names the keys)."""
+    """The sizes as the folder's checked config gives them (its Architecture record names the keys); the output
+    limit is the folder's own where it sets one (up to MAX_FOLDER_OUTPUT_TOKENS), else attnviz's."""
     arch, values = folder.architecture, folder.config
     layers = [int(values.get(key) or values[arch.layers[0]]) for key in arch.layers]
     positions = int(values.get(arch.positions) or 512) if arch.positions else 512
+    own = folder_output_limit(folder, encoder_decoder)
+    wanted = min(own, MAX_FOLDER_OUTPUT_TOKENS) if own is not None else MAX_OUTPUT_TOKENS
     if encoder_decoder:  # (the source and the output each have the model's positions)
-        source, output = min(positions, MAX_SOURCE_TOKENS), min(MAX_OUTPUT_TOKENS, positions - 1)
+        source, output = min(positions, MAX_SOURCE_TOKENS), min(wanted, positions - 1)
     else:  # one sequence: the prompt and the answer share them (a small model's: half each)
-        output = min(MAX_OUTPUT_TOKENS, positions // 2)
+        output = min(wanted, positions // 2)
         source = min(positions - output, MAX_SOURCE_TOKENS - MAX_OUTPUT_TOKENS)
     cls = HFSeq2SeqConfig if encoder_decoder else HFCausalConfig
     return cls(arch.name, folder.name, int(values[arch.width]), int(values[arch.heads[0]]),
