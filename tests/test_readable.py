@@ -325,3 +325,24 @@ def test_all_heads_labels_every_token_of_a_ten_word_sentence_at_1280_by_800(qtbo
     assert cols == 10 and rows >= 10
     assert len(layout.row_ticks) == rows and [t for _, t in layout.col_ticks] == list(grid.spec.panels[0].col_labels)
     assert grid.label_font.pointSizeF() >= 0.7 * grid.font().pointSizeF() - 1e-6
+
+
+def test_subword_pieces_too_many_to_label_show_their_words_not_every_other_piece(qtbot):
+    """A Hugging Face model's pieces ("▁under", "·stand", "·ing"): where the axis cannot label every piece it
+    labels the words they make, each centred on its pieces, so a word can be read back."""
+    from attnviz.figures.spec import FigureSpec
+    from attnviz.gui.heatmap import Heatmap
+
+    words = [("▁under", "·stand", "·ing"), ("▁the",), ("▁trans", "·form", "·er"), ("▁is",), ("▁hard",)] * 3
+    pieces = tuple(piece for word in words for piece in word)
+    heatmap = Heatmap()
+    qtbot.addWidget(heatmap)
+    heatmap.resize(260, 260)
+    heatmap.show_figure(FigureSpec(np.full((len(pieces), len(pieces)), 1 / len(pieces), np.float32), pieces, pieces,
+                                   "pieces"))
+    layout = heatmap.figure_layout()
+    for ticks in (layout.row_ticks, layout.col_ticks):
+        texts = [text.rstrip("…") for _, text in ticks]
+        assert len(texts) < len(pieces) and all(t.startswith("▁") for t in texts)  # words, never a lone "·stand"
+        assert any("▁understanding".startswith(t) and len(t) > len("▁under") for t in texts)
+        assert ticks[0][0] == 1.0  # centred on its three pieces

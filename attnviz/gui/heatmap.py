@@ -32,6 +32,7 @@ from attnviz.render.figure_painter import (
     paint_colour_bar,
     qimage_of,
     thinned,
+    word_ticks,
     wrapped_title,
 )
 
@@ -326,6 +327,8 @@ class Heatmap(QtWidgets.QWidget):
         else:
             token_ticks, rotated = column_ticks(col_labels, grid_width / cols, line, self._width)
             col_ticks = list(token_ticks)
+            if len(col_ticks) < cols and (words := word_ticks(col_labels, grid_width / cols, line)):
+                col_ticks, rotated = words, True  # (subword pieces: whole words, not every n-th piece)
         below = size.height() - MARGIN - line - top  # the cells and their key labels (the axis name under)
         label_height = line
         if rotated:
@@ -338,6 +341,9 @@ class Heatmap(QtWidgets.QWidget):
                 col_ticks = [(i, self._metrics.elidedText(t, elide, label_height)) for i, t in col_ticks]
         grid_height = max(below - label_height - 4, 1.0)
         row_ticks: list[tuple[float, str]] = list(thinned(row_labels, grid_height / rows, line))
+        if len(row_ticks) < rows and (words := word_ticks(row_labels, grid_height / rows, line)):
+            elide = QtCore.Qt.TextElideMode.ElideRight  # (a word is wider than its pieces: cut to their room)
+            row_ticks = [(i, self._metrics.elidedText(text, elide, label_width)) for i, text in words]
         if self.spec.row_values is not None:
             row_ticks = numeric_ticks(self.spec.row_values, grid_height, NUMERIC_SPACING * line)
         grid = QtCore.QRectF(left, top, grid_width, grid_height)
@@ -351,7 +357,9 @@ class Heatmap(QtWidgets.QWidget):
         """The widest query label (of all of them: the cells' width must not depend on their height)."""
         if self.spec.row_values is not None:
             return numeric_label_width(self.spec.row_values, self._width)
-        return max((self._width(t) for t in self._shown_labels[0]), default=0.0)
+        labels = self._shown_labels[0]
+        words = [cut_label(text) for _, text in word_ticks(labels, math.inf, 0.0)]  # (pieces: the words they make)
+        return max((self._width(t) for t in (*labels, *words)), default=0.0)
 
     def _shows_colour_bar(self) -> bool:
         return self.has_colour_bar and self.spec.colour_bar and self.values.size > 0

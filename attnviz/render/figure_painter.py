@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from attnviz.core.hf.vocab import CONTINUES
 from attnviz.figures.spec import (
     AnyFigure,
     FigureSpec,
@@ -131,6 +133,26 @@ def thinned(labels: tuple[str, ...], cell: float, text_height: float) -> list[tu
     needed = max(1, math.ceil(text_height / max(cell, 1e-6)))
     every = next(m * 10 ** e for e in range(12) for m in (1, 2, 5) if m * 10 ** e >= needed)
     return [(i, labels[i]) for i in range(0, len(labels), every)]
+
+
+def word_ticks(labels: Sequence[str], cell: float, text_height: float) -> list[tuple[float, str]]:
+    """Subword pieces joined into their words ("▁tr", "·ans", "·former" → one label "▁transformer"), each word's
+    label centred on its pieces, ``cell`` px apart; where even the words crowd, each word at least a text line
+    from the one before. [] when no label continues a word (not pieces: :func:`thinned` stays)."""
+    spans: list[list[Any]] = []  # [first piece, last piece, text]
+    for index, label in enumerate(labels):
+        if spans and len(label) > len(CONTINUES) and label.startswith(CONTINUES):
+            spans[-1][1], spans[-1][2] = index, spans[-1][2] + label[len(CONTINUES):]
+        else:
+            spans.append([index, index, label])
+    if len(spans) == len(labels):
+        return []
+    ticks: list[tuple[float, str]] = []
+    for first, last, text in spans:
+        centre = (first + last) / 2
+        if not ticks or (centre - ticks[-1][0]) * cell >= text_height:
+            ticks.append((centre, text))
+    return ticks
 
 
 def column_ticks(labels: tuple[str, ...], cell: float, line: float,
