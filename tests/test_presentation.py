@@ -218,3 +218,20 @@ def test_presentation_mode_at_1024_by_700_fits_the_window_the_top_5_and_every_la
         assert window.size() == QtCore.QSize(1024, 700)
     finally:
         install_language(qapp, "en")
+
+
+def test_kernel_regression_in_presentation_mode_keeps_its_predictions_plot_tall(qtbot, tmp_path, errors):
+    from attnviz.paths import MODELS_DIR
+
+    window = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    window.load(MODELS_DIR / "kernel-regression.safetensors")
+    window.presentation_action.trigger()
+    settle(window)
+    panel = window.panels.panels["kernel"]
+    legend = panel.curves.legend
+    box = panel.curves.getViewBox().sceneBoundingRect()
+    assert legend.columnCount == 2  # four names in two columns: two lines under the plot, not four
+    assert box.height() > 1.5 * legend.sceneBoundingRect().height()

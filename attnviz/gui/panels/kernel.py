@@ -118,7 +118,7 @@ class KernelPanel(QtWidgets.QWidget):
             font.setPixelSize(label_pixels[0])
         self.setFont(font)  # the controls and their names
         self.curves_view.set_text_font(font if lecture else None)
-        self.curves.legend.setColumnCount(2 if lecture else 1)  # (a short legend leaves the plot its height)
+        self._fit_legend()
         if lecture and self._split_sizes is None:
             self._split_sizes = self.split.sizes()
             half = sum(self._split_sizes) // 2
@@ -126,6 +126,19 @@ class KernelPanel(QtWidgets.QWidget):
         elif not lecture and self._split_sizes is not None:
             self.split.setSizes(self._split_sizes)
             self._split_sizes = None
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        """The legend in two columns where the plot is wide enough for them (large text in a narrow dock: one),
+        so that four lines of legend do not squeeze the plot above them to a strip."""
+        widest = max((label.item.boundingRect().width() + 40 for _sample, label in self.curves.legend.items),
+                     default=0.0)
+        columns = 2 if self.curves_view.width() >= 2 * widest + 20 else 1
+        if columns != self.curves.legend.columnCount:
+            self.curves.legend.setColumnCount(columns)
 
     # -- input ------------------------------------------------------------------------------
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
