@@ -70,3 +70,27 @@ def test_the_written_folder_is_printed_escaped(capsys, tiny_models, tmp_path):
     code, printed, _err = run_cli(capsys, "export", "--checkpoint", str(tiny_models["transformer"][0]),
                                   "--text", "a b", "--format", "csv", "--out", str(out))
     assert code == 0 and "\x1b" not in printed and "\x07" not in printed and "evil\\x1b]0;pwned\\x07" in printed
+
+
+@pytest.mark.parametrize(("number", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_while_a_flipbook_frame_is_painted_ends_in_one_line(capsys, monkeypatch, tiny_models, tmp_path,
+                                                                    ctrl_c_raises, number, code):
+    """The painter is ended before its image goes, whatever stops the painting (it died with SIGSEGV,
+    "QPaintDevice: Cannot destroy paint device that is being painted")."""
+    from attnviz.render import flipbook
+
+    real = flipbook.paint_figure
+    painted = []
+
+    def paint_then_signal(painter, spec, **kwargs):
+        painted.append(spec)
+        if len(painted) == 5:
+            to_main_thread(number)  # arrives while this frame is being painted
+        real(painter, spec, **kwargs)
+
+    monkeypatch.setattr(flipbook, "paint_figure", paint_then_signal)
+    out = tmp_path / "book"
+    got, _out, err = run_cli(capsys, "export", "--checkpoint", str(tiny_models["transformer"][0]), "--text",
+                             "a b c d", "--flipbook", "--all-heads", "--out", str(out))
+    assert got == code and err.endswith("no output was left half-written\n") and err.count("\n") == 1
+    assert not out.exists()

@@ -101,8 +101,11 @@ def _paint_vector(device: QtGui.QPaintDevice, spec: AnyFigure, kind: str) -> Non
     painter = QtGui.QPainter()
     if not painter.begin(device):
         raise OSError(0, tr("the {kind} could not be started").format(kind=kind))
-    paint_figure(painter, spec, vector=True)
-    if not painter.end():
+    try:
+        paint_figure(painter, spec, vector=True)
+    finally:  # (ended before its device can go, whatever stops the painting)
+        finished = painter.end()
+    if not finished:
         raise OSError(0, tr("the {kind} could not be finished").format(kind=kind))
 
 

@@ -598,9 +598,11 @@ def figure_image(spec: AnyFigure, scale: float = 1.0) -> QtGui.QImage:
                          QtGui.QImage.Format.Format_ARGB32)
     image.fill(QtGui.QColor("white"))
     painter = QtGui.QPainter(image)
-    painter.scale(scale, scale)
-    paint_figure(painter, spec)
-    painter.end()
+    try:  # (ended before the image can go, whatever stops the painting: Ctrl+C mid-figure crashed Qt)
+        painter.scale(scale, scale)
+        paint_figure(painter, spec)
+    finally:
+        painter.end()
     return image
 
 

@@ -173,9 +173,11 @@ def _frame(spec: AnyFigure, scale: float, width: int, height: int) -> np.ndarray
     image = QtGui.QImage(width, height, QtGui.QImage.Format.Format_RGB32)
     image.fill(QtGui.QColor("white"))
     painter = QtGui.QPainter(image)
-    painter.scale(scale, scale)
-    paint_figure(painter, spec)
-    painter.end()
+    try:  # (ended before the image can go, whatever stops the painting: a signal mid-frame crashed Qt)
+        painter.scale(scale, scale)
+        paint_figure(painter, spec)
+    finally:
+        painter.end()
     words = np.frombuffer(image.constBits(), np.uint32, count=image.bytesPerLine() * height // 4)
     words = words.reshape(height, image.bytesPerLine() // 4)[:, :width] & np.uint32(0xFFFFFF)  # (a copy)
     del image
