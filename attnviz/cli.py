@@ -37,6 +37,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     """Show the core at work: kernel regression and a masked attention row, as text."""
     import torch
 
+    from attnviz.core.limits import seed_problem
+
+    if problem := seed_problem(args.seed):
+        raise CliError(problem)
+
     from attnviz.core import (
         NadarayaWatsonRegression,
         fit_parametric,
@@ -736,7 +741,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="attnviz", description=tr("See attention."))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     demo = sub.add_parser("demo", help=tr("print what the attention core computes, as text"))
-    demo.add_argument("--seed", type=_seed, default=0)
+    demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(run=_cmd_demo)
 
     from attnviz.training.options import KERNEL_REGRESSION_EPOCHS, KERNEL_REGRESSION_LR, TrainOptions
@@ -754,7 +759,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help=tr("passes over the data (default {epochs}; kernel-regression {kernel_epochs})").format(
                            epochs=TrainOptions.epochs, kernel_epochs=KERNEL_REGRESSION_EPOCHS))
     train.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps (default auto)"))
-    train.add_argument("--seed", type=_seed, metavar="S",
+    train.add_argument("--seed", type=int, metavar="S",
                        help=tr("seed of the validation split, the batches and the initial weights (default {seed})"
                                ).format(seed=TrainOptions.seed))
     train.add_argument("--minutes", type=float, help=tr("stop after this much wall-clock time (default: no limit)"))
@@ -866,17 +871,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 COMMANDS = ("demo", "train", "translate", "eval", "export", "figures", "to-hf")
-
-
-MAX_SEED = 2**31 - 1  # torch, numpy and random all take it (and the epoch added to it)
-
-
-def _seed(text: str) -> int:
-    """--seed: a whole number from 0 to MAX_SEED (argparse turns the ValueError into its one-line error)."""
-    value = int(text)
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(tr("a seed is a whole number from 0 to {most:,}").format(most=MAX_SEED))
-    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -214,5 +214,7 @@ def test_a_terminal_that_cannot_write_a_character_gets_the_help_all_the_same():
 def test_a_seed_out_of_range_is_one_line(capsys, tmp_path):
     code, _, err = run_cli(capsys, "train", "transformer", "--task", "copy", "--seed", str(2**70), "--out",
                            str(tmp_path / "m.safetensors"))
-    assert code == 2 and "a seed is a whole number from 0 to 2,147,483,647" in err and "Overflow" not in err
+    assert code == 2 and err == f"attnviz: error: --seed: seed = {2**70} is outside 0..4294967295\n"
+    code, _, err = run_cli(capsys, "demo", "--seed", "-3")
+    assert code == 2 and err == "attnviz: error: --seed: seed = -3 is outside 0..4294967295\n"
     assert not list(tmp_path.iterdir())

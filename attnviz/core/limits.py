@@ -120,6 +120,12 @@ def check_config_values(config_cls: type, values: dict[str, Any], cells: Attenti
     return problems
 
 
+def seed_problem(seed: int) -> str | None:
+    """'--seed: seed = … is outside 0..4294967295' for a seed torch and numpy cannot take (None: a usable one)."""
+    problem = _check_one("seed", seed, int)
+    return None if problem is None else f"--seed: {problem}"
+
+
 def _check_one(name: str, value: Any, hint: Any) -> str | None:
     if isinstance(hint, types.UnionType) and type(None) in hint.__args__:  # ``float | None``: None, or the type
         if value is None:

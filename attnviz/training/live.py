@@ -24,7 +24,7 @@ from torch import Tensor, nn
 from attnviz.core.checkpoint import build_model, save_checkpoint
 from attnviz.core.decoding import encode_batch, translate
 from attnviz.core.kinds import kind_named
-from attnviz.core.limits import check_config_values
+from attnviz.core.limits import check_config_values, seed_problem
 from attnviz.core.tasks import Example, preset_arch, task_named
 from attnviz.core.text import Vocab, tokenize
 from attnviz.core.training_history import LAYER_HEAD_NOTE, LAYER_MEAN_NOTE, Snapshot, TrainingHistory
@@ -66,6 +66,8 @@ class LiveSettings:
                                                                           low=low, high=high)
                  for name, low, high in checks
                  if not (isinstance(getattr(self, name), int) and low <= getattr(self, name) <= high)]
+        if problem := seed_problem(self.seed):
+            found.append(problem)
         if self.learned is not None and not (0 < self.learned <= 100):
             found.append(tr("--learned must be more than 0 and at most 100 (%)"))
         if self.minutes is not None and not (0 < self.minutes <= 24 * 60):

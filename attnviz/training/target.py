@@ -55,9 +55,10 @@ def _check_folder(path: Path) -> None:
     if not folder.is_dir():
         raise TargetError(tr("{path}: {folder} is not a folder").format(path=path, folder=folder))
     try:
-        fd, trial = tempfile.mkstemp(prefix=f".{path.name[:100]}.", suffix=".tmp", dir=folder)
-        os.close(fd)
-        os.unlink(trial)
+        # an unnamed file where the system makes one (Linux's O_TMPFILE): a signal at any moment leaves no
+        # trial file behind (a named one, made and removed, was left when SIGTERM fell between the two)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
     except OSError as error:
         raise TargetError(tr("{path}: cannot write into {folder} ({error})").format(
             path=path, folder=folder, error=error.strerror or error)) from None

@@ -4,12 +4,12 @@
 <context>
     <name>attnviz</name>
     <message>
-        <location filename="../../attnviz/cli.py" line="53"/>
+        <location filename="../../attnviz/cli.py" line="58"/>
         <source>  non-parametric {kernel:&lt;13} h=0.5  test MSE {mse:.3f}</source>
         <translation>  非参数 {kernel:&lt;13} h=0.5  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="58"/>
+        <location filename="../../attnviz/cli.py" line="63"/>
         <source>  parametric     learned w={w:.2f}  loss {before:.1f} -&gt; {after:.1f}  test MSE {mse:.3f}</source>
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="193"/>
+        <location filename="../../attnviz/cli.py" line="198"/>
         <source> (stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -171,7 +171,7 @@
         <translation>（选择模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="170"/>
+        <location filename="../../attnviz/cli.py" line="175"/>
         <location filename="../../attnviz/gui/panels/train.py" line="488"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
@@ -199,7 +199,7 @@
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="165"/>
+        <location filename="../../attnviz/cli.py" line="170"/>
         <source>, agreement {agreement:.0f} %</source>
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -214,38 +214,38 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="579"/>
+        <location filename="../../attnviz/cli.py" line="584"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="211"/>
+        <location filename="../../attnviz/cli.py" line="216"/>
         <source>--arch is nested too deeply; give a flat JSON object of settings</source>
         <translation>--arch 嵌套过深；请给出一个扁平的设置 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="209"/>
+        <location filename="../../attnviz/cli.py" line="214"/>
         <source>--arch is not valid JSON ({reason})</source>
         <translation>--arch 不是有效的 JSON（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="213"/>
+        <location filename="../../attnviz/cli.py" line="218"/>
         <source>--arch must be a JSON object, e.g. '{"num_decoder_layers": 3}'</source>
         <translation>--arch 必须是 JSON 对象，例如 '{"num_decoder_layers": 3}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="216"/>
+        <location filename="../../attnviz/cli.py" line="221"/>
         <source>--arch: {kind} has no setting {unknown}; known: {known}</source>
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="537"/>
+        <location filename="../../attnviz/cli.py" line="542"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="250"/>
-        <location filename="../../attnviz/cli.py" line="442"/>
+        <location filename="../../attnviz/cli.py" line="255"/>
+        <location filename="../../attnviz/cli.py" line="447"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
@@ -255,47 +255,47 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="522"/>
+        <location filename="../../attnviz/cli.py" line="527"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="837"/>
+        <location filename="../../attnviz/cli.py" line="842"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="836"/>
+        <location filename="../../attnviz/cli.py" line="841"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="839"/>
+        <location filename="../../attnviz/cli.py" line="844"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="835"/>
+        <location filename="../../attnviz/cli.py" line="840"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="535"/>
+        <location filename="../../attnviz/cli.py" line="540"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="569"/>
+        <location filename="../../attnviz/cli.py" line="574"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="70"/>
+        <location filename="../../attnviz/training/live.py" line="72"/>
         <source>--learned must be more than 0 and at most 100 (%)</source>
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="74"/>
+        <location filename="../../attnviz/training/live.py" line="76"/>
         <source>--lr must be more than 0 and at most 1</source>
         <translation>--lr 必须大于 0 且不超过 1</translation>
     </message>
@@ -305,12 +305,12 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="72"/>
+        <location filename="../../attnviz/training/live.py" line="74"/>
         <source>--minutes must be more than 0 and at most 1,440</source>
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="541"/>
+        <location filename="../../attnviz/cli.py" line="546"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -320,27 +320,27 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="489"/>
+        <location filename="../../attnviz/cli.py" line="494"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="380"/>
+        <location filename="../../attnviz/cli.py" line="385"/>
         <source>--step counts from 1, got {number}</source>
         <translation>--step 从 1 开始计数，实际为 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="378"/>
+        <location filename="../../attnviz/cli.py" line="383"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="464"/>
+        <location filename="../../attnviz/cli.py" line="469"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="529"/>
+        <location filename="../../attnviz/cli.py" line="534"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -355,42 +355,42 @@
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="141"/>
+        <location filename="../../attnviz/cli.py" line="146"/>
         <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="783"/>
+        <location filename="../../attnviz/cli.py" line="788"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="788"/>
+        <location filename="../../attnviz/cli.py" line="793"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="786"/>
+        <location filename="../../attnviz/cli.py" line="791"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="781"/>
+        <location filename="../../attnviz/cli.py" line="786"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="440"/>
+        <location filename="../../attnviz/cli.py" line="445"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="525"/>
+        <location filename="../../attnviz/cli.py" line="530"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="635"/>
+        <location filename="../../attnviz/cli.py" line="640"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -405,7 +405,7 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="818"/>
+        <location filename="../../attnviz/cli.py" line="823"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
@@ -415,7 +415,7 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="796"/>
+        <location filename="../../attnviz/cli.py" line="801"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -432,7 +432,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="811"/>
+        <location filename="../../attnviz/cli.py" line="816"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -478,7 +478,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="814"/>
+        <location filename="../../attnviz/cli.py" line="819"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -486,11 +486,6 @@
         <location filename="../../attnviz/app.py" line="43"/>
         <source>a saved session to open (File ▸ Save session)</source>
         <translation>要打开的已保存会话（文件 ▸ 保存会话）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/cli.py" line="878"/>
-        <source>a seed is a whole number from 0 to {most:,}</source>
-        <translation>随机种子是 0 到 {most:,} 之间的整数</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/files.py" line="33"/>
@@ -585,7 +580,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="587"/>
+        <location filename="../../attnviz/cli.py" line="592"/>
         <location filename="../../attnviz/figures/attention.py" line="220"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -596,7 +591,7 @@
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="847"/>
+        <location filename="../../attnviz/cli.py" line="852"/>
         <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
@@ -773,8 +768,8 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="920"/>
-        <location filename="../../attnviz/cli.py" line="929"/>
+        <location filename="../../attnviz/cli.py" line="914"/>
+        <location filename="../../attnviz/cli.py" line="923"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -786,23 +781,23 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="658"/>
+        <location filename="../../attnviz/cli.py" line="663"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="934"/>
+        <location filename="../../attnviz/cli.py" line="928"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="923"/>
+        <location filename="../../attnviz/cli.py" line="917"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="608"/>
-        <location filename="../../attnviz/cli.py" line="676"/>
+        <location filename="../../attnviz/cli.py" line="613"/>
+        <location filename="../../attnviz/cli.py" line="681"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -816,12 +811,12 @@ Install them with:  sudo apt-get install {packages}
 （其他发行版：安装提供这些库的软件包；或在 Wayland 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="158"/>
+        <location filename="../../attnviz/cli.py" line="163"/>
         <source>attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)</source>
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="926"/>
+        <location filename="../../attnviz/cli.py" line="920"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -831,12 +826,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：书中的注意力图表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="113"/>
+        <location filename="../../attnviz/cli.py" line="118"/>
         <source>attnviz: the run's state is kept in {state}: the same command with --resume continues it</source>
         <translation>attnviz：本次运行的状态保存在 {state}：加上 --resume 运行同一命令即可继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="261"/>
+        <location filename="../../attnviz/cli.py" line="266"/>
         <source>attnviz: warning: {message}</source>
         <translation>attnviz：警告：{message}</translation>
     </message>
@@ -852,13 +847,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="44"/>
-        <location filename="../../attnviz/cli.py" line="821"/>
-        <location filename="../../attnviz/cli.py" line="797"/>
+        <location filename="../../attnviz/cli.py" line="826"/>
+        <location filename="../../attnviz/cli.py" line="802"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="756"/>
+        <location filename="../../attnviz/cli.py" line="761"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
@@ -965,12 +960,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="823"/>
+        <location filename="../../attnviz/cli.py" line="828"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="800"/>
+        <location filename="../../attnviz/cli.py" line="805"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
@@ -1011,12 +1006,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>位 {n}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="146"/>
+        <location filename="../../attnviz/training/live.py" line="148"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="367"/>
+        <location filename="../../attnviz/cli.py" line="372"/>
         <source>BLEU {bleu:.2f} on {count} source sentences</source>
         <translation>在 {count} 个源句子上的 BLEU 为 {bleu:.2f}</translation>
     </message>
@@ -1097,7 +1092,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="749"/>
+        <location filename="../../attnviz/cli.py" line="754"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1168,12 +1163,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="853"/>
+        <location filename="../../attnviz/cli.py" line="858"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="817"/>
+        <location filename="../../attnviz/cli.py" line="822"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1241,7 +1236,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="765"/>
+        <location filename="../../attnviz/cli.py" line="770"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1258,7 +1253,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="82"/>
         <location filename="../../attnviz/gui/head_grid.py" line="375"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="615"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="623"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -1318,7 +1313,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="773"/>
+        <location filename="../../attnviz/cli.py" line="778"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
@@ -1646,7 +1641,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="344"/>
+        <location filename="../../attnviz/cli.py" line="349"/>
         <source>evaluation data not found: {path}</source>
         <translation>找不到评估数据：{path}</translation>
     </message>
@@ -1692,7 +1687,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="42"/>
-        <location filename="../../attnviz/training/live.py" line="117"/>
+        <location filename="../../attnviz/training/live.py" line="119"/>
         <source>exact match</source>
         <translation>完全匹配率</translation>
     </message>
@@ -1747,8 +1742,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>将所有头导出为一张图片或表格…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="365"/>
-        <location filename="../../attnviz/render/figure_files.py" line="332"/>
+        <location filename="../../attnviz/render/figure_files.py" line="368"/>
+        <location filename="../../attnviz/render/figure_files.py" line="335"/>
         <source>Export cancelled: nothing was written.</source>
         <translation>导出已取消：没有写入任何文件。</translation>
     </message>
@@ -1769,7 +1764,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="614"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="622"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -1830,7 +1825,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="854"/>
+        <location filename="../../attnviz/cli.py" line="859"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
@@ -1856,8 +1851,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="816"/>
-        <location filename="../../attnviz/cli.py" line="852"/>
+        <location filename="../../attnviz/cli.py" line="821"/>
+        <location filename="../../attnviz/cli.py" line="857"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
@@ -1981,7 +1976,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="857"/>
+        <location filename="../../attnviz/cli.py" line="862"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
@@ -2062,7 +2057,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="774"/>
+        <location filename="../../attnviz/cli.py" line="779"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
@@ -2082,17 +2077,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="840"/>
+        <location filename="../../attnviz/cli.py" line="845"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="841"/>
+        <location filename="../../attnviz/cli.py" line="846"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="842"/>
+        <location filename="../../attnviz/cli.py" line="847"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -2190,7 +2185,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="587"/>
+        <location filename="../../attnviz/cli.py" line="592"/>
         <location filename="../../attnviz/core/training_history.py" line="23"/>
         <location filename="../../attnviz/figures/attention.py" line="72"/>
         <source>layer {layer} · head {head}</source>
@@ -2271,7 +2266,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="827"/>
+        <location filename="../../attnviz/cli.py" line="832"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -2291,12 +2286,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>许可证：MIT。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="266"/>
+        <location filename="../../attnviz/cli.py" line="271"/>
         <source>line {line}: </source>
         <translation>第 {line} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="312"/>
+        <location filename="../../attnviz/cli.py" line="317"/>
         <source>line {number}: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
@@ -2345,7 +2340,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="167"/>
+        <location filename="../../attnviz/cli.py" line="172"/>
         <source>loss {loss:.3f}, </source>
         <translation>损失 {loss:.3f}，</translation>
     </message>
@@ -2366,12 +2361,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="213"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="216"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="217"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="62"/>
+        <location filename="../../attnviz/cli.py" line="67"/>
         <source>masked softmax of scores [2, 1, 0.5, 3, -1] with valid length 3:</source>
         <translation>评分 [2, 1, 0.5, 3, -1] 在有效长度 3 下的掩蔽 softmax 操作：</translation>
     </message>
@@ -2468,7 +2463,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="49"/>
+        <location filename="../../attnviz/cli.py" line="54"/>
         <source>Nadaraya–Watson kernel regression on f(x) = 2 sin x + x^0.8 (50 noisy points)</source>
         <translation>在 f(x) = 2 sin x + x^0.8 上的 Nadaraya-Watson 核回归（50 个带噪声的点）</translation>
     </message>
@@ -2528,12 +2523,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>未找到显示器（DISPLAY 和 WAYLAND_DISPLAY 均未设置）：请在桌面环境中或用 xvfb-run 运行 attnviz，或使用 'attnviz export' 之类的命令（attnviz --help）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="230"/>
+        <location filename="../../attnviz/render/figure_files.py" line="233"/>
         <source>no export format given; choose from {formats}</source>
         <translation>未指定导出格式；请从 {formats} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/flipbook.py" line="367"/>
+        <location filename="../../attnviz/render/flipbook.py" line="369"/>
         <source>no flip-book file to write: give a PDF or a GIF path</source>
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
@@ -2706,7 +2701,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="803"/>
+        <location filename="../../attnviz/cli.py" line="808"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
@@ -2903,7 +2898,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="754"/>
+        <location filename="../../attnviz/cli.py" line="759"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -2949,7 +2944,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="768"/>
+        <location filename="../../attnviz/cli.py" line="773"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -2965,7 +2960,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="820"/>
+        <location filename="../../attnviz/cli.py" line="825"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -2985,7 +2980,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="861"/>
+        <location filename="../../attnviz/cli.py" line="866"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3052,7 +3047,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="825"/>
+        <location filename="../../attnviz/cli.py" line="830"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -3083,12 +3078,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="793"/>
+        <location filename="../../attnviz/cli.py" line="798"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="738"/>
+        <location filename="../../attnviz/cli.py" line="743"/>
         <source>print what the attention core computes, as text</source>
         <translation>以文本输出注意力核心的计算结果</translation>
     </message>
@@ -3179,7 +3174,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}，评分 {score:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="161"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="174"/>
         <source>Query x = {query:.2f}: non-parametric ŷ = {nonparametric:.3f}, parametric ŷ = {parametric:.3f}. Learned w = {w:.3f} (bandwidth 1/|w| = {bandwidth:.3f}). Test MSE: non-parametric {mse_np:.3f}, parametric {mse_p:.3f}.</source>
         <translation>查询 x = {query:.2f}：非参数 ŷ = {nonparametric:.3f}，带参数 ŷ = {parametric:.3f}。学到的 w = {w:.3f}（带宽 1/|w| = {bandwidth:.3f}）。测试 MSE：非参数 {mse_np:.3f}，带参数 {mse_p:.3f}。</translation>
     </message>
@@ -3256,7 +3251,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="851"/>
+        <location filename="../../attnviz/cli.py" line="856"/>
         <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
@@ -3271,13 +3266,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="752"/>
+        <location filename="../../attnviz/cli.py" line="757"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="824"/>
-        <location filename="../../attnviz/cli.py" line="863"/>
+        <location filename="../../attnviz/cli.py" line="829"/>
+        <location filename="../../attnviz/cli.py" line="868"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
     </message>
@@ -3465,7 +3460,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="807"/>
+        <location filename="../../attnviz/cli.py" line="812"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -3505,7 +3500,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="736"/>
+        <location filename="../../attnviz/cli.py" line="741"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
@@ -3520,7 +3515,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="758"/>
+        <location filename="../../attnviz/cli.py" line="763"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
@@ -3551,7 +3546,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="772"/>
+        <location filename="../../attnviz/cli.py" line="777"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -3838,13 +3833,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="168"/>
+        <location filename="../../attnviz/cli.py" line="173"/>
         <source>step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -&gt; {said}</source>
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f}%{agreement}；{probe} -&gt; {said}</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="89"/>
-        <location filename="../../attnviz/render/figure_painter.py" line="188"/>
+        <location filename="../../attnviz/render/figure_painter.py" line="210"/>
         <source>step {step}</source>
         <translation>第 {step} 步</translation>
     </message>
@@ -3864,7 +3859,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="762"/>
+        <location filename="../../attnviz/cli.py" line="767"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -3879,7 +3874,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="760"/>
+        <location filename="../../attnviz/cli.py" line="765"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
@@ -3889,7 +3884,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="190"/>
+        <location filename="../../attnviz/cli.py" line="195"/>
         <source>stopped at step {step:,}: held-out exact match at least {level:g} % at {count} evaluations in a row (--learned 0 trains every epoch)</source>
         <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
     </message>
@@ -4007,7 +4002,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="832"/>
+        <location filename="../../attnviz/cli.py" line="837"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -4072,7 +4067,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件中的第一个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/flipbook.py" line="379"/>
+        <location filename="../../attnviz/render/flipbook.py" line="381"/>
         <source>The flip-book export was cancelled: nothing was written.</source>
         <translation>翻页动画导出已取消：没有写入任何文件。</translation>
     </message>
@@ -4087,7 +4082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="848"/>
+        <location filename="../../attnviz/cli.py" line="853"/>
         <source>the folder to write (must not exist)</source>
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
@@ -4127,7 +4122,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="233"/>
+        <location filename="../../attnviz/training/live.py" line="235"/>
         <source>the model cannot be built: {problem}</source>
         <translation>无法构建模型：{problem}</translation>
     </message>
@@ -4173,13 +4168,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>路径过长，不能指向文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/flipbook.py" line="337"/>
+        <location filename="../../attnviz/render/flipbook.py" line="339"/>
         <source>the PDF and the GIF cannot both be written to {path}</source>
         <translation>PDF 和 GIF 不能同时写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="138"/>
-        <location filename="../../attnviz/render/flipbook.py" line="398"/>
+        <location filename="../../attnviz/render/figure_files.py" line="141"/>
+        <location filename="../../attnviz/render/flipbook.py" line="400"/>
         <source>the PDF came out incomplete</source>
         <translation>生成的 PDF 不完整</translation>
     </message>
@@ -4199,17 +4194,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="144"/>
+        <location filename="../../attnviz/training/live.py" line="146"/>
         <source>the probe sentence is empty</source>
         <translation>探针输入句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="113"/>
+        <location filename="../../attnviz/training/live.py" line="115"/>
         <source>the probe {text!r} is longer than the {name} task's inputs ({low} to {high} digits)</source>
         <translation>探针输入 {text!r} 比 {name} 任务的输入更长（{low} 到 {high} 个数字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="110"/>
+        <location filename="../../attnviz/training/live.py" line="112"/>
         <source>the probe {text!r} is not an input of the {name} task (e.g. {example!r})</source>
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
@@ -4229,7 +4224,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="813"/>
+        <location filename="../../attnviz/cli.py" line="818"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
@@ -4279,7 +4274,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="121"/>
+        <location filename="../../attnviz/render/figure_files.py" line="124"/>
         <source>the SVG came out incomplete</source>
         <translation>生成的 SVG 不完整</translation>
     </message>
@@ -4329,7 +4324,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="106"/>
+        <location filename="../../attnviz/render/figure_files.py" line="109"/>
         <location filename="../../attnviz/render/flipbook.py" line="120"/>
         <source>the {kind} could not be finished</source>
         <translation>无法完成 {kind}</translation>
@@ -4366,7 +4361,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可复制的内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="417"/>
+        <location filename="../../attnviz/render/figure_files.py" line="420"/>
         <source>There is nothing to copy yet: the heatmap is empty.</source>
         <translation>还没有可复制的内容：热图是空的。</translation>
     </message>
@@ -4392,7 +4387,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="370"/>
-        <location filename="../../attnviz/render/figure_files.py" line="259"/>
+        <location filename="../../attnviz/render/figure_files.py" line="262"/>
         <source>There is nothing to export yet: the heatmap is empty.</source>
         <translation>还没有可导出的内容：热图是空的。</translation>
     </message>
@@ -4490,7 +4485,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="746"/>
+        <location filename="../../attnviz/cli.py" line="751"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -4505,7 +4500,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="778"/>
+        <location filename="../../attnviz/cli.py" line="783"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn")</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）</translation>
     </message>
@@ -4515,7 +4510,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="146"/>
+        <location filename="../../attnviz/training/live.py" line="148"/>
         <source>training BLEU</source>
         <translation>训练集 BLEU</translation>
     </message>
@@ -4525,7 +4520,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="104"/>
+        <location filename="../../attnviz/cli.py" line="109"/>
         <source>training data not found: {path}</source>
         <translation>找不到训练数据：{path}</translation>
     </message>
@@ -4535,7 +4530,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练在第 {epoch} 个迭代周期发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="300"/>
+        <location filename="../../attnviz/training/live.py" line="302"/>
         <source>training diverged: the weights became NaN or infinite (try a smaller learning rate than {lr:g})</source>
         <translation>训练发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的学习率）</translation>
     </message>
@@ -4648,7 +4643,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer：训练曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="792"/>
+        <location filename="../../attnviz/cli.py" line="797"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
@@ -4670,12 +4665,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="805"/>
+        <location filename="../../attnviz/cli.py" line="810"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="748"/>
+        <location filename="../../attnviz/cli.py" line="753"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
     </message>
@@ -4740,7 +4735,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知设备 {device!r}；请使用 auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="227"/>
+        <location filename="../../attnviz/render/figure_files.py" line="230"/>
         <source>unknown export format {format!r}; choose from {formats}</source>
         <translation>未知的导出格式 {format!r}；请从 {formats} 中选择</translation>
     </message>
@@ -4906,12 +4901,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="810"/>
+        <location filename="../../attnviz/cli.py" line="815"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="830"/>
+        <location filename="../../attnviz/cli.py" line="835"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -4921,7 +4916,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="845"/>
+        <location filename="../../attnviz/cli.py" line="850"/>
         <source>write the Transformer as a Hugging Face (Marian) model folder</source>
         <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
     </message>
@@ -4941,39 +4936,39 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="477"/>
-        <location filename="../../attnviz/cli.py" line="546"/>
-        <location filename="../../attnviz/cli.py" line="609"/>
+        <location filename="../../attnviz/cli.py" line="482"/>
+        <location filename="../../attnviz/cli.py" line="551"/>
+        <location filename="../../attnviz/cli.py" line="614"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="730"/>
+        <location filename="../../attnviz/cli.py" line="735"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="697"/>
+        <location filename="../../attnviz/cli.py" line="702"/>
         <source>wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: MarianMTModel.from_pretrained; attnviz --checkpoint {out})</source>
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="100"/>
+        <location filename="../../attnviz/cli.py" line="105"/>
         <source>wrote {out}: learned w={w:.3f}, loss {before:.2f} -&gt; {after:.2f}</source>
         <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="119"/>
+        <location filename="../../attnviz/cli.py" line="124"/>
         <source>wrote {out}: training BLEU {bleu:.2f} (too few sentences for a validation split) after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，训练集 BLEU {bleu:.2f}（句子太少，未划分验证集）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="122"/>
+        <location filename="../../attnviz/cli.py" line="127"/>
         <source>wrote {out}: validation BLEU {bleu:.2f} after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，验证集 BLEU {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="194"/>
+        <location filename="../../attnviz/cli.py" line="199"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -5013,17 +5008,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="638"/>
+        <location filename="../../attnviz/cli.py" line="643"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="247"/>
+        <location filename="../../attnviz/cli.py" line="252"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="349"/>
+        <location filename="../../attnviz/cli.py" line="354"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -5042,17 +5037,17 @@ Install them with:  sudo apt-get install {packages}
 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="396"/>
+        <location filename="../../attnviz/render/figure_files.py" line="399"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}</source>
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="653"/>
+        <location filename="../../attnviz/cli.py" line="658"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/flipbook.py" line="344"/>
+        <location filename="../../attnviz/render/flipbook.py" line="346"/>
         <source>{count} file(s) would be replaced, e.g. {path}</source>
         <translation>{count} 个文件将被替换，例如 {path}</translation>
     </message>
@@ -5077,8 +5072,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="393"/>
-        <location filename="../../attnviz/cli.py" line="601"/>
+        <location filename="../../attnviz/cli.py" line="398"/>
+        <location filename="../../attnviz/cli.py" line="606"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -5134,7 +5129,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{key!r} 必须在 {low} 到 {high} 之间，实际为 {value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="224"/>
+        <location filename="../../attnviz/training/live.py" line="226"/>
         <source>{kind} cannot be trained here; choose one of {kinds}</source>
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
@@ -5155,7 +5150,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}（最后一层，各头平均）：“{hypothesis}”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="178"/>
+        <location filename="../../attnviz/cli.py" line="183"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
@@ -5265,12 +5260,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{names} 以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="146"/>
+        <location filename="../../attnviz/core/limits.py" line="152"/>
         <source>{name} = {value} is outside {low:g}..{high:g}</source>
         <translation>{name} = {value} 超出范围 {low:g}..{high:g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="140"/>
+        <location filename="../../attnviz/core/limits.py" line="146"/>
         <source>{name} = {value} is outside {low}..{high}</source>
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
@@ -5315,28 +5310,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="144"/>
+        <location filename="../../attnviz/core/limits.py" line="150"/>
         <source>{name} must be a finite number, not {value!r}</source>
         <translation>{name} 必须是有限的数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="153"/>
+        <location filename="../../attnviz/core/limits.py" line="159"/>
         <source>{name} must be a short text</source>
         <translation>{name} 必须是简短的文本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="138"/>
+        <location filename="../../attnviz/core/limits.py" line="144"/>
         <source>{name} must be a whole number, not {value!r}</source>
         <translation>{name} 必须是整数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="131"/>
-        <location filename="../../attnviz/core/limits.py" line="151"/>
+        <location filename="../../attnviz/core/limits.py" line="137"/>
+        <location filename="../../attnviz/core/limits.py" line="157"/>
         <source>{name} must be one of {choices}, not {value!r}</source>
         <translation>{name} 必须是 {choices} 之一，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="134"/>
+        <location filename="../../attnviz/core/limits.py" line="140"/>
         <source>{name} must be true or false, not {value!r}</source>
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
@@ -5351,17 +5346,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} — {about}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="128"/>
+        <location filename="../../attnviz/training/live.py" line="130"/>
         <source>{name}: cannot be read ({error})</source>
         <translation>{name}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="132"/>
+        <location filename="../../attnviz/training/live.py" line="134"/>
         <source>{name}: no usable source&lt;TAB&gt;target pairs (lines skipped: {skipped})</source>
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（跳过的行：{skipped}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="134"/>
+        <location filename="../../attnviz/training/live.py" line="136"/>
         <source>{name}: no usable source&lt;TAB&gt;target pairs (the file has no lines)</source>
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（文件中没有任何行）</translation>
     </message>
@@ -5371,17 +5366,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：无法用这份数据构建模型：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="212"/>
+        <location filename="../../attnviz/render/figure_files.py" line="215"/>
         <source>{name}: the numbers of a line plot are exported as CSV, not NPY</source>
         <translation>{name}：折线图的数值导出为 CSV，而不是 NPY</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="213"/>
+        <location filename="../../attnviz/render/figure_files.py" line="216"/>
         <source>{name}: the numbers of a tree are exported as CSV, not NPY</source>
         <translation>{name}：树的数值导出为 CSV，而不是 NPY</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="256"/>
+        <location filename="../../attnviz/render/figure_files.py" line="259"/>
         <source>{name}: unknown export format {format!r}; choose from {formats}</source>
         <translation>{name}：未知的导出格式 {format!r}；请从 {formats} 中选择</translation>
     </message>
@@ -5391,27 +5386,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：{what}，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="417"/>
+        <location filename="../../attnviz/cli.py" line="422"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="414"/>
+        <location filename="../../attnviz/cli.py" line="419"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="144"/>
+        <location filename="../../attnviz/cli.py" line="149"/>
         <source>{option} does not go with --task (the task's data is generated)</source>
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="632"/>
+        <location filename="../../attnviz/cli.py" line="637"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="89"/>
+        <location filename="../../attnviz/cli.py" line="94"/>
         <source>{option} goes with --task (a task's training is recorded in snapshots)</source>
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
@@ -5421,22 +5416,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="437"/>
+        <location filename="../../attnviz/cli.py" line="442"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="574"/>
+        <location filename="../../attnviz/cli.py" line="579"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="572"/>
+        <location filename="../../attnviz/cli.py" line="577"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="94"/>
+        <location filename="../../attnviz/cli.py" line="99"/>
         <source>{option}: {kind} trains on its own synthetic data (it takes --epochs, --seed, --lr and --force)</source>
         <translation>{option}：{kind} 在自己的合成数据上训练（它接受 --epochs、--seed、--lr 和 --force）</translation>
     </message>
@@ -5456,17 +5451,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="271"/>
+        <location filename="../../attnviz/render/figure_files.py" line="274"/>
         <source>{path} exists</source>
         <translation>{path} 已存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="393"/>
+        <location filename="../../attnviz/render/figure_files.py" line="396"/>
         <source>{path} exists and is not a regular file (it is {kind}): attnviz never replaces it; rename it or choose another folder</source>
         <translation>{path} 已存在且不是普通文件（它是{kind}）：attnviz 绝不会替换它；请重命名它或选择其他文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/flipbook.py" line="341"/>
+        <location filename="../../attnviz/render/flipbook.py" line="343"/>
         <source>{path} exists and is not a regular file (it is {kind}): attnviz never replaces it; rename it or choose another name</source>
         <translation>{path} 已存在且不是普通文件（它是{kind}）：attnviz 绝不会替换它；请重命名它或选择其他名称</translation>
     </message>
@@ -5553,7 +5548,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：无法写入（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/target.py" line="62"/>
+        <location filename="../../attnviz/training/target.py" line="63"/>
         <source>{path}: cannot write into {folder} ({error})</source>
         <translation>{path}：无法写入 {folder}（{error}）</translation>
     </message>
@@ -5839,12 +5834,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出的 {shard!r} 不是此文件夹中的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="357"/>
+        <location filename="../../attnviz/cli.py" line="362"/>
         <source>{path}: no held-out sentence pairs (is it the file the model was trained on?)</source>
         <translation>{path}：没有留出的句对（它是训练该模型所用的文件吗？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="358"/>
+        <location filename="../../attnviz/cli.py" line="363"/>
         <source>{path}: no sentence pairs</source>
         <translation>{path}：没有句对</translation>
     </message>
@@ -6031,12 +6026,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="495"/>
+        <location filename="../../attnviz/cli.py" line="500"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="217"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="218"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
@@ -6071,7 +6066,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="666"/>
+        <location filename="../../attnviz/cli.py" line="671"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
@@ -6150,12 +6145,12 @@ Open the session with that checkpoint?</source>
 用该检查点打开会话吗？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="270"/>
+        <location filename="../../attnviz/cli.py" line="275"/>
         <source>{where}input of {count} tokens truncated to the model's limit of {most}</source>
         <translation>{where}输入有 {count} 个词元，已截断到模型的上限 {most}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="268"/>
+        <location filename="../../attnviz/cli.py" line="273"/>
         <source>{where}unknown words mapped to &lt;unk&gt;: {words}</source>
         <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
     </message>
