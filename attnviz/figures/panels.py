@@ -125,8 +125,13 @@ def kernel_weights_figure(fit: KernelFit, parametric: bool) -> FigureSpec:
                       row_values=_increasing(fit.x_test), col_values=_increasing(fit.x_train))
 
 
+KERNEL_NAMES = {"gaussian": N_("gaussian"), "boxcar": N_("boxcar"), "epanechnikov": N_("epanechnikov"),
+                "constant": N_("constant")}  # KERNELS as the window and the figures name them
+
+
 def _non_parametric(fit: KernelFit) -> str:
-    return tr("non-parametric ({kernel}, h = {bandwidth:.2f})").format(kernel=fit.kernel, bandwidth=fit.bandwidth)
+    kernel = tr(KERNEL_NAMES[fit.kernel]) if fit.kernel in KERNEL_NAMES else fit.kernel
+    return tr("non-parametric ({kernel}, h = {bandwidth:.2f})").format(kernel=kernel, bandwidth=fit.bandwidth)
 
 
 def _increasing(values: np.ndarray) -> np.ndarray | None:

@@ -14,7 +14,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.limits import BANDWIDTH_CHOICES
 from attnviz.core.results import KERNELS, KernelFit
-from attnviz.figures.panels import kernel_weights_figure
+from attnviz.figures.panels import KERNEL_NAMES, kernel_weights_figure
 from attnviz.figures.spec import FigureSpec
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.titled_plot import TitledPlot, legend_below
@@ -25,8 +25,6 @@ NONPARAMETRIC_PEN = pg.mkPen((31, 119, 180), width=2)
 PARAMETRIC_PEN = pg.mkPen((255, 127, 14), width=2)
 TRUTH_PEN = pg.mkPen((40, 40, 40), width=1.5, style=QtCore.Qt.PenStyle.DashLine)
 HEATMAP_MODELS = (N_("non-parametric"), N_("parametric"))  # (shown translated; the English is the item data)
-KERNEL_NAMES = {"gaussian": N_("gaussian"), "boxcar": N_("boxcar"), "epanechnikov": N_("epanechnikov"),
-                "constant": N_("constant")}  # KERNELS as the window names them
 
 
 class KernelPanel(QtWidgets.QWidget):
