@@ -161,6 +161,7 @@ class LectureView(QtCore.QObject):
         for action in self.keys:
             action.setEnabled(True)
         self._fonts()
+        window.sentence.setCursorPosition(0)  # (the sentence from its beginning)
         window.step_button.setFocus()  # (→ and ← step, not move a text cursor)
         QtCore.QTimer.singleShot(0, self._share_width)
 
