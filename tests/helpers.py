@@ -108,3 +108,18 @@ def raised(window, name: str):
     window.docks[name].raise_()
     window.panels.ensure_current(name)
     return window.panels.panels[name]
+
+
+def open_window(qtbot, tmp_path, checkpoint, size: tuple[int, int]):
+    """The real main window (synchronous session, its own settings file) at ``size``, shown, with ``checkpoint``
+    loaded (a shipped model, say)."""
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.settings import Settings
+    from attnviz.session import InlineRunner
+
+    window = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    window.load(checkpoint)
+    return window

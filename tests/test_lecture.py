@@ -11,11 +11,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
 
 from attnviz.core.kinds import AttentionKind
-from attnviz.gui.main_window import MainWindow
-from attnviz.gui.settings import Settings
 from attnviz.paths import shipped_models
-from attnviz.session import InlineRunner
-from tests.helpers import settle
+from tests.helpers import open_window, settle
 
 Key = QtCore.Qt.Key
 SIXTEEN = "i think we should go home before it rains , and i do n't want to ."  # 16 words and points
@@ -32,12 +29,7 @@ def _active(window, qtbot) -> None:
 
 @pytest.fixture
 def shipped_window(qtbot, tmp_path, errors):
-    window = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
-    qtbot.addWidget(window)
-    window.resize(1024, 768)
-    window.show()
-    window.load(_shipped("transformer"))
-    return window
+    return open_window(qtbot, tmp_path, _shipped("transformer"), (1024, 768))
 
 
 def _layout(window) -> tuple:
@@ -148,11 +140,7 @@ def test_auto_play_steps_to_the_end_then_through_the_layers_and_stops(window, qt
 
 
 def test_kernel_regression_shows_its_two_plots_large_and_comes_back_as_it_was(qtbot, tmp_path, errors):
-    window = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
-    window.load(_shipped("kernel-regression"))
+    window = open_window(qtbot, tmp_path, _shipped("kernel-regression"), (1280, 800))
     settle(window)
     panel = window.panels.panels["kernel"]
     sizes = panel.split.sizes()

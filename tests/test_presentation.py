@@ -14,7 +14,7 @@ from attnviz.gui.settings import Settings
 from attnviz.gui.text_size import apply_text_scale, base_font
 from attnviz.render.figure_painter import figure_image
 from attnviz.session import InlineRunner
-from tests.helpers import pixels, settle
+from tests.helpers import open_window, pixels, settle
 
 Key, Mod = QtCore.Qt.Key, QtCore.Qt.KeyboardModifier
 
@@ -196,11 +196,7 @@ def test_presentation_mode_at_1024_by_700_fits_the_window_the_top_5_and_every_la
 
     install_language(qapp, language)
     try:
-        window = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
-        qtbot.addWidget(window)
-        window.resize(1024, 700)
-        window.show()
-        window.load(DEFAULT_CHECKPOINT)
+        window = open_window(qtbot, tmp_path, DEFAULT_CHECKPOINT, (1024, 700))
         window.set_sentence("i think we should go home before it rains .", run=True)
         settle(window)
         window.presentation_action.trigger()
@@ -223,11 +219,7 @@ def test_presentation_mode_at_1024_by_700_fits_the_window_the_top_5_and_every_la
 def test_kernel_regression_in_presentation_mode_keeps_its_predictions_plot_tall(qtbot, tmp_path, errors):
     from attnviz.paths import MODELS_DIR
 
-    window = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
-    window.load(MODELS_DIR / "kernel-regression.safetensors")
+    window = open_window(qtbot, tmp_path, MODELS_DIR / "kernel-regression.safetensors", (1280, 800))
     window.presentation_action.trigger()
     settle(window)
     panel = window.panels.panels["kernel"]

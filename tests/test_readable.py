@@ -305,17 +305,10 @@ def test_a_long_title_wraps_between_its_fields_before_anything_is_cut():
 
 def test_all_heads_labels_every_token_of_a_ten_word_sentence_at_1280_by_800(qtbot, tmp_path, errors):
     """Labels shrink (to 70 % of the window's text at least) before any token is thinned away."""
-    from attnviz.gui.main_window import MainWindow
-    from attnviz.gui.settings import Settings
     from attnviz.paths import DEFAULT_CHECKPOINT
-    from attnviz.session import InlineRunner
-    from tests.helpers import settle
+    from tests.helpers import open_window, settle
 
-    window = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
-    window.load(DEFAULT_CHECKPOINT)
+    window = open_window(qtbot, tmp_path, DEFAULT_CHECKPOINT, (1280, 800))
     window.set_sentence("i think we should go home before it rains .", run=True)
     window.attention.all_heads.setChecked(True)
     settle(window)
