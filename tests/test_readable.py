@@ -20,6 +20,7 @@ from attnviz.render.figure_painter import (
     elided_title,
     wrapped_title,
 )
+from tests.helpers import open_window, settle
 
 SENTENCE = "i think we should go home before it rains ."  # 10 source words
 UNKNOWN_WORDS = "think we go before rains a b c d e"  # 10 tokens the tiny model keeps as typed
@@ -214,6 +215,7 @@ def test_live_legends_sit_under_their_plots(window, qtbot, tmp_path):
     window.load(tmp_path / "kr.safetensors")
     curves = window.panels.panels["kernel"].curves
     qtbot.waitUntil(lambda: curves.getViewBox().sceneBoundingRect().height() > 50, timeout=30000)
+    settle(window)  # (the legend takes one or two columns as the plot's width allows, laid out after it)
     assert len(curves.legend.items) == 4
     assert curves.legend.sceneBoundingRect().top() >= curves.getViewBox().sceneBoundingRect().bottom()
 
@@ -306,7 +308,6 @@ def test_a_long_title_wraps_between_its_fields_before_anything_is_cut():
 def test_all_heads_labels_every_token_of_a_ten_word_sentence_at_1280_by_800(qtbot, tmp_path, errors):
     """Labels shrink (to 70 % of the window's text at least) before any token is thinned away."""
     from attnviz.paths import DEFAULT_CHECKPOINT
-    from tests.helpers import open_window, settle
 
     window = open_window(qtbot, tmp_path, DEFAULT_CHECKPOINT, (1280, 800))
     window.set_sentence("i think we should go home before it rains .", run=True)
