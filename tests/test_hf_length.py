@@ -12,8 +12,8 @@ import torch
 transformers = pytest.importorskip("transformers")
 
 from attnviz.core.hf.load import MAX_OUTPUT_TOKENS, load_hf_folder  # noqa: E402
-from tests.hf_folders import make_folder  # noqa: E402
 from tests.helpers import run_cli  # noqa: E402
+from tests.hf_folders import make_folder  # noqa: E402
 
 TEXT = "the cat sat on the mat"
 
