@@ -7,7 +7,7 @@ import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -112,22 +112,17 @@ class _ProgressRelay(QtCore.QObject):
         self.dialog.setValue(min(done, total))
 
 
-class FlipbookJob:
-    """One flip-book export: the figures, the two paths, the GIF's scale; a progress dialog with Cancel
-    while it runs (its Cancel stops the job between two frames, and nothing is left on disk)."""
+class _ProgressJob:
+    """A file job's progress dialog with Cancel, made on the GUI thread: :meth:`_open` shows it (after a moment)
+    and gives the job its progress callback; :meth:`finish` closes it when the job's result came back."""
 
-    def __init__(self, window: QtWidgets.QWidget, figures: list, pdf: Path, gif: Path, scale: float, title: str,
-                 what: str = "steps"):
-        self.window, self.figures, self.pdf, self.gif, self.scale, self.title = window, figures, pdf, gif, scale, title
-        self.what = what  # what a frame is: a decoding's "steps", a training's "snapshots"
-        self.dialog: QtWidgets.QProgressDialog | None = None
+    dialog: QtWidgets.QProgressDialog | None = None
 
-    def start(self) -> Callable[[int, int], bool]:
+    def _open(self, window: QtWidgets.QWidget, text: str, title: str) -> Callable[[int, int], bool]:
         """Show the progress dialog (after a moment); the returned callback, safe on any thread, reports
         progress and answers False once Cancel was pressed."""
-        text = tr("Drawing the flip-book ({frames})…").format(frames=frames_text(len(self.figures), self.what))
-        dialog = self.dialog = QtWidgets.QProgressDialog(text, tr("Cancel"), 0, 0, self.window)
-        dialog.setWindowTitle(tr("Export flip-book"))
+        dialog = self.dialog = QtWidgets.QProgressDialog(text, tr("Cancel"), 0, 0, window)
+        dialog.setWindowTitle(title)
         dialog.setMinimumDuration(400)  # only long exports show it
         cancelled = threading.Event()
         dialog.canceled.connect(cancelled.set)
@@ -139,6 +134,29 @@ class FlipbookJob:
 
         return progress
 
+    def finish(self) -> None:
+        """Close the progress dialog (on the GUI thread, when the job's result came back)."""
+        if self.dialog is not None:
+            self.dialog.reset()
+            self.dialog.deleteLater()
+            self.dialog = None
+
+
+class FlipbookJob(_ProgressJob):
+    """One flip-book export: the figures, the two paths, the GIF's scale; a progress dialog with Cancel
+    while it runs (its Cancel stops the job between two frames, and nothing is left on disk)."""
+
+    def __init__(self, window: QtWidgets.QWidget, figures: list, pdf: Path, gif: Path, scale: float, title: str,
+                 what: str = "steps"):
+        self.window, self.figures, self.pdf, self.gif, self.scale, self.title = window, figures, pdf, gif, scale, title
+        self.what = what  # what a frame is: a decoding's "steps", a training's "snapshots"
+
+    def start(self) -> Callable[[int, int], bool]:
+        """Show the progress dialog (after a moment); the returned callback, safe on any thread, reports
+        progress and answers False once Cancel was pressed."""
+        text = tr("Drawing the flip-book ({frames})…").format(frames=frames_text(len(self.figures), self.what))
+        return self._open(self.window, text, tr("Export flip-book"))
+
     def write(self, replace: bool, progress: Callable[[int, int], bool]) -> list[Path]:
         """Draw and write both files (the file job's work, off the GUI thread)."""
         from attnviz.render.flipbook import write_flipbook
@@ -146,12 +164,24 @@ class FlipbookJob:
         return write_flipbook(self.figures, self.pdf, self.gif, scale=self.scale, force=replace, title=self.title,
                               progress=progress)
 
-    def finish(self) -> None:
-        """Close the progress dialog (on the GUI thread, when the job's result came back)."""
-        if self.dialog is not None:
-            self.dialog.reset()
-            self.dialog.deleteLater()
-            self.dialog = None
+
+class ExportAllJob(_ProgressJob):
+    """One Export all's drawing: ``make`` gives the figures and the sidecar (called on the file job's thread,
+    with the numbers of a frozen state), every figure is encoded in every format in memory; a progress dialog
+    with Cancel while it runs (its Cancel stops the job between two files; nothing is on disk yet)."""
+
+    def __init__(self, window: QtWidgets.QWidget, make: Callable[[], tuple[list[NamedFigure], dict[str, Any]]],
+                 formats: list[str], scale: float):
+        self.window, self.make, self.formats, self.scale = window, make, formats, scale
+
+    def start(self) -> Callable[[int, int], bool]:
+        return self._open(self.window, tr("Drawing attention maps…"), tr("Export all"))
+
+    def render(self, progress: Callable[[int, int], bool]) -> dict[str, bytes]:
+        """The figures, and every file encoded (name -> bytes, sidecar last): the file job's work, off the GUI
+        thread (QImage, QSvgGenerator, QPdfWriter: no QPixmap, no widget). Cancel: ExportCancelled."""
+        figures, sidecar = self.make()
+        return render_batch(figures, self.formats, self.scale, sidecar, progress)
 
 
 class ExportActions(QtCore.QObject):
@@ -189,9 +219,11 @@ class ExportActions(QtCore.QObject):
         return action
 
     # -- requests (also used by tests and by each heatmap's context menu) -------------------
-    # Pictures are drawn here (Qt's fonts); the files are written off the GUI thread (Session.file_job),
-    # where a slow or hung disk cannot freeze the window. Each request returns what was written when the
-    # write finished at once (an inline runner: tests), else None or [] and the result comes as a message.
+    # One heatmap (Export, Copy) is still drawn and encoded here; Export all's maps and a flip-book's frames
+    # are drawn by a file job (QImage, QSvgGenerator, QPdfWriter: safe off the GUI thread). Files are written
+    # off the GUI thread (Session.file_job), where a slow or hung disk cannot freeze the window. Each request
+    # returns what was written when the write finished at once (an inline runner: tests), else None or [] and
+    # the result comes as a message.
     def _write(self, what: str, job: Callable[[], T], done: Callable[[T], R]) -> R | None:
         """Run ``job`` off the GUI thread; ``done`` handles its result, failures are shown (WouldReplace as
         well: callers that ask first catch it in ``job``'s place, see :meth:`_write_asking`)."""
@@ -249,50 +281,45 @@ class ExportActions(QtCore.QObject):
         return self._write(what, lambda: save_bytes(target, data), done)
 
     def export_all(self, folder: str | Path, formats: list[str], all_steps: bool = False) -> list[Path]:
-        """Every kind × layer × head of the current sentence (at the step on show, or every step)."""
+        """Every kind × layer × head of the current sentence (at the step on show, or every step).
+
+        The figures are made and encoded by a file job (a progress dialog with Cancel), then written by a second
+        one into a hidden folder beside the files and moved in at once, so the GUI thread only starts them;
+        returns the paths when both finished at once (an inline runner), else [] and the result comes as a
+        message."""
         typed = str(folder).strip()
         folder = Path(typed).expanduser()
         if not typed or not folder.is_absolute():  # relative: it would land wherever the app was started
             self.fail(tr("Choose a full folder path to export into (got {folder!r}).").format(folder=typed))
             return []
         state = self.session.state
-        source, model = state.shown_source, state.model
+        source, model, kernel = state.shown_source, state.model, state.kernel
         if not formats:
             self.fail(tr("Choose at least one format to export."))
             return []
-        if model is not None and state.kernel is not None and not state.is_translation:
-            figures, sidecar = kernel_figures(state.kernel), kernel_sidecar(state.kernel, model.path, model.kind)
+        make: Callable[[], tuple[list[NamedFigure], dict[str, Any]]]
+        if model is not None and kernel is not None and not state.is_translation:
+            checkpoint, kind = model.path, model.kind
+
+            def make() -> tuple[list[NamedFigure], dict[str, Any]]:
+                return kernel_figures(kernel), kernel_sidecar(kernel, checkpoint, kind)
         elif source is None or model is None:
             self.fail(tr("There is nothing to export yet: type a sentence first."))
             return []
         else:
             steps: list[DecodeStep | None] = list(state.steps) if all_steps and state.steps else [state.step]
-            view = self.view()
-            figures = attention_figures(source, steps, view, model.name)
-            if not figures:  # an RNN model before its first step has no map yet
-                self.fail(tr("There is nothing to export yet: step the decoder first."))
-                return []
-            sidecar = attention_sidecar(source, steps, view, model.name, model.kind, str(model.path),
-                                        model.device)
-        dialog = QtWidgets.QProgressDialog(tr("Drawing attention maps…"), tr("Cancel"), 0,
-                                           len(figures) * len(formats), self.window)
-        dialog.setWindowTitle(tr("Export all"))
-        dialog.setMinimumDuration(400)  # only long exports (every step, PDFs) show it
-        dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
+            view, name, kind, device = self.view(), model.name, model.kind, model.device
+            where = str(model.path)
 
-        def progress(done: int, _total: int) -> bool:
-            dialog.setValue(done)
-            return not dialog.wasCanceled()
+            def make() -> tuple[list[NamedFigure], dict[str, Any]]:
+                figures = attention_figures(source, steps, view, name)
+                if not figures:  # an RNN model before its first step has no map yet
+                    raise ExportError(tr("There is nothing to export yet: step the decoder first."))
+                return figures, attention_sidecar(source, steps, view, name, kind, where, device)
 
-        try:
-            files = render_batch(figures, formats, self.settings.export_scale, sidecar, progress)
-        except ExportError as error:
-            self.fail(str(error))
-            return []
-        finally:
-            dialog.reset()
-            dialog.deleteLater()
+        job = ExportAllJob(self.window, make, list(formats), self.settings.export_scale)
         target = folder
+        outcome: list[list[Path]] = []
 
         def done(written: list[Path]) -> list[Path]:
             self.settings.export_dir = str(target)
@@ -301,8 +328,19 @@ class ExportActions(QtCore.QObject):
                 count=len(written) - 1, name=written[-1].name, folder=target))
             return written
 
-        what = tr("Writing {count} files into {folder}…").format(count=len(files), folder=target.name)
-        return self._write_asking(what, lambda replace: write_files_into(target, files, replace), done, target) or []
+        def rendered(files: dict[str, bytes]) -> None:
+            job.finish()
+            what = tr("Writing {count} files into {folder}…").format(count=len(files), folder=target.name)
+            outcome.append(self._write_asking(what, lambda replace: write_files_into(target, files, replace), done,
+                                              target) or [])
+
+        def failed(error: BaseException) -> None:  # (ExportCancelled too: "Export cancelled: nothing was written.")
+            job.finish()
+            self._failed(error)
+
+        progress = job.start()
+        self.session.file_job(tr("Drawing attention maps…"), lambda: job.render(progress), rendered, failed)
+        return outcome[0] if outcome else []
 
     def _agree_to_replace(self, paths: list[Path], where: Path) -> bool:
         """Ask before replacing files the user already has."""
