@@ -81,4 +81,18 @@ def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
     return ModelInfo(kind.name, kind.family, Path(loaded.path or ""), device,
                      sum(p.numel() for p in loaded.model.parameters()), dict(loaded.training), kind.attention,
                      kind.scoring_formula, layers, heads, table, tuple(available_devices()), notice,
-                     sha256_of(loaded.path) if loaded.path else "", described, kind.hugging_face)
+                     sha256_of(loaded.path) if loaded.path else "", described, kind.hugging_face,
+                     *_history(loaded.training))
+
+
+def _history(training: dict[str, Any]) -> tuple[Any, str]:
+    """(the training history a checkpoint keeps, read here on the worker: 1,000 snapshots take seconds; or None,
+    and why it cannot be read ("" when there is none))."""
+    from attnviz.core.training_history import HistoryError, TrainingHistory
+
+    if "history" not in training:
+        return None, ""
+    try:
+        return TrainingHistory.from_json(training["history"]), ""
+    except HistoryError as error:
+        return None, str(error)

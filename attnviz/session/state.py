@@ -37,6 +37,8 @@ class ModelInfo:
     sha256: str = ""  # of the checkpoint file as it was loaded (saved sessions notice a changed file)
     positional: PositionalDescription | None = None  # what it does with positions (Hugging Face models)
     subword: bool = False  # its tokens are a subword tokenizer's pieces ("·s" continues the word before it)
+    history: Any = None  # the TrainingHistory the checkpoint keeps (read on the worker), or None
+    history_problem: str = ""  # why a kept history cannot be read ("" when none is kept, or it reads)
 
     @property
     def name(self) -> str:

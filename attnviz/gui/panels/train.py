@@ -21,7 +21,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.tasks import SIZE_PRESETS, TASKS, arch_for, model_size
-from attnviz.core.training_history import HistoryError, Snapshot, TrainingHistory
+from attnviz.core.training_history import Snapshot, TrainingHistory
 from attnviz.figures.spec import NamedFigure, StackSpec, empty_figure
 from attnviz.figures.training import curves_figure, snapshot_caption, snapshot_figure
 from attnviz.gui import file_dialogs
@@ -378,16 +378,12 @@ class TrainPanel(QtWidgets.QWidget):
         the model, task and probe and shows the history; any other clears them."""
         if not changed(old, new, "model") or new.model is None or (self.run is not None and self.run.running):
             return
-        raw = new.model.training.get("history")
-        if raw is None:
+        history = new.model.history  # (read on the worker as the model loaded: a long one takes seconds)
+        if history is None:
             self._forget()
-            return
-        try:
-            history = TrainingHistory.from_json(raw)
-        except HistoryError as error:
-            self._forget()
-            self._say(tr("{model}: its training history cannot be shown ({error}).").format(
-                model=new.model.label, error=error), error=True)
+            if new.model.history_problem:
+                self._say(tr("{model}: its training history cannot be shown ({error}).").format(
+                    model=new.model.label, error=new.model.history_problem), error=True)
             return
         if self.history is not None and self.saved_path == new.model.path:
             return  # the run just finished: its history is on show already
