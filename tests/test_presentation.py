@@ -227,3 +227,19 @@ def test_kernel_regression_in_presentation_mode_keeps_its_predictions_plot_tall(
     box = panel.curves.getViewBox().sceneBoundingRect()
     assert legend.columnCount == 2  # four names in two columns: two lines under the plot, not four
     assert box.height() > 1.5 * legend.sceneBoundingRect().height()
+
+
+def test_the_scoring_plots_value_labels_never_overlap_in_presentation_mode(window, qtbot):
+    window.resize(1024, 700)
+    window.set_sentence("a b c d", run=True)
+    window.docks["scoring"].raise_()
+    window.presentation_action.trigger()
+    settle(window)
+    for plot in (window.panels.panels["scoring"].score_plot, window.panels.panels["scoring"].weight_plot):
+        axis = plot.plot.getAxis("left")
+        low, high = plot.plot.getViewBox().viewRange()[1]
+        length = axis.geometry().height()
+        spacing = axis.tickSpacing(low, high, length)[0][0]
+        labels = int((high - low) // spacing) + 1
+        line = QtGui.QFontMetricsF(axis.style.get("tickFont") or QtWidgets.QApplication.font()).height()
+        assert labels == 1 or length / (labels - 1) >= 1.5 * line  # every labelled tick a line and more apart

@@ -21,7 +21,8 @@ from attnviz.render.figure_painter import column_ticks, cut_label, thinned, wrap
 # weak on a projector): 16.1:1 on the plots' white, past WCAG AA's 4.5:1.
 PLOT_TEXT = (33, 33, 33)
 pg.setConfigOption("foreground", PLOT_TEXT)
-TITLE_LINES = 2  # a title wraps between its fields before anything is cut
+TITLE_LINES = 2  # a title wraps between its fields before anything is cut …
+WRAP_HEIGHT = 200  # … in a plot at least this tall (px); a shorter one is cut to one line, "step N" kept
 TITLE_MARGIN = 8  # px kept free on each side of an elided title
 ROTATED_SHARE = 0.3  # rotated category labels take at most this share of the plot's height
 
@@ -38,6 +39,23 @@ def legend_below(plot: pg.PlotItem, columns: int = 2) -> pg.LegendItem:
 
 
 MAX_TURNS = 4  # changes of the labels shown in a widget of one size before they stay (TitledPlot._turns)
+
+class ValueAxis(pg.AxisItem):
+    """A vertical value axis whose labelled ticks stay two text lines apart: pyqtgraph spaces ticks by the
+    axis's length alone, so a short plot in large text had its labels on top of each other ("1.0 0.8 0.6")."""
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:
+        span = abs(maxVal - minVal)
+        if span == 0 or not np.isfinite(span):
+            return []
+        font = self.style.get("tickFont") or QtWidgets.QApplication.font()
+        room = 2 * QtGui.QFontMetricsF(font).height()  # a label and a line of space
+        fewest = max(1.0, min(size / room, 2.25 * np.sqrt(max(size, 1.0) / 300) + 2.25))  # (pyqtgraph's most)
+        raw = span / fewest
+        power = 10.0 ** np.floor(np.log10(raw))
+        step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw - 1e-12)
+        return [(float(step), 0.0)]
+
 
 class CategoryAxis(pg.AxisItem):
     """An axis whose category labels can read upwards (``set_rotated``), ending just under the axis line;
@@ -87,7 +105,8 @@ class TitledPlot(pg.GraphicsLayoutWidget):
         self.title = pg.LabelItem(" ")
         self.addItem(self.title, row=0, col=0)
         self.bottom_axis = CategoryAxis("bottom")
-        self.plot: pg.PlotItem = self.addPlot(row=1, col=0, axisItems={"bottom": self.bottom_axis})
+        self.plot: pg.PlotItem = self.addPlot(row=1, col=0, axisItems={"bottom": self.bottom_axis,
+                                                                        "left": ValueAxis("left")})
         self.plot.hideButtons()
         self.plot.setMenuEnabled(False)
         self._title_text = ""
@@ -118,7 +137,8 @@ class TitledPlot(pg.GraphicsLayoutWidget):
         re-lays out the plot)."""
         metrics = QtGui.QFontMetricsF(self.title.item.font())
         room = max(self.viewport().width() - 2 * TITLE_MARGIN, 10)
-        text = "\n".join(wrapped_title(metrics, self._title_text, room, TITLE_LINES))
+        lines = TITLE_LINES if self.height() >= WRAP_HEIGHT else 1  # (a short plot keeps its height)
+        text = "\n".join(wrapped_title(metrics, self._title_text, room, lines))
         if text != self._title_shown:
             self._title_shown = text
             self.title.setText("<br>".join(map(html.escape, text.split("\n"))) or " ")
