@@ -17,7 +17,7 @@ Leaving restores the window exactly: its geometry, docks, toolbar, status bar an
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -34,6 +34,14 @@ CENTRE_SHARE = 0.32  # of the window's width: the sentence, translation, top-5 a
 WIDGET_SIZE_MAX = (1 << 24) - 1  # Qt's QWIDGETSIZE_MAX: no maximum
 LECTURE_KEYS = "F5"
 LECTURE_HINT = "F5"
+
+
+@runtime_checkable
+class LecturePanel(Protocol):
+    """A main panel with a lecture layout of its own (the Attention and Kernel regression panels):
+    ``set_lecture((largest, smallest))`` label pixel sizes turns it on, ``set_lecture(None)`` back off."""
+
+    def set_lecture(self, label_pixels: tuple[int, int] | None) -> None: ...
 
 
 class LectureView(QtCore.QObject):
@@ -173,7 +181,7 @@ class LectureView(QtCore.QObject):
         font.setPixelSize(pixels[1])  # (the translation is written 1.5 × as large)
         window.decoding_area.set_lecture(self.row, font)
         panel = window.panels.panels[self._main]
-        if hasattr(panel, "set_lecture"):
+        if isinstance(panel, LecturePanel):
             panel.set_lecture(pixels)
 
     def _share_width(self) -> None:
@@ -196,7 +204,7 @@ class LectureView(QtCore.QObject):
         for action in self.keys:
             action.setEnabled(False)
         panel = window.panels.panels[self._main]
-        if hasattr(panel, "set_lecture"):
+        if isinstance(panel, LecturePanel):
             panel.set_lecture(None)
         window.decoding_area.set_lecture(None)
         window.decoding_area.setMaximumWidth(WIDGET_SIZE_MAX)
@@ -223,7 +231,7 @@ class LectureView(QtCore.QObject):
         if self.active and new.model is not old.model and new.model is not None and self.window.panels is not None:
             main = self.window.panels.main_name()
             old_panel = self.window.panels.panels[self._main]
-            if hasattr(old_panel, "set_lecture"):
+            if isinstance(old_panel, LecturePanel):
                 old_panel.set_lecture(None)
             self.window.panels.docks[self._main].setTitleBarWidget(None)  # type: ignore[arg-type]  # (None: the standard title bar)
             self._main = main
