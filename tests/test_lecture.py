@@ -155,3 +155,15 @@ def test_kernel_regression_shows_its_two_plots_large_and_comes_back_as_it_was(qt
     settle(window)
     assert panel.weights_view.isVisible() and panel.split.sizes() == sizes
     assert QtWidgets.QApplication.font() == window.font()
+
+
+def test_leaving_after_another_model_loaded_shows_that_models_docks(window, qtbot):
+    window.lecture.enter()
+    settle(window)
+    window.load(_shipped("kernel-regression"))
+    settle(window)
+    assert _shown_docks(window) == {"kernel"}
+    window.lecture.leave()
+    settle(window)
+    shown = _shown_docks(window)
+    assert "kernel" in shown and "attention" not in shown and window.menuBar().isVisible()

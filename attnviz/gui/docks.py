@@ -335,6 +335,11 @@ class Docks:
             if self.docks[name].isVisible():
                 self.docks[name].raise_()
 
+    def follow_model(self, info: ModelInfo) -> None:
+        """Show the docks that apply to ``info`` and hide the others, as when it loaded (after a restored layout
+        that was made for another model: leaving the lecture view)."""
+        self._show_applicable(info)
+
     def apply_closed(self) -> None:
         """Hide the docks the user closed for the current family (after a restored layout)."""
         for name in self.closed.get(self._family, set()):

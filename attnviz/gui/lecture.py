@@ -54,6 +54,7 @@ class LectureView(QtCore.QObject):
         self._saved: tuple[QtCore.QRect, QtCore.QByteArray, bool, bool, bool] | None = None
         self._main = ""  # the dock shown large
         self._all_heads = False  # the All heads grid was on show before (it comes back on leaving)
+        self._model: object = None  # the model on show when the view was entered
         self.action = QtGui.QAction(tr("&Lecture view"), window)
         self.action.setCheckable(True)
         self.action.setShortcut(QtGui.QKeySequence(LECTURE_KEYS))
@@ -151,6 +152,7 @@ class LectureView(QtCore.QObject):
         self._saved = (window.geometry(), window.saveState(), window.toolbar.isVisible(),
                        window.statusBar().isVisible(), window.menuBar().isVisible())
         self._all_heads = window.session.state.view.all_heads
+        self._model = window.session.state.model  # (another one loaded meanwhile: its docks, not these)
         if self._all_heads:  # the lecture shows one map, large
             window.session.set_view(replace(window.session.state.view, all_heads=False))
         self.active = True
@@ -215,6 +217,9 @@ class LectureView(QtCore.QObject):
         window.statusBar().setVisible(status)
         window.toolbar.setVisible(toolbar)
         window.restoreState(state)
+        model = window.session.state.model
+        if model is not None and model is not self._model:  # the layout kept, the docks the model on show has
+            window.panels.follow_model(model)
         if window.geometry() != geometry and not (window.isMaximized() or window.isFullScreen()):
             window.setGeometry(geometry)
         if self._all_heads:
