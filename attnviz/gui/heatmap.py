@@ -135,7 +135,7 @@ class Heatmap(QtWidgets.QWidget):
         # then costs a third of what measuring and shaping every label again does).
         key = (pixels, title_too, self.font().key())
         if key not in self._kept:
-            if len(self._kept) > 8:
+            if len(self._kept) > 16:
                 self._kept.clear()
             self._kept[key] = ({}, {})
         self._widths, self._texts = self._kept[key]
@@ -292,6 +292,9 @@ class Heatmap(QtWidgets.QWidget):
         """The layout with the largest label font from ``largest`` down to ``smallest`` px that shows every
         token label on both axes whole (at ``smallest``: what that size shows)."""
         layout: HeatmapLayout | None = None
+        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
+        if rows * smallest > size.height() or cols * smallest > size.width():
+            largest = smallest  # (too many tokens for every label even at the least size: no time spent trying)
         for pixels in range(largest, smallest - 1, -1):
             if pixels != self._label_pixels:
                 self._fonts(pixels)
