@@ -160,3 +160,23 @@ def test_heads_that_do_not_divide_the_width_are_refused_before_training(window, 
     panel.heads_box.setValue(4)
     panel.train_button.click()
     assert "must be a multiple of the heads" in panel.status.text() and panel.history is None
+
+
+def test_a_hidden_train_tab_catching_up_never_replaces_the_users_sentence(window, panel, tmp_path, capsys, qtbot,
+                                                                         tiny_models):
+    from tests.helpers import run_cli
+
+    out = tmp_path / "reverse.safetensors"
+    code, _, err = run_cli(capsys, "train", "rnn-dot", "--task", "reverse", "--out", str(out), "--epochs", "1",
+                           "--snapshots", "2", "--preset", "tiny")
+    assert code == 0, err
+    window.docks["attention"].raise_()  # the Train dock a hidden tab: it draws only once it is shown
+    settle(window)
+    window.load(out)
+    qtbot.waitUntil(lambda: window.session.state.finished, timeout=WAIT_MS)
+    probe = " ".join(load_checkpoint(out).training["history"]["snapshots"][-1]["cols"])
+    assert window.sentence.text() == probe  # decoded as the model opened, tab hidden or not
+    window.set_sentence("3 3 3", run=True)
+    window.docks["train"].raise_()
+    settle(window)
+    assert window.sentence.text() == "3 3 3" and panel.probe_edit.text() == probe  # the dock caught up, quietly

@@ -130,7 +130,10 @@ class HeadGrid(QtWidgets.QWidget):
         if self._layout is None:
             size = QtCore.QSizeF(self.width(), self.height())
             rows, cols = self._cells()
-            for scale in LABEL_SCALES:  # the token labels as large as shows them all, down to the least scale
+            least = QtGui.QFontMetricsF(scaled_font(QtGui.QFont(self.font()), LABEL_SCALES[-1])).height()
+            hopeless = rows * least > size.height() or cols * least > size.width()  # (thinned at any scale)
+            layout = None
+            for scale in (1.0,) if hopeless else LABEL_SCALES:  # as large as shows every label, down to the least
                 self._scale_labels(scale)
                 layout = self._compute_layout(size)
                 first = self._first()
@@ -138,6 +141,11 @@ class HeadGrid(QtWidgets.QWidget):
                 whole = not layout.rotated or all(text == cut_label(labels[int(i)]) for i, text in layout.col_ticks)
                 if len(layout.row_ticks) >= rows and len(layout.col_ticks) >= cols and whole:
                     break
+            else:
+                if not hopeless:  # none shows them all: the widget's font, thinned, as a heatmap does
+                    self._scale_labels(1.0)
+                    layout = self._compute_layout(size)
+            assert layout is not None
             self._layout = layout
         return self._layout
 

@@ -216,7 +216,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.train_panel.flipbook_requested.connect(self._on_training_flipbook_requested)  # type: ignore[attr-defined]
         self.train_panel.message.connect(lambda text: self.statusBar().showMessage(text, 10000))  # type: ignore[attr-defined]
         self.train_panel.opened.connect(self._on_trained_model)  # type: ignore[attr-defined]
-        self.train_panel.probe_suggested.connect(self._on_probe_suggested)  # type: ignore[attr-defined]
         export_actions = [self.exports.export_action, self.exports.export_all_action, self.exports.flipbook_action,
                           self.exports.copy_action]
         self.file_menu.insertActions(self.quit_separator, export_actions)
@@ -243,10 +242,15 @@ class MainWindow(QtWidgets.QMainWindow):
         if probe:
             self.set_sentence(probe, run=True)
 
-    def _on_probe_suggested(self, probe: str) -> None:
+    def _suggest_probe(self, state: SessionState) -> None:
         """A checkpoint trained on a task was opened: its probe in the sentence field, decoded to the end (not
-        while a saved session is being opened: its own sentence wins)."""
-        if self._pending_digest is None and probe != self.sentence.text():
+        while a saved session is being opened: its own sentence wins). Said here, as the model loads, never when
+        the Train dock catches up later (a hidden tab is drawn only once it is shown)."""
+        from attnviz.gui.panels.train import probe_of
+
+        history = state.model.history if state.model is not None else None
+        probe = probe_of(history) if history is not None else ""
+        if probe and self._pending_digest is None and probe != self.sentence.text():
             # (after the state now being drawn: asked for from inside a state change, it would be drawn first)
             QtCore.QTimer.singleShot(0, partial(self.set_sentence, probe, True))
 
@@ -428,6 +432,7 @@ class MainWindow(QtWidgets.QMainWindow):
         """Render the new state: the decoding area, the controls, the status bar and every panel."""
         if new.model is not old.model and new.model is not None:
             self._model_loaded(new)
+            self._suggest_probe(new)
         if new.source is not old.source and new.source is not None:
             self._show_notice(new)
         if changed(old, new, "step", "shown_source"):

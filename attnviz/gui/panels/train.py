@@ -51,6 +51,11 @@ def trained_folder() -> Path:
     return Path(base or Path.home() / ".attnviz") / "trained"
 
 
+def probe_of(history: TrainingHistory) -> str:
+    """The input a task's history drew its maps for ("" for kernel regression)."""
+    return " ".join(history.snapshots[-1].cols) if history.task != KERNEL_TASK and history.snapshots else ""
+
+
 def map_title(history: TrainingHistory, snapshot: Snapshot) -> str:
     """The dock's short title of a snapshot's map (the loss is in its curve; exports say everything)."""
     parts = [tr("step {step:,}").format(step=snapshot.step)]
@@ -75,7 +80,6 @@ class TrainPanel(QtWidgets.QWidget):
     flipbook_requested = QtCore.Signal()  # Export flip-book…: a frame per snapshot (the window asks where)
     message = QtCore.Signal(str)  # a sentence for the status bar
     opened = QtCore.Signal(str, str)  # a run ended: open this checkpoint, and decode this probe ("": none)
-    probe_suggested = QtCore.Signal(str)  # a checkpoint trained on a task was opened: decode its probe
 
     def __init__(self, session: Session | None = None, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
@@ -392,10 +396,7 @@ class TrainPanel(QtWidgets.QWidget):
         self.show_history(history)
         self._say(tr("{model}: trained on {task} ({count} snapshots); scrub the history below.").format(
             model=new.model.label, task=history.task, count=len(history.snapshots)))
-        probe = " ".join(history.snapshots[-1].cols) if history.task != KERNEL_TASK and history.snapshots else ""
-        self.probe_edit.setText(probe)
-        if probe:
-            self.probe_suggested.emit(probe)
+        self.probe_edit.setText(probe_of(history))
 
     def _take_settings(self, history: TrainingHistory) -> None:
         """The model and task a checkpoint was trained with, in the dock's choices (a file's task stays)."""
