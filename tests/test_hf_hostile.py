@@ -26,7 +26,7 @@ from attnviz.core.hf import files  # noqa: E402
 from attnviz.core.hf.contents import MAX_ADDED_TOKENS  # noqa: E402
 from attnviz.session import InlineRunner, ThreadRunner  # noqa: E402
 from attnviz.session_file import SavedSession, sha256_of, to_json  # noqa: E402
-from tests.helpers import run_cli  # noqa: E402
+from tests.helpers import WAIT_MS, run_cli  # noqa: E402
 from tests.hf_folders import TEXT, make_folder, make_opus_mt_folder  # noqa: E402
 
 Spoil = Callable[[Path, Path], None]
@@ -290,7 +290,7 @@ def test_a_job_that_raises_any_error_but_an_interrupt_reports_failure(raised):
     runner = ThreadRunner(lambda callback: (posted.append(callback), arrived.set()))
     failures.clear()
     runner.submit(job, lambda _: None, failures.append)
-    assert arrived.wait(10)  # (the worker ended the job: it posts its failure to the GUI thread)
+    assert arrived.wait(WAIT_MS / 1000)  # (the worker ended the job: it posts its failure to the GUI thread)
     posted[0]()
     runner.shutdown()
     assert failures == [raised]
@@ -402,7 +402,7 @@ def test_the_dialog_lists_the_cache_on_a_thread_of_its_own(qtbot, tmp_path, monk
 
     def slow(cache):  # (a cache of many models, or of hostile ones: seconds)
         threads.append(threading.current_thread())
-        release.wait(20)
+        release.wait(WAIT_MS / 1000)
         return [(None, cache / "models--acme--odd" / "snapshots" / "0", "config.json: is not valid JSON")]
 
     monkeypatch.setattr(hf_dialog, "cached_models", slow)
@@ -410,8 +410,9 @@ def test_the_dialog_lists_the_cache_on_a_thread_of_its_own(qtbot, tmp_path, monk
     dialog = hf_dialog.OpenHuggingFaceDialog(cache=tmp_path / "hub")  # (returns at once)
     qtbot.addWidget(dialog)
     assert dialog.table.rowCount() == 0 and "Reading the models in the cache" in dialog.empty.text()
-    qtbot.wait(100)  # the event loop runs meanwhile
-    with qtbot.waitSignal(dialog.listed, timeout=20_000):
+    qtbot.waitUntil(lambda: bool(threads), timeout=WAIT_MS)  # the worker reads; the event loop runs meanwhile
+    assert dialog.table.rowCount() == 0 and "Reading the models in the cache" in dialog.empty.text()
+    with qtbot.waitSignal(dialog.listed, timeout=WAIT_MS):
         release.set()
     assert threads and threads[0] is not threading.main_thread()
     assert dialog.table.rowCount() == 1 and dialog.table.item(0, 1).text() == "cannot open: is not valid JSON"

@@ -9,6 +9,7 @@ crosshair, an outlined row range and a context menu. Painting one figure takes a
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -130,7 +131,7 @@ class Heatmap(QtWidgets.QWidget):
             if title_too:
                 self.title_font.setPixelSize(round(pixels * 1.1))
                 self._title_metrics = QtGui.QFontMetricsF(self.title_font)
-        self._label_pixels = pixels
+        self._label_pixels, self._title_too = pixels, title_too
         # Tokens repeat from step to step: their widths and laid-out texts are kept, per label size (a repaint
         # then costs a third of what measuring and shaping every label again does).
         key = (pixels, title_too, self.font().key())
@@ -266,18 +267,37 @@ class Heatmap(QtWidgets.QWidget):
         layout = self._compute_layout(size)
         full = QtGui.QFontInfo(self.label_font).pixelSize()
         least = max(MIN_LABEL_PIXELS, round(LEAST_LABEL_SCALE * full))
-        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
-        if self._whole(layout) or least >= full or rows * least > size.height() or cols * least > size.width():
+        if self._whole(layout) or least >= full or self._too_many(size, least):
             return layout  # (all shown, or too many even at the least size: no time spent trying)
-        for pixels in range(full - 1, least - 1, -1):
-            self._fonts(pixels, title_too=False)
-            self._bar_width = None
-            smaller = self._compute_layout(size)
-            if self._whole(smaller):
-                return smaller
+        smaller = self._first_whole(size, range(full - 1, least - 1, -1), title_too=False)
+        if smaller is not None:
+            return smaller
         self._fonts()
         self._bar_width = None
         return layout
+
+    def _fit_labels(self, size: QtCore.QSizeF, largest: int, smallest: int) -> HeatmapLayout:
+        """The layout with the largest label font from ``largest`` down to ``smallest`` px that shows every
+        token label on both axes whole (at ``smallest``: what that size shows)."""
+        sizes = [smallest] if self._too_many(size, smallest) else range(largest, smallest - 1, -1)
+        return self._first_whole(size, sizes, title_too=True) or self._compute_layout(size)  # (fonts: smallest)
+
+    def _first_whole(self, size: QtCore.QSizeF, pixel_sizes: Iterable[int], title_too: bool) -> HeatmapLayout | None:
+        """The layout at the first of ``pixel_sizes`` (label px) that shows every label whole, or None (the fonts
+        left at the last size tried)."""
+        for pixels in pixel_sizes:
+            if (pixels, title_too) != (self._label_pixels, self._title_too):
+                self._fonts(pixels, title_too)
+                self._bar_width = None
+            layout = self._compute_layout(size)
+            if self._whole(layout):
+                return layout
+        return None
+
+    def _too_many(self, size: QtCore.QSizeF, pixels: float) -> bool:
+        """More tokens on an axis than labels ``pixels`` px high can show in ``size``."""
+        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
+        return rows * pixels > size.height() or cols * pixels > size.width()
 
     def _whole(self, layout: HeatmapLayout) -> bool:
         """Every token label on both axes shown and uncut (a numeric axis shows round values: whole)."""
@@ -287,23 +307,6 @@ class Heatmap(QtWidgets.QWidget):
             tick == label for (_, tick), label in zip(layout.col_ticks, self._shown_labels[1], strict=False))
         columns_whole = self.spec.col_values is not None or (len(layout.col_ticks) >= cols and uncut)
         return rows_whole and columns_whole
-
-    def _fit_labels(self, size: QtCore.QSizeF, largest: int, smallest: int) -> HeatmapLayout:
-        """The layout with the largest label font from ``largest`` down to ``smallest`` px that shows every
-        token label on both axes whole (at ``smallest``: what that size shows)."""
-        layout: HeatmapLayout | None = None
-        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
-        if rows * smallest > size.height() or cols * smallest > size.width():
-            largest = smallest  # (too many tokens for every label even at the least size: no time spent trying)
-        for pixels in range(largest, smallest - 1, -1):
-            if pixels != self._label_pixels:
-                self._fonts(pixels)
-                self._bar_width = None
-            layout = self._compute_layout(size)
-            if self._whole(layout):
-                break
-        assert layout is not None
-        return layout
 
     def _compute_layout(self, size: QtCore.QSizeF) -> HeatmapLayout:
         """The same rules as the exports (:func:`column_ticks`): every label while a cell is a text line

@@ -245,7 +245,7 @@ class LectureView(QtCore.QObject):
             self.window.panels.docks[main].setTitleBarWidget(QtWidgets.QWidget())
             self._fonts()
             QtCore.QTimer.singleShot(0, self._share_width)
-        if self.timer.isActive() and (new.model is not old.model or not new.is_translation):
+        if self.timer.isActive() and (new.model is not old.model or new.shown_source is None):
             self.pause()
 
     # -- keys ----------------------------------------------------------------------------------
@@ -280,7 +280,7 @@ class LectureView(QtCore.QObject):
     def play(self) -> None:
         """Step on every interval from the first step (from the one on show when it is not the last)."""
         state = self.window.session.state
-        if not state.is_translation or not state.text.strip():
+        if not state.can_reset:  # (nothing to decode: no sentence, or a model that does not decode)
             return
         if not state.can_step and state.steps:
             self.window.session.show(0)  # at the end: again from the first step

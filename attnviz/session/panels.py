@@ -125,7 +125,7 @@ class PanelRequests(SessionBase):
             if not other.is_translation:
                 raise ValueError(tr("{name} is a {kind} model: only translation models compare").format(
                     name=Path(path).name, kind=other.kind))
-            if shown is not None and not shown.is_translation:
+            if shown is not None and (shown.src_vocab is None or shown.tgt_vocab is None):  # (nothing it reads)
                 raise ValueError(tr("Compare puts two translation models side by side: the model on show is a "
                                     "{kind} model; open a translation model first").format(kind=shown.kind))
             if shown is not None:
