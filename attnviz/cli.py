@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from attnviz.core.kinds import KINDS
+from attnviz.core.layout import Capability
 from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_BEAM, bandwidth_choosable
 from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
 from attnviz.i18n import N_, tr
@@ -94,7 +95,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         raise CliError(tr("{option} goes with --task (a task's training is recorded in snapshots)").format(
             option=given[0]))
     try:
-        if not KINDS[args.kind].is_translation:  # the regression family trains on its own synthetic data
+        if not KINDS[args.kind].reads_text:  # the regression family trains on its own synthetic data
             if given := [name for name in TRAIN_TRANSLATION_ONLY if getattr(args, name) is not None]:
                 raise CliError(tr("{option}: {kind} trains on its own synthetic data "
                                   "(it takes --epochs, --seed, --lr and --force)").format(
@@ -248,7 +249,7 @@ def _translation_model(args: argparse.Namespace):
     """The --checkpoint as a loaded translation model and its device; torch threads per --threads."""
     _set_threads(args.threads)
     loaded, device = _load(args.checkpoint, args.device)
-    if not loaded.is_translation:
+    if not loaded.offers(Capability.DECODER):
         raise CliError(tr("{checkpoint}: a {kind} checkpoint does not translate").format(
             checkpoint=args.checkpoint, kind=loaded.kind))
     if not 1 <= args.beam <= MAX_BEAM:
@@ -436,7 +437,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     _set_threads(args.threads)
     loaded, device = _load(args.checkpoint or str(DEFAULT_CHECKPOINT), args.device)
     args.checkpoint = args.checkpoint or str(DEFAULT_CHECKPOINT)
-    if not loaded.is_translation:
+    if loaded.offers(Capability.KERNEL):
         return _export_kernel(args, loaded, saved, formats)
     if given := [f"--{name}" for name in KERNEL_ONLY if getattr(args, name) is not None]:
         raise CliError(tr("{option} sets the kernel-regression view; {checkpoint} is a {kind} model").format(
@@ -747,7 +748,7 @@ def build_parser() -> argparse.ArgumentParser:
     from attnviz.training.options import KERNEL_REGRESSION_EPOCHS, KERNEL_REGRESSION_LR, TrainOptions
 
     trainable = [name for name, kind in KINDS.items() if kind.trainable]
-    lrs = "; ".join(f"{name} {KINDS[name].default_lr:g}" for name in trainable if KINDS[name].is_translation)
+    lrs = "; ".join(f"{name} {KINDS[name].default_lr:g}" for name in trainable if KINDS[name].reads_text)
     train = sub.add_parser("train", help=tr("train a model on sentence pairs and write a checkpoint"))
     train.add_argument("kind", choices=trainable)
     train.add_argument("--data", help=tr("TSV of english<TAB>french pairs (required; kernel-regression takes none)"))

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 from attnviz.core.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
 from attnviz.core.decoding import encode_batch  # noqa: E402
 from attnviz.core.device import pick_device  # noqa: E402
+from attnviz.core.layout import Capability  # noqa: E402
 
 SOURCE = "i think that we should go home before it rains tonight ."  # 11 tokens
 
@@ -60,7 +61,7 @@ def step_uncached(model, prefix: torch.Tensor, encoded) -> torch.Tensor:
 
 def measure(path: Path, device: torch.device, repeats: int) -> dict[str, float] | None:
     loaded = load_checkpoint(path, device)  # outside inference mode, as the app loads it
-    if not loaded.is_translation:
+    if not loaded.offers(Capability.DECODER):
         return None
     return _measure_loaded(loaded, device, repeats)
 

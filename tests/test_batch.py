@@ -27,7 +27,7 @@ def test_each_sentence_of_a_batch_equals_decoding_it_alone(tiny_models, kind):
         width, pad = len(source.tokens), 6 - len(source.tokens)
         real = slice(pad, None) if loaded.model_kind.decoder_only else slice(0, width)
         padding = slice(0, pad) if loaded.model_kind.decoder_only else slice(width, None)
-        assert padded.prompt == loaded.model_kind.decoder_only
+        assert padded.layout is loaded.layout
         assert padded.tokens[real] == source.tokens and padded.tokens[padding] == ("<pad>",) * pad
         assert padded.padding_mask.tolist() == [padded.tokens[i] != "<pad>" for i in range(6)]
         assert together.output_tokens == last.output_tokens

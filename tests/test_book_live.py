@@ -22,7 +22,7 @@ def _disturb(window) -> None:
 
     state = window.session.state
     window.beam_box.setValue(3)
-    if state.is_translation and state.shown_source is not None:
+    if state.decodes and state.shown_source is not None:
         window.panels.ensure_current("attention")
         window.attention.set_view(AttentionView(AttentionKind.DECODER_SELF, 5, 7, scores=True, show_masked=False,
                                                 all_heads=not window.attention.all_heads.isChecked()))

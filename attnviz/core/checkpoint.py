@@ -37,6 +37,7 @@ from attnviz.core.checkpoint_file import MAX_MODEL_BYTES, checkpoint_file_proble
 from attnviz.core.compact import compact, release_freed_memory
 from attnviz.core.files import atomic_output
 from attnviz.core.kinds import KINDS, ModelKind, kind_of
+from attnviz.core.layout import Capability, SequenceLayout
 from attnviz.core.limits import check_config_values
 from attnviz.core.text import Vocab
 from attnviz.i18n import tr
@@ -80,8 +81,12 @@ class LoadedModel:
         return KINDS[self.kind]
 
     @property
-    def is_translation(self) -> bool:
-        return self.model_kind.is_translation
+    def layout(self) -> SequenceLayout:
+        """How its attention is laid out (what the views ask instead of its kind)."""
+        return self.model_kind.sequence_layout
+
+    def offers(self, capability: Capability) -> bool:
+        return self.layout.offers(capability)
 
 
 def build_model(config: Any) -> nn.Module:
@@ -126,7 +131,7 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
     metadata = {"format_version": FORMAT_VERSION, "kind": kind.name,
                 "config": json.dumps(dataclasses.asdict(config)),
                 "training": json.dumps(training or {})}
-    if kind.is_translation:
+    if kind.reads_text:
         if src_vocab is None or tgt_vocab is None:
             raise ValueError("a translation checkpoint needs src_vocab and tgt_vocab")
         metadata["src_vocab"] = json.dumps(list(src_vocab.tokens), ensure_ascii=False)
@@ -421,14 +426,14 @@ def _load_from(path: Path, handle: Any, device: torch.device | str, compact_weig
     kind = KINDS[name]
     config = _read_config(path, kind, metadata.get("config"))
     src_vocab = tgt_vocab = None
-    if kind.is_translation:
+    if kind.reads_text:
         src_vocab = _read_vocab(path, metadata, "src_vocab", config.src_vocab_size)
         tgt_vocab = _read_vocab(path, metadata, "tgt_vocab", config.tgt_vocab_size)
     training = _json(path, "training", metadata.get("training", "{}"))
     if not isinstance(training, dict):
         raise CheckpointError(tr("{path}: training info must be a JSON object").format(path=path))
     try:
-        skeleton = _skeleton(config) if kind.is_translation else build_model(config)  # (regression: ≤ 100k points)
+        skeleton = _skeleton(config) if kind.reads_text else build_model(config)  # (regression: ≤ 100k points)
     except (ValueError, RuntimeError) as error:
         raise CheckpointError(tr("{path}: config cannot build a model ({error})").format(path=path, error=error)
                               ) from None
@@ -452,7 +457,7 @@ def _load_from(path: Path, handle: Any, device: torch.device | str, compact_weig
         state = model.state_dict()
         for name in _stored_tensors(model):
             state[name].copy_(tensors[name].to(state[name].dtype))
-    if compact_weights and kind.is_translation:
+    if compact_weights and kind.reads_text:
         compact(model, {name for name, tensor in tensors.items() if tensor.dtype == torch.float16})
     del tensors, state  # (before the model moves: a copy on the GPU need not sit beside these)
     release_freed_memory()

@@ -12,34 +12,16 @@ import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from attnviz.core import limits
+from attnviz.core.attention_kind import AttentionKind
 from attnviz.i18n import N_, tr
 
+if TYPE_CHECKING:
+    from attnviz.core.layout import SequenceLayout
+
 Family = Literal["translation", "regression"]
-
-
-class AttentionKind(Enum):
-    """The attention matrices a translation model can expose."""
-
-    ENCODER_SELF = N_("encoder self-attention")
-    DECODER_SELF = N_("decoder self-attention")
-    CROSS = N_("cross-attention")
-
-    @property
-    def slug(self) -> str:
-        """Short name used in file names: enc-self, dec-self, cross."""
-        return {"ENCODER_SELF": "enc-self", "DECODER_SELF": "dec-self", "CROSS": "cross"}[self.name]
-
-    def label(self, prompt: bool = False) -> str:
-        """What the window and the figures call it. prompt: the model is decoder-only (its source is the
-        prompt of one causal sequence): prompt self-attention, self-attention, source view."""
-        if not prompt:
-            return tr(self.value)
-        return tr({"ENCODER_SELF": N_("prompt self-attention"), "DECODER_SELF": N_("self-attention (prompt + answer)"),
-                   "CROSS": N_("source view")}[self.name])
 
 
 @dataclass(frozen=True)
@@ -52,9 +34,8 @@ class ModelKind:
     label, scoring_formula: what the window shows (marked with ``N_``: ``tr()`` them where shown).
     default_lr: peak learning rate for ``attnviz train``; scoring_formula: the Scoring panel's text;
     attention: the attention matrices its decoding exposes (empty for regression).
-    decoder_only: one causal sequence, English then French (no encoder): a batch pads on the left, its
-        "encoder self-attention" is the prompt's, its decoder self-attention spans prompt and answer, and
-        its cross-attention is the *source view* (the English columns of those rows, not renormalised).
+    layout: the name of its sequence layout (``attnviz.core.layout``): how its attention is laid out, which
+        the views ask instead of the kind ("decoder-only": one causal sequence, English then French).
     """
 
     name: str
@@ -67,7 +48,7 @@ class ModelKind:
     default_lr: float = 1e-3
     scoring_formula: str = ""
     attention: tuple[AttentionKind, ...] = ()
-    decoder_only: bool = False
+    layout: str = "encoder-decoder"
     attention_cells: Callable[[Mapping[str, Any]], int] | None = None  # core/limits.py: what a decoding records
     sinusoidal_positions: bool = False  # adds the sinusoidal positional encoding to its embeddings
     hugging_face: bool = False  # a transformers model opened from its folder (its own modules and tokenizer)
@@ -75,8 +56,23 @@ class ModelKind:
     prompt_predicts: bool = False  # no separator: the prompt's last token is the query of the first new token
 
     @property
-    def is_translation(self) -> bool:
-        return self.family == "translation"
+    def sequence_layout(self) -> SequenceLayout:
+        """Its :class:`~attnviz.core.layout.SequenceLayout` (the one object views ask about its attention)."""
+        from attnviz.core.layout import layout_named  # (the layout module imports this one)
+
+        return layout_named(self.layout)
+
+    @property
+    def decoder_only(self) -> bool:
+        """One causal sequence, prompt then answer (the views ask ``sequence_layout`` instead)."""
+        return self.layout == "decoder-only"
+
+    @property
+    def reads_text(self) -> bool:
+        """It reads sentences (has vocabularies or a tokenizer), unlike kernel regression's points."""
+        from attnviz.core.layout import Capability
+
+        return self.sequence_layout.offers(Capability.SENTENCE)
 
     @property
     def config_cls(self) -> type:
@@ -120,7 +116,7 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               "attnviz.core.decoder_only", "DecoderOnlyConfig", "DecoderOnly", default_lr=1e-3,
               scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
-              decoder_only=True, attention_cells=limits.decoder_only_cells, sinusoidal_positions=True),
+              layout="decoder-only", attention_cells=limits.one_sequence_cells, sinusoidal_positions=True),
     ModelKind("rnn-additive", "translation", N_("GRU encoder–decoder, additive (Bahdanau) attention"), _RNN,
               "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "additive"}, default_lr=2e-3,
               scoring_formula=N_("additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)"),
@@ -139,9 +135,9 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               "attnviz.core.hf.load", "HFCausalConfig", "HFCausal",
               scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
-              decoder_only=True, hugging_face=True, trainable=False, prompt_predicts=True),
+              layout="decoder-only", hugging_face=True, trainable=False, prompt_predicts=True),
     ModelKind("kernel-regression", "regression", N_("Nadaraya–Watson kernel regression (attention pooling)"),
-              "attnviz.core.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel"),
+              "attnviz.core.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel", layout="regression"),
 )}
 
 
@@ -163,9 +159,5 @@ def kind_of(config: Any) -> ModelKind:
 
 
 def families() -> list[str]:
-    """Every model family of the registry, sorted."""
-    return sorted({kind.family for kind in KINDS.values()})
-
-
-def translation_kinds() -> list[str]:
-    return [name for name, kind in KINDS.items() if kind.is_translation]
+    """Every group of models whose closed docks the window remembers (their layouts' ``dock_group``), sorted."""
+    return sorted({kind.sequence_layout.dock_group for kind in KINDS.values()})

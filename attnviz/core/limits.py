@@ -76,7 +76,7 @@ def encoder_decoder_cells(values: Mapping[str, Any]) -> int:
     return encoder + layers * heads * sum(t * source + t * t for t in steps)
 
 
-def decoder_only_cells(values: Mapping[str, Any]) -> int:
+def one_sequence_cells(values: Mapping[str, Any]) -> int:
     """A decoder-only model: the prompt L·H·S², and per step t the source view L·H·t·S and the self-attention
     over prompt and answer L·H·t·(S + t)."""
     heads, source, steps = _sizes(values)

@@ -30,7 +30,8 @@ from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.computation import QueryComputation, Scoring, StageFormulas, masked_softmax
 from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationModel
 from attnviz.core.kinds import AttentionKind
-from attnviz.i18n import tr
+from attnviz.core.layout import Capability
+from attnviz.i18n import N_, tr
 
 _SLUGS = {kind.slug: kind for kind in AttentionKind}
 
@@ -134,7 +135,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     query, or malformed tokens.
     """
     kind = attention_kind(kind)
-    if not loaded.is_translation or loaded.src_vocab is None or loaded.tgt_vocab is None:
+    if not loaded.offers(Capability.SENTENCE) or loaded.src_vocab is None or loaded.tgt_vocab is None:
         raise ValueError(tr("{kind} is not a translation model: it has no attention queries to show").format(
             kind=loaded.kind))
     model = cast(TranslationModel, loaded.model)  # the decoder interface decoding drives
@@ -156,18 +157,15 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         raise ValueError(tr("query_tokens must start with {first} (as DecodeStep.query_tokens does), "
                             "got {tokens}").format(first=first, tokens=list(query_tokens[:3])))
 
-    decoder_only = loaded.model_kind.decoder_only
+    layout = loaded.layout
     asked = kind  # (a decoder-only model's source view is the English columns of the answer's rows)
-    kind = AttentionKind.DECODER_SELF if decoder_only and kind is AttentionKind.CROSS else kind
-    if decoder_only and valid_len < len(source_tokens):
+    kind = layout.computed_kind(kind)
+    if layout.pads_left and valid_len < len(source_tokens):
         raise ValueError(tr("a padded row of a decoder-only model's batch: recompute its sentence alone"))
 
     # -- which layer, and the ranges -------------------------------------------------------------
     modules = model.attention_modules(kind)
-    if kind is AttentionKind.ENCODER_SELF:
-        where = tr("the prompt of this {kind}") if decoder_only else tr("the encoder of this {kind}")
-    else:
-        where = tr("the decoder of this {kind}")
+    where = tr(layout.words.source_where if kind is AttentionKind.ENCODER_SELF else N_("the decoder of this {kind}"))
     _check_index(tr("layer"), layer, len(modules), where.format(kind=loaded.kind))
     module = modules[layer]
     heads = module.num_heads if isinstance(module, MultiHeadAttention) else 1
@@ -218,7 +216,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         own_weights, own_scores = self_weights[0, layer, head], self_scores[0, layer, head]
     key_tokens = source_tokens
     if kind is AttentionKind.DECODER_SELF:
-        key_tokens = source_tokens + query_tokens if decoder_only else query_tokens
+        key_tokens = layout.answer_keys(source_tokens, query_tokens)
     model_weights = np.zeros(len(key_tokens))
     model_scores = np.zeros(len(key_tokens))
     model_weights[: own_weights.shape[-1]] = _numpy(own_weights)
@@ -229,8 +227,8 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     # new keys (the decoder's self-attention caches them step by step): concatenate the calls.
     # RNN attention: every step gets the whole source again; take the step of this query.
     query_inputs = torch.cat(calls.queries, dim=1)[0]  # (Q, D)
-    # (a decoder-only model's first call is the prompt's S positions: the answer's rows come after it)
-    query_row = query_index + (len(source_tokens) if decoder_only and kind is not AttentionKind.ENCODER_SELF else 0)
+    query_row = query_index + (layout.answer_first_row(len(source_tokens)) if kind is not AttentionKind.ENCODER_SELF
+                               else 0)
     if isinstance(module, MultiHeadAttention):
         key_inputs, value_inputs = torch.cat(calls.keys, dim=1)[0], torch.cat(calls.values, dim=1)[0]
     else:
@@ -243,7 +241,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
 
     # -- which keys the query may see -----------------------------------------------------------
     positions = np.arange(len(key_tokens))
-    if kind is AttentionKind.DECODER_SELF or (decoder_only and kind is AttentionKind.ENCODER_SELF):
+    if kind is AttentionKind.DECODER_SELF or (layout.source_causal and kind is AttentionKind.ENCODER_SELF):
         visible = positions <= query_row
         weights_formula = tr("α = softmax(s) over visible keys (causal mask: j ≤ {row})").format(row=query_row)
     else:

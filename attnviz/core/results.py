@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attnviz.core.layout import ENCODER_DECODER, SequenceLayout
 from attnviz.i18n import N_
 
 KERNELS = ("gaussian", "boxcar", "epanechnikov", "constant")  # constant: average pooling
@@ -25,8 +26,8 @@ class EncodedSource:
     unknown: the words that were mapped to <unk>; truncated_from: original length if truncated.
     encoder_weights, encoder_scores: (L, H, S, S) encoder self-attention (Transformer), else None.
     padding_mask: (S,) bool, True for keys the decoder may attend to.
-    prompt: the source is a decoder-only model's prompt: its self-attention is causal, a batch pads it on
-        the left, and each step's self-attention spans the S prompt keys and the answer's.
+    layout: how the model lays its attention out (``attnviz.core.layout``): what its kinds are called, what
+        each map's axes hold, which cells are masked. Views ask it, never the model's family.
     ids: the S ids the model read, where a subword tokenizer gave them (its tokens may not map back to
         them: a first word shown without its continuation mark); None for attnviz's own vocabularies.
     """
@@ -38,7 +39,7 @@ class EncodedSource:
     encoder_weights: np.ndarray | None
     encoder_scores: np.ndarray | None
     padding_mask: np.ndarray
-    prompt: bool = False
+    layout: SequenceLayout = ENCODER_DECODER
     ids: tuple[int, ...] | None = None
 
 

@@ -18,6 +18,7 @@ import torch
 from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.decoder import TranslationModel
 from attnviz.core.decoding import BeamSearch, Hypothesis, SearchPoint, encode_sources
+from attnviz.core.layout import Capability
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import BatchDecoding, Beam, Comparison, DecodeStep, EncodedSource
 from attnviz.core.row_stack import RowStacks, stack_rows
@@ -34,7 +35,7 @@ class DecodeSession:
 
     def __init__(self, loaded: LoadedModel, device: torch.device | str = "cpu", beam_size: int = 1,
                  top_k: int = 5, record_attention: bool = True):
-        if not loaded.is_translation or loaded.src_vocab is None or loaded.tgt_vocab is None:
+        if not loaded.offers(Capability.DECODER) or loaded.src_vocab is None or loaded.tgt_vocab is None:
             raise ValueError(tr("{kind} is not a translation model").format(kind=loaded.kind))
         if not 1 <= beam_size <= MAX_BEAM:
             raise ValueError(tr("beam size must be from 1 to {most}, got {size}").format(most=MAX_BEAM, size=beam_size))
@@ -80,7 +81,7 @@ class DecodeSession:
             text, source.words, source.unknown, source.truncated_from,
             None if encoder is None else encoder.weights[0].float().cpu().numpy(),
             None if encoder is None else encoder.scores[0].float().cpu().numpy(),
-            np.ones(len(source.words), dtype=bool), prompt=self.loaded.model_kind.decoder_only, ids=source.ids)
+            np.ones(len(source.words), dtype=bool), layout=self.loaded.layout, ids=source.ids)
         return self.source
 
     def step(self, force: str | None = None) -> DecodeStep:
@@ -213,7 +214,7 @@ def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.dev
     every attention map. Each sentence's numbers equal those of decoding it alone: its valid length
     masks the padding out of every softmax (d2l's masked softmax), so padded keys get weight 0. A
     decoder-only model pads on the left (its maps come in that layout), the others on the right."""
-    if not loaded.is_translation or loaded.src_vocab is None or loaded.tgt_vocab is None:
+    if not loaded.offers(Capability.DECODER) or loaded.src_vocab is None or loaded.tgt_vocab is None:
         raise ValueError(tr("{kind} is not a translation model").format(kind=loaded.kind))
     device = torch.device(device)
     model = cast(TranslationModel, loaded.model.to(device).eval())
@@ -230,7 +231,7 @@ def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.dev
     width = src.shape[1]
     encoder = search.encoder_attention
     encoded, steps = [], []
-    left = loaded.model_kind.decoder_only
+    left = loaded.layout.pads_left
     for b, (text, source) in enumerate(zip(texts, sources, strict=True)):
         padding = (PAD,) * (width - len(source.words))
         tokens = (*padding, *source.words) if left else (*source.words, *padding)
@@ -238,7 +239,7 @@ def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.dev
         encoded.append(EncodedSource(
             text, tokens, source.unknown, source.truncated_from,
             None if encoder is None else encoder.weights[b].float().cpu().numpy(),
-            None if encoder is None else encoder.scores[b].float().cpu().numpy(), real, prompt=left,
+            None if encoder is None else encoder.scores[b].float().cpu().numpy(), real, layout=loaded.layout,
             ids=None if source.ids is None else _padded_ids(source.ids, len(padding), loaded.src_vocab.pad_id, left)))
         hyp = search.best(b)
         steps.append(describe_step([hyp], True, seconds, len(hyp.ids) - 1, width, loaded.tgt_vocab,

@@ -16,7 +16,6 @@ import numpy as np
 
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import DecodeStep, EncodedSource
-from attnviz.figures.sequence import overlap, sequence_maps, sequence_mask, sequence_tokens
 from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, NamedFigure, fit_levels
 from attnviz.i18n import tr
 
@@ -93,10 +92,8 @@ def figure_title(model: str, kind: AttentionKind, what: str, step: int | None, s
 
 
 def available_kinds(source: EncodedSource | None) -> list[AttentionKind]:
-    """Encoder self-attention exists only for the Transformer; the RNN models have cross only."""
-    if source is not None and source.encoder_weights is None:
-        return [AttentionKind.CROSS]
-    return [AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS]
+    """The kinds the model recorded, as its layout says (an RNN has cross-attention only)."""
+    return [AttentionKind.CROSS] if source is None else source.layout.kinds(source)
 
 
 def shown_index(step: DecodeStep | None) -> int | None:
@@ -111,48 +108,13 @@ def shown_index(step: DecodeStep | None) -> int | None:
 def stack_for(kind: AttentionKind, source: EncodedSource, step: DecodeStep | None,
               scores: bool = False) -> tuple[np.ndarray, tuple[str, ...], tuple[str, ...], np.ndarray]:
     """All layers and heads of one kind: values (L, H, Q, K), row and column tokens, masked (Q, K)."""
-    src = source.tokens
-    pad_masked = ~source.padding_mask[None, :]
-    if kind is AttentionKind.ENCODER_SELF:
-        if source.encoder_weights is None or source.encoder_scores is None:
-            raise ValueError(tr("this model has no encoder self-attention"))
-        values = source.encoder_scores if scores else source.encoder_weights
-        masked = np.broadcast_to(pad_masked, (len(src), len(src)))
-        if source.prompt:  # a decoder-only model's prompt reads causally
-            masked = masked | ~np.tri(len(src), dtype=bool)
-        return values, src, src, masked
-    if step is None:
-        width = len(src) if kind is AttentionKind.CROSS else 0
-        layers = source.encoder_weights.shape[0] if source.encoder_weights is not None else 1
-        heads = source.encoder_weights.shape[1] if source.encoder_weights is not None else 1
-        return np.zeros((layers, heads, 0, width), np.float32), (), src if width else (), np.zeros((0, width), bool)
-    queries = step.query_tokens
-    if kind is AttentionKind.CROSS:
-        values = step.cross_scores if scores else step.cross_weights
-        return values, queries, src, np.broadcast_to(pad_masked, (len(queries), len(src)))
-    if step.self_weights is None or step.self_scores is None:
-        raise ValueError(tr("this model has no decoder self-attention"))
-    if source.prompt:  # the whole sequence: the prompt's rows, then the answer's
-        tokens = sequence_tokens(source, step)
-        return sequence_maps(source, step, scores), tokens, tokens, ~sequence_mask(source, step)
-    return step.self_scores if scores else step.self_weights, queries, queries, ~step.causal_mask
+    stack = source.layout.stack(kind, source, step, scores)
+    return stack.values, stack.rows, stack.cols, stack.masked
 
 
 def stack_extent(kind: AttentionKind, source: EncodedSource, step: DecodeStep | None) -> tuple[int, int]:
-    """(L, H): the layers and heads of :func:`stack_for`'s stack for ``kind``, read off the recorded arrays
-    (nothing is built: a decoder-only model's whole-sequence maps are not put together for it)."""
-    prompt_rows = kind is AttentionKind.DECODER_SELF and source.prompt and step is not None
-    if kind is AttentionKind.ENCODER_SELF or step is None or prompt_rows:
-        weights = source.encoder_weights
-        if weights is None:
-            if kind is AttentionKind.ENCODER_SELF or prompt_rows:
-                raise ValueError(tr("this model has no {kind}").format(kind=kind.label()))
-            return 1, 1
-        return int(weights.shape[0]), int(weights.shape[1])
-    weights = step.cross_weights if kind is AttentionKind.CROSS else step.self_weights
-    if weights is None:
-        raise ValueError(tr("this model has no decoder self-attention"))
-    return int(weights.shape[0]), int(weights.shape[1])
+    """(L, H): the layers and heads of :func:`stack_for`'s stack for ``kind``, read off the recorded arrays."""
+    return source.layout.extent(kind, source, step)
 
 
 def fit_view(view: AttentionView, source: EncodedSource, step: DecodeStep | None) -> AttentionView:
@@ -170,18 +132,12 @@ def fit_view(view: AttentionView, source: EncodedSource, step: DecodeStep | None
 def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, step: DecodeStep | None,
            scores: bool = False) -> MatrixView:
     """One layer and head of one kind (indices clamped to what exists)."""
-    layers, heads = stack_extent(kind, source, step)
+    layout = source.layout
+    layers, heads = layout.extent(kind, source, step)
     layer, head = min(max(layer, 0), layers - 1), min(max(head, 0), heads - 1)
-    prompt_rows = len(source.tokens) if source.prompt and kind is AttentionKind.DECODER_SELF else 0
-    if prompt_rows and step is not None:  # a decoder-only model's whole sequence: only this matrix is put together
-        tokens = sequence_tokens(source, step)
-        values, rows, cols, masked = (sequence_maps(source, step, scores, layer, head), tokens, tokens,
-                                      ~sequence_mask(source, step))
-    else:
-        stack, rows, cols, masked = stack_for(kind, source, step, scores)
-        values = stack[layer, head]
-    return MatrixView(values, rows, cols, np.asarray(masked), kind, layer, head, scores,
-                      kind.label(source.prompt), prompt_rows, overlap(source, step) if prompt_rows else 0)
+    matrix = layout.matrix(kind, layer, head, source, step, scores)
+    return MatrixView(matrix.values, matrix.rows, matrix.cols, np.asarray(matrix.masked), kind, layer, head, scores,
+                      layout.kind_label(kind), matrix.divider, matrix.overlap)
 
 
 def levels_of(values: np.ndarray, masked: np.ndarray, scores: bool) -> tuple[float, float]:
@@ -211,14 +167,14 @@ def grid_figure(kind: AttentionKind, source: EncodedSource, step: DecodeStep | N
     levels = levels_of(values, masked, scores)
     shown = _blank_masked_scores(values, masked, scores)
     layers, heads = values.shape[:2]
-    divider = len(source.tokens) if source.prompt and kind is AttentionKind.DECODER_SELF else 0
+    divider = source.layout.divider(kind, source)
     panels = tuple(FigureSpec(shown[layer, head], rows, cols, layer_head(layer, head), levels,
                               masked=masked if show_masked else None, colour_bar=False, max_grid_px=GRID_PANEL_PX,
                               divider=divider)
                    for layer in range(layers) for head in range(heads))
     index = shown_index(step)
     spec = GridSpec(panels, heads, figure_title(model, kind, tr("all heads"), index, scores,
-                                                kind.label(source.prompt)),
+                                                source.layout.kind_label(kind)),
                     levels, tuple(tr("layer {layer}").format(layer=i + 1) for i in range(layers)),
                     tuple(tr("head {head}").format(head=i + 1) for i in range(heads)))
     return NamedFigure(figure_stem(kind, "all-heads", index, scores), spec)

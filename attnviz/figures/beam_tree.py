@@ -76,7 +76,7 @@ def hypothesis_weights(steps: Sequence[DecodeStep], node: TreeNode) -> tuple[np.
 
 def hypothesis_figure(steps: Sequence[DecodeStep], node: TreeNode, source: EncodedSource) -> FigureSpec:
     values, queries = hypothesis_weights(steps, node)
-    kind = AttentionKind.CROSS.label(source.prompt).capitalize()  # (a decoder-only model's: its source view)
+    kind = source.layout.kind_label(AttentionKind.CROSS).capitalize()  # (a decoder-only model's: its source view)
     return FigureSpec(values.astype(np.float32), queries, source.tokens,
                       tr("{kind} of “{hypothesis}” (last layer, heads averaged)").format(
                           kind=kind, hypothesis=" ".join(node.tokens)))

@@ -29,11 +29,9 @@ def head_averaged(step: DecodeStep) -> np.ndarray:
 def _attention(name: str, source: EncodedSource, step: DecodeStep) -> FigureSpec:
     values = head_averaged(step).astype(np.float32)
     masked = np.broadcast_to(~source.padding_mask[None, :], values.shape) if values.size else None
-    what = tr("cross-attention")
-    if source.prompt and values.size:  # a decoder-only model's source view: the English share, made a whole
-        sums = values.sum(axis=-1, keepdims=True)
-        values = np.where(sums > 0, values / np.where(sums > 0, sums, 1), 0).astype(np.float32)
-        what = _source_view()
+    shared = source.layout.share_of_source(values)  # (a decoder-only model's source view: the English share)
+    what = tr("cross-attention") if shared is values else _source_view()
+    values = shared
     return FigureSpec(values, step.query_tokens, source.tokens,
                       tr("{name}: {what}, last layer, heads averaged").format(name=name, what=what), masked=masked)
 

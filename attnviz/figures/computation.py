@@ -93,7 +93,8 @@ def computation_stages(comp: QueryComputation) -> list[Stage]:
 
 def computation_title(comp: QueryComputation) -> str:
     """Which query this is, in words: 'cross-attention · layer 2 · head 1 · query 3 ("chez")'."""
-    prompt = comp.model_kind in KINDS and KINDS[comp.model_kind].decoder_only
+    kind = KINDS[comp.model_kind].sequence_layout.kind_label(comp.kind) if comp.model_kind in KINDS \
+        else comp.kind.label()
     return tr("{kind} · layer {layer} · head {head} · query {query} ({token!r})").format(
-        kind=comp.kind.label(prompt), layer=comp.layer + 1, head=comp.head + 1, query=comp.query_index + 1,
+        kind=kind, layer=comp.layer + 1, head=comp.head + 1, query=comp.query_index + 1,
         token=comp.query_token)

@@ -12,7 +12,6 @@ import numpy as np
 
 from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit, PositionalDescription
 from attnviz.figures.attention import shown_index
-from attnviz.figures.sequence import sequence_mask, sequence_tokens
 from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series, empty_figure, fit_levels
 from attnviz.i18n import N_, tr
 
@@ -52,18 +51,9 @@ def causal_mask_figure(source: EncodedSource | None, step: DecodeStep | None) ->
         return empty_figure(tr("No causal mask: this RNN decoder reads its prefix through its state"))
     index = shown_index(step)
     assert index is not None
-    if source.prompt:
-        return sequence_mask_figure(source, step, index)
-    return FigureSpec(step.causal_mask.astype(np.float32), step.query_tokens, step.query_tokens,
-                      tr("Causal mask at step {step}").format(step=index + 1), colormap=MASK_MAP, colour_bar=False)
-
-
-def sequence_mask_figure(source: EncodedSource, step: DecodeStep, index: int) -> FigureSpec:
-    tokens = sequence_tokens(source, step)
-    return FigureSpec(sequence_mask(source, step).astype(np.float32), tokens, tokens,
-                      tr("Prompt | answer causal mask, step {step}").format(step=index + 1),
-                      colormap=MASK_MAP, colour_bar=False, row_axis=tr("positions"), col_axis=tr("keys"),
-                      divider=len(source.tokens))
+    mask, words = source.layout.step_mask(source, step), source.layout.words
+    return FigureSpec(mask.values, mask.rows, mask.cols, tr(words.mask_title).format(step=index + 1),
+                      colormap=MASK_MAP, colour_bar=False, row_axis=tr(words.mask_rows), divider=mask.divider)
 
 
 def positional_table_figure(table: np.ndarray | None, levels: tuple[float, float] | None = (-1.0, 1.0),

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from attnviz.core.layout import clamp, span
 from attnviz.core.results import DecodeStep, EncodedSource
-from attnviz.core.rollout import rollout, source_attribution
-from attnviz.figures.attention import shown_index
-from attnviz.figures.sequence import overlap, sequence_maps
+from attnviz.core.rollout import rollout
 from attnviz.figures.spec import FigureSpec, empty_figure
 from attnviz.i18n import N_, tr
 
@@ -48,16 +47,6 @@ def _levels(values: np.ndarray, masked: np.ndarray) -> tuple[float, float]:
     return (0.0, max(float(shown.max()) if shown.size else 0.0, LEAST_HIGH))
 
 
-def _clamp_layer(count: int, layer: int | None) -> int:
-    """The 0-based layer to show: the last one when None, else clamped to what exists."""
-    return count - 1 if layer is None else min(max(layer, 0), count - 1)
-
-
-def _span(layer: int) -> str:
-    """'layer 1' or 'layers 1–3' (1-based, layer is 0-based)."""
-    return tr("layer {layer}").format(layer=1) if layer == 0 else tr("layers 1–{last}").format(last=layer + 1)
-
-
 def encoder_rollout_figure(source: EncodedSource | None, layer: int | None = None) -> FigureSpec:
     """The encoder's rollout after ``layer`` (0-based; None: the last, the full rollout), (S, S).
 
@@ -69,16 +58,12 @@ def encoder_rollout_figure(source: EncodedSource | None, layer: int | None = Non
     flows = _encoder_flows(source.encoder_weights)  # (L, S, S)
     if not flows.shape[0]:
         return empty_figure(tr(NO_LAYERS))
-    layer = _clamp_layer(flows.shape[0], layer)
-    masked = np.broadcast_to(~source.padding_mask[None, :], flows.shape[1:])
-    if source.prompt:  # (a decoder-only model's prompt reads causally)
-        masked = masked | ~np.tri(flows.shape[1], dtype=bool)
+    layer = clamp(flows.shape[0], layer)
+    masked = source.layout.source_masked(source)
     values = flows[layer].astype(np.float32)
-    title = (tr("Attention rollout, prompt {layers} (heads averaged, + I for the residual)") if source.prompt
-             else tr("Attention rollout, encoder {layers} (heads averaged, + I for the residual)"))
-    return FigureSpec(values, source.tokens, source.tokens, title.format(layers=_span(layer)),
-                      levels=_levels(values, masked), masked=masked,
-                      row_axis=tr("queries (prompt positions)") if source.prompt else tr("queries (encoder output)"),
+    words = source.layout.words
+    return FigureSpec(values, source.tokens, source.tokens, tr(words.source_rollout).format(layers=span(layer)),
+                      levels=_levels(values, masked), masked=masked, row_axis=tr(words.source_queries),
                       col_axis=tr("keys (input tokens)"))
 
 
@@ -91,39 +76,10 @@ def source_attribution_figure(source: EncodedSource | None, step: DecodeStep | N
         return empty_figure(tr("Source attribution: step the decoder to trace its output to source words"))
     if source.encoder_weights is None:
         return empty_figure(tr(NEEDS_TRANSFORMER))
-    if source.prompt:
-        return sequence_attribution_figure(source, step, layer)
     flows = _encoder_flows(source.encoder_weights)
     if not flows.shape[0] or not step.cross_weights.shape[0]:
         return empty_figure(tr(NO_LAYERS))
-    attribution = source_attribution(step.cross_weights, flows[-1])  # (L_dec, T, S)
-    layer = _clamp_layer(attribution.shape[0], layer)
-    masked = np.broadcast_to(~source.padding_mask[None, :], attribution.shape[1:])
-    values = attribution[layer].astype(np.float32)
-    index = shown_index(step)
-    assert index is not None
-    return FigureSpec(values, step.query_tokens, source.tokens,
-                      tr("Source attribution at step {step}: decoder layer {layer} cross-attention "
-                         "(heads averaged) × encoder rollout, {layers}").format(
-                          step=index + 1, layer=layer + 1, layers=_span(flows.shape[0] - 1)),
-                      levels=_levels(values, masked), masked=masked,
-                      row_axis=tr("decoder queries"), col_axis=tr("source tokens"))
-
-
-def sequence_attribution_figure(source: EncodedSource, step: DecodeStep, layer: int | None = None) -> FigureSpec:
-    """A decoder-only model's rollout over its whole sequence after ``layer`` (0-based; None: the last), the
-    answer's rows cut to the English columns: (T, S), the share of each answer position that flows from each
-    English word (not renormalised: the rest flows from the answer so far)."""
-    flows = rollout(sequence_maps(source, step))  # (L, S + T, S + T)
-    if not flows.shape[0]:
-        return empty_figure(tr(NO_LAYERS))
-    layer = _clamp_layer(flows.shape[0], layer)
-    width = len(source.tokens)
-    values = flows[layer, width - overlap(source, step):, :width].astype(np.float32)  # the answer's T query rows
-    masked = np.broadcast_to(~source.padding_mask[None, :], values.shape)
-    index = shown_index(step)
-    assert index is not None
-    return FigureSpec(values, step.query_tokens, source.tokens,
-                      tr("Source view of the rollout at step {step}, {layers}: the share from each prompt token"
-                         ).format(step=index + 1, layers=_span(layer)), levels=_levels(values, masked), masked=masked,
-                      row_axis=tr("answer positions"), col_axis=tr("prompt tokens"))
+    traced = source.layout.traced(source, step, flows, layer)
+    return FigureSpec(traced.values, traced.rows, traced.cols, traced.title,
+                      levels=_levels(traced.values, traced.masked), masked=traced.masked,
+                      row_axis=traced.row_axis, col_axis=traced.col_axis)

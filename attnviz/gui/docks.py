@@ -17,6 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.kinds import AttentionKind
+from attnviz.core.layout import Capability
 from attnviz.figures.spec import AnyFigure, NamedFigure, figure_stem_of
 from attnviz.gui.head_grid import HeadGrid
 from attnviz.gui.heatmap import Heatmap
@@ -54,8 +55,14 @@ class ExportingPanel(Protocol):
 FigureOf = Callable[[Any], NamedFigure | None]  # given the panel: its figure on show, named as its file
 
 
-def family(name: str) -> Callable[[ModelInfo], bool]:
-    return lambda info: info.family == name
+def needs(capability: Capability) -> Callable[[ModelInfo], bool]:
+    """A panel that applies to models offering ``capability`` (their layout says)."""
+    return lambda info: info.offers(capability)
+
+
+def family(group: str) -> Callable[[ModelInfo], bool]:
+    """A panel that applies to one group of models (``SequenceLayout.dock_group``): "translation", "regression"."""
+    return lambda info: info.layout.dock_group == group
 
 
 def named(figure: Callable[[Any], AnyFigure | None], stem: str | None = None) -> FigureOf:
@@ -98,24 +105,25 @@ class PanelEntry:
 
 
 PANELS: tuple[PanelEntry, ...] = (
-    PanelEntry("attention", N_("Attention"), AttentionPanel, Area.RightDockWidgetArea, family("translation"),
+    PanelEntry("attention", N_("Attention"), AttentionPanel, Area.RightDockWidgetArea, needs(Capability.SENTENCE),
                figure=AttentionPanel.figure, main=True),
-    PanelEntry("kernel", N_("Kernel regression"), KernelPanel, Area.RightDockWidgetArea, family("regression"),
+    PanelEntry("kernel", N_("Kernel regression"), KernelPanel, Area.RightDockWidgetArea, needs(Capability.KERNEL),
                tab_with="attention", figure=named(KernelPanel.figure), main=True, at_start=False),
-    PanelEntry("masks", N_("Masks"), MasksPanel, Area.LeftDockWidgetArea, family("translation")),
+    PanelEntry("masks", N_("Masks"), MasksPanel, Area.LeftDockWidgetArea, needs(Capability.SENTENCE)),
     PanelEntry("positional", N_("Positional encoding"), PositionalPanel, Area.LeftDockWidgetArea,
                lambda info: info.positional_table is not None, tab_with="masks"),
-    PanelEntry("scoring", N_("Scoring"), ScoringPanel, Area.LeftDockWidgetArea, family("translation"),
+    PanelEntry("scoring", N_("Scoring"), ScoringPanel, Area.LeftDockWidgetArea, needs(Capability.DECODER),
                tab_with="positional"),
-    PanelEntry("batch", N_("Batch"), BatchPanel, Area.LeftDockWidgetArea, family("translation"), tab_with="scoring"),
-    PanelEntry("computation", N_("Computation"), ComputationPanel, Area.LeftDockWidgetArea, family("translation"),
-               tab_with="batch"),
+    PanelEntry("batch", N_("Batch"), BatchPanel, Area.LeftDockWidgetArea, needs(Capability.DECODER),
+               tab_with="scoring"),
+    PanelEntry("computation", N_("Computation"), ComputationPanel, Area.LeftDockWidgetArea,
+               needs(Capability.DECODER), tab_with="batch"),
     PanelEntry("rollout", N_("Rollout"), RolloutPanel, Area.RightDockWidgetArea,
                lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),
-    PanelEntry("compare", N_("Compare"), ComparePanel, Area.RightDockWidgetArea, family("translation"),
+    PanelEntry("compare", N_("Compare"), ComparePanel, Area.RightDockWidgetArea, needs(Capability.DECODER),
                tab_with="rollout", figure=named(ComparePanel.figure, "compare")),
-    PanelEntry("beams", N_("Beams"), BeamsPanel, Area.RightDockWidgetArea, family("translation"), tab_with="compare",
-               figure=named(BeamsPanel.figure, "beam-tree")),
+    PanelEntry("beams", N_("Beams"), BeamsPanel, Area.RightDockWidgetArea, needs(Capability.DECODER),
+               tab_with="compare", figure=named(BeamsPanel.figure, "beam-tree")),
     PanelEntry("train", N_("Train"), TrainPanel, Area.RightDockWidgetArea, lambda info: True, tab_with="beams",
                figure=named(TrainPanel.figure, "training-curves"), scrolls=True),
 )
@@ -320,10 +328,10 @@ class Docks:
         self._drawn[name] = self.state
 
     def _show_applicable(self, info: ModelInfo) -> None:
-        """Show the docks that apply to the model (unless the user closed them for models of its family),
+        """Show the docks that apply to the model (unless the user closed them for models of its group),
         hide the others; raise the first one that applies."""
-        self._family = info.family
-        closed = self.closed.get(info.family, set())
+        self._family = info.layout.dock_group
+        closed = self.closed.get(self._family, set())
         watched = [name for name in STAY_RAISED if self.showing(name)]
         for name, entry in self.entries.items():
             self.docks[name].setVisible(entry.applies(info) and name not in closed)

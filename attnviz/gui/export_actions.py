@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from attnviz.core.layout import Capability
 from attnviz.core.results import DecodeStep
 from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar, flipbook_figures
 from attnviz.figures.panels import kernel_figures, kernel_sidecar
@@ -298,7 +299,7 @@ class ExportActions(QtCore.QObject):
             self.fail(tr("Choose at least one format to export."))
             return []
         make: Callable[[], tuple[list[NamedFigure], dict[str, Any]]]
-        if model is not None and kernel is not None and not state.is_translation:
+        if model is not None and kernel is not None and model.offers(Capability.KERNEL):
             checkpoint, kind = model.path, model.kind
 
             def make() -> tuple[list[NamedFigure], dict[str, Any]]:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
+from attnviz.core.layout import Capability
 from attnviz.figures.attention import shown_index
 from attnviz.figures.book import Live
 from attnviz.figures.spec import NamedFigure, figure_stem_of
@@ -495,9 +496,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.settings.device = state.device
         self.build_docks()
         self._fill_device_menu(info.devices)
-        translation = info.family == "translation"
-        self.decoding_area.setVisible(translation)  # nothing to decode for kernel regression
-        self.exports.flipbook_action.setEnabled(translation)
+        self.decoding_area.setVisible(info.offers(Capability.SENTENCE))  # nothing to type for kernel regression
+        self.exports.flipbook_action.setEnabled(info.offers(Capability.DECODER))
         self.device_label.setText(info.device)
         self.step_time_label.clear()
         self.decoding_area.forget_forcing()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from attnviz.core.layout import Capability
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.figures.attention import AttentionView
 from attnviz.i18n import tr
@@ -44,7 +45,7 @@ class DecodingRequests(SessionBase):
         self._pending_force = None
         self._encoded_text = text
         loaded = self.loaded
-        if loaded is None or not loaded.is_translation or not text.strip():
+        if loaded is None or not loaded.offers(Capability.DECODER) or not text.strip():
             self._encoding = False
             self._pending_to_end = run and loaded is None and bool(text.strip())
             self._publish(text=text, source=None, steps=(), position=-1)
@@ -173,7 +174,7 @@ class DecodingRequests(SessionBase):
     def _force(self, plan: list[str | None], keep: int, to_end: bool) -> None:
         """Keep the first ``keep`` steps, then decode one step per entry of ``plan`` (a token to force, or
         None: the model's own choice), then on to the end if ``to_end``; show the last step."""
-        if not self._state.is_translation or not self._state.text.strip():
+        if not self._state.decodes or not self._state.text.strip():
             return
         if self._encoded_text != self._state.text:
             self.encode()
@@ -209,7 +210,7 @@ class DecodingRequests(SessionBase):
 
     def _decode(self, count: int | None) -> None:
         """Decode ``count`` more steps (None: to the end) of the current sentence."""
-        if self._encoded_text != self._state.text and self._state.is_translation:
+        if self._encoded_text != self._state.text and self._state.decodes:
             self.encode()  # typed since the last encoding: decode what the field says now
         decoding = self._decoding
         if decoding is None:

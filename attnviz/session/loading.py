@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from attnviz.core.kinds import AttentionKind
+from attnviz.core.layout import Capability
 from attnviz.core.results import KernelFit
 from attnviz.i18n import tr
 from attnviz.session.state import ModelInfo
@@ -34,7 +35,7 @@ def load_model(path: Path, device_name: str, fall_back: bool) -> tuple[LoadedMod
         name, chosen = "auto", pick_device("auto")
         notice = tr("{error}. Using {device} instead.").format(error=error, device=chosen)
     loaded = load_checkpoint(path, chosen)
-    kernel = None if loaded.is_translation else explain(cast(KernelRegressionModel, loaded.model))
+    kernel = explain(cast(KernelRegressionModel, loaded.model)) if loaded.offers(Capability.KERNEL) else None
     return loaded, model_info(loaded, str(chosen), notice), kernel, name
 
 
@@ -74,7 +75,7 @@ def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
         described = describe_positions(cast(Any, loaded.model).hf, c.architecture)
         table = described.table
     layers = heads = 0  # of the cross-attention (the Scoring panel's pickers), as the model says
-    if kind.is_translation:
+    if kind.sequence_layout.offers(Capability.DECODER):
         cross = cast("TranslationModel", loaded.model).attention_modules(AttentionKind.CROSS)
         layers, heads = len(cross), int(getattr(cross[0], "num_heads", 1)) if cross else 0
         heads = int(c.num_heads) if kind.hugging_face else heads  # (Llama's modules do not say)

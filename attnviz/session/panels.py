@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from attnviz.core.computation import QueryComputation
 from attnviz.core.kinds import AttentionKind
+from attnviz.core.layout import Capability
 from attnviz.core.results import BatchDecoding, Comparison, KernelFit
 from attnviz.figures.book import BookEntry, BookFigure
 from attnviz.i18n import tr
@@ -33,7 +34,7 @@ class PanelRequests(SessionBase):
         While one fit runs, newer requests replace each other: a dragged query point costs one fit
         at a time, and the last position always gets drawn.
         """
-        if self.loaded is None or self.loaded.model_kind.family != "regression":
+        if self.loaded is None or not self.loaded.offers(Capability.KERNEL):
             return
         self._latest.one_at_a_time(KERNEL, lambda _ticket: self._fit_kernel_now(kernel, bandwidth, query))
 
@@ -41,7 +42,7 @@ class PanelRequests(SessionBase):
         """Start the fit, for the latest load: dropped if another model is asked for or loaded before it
         arrives. Returns whether it started (not for a model that is no kernel regression)."""
         loaded = self.loaded
-        if loaded is None or loaded.model_kind.family != "regression":
+        if loaded is None or not loaded.offers(Capability.KERNEL):
             return False
         ticket = self._latest.current(LOAD)
 
@@ -122,7 +123,7 @@ class PanelRequests(SessionBase):
             from attnviz.session.loading import refuse_other_tokenizer
 
             other = load_checkpoint(Path(path), device)
-            if not other.is_translation:
+            if not other.offers(Capability.DECODER):
                 raise ValueError(tr("{name} is a {kind} model: only translation models compare").format(
                     name=Path(path).name, kind=other.kind))
             if shown is not None and (shown.src_vocab is None or shown.tgt_vocab is None):  # (nothing it reads)
@@ -178,7 +179,7 @@ class PanelRequests(SessionBase):
         """Greedy-decode ``texts`` as one padded batch; the result is published as ``state.batch``."""
         loaded = self.loaded
         texts = [text for text in texts if text.strip()]
-        if loaded is None or not loaded.is_translation:
+        if loaded is None or not loaded.offers(Capability.DECODER):
             self.listener.error(tr("Load a translation model to decode a batch."))
             return
         if len(texts) < 2:

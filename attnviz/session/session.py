@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from attnviz.core.layout import Capability
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import KernelFit
 from attnviz.figures.attention import AttentionView
@@ -71,10 +72,10 @@ class Session(DecodingRequests, PanelRequests):
             self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
                           position=-1, batch=None, computation=None)
             restoring = self._restoring
-            if restoring is not None and restoring.kernel is not None and not self.loaded.is_translation:
+            if restoring is not None and restoring.kernel is not None and self.loaded.offers(Capability.KERNEL):
                 self._restoring = None
                 self.fit_kernel(restoring.kernel.kernel, restoring.kernel.bandwidth, restoring.kernel.query)
-            if self.loaded.is_translation and self._state.text.strip():
+            if self.loaded.offers(Capability.SENTENCE) and self._state.text.strip():
                 self.encode(run=self._pending_to_end)
 
         def failed(error: BaseException) -> None:
@@ -146,7 +147,7 @@ class Session(DecodingRequests, PanelRequests):
         if state.kernel is not None:
             kernel = SavedKernel(state.kernel.kernel, state.kernel.bandwidth, state.kernel.query)
         plan = tuple(step.token if step.forced else None for step in state.steps) if not state.stale else ()
-        return SavedSession(model.path, model.sha256, state.text if state.is_translation else "", state.beam_size,
+        return SavedSession(model.path, model.sha256, state.text if state.reads_sentence else "", state.beam_size,
                             plan, state.position if plan else -1, state.view, kernel)
 
     def restore(self, saved: SavedSession, checkpoint: Path) -> None:
@@ -158,7 +159,7 @@ class Session(DecodingRequests, PanelRequests):
         if model is None or model.path.resolve() != checkpoint.resolve() or (
                 saved.checkpoint_sha256 and model.sha256 != saved.checkpoint_sha256):
             self.load(checkpoint)  # (its encoding follows the load; the saved steps follow the encoding)
-        elif saved.kernel is not None and not self._state.is_translation:
+        elif saved.kernel is not None and not self._state.reads_sentence:
             self._restoring = None
             self.fit_kernel(saved.kernel.kernel, saved.kernel.bandwidth, saved.kernel.query)
         elif saved.sentence.strip():

@@ -11,7 +11,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from attnviz.core.computation import QueryComputation
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.kinds import KINDS, AttentionKind
+from attnviz.core.layout import Capability, SequenceLayout
 from attnviz.core.results import BatchDecoding, Comparison, DecodeStep, EncodedSource, KernelFit, PositionalDescription
 from attnviz.figures.attention import AttentionView
 from attnviz.figures.book import BookFigure
@@ -22,7 +23,7 @@ class ModelInfo:
     """What the views need to know about the loaded model."""
 
     kind: str
-    family: str  # "translation" or "regression" (attnviz.core.kinds)
+    family: str  # "translation" or "regression" (attnviz.core.kinds; views ask ``layout`` instead)
     path: Path
     device: str
     parameters: int
@@ -47,6 +48,14 @@ class ModelInfo:
         if self.training.get("source") == "Hugging Face" and self.training.get("name"):
             return str(self.training["name"]).rsplit("/", 1)[-1]
         return self.path.stem
+
+    @property
+    def layout(self) -> SequenceLayout:
+        """How its attention is laid out: what views ask (its capabilities, its kinds' names)."""
+        return KINDS[self.kind].sequence_layout
+
+    def offers(self, capability: Capability) -> bool:
+        return self.layout.offers(capability)
 
     @property
     def label(self) -> str:
@@ -88,13 +97,19 @@ class SessionState:
         return self.steps[self.position] if 0 <= self.position < len(self.steps) else None
 
     @property
-    def is_translation(self) -> bool:
-        return self.model is not None and self.model.family == "translation"
+    def reads_sentence(self) -> bool:
+        """The model on show reads a typed sentence (not kernel regression's points)."""
+        return self.model is not None and self.model.offers(Capability.SENTENCE)
+
+    @property
+    def decodes(self) -> bool:
+        """The model on show decodes step by step (a translation model)."""
+        return self.model is not None and self.model.offers(Capability.DECODER)
 
     @property
     def shown_source(self) -> EncodedSource | None:
         """The encoding to draw: none once the sentence has been emptied."""
-        return self.source if self.is_translation and self.text.strip() else None
+        return self.source if self.reads_sentence and self.text.strip() else None
 
     @property
     def finished(self) -> bool:
@@ -108,7 +123,7 @@ class SessionState:
     @property
     def can_step(self) -> bool:
         """Step makes sense: a translation model, a sentence, and a step to decode or to re-show."""
-        return self.is_translation and bool(self.text.strip()) and (
+        return self.decodes and bool(self.text.strip()) and (
             self.stale or not self.finished or self.position + 1 < len(self.steps))
 
     @property
@@ -117,7 +132,7 @@ class SessionState:
 
     @property
     def can_reset(self) -> bool:
-        return self.is_translation and bool(self.text.strip())
+        return self.decodes and bool(self.text.strip())
 
     @property
     def can_back(self) -> bool:

@@ -79,7 +79,7 @@ class HFCausal(nn.Module):
 
     def search_rules(self, src: Tensor, src_valid_lens: Tensor, max_len: int, beam_size: int) -> SearchRules:
         """Decode as the library's ``generate`` does (:mod:`attnviz.core.hf.generation`)."""
-        return library_rules(self.hf, src, src_valid_lens, max_len, beam_size, decoder_only=True,
+        return library_rules(self.hf, src, src_valid_lens, max_len, beam_size, continues_prompt=True,
                              start_id=self.pad_id, pad_id=self.pad_id)
 
     def _ordered(self, calls: list[AttentionCall]) -> list[AttentionCall]:

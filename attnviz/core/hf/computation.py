@@ -128,7 +128,7 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
     attention computed (a decoder-only model's source view is its self-attention: ``asked`` is what the
     user asked for and is what the result says)."""
     model = loaded.model
-    decoder_only = loaded.model_kind.decoder_only
+    layout = loaded.layout
     module = model.attention_modules(kind)[layer]
     parts = _heads(module, head)
     model.to(device).eval()
@@ -142,13 +142,13 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
     own = [c for c in calls if c.module is module]
     source_tokens, query_tokens = tuple(source_tokens), tuple(query_tokens)
     prompt = len(source_tokens)
-    if kind is AttentionKind.ENCODER_SELF:
+    shared = 1 if loaded.model_kind.prompt_predicts else 0  # (the first query is the prompt's last position)
+    if kind is not AttentionKind.DECODER_SELF:
         query_row, key_tokens = query_index, source_tokens
-    elif decoder_only:  # one sequence: the prompt, then each generated token (the first query is the prompt's last)
-        query_row, key_tokens = prompt - 1 + query_index, source_tokens + query_tokens[1:]
     else:
-        query_row, key_tokens = query_index, source_tokens if kind is AttentionKind.CROSS else query_tokens
-    cross = kind is AttentionKind.CROSS and not decoder_only
+        query_row = layout.answer_first_row(prompt, shared) + query_index
+        key_tokens = layout.answer_keys(source_tokens, query_tokens, shared)
+    cross = kind is AttentionKind.CROSS  # (a decoder-only model's source view arrives here as its self-attention)
     if not inputs.hidden or len(own) <= (0 if kind is AttentionKind.ENCODER_SELF else query_index):
         raise RuntimeError(f"the {kind.value} module of layer {layer + 1} was not called as decoding calls it")
     hidden = _numpy(torch.cat(inputs.hidden, dim=1)[0])  # every position this module has seen, in order
@@ -177,7 +177,7 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
     if bias is not None:  # T5: a learned number per head and relative distance, added to every score
         scores = scores + bias
     positions = np.arange(len(key_tokens))
-    causal = kind is AttentionKind.DECODER_SELF or decoder_only
+    causal = kind is AttentionKind.DECODER_SELF or layout.source_causal
     visible = positions <= query_row if causal else np.ones(len(key_tokens), bool)
     weights = masked_softmax(scores, visible)
     recorded = _recorded(own, query_row if kind is AttentionKind.ENCODER_SELF else query_index, kind)
@@ -193,7 +193,7 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
     if bias is not None:
         score_words = tr("s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d").format(
             row=query_row)
-    if asked is AttentionKind.CROSS and decoder_only:  # (a decoder-only model is causal)
+    if asked is not kind:  # the source view, computed as the self-attention it is part of
         weights_words = tr("α = softmax(s) over visible keys (causal mask: j ≤ {row}; the source view is keys "
                            "1–{prompt})").format(row=query_row, prompt=prompt)
     elif causal:

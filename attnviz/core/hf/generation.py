@@ -20,7 +20,7 @@ from attnviz.core.search_rules import SearchRules
 
 
 def library_rules(model: Any, src: Tensor, src_valid_lens: Tensor, max_new_tokens: int, beam_size: int, *,
-                  decoder_only: bool, start_id: int, pad_id: int) -> SearchRules:
+                  continues_prompt: bool, start_id: int, pad_id: int) -> SearchRules:
     """The rules ``model.generate(..., num_beams=beam_size, max_new_tokens=max_new_tokens, do_sample=False)``
     decodes ``src`` (B, S) right-padded, valid lengths (B,) by."""
     from attnviz.core.hf.causal import left_padded
@@ -28,7 +28,7 @@ def library_rules(model: Any, src: Tensor, src_valid_lens: Tensor, max_new_token
     config, _ = model._prepare_generation_config(None, do_sample=False, num_beams=beam_size)
     prefixes: list[list[int]]
     inputs: dict[str, Tensor] = {}  # (what generate's processors see of the input: a prompt's padding)
-    if decoder_only:  # the prompt, left-padded to the batch's width, as generate pads a batch
+    if continues_prompt:  # the prompt, left-padded to the batch's width, as generate pads a batch
         ids, inputs["attention_mask"] = left_padded(src, src_valid_lens, pad_id)
         prefixes, width = ids.tolist(), int(src.shape[1])
     else:

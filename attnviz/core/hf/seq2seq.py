@@ -70,7 +70,7 @@ class HFEncoderDecoder(nn.Module):
 
     def search_rules(self, src: Tensor, src_valid_lens: Tensor, max_len: int, beam_size: int) -> SearchRules:
         """Decode as the library's ``generate`` does (:mod:`attnviz.core.hf.generation`)."""
-        return library_rules(self.hf, src, src_valid_lens, max_len, beam_size, decoder_only=False,
+        return library_rules(self.hf, src, src_valid_lens, max_len, beam_size, continues_prompt=False,
                              start_id=self.start_id, pad_id=self.pad_id)
 
     def _of_kind(self, calls: list[AttentionCall], kind: AttentionKind) -> list[AttentionCall]:

@@ -11,6 +11,7 @@ from dataclasses import replace
 from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.kinds import AttentionKind
+from attnviz.core.layout import ENCODER_DECODER, SequenceLayout
 from attnviz.core.results import EncodedSource
 from attnviz.figures.attention import (
     AttentionView,
@@ -33,9 +34,6 @@ from attnviz.session import Session, SessionState, changed
 
 COMPUTING_GRID = N_("Computing all heads…")
 
-
-SOURCE_VIEW_NOTE = N_("Source view: the answer's self-attention weights on the prompt, not renormalised: "
-                      "a row sums to the prompt's share (the rest is on the answer).")
 
 class AttentionPanel(QtWidgets.QWidget):
     """Shows the attention matrix the state's view options select, for the session state it was last given."""
@@ -72,7 +70,7 @@ class AttentionPanel(QtWidgets.QWidget):
         self.stack.addWidget(self.grid)
         self.readout = QtWidgets.QLabel(" ")
         self.readout.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.note = QtWidgets.QLabel(tr(SOURCE_VIEW_NOTE))  # how a decoder-only model's source view is normalised
+        self.note = QtWidgets.QLabel()  # what the layout says of the kind on show (a decoder-only model's source view)
         self.note.setWordWrap(True)
         self.note.hide()
         self.controls = QtWidgets.QWidget()  # (hidden in the lecture view: keys change layer and head there)
@@ -84,7 +82,7 @@ class AttentionPanel(QtWidgets.QWidget):
         layout.addWidget(self.note)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.readout)
-        self._set_kinds(list(AttentionKind), prompt=False)
+        self._set_kinds(list(AttentionKind), ENCODER_DECODER)
 
         self.kind_box.currentIndexChanged.connect(self._on_selector_changed)
         self.layer_box.valueChanged.connect(self._on_selector_changed)
@@ -156,7 +154,9 @@ class AttentionPanel(QtWidgets.QWidget):
             self.heatmap.show_figure(empty_figure(self._empty_message(state)))
             self.heatmap.highlight_row(None)
             return
-        self.note.setVisible(source.prompt and view.kind is AttentionKind.CROSS and self.controls.isVisibleTo(self))
+        note = source.layout.kind_note(view.kind)
+        self.note.setText(note)
+        self.note.setVisible(bool(note) and self.controls.isVisibleTo(self))
         hint = tr(FIRST_STEP_HINT) if state.step is None and view.kind is not AttentionKind.ENCODER_SELF else ""
         self.heatmap.set_hint(hint)
         self.grid.hint = hint
@@ -207,7 +207,7 @@ class AttentionPanel(QtWidgets.QWidget):
         controls = (self.kind_box, self.layer_box, self.head_box, self.all_heads, self.scores, self.show_masked)
         blocked = [control.blockSignals(True) for control in controls]
         if source is not None:
-            self._set_kinds(available_kinds(source), source.prompt)
+            self._set_kinds(available_kinds(source), source.layout)
         index = self.kind_box.findData(view.kind.value)
         if index >= 0 and index != self.kind_box.currentIndex():
             self.kind_box.setCurrentIndex(index)
@@ -246,9 +246,9 @@ class AttentionPanel(QtWidgets.QWidget):
         box.blockSignals(was)
 
     # -- handlers ---------------------------------------------------------------------------
-    def _set_kinds(self, kinds: list[AttentionKind], prompt: bool) -> None:
-        """Offer ``kinds``, named as the model calls them (prompt: a decoder-only model's names)."""
-        labels = [kind.label(prompt) for kind in kinds]  # (label() translates)
+    def _set_kinds(self, kinds: list[AttentionKind], layout: SequenceLayout) -> None:
+        """Offer ``kinds``, named as the model's layout calls them."""
+        labels = [layout.kind_label(kind) for kind in kinds]  # (kind_label() translates)
         if [self.kind_box.itemText(i).lower() for i in range(self.kind_box.count())] == labels \
                 and [self.kind_box.itemData(i) for i in range(self.kind_box.count())] == [k.value for k in kinds]:
             return

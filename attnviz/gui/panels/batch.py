@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from attnviz.core.kinds import AttentionKind, kind_named
+from attnviz.core.kinds import AttentionKind
+from attnviz.core.layout import ENCODER_DECODER, SequenceLayout
 from attnviz.core.results import BatchDecoding
 from attnviz.figures.attention import matrix_figure, select, shown_index
 from attnviz.figures.panels import batch_padding_figure
@@ -39,7 +40,7 @@ class BatchPanel(QtWidgets.QWidget):
         self.row_box.setPrefix(tr("sentence "))
         self.row_box.setRange(1, 1)
         self.kind_box = QtWidgets.QComboBox()
-        self._fill_kinds(prompt=False)
+        self._fill_kinds(ENCODER_DECODER)
         self.kind_box.setToolTip(tr("Which attention of the chosen sentence to show"))
         self.padding = Heatmap(colour_bar=False)
         self.attention = Heatmap()
@@ -67,7 +68,7 @@ class BatchPanel(QtWidgets.QWidget):
             self.model_name = new.model.name if new.model is not None else ""
             has_encoder = new.model is not None and AttentionKind.ENCODER_SELF in new.model.attention
             self.kind_box.setVisible(has_encoder)
-            self._fill_kinds(new.model is not None and kind_named(new.model.kind).decoder_only)
+            self._fill_kinds(new.model.layout if new.model is not None else ENCODER_DECODER)
         if changed(old, new, "batch", "model"):
             self.batch = new.batch
             if new.batch is None:  # (another model was loaded): nothing of the old batch stays on show
@@ -98,7 +99,7 @@ class BatchPanel(QtWidgets.QWidget):
         valid, width = batch.valid_lens[row], len(source.tokens)
         if valid < width:
             padded = [i + 1 for i, real in enumerate(source.padding_mask) if not real]
-            if source.prompt:
+            if source.layout.pads_left:
                 note = tr("Valid length {valid} of {width}: keys {first}–{last} are <pad> (a decoder-only model pads "
                           "on the left: every answer starts in the same column), masked before the softmax (weight "
                           "exactly 0, grey). Same numbers as decoding it alone.")
@@ -111,13 +112,13 @@ class BatchPanel(QtWidgets.QWidget):
                 width=width)
         self.caption.setText(f"→ {' '.join(step.output_tokens)}\n{note}")
 
-    def _fill_kinds(self, prompt: bool) -> None:
-        """Offer the kinds a row can show, named as the model calls them (prompt: a decoder-only model)."""
+    def _fill_kinds(self, layout: SequenceLayout) -> None:
+        """Offer the kinds a row can show, named as the model's layout calls them."""
         current = self.kind_box.currentData()
         self.kind_box.blockSignals(True)
         self.kind_box.clear()
         for kind in SHOWN_KINDS:
-            self.kind_box.addItem(kind.label(prompt), kind.value)
+            self.kind_box.addItem(layout.kind_label(kind), kind.value)
         self.kind_box.setCurrentIndex(max(0, self.kind_box.findData(current)))
         self.kind_box.blockSignals(False)
 

@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.checkpoint_file import checkpoint_kind
 from attnviz.core.kinds import KINDS
+from attnviz.core.layout import Capability
 from attnviz.figures.compare import comparison_figures, comparison_grid
 from attnviz.figures.spec import GridSpec
 from attnviz.gui import file_dialogs
@@ -42,7 +43,7 @@ class ComparePanel(QtWidgets.QWidget):
         self.model_box.addItem(tr(NONE), "")
         for path in shipped_models():
             kind = KINDS.get(checkpoint_kind(path))
-            if kind is not None and kind.is_translation:  # (the registry says which kinds translate)
+            if kind is not None and kind.sequence_layout.offers(Capability.DECODER):  # (those that translate)
                 self.model_box.addItem(path.stem, str(path))
         self.model_box.addItem(tr(OTHER), OTHER)
         self.model_box.addItem(tr(OTHER_HF), OTHER_HF)

@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.computation import QueryComputation
 from attnviz.core.kinds import AttentionKind
+from attnviz.core.layout import ENCODER_DECODER
 from attnviz.figures.computation import SIGNED_MAP, Stage, computation_stages, computation_title
 from attnviz.figures.panels import MASK_MAP
 from attnviz.gui.heatmap import Heatmap
@@ -155,8 +156,8 @@ class ComputationPanel(QtWidgets.QWidget):
         controls = (self.kind_box, self.layer_box, self.head_box, self.query_box)
         for control in controls:
             control.blockSignals(True)
-        prompt = source is not None and source.prompt  # (a decoder-only model names its kinds its own way)
-        labels = [k.label(prompt) for k in kinds]
+        layout = source.layout if source is not None else ENCODER_DECODER  # (each layout names its kinds)
+        labels = [layout.kind_label(k) for k in kinds]
         if [self.kind_box.itemData(i) for i in range(self.kind_box.count())] != [k.value for k in kinds] \
                 or [self.kind_box.itemText(i).lower() for i in range(self.kind_box.count())] != labels:
             current = kind.value if kind is not None else (self.kind_box.currentData() or AttentionKind.CROSS.value)

@@ -118,9 +118,7 @@ class PositionalPanel(QtWidgets.QWidget):
             self._on_dims_edit_finished()
             self.sentence_length = -1  # re-outline on the new table
         source, step = new.shown_source, new.step
-        length = len(source.tokens) if source is not None else 0  # 0: no outline
-        if source is not None and source.prompt and step is not None:  # decoder-only: the whole sequence so far
-            length += len(step.query_tokens)
+        length = source.layout.positions(source, step) if source is not None else 0  # 0: no outline
         if length != self.sentence_length:
             self.sentence_length = length
             self._mark_sentence()

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from PySide6 import QtWidgets
 
+from attnviz.core.layout import ENCODER_DECODER
 from attnviz.figures.rollout import ROLLOUT_METHOD, encoder_rollout_figure, source_attribution_figure
 from attnviz.figures.spec import FigureSpec, empty_figure
 from attnviz.gui.heatmap import Heatmap
@@ -56,10 +57,9 @@ class RolloutPanel(QtWidgets.QWidget):
         self.state = new
         if changed(old, new, "shown_source"):
             source = new.shown_source
-            prompt = source is not None and source.prompt  # a decoder-only model: one sequence, its layers
-            set_numbered(self.encoder_layer, tr("prompt layers 1–{n}") if prompt else tr("encoder layers 1–{n}"))
-            set_numbered(self.decoder_layer,
-                         tr("source view after layers 1–{n}") if prompt else tr("decoder layer {n}"))
+            words = (source.layout if source is not None else ENCODER_DECODER).words
+            set_numbered(self.encoder_layer, tr(words.source_layers))
+            set_numbered(self.decoder_layer, tr(words.traced_layers))
             layers = source.encoder_weights.shape[0] if source is not None and source.encoder_weights is not None else 1
             self._set_range(self.encoder_layer, layers, follow_last=True)
             for heatmap in (self.encoder, self.attribution):  # a new sentence: its rollout is not known yet

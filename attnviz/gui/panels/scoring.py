@@ -113,7 +113,7 @@ class ScoringPanel(QtWidgets.QWidget):
         far, the English and then the answer (its scores are one self-attention row)."""
         if source is None:
             return ()
-        return source.tokens + step.query_tokens if source.prompt and step is not None else source.tokens
+        return source.layout.scoring_keys(source, step)
 
     def refresh(self) -> None:
         step, source = self.step, self.source
@@ -121,7 +121,7 @@ class ScoringPanel(QtWidgets.QWidget):
             self.scores = np.zeros(0, np.float32)
             self.caption.setText(tr("Step the decoder to see the scores of its current query."))
         else:
-            rows = step.self_scores if source.prompt and step.self_scores is not None else step.cross_scores
+            rows = source.layout.scoring_rows(step)
             layer = min(self.layer_box.value() - 1, rows.shape[0] - 1)
             head = min(self.head_box.value() - 1, rows.shape[1] - 1)
             self.scores = rows[layer, head, -1]  # the newest query row (S,), or (S + T,) for decoder-only
@@ -151,9 +151,7 @@ class ScoringPanel(QtWidgets.QWidget):
                           "weights renormalize.").format(position=valid + 1)
             else:
                 note = tr("No key is masked (the real valid length).")
-            caption = tr("Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a "
-                         "decoder-only model has one self-attention.") if self.source.prompt \
-                else tr("Query “{query}” at step {step}. {note}")
+            caption = tr(self.source.layout.words.scoring_caption)
             self.caption.setText(caption.format(query=query, step=(shown_index(self.step) or 0) + 1, note=note))
 
     def _on_valid_len_value_changed(self, _value: int) -> None:

@@ -1,0 +1,405 @@
+"""Sequence layouts: how one family of models lays out its attention, owned once (numpy only, no torch, no Qt).
+
+A model's decoding records the same arrays whatever its family (:class:`~attnviz.core.results.EncodedSource`'s
+``encoder_*``, each :class:`~attnviz.core.results.DecodeStep`'s ``self_*`` and ``cross_*``), but what they
+mean differs: an encoder–decoder's encoder reads the source in both directions; a decoder-only model's
+"encoder" arrays are the causal self-attention of its prompt and its steps' self-attention spans the prompt
+and the answer, one sequence. The layout chosen when a model loads (from its registry record,
+``ModelKind.layout``) answers every question a view would otherwise ask a family flag: which attention kinds
+there are and their names, the tokens of each axis, the masks, the dividers, how to pick one matrix or a whole
+stack, and which windows (capabilities) apply.
+Shapes: L layers, H heads, S source (prompt) tokens, T decoder queries, N positions of one sequence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+
+from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.rollout import rollout, source_attribution
+from attnviz.i18n import N_, tr
+
+if TYPE_CHECKING:
+    from attnviz.core.results import DecodeStep, EncodedSource
+
+
+class Capability(Enum):
+    """What a model offers the window; each panel names the capabilities it needs (``gui/docks.py``)."""
+
+    SENTENCE = "sentence"  # it reads a typed sentence and shows its attention
+    DECODER = "decoder"  # it decodes step by step: beams, batches, compare, teacher forcing, flip-books
+    KERNEL = "kernel"  # Nadaraya–Watson kernel regression: points, a kernel and a bandwidth
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """One matrix of attention: values (Q, K); masked (Q, K) True where attention was not allowed; divider:
+    rows before it are the prompt's (0: no divider); overlap: 1 where the answer's first query is the prompt's
+    last row (:func:`overlap`)."""
+
+    values: np.ndarray
+    rows: tuple[str, ...]
+    cols: tuple[str, ...]
+    masked: np.ndarray
+    divider: int = 0
+    overlap: int = 0
+
+
+@dataclass(frozen=True)
+class Traced:
+    """Rollout traced to the source words: values (Q, S) with its axes, title and masked keys (``tr()``-ed)."""
+
+    values: np.ndarray
+    rows: tuple[str, ...]
+    cols: tuple[str, ...]
+    masked: np.ndarray
+    title: str
+    row_axis: str
+    col_axis: str
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a layout calls its parts, marked with ``N_`` (``tr()`` them where shown)."""
+
+    source_rollout: str = N_("Attention rollout, encoder {layers} (heads averaged, + I for the residual)")
+    source_queries: str = N_("queries (encoder output)")
+    source_layers: str = N_("encoder layers 1–{n}")
+    traced_layers: str = N_("decoder layer {n}")
+    mask_title: str = N_("Causal mask at step {step}")
+    mask_rows: str = N_("queries")
+    source_where: str = N_("the encoder of this {kind}")
+    scoring_caption: str = N_("Query “{query}” at step {step}. {note}")
+
+
+class SequenceLayout:
+    """The encoder–decoder layout (Transformer, RNNs, Marian, BART, T5): the base every other layout refines.
+
+    The encoder's self-attention (S, S) reads the whole source; the decoder's self-attention (T, T) is causal
+    over its own queries; cross-attention (T, S) reads the encoder's output.
+    """
+
+    name: ClassVar[str] = "encoder-decoder"
+    capabilities: ClassVar[frozenset[Capability]] = frozenset({Capability.SENTENCE, Capability.DECODER})
+    dock_group: ClassVar[str] = "translation"  # the docks a user closed are remembered per group
+    pads_left: ClassVar[bool] = False  # a batch pads its sentences on the left (as generate does)
+    words: ClassVar[Words] = Words()
+    kind_names: ClassVar[dict[AttentionKind, str]] = {}  # kinds this layout names its own way
+    source_causal: ClassVar[bool] = False  # the source's own self-attention is causal (a prompt)
+
+    def __repr__(self) -> str:
+        return f"<{self.name} layout>"
+
+    def offers(self, capability: Capability) -> bool:
+        return capability in self.capabilities
+
+    def kind_label(self, kind: AttentionKind) -> str:
+        """What the window and the figures call ``kind`` for this layout (translated)."""
+        return tr(self.kind_names.get(kind, kind.value))
+
+    def kind_note(self, kind: AttentionKind) -> str:
+        """A sentence the Attention panel shows beside ``kind`` ("": nothing to say)."""
+        return ""
+
+    def kinds(self, source: EncodedSource) -> list[AttentionKind]:
+        """The kinds a model recorded: an RNN has no self-attention, only cross."""
+        if source.encoder_weights is None:
+            return [AttentionKind.CROSS]
+        return [AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS]
+
+    def computed_kind(self, kind: AttentionKind) -> AttentionKind:
+        """The kind whose modules compute ``kind``'s rows (a decoder-only model's source view is its
+        self-attention's)."""
+        return kind
+
+    def answer_keys(self, source_tokens: tuple[str, ...], query_tokens: tuple[str, ...],
+                    shared: int = 0) -> tuple[str, ...]:
+        """The keys of the decoder's self-attention: its own queries so far. shared: 1 where the answer's
+        first query is the source's last position (a model without a separator), else 0."""
+        return query_tokens
+
+    def answer_first_row(self, source_length: int, shared: int = 0) -> int:
+        """Where the answer's first query is among the queries a self-attention module received (0: first)."""
+        return 0
+
+    def source_masked(self, source: EncodedSource) -> np.ndarray:
+        """(S, S) bool: True where the source's own self-attention was not allowed (padding keys)."""
+        size = len(source.tokens)
+        return np.broadcast_to(~source.padding_mask[None, :], (size, size))
+
+    def divider(self, kind: AttentionKind, source: EncodedSource) -> int:
+        """Rows of ``kind``'s maps before a divider line (0: none)."""
+        return 0
+
+    def stack(self, kind: AttentionKind, source: EncodedSource, step: DecodeStep | None,
+              scores: bool = False) -> Matrix:
+        """All layers and heads of one kind: values (L, H, Q, K), with its row and column tokens and masked (Q, K)."""
+        src = source.tokens
+        if kind is AttentionKind.ENCODER_SELF:
+            if source.encoder_weights is None or source.encoder_scores is None:
+                raise ValueError(tr("this model has no encoder self-attention"))
+            values = source.encoder_scores if scores else source.encoder_weights
+            return Matrix(values, src, src, self.source_masked(source), self.divider(kind, source))
+        if step is None:
+            width = len(src) if kind is AttentionKind.CROSS else 0
+            layers = source.encoder_weights.shape[0] if source.encoder_weights is not None else 1
+            heads = source.encoder_weights.shape[1] if source.encoder_weights is not None else 1
+            return Matrix(np.zeros((layers, heads, 0, width), np.float32), (), src if width else (),
+                          np.zeros((0, width), bool))
+        queries = step.query_tokens
+        if kind is AttentionKind.CROSS:
+            values = step.cross_scores if scores else step.cross_weights
+            masked = np.broadcast_to(~source.padding_mask[None, :], (len(queries), len(src)))
+            return Matrix(values, queries, src, masked)
+        if step.self_weights is None or step.self_scores is None:
+            raise ValueError(tr("this model has no decoder self-attention"))
+        return self._self_stack(source, step, scores)
+
+    def _self_stack(self, source: EncodedSource, step: DecodeStep, scores: bool) -> Matrix:
+        assert step.self_weights is not None and step.self_scores is not None
+        values = step.self_scores if scores else step.self_weights
+        return Matrix(values, step.query_tokens, step.query_tokens, ~step.causal_mask)
+
+    def extent(self, kind: AttentionKind, source: EncodedSource, step: DecodeStep | None) -> tuple[int, int]:
+        """(L, H) of :meth:`stack`'s stack for ``kind``, read off the recorded arrays (nothing is built)."""
+        if kind is AttentionKind.ENCODER_SELF or step is None:
+            weights = source.encoder_weights
+            if weights is None:
+                if kind is AttentionKind.ENCODER_SELF:
+                    raise ValueError(tr("this model has no {kind}").format(kind=self.kind_label(kind)))
+                return 1, 1
+            return int(weights.shape[0]), int(weights.shape[1])
+        weights = step.cross_weights if kind is AttentionKind.CROSS else step.self_weights
+        if weights is None:
+            raise ValueError(tr("this model has no decoder self-attention"))
+        return int(weights.shape[0]), int(weights.shape[1])
+
+    def matrix(self, kind: AttentionKind, layer: int, head: int, source: EncodedSource, step: DecodeStep | None,
+               scores: bool = False) -> Matrix:
+        """One layer and head (0-based, clamped to what exists) of ``kind``: values (Q, K)."""
+        layers, heads = self.extent(kind, source, step)
+        layer, head = min(max(layer, 0), layers - 1), min(max(head, 0), heads - 1)
+        whole = self.stack(kind, source, step, scores)
+        return Matrix(whole.values[layer, head], whole.rows, whole.cols, np.asarray(whole.masked), whole.divider,
+                      whole.overlap)
+
+    def step_mask(self, source: EncodedSource, step: DecodeStep) -> Matrix:
+        """The causal mask the decoder's self-attention applied at ``step``: (Q, K) float, 1 where allowed."""
+        return Matrix(step.causal_mask.astype(np.float32), step.query_tokens, step.query_tokens,
+                      np.zeros(step.causal_mask.shape, bool))
+
+    def scoring_keys(self, source: EncodedSource, step: DecodeStep | None) -> tuple[str, ...]:
+        """The keys the newest query scores in the Scoring panel."""
+        return source.tokens
+
+    def scoring_rows(self, step: DecodeStep) -> np.ndarray:
+        """(L, H, T, K): the score rows whose newest row the Scoring panel draws."""
+        return step.cross_scores
+
+    def positions(self, source: EncodedSource, step: DecodeStep | None) -> int:
+        """How many positions of the positional encoding the model has used for the source (the Positional
+        panel marks them)."""
+        return len(source.tokens)
+
+    def share_of_source(self, values: np.ndarray) -> np.ndarray:
+        """Cross-attention rows (…, S) as Compare draws them: already a whole."""
+        return values
+
+    def traced(self, source: EncodedSource, step: DecodeStep, source_flows: np.ndarray, layer: int | None) -> Traced:
+        """The decoder's head-averaged cross-attention of ``layer`` (None: the last) carried through the encoder's
+        full rollout ``source_flows`` (L, S, S): (T, S), each output step traced back to source words."""
+        attribution = source_attribution(step.cross_weights, source_flows[-1])  # (L_dec, T, S)
+        layer = clamp(attribution.shape[0], layer)
+        values = attribution[layer].astype(np.float32)
+        return Traced(values, step.query_tokens, source.tokens,
+                      np.broadcast_to(~source.padding_mask[None, :], values.shape),
+                      tr("Source attribution at step {step}: decoder layer {layer} cross-attention "
+                         "(heads averaged) × encoder rollout, {layers}").format(
+                          step=len(step.query_tokens), layer=layer + 1, layers=span(source_flows.shape[0] - 1)),
+                      tr("decoder queries"), tr("source tokens"))
+
+
+class DecoderOnlyLayout(SequenceLayout):
+    """One causal sequence, prompt then answer (attnviz's decoder-only model, GPT-2, Llama, Qwen2).
+
+    The source's arrays hold the prompt's causal self-attention (S, S); each step's self-attention rows span the
+    prompt and the answer so far, (T, S + T) (S + T − 1 without a separator, see :func:`overlap`). Put together
+    they are the whole sequence's self-attention (N, N). Its cross-attention is the *source view*: the English
+    columns of those rows, not renormalised. A batch pads on the left.
+    """
+
+    name = "decoder-only"
+    pads_left = True
+    words = Words(source_rollout=N_("Attention rollout, prompt {layers} (heads averaged, + I for the residual)"),
+                  source_queries=N_("queries (prompt positions)"), source_layers=N_("prompt layers 1–{n}"),
+                  traced_layers=N_("source view after layers 1–{n}"),
+                  mask_title=N_("Prompt | answer causal mask, step {step}"), mask_rows=N_("positions"),
+                  source_where=N_("the prompt of this {kind}"),
+                  scoring_caption=N_("Query “{query}” at step {step}. {note} Its keys are the English and the "
+                                     "answer so far: a decoder-only model has one self-attention."))
+    kind_names: ClassVar[dict[AttentionKind, str]] = {
+        AttentionKind.ENCODER_SELF: N_("prompt self-attention"),
+        AttentionKind.DECODER_SELF: N_("self-attention (prompt + answer)"), AttentionKind.CROSS: N_("source view")}
+    source_causal = True
+
+    def computed_kind(self, kind: AttentionKind) -> AttentionKind:
+        return AttentionKind.DECODER_SELF if kind is AttentionKind.CROSS else kind
+
+    def answer_keys(self, source_tokens: tuple[str, ...], query_tokens: tuple[str, ...],
+                    shared: int = 0) -> tuple[str, ...]:
+        return source_tokens + query_tokens[shared:]  # (the prompt's positions, then the answer's)
+
+    def answer_first_row(self, source_length: int, shared: int = 0) -> int:
+        return source_length - shared  # (the prompt's S positions come first: the answer's rows after them)
+
+    def kind_note(self, kind: AttentionKind) -> str:
+        if kind is not AttentionKind.CROSS:
+            return ""
+        return tr("Source view: the answer's self-attention weights on the prompt, not renormalised: "
+                  "a row sums to the prompt's share (the rest is on the answer).")
+
+    def source_masked(self, source: EncodedSource) -> np.ndarray:
+        return super().source_masked(source) | ~np.tri(len(source.tokens), dtype=bool)  # the prompt reads causally
+
+    def divider(self, kind: AttentionKind, source: EncodedSource) -> int:
+        return len(source.tokens) if kind is AttentionKind.DECODER_SELF else 0
+
+    def _self_stack(self, source: EncodedSource, step: DecodeStep, scores: bool) -> Matrix:
+        tokens = sequence_tokens(source, step)
+        return Matrix(sequence_maps(source, step, scores), tokens, tokens, ~sequence_mask(source, step),
+                      len(source.tokens), overlap(source, step))
+
+    def extent(self, kind: AttentionKind, source: EncodedSource, step: DecodeStep | None) -> tuple[int, int]:
+        if kind is AttentionKind.DECODER_SELF and step is not None:  # the prompt's arrays: the sequence's depth
+            if source.encoder_weights is None:
+                raise ValueError(tr("this model has no {kind}").format(kind=self.kind_label(kind)))
+            return int(source.encoder_weights.shape[0]), int(source.encoder_weights.shape[1])
+        return super().extent(kind, source, step)
+
+    def matrix(self, kind: AttentionKind, layer: int, head: int, source: EncodedSource, step: DecodeStep | None,
+               scores: bool = False) -> Matrix:
+        if kind is not AttentionKind.DECODER_SELF or step is None:
+            return super().matrix(kind, layer, head, source, step, scores)
+        layers, heads = self.extent(kind, source, step)  # only this matrix of the whole sequence is put together
+        layer, head = min(max(layer, 0), layers - 1), min(max(head, 0), heads - 1)
+        tokens = sequence_tokens(source, step)
+        return Matrix(sequence_maps(source, step, scores, layer, head), tokens, tokens, ~sequence_mask(source, step),
+                      len(source.tokens), overlap(source, step))
+
+    def step_mask(self, source: EncodedSource, step: DecodeStep) -> Matrix:
+        tokens = sequence_tokens(source, step)
+        mask = sequence_mask(source, step)
+        return Matrix(mask.astype(np.float32), tokens, tokens, np.zeros(mask.shape, bool), len(source.tokens))
+
+    def scoring_keys(self, source: EncodedSource, step: DecodeStep | None) -> tuple[str, ...]:
+        return source.tokens + step.query_tokens if step is not None else source.tokens
+
+    def scoring_rows(self, step: DecodeStep) -> np.ndarray:
+        return step.self_scores if step.self_scores is not None else step.cross_scores
+
+    def positions(self, source: EncodedSource, step: DecodeStep | None) -> int:
+        return len(sequence_tokens(source, step)) if step is not None else len(source.tokens)
+
+    def share_of_source(self, values: np.ndarray) -> np.ndarray:
+        """The source view's rows made a whole: the English share of each row, renormalised."""
+        if not values.size:
+            return values
+        sums = values.sum(axis=-1, keepdims=True)
+        return np.where(sums > 0, values / np.where(sums > 0, sums, 1), 0).astype(np.float32)
+
+    def traced(self, source: EncodedSource, step: DecodeStep, source_flows: np.ndarray, layer: int | None) -> Traced:
+        """Rollout over the whole sequence after ``layer``, the answer's rows cut to the English columns: (T, S),
+        the share of each answer position that flows from each English word (the rest flows from the answer)."""
+        flows = rollout(sequence_maps(source, step))  # (L, S + T, S + T)
+        layer = clamp(flows.shape[0], layer)
+        width = len(source.tokens)
+        values = flows[layer, width - overlap(source, step):, :width].astype(np.float32)  # the answer's T rows
+        return Traced(values, step.query_tokens, source.tokens,
+                      np.broadcast_to(~source.padding_mask[None, :], values.shape),
+                      tr("Source view of the rollout at step {step}, {layers}: the share from each prompt token"
+                         ).format(step=len(step.query_tokens), layers=span(layer)),
+                      tr("answer positions"), tr("prompt tokens"))
+
+
+class RegressionLayout(SequenceLayout):
+    """Kernel regression: no sentence, no tokens; the window draws its points and kernel."""
+
+    name = "regression"
+    capabilities = frozenset({Capability.KERNEL})
+    dock_group = "regression"
+
+
+ENCODER_DECODER = SequenceLayout()
+LAYOUTS: dict[str, SequenceLayout] = {layout.name: layout for layout in (
+    ENCODER_DECODER, DecoderOnlyLayout(), RegressionLayout())}
+
+
+def layout_named(name: str) -> SequenceLayout:
+    """The layout called ``name`` (a registry record's ``layout``); KeyError names the known ones."""
+    try:
+        return LAYOUTS[name]
+    except KeyError:
+        raise KeyError(f"unknown sequence layout {name!r} (known: {', '.join(LAYOUTS)})") from None
+
+
+def clamp(count: int, layer: int | None) -> int:
+    """The 0-based layer to show of ``count``: the last one when None, else clamped to what exists."""
+    return count - 1 if layer is None else min(max(layer, 0), count - 1)
+
+
+def span(layer: int) -> str:
+    """'layer 1' or 'layers 1–3' (1-based, layer is 0-based)."""
+    return tr("layer {layer}").format(layer=1) if layer == 0 else tr("layers 1–{last}").format(last=layer + 1)
+
+
+# -- one sequence, prompt then answer --------------------------------------------------------------------------
+# A decoder-only decoding records the prompt's self-attention once (``EncodedSource.encoder_*``, (L, H, S, S)) and,
+# per step, the answer's rows over the prompt and the answer so far (``DecodeStep.self_*``, (L, H, T, S + T)).
+# A model without a separator (a Hugging Face decoder-only model) has no ``<bos>`` row: its first query is the
+# prompt's last position, so the two overlap by one row and the sequence is S + T − 1 long.
+
+def overlap(source: EncodedSource, step: DecodeStep | None) -> int:
+    """1 where the answer's first query is the prompt's last position (no separator), else 0 (read from the
+    width of the step's keys: S + T with a ``<bos>`` row, S + T − 1 without)."""
+    if step is None or step.self_weights is None:
+        return 0
+    return len(source.tokens) + len(step.query_tokens) - step.self_weights.shape[-1]
+
+
+def sequence_tokens(source: EncodedSource, step: DecodeStep | None) -> tuple[str, ...]:
+    """The positions: the English, then ``<bos>`` (where the model has one) and the answer so far."""
+    return (*source.tokens, *(step.query_tokens[overlap(source, step):] if step is not None else ()))
+
+
+def sequence_mask(source: EncodedSource, step: DecodeStep | None) -> np.ndarray:
+    """(N, N) bool over the N sequence positions, True where a position may attend: causal, never to the
+    prompt's padding."""
+    size = len(sequence_tokens(source, step))
+    keys = np.concatenate([source.padding_mask, np.ones(size - len(source.tokens), bool)])
+    return np.tri(size, dtype=bool) & keys[None, :]
+
+
+def sequence_maps(source: EncodedSource, step: DecodeStep | None, scores: bool = False,
+                  layer: int | None = None, head: int | None = None) -> np.ndarray:
+    """The whole sequence's self-attention weights (or pre-softmax scores), (L, H, N, N) over its N positions
+    (:func:`sequence_tokens`); with ``layer`` and ``head`` only that matrix, (N, N) (what one view shows: the
+    others are not put together). Cells above the diagonal are 0 (never computed)."""
+    prompt = source.encoder_scores if scores else source.encoder_weights
+    if prompt is None:
+        raise ValueError(tr("this model records no prompt self-attention"))
+    answer = None if step is None else (step.self_scores if scores else step.self_weights)
+    if layer is not None and head is not None:
+        prompt = prompt[layer: layer + 1, head: head + 1]
+        answer = None if answer is None else answer[layer: layer + 1, head: head + 1]
+    width = prompt.shape[-1]
+    rows = 0 if answer is None else answer.shape[2]
+    first = width - overlap(source, step)  # the sequence row of the answer's first query
+    out = np.zeros((*prompt.shape[:2], first + rows, first + rows), np.float32)
+    out[:, :, :width, :width] = prompt
+    if answer is not None:
+        out[:, :, first:, :] = answer
+    return out[0, 0] if layer is not None and head is not None else out
