@@ -12,7 +12,7 @@ import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from attnviz.core import limits
 from attnviz.core.attention_kind import AttentionKind
@@ -54,6 +54,7 @@ class ModelKind:
     hugging_face: bool = False  # a transformers model opened from its folder (its own modules and tokenizer)
     trainable: bool = True  # ``attnviz train`` can train it (a Hugging Face model is opened, not trained here)
     prompt_predicts: bool = False  # no separator: the prompt's last token is the query of the first new token
+    stepping: str = "attnviz.core.stepping:DecodeSession"  # module:class that steps through one sentence
 
     @property
     def sequence_layout(self) -> SequenceLayout:
@@ -77,6 +78,14 @@ class ModelKind:
     @property
     def config_cls(self) -> type:
         return getattr(importlib.import_module(self.module), self.config_class)
+
+    @property
+    def stepping_cls(self) -> type:
+        """The class that steps through one sentence with a loaded model of this kind: constructed as
+        ``cls(loaded, device, beam_size=…)``, then ``encode(text)``, ``step(force=None)``, ``rewind(count)``,
+        ``prefetch()``, ``target_id(token)``, ``steps``, ``finished`` (:class:`attnviz.core.stepping.DecodeSession`)."""
+        module, name = self.stepping.split(":")
+        return cast(type, getattr(importlib.import_module(module), name))
 
     @property
     def model_cls(self) -> type:

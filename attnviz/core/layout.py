@@ -31,7 +31,8 @@ class Capability(Enum):
     """What a model offers the window; each panel names the capabilities it needs (``gui/docks.py``)."""
 
     SENTENCE = "sentence"  # it reads a typed sentence and shows its attention
-    DECODER = "decoder"  # it decodes step by step: beams, batches, compare, teacher forcing, flip-books
+    STEPS = "steps"  # Step / Run / Back walk through its steps, each with a top-5; flip-books; saved sessions
+    DECODER = "decoder"  # it translates: cross-attention, beams, batches, Compare, the Scoring and Computation views
     KERNEL = "kernel"  # Nadaraya–Watson kernel regression: points, a kernel and a bandwidth
 
 
@@ -84,7 +85,8 @@ class SequenceLayout:
     """
 
     name: ClassVar[str] = "encoder-decoder"
-    capabilities: ClassVar[frozenset[Capability]] = frozenset({Capability.SENTENCE, Capability.DECODER})
+    capabilities: ClassVar[frozenset[Capability]] = frozenset({Capability.SENTENCE, Capability.STEPS,
+                                                              Capability.DECODER})
     dock_group: ClassVar[str] = "translation"  # the docks a user closed are remembered per group
     pads_left: ClassVar[bool] = False  # a batch pads its sentences on the left (as generate does)
     words: ClassVar[Words] = Words()

@@ -497,7 +497,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.build_docks()
         self._fill_device_menu(info.devices)
         self.decoding_area.setVisible(info.offers(Capability.SENTENCE))  # nothing to type for kernel regression
-        self.exports.flipbook_action.setEnabled(info.offers(Capability.DECODER))
+        self.exports.flipbook_action.setEnabled(info.offers(Capability.STEPS))
         self.device_label.setText(info.device)
         self.step_time_label.clear()
         self.decoding_area.forget_forcing()

@@ -45,7 +45,7 @@ class DecodingRequests(SessionBase):
         self._pending_force = None
         self._encoded_text = text
         loaded = self.loaded
-        if loaded is None or not loaded.offers(Capability.DECODER) or not text.strip():
+        if loaded is None or not loaded.offers(Capability.STEPS) or not text.strip():
             self._encoding = False
             self._pending_to_end = run and loaded is None and bool(text.strip())
             self._publish(text=text, source=None, steps=(), position=-1)
@@ -54,9 +54,7 @@ class DecodingRequests(SessionBase):
         beam = self._state.beam_size
 
         def job() -> tuple[DecodeSession, EncodedSource]:
-            from attnviz.core.stepping import DecodeSession
-
-            decoding = DecodeSession(loaded, loaded.device, beam_size=beam)
+            decoding = loaded.model_kind.stepping_cls(loaded, loaded.device, beam_size=beam)
             return decoding, decoding.encode(text)
 
         def done(result: tuple[DecodeSession, EncodedSource]) -> None:

@@ -75,7 +75,7 @@ class Session(DecodingRequests, PanelRequests):
             if restoring is not None and restoring.kernel is not None and self.loaded.offers(Capability.KERNEL):
                 self._restoring = None
                 self.fit_kernel(restoring.kernel.kernel, restoring.kernel.bandwidth, restoring.kernel.query)
-            if self.loaded.offers(Capability.SENTENCE) and self._state.text.strip():
+            if self.loaded.offers(Capability.STEPS) and self._state.text.strip():
                 self.encode(run=self._pending_to_end)
 
         def failed(error: BaseException) -> None:

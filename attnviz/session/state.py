@@ -103,8 +103,8 @@ class SessionState:
 
     @property
     def decodes(self) -> bool:
-        """The model on show decodes step by step (a translation model)."""
-        return self.model is not None and self.model.offers(Capability.DECODER)
+        """The model on show steps through its sentence (Step, Run, Back, the top-5)."""
+        return self.model is not None and self.model.offers(Capability.STEPS)
 
     @property
     def shown_source(self) -> EncodedSource | None:
