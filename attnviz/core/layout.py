@@ -34,6 +34,7 @@ class Capability(Enum):
     STEPS = "steps"  # Step / Run / Back walk through its steps, each with a top-5; flip-books; saved sessions
     DECODER = "decoder"  # it translates: cross-attention, beams, batches, Compare, the Scoring and Computation views
     KERNEL = "kernel"  # Nadaraya–Watson kernel regression: points, a kernel and a bandwidth
+    MASKS = "masks"  # it guesses masked words: each step fills one (``attnviz fill-mask``)
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,13 @@ class SequenceLayout:
     def divider(self, kind: AttentionKind, source: EncodedSource) -> int:
         """Rows of ``kind``'s maps before a divider line (0: none)."""
         return 0
+
+    def current_row(self, kind: AttentionKind, rows: int, step: DecodeStep | None) -> int | None:
+        """The row of a ``rows``-row map of ``kind`` that the step on show predicted from (None: none): a decoder's
+        newest query; the encoder's rows are all read at once."""
+        if kind is AttentionKind.ENCODER_SELF or not rows:
+            return None
+        return rows - 1 if step is None or step.focus is None else step.focus
 
     def stack(self, kind: AttentionKind, source: EncodedSource, step: DecodeStep | None,
               scores: bool = False) -> Matrix:
@@ -327,6 +335,87 @@ class DecoderOnlyLayout(SequenceLayout):
                       tr("answer positions"), tr("prompt tokens"))
 
 
+class EncoderOnlyLayout(SequenceLayout):
+    """One sentence, or a pair, read in both directions by every layer (BERT, DistilBERT, RoBERTa, attnviz's own).
+
+    It has self-attention only, (S, S) per layer and head. A *step* fills one mask: the step holds the attention
+    of the sentence it predicted from (``DecodeStep.self_*``, (L, H, S, S) over ``query_tokens``, the sentence
+    with the masks before it filled in) and ``focus``, the row of the mask it filled; before the first step the
+    views show the source's encoding. A pair's second sentence starts after the first separator (``segments``).
+    """
+
+    name = "encoder-only"
+    capabilities = frozenset({Capability.SENTENCE, Capability.STEPS, Capability.MASKS})
+    dock_group = "encoder-only"
+    kind_names: ClassVar[dict[AttentionKind, str]] = {AttentionKind.ENCODER_SELF: N_("self-attention")}
+    words = Words(source_rollout=N_("Attention rollout, {layers} (heads averaged, + I for the residual)"),
+                  source_queries=N_("queries (positions)"), source_layers=N_("layers 1–{n}"),
+                  traced_layers=N_("the mask's rollout after layers 1–{n}"),
+                  mask_title=N_("Attention mask at step {step}: every real token sees every other (no causal mask)"),
+                  mask_rows=N_("positions"), source_where=N_("the layers of this {kind}"))
+
+    def kinds(self, source: EncodedSource) -> list[AttentionKind]:
+        return [AttentionKind.ENCODER_SELF]
+
+    @staticmethod
+    def _encoded(source: EncodedSource, step: DecodeStep | None
+                 ) -> tuple[np.ndarray | None, np.ndarray | None, tuple[str, ...]]:
+        """(weights, scores, tokens) of the sentence on show: the step's (as it was when it predicted), else the
+        source's."""
+        if step is not None and step.self_weights is not None:
+            return step.self_weights, step.self_scores, step.query_tokens
+        return source.encoder_weights, source.encoder_scores, source.tokens
+
+    def divider(self, kind: AttentionKind, source: EncodedSource) -> int:
+        """Where the pair's second sentence starts (0: one sentence)."""
+        if source.segments is None or not source.segments.any():
+            return 0
+        return int(np.argmax(source.segments > 0))
+
+    def current_row(self, kind: AttentionKind, rows: int, step: DecodeStep | None) -> int | None:
+        return None if step is None else step.focus
+
+    def stack(self, kind: AttentionKind, source: EncodedSource, step: DecodeStep | None,
+              scores: bool = False) -> Matrix:
+        weights, score_values, tokens = self._encoded(source, step)
+        values = score_values if scores else weights
+        if kind is not AttentionKind.ENCODER_SELF or values is None:
+            raise ValueError(tr("this model has no {kind}").format(kind=self.kind_label(kind)))
+        return Matrix(values, tokens, tokens, self.source_masked(source), self.divider(kind, source))
+
+    def extent(self, kind: AttentionKind, source: EncodedSource, step: DecodeStep | None) -> tuple[int, int]:
+        weights = self._encoded(source, step)[0]
+        if kind is not AttentionKind.ENCODER_SELF or weights is None:
+            raise ValueError(tr("this model has no {kind}").format(kind=self.kind_label(kind)))
+        return int(weights.shape[0]), int(weights.shape[1])
+
+    def step_mask(self, source: EncodedSource, step: DecodeStep) -> Matrix:
+        """The attention mask: every real token sees every real token; padding keys are masked."""
+        allowed = ~np.asarray(self.source_masked(source))
+        tokens = self._encoded(source, step)[2]
+        return Matrix(allowed.astype(np.float32), tokens, tokens, np.zeros(allowed.shape, bool),
+                      self.divider(AttentionKind.ENCODER_SELF, source))
+
+    def scoring_keys(self, source: EncodedSource, step: DecodeStep | None) -> tuple[str, ...]:
+        return self._encoded(source, step)[2]
+
+    def scoring_rows(self, step: DecodeStep) -> np.ndarray:
+        return step.self_scores if step.self_scores is not None else step.cross_scores
+
+    def traced(self, source: EncodedSource, step: DecodeStep, source_flows: np.ndarray, layer: int | None) -> Traced:
+        """The rollout of the sentence the step predicted from, after ``layer``, at the mask's row: (1, S), how
+        much of what the model read at the mask flows from each token."""
+        weights, _, tokens = self._encoded(source, step)
+        assert weights is not None
+        flows = rollout(weights)  # (L, S, S)
+        layer = clamp(flows.shape[0], layer)
+        row = step.focus if step.focus is not None else 0
+        values = flows[layer, row: row + 1].astype(np.float32)
+        return Traced(values, (tokens[row],), tokens, np.broadcast_to(~source.padding_mask[None, :], values.shape),
+                      tr("Rollout at the mask (position {row}), {layers}: what the prediction reads from each token"
+                         ).format(row=row + 1, layers=span(layer)), tr("mask"), tr("tokens"))
+
+
 class RegressionLayout(SequenceLayout):
     """Kernel regression: no sentence, no tokens; the window draws its points and kernel."""
 
@@ -337,7 +426,7 @@ class RegressionLayout(SequenceLayout):
 
 ENCODER_DECODER = SequenceLayout()
 LAYOUTS: dict[str, SequenceLayout] = {layout.name: layout for layout in (
-    ENCODER_DECODER, DecoderOnlyLayout(), RegressionLayout())}
+    ENCODER_DECODER, DecoderOnlyLayout(), EncoderOnlyLayout(), RegressionLayout())}
 
 
 def layout_named(name: str) -> SequenceLayout:

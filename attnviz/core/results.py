@@ -30,6 +30,7 @@ class EncodedSource:
         each map's axes hold, which cells are masked. Views ask it, never the model's family.
     ids: the S ids the model read, where a subword tokenizer gave them (its tokens may not map back to
         them: a first word shown without its continuation mark); None for attnviz's own vocabularies.
+    segments: (S,) int, the segment of each token (0: sentence A, 1: sentence B of a pair), or None (one part).
     """
 
     text: str
@@ -41,6 +42,7 @@ class EncodedSource:
     padding_mask: np.ndarray
     layout: SequenceLayout = ENCODER_DECODER
     ids: tuple[int, ...] | None = None
+    segments: np.ndarray | None = None
 
 
 LENGTH_PENALTY = 0.75  # beam search ranks hypotheses by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)
@@ -124,6 +126,7 @@ class DecodeStep:
     beams: tuple[Beam, ...]
     seconds: float
     forced: bool = False  # the user made the decoder take ``token`` (teacher forcing), not its own choice
+    focus: int | None = None  # the query row this step predicted from (None: the newest, the last row)
 
     @property
     def ended(self) -> bool:

@@ -170,8 +170,7 @@ class AttentionPanel(QtWidgets.QWidget):
         self.stack.setCurrentWidget(self.heatmap)
         assert isinstance(named.spec, FigureSpec) and matrix is not None
         self.heatmap.show_figure(named.spec)
-        current_row = len(matrix.rows) - 1 if matrix.kind is not AttentionKind.ENCODER_SELF and matrix.rows else None
-        self.heatmap.highlight_row(current_row)
+        self.heatmap.highlight_row(source.layout.current_row(matrix.kind, len(matrix.rows), state.step))
 
     def _show_grid(self) -> None:
         """All heads: the grid figure and every head's colours are made on the worker (16 M cells for 8 × 2
