@@ -184,7 +184,8 @@ def attention_figure(source: EncodedSource, step: DecodeStep | None, view: Atten
                      model: str = "") -> tuple[NamedFigure, MatrixView | None]:
     """The figure the Attention panel shows for ``view`` (and Copy/Export write), with the matrix it
     shows (None for the all-heads grid)."""
-    kind = view.kind if view.kind in available_kinds(source) else AttentionKind.CROSS
+    kinds = available_kinds(source)
+    kind = view.kind if view.kind in kinds else kinds[-1]  # (the last a model offers: cross-attention if it has one)
     if view.all_heads:
         return grid_figure(kind, source, step, model, view.scores, view.show_masked), None
     matrix = select(kind, view.layer, view.head, source, step, view.scores)
