@@ -1,0 +1,155 @@
+"""Encoder-only Transformer (a small BERT; d2l 0.17 §14.8, d2l 1.0 §15.8) with a masked-language-model head.
+
+One sequence ``[CLS] w1 … wn [SEP]`` (padded on the right) under bidirectional self-attention: every position
+sees every real token of its sentence, and padding keys get weight exactly 0. The input is the sum of three
+learned tables, as in d2l's ``BERTEncoder``: token embeddings, segment embeddings (sentence A = 0, B = 1) and
+**learned** position embeddings (a ``(1, max_len, D)`` parameter, not the sinusoidal table of the
+translators). The blocks are post-norm, as d2l's ``TransformerEncoderBlock``: ``AddNorm(x, MHA(x))`` then
+``AddNorm(y, FFN(y))``, built from :class:`attnviz.core.attention.MultiHeadAttention` (with biases, as d2l's
+BERT) and :class:`attnviz.core.transformer.AddNorm` / :class:`~attnviz.core.transformer.PositionWiseFFN`.
+The MLM head is d2l's ``MaskLM``: Linear(D, D) – ReLU – LayerNorm(D) – Linear(D, V), read at the positions
+to predict only. There is no next-sentence head: the model is trained on masked words alone
+(:mod:`attnviz.training.mlm`).
+
+Two choices differ from d2l's code, both as the original BERT and the project's translators do: with
+``tie_output`` (the default) the head's last Linear shares its (V, D) weight with the token embedding (it keeps
+its own bias), and the token embedding is initialised N(0, 1/D) and multiplied by √D at the input (d2l: N(0, 1),
+unscaled; the same input scale at the start, and a tied output whose logits start near unit scale).
+
+Shapes: B batch, S padded sequence length, D width, H heads, Dh = D / H, L layers, P positions to predict per
+sentence, V vocabulary.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import cast
+
+import torch
+from torch import Tensor, nn
+
+from attnviz.core.attention import Attended, MultiHeadAttention
+from attnviz.core.transformer import AddNorm, PositionWiseFFN
+
+
+@dataclass(frozen=True)
+class EncoderOnlyConfig:
+    """Hyperparameters of :class:`EncoderOnly`.
+
+    At these defaults and the translators' English vocabulary with three tokens added (9,482) the model has
+    4,101,386 parameters: 8.2 MB as float16.
+    """
+
+    vocab_size: int
+    num_hiddens: int = 256
+    num_heads: int = 4
+    num_layers: int = 3
+    ffn_hiddens: int = 512
+    dropout: float = 0.1
+    max_len: int = 64  # learned position embeddings: the longest sequence, [CLS] and [SEP] included
+    type_vocab_size: int = 2  # segments (sentence A, sentence B), as d2l's BERT
+    tie_output: bool = True  # the MLM head's last layer shares the token embedding's weights (as BERT)
+
+
+@dataclass(frozen=True)
+class EncoderOnlyEncoding:
+    """What :meth:`EncoderOnly.encode` returns; unpacks as ``hidden, weights, scores``.
+
+    hidden: (B, S, D) the last block's output.
+    weights: (B, L, H, S, S) every layer's self-attention (query rows, key columns); each row sums to 1 over
+        the sentence's real tokens and is exactly 0 on padding keys.
+    scores: (B, L, H, S, S) the pre-softmax scores qᵀk / √Dh of the same cells (padding keys unmasked).
+    """
+
+    hidden: Tensor
+    weights: Tensor
+    scores: Tensor
+
+    def __iter__(self) -> Iterator[Tensor]:
+        return iter((self.hidden, self.weights, self.scores))
+
+
+class EncoderOnlyBlock(nn.Module):
+    """Post-norm encoder block: y = LN(x + MHA(x)), out = LN(y + FFN(y)) (d2l's TransformerEncoderBlock)."""
+
+    def __init__(self, c: EncoderOnlyConfig):
+        super().__init__()
+        self.attention = MultiHeadAttention(c.num_hiddens, c.num_heads, c.dropout, bias=True)
+        self.addnorm1 = AddNorm(c.num_hiddens, c.dropout)
+        self.ffn = PositionWiseFFN(c.num_hiddens, c.ffn_hiddens)
+        self.addnorm2 = AddNorm(c.num_hiddens, c.dropout)
+
+    def forward(self, x: Tensor, valid_lens: Tensor) -> tuple[Tensor, Attended]:
+        """x (B, S, D), valid_lens (B,) -> (B, S, D) and the self-attention (weights, scores (B, H, S, S))."""
+        attended = self.attention(x, x, x, valid_lens, need_scores=True)
+        y = self.addnorm1(x, attended.output)
+        return self.addnorm2(y, self.ffn(y)), attended
+
+
+class MaskLM(nn.Module):
+    """d2l's MaskLM head: the hidden states at the positions to predict -> logits over the vocabulary."""
+
+    def __init__(self, vocab_size: int, num_hiddens: int):
+        super().__init__()
+        self.dense = nn.Linear(num_hiddens, num_hiddens)
+        self.norm = nn.LayerNorm(num_hiddens)
+        self.output = nn.Linear(num_hiddens, vocab_size)
+
+    def forward(self, hidden: Tensor, positions: Tensor) -> Tensor:
+        """hidden (B, S, D), positions (B, P) column indices -> logits (B, P, V)."""
+        index = positions[:, :, None].expand(-1, -1, hidden.shape[-1])  # (B, P, D)
+        return self.output(self.norm(torch.relu(self.dense(torch.gather(hidden, 1, index)))))
+
+
+class EncoderOnly(nn.Module):
+    """A small BERT: :meth:`encode` for the hidden states and every layer's attention, :meth:`mlm_logits` for
+    the masked-word predictions, ``forward`` for both at once in training."""
+
+    def __init__(self, config: EncoderOnlyConfig):
+        super().__init__()
+        c = config
+        self.config = c
+        self.token_embedding = nn.Embedding(c.vocab_size, c.num_hiddens)
+        self.segment_embedding = nn.Embedding(c.type_vocab_size, c.num_hiddens)
+        self.pos_embedding = nn.Parameter(torch.randn(1, c.max_len, c.num_hiddens))  # learned, as d2l's
+        self.blocks = nn.ModuleList(EncoderOnlyBlock(c) for _ in range(c.num_layers))
+        self.mlm = MaskLM(c.vocab_size, c.num_hiddens)
+        nn.init.normal_(self.token_embedding.weight, std=c.num_hiddens**-0.5)  # x √D at the input: std 1
+        if c.tie_output:
+            self.mlm.output.weight = self.token_embedding.weight
+
+    def num_parameters(self) -> int:
+        return sum(p.numel() for p in self.parameters())
+
+    def attention_modules(self) -> list[MultiHeadAttention]:
+        """Each layer's self-attention module, first layer first."""
+        return [cast(EncoderOnlyBlock, block).attention for block in self.blocks]
+
+    def embed(self, tokens: Tensor, segments: Tensor) -> Tensor:
+        """tokens (B, S), segments (B, S) -> the first block's input (B, S, D)."""
+        width = tokens.shape[1]
+        if width > self.config.max_len:
+            raise ValueError(f"a sequence of {width} tokens exceeds max_len={self.config.max_len}")
+        scaled = self.token_embedding(tokens) * math.sqrt(self.config.num_hiddens)
+        return scaled + self.segment_embedding(segments) + self.pos_embedding[:, :width]
+
+    def encode(self, tokens: Tensor, segments: Tensor, valid_lens: Tensor) -> EncoderOnlyEncoding:
+        """tokens (B, S) right-padded ids, segments (B, S) 0/1, valid_lens (B,) real tokens per row ->
+        hidden (B, S, D), attention weights and scores (B, L, H, S, S)."""
+        x = self.embed(tokens, segments)
+        weights, scores = [], []
+        for block in self.blocks:
+            x, attended = block(x, valid_lens)
+            weights.append(attended.weights)
+            scores.append(cast(Tensor, attended.scores))
+        return EncoderOnlyEncoding(x, torch.stack(weights, dim=1), torch.stack(scores, dim=1))
+
+    def mlm_logits(self, hidden: Tensor, positions: Tensor) -> Tensor:
+        """hidden (B, S, D) from :meth:`encode`, positions (B, P) columns to predict -> logits (B, P, V)."""
+        return cast(Tensor, self.mlm(hidden, positions))
+
+    def forward(self, tokens: Tensor, segments: Tensor, valid_lens: Tensor, positions: Tensor) -> Tensor:
+        """Training: tokens, segments (B, S), valid_lens (B,), positions (B, P) -> MLM logits (B, P, V)."""
+        return self.mlm_logits(self.encode(tokens, segments, valid_lens).hidden, positions)
