@@ -155,7 +155,8 @@ class AttentionPanel(QtWidgets.QWidget):
             self.heatmap.highlight_row(None)
             return
         note = source.layout.kind_note(view.kind)
-        self.note.setText(note)
+        if note != self.note.text():  # (an unchanged label is not laid out again)
+            self.note.setText(note)
         self.note.setVisible(bool(note) and self.controls.isVisibleTo(self))
         hint = tr(FIRST_STEP_HINT) if state.step is None and view.kind is not AttentionKind.ENCODER_SELF else ""
         self.heatmap.set_hint(hint)
