@@ -19,6 +19,7 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.decoder import EncoderAttention, StepAttention
+from attnviz.core.hf import compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
 from attnviz.core.hf.generation import library_rules
 from attnviz.core.kinds import AttentionKind
@@ -88,14 +89,11 @@ class HFCausal(nn.Module):
 
     def _forward(self, ids: Tensor, mask: Tensor, positions: Tensor, kv: tuple[tuple[Tensor, Tensor], ...]
                  ) -> tuple[Tensor, tuple[tuple[Tensor, Tensor], ...], list[AttentionCall]]:
-        from transformers.cache_utils import DynamicCache
-
         with recording() as calls:
             out = self.hf(input_ids=ids, attention_mask=mask, position_ids=positions,
-                          past_key_values=DynamicCache(ddp_cache_data=kv or None), use_cache=True,
+                          past_key_values=compat.decoder_cache(kv), use_cache=True,
                           logits_to_keep=1)  # (the prompt's other positions predict nothing we use)
-        layers = out.past_key_values.layers
-        return out.logits[:, -1].float(), tuple((layer.keys, layer.values) for layer in layers), self._ordered(calls)
+        return out.logits[:, -1].float(), compat.keys_and_values(out.past_key_values), self._ordered(calls)
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
               ) -> tuple[CausalState, EncoderAttention | None]:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from attnviz.core.hf import compat
 from attnviz.core.results import PositionalDescription
 from attnviz.i18n import N_, tr
 
@@ -47,8 +48,7 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
         inv_freq = rotary.inv_freq.detach().to("cpu", torch.float64).numpy()
         positions = min(MAX_POSITIONS_DRAWN, int(getattr(model.config, "max_position_embeddings", 0) or 10**9))
         table, decay = rope_curves(inv_freq, positions, float(getattr(rotary, "attention_scaling", 1.0)))
-        parameters = getattr(model.config, "rope_parameters", None) or {}
-        theta = float(parameters.get("rope_theta") or getattr(model.config, "rope_theta", None) or 10000.0)
+        theta = compat.rope_base(model.config)
         kind = getattr(rotary, "rope_type", "default")
         if kind == "default":
             note = tr("{architecture} adds no positional encoding: RoPE rotates each query and key by its position "
@@ -89,9 +89,7 @@ def _relative_bias(model: Any, architecture: str) -> PositionalDescription:
     attention = model.encoder.block[0].layer[0].SelfAttention
     reach = min(int(attention.relative_attention_max_distance), MAX_POSITIONS_DRAWN // 2)
     distances = torch.arange(-reach, reach + 1)
-    buckets = attention._relative_position_bucket(distances, bidirectional=True,
-                                                  num_buckets=attention.relative_attention_num_buckets,
-                                                  max_distance=attention.relative_attention_max_distance)
+    buckets = compat.t5_buckets(attention, distances)
     table = attention.relative_attention_bias.weight.detach().to("cpu", torch.float32)[buckets].numpy()
     return PositionalDescription(
         N_("relative bias"), tr("{architecture} adds no position vectors: each head adds a learned number to the "

@@ -17,6 +17,7 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.decoder import EncoderAttention, StepAttention
+from attnviz.core.hf import compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
 from attnviz.core.hf.generation import library_rules
 from attnviz.core.kinds import AttentionKind
@@ -94,17 +95,14 @@ class HFEncoderDecoder(nn.Module):
              ) -> tuple[Tensor, Seq2SeqState, StepAttention | None]:
         """tokens (B,) -> the next token's logits (B, V) (raw: its search rules say so), the next state, the newest
         row's attention."""
-        from transformers.cache_utils import DynamicCache, EncoderDecoderCache
         from transformers.modeling_outputs import BaseModelOutput
 
-        cache = EncoderDecoderCache(DynamicCache(ddp_cache_data=state.self_kv or None), DynamicCache())
+        cache = compat.encoder_decoder_cache(state.self_kv)
         with recording() as calls:
             out = self.hf(encoder_outputs=BaseModelOutput(last_hidden_state=state.encoder_hidden),
                           attention_mask=state.encoder_mask, decoder_input_ids=tokens[:, None],
                           past_key_values=cache, use_cache=True)
-        layers = out.past_key_values.self_attention_cache.layers
-        next_state = Seq2SeqState(state.encoder_hidden, state.encoder_mask,
-                                  tuple((layer.keys, layer.values) for layer in layers))
+        next_state = Seq2SeqState(state.encoder_hidden, state.encoder_mask, compat.keys_and_values(out.past_key_values))
         logits = out.logits[:, -1].float()  # (raw: the library's rules normalise them, search_rules.SearchRules)
         if not need_attention:
             return logits, next_state, None
