@@ -1,7 +1,8 @@
 """transformers behind one fence (attnviz/core/hf/compat.py): no other module of attnviz names a private or internal
 name of the library; a release outside the tested range, or one lacking a name attnviz needs, is one sentence —
 the loader's refusal, ``attnviz translate``'s one line, the window's message — and where a name goes missing after
-a model is open, its use says that sentence instead of raising an AttributeError."""
+a model is open, its use says that sentence instead of raising an AttributeError. And the per-architecture
+knowledge the code reads instead of probing modules (the Architecture record) finds each model's own modules."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 transformers = pytest.importorskip("transformers")
@@ -17,8 +19,12 @@ import torch  # noqa: E402
 
 from attnviz.core.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
 from attnviz.core.hf import compat  # noqa: E402
+from attnviz.core.hf.folder import ARCHITECTURES  # noqa: E402
+from attnviz.core.kinds import AttentionKind  # noqa: E402
 from tests.helpers import WAIT_MS, run_cli  # noqa: E402
-from tests.hf_folders import TEXT, make_folder  # noqa: E402
+from tests.hf_folders import ENCODER_DECODER, FAMILIES, TEXT, make_folder  # noqa: E402
+
+ENC, DEC, CROSS = AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "attnviz"
 FENCE = PACKAGE / "core" / "hf" / "compat.py"
@@ -73,11 +79,12 @@ def test_the_check_catches_each_way_of_trespassing(tmp_path):
                       "processors = model._get_logits_processor(config)\n"
                       "cache = DynamicCache(ddp_cache_data=kv)\n"
                       "ends = getattr(config, '_eos_token_tensor')\n"
-                      "module = importlib.import_module('transformers.models.t5.modeling_t5')\n")
+                      "module = importlib.import_module('transformers.models.t5.modeling_t5')\n"
+                      "angles = kwargs['position_embeddings']\n")
     assert sorted(line.split(" ", 1)[1] for line in trespasses(sample)) == sorted([
         "imports from transformers.cache_utils", "imports transformers.masking_utils", "imports _private",
         "uses ._get_logits_processor", "passes ddp_cache_data=", "reads '_eos_token_tensor'",
-        "reads 'transformers.models.t5.modeling_t5'"])
+        "reads 'transformers.models.t5.modeling_t5'", "reads 'position_embeddings'"])
 
 
 def test_importing_the_fence_imports_no_transformers():
@@ -184,3 +191,46 @@ def test_a_name_gone_after_the_model_opened_is_the_sentence_not_an_attribute_err
     _one_sentence(str(error.value))
     assert "has no T5Attention._relative_position_bucket, which attnviz needs for T5's relative position bias" in \
         str(error.value)
+
+
+# The Architecture record (attnviz/core/hf/folder.py) says where a model's attention modules and positions are: it
+# finds the very modules and tables the code used to find by probing the modules' attributes.
+
+def _probed_modules(family: str, hf) -> dict:
+    """Each kind's modules where they are in transformers' classes (written out by hand)."""
+    if family == "t5":
+        return {ENC: [b.layer[0].SelfAttention for b in hf.encoder.block],
+                DEC: [b.layer[0].SelfAttention for b in hf.decoder.block],
+                CROSS: [b.layer[1].EncDecAttention for b in hf.decoder.block]}
+    if family in ENCODER_DECODER:
+        return {ENC: [layer.self_attn for layer in hf.model.encoder.layers],
+                DEC: [layer.self_attn for layer in hf.model.decoder.layers],
+                CROSS: [layer.encoder_attn for layer in hf.model.decoder.layers]}
+    causal = [block.attn for block in hf.transformer.h] if family == "gpt2" else [
+        layer.self_attn for layer in hf.model.layers]
+    return {ENC: causal, DEC: causal, CROSS: causal}
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_record_finds_the_models_own_attention_modules_and_positions(family, tmp_path):
+    from attnviz.core.hf.positional import MAX_POSITIONS_DRAWN, describe_positions
+
+    loaded = load_checkpoint(make_folder(family, tmp_path / family))
+    hf, record = loaded.model.hf, loaded.model.architecture
+    assert record is ARCHITECTURES[family]
+    for kind, modules in _probed_modules(family, hf).items():
+        assert [id(m) for m in loaded.model.attention_modules(kind)] == [id(m) for m in modules], kind
+    described = describe_positions(hf, record.name)
+    table = {"marian": lambda: hf.model.encoder.embed_positions.weight,
+             "bart": lambda: hf.model.encoder.embed_positions.weight[2:],  # (BART's two unused rows first)
+             "mbart": lambda: hf.model.encoder.embed_positions.weight[2:],
+             "gpt2": lambda: hf.transformer.wpe.weight}.get(family)
+    if table is not None:
+        assert described.kind == ("sinusoidal" if family == "marian" else "learned")
+        expected = table().detach().numpy()[:MAX_POSITIONS_DRAWN]
+        assert described.table is not None and np.array_equal(described.table, expected)
+    elif family == "t5":
+        assert described.kind == "relative bias" and described.table.shape[1] == hf.config.num_heads
+    else:
+        assert described.kind == "rotary (RoPE)"
+        assert np.array_equal(described.rope_frequencies, hf.model.rotary_emb.inv_freq.numpy().astype(np.float32))

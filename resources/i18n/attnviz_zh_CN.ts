@@ -14,7 +14,7 @@
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="114"/>
+        <location filename="../../attnviz/core/hf/computation.py" line="113"/>
         <source> (key/value head {group} of {groups}, shared by {count} query heads)</source>
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
@@ -721,11 +721,6 @@
         <location filename="../../attnviz/gui/panels/compare.py" line="143"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="71"/>
-        <source>attnviz does not know where {architecture} takes its positions from.</source>
-        <translation>attnviz 不知道 {architecture} 从何处获取位置信息。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="397"/>
@@ -1442,7 +1437,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/compat.py" line="42"/>
+        <location filename="../../attnviz/core/hf/compat.py" line="43"/>
         <source>decoding as generate does</source>
         <translation>按 generate 的规则解码</translation>
     </message>
@@ -2224,8 +2219,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="81"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="67"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="79"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="70"/>
         <source>learned</source>
         <translation>可学习</translation>
     </message>
@@ -2604,11 +2599,6 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="147"/>
         <source>Non-parametric pooling weights (test × train, Gaussian, h = 1)</source>
         <translation>非参数汇聚的权重（测试 × 训练，高斯核，h = 1）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="71"/>
-        <source>none</source>
-        <translation>无</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint_file.py" line="38"/>
@@ -3133,7 +3123,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="99"/>
+        <location filename="../../attnviz/core/hf/computation.py" line="104"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
@@ -3241,7 +3231,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/compat.py" line="43"/>
+        <location filename="../../attnviz/core/hf/compat.py" line="44"/>
         <source>recording attention</source>
         <translation>记录注意力</translation>
     </message>
@@ -3373,7 +3363,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RoPE 角度：m·θ_i 的 sin、cos，{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="62"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="65"/>
         <source>rotary (RoPE)</source>
         <translation>旋转（RoPE）</translation>
     </message>
@@ -3652,7 +3642,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="75"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="74"/>
         <source>sinusoidal</source>
         <translation>正弦</translation>
     </message>
@@ -3914,7 +3904,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/compat.py" line="44"/>
+        <location filename="../../attnviz/core/hf/compat.py" line="45"/>
         <source>T5's relative position bias</source>
         <translation>T5 的相对位置偏置</translation>
     </message>
@@ -4020,11 +4010,6 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/cli.py" line="837"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="107"/>
-        <source>the Computation view does not cover {name} modules</source>
-        <translation>计算过程视图不支持 {name} 模块</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="170"/>
@@ -4658,12 +4643,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer：训练曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/compat.py" line="124"/>
+        <location filename="../../attnviz/core/hf/compat.py" line="126"/>
         <source>transformers {version} has no {name}, which attnviz needs for {purpose}: opening Hugging Face models is unsupported with it (attnviz is tested with transformers {tested})</source>
         <translation>transformers {version} 没有 attnviz 用于{purpose}的 {name}：此版本不支持打开 Hugging Face 模型（attnviz 测试过的是 transformers {tested}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/compat.py" line="139"/>
+        <location filename="../../attnviz/core/hf/compat.py" line="141"/>
         <source>transformers {version} is installed, but attnviz is tested with transformers {tested} only: opening Hugging Face models is unsupported with it</source>
         <translation>已安装的是 transformers {version}，而 attnviz 只在 transformers {tested} 上测试过：此版本不支持打开 Hugging Face 模型</translation>
     </message>
@@ -5003,17 +4988,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>你自己的文件（TSV）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="75"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="74"/>
         <source>{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first half of the dimensions, cosines in the second: the book's interleaved columns, reordered).</source>
         <translation>{architecture} 将一张固定的正弦表加到嵌入上（前一半维度为正弦，后一半为余弦：即书中交错排列的列，重新排序）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="67"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="70"/>
         <source>{architecture} adds a learned table, one vector per position (wpe), to the token embeddings.</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量，即 wpe）加到词元嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="81"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="79"/>
         <source>{architecture} adds a learned table, one vector per position, to the embeddings (the encoder's is shown; the decoder has its own).</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到嵌入上（显示的是编码器的表；解码器有自己的表）。</translation>
     </message>
@@ -5023,12 +5008,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置向量：每个头为每一对查询–键的评分加上一个学习得到的数，按两者的距离选取（{buckets} 个桶之一：距离近时精确，远时按对数划分；绘制的是编码器的，解码器有自己的）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="54"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="57"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="58"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="61"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}, {scaling} scaling), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
@@ -5562,7 +5547,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="163"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="221"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
     </message>
@@ -5603,7 +5588,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="221"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="279"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -5638,12 +5623,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="121"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="179"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="135"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="193"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -5653,7 +5638,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="185"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="243"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
@@ -5718,7 +5703,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="114"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="172"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -5754,7 +5739,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="118"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="176"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -5849,7 +5834,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="126"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="184"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
@@ -5889,7 +5874,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="109"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="167"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -5949,7 +5934,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="123"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="181"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -5999,7 +5984,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="187"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="245"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
@@ -6009,7 +5994,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="203"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="261"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>

@@ -15,7 +15,8 @@ release to the next:
 * Marian's ``MarianSinusoidalPositionalEmbedding.create_weight``, replaced by the same table made faster
   (:func:`quick_marian_table`);
 * where a rotary embedding's base is (``config.rope_parameters`` since transformers 5, ``rope_theta`` before:
-  :func:`rope_base`).
+  :func:`rope_base`), and the keywords an attention module's ``forward`` is called with (``key_value_states``,
+  ``position_embeddings``: :func:`attention_inputs`).
 
 No other module of attnviz names one of them (tests/test_hf_compat.py checks). ``TESTED`` is the range of releases
 that the tests comparing attnviz with the library's own ``generate`` and ``output_attentions`` (tests/test_hf_*.py)
@@ -80,7 +81,8 @@ MARIAN_TABLE = Need("models.marian.modeling_marian", "MarianSinusoidalPositional
 NEEDS = (PREPARE_CONFIG, PREPARE_SPECIAL, PROCESSORS, CACHE_DATA, ENCODER_DECODER_CACHE, EAGER_MASK, T5_BUCKETS)
 # the names no other module of attnviz may use (tests/test_hf_compat.py)
 PRIVATE_NAMES = (*(need.name for need in (*NEEDS, END_TENSOR, MARIAN_TABLE)), "prompt_ignore_length", "cache_utils",
-                 "masking_utils", "modeling_marian", "modeling_t5", "rope_parameters", "rope_theta")
+                 "masking_utils", "modeling_marian", "modeling_t5", "rope_parameters", "rope_theta",
+                 "key_value_states", "position_embeddings")
 
 
 def _version_key(text: str) -> Any:
@@ -228,6 +230,14 @@ def register_attention(name: str, function: Callable[..., Any]) -> None:
     _require(EAGER_MASK, masking_utils)
     AttentionInterface.register(name, function)
     AttentionMaskInterface.register(name, masking_utils.eager_mask)
+
+
+def attention_inputs(args: tuple[Any, ...], kwargs: dict[str, Any], rotary: bool) -> tuple[Any, Any, Any]:
+    """What an attention module's ``forward`` was called with (a forward pre-hook's ``args`` and ``kwargs``): its
+    hidden states (B, Q, D), cross-attention's key/value states (B, S, D) or None, and, ``rotary``, its positions'
+    (cos, sin) (B, Q, d) (else None)."""
+    hidden = args[0] if args else kwargs["hidden_states"]
+    return hidden, kwargs.get("key_value_states"), kwargs["position_embeddings"] if rotary else None
 
 
 def t5_buckets(attention: Any, distances: Any) -> Any:

@@ -100,8 +100,8 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
         tokenizer = _tokenizer(transformers, folder)
         vocab = _vocab(folder, tokenizer, model, encoder_decoder)
     config = _view_config(folder, encoder_decoder)
-    adapter = (HFEncoderDecoder(model, config, vocab.bos_id, vocab.pad_id) if encoder_decoder
-               else HFCausal(model, config, vocab.pad_id))
+    adapter = (HFEncoderDecoder(model, config, vocab.bos_id, vocab.pad_id, folder.architecture) if encoder_decoder
+               else HFCausal(model, config, vocab.pad_id, folder.architecture))
     kind = "hf-seq2seq" if encoder_decoder else "hf-causal"
     training = {"architecture": folder.architecture.name, "source": "Hugging Face", "name": folder.name,
                 "output_limit_set_by": "folder" if folder_output_limit(folder, encoder_decoder) is not None

@@ -19,6 +19,7 @@ from torch import Tensor, nn
 from attnviz.core.decoder import EncoderAttention, StepAttention
 from attnviz.core.hf import compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
+from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import library_rules
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.search_rules import SearchRules
@@ -38,33 +39,34 @@ class Seq2SeqState:
                             tuple((k[index], v[index]) for k, v in self.self_kv))
 
 
-def attention_modules_of(model: Any) -> dict[AttentionKind, list[nn.Module]]:
-    """Each kind's attention module per layer: BART-like ``model.model.{encoder,decoder}.layers[i].self_attn``
-    and ``encoder_attn``; T5's ``model.{encoder,decoder}.block[i].layer[0].SelfAttention`` and
-    ``layer[1].EncDecAttention``."""
-    if hasattr(model, "model"):
-        encoder, decoder = model.model.encoder.layers, model.model.decoder.layers
-        return {AttentionKind.ENCODER_SELF: [layer.self_attn for layer in encoder],
-                AttentionKind.DECODER_SELF: [layer.self_attn for layer in decoder],
-                AttentionKind.CROSS: [layer.encoder_attn for layer in decoder]}
-    encoder, decoder = model.encoder.block, model.decoder.block
-    return {AttentionKind.ENCODER_SELF: [block.layer[0].SelfAttention for block in encoder],
-            AttentionKind.DECODER_SELF: [block.layer[0].SelfAttention for block in decoder],
-            AttentionKind.CROSS: [block.layer[1].EncDecAttention for block in decoder]}
+def attention_modules_of(model: Any, architecture: Architecture | None = None) -> dict[AttentionKind, list[nn.Module]]:
+    """Each kind's attention module per layer, where the model's record (``architecture``, else the model's own:
+    :func:`~attnviz.core.hf.folder.architecture_of`) says they are: BART-like
+    ``model.{encoder,decoder}.layers[i].self_attn`` and ``encoder_attn``; T5's
+    ``{encoder,decoder}.block[i].layer[0].SelfAttention`` and ``layer[1].EncDecAttention``."""
+    where = (architecture or architecture_of(model)).modules
+    assert where.encoder_blocks and where.encoder_self and where.cross  # (an encoder–decoder's record)
+    encoder, decoder = model.get_submodule(where.encoder_blocks), model.get_submodule(where.decoder_blocks)
+    return {AttentionKind.ENCODER_SELF: [block.get_submodule(where.encoder_self) for block in encoder],
+            AttentionKind.DECODER_SELF: [block.get_submodule(where.decoder_self) for block in decoder],
+            AttentionKind.CROSS: [block.get_submodule(where.cross) for block in decoder]}
 
 
 class HFEncoderDecoder(nn.Module):
     """attnviz's decoder interface (:mod:`attnviz.core.decoder`) over a transformers ``*ForConditionalGeneration``
-    (Marian, BART, mBART, T5: :func:`attention_modules_of`)."""
+    (Marian, BART, mBART, T5: :func:`attention_modules_of`). ``architecture``: its record (the folder's; else
+    found by the model's ``model_type``)."""
 
-    def __init__(self, model: Any, config: Any, start_id: int = 0, pad_id: int = 0):
+    def __init__(self, model: Any, config: Any, start_id: int = 0, pad_id: int = 0,
+                 architecture: Architecture | None = None):
         super().__init__()
         self.start_id, self.pad_id = start_id, pad_id  # the decoder's first input; the padding id
         register()
         model.set_attn_implementation(IMPLEMENTATION)
         self.hf = model.eval()
         self.config = config  # attnviz's view of it (max_src_len, max_tgt_len, layers, heads)
-        self._modules_of = attention_modules_of(model)
+        self.architecture = architecture or architecture_of(model)
+        self._modules_of = attention_modules_of(model, self.architecture)
 
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         return self._modules_of[kind]
