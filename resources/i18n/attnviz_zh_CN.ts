@@ -14,7 +14,7 @@
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="114"/>
+        <location filename="../../attnviz/core/hf/computation.py" line="113"/>
         <source> (key/value head {group} of {groups}, shared by {count} query heads)</source>
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
@@ -34,7 +34,7 @@
         <translation> 或 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="97"/>
+        <location filename="../../attnviz/gui/lecture.py" line="106"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
@@ -46,17 +46,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="347"/>
+        <location filename="../../attnviz/gui/main_window.py" line="351"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="302"/>
+        <location filename="../../attnviz/gui/main_window.py" line="306"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="342"/>
+        <location filename="../../attnviz/gui/main_window.py" line="346"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -66,7 +66,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="324"/>
+        <location filename="../../attnviz/gui/main_window.py" line="328"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -76,17 +76,17 @@
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="308"/>
+        <location filename="../../attnviz/gui/main_window.py" line="312"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="341"/>
+        <location filename="../../attnviz/gui/main_window.py" line="345"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="346"/>
+        <location filename="../../attnviz/gui/main_window.py" line="350"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -96,17 +96,17 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="361"/>
+        <location filename="../../attnviz/gui/main_window.py" line="365"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="49"/>
+        <location filename="../../attnviz/gui/lecture.py" line="58"/>
         <source>&amp;Lecture view</source>
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="365"/>
+        <location filename="../../attnviz/gui/main_window.py" line="369"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -116,47 +116,47 @@
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="293"/>
+        <location filename="../../attnviz/gui/main_window.py" line="297"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="72"/>
+        <location filename="../../attnviz/gui/lecture.py" line="81"/>
         <source>&amp;Play or pause</source>
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="357"/>
+        <location filename="../../attnviz/gui/main_window.py" line="361"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="299"/>
+        <location filename="../../attnviz/gui/main_window.py" line="303"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="318"/>
+        <location filename="../../attnviz/gui/main_window.py" line="322"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="306"/>
+        <location filename="../../attnviz/gui/main_window.py" line="310"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="294"/>
+        <location filename="../../attnviz/gui/main_window.py" line="298"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="300"/>
+        <location filename="../../attnviz/gui/main_window.py" line="304"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="332"/>
+        <location filename="../../attnviz/gui/main_window.py" line="336"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -172,7 +172,7 @@
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="175"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="488"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="485"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
@@ -204,12 +204,12 @@
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="527"/>
+        <location filename="../../attnviz/gui/main_window.py" line="532"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="524"/>
+        <location filename="../../attnviz/gui/main_window.py" line="529"/>
         <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
@@ -452,7 +452,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="530"/>
+        <location filename="../../attnviz/gui/main_window.py" line="535"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -462,7 +462,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="800"/>
+        <location filename="../../attnviz/gui/main_window.py" line="805"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -504,7 +504,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="311"/>
+        <location filename="../../attnviz/gui/main_window.py" line="315"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
@@ -529,7 +529,7 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="771"/>
+        <location filename="../../attnviz/gui/main_window.py" line="776"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
@@ -549,18 +549,18 @@
         <translation>小例子上的加性注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="102"/>
+        <location filename="../../attnviz/gui/lecture.py" line="111"/>
         <source>After the last step, play the next layer's map from the first step</source>
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="466"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="463"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="26"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="61"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="66"/>
         <source>agreement {percent:.0f} %</source>
         <translation>对齐一致率 {percent:.0f}%</translation>
     </message>
@@ -616,12 +616,12 @@
         <translation>参数 %(argument_name)s：%(message)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="492"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="489"/>
         <source>At step {step:,} the model answers {probe} with {answer}</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="490"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="487"/>
         <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
@@ -646,7 +646,7 @@
         <translation>注意力提示：单位矩阵注意力的权重（10 × 10）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="111"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="115"/>
         <source>Attention heads per layer (Transformer models); they must divide the width</source>
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
@@ -697,12 +697,12 @@
         <translation>注意力评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="78"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="76"/>
         <source>Attention weights of the query over training points</source>
         <translation>查询在训练样本上的注意力权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="156"/>
+        <location filename="../../attnviz/figures/panels.py" line="161"/>
         <source>Attention weights of the query x = {x:.2f} over the training points</source>
         <translation>查询 x = {x:.2f} 在训练样本上的注意力权重</translation>
     </message>
@@ -712,23 +712,18 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="535"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="532"/>
         <source>attnviz checkpoint (*.safetensors)</source>
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="620"/>
+        <location filename="../../attnviz/gui/main_window.py" line="625"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="143"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="71"/>
-        <source>attnviz does not know where {architecture} takes its positions from.</source>
-        <translation>attnviz 不知道 {architecture} 从何处获取位置信息。</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="395"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="397"/>
         <source>attnviz flip-book: {model} · {sentence}</source>
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
@@ -738,12 +733,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="725"/>
+        <location filename="../../attnviz/gui/main_window.py" line="730"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="732"/>
+        <location filename="../../attnviz/gui/main_window.py" line="737"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -758,7 +753,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="266"/>
+        <location filename="../../attnviz/gui/main_window.py" line="270"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -841,7 +836,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="397"/>
+        <location filename="../../attnviz/gui/main_window.py" line="401"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -879,12 +874,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="277"/>
-        <location filename="../../attnviz/gui/main_window.py" line="303"/>
+        <location filename="../../attnviz/gui/main_window.py" line="307"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="106"/>
+        <location filename="../../attnviz/gui/lecture.py" line="115"/>
         <source>Back to the window as it was (Esc)</source>
         <translation>回到原来的窗口布局（Esc）</translation>
     </message>
@@ -914,12 +909,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 模型：训练曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="55"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="53"/>
         <source>Bandwidth h</source>
         <translation>带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="48"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="46"/>
         <source>Bandwidth h of the non-parametric kernel K((x − xᵢ) / h)</source>
         <translation>非参数核 K((x − xᵢ) / h) 的带宽 h</translation>
     </message>
@@ -1026,13 +1021,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>书中图表 — attnviz</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/panels.py" line="128"/>
         <location filename="../../attnviz/gallery.py" line="187"/>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="28"/>
         <source>boxcar</source>
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="298"/>
+        <location filename="../../attnviz/gui/main_window.py" line="302"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
@@ -1107,7 +1102,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请在左侧选择一张图。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="291"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="293"/>
         <source>Choose a full folder path to export into (got {folder!r}).</source>
         <translation>请选择要导出到的完整文件夹路径（实际为 {folder!r}）。</translation>
     </message>
@@ -1117,8 +1112,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="149"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="422"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="153"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="419"/>
         <source>Choose a model and a task, then press Train.</source>
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
@@ -1128,12 +1123,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择一个用于比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="296"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="298"/>
         <source>Choose at least one format to export.</source>
         <translation>请至少选择一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="312"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="316"/>
         <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
     </message>
@@ -1230,8 +1225,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/panels.py" line="129"/>
         <location filename="../../attnviz/gallery.py" line="188"/>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="29"/>
         <source>constant</source>
         <translation>常数</translation>
     </message>
@@ -1246,14 +1241,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>卷积神经网络：k·n·d²（k = 3）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="365"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="367"/>
         <source>Copied the heatmap to the clipboard</source>
         <translation>已将热图复制到剪贴板</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="82"/>
-        <location filename="../../attnviz/gui/head_grid.py" line="375"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="623"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="383"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="629"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -1273,7 +1268,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="689"/>
+        <location filename="../../attnviz/gui/main_window.py" line="694"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1283,7 +1278,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="661"/>
+        <location filename="../../attnviz/gui/main_window.py" line="666"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1293,7 +1288,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法将会话保存到 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="256"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="258"/>
         <source>Could not write the file: {kind}: {error}</source>
         <translation>无法写入文件：{kind}：{error}</translation>
     </message>
@@ -1349,7 +1344,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="191"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="195"/>
         <source>Curves…</source>
         <translation>曲线…</translation>
     </message>
@@ -1385,13 +1380,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
-        <location filename="../../attnviz/gui/main_window.py" line="301"/>
+        <location filename="../../attnviz/gui/main_window.py" line="305"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
-        <location filename="../../attnviz/gui/main_window.py" line="305"/>
+        <location filename="../../attnviz/gui/main_window.py" line="309"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
@@ -1442,6 +1437,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/compat.py" line="43"/>
+        <source>decoding as generate does</source>
+        <translation>按 generate 的规则解码</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/limits.py" line="117"/>
         <source>decoding one sentence would record {gb:.1f} GB of attention maps (layers × heads × lengths too large; attnviz allows {most:.0f} GB)</source>
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
@@ -1459,7 +1459,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="329"/>
+        <location filename="../../attnviz/gui/main_window.py" line="333"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
     </message>
@@ -1506,7 +1506,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>维度：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="102"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="100"/>
         <source>distance key − query</source>
         <translation>距离（键 − 查询）</translation>
     </message>
@@ -1516,13 +1516,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="348"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="352"/>
         <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="178"/>
-        <location filename="../../attnviz/gui/export_actions.py" line="340"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="342"/>
         <source>Drawing attention maps…</source>
         <translation>正在绘制注意力图…</translation>
     </message>
@@ -1537,12 +1537,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制翻页动画（{frames}）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="446"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="448"/>
         <source>Drawing {name}…</source>
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="326"/>
+        <location filename="../../attnviz/gui/main_window.py" line="330"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1599,7 +1599,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="28"/>
+        <location filename="../../attnviz/figures/panels.py" line="128"/>
         <source>epanechnikov</source>
         <translation>Epanechnikov</translation>
     </message>
@@ -1631,7 +1631,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {epoch} 个迭代周期：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="138"/>
         <source>Epochs</source>
         <translation>迭代周期数</translation>
     </message>
@@ -1646,12 +1646,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>找不到评估数据：{path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="96"/>
+        <location filename="../../attnviz/gui/lecture.py" line="105"/>
         <source>every </source>
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="343"/>
+        <location filename="../../attnviz/gui/main_window.py" line="347"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1671,17 +1671,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="358"/>
+        <location filename="../../attnviz/gui/main_window.py" line="362"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="362"/>
+        <location filename="../../attnviz/gui/main_window.py" line="366"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="364"/>
+        <location filename="../../attnviz/gui/main_window.py" line="368"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
@@ -1737,7 +1737,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出全部注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="374"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="382"/>
         <source>Export all heads as one picture or table…</source>
         <translation>将所有头导出为一张图片或表格…</translation>
     </message>
@@ -1749,12 +1749,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="158"/>
-        <location filename="../../attnviz/gui/export_actions.py" line="454"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="456"/>
         <source>Export flip-book</source>
         <translation>导出翻页动画</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="374"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="376"/>
         <source>Export heatmap</source>
         <translation>导出热图</translation>
     </message>
@@ -1764,12 +1764,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="622"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="628"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="196"/>
         <source>Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)</source>
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
@@ -1779,12 +1779,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>将三幅热图导出为一张图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
         <source>Export the training as a flip-book: a PDF page and a GIF frame per snapshot, the loss so far under each map</source>
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="262"/>
+        <location filename="../../attnviz/gui/main_window.py" line="266"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -1794,22 +1794,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出树…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="418"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="420"/>
         <source>Exported the flip-book ({frames}): {files}</source>
         <translation>已导出翻页动画（{frames}）：{files}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="417"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="419"/>
         <source>Exported the flip-book ({frames}): {files}. {notice}</source>
         <translation>已导出翻页动画（{frames}）：{files}。{notice}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="325"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="327"/>
         <source>Exported {count} files and {name} into {folder}</source>
         <translation>已将 {count} 个文件和 {name} 导出到 {folder}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="273"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="275"/>
         <source>Exported {path}</source>
         <translation>已导出 {path}</translation>
     </message>
@@ -1830,7 +1830,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="278"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="282"/>
         <source>file: {name}</source>
         <translation>文件：{name}</translation>
     </message>
@@ -1840,7 +1840,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在拟合…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
         <source>Flip-book…</source>
         <translation>翻页动画…</translation>
     </message>
@@ -1892,7 +1892,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="28"/>
+        <location filename="../../attnviz/figures/panels.py" line="128"/>
         <source>gaussian</source>
         <translation>高斯</translation>
     </message>
@@ -1922,7 +1922,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="103"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="101"/>
         <location filename="../../attnviz/core/query_computation.py" line="176"/>
         <source>head</source>
         <translation>头</translation>
@@ -1945,18 +1945,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="137"/>
         <source>Heads</source>
         <translation>头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="56"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="54"/>
         <source>Heatmap</source>
         <translation>热图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="155"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="437"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="159"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="434"/>
         <source>Held-out exact match and alignment agreement (%), by step</source>
         <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
     </message>
@@ -1966,12 +1966,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>留出集得分与对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="438"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="435"/>
         <source>Held-out {score}, by step</source>
         <translation>{score}（留出集，按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="196"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="200"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -2006,7 +2006,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="542"/>
+        <location filename="../../attnviz/gui/main_window.py" line="547"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2067,7 +2067,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="55"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="53"/>
         <source>Kernel</source>
         <translation>核</translation>
     </message>
@@ -2204,7 +2204,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
@@ -2214,13 +2214,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="109"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="113"/>
         <source>Layers: the RNN's GRU layers, the Transformer's encoder and decoder layers each</source>
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="81"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="67"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="79"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="70"/>
         <source>learned</source>
         <translation>可学习</translation>
     </message>
@@ -2261,7 +2261,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="105"/>
+        <location filename="../../attnviz/gui/lecture.py" line="114"/>
         <source>Leave</source>
         <translation>退出</translation>
     </message>
@@ -2271,17 +2271,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="73"/>
+        <location filename="../../attnviz/gui/lecture.py" line="82"/>
         <source>Leave the lecture view</source>
         <translation>退出课堂视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="335"/>
+        <location filename="../../attnviz/gui/main_window.py" line="339"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="768"/>
+        <location filename="../../attnviz/gui/main_window.py" line="773"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -2306,12 +2306,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="533"/>
+        <location filename="../../attnviz/gui/main_window.py" line="538"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="532"/>
+        <location filename="../../attnviz/gui/main_window.py" line="537"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
@@ -2350,7 +2350,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="348"/>
+        <location filename="../../attnviz/gui/main_window.py" line="352"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2360,8 +2360,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码：查询能否关注键 j？（1 = 能）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="213"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="217"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="221"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="218"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -2416,13 +2416,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="138"/>
         <source>Minutes</source>
         <translation>分钟</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -2468,7 +2468,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 f(x) = 2 sin x + x^0.8 上的 Nadaraya-Watson 核回归（50 个带噪声的点）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="148"/>
+        <location filename="../../attnviz/figures/panels.py" line="153"/>
         <source>Nadaraya–Watson predictions ({kernel} kernel, h = {bandwidth:.2f})</source>
         <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
@@ -2478,17 +2478,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson：训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="67"/>
+        <location filename="../../attnviz/gui/lecture.py" line="76"/>
         <source>Next &amp;head</source>
         <translation>下一个头(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="71"/>
+        <location filename="../../attnviz/gui/lecture.py" line="80"/>
         <source>Next attention &amp;kind</source>
         <translation>下一种注意力(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="69"/>
+        <location filename="../../attnviz/gui/lecture.py" line="78"/>
         <source>Next la&amp;yer</source>
         <translation>下一层(&amp;Y)</translation>
     </message>
@@ -2533,8 +2533,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="185"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="507"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="504"/>
         <source>no history yet</source>
         <translation>尚无历史</translation>
     </message>
@@ -2544,7 +2544,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有键被掩蔽（真实的有效长度）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
@@ -2569,14 +2569,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 处没有训练状态：没有可继续的运行（训练在每个迭代周期结束后写入状态，并在整个调度完成后删除它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="154"/>
+        <location filename="../../attnviz/figures/panels.py" line="159"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="27"/>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="70"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="68"/>
         <source>non-parametric</source>
         <translation>非参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="129"/>
+        <location filename="../../attnviz/figures/panels.py" line="134"/>
         <source>non-parametric ({kernel}, h = {bandwidth:.2f})</source>
         <translation>非参数（{kernel}，h = {bandwidth:.2f}）</translation>
     </message>
@@ -2599,11 +2599,6 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="147"/>
         <source>Non-parametric pooling weights (test × train, Gaussian, h = 1)</source>
         <translation>非参数汇聚的权重（测试 × 训练，高斯核，h = 1）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="71"/>
-        <source>none</source>
-        <translation>无</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint_file.py" line="38"/>
@@ -2706,7 +2701,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="310"/>
+        <location filename="../../attnviz/gui/main_window.py" line="314"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -2726,7 +2721,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="619"/>
+        <location filename="../../attnviz/gui/main_window.py" line="624"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -2736,17 +2731,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="297"/>
+        <location filename="../../attnviz/gui/main_window.py" line="301"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="731"/>
+        <location filename="../../attnviz/gui/main_window.py" line="736"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="697"/>
+        <location filename="../../attnviz/gui/main_window.py" line="702"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -2841,18 +2836,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数量（约）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="155"/>
+        <location filename="../../attnviz/figures/panels.py" line="160"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="27"/>
         <source>parametric</source>
         <translation>带参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="146"/>
+        <location filename="../../attnviz/figures/panels.py" line="151"/>
         <source>parametric (learned w = {w:.2f})</source>
         <translation>带参数（学到的 w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="71"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="69"/>
         <source>parametric (learned w)</source>
         <translation>带参数（学到的 w）</translation>
     </message>
@@ -2888,12 +2883,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="257"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="261"/>
         <source>Passes over the 8,192 training examples (or the file's pairs)</source>
         <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="115"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
         <source>Passes over the 8,192 training examples (the kernel regression: SGD steps)</source>
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
@@ -2903,13 +2898,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="362"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="128"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="366"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="334"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="338"/>
         <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
@@ -2919,12 +2914,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="263"/>
+        <location filename="../../attnviz/gui/main_window.py" line="267"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="455"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="457"/>
         <source>PDF, a page per step, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每步一页，旁边另存一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -2965,7 +2960,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="472"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="474"/>
         <source>PNG exports and copies are now drawn at {scale:g}× the figure's base size</source>
         <translation>PNG 导出和复制现在按图基本尺寸的 {scale:g}× 绘制</translation>
     </message>
@@ -3058,7 +3053,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="61"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="59"/>
         <source>Predictions (drag the red line to move the query)</source>
         <translation>预测（拖动红线可移动查询）</translation>
     </message>
@@ -3068,12 +3063,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="68"/>
+        <location filename="../../attnviz/gui/lecture.py" line="77"/>
         <source>Previous h&amp;ead</source>
         <translation>上一个头(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="70"/>
+        <location filename="../../attnviz/gui/lecture.py" line="79"/>
         <source>Previous lay&amp;er</source>
         <translation>上一层(&amp;E)</translation>
     </message>
@@ -3093,7 +3088,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="139"/>
         <source>Probe</source>
         <translation>探针输入</translation>
     </message>
@@ -3128,7 +3123,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="99"/>
+        <location filename="../../attnviz/core/hf/computation.py" line="104"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
@@ -3174,12 +3169,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}，评分 {score:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="174"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="172"/>
         <source>Query x = {query:.2f}: non-parametric ŷ = {nonparametric:.3f}, parametric ŷ = {parametric:.3f}. Learned w = {w:.3f} (bandwidth 1/|w| = {bandwidth:.3f}). Test MSE: non-parametric {mse_np:.3f}, parametric {mse_p:.3f}.</source>
         <translation>查询 x = {query:.2f}：非参数 ŷ = {nonparametric:.3f}，带参数 ŷ = {parametric:.3f}。学到的 w = {w:.3f}（带宽 1/|w| = {bandwidth:.3f}）。测试 MSE：非参数 {mse_np:.3f}，带参数 {mse_p:.3f}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="140"/>
+        <location filename="../../attnviz/figures/panels.py" line="145"/>
         <source>query x = {x:.2f}</source>
         <translation>查询 x = {x:.2f}</translation>
     </message>
@@ -3236,12 +3231,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/compat.py" line="44"/>
+        <source>recording attention</source>
+        <translation>记录注意力</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="357"/>
         <source>recurrent: n·d²</source>
         <translation>循环神经网络：n·d²</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="97"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="95"/>
         <source>relative bias</source>
         <translation>相对偏置</translation>
     </message>
@@ -3261,7 +3261,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>由 &lt;code&gt;attnviz figures&lt;/code&gt; 用 attnviz 自己的代码绘制：&lt;i&gt;《动手学深度学习》&lt;/i&gt;的注意力机制一章与“Attention Is All You Need”。节号按 {edition} 编排；{other} 中的节号列在每节旁边（&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; 按该版本编号）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="351"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="353"/>
         <source>Replace</source>
         <translation>替换</translation>
     </message>
@@ -3277,7 +3277,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 中的同名文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="348"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="350"/>
         <source>Replace files?</source>
         <translation>替换文件？</translation>
     </message>
@@ -3292,7 +3292,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>立即重启</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="362"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="366"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -3363,7 +3363,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RoPE 角度：m·θ_i 的 sin、cos，{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="62"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="65"/>
         <source>rotary (RoPE)</source>
         <translation>旋转（RoPE）</translation>
     </message>
@@ -3373,7 +3373,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="304"/>
+        <location filename="../../attnviz/gui/main_window.py" line="308"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
@@ -3383,7 +3383,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="363"/>
+        <location filename="../../attnviz/gui/main_window.py" line="367"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -3393,37 +3393,37 @@ Install them with:  sudo apt-get install {packages}
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="197"/>
         <source>Save model…</source>
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="724"/>
+        <location filename="../../attnviz/gui/main_window.py" line="729"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="295"/>
+        <location filename="../../attnviz/gui/main_window.py" line="299"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="534"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="531"/>
         <source>Save the trained model</source>
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="657"/>
+        <location filename="../../attnviz/gui/main_window.py" line="662"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="552"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="549"/>
         <source>Saved the trained model, with its training history, as {target}.</source>
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="660"/>
+        <location filename="../../attnviz/gui/main_window.py" line="665"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -3480,7 +3480,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="184"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
         <source>Scrub back through the snapshots of the training</source>
         <translation>拖动以回看训练过程中的快照</translation>
     </message>
@@ -3490,7 +3490,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>拖动浏览已记录的解码步骤（橙色标记：强制的词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="99"/>
+        <location filename="../../attnviz/gui/lecture.py" line="108"/>
         <source>Seconds between two steps of auto-play</source>
         <translation>自动播放时两步之间的秒数</translation>
     </message>
@@ -3510,7 +3510,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="767"/>
+        <location filename="../../attnviz/gui/main_window.py" line="772"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -3602,7 +3602,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="256"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="260"/>
         <source>SGD steps on w (the book trains 5)</source>
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
@@ -3612,12 +3612,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="313"/>
+        <location filename="../../attnviz/gui/main_window.py" line="317"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/titled_plot.py" line="221"/>
+        <location filename="../../attnviz/gui/titled_plot.py" line="241"/>
         <source>Show all data</source>
         <translation>显示全部数据</translation>
     </message>
@@ -3642,7 +3642,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="75"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="74"/>
         <source>sinusoidal</source>
         <translation>正弦</translation>
     </message>
@@ -3652,7 +3652,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正弦位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
         <source>Size</source>
         <translation>规模</translation>
     </message>
@@ -3667,7 +3667,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>小型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="482"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="479"/>
         <source>snapshot {index} of {count} · step {step:,}</source>
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
@@ -3687,7 +3687,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="513"/>
+        <location filename="../../attnviz/gui/main_window.py" line="518"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -3759,7 +3759,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
-        <location filename="../../attnviz/gui/main_window.py" line="307"/>
+        <location filename="../../attnviz/gui/main_window.py" line="311"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
@@ -3781,7 +3781,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 888 步 · 搜索第 888 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="90"/>
+        <location filename="../../attnviz/gui/lecture.py" line="99"/>
         <source>Step on by itself, from the first step to the end (Space)</source>
         <translation>从第一步到结束自动逐步解码（空格键）</translation>
     </message>
@@ -3807,7 +3807,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="154"/>
-        <location filename="../../attnviz/gui/main_window.py" line="438"/>
+        <location filename="../../attnviz/gui/main_window.py" line="443"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
@@ -3828,7 +3828,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="20"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="56"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="61"/>
         <source>step {step:,}</source>
         <translation>第 {step:,} 步</translation>
     </message>
@@ -3854,7 +3854,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="129"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -3864,12 +3864,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Stop after the step under way; the model as it is then opens in the window</source>
         <translation>在当前这一步完成后停止；届时的模型会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="120"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
         <source>Stop after this many minutes even if epochs remain (0: no limit)</source>
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
@@ -3879,7 +3879,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="477"/>
+        <location filename="../../attnviz/gui/main_window.py" line="482"/>
         <source>Stopped at attnviz's limit of {count} tokens: the model's folder sets no length limit of its own</source>
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
@@ -3894,7 +3894,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="340"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="344"/>
         <source>Stopping after this step; the model will open as it is…</source>
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
@@ -3904,7 +3904,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="274"/>
+        <location filename="../../attnviz/core/hf/compat.py" line="45"/>
+        <source>T5's relative position bias</source>
+        <translation>T5 的相对位置偏置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="278"/>
         <source>Tab-separated pairs, source&lt;TAB&gt;target (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -3919,7 +3924,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>表 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -3952,12 +3957,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="366"/>
+        <location filename="../../attnviz/gui/main_window.py" line="370"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="379"/>
+        <location filename="../../attnviz/gui/main_window.py" line="383"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -3967,7 +3972,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>反对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="52"/>
+        <location filename="../../attnviz/gui/lecture.py" line="61"/>
         <source>The attention map as large as the screen allows, with the sentence, the translation, the top-5 and the step buttons only ({key}; Esc leaves)</source>
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
@@ -4005,11 +4010,6 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/cli.py" line="837"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="107"/>
-        <source>the Computation view does not cover {name} modules</source>
-        <translation>计算过程视图不支持 {name} 模块</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="170"/>
@@ -4062,7 +4062,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="285"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="289"/>
         <source>the file's first sentence</source>
         <translation>文件中的第一个句子</translation>
     </message>
@@ -4097,7 +4097,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="122"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
         <source>The input whose attention map is drawn after every snapshot</source>
         <translation>探针输入（probe input）：每个快照之后都会绘制其注意力图的输入</translation>
     </message>
@@ -4142,13 +4142,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="546"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="543"/>
         <source>The model was not saved: {error}</source>
         <translation>模型未保存：{error}</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="293"/>
-        <location filename="../../attnviz/core/hf/load.py" line="124"/>
+        <location filename="../../attnviz/core/hf/load.py" line="127"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
@@ -4314,7 +4314,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="308"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="312"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
@@ -4356,7 +4356,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有源：source_tokens 为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="358"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="360"/>
         <source>There is nothing to copy yet.</source>
         <translation>还没有可复制的内容。</translation>
     </message>
@@ -4366,7 +4366,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可复制的内容：热图是空的。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="262"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="264"/>
         <source>There is nothing to export yet.</source>
         <translation>还没有可导出的内容。</translation>
     </message>
@@ -4376,7 +4376,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可导出的内容：某一步的热图是空的。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="315"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="317"/>
         <source>There is nothing to export yet: step the decoder first.</source>
         <translation>还没有可导出的内容：请先单步解码。</translation>
     </message>
@@ -4386,23 +4386,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可导出的内容：解码还没有任何步骤。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="370"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="372"/>
         <location filename="../../attnviz/render/figure_files.py" line="262"/>
         <source>There is nothing to export yet: the heatmap is empty.</source>
         <translation>还没有可导出的内容：热图是空的。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="305"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="307"/>
         <source>There is nothing to export yet: type a sentence first.</source>
         <translation>还没有可导出的内容：请先输入一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="391"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="393"/>
         <source>There is nothing to make a flip-book of yet: decode a sentence first.</source>
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="651"/>
+        <location filename="../../attnviz/gui/main_window.py" line="656"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -4444,7 +4444,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="101"/>
+        <location filename="../../attnviz/gui/lecture.py" line="110"/>
         <source>through the layers</source>
         <translation>逐层播放</translation>
     </message>
@@ -4480,7 +4480,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="119"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="127"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
@@ -4490,12 +4490,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="130"/>
         <source>Train a new model with these settings; it opens in the window when done</source>
         <translation>用这些设置训练一个新模型；完成后它会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="273"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="277"/>
         <source>Train on a file of pairs</source>
         <translation>用句对文件训练</translation>
     </message>
@@ -4552,19 +4552,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="152"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
         <source>Training loss, by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="143"/>
+        <location filename="../../attnviz/figures/panels.py" line="148"/>
         <location filename="../../attnviz/gallery.py" line="121"/>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="68"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="66"/>
         <source>training points</source>
         <translation>训练样本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="331"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="335"/>
         <source>Training resumed.</source>
         <translation>训练已继续。</translation>
     </message>
@@ -4574,18 +4574,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练步数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="355"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="359"/>
         <source>Training stopped: {message}</source>
         <translation>训练已停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="318"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="322"/>
         <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="157"/>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="81"/>
+        <location filename="../../attnviz/figures/panels.py" line="162"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="79"/>
         <source>training x</source>
         <translation>训练 x</translation>
     </message>
@@ -4601,12 +4601,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="320"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="324"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="460"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="457"/>
         <source>Training: {summary}</source>
         <translation>训练中：{summary}</translation>
     </message>
@@ -4643,12 +4643,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer：训练曲线</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/compat.py" line="126"/>
+        <source>transformers {version} has no {name}, which attnviz needs for {purpose}: opening Hugging Face models is unsupported with it (attnviz is tested with transformers {tested})</source>
+        <translation>transformers {version} 没有 attnviz 用于{purpose}的 {name}：此版本不支持打开 Hugging Face 模型（attnviz 测试过的是 transformers {tested}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/compat.py" line="141"/>
+        <source>transformers {version} is installed, but attnviz is tested with transformers {tested} only: opening Hugging Face models is unsupported with it</source>
+        <translation>已安装的是 transformers {version}，而 attnviz 只在 transformers {tested} 上测试过：此版本不支持打开 Hugging Face 模型</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli.py" line="797"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="769"/>
+        <location filename="../../attnviz/gui/main_window.py" line="774"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
@@ -4658,9 +4668,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>目前的译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="144"/>
+        <location filename="../../attnviz/figures/panels.py" line="149"/>
         <location filename="../../attnviz/gallery.py" line="122"/>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="69"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="67"/>
         <source>true f(x) = 2 sin x + x^0.8</source>
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
@@ -4690,7 +4700,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="611"/>
+        <location filename="../../attnviz/gui/main_window.py" line="616"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -4755,7 +4765,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="545"/>
+        <location filename="../../attnviz/gui/main_window.py" line="550"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -4839,7 +4849,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>观察注意力的学习过程（对齐已知的任务）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="157"/>
+        <location filename="../../attnviz/figures/panels.py" line="162"/>
         <location filename="../../attnviz/gui/panels/scoring.py" line="67"/>
         <source>weight</source>
         <translation>权重</translation>
@@ -4876,12 +4886,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
         <source>Width</source>
         <translation>宽度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="108"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="112"/>
         <source>Width of the model (num_hiddens)</source>
         <translation>模型的宽度（num_hiddens）</translation>
     </message>
@@ -4911,7 +4921,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="194"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="198"/>
         <source>Write the trained model, with its history, as a checkpoint file</source>
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
@@ -4926,12 +4936,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>写入 Hugging Face 文件夹需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="331"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="333"/>
         <source>Writing {count} files into {folder}…</source>
         <translation>正在将 {count} 个文件写入 {folder}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="276"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="278"/>
         <source>Writing {name}…</source>
         <translation>正在写入 {name}…</translation>
     </message>
@@ -4978,32 +4988,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>你自己的文件（TSV）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="75"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="74"/>
         <source>{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first half of the dimensions, cosines in the second: the book's interleaved columns, reordered).</source>
         <translation>{architecture} 将一张固定的正弦表加到嵌入上（前一半维度为正弦，后一半为余弦：即书中交错排列的列，重新排序）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="67"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="70"/>
         <source>{architecture} adds a learned table, one vector per position (wpe), to the token embeddings.</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量，即 wpe）加到词元嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="81"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="79"/>
         <source>{architecture} adds a learned table, one vector per position, to the embeddings (the encoder's is shown; the decoder has its own).</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到嵌入上（显示的是编码器的表；解码器有自己的表）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="97"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="95"/>
         <source>{architecture} adds no position vectors: each head adds a learned number to the score of every query–key pair, chosen by their distance (one of {buckets} buckets: exact when near, logarithmic when far; the encoder's is drawn, the decoder has its own).</source>
         <translation>{architecture} 不添加位置向量：每个头为每一对查询–键的评分加上一个学习得到的数，按两者的距离选取（{buckets} 个桶之一：距离近时精确，远时按对数划分；绘制的是编码器的，解码器有自己的）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="54"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="57"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="58"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="61"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}, {scaling} scaling), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
@@ -5028,7 +5038,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 行{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="346"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="348"/>
         <source>{count} file(s) in {folder} already exist and would be replaced:
 
 {names}</source>
@@ -5078,7 +5088,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="415"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="417"/>
         <source>{first} and {second}</source>
         <translation>{first} 和 {second}</translation>
     </message>
@@ -5180,7 +5190,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{label} · 强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="218"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="226"/>
         <source>{layer} · {head} · query {query} → key {key}: {value}</source>
         <translation>{layer} · {head} · 查询 {query} → 键 {key}：{value}</translation>
     </message>
@@ -5341,7 +5351,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="316"/>
+        <location filename="../../attnviz/gui/main_window.py" line="320"/>
         <source>{name} — {about}</source>
         <translation>{name} — {about}</translation>
     </message>
@@ -5521,7 +5531,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="77"/>
+        <location filename="../../attnviz/core/hf/load.py" line="78"/>
         <source>{path}: attnviz does not step {architecture} models yet; it steps {names}</source>
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
@@ -5537,7 +5547,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="163"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="221"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
     </message>
@@ -5578,7 +5588,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="221"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="279"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -5608,17 +5618,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：safetensors 文件头有 {mb:,.0f} MB；真实的文件头不到 1 MB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="258"/>
+        <location filename="../../attnviz/core/hf/load.py" line="242"/>
         <source>{path}: has a token of id {id!r}, beyond the model's {count:,} token ids</source>
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="121"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="179"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="135"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="193"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -5628,7 +5638,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="185"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="243"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
@@ -5668,7 +5678,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：含有 config.json 没有描述的权重（{names}）：它们不属于这个模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="129"/>
+        <location filename="../../attnviz/core/hf/load.py" line="132"/>
         <source>{path}: holds {mb:,.1f} MB of weights, too few for the {millions:,.1f} million numbers config.json describes; attnviz does not start a model with made-up weights</source>
         <translation>{path}：只有 {mb:,.1f} MB 的权重，不足以容纳 config.json 描述的 {millions:,.1f} 百万个数值；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
@@ -5693,7 +5703,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="114"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="172"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -5729,7 +5739,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="118"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="176"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -5784,7 +5794,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="273"/>
+        <location filename="../../attnviz/core/hf/load.py" line="257"/>
         <source>{path}: its config names no end-of-text token or decoder start token</source>
         <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
     </message>
@@ -5824,7 +5834,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="126"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="184"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
@@ -5864,7 +5874,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="109"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="167"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -5884,7 +5894,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="84"/>
+        <location filename="../../attnviz/core/hf/load.py" line="85"/>
         <source>{path}: opening Hugging Face models needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
@@ -5924,7 +5934,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="123"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="181"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -5974,7 +5984,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="187"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="245"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
@@ -5984,7 +5994,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="203"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="261"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -6016,7 +6026,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="285"/>
         <location filename="../../attnviz/core/checkpoint.py" line="372"/>
-        <location filename="../../attnviz/core/hf/load.py" line="125"/>
+        <location filename="../../attnviz/core/hf/load.py" line="89"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>
@@ -6031,7 +6041,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="218"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="219"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
@@ -6086,12 +6096,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="669"/>
+        <location filename="../../attnviz/gui/main_window.py" line="674"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="672"/>
+        <location filename="../../attnviz/gui/main_window.py" line="677"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -6136,7 +6146,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="684"/>
+        <location filename="../../attnviz/gui/main_window.py" line="689"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>
@@ -6226,8 +6236,8 @@ Open the session with that checkpoint?</source>
         <translation>焦点不在文本框中时，→ 和 ← 单步前进或后退；课堂视图的按键只在课堂视图中起作用。点击热图中的一行可查看该查询的权重是如何计算的。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="89"/>
-        <location filename="../../attnviz/gui/lecture.py" line="278"/>
+        <location filename="../../attnviz/gui/lecture.py" line="98"/>
+        <location filename="../../attnviz/gui/lecture.py" line="292"/>
         <source>▶ Play</source>
         <translation>▶ 自动播放</translation>
     </message>
@@ -6237,7 +6247,7 @@ Open the session with that checkpoint?</source>
         <translation>◀ 后退</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="274"/>
+        <location filename="../../attnviz/gui/lecture.py" line="288"/>
         <source>❚❚ Pause</source>
         <translation>❚❚ 暂停</translation>
     </message>

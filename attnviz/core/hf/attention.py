@@ -85,9 +85,7 @@ def attention(module: nn.Module, query: Tensor, key: Tensor, value: Tensor, atte
 
 
 def register() -> None:
-    """Make ``attn_implementation="attnviz"`` available to transformers (idempotent)."""
-    from transformers import AttentionInterface
-    from transformers.masking_utils import AttentionMaskInterface, eager_mask
+    """Make ``attn_implementation="attnviz"`` available to transformers, with eager attention's masks (idempotent)."""
+    from attnviz.core.hf import compat
 
-    AttentionInterface.register(IMPLEMENTATION, attention)
-    AttentionMaskInterface.register(IMPLEMENTATION, eager_mask)
+    compat.register_attention(IMPLEMENTATION, attention)

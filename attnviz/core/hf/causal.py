@@ -19,7 +19,9 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.decoder import EncoderAttention, StepAttention
+from attnviz.core.hf import compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
+from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import library_rules
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.search_rules import SearchRules
@@ -53,25 +55,27 @@ def left_padded(src: Tensor, valid_lens: Tensor, pad_id: int) -> tuple[Tensor, T
     return torch.where(mask, moved, torch.full_like(moved, pad_id)), mask.long()
 
 
-def _layers(model: nn.Module) -> list[nn.Module]:
-    """The attention module of each block: GPT-2's ``transformer.h[i].attn``, Llama's ``model.layers[i].self_attn``."""
-    if hasattr(model, "transformer"):
-        return [block.attn for block in model.transformer.h]  # type: ignore[union-attr]
-    return [layer.self_attn for layer in model.model.layers]  # type: ignore[union-attr]
+def _layers(model: nn.Module, architecture: Architecture) -> list[nn.Module]:
+    """The attention module of each block, where the record says: GPT-2's ``transformer.h[i].attn``, Llama's
+    ``model.layers[i].self_attn``."""
+    where = architecture.modules
+    blocks: Any = model.get_submodule(where.decoder_blocks)  # (an nn.ModuleList)
+    return [block.get_submodule(where.decoder_self) for block in blocks]
 
 
 class HFCausal(nn.Module):
     """attnviz's decoder interface (:mod:`attnviz.core.decoder`) over a transformers ``*ForCausalLM`` /
-    ``GPT2LMHeadModel``."""
+    ``GPT2LMHeadModel``. ``architecture``: its record (the folder's; else found by the model's ``model_type``)."""
 
-    def __init__(self, model: Any, config: Any, pad_id: int):
+    def __init__(self, model: Any, config: Any, pad_id: int, architecture: Architecture | None = None):
         super().__init__()
         register()
         model.set_attn_implementation(IMPLEMENTATION)
         self.hf = model.eval()
         self.config = config
         self.pad_id = pad_id
-        self._attention = _layers(model)
+        self.architecture = architecture or architecture_of(model)
+        self._attention = _layers(model, self.architecture)
 
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """The one causal self-attention of each block computes every kind (prompt, answer, source view)."""
@@ -88,14 +92,11 @@ class HFCausal(nn.Module):
 
     def _forward(self, ids: Tensor, mask: Tensor, positions: Tensor, kv: tuple[tuple[Tensor, Tensor], ...]
                  ) -> tuple[Tensor, tuple[tuple[Tensor, Tensor], ...], list[AttentionCall]]:
-        from transformers.cache_utils import DynamicCache
-
         with recording() as calls:
             out = self.hf(input_ids=ids, attention_mask=mask, position_ids=positions,
-                          past_key_values=DynamicCache(ddp_cache_data=kv or None), use_cache=True,
+                          past_key_values=compat.decoder_cache(kv), use_cache=True,
                           logits_to_keep=1)  # (the prompt's other positions predict nothing we use)
-        layers = out.past_key_values.layers
-        return out.logits[:, -1].float(), tuple((layer.keys, layer.values) for layer in layers), self._ordered(calls)
+        return out.logits[:, -1].float(), compat.keys_and_values(out.past_key_values), self._ordered(calls)
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
               ) -> tuple[CausalState, EncoderAttention | None]:

@@ -7,9 +7,10 @@ angles (Llama, Qwen2). Then one head's query, keys and values are projected by h
 weights, rotated (RoPE), scored with the module's own scale, softmaxed over the visible keys and summed —
 float64 numpy — next to the row the model recorded itself.
 
-Families: Marian, BART and mBART (``q_proj``/``k_proj``/``v_proj``), GPT-2 (one ``c_attn`` Conv1D that
-makes q, k and v), Llama and Qwen2 (grouped-query heads: query head h reads key/value head h // (H/G)), T5
-(``q``/``k``/``v``, no 1/√d, its relative position bias added to each score).
+Families, as the model's record (:class:`~attnviz.core.hf.folder.Architecture`) says: Marian, BART and mBART
+(separate ``q_proj``/``k_proj``/``v_proj``), GPT-2 (one fused ``c_attn`` Conv1D that makes q, k and v), Llama and
+Qwen2 (grouped-query heads: query head h reads key/value head h // (H/G); rotary positions), T5 (``q``/``k``/``v``,
+no 1/√d, its relative position bias added to each score).
 Shapes: S source (prompt) tokens, T decoder inputs, D model width, d head width, K keys.
 """
 
@@ -26,7 +27,9 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.computation import QueryComputation, StageFormulas, masked_softmax
+from attnviz.core.hf import compat
 from attnviz.core.hf.attention import AttentionCall, recording
+from attnviz.core.hf.folder import Architecture, Projection
 from attnviz.core.kinds import AttentionKind
 from attnviz.i18n import tr
 
@@ -42,16 +45,17 @@ class _Inputs:
 
 
 @contextmanager
-def _hooked(module: nn.Module) -> Iterator[_Inputs]:
+def _hooked(module: nn.Module, rotary: bool) -> Iterator[_Inputs]:
+    """Record what ``module`` receives (``rotary``: its positions' angles too) while inside."""
     inputs, owner = _Inputs(), threading.get_ident()
 
     def hook(_module: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         if threading.get_ident() != owner:
             return
-        inputs.hidden.append((args[0] if args else kwargs["hidden_states"]).detach())
-        inputs.key_value.append(kwargs.get("key_value_states"))
-        rotary = kwargs.get("position_embeddings")
-        inputs.rotary.append(None if rotary is None else (rotary[0].detach(), rotary[1].detach()))
+        hidden, key_value, angles = compat.attention_inputs(args, kwargs, rotary)
+        inputs.hidden.append(hidden.detach())
+        inputs.key_value.append(key_value)
+        inputs.rotary.append(None if angles is None else (angles[0].detach(), angles[1].detach()))
 
     handle = module.register_forward_pre_hook(hook, with_kwargs=True)
     try:
@@ -64,10 +68,11 @@ def _numpy(tensor: Tensor) -> np.ndarray:
     return tensor.detach().to(device="cpu", dtype=torch.float64).numpy()
 
 
-def _linear(layer: Any, x: np.ndarray, rows: slice) -> np.ndarray:
-    """``x`` (…, D) through rows ``rows`` of an nn.Linear (weight (out, D)) or GPT-2's Conv1D (weight (D, out))."""
+def _linear(layer: Any, x: np.ndarray, rows: slice, fused: bool) -> np.ndarray:
+    """``x`` (…, D) through rows ``rows`` of an nn.Linear (weight (out, D)) or, ``fused``, GPT-2's Conv1D (weight
+    (D, out))."""
     weight = _numpy(layer.weight)
-    weight = weight[rows] if isinstance(layer, nn.Linear) else weight[:, rows].T
+    weight = weight[:, rows].T if fused else weight[rows]
     out = x @ weight.T
     return out if layer.bias is None else out + _numpy(layer.bias)[rows]
 
@@ -90,32 +95,25 @@ class _Heads:
     shared: str = ""  # grouped-query attention: which key/value head this query head reads
 
 
-def _heads(module: Any, head: int) -> _Heads:
-    """The projections of query head ``head`` (ValueError for a module of an architecture not covered)."""
-    d = int(getattr(module, "head_dim", 0))
-    if hasattr(module, "c_attn"):  # GPT-2: [W_q | W_k | W_v] in one Conv1D
-        width = int(module.embed_dim)
+def _heads(module: Any, head: int, projection: Projection) -> _Heads:
+    """The projections of query head ``head``, made as the record's ``projection`` says."""
+    d = int(getattr(module, projection.head_width))
+    if projection.style == "fused":  # GPT-2: [W_q | W_k | W_v] in one Conv1D
+        fused, width = getattr(module, projection.layers[0]), int(module.embed_dim)
         rows = [slice(part * width + head * d, part * width + (head + 1) * d) for part in range(3)]
         words = (tr("q = W_q a + b_q  (GPT-2's c_attn, query part)"), "k_j = W_k a_j + b_k", "v_j = W_v a_j + b_v")
-        return _Heads((module.c_attn, rows[0]), (module.c_attn, rows[1]), (module.c_attn, rows[2]), words)
-    if hasattr(module, "relative_attention_num_buckets"):  # T5: q, k, v without bias, no 1/√d
-        d = int(module.key_value_proj_dim)
-        own = slice(head * d, (head + 1) * d)
-        words = ("q = W_q a", "k_j = W_k a_j", "v_j = W_v a_j")
-        return _Heads((module.q, own), (module.k, own), (module.v, own), words)
-    if not all(hasattr(module, name) for name in ("q_proj", "k_proj", "v_proj")):
-        raise ValueError(tr("the Computation view does not cover {name} modules").format(name=type(module).__name__))
-    heads = module.q_proj.weight.shape[0] // d
-    groups = module.k_proj.weight.shape[0] // d
+        return _Heads((fused, rows[0]), (fused, rows[1]), (fused, rows[2]), words)
+    q_layer, k_layer, v_layer = (getattr(module, name) for name in projection.layers)
+    heads = q_layer.weight.shape[0] // d
+    groups = k_layer.weight.shape[0] // d if projection.grouped else heads
     group = head // (heads // groups)
     kv = slice(group * d, (group + 1) * d)
-    bias = "" if module.q_proj.bias is None else " + b_q"
-    k_bias, v_bias = ("", "") if module.k_proj.bias is None else (" + b_k", " + b_v")
+    bias = "" if q_layer.bias is None else " + b_q"
+    k_bias, v_bias = ("", "") if k_layer.bias is None else (" + b_k", " + b_v")
     shared = tr(" (key/value head {group} of {groups}, shared by {count} query heads)").format(
         group=group + 1, groups=groups, count=heads // groups) if groups < heads else ""
     words = (f"q = W_q a{bias}", f"k_j = W_k a_j{k_bias}", f"v_j = W_v a_j{v_bias}")
-    return _Heads((module.q_proj, slice(head * d, (head + 1) * d)), (module.k_proj, kv), (module.v_proj, kv), words,
-                  shared)
+    return _Heads((q_layer, slice(head * d, (head + 1) * d)), (k_layer, kv), (v_layer, kv), words, shared)
 
 
 def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequence[str],
@@ -129,13 +127,15 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
     user asked for and is what the result says)."""
     model = loaded.model
     layout = loaded.layout
+    record: Architecture = model.architecture
     module = model.attention_modules(kind)[layer]
-    parts = _heads(module, head)
+    parts = _heads(module, head, record.projection)
+    fused = record.projection.style == "fused"
     model.to(device).eval()
     src = torch.tensor([list(source_ids)], dtype=torch.long, device=device)
     target = loaded.tgt_vocab.ids(query_tokens)
     steps = 0 if kind is AttentionKind.ENCODER_SELF else len(query_tokens)
-    with torch.inference_mode(), _hooked(module) as inputs, recording() as calls:
+    with torch.inference_mode(), _hooked(module, record.position_kind == "rotary") as inputs, recording() as calls:
         state, _ = model.start(src, torch.tensor([len(source_ids)], device=device))
         for t in range(steps):
             _, state, _ = model.step(torch.tensor([target[t]], device=device), state)
@@ -159,10 +159,10 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
     a_keys = _numpy(encoder_output[0]) if encoder_output is not None else hidden
     if a_keys.shape[0] != len(key_tokens):
         raise RuntimeError(f"the {kind.value} module received {a_keys.shape[0]} keys; expected {len(key_tokens)}")
-    q = _linear(parts.q[0], a, parts.q[1])
-    keys, values = _linear(parts.k[0], a_keys, parts.k[1]), _linear(parts.v[0], a_keys, parts.v[1])
+    q = _linear(parts.q[0], a, parts.q[1], fused)
+    keys, values = _linear(parts.k[0], a_keys, parts.k[1], fused), _linear(parts.v[0], a_keys, parts.v[1], fused)
     query_words, key_words, value_words = parts.formulas
-    if inputs.rotary[0] is not None:  # RoPE: rotate q and every k by its position's angles
+    if record.position_kind == "rotary":  # RoPE: rotate q and every k by its position's angles
         cos = _numpy(torch.cat([r[0] for r in inputs.rotary if r is not None], dim=1)[0])
         sin = _numpy(torch.cat([r[1] for r in inputs.rotary if r is not None], dim=1)[0])
         q, keys = _rotate(q, cos[query_row], sin[query_row]), _rotate(keys, cos, sin)
@@ -170,10 +170,10 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
             projection=query_words.removeprefix("q = "), row=query_row)
         key_words = f"k_j = RoPE_j({key_words.removeprefix('k_j = ')})"
     key_words += parts.shared
-    scaling = float(getattr(module, "scaling", q.shape[0] ** -0.5))
+    scaling = float(module.scaling)  # (the module's own: 1/√d, GPT-2's per layer, T5's 1)
     scores = keys @ q * scaling
     bias = _relative_bias(model.attention_modules(kind)[0], len(key_tokens), query_row, head) \
-        if kind is not AttentionKind.CROSS else None
+        if kind is not AttentionKind.CROSS and record.position_kind == "relative bias" else None
     if bias is not None:  # T5: a learned number per head and relative distance, added to every score
         scores = scores + bias
     positions = np.arange(len(key_tokens))
@@ -212,11 +212,9 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
         model_weights=model_weights, model_scores=model_scores)
 
 
-def _relative_bias(first_layer: Any, keys: int, query_row: int, head: int) -> np.ndarray | None:
+def _relative_bias(first_layer: Any, keys: int, query_row: int, head: int) -> np.ndarray:
     """T5's relative position bias of ``head`` for the query at ``query_row`` over ``keys`` keys, (keys,) —
-    looked up in the table of the stack's first layer, which every layer adds — or None (no such table)."""
-    if not getattr(first_layer, "has_relative_attention_bias", False):
-        return None
+    looked up in the table of the stack's first layer, which every layer adds."""
     return _numpy(first_layer.compute_bias(keys, keys)[0, head, query_row])
 
 

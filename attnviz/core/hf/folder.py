@@ -26,16 +26,49 @@ from attnviz.core.hf.files import MAX_PARAMETERS, HFFolderError, cannot_read, ch
 from attnviz.core.hf.files import weights as weight_files_of
 from attnviz.i18n import tr
 
-__all__ = ["ARCHITECTURES", "Architecture", "HFFolder", "HFFolderError", "cached_models", "hub_cache", "inspect_folder",
-           "model_name"]
+__all__ = ["ARCHITECTURES", "Architecture", "HFFolder", "HFFolderError", "Modules", "Projection", "architecture_of",
+           "cached_models", "hub_cache", "inspect_folder", "model_name"]
 
 Layout = Literal["encoder-decoder", "decoder-only"]
 
 
+PositionKind = Literal["sinusoidal", "learned", "rotary", "relative bias"]
+
+
+@dataclass(frozen=True)
+class Modules:
+    """Where an architecture keeps its attention modules, as ``nn.Module.get_submodule`` paths: each stack's list
+    of blocks from the model, and each kind's module from one block (a decoder-only model's one causal
+    self-attention is its ``decoder_self``)."""
+
+    decoder_blocks: str
+    decoder_self: str
+    encoder_blocks: str | None = None
+    encoder_self: str | None = None
+    cross: str | None = None
+
+
+@dataclass(frozen=True)
+class Projection:
+    """How an attention module makes one head's query, key and value: ``separate`` layers (nn.Linear, weight
+    (out, D); named in ``layers`` as q, k, v) or one ``fused`` layer making [q | k | v] (GPT-2's Conv1D
+    ``c_attn``, weight (D, 3·out)); the module's attribute holding a head's width; and whether groups of query heads
+    share one key/value head (grouped-query attention)."""
+
+    style: Literal["separate", "fused"]
+    layers: tuple[str, ...]
+    head_width: str = "head_dim"
+    grouped: bool = False
+
+
 @dataclass(frozen=True)
 class Architecture:
-    """What attnviz knows of one ``model_type``: its layout, a display name, and the config keys of its
-    sizes (width, layers per stack, heads, feed-forward width, vocabulary, positions)."""
+    """What attnviz knows of one ``model_type``: its layout, a display name, the config keys of its sizes (width,
+    layers per stack, heads, feed-forward width, vocabulary, positions), where its attention modules are, how they
+    project q, k and v, and where its positions come from (``position_kind``; ``position_module``: the table of a
+    sinusoidal or learned encoding — the encoder's where there are two — or the rotary embedding, from the model;
+    ``position_offset``: the table's rows before position 0). Chosen once, when the folder is read; the adapters,
+    the Computation and the Positional views read it, never the modules' attributes."""
 
     name: str
     layout: Layout
@@ -44,27 +77,52 @@ class Architecture:
     heads: tuple[str, ...]
     ffn: tuple[str, ...]
     positions: str | None
+    modules: Modules
+    projection: Projection
+    position_kind: PositionKind
+    position_module: str | None = None
+    position_offset: int = 0
     position_tables: int = 0  # tables of positions × width it builds (learned or sinusoidal; rotary: none)
 
 
+_BART_MODULES = Modules(decoder_blocks="model.decoder.layers", decoder_self="self_attn",
+                        encoder_blocks="model.encoder.layers", encoder_self="self_attn", cross="encoder_attn")
+_SEPARATE = Projection("separate", ("q_proj", "k_proj", "v_proj"))
 _BART_LIKE = dict(layout="encoder-decoder", width="d_model", layers=("encoder_layers", "decoder_layers"),
                   heads=("encoder_attention_heads", "decoder_attention_heads"),
                   ffn=("encoder_ffn_dim", "decoder_ffn_dim"), positions="max_position_embeddings",
+                  modules=_BART_MODULES, projection=_SEPARATE, position_module="model.encoder.embed_positions",
                   position_tables=2)
 _LLAMA_LIKE = dict(layout="decoder-only", width="hidden_size", layers=("num_hidden_layers",),
                    heads=("num_attention_heads", "num_key_value_heads"), ffn=("intermediate_size",),
-                   positions="max_position_embeddings")
+                   positions="max_position_embeddings",
+                   modules=Modules(decoder_blocks="model.layers", decoder_self="self_attn"),
+                   projection=Projection("separate", ("q_proj", "k_proj", "v_proj"), grouped=True),
+                   position_kind="rotary", position_module="model.rotary_emb")
 ARCHITECTURES: dict[str, Architecture] = {
-    "marian": Architecture("Marian", **_BART_LIKE),  # type: ignore[arg-type]
-    "bart": Architecture("BART", **_BART_LIKE),  # type: ignore[arg-type]
-    "mbart": Architecture("mBART", **_BART_LIKE),  # type: ignore[arg-type]
+    "marian": Architecture("Marian", **_BART_LIKE, position_kind="sinusoidal"),  # type: ignore[arg-type]
+    "bart": Architecture("BART", **_BART_LIKE, position_kind="learned", position_offset=2),  # type: ignore[arg-type]
+    "mbart": Architecture("mBART", **_BART_LIKE, position_kind="learned", position_offset=2),  # type: ignore[arg-type]
     "t5": Architecture("T5", "encoder-decoder", "d_model", ("num_layers", "num_decoder_layers"), ("num_heads",),
-                       ("d_ff", "d_kv"), None),
+                       ("d_ff", "d_kv"), None,
+                       modules=Modules(decoder_blocks="decoder.block", decoder_self="layer.0.SelfAttention",
+                                       encoder_blocks="encoder.block", encoder_self="layer.0.SelfAttention",
+                                       cross="layer.1.EncDecAttention"),
+                       projection=Projection("separate", ("q", "k", "v"), head_width="key_value_proj_dim"),
+                       position_kind="relative bias"),
     "gpt2": Architecture("GPT-2", "decoder-only", "n_embd", ("n_layer",), ("n_head",), ("n_inner",), "n_positions",
-                       1),
+                         modules=Modules(decoder_blocks="transformer.h", decoder_self="attn"),
+                         projection=Projection("fused", ("c_attn",)), position_kind="learned",
+                         position_module="transformer.wpe", position_tables=1),
     "llama": Architecture("Llama", **_LLAMA_LIKE),  # type: ignore[arg-type]
     "qwen2": Architecture("Qwen2", **_LLAMA_LIKE),  # type: ignore[arg-type]
 }
+
+
+def architecture_of(model: Any) -> Architecture:
+    """The record of a transformers model (by its config's ``model_type``: a model built in memory has one too)."""
+    return ARCHITECTURES[model.config.model_type]
+
 
 BOUNDS = {"width": 16_384, "layers": 256, "heads": 256, "ffn": 131_072, "vocab_size": 1_000_000,
           "positions": 1_048_576, "buckets": 4_096}

@@ -2,8 +2,8 @@
 
 :func:`library_rules` reads the model's generation config (its ``length_penalty``, ``early_stopping``,
 forced end token, bad words, minimum length, …) as ``generate`` merges it, and builds the very logits
-processors ``generate`` would (``_get_logits_processor``: a private method, pinned with the library's version),
-with the length limit attnviz decodes to written in first — the forced end token fires one token before it,
+processors ``generate`` would (through :mod:`attnviz.core.hf.compat`: private methods, checked against the library's
+version), with the length limit attnviz decodes to written in first — the forced end token fires one token before it,
 as in ``generate``. attnviz's search (:mod:`attnviz.core.search_rules`) then ranks and stops as the library does.
 Shapes: B sentences, S source (prompt) width, R live rows, V vocabulary.
 """
@@ -16,6 +16,7 @@ from typing import Any
 import torch
 from torch import Tensor
 
+from attnviz.core.hf import compat
 from attnviz.core.search_rules import SearchRules
 
 
@@ -25,7 +26,7 @@ def library_rules(model: Any, src: Tensor, src_valid_lens: Tensor, max_new_token
     decodes ``src`` (B, S) right-padded, valid lengths (B,) by."""
     from attnviz.core.hf.causal import left_padded
 
-    config, _ = model._prepare_generation_config(None, do_sample=False, num_beams=beam_size)
+    config = compat.generation_config(model, beam_size)
     prefixes: list[list[int]]
     inputs: dict[str, Tensor] = {}  # (what generate's processors see of the input: a prompt's padding)
     if continues_prompt:  # the prompt, left-padded to the batch's width, as generate pads a batch
@@ -35,25 +36,23 @@ def library_rules(model: Any, src: Tensor, src_valid_lens: Tensor, max_new_token
         prefixes, width = [[start_id]] * int(src.shape[0]), 1
     config.max_new_tokens = None
     config.max_length = width + max_new_tokens
-    model._prepare_special_tokens(config, True, src.device)
-    processors = model._get_logits_processor(generation_config=config, input_ids_seq_length=width,
-                                             encoder_input_ids=src, prefix_allowed_tokens_fn=None,
-                                             logits_processor=None, device=src.device, model_kwargs=inputs)
+    compat.prepare_special_tokens(model, config, src.device)
+    processors = compat.logits_processors(model, config, width, src, inputs)
 
     mask = inputs.get("attention_mask")
     padding = ((mask != 0).int().argmax(dim=1).tolist() if mask is not None  # (each prompt's left padding)
                else [0] * len(prefixes))
-    per_row = [p for p in processors if isinstance(getattr(p, "prompt_ignore_length", None), Tensor)]
+    per_row = compat.prompt_processors(processors)
 
     def process(sentences: Sequence[int], generated: Sequence[Sequence[int]], log_probs: Tensor) -> Tensor:
         if not len(processors):
             return log_probs
-        for processor in per_row:  # (made for one row per sentence; a search has as many as it has beams)
-            processor.prompt_ignore_length = torch.tensor([padding[b] for b in sentences], device=log_probs.device)
+        # (made for one row per sentence; a search has as many as it has beams)
+        compat.ignore_prompt(per_row, [padding[b] for b in sentences], log_probs.device)
         rows = [[*prefixes[b], *ids] for b, ids in zip(sentences, generated, strict=True)]
         return processors(torch.tensor(rows, dtype=torch.long, device=log_probs.device), log_probs)
 
     penalty = float(config.length_penalty if config.length_penalty is not None else 1.0)
-    ends = tuple(int(i) for i in config._eos_token_tensor.tolist()) if config._eos_token_tensor is not None else ()
+    ends = compat.end_ids(config)
     return SearchRules(length_penalty=penalty, library=True, early_stopping=config.early_stopping or False,
                        process=process, end_ids=ends, logits=True)

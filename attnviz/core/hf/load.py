@@ -19,6 +19,7 @@ from typing import Any, cast
 
 import torch
 
+from attnviz.core.hf import compat
 from attnviz.core.hf.files import MAX_PARAMETERS, HFFolderError
 from attnviz.core.hf.folder import ARCHITECTURES, TOKENIZER_CORE, HFFolder, inspect_folder
 from attnviz.core.hf.guard import check_loaded, checked_ids, library_quiet, refusing
@@ -84,8 +85,10 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
         raise ValueError(tr("{path}: opening Hugging Face models needs the transformers package, which the "
                             "standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)"
                             ).format(path=folder.path)) from None
+    if problem := compat.unsupported():  # (a release outside the tested ones, a private name it lacks)
+        raise compat.UnsupportedTransformers(tr("{path}: {problem}").format(path=folder.path, problem=problem))
     transformers.utils.logging.disable_progress_bar()  # (its "Loading weights" bar is noise on a CLI's stderr)
-    _quick_marian_table(transformers)
+    compat.quick_marian_table(marian_table)  # (Marian's tables: 0.5 s of the 0.65 s opus-mt's size takes to open)
 
     from attnviz.core.hf.causal import HFCausal
     from attnviz.core.hf.seq2seq import HFEncoderDecoder
@@ -97,8 +100,8 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
         tokenizer = _tokenizer(transformers, folder)
         vocab = _vocab(folder, tokenizer, model, encoder_decoder)
     config = _view_config(folder, encoder_decoder)
-    adapter = (HFEncoderDecoder(model, config, vocab.bos_id, vocab.pad_id) if encoder_decoder
-               else HFCausal(model, config, vocab.pad_id))
+    adapter = (HFEncoderDecoder(model, config, vocab.bos_id, vocab.pad_id, folder.architecture) if encoder_decoder
+               else HFCausal(model, config, vocab.pad_id, folder.architecture))
     kind = "hf-seq2seq" if encoder_decoder else "hf-causal"
     training = {"architecture": folder.architecture.name, "source": "Hugging Face", "name": folder.name,
                 "output_limit_set_by": "folder" if folder_output_limit(folder, encoder_decoder) is not None
@@ -177,25 +180,6 @@ def marian_table(positions: int, dim: int) -> torch.Tensor:
         out[first:first + rows, :half] = torch.FloatTensor(np.sin(angles[:, 0::2]))
         out[first:first + rows, half:] = torch.FloatTensor(np.cos(angles[:, 1::2]))
     return out
-
-
-def _quick_marian_table(transformers: Any) -> None:
-    """Marian builds its two position tables cell by cell in Python at every load (0.5 s of the 0.65 s a model
-    of opus-mt's size takes to open): use :func:`marian_table`, the same numbers (tests/test_hf_open.py)."""
-    from transformers.models.marian import modeling_marian
-
-    embedding: Any = modeling_marian.MarianSinusoidalPositionalEmbedding
-    if getattr(embedding, "_attnviz_quick", False):
-        return
-
-    def create_weight(self: Any) -> torch.Tensor:
-        if self.weight.is_meta:  # (the model laid out to measure it: no numbers)
-            return torch.empty(self.weight.shape, dtype=self.weight.dtype, device="meta")
-        return marian_table(*self.weight.shape).to(self.weight.dtype)
-
-    embedding._attnviz_library_create_weight = embedding.create_weight
-    embedding.create_weight = create_weight
-    embedding._attnviz_quick = True
 
 
 def folder_output_limit(folder: HFFolder, encoder_decoder: bool) -> int | None:

@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from attnviz.core.hf import compat
+from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.results import PositionalDescription
 from attnviz.i18n import N_, tr
 
@@ -38,18 +40,19 @@ def rope_curves(inv_freq: np.ndarray, positions: int, scaling: float = 1.0) -> t
 
 def describe_positions(model: Any, architecture: str) -> PositionalDescription:
     """What ``model`` (a transformers model of ``architecture``: "Marian", "BART", "GPT-2", "Llama", "Qwen2")
-    does with positions."""
-    if hasattr(model, "encoder") and hasattr(model.encoder, "block"):
-        return _relative_bias(model, architecture)
-    base = getattr(model, "model", None)
-    rotary = getattr(base, "rotary_emb", None)
-    if rotary is not None:
-        inv_freq = rotary.inv_freq.detach().to("cpu", torch.float64).numpy()
-        positions = min(MAX_POSITIONS_DRAWN, int(getattr(model.config, "max_position_embeddings", 0) or 10**9))
-        table, decay = rope_curves(inv_freq, positions, float(getattr(rotary, "attention_scaling", 1.0)))
-        parameters = getattr(model.config, "rope_parameters", None) or {}
-        theta = float(parameters.get("rope_theta") or getattr(model.config, "rope_theta", None) or 10000.0)
-        kind = getattr(rotary, "rope_type", "default")
+    does with positions, as its record (:class:`~attnviz.core.hf.folder.Architecture`) says where they come from."""
+    record = architecture_of(model)
+    if record.position_kind == "relative bias":
+        return _relative_bias(model, record, architecture)
+    assert record.position_module is not None  # (every other kind names its table or its rotary embedding)
+    source = model.get_submodule(record.position_module)
+    if record.position_kind == "rotary":
+        inv_freq = source.inv_freq.detach().to("cpu", torch.float64).numpy()
+        longest = getattr(model.config, record.positions) if record.positions else None
+        positions = min(MAX_POSITIONS_DRAWN, int(longest or 10**9))
+        table, decay = rope_curves(inv_freq, positions, float(source.attention_scaling))
+        theta = compat.rope_base(model.config)
+        kind = source.rope_type
         if kind == "default":
             note = tr("{architecture} adds no positional encoding: RoPE rotates each query and key by its position "
                       "(pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}), so q·k "
@@ -62,36 +65,31 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
             N_("rotary (RoPE)"),
             note.format(architecture=architecture, width=2 * len(inv_freq), base=theta, scaling=kind),
             table, (-1.0, 1.0), inv_freq.astype(np.float32), decay)
-    if hasattr(model, "transformer") and hasattr(model.transformer, "wpe"):
+    if record.position_kind == "learned" and record.layout == "decoder-only":  # (GPT-2's one table)
         return PositionalDescription(
             N_("learned"), tr("{architecture} adds a learned table, one vector per position (wpe), to the token "
-                              "embeddings.").format(architecture=architecture), _weights(model.transformer.wpe))
-    embed = getattr(getattr(base, "encoder", None), "embed_positions", None)
-    if embed is None:
-        return PositionalDescription(N_("none"), tr("attnviz does not know where {architecture} takes its positions "
-                                                    "from.").format(architecture=architecture))
-    if "Sinusoidal" in type(embed).__name__:
+                              "embeddings.").format(architecture=architecture), _weights(source))
+    if record.position_kind == "sinusoidal":
         return PositionalDescription(
             N_("sinusoidal"), tr("{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first "
                                  "half of the dimensions, cosines in the second: the book's interleaved columns, "
                                  "reordered).").format(architecture=architecture),
-            _weights(embed), (-1.0, 1.0))
-    offset = int(getattr(embed, "offset", 0))  # (BART's table starts with two unused rows)
-    return PositionalDescription(
+            _weights(source), (-1.0, 1.0))
+    return PositionalDescription(  # (BART's table starts with two unused rows: the record's offset)
         N_("learned"), tr("{architecture} adds a learned table, one vector per position, to the embeddings (the "
                           "encoder's is shown; the decoder has its own).").format(architecture=architecture),
-        _weights(embed, offset))
+        _weights(source, record.position_offset))
 
 
-def _relative_bias(model: Any, architecture: str) -> PositionalDescription:
+def _relative_bias(model: Any, record: Architecture, architecture: str) -> PositionalDescription:
     """T5: the encoder's learned bias per head for each relative distance key − query (buckets: exact up to
     half the buckets, then logarithmic up to ``relative_attention_max_distance``), (2·M + 1, H)."""
-    attention = model.encoder.block[0].layer[0].SelfAttention
+    where = record.modules
+    assert where.encoder_blocks and where.encoder_self  # (T5's record)
+    attention = model.get_submodule(where.encoder_blocks)[0].get_submodule(where.encoder_self)
     reach = min(int(attention.relative_attention_max_distance), MAX_POSITIONS_DRAWN // 2)
     distances = torch.arange(-reach, reach + 1)
-    buckets = attention._relative_position_bucket(distances, bidirectional=True,
-                                                  num_buckets=attention.relative_attention_num_buckets,
-                                                  max_distance=attention.relative_attention_max_distance)
+    buckets = compat.t5_buckets(attention, distances)
     table = attention.relative_attention_bias.weight.detach().to("cpu", torch.float32)[buckets].numpy()
     return PositionalDescription(
         N_("relative bias"), tr("{architecture} adds no position vectors: each head adds a learned number to the "

@@ -17,7 +17,9 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.decoder import EncoderAttention, StepAttention
+from attnviz.core.hf import compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
+from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import library_rules
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.search_rules import SearchRules
@@ -37,33 +39,34 @@ class Seq2SeqState:
                             tuple((k[index], v[index]) for k, v in self.self_kv))
 
 
-def attention_modules_of(model: Any) -> dict[AttentionKind, list[nn.Module]]:
-    """Each kind's attention module per layer: BART-like ``model.model.{encoder,decoder}.layers[i].self_attn``
-    and ``encoder_attn``; T5's ``model.{encoder,decoder}.block[i].layer[0].SelfAttention`` and
-    ``layer[1].EncDecAttention``."""
-    if hasattr(model, "model"):
-        encoder, decoder = model.model.encoder.layers, model.model.decoder.layers
-        return {AttentionKind.ENCODER_SELF: [layer.self_attn for layer in encoder],
-                AttentionKind.DECODER_SELF: [layer.self_attn for layer in decoder],
-                AttentionKind.CROSS: [layer.encoder_attn for layer in decoder]}
-    encoder, decoder = model.encoder.block, model.decoder.block
-    return {AttentionKind.ENCODER_SELF: [block.layer[0].SelfAttention for block in encoder],
-            AttentionKind.DECODER_SELF: [block.layer[0].SelfAttention for block in decoder],
-            AttentionKind.CROSS: [block.layer[1].EncDecAttention for block in decoder]}
+def attention_modules_of(model: Any, architecture: Architecture | None = None) -> dict[AttentionKind, list[nn.Module]]:
+    """Each kind's attention module per layer, where the model's record (``architecture``, else the model's own:
+    :func:`~attnviz.core.hf.folder.architecture_of`) says they are: BART-like
+    ``model.{encoder,decoder}.layers[i].self_attn`` and ``encoder_attn``; T5's
+    ``{encoder,decoder}.block[i].layer[0].SelfAttention`` and ``layer[1].EncDecAttention``."""
+    where = (architecture or architecture_of(model)).modules
+    assert where.encoder_blocks and where.encoder_self and where.cross  # (an encoder–decoder's record)
+    encoder, decoder = model.get_submodule(where.encoder_blocks), model.get_submodule(where.decoder_blocks)
+    return {AttentionKind.ENCODER_SELF: [block.get_submodule(where.encoder_self) for block in encoder],
+            AttentionKind.DECODER_SELF: [block.get_submodule(where.decoder_self) for block in decoder],
+            AttentionKind.CROSS: [block.get_submodule(where.cross) for block in decoder]}
 
 
 class HFEncoderDecoder(nn.Module):
     """attnviz's decoder interface (:mod:`attnviz.core.decoder`) over a transformers ``*ForConditionalGeneration``
-    (Marian, BART, mBART, T5: :func:`attention_modules_of`)."""
+    (Marian, BART, mBART, T5: :func:`attention_modules_of`). ``architecture``: its record (the folder's; else
+    found by the model's ``model_type``)."""
 
-    def __init__(self, model: Any, config: Any, start_id: int = 0, pad_id: int = 0):
+    def __init__(self, model: Any, config: Any, start_id: int = 0, pad_id: int = 0,
+                 architecture: Architecture | None = None):
         super().__init__()
         self.start_id, self.pad_id = start_id, pad_id  # the decoder's first input; the padding id
         register()
         model.set_attn_implementation(IMPLEMENTATION)
         self.hf = model.eval()
         self.config = config  # attnviz's view of it (max_src_len, max_tgt_len, layers, heads)
-        self._modules_of = attention_modules_of(model)
+        self.architecture = architecture or architecture_of(model)
+        self._modules_of = attention_modules_of(model, self.architecture)
 
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         return self._modules_of[kind]
@@ -94,17 +97,14 @@ class HFEncoderDecoder(nn.Module):
              ) -> tuple[Tensor, Seq2SeqState, StepAttention | None]:
         """tokens (B,) -> the next token's logits (B, V) (raw: its search rules say so), the next state, the newest
         row's attention."""
-        from transformers.cache_utils import DynamicCache, EncoderDecoderCache
         from transformers.modeling_outputs import BaseModelOutput
 
-        cache = EncoderDecoderCache(DynamicCache(ddp_cache_data=state.self_kv or None), DynamicCache())
+        cache = compat.encoder_decoder_cache(state.self_kv)
         with recording() as calls:
             out = self.hf(encoder_outputs=BaseModelOutput(last_hidden_state=state.encoder_hidden),
                           attention_mask=state.encoder_mask, decoder_input_ids=tokens[:, None],
                           past_key_values=cache, use_cache=True)
-        layers = out.past_key_values.self_attention_cache.layers
-        next_state = Seq2SeqState(state.encoder_hidden, state.encoder_mask,
-                                  tuple((layer.keys, layer.values) for layer in layers))
+        next_state = Seq2SeqState(state.encoder_hidden, state.encoder_mask, compat.keys_and_values(out.past_key_values))
         logits = out.logits[:, -1].float()  # (raw: the library's rules normalise them, search_rules.SearchRules)
         if not need_attention:
             return logits, next_state, None
