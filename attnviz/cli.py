@@ -130,6 +130,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+TOP_WORDS = 5  # attnviz fill-mask prints this many words per line
+
 LIVE_ONLY = ("preset", "snapshots", "probe", "learned")  # train options of a --task run
 LEARNED_DEFAULT = 99.0  # attnviz train --task stops at this held-out exact match (%), 3 evaluations in a row
 
@@ -335,6 +337,31 @@ def _cmd_translate(args: argparse.Namespace) -> int:
         number += len(lines)
         outputs = translate(loaded.model, sources, loaded.src_vocab, loaded.tgt_vocab, device, beam_size=args.beam)
         sys.stdout.write("".join(loaded.tgt_vocab.text_of(words) + "\n" for words in outputs))
+        sys.stdout.flush()
+    return 0
+
+
+def _cmd_fill_mask(args: argparse.Namespace) -> int:
+    """The top-5 words for the first mask of --text, or of every stdin line: one line per input line, the words
+    separated by tabs, best first."""
+    _set_threads(args.threads)
+    loaded, device = _load(args.checkpoint, args.device)
+    if not loaded.offers(Capability.MASKS):
+        raise CliError(tr("{checkpoint}: a {kind} model does not fill masks (open an encoder-only model: BERT, "
+                          "DistilBERT, RoBERTa or attnviz's own)").format(checkpoint=args.checkpoint, kind=loaded.kind))
+    filling = loaded.model_kind.stepping_cls(loaded, device, top_k=TOP_WORDS)
+    lines = [args.text] if args.text is not None else (line.rstrip("\r\n") for line in sys.stdin)
+    for number, line in enumerate(lines, 1):
+        where = "" if args.text is not None else tr("line {number}: ").format(number=number)
+        try:
+            filling.encode(line)
+            if filling.finished:
+                raise ValueError(tr("no {mask} to fill: write {mask} in place of a word").format(
+                    mask=filling.reader.mask_token))
+            step = filling.step()
+        except ValueError as error:
+            raise CliError(where + str(error)) from None
+        sys.stdout.write("\t".join(step.topk_tokens) + "\n")
         sys.stdout.flush()
     return 0
 
@@ -813,6 +840,14 @@ def build_parser() -> argparse.ArgumentParser:
                              help=tr("score only the validation split that training held out of --data "
                                      "(rebuilt from the options stored in the checkpoint)"))
         cmd.set_defaults(run=run)
+    fill = sub.add_parser("fill-mask", help=tr("the top-5 words for the first [MASK] of --text, or of each stdin line"))
+    fill.add_argument("--checkpoint", required=True,
+                      help=tr("an encoder-only model: models/encoder-only.safetensors or a Hugging Face BERT folder"))
+    fill.add_argument("--text", help=tr("one sentence with [MASK] (or the tokenizer's own mask token); without it, "
+                                        "read stdin"))
+    fill.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps"))
+    fill.add_argument("--threads", type=int, help=tr(THREADS_HELP))
+    fill.set_defaults(run=_cmd_fill_mask)
     export = sub.add_parser("export", help=tr("write every attention map of a sentence as files, no window needed"))
     export.add_argument("--checkpoint", help=tr("a checkpoint (.safetensors; default: the shipped Transformer); "
                                                 "a kernel-regression one exports its fit"))
@@ -871,7 +906,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = ("demo", "train", "translate", "eval", "export", "figures", "to-hf")
+COMMANDS = ("demo", "train", "translate", "fill-mask", "eval", "export", "figures", "to-hf")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
