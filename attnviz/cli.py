@@ -89,6 +89,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
     if args.threads is not None:
         _set_threads(args.threads)
+    if args.task == MLM_TASK or KINDS[args.kind].sequence_layout.offers(Capability.MASKS):
+        return _train_mlm(args)
     if args.task is not None:
         return _train_task(args)
     if given := [f"--{name}" for name in LIVE_ONLY if getattr(args, name) is not None]:
@@ -134,6 +136,45 @@ TOP_WORDS = 5  # attnviz fill-mask prints this many words per line
 
 LIVE_ONLY = ("preset", "snapshots", "probe", "learned")  # train options of a --task run
 LEARNED_DEFAULT = 99.0  # attnviz train --task stops at this held-out exact match (%), 3 evaluations in a row
+
+
+MLM_TASK = "mlm"  # attnviz train encoder-only --task mlm: masked words of the English side of --data
+
+
+def _train_mlm(args: argparse.Namespace) -> int:
+    """``attnviz train encoder-only --task mlm --data FILE``: the small BERT on the English of the translators'
+    split (same vocabulary, same held-out sentences), written as one checkpoint with its per-epoch history."""
+    from attnviz.core.checkpoint import save_checkpoint
+    from attnviz.training.mlm import MlmOptions, train_encoder_only
+    from attnviz.training.target import TargetError, check_target
+
+    if args.task != MLM_TASK or not KINDS[args.kind].sequence_layout.offers(Capability.MASKS):
+        fills = [name for name, kind in KINDS.items()
+                 if kind.trainable and kind.sequence_layout.offers(Capability.MASKS)]
+        raise CliError(tr("--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)").format(
+            task=MLM_TASK, kinds=", ".join(fills)))
+    if given := [f"--{name.replace('_', '-')}" for name in (*LIVE_ONLY, "stop_after", "resume", "minutes")
+                 if getattr(args, name) is not None]:
+        raise CliError(tr("{option} does not go with --task {task}").format(option=given[0], task=MLM_TASK))
+    if args.data is None or not Path(args.data).is_file():
+        raise CliError(tr("training data not found: {path}").format(path=args.data))
+    try:
+        check_target(args.out, args.force)
+    except (TargetError, ValueError) as error:
+        raise CliError(f"--out {error}") from None
+    changes = {k: v for k, v in {"seed": args.seed, "lr": args.lr, "batch_size": args.batch_size}.items()
+               if v is not None}
+    arch = _parse_arch(args.kind, args.arch) if args.arch is not None else None
+    epochs = args.epochs if args.epochs is not None else MlmOptions.epochs
+    trained = train_encoder_only(args.data, None, epochs=epochs, opts=MlmOptions(**changes), arch=arch,
+                                 device=_device(args.device), threads=None)
+    history = {**trained.history, "source": "attnviz train", "task": MLM_TASK}
+    save_checkpoint(args.out, trained.model, src_vocab=trained.vocab, tgt_vocab=trained.vocab, training=history,
+                    half=True, verify=True)
+    print(tr("wrote {out}: masked-word accuracy {accuracy:.1%}; one content word top-1 {top1:.1%}, top-5 {top5:.1%} "
+             "on the held-out sentences").format(out=args.out, accuracy=history["val_masked_accuracy_per_epoch"][-1],
+                                                  top1=history["content_word_top1"], top5=history["content_word_top5"]))
+    return 0
 
 
 def _train_task(args: argparse.Namespace) -> int:
@@ -808,9 +849,9 @@ def build_parser() -> argparse.ArgumentParser:
                                          "(default: the kind's standard model, models/MODELS.md)"))
     from attnviz.core.tasks import TASKS
 
-    train.add_argument("--task", choices=list(TASKS), help=tr("train on a generated task whose right alignment is "
-                       "known, recording the training's history (default: none, train on --data; README \"Watch "
-                       "it learn\")"))
+    train.add_argument("--task", choices=[*TASKS, MLM_TASK], help=tr("train on a generated task whose right alignment "
+                       "is known, recording the training's history (default: none, train on --data; README \"Watch "
+                       "it learn\"); mlm: an encoder-only model on the masked words of --data's English"))
     train.add_argument("--preset", choices=["tiny", "small"], help=tr("--task: the model's size (default small; "
                        "--arch changes single settings)"))
     train.add_argument("--snapshots", type=int, metavar="N", help=tr("--task: snapshots of the probe's map and the "

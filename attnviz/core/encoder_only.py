@@ -23,15 +23,17 @@ sentence, V vocabulary.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import torch
 from torch import Tensor, nn
 
 from attnviz.core.attention import Attended, MultiHeadAttention
+from attnviz.core.results import PositionalDescription
 from attnviz.core.transformer import AddNorm, PositionWiseFFN
+from attnviz.i18n import N_, tr
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,23 @@ class EncoderOnlyConfig:
     max_len: int = 64  # learned position embeddings: the longest sequence, [CLS] and [SEP] included
     type_vocab_size: int = 2  # segments (sentence A, sentence B), as d2l's BERT
     tie_output: bool = True  # the MLM head's last layer shares the token embedding's weights (as BERT)
+
+    @property
+    def src_vocab_size(self) -> int:
+        """The vocabulary it reads (a checkpoint stores it as its source and its target vocabulary: one)."""
+        return self.vocab_size
+
+    @property
+    def tgt_vocab_size(self) -> int:
+        """The vocabulary its masked-word head predicts: the same one."""
+        return self.vocab_size
+
+
+def recorded_cells(values: Mapping[str, Any]) -> int:
+    """Attention cells one sentence's filling records: L·H·S² per step, one step per mask (at most S), and the
+    first reading (``ModelKind.attention_cells``)."""
+    layers, heads, positions = (int(values.get(k, 0)) for k in ("num_layers", "num_heads", "max_len"))
+    return layers * heads * positions**2 * (positions + 1)
 
 
 @dataclass(frozen=True)
@@ -119,6 +138,12 @@ class EncoderOnly(nn.Module):
         nn.init.normal_(self.token_embedding.weight, std=c.num_hiddens**-0.5)  # x √D at the input: std 1
         if c.tie_output:
             self.mlm.output.weight = self.token_embedding.weight
+
+    def describe_positions(self) -> PositionalDescription:
+        """Its learned position table (max_len, D), for the Positional panel."""
+        return PositionalDescription(
+            N_("learned"), tr("attnviz's BERT adds a learned table, one vector per position, to the token and segment "
+                              "embeddings."), self.pos_embedding[0].detach().float().cpu().numpy())
 
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())

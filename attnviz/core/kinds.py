@@ -21,7 +21,7 @@ from attnviz.i18n import N_, tr
 if TYPE_CHECKING:
     from attnviz.core.layout import SequenceLayout
 
-Family = Literal["translation", "regression"]
+Family = Literal["translation", "encoder-only", "regression"]
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,13 @@ class ModelKind:
 
 
 _RNN = "attnviz.core.seq2seq"
+
+
+def _encoder_only_cells(values: Mapping[str, Any]) -> int:
+    from attnviz.core.encoder_only import recorded_cells  # (torch: only when a checkpoint is read)
+
+    return recorded_cells(values)
+
 KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
     ModelKind("transformer", "translation", N_("Transformer encoder–decoder"), "attnviz.core.transformer",
               "TransformerConfig", "Transformer", default_lr=1e-3,
@@ -145,6 +152,12 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
               layout="decoder-only", hugging_face=True, trainable=False, prompt_predicts=True),
+    ModelKind("encoder-only", "encoder-only", N_("Encoder-only Transformer (a small BERT), filling masked words"),
+              "attnviz.core.encoder_only", "EncoderOnlyConfig", "EncoderOnly", default_lr=1e-3,
+              scoring_formula=N_("scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / "
+                                 "√d_head"),
+              attention=(AttentionKind.ENCODER_SELF,), layout="encoder-only",
+              attention_cells=_encoder_only_cells, stepping="attnviz.core.fill_mask:FillMaskSession"),
     ModelKind("kernel-regression", "regression", N_("Nadaraya–Watson kernel regression (attention pooling)"),
               "attnviz.core.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel", layout="regression"),
 )}

@@ -69,7 +69,10 @@ def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
     positions = kind.positions(c)  # its positional encoding's table, every position (none: 0)
     table = positional_encoding_table(positions, c.num_hiddens) if positions else None
     described = None
-    if kind.hugging_face:
+    if callable(describe := getattr(type(loaded.model), "describe_positions", None)):  # (a model that says itself)
+        described = describe(loaded.model)
+        table = described.table
+    elif kind.hugging_face:
         from attnviz.core.hf.positional import describe_positions
 
         described = describe_positions(cast(Any, loaded.model).hf, c.architecture)

@@ -1,0 +1,128 @@
+"""attnviz's own encoder-only model as a family: its checkpoint, filling masks step by step (core/fill_mask.py),
+``attnviz fill-mask``, ``attnviz train encoder-only --task mlm`` and the window. A tiny BERT learns runs of
+consecutive words (w3 w4 [MASK] w6 → w5) here; the tests never read ../shared."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+import torch
+
+from attnviz.core.checkpoint import load_checkpoint, save_checkpoint
+from attnviz.core.encoder_only import EncoderOnly, EncoderOnlyConfig
+from attnviz.core.fill_mask import FillMaskSession
+from attnviz.core.kinds import AttentionKind
+from attnviz.core.layout import Capability
+from attnviz.core.text import RESERVED, Vocab
+from attnviz.training.mlm import MlmOptions, mlm_vocab, train_mlm
+from tests.helpers import WAIT_MS, raised, run_cli
+
+WORDS = 30
+VOCAB = mlm_vocab(Vocab((*RESERVED, *(f"w{i}" for i in range(WORDS)))))
+RUN = "w3 w4 [MASK] w6 w7"
+
+
+def _runs(count: int, seed: int) -> list[tuple[str, ...]]:
+    """Runs of consecutive words w_i w_{i+1} … (mod 30): a masked word follows from its neighbours."""
+    rng = random.Random(seed)
+    return [tuple(f"w{(start + j) % WORDS}" for j in range(rng.randrange(4, 9)))
+            for start in (rng.randrange(WORDS) for _ in range(count))]
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory):
+    """A tiny BERT trained on runs, saved as an attnviz checkpoint (the vocabulary as its source and target)."""
+    torch.manual_seed(0)
+    model = EncoderOnly(EncoderOnlyConfig(len(VOCAB), num_hiddens=32, num_heads=4, num_layers=2, ffn_hiddens=64,
+                                          dropout=0.0, max_len=16))
+    folder = tmp_path_factory.mktemp("bert")
+    with open(folder / "log.txt", "w") as log:
+        history = train_mlm(model, VOCAB, _runs(2000, 0), _runs(100, 1), MlmOptions(epochs=8, batch_size=64, lr=4e-3,
+                            warmup_steps=30), log=log, content_words=False)
+    return save_checkpoint(folder / "bert.safetensors", model, src_vocab=VOCAB, tgt_vocab=VOCAB,
+                           training={"source": "test", **history}, half=True, verify=True)
+
+
+def test_the_checkpoint_opens_as_an_encoder_only_model_that_fills_masks(checkpoint):
+    loaded = load_checkpoint(checkpoint)
+    assert loaded.kind == "encoder-only" and loaded.layout.name == "encoder-only"
+    assert loaded.offers(Capability.MASKS) and not loaded.offers(Capability.DECODER)
+    assert loaded.src_vocab == VOCAB and loaded.model.mlm.output.weight is loaded.model.token_embedding.weight
+
+
+def test_each_step_fills_the_first_open_mask_from_the_sentence_as_it_stands(checkpoint):
+    filling = FillMaskSession(load_checkpoint(checkpoint))
+    source = filling.encode("w3 w4 [MASK] w6 [MASK] w8")
+    assert source.tokens == ("[CLS]", "w3", "w4", "[MASK]", "w6", "[MASK]", "w8", "[SEP]")
+    assert source.encoder_weights.shape == (2, 4, 8, 8) and not filling.finished
+    first = filling.step()
+    assert first.focus == 3 and first.topk_tokens[0] == "w5" and first.query_tokens == source.tokens
+    assert first.topk_probs[0] > 0.3 and np.all(np.diff(first.topk_probs) <= 0) and first.topk_probs.sum() <= 1
+    np.testing.assert_allclose(first.self_weights.sum(axis=-1), 1, atol=1e-5)  # every row over the 8 tokens
+    second = filling.step(force="w1")  # the user's choice fills the second mask
+    assert second.focus == 5 and second.topk_tokens[0] == "w7" and second.forced and second.finished
+    assert second.query_tokens[3] == "w5" and second.output_tokens[5] == "w1"  # read with the first one filled
+    assert not np.array_equal(second.self_weights, first.self_weights)  # the sentence was read again
+    filling.rewind(1)
+    assert len(filling.steps) == 1 and filling.steps[0].topk_tokens == first.topk_tokens and not filling.finished
+
+
+def test_a_step_the_model_cannot_take_says_why_in_one_sentence(checkpoint):
+    filling = FillMaskSession(load_checkpoint(checkpoint))
+    filling.encode("w1 w2 w3")
+    assert filling.finished
+    with pytest.raises(ValueError, match=r"There is no \[MASK\] left to fill"):
+        filling.step()
+    filling.encode(RUN)
+    with pytest.raises(ValueError, match="no such word"):
+        filling.step(force="[SEP]")
+    with pytest.raises(ValueError, match="this model reads at most 16"):
+        filling.encode(" ".join(["w1"] * 15 + ["[MASK]"]))
+
+
+def test_fill_mask_prints_the_top_five_per_line_and_refuses_bad_input_in_one_line(checkpoint, capsys, monkeypatch,
+                                                                                   tiny_models):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("w3 w4 [MASK] w6\nw10 [MASK] w12 w13\n"))
+    code, out, err = run_cli(capsys, "fill-mask", "--checkpoint", str(checkpoint), "--device", "cpu")
+    lines = out.splitlines()
+    assert code == 0 and err == "" and len(lines) == 2
+    assert [line.split("\t")[0] for line in lines] == ["w5", "w11"] and all(len(line.split("\t")) == 5 for line in lines)
+    code, out, err = run_cli(capsys, "fill-mask", "--checkpoint", str(checkpoint), "--text", "w1 w2 w3")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "no [MASK] to fill" in err
+    code, out, err = run_cli(capsys, "fill-mask", "--checkpoint", str(tiny_models["transformer"][0]), "--text", RUN)
+    assert code == 2 and out == "" and "does not fill masks" in err
+
+
+def test_train_encoder_only_needs_the_mlm_task_and_writes_nothing_on_bad_options(tmp_path, capsys):
+    out = tmp_path / "bert.safetensors"
+    code, _, err = run_cli(capsys, "train", "encoder-only", "--data", str(tmp_path / "missing.tsv"), "--out", str(out),
+                           "--task", "mlm")
+    assert code == 2 and "training data not found" in err
+    code, _, err = run_cli(capsys, "train", "transformer", "--task", "mlm", "--data", "x", "--out", str(out))
+    assert code == 2 and "--task mlm trains encoder-only" in err
+    assert not out.exists()
+
+
+def test_the_window_shows_self_attention_and_step_fills_the_mask(window, checkpoint, errors, qtbot):
+    window.load(checkpoint)
+    qtbot.waitUntil(lambda: window.session.state.model is not None
+                    and window.session.state.model.kind == "encoder-only", timeout=WAIT_MS)
+    window.set_sentence(RUN)
+    qtbot.waitUntil(lambda: window.session.state.source is not None, timeout=WAIT_MS)
+    attention = window.attention
+    assert [attention.kind_box.itemText(i) for i in range(attention.kind_box.count())] == ["Self-attention"]
+    assert not window.docks["beams"].isVisible() and not window.docks["batch"].isVisible()
+    window.session.step()
+    qtbot.waitUntil(lambda: window.session.state.step is not None, timeout=WAIT_MS)
+    step = window.session.state.step
+    assert step.topk_tokens[0] == "w5" and attention.current.kind is AttentionKind.ENCODER_SELF
+    np.testing.assert_array_equal(attention.current.values, step.self_weights[0, 0])
+    positional = raised(window, "positional")
+    assert "learned table" in positional.note.text()
+    raised(window, "rollout")
+    raised(window, "masks")
+    assert not errors, errors
