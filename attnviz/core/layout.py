@@ -76,6 +76,13 @@ class Words:
     mask_rows: str = N_("queries")
     source_where: str = N_("the encoder of this {kind}")
     scoring_caption: str = N_("Query “{query}” at step {step}. {note}")
+    # the decoding area: what its output, its top-k and its forcing field are, and what Step does
+    output_title: str = N_("Translation so far")
+    candidates_title: str = N_("Next-token probabilities at this step")
+    candidates_tip: str = N_("Click a token to make the decoder take it at this step instead of its own choice")
+    force_placeholder: str = N_("Force target words (a reference translation or its start)…")
+    step_tip: str = N_("Decode one token ({keys})")
+    first_step: str = N_("Press Step (F10) to decode the first word")
 
 
 class SequenceLayout:
@@ -351,8 +358,13 @@ class EncoderOnlyLayout(SequenceLayout):
     words = Words(source_rollout=N_("Attention rollout, {layers} (heads averaged, + I for the residual)"),
                   source_queries=N_("queries (positions)"), source_layers=N_("layers 1–{n}"),
                   traced_layers=N_("the mask's rollout after layers 1–{n}"),
-                  mask_title=N_("Attention mask at step {step}: every real token sees every other (no causal mask)"),
-                  mask_rows=N_("positions"), source_where=N_("the layers of this {kind}"))
+                  mask_title=N_("Attention mask at step {step} (no causal mask)"),
+                  mask_rows=N_("positions"), source_where=N_("the layers of this {kind}"),
+                  output_title=N_("The sentence, its masks filled so far"),
+                  candidates_title=N_("Words for the mask at this step"),
+                  candidates_tip=N_("Click a word to fill the mask with it instead of the model's choice"),
+                  force_placeholder=N_("Words for the masks, first mask first…"),
+                  step_tip=N_("Fill the next mask ({keys})"), first_step=N_("Press Step (F10) to fill the first mask"))
 
     def kinds(self, source: EncodedSource) -> list[AttentionKind]:
         return [AttentionKind.ENCODER_SELF]

@@ -100,9 +100,12 @@ def shown_index(step: DecodeStep | None) -> int | None:
     """The 0-based step number a figure names: the number of query rows it shows, minus one.
 
     For beam search this is the best hypothesis's length, not the count of search steps (a finished
-    best hypothesis can be shorter), so greedy and beam name the same matrix the same way.
+    best hypothesis can be shorter), so greedy and beam name the same matrix the same way. A step that filled a
+    mask (it has a ``focus`` row) is named by its own number: its rows are the whole sentence.
     """
-    return None if step is None else len(step.query_tokens) - 1
+    if step is None:
+        return None
+    return step.index if step.focus is not None else len(step.query_tokens) - 1  # (a filled mask: its own number)
 
 
 def stack_for(kind: AttentionKind, source: EncodedSource, step: DecodeStep | None,

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.hf.vocab import CONTINUES
+from attnviz.core.layout import ENCODER_DECODER, Capability, SequenceLayout
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import LENGTH_PENALTY, Beam, DecodeStep
 from attnviz.gui.wrap_row import WrapRow
@@ -323,7 +324,8 @@ class DecodingArea(QtWidgets.QWidget):
         layout.addWidget(self.notice)
         layout.addWidget(buttons)
         layout.addWidget(self.scrub)
-        layout.addWidget(QtWidgets.QLabel(tr("Translation so far")))
+        self.output_title = QtWidgets.QLabel(tr("Translation so far"))  # (the layout names it: follow())
+        layout.addWidget(self.output_title)
         layout.addWidget(self.output)
         self.forcing = QtWidgets.QWidget()
         forcing = QtWidgets.QHBoxLayout(self.forcing)
@@ -331,15 +333,27 @@ class DecodingArea(QtWidgets.QWidget):
         forcing.addWidget(self.force_field, 1)
         forcing.addWidget(self.force_button)
         layout.addWidget(self.forcing)
-        candidates = QtWidgets.QLabel(tr("Next-token probabilities at this step"))
-        candidates.setWordWrap(True)
-        layout.addWidget(candidates)
+        self.candidates_title = QtWidgets.QLabel(tr("Next-token probabilities at this step"))
+        self.candidates_title.setWordWrap(True)
+        layout.addWidget(self.candidates_title)
         layout.addWidget(self.topk)
         layout.addWidget(self.beams)
         layout.addStretch(1)
         self._shown: tuple[DecodeStep | None, bool, tuple[int, ...], bool] | None = None  # show_step's arguments
+        self._words = ENCODER_DECODER.words
         self._fit_topk()
         self.sentence.textChanged.connect(self.forget_forcing)  # typed, an example, a session: another sentence
+
+    def follow(self, layout: SequenceLayout) -> None:
+        """Name the output, the top-k and Step as the model's layout does (a translation, or masks to fill); the
+        beam size shows only for a model that translates."""
+        words = self._words = layout.words
+        self.output_title.setText(tr(words.output_title))
+        self.candidates_title.setText(tr(words.candidates_title))
+        self.topk.setToolTip(tr(words.candidates_tip))
+        self.force_field.setPlaceholderText(tr(words.force_placeholder))
+        self.step_button.setToolTip(tr(words.step_tip).format(keys=tr(STEP_HINT)))
+        self.beam_box.setVisible(layout.offers(Capability.DECODER))
 
     def set_lecture(self, row: QtWidgets.QWidget | None, font: QtGui.QFont | None = None) -> None:
         """The lecture view: the sentence, the step buttons, ``row`` (auto-play) under them, the translation
@@ -397,7 +411,7 @@ class DecodingArea(QtWidgets.QWidget):
         if step is None:
             self.output.setText(f"<i>{tr('(press Step or F10)')}</i>" if has_source else "")
             self.topk.setRowCount(0)
-            self.topk.set_hint(tr(FIRST_STEP_HINT) if has_source else "")
+            self.topk.set_hint(tr(self._words.first_step) if has_source else "")
             self.beams.clear()
             return
         self.topk.set_hint("")
@@ -413,7 +427,9 @@ class DecodingArea(QtWidgets.QWidget):
         for index in forced:
             if index < len(words):
                 words[index] = f"<u style='color:{colour}' title='{note}'>{words[index]}</u>"
-        if words and not step.finished:
+        if step.focus is not None and 0 <= step.focus < len(words):  # the word a filled mask took
+            words[step.focus] = f"<b>{words[step.focus]}</b>"
+        elif words and not step.finished:
             words[-1] = f"<b>{words[-1]}</b>"
         tail = f" <span style='color:gray'>{html.escape(step.token)}</span>" if step.ended else ""
         # x-large: 1.5 × the widget's font, so that it grows with presentation mode; large (1.2 ×) once the text

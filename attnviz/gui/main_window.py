@@ -437,7 +437,8 @@ class MainWindow(QtWidgets.QMainWindow):
         if new.source is not old.source and new.source is not None:
             self._show_notice(new)
         if changed(old, new, "step", "shown_source"):
-            forced = tuple(i for i in new.forced_steps if i <= new.position)
+            forced = tuple(new.steps[i].focus if new.steps[i].focus is not None else i  # (a mask: where it is)
+                           for i in new.forced_steps if i <= new.position)
             self.decoding_area.show_step(new.step, new.shown_source is not None, forced,
                                          pieces=new.model is not None and new.model.subword)
             if new.step is not None and new.model is not None:
@@ -497,6 +498,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.build_docks()
         self._fill_device_menu(info.devices)
         self.decoding_area.setVisible(info.offers(Capability.SENTENCE))  # nothing to type for kernel regression
+        self.decoding_area.follow(info.layout)
         self.exports.flipbook_action.setEnabled(info.offers(Capability.STEPS))
         self.device_label.setText(info.device)
         self.step_time_label.clear()

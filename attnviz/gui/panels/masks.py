@@ -6,7 +6,6 @@ from PySide6 import QtWidgets
 
 from attnviz.figures.panels import batch_padding_figure, causal_mask_figure, padding_mask_figure
 from attnviz.figures.spec import empty_figure
-from attnviz.gui.decoding_area import FIRST_STEP_HINT
 from attnviz.gui.heatmap import Heatmap
 from attnviz.i18n import tr
 from attnviz.session import Session, SessionState, changed
@@ -42,5 +41,6 @@ class MasksPanel(QtWidgets.QWidget):
                                                   {source.text for source in new.batch.sources})
             self.padding.show_figure(batch_padding_figure(new.batch) if in_batch and new.batch is not None
                                      else padding_mask_figure(new.shown_source))
-        self.causal.set_hint(tr(FIRST_STEP_HINT) if new.shown_source is not None and new.step is None else "")
+        source = new.shown_source
+        self.causal.set_hint(tr(source.layout.words.first_step) if source is not None and new.step is None else "")
         self.causal.show_figure(causal_mask_figure(new.shown_source, new.step))
