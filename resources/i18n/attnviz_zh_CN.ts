@@ -4,12 +4,12 @@
 <context>
     <name>attnviz</name>
     <message>
-        <location filename="../../attnviz/cli.py" line="58"/>
+        <location filename="../../attnviz/cli.py" line="59"/>
         <source>  non-parametric {kernel:&lt;13} h=0.5  test MSE {mse:.3f}</source>
         <translation>  非参数 {kernel:&lt;13} h=0.5  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="63"/>
+        <location filename="../../attnviz/cli.py" line="64"/>
         <source>  parametric     learned w={w:.2f}  loss {before:.1f} -&gt; {after:.1f}  test MSE {mse:.3f}</source>
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="198"/>
+        <location filename="../../attnviz/cli.py" line="242"/>
         <source> (stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -46,47 +46,47 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="351"/>
+        <location filename="../../attnviz/gui/main_window.py" line="352"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="306"/>
+        <location filename="../../attnviz/gui/main_window.py" line="307"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="346"/>
+        <location filename="../../attnviz/gui/main_window.py" line="347"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="203"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="204"/>
         <source>&amp;Copy heatmap</source>
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="328"/>
+        <location filename="../../attnviz/gui/main_window.py" line="329"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="201"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="202"/>
         <source>&amp;Export heatmap…</source>
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="312"/>
+        <location filename="../../attnviz/gui/main_window.py" line="313"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="345"/>
+        <location filename="../../attnviz/gui/main_window.py" line="346"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="350"/>
+        <location filename="../../attnviz/gui/main_window.py" line="351"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -96,7 +96,7 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="365"/>
+        <location filename="../../attnviz/gui/main_window.py" line="366"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -106,7 +106,7 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="369"/>
+        <location filename="../../attnviz/gui/main_window.py" line="370"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -116,7 +116,7 @@
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="297"/>
+        <location filename="../../attnviz/gui/main_window.py" line="298"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
@@ -126,37 +126,37 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="361"/>
+        <location filename="../../attnviz/gui/main_window.py" line="362"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="303"/>
+        <location filename="../../attnviz/gui/main_window.py" line="304"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="322"/>
+        <location filename="../../attnviz/gui/main_window.py" line="323"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="310"/>
+        <location filename="../../attnviz/gui/main_window.py" line="311"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="298"/>
+        <location filename="../../attnviz/gui/main_window.py" line="299"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="304"/>
+        <location filename="../../attnviz/gui/main_window.py" line="305"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="336"/>
+        <location filename="../../attnviz/gui/main_window.py" line="337"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -166,86 +166,86 @@
         <translation>'checkpoint_sha256' 不是 SHA-256（64 位十六进制数字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="26"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="27"/>
         <source>(choose a model)</source>
         <translation>（选择模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="175"/>
+        <location filename="../../attnviz/cli.py" line="219"/>
         <location filename="../../attnviz/gui/panels/train.py" line="485"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="398"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="412"/>
         <source>(press Step or F10)</source>
         <translation>（按“单步”或 F10）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="170"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="171"/>
         <source>(score &lt;b&gt;{score}&lt;/b&gt;, log p {log_prob}, T = {length})</source>
         <translation>（评分 &lt;b&gt;{score}&lt;/b&gt;，log p {log_prob}，T = {length}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="169"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="170"/>
         <source>(score &lt;b&gt;{score}&lt;/b&gt;, log p {log_prob}, T = {length}, ended)</source>
         <translation>（评分 &lt;b&gt;{score}&lt;/b&gt;，log p {log_prob}，T = {length}，已结束）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="162"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="160"/>
         <location filename="../../attnviz/training/data.py" line="85"/>
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="170"/>
+        <location filename="../../attnviz/cli.py" line="214"/>
         <source>, agreement {agreement:.0f} %</source>
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="532"/>
+        <location filename="../../attnviz/gui/main_window.py" line="534"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="529"/>
+        <location filename="../../attnviz/gui/main_window.py" line="531"/>
         <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="584"/>
+        <location filename="../../attnviz/cli.py" line="653"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="216"/>
+        <location filename="../../attnviz/cli.py" line="260"/>
         <source>--arch is nested too deeply; give a flat JSON object of settings</source>
         <translation>--arch 嵌套过深；请给出一个扁平的设置 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="214"/>
+        <location filename="../../attnviz/cli.py" line="258"/>
         <source>--arch is not valid JSON ({reason})</source>
         <translation>--arch 不是有效的 JSON（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="218"/>
+        <location filename="../../attnviz/cli.py" line="262"/>
         <source>--arch must be a JSON object, e.g. '{"num_decoder_layers": 3}'</source>
         <translation>--arch 必须是 JSON 对象，例如 '{"num_decoder_layers": 3}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="221"/>
+        <location filename="../../attnviz/cli.py" line="265"/>
         <source>--arch: {kind} has no setting {unknown}; known: {known}</source>
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="542"/>
+        <location filename="../../attnviz/cli.py" line="611"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="255"/>
-        <location filename="../../attnviz/cli.py" line="447"/>
+        <location filename="../../attnviz/cli.py" line="299"/>
+        <location filename="../../attnviz/cli.py" line="516"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
@@ -255,37 +255,37 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="527"/>
+        <location filename="../../attnviz/cli.py" line="596"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="842"/>
+        <location filename="../../attnviz/cli.py" line="919"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="841"/>
+        <location filename="../../attnviz/cli.py" line="918"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="844"/>
+        <location filename="../../attnviz/cli.py" line="921"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="840"/>
+        <location filename="../../attnviz/cli.py" line="917"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="540"/>
+        <location filename="../../attnviz/cli.py" line="609"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="574"/>
+        <location filename="../../attnviz/cli.py" line="643"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -310,7 +310,7 @@
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="546"/>
+        <location filename="../../attnviz/cli.py" line="615"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -320,27 +320,27 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="494"/>
+        <location filename="../../attnviz/cli.py" line="563"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="385"/>
+        <location filename="../../attnviz/cli.py" line="454"/>
         <source>--step counts from 1, got {number}</source>
         <translation>--step 从 1 开始计数，实际为 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="383"/>
+        <location filename="../../attnviz/cli.py" line="452"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="469"/>
+        <location filename="../../attnviz/cli.py" line="538"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="534"/>
+        <location filename="../../attnviz/cli.py" line="603"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -355,42 +355,47 @@
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="146"/>
+        <location filename="../../attnviz/cli.py" line="190"/>
         <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="788"/>
+        <location filename="../../attnviz/cli.py" line="154"/>
+        <source>--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)</source>
+        <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="857"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="793"/>
+        <location filename="../../attnviz/cli.py" line="862"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="791"/>
+        <location filename="../../attnviz/cli.py" line="860"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="786"/>
+        <location filename="../../attnviz/cli.py" line="855"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="445"/>
+        <location filename="../../attnviz/cli.py" line="514"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="530"/>
+        <location filename="../../attnviz/cli.py" line="599"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="640"/>
+        <location filename="../../attnviz/cli.py" line="709"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -400,12 +405,12 @@
         <translation>0…7 的二进制表示：越低的位交替越快，就像位置编码中的高频列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="286"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="287"/>
         <source>1 = greedy decoding; more = beam search with that many hypotheses</source>
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="823"/>
+        <location filename="../../attnviz/cli.py" line="900"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
@@ -415,7 +420,7 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="801"/>
+        <location filename="../../attnviz/cli.py" line="870"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -432,7 +437,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="816"/>
+        <location filename="../../attnviz/cli.py" line="893"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -452,7 +457,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="535"/>
+        <location filename="../../attnviz/gui/main_window.py" line="537"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -462,7 +467,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="805"/>
+        <location filename="../../attnviz/gui/main_window.py" line="807"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -473,12 +478,12 @@
         <translation>命名管道（FIFO）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="163"/>
+        <location filename="../../attnviz/core/query_computation.py" line="164"/>
         <source>a padded row of a decoder-only model's batch: recompute its sentence alone</source>
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="819"/>
+        <location filename="../../attnviz/cli.py" line="896"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -504,7 +509,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="315"/>
+        <location filename="../../attnviz/gui/main_window.py" line="316"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
@@ -529,12 +534,12 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="776"/>
+        <location filename="../../attnviz/gui/main_window.py" line="778"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="126"/>
+        <location filename="../../attnviz/core/kinds.py" line="138"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -570,18 +575,18 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="31"/>
+        <location filename="../../attnviz/figures/panels.py" line="30"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="56"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="54"/>
         <source>All heads</source>
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="592"/>
-        <location filename="../../attnviz/figures/attention.py" line="220"/>
+        <location filename="../../attnviz/cli.py" line="661"/>
+        <location filename="../../attnviz/figures/attention.py" line="179"/>
         <source>all heads</source>
         <translation>所有头</translation>
     </message>
@@ -591,9 +596,14 @@
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="852"/>
+        <location filename="../../attnviz/cli.py" line="929"/>
         <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="886"/>
+        <source>an encoder-only model: models/encoder-only.safetensors or a Hugging Face BERT folder</source>
+        <translation>仅编码器模型：models/encoder-only.safetensors 或 Hugging Face BERT 文件夹</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/text.py" line="165"/>
@@ -601,7 +611,7 @@
         <translation>以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="129"/>
+        <location filename="../../attnviz/core/layout.py" line="342"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -626,7 +636,7 @@
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="101"/>
+        <location filename="../../attnviz/gui/docks.py" line="108"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
@@ -651,7 +661,12 @@
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="92"/>
+        <location filename="../../attnviz/core/layout.py" line="361"/>
+        <source>Attention mask at step {step} (no causal mask)</source>
+        <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="93"/>
         <source>Attention of two models on the source sentence, and their difference</source>
         <translation>两个模型在源句子上的注意力及其差异</translation>
     </message>
@@ -666,29 +681,34 @@
         <translation>注意力汇聚：Nadaraya-Watson 核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="66"/>
+        <location filename="../../attnviz/figures/rollout.py" line="55"/>
         <source>Attention rollout</source>
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="17"/>
+        <location filename="../../attnviz/figures/rollout.py" line="16"/>
         <source>Attention rollout (Abnar &amp; Zuidema, 2020) follows attention down through all the encoder's layers to the input tokens. Each layer's heads are averaged, the residual connection is modelled by mixing in the identity (0.5·attention + 0.5·I, rows renormalised), and the layers' matrices are multiplied, first layer first. Source attribution carries the decoder's head-averaged cross-attention through the encoder's rollout, so each output step is traced back to source words rather than encoder states. A decoder-only model has one causal self-attention: its rollout runs over the whole sequence, and each answer position's rollout row is cut to the prompt's columns: the share of it that flows from each prompt token (the rest flows from the answer so far).</source>
         <translation>注意力展开（Abnar &amp; Zuidema, 2020）沿着编码器的所有层把注意力一路追溯到输入词元。每层的各头取平均，残差连接通过混入单位矩阵来建模（0.5·注意力 + 0.5·I，各行重新归一化），然后从第一层开始把各层的矩阵相乘。源归因把解码器各头平均后的编码器－解码器注意力经过编码器的注意力展开传递下去，从而把每个输出步追溯到源语言的词，而不是编码器的状态。仅解码器模型只有一个因果自注意力：它的注意力展开覆盖整个序列，每个回答位置的展开行被截取到提示词的列：即其中从提示词中每个词元流入的份额（其余部分来自目前已生成的回答）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="40"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="41"/>
         <source>Attention rollout (Abnar &amp; Zuidema, 2020): heads averaged, 0.5·A + 0.5·I for the residual, rows renormalised, layers multiplied. Hover here for more.</source>
         <translation>注意力展开（attention rollout；Abnar &amp; Zuidema, 2020）：各头取平均，以 0.5·A + 0.5·I 表示残差，行重新归一化，各层相乘。悬停在此查看详情。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="78"/>
+        <location filename="../../attnviz/core/layout.py" line="71"/>
         <source>Attention rollout, encoder {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="77"/>
+        <location filename="../../attnviz/core/layout.py" line="254"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="358"/>
+        <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
+        <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="97"/>
@@ -702,12 +722,12 @@
         <translation>查询在训练样本上的注意力权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="161"/>
+        <location filename="../../attnviz/figures/panels.py" line="151"/>
         <source>Attention weights of the query x = {x:.2f} over the training points</source>
         <translation>查询 x = {x:.2f} 在训练样本上的注意力权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="123"/>
+        <location filename="../../attnviz/figures/panels.py" line="113"/>
         <source>Attention weights, {model}</source>
         <translation>注意力权重，{model}</translation>
     </message>
@@ -717,13 +737,13 @@
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="625"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="143"/>
+        <location filename="../../attnviz/gui/main_window.py" line="627"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="144"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="397"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="398"/>
         <source>attnviz flip-book: {model} · {sentence}</source>
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
@@ -733,12 +753,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="730"/>
+        <location filename="../../attnviz/gui/main_window.py" line="732"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="737"/>
+        <location filename="../../attnviz/gui/main_window.py" line="739"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -753,7 +773,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="270"/>
+        <location filename="../../attnviz/gui/main_window.py" line="271"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -763,8 +783,13 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="914"/>
-        <location filename="../../attnviz/cli.py" line="923"/>
+        <location filename="../../attnviz/core/encoder_only.py" line="145"/>
+        <source>attnviz's BERT adds a learned table, one vector per position, to the token and segment embeddings.</source>
+        <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="991"/>
+        <location filename="../../attnviz/cli.py" line="1000"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -776,23 +801,23 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="663"/>
+        <location filename="../../attnviz/cli.py" line="732"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="928"/>
+        <location filename="../../attnviz/cli.py" line="1005"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="917"/>
+        <location filename="../../attnviz/cli.py" line="994"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="613"/>
-        <location filename="../../attnviz/cli.py" line="681"/>
+        <location filename="../../attnviz/cli.py" line="682"/>
+        <location filename="../../attnviz/cli.py" line="750"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -806,12 +831,12 @@ Install them with:  sudo apt-get install {packages}
 （其他发行版：安装提供这些库的软件包；或在 Wayland 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="163"/>
+        <location filename="../../attnviz/cli.py" line="207"/>
         <source>attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)</source>
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="920"/>
+        <location filename="../../attnviz/cli.py" line="997"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -821,12 +846,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：书中的注意力图表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="118"/>
+        <location filename="../../attnviz/cli.py" line="121"/>
         <source>attnviz: the run's state is kept in {state}: the same command with --resume continues it</source>
         <translation>attnviz：本次运行的状态保存在 {state}：加上 --resume 运行同一命令即可继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="266"/>
+        <location filename="../../attnviz/cli.py" line="310"/>
         <source>attnviz: warning: {message}</source>
         <translation>attnviz：警告：{message}</translation>
     </message>
@@ -836,19 +861,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="401"/>
+        <location filename="../../attnviz/gui/main_window.py" line="402"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="44"/>
-        <location filename="../../attnviz/cli.py" line="826"/>
-        <location filename="../../attnviz/cli.py" line="802"/>
+        <location filename="../../attnviz/cli.py" line="889"/>
+        <location filename="../../attnviz/cli.py" line="903"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="761"/>
+        <location filename="../../attnviz/cli.py" line="830"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
@@ -873,8 +898,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均汇聚：每个预测都是训练样本 y 的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="277"/>
-        <location filename="../../attnviz/gui/main_window.py" line="307"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
+        <location filename="../../attnviz/gui/main_window.py" line="308"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
     </message>
@@ -924,7 +949,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽必须是正数，实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="110"/>
+        <location filename="../../attnviz/gui/docks.py" line="117"/>
         <source>Batch</source>
         <translation>批量</translation>
     </message>
@@ -935,7 +960,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="284"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="285"/>
         <source>beam </source>
         <translation>束宽 </translation>
     </message>
@@ -945,7 +970,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>束搜索在每一步保留最好的若干候选序列；淡色的分支已被剪除。点击节点查看其注意力。束宽在“重置”旁边设置。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="313"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="314"/>
         <source>Beam search keeps this many hypotheses; the best one is shown above</source>
         <translation>束搜索保留的候选序列个数；最好的一个显示在上方</translation>
     </message>
@@ -955,23 +980,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="828"/>
+        <location filename="../../attnviz/cli.py" line="905"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="805"/>
+        <location filename="../../attnviz/cli.py" line="874"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="40"/>
+        <location filename="../../attnviz/core/stepping.py" line="41"/>
         <source>beam size must be from 1 to {most}, got {size}</source>
         <translation>束宽必须在 1 到 {most} 之间，实际为 {size}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="166"/>
-        <location filename="../../attnviz/gui/docks.py" line="117"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="167"/>
+        <location filename="../../attnviz/gui/docks.py" line="125"/>
         <source>Beams</source>
         <translation>束搜索</translation>
     </message>
@@ -1006,12 +1031,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="372"/>
+        <location filename="../../attnviz/cli.py" line="441"/>
         <source>BLEU {bleu:.2f} on {count} source sentences</source>
         <translation>在 {count} 个源句子上的 BLEU 为 {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/masks.py" line="24"/>
+        <location filename="../../attnviz/gui/panels/masks.py" line="23"/>
         <source>Blue: the query may attend to the key. Grey: masked (weight exactly 0). The Attention panel can overlay the same grey on masked cells.</source>
         <translation>蓝色：查询可以关注该键。灰色：已掩蔽（权重恰为 0）。“注意力”面板可在被掩蔽的单元格上叠加同样的灰色。</translation>
     </message>
@@ -1021,18 +1046,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>书中图表 — attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="128"/>
+        <location filename="../../attnviz/figures/panels.py" line="118"/>
         <location filename="../../attnviz/gallery.py" line="187"/>
         <source>boxcar</source>
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="302"/>
+        <location filename="../../attnviz/gui/main_window.py" line="303"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="62"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="63"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -1042,7 +1067,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开“%(filename)s”：%(error)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="124"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="125"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1072,12 +1097,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法写入 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="50"/>
+        <location filename="../../attnviz/figures/panels.py" line="49"/>
         <source>Causal mask (decoder self-attention)</source>
         <translation>解码器自注意力的因果掩蔽（自回归）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="58"/>
+        <location filename="../../attnviz/core/layout.py" line="75"/>
         <source>Causal mask at step {step}</source>
         <translation>第 {step} 步的因果掩蔽（自回归）</translation>
     </message>
@@ -1087,7 +1112,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="754"/>
+        <location filename="../../attnviz/cli.py" line="823"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1102,7 +1127,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请在左侧选择一张图。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="293"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="294"/>
         <source>Choose a full folder path to export into (got {folder!r}).</source>
         <translation>请选择要导出到的完整文件夹路径（实际为 {folder!r}）。</translation>
     </message>
@@ -1118,12 +1143,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="54"/>
+        <location filename="../../attnviz/figures/compare.py" line="52"/>
         <source>Choose a model to compare with</source>
         <translation>选择一个用于比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="298"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="299"/>
         <source>Choose at least one format to export.</source>
         <translation>请至少选择一种导出格式。</translation>
     </message>
@@ -1143,14 +1168,20 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击树中的一个候选序列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="46"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="47"/>
         <source>Click a row of the Attention heatmap, or pick a query here.</source>
         <translation>点击“注意力”热图中的一行，或在此选择一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="301"/>
+        <location filename="../../attnviz/core/layout.py" line="82"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="302"/>
         <source>Click a token to make the decoder take it at this step instead of its own choice</source>
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="365"/>
+        <source>Click a word to fill the mask with it instead of the model's choice</source>
+        <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="289"/>
@@ -1158,12 +1189,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="858"/>
+        <location filename="../../attnviz/cli.py" line="935"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="822"/>
+        <location filename="../../attnviz/cli.py" line="899"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1178,44 +1209,44 @@ Install them with:  sudo apt-get install {packages}
         <translation>命令（attnviz COMMAND --help）：{commands}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="115"/>
+        <location filename="../../attnviz/gui/docks.py" line="123"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="129"/>
+        <location filename="../../attnviz/session/panels.py" line="130"/>
         <source>Compare puts two translation models side by side: the model on show is a {kind} model; open a translation model first</source>
         <translation>“比较”把两个翻译模型并排显示：当前显示的是 {kind} 模型；请先打开一个翻译模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="57"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="142"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="58"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="143"/>
         <source>Compare with</source>
         <translation>比较对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="175"/>
+        <location filename="../../attnviz/session/panels.py" line="176"/>
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="111"/>
+        <location filename="../../attnviz/gui/docks.py" line="119"/>
         <source>Computation</source>
         <translation>计算过程</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="34"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="35"/>
         <source>Computing all heads…</source>
         <translation>正在计算所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="193"/>
-        <location filename="../../attnviz/session/panels.py" line="104"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="194"/>
+        <location filename="../../attnviz/session/panels.py" line="105"/>
         <source>Computing the query…</source>
         <translation>正在计算查询…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="21"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="22"/>
         <source>Computing the rollout…</source>
         <translation>正在计算注意力展开…</translation>
     </message>
@@ -1225,13 +1256,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="129"/>
+        <location filename="../../attnviz/figures/panels.py" line="119"/>
         <location filename="../../attnviz/gallery.py" line="188"/>
         <source>constant</source>
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="770"/>
+        <location filename="../../attnviz/cli.py" line="839"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1241,7 +1272,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>卷积神经网络：k·n·d²（k = 3）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="367"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="368"/>
         <source>Copied the heatmap to the clipboard</source>
         <translation>已将热图复制到剪贴板</translation>
     </message>
@@ -1268,7 +1299,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="694"/>
+        <location filename="../../attnviz/gui/main_window.py" line="696"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1278,7 +1309,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="666"/>
+        <location filename="../../attnviz/gui/main_window.py" line="668"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1288,7 +1319,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法将会话保存到 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="258"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="259"/>
         <source>Could not write the file: {kind}: {error}</source>
         <translation>无法写入文件：{kind}：{error}</translation>
     </message>
@@ -1303,12 +1334,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>覆盖度（每个源词元获得的注意力）：{what}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="28"/>
+        <location filename="../../attnviz/cli.py" line="29"/>
         <source>CPU threads for torch (default 1: steady speed on a busy machine)</source>
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="778"/>
+        <location filename="../../attnviz/cli.py" line="847"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
@@ -1318,8 +1349,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>严重错误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="29"/>
-        <location filename="../../attnviz/figures/compare.py" line="32"/>
+        <location filename="../../attnviz/core/attention_kind.py" line="15"/>
+        <location filename="../../attnviz/figures/compare.py" line="33"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
@@ -1334,7 +1365,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>交叉：年 ← 最后一个词，月 ← 第一个，日 ← 第二个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="39"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="40"/>
         <source>CSV numbers (*.csv)</source>
         <translation>CSV 数值 (*.csv)</translation>
     </message>
@@ -1364,50 +1395,51 @@ Install them with:  sudo apt-get install {packages}
         <translation>日期 — 交叉的线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="75"/>
+        <location filename="../../attnviz/gui/panels/batch.py" line="76"/>
         <source>Decode a batch to see its attention</source>
         <translation>解码一个批量以查看其注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="309"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="310"/>
         <source>Decode again taking the typed target words (teacher forcing)</source>
         <translation>重新解码，采用输入的目标词（强制教学）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="36"/>
+        <location filename="../../attnviz/gui/panels/batch.py" line="37"/>
         <source>Decode as one batch</source>
         <translation>作为一个批量解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
-        <location filename="../../attnviz/gui/main_window.py" line="305"/>
+        <location filename="../../attnviz/core/layout.py" line="84"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
+        <location filename="../../attnviz/gui/main_window.py" line="306"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
-        <location filename="../../attnviz/gui/main_window.py" line="309"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
+        <location filename="../../attnviz/gui/main_window.py" line="310"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="24"/>
+        <location filename="../../attnviz/gui/panels/batch.py" line="25"/>
         <source>Decode two or more sentences together to see padding at work.</source>
         <translation>将两个或更多句子一起解码，以查看填充的作用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="35"/>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="62"/>
+        <location filename="../../attnviz/core/layout.py" line="74"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="36"/>
         <source>decoder layer {n}</source>
         <translation>解码器第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="110"/>
+        <location filename="../../attnviz/core/layout.py" line="240"/>
         <source>decoder queries</source>
         <translation>解码器查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="28"/>
+        <location filename="../../attnviz/core/attention_kind.py" line="14"/>
         <source>decoder self-attention</source>
         <translation>解码器自注意力</translation>
     </message>
@@ -1427,12 +1459,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="56"/>
+        <location filename="../../attnviz/gui/main_window.py" line="57"/>
         <source>decoder-only Transformer (GPT-style)</source>
         <translation>仅解码器的 Transformer（GPT 式）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="119"/>
+        <location filename="../../attnviz/core/kinds.py" line="131"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1447,19 +1479,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="198"/>
+        <location filename="../../attnviz/session/panels.py" line="199"/>
         <source>Decoding the batch…</source>
         <translation>正在批量解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/decoding.py" line="171"/>
-        <location filename="../../attnviz/session/decoding.py" line="208"/>
-        <location filename="../../attnviz/session/decoding.py" line="238"/>
+        <location filename="../../attnviz/session/decoding.py" line="170"/>
+        <location filename="../../attnviz/session/decoding.py" line="207"/>
+        <location filename="../../attnviz/session/decoding.py" line="237"/>
         <source>Decoding…</source>
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="333"/>
+        <location filename="../../attnviz/gui/main_window.py" line="334"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
     </message>
@@ -1469,29 +1501,29 @@ Install them with:  sudo apt-get install {packages}
         <translation>设备 {device!r} 在本机不可用；可用的设备：{available}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="82"/>
+        <location filename="../../attnviz/figures/compare.py" line="80"/>
         <source>difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="73"/>
+        <location filename="../../attnviz/figures/compare.py" line="71"/>
         <source>Difference: {first} − {second} (red: {first} attends more)</source>
         <translation>差异：{first} − {second}（红色：{first} 关注更多）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="171"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="169"/>
         <source>dim {number}</source>
         <translation>维 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="94"/>
+        <location filename="../../attnviz/core/results.py" line="97"/>
         <location filename="../../attnviz/figures/computation.py" line="54"/>
         <location filename="../../attnviz/figures/computation.py" line="47"/>
         <source>dimension</source>
         <translation>维度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="160"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="158"/>
         <source>dimensions after the first {count} (of {total})</source>
         <translation>前 {count} 个之后的维度（共 {total} 个）</translation>
     </message>
@@ -1521,33 +1553,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="178"/>
-        <location filename="../../attnviz/gui/export_actions.py" line="342"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="179"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="343"/>
         <source>Drawing attention maps…</source>
         <translation>正在绘制注意力图…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="223"/>
+        <location filename="../../attnviz/session/panels.py" line="224"/>
         <source>Drawing the book figure…</source>
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="157"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="158"/>
         <source>Drawing the flip-book ({frames})…</source>
         <translation>正在绘制翻页动画（{frames}）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="448"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="449"/>
         <source>Drawing {name}…</source>
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="330"/>
+        <location filename="../../attnviz/gui/main_window.py" line="331"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="176"/>
+        <location filename="../../attnviz/core/query_computation.py" line="174"/>
         <source>each layer of this {kind}</source>
         <translation>此 {kind} 的每一层</translation>
     </message>
@@ -1557,15 +1589,20 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个输出数字的来源位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="33"/>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="60"/>
+        <location filename="../../attnviz/core/layout.py" line="73"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="34"/>
         <source>encoder layers 1–{n}</source>
         <translation>编码器第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="27"/>
+        <location filename="../../attnviz/core/attention_kind.py" line="13"/>
         <source>encoder self-attention</source>
         <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="155"/>
+        <source>Encoder-only Transformer (a small BERT), filling masked words</source>
+        <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="451"/>
@@ -1589,7 +1626,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="237"/>
-        <location filename="../../attnviz/session/decoding.py" line="83"/>
+        <location filename="../../attnviz/session/decoding.py" line="82"/>
         <source>Encoding…</source>
         <translation>正在编码…</translation>
     </message>
@@ -1599,7 +1636,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="128"/>
+        <location filename="../../attnviz/figures/panels.py" line="118"/>
         <source>epanechnikov</source>
         <translation>Epanechnikov</translation>
     </message>
@@ -1641,7 +1678,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="349"/>
+        <location filename="../../attnviz/cli.py" line="418"/>
         <source>evaluation data not found: {path}</source>
         <translation>找不到评估数据：{path}</translation>
     </message>
@@ -1651,7 +1688,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="347"/>
+        <location filename="../../attnviz/gui/main_window.py" line="348"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1661,27 +1698,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>所有键都被掩蔽：该行全为 0（attnviz 从不除以零）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="72"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="73"/>
         <source>Every recorded step (not only the one on show)</source>
         <translation>每个已记录的步骤（不只是当前显示的一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="222"/>
+        <location filename="../../attnviz/core/stepping.py" line="223"/>
         <source>every sentence of a batch needs at least one word</source>
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="362"/>
+        <location filename="../../attnviz/gui/main_window.py" line="363"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="366"/>
+        <location filename="../../attnviz/gui/main_window.py" line="367"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="368"/>
+        <location filename="../../attnviz/gui/main_window.py" line="369"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
@@ -1717,22 +1754,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>需要一个参数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="202"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="203"/>
         <source>Export &amp;all maps…</source>
         <translation>导出全部注意力图(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="204"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="205"/>
         <source>Export &amp;flip-book…</source>
         <translation>导出翻页动画(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="178"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="179"/>
         <source>Export all</source>
         <translation>全部导出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="60"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="61"/>
         <source>Export all attention maps</source>
         <translation>导出全部注意力图</translation>
     </message>
@@ -1748,18 +1785,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出已取消：没有写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="158"/>
-        <location filename="../../attnviz/gui/export_actions.py" line="456"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="159"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="457"/>
         <source>Export flip-book</source>
         <translation>导出翻页动画</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="376"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="377"/>
         <source>Export heatmap</source>
         <translation>导出热图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="95"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="96"/>
         <source>Export into folder</source>
         <translation>导出到文件夹</translation>
     </message>
@@ -1774,7 +1811,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="51"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="52"/>
         <source>Export the three maps as one figure</source>
         <translation>将三幅热图导出为一张图</translation>
     </message>
@@ -1784,7 +1821,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="266"/>
+        <location filename="../../attnviz/gui/main_window.py" line="267"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -1794,38 +1831,38 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出树…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="420"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="421"/>
         <source>Exported the flip-book ({frames}): {files}</source>
         <translation>已导出翻页动画（{frames}）：{files}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="419"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="420"/>
         <source>Exported the flip-book ({frames}): {files}. {notice}</source>
         <translation>已导出翻页动画（{frames}）：{files}。{notice}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="327"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="328"/>
         <source>Exported {count} files and {name} into {folder}</source>
         <translation>已将 {count} 个文件和 {name} 导出到 {folder}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="275"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="276"/>
         <source>Exported {path}</source>
         <translation>已导出 {path}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="81"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="50"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="51"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="22"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="23"/>
         <source>F10 or Alt+→; → outside the text field</source>
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="859"/>
+        <location filename="../../attnviz/cli.py" line="936"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
@@ -1835,7 +1872,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="61"/>
+        <location filename="../../attnviz/core/layout.py" line="367"/>
+        <source>Fill the next mask ({keys})</source>
+        <translation>填下一个掩蔽（{keys}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/panels.py" line="62"/>
         <source>Fitting…</source>
         <translation>正在拟合…</translation>
     </message>
@@ -1845,19 +1887,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="81"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="82"/>
         <location filename="../../attnviz/gui/file_dialogs.py" line="32"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="821"/>
-        <location filename="../../attnviz/cli.py" line="857"/>
+        <location filename="../../attnviz/cli.py" line="898"/>
+        <location filename="../../attnviz/cli.py" line="934"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="43"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="44"/>
         <source>Follow</source>
         <translation>跟随</translation>
     </message>
@@ -1867,22 +1909,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>跟随系统（{language}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="308"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="309"/>
         <source>Force</source>
         <translation>强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="304"/>
+        <location filename="../../attnviz/core/layout.py" line="83"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="305"/>
         <source>Force target words (a reference translation or its start)…</source>
         <translation>强制目标词（参考译文或其开头）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="412"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="426"/>
         <source>forced</source>
         <translation>已强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="82"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="83"/>
         <source>Formats</source>
         <translation>格式</translation>
     </message>
@@ -1892,54 +1935,54 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="128"/>
+        <location filename="../../attnviz/figures/panels.py" line="118"/>
         <source>gaussian</source>
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="106"/>
+        <location filename="../../attnviz/session/session.py" line="107"/>
         <source>Getting ready to open Hugging Face models…</source>
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="185"/>
+        <location filename="../../attnviz/session/panels.py" line="186"/>
         <source>Give two or more sentences (one per line) to decode them as one batch.</source>
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="285"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="286"/>
         <source>greedy</source>
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="124"/>
+        <location filename="../../attnviz/core/kinds.py" line="136"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="128"/>
+        <location filename="../../attnviz/core/kinds.py" line="140"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="101"/>
-        <location filename="../../attnviz/core/query_computation.py" line="176"/>
+        <location filename="../../attnviz/core/query_computation.py" line="174"/>
         <source>head</source>
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="223"/>
+        <location filename="../../attnviz/figures/attention.py" line="182"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="170"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="168"/>
         <source>head {number}</source>
         <translation>第 {number} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="53"/>
-        <location filename="../../attnviz/gui/panels/computation.py" line="39"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
         <location filename="../../attnviz/gui/panels/scoring.py" line="46"/>
         <source>head {n}</source>
         <translation>第 {n} 个头</translation>
@@ -1976,17 +2019,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="862"/>
+        <location filename="../../attnviz/cli.py" line="939"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="138"/>
+        <location filename="../../attnviz/core/kinds.py" line="150"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="132"/>
+        <location filename="../../attnviz/core/kinds.py" line="144"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
@@ -2006,7 +2049,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="547"/>
+        <location filename="../../attnviz/gui/main_window.py" line="549"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2031,7 +2074,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它是{kind}，不是普通文件；attnviz 只写入普通文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="222"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="227"/>
         <source>it must be a JSON list of strings</source>
         <translation>它必须是由字符串组成的 JSON 列表</translation>
     </message>
@@ -2057,12 +2100,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="779"/>
+        <location filename="../../attnviz/cli.py" line="848"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="282"/>
+        <location filename="../../attnviz/core/query_computation.py" line="280"/>
         <source>k_j = h_j, the encoder's output at source word j</source>
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
@@ -2072,22 +2115,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>核</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="103"/>
+        <location filename="../../attnviz/gui/docks.py" line="110"/>
         <source>Kernel regression</source>
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="845"/>
+        <location filename="../../attnviz/cli.py" line="922"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="846"/>
+        <location filename="../../attnviz/cli.py" line="923"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="847"/>
+        <location filename="../../attnviz/cli.py" line="924"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -2102,7 +2145,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>各种核的并列对比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="44"/>
+        <location filename="../../attnviz/figures/panels.py" line="43"/>
         <source>key position</source>
         <translation>键位置</translation>
     </message>
@@ -2112,12 +2155,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>键的维度 d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="222"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="223"/>
         <source>key {number} &lt;b&gt;{token}&lt;/b&gt;: score {score:.3f}, weight {weight:.4f}</source>
         <translation>键 {number} &lt;b&gt;{token}&lt;/b&gt;：评分 {score:.3f}，权重 {weight:.4f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="224"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="225"/>
         <source>key {number} &lt;b&gt;{token}&lt;/b&gt;: score {score:.3f}, weight {weight:.4f} (masked)</source>
         <translation>键 {number} &lt;b&gt;{token}&lt;/b&gt;：评分 {score:.3f}，权重 {weight:.4f}（已掩蔽）</translation>
     </message>
@@ -2134,12 +2177,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/computation.py" line="79"/>
         <location filename="../../attnviz/figures/computation.py" line="54"/>
-        <location filename="../../attnviz/figures/panels.py" line="65"/>
+        <location filename="../../attnviz/figures/spec.py" line="30"/>
         <source>keys</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="82"/>
+        <location filename="../../attnviz/figures/rollout.py" line="67"/>
         <source>keys (input tokens)</source>
         <translation>键（输入词元）</translation>
     </message>
@@ -2174,20 +2217,20 @@ Install them with:  sudo apt-get install {packages}
         <translation>稍后</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="171"/>
+        <location filename="../../attnviz/core/query_computation.py" line="169"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="222"/>
-        <location filename="../../attnviz/figures/rollout.py" line="58"/>
+        <location filename="../../attnviz/core/layout.py" line="459"/>
+        <location filename="../../attnviz/figures/attention.py" line="181"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="592"/>
+        <location filename="../../attnviz/cli.py" line="661"/>
         <location filename="../../attnviz/core/training_history.py" line="23"/>
-        <location filename="../../attnviz/figures/attention.py" line="72"/>
+        <location filename="../../attnviz/figures/attention.py" line="71"/>
         <source>layer {layer} · head {head}</source>
         <translation>第 {layer} 层 · 第 {head} 个头</translation>
     </message>
@@ -2197,8 +2240,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="53"/>
-        <location filename="../../attnviz/gui/panels/computation.py" line="39"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
         <location filename="../../attnviz/gui/panels/scoring.py" line="46"/>
         <source>layer {n}</source>
         <translation>第 {n} 层</translation>
@@ -2209,9 +2252,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="58"/>
+        <location filename="../../attnviz/core/layout.py" line="459"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="359"/>
+        <source>layers 1–{n}</source>
+        <translation>第 1–{n} 层</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="113"/>
@@ -2219,13 +2267,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/encoder_only.py" line="145"/>
         <location filename="../../attnviz/core/hf/positional.py" line="79"/>
         <location filename="../../attnviz/core/hf/positional.py" line="70"/>
         <source>learned</source>
         <translation>可学习</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="22"/>
+        <location filename="../../attnviz/figures/panels.py" line="21"/>
         <source>Learned PE: {positions} positions × {width} dims</source>
         <translation>可学习位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
@@ -2266,7 +2315,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="832"/>
+        <location filename="../../attnviz/cli.py" line="909"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -2276,27 +2325,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出课堂视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="339"/>
+        <location filename="../../attnviz/gui/main_window.py" line="340"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="773"/>
+        <location filename="../../attnviz/gui/main_window.py" line="775"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="271"/>
+        <location filename="../../attnviz/cli.py" line="315"/>
         <source>line {line}: </source>
         <translation>第 {line} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="317"/>
+        <location filename="../../attnviz/cli.py" line="396"/>
+        <source>line {number}: </source>
+        <translation>第 {number} 行：</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="361"/>
         <source>line {number}: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="182"/>
+        <location filename="../../attnviz/session/panels.py" line="183"/>
         <source>Load a translation model to decode a batch.</source>
         <translation>请先加载翻译模型，再进行批量解码。</translation>
     </message>
@@ -2306,25 +2360,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="538"/>
+        <location filename="../../attnviz/gui/main_window.py" line="540"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="537"/>
+        <location filename="../../attnviz/gui/main_window.py" line="539"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="143"/>
-        <location filename="../../attnviz/session/session.py" line="96"/>
+        <location filename="../../attnviz/session/panels.py" line="144"/>
+        <location filename="../../attnviz/session/session.py" line="97"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="233"/>
+        <location filename="../../attnviz/gui/panels/masks.py" line="34"/>
         <location filename="../../attnviz/gui/panels/masks.py" line="35"/>
-        <location filename="../../attnviz/gui/panels/masks.py" line="36"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
@@ -2340,7 +2394,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="172"/>
+        <location filename="../../attnviz/cli.py" line="216"/>
         <source>loss {loss:.3f}, </source>
         <translation>损失 {loss:.3f}，</translation>
     </message>
@@ -2350,9 +2404,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="352"/>
+        <location filename="../../attnviz/gui/main_window.py" line="353"/>
         <source>Main</source>
         <translation>主工具栏</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="428"/>
+        <source>mask</source>
+        <translation>掩蔽</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/computation.py" line="84"/>
@@ -2366,7 +2425,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="67"/>
+        <location filename="../../attnviz/cli.py" line="68"/>
         <source>masked softmax of scores [2, 1, 0.5, 3, -1] with valid length 3:</source>
         <translation>评分 [2, 1, 0.5, 3, -1] 在有效长度 3 下的掩蔽 softmax 操作：</translation>
     </message>
@@ -2396,7 +2455,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="105"/>
+        <location filename="../../attnviz/gui/docks.py" line="112"/>
         <source>Masks</source>
         <translation>掩码</translation>
     </message>
@@ -2448,7 +2507,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="59"/>
+        <location filename="../../attnviz/gui/main_window.py" line="60"/>
         <source>Nadaraya-Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -2458,17 +2517,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="143"/>
+        <location filename="../../attnviz/core/kinds.py" line="161"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="54"/>
+        <location filename="../../attnviz/cli.py" line="55"/>
         <source>Nadaraya–Watson kernel regression on f(x) = 2 sin x + x^0.8 (50 noisy points)</source>
         <translation>在 f(x) = 2 sin x + x^0.8 上的 Nadaraya-Watson 核回归（50 个带噪声的点）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="153"/>
+        <location filename="../../attnviz/figures/panels.py" line="143"/>
         <source>Nadaraya–Watson predictions ({kernel} kernel, h = {bandwidth:.2f})</source>
         <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
@@ -2493,12 +2552,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>下一层(&amp;Y)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="295"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="296"/>
         <source>next token</source>
         <translation>下一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="334"/>
+        <location filename="../../attnviz/core/layout.py" line="81"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="336"/>
         <source>Next-token probabilities at this step</source>
         <translation>这一步下一个词元的概率</translation>
     </message>
@@ -2508,12 +2568,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="52"/>
+        <location filename="../../attnviz/figures/panels.py" line="51"/>
         <source>No causal mask: this RNN decoder reads its prefix through its state</source>
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="68"/>
+        <location filename="../../attnviz/figures/compare.py" line="66"/>
         <source>No difference map: the two models read the sentence differently (a different length limit)</source>
         <translation>无差异图：两个模型读取句子的方式不同（长度上限不同）</translation>
     </message>
@@ -2554,7 +2614,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此缓存中没有模型。请改为选择一个模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="105"/>
+        <location filename="../../attnviz/figures/panels.py" line="95"/>
         <source>No position vectors to compare: this model adds a bias to the scores instead</source>
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
@@ -2569,14 +2629,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 处没有训练状态：没有可继续的运行（训练在每个迭代周期结束后写入状态，并在整个调度完成后删除它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="159"/>
+        <location filename="../../attnviz/cli.py" line="400"/>
+        <source>no {mask} to fill: write {mask} in place of a word</source>
+        <translation>没有可填的 {mask}：请把某个词换成 {mask}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="149"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="27"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="68"/>
         <source>non-parametric</source>
         <translation>非参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="134"/>
+        <location filename="../../attnviz/figures/panels.py" line="124"/>
         <source>non-parametric ({kernel}, h = {bandwidth:.2f})</source>
         <translation>非参数（{kernel}，h = {bandwidth:.2f}）</translation>
     </message>
@@ -2676,7 +2741,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="39"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="40"/>
         <source>NumPy array (*.npy)</source>
         <translation>NumPy 数组 (*.npy)</translation>
     </message>
@@ -2696,12 +2761,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="808"/>
+        <location filename="../../attnviz/cli.py" line="887"/>
+        <source>one sentence with [MASK] (or the tokenizer's own mask token); without it, read stdin</source>
+        <translation>一个含 [MASK]（或分词器自己的掩蔽词元）的句子；不给则读标准输入</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="877"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="314"/>
+        <location filename="../../attnviz/gui/main_window.py" line="315"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -2721,7 +2791,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="624"/>
+        <location filename="../../attnviz/gui/main_window.py" line="626"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -2731,22 +2801,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="301"/>
+        <location filename="../../attnviz/gui/main_window.py" line="302"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="736"/>
+        <location filename="../../attnviz/gui/main_window.py" line="738"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="702"/>
+        <location filename="../../attnviz/gui/main_window.py" line="704"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="88"/>
+        <location filename="../../attnviz/session/session.py" line="89"/>
         <source>Opening the shipped model {name} instead.</source>
         <translation>改为打开内置模型 {name}。</translation>
     </message>
@@ -2761,12 +2831,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="27"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="28"/>
         <source>Other checkpoint…</source>
         <translation>其他检查点…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="28"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="29"/>
         <source>Other Hugging Face model…</source>
         <translation>其他 Hugging Face 模型…</translation>
     </message>
@@ -2786,27 +2856,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>超过 {kib} KiB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="37"/>
+        <location filename="../../attnviz/gui/panels/batch.py" line="38"/>
         <source>Pad the sentences to the longest and decode them together (greedy)</source>
         <translation>将句子填充到最长句子的长度并一起解码（贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="29"/>
+        <location filename="../../attnviz/figures/panels.py" line="28"/>
         <source>Padding mask</source>
         <translation>填充掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="74"/>
+        <location filename="../../attnviz/gui/panels/batch.py" line="75"/>
         <source>Padding mask of a batch</source>
         <translation>批量的填充掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="43"/>
+        <location filename="../../attnviz/figures/panels.py" line="42"/>
         <source>Padding mask of the batch: valid lengths {lengths}</source>
         <translation>批量的填充掩码：有效长度 {lengths}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="32"/>
+        <location filename="../../attnviz/figures/panels.py" line="31"/>
         <source>Padding mask: valid length {length}</source>
         <translation>填充掩码：有效长度 {length}</translation>
     </message>
@@ -2836,13 +2906,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数量（约）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="160"/>
+        <location filename="../../attnviz/figures/panels.py" line="150"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="27"/>
         <source>parametric</source>
         <translation>带参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="151"/>
+        <location filename="../../attnviz/figures/panels.py" line="141"/>
         <source>parametric (learned w = {w:.2f})</source>
         <translation>带参数（学到的 w = {w:.2f}）</translation>
     </message>
@@ -2852,7 +2922,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数（学到的 w）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="117"/>
+        <location filename="../../attnviz/figures/panels.py" line="107"/>
         <source>parametric (w = {w:.2f})</source>
         <translation>带参数（w = {w:.2f}）</translation>
     </message>
@@ -2893,7 +2963,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="759"/>
+        <location filename="../../attnviz/cli.py" line="828"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -2909,17 +2979,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="38"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="39"/>
         <source>PDF document (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="267"/>
+        <location filename="../../attnviz/gui/main_window.py" line="268"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="457"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="458"/>
         <source>PDF, a page per step, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每步一页，旁边另存一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -2929,17 +2999,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>PE · PEᵀ：相近位置的编码彼此相似</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="110"/>
+        <location filename="../../attnviz/figures/panels.py" line="100"/>
         <source>PE · PEᵀ: similarity of positions</source>
         <translation>PE · PEᵀ：位置之间的相似度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="80"/>
+        <location filename="../../attnviz/figures/panels.py" line="70"/>
         <source>PE: {positions} positions × {width} dims</source>
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="773"/>
+        <location filename="../../attnviz/cli.py" line="842"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -2950,39 +3020,39 @@ Install them with:  sudo apt-get install {packages}
         <translation>权限不足</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="205"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="206"/>
         <source>PNG &amp;scale</source>
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="825"/>
+        <location filename="../../attnviz/cli.py" line="902"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="474"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="475"/>
         <source>PNG exports and copies are now drawn at {scale:g}× the figure's base size</source>
         <translation>PNG 导出和复制现在按图基本尺寸的 {scale:g}× 绘制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="38"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="39"/>
         <source>PNG image (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="83"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="84"/>
         <source>PNG scale</source>
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="866"/>
+        <location filename="../../attnviz/cli.py" line="943"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="93"/>
-        <location filename="../../attnviz/figures/panels.py" line="82"/>
-        <location filename="../../attnviz/figures/panels.py" line="111"/>
+        <location filename="../../attnviz/core/results.py" line="96"/>
+        <location filename="../../attnviz/figures/panels.py" line="72"/>
+        <location filename="../../attnviz/figures/panels.py" line="101"/>
         <source>position</source>
         <translation>位置</translation>
     </message>
@@ -2992,7 +3062,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="106"/>
+        <location filename="../../attnviz/gui/docks.py" line="113"/>
         <source>Positional encoding</source>
         <translation>位置编码</translation>
     </message>
@@ -3027,22 +3097,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="65"/>
+        <location filename="../../attnviz/core/layout.py" line="257"/>
+        <location filename="../../attnviz/core/layout.py" line="362"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="57"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="55"/>
         <source>Pre-softmax scores</source>
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="91"/>
+        <location filename="../../attnviz/figures/attention.py" line="90"/>
         <source>pre-softmax scores</source>
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="830"/>
+        <location filename="../../attnviz/cli.py" line="907"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -3058,9 +3129,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>预测（拖动红线可移动查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="24"/>
+        <location filename="../../attnviz/core/layout.py" line="85"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="25"/>
         <source>Press Step (F10) to decode the first word</source>
         <translation>按“单步”（F10）解码第一个词</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="367"/>
+        <source>Press Step (F10) to fill the first mask</source>
+        <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="77"/>
@@ -3073,17 +3150,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="798"/>
+        <location filename="../../attnviz/cli.py" line="867"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="743"/>
+        <location filename="../../attnviz/cli.py" line="812"/>
         <source>print what the attention core computes, as text</source>
         <translation>以文本输出注意力核心的计算结果</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="295"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="296"/>
         <source>probability</source>
         <translation>概率</translation>
     </message>
@@ -3093,22 +3170,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="60"/>
+        <location filename="../../attnviz/core/layout.py" line="255"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="41"/>
+        <location filename="../../attnviz/core/layout.py" line="262"/>
         <source>prompt self-attention</source>
         <translation>提示词自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="129"/>
+        <location filename="../../attnviz/core/layout.py" line="342"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="64"/>
+        <location filename="../../attnviz/core/layout.py" line="257"/>
         <source>Prompt | answer causal mask, step {step}</source>
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
@@ -3118,7 +3195,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="281"/>
+        <location filename="../../attnviz/core/query_computation.py" line="279"/>
         <source>q = s_{t−1}, the decoder's hidden state before this step</source>
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
@@ -3128,18 +3205,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/layout.py" line="76"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
         <location filename="../../attnviz/gallery.py" line="97"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="81"/>
+        <location filename="../../attnviz/core/layout.py" line="72"/>
         <source>queries (encoder output)</source>
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="81"/>
+        <location filename="../../attnviz/core/layout.py" line="359"/>
+        <source>queries (positions)</source>
+        <translation>查询（位置）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="255"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
     </message>
@@ -3174,29 +3257,29 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 x = {query:.2f}：非参数 ŷ = {nonparametric:.3f}，带参数 ŷ = {parametric:.3f}。学到的 w = {w:.3f}（带宽 1/|w| = {bandwidth:.3f}）。测试 MSE：非参数 {mse_np:.3f}，带参数 {mse_p:.3f}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="145"/>
+        <location filename="../../attnviz/figures/panels.py" line="135"/>
         <source>query x = {x:.2f}</source>
         <translation>查询 x = {x:.2f}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="207"/>
         <location filename="../../attnviz/gallery.py" line="207"/>
-        <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="41"/>
         <source>query {n}</source>
         <translation>第 {n} 个查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="156"/>
+        <location filename="../../attnviz/core/layout.py" line="78"/>
         <source>Query “{query}” at step {step}. {note}</source>
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="154"/>
+        <location filename="../../attnviz/core/layout.py" line="259"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="156"/>
+        <location filename="../../attnviz/core/query_computation.py" line="157"/>
         <source>query_tokens must start with {first} (as DecodeStep.query_tokens does), got {tokens}</source>
         <translation>query_tokens 必须以 {first} 开头（与 DecodeStep.query_tokens 一样），实际为 {tokens}</translation>
     </message>
@@ -3211,7 +3294,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="165"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="166"/>
         <source>ranked by score = log p / T&lt;sup&gt;{penalty:g}&lt;/sup&gt; (length-normalised; T: its tokens)</source>
         <translation>按评分 = log p / T&lt;sup&gt;{penalty:g}&lt;/sup&gt; 排序（长度归一化；T：其词元数）</translation>
     </message>
@@ -3246,12 +3329,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="95"/>
+        <location filename="../../attnviz/figures/panels.py" line="85"/>
         <source>Relative position bias: {width} heads × distances {first}…{last}</source>
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="856"/>
+        <location filename="../../attnviz/cli.py" line="933"/>
         <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
@@ -3261,28 +3344,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>由 &lt;code&gt;attnviz figures&lt;/code&gt; 用 attnviz 自己的代码绘制：&lt;i&gt;《动手学深度学习》&lt;/i&gt;的注意力机制一章与“Attention Is All You Need”。节号按 {edition} 编排；{other} 中的节号列在每节旁边（&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; 按该版本编号）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="353"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="354"/>
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="757"/>
+        <location filename="../../attnviz/cli.py" line="826"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="829"/>
-        <location filename="../../attnviz/cli.py" line="868"/>
+        <location filename="../../attnviz/cli.py" line="906"/>
+        <location filename="../../attnviz/cli.py" line="945"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="350"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="351"/>
         <source>Replace files?</source>
         <translation>替换文件？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="276"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="277"/>
         <source>Reset</source>
         <translation>重置</translation>
     </message>
@@ -3333,32 +3416,37 @@ Install them with:  sudo apt-get install {packages}
         <translation>RNN + 点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="57"/>
+        <location filename="../../attnviz/gui/main_window.py" line="58"/>
         <source>RNN encoder–decoder with additive (Bahdanau) attention</source>
         <translation>使用加性注意力（Bahdanau）的循环神经网络编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="58"/>
+        <location filename="../../attnviz/gui/main_window.py" line="59"/>
         <source>RNN encoder–decoder with scaled dot-product attention</source>
         <translation>使用缩放点积注意力的循环神经网络编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="113"/>
+        <location filename="../../attnviz/gui/docks.py" line="121"/>
         <source>Rollout</source>
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="27"/>
+        <location filename="../../attnviz/core/layout.py" line="427"/>
+        <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
+        <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/rollout.py" line="26"/>
         <source>Rollout needs a Transformer: this RNN model has no encoder self-attention</source>
         <translation>注意力展开需要 Transformer：此 RNN 模型没有编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="28"/>
+        <location filename="../../attnviz/figures/rollout.py" line="27"/>
         <source>Rollout needs encoder layers: this model has none</source>
         <translation>注意力展开需要编码器层：此模型没有</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="85"/>
+        <location filename="../../attnviz/figures/panels.py" line="75"/>
         <source>RoPE angles: sin, cos of m·θ_i, {positions} positions × {width} dims</source>
         <translation>RoPE 角度：m·θ_i 的 sin、cos，{positions} 个位置 × {width} 维</translation>
     </message>
@@ -3373,17 +3461,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="308"/>
+        <location filename="../../attnviz/gui/main_window.py" line="309"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="275"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="276"/>
         <source>Run to end</source>
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="367"/>
+        <location filename="../../attnviz/gui/main_window.py" line="368"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -3398,12 +3486,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="729"/>
+        <location filename="../../attnviz/gui/main_window.py" line="731"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="299"/>
+        <location filename="../../attnviz/gui/main_window.py" line="300"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
@@ -3413,7 +3501,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="662"/>
+        <location filename="../../attnviz/gui/main_window.py" line="664"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
@@ -3423,7 +3511,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="665"/>
+        <location filename="../../attnviz/gui/main_window.py" line="667"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -3438,19 +3526,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="121"/>
-        <location filename="../../attnviz/core/kinds.py" line="140"/>
+        <location filename="../../attnviz/core/kinds.py" line="157"/>
+        <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
+        <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/kinds.py" line="133"/>
+        <location filename="../../attnviz/core/kinds.py" line="152"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="116"/>
-        <location filename="../../attnviz/core/kinds.py" line="135"/>
+        <location filename="../../attnviz/core/kinds.py" line="128"/>
+        <location filename="../../attnviz/core/kinds.py" line="147"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="130"/>
+        <location filename="../../attnviz/core/kinds.py" line="142"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -3460,7 +3553,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="812"/>
+        <location filename="../../attnviz/cli.py" line="881"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -3475,7 +3568,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 之前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="108"/>
+        <location filename="../../attnviz/gui/docks.py" line="115"/>
         <source>Scoring</source>
         <translation>评分函数</translation>
     </message>
@@ -3485,7 +3578,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>拖动以回看训练过程中的快照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="290"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="291"/>
         <source>Scrub through the recorded decoding steps (orange marks: forced tokens)</source>
         <translation>拖动浏览已记录的解码步骤（橙色标记：强制的词元）</translation>
     </message>
@@ -3500,7 +3593,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="741"/>
+        <location filename="../../attnviz/cli.py" line="810"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
@@ -3510,17 +3603,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="772"/>
+        <location filename="../../attnviz/gui/main_window.py" line="774"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="763"/>
+        <location filename="../../attnviz/cli.py" line="832"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="41"/>
+        <location filename="../../attnviz/core/layout.py" line="357"/>
+        <source>self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="263"/>
         <source>self-attention (prompt + answer)</source>
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
@@ -3536,17 +3634,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>自注意力：n²·d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="44"/>
+        <location filename="../../attnviz/figures/panels.py" line="43"/>
         <source>sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="39"/>
+        <location filename="../../attnviz/gui/panels/batch.py" line="40"/>
         <source>sentence </source>
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="777"/>
+        <location filename="../../attnviz/cli.py" line="846"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -3556,7 +3654,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="54"/>
+        <location filename="../../attnviz/gui/panels/batch.py" line="55"/>
         <source>Sentences (one per line)</source>
         <translation>句子（每行一个）</translation>
     </message>
@@ -3607,12 +3705,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="23"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="24"/>
         <source>Shift+F10 or Alt+←; ← outside the text field</source>
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="317"/>
+        <location filename="../../attnviz/gui/main_window.py" line="318"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
     </message>
@@ -3627,12 +3725,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>在窗口中实时显示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="58"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="56"/>
         <source>Show masked cells</source>
         <translation>显示掩蔽单元格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="45"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="46"/>
         <source>Show the newest query of the step on show (the row the decoder just computed)</source>
         <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
     </message>
@@ -3647,7 +3745,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正弦</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="21"/>
+        <location filename="../../attnviz/figures/panels.py" line="20"/>
         <source>Sinusoidal PE: {positions} positions × {width} dims</source>
         <translation>正弦位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
@@ -3657,7 +3755,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="162"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="160"/>
         <source>Skipped {problems}</source>
         <translation>已跳过 {problems}</translation>
     </message>
@@ -3687,7 +3785,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="518"/>
+        <location filename="../../attnviz/gui/main_window.py" line="520"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -3702,53 +3800,53 @@ Install them with:  sudo apt-get install {packages}
         <translation>排序 — 一个置换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="106"/>
+        <location filename="../../attnviz/core/layout.py" line="237"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
         <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="91"/>
+        <location filename="../../attnviz/figures/rollout.py" line="76"/>
         <source>Source attribution: step the decoder to trace its output to source words</source>
         <translation>源归因：单步解码，把输出追溯到源语言的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="321"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="322"/>
         <source>Source sentence</source>
         <translation>源句子</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/layout.py" line="240"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
-        <location filename="../../attnviz/figures/rollout.py" line="110"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="42"/>
+        <location filename="../../attnviz/core/layout.py" line="263"/>
         <source>source view</source>
         <translation>源视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="42"/>
+        <location filename="../../attnviz/figures/compare.py" line="40"/>
         <source>source view (renormalised over the English)</source>
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="62"/>
+        <location filename="../../attnviz/core/layout.py" line="256"/>
         <source>source view after layers 1–{n}</source>
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="127"/>
+        <location filename="../../attnviz/core/layout.py" line="340"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="37"/>
+        <location filename="../../attnviz/core/layout.py" line="279"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="150"/>
+        <location filename="../../attnviz/core/query_computation.py" line="151"/>
         <source>source_valid_len must be from 1 to {count}, got {given}</source>
         <translation>source_valid_len 必须在 1 到 {count} 之间，实际为 {given}</translation>
     </message>
@@ -3758,8 +3856,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>特殊文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
-        <location filename="../../attnviz/gui/main_window.py" line="311"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="281"/>
+        <location filename="../../attnviz/gui/main_window.py" line="312"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
@@ -3776,7 +3874,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="292"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="293"/>
         <source>step 888 · search 888</source>
         <translation>第 888 步 · 搜索第 888 步</translation>
     </message>
@@ -3786,7 +3884,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>从第一步到结束自动逐步解码（空格键）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="50"/>
+        <location filename="../../attnviz/figures/compare.py" line="48"/>
         <source>Step the decoder to compare the models' attention</source>
         <translation>单步解码以比较两个模型的注意力</translation>
     </message>
@@ -3801,23 +3899,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码以查看当前查询的评分。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="189"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="190"/>
         <source>Step the decoder: its queries appear one per step.</source>
         <translation>单步解码：每一步出现一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="154"/>
-        <location filename="../../attnviz/gui/main_window.py" line="443"/>
+        <location filename="../../attnviz/gui/main_window.py" line="155"/>
+        <location filename="../../attnviz/gui/main_window.py" line="445"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="71"/>
+        <location filename="../../attnviz/gui/main_window.py" line="72"/>
         <source>step {number}</source>
         <translation>第 {number} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="72"/>
+        <location filename="../../attnviz/gui/main_window.py" line="73"/>
         <source>step {number} · search {search}</source>
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
@@ -3833,23 +3931,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="173"/>
+        <location filename="../../attnviz/cli.py" line="217"/>
         <source>step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -&gt; {said}</source>
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f}%{agreement}；{probe} -&gt; {said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="89"/>
+        <location filename="../../attnviz/figures/attention.py" line="88"/>
         <location filename="../../attnviz/render/figure_painter.py" line="210"/>
         <source>step {step}</source>
         <translation>第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="274"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="275"/>
         <source>Step ▶</source>
         <translation>单步 ▶</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="317"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="318"/>
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
@@ -3859,7 +3957,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="767"/>
+        <location filename="../../attnviz/cli.py" line="836"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -3874,17 +3972,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="765"/>
+        <location filename="../../attnviz/cli.py" line="834"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="482"/>
+        <location filename="../../attnviz/gui/main_window.py" line="484"/>
         <source>Stopped at attnviz's limit of {count} tokens: the model's folder sets no length limit of its own</source>
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="195"/>
+        <location filename="../../attnviz/cli.py" line="239"/>
         <source>stopped at step {step:,}: held-out exact match at least {level:g} % at {count} evaluations in a row (--learned 0 trains every epoch)</source>
         <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
     </message>
@@ -3899,7 +3997,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="38"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="39"/>
         <source>SVG vector image (*.svg)</source>
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
@@ -3929,7 +4027,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="306"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="307"/>
         <source>Teacher forcing: the decoder takes these words, then goes on by itself; Enter to decode</source>
         <translation>强制教学：解码器先采用这些词，再自行继续；按 Enter 解码</translation>
     </message>
@@ -3946,7 +4044,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 MSE</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="124"/>
+        <location filename="../../attnviz/figures/panels.py" line="114"/>
         <source>test x (queries)</source>
         <translation>测试 x（查询）</translation>
     </message>
@@ -3957,12 +4055,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="370"/>
+        <location filename="../../attnviz/gui/main_window.py" line="371"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="383"/>
+        <location filename="../../attnviz/gui/main_window.py" line="384"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -4007,17 +4105,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="837"/>
+        <location filename="../../attnviz/cli.py" line="914"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="170"/>
+        <location filename="../../attnviz/core/query_computation.py" line="168"/>
         <source>the decoder of this {kind}</source>
         <translation>此 {kind} 的解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="182"/>
+        <location filename="../../attnviz/core/query_computation.py" line="180"/>
         <source>the decoding so far ({tokens})</source>
         <translation>目前的解码（{tokens}）</translation>
     </message>
@@ -4052,7 +4150,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽的影响</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="168"/>
+        <location filename="../../attnviz/core/layout.py" line="77"/>
         <source>the encoder of this {kind}</source>
         <translation>此 {kind} 的编码器</translation>
     </message>
@@ -4082,7 +4180,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="853"/>
+        <location filename="../../attnviz/cli.py" line="930"/>
         <source>the folder to write (must not exist)</source>
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
@@ -4117,9 +4215,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="110"/>
+        <location filename="../../attnviz/core/layout.py" line="362"/>
+        <source>the layers of this {kind}</source>
+        <translation>此 {kind} 的各层</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/batch.py" line="111"/>
         <source>The longest ({width} tokens): no padding. Choose a shorter sentence to see masked keys.</source>
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="360"/>
+        <source>the mask's rollout after layers 1–{n}</source>
+        <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="235"/>
@@ -4127,7 +4235,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法构建模型：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="134"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="104"/>
+        <source>the model cannot fill in {word!r}: its vocabulary has no such word</source>
+        <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/stepping.py" line="135"/>
         <source>the model cannot say {token!r}: its target vocabulary has no such token</source>
         <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
     </message>
@@ -4137,7 +4250,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="49"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="50"/>
         <source>The model to compare with the loaded one, on the same sentence</source>
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
@@ -4147,7 +4260,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型未保存：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="293"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="298"/>
         <location filename="../../attnviz/core/hf/load.py" line="127"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
@@ -4209,7 +4322,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="168"/>
+        <location filename="../../attnviz/core/layout.py" line="258"/>
         <source>the prompt of this {kind}</source>
         <translation>此 {kind} 的提示词</translation>
     </message>
@@ -4224,9 +4337,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="818"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="83"/>
+        <source>The sentence is {count} tokens long with {cls} and {sep}; this model reads at most {most}.</source>
+        <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="895"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="363"/>
+        <source>The sentence, its masks filled so far</source>
+        <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="197"/>
@@ -4269,7 +4392,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="179"/>
+        <location filename="../../attnviz/core/query_computation.py" line="177"/>
         <source>the source ({tokens})</source>
         <translation>源（{tokens}）</translation>
     </message>
@@ -4282,6 +4405,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/hf/vocab.py" line="96"/>
         <source>the tokenizer fails on this text ({kind}: {error})</source>
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="884"/>
+        <source>the top-5 words for the first [MASK] of --text, or of each stdin line</source>
+        <translation>--text 或标准输入每一行中第一个 [MASK] 的前 5 个词</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/training_history.py" line="119"/>
@@ -4336,12 +4464,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法开始写入 {kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="143"/>
+        <location filename="../../attnviz/core/query_computation.py" line="144"/>
         <source>the {model} model has no {kind} (it has: {has})</source>
         <translation>{model} 模型没有{kind}（它有：{has}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="214"/>
+        <location filename="../../attnviz/session/panels.py" line="215"/>
         <source>there is no book figure {key!r}</source>
         <translation>没有书中图表 {key!r}</translation>
     </message>
@@ -4351,12 +4479,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话文件 {name} 不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="147"/>
+        <location filename="../../attnviz/core/query_computation.py" line="148"/>
         <source>there is no source: source_tokens is empty</source>
         <translation>没有源：source_tokens 为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="360"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="171"/>
+        <source>There is no {mask} left to fill: write {mask} in place of a word to see what the model guesses there.</source>
+        <translation>已没有要填的 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/export_actions.py" line="361"/>
         <source>There is nothing to copy yet.</source>
         <translation>还没有可复制的内容。</translation>
     </message>
@@ -4366,7 +4499,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可复制的内容：热图是空的。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="264"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="265"/>
         <source>There is nothing to export yet.</source>
         <translation>还没有可导出的内容。</translation>
     </message>
@@ -4376,7 +4509,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可导出的内容：某一步的热图是空的。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="317"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="318"/>
         <source>There is nothing to export yet: step the decoder first.</source>
         <translation>还没有可导出的内容：请先单步解码。</translation>
     </message>
@@ -4386,60 +4519,67 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可导出的内容：解码还没有任何步骤。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="372"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="373"/>
         <location filename="../../attnviz/render/figure_files.py" line="262"/>
         <source>There is nothing to export yet: the heatmap is empty.</source>
         <translation>还没有可导出的内容：热图是空的。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="307"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="308"/>
         <source>There is nothing to export yet: type a sentence first.</source>
         <translation>还没有可导出的内容：请先输入一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="393"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="394"/>
         <source>There is nothing to make a flip-book of yet: decode a sentence first.</source>
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="656"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="154"/>
+        <source>there is nothing to read: the sentence is empty</source>
+        <translation>没有可读的内容：句子是空的</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="658"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="67"/>
+        <location filename="../../attnviz/core/stepping.py" line="68"/>
         <source>there is nothing to translate: the sentence is empty</source>
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="134"/>
-        <location filename="../../attnviz/figures/attention.py" line="154"/>
+        <location filename="../../attnviz/core/layout.py" line="176"/>
+        <location filename="../../attnviz/core/layout.py" line="195"/>
         <source>this model has no decoder self-attention</source>
         <translation>此模型没有解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="118"/>
+        <location filename="../../attnviz/core/layout.py" line="161"/>
         <source>this model has no encoder self-attention</source>
         <translation>此模型没有编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="107"/>
-        <location filename="../../attnviz/figures/panels.py" line="75"/>
+        <location filename="../../attnviz/figures/panels.py" line="97"/>
+        <location filename="../../attnviz/figures/panels.py" line="65"/>
         <source>This model has no positional encoding</source>
         <translation>此模型没有位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="74"/>
+        <location filename="../../attnviz/figures/panels.py" line="64"/>
         <source>This model has no positional encoding table</source>
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="149"/>
+        <location filename="../../attnviz/core/layout.py" line="395"/>
+        <location filename="../../attnviz/core/layout.py" line="401"/>
+        <location filename="../../attnviz/core/layout.py" line="296"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/sequence.py" line="47"/>
+        <location filename="../../attnviz/core/layout.py" line="496"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
@@ -4449,7 +4589,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层播放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="155"/>
+        <location filename="../../attnviz/gui/main_window.py" line="156"/>
         <source>Time the model took for the decoding step on show</source>
         <translation>模型完成当前所示解码步所用的时间</translation>
     </message>
@@ -4469,9 +4609,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 id {id} 超出了 {count} 个词元的词表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="224"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="229"/>
         <source>token {token!r}… is not a word (too long, or control characters)</source>
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="428"/>
+        <source>tokens</source>
+        <translation>词元</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/beams.py" line="113"/>
@@ -4479,13 +4624,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个源词元到目前为止获得的注意力总和（最后一层，各头取平均）：译过一次的词约为 1，漏译的词接近 0，重复的词远大于 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="119"/>
+        <location filename="../../attnviz/gui/docks.py" line="127"/>
         <location filename="../../attnviz/gui/panels/train.py" line="127"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="751"/>
+        <location filename="../../attnviz/cli.py" line="820"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -4500,9 +4645,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="783"/>
-        <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn")</source>
-        <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）</translation>
+        <location filename="../../attnviz/cli.py" line="852"/>
+        <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"); mlm: an encoder-only model on the masked words of --data's English</source>
+        <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="508"/>
@@ -4520,7 +4665,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="109"/>
+        <location filename="../../attnviz/cli.py" line="160"/>
+        <location filename="../../attnviz/cli.py" line="112"/>
         <source>training data not found: {path}</source>
         <translation>找不到训练数据：{path}</translation>
     </message>
@@ -4557,7 +4703,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练损失（按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="148"/>
+        <location filename="../../attnviz/figures/panels.py" line="138"/>
         <location filename="../../attnviz/gallery.py" line="121"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="66"/>
         <source>training points</source>
@@ -4584,13 +4730,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="162"/>
+        <location filename="../../attnviz/figures/panels.py" line="152"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="79"/>
         <source>training x</source>
         <translation>训练 x</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="124"/>
+        <location filename="../../attnviz/figures/panels.py" line="114"/>
         <source>training x (keys)</source>
         <translation>训练 x（键）</translation>
     </message>
@@ -4627,8 +4773,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="114"/>
-        <location filename="../../attnviz/gui/main_window.py" line="55"/>
+        <location filename="../../attnviz/core/kinds.py" line="126"/>
+        <location filename="../../attnviz/gui/main_window.py" line="56"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -4653,39 +4799,40 @@ Install them with:  sudo apt-get install {packages}
         <translation>已安装的是 transformers {version}，而 attnviz 只在 transformers {tested} 上测试过：此版本不支持打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="797"/>
+        <location filename="../../attnviz/cli.py" line="866"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="774"/>
+        <location filename="../../attnviz/gui/main_window.py" line="776"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="326"/>
+        <location filename="../../attnviz/core/layout.py" line="80"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="327"/>
         <source>Translation so far</source>
         <translation>目前的译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="149"/>
+        <location filename="../../attnviz/figures/panels.py" line="139"/>
         <location filename="../../attnviz/gallery.py" line="122"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="67"/>
         <source>true f(x) = 2 sin x + x^0.8</source>
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="810"/>
+        <location filename="../../attnviz/cli.py" line="879"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="753"/>
+        <location filename="../../attnviz/cli.py" line="822"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="34"/>
+        <location filename="../../attnviz/gui/panels/batch.py" line="35"/>
         <source>Two or more sentences, one per line, of different lengths</source>
         <translation>两个或更多长度不同的句子，每行一个</translation>
     </message>
@@ -4695,22 +4842,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="90"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="91"/>
         <source>Type a sentence to see the computation of a query.</source>
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="616"/>
+        <location filename="../../attnviz/gui/main_window.py" line="618"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="263"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="264"/>
         <source>Type an English sentence…</source>
         <translation>输入一个英语句子…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/decoding.py" line="139"/>
+        <location filename="../../attnviz/session/decoding.py" line="138"/>
         <source>Type the target words to force (a translation or its beginning).</source>
         <translation>请输入要强制的目标词（译文或其开头）。</translation>
     </message>
@@ -4730,7 +4877,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>10 个键上的均匀分布（log 10）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="48"/>
+        <location filename="../../attnviz/core/query_computation.py" line="49"/>
         <source>unknown attention kind {kind!r}; use one of {kinds}</source>
         <translation>未知的注意力类型 {kind!r}；请使用 {kinds} 之一</translation>
     </message>
@@ -4755,7 +4902,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="153"/>
+        <location filename="../../attnviz/core/kinds.py" line="171"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -4765,7 +4912,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="550"/>
+        <location filename="../../attnviz/gui/main_window.py" line="552"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -4798,12 +4945,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>有效长度 {n}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="102"/>
+        <location filename="../../attnviz/gui/panels/batch.py" line="103"/>
         <source>Valid length {valid} of {width}: keys {first}–{last} are &lt;pad&gt; (a decoder-only model pads on the left: every answer starts in the same column), masked before the softmax (weight exactly 0, grey). Same numbers as decoding it alone.</source>
         <translation>有效长度 {valid}（共 {width}）：键 {first}–{last} 为 &lt;pad&gt;（仅解码器模型在左侧填充：每个回答都从同一列开始），在 softmax 之前被掩蔽（权重恰为 0，灰色）。数值与单独解码时相同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="106"/>
+        <location filename="../../attnviz/gui/panels/batch.py" line="107"/>
         <source>Valid length {valid} of {width}: keys {first}–{last} are &lt;pad&gt;, masked before the softmax (weight exactly 0, grey). Same numbers as decoding it alone.</source>
         <translation>有效长度 {valid}（共 {width}）：键 {first}–{last} 为 &lt;pad&gt;，在 softmax 之前被掩蔽（权重恰为 0，灰色）。数值与单独解码时相同。</translation>
     </message>
@@ -4849,7 +4996,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>观察注意力的学习过程（对齐已知的任务）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="162"/>
+        <location filename="../../attnviz/figures/panels.py" line="152"/>
         <location filename="../../attnviz/gui/panels/scoring.py" line="67"/>
         <source>weight</source>
         <translation>权重</translation>
@@ -4871,7 +5018,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="43"/>
+        <location filename="../../attnviz/gui/panels/batch.py" line="44"/>
         <source>Which attention of the chosen sentence to show</source>
         <translation>显示所选句子的哪种注意力</translation>
     </message>
@@ -4911,12 +5058,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="815"/>
+        <location filename="../../attnviz/core/layout.py" line="364"/>
+        <source>Words for the mask at this step</source>
+        <translation>这一步掩蔽处的候选词</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="366"/>
+        <source>Words for the masks, first mask first…</source>
+        <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="892"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="835"/>
+        <location filename="../../attnviz/cli.py" line="912"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -4926,7 +5083,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="850"/>
+        <location filename="../../attnviz/cli.py" line="927"/>
         <source>write the Transformer as a Hugging Face (Marian) model folder</source>
         <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
     </message>
@@ -4936,49 +5093,54 @@ Install them with:  sudo apt-get install {packages}
         <translation>写入 Hugging Face 文件夹需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="333"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="334"/>
         <source>Writing {count} files into {folder}…</source>
         <translation>正在将 {count} 个文件写入 {folder}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="278"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="279"/>
         <source>Writing {name}…</source>
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="482"/>
         <location filename="../../attnviz/cli.py" line="551"/>
-        <location filename="../../attnviz/cli.py" line="614"/>
+        <location filename="../../attnviz/cli.py" line="620"/>
+        <location filename="../../attnviz/cli.py" line="683"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="735"/>
+        <location filename="../../attnviz/cli.py" line="804"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="702"/>
+        <location filename="../../attnviz/cli.py" line="771"/>
         <source>wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: MarianMTModel.from_pretrained; attnviz --checkpoint {out})</source>
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="105"/>
+        <location filename="../../attnviz/cli.py" line="108"/>
         <source>wrote {out}: learned w={w:.3f}, loss {before:.2f} -&gt; {after:.2f}</source>
         <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="124"/>
+        <location filename="../../attnviz/cli.py" line="174"/>
+        <source>wrote {out}: masked-word accuracy {accuracy:.1%}; one content word top-1 {top1:.1%}, top-5 {top5:.1%} on the held-out sentences</source>
+        <translation>已写入 {out}：掩蔽词准确率 {accuracy:.1%}；留出句子中遮住一个实词时，前 1 命中 {top1:.1%}，前 5 命中 {top5:.1%}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="127"/>
         <source>wrote {out}: training BLEU {bleu:.2f} (too few sentences for a validation split) after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，训练集 BLEU {bleu:.2f}（句子太少，未划分验证集）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="127"/>
+        <location filename="../../attnviz/cli.py" line="130"/>
         <source>wrote {out}: validation BLEU {bleu:.2f} after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，验证集 BLEU {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="199"/>
+        <location filename="../../attnviz/cli.py" line="243"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -5018,17 +5180,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="643"/>
+        <location filename="../../attnviz/cli.py" line="712"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="252"/>
+        <location filename="../../attnviz/cli.py" line="296"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="354"/>
+        <location filename="../../attnviz/cli.py" line="391"/>
+        <source>{checkpoint}: a {kind} model does not fill masks (open an encoder-only model: BERT, DistilBERT, RoBERTa or attnviz's own)</source>
+        <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="423"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -5038,7 +5205,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 行{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="348"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="349"/>
         <source>{count} file(s) in {folder} already exist and would be replaced:
 
 {names}</source>
@@ -5052,7 +5219,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="658"/>
+        <location filename="../../attnviz/cli.py" line="727"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -5067,28 +5234,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count} 百万像素</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="41"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="42"/>
         <source>{count} snapshots</source>
         <translation>{count} 个快照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="41"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="42"/>
         <source>{count} steps</source>
         <translation>{count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/loading.py" line="35"/>
+        <location filename="../../attnviz/session/loading.py" line="36"/>
         <source>{error}. Using {device} instead.</source>
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="398"/>
-        <location filename="../../attnviz/cli.py" line="606"/>
+        <location filename="../../attnviz/cli.py" line="467"/>
+        <location filename="../../attnviz/cli.py" line="675"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/export_actions.py" line="417"/>
+        <location filename="../../attnviz/gui/export_actions.py" line="418"/>
         <source>{first} and {second}</source>
         <translation>{first} 和 {second}</translation>
     </message>
@@ -5144,13 +5311,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="217"/>
-        <location filename="../../attnviz/core/stepping.py" line="38"/>
+        <location filename="../../attnviz/core/stepping.py" line="218"/>
+        <location filename="../../attnviz/core/stepping.py" line="39"/>
         <source>{kind} is not a translation model</source>
         <translation>{kind} 不是翻译模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="138"/>
+        <location filename="../../attnviz/core/query_computation.py" line="139"/>
         <source>{kind} is not a translation model: it has no attention queries to show</source>
         <translation>{kind} 不是翻译模型：没有可显示的注意力查询</translation>
     </message>
@@ -5160,17 +5327,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}（最后一层，各头平均）：“{hypothesis}”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="183"/>
+        <location filename="../../attnviz/cli.py" line="227"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="89"/>
+        <location filename="../../attnviz/figures/panels.py" line="79"/>
         <source>{kind} PE: {positions} positions × {width} dims</source>
         <translation>{kind}位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/computation.py" line="97"/>
+        <location filename="../../attnviz/figures/computation.py" line="98"/>
         <source>{kind} · layer {layer} · head {head} · query {query} ({token!r})</source>
         <translation>{kind} · 第 {layer} 层 · 第 {head} 个头 · 查询 {query}（{token!r}）</translation>
     </message>
@@ -5185,7 +5352,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{label} [{bar}] {done}/{total} 损失 {loss:.3f}  {rate:,.0f} 词元/秒  预计剩余 {eta:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="73"/>
+        <location filename="../../attnviz/gui/main_window.py" line="74"/>
         <source>{label} · forced</source>
         <translation>{label} · 强制</translation>
     </message>
@@ -5215,27 +5382,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{minutes:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="81"/>
+        <location filename="../../attnviz/figures/compare.py" line="79"/>
         <source>{model} (source view, renormalised)</source>
         <translation>{model}（源视图，重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="102"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="103"/>
         <source>{model} by itself: {translation}</source>
         <translation>{model} 单独翻译：{translation}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="63"/>
+        <location filename="../../attnviz/figures/compare.py" line="61"/>
         <source>{model} followed the final translation: the hypothesis on show at this search step is not the start of the final translation</source>
         <translation>{model} 沿用了最终译文：此搜索步显示的候选序列不是最终译文的开头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="58"/>
+        <location filename="../../attnviz/figures/compare.py" line="56"/>
         <source>{model} stops at {words} words (its length limit)</source>
         <translation>{model} 在 {words} 个词处停止（其长度上限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/batch.py" line="96"/>
+        <location filename="../../attnviz/gui/panels/batch.py" line="97"/>
         <source>{model} · sentence {number}</source>
         <translation>{model} · 句子 {number}</translation>
     </message>
@@ -5245,7 +5412,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="61"/>
+        <location filename="../../attnviz/figures/compare.py" line="59"/>
         <source>{model}: decoding…</source>
         <translation>{model}：正在解码…</translation>
     </message>
@@ -5290,7 +5457,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型：只有 attnviz 的 Transformer 能转换为 Hugging Face（Marian）文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="126"/>
+        <location filename="../../attnviz/session/panels.py" line="127"/>
         <source>{name} is a {kind} model: only translation models compare</source>
         <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
     </message>
@@ -5346,12 +5513,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/loading.py" line="55"/>
+        <location filename="../../attnviz/session/loading.py" line="56"/>
         <source>{name} splits text into other tokens than the model on show: Compare puts two models' attention over the same tokens side by side, so it needs two models with one tokenizer (attnviz's own models share theirs; a Hugging Face model compares with one of its family that uses its tokenizer)</source>
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="320"/>
+        <location filename="../../attnviz/gui/main_window.py" line="321"/>
         <source>{name} — {about}</source>
         <translation>{name} — {about}</translation>
     </message>
@@ -5391,32 +5558,37 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：未知的导出格式 {format!r}；请从 {formats} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="38"/>
+        <location filename="../../attnviz/figures/compare.py" line="36"/>
         <source>{name}: {what}, last layer, heads averaged</source>
         <translation>{name}：{what}，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="422"/>
+        <location filename="../../attnviz/cli.py" line="491"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="419"/>
+        <location filename="../../attnviz/cli.py" line="488"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="149"/>
+        <location filename="../../attnviz/cli.py" line="193"/>
         <source>{option} does not go with --task (the task's data is generated)</source>
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="637"/>
+        <location filename="../../attnviz/cli.py" line="158"/>
+        <source>{option} does not go with --task {task}</source>
+        <translation>{option} 不能与 --task {task} 同用</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="706"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="94"/>
+        <location filename="../../attnviz/cli.py" line="97"/>
         <source>{option} goes with --task (a task's training is recorded in snapshots)</source>
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
@@ -5426,22 +5598,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="442"/>
+        <location filename="../../attnviz/cli.py" line="511"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="579"/>
+        <location filename="../../attnviz/cli.py" line="648"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="577"/>
+        <location filename="../../attnviz/cli.py" line="646"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="99"/>
+        <location filename="../../attnviz/cli.py" line="102"/>
         <source>{option}: {kind} trains on its own synthetic data (it takes --epochs, --seed, --lr and --force)</source>
         <translation>{option}：{kind} 在自己的合成数据上训练（它接受 --epochs、--seed、--lr 和 --force）</translation>
     </message>
@@ -5536,12 +5708,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="329"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="334"/>
         <source>{path}: cannot be loaded ({error})</source>
         <translation>{path}：无法加载（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="369"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="374"/>
         <source>{path}: cannot be opened ({error})</source>
         <translation>{path}：无法打开（{error}）</translation>
     </message>
@@ -5552,7 +5724,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="146"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="151"/>
         <location filename="../../attnviz/training/target.py" line="32"/>
         <source>{path}: cannot be written ({error})</source>
         <translation>{path}：无法写入（{error}）</translation>
@@ -5563,27 +5735,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：无法写入 {folder}（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="433"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="438"/>
         <source>{path}: config cannot build a model ({error})</source>
         <translation>{path}：无法用该配置构建模型（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="168"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="173"/>
         <source>{path}: config has unknown fields {names}</source>
         <translation>{path}：config 含有未知字段 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="166"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="171"/>
         <source>{path}: config is missing {names}</source>
         <translation>{path}：config 缺少 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="161"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="166"/>
         <source>{path}: config must be a JSON object</source>
         <translation>{path}：config 必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="172"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="177"/>
         <source>{path}: config.{key} is {value!r}, kind {kind!r} needs {needed!r}</source>
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
@@ -5598,7 +5770,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：已存在且不是 attnviz 检查点；训练只替换检查点（请换一个名称）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="415"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="420"/>
         <source>{path}: format_version {version!r} is not supported (expected {expected})</source>
         <translation>{path}：不支持 format_version {version!r}（应为 {expected}）</translation>
     </message>
@@ -5688,17 +5860,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：init_inputs 向分词器传入 {value!r}；attnviz 只向分词器传入文件夹自身的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="179"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="184"/>
         <source>{path}: invalid config ({error})</source>
         <translation>{path}：配置无效（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="175"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="180"/>
         <source>{path}: invalid config: {problems}</source>
         <translation>{path}：配置无效：{problems}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="364"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="369"/>
         <source>{path}: is a folder, not a checkpoint file</source>
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
@@ -5819,17 +5991,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出了 {count:,} 个分片；attnviz 只打开不超过 {most:,} 个分片的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="158"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="163"/>
         <source>{path}: metadata has no 'config'</source>
         <translation>{path}：元数据中没有 'config'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="208"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="213"/>
         <source>{path}: metadata has no '{key}'</source>
         <translation>{path}：元数据中没有 '{key}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="269"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="274"/>
         <source>{path}: missing tensors {names}</source>
         <translation>{path}：缺少张量 {names}</translation>
     </message>
@@ -5844,17 +6016,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出的 {shard!r} 不是此文件夹中的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="362"/>
+        <location filename="../../attnviz/cli.py" line="431"/>
         <source>{path}: no held-out sentence pairs (is it the file the model was trained on?)</source>
         <translation>{path}：没有留出的句对（它是训练该模型所用的文件吗？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="363"/>
+        <location filename="../../attnviz/cli.py" line="432"/>
         <source>{path}: no sentence pairs</source>
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="362"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="367"/>
         <source>{path}: no such file</source>
         <translation>{path}：文件不存在</translation>
     </message>
@@ -5879,17 +6051,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="398"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="403"/>
         <source>{path}: not a readable safetensors file ({error})</source>
         <translation>{path}：不是可读的 safetensors 文件（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="359"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="364"/>
         <source>{path}: not a regular file (a pipe or a device?)</source>
         <translation>{path}：不是普通文件（是管道还是设备？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="411"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="416"/>
         <source>{path}: not an attnviz checkpoint: no attnviz metadata (a safetensors file, but not one attnviz wrote)</source>
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
@@ -5899,7 +6071,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="366"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="371"/>
         <source>{path}: permission denied (the file is not readable by you)</source>
         <translation>{path}：权限不足（你无权读取该文件）</translation>
     </message>
@@ -5909,27 +6081,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：sp_model_kwargs 向 SentencePiece 传入 {keys}；attnviz 只传入 {allowed}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="443"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="448"/>
         <source>{path}: tensor {name} changed while it was read</source>
         <translation>{path}：张量 {name} 在读取过程中发生了变化</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="282"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="287"/>
         <source>{path}: tensor {name} has dtype {dtype}, expected {expected}</source>
         <translation>{path}：张量 {name} 的数据类型为 {dtype}，应为 {expected}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="276"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="281"/>
         <source>{path}: tensor {name} has shape {shape}, expected {expected} (the config does not match the weights)</source>
         <translation>{path}：张量 {name} 的形状为 {shape}，应为 {expected}（配置与权重不符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="445"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="450"/>
         <source>{path}: tensor {name} holds NaN or infinite values</source>
         <translation>{path}：张量 {name} 含有 NaN 或无穷值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="448"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="453"/>
         <source>{path}: tensor {name} holds values beyond ±{most:g}, which no attnviz model has</source>
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
@@ -5939,7 +6111,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="439"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="444"/>
         <source>{path}: the tensor data does not match its checksum: the file is corrupted (download or copy it again)</source>
         <translation>{path}：张量数据与其校验和不符：文件已损坏（请重新下载或复制）</translation>
     </message>
@@ -5954,7 +6126,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：分词器文件定义了 {count:,} 个特殊词元和新增词元；attnviz 只打开不超过 {most:,} 个的分词器（超过后 transformers 对每个词元的处理越来越慢）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="429"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="434"/>
         <source>{path}: training info must be a JSON object</source>
         <translation>{path}：训练信息必须是 JSON 对象</translation>
     </message>
@@ -5964,17 +6136,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：transformers 无法打开它（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="271"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="276"/>
         <source>{path}: unexpected tensors {names}</source>
         <translation>{path}：多出了张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="419"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="424"/>
         <source>{path}: unknown model kind {name!r}; known: {known}</source>
         <translation>{path}：未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="406"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="411"/>
         <source>{path}: {count:,} tensors; no attnviz model has more than {most:,}</source>
         <translation>{path}：有 {count:,} 个张量；attnviz 的模型最多只有 {most:,} 个</translation>
     </message>
@@ -5999,22 +6171,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="231"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="236"/>
         <source>{path}: {key} has {count} tokens but the config says {expected}</source>
         <translation>{path}：{key} 有 {count} 个词元，但配置中为 {expected} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="189"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="194"/>
         <source>{path}: {key} is nested too deeply to be attnviz metadata</source>
         <translation>{path}：{key} 嵌套过深，不可能是 attnviz 元数据</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="228"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="233"/>
         <source>{path}: {key} is not a valid vocabulary ({error})</source>
         <translation>{path}：{key} 不是有效的词表（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="186"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="191"/>
         <source>{path}: {key} is not valid JSON ({error})</source>
         <translation>{path}：{key} 不是有效的 JSON（{error}）</translation>
     </message>
@@ -6024,8 +6196,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} 指向模型文件夹之外的 {named}；attnviz 只读取文件夹自身的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="285"/>
-        <location filename="../../attnviz/core/checkpoint.py" line="372"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="290"/>
+        <location filename="../../attnviz/core/checkpoint.py" line="377"/>
         <location filename="../../attnviz/core/hf/load.py" line="89"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
@@ -6036,7 +6208,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="500"/>
+        <location filename="../../attnviz/cli.py" line="569"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -6066,7 +6238,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="39"/>
+        <location filename="../../attnviz/figures/panels.py" line="38"/>
         <source>{sentence}: {tokens} tok.</source>
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
@@ -6076,32 +6248,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="671"/>
+        <location filename="../../attnviz/cli.py" line="740"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="84"/>
+        <location filename="../../attnviz/figures/compare.py" line="82"/>
         <source>{title} (last layer, heads averaged; red: {model} attends more)</source>
         <translation>{title}（最后一层，各头平均；红色：{model} 关注更多）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="118"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="119"/>
         <source>{title}: weights recomputed from q, k and the mask; largest difference from the model's own weights {difference:.1e}.</source>
         <translation>{title}：由 q、k 和掩码重新计算的权重；与模型自身权重的最大差异为 {difference:.1e}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="104"/>
+        <location filename="../../attnviz/core/query_computation.py" line="105"/>
         <source>{what} {value} is out of range: {where} has {count} (0 to {last})</source>
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="674"/>
+        <location filename="../../attnviz/gui/main_window.py" line="676"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="677"/>
+        <location filename="../../attnviz/gui/main_window.py" line="679"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -6146,7 +6318,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="689"/>
+        <location filename="../../attnviz/gui/main_window.py" line="691"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>
@@ -6155,12 +6327,12 @@ Open the session with that checkpoint?</source>
 用该检查点打开会话吗？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="275"/>
+        <location filename="../../attnviz/cli.py" line="319"/>
         <source>{where}input of {count} tokens truncated to the model's limit of {most}</source>
         <translation>{where}输入有 {count} 个词元，已截断到模型的上限 {most}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="273"/>
+        <location filename="../../attnviz/cli.py" line="317"/>
         <source>{where}unknown words mapped to &lt;unk&gt;: {words}</source>
         <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
     </message>
@@ -6170,13 +6342,13 @@ Open the session with that checkpoint?</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="252"/>
+        <location filename="../../attnviz/core/query_computation.py" line="250"/>
         <source>α = softmax(s) over visible keys</source>
         <translation>α = softmax(s)，在可见的键上</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/computation.py" line="200"/>
-        <location filename="../../attnviz/core/query_computation.py" line="248"/>
+        <location filename="../../attnviz/core/query_computation.py" line="246"/>
         <source>α = softmax(s) over visible keys (causal mask: j ≤ {row})</source>
         <translation>α = softmax(s)，在可见的键上（因果掩蔽，自回归：j ≤ {row}）</translation>
     </message>
@@ -6191,7 +6363,7 @@ Open the session with that checkpoint?</source>
         <translation>α = softmax(s)，在可见的键上（全部源词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="251"/>
+        <location filename="../../attnviz/core/query_computation.py" line="249"/>
         <source>α = softmax(s) over visible keys (padding mask: j &lt; {length})</source>
         <translation>α = softmax(s)，在可见的键上（填充掩码：j &lt; {length}）</translation>
     </message>
@@ -6242,7 +6414,7 @@ Open the session with that checkpoint?</source>
         <translation>▶ 自动播放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="273"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="274"/>
         <source>◀ Back</source>
         <translation>◀ 后退</translation>
     </message>
