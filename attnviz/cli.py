@@ -514,9 +514,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         raise CliError(tr("--text is empty: give the sentence whose attention to export"))
     if not 1 <= args.beam <= MAX_BEAM:
         raise CliError(tr("--beam must be from 1 to {most}, got {beam}").format(most=MAX_BEAM, beam=args.beam))
-    from attnviz.core.stepping import DecodeSession
-
-    session = DecodeSession(loaded, device, beam_size=args.beam)
+    session = loaded.model_kind.stepping_cls(loaded, device, beam_size=args.beam)  # (translating, filling masks)
     source = session.encode(args.text)
     _warn_about(source, session.max_src_len)
     if saved is not None and saved.plan:  # the saved steps, with the tokens the user forced
@@ -530,7 +528,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
         steps = session.run()
     if args.flipbook:
         return _export_flipbook(args, source, steps)
-    if wanted is None:
+    if not steps:  # (a sentence with no mask to fill: its encoding alone)
+        chosen: list = [None]
+    elif wanted is None:
         chosen = list(steps)
     elif wanted == -1:
         chosen = [steps[-1]]

@@ -90,9 +90,9 @@ os._exit(0)
 
 
 def probe(code: Path, checkpoint: Path, steps: int, raised: str = "", runner: str = "inline",
-          size: str = "1600x1000") -> dict[str, tuple[list[float], list[float]]]:
+          size: str = "1600x1000", sentence: str = SENTENCE) -> dict[str, tuple[list[float], list[float]]]:
     env = {**os.environ, "PYTHONPATH": str(code), "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([sys.executable, "-c", PROBE, str(checkpoint), SENTENCE, str(steps), raised, runner, size],
+    done = subprocess.run([sys.executable, "-c", PROBE, str(checkpoint), sentence, str(steps), raised, runner, size],
                           cwd=code, env=env, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         raise SystemExit(f"{code}: probe failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
@@ -107,6 +107,8 @@ def main() -> int:
     parser.add_argument("--random", metavar="KIND",
                         help="instead of --checkpoint, a random-weight model of KIND at its standard size "
                              "(bench/_random_models.py), e.g. decoder-only before it is trained")
+    parser.add_argument("--text", default=SENTENCE,
+                        help="the sentence stepped through (an encoder-only model: one with [MASK]s to fill)")
     parser.add_argument("--steps", type=int, default=40, help="steps per round and mode")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--size", default="1600x1000", help="window size, WIDTHxHEIGHT (the first window: 1280x800)")
@@ -131,7 +133,8 @@ def main() -> int:
     for _ in range(args.rounds):
         for run in runs:
             for runner in ("inline", "app"):
-                measured = probe(run[0], args.checkpoint.resolve(), args.steps, run[1], runner, args.size)
+                measured = probe(run[0], args.checkpoint.resolve(), args.steps, run[1], runner, args.size,
+                                 args.text)
                 for mode, (total, compute) in measured.items():
                     samples[run][mode][0].extend(total)
                     samples[run][mode][1].extend(compute)

@@ -126,3 +126,16 @@ def test_the_window_shows_self_attention_and_step_fills_the_mask(window, checkpo
     raised(window, "rollout")
     raised(window, "masks")
     assert not errors, errors
+
+
+def test_export_writes_each_fill_steps_maps_under_its_own_step(checkpoint, tmp_path, capsys):
+    out = tmp_path / "maps"
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(checkpoint), "--text", "w3 [MASK] w5 [MASK] w7",
+                           "--out", str(out), "--format", "csv", "--step", "all")
+    assert code == 0, err
+    names = sorted(p.name for p in out.glob("*.csv"))
+    assert len(names) == 2 * 2 * 4 and names[0] == "enc-self_layer1_head1_step01.csv"  # 2 steps × 2 layers × 4 heads
+    second = np.loadtxt(out / "enc-self_layer2_head3_step02.csv", delimiter=",", skiprows=1, usecols=range(1, 8))
+    filling = FillMaskSession(load_checkpoint(checkpoint))
+    filling.encode("w3 [MASK] w5 [MASK] w7")
+    np.testing.assert_allclose(second, filling.run()[1].self_weights[1, 2], atol=1e-4)

@@ -48,6 +48,7 @@ class MaskedLanguageModel(Protocol):
     """What :class:`FillMaskSession` drives: attnviz's own BERT (:class:`OwnMaskedLM`) or a Hugging Face one."""
 
     mask_token: str
+    positions: int  # the most tokens it reads
 
     def read(self, text: str) -> ReadSentence: ...
 
@@ -123,6 +124,7 @@ class FillMaskSession:
         self.device = torch.device(device)
         self.top_k = top_k
         self.reader = self.reader_for(loaded, self.device)
+        self.max_src_len = self.reader.positions  # (the longest sentence, its special tokens included)
         self.source: EncodedSource | None = None
         self.steps: list[DecodeStep] = []
         self.forced_tokens: list[str | None] = []

@@ -145,6 +145,11 @@ class SequenceLayout:
         """Rows of ``kind``'s maps before a divider line (0: none)."""
         return 0
 
+    def names_step(self, kind: AttentionKind) -> bool:
+        """Whether ``kind``'s maps change from step to step, so that titles and file names say the step (the
+        encoder reads the source once)."""
+        return kind is not AttentionKind.ENCODER_SELF
+
     def current_row(self, kind: AttentionKind, rows: int, step: DecodeStep | None) -> int | None:
         """The row of a ``rows``-row map of ``kind`` that the step on show predicted from (None: none): a decoder's
         newest query; the encoder's rows are all read at once."""
@@ -386,6 +391,9 @@ class EncoderOnlyLayout(SequenceLayout):
 
     def current_row(self, kind: AttentionKind, rows: int, step: DecodeStep | None) -> int | None:
         return None if step is None else step.focus
+
+    def names_step(self, kind: AttentionKind) -> bool:
+        return True  # (each step reads the sentence again, with the masks before it filled in)
 
     def stack(self, kind: AttentionKind, source: EncodedSource, step: DecodeStep | None,
               scores: bool = False) -> Matrix:

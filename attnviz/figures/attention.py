@@ -49,6 +49,8 @@ class MatrixView:
     label: str = ""  # what the kind is called for this model (AttentionKind.label); default its value
     prompt_rows: int = 0  # a decoder-only model's whole sequence: its first rows are the prompt's
     overlap: int = 0  # 1 where the answer's first query is the prompt's last row (no separator: sequence.overlap)
+    stepped: bool | None = None  # its values change from step to step, so its name says the step (None: not
+    # the encoder's; the layout says: an encoder-only model's self-attention is read again at each step)
 
     def query_of(self, row: int) -> tuple[AttentionKind, int]:
         """The kind and 0-based query a row of this matrix is (what the Computation panel recomputes)."""
@@ -60,10 +62,11 @@ class MatrixView:
 
     def stem(self, step: int | None = None) -> str:
         """File name stem, e.g. ``cross_layer1_head2_step03`` (1-based; encoder maps have no step)."""
-        return figure_stem(self.kind, f"layer{self.layer + 1}_head{self.head + 1}", step, self.scores)
+        return figure_stem(self.kind, f"layer{self.layer + 1}_head{self.head + 1}", step, self.scores, self.stepped)
 
     def title(self, model: str = "", step: int | None = None) -> str:
-        return figure_title(model, self.kind, layer_head(self.layer, self.head), step, self.scores, self.label)
+        return figure_title(model, self.kind, layer_head(self.layer, self.head), step, self.scores, self.label,
+                            self.stepped)
 
 
 def layer_head(layer: int, head: int) -> str:
@@ -71,20 +74,21 @@ def layer_head(layer: int, head: int) -> str:
     return tr("layer {layer} · head {head}").format(layer=layer + 1, head=head + 1)
 
 
-def figure_stem(kind: AttentionKind, what: str, step: int | None, scores: bool) -> str:
-    """``{kind}_{what}[_stepNN][_scores]``; step is 0-based and left out for the encoder (it runs once)."""
+def figure_stem(kind: AttentionKind, what: str, step: int | None, scores: bool, stepped: bool | None = None) -> str:
+    """``{kind}_{what}[_stepNN][_scores]``; step is 0-based and left out for the encoder (it runs once) unless
+    ``stepped`` says the maps change from step to step (:meth:`SequenceLayout.names_step`)."""
     stem = f"{kind.slug}_{what}"
-    if step is not None and kind is not AttentionKind.ENCODER_SELF:
+    if step is not None and (kind is not AttentionKind.ENCODER_SELF if stepped is None else stepped):
         stem += f"_step{step + 1:02d}"
     return stem + ("_scores" if scores else "")
 
 
 def figure_title(model: str, kind: AttentionKind, what: str, step: int | None, scores: bool,
-                 label: str = "") -> str:
+                 label: str = "", stepped: bool | None = None) -> str:
     """'model · kind · what · step N · pre-softmax scores' with the empty or meaningless parts left out;
-    label: the kind's name for this model (default its value)."""
+    label: the kind's name for this model (default its value); stepped: as :func:`figure_stem`."""
     parts = [model, label or kind.label(), what]
-    if step is not None and kind is not AttentionKind.ENCODER_SELF:
+    if step is not None and (kind is not AttentionKind.ENCODER_SELF if stepped is None else stepped):
         parts.append(tr("step {step}").format(step=step + 1))
     if scores:
         parts.append(tr("pre-softmax scores"))
@@ -140,7 +144,7 @@ def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, st
     layer, head = min(max(layer, 0), layers - 1), min(max(head, 0), heads - 1)
     matrix = layout.matrix(kind, layer, head, source, step, scores)
     return MatrixView(matrix.values, matrix.rows, matrix.cols, np.asarray(matrix.masked), kind, layer, head, scores,
-                      layout.kind_label(kind), matrix.divider, matrix.overlap)
+                      layout.kind_label(kind), matrix.divider, matrix.overlap, layout.names_step(kind))
 
 
 def levels_of(values: np.ndarray, masked: np.ndarray, scores: bool) -> tuple[float, float]:
@@ -177,10 +181,10 @@ def grid_figure(kind: AttentionKind, source: EncodedSource, step: DecodeStep | N
                    for layer in range(layers) for head in range(heads))
     index = shown_index(step)
     spec = GridSpec(panels, heads, figure_title(model, kind, tr("all heads"), index, scores,
-                                                source.layout.kind_label(kind)),
+                                                source.layout.kind_label(kind), source.layout.names_step(kind)),
                     levels, tuple(tr("layer {layer}").format(layer=i + 1) for i in range(layers)),
                     tuple(tr("head {head}").format(head=i + 1) for i in range(heads)))
-    return NamedFigure(figure_stem(kind, "all-heads", index, scores), spec)
+    return NamedFigure(figure_stem(kind, "all-heads", index, scores, source.layout.names_step(kind)), spec)
 
 
 def attention_figure(source: EncodedSource, step: DecodeStep | None, view: AttentionView,
@@ -268,7 +272,7 @@ def attention_sidecar(source: EncodedSource, steps: Sequence[DecodeStep | None],
         "attnviz_export": 1, "sentence": source.text, "source_tokens": list(source.tokens),
         "unknown_words": list(source.unknown), "truncated_from": source.truncated_from,
         "model": model, "kind": kind, "checkpoint": checkpoint, "device": device,
-        "steps": [len(s.query_tokens) for s in shown],
+        "steps": [(shown_index(s) or 0) + 1 for s in shown],
         "output_tokens": list(shown[-1].output_tokens) if shown else [],
         "query_tokens": list(shown[-1].query_tokens) if shown else [],
         "finished": bool(shown and shown[-1].finished),

@@ -44,6 +44,7 @@ from attnviz.paths import ICON, example_sentences, shipped_models
 from attnviz.session import Runner, Session, SessionState, changed
 
 if TYPE_CHECKING:
+    from attnviz.core.results import DecodeStep
     from attnviz.gui.book_dialog import BookDialog
     from attnviz.gui.docks import Docks
     from attnviz.gui.export_actions import ExportActions
@@ -72,6 +73,11 @@ def step_label(state: SessionState) -> str:
     label = (tr("step {number}").format(number=number) if search == number
              else tr("step {number} · search {search}").format(number=number, search=search))
     return tr("{label} · forced").format(label=label) if state.step.forced else label
+
+
+def _output_index(step: DecodeStep, number: int) -> int:
+    """Where step ``number``'s token is in the output: the ``number``-th word, or the mask it filled."""
+    return number if step.focus is None else step.focus
 
 
 class Poster(QtCore.QObject):
@@ -437,8 +443,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if new.source is not old.source and new.source is not None:
             self._show_notice(new)
         if changed(old, new, "step", "shown_source"):
-            forced = tuple(new.steps[i].focus if new.steps[i].focus is not None else i  # (a mask: where it is)
-                           for i in new.forced_steps if i <= new.position)
+            forced = tuple(_output_index(new.steps[i], i) for i in new.forced_steps if i <= new.position)
             self.decoding_area.show_step(new.step, new.shown_source is not None, forced,
                                          pieces=new.model is not None and new.model.subword)
             if new.step is not None and new.model is not None:
