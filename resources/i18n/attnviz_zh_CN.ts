@@ -1986,6 +1986,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/kinds.py" line="148"/>
+        <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
+        <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/kinds.py" line="132"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
@@ -3438,6 +3443,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/kinds.py" line="150"/>
+        <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
+        <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/kinds.py" line="121"/>
         <location filename="../../attnviz/core/kinds.py" line="140"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
@@ -4224,6 +4234,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/encoder.py" line="128"/>
+        <source>The sentence is {count} tokens long with the tokenizer's special tokens; this model reads at most {most}.</source>
+        <translation>连同分词器的特殊词元，这个句子长 {count} 个词元；这个模型最多读 {most} 个。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli.py" line="818"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
@@ -4284,6 +4299,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/encoder.py" line="118"/>
+        <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
+        <translation>{name} 的分词器没有掩码词元，因此无法让这个模型猜被掩盖的词</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/training_history.py" line="119"/>
         <source>the training history is not an object</source>
         <translation>训练历史不是一个对象</translation>
@@ -4307,6 +4327,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/editions.py" line="104"/>
         <source>The Transformer Architecture</source>
         <translation>Transformer 架构</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/encoder.py" line="130"/>
+        <source>The two sentences are {count} tokens long together with the tokenizer's special tokens; this model reads at most {most}.</source>
+        <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="252"/>
@@ -5003,6 +5028,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到嵌入上（显示的是编码器的表；解码器有自己的表）。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="76"/>
+        <source>{architecture} adds a learned table, one vector per position, to the token embeddings (position 0 is its row {offset}, after the padding id; the rows before it are not drawn).</source>
+        <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到词元嵌入上（位置 0 是表的第 {offset} 行，在填充 id 之后；之前的行不画出）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="75"/>
+        <source>{architecture} adds a learned table, one vector per position, to the token embeddings.</source>
+        <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到词元嵌入上。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/positional.py" line="95"/>
         <source>{architecture} adds no position vectors: each head adds a learned number to the score of every query–key pair, chosen by their distance (one of {buckets} buckets: exact when near, logarithmic when far; the encoder's is drawn, the decoder has its own).</source>
         <translation>{architecture} 不添加位置向量：每个头为每一对查询–键的评分加上一个学习得到的数，按两者的距离选取（{buckets} 个桶之一：距离近时精确，远时按对数划分；绘制的是编码器的，解码器有自己的）。</translation>
@@ -5280,6 +5315,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/encoder.py" line="213"/>
+        <source>{name} holds the bare {model} without a masked-language-model head: attnviz shows its attention, but it cannot fill a mask (open a {masked} folder for that)</source>
+        <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session_file.py" line="156"/>
         <source>{name} is a folder, not a session file</source>
         <translation>{name} 是文件夹，不是会话文件</translation>
@@ -5344,6 +5384,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/limits.py" line="140"/>
         <source>{name} must be true or false, not {value!r}</source>
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/encoder.py" line="135"/>
+        <source>{name} reads one sentence at a time (it has no segment embedding for a second): leave out {sep}</source>
+        <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/loading.py" line="55"/>
@@ -5529,6 +5574,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/target.py" line="46"/>
         <source>{path}: a checkpoint already exists there; add --force to replace it</source>
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="257"/>
+        <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
+        <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/load.py" line="78"/>
@@ -5897,6 +5947,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/hf/load.py" line="85"/>
         <source>{path}: opening Hugging Face models needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="337"/>
+        <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
+        <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="366"/>
