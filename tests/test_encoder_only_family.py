@@ -90,7 +90,8 @@ def test_fill_mask_prints_the_top_five_per_line_and_refuses_bad_input_in_one_lin
     code, out, err = run_cli(capsys, "fill-mask", "--checkpoint", str(checkpoint), "--device", "cpu")
     lines = out.splitlines()
     assert code == 0 and err == "" and len(lines) == 2
-    assert [line.split("\t")[0] for line in lines] == ["w5", "w11"] and all(len(line.split("\t")) == 5 for line in lines)
+    assert [line.split("\t")[0] for line in lines] == ["w5", "w11"]
+    assert all(len(line.split("\t")) == 5 for line in lines)
     code, out, err = run_cli(capsys, "fill-mask", "--checkpoint", str(checkpoint), "--text", "w1 w2 w3")
     assert code == 2 and out == "" and err.count("\n") == 1 and "no [MASK] to fill" in err
     code, out, err = run_cli(capsys, "fill-mask", "--checkpoint", str(tiny_models["transformer"][0]), "--text", RUN)

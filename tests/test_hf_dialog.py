@@ -17,7 +17,7 @@ from tests.hf_folders import make_folder
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
     """A Hugging Face cache with a Marian model, stored as the hub stores it (snapshot files are links into
-    blobs/), and a BERT model attnviz does not step."""
+    blobs/), and an ELECTRA model attnviz does not open."""
     hub = tmp_path / "hub"
     made = make_folder("marian", tmp_path / "made")
     entry = hub / "models--acme--opus-mt-tiny"
@@ -28,9 +28,9 @@ def cache(tmp_path, monkeypatch):
         blob = entry / "blobs" / f"blob{index}"
         shutil.copy(file, blob)
         (snapshot / file.name).symlink_to(blob)
-    other = hub / "models--acme--bert-tiny" / "snapshots" / "fedc"
+    other = hub / "models--acme--electra-tiny" / "snapshots" / "fedc"
     other.mkdir(parents=True)
-    (other / "config.json").write_text('{"model_type": "bert", "hidden_size": 8}')
+    (other / "config.json").write_text('{"model_type": "electra", "hidden_size": 8}')
     odd = hub / "models--acme--odd" / "snapshots" / "0000"  # a config no library writes: listed, not a crash
     odd.mkdir(parents=True)
     (odd / "config.json").write_text('{"model_type": {"a": 1}}')
@@ -57,12 +57,12 @@ def test_the_cache_is_listed_by_name_architecture_parameters_and_size(qtbot, cac
     qtbot.addWidget(dialog)
     assert dialog.table.rowCount() == 0 and "Reading the models in the cache" in dialog.empty.text()
     rows = _rows(_listed(qtbot, dialog))
-    assert [row[0] for row in rows] == ["acme/bert-tiny", "acme/odd", "acme/opus-mt-tiny"]
+    assert [row[0] for row in rows] == ["acme/electra-tiny", "acme/odd", "acme/opus-mt-tiny"]
     assert rows[1][1] == "cannot open: has no model_type naming its architecture"  # (the file's path: its tip)
     _name, architecture, parameters, size = rows[2]
     assert architecture == "Marian" and parameters.replace(",", "").isdigit() and size.endswith("KB")
-    assert rows[0][1] == "cannot open: model_type 'bert' is not one attnviz opens; it opens Marian, BART, mBART, " \
-        "T5, GPT-2, Llama, Qwen2"  # why, in its row
+    assert rows[0][1] == "cannot open: model_type 'electra' is not one attnviz opens; it opens Marian, BART, " \
+        "mBART, T5, GPT-2, Llama, Qwen2, BERT, DistilBERT, RoBERTa"  # why, in its row
     assert dialog.table.item(0, 1).toolTip().endswith("config.json: " + rows[0][1].removeprefix("cannot open: "))
     assert not dialog.table.item(0, 0).flags() & QtCore.Qt.ItemFlag.ItemIsSelectable
     assert not dialog.open_button.isEnabled()

@@ -105,7 +105,7 @@ def _index_of_a_missing_shard(folder: Path, tmp_path: Path) -> None:
              decoder_attention_heads=256), "config.json", "billion parameters; attnviz opens models of up to 2"),
     (_config(d_model=15), "config.json", "is not divisible into 2 heads"),
     (_config(auto_map={"AutoModel": "modeling_evil.Evil"}), "config.json", "needs its own Python code"),
-    (_config(model_type="bert"), "config.json", "model_type 'bert' is not one attnviz opens"),
+    (_config(model_type="electra"), "config.json", "model_type 'electra' is not one attnviz opens"),
     (lambda folder, tmp_path: (folder / "config.json").write_text("{nope"), "config.json", "is not valid JSON"),
     (_remove("config.json"), "", "has no config.json"),
     (_remove("model.safetensors"), "", "has no weights"),

@@ -158,6 +158,12 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
                                  "√d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="encoder-only",
               attention_cells=_encoder_only_cells, stepping="attnviz.core.fill_mask:FillMaskSession"),
+    ModelKind("hf-encoder", "encoder-only", N_("Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)"),
+              "attnviz.core.hf.load", "HFEncoderConfig", "HFEncoder",
+              scoring_formula=N_("scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / "
+                                 "√d_head"),
+              attention=(AttentionKind.ENCODER_SELF,), layout="encoder-only", hugging_face=True, trainable=False,
+              stepping="attnviz.core.hf.encoder:HFFillMaskSession"),
     ModelKind("kernel-regression", "regression", N_("Nadaraya–Watson kernel regression (attention pooling)"),
               "attnviz.core.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel", layout="regression"),
 )}

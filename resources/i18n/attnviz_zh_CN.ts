@@ -46,17 +46,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="352"/>
+        <location filename="../../attnviz/gui/main_window.py" line="358"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="307"/>
+        <location filename="../../attnviz/gui/main_window.py" line="313"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="347"/>
+        <location filename="../../attnviz/gui/main_window.py" line="353"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -66,7 +66,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="329"/>
+        <location filename="../../attnviz/gui/main_window.py" line="335"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -76,17 +76,17 @@
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="313"/>
+        <location filename="../../attnviz/gui/main_window.py" line="319"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="346"/>
+        <location filename="../../attnviz/gui/main_window.py" line="352"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="351"/>
+        <location filename="../../attnviz/gui/main_window.py" line="357"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -96,7 +96,7 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="366"/>
+        <location filename="../../attnviz/gui/main_window.py" line="372"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -106,7 +106,7 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="370"/>
+        <location filename="../../attnviz/gui/main_window.py" line="376"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -116,7 +116,7 @@
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="298"/>
+        <location filename="../../attnviz/gui/main_window.py" line="304"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
@@ -126,37 +126,37 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="362"/>
+        <location filename="../../attnviz/gui/main_window.py" line="368"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="304"/>
+        <location filename="../../attnviz/gui/main_window.py" line="310"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="323"/>
+        <location filename="../../attnviz/gui/main_window.py" line="329"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="311"/>
+        <location filename="../../attnviz/gui/main_window.py" line="317"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="299"/>
+        <location filename="../../attnviz/gui/main_window.py" line="305"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="305"/>
+        <location filename="../../attnviz/gui/main_window.py" line="311"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="337"/>
+        <location filename="../../attnviz/gui/main_window.py" line="343"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -204,12 +204,12 @@
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="534"/>
+        <location filename="../../attnviz/gui/main_window.py" line="539"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="531"/>
+        <location filename="../../attnviz/gui/main_window.py" line="536"/>
         <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
@@ -457,7 +457,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="537"/>
+        <location filename="../../attnviz/gui/main_window.py" line="542"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -467,7 +467,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="807"/>
+        <location filename="../../attnviz/gui/main_window.py" line="812"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -509,7 +509,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="316"/>
+        <location filename="../../attnviz/gui/main_window.py" line="322"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
@@ -534,7 +534,7 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="778"/>
+        <location filename="../../attnviz/gui/main_window.py" line="783"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
@@ -586,7 +586,7 @@
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="661"/>
-        <location filename="../../attnviz/figures/attention.py" line="179"/>
+        <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
     </message>
@@ -611,7 +611,7 @@
         <translation>以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="342"/>
+        <location filename="../../attnviz/core/layout.py" line="347"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -661,7 +661,7 @@
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="361"/>
+        <location filename="../../attnviz/core/layout.py" line="366"/>
         <source>Attention mask at step {step} (no causal mask)</source>
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
@@ -701,12 +701,12 @@
         <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="254"/>
+        <location filename="../../attnviz/core/layout.py" line="259"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="358"/>
+        <location filename="../../attnviz/core/layout.py" line="363"/>
         <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
@@ -737,7 +737,7 @@
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="627"/>
+        <location filename="../../attnviz/gui/main_window.py" line="632"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="144"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
@@ -753,12 +753,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="732"/>
+        <location filename="../../attnviz/gui/main_window.py" line="737"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="739"/>
+        <location filename="../../attnviz/gui/main_window.py" line="744"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -773,7 +773,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="271"/>
+        <location filename="../../attnviz/gui/main_window.py" line="277"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -861,7 +861,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="402"/>
+        <location filename="../../attnviz/gui/main_window.py" line="408"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -899,7 +899,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
-        <location filename="../../attnviz/gui/main_window.py" line="308"/>
+        <location filename="../../attnviz/gui/main_window.py" line="314"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
     </message>
@@ -1052,7 +1052,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="303"/>
+        <location filename="../../attnviz/gui/main_window.py" line="309"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
@@ -1179,7 +1179,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="365"/>
+        <location filename="../../attnviz/core/layout.py" line="370"/>
         <source>Click a word to fill the mask with it instead of the model's choice</source>
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
@@ -1299,7 +1299,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="696"/>
+        <location filename="../../attnviz/gui/main_window.py" line="701"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1309,7 +1309,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="668"/>
+        <location filename="../../attnviz/gui/main_window.py" line="673"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1412,13 +1412,13 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="84"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
-        <location filename="../../attnviz/gui/main_window.py" line="306"/>
+        <location filename="../../attnviz/gui/main_window.py" line="312"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
-        <location filename="../../attnviz/gui/main_window.py" line="310"/>
+        <location filename="../../attnviz/gui/main_window.py" line="316"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
@@ -1434,7 +1434,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="240"/>
+        <location filename="../../attnviz/core/layout.py" line="245"/>
         <source>decoder queries</source>
         <translation>解码器查询</translation>
     </message>
@@ -1459,7 +1459,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="57"/>
+        <location filename="../../attnviz/gui/main_window.py" line="58"/>
         <source>decoder-only Transformer (GPT-style)</source>
         <translation>仅解码器的 Transformer（GPT 式）</translation>
     </message>
@@ -1491,7 +1491,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="334"/>
+        <location filename="../../attnviz/gui/main_window.py" line="340"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
     </message>
@@ -1538,7 +1538,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>维度：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="100"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="108"/>
         <source>distance key − query</source>
         <translation>距离（键 − 查询）</translation>
     </message>
@@ -1574,7 +1574,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="331"/>
+        <location filename="../../attnviz/gui/main_window.py" line="337"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1688,7 +1688,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="348"/>
+        <location filename="../../attnviz/gui/main_window.py" line="354"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1708,17 +1708,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="363"/>
+        <location filename="../../attnviz/gui/main_window.py" line="369"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="367"/>
+        <location filename="../../attnviz/gui/main_window.py" line="373"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="369"/>
+        <location filename="../../attnviz/gui/main_window.py" line="375"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
@@ -1821,7 +1821,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="267"/>
+        <location filename="../../attnviz/gui/main_window.py" line="273"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -1872,7 +1872,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="367"/>
+        <location filename="../../attnviz/core/layout.py" line="372"/>
         <source>Fill the next mask ({keys})</source>
         <translation>填下一个掩蔽（{keys}）</translation>
     </message>
@@ -1965,13 +1965,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="101"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="109"/>
         <location filename="../../attnviz/core/query_computation.py" line="174"/>
         <source>head</source>
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="182"/>
+        <location filename="../../attnviz/figures/attention.py" line="186"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
     </message>
@@ -2029,6 +2029,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/kinds.py" line="161"/>
+        <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
+        <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/kinds.py" line="144"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
@@ -2049,7 +2054,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="549"/>
+        <location filename="../../attnviz/gui/main_window.py" line="554"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2222,15 +2227,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="459"/>
-        <location filename="../../attnviz/figures/attention.py" line="181"/>
+        <location filename="../../attnviz/core/layout.py" line="467"/>
+        <location filename="../../attnviz/figures/attention.py" line="185"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="661"/>
         <location filename="../../attnviz/core/training_history.py" line="23"/>
-        <location filename="../../attnviz/figures/attention.py" line="71"/>
+        <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
         <translation>第 {layer} 层 · 第 {head} 个头</translation>
     </message>
@@ -2252,12 +2257,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="459"/>
+        <location filename="../../attnviz/core/layout.py" line="467"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="359"/>
+        <location filename="../../attnviz/core/layout.py" line="364"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
     </message>
@@ -2268,8 +2273,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/encoder_only.py" line="145"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="79"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="70"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="87"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="71"/>
         <source>learned</source>
         <translation>可学习</translation>
     </message>
@@ -2325,12 +2330,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出课堂视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="340"/>
+        <location filename="../../attnviz/gui/main_window.py" line="346"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="775"/>
+        <location filename="../../attnviz/gui/main_window.py" line="780"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -2360,12 +2365,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="540"/>
+        <location filename="../../attnviz/gui/main_window.py" line="545"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="539"/>
+        <location filename="../../attnviz/gui/main_window.py" line="544"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
@@ -2404,12 +2409,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="353"/>
+        <location filename="../../attnviz/gui/main_window.py" line="359"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="428"/>
+        <location filename="../../attnviz/core/layout.py" line="436"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -2507,7 +2512,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="60"/>
+        <location filename="../../attnviz/gui/main_window.py" line="61"/>
         <source>Nadaraya-Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -2517,7 +2522,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="161"/>
+        <location filename="../../attnviz/core/kinds.py" line="167"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -2771,7 +2776,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="315"/>
+        <location filename="../../attnviz/gui/main_window.py" line="321"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -2791,7 +2796,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="626"/>
+        <location filename="../../attnviz/gui/main_window.py" line="631"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -2801,17 +2806,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="302"/>
+        <location filename="../../attnviz/gui/main_window.py" line="308"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="738"/>
+        <location filename="../../attnviz/gui/main_window.py" line="743"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="704"/>
+        <location filename="../../attnviz/gui/main_window.py" line="709"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -2984,7 +2989,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="268"/>
+        <location filename="../../attnviz/gui/main_window.py" line="274"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -3097,8 +3102,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="257"/>
-        <location filename="../../attnviz/core/layout.py" line="362"/>
+        <location filename="../../attnviz/core/layout.py" line="262"/>
+        <location filename="../../attnviz/core/layout.py" line="367"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
@@ -3108,7 +3113,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="90"/>
+        <location filename="../../attnviz/figures/attention.py" line="94"/>
         <source>pre-softmax scores</source>
         <translation>softmax 前的评分</translation>
     </message>
@@ -3135,7 +3140,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="367"/>
+        <location filename="../../attnviz/core/layout.py" line="372"/>
         <source>Press Step (F10) to fill the first mask</source>
         <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
@@ -3170,22 +3175,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="255"/>
+        <location filename="../../attnviz/core/layout.py" line="260"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="262"/>
+        <location filename="../../attnviz/core/layout.py" line="267"/>
         <source>prompt self-attention</source>
         <translation>提示词自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="342"/>
+        <location filename="../../attnviz/core/layout.py" line="347"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="257"/>
+        <location filename="../../attnviz/core/layout.py" line="262"/>
         <source>Prompt | answer causal mask, step {step}</source>
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
@@ -3217,12 +3222,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="359"/>
+        <location filename="../../attnviz/core/layout.py" line="364"/>
         <source>queries (positions)</source>
         <translation>查询（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="255"/>
+        <location filename="../../attnviz/core/layout.py" line="260"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
     </message>
@@ -3274,7 +3279,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="259"/>
+        <location filename="../../attnviz/core/layout.py" line="264"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
@@ -3324,7 +3329,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>循环神经网络：n·d²</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="95"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="103"/>
         <source>relative bias</source>
         <translation>相对偏置</translation>
     </message>
@@ -3416,12 +3421,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>RNN + 点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="58"/>
+        <location filename="../../attnviz/gui/main_window.py" line="59"/>
         <source>RNN encoder–decoder with additive (Bahdanau) attention</source>
         <translation>使用加性注意力（Bahdanau）的循环神经网络编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="59"/>
+        <location filename="../../attnviz/gui/main_window.py" line="60"/>
         <source>RNN encoder–decoder with scaled dot-product attention</source>
         <translation>使用缩放点积注意力的循环神经网络编码器－解码器</translation>
     </message>
@@ -3431,7 +3436,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="427"/>
+        <location filename="../../attnviz/core/layout.py" line="435"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -3451,7 +3456,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RoPE 角度：m·θ_i 的 sin、cos，{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="65"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="66"/>
         <source>rotary (RoPE)</source>
         <translation>旋转（RoPE）</translation>
     </message>
@@ -3461,7 +3466,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="309"/>
+        <location filename="../../attnviz/gui/main_window.py" line="315"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
@@ -3471,7 +3476,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="368"/>
+        <location filename="../../attnviz/gui/main_window.py" line="374"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -3486,12 +3491,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="731"/>
+        <location filename="../../attnviz/gui/main_window.py" line="736"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="300"/>
+        <location filename="../../attnviz/gui/main_window.py" line="306"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
@@ -3501,7 +3506,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="664"/>
+        <location filename="../../attnviz/gui/main_window.py" line="669"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
@@ -3511,7 +3516,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="667"/>
+        <location filename="../../attnviz/gui/main_window.py" line="672"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -3527,6 +3532,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/kinds.py" line="157"/>
+        <location filename="../../attnviz/core/kinds.py" line="163"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
@@ -3603,7 +3609,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="774"/>
+        <location filename="../../attnviz/gui/main_window.py" line="779"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -3613,12 +3619,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="357"/>
+        <location filename="../../attnviz/core/layout.py" line="362"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="263"/>
+        <location filename="../../attnviz/core/layout.py" line="268"/>
         <source>self-attention (prompt + answer)</source>
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
@@ -3710,7 +3716,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="318"/>
+        <location filename="../../attnviz/gui/main_window.py" line="324"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
     </message>
@@ -3740,7 +3746,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="74"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="82"/>
         <source>sinusoidal</source>
         <translation>正弦</translation>
     </message>
@@ -3785,7 +3791,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="520"/>
+        <location filename="../../attnviz/gui/main_window.py" line="525"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -3800,7 +3806,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>排序 — 一个置换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="237"/>
+        <location filename="../../attnviz/core/layout.py" line="242"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
         <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
@@ -3815,13 +3821,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="240"/>
+        <location filename="../../attnviz/core/layout.py" line="245"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="263"/>
+        <location filename="../../attnviz/core/layout.py" line="268"/>
         <source>source view</source>
         <translation>源视图</translation>
     </message>
@@ -3831,17 +3837,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="256"/>
+        <location filename="../../attnviz/core/layout.py" line="261"/>
         <source>source view after layers 1–{n}</source>
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="340"/>
+        <location filename="../../attnviz/core/layout.py" line="345"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="279"/>
+        <location filename="../../attnviz/core/layout.py" line="284"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
@@ -3857,7 +3863,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="281"/>
-        <location filename="../../attnviz/gui/main_window.py" line="312"/>
+        <location filename="../../attnviz/gui/main_window.py" line="318"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
@@ -3904,18 +3910,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码：每一步出现一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="155"/>
-        <location filename="../../attnviz/gui/main_window.py" line="445"/>
+        <location filename="../../attnviz/gui/main_window.py" line="161"/>
+        <location filename="../../attnviz/gui/main_window.py" line="450"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="72"/>
+        <location filename="../../attnviz/gui/main_window.py" line="73"/>
         <source>step {number}</source>
         <translation>第 {number} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="73"/>
+        <location filename="../../attnviz/gui/main_window.py" line="74"/>
         <source>step {number} · search {search}</source>
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
@@ -3936,7 +3942,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f}%{agreement}；{probe} -&gt; {said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="88"/>
+        <location filename="../../attnviz/figures/attention.py" line="92"/>
         <location filename="../../attnviz/render/figure_painter.py" line="210"/>
         <source>step {step}</source>
         <translation>第 {step} 步</translation>
@@ -3977,7 +3983,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="484"/>
+        <location filename="../../attnviz/gui/main_window.py" line="489"/>
         <source>Stopped at attnviz's limit of {count} tokens: the model's folder sets no length limit of its own</source>
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
@@ -4055,12 +4061,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="371"/>
+        <location filename="../../attnviz/gui/main_window.py" line="377"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="384"/>
+        <location filename="../../attnviz/gui/main_window.py" line="390"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -4215,7 +4221,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="362"/>
+        <location filename="../../attnviz/core/layout.py" line="367"/>
         <source>the layers of this {kind}</source>
         <translation>此 {kind} 的各层</translation>
     </message>
@@ -4225,7 +4231,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="360"/>
+        <location filename="../../attnviz/core/layout.py" line="365"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
@@ -4235,7 +4241,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法构建模型：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="104"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="105"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="190"/>
         <source>the model cannot fill in {word!r}: its vocabulary has no such word</source>
         <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
     </message>
@@ -4261,7 +4268,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="298"/>
-        <location filename="../../attnviz/core/hf/load.py" line="127"/>
+        <location filename="../../attnviz/core/hf/load.py" line="144"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
@@ -4322,7 +4329,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="258"/>
+        <location filename="../../attnviz/core/layout.py" line="263"/>
         <source>the prompt of this {kind}</source>
         <translation>此 {kind} 的提示词</translation>
     </message>
@@ -4337,7 +4344,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="83"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="128"/>
+        <source>The sentence is {count} tokens long with the tokenizer's special tokens; this model reads at most {most}.</source>
+        <translation>连同分词器的特殊词元，这个句子长 {count} 个词元；这个模型最多读 {most} 个。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/fill_mask.py" line="84"/>
         <source>The sentence is {count} tokens long with {cls} and {sep}; this model reads at most {most}.</source>
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
@@ -4347,7 +4359,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="363"/>
+        <location filename="../../attnviz/core/layout.py" line="368"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
     </message>
@@ -4402,9 +4414,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>生成的 SVG 不完整</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vocab.py" line="96"/>
+        <location filename="../../attnviz/core/hf/vocab.py" line="104"/>
         <source>the tokenizer fails on this text ({kind}: {error})</source>
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/encoder.py" line="118"/>
+        <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
+        <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="884"/>
@@ -4435,6 +4452,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/editions.py" line="104"/>
         <source>The Transformer Architecture</source>
         <translation>Transformer 架构</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/encoder.py" line="130"/>
+        <source>The two sentences are {count} tokens long together with the tokenizer's special tokens; this model reads at most {most}.</source>
+        <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="252"/>
@@ -4484,7 +4506,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有源：source_tokens 为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="171"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="173"/>
         <source>There is no {mask} left to fill: write {mask} in place of a word to see what the model guesses there.</source>
         <translation>已没有要填的 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么。</translation>
     </message>
@@ -4535,12 +4557,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="154"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="156"/>
         <source>there is nothing to read: the sentence is empty</source>
         <translation>没有可读的内容：句子是空的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="658"/>
+        <location filename="../../attnviz/gui/main_window.py" line="663"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -4550,13 +4572,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="176"/>
-        <location filename="../../attnviz/core/layout.py" line="195"/>
+        <location filename="../../attnviz/core/layout.py" line="181"/>
+        <location filename="../../attnviz/core/layout.py" line="200"/>
         <source>this model has no decoder self-attention</source>
         <translation>此模型没有解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="161"/>
+        <location filename="../../attnviz/core/layout.py" line="166"/>
         <source>this model has no encoder self-attention</source>
         <translation>此模型没有编码器自注意力</translation>
     </message>
@@ -4572,14 +4594,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="395"/>
-        <location filename="../../attnviz/core/layout.py" line="401"/>
-        <location filename="../../attnviz/core/layout.py" line="296"/>
+        <location filename="../../attnviz/core/layout.py" line="403"/>
+        <location filename="../../attnviz/core/layout.py" line="409"/>
+        <location filename="../../attnviz/core/layout.py" line="301"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="496"/>
+        <location filename="../../attnviz/core/layout.py" line="504"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
@@ -4589,7 +4611,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层播放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="156"/>
+        <location filename="../../attnviz/gui/main_window.py" line="162"/>
         <source>Time the model took for the decoding step on show</source>
         <translation>模型完成当前所示解码步所用的时间</translation>
     </message>
@@ -4614,7 +4636,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="428"/>
+        <location filename="../../attnviz/core/layout.py" line="436"/>
         <source>tokens</source>
         <translation>词元</translation>
     </message>
@@ -4774,7 +4796,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/kinds.py" line="126"/>
-        <location filename="../../attnviz/gui/main_window.py" line="56"/>
+        <location filename="../../attnviz/gui/main_window.py" line="57"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -4804,7 +4826,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="776"/>
+        <location filename="../../attnviz/gui/main_window.py" line="781"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
@@ -4847,7 +4869,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="618"/>
+        <location filename="../../attnviz/gui/main_window.py" line="623"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -4902,7 +4924,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="171"/>
+        <location filename="../../attnviz/core/kinds.py" line="177"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -4912,7 +4934,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="552"/>
+        <location filename="../../attnviz/gui/main_window.py" line="557"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -5058,12 +5080,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="364"/>
+        <location filename="../../attnviz/core/layout.py" line="369"/>
         <source>Words for the mask at this step</source>
         <translation>这一步掩蔽处的候选词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="366"/>
+        <location filename="../../attnviz/core/layout.py" line="371"/>
         <source>Words for the masks, first mask first…</source>
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
@@ -5150,32 +5172,42 @@ Install them with:  sudo apt-get install {packages}
         <translation>你自己的文件（TSV）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="74"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="82"/>
         <source>{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first half of the dimensions, cosines in the second: the book's interleaved columns, reordered).</source>
         <translation>{architecture} 将一张固定的正弦表加到嵌入上（前一半维度为正弦，后一半为余弦：即书中交错排列的列，重新排序）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="70"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="71"/>
         <source>{architecture} adds a learned table, one vector per position (wpe), to the token embeddings.</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量，即 wpe）加到词元嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="79"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="87"/>
         <source>{architecture} adds a learned table, one vector per position, to the embeddings (the encoder's is shown; the decoder has its own).</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到嵌入上（显示的是编码器的表；解码器有自己的表）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="95"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="76"/>
+        <source>{architecture} adds a learned table, one vector per position, to the token embeddings (position 0 is its row {offset}, after the padding id; the rows before it are not drawn).</source>
+        <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到词元嵌入上（位置 0 是表的第 {offset} 行，在填充 id 之后；之前的行不画出）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="75"/>
+        <source>{architecture} adds a learned table, one vector per position, to the token embeddings.</source>
+        <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到词元嵌入上。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="103"/>
         <source>{architecture} adds no position vectors: each head adds a learned number to the score of every query–key pair, chosen by their distance (one of {buckets} buckets: exact when near, logarithmic when far; the encoder's is drawn, the decoder has its own).</source>
         <translation>{architecture} 不添加位置向量：每个头为每一对查询–键的评分加上一个学习得到的数，按两者的距离选取（{buckets} 个桶之一：距离近时精确，远时按对数划分；绘制的是编码器的，解码器有自己的）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="57"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="58"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="61"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="62"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}, {scaling} scaling), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
@@ -5352,7 +5384,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{label} [{bar}] {done}/{total} 损失 {loss:.3f}  {rate:,.0f} 词元/秒  预计剩余 {eta:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="74"/>
+        <location filename="../../attnviz/gui/main_window.py" line="75"/>
         <source>{label} · forced</source>
         <translation>{label} · 强制</translation>
     </message>
@@ -5447,6 +5479,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/encoder.py" line="213"/>
+        <source>{name} holds the bare {model} without a masked-language-model head: attnviz shows its attention, but it cannot fill a mask (open a {masked} folder for that)</source>
+        <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session_file.py" line="156"/>
         <source>{name} is a folder, not a session file</source>
         <translation>{name} 是文件夹，不是会话文件</translation>
@@ -5513,12 +5550,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/encoder.py" line="135"/>
+        <source>{name} reads one sentence at a time (it has no segment embedding for a second): leave out {sep}</source>
+        <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/loading.py" line="56"/>
         <source>{name} splits text into other tokens than the model on show: Compare puts two models' attention over the same tokens side by side, so it needs two models with one tokenizer (attnviz's own models share theirs; a Hugging Face model compares with one of its family that uses its tokenizer)</source>
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="321"/>
+        <location filename="../../attnviz/gui/main_window.py" line="327"/>
         <source>{name} — {about}</source>
         <translation>{name} — {about}</translation>
     </message>
@@ -5703,7 +5745,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="78"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="257"/>
+        <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
+        <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="86"/>
         <source>{path}: attnviz does not step {architecture} models yet; it steps {names}</source>
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
@@ -5719,7 +5766,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="221"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="287"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
     </message>
@@ -5760,7 +5807,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="279"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="351"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -5790,17 +5837,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：safetensors 文件头有 {mb:,.0f} MB；真实的文件头不到 1 MB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="242"/>
+        <location filename="../../attnviz/core/hf/load.py" line="264"/>
+        <location filename="../../attnviz/core/hf/load.py" line="293"/>
         <source>{path}: has a token of id {id!r}, beyond the model's {count:,} token ids</source>
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="179"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="217"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="193"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="233"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -5810,7 +5858,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="243"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="309"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
@@ -5840,17 +5888,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：含有 torch 的安全加载器（weights_only）拒绝反序列化的 Python 对象；attnviz 从不运行检查点中的代码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="117"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="119"/>
         <source>{path}: holds weights of other shapes than config.json describes ({names})</source>
         <translation>{path}：含有形状与 config.json 描述不符的权重（{names}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="114"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="116"/>
         <source>{path}: holds weights that config.json does not describe ({names}): they are not this model's</source>
         <translation>{path}：含有 config.json 没有描述的权重（{names}）：它们不属于这个模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="132"/>
+        <location filename="../../attnviz/core/hf/load.py" line="149"/>
         <source>{path}: holds {mb:,.1f} MB of weights, too few for the {millions:,.1f} million numbers config.json describes; attnviz does not start a model with made-up weights</source>
         <translation>{path}：只有 {mb:,.1f} MB 的权重，不足以容纳 config.json 描述的 {millions:,.1f} 百万个数值；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
@@ -5875,7 +5923,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="172"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="210"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -5911,7 +5959,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="176"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="214"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -5966,7 +6014,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="257"/>
+        <location filename="../../attnviz/core/hf/load.py" line="308"/>
         <source>{path}: its config names no end-of-text token or decoder start token</source>
         <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
     </message>
@@ -5981,7 +6029,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：各分片的文件头合计超过 {most:,.0f} MB；真实模型的文件头合计不到 1 MB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="111"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="113"/>
         <source>{path}: lacks {count:,} of the model's weights ({names}); attnviz does not start a model with made-up weights</source>
         <translation>{path}：缺少模型的 {count:,} 个权重（{names}）；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
@@ -6006,7 +6054,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="184"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="222"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
@@ -6046,7 +6094,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="167"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="205"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -6066,9 +6114,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="85"/>
+        <location filename="../../attnviz/core/hf/load.py" line="93"/>
         <source>{path}: opening Hugging Face models needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="337"/>
+        <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
+        <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="371"/>
@@ -6106,7 +6159,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="181"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="219"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -6156,17 +6209,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="245"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="311"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/guard.py" line="130"/>
+        <location filename="../../attnviz/core/hf/guard.py" line="132"/>
         <source>{path}: {key} = {value} is not a token id of the model (a whole number from 0 to {most:,})</source>
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="261"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="327"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -6198,7 +6251,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="290"/>
         <location filename="../../attnviz/core/checkpoint.py" line="377"/>
-        <location filename="../../attnviz/core/hf/load.py" line="89"/>
+        <location filename="../../attnviz/core/hf/load.py" line="97"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>
@@ -6268,12 +6321,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="676"/>
+        <location filename="../../attnviz/gui/main_window.py" line="681"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="679"/>
+        <location filename="../../attnviz/gui/main_window.py" line="684"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -6318,7 +6371,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="691"/>
+        <location filename="../../attnviz/gui/main_window.py" line="696"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>

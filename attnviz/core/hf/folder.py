@@ -27,9 +27,9 @@ from attnviz.core.hf.files import weights as weight_files_of
 from attnviz.i18n import tr
 
 __all__ = ["ARCHITECTURES", "Architecture", "HFFolder", "HFFolderError", "Modules", "Projection", "architecture_of",
-           "cached_models", "hub_cache", "inspect_folder", "model_name"]
+           "cached_models", "has_masked_lm_head", "hub_cache", "inspect_folder", "model_name"]
 
-Layout = Literal["encoder-decoder", "decoder-only"]
+Layout = Literal["encoder-decoder", "decoder-only", "encoder-only"]
 
 
 PositionKind = Literal["sinusoidal", "learned", "rotary", "relative bias"]
@@ -38,11 +38,12 @@ PositionKind = Literal["sinusoidal", "learned", "rotary", "relative bias"]
 @dataclass(frozen=True)
 class Modules:
     """Where an architecture keeps its attention modules, as ``nn.Module.get_submodule`` paths: each stack's list
-    of blocks from the model, and each kind's module from one block (a decoder-only model's one causal
-    self-attention is its ``decoder_self``)."""
+    of blocks from the model (:meth:`Architecture.root`), and each kind's module from one block (a decoder-only
+    model's one causal self-attention is its ``decoder_self``; an encoder-only model's one self-attention its
+    ``encoder_self``, and it has no decoder: "")."""
 
-    decoder_blocks: str
-    decoder_self: str
+    decoder_blocks: str = ""
+    decoder_self: str = ""
     encoder_blocks: str | None = None
     encoder_self: str | None = None
     cross: str | None = None
@@ -67,8 +68,12 @@ class Architecture:
     layers per stack, heads, feed-forward width, vocabulary, positions), where its attention modules are, how they
     project q, k and v, and where its positions come from (``position_kind``; ``position_module``: the table of a
     sinusoidal or learned encoding — the encoder's where there are two — or the rotary embedding, from the model;
-    ``position_offset``: the table's rows before position 0). Chosen once, when the folder is read; the adapters,
-    the Computation and the Positional views read it, never the modules' attributes."""
+    ``position_offset``: the table's rows before position 0; ``padding_offset``: they are RoBERTa's padding_idx + 1,
+    :meth:`offset`). An encoder-only architecture names its classes (config.json's ``architectures``): those with a
+    masked-language-model head (``masked_lm``) and the bare model (``bare``), and the weights its folders may hold
+    that the model attnviz opens does not use (``unused``: BERT's pooler and next-sentence head). Chosen once, when
+    the folder is read; the adapters, the Computation and the Positional views read it, never the modules'
+    attributes."""
 
     name: str
     layout: Layout
@@ -83,6 +88,23 @@ class Architecture:
     position_module: str | None = None
     position_offset: int = 0
     position_tables: int = 0  # tables of positions × width it builds (learned or sinusoidal; rotary: none)
+    padding_offset: bool = False
+    masked_lm: tuple[str, ...] = ()
+    bare: str = ""
+    unused: tuple[str, ...] = ()
+
+    def root(self, model: Any) -> Any:
+        """The module the record's paths start from: an encoder-only model's base model (the same ``bert``,
+        ``distilbert`` or ``roberta`` with or without its masked-language-model head), else the model itself."""
+        return model.base_model if self.layout == "encoder-only" else model
+
+    def offset(self, config: Any) -> int:
+        """The position table's rows before position 0 for ``config`` (config.json's mapping or a transformers
+        config): the record's ``position_offset``, or with ``padding_offset`` the padding id + 1 (RoBERTa: 2)."""
+        if not self.padding_offset:
+            return self.position_offset
+        pad = config.get("pad_token_id") if isinstance(config, Mapping) else getattr(config, "pad_token_id", None)
+        return int(pad) + 1 if isinstance(pad, int) and not isinstance(pad, bool) else self.position_offset
 
 
 _BART_MODULES = Modules(decoder_blocks="model.decoder.layers", decoder_self="self_attn",
@@ -99,6 +121,12 @@ _LLAMA_LIKE = dict(layout="decoder-only", width="hidden_size", layers=("num_hidd
                    modules=Modules(decoder_blocks="model.layers", decoder_self="self_attn"),
                    projection=Projection("separate", ("q_proj", "k_proj", "v_proj"), grouped=True),
                    position_kind="rotary", position_module="model.rotary_emb")
+_BERT_LIKE = dict(layout="encoder-only", width="hidden_size", layers=("num_hidden_layers",),
+                  heads=("num_attention_heads",), ffn=("intermediate_size",), positions="max_position_embeddings",
+                  modules=Modules(encoder_blocks="encoder.layer", encoder_self="attention.self"),
+                  projection=Projection("separate", ("query", "key", "value"), head_width="attention_head_size"),
+                  position_kind="learned", position_module="embeddings.position_embeddings", position_tables=1,
+                  unused=("pooler", "seq_relationship"))
 ARCHITECTURES: dict[str, Architecture] = {
     "marian": Architecture("Marian", **_BART_LIKE, position_kind="sinusoidal"),  # type: ignore[arg-type]
     "bart": Architecture("BART", **_BART_LIKE, position_kind="learned", position_offset=2),  # type: ignore[arg-type]
@@ -116,6 +144,16 @@ ARCHITECTURES: dict[str, Architecture] = {
                          position_module="transformer.wpe", position_tables=1),
     "llama": Architecture("Llama", **_LLAMA_LIKE),  # type: ignore[arg-type]
     "qwen2": Architecture("Qwen2", **_LLAMA_LIKE),  # type: ignore[arg-type]
+    "bert": Architecture("BERT", **_BERT_LIKE,  # type: ignore[arg-type]
+                         masked_lm=("BertForMaskedLM", "BertForPreTraining"), bare="BertModel"),
+    "distilbert": Architecture(
+        "DistilBERT", "encoder-only", "dim", ("n_layers",), ("n_heads",), ("hidden_dim",), "max_position_embeddings",
+        modules=Modules(encoder_blocks="transformer.layer", encoder_self="attention"),
+        projection=Projection("separate", ("q_lin", "k_lin", "v_lin"), head_width="attention_head_size"),
+        position_kind="learned", position_module="embeddings.position_embeddings", position_tables=1,
+        masked_lm=("DistilBertForMaskedLM",), bare="DistilBertModel"),
+    "roberta": Architecture("RoBERTa", **_BERT_LIKE, position_offset=2, padding_offset=True,  # type: ignore[arg-type]
+                            masked_lm=("RobertaForMaskedLM",), bare="RobertaModel"),
 }
 
 
@@ -128,9 +166,9 @@ BOUNDS = {"width": 16_384, "layers": 256, "heads": 256, "ffn": 131_072, "vocab_s
           "positions": 1_048_576, "buckets": 4_096}
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin")
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.json", "merges.txt",
-                   "source.spm", "target.spm", "spiece.model", "sentencepiece.bpe.model", "tokenizer.model",
-                   "added_tokens.json", "generation_config.json")
-TOKENIZER_CORE = ("tokenizer.json", "vocab.json", "source.spm", "spiece.model", "sentencepiece.bpe.model",
+                   "vocab.txt", "source.spm", "target.spm", "spiece.model", "sentencepiece.bpe.model",
+                   "tokenizer.model", "added_tokens.json", "generation_config.json")
+TOKENIZER_CORE = ("tokenizer.json", "vocab.json", "vocab.txt", "source.spm", "spiece.model", "sentencepiece.bpe.model",
                   "tokenizer.model")  # one of these is the tokenizer itself
 
 
@@ -184,6 +222,8 @@ def inspect_folder(path: str | Path, tokenizer_json: bool = True) -> HFFolder:
         raise HFFolderError(tr("{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}").format(
             path=config_file, model_type=model_type, names=", ".join(a.name for a in ARCHITECTURES.values())))
     architecture = ARCHITECTURES[model_type]
+    if architecture.layout == "encoder-only":
+        _check_classes(config_file, config, architecture)
     parameters = _check_sizes(config_file, config, architecture)
     try:
         weight_files = weight_files_of(folder, root)
@@ -196,6 +236,32 @@ def inspect_folder(path: str | Path, tokenizer_json: bool = True) -> HFFolder:
     except OSError as error:  # (a file that can be listed but not read: no permission …)
         raise cannot_read(getattr(error, "filename", None) or folder, error) from None
     return HFFolder(folder, model_type, architecture, config, weight_files, tokenizer, parameters)
+
+
+def has_masked_lm_head(config: Mapping[str, Any], architecture: Architecture) -> bool:
+    """Whether config.json's ``architectures`` names a class of ``architecture`` with a masked-language-model head
+    (else the folder holds the bare model)."""
+    named = config.get("architectures")
+    return isinstance(named, list) and any(name in architecture.masked_lm for name in named)
+
+
+def _check_classes(config_file: Path, config: Mapping[str, Any], architecture: Architecture) -> None:
+    """An encoder-only folder holds a model with a masked-language-model head or the bare model (config.json's
+    ``architectures``; none named: the bare model), not one with another head (a classifier's weights are not the
+    model attnviz opens)."""
+    named = config.get("architectures")
+    if named is None:
+        return
+    known = (*architecture.masked_lm, architecture.bare)
+    if not isinstance(named, list) or not any(isinstance(name, str) and name in known for name in named):
+        raise HFFolderError(tr("{path}: architectures = {named} is not a model attnviz opens; of model_type "
+                               "{model_type!r} it opens {known}").format(
+            path=config_file, named=_shown(named), model_type=config.get("model_type"), known=", ".join(known)))
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "…"
 
 
 def hub_cache() -> Path:
@@ -265,6 +331,12 @@ def _check_sizes(config_file: Path, config: Mapping[str, Any], arch: Architectur
     for key in ("head_dim", "d_kv"):  # (a head's width where the config sets it apart from the model's)
         if config.get(key) is not None:
             head_width = _size(config_file, config, key, BOUNDS["width"])
+    if arch.padding_offset:  # (RoBERTa: position ids start after the padding id; beyond the table they cannot be read)
+        pad = config.get("pad_token_id")
+        if isinstance(pad, bool) or not isinstance(pad, int) or not 0 <= pad <= positions - 3:
+            raise HFFolderError(tr("{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the "
+                                   "model's positions start after it, within its {positions:,}").format(
+                path=config_file, value=pad, most=max(positions - 3, 0), positions=positions))
     if config.get("relative_attention_num_buckets") is not None:
         _size(config_file, config, "relative_attention_num_buckets", BOUNDS["buckets"])
     attention = 4 * width * heads[0] * head_width  # q, k, v and the output, over every head

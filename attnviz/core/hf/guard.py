@@ -101,10 +101,12 @@ def some(names: Collection[str]) -> str:
     return tr("{names} and {count:,} more").format(names=shown, count=len(ordered) - SHOWN_NAMES)
 
 
-def check_loaded(path: Path, info: Mapping[str, Any]) -> None:
+def check_loaded(path: Path, info: Mapping[str, Any], unused: Collection[str] = ()) -> None:
     """Refuse a model whose weights file ``path`` lacks weights the config describes, holds ones it does not, or
-    holds them in other shapes (``info``: transformers' loading info)."""
+    holds them in other shapes (``info``: transformers' loading info). ``unused``: the parts of weight names a folder
+    may hold that the model does not use (a BERT folder's pooler and next-sentence head beside its masked-word head)."""
     missing, unexpected = set(info.get("missing_keys") or ()), set(info.get("unexpected_keys") or ())
+    unexpected = {name for name in unexpected if not set(str(name).split(".")) & set(unused)}
     mismatched = {str(entry[0]) if isinstance(entry, tuple | list) else str(entry)
                   for entry in info.get("mismatched_keys") or ()}
     if missing:

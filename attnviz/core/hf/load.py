@@ -4,7 +4,8 @@ The folder is checked first (:mod:`attnviz.core.hf.folder`: nothing is read unti
 sizes pass). Then transformers builds the model from disk only — offline, ``local_files_only``, never
 ``trust_remote_code`` — in float32 with attnviz's recording attention, and the tokenizer becomes a
 :class:`~attnviz.core.hf.vocab.SubwordVocab`. The model is wrapped in the decoder interface of its layout
-(:class:`~attnviz.core.hf.seq2seq.HFEncoderDecoder`, :class:`~attnviz.core.hf.causal.HFCausal`).
+(:class:`~attnviz.core.hf.seq2seq.HFEncoderDecoder`, :class:`~attnviz.core.hf.causal.HFCausal`), or, encoder-only,
+in :class:`~attnviz.core.hf.encoder.HFEncoder`, which fills masks.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ import torch
 
 from attnviz.core.hf import compat
 from attnviz.core.hf.files import MAX_PARAMETERS, HFFolderError
-from attnviz.core.hf.folder import ARCHITECTURES, TOKENIZER_CORE, HFFolder, inspect_folder
+from attnviz.core.hf.folder import ARCHITECTURES, TOKENIZER_CORE, HFFolder, has_masked_lm_head, inspect_folder
 from attnviz.core.hf.guard import check_loaded, checked_ids, library_quiet, refusing
 from attnviz.core.hf.vocab import SubwordVocab
 from attnviz.i18n import tr
 
-DECODED = ("marian", "bart", "mbart", "t5", "gpt2", "llama", "qwen2")  # the architectures whose adapters are tested
+DECODED = ("marian", "bart", "mbart", "t5", "gpt2", "llama", "qwen2", "bert", "distilbert",
+           "roberta")  # the architectures whose adapters are tested
 MAX_OUTPUT_TOKENS = 64  # subword pieces: about twice the words attnviz's own models take (a folder that sets none)
 MAX_FOLDER_OUTPUT_TOKENS = 512  # a folder's own length limit is followed up to this many new tokens
 MAX_SOURCE_TOKENS = 512  # a source (a decoder-only model's prompt and answer together) beyond is cut
@@ -61,6 +63,12 @@ class HFCausalConfig(HFModelConfig):
     """A decoder-only model's view."""
 
 
+class HFEncoderConfig(HFModelConfig):
+    """An encoder-only model's view: its layers are ``num_encoder_layers`` (no decoder: 0), ``max_src_len`` the
+    longest sequence it reads, special tokens included (its positions, after RoBERTa's offset), nothing is output
+    (``max_tgt_len`` 0)."""
+
+
 def _offline() -> None:
     """No download, ever: the hub client and transformers are told so before they are imported."""
     os.environ["HF_HUB_OFFLINE"] = "1"
@@ -91,8 +99,18 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
     compat.quick_marian_table(marian_table)  # (Marian's tables: 0.5 s of the 0.65 s opus-mt's size takes to open)
 
     from attnviz.core.hf.causal import HFCausal
+    from attnviz.core.hf.encoder import HFEncoder
     from attnviz.core.hf.seq2seq import HFEncoderDecoder
 
+    training = {"architecture": folder.architecture.name, "source": "Hugging Face", "name": folder.name}
+    if folder.architecture.layout == "encoder-only":  # (a bare model reads sentences but fills no mask)
+        with library_quiet(transformers):
+            head = has_masked_lm_head(folder.config, folder.architecture)
+            model = _model(transformers, transformers.AutoModelForMaskedLM if head else transformers.AutoModel, folder)
+            vocab = _encoder_vocab(folder, _tokenizer(transformers, folder), model)
+        words = cast(Any, vocab)
+        encoder = HFEncoder(model, _encoder_config(folder), folder.architecture)
+        return LoadedModel("hf-encoder", encoder.config, encoder.to(device), words, words, training, Path(path))
     encoder_decoder = folder.architecture.layout == "encoder-decoder"
     model_class = transformers.AutoModelForSeq2SeqLM if encoder_decoder else transformers.AutoModelForCausalLM
     with library_quiet(transformers):
@@ -103,9 +121,8 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
     adapter = (HFEncoderDecoder(model, config, vocab.bos_id, vocab.pad_id, folder.architecture) if encoder_decoder
                else HFCausal(model, config, vocab.pad_id, folder.architecture))
     kind = "hf-seq2seq" if encoder_decoder else "hf-causal"
-    training = {"architecture": folder.architecture.name, "source": "Hugging Face", "name": folder.name,
-                "output_limit_set_by": "folder" if folder_output_limit(folder, encoder_decoder) is not None
-                else "attnviz"}
+    training["output_limit_set_by"] = "folder" if folder_output_limit(folder, encoder_decoder) is not None \
+        else "attnviz"
     words = cast(Any, vocab)  # (SubwordVocab has Vocab's interface: ids, tokens, special ids, split, text_of)
     return LoadedModel(kind, config, adapter.to(device), words, words, training, Path(path))
 
@@ -140,7 +157,7 @@ def _model(transformers: Any, model_class: Any, folder: HFFolder) -> Any:
         model, info = model_class.from_pretrained(folder.path, config=config, local_files_only=True,
                                                   trust_remote_code=False, dtype=torch.float32,
                                                   attn_implementation="eager", output_loading_info=True)
-    check_loaded(weights, info)
+    check_loaded(weights, info, folder.architecture.unused)
     return model
 
 
@@ -219,6 +236,40 @@ def _view_config(folder: HFFolder, encoder_decoder: bool) -> HFModelConfig:
     cls = HFSeq2SeqConfig if encoder_decoder else HFCausalConfig
     return cls(arch.name, folder.name, int(values[arch.width]), int(values[arch.heads[0]]),
                layers[0] if encoder_decoder else 0, layers[-1], max(source, 1), max(output, 1))
+
+
+def _encoder_config(folder: HFFolder) -> HFEncoderConfig:
+    """An encoder-only model's sizes as its checked config gives them; the longest sequence it reads is its
+    positions after the table's offset (RoBERTa's 514 rows: 512), up to MAX_SOURCE_TOKENS."""
+    arch, values = folder.architecture, folder.config
+    positions = int(values.get(arch.positions) or 512) if arch.positions else 512
+    longest = min(positions - arch.offset(values), MAX_SOURCE_TOKENS)
+    return HFEncoderConfig(arch.name, folder.name, int(values[arch.width]), int(values[arch.heads[0]]),
+                           int(values[arch.layers[0]]), 0, max(longest, 1), 0)
+
+
+def _encoder_vocab(folder: HFFolder, tokenizer: Any, model: Any) -> SubwordVocab:
+    """The tokenizer's vocabulary over the model's token ids (its output layer's, or a bare model's embedding's),
+    every id it has and its special ones checked against the model."""
+    rows = int(model.get_input_embeddings().weight.shape[0])
+    head = model.get_output_embeddings()
+    size = int(head.weight.shape[0]) if head is not None else rows
+    tokenizer_file = _tokenizer_file(folder)
+    with refusing(tokenizer_file, quiet=True):
+        ids = list(tokenizer.get_vocab().values())
+        special = {key: getattr(tokenizer, f"{key}_id") for key in ("mask_token", "cls_token", "sep_token", "pad_token",
+                                                                   "unk_token")}
+    beyond = [i for i in ids if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < min(rows, size)][:1]
+    if beyond:
+        raise HFFolderError(tr("{path}: has a token of id {id!r}, beyond the model's {count:,} token ids").format(
+            path=tokenizer_file, id=beyond[0], count=min(rows, size)))
+    for key, value in special.items():
+        checked_ids(tokenizer_file, key, value, size)
+    first = special["cls_token"] if special["cls_token"] is not None else 0  # (only the decoders read these)
+    last = special["sep_token"] if special["sep_token"] is not None else first
+    pad = special["pad_token"] if special["pad_token"] is not None else last
+    with refusing(tokenizer_file, quiet=True):
+        return SubwordVocab.of(tokenizer, size, bos_id=int(first), eos_id=int(last), pad_id=int(pad))
 
 
 def _vocab(folder: HFFolder, tokenizer: Any, model: Any, encoder_decoder: bool) -> SubwordVocab:

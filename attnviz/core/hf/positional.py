@@ -1,6 +1,7 @@
 """Where a Hugging Face model's positions come from, as the Positional-encoding panel draws it (numpy out).
 
-Marian adds a fixed sinusoidal table, BART and GPT-2 a learned one (their tables are read from the weights);
+Marian adds a fixed sinusoidal table, BART, GPT-2, BERT, DistilBERT and RoBERTa a learned one (their tables are
+read from the weights; RoBERTa's positions start after its padding id);
 Llama and Qwen2 add nothing: RoPE rotates each query and key pair (i, i + d/2) by the angle m·θ_i of its
 position m, so q·k depends on the distance between the two positions only. For those the panel gets the
 angles' cos and sin as a table (the same layout as the sinusoidal encoding), the frequencies θ_i and how the
@@ -39,13 +40,13 @@ def rope_curves(inv_freq: np.ndarray, positions: int, scaling: float = 1.0) -> t
 
 
 def describe_positions(model: Any, architecture: str) -> PositionalDescription:
-    """What ``model`` (a transformers model of ``architecture``: "Marian", "BART", "GPT-2", "Llama", "Qwen2")
+    """What ``model`` (a transformers model of ``architecture``: "Marian", "BART", "GPT-2", "Llama", "BERT", …)
     does with positions, as its record (:class:`~attnviz.core.hf.folder.Architecture`) says where they come from."""
     record = architecture_of(model)
     if record.position_kind == "relative bias":
         return _relative_bias(model, record, architecture)
     assert record.position_module is not None  # (every other kind names its table or its rotary embedding)
-    source = model.get_submodule(record.position_module)
+    source = record.root(model).get_submodule(record.position_module)
     if record.position_kind == "rotary":
         inv_freq = source.inv_freq.detach().to("cpu", torch.float64).numpy()
         longest = getattr(model.config, record.positions) if record.positions else None
@@ -69,6 +70,13 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
         return PositionalDescription(
             N_("learned"), tr("{architecture} adds a learned table, one vector per position (wpe), to the token "
                               "embeddings.").format(architecture=architecture), _weights(source))
+    if record.position_kind == "learned" and record.layout == "encoder-only":  # (BERT's; RoBERTa's after its offset)
+        offset = record.offset(model.config)
+        note = tr("{architecture} adds a learned table, one vector per position, to the token embeddings.") if not \
+            offset else tr("{architecture} adds a learned table, one vector per position, to the token embeddings "
+                           "(position 0 is its row {offset}, after the padding id; the rows before it are not drawn).")
+        return PositionalDescription(N_("learned"), note.format(architecture=architecture, offset=offset),
+                                     _weights(source, offset))
     if record.position_kind == "sinusoidal":
         return PositionalDescription(
             N_("sinusoidal"), tr("{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first "

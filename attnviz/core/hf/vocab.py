@@ -3,7 +3,8 @@
 work unchanged.
 
 Subword tokenizers mark where words start: SentencePiece (Marian, T5, Llama 2) with ``▁``, byte-level BPE
-(GPT-2, Llama 3, Qwen2) with ``Ġ`` and writes every byte as a stand-in character. attnviz shows a piece that
+(GPT-2, Llama 3, Qwen2, RoBERTa) with ``Ġ`` and writes every byte as a stand-in character; WordPiece (BERT,
+DistilBERT) marks the pieces that continue a word instead (``##s``). attnviz shows a piece that
 starts a word as the word (``▁maison`` → ``maison``), a piece inside a word after a middle dot (``·s``), the
 bytes of byte-level tokens as the text they spell (``Ã©`` → ``é``, a newline ``⏎``, a lone byte of a longer
 character ``<0xE2>``), and gives a name that would repeat another id's its id (``maison#812``); special tokens
@@ -21,7 +22,7 @@ from attnviz.core.text import SourceWords
 from attnviz.i18n import tr
 
 CONTINUES = "·"  # marks a piece that continues the word before it
-SENTENCEPIECE_START, BYTE_LEVEL_START = "▁", "Ġ"
+SENTENCEPIECE_START, BYTE_LEVEL_START, WORDPIECE_CONTINUES = "▁", "Ġ", "##"
 
 
 def _byte_level_alphabet() -> dict[str, int]:
@@ -60,9 +61,13 @@ def _spelled(raw: bytes) -> str:
 
 
 def readable(token: str, style: str, special: bool = False) -> str:
-    """How a raw ``token`` of a tokenizer of ``style`` ("sentencepiece", "byte-level" or "plain") is shown."""
+    """How a raw ``token`` of a tokenizer of ``style`` ("sentencepiece", "byte-level", "wordpiece" or "plain") is
+    shown."""
     if special or style == "plain":
         return token
+    if style == "wordpiece":
+        continues = token.startswith(WORDPIECE_CONTINUES) and len(token) > len(WORDPIECE_CONTINUES)
+        return CONTINUES + token[len(WORDPIECE_CONTINUES):] if continues else token
     if style == "byte-level":
         if not all(char in _BYTES for char in token):
             return token
@@ -76,12 +81,15 @@ def readable(token: str, style: str, special: bool = False) -> str:
 
 def tokenizer_style(tokens: Sequence[str]) -> str:
     """How a vocabulary writes its tokens: "byte-level" (a token for each of the 256 byte stand-ins),
-    "sentencepiece" (one in ten tokens starts a word with ▁) or "plain"."""
+    "sentencepiece" (one in ten tokens starts a word with ▁), "wordpiece" (one in ten continues a word after ##)
+    or "plain"."""
     present = set(tokens)
     if sum(char in present for char in _BYTES) >= 250:
         return "byte-level"
     if sum(token.startswith(SENTENCEPIECE_START) for token in tokens) * 10 >= len(tokens):
         return "sentencepiece"
+    if sum(token.startswith(WORDPIECE_CONTINUES) for token in tokens if token) * 10 >= len(tokens):
+        return "wordpiece"
     return "plain"
 
 
