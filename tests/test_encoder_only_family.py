@@ -140,3 +140,15 @@ def test_export_writes_each_fill_steps_maps_under_its_own_step(checkpoint, tmp_p
     filling = FillMaskSession(load_checkpoint(checkpoint))
     filling.encode("w3 [MASK] w5 [MASK] w7")
     np.testing.assert_allclose(second, filling.run()[1].self_weights[1, 2], atol=1e-4)
+
+
+def test_the_shipped_bert_fills_a_held_out_style_sentence_and_says_its_training():
+    from attnviz.paths import MODELS_DIR
+
+    path = MODELS_DIR / "encoder-only.safetensors"
+    loaded = load_checkpoint(path)
+    assert loaded.kind == "encoder-only" and path.stat().st_size <= 25 * 10**6
+    assert loaded.training["content_word_top5"] >= 0.45 and loaded.training["data"] == "fra.txt"
+    filling = FillMaskSession(loaded)
+    filling.encode("i [MASK] to go home .")
+    assert "want" in filling.step().topk_tokens
