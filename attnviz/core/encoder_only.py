@@ -4,9 +4,9 @@ One sequence ``[CLS] w1 … wn [SEP]`` (padded on the right) under bidirectional
 sees every real token of its sentence, and padding keys get weight exactly 0. The input is the sum of three
 learned tables, as in d2l's ``BERTEncoder``: token embeddings, segment embeddings (sentence A = 0, B = 1) and
 **learned** position embeddings (a ``(1, max_len, D)`` parameter, not the sinusoidal table of the
-translators). The blocks are post-norm, as d2l's ``TransformerEncoderBlock``: ``AddNorm(x, MHA(x))`` then
-``AddNorm(y, FFN(y))``, built from :class:`attnviz.core.attention.MultiHeadAttention` (with biases, as d2l's
-BERT) and :class:`attnviz.core.transformer.AddNorm` / :class:`~attnviz.core.transformer.PositionWiseFFN`.
+translators). The blocks are the Transformer's post-norm encoder blocks (d2l's ``TransformerEncoderBlock``,
+:class:`attnviz.core.transformer.EncoderBlock`, with biases on the projections as d2l's BERT):
+``AddNorm(x, MHA(x))`` then ``AddNorm(y, FFN(y))``.
 The MLM head is d2l's ``MaskLM``: Linear(D, D) – ReLU – LayerNorm(D) – Linear(D, V), read at the positions
 to predict only. There is no next-sentence head: the model is trained on masked words alone
 (:mod:`attnviz.training.mlm`).
@@ -30,9 +30,9 @@ from typing import Any, cast
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.attention import Attended, MultiHeadAttention
+from attnviz.core.attention import MultiHeadAttention
 from attnviz.core.results import PositionalDescription
-from attnviz.core.transformer import AddNorm, PositionWiseFFN
+from attnviz.core.transformer import EncoderBlock
 from attnviz.i18n import N_, tr
 
 
@@ -90,23 +90,6 @@ class EncoderOnlyEncoding:
         return iter((self.hidden, self.weights, self.scores))
 
 
-class EncoderOnlyBlock(nn.Module):
-    """Post-norm encoder block: y = LN(x + MHA(x)), out = LN(y + FFN(y)) (d2l's TransformerEncoderBlock)."""
-
-    def __init__(self, c: EncoderOnlyConfig):
-        super().__init__()
-        self.attention = MultiHeadAttention(c.num_hiddens, c.num_heads, c.dropout, bias=True)
-        self.addnorm1 = AddNorm(c.num_hiddens, c.dropout)
-        self.ffn = PositionWiseFFN(c.num_hiddens, c.ffn_hiddens)
-        self.addnorm2 = AddNorm(c.num_hiddens, c.dropout)
-
-    def forward(self, x: Tensor, valid_lens: Tensor) -> tuple[Tensor, Attended]:
-        """x (B, S, D), valid_lens (B,) -> (B, S, D) and the self-attention (weights, scores (B, H, S, S))."""
-        attended = self.attention(x, x, x, valid_lens, need_scores=True)
-        y = self.addnorm1(x, attended.output)
-        return self.addnorm2(y, self.ffn(y)), attended
-
-
 class MaskLM(nn.Module):
     """d2l's MaskLM head: the hidden states at the positions to predict -> logits over the vocabulary."""
 
@@ -133,7 +116,7 @@ class EncoderOnly(nn.Module):
         self.token_embedding = nn.Embedding(c.vocab_size, c.num_hiddens)
         self.segment_embedding = nn.Embedding(c.type_vocab_size, c.num_hiddens)
         self.pos_embedding = nn.Parameter(torch.randn(1, c.max_len, c.num_hiddens))  # learned, as d2l's
-        self.blocks = nn.ModuleList(EncoderOnlyBlock(c) for _ in range(c.num_layers))
+        self.blocks = nn.ModuleList(EncoderBlock(c, bias=True) for _ in range(c.num_layers))
         self.mlm = MaskLM(c.vocab_size, c.num_hiddens)
         nn.init.normal_(self.token_embedding.weight, std=c.num_hiddens**-0.5)  # x √D at the input: std 1
         if c.tie_output:
@@ -150,7 +133,7 @@ class EncoderOnly(nn.Module):
 
     def attention_modules(self) -> list[MultiHeadAttention]:
         """Each layer's self-attention module, first layer first."""
-        return [cast(EncoderOnlyBlock, block).attention for block in self.blocks]
+        return [cast(EncoderBlock, block).attention for block in self.blocks]
 
     def embed(self, tokens: Tensor, segments: Tensor) -> Tensor:
         """tokens (B, S), segments (B, S) -> the first block's input (B, S, D)."""

@@ -18,6 +18,7 @@ import torch
 
 from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.results import DecodeStep, EncodedSource
+from attnviz.core.stepping import Replaying
 from attnviz.core.text import RESERVED, Vocab, preprocess, tokenize
 from attnviz.i18n import tr
 
@@ -112,7 +113,7 @@ class OwnMaskedLM:
         return probs
 
 
-class FillMaskSession:
+class FillMaskSession(Replaying):
     """Fill the masks of one sentence step by step (the interface of :class:`attnviz.core.stepping.DecodeSession`).
 
     ``encode(text)``, then ``step()`` until ``finished``; ``step(force=word)`` fills the mask with ``word``.
@@ -202,17 +203,3 @@ class FillMaskSession:
 
     def target_id(self, token: str) -> int:
         return self.reader.word_id(token)
-
-    def rewind(self, count: int) -> None:
-        """Back to the first ``count`` steps: the sentence is read again and those fills replayed."""
-        if self.source is None or count >= len(self.steps):
-            return
-        kept = self.forced_tokens[:count]
-        self.encode(self.source.text)
-        for token in kept:
-            self.step(token)
-
-    def run(self) -> list[DecodeStep]:
-        while not self.finished:
-            self.step()
-        return self.steps

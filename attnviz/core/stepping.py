@@ -26,7 +26,43 @@ from attnviz.core.text import BOS, PAD, SourceWords, Vocab, source_words
 from attnviz.i18n import tr
 
 
-class DecodeSession:
+class Replaying:
+    """What every stepping class shares: walking back by replaying its steps, and running to the end. The class
+    has ``source``, ``steps``, ``forced_tokens`` (per step: the token the user forced, or None), ``finished``,
+    ``encode(text)`` and ``step(force)``."""
+
+    source: EncodedSource | None
+    steps: list[DecodeStep]
+    forced_tokens: list[str | None]
+
+    @property
+    def finished(self) -> bool:
+        raise NotImplementedError
+
+    def encode(self, text: str) -> EncodedSource:
+        raise NotImplementedError
+
+    def step(self, force: str | None = None) -> DecodeStep:
+        raise NotImplementedError
+
+    def rewind(self, count: int) -> None:
+        """Go back to the first ``count`` steps: the sentence is encoded again and those steps replayed,
+        with the same forced tokens (the same numbers: decoding is deterministic)."""
+        if self.source is None or count >= len(self.steps):
+            return
+        kept = self.forced_tokens[:count]
+        self.encode(self.source.text)
+        for token in kept:
+            self.step(token)
+
+    def run(self) -> list[DecodeStep]:
+        """Step until finished; returns all steps."""
+        while not self.finished:
+            self.step()
+        return self.steps
+
+
+class DecodeSession(Replaying):
     """Decode one sentence step by step with a loaded translation model.
 
     ``encode(text)`` once, then ``step()`` until ``finished``. record_attention False skips the
@@ -135,22 +171,6 @@ class DecodeSession:
             raise ValueError(tr("the model cannot say {token!r}: its target vocabulary has no such token").format(
                 token=token))
         return self.tgt_vocab.ids([token])[0]
-
-    def rewind(self, count: int) -> None:
-        """Go back to the first ``count`` steps: the sentence is encoded again and those steps replayed,
-        with the same forced tokens (the same numbers: decoding is deterministic)."""
-        if self.source is None or count >= len(self.steps):
-            return
-        kept = self.forced_tokens[:count]
-        self.encode(self.source.text)
-        for token in kept:
-            self.step(token)
-
-    def run(self) -> list[DecodeStep]:
-        """Step until finished; returns all steps."""
-        while not self.finished:
-            self.step()
-        return self.steps
 
     def translation(self) -> str:
         """The best hypothesis so far, as preprocessed text."""

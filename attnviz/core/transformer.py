@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import cast
+from typing import Protocol, cast
 
 import torch
 from torch import Tensor, nn
@@ -55,10 +55,29 @@ class PositionWiseFFN(nn.Module):
         return self.dense2(torch.relu(self.dense1(x)))
 
 
+class BlockSizes(Protocol):
+    """What an encoder block is built from (a Transformer's config, or an encoder-only model's)."""
+
+    @property
+    def num_hiddens(self) -> int: ...
+
+    @property
+    def num_heads(self) -> int: ...
+
+    @property
+    def ffn_hiddens(self) -> int: ...
+
+    @property
+    def dropout(self) -> float: ...
+
+
 class EncoderBlock(nn.Module):
-    def __init__(self, c: TransformerConfig):
+    """Post-norm encoder block: y = LN(x + MHA(x)), out = LN(y + FFN(y)); bias: the attention's projections
+    have biases (BERT's; the Transformer's have none)."""
+
+    def __init__(self, c: BlockSizes, bias: bool = False):
         super().__init__()
-        self.attention = MultiHeadAttention(c.num_hiddens, c.num_heads, c.dropout)
+        self.attention = MultiHeadAttention(c.num_hiddens, c.num_heads, c.dropout, bias=bias)
         self.addnorm1 = AddNorm(c.num_hiddens, c.dropout)
         self.ffn = PositionWiseFFN(c.num_hiddens, c.ffn_hiddens)
         self.addnorm2 = AddNorm(c.num_hiddens, c.dropout)
