@@ -638,8 +638,9 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
     from attnviz.render.figure_files import ExportError, WouldReplace, cannot_write
     from attnviz.render.flipbook import flipbook_paths, gif_scale, scale_notice, write_flipbook
 
-    kind = AttentionKind[FLIPBOOK_KINDS[args.kind or "cross"]]
-    if kind not in available_kinds(source):
+    kinds = available_kinds(source)  # (without --kind: the last the model has, cross-attention if it has one)
+    kind = AttentionKind[FLIPBOOK_KINDS[args.kind]] if args.kind else kinds[-1]
+    if kind not in kinds:
         raise CliError(tr("--kind {name}: this model has no {kind}").format(name=args.kind, kind=kind.label()))
     layers, heads = stack_for(kind, source, steps[-1], args.scores)[0].shape[:2]
     for option, number, most, problem in (

@@ -152,3 +152,14 @@ def test_the_shipped_bert_fills_a_held_out_style_sentence_and_says_its_training(
     filling = FillMaskSession(loaded)
     filling.encode("i [MASK] to go home .")
     assert "want" in filling.step().topk_tokens
+
+
+def test_a_flip_book_pages_through_the_fills(checkpoint, tmp_path, capsys):
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(checkpoint), "--text", "w3 [MASK] w5 [MASK] w7",
+                           "--out", str(tmp_path), "--flipbook")
+    assert code == 0, err
+    from PIL import Image
+
+    with Image.open(tmp_path / "enc-self_layer1_head1_flipbook.gif") as gif:
+        assert gif.n_frames == 2  # one page per filled mask
+    assert (tmp_path / "enc-self_layer1_head1_flipbook.pdf").stat().st_size > 0
