@@ -163,3 +163,27 @@ def test_a_flip_book_pages_through_the_fills(checkpoint, tmp_path, capsys):
     with Image.open(tmp_path / "enc-self_layer1_head1_flipbook.gif") as gif:
         assert gif.n_frames == 2  # one page per filled mask
     assert (tmp_path / "enc-self_layer1_head1_flipbook.pdf").stat().st_size > 0
+
+
+def test_a_saved_session_brings_back_the_fills_the_user_chose(window, checkpoint, qtbot, tmp_path):
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.settings import Settings
+    from attnviz.session import InlineRunner
+
+    window.load(checkpoint)
+    window.set_sentence("w3 [MASK] w5 [MASK] w7", run=True)
+    qtbot.waitUntil(lambda: len(window.session.state.steps) == 2, timeout=WAIT_MS)
+    window.session.show(0)
+    window.session.force("w9")  # the user fills the first mask with another word; the second follows from it
+    qtbot.waitUntil(lambda: window.session.state.steps[0].forced, timeout=WAIT_MS)
+    shown = window.session.state.step
+    path = window.save_session(tmp_path / "fills.attnviz.json")
+
+    other = MainWindow(Settings(tmp_path / "other.ini"), InlineRunner())
+    qtbot.addWidget(other)
+    other.show()
+    assert other.open_session(path)
+    state = other.session.state
+    assert state.model is not None and state.model.kind == "encoder-only" and state.forced_steps == (0,)
+    assert state.steps[0].token == "w9" and state.step.output_tokens == shown.output_tokens
+    np.testing.assert_array_equal(state.step.self_weights, shown.self_weights)
