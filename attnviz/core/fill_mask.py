@@ -179,7 +179,8 @@ class FillMaskSession(Replaying):
         query_tokens = self._current_tokens()
         predicted = self.reader.predict(tuple(self._ids), self._read.segments, position)
         probs = self.reader.proposable(predicted.probs)
-        best = np.argsort(-probs, kind="stable")[: self.top_k]
+        top = np.argpartition(-probs, min(self.top_k, probs.size - 1))[: self.top_k]  # (not a sort of the vocabulary)
+        best = top[np.argsort(-probs[top], kind="stable")]
         chosen = int(best[0]) if forced_id is None else forced_id
         self._ids[position] = chosen
         filled = self._current_tokens()
