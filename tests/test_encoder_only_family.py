@@ -187,3 +187,26 @@ def test_a_saved_session_brings_back_the_fills_the_user_chose(window, checkpoint
     assert state.model is not None and state.model.kind == "encoder-only" and state.forced_steps == (0,)
     assert state.steps[0].token == "w9" and state.step.output_tokens == shown.output_tokens
     np.testing.assert_array_equal(state.step.self_weights, shown.self_weights)
+
+
+def test_the_lecture_view_steps_through_the_fills_and_its_keys_change_head_and_layer(window, checkpoint, qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    window.load(checkpoint)
+    window.set_sentence("w3 [MASK] w5 [MASK] w7")
+    qtbot.waitUntil(lambda: window.session.state.source is not None, timeout=WAIT_MS)
+    window.lecture.enter()
+    QTest.keyClick(window, Qt.Key.Key_Down)
+    QTest.keyClick(window, Qt.Key.Key_PageDown)
+    QTest.keyClick(window, Qt.Key.Key_K)  # one kind only: it stays
+    view = window.session.state.view
+    assert (view.kind, view.layer, view.head) == (AttentionKind.ENCODER_SELF, 1, 1)
+    window.lecture.interval_box.setValue(0.2)
+    window.lecture.play()
+    qtbot.waitUntil(lambda: not window.lecture.timer.isActive(), timeout=WAIT_MS)
+    state = window.session.state
+    assert state.finished and len(state.steps) == 2 and state.step.topk_tokens[0] == "w6"
+    assert "layer 2 · head 2 · step 2" in window.attention.heatmap.spec.title
+    QTest.keyClick(window, Qt.Key.Key_Escape)
+    assert not window.lecture.active
