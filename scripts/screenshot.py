@@ -30,6 +30,8 @@ def main() -> int:
     parser.add_argument("--inspect-row", type=int, help="click this row of the Attention heatmap (Computation)")
     parser.add_argument("--right-dock", default="attention", help="the right dock to raise (e.g. beams, compare)")
     parser.add_argument("--beam", type=int, default=1, help="beam size")
+    parser.add_argument("--layer", type=int, help="the Attention view's layer, from 1 (default: the last decoder one)")
+    parser.add_argument("--head", type=int, default=2, help="the Attention view's head, from 1 (default 2)")
     parser.add_argument("--compare", type=Path, help="a checkpoint for the Compare dock")
     parser.add_argument("--lang", default="en", help="the interface's language (en or zh_CN)")
     parser.add_argument("--text-scale", type=float, default=1.0, help="presentation mode's text size (1.5: 150 %%)")
@@ -62,7 +64,8 @@ def main() -> int:
         window.beam_box.setValue(args.beam)
         window.set_sentence(args.text, run=True)
         model = window.session.state.model
-        window.attention.select_view(AttentionKind.CROSS, model.decoder_layers - 1 if model else 0, 1)
+        layer = args.layer - 1 if args.layer else (model.decoder_layers - 1 if model else 0)
+        window.attention.select_view(AttentionKind.CROSS, layer, args.head - 1)
         window.docks[args.dock].raise_()
         window.docks[args.right_dock].raise_()
         if args.compare is not None:
