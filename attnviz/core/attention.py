@@ -1,22 +1,85 @@
 """Attention scoring functions and multi-head attention.
 
 Every attention call is pure: it returns an :class:`Attended` (unpacks as ``output, weights``)
-and keeps nothing on the module. Shapes: B batch, H heads, Q queries, K keys, D width.
+and keeps nothing on the module. Each module also explains its own chain for one query (the Computation view,
+``core/query_computation.py``): ``record_inputs`` hooks what it receives, ``inputs_of`` picks the keys and values
+one query saw, ``explain`` recomputes q, k, v (and additive scoring's features) by hand as a :class:`Chain`.
+Shapes: B batch, H heads, Q queries, K keys, D width.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, Protocol
 
+import numpy as np
 import torch
 from torch import Tensor, nn
+from torch.utils.hooks import RemovableHandle
 
 from attnviz.core.masking import masked_softmax
+from attnviz.i18n import tr
 
 Scoring = Literal["dot", "additive"]
+Sink = Callable[[str, Tensor], None]  # ("queries" | "keys" | "values", one call's input (1, n, D))
+
+
+@dataclass(frozen=True)
+class Chain:
+    """One head's chain for one query, float64: q (Dq,), keys (K, Dk), values (K, Dv); formulas: what the query,
+    key and value stages compute (and the score, where the scoring is additive); additive: W_q' q (A,), W_k' k (K, A),
+    their tanh features (K, A) and w_v (A,), or None (scaled dot-product scoring)."""
+
+    q: np.ndarray
+    keys: np.ndarray
+    values: np.ndarray
+    formulas: dict[str, str]
+    scoring: Scoring
+    additive: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+
+
+class ExplainsChain(Protocol):
+    """An attention module that explains its own chain for one query (every attention class here)."""
+
+    @property
+    def heads(self) -> int: ...
+
+    def record_inputs(self, sink: Sink) -> list[RemovableHandle]: ...
+
+    def inputs_of(self, keys: list[Tensor], values: list[Tensor], query_index: int) -> tuple[Tensor, Tensor]: ...
+
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int) -> Chain: ...
+
+
+def _float64(tensor: Tensor) -> np.ndarray:
+    return tensor.detach().to(device="cpu", dtype=torch.float64).numpy()
+
+
+class RecurrentQuery(nn.Module):
+    """An RNN decoder's attention (additive or dot-product): one head; its query is the decoder's previous hidden
+    state and its keys and values are the encoder's outputs, passed whole at every step, not projected."""
+
+    heads = 1
+
+    def record_inputs(self, sink: Sink) -> list[RemovableHandle]:
+        """Hooks passing each call's (queries, keys, values) arguments to ``sink``."""
+        def hook(_module: nn.Module, args: tuple[Any, ...]) -> None:
+            for name, tensor in zip(("queries", "keys", "values"), args[:3], strict=True):
+                sink(name, tensor)
+        return [self.register_forward_pre_hook(hook)]
+
+    @staticmethod
+    def inputs_of(keys: list[Tensor], values: list[Tensor], query_index: int) -> tuple[Tensor, Tensor]:
+        """The keys and values (K, D) query ``query_index`` saw: every step gets the whole source again."""
+        return keys[query_index][0], values[query_index][0]
+
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int) -> Chain:
+        """q, keys and values as they are (nothing projects them); dot-product scoring."""
+        formulas = {"query": tr("q = s_{t−1}, the decoder's hidden state before this step"),
+                    "key": tr("k_j = h_j, the encoder's output at source word j"), "value": "v_j = h_j"}
+        return Chain(a, a_keys, a_values, formulas, "dot")
 
 
 @dataclass(frozen=True)
@@ -38,7 +101,7 @@ class Attended:
         return iter((self.output, self.weights))
 
 
-class AdditiveAttention(nn.Module):
+class AdditiveAttention(RecurrentQuery):
     """Bahdanau scoring: ``score(q, k) = w_vᵀ tanh(W_q q + W_k k)``; q and k may differ in width."""
 
     def __init__(self, query_size: int, key_size: int, num_hiddens: int, dropout: float = 0.0):
@@ -63,8 +126,16 @@ class AdditiveAttention(nn.Module):
         output = torch.bmm(self.dropout(weights), values)
         return Attended(output, weights, scores if need_scores else None)
 
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int) -> Chain:
+        chain = super().explain(a, a_keys, a_values, head)
+        features_q = _float64(self.W_q.weight) @ a  # (A,)
+        features_k = a_keys @ _float64(self.W_k.weight).T  # (K, A)
+        features = np.tanh(features_q[None, :] + features_k)
+        return Chain(chain.q, chain.keys, chain.values, {**chain.formulas, "score": "s_j = w_vᵀ tanh(W_q q + W_k k_j)"},
+                     "additive", (features_q, features_k, features, _float64(self.w_v.weight)[0]))
 
-class DotProductAttention(nn.Module):
+
+class DotProductAttention(RecurrentQuery):
     """Scaled dot-product scoring: ``score(q, k) = qᵀk / √d``."""
 
     def __init__(self, dropout: float = 0.0):
@@ -166,3 +237,44 @@ class MultiHeadAttention(nn.Module):
         key_heads, value_heads = self.project_keys_values(keys, values)
         return self.attend(queries, key_heads, value_heads, valid_lens, mask=mask,
                            need_scores=need_scores)
+
+    # -- its chain for one query (the Computation view) ---------------------------------------------
+    @property
+    def heads(self) -> int:
+        return self.num_heads
+
+    def record_inputs(self, sink: Sink) -> list[RemovableHandle]:
+        """Hooks passing the inputs of W_q, W_k and W_v to ``sink`` (a decoder calls ``attend`` and
+        ``project_keys_values``, not ``forward``: these are the calls that always happen)."""
+        def keep(name: str) -> Callable[..., None]:
+            def hook(_module: nn.Module, args: tuple[Any, ...]) -> None:
+                sink(name, args[0])
+            return hook
+        return [linear.register_forward_pre_hook(keep(name))
+                for linear, name in ((self.W_q, "queries"), (self.W_k, "keys"), (self.W_v, "values"))]
+
+    @staticmethod
+    def inputs_of(keys: list[Tensor], values: list[Tensor], query_index: int) -> tuple[Tensor, Tensor]:
+        """The keys and values (K, D) a query saw: W_k and W_v ran once per call on the new keys (a decoder's
+        self-attention caches them step by step), so the calls put together."""
+        return torch.cat(keys, dim=1)[0], torch.cat(values, dim=1)[0]
+
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int) -> Chain:
+        """Head ``head``'s projections of the query input a (D,) and the key and value inputs (K, D), by hand."""
+        rows = slice(head * self.head_dim, (head + 1) * self.head_dim)
+
+        def project(linear: nn.Linear, x: np.ndarray) -> np.ndarray:
+            out = x @ _float64(linear.weight)[rows].T
+            return out if linear.bias is None else out + _float64(linear.bias)[rows]
+
+        q, keys, values = project(self.W_q, a), project(self.W_k, a_keys), project(self.W_v, a_values)
+        bias = " + b" if self.W_q.bias is not None else ""
+        formulas = {"query": f"q = W_q a{bias and bias + '_q'}", "key": f"k_j = W_k a_j{bias and bias + '_k'}",
+                    "value": f"v_j = W_v a_j{bias and bias + '_v'}"}
+        if self.additive is None:
+            return Chain(q, keys, values, formulas, self.scoring)
+        features_q = q @ _float64(self.additive.W_q[head])  # (Dh,)
+        features_k = keys @ _float64(self.additive.W_k[head])  # (K, Dh)
+        features = np.tanh(features_q[None, :] + features_k)
+        return Chain(q, keys, values, {**formulas, "score": "s_j = w_vᵀ tanh(W_q' q + W_k' k_j)"}, self.scoring,
+                     (features_q, features_k, features, _float64(self.additive.w_v[head])))

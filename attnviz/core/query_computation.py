@@ -25,9 +25,9 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.attention import AdditiveAttention, DotProductAttention, MultiHeadAttention
+from attnviz.core.attention import ExplainsChain
 from attnviz.core.checkpoint import LoadedModel
-from attnviz.core.computation import QueryComputation, Scoring, StageFormulas, masked_softmax
+from attnviz.core.computation import QueryComputation, StageFormulas, masked_softmax
 from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationModel
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.layout import Capability
@@ -61,33 +61,17 @@ class _Calls:
 
 
 @contextmanager
-def _recording(module: nn.Module) -> Iterator[_Calls]:
-    """Record the query, key and value inputs of an attention module while the block runs.
-
-    MultiHeadAttention: the inputs of its W_q, W_k and W_v (the decoder calls ``attend`` and
-    ``project_keys_values``, not ``forward``, so those are the calls that always happen).
-    AdditiveAttention / DotProductAttention (RNN models): the positional arguments of ``forward``.
-    """
+def _recording(module: Any) -> Iterator[_Calls]:
+    """Record the query, key and value inputs an attention module receives while the block runs (the module says
+    which: ``record_inputs``), on this thread only."""
     calls = _Calls()
     owner = threading.get_ident()
-    handles = []
 
-    def keep(into: list[Tensor]) -> Any:
-        def hook(_module: nn.Module, args: tuple[Any, ...], *_: Any) -> None:
-            if threading.get_ident() == owner:
-                into.append(args[0].detach())
-        return hook
+    def sink(name: str, tensor: Tensor) -> None:
+        if threading.get_ident() == owner:
+            getattr(calls, name).append(tensor.detach())
 
-    if isinstance(module, MultiHeadAttention):
-        for linear, into in ((module.W_q, calls.queries), (module.W_k, calls.keys), (module.W_v, calls.values)):
-            handles.append(linear.register_forward_pre_hook(keep(into)))
-    else:
-        def hook(_module: nn.Module, args: tuple[Any, ...]) -> None:
-            if threading.get_ident() == owner:
-                calls.queries.append(args[0].detach())
-                calls.keys.append(args[1].detach())
-                calls.values.append(args[2].detach())
-        handles.append(module.register_forward_pre_hook(hook))
+    handles = module.record_inputs(sink)
     try:
         yield calls
     finally:
@@ -167,10 +151,9 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     modules = model.attention_modules(kind)
     where = tr(layout.words.source_where if kind is AttentionKind.ENCODER_SELF else N_("the decoder of this {kind}"))
     _check_index(tr("layer"), layer, len(modules), where.format(kind=loaded.kind))
-    module = modules[layer]
-    heads = module.num_heads if isinstance(module, MultiHeadAttention) else 1
+    module = cast(ExplainsChain, modules[layer])
     hugging_face = loaded.model_kind.hugging_face
-    heads = int(loaded.config.num_heads) if hugging_face else heads
+    heads = int(loaded.config.num_heads) if hugging_face else module.heads  # (Llama's modules do not say)
     _check_index(tr("head"), head, heads, tr("each layer of this {kind}").format(kind=loaded.kind))
     if kind is AttentionKind.ENCODER_SELF:
         _check_index("query_index", query_index, len(source_tokens),
@@ -222,17 +205,11 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     model_weights[: own_weights.shape[-1]] = _numpy(own_weights)
     model_scores[: own_scores.shape[-1]] = _numpy(own_scores)
 
-    # -- the inputs the layer received ----------------------------------------------------------
-    # MultiHeadAttention: W_q ran once per call on that call's queries, W_k/W_v once per call on the
-    # new keys (the decoder's self-attention caches them step by step): concatenate the calls.
-    # RNN attention: every step gets the whole source again; take the step of this query.
+    # -- the inputs the layer received (the module says which keys and values a query saw) ------------
     query_inputs = torch.cat(calls.queries, dim=1)[0]  # (Q, D)
     query_row = query_index + (layout.answer_first_row(len(source_tokens)) if kind is not AttentionKind.ENCODER_SELF
                                else 0)
-    if isinstance(module, MultiHeadAttention):
-        key_inputs, value_inputs = torch.cat(calls.keys, dim=1)[0], torch.cat(calls.values, dim=1)[0]
-    else:
-        key_inputs, value_inputs = calls.keys[query_index][0], calls.values[query_index][0]
+    key_inputs, value_inputs = module.inputs_of(calls.keys, calls.values, query_index)
     if key_inputs.shape[0] != len(key_tokens) or query_inputs.shape[0] <= query_row:
         raise RuntimeError(f"the {kind.value} layer received {query_inputs.shape[0]} queries and "
                            f"{key_inputs.shape[0]} keys; expected {len(key_tokens)} keys")
@@ -249,46 +226,10 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         weights_formula = tr("α = softmax(s) over visible keys (padding mask: j < {length})").format(
             length=valid_len) if valid_len < len(key_tokens) else tr("α = softmax(s) over visible keys")
 
-    # -- the chain, by hand ---------------------------------------------------------------------
-    additive: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+    # -- the chain, by hand (the module explains its projections and its scoring) ---------------------------------
+    chain = module.explain(a, a_keys, a_values, head)
+    q, keys, values, additive, formulas = chain.q, chain.keys, chain.values, chain.additive, dict(chain.formulas)
     scale: float | None = None
-    if isinstance(module, MultiHeadAttention):
-        rows = slice(head * module.head_dim, (head + 1) * module.head_dim)
-
-        def project(linear: nn.Linear, x: np.ndarray) -> np.ndarray:
-            out = x @ _numpy(linear.weight)[rows].T
-            return out if linear.bias is None else out + _numpy(linear.bias)[rows]
-
-        q, keys, values = project(module.W_q, a), project(module.W_k, a_keys), project(module.W_v, a_values)
-        bias = module.W_q.bias is not None
-        formulas = {"query": "q = W_q a" + (" + b_q" if bias else ""),
-                    "key": "k_j = W_k a_j" + (" + b_k" if bias else ""),
-                    "value": "v_j = W_v a_j" + (" + b_v" if bias else "")}
-        scoring: Scoring = module.scoring
-        if module.additive is not None:
-            features_q = q @ _numpy(module.additive.W_q[head])  # (Dh,)
-            features_k = keys @ _numpy(module.additive.W_k[head])  # (K, Dh)
-            w_v = _numpy(module.additive.w_v[head])
-            features = np.tanh(features_q[None, :] + features_k)
-            additive = (features_q, features_k, features, w_v)
-            formulas["score"] = "s_j = w_vᵀ tanh(W_q' q + W_k' k_j)"
-    else:
-        # The RNN decoder's query is its previous top-layer hidden state; keys and values are the
-        # encoder's outputs, not projected (additive scoring projects inside the score).
-        q, keys, values = a, a_keys, a_values
-        formulas = {"query": tr("q = s_{t−1}, the decoder's hidden state before this step"),
-                    "key": tr("k_j = h_j, the encoder's output at source word j"),
-                    "value": "v_j = h_j"}
-        scoring = "additive" if isinstance(module, AdditiveAttention) else "dot"
-        if isinstance(module, AdditiveAttention):
-            features_q = _numpy(module.W_q.weight) @ q  # (A,)
-            features_k = keys @ _numpy(module.W_k.weight).T  # (K, A)
-            w_v = _numpy(module.w_v.weight)[0]  # (A,)
-            features = np.tanh(features_q[None, :] + features_k)
-            additive = (features_q, features_k, features, w_v)
-            formulas["score"] = "s_j = w_vᵀ tanh(W_q q + W_k k_j)"
-        else:
-            assert isinstance(module, DotProductAttention)
     if additive is not None:
         scores = additive[2] @ additive[3]  # (K,)
     else:
@@ -301,7 +242,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     query_token = (source_tokens if kind is AttentionKind.ENCODER_SELF else query_tokens)[query_index]
     return QueryComputation(
         model_kind=loaded.kind, kind=asked, layer=layer, head=head, query_index=query_index,
-        query_token=query_token, key_tokens=key_tokens, scoring=scoring,
+        query_token=query_token, key_tokens=key_tokens, scoring=chain.scoring,
         formulas=StageFormulas(query=formulas["query"], key=formulas["key"], value=formulas["value"],
                                score=formulas["score"], weights=weights_formula, output="b = Σ_j α_j v_j"),
         query_input=a, key_inputs=a_keys, query=q, keys=keys, values=values, scale=scale,
