@@ -9,6 +9,7 @@ Shapes: L layers, H heads, S source tokens, T decoded steps so far, k top-k size
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import cast
 
@@ -26,7 +27,7 @@ from attnviz.core.text import BOS, PAD, SourceWords, Vocab, source_words
 from attnviz.i18n import tr
 
 
-class Replaying:
+class Replaying(ABC):
     """What every stepping class shares: walking back by replaying its steps, and running to the end. The class
     has ``source``, ``steps``, ``forced_tokens`` (per step: the token the user forced, or None), ``finished``,
     ``encode(text)`` and ``step(force)``."""
@@ -36,14 +37,14 @@ class Replaying:
     forced_tokens: list[str | None]
 
     @property
-    def finished(self) -> bool:
-        raise NotImplementedError
+    @abstractmethod
+    def finished(self) -> bool: ...
 
-    def encode(self, text: str) -> EncodedSource:
-        raise NotImplementedError
+    @abstractmethod
+    def encode(self, text: str) -> EncodedSource: ...
 
-    def step(self, force: str | None = None) -> DecodeStep:
-        raise NotImplementedError
+    @abstractmethod
+    def step(self, force: str | None = None) -> DecodeStep: ...
 
     def rewind(self, count: int) -> None:
         """Go back to the first ``count`` steps: the sentence is encoded again and those steps replayed,

@@ -325,6 +325,7 @@ class DecodingArea(QtWidgets.QWidget):
         layout.addWidget(buttons)
         layout.addWidget(self.scrub)
         self.output_title = QtWidgets.QLabel(tr("Translation so far"))  # (the layout names it: follow())
+        self.output_title.setWordWrap(True)  # (a layout's name may be longer than a narrow lecture column)
         layout.addWidget(self.output_title)
         layout.addWidget(self.output)
         self.forcing = QtWidgets.QWidget()

@@ -45,6 +45,7 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.encoder_only import EncoderOnly, EncoderOnlyConfig
+from attnviz.core.files import atomic_output
 from attnviz.core.text import RESERVED, Vocab
 from attnviz.training.data import training_split
 from attnviz.training.train import lr_at
@@ -362,9 +363,11 @@ def save_run(out_dir: str | Path, model: EncoderOnly, vocab: Vocab, history: dic
     out.mkdir(parents=True, exist_ok=True)
     weights = {k: v.detach().to("cpu", torch.float16).contiguous() for k, v in model.state_dict().items()
                if not (model.config.tie_output and k == TIED_KEY)}
-    save_file(weights, str(out / WEIGHTS), metadata={"config": json.dumps(asdict(model.config))})
-    (out / VOCAB_FILE).write_text(json.dumps(list(vocab.tokens), ensure_ascii=False), encoding="utf-8")
-    (out / HISTORY_FILE).write_text(json.dumps(history, indent=1, ensure_ascii=False), encoding="utf-8")
+    with atomic_output(out / WEIGHTS) as tmp:  # (each file whole or not at all: a run is saved after every epoch)
+        save_file(weights, str(tmp), metadata={"config": json.dumps(asdict(model.config))})
+    for name, content in ((VOCAB_FILE, list(vocab.tokens)), (HISTORY_FILE, history)):
+        with atomic_output(out / name) as tmp:
+            tmp.write_text(json.dumps(content, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
 def load_run(out_dir: str | Path) -> TrainedEncoder:
