@@ -210,3 +210,70 @@ def test_the_lecture_view_steps_through_the_fills_and_its_keys_change_head_and_l
     assert "layer 2 · head 2 · step 2" in window.attention.heatmap.spec.title
     QTest.keyClick(window, Qt.Key.Key_Escape)
     assert not window.lecture.active
+
+
+def test_the_computation_view_recomputes_the_masks_row_of_the_sentence_the_step_read(window, checkpoint, errors,
+                                                                                  qtbot):
+    """bertviz's neuron view: after a fill, the Computation dock follows the mask's row of the sentence as the step
+    read it (a pair: segment ids too), and its weights equal the model's own row of that step."""
+    window.load(checkpoint)
+    qtbot.waitUntil(lambda: window.session.state.model is not None
+                    and window.session.state.model.kind == "encoder-only", timeout=WAIT_MS)
+    window.set_sentence("w3 w4 [MASK] w6 [SEP] w8 [MASK] w10")
+    qtbot.waitUntil(lambda: window.session.state.source is not None, timeout=WAIT_MS)
+    panel = raised(window, "computation")
+    assert [panel.kind_box.itemText(i) for i in range(panel.kind_box.count())] == ["Self-attention"]
+    window.session.step()
+    window.session.step()  # the second mask, read with the first one filled in
+    qtbot.waitUntil(lambda: window.session.state.computation is not None
+                    and window.session.state.computation.query_index == 7, timeout=WAIT_MS)
+    step, comp = window.session.state.step, window.session.state.computation
+    assert step.focus == 7 and comp.key_tokens == step.query_tokens and comp.key_tokens[3] == "w5"
+    np.testing.assert_allclose(comp.model_weights, step.self_weights[0, 0, 7], atol=1e-6)
+    np.testing.assert_allclose(comp.weights, comp.model_weights, atol=1e-5)
+    np.testing.assert_allclose(panel.heatmaps["weights"].values[0], comp.weights, atol=1e-6)
+    panel.inspect(AttentionKind.ENCODER_SELF, 1, 3, 2)  # another layer, head and row, chosen by the user
+    qtbot.waitUntil(lambda: window.session.state.computation.layer == 1, timeout=WAIT_MS)
+    comp = window.session.state.computation
+    np.testing.assert_allclose(comp.weights, step.self_weights[1, 3, 2], atol=1e-5)
+    assert not errors, errors
+
+
+def test_compare_puts_a_second_bert_beside_the_first_on_the_same_fills(window, checkpoint, errors, qtbot, tmp_path):
+    """Two encoder-only models with one vocabulary: the second fills the masks with the first one's words, and
+    Compare draws both last layers' self-attention (heads averaged) of the sentence that fill read, and their
+    difference. Only models that fill masks are offered; a translator is refused in one sentence."""
+    torch.manual_seed(1)
+    untrained = EncoderOnly(EncoderOnlyConfig(len(VOCAB), num_hiddens=32, num_heads=2, num_layers=1, ffn_hiddens=64,
+                                              dropout=0.0, max_len=16))
+    other = save_checkpoint(tmp_path / "other-bert.safetensors", untrained, src_vocab=VOCAB, tgt_vocab=VOCAB,
+                            training={"source": "test"})
+    window.load(checkpoint)
+    qtbot.waitUntil(lambda: window.session.state.model is not None
+                    and window.session.state.model.kind == "encoder-only", timeout=WAIT_MS)
+    panel = raised(window, "compare")
+    listed = [panel.model_box.itemText(i) for i in range(panel.model_box.count())]
+    assert "encoder-only" in listed and "transformer" not in listed
+    window.set_sentence(RUN)
+    qtbot.waitUntil(lambda: window.session.state.source is not None, timeout=WAIT_MS)
+    panel.compare_with(str(other))
+    window.session.step()
+    qtbot.waitUntil(lambda: window.session.state.comparison is not None
+                    and len(window.session.state.comparison.steps) == 1, timeout=WAIT_MS)
+    panel.show_state(None, window.session.state)
+    step, comparison = window.session.state.step, window.session.state.comparison
+    assert comparison.steps[0].query_tokens == step.query_tokens and comparison.target == (step.token,)
+    np.testing.assert_allclose(panel.first.values, step.self_weights[-1].mean(axis=0), atol=1e-6)
+    np.testing.assert_allclose(panel.second.values, comparison.steps[0].self_weights[-1].mean(axis=0), atol=1e-6)
+    np.testing.assert_allclose(panel.difference.values, panel.first.values - panel.second.values, atol=1e-6)
+    assert "self-attention" in panel.first.spec.title
+    assert not errors, errors
+    window.session.compare_with(str(_shipped_transformer()))
+    qtbot.waitUntil(lambda: bool(errors), timeout=WAIT_MS)
+    assert "fill masks" in errors[-1] and window.session.state.compared_with == str(other)
+
+
+def _shipped_transformer():
+    from attnviz.paths import shipped_models
+
+    return next(path for path in shipped_models() if path.stem == "transformer")

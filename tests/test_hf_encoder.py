@@ -278,3 +278,21 @@ def test_a_folder_with_only_vocab_txt_reads_as_with_tokenizer_json(folders, load
     assert reads[0] == reads[1]
     pieces = loaded["bert"].src_vocab.tokens
     assert not any(token.startswith("##") for token in pieces) and any(token.startswith("·") for token in pieces)
+
+
+@pytest.mark.parametrize("family", ["bert", "distilbert", "roberta"])
+def test_the_computation_of_every_query_equals_the_folders_own_attention(family, tmp_path):
+    """The Computation view of a Hugging Face encoder-only folder: q, k, v from the folder's own projections give
+    every row of every head that the folder's attention gave (1e-5)."""
+    from attnviz.core.query_computation import compute_query
+    from attnviz.session.loading import load_model
+
+    loaded, _, _, _ = load_model(make_encoder_folder(family, tmp_path / family), "cpu", False)
+    session = loaded.model_kind.stepping_cls(loaded, loaded.device)
+    source = session.encode("a b <mask> c [SEP] d a" if family == "roberta" else "a b [MASK] c [SEP] d a")
+    segments = None if source.segments is None else list(source.segments)
+    for layer, head, query in ((0, 0, 0), (1, 1, 3), (1, 0, len(source.tokens) - 1)):
+        comp = compute_query(loaded, source.tokens, (), "enc-self", layer, head, query, source_ids=source.ids,
+                             source_segments=segments)
+        np.testing.assert_allclose(comp.model_weights, source.encoder_weights[layer, head, query], atol=1e-6)
+        np.testing.assert_allclose(comp.weights, comp.model_weights, atol=1e-5)

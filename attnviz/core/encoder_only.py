@@ -31,6 +31,8 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.attention import MultiHeadAttention
+from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.decoder import EncoderAttention
 from attnviz.core.results import PositionalDescription
 from attnviz.core.transformer import EncoderBlock
 from attnviz.i18n import N_, tr
@@ -131,8 +133,10 @@ class EncoderOnly(nn.Module):
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())
 
-    def attention_modules(self) -> list[MultiHeadAttention]:
-        """Each layer's self-attention module, first layer first."""
+    def attention_modules(self, kind: AttentionKind = AttentionKind.ENCODER_SELF) -> list[MultiHeadAttention]:
+        """Each layer's self-attention module, first layer first (its one kind of attention)."""
+        if kind is not AttentionKind.ENCODER_SELF:
+            raise ValueError(f"an encoder-only model has no {kind.value} attention")
         return [cast(EncoderBlock, block).attention for block in self.blocks]
 
     def embed(self, tokens: Tensor, segments: Tensor) -> Tensor:
@@ -153,6 +157,13 @@ class EncoderOnly(nn.Module):
             weights.append(attended.weights)
             scores.append(cast(Tensor, attended.scores))
         return EncoderOnlyEncoding(x, torch.stack(weights, dim=1), torch.stack(scores, dim=1))
+
+    def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False,
+              segments: Tensor | None = None) -> tuple[EncoderOnlyEncoding, EncoderAttention | None]:
+        """The one pass a translator's ``start`` makes, for the Computation view: src (B, S) ids, src_valid_lens (B,),
+        segments (B, S) (default: one sentence) -> the encoding and, if asked, every layer's attention."""
+        encoding = self.encode(src, torch.zeros_like(src) if segments is None else segments, src_valid_lens)
+        return encoding, EncoderAttention(encoding.weights, encoding.scores) if need_attention else None
 
     def mlm_logits(self, hidden: Tensor, positions: Tensor) -> Tensor:
         """hidden (B, S, D) from :meth:`encode`, positions (B, P) columns to predict -> logits (B, P, V)."""

@@ -176,7 +176,7 @@ class FillMaskSession(Replaying):
         started = time.perf_counter()
         position = masks[0]
         forced_id = None if force is None else self.reader.word_id(force)
-        query_tokens = self._current_tokens()
+        query_tokens, query_ids = self._current_tokens(), tuple(self._ids)
         predicted = self.reader.predict(tuple(self._ids), self._read.segments, position)
         probs = self.reader.proposable(predicted.probs)
         top = np.argpartition(-probs, min(self.top_k, probs.size - 1))[: self.top_k]  # (not a sort of the vocabulary)
@@ -194,7 +194,7 @@ class FillMaskSession(Replaying):
             cross_scores=np.zeros((layers, heads, 0, size), np.float32),
             self_weights=predicted.weights, self_scores=predicted.scores,
             causal_mask=np.ones((size, size), bool), beams=(), seconds=time.perf_counter() - started,
-            forced=forced_id is not None, focus=position)
+            forced=forced_id is not None, focus=position, query_ids=query_ids)
         self.steps.append(step)
         self.forced_tokens.append(force)
         return step

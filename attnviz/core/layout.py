@@ -13,7 +13,7 @@ Shapes: L layers, H heads, S source (prompt) tokens, T decoder queries, N positi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, ClassVar
 
@@ -227,9 +227,18 @@ class SequenceLayout:
         panel marks them)."""
         return len(source.tokens)
 
-    def share_of_source(self, values: np.ndarray) -> np.ndarray:
-        """Cross-attention rows (…, S) as Compare draws them: already a whole."""
-        return values
+    compared_what: ClassVar[str] = N_("cross-attention")  # what Compare draws, in its titles
+
+    def compared(self, source: EncodedSource, step: DecodeStep) -> Matrix:
+        """What Compare draws at ``step``: the last layer's cross-attention averaged over its heads, (T, S) — what
+        two models of different depths and head counts both have (the RNN models have one layer and one head)."""
+        values = step.cross_weights[-1].mean(axis=0) if step.cross_weights.size else np.zeros((0, 0))
+        masked = np.broadcast_to(~source.padding_mask[None, :], values.shape) if values.size else np.zeros((0, 0), bool)
+        return Matrix(values.astype(np.float32), step.query_tokens, source.tokens, masked)
+
+    def compared_step(self, step: DecodeStep) -> int:
+        """Which step of a forced comparison has ``step``'s query rows: the one that read the same prefix."""
+        return len(step.query_tokens) - 1
 
     def traced(self, source: EncodedSource, step: DecodeStep, source_flows: np.ndarray, layer: int | None) -> Traced:
         """The decoder's head-averaged cross-attention of ``layer`` (None: the last) carried through the encoder's
@@ -326,12 +335,17 @@ class DecoderOnlyLayout(SequenceLayout):
     def positions(self, source: EncodedSource, step: DecodeStep | None) -> int:
         return len(sequence_tokens(source, step)) if step is not None else len(source.tokens)
 
-    def share_of_source(self, values: np.ndarray) -> np.ndarray:
-        """The source view's rows made a whole: the English share of each row, renormalised."""
-        if not values.size:
-            return values
-        sums = values.sum(axis=-1, keepdims=True)
-        return np.where(sums > 0, values / np.where(sums > 0, sums, 1), 0).astype(np.float32)
+    compared_what: ClassVar[str] = N_("source view (renormalised over the English)")
+
+    def compared(self, source: EncodedSource, step: DecodeStep) -> Matrix:
+        """The source view's rows made a whole (the English share of each row, renormalised), so that they sum to 1
+        like a cross-attention row."""
+        matrix = super().compared(source, step)
+        values = matrix.values
+        if values.size:
+            sums = values.sum(axis=-1, keepdims=True)
+            values = np.where(sums > 0, values / np.where(sums > 0, sums, 1), 0).astype(np.float32)
+        return replace(matrix, values=values)
 
     def traced(self, source: EncodedSource, step: DecodeStep, source_flows: np.ndarray, layer: int | None) -> Traced:
         """Rollout over the whole sequence after ``layer``, the answer's rows cut to the English columns: (T, S),
@@ -391,6 +405,16 @@ class EncoderOnlyLayout(SequenceLayout):
 
     def current_row(self, kind: AttentionKind, rows: int, step: DecodeStep | None) -> int | None:
         return None if step is None else step.focus
+
+    compared_what: ClassVar[str] = N_("self-attention")
+
+    def compared(self, source: EncodedSource, step: DecodeStep) -> Matrix:
+        """The last layer's self-attention averaged over its heads, (S, S), of the sentence the step read."""
+        matrix = self.stack(AttentionKind.ENCODER_SELF, source, step)
+        return replace(matrix, values=matrix.values[-1].mean(axis=0).astype(np.float32))
+
+    def compared_step(self, step: DecodeStep) -> int:
+        return step.index  # (the other model filled the same masks with the same words before it)
 
     def names_step(self, kind: AttentionKind) -> bool:
         return True  # (each step reads the sentence again, with the masks before it filled in)

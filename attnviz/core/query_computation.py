@@ -93,10 +93,12 @@ def _check_index(what: str, value: int, count: int, where: str) -> None:
 def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_tokens: Sequence[str],
                   kind: AttentionKind | str, layer: int, head: int, query_index: int, *,
                   source_valid_len: int | None = None, device: torch.device | str | None = None,
-                  source_ids: Sequence[int] | None = None) -> QueryComputation:
+                  source_ids: Sequence[int] | None = None,
+                  source_segments: Sequence[int] | None = None) -> QueryComputation:
     """The computation of one query of one head, from the model's real numbers.
 
-    loaded: a translation model (any kind of the registry's translation family).
+    loaded: a model that reads a sentence: a translator, a decoder-only model, or an encoder-only model (whose one
+        kind, encoder self-attention, is its self-attention).
     source_tokens: the S source words as the model read them (``EncodedSource.tokens``: unknown words
         as typed, read as ``<unk>``; a batch's ``<pad>`` tokens included).
     query_tokens: the decoder's inputs so far, ``<bos>`` first (``DecodeStep.query_tokens``); unused
@@ -109,6 +111,8 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     device: where to run (the model is moved there, as DecodeSession does); default where it is.
     source_ids: the ids the model read (``EncodedSource.ids``; a subword tokenizer's tokens may not map
         back to them); default the source vocabulary's ids of ``source_tokens``.
+    source_segments: an encoder-only model's segment ids (0 first sentence, 1 second; ``EncodedSource.segments``);
+        default one sentence. Other models read none.
 
     Keys: the source tokens for encoder self- and cross-attention, all T decoder inputs for decoder
     self-attention (keys after the query are masked by the causal mask). A decoder-only model has one
@@ -119,7 +123,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     query, or malformed tokens.
     """
     kind = attention_kind(kind)
-    if not loaded.offers(Capability.SENTENCE) or loaded.src_vocab is None or loaded.tgt_vocab is None:
+    if not loaded.offers(Capability.SENTENCE) or loaded.src_vocab is None:
         raise ValueError(tr("{kind} is not a translation model: it has no attention queries to show").format(
             kind=loaded.kind))
     model = cast(TranslationModel, loaded.model)  # the decoder interface decoding drives
@@ -134,12 +138,16 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     if not 1 <= valid_len <= len(source_tokens):
         raise ValueError(tr("source_valid_len must be from 1 to {count}, got {given}").format(
             count=len(source_tokens), given=source_valid_len))
-    first = loaded.tgt_vocab.tokens[loaded.tgt_vocab.bos_id]  # (attnviz's models: <bos>)
-    if loaded.model_kind.prompt_predicts and source_tokens:
-        first = source_tokens[-1]
-    if kind is not AttentionKind.ENCODER_SELF and (not query_tokens or query_tokens[0] != first):
-        raise ValueError(tr("query_tokens must start with {first} (as DecodeStep.query_tokens does), "
-                            "got {tokens}").format(first=first, tokens=list(query_tokens[:3])))
+    if kind is not AttentionKind.ENCODER_SELF:
+        if loaded.tgt_vocab is None:
+            raise ValueError(tr("{kind} is not a translation model: it has no attention queries to show").format(
+                kind=loaded.kind))
+        first = loaded.tgt_vocab.tokens[loaded.tgt_vocab.bos_id]  # (attnviz's models: <bos>)
+        if loaded.model_kind.prompt_predicts and source_tokens:
+            first = source_tokens[-1]
+        if not query_tokens or query_tokens[0] != first:
+            raise ValueError(tr("query_tokens must start with {first} (as DecodeStep.query_tokens does), "
+                                "got {tokens}").format(first=first, tokens=list(query_tokens[:3])))
 
     layout = loaded.layout
     asked = kind  # (a decoder-only model's source view is the English columns of the answer's rows)
@@ -168,16 +176,18 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         from attnviz.core.hf.computation import compute_hf_query
 
         return compute_hf_query(loaded, ids, source_tokens, query_tokens, kind, asked, layer, head, query_index,
-                                run_on)
+                                run_on, source_segments)
     cast(nn.Module, model).to(run_on).eval()
     decoder = model
     steps = {AttentionKind.ENCODER_SELF: 0, AttentionKind.CROSS: query_index + 1,
              AttentionKind.DECODER_SELF: len(query_tokens)}[kind]
     with torch.inference_mode(), _recording(module) as calls:
         src = torch.tensor([ids], dtype=torch.long, device=run_on)
+        segments = {} if source_segments is None else {  # (only an encoder-only model reads segments)
+            "segments": torch.tensor([list(source_segments)], dtype=torch.long, device=run_on)}
         state, encoder_attention = decoder.start(src, torch.tensor([valid_len], device=run_on),
-                                                 need_attention=kind is AttentionKind.ENCODER_SELF)
-        target_ids = loaded.tgt_vocab.ids(query_tokens)
+                                                 need_attention=kind is AttentionKind.ENCODER_SELF, **segments)
+        target_ids = loaded.tgt_vocab.ids(query_tokens) if steps and loaded.tgt_vocab is not None else []
         step_rows: list[StepAttention] = []
         for t in range(steps):
             token = torch.tensor([target_ids[t]], dtype=torch.long, device=run_on)

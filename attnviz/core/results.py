@@ -127,6 +127,8 @@ class DecodeStep:
     seconds: float
     forced: bool = False  # the user made the decoder take ``token`` (teacher forcing), not its own choice
     focus: int | None = None  # the query row this step predicted from (None: the newest, the last row)
+    query_ids: tuple[int, ...] | None = None  # the ids behind query_tokens where they are not the vocabulary's (a
+    # subword encoder-only model's sentence, its masks so far filled in); None: the vocabulary's ids of the tokens
 
     @property
     def ended(self) -> bool:

@@ -283,11 +283,14 @@ def forced_comparison(other: LoadedModel, text: str, target: Sequence[str],
     """``other`` on the sentence ``text``: its own greedy translation (``own_translation`` when already known)
     and its decoding forced to take ``target`` (the first model's output: :func:`output_with_end`),
     so that the two models' attention rows are the same queries. A token ``other`` does not know is forced
-    as its unknown token; its own length limit may end the forced decoding early."""
-    decoding = DecodeSession(other, other.device)
+    as its unknown token; its own length limit may end the forced decoding early. An encoder-only model fills
+    the sentence's masks: ``target`` is then the first model's fills, one word per step (its own translation:
+    the sentence as it fills it by itself)."""
+    decoding: Replaying = other.model_kind.stepping_cls(other, other.device)
     if own_translation is None:
         decoding.encode(text)
-        own_translation = decoding.run()[-1].output_tokens
+        ran = decoding.run()
+        own_translation = ran[-1].output_tokens if ran else ()
     compared = decoding.encode(text)
     for token in target:
         if decoding.finished:  # its own length limit (max_tgt_len) is shorter than this output

@@ -1,10 +1,12 @@
-"""Figures of the Compare panel: two models' cross-attention on one sentence and their difference (numpy).
+"""Figures of the Compare panel: two models' attention on one sentence and their difference (numpy); the layout
+says which (``SequenceLayout.compared``).
 
 Models with different depths and head counts are compared on what both have: the last layer's
 cross-attention, averaged over its heads (the RNN models have one layer and one head). The second model
 is forced to take the first model's output, so both matrices have the same query rows. A decoder-only
 model has no cross-attention: its *source view* (its answer rows' self-attention on the English) stands in,
-renormalised over the English so that its rows sum to 1 like a cross-attention row.
+renormalised over the English so that its rows sum to 1 like a cross-attention row. Two encoder-only models
+are compared on their last layer's self-attention of the sentence a fill read (the second fills the same words).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from attnviz.core.layout import DecoderOnlyLayout
 from attnviz.core.results import Comparison, DecodeStep, EncodedSource
 from attnviz.figures.spec import FigureSpec, GridSpec, empty_figure
 from attnviz.i18n import tr
@@ -21,23 +24,17 @@ from attnviz.i18n import tr
 DIFFERENCE_MAP = "CET-D1"  # blue (the second model attends more) – white (equal) – red (the first does)
 
 
-def head_averaged(step: DecodeStep) -> np.ndarray:
-    """(T, S): the last layer's cross-attention averaged over its heads (rows still sum to 1)."""
-    return step.cross_weights[-1].mean(axis=0) if step.cross_weights.size else np.zeros((0, 0), np.float32)
-
-
 def _attention(name: str, source: EncodedSource, step: DecodeStep) -> FigureSpec:
-    values = head_averaged(step).astype(np.float32)
-    masked = np.broadcast_to(~source.padding_mask[None, :], values.shape) if values.size else None
-    shared = source.layout.share_of_source(values)  # (a decoder-only model's source view: the English share)
-    what = tr("cross-attention") if shared is values else _source_view()
-    values = shared
-    return FigureSpec(values, step.query_tokens, source.tokens,
-                      tr("{name}: {what}, last layer, heads averaged").format(name=name, what=what), masked=masked)
+    layout = source.layout
+    matrix = layout.compared(source, step)
+    masked = matrix.masked if matrix.values.size else None
+    return FigureSpec(matrix.values, matrix.rows, matrix.cols,
+                      tr("{name}: {what}, last layer, heads averaged").format(name=name, what=tr(layout.compared_what)),
+                      masked=masked)
 
 
 def _source_view() -> str:
-    return tr("source view (renormalised over the English)")
+    return tr(DecoderOnlyLayout.compared_what)
 
 
 def comparison_figures(first_name: str, source: EncodedSource | None, step: DecodeStep | None,
@@ -50,7 +47,7 @@ def comparison_figures(first_name: str, source: EncodedSource | None, step: Deco
     first = _attention(first_name, source, step)
     if comparison is None:
         return first, empty_figure(tr("Choose a model to compare with")), empty_figure("")
-    rows = len(step.query_tokens)  # (with beam search, the hypothesis on show; search steps may be more)
+    rows = source.layout.compared_step(step) + 1  # (with beam search, the hypothesis on show; search steps may be more)
     decoded = len(comparison.steps)
     if rows > decoded > 0 and comparison.steps[-1].finished and decoded < len(comparison.target):
         return first, empty_figure(tr("{model} stops at {words} words (its length limit)").format(

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+import numpy as np
+
 from attnviz.core.computation import QueryComputation
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.layout import Capability
@@ -76,8 +78,14 @@ class PanelRequests(SessionBase):
             return False
         step = state.step
         queries = step.query_tokens if step is not None else ()
-        if kind is AttentionKind.ENCODER_SELF:
-            stack = source.encoder_weights
+        rows = source.tokens
+        if kind is AttentionKind.ENCODER_SELF:  # (the layout says which sentence: an encoder-only model's step reads
+            try:  # its own, the masks before it filled in)
+                matrix = source.layout.stack(kind, source, step)
+            except ValueError:
+                return False
+            stack: np.ndarray | None = matrix.values
+            rows = matrix.rows
         else:
             stack = None if step is None else step.self_weights if kind is AttentionKind.DECODER_SELF \
                 else step.cross_weights
@@ -86,13 +94,18 @@ class PanelRequests(SessionBase):
         if stack is None or not (0 <= layer < stack.shape[0] and 0 <= head < stack.shape[1]
                                  and 0 <= query_index < stack.shape[2]):
             return False
+        tokens, ids = source.tokens, source.ids
+        if rows != source.tokens:
+            tokens = rows
+            ids = step.query_ids if step is not None and step.query_ids is not None else None
+        segments = None if source.segments is None else [int(s) for s in source.segments]
         ticket = self._latest.current(SENTENCE)
 
         def job() -> QueryComputation:
             from attnviz.core.query_computation import compute_query
 
-            return compute_query(loaded, source.tokens, queries, kind, layer, head, query_index,
-                                 device=loaded.device, source_ids=source.ids)
+            return compute_query(loaded, tokens, queries, kind, layer, head, query_index,
+                                 device=loaded.device, source_ids=ids, source_segments=segments)
 
         def done(computation: QueryComputation) -> None:
             if self._latest.wins(ticket) and self._state.step is step:  # not for a step no longer on show
@@ -123,12 +136,17 @@ class PanelRequests(SessionBase):
             from attnviz.session.loading import refuse_other_tokenizer
 
             other = load_checkpoint(Path(path), device)
-            if not other.offers(Capability.DECODER):
+            if not other.offers(Capability.STEPS):
                 raise ValueError(tr("{name} is a {kind} model: only translation models compare").format(
                     name=Path(path).name, kind=other.kind))
             if shown is not None and (shown.src_vocab is None or shown.tgt_vocab is None):  # (nothing it reads)
                 raise ValueError(tr("Compare puts two translation models side by side: the model on show is a "
                                     "{kind} model; open a translation model first").format(kind=shown.kind))
+            if shown is not None and other.layout.offers(Capability.DECODER) != shown.layout.offers(
+                    Capability.DECODER):  # (a translation beside a filled sentence lines up nothing)
+                raise ValueError(tr("{name} is a {kind} model and the model on show a {shown} model: Compare puts two "
+                                    "models that translate, or two that fill masks, side by side").format(
+                    name=Path(path).name, kind=other.kind, shown=shown.kind))
             if shown is not None:
                 refuse_other_tokenizer(shown, other)
             return other
@@ -152,7 +170,8 @@ class PanelRequests(SessionBase):
             return
         from attnviz.core.stepping import forced_comparison, output_with_end  # (torch: loaded with the models)
 
-        target = output_with_end(state.steps[-1] if state.steps else None)
+        target = output_with_end(state.steps[-1] if state.steps else None) if source.layout.offers(Capability.DECODER) \
+            else tuple(step.token for step in state.steps)  # (an encoder-only model: the words it filled in)
         ticket = self._latest.current(SENTENCE)
         kept = self._state.comparison  # its own translation depends only on the model and the sentence
         made_by = self._compared_by

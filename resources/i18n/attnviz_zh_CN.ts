@@ -177,7 +177,7 @@
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="412"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="413"/>
         <source>(press Step or F10)</source>
         <translation>（按“单步”或 F10）</translation>
     </message>
@@ -214,7 +214,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="653"/>
+        <location filename="../../attnviz/cli.py" line="654"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -260,22 +260,22 @@
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="919"/>
+        <location filename="../../attnviz/cli.py" line="920"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="918"/>
+        <location filename="../../attnviz/cli.py" line="919"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="921"/>
+        <location filename="../../attnviz/cli.py" line="922"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="917"/>
+        <location filename="../../attnviz/cli.py" line="918"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
@@ -285,7 +285,7 @@
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="643"/>
+        <location filename="../../attnviz/cli.py" line="644"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -365,22 +365,22 @@
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="857"/>
+        <location filename="../../attnviz/cli.py" line="858"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="862"/>
+        <location filename="../../attnviz/cli.py" line="863"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="860"/>
+        <location filename="../../attnviz/cli.py" line="861"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="855"/>
+        <location filename="../../attnviz/cli.py" line="856"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
@@ -395,7 +395,7 @@
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="709"/>
+        <location filename="../../attnviz/cli.py" line="710"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -410,7 +410,7 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="900"/>
+        <location filename="../../attnviz/cli.py" line="901"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
@@ -420,7 +420,7 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="870"/>
+        <location filename="../../attnviz/cli.py" line="871"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -437,7 +437,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="893"/>
+        <location filename="../../attnviz/cli.py" line="894"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -478,12 +478,12 @@
         <translation>命名管道（FIFO）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="164"/>
+        <location filename="../../attnviz/core/query_computation.py" line="156"/>
         <source>a padded row of a decoder-only model's batch: recompute its sentence alone</source>
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="896"/>
+        <location filename="../../attnviz/cli.py" line="897"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -585,7 +585,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="661"/>
+        <location filename="../../attnviz/cli.py" line="662"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -596,12 +596,12 @@
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="929"/>
+        <location filename="../../attnviz/cli.py" line="930"/>
         <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="886"/>
+        <location filename="../../attnviz/cli.py" line="887"/>
         <source>an encoder-only model: models/encoder-only.safetensors or a Hugging Face BERT folder</source>
         <translation>仅编码器模型：models/encoder-only.safetensors 或 Hugging Face BERT 文件夹</translation>
     </message>
@@ -611,7 +611,7 @@
         <translation>以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="347"/>
+        <location filename="../../attnviz/core/layout.py" line="361"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -661,12 +661,12 @@
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="366"/>
+        <location filename="../../attnviz/core/layout.py" line="380"/>
         <source>Attention mask at step {step} (no causal mask)</source>
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="93"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="107"/>
         <source>Attention of two models on the source sentence, and their difference</source>
         <translation>两个模型在源句子上的注意力及其差异</translation>
     </message>
@@ -701,12 +701,12 @@
         <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="259"/>
+        <location filename="../../attnviz/core/layout.py" line="268"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="363"/>
+        <location filename="../../attnviz/core/layout.py" line="377"/>
         <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
@@ -738,7 +738,7 @@
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="632"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="144"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
@@ -783,13 +783,13 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/encoder_only.py" line="145"/>
+        <location filename="../../attnviz/core/encoder_only.py" line="130"/>
         <source>attnviz's BERT adds a learned table, one vector per position, to the token and segment embeddings.</source>
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="991"/>
-        <location filename="../../attnviz/cli.py" line="1000"/>
+        <location filename="../../attnviz/cli.py" line="992"/>
+        <location filename="../../attnviz/cli.py" line="1001"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -801,23 +801,23 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="732"/>
+        <location filename="../../attnviz/cli.py" line="733"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1005"/>
+        <location filename="../../attnviz/cli.py" line="1006"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="994"/>
+        <location filename="../../attnviz/cli.py" line="995"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="682"/>
-        <location filename="../../attnviz/cli.py" line="750"/>
+        <location filename="../../attnviz/cli.py" line="683"/>
+        <location filename="../../attnviz/cli.py" line="751"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -836,7 +836,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="997"/>
+        <location filename="../../attnviz/cli.py" line="998"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -867,13 +867,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="44"/>
-        <location filename="../../attnviz/cli.py" line="889"/>
-        <location filename="../../attnviz/cli.py" line="903"/>
+        <location filename="../../attnviz/cli.py" line="890"/>
+        <location filename="../../attnviz/cli.py" line="904"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="830"/>
+        <location filename="../../attnviz/cli.py" line="831"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
@@ -980,17 +980,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="905"/>
+        <location filename="../../attnviz/cli.py" line="906"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="874"/>
+        <location filename="../../attnviz/cli.py" line="875"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="41"/>
+        <location filename="../../attnviz/core/stepping.py" line="78"/>
         <source>beam size must be from 1 to {most}, got {size}</source>
         <translation>束宽必须在 1 到 {most} 之间，实际为 {size}</translation>
     </message>
@@ -1112,7 +1112,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="823"/>
+        <location filename="../../attnviz/cli.py" line="824"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1143,7 +1143,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="52"/>
+        <location filename="../../attnviz/figures/compare.py" line="49"/>
         <source>Choose a model to compare with</source>
         <translation>选择一个用于比较的模型</translation>
     </message>
@@ -1179,7 +1179,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="370"/>
+        <location filename="../../attnviz/core/layout.py" line="384"/>
         <source>Click a word to fill the mask with it instead of the model's choice</source>
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
@@ -1189,12 +1189,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="935"/>
+        <location filename="../../attnviz/cli.py" line="936"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="899"/>
+        <location filename="../../attnviz/cli.py" line="900"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1214,18 +1214,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="130"/>
+        <location filename="../../attnviz/session/panels.py" line="143"/>
         <source>Compare puts two translation models side by side: the model on show is a {kind} model; open a translation model first</source>
         <translation>“比较”把两个翻译模型并排显示：当前显示的是 {kind} 模型；请先打开一个翻译模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="58"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="143"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="53"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="157"/>
         <source>Compare with</source>
         <translation>比较对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="176"/>
+        <location filename="../../attnviz/session/panels.py" line="195"/>
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
@@ -1240,8 +1240,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="194"/>
-        <location filename="../../attnviz/session/panels.py" line="105"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="195"/>
+        <location filename="../../attnviz/session/panels.py" line="118"/>
         <source>Computing the query…</source>
         <translation>正在计算查询…</translation>
     </message>
@@ -1262,7 +1262,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="839"/>
+        <location filename="../../attnviz/cli.py" line="840"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1339,7 +1339,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="847"/>
+        <location filename="../../attnviz/cli.py" line="848"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
@@ -1350,7 +1350,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/attention_kind.py" line="15"/>
-        <location filename="../../attnviz/figures/compare.py" line="33"/>
+        <location filename="../../attnviz/core/layout.py" line="230"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
@@ -1434,7 +1434,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="245"/>
+        <location filename="../../attnviz/core/layout.py" line="254"/>
         <source>decoder queries</source>
         <translation>解码器查询</translation>
     </message>
@@ -1479,7 +1479,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="199"/>
+        <location filename="../../attnviz/session/panels.py" line="218"/>
         <source>Decoding the batch…</source>
         <translation>正在批量解码…</translation>
     </message>
@@ -1501,12 +1501,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>设备 {device!r} 在本机不可用；可用的设备：{available}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="80"/>
+        <location filename="../../attnviz/figures/compare.py" line="77"/>
         <source>difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="71"/>
+        <location filename="../../attnviz/figures/compare.py" line="68"/>
         <source>Difference: {first} − {second} (red: {first} attends more)</source>
         <translation>差异：{first} − {second}（红色：{first} 关注更多）</translation>
     </message>
@@ -1559,7 +1559,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制注意力图…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="224"/>
+        <location filename="../../attnviz/session/panels.py" line="243"/>
         <source>Drawing the book figure…</source>
         <translation>正在绘制书中图表…</translation>
     </message>
@@ -1579,7 +1579,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="174"/>
+        <location filename="../../attnviz/core/query_computation.py" line="165"/>
         <source>each layer of this {kind}</source>
         <translation>此 {kind} 的每一层</translation>
     </message>
@@ -1703,7 +1703,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个已记录的步骤（不只是当前显示的一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="223"/>
+        <location filename="../../attnviz/core/stepping.py" line="244"/>
         <source>every sentence of a batch needs at least one word</source>
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
@@ -1811,7 +1811,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="52"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="47"/>
         <source>Export the three maps as one figure</source>
         <translation>将三幅热图导出为一张图</translation>
     </message>
@@ -1852,7 +1852,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="81"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="51"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="46"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
@@ -1862,7 +1862,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="936"/>
+        <location filename="../../attnviz/cli.py" line="937"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
@@ -1872,12 +1872,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="372"/>
+        <location filename="../../attnviz/core/layout.py" line="386"/>
         <source>Fill the next mask ({keys})</source>
         <translation>填下一个掩蔽（{keys}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="62"/>
+        <location filename="../../attnviz/session/panels.py" line="64"/>
         <source>Fitting…</source>
         <translation>正在拟合…</translation>
     </message>
@@ -1893,8 +1893,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="898"/>
-        <location filename="../../attnviz/cli.py" line="934"/>
+        <location filename="../../attnviz/cli.py" line="899"/>
+        <location filename="../../attnviz/cli.py" line="935"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
@@ -1920,7 +1920,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>强制目标词（参考译文或其开头）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_area.py" line="426"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="427"/>
         <source>forced</source>
         <translation>已强制</translation>
     </message>
@@ -1945,7 +1945,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="186"/>
+        <location filename="../../attnviz/session/panels.py" line="205"/>
         <source>Give two or more sentences (one per line) to decode them as one batch.</source>
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
     </message>
@@ -1966,7 +1966,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="109"/>
-        <location filename="../../attnviz/core/query_computation.py" line="174"/>
+        <location filename="../../attnviz/core/query_computation.py" line="165"/>
         <source>head</source>
         <translation>头</translation>
     </message>
@@ -2019,7 +2019,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="939"/>
+        <location filename="../../attnviz/cli.py" line="940"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
@@ -2105,12 +2105,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="848"/>
+        <location filename="../../attnviz/cli.py" line="849"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="280"/>
+        <location filename="../../attnviz/core/attention.py" line="81"/>
         <source>k_j = h_j, the encoder's output at source word j</source>
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
@@ -2125,17 +2125,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="922"/>
+        <location filename="../../attnviz/cli.py" line="923"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="923"/>
+        <location filename="../../attnviz/cli.py" line="924"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="924"/>
+        <location filename="../../attnviz/cli.py" line="925"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -2160,12 +2160,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>键的维度 d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="223"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="224"/>
         <source>key {number} &lt;b&gt;{token}&lt;/b&gt;: score {score:.3f}, weight {weight:.4f}</source>
         <translation>键 {number} &lt;b&gt;{token}&lt;/b&gt;：评分 {score:.3f}，权重 {weight:.4f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="225"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="226"/>
         <source>key {number} &lt;b&gt;{token}&lt;/b&gt;: score {score:.3f}, weight {weight:.4f} (masked)</source>
         <translation>键 {number} &lt;b&gt;{token}&lt;/b&gt;：评分 {score:.3f}，权重 {weight:.4f}（已掩蔽）</translation>
     </message>
@@ -2222,18 +2222,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>稍后</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="169"/>
+        <location filename="../../attnviz/core/query_computation.py" line="161"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="467"/>
+        <location filename="../../attnviz/core/layout.py" line="491"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="661"/>
+        <location filename="../../attnviz/cli.py" line="662"/>
         <location filename="../../attnviz/core/training_history.py" line="23"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -2257,12 +2257,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="467"/>
+        <location filename="../../attnviz/core/layout.py" line="491"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="364"/>
+        <location filename="../../attnviz/core/layout.py" line="378"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
     </message>
@@ -2272,7 +2272,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/encoder_only.py" line="145"/>
+        <location filename="../../attnviz/core/encoder_only.py" line="130"/>
         <location filename="../../attnviz/core/hf/positional.py" line="87"/>
         <location filename="../../attnviz/core/hf/positional.py" line="71"/>
         <source>learned</source>
@@ -2320,7 +2320,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="909"/>
+        <location filename="../../attnviz/cli.py" line="910"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -2355,7 +2355,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="183"/>
+        <location filename="../../attnviz/session/panels.py" line="202"/>
         <source>Load a translation model to decode a batch.</source>
         <translation>请先加载翻译模型，再进行批量解码。</translation>
     </message>
@@ -2375,7 +2375,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="144"/>
+        <location filename="../../attnviz/session/panels.py" line="162"/>
         <location filename="../../attnviz/session/session.py" line="97"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
@@ -2414,7 +2414,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="436"/>
+        <location filename="../../attnviz/core/layout.py" line="460"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -2563,7 +2563,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="81"/>
-        <location filename="../../attnviz/gui/decoding_area.py" line="336"/>
+        <location filename="../../attnviz/gui/decoding_area.py" line="337"/>
         <source>Next-token probabilities at this step</source>
         <translation>这一步下一个词元的概率</translation>
     </message>
@@ -2578,7 +2578,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="66"/>
+        <location filename="../../attnviz/figures/compare.py" line="63"/>
         <source>No difference map: the two models read the sentence differently (a different length limit)</source>
         <translation>无差异图：两个模型读取句子的方式不同（长度上限不同）</translation>
     </message>
@@ -2766,12 +2766,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="887"/>
+        <location filename="../../attnviz/cli.py" line="888"/>
         <source>one sentence with [MASK] (or the tokenizer's own mask token); without it, read stdin</source>
         <translation>一个含 [MASK]（或分词器自己的掩蔽词元）的句子；不给则读标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="877"/>
+        <location filename="../../attnviz/cli.py" line="878"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
@@ -2968,7 +2968,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="828"/>
+        <location filename="../../attnviz/cli.py" line="829"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -3014,7 +3014,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="842"/>
+        <location filename="../../attnviz/cli.py" line="843"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -3030,7 +3030,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="902"/>
+        <location filename="../../attnviz/cli.py" line="903"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -3050,7 +3050,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="943"/>
+        <location filename="../../attnviz/cli.py" line="944"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3102,8 +3102,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="262"/>
-        <location filename="../../attnviz/core/layout.py" line="367"/>
+        <location filename="../../attnviz/core/layout.py" line="271"/>
+        <location filename="../../attnviz/core/layout.py" line="381"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
@@ -3118,7 +3118,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="907"/>
+        <location filename="../../attnviz/cli.py" line="908"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -3140,7 +3140,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="372"/>
+        <location filename="../../attnviz/core/layout.py" line="386"/>
         <source>Press Step (F10) to fill the first mask</source>
         <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
@@ -3155,12 +3155,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="867"/>
+        <location filename="../../attnviz/cli.py" line="868"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="812"/>
+        <location filename="../../attnviz/cli.py" line="813"/>
         <source>print what the attention core computes, as text</source>
         <translation>以文本输出注意力核心的计算结果</translation>
     </message>
@@ -3175,32 +3175,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="260"/>
+        <location filename="../../attnviz/core/layout.py" line="269"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="267"/>
+        <location filename="../../attnviz/core/layout.py" line="276"/>
         <source>prompt self-attention</source>
         <translation>提示词自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="347"/>
+        <location filename="../../attnviz/core/layout.py" line="361"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="262"/>
+        <location filename="../../attnviz/core/layout.py" line="271"/>
         <source>Prompt | answer causal mask, step {step}</source>
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="169"/>
+        <location filename="../../attnviz/core/hf/computation.py" line="172"/>
         <source>q = RoPE_m({projection}), m = {row}: rotated by its position</source>
         <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="279"/>
+        <location filename="../../attnviz/core/attention.py" line="80"/>
         <source>q = s_{t−1}, the decoder's hidden state before this step</source>
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
@@ -3222,12 +3222,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="364"/>
+        <location filename="../../attnviz/core/layout.py" line="378"/>
         <source>queries (positions)</source>
         <translation>查询（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="260"/>
+        <location filename="../../attnviz/core/layout.py" line="269"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
     </message>
@@ -3279,12 +3279,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="264"/>
+        <location filename="../../attnviz/core/layout.py" line="273"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="157"/>
+        <location filename="../../attnviz/core/query_computation.py" line="149"/>
         <source>query_tokens must start with {first} (as DecodeStep.query_tokens does), got {tokens}</source>
         <translation>query_tokens 必须以 {first} 开头（与 DecodeStep.query_tokens 一样），实际为 {tokens}</translation>
     </message>
@@ -3339,7 +3339,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="933"/>
+        <location filename="../../attnviz/cli.py" line="934"/>
         <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
@@ -3354,13 +3354,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="826"/>
+        <location filename="../../attnviz/cli.py" line="827"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="906"/>
-        <location filename="../../attnviz/cli.py" line="945"/>
+        <location filename="../../attnviz/cli.py" line="907"/>
+        <location filename="../../attnviz/cli.py" line="946"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
     </message>
@@ -3436,7 +3436,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="435"/>
+        <location filename="../../attnviz/core/layout.py" line="459"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -3481,7 +3481,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩小文字(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="194"/>
+        <location filename="../../attnviz/core/hf/computation.py" line="197"/>
         <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
@@ -3559,7 +3559,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="881"/>
+        <location filename="../../attnviz/cli.py" line="882"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -3599,7 +3599,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="810"/>
+        <location filename="../../attnviz/cli.py" line="811"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
@@ -3614,17 +3614,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="832"/>
+        <location filename="../../attnviz/cli.py" line="833"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="362"/>
+        <location filename="../../attnviz/core/layout.py" line="409"/>
+        <location filename="../../attnviz/core/layout.py" line="376"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="268"/>
+        <location filename="../../attnviz/core/layout.py" line="277"/>
         <source>self-attention (prompt + answer)</source>
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
@@ -3650,7 +3651,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="846"/>
+        <location filename="../../attnviz/cli.py" line="847"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -3806,7 +3807,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>排序 — 一个置换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="242"/>
+        <location filename="../../attnviz/core/layout.py" line="251"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
         <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
@@ -3821,38 +3822,38 @@ Install them with:  sudo apt-get install {packages}
         <translation>源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="245"/>
+        <location filename="../../attnviz/core/layout.py" line="254"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="268"/>
+        <location filename="../../attnviz/core/layout.py" line="277"/>
         <source>source view</source>
         <translation>源视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="40"/>
+        <location filename="../../attnviz/core/layout.py" line="338"/>
         <source>source view (renormalised over the English)</source>
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="261"/>
+        <location filename="../../attnviz/core/layout.py" line="270"/>
         <source>source view after layers 1–{n}</source>
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="345"/>
+        <location filename="../../attnviz/core/layout.py" line="359"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="284"/>
+        <location filename="../../attnviz/core/layout.py" line="293"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="151"/>
+        <location filename="../../attnviz/core/query_computation.py" line="139"/>
         <source>source_valid_len must be from 1 to {count}, got {given}</source>
         <translation>source_valid_len 必须在 1 到 {count} 之间，实际为 {given}</translation>
     </message>
@@ -3890,7 +3891,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>从第一步到结束自动逐步解码（空格键）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="48"/>
+        <location filename="../../attnviz/figures/compare.py" line="45"/>
         <source>Step the decoder to compare the models' attention</source>
         <translation>单步解码以比较两个模型的注意力</translation>
     </message>
@@ -3905,7 +3906,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码以查看当前查询的评分。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/computation.py" line="190"/>
+        <location filename="../../attnviz/gui/panels/computation.py" line="191"/>
         <source>Step the decoder: its queries appear one per step.</source>
         <translation>单步解码：每一步出现一个查询。</translation>
     </message>
@@ -3963,7 +3964,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="836"/>
+        <location filename="../../attnviz/cli.py" line="837"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -3978,7 +3979,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="834"/>
+        <location filename="../../attnviz/cli.py" line="835"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
@@ -4111,17 +4112,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="914"/>
+        <location filename="../../attnviz/cli.py" line="915"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="168"/>
+        <location filename="../../attnviz/core/query_computation.py" line="160"/>
         <source>the decoder of this {kind}</source>
         <translation>此 {kind} 的解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="180"/>
+        <location filename="../../attnviz/core/query_computation.py" line="171"/>
         <source>the decoding so far ({tokens})</source>
         <translation>目前的解码（{tokens}）</translation>
     </message>
@@ -4186,7 +4187,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="930"/>
+        <location filename="../../attnviz/cli.py" line="931"/>
         <source>the folder to write (must not exist)</source>
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
@@ -4221,7 +4222,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="367"/>
+        <location filename="../../attnviz/core/layout.py" line="381"/>
         <source>the layers of this {kind}</source>
         <translation>此 {kind} 的各层</translation>
     </message>
@@ -4231,7 +4232,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="365"/>
+        <location filename="../../attnviz/core/layout.py" line="379"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
@@ -4241,13 +4242,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法构建模型：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="105"/>
-        <location filename="../../attnviz/core/hf/encoder.py" line="190"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="106"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="202"/>
         <source>the model cannot fill in {word!r}: its vocabulary has no such word</source>
         <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="135"/>
+        <location filename="../../attnviz/core/stepping.py" line="172"/>
         <source>the model cannot say {token!r}: its target vocabulary has no such token</source>
         <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
     </message>
@@ -4257,7 +4258,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="50"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="45"/>
         <source>The model to compare with the loaded one, on the same sentence</source>
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
@@ -4329,7 +4330,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="263"/>
+        <location filename="../../attnviz/core/layout.py" line="272"/>
         <source>the prompt of this {kind}</source>
         <translation>此 {kind} 的提示词</translation>
     </message>
@@ -4344,22 +4345,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="128"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="140"/>
         <source>The sentence is {count} tokens long with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这个句子长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="84"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="85"/>
         <source>The sentence is {count} tokens long with {cls} and {sep}; this model reads at most {most}.</source>
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="895"/>
+        <location filename="../../attnviz/cli.py" line="896"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="368"/>
+        <location filename="../../attnviz/core/layout.py" line="382"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
     </message>
@@ -4404,7 +4405,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="177"/>
+        <location filename="../../attnviz/core/query_computation.py" line="168"/>
         <source>the source ({tokens})</source>
         <translation>源（{tokens}）</translation>
     </message>
@@ -4419,12 +4420,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="118"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="130"/>
         <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="884"/>
+        <location filename="../../attnviz/cli.py" line="885"/>
         <source>the top-5 words for the first [MASK] of --text, or of each stdin line</source>
         <translation>--text 或标准输入每一行中第一个 [MASK] 的前 5 个词</translation>
     </message>
@@ -4454,7 +4455,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 架构</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="130"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="142"/>
         <source>The two sentences are {count} tokens long together with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -4486,12 +4487,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法开始写入 {kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="144"/>
+        <location filename="../../attnviz/core/query_computation.py" line="132"/>
         <source>the {model} model has no {kind} (it has: {has})</source>
         <translation>{model} 模型没有{kind}（它有：{has}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="215"/>
+        <location filename="../../attnviz/session/panels.py" line="234"/>
         <source>there is no book figure {key!r}</source>
         <translation>没有书中图表 {key!r}</translation>
     </message>
@@ -4501,12 +4502,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话文件 {name} 不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="148"/>
+        <location filename="../../attnviz/core/query_computation.py" line="136"/>
         <source>there is no source: source_tokens is empty</source>
         <translation>没有源：source_tokens 为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="173"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="174"/>
         <source>There is no {mask} left to fill: write {mask} in place of a word to see what the model guesses there.</source>
         <translation>已没有要填的 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么。</translation>
     </message>
@@ -4557,7 +4558,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="156"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="157"/>
         <source>there is nothing to read: the sentence is empty</source>
         <translation>没有可读的内容：句子是空的</translation>
     </message>
@@ -4567,7 +4568,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="68"/>
+        <location filename="../../attnviz/core/stepping.py" line="105"/>
         <source>there is nothing to translate: the sentence is empty</source>
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
@@ -4594,14 +4595,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="403"/>
-        <location filename="../../attnviz/core/layout.py" line="409"/>
-        <location filename="../../attnviz/core/layout.py" line="301"/>
+        <location filename="../../attnviz/core/layout.py" line="427"/>
+        <location filename="../../attnviz/core/layout.py" line="433"/>
+        <location filename="../../attnviz/core/layout.py" line="310"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="504"/>
+        <location filename="../../attnviz/core/layout.py" line="528"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
@@ -4636,7 +4637,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="436"/>
+        <location filename="../../attnviz/core/layout.py" line="460"/>
         <source>tokens</source>
         <translation>词元</translation>
     </message>
@@ -4652,7 +4653,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="820"/>
+        <location filename="../../attnviz/cli.py" line="821"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -4667,7 +4668,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="852"/>
+        <location filename="../../attnviz/cli.py" line="853"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"); mlm: an encoder-only model on the masked words of --data's English</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
     </message>
@@ -4821,7 +4822,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已安装的是 transformers {version}，而 attnviz 只在 transformers {tested} 上测试过：此版本不支持打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="866"/>
+        <location filename="../../attnviz/cli.py" line="867"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
@@ -4844,12 +4845,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="879"/>
+        <location filename="../../attnviz/cli.py" line="880"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="822"/>
+        <location filename="../../attnviz/cli.py" line="823"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
     </message>
@@ -5080,22 +5081,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="369"/>
+        <location filename="../../attnviz/core/layout.py" line="383"/>
         <source>Words for the mask at this step</source>
         <translation>这一步掩蔽处的候选词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="371"/>
+        <location filename="../../attnviz/core/layout.py" line="385"/>
         <source>Words for the masks, first mask first…</source>
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="892"/>
+        <location filename="../../attnviz/cli.py" line="893"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="912"/>
+        <location filename="../../attnviz/cli.py" line="913"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -5105,7 +5106,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="927"/>
+        <location filename="../../attnviz/cli.py" line="928"/>
         <source>write the Transformer as a Hugging Face (Marian) model folder</source>
         <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
     </message>
@@ -5127,17 +5128,17 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="551"/>
         <location filename="../../attnviz/cli.py" line="620"/>
-        <location filename="../../attnviz/cli.py" line="683"/>
+        <location filename="../../attnviz/cli.py" line="684"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="804"/>
+        <location filename="../../attnviz/cli.py" line="805"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="771"/>
+        <location filename="../../attnviz/cli.py" line="772"/>
         <source>wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: MarianMTModel.from_pretrained; attnviz --checkpoint {out})</source>
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
@@ -5212,7 +5213,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="712"/>
+        <location filename="../../attnviz/cli.py" line="713"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
@@ -5251,7 +5252,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="727"/>
+        <location filename="../../attnviz/cli.py" line="728"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -5282,7 +5283,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="467"/>
-        <location filename="../../attnviz/cli.py" line="675"/>
+        <location filename="../../attnviz/cli.py" line="676"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -5343,13 +5344,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="218"/>
-        <location filename="../../attnviz/core/stepping.py" line="39"/>
+        <location filename="../../attnviz/core/stepping.py" line="239"/>
+        <location filename="../../attnviz/core/stepping.py" line="76"/>
         <source>{kind} is not a translation model</source>
         <translation>{kind} 不是翻译模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="139"/>
+        <location filename="../../attnviz/core/query_computation.py" line="127"/>
+        <location filename="../../attnviz/core/query_computation.py" line="143"/>
         <source>{kind} is not a translation model: it has no attention queries to show</source>
         <translation>{kind} 不是翻译模型：没有可显示的注意力查询</translation>
     </message>
@@ -5414,22 +5416,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{minutes:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="79"/>
+        <location filename="../../attnviz/figures/compare.py" line="76"/>
         <source>{model} (source view, renormalised)</source>
         <translation>{model}（源视图，重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="103"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="117"/>
         <source>{model} by itself: {translation}</source>
         <translation>{model} 单独翻译：{translation}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="61"/>
+        <location filename="../../attnviz/figures/compare.py" line="58"/>
         <source>{model} followed the final translation: the hypothesis on show at this search step is not the start of the final translation</source>
         <translation>{model} 沿用了最终译文：此搜索步显示的候选序列不是最终译文的开头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="56"/>
+        <location filename="../../attnviz/figures/compare.py" line="53"/>
         <source>{model} stops at {words} words (its length limit)</source>
         <translation>{model} 在 {words} 个词处停止（其长度上限）</translation>
     </message>
@@ -5444,7 +5446,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="59"/>
+        <location filename="../../attnviz/figures/compare.py" line="56"/>
         <source>{model}: decoding…</source>
         <translation>{model}：正在解码…</translation>
     </message>
@@ -5479,7 +5481,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="213"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="225"/>
         <source>{name} holds the bare {model} without a masked-language-model head: attnviz shows its attention, but it cannot fill a mask (open a {masked} folder for that)</source>
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
     </message>
@@ -5489,12 +5491,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是文件夹，不是会话文件</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/panels.py" line="147"/>
+        <source>{name} is a {kind} model and the model on show a {shown} model: Compare puts two models that translate, or two that fill masks, side by side</source>
+        <translation>{name} 是 {kind} 模型，而当前显示的是 {shown} 模型：“比较”只把两个翻译模型，或两个填充掩蔽词元的模型并排放在一起</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/convert.py" line="142"/>
         <source>{name} is a {kind} model: only attnviz's Transformer converts to a Hugging Face (Marian) folder</source>
         <translation>{name} 是 {kind} 模型：只有 attnviz 的 Transformer 能转换为 Hugging Face（Marian）文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="127"/>
+        <location filename="../../attnviz/session/panels.py" line="140"/>
         <source>{name} is a {kind} model: only translation models compare</source>
         <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
     </message>
@@ -5550,7 +5557,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="135"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="147"/>
         <source>{name} reads one sentence at a time (it has no segment embedding for a second): leave out {sep}</source>
         <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
     </message>
@@ -5600,7 +5607,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：未知的导出格式 {format!r}；请从 {formats} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="36"/>
+        <location filename="../../attnviz/figures/compare.py" line="32"/>
         <source>{name}: {what}, last layer, heads averaged</source>
         <translation>{name}：{what}，最后一层，各头平均</translation>
     </message>
@@ -5625,7 +5632,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="706"/>
+        <location filename="../../attnviz/cli.py" line="707"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -5645,12 +5652,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="648"/>
+        <location filename="../../attnviz/cli.py" line="649"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="646"/>
+        <location filename="../../attnviz/cli.py" line="647"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -6301,12 +6308,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="740"/>
+        <location filename="../../attnviz/cli.py" line="741"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="82"/>
+        <location filename="../../attnviz/figures/compare.py" line="79"/>
         <source>{title} (last layer, heads averaged; red: {model} attends more)</source>
         <translation>{title}（最后一层，各头平均；红色：{model} 关注更多）</translation>
     </message>
@@ -6316,7 +6323,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{title}：由 q、k 和掩码重新计算的权重；与模型自身权重的最大差异为 {difference:.1e}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="105"/>
+        <location filename="../../attnviz/core/query_computation.py" line="89"/>
         <source>{what} {value} is out of range: {where} has {count} (0 to {last})</source>
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
@@ -6395,28 +6402,28 @@ Open the session with that checkpoint?</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="250"/>
+        <location filename="../../attnviz/core/query_computation.py" line="237"/>
         <source>α = softmax(s) over visible keys</source>
         <translation>α = softmax(s)，在可见的键上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="200"/>
-        <location filename="../../attnviz/core/query_computation.py" line="246"/>
+        <location filename="../../attnviz/core/hf/computation.py" line="203"/>
+        <location filename="../../attnviz/core/query_computation.py" line="233"/>
         <source>α = softmax(s) over visible keys (causal mask: j ≤ {row})</source>
         <translation>α = softmax(s)，在可见的键上（因果掩蔽，自回归：j ≤ {row}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="197"/>
+        <location filename="../../attnviz/core/hf/computation.py" line="200"/>
         <source>α = softmax(s) over visible keys (causal mask: j ≤ {row}; the source view is keys 1–{prompt})</source>
         <translation>α = softmax(s)，在可见的键上（因果掩蔽，自回归：j ≤ {row}；源视图为键 1–{prompt}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="202"/>
+        <location filename="../../attnviz/core/hf/computation.py" line="205"/>
         <source>α = softmax(s) over visible keys (every source token)</source>
         <translation>α = softmax(s)，在可见的键上（全部源词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="249"/>
+        <location filename="../../attnviz/core/query_computation.py" line="236"/>
         <source>α = softmax(s) over visible keys (padding mask: j &lt; {length})</source>
         <translation>α = softmax(s)，在可见的键上（填充掩码：j &lt; {length}）</translation>
     </message>

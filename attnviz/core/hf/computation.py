@@ -118,13 +118,14 @@ def _heads(module: Any, head: int, projection: Projection) -> _Heads:
 
 def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequence[str],
                      query_tokens: Sequence[str], kind: AttentionKind, asked: AttentionKind, layer: int, head: int,
-                     query_index: int, device: torch.device) -> QueryComputation:
+                     query_index: int, device: torch.device,
+                     source_segments: Sequence[int] | None = None) -> QueryComputation:
     """The computation of one query of one head of a Hugging Face model (see the module docstring).
 
     source_ids: the S ids the model read (the tokenizer's own); query_tokens: the decoder inputs so far (an
     encoder–decoder's decoder start first; a decoder-only model's prompt's last token first). kind: the
     attention computed (a decoder-only model's source view is its self-attention: ``asked`` is what the
-    user asked for and is what the result says)."""
+    user asked for and is what the result says). source_segments: an encoder-only model's token type ids."""
     model = loaded.model
     layout = loaded.layout
     record: Architecture = model.architecture
@@ -133,10 +134,12 @@ def compute_hf_query(loaded: Any, source_ids: Sequence[int], source_tokens: Sequ
     fused = record.projection.style == "fused"
     model.to(device).eval()
     src = torch.tensor([list(source_ids)], dtype=torch.long, device=device)
-    target = loaded.tgt_vocab.ids(query_tokens)
+    target = loaded.tgt_vocab.ids(query_tokens) if query_tokens and kind is not AttentionKind.ENCODER_SELF else []
     steps = 0 if kind is AttentionKind.ENCODER_SELF else len(query_tokens)
     with torch.inference_mode(), _hooked(module, record.position_kind == "rotary") as inputs, recording() as calls:
-        state, _ = model.start(src, torch.tensor([len(source_ids)], device=device))
+        segments = {} if source_segments is None else {  # (only an encoder-only model reads segments)
+            "segments": torch.tensor([list(source_segments)], dtype=torch.long, device=device)}
+        state, _ = model.start(src, torch.tensor([len(source_ids)], device=device), **segments)
         for t in range(steps):
             _, state, _ = model.step(torch.tensor([target[t]], device=device), state)
     own = [c for c in calls if c.module is module]

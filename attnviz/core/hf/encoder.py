@@ -22,6 +22,7 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.checkpoint import LoadedModel
+from attnviz.core.decoder import EncoderAttention
 from attnviz.core.fill_mask import MASK, SEP, FillMaskSession, Prediction, ReadSentence
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
 from attnviz.core.hf.folder import Architecture, architecture_of
@@ -84,6 +85,17 @@ class HFEncoder(nn.Module):
         scores = torch.stack([c.scores for c in layers], dim=1)
         logits = out.logits[:, position].float() if self.has_head else None
         return Reading(weights, scores, logits)
+
+
+    def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False,
+              segments: Tensor | None = None) -> tuple[None, EncoderAttention | None]:
+        """The one pass a translator's ``start`` makes, for the Computation view: src (1, S) whole-sentence ids,
+        segments (1, S) token type ids (None: the tokenizer makes none) -> (no state, every layer's attention)."""
+        if int(src_valid_lens.min()) < src.shape[1]:
+            raise ValueError("an encoder-only folder's sentence is read whole, without padding")
+        types = segments if self.segment_count > 1 else None  # (RoBERTa's one type, DistilBERT's none: not read)
+        reading = self.read(src, types, 0)
+        return None, EncoderAttention(reading.weights, reading.scores) if need_attention else None
 
 
 def _written(*forms: str | None) -> re.Pattern[str]:

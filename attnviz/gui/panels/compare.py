@@ -40,13 +40,8 @@ class ComparePanel(QtWidgets.QWidget):
         self.session = session
         self.state = SessionState()
         self.model_box = QtWidgets.QComboBox()
-        self.model_box.addItem(tr(NONE), "")
-        for path in shipped_models():
-            kind = KINDS.get(checkpoint_kind(path))
-            if kind is not None and kind.sequence_layout.offers(Capability.DECODER):  # (those that translate)
-                self.model_box.addItem(path.stem, str(path))
-        self.model_box.addItem(tr(OTHER), OTHER)
-        self.model_box.addItem(tr(OTHER_HF), OTHER_HF)
+        self._translating: bool | None = None  # the models listed translate (True) or fill masks (False)
+        self._list_models(translating=True)
         self.model_box.setToolTip(tr("The model to compare with the loaded one, on the same sentence"))
         self.export_button = QtWidgets.QPushButton(tr("Export…"))
         self.export_button.setToolTip(tr("Export the three maps as one figure"))
@@ -71,8 +66,27 @@ class ComparePanel(QtWidgets.QWidget):
         self.model_box.activated.connect(self._on_model_chosen)
         self.export_button.clicked.connect(lambda: self.export_requested.emit())
 
+    def _list_models(self, translating: bool) -> None:
+        """Offer the shipped models that compare with the one on show: those that translate, or those that fill
+        masks (``translating`` False), then the two "Other …" entries."""
+        self._translating = translating
+        self.model_box.blockSignals(True)
+        self.model_box.clear()
+        self.model_box.addItem(tr(NONE), "")
+        for path in shipped_models():
+            kind = KINDS.get(checkpoint_kind(path))
+            if kind is not None and kind.sequence_layout.offers(Capability.STEPS) \
+                    and kind.sequence_layout.offers(Capability.DECODER) == translating:
+                self.model_box.addItem(path.stem, str(path))
+        self.model_box.addItem(tr(OTHER), OTHER)
+        self.model_box.addItem(tr(OTHER_HF), OTHER_HF)
+        self.model_box.blockSignals(False)
+
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         self.state = new
+        if new.model is not None and new.model.offers(Capability.DECODER) != self._translating:
+            self._list_models(new.model.offers(Capability.DECODER))
+            self._choose(new.compared_with)
         if changed(old, new, "compared_with") or (not new.busy and not self._showing(new.compared_with)):
             self._choose(new.compared_with)  # (once idle: a refused choice goes back to what is compared)
         if changed(old, new, "shown_source", "steps") and new.compared_with:

@@ -170,15 +170,16 @@ class ComputationPanel(QtWidgets.QWidget):
         chosen = self._kind()
         stack = None
         if source is not None and chosen is AttentionKind.ENCODER_SELF:
-            stack = source.encoder_weights
+            stack = layout.stack(chosen, source, step).values  # (an encoder-only model's: the step's sentence)
         elif step is not None:
             stack = step.self_weights if chosen is AttentionKind.DECODER_SELF else step.cross_weights
         layers, heads, queries = stack.shape[:3] if stack is not None else (1, 1, 1)
         for box, count in ((self.layer_box, layers), (self.head_box, heads), (self.query_box, queries)):
             if box.maximum() != max(1, count):  # (setting the same range still re-lays out the box)
                 box.setRange(1, max(1, count))
-        if self.follow.isChecked() and chosen is not AttentionKind.ENCODER_SELF:
-            self.query_box.setValue(self.query_box.maximum())
+        followed = None if chosen is None else layout.current_row(chosen, queries, step)
+        if self.follow.isChecked() and followed is not None:  # (the newest query; a mask's row)
+            self.query_box.setValue(followed + 1)
         for control in controls:
             control.blockSignals(False)
 
