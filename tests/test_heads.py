@@ -12,7 +12,7 @@ import torch
 
 from attnviz.core.attention import AdditiveAttention, MultiHeadAttention
 from attnviz.core.attention_kind import AttentionKind
-from attnviz.core.heads import HeadGates, HeadMask, HeadMaskError, compute_atlas, corpus_of, head_layout
+from attnviz.core.heads import HeadGates, HeadMask, HeadMaskError, compute_atlas, head_layout
 from attnviz.core.heads.corpus import plan_batches, shard
 from attnviz.core.heads.gates import masked_heads
 from attnviz.core.heads.mask import Head, HeadLayout, KindShape
@@ -209,7 +209,7 @@ def test_progress_returning_false_cancels(tiny_models: dict) -> None:
 
 def test_bleu_statistics_of_parts_add_up_to_the_corpus_bleu() -> None:
     rng = random.Random(3)
-    words = "le chat est sur la table un chien dort ici".split()
+    words = ["le", "chat", "est", "sur", "la", "table", "un", "chien", "dort", "ici"]
     hyps = [" ".join(rng.choices(words, k=rng.randint(1, 8))) for _ in range(40)]
     refs = [[" ".join(rng.choices(words, k=rng.randint(2, 8))) for _ in range(rng.randint(1, 3))] for _ in hyps]
     whole = corpus_bleu(hyps, refs)

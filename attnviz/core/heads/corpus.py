@@ -66,14 +66,15 @@ def read_corpus(path: str | Path, limit: int | None = None) -> Corpus:
             if with_reference is None:
                 with_reference, first_line = int(has_reference), number
             elif has_reference != bool(with_reference):
-                raise CorpusError(tr("{path}: line {line} {has} a reference but line {first} {had}: give every line "
-                                     "a reference (source<TAB>reference) or none").format(
-                    path=path, line=number, first=first_line, has=tr("has") if has_reference else tr("has no"),
-                    had=tr("has one") if with_reference else tr("has none")))
+                template = tr("{path}: line {line} has a reference but line {first} has none: give every line a "
+                              "reference (source<TAB>reference) or none") if has_reference else tr(
+                    "{path}: line {line} has no reference but line {first} has one: give every line a reference "
+                    "(source<TAB>reference) or none")
+                raise CorpusError(template.format(path=path, line=number, first=first_line))
             reference = " ".join(tokenize(preprocess(fields[1]))) if has_reference else ""
             if not source or (has_reference and not reference):
-                raise CorpusError(tr("{path}: line {line} has an empty {side}").format(
-                    path=path, line=number, side=tr("source") if not source else tr("reference")))
+                raise CorpusError((tr("{path}: line {line} has an empty source") if not source else
+                                   tr("{path}: line {line} has an empty reference")).format(path=path, line=number))
             if source not in grouped:
                 if limit is not None and len(grouped) >= limit:
                     continue
