@@ -28,6 +28,8 @@ EXIT_INTERNAL = 1
 DEFAULT_BEAM = 4  # translate and eval: beam search scores about 1.5 BLEU above greedy (models/MODELS.md)
 THREADS_HELP = N_("CPU threads for torch (default 1: steady speed on a busy machine)")
 INPUT_BATCH = 256  # translate: stdin lines decoded together at most
+MASK_HEADS_HELP = N_("switch heads off: kind:layer.head, comma-separated, counted from 1, e.g. cross:2.1,enc:1.3 "
+                     "(kinds: enc, dec, cross)")
 
 
 class CliError(Exception):
@@ -364,10 +366,13 @@ def _decoded_line(line: bytes, number: int) -> str:
 
 def _cmd_translate(args: argparse.Namespace) -> int:
     """Translate --text, or every stdin line; exactly one output line per input line."""
+    from attnviz.cli_heads import head_mask_of
     from attnviz.core.decoding import translate
+    from attnviz.core.heads import masked_heads
     from attnviz.core.text import source_words
 
     loaded, device = _translation_model(args)
+    mask = head_mask_of(loaded, args.mask_heads)
     max_len = loaded.config.max_src_len
     batches = [[args.text]] if args.text is not None else _input_batches(sys.stdin, INPUT_BATCH)
     number = 0
@@ -376,7 +381,9 @@ def _cmd_translate(args: argparse.Namespace) -> int:
         for offset, source in enumerate(sources, number + 1):
             _warn_about(source, max_len, offset if args.text is None else None)
         number += len(lines)
-        outputs = translate(loaded.model, sources, loaded.src_vocab, loaded.tgt_vocab, device, beam_size=args.beam)
+        with masked_heads(loaded.model, mask, device):
+            outputs = translate(loaded.model, sources, loaded.src_vocab, loaded.tgt_vocab, device,
+                                beam_size=args.beam)
         sys.stdout.write("".join(loaded.tgt_vocab.text_of(words) + "\n" for words in outputs))
         sys.stdout.flush()
     return 0
@@ -514,18 +521,23 @@ def _cmd_export(args: argparse.Namespace) -> int:
         raise CliError(tr("--text is empty: give the sentence whose attention to export"))
     if not 1 <= args.beam <= MAX_BEAM:
         raise CliError(tr("--beam must be from 1 to {most}, got {beam}").format(most=MAX_BEAM, beam=args.beam))
-    session = loaded.model_kind.stepping_cls(loaded, device, beam_size=args.beam)  # (translating, filling masks)
-    source = session.encode(args.text)
-    _warn_about(source, session.max_src_len)
-    if saved is not None and saved.plan:  # the saved steps, with the tokens the user forced
-        from attnviz.session_file import replay
+    from attnviz.cli_heads import head_mask_of
+    from attnviz.core.heads import masked_heads
 
-        shown_step = replay(saved, session)
-        steps = session.steps
-        if wanted == -1 and shown_step >= 0:
-            wanted = shown_step + 1
-    else:
-        steps = session.run()
+    mask = head_mask_of(loaded, args.mask_heads) if args.mask_heads is not None else None
+    session = loaded.model_kind.stepping_cls(loaded, device, beam_size=args.beam)  # (translating, filling masks)
+    with masked_heads(loaded.model, mask) if mask else contextlib.nullcontext():
+        source = session.encode(args.text)
+        _warn_about(source, session.max_src_len)
+        if saved is not None and saved.plan:  # the saved steps, with the tokens the user forced
+            from attnviz.session_file import replay
+
+            shown_step = replay(saved, session)
+            steps = session.steps
+            if wanted == -1 and shown_step >= 0:
+                wanted = shown_step + 1
+        else:
+            steps = session.run()
     if args.flipbook:
         return _export_flipbook(args, source, steps)
     if not steps:  # (a sentence with no mask to fill: its encoding alone)
@@ -541,9 +553,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
         chosen = [steps[wanted - 1]]
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
     name = Path(args.checkpoint).stem
+    if mask:
+        name = tr("{model} (heads off: {heads})").format(model=name, heads=mask)
     view = AttentionView(scores=args.scores, show_masked=not args.blank_masked)
     figures = attention_figures(source, chosen, view, name)
     sidecar = attention_sidecar(source, chosen, view, name, loaded.kind, str(args.checkpoint), str(device))
+    if mask:
+        sidecar["masked_heads"] = str(mask)
     if saved is not None:
         sidecar["session"] = str(args.session)
         sidecar["forced_tokens"] = [token for token in saved.plan if token is not None]
@@ -686,7 +702,7 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
 
 
 TRAINING_CONFLICTS = ("text", "session", "step", "flipbook", "kind", "layer", "head", "all_heads", "kernel",
-                      "bandwidth", "query", "scores", "blank_masked")
+                      "bandwidth", "query", "scores", "blank_masked", "mask_heads")
 
 
 def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
@@ -876,6 +892,7 @@ def build_parser() -> argparse.ArgumentParser:
                              beam=DEFAULT_BEAM))
         if name == "translate":
             cmd.add_argument("--text", help=tr("one sentence; without it, read stdin"))
+            cmd.add_argument("--mask-heads", metavar="HEADS", help=tr(MASK_HEADS_HELP))
         else:
             cmd.add_argument("--data", required=True, help=tr("TSV of english<TAB>french pairs"))
             cmd.add_argument("--heldout", action="store_true",
@@ -920,6 +937,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--head", type=int, help=tr("--flipbook: 1-based head (default 1)"))
     export.add_argument("--all-heads", action="store_true",
                         help=tr("--flipbook: every layer and head, small multiples"))
+    export.add_argument("--mask-heads", metavar="HEADS", help=tr(MASK_HEADS_HELP))
     export.add_argument("--kernel", help=tr("kernel regression: gaussian, boxcar, epanechnikov or constant"))
     export.add_argument("--bandwidth", type=float, help=tr("kernel regression: the bandwidth h"))
     export.add_argument("--query", type=float, help=tr("kernel regression: the query x (default 2.5)"))
@@ -945,10 +963,13 @@ def build_parser() -> argparse.ArgumentParser:
     figures.add_argument("--threads", type=int, help=tr(THREADS_HELP))
     figures.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
     figures.set_defaults(run=_cmd_figures)
+    from attnviz.cli_heads import add_heads_parser
+
+    add_heads_parser(sub)
     return parser
 
 
-COMMANDS = ("demo", "train", "translate", "fill-mask", "eval", "export", "figures", "to-hf")
+COMMANDS = ("demo", "train", "translate", "fill-mask", "eval", "export", "figures", "to-hf", "heads")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -24,6 +24,7 @@ from attnviz.i18n import tr
 
 Scoring = Literal["dot", "additive"]
 Sink = Callable[[str, Tensor], None]  # ("queries" | "keys" | "values", one call's input (1, n, D))
+GateSource = Callable[[], "Tensor | None"]  # a head gate ξ at call time: (H,) or (B, H); None: no gate (core/heads)
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,18 @@ class RecurrentQuery(nn.Module):
             for name, tensor in zip(("queries", "keys", "values"), args[:3], strict=True):
                 sink(name, tensor)
         return [self.register_forward_pre_hook(hook)]
+
+    def gate_heads(self, gate: GateSource) -> list[RemovableHandle]:
+        """A hook multiplying the one head's output (the context vector) by ``gate()`` ((1,) or (B, 1)): a gate
+        of 0 switches the attention off, the decoder then reads a zero context (core/heads)."""
+        def hook(_module: nn.Module, _args: tuple[Any, ...], attended: Attended) -> Attended | None:
+            g = gate()
+            if g is None:
+                return None
+            g = g.to(attended.output.dtype)
+            scale = g.reshape(-1, 1, 1) if g.dim() == 2 else g  # (B, 1, 1) or (1,), against output (B, Q, D)
+            return Attended(attended.output * scale, attended.weights, attended.scores)
+        return [self.register_forward_hook(hook)]
 
     @staticmethod
     def inputs_of(keys: list[Tensor], values: list[Tensor], query_index: int) -> tuple[Tensor, Tensor]:
@@ -242,6 +255,19 @@ class MultiHeadAttention(nn.Module):
     @property
     def heads(self) -> int:
         return self.num_heads
+
+    def gate_heads(self, gate: GateSource) -> list[RemovableHandle]:
+        """A hook multiplying head h's output by ``gate()[..., h]`` ((H,) or (B, H)) before W_o: the gate ξ_h of
+        Michel et al. 2019; 0 switches the head off (core/heads)."""
+        def hook(_module: nn.Module, args: tuple[Any, ...]) -> tuple[Tensor] | None:
+            g = gate()
+            if g is None:
+                return None
+            x = args[0]  # (B, Q, H·Dh): the heads side by side
+            heads = x.unflatten(-1, (self.num_heads, self.head_dim))  # (B, Q, H, Dh)
+            g = g.to(x.dtype) if g.dim() == 1 else g.to(x.dtype)[:, None, :]  # (H,) or (B, 1, H)
+            return ((heads * g[..., None]).flatten(-2),)
+        return [self.W_o.register_forward_pre_hook(hook)]
 
     def record_inputs(self, sink: Sink) -> list[RemovableHandle]:
         """Hooks passing the inputs of W_q, W_k and W_v to ``sink`` (a decoder calls ``attend`` and

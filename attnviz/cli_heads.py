@@ -1,0 +1,183 @@
+"""``attnviz heads``: the head atlas of a translation model over a corpus (statistics, importance, pruning curve),
+and ``--mask-heads`` for ``translate`` and ``export``. Runs alone or as every process of a ``torchrun`` job
+(process r decodes its share; the sums are added across processes; rank 0 writes the files).
+
+The files appear in --out only when all of them are whole (:func:`attnviz.render.figure_files.export_batch`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from attnviz.core.layout import Capability
+from attnviz.core.limits import MAX_BEAM
+from attnviz.i18n import tr
+from attnviz.paths import DEFAULT_CHECKPOINT
+
+MAX_SEEDS = 20
+DEFAULT_SEEDS = 3
+HEADS_FORMATS = "png,svg,pdf"
+
+
+def add_heads_parser(sub: Any) -> None:
+    """The ``heads`` command's options."""
+    heads = sub.add_parser("heads", help=tr("statistics, importance and pruning of every attention head over a "
+                                            "corpus (also under torchrun)"))
+    heads.add_argument("--checkpoint", default=str(DEFAULT_CHECKPOINT),
+                       help=tr("a translation checkpoint (.safetensors; default: the shipped Transformer)"))
+    heads.add_argument("--data", required=True, help=tr("one source sentence a line, or source<TAB>reference lines "
+                                                        "(references give the pruning curve)"))
+    heads.add_argument("--out", required=True, type=Path, help=tr("folder to write into (created if missing)"))
+    heads.add_argument("--beam", type=int, default=1, help=tr("beam size (default 1: greedy)"))
+    heads.add_argument("--seeds", type=int, default=DEFAULT_SEEDS,
+                       help=tr("random pruning orders averaged (default {seeds})").format(seeds=DEFAULT_SEEDS))
+    heads.add_argument("--limit", type=int, metavar="N", help=tr("use the first N distinct source sentences"))
+    heads.add_argument("--no-pruning", action="store_true", help=tr("skip the pruning curve (the slow part)"))
+    heads.add_argument("--format", default=HEADS_FORMATS,
+                       help=tr("figure formats, comma-separated: png, svg, pdf, csv (default {formats})").format(
+                           formats=HEADS_FORMATS))
+    heads.add_argument("--scale", type=float, default=2.0, help=tr("PNG scale factor (default 2)"))
+    heads.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps (under torchrun on "
+                                                           "CUDA: each process its LOCAL_RANK's GPU)"))
+    heads.add_argument("--threads", type=int, default=1, help=tr("CPU threads for torch per process (default 1)"))
+    heads.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
+    heads.set_defaults(run=run_heads)
+
+
+def _csv(rows: list[dict[str, Any]]) -> bytes:
+    out = io.StringIO()
+    names = list(dict.fromkeys(name for row in rows for name in row))  # (cross-attention's rows have more)
+    writer = csv.DictWriter(out, fieldnames=names, restval="", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in row.items()})  # (round-trips)
+    return out.getvalue().encode("utf-8")
+
+
+def _checked(args: argparse.Namespace) -> None:
+    from attnviz.cli import CliError
+
+    if not 1 <= args.beam <= MAX_BEAM:
+        raise CliError(tr("--beam must be from 1 to {most}, got {beam}").format(most=MAX_BEAM, beam=args.beam))
+    if not 1 <= args.seeds <= MAX_SEEDS:
+        raise CliError(tr("--seeds must be from 1 to {most}, got {seeds}").format(most=MAX_SEEDS, seeds=args.seeds))
+    if args.limit is not None and args.limit < 1:
+        raise CliError(tr("--limit must be at least 1, got {limit}").format(limit=args.limit))
+
+
+def run_heads(args: argparse.Namespace) -> int:
+    """The atlas, the importance and the pruning curve of --checkpoint over --data, written into --out."""
+    from attnviz.cli import CliError, _load, _set_threads, _write_batch, shown, warn
+    from attnviz.core.heads import CorpusError, GatesUnavailable, compute_atlas, pruning_curve, read_corpus
+    from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
+    from attnviz.render.figure_files import ExportError, batch_targets_in_the_way, parse_formats
+
+    _checked(args)
+    try:
+        formats = parse_formats(args.format)
+    except ExportError as error:
+        raise CliError(str(error)) from None
+    _set_threads(args.threads)
+    try:
+        corpus = read_corpus(args.data, args.limit)
+    except CorpusError as error:
+        raise CliError(str(error)) from None
+    loaded, device = _load(args.checkpoint, args.device)
+    if not loaded.offers(Capability.DECODER):
+        raise CliError(tr("{checkpoint}: a {kind} checkpoint does not translate").format(
+            checkpoint=args.checkpoint, kind=loaded.kind))
+    if loaded.model_kind.hugging_face:
+        raise CliError(tr("{checkpoint}: attnviz heads reads attnviz's own translation models (a Hugging Face "
+                          "model's heads are not gated yet)").format(checkpoint=args.checkpoint))
+    device = device_for_rank(device)
+    pruning = corpus.references is not None and not args.no_pruning
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6 import QtGui
+
+    from attnviz.figures.heads import atlas_figures
+
+    model = Path(args.checkpoint).stem
+    with reducer_from_environment(device) as reducer:
+        speaker = reducer.rank == 0
+        names = ["heads.csv", *(["pruning.csv"] if pruning else [])]
+        if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, names)):
+            raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
+                              "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
+        started = time.perf_counter()
+        if speaker and launched_by_torchrun():
+            print(tr("attnviz heads: {world} processes, {sentences:,} sentences").format(
+                world=reducer.world, sentences=len(corpus)), file=sys.stderr, flush=True)
+        try:
+            atlas = compute_atlas(loaded, corpus, None, device, _reporter(tr("statistics and importance"), speaker),
+                                  beam_size=args.beam, reducer=reducer)
+            curve = pruning_curve(loaded, corpus, atlas, device, _reporter(tr("pruning curve"), speaker),
+                                  beam_size=args.beam, seeds=args.seeds, reducer=reducer) if pruning else None
+        except GatesUnavailable as error:
+            raise CliError(f"{args.checkpoint}: {error}") from None
+        seconds = time.perf_counter() - started
+        if not speaker:
+            return 0
+    if atlas.truncated:
+        warn(tr("{count:,} sentences were longer than the model's limit of {most} tokens and were truncated").format(
+            count=atlas.truncated, most=loaded.config.max_src_len))
+    if corpus.references is None:
+        warn(tr("no references in {path}: the importance uses the model's own output as the target, and there is no "
+                "pruning curve").format(path=args.data))
+    extra = {"heads.csv": _csv(atlas.table())}
+    if curve is not None:
+        extra["pruning.csv"] = _csv(curve.table())
+    _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
+    figures = atlas_figures(atlas, curve, model)
+    sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind, "data": str(args.data),
+               "sentences": atlas.sentences, "truncated": atlas.truncated, "beam": args.beam,
+               "importance_target": atlas.target, "pairs": atlas.pairs, "processes": reducer.world,
+               "seconds": round(seconds, 1), **({"seeds": args.seeds} if curve is not None else {})}
+    written = _write_batch(figures, args, [f for f in formats if f != "npy"], sidecar, extra)
+    summary = ""
+    if curve is not None:
+        half = len(curve.heads) // 2
+        summary = tr("; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least "
+                     "important first), {random:.2f} (random)").format(
+            bleu=curve.importance_bleu[0], half=half, count=len(curve.heads), important=curve.importance_bleu[half],
+            random=curve.random_mean[half])
+    print(tr("wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}"
+             ).format(count=len(written), out=shown(args.out), heads=len(atlas.heads()), sentences=atlas.sentences,
+                      seconds=seconds, summary=summary))
+    return 0
+
+
+def _reporter(what: str, speaker: bool):
+    """A progress callback printing ``what: 40 %`` on stderr at every tenth (rank 0 only); never cancels."""
+    shown: set[int] = set()
+
+    def report(done: int, total: int) -> bool:
+        tenth = 10 * done // max(total, 1)
+        if speaker and tenth not in shown and (tenth or done == total):
+            shown.add(tenth)
+            print(tr("attnviz heads: {what} {percent} %").format(what=what, percent=10 * tenth), file=sys.stderr,
+                  flush=True)
+        return True
+    return report
+
+
+def head_mask_of(loaded: Any, text: str | None):
+    """--mask-heads for ``loaded``: the parsed mask (empty without the option); CliError for a bad one."""
+    from attnviz.cli import CliError
+    from attnviz.core.heads import GatesUnavailable, HeadMask, HeadMaskError, head_layout
+
+    if text is None:
+        return HeadMask()
+    try:
+        mask = HeadMask.parse(text, head_layout(loaded.model))
+    except (HeadMaskError, GatesUnavailable) as error:
+        raise CliError(f"--mask-heads {error}") from None
+    if not mask:
+        raise CliError(tr("--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3"))
+    return mask

@@ -1,0 +1,227 @@
+"""The head atlas: what every head does over a corpus, and how much the model's loss depends on it.
+
+:func:`compute_atlas` decodes the corpus (greedy or beam search), adds each sentence's attention rows to the
+sums of :mod:`attnviz.core.heads.statistics`, then measures each head's importance (Michel et al. 2019):
+I_h = E |∂L/∂ξ_h| over the (source, reference) pairs, with L a pair's mean token cross-entropy under teacher
+forcing and ξ the head gates at 1 (:mod:`attnviz.core.heads.gates`); a corpus without references uses the
+model's own output as the target, and the atlas says so. Sums are reduced across processes (a ``torchrun``
+job's, :mod:`attnviz.core.heads.distributed`), so N processes give one process's numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.decoder import TranslationModel
+from attnviz.core.decoding import BeamSearch, encode_batch, encode_sources
+from attnviz.core.heads.corpus import Corpus, plan_batches, shard, split_sources
+from attnviz.core.heads.distributed import Reducer
+from attnviz.core.heads.gates import HeadGates
+from attnviz.core.heads.maps import sentence_maps
+from attnviz.core.heads.mask import Head, HeadLayout
+from attnviz.core.heads.statistics import KindSums
+from attnviz.core.text import SourceWords, preprocess, tokenize
+from attnviz.i18n import tr
+
+Progress = Callable[[int, int], bool]  # (done, total) -> False to cancel
+Target = Literal["references", "model output"]
+
+
+class HeadsCancelled(Exception):
+    """The progress callback asked to stop; nothing was computed."""
+
+
+@dataclass(frozen=True)
+class KindAtlas:
+    """One kind's heads: ``means`` (len(names), L, H), the mean of each statistic over ``rows`` rows;
+    ``importance`` (L, H): E|∂L/∂ξ_h|; ``normalised`` (L, H): importance divided by its layer's ℓ2 norm."""
+
+    kind: AttentionKind
+    names: tuple[str, ...]
+    means: np.ndarray
+    importance: np.ndarray
+    normalised: np.ndarray
+    rows: int
+
+    def statistic(self, name: str) -> np.ndarray:
+        """(L, H) of one statistic (``importance`` included)."""
+        if name == "importance":
+            return self.importance
+        return self.means[self.names.index(name)]
+
+
+@dataclass(frozen=True)
+class HeadAtlas:
+    """Every head's statistics over a corpus: kinds in the model's order; sentences decoded; how many were cut to
+    the model's length; the beam size; what the importance's loss used as targets (pairs: how many)."""
+
+    kinds: tuple[KindAtlas, ...]
+    sentences: int
+    truncated: int
+    beam_size: int
+    target: Target
+    pairs: int
+
+    def heads(self) -> list[Head]:
+        return [Head(k.kind, layer, head) for k in self.kinds for layer in range(k.importance.shape[0])
+                for head in range(k.importance.shape[1])]
+
+    def normalised_importance(self) -> np.ndarray:
+        """(number of heads,) in :meth:`heads` order."""
+        return np.concatenate([k.normalised.ravel() for k in self.kinds])
+
+    def table(self) -> list[dict[str, Any]]:
+        """One row per head (kind, layer and head 1-based, then every statistic and the importance)."""
+        rows = []
+        for k in self.kinds:
+            for layer in range(k.importance.shape[0]):
+                for head in range(k.importance.shape[1]):
+                    row: dict[str, Any] = {"kind": k.kind.slug, "layer": layer + 1, "head": head + 1}
+                    row.update({name: float(k.means[i, layer, head]) for i, name in enumerate(k.names)})
+                    row["importance"] = float(k.importance[layer, head])
+                    row["importance_normalised"] = float(k.normalised[layer, head])
+                    rows.append(row)
+        return rows
+
+
+def corpus_of(sentences: Sequence[str], references: Sequence[Sequence[str]] | None) -> Corpus:
+    """A corpus from texts (each source with its list of references, or no references at all)."""
+    sources = tuple(tuple(tokenize(preprocess(s))) for s in sentences)
+    refs = None if references is None else tuple(tuple(" ".join(tokenize(preprocess(r))) for r in rs)
+                                                 for rs in references)
+    if refs is not None and len(refs) != len(sources):
+        raise ValueError(tr("{sources} sentences but {references} reference lists").format(
+            sources=len(sources), references=len(refs)))
+    return Corpus(sources, refs)
+
+
+def decoded_outputs(search: BeamSearch, b: int, vocab: Any) -> list[str]:
+    """Sentence ``b``'s best hypothesis as tokens (its end token included, as decoded)."""
+    return cast(list[str], vocab.to_tokens(search.best(b).ids))
+
+
+def _without_end(tokens: list[str], vocab: Any) -> list[str]:
+    ends = set(vocab.to_tokens(vocab.end_ids))
+    return tokens[:-1] if tokens and tokens[-1] in ends else tokens
+
+
+def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Sequence[Sequence[str]] | None,
+                  device: torch.device | str, progress: Progress | None = None, *, beam_size: int = 1,
+                  reducer: Reducer | None = None) -> HeadAtlas:
+    """The atlas of ``loaded`` (an attnviz translation model) over ``sentences`` (texts, or a :class:`Corpus`
+    with its references), decoded with ``beam_size``. progress(done, total) after each batch; False cancels
+    (:class:`HeadsCancelled`). reducer: the processes to add sums across (default: this one alone).
+    Safe on a worker thread: nothing is shared with the caller but the model (its gates are removed after)."""
+    reducer = reducer or Reducer()
+    corpus = sentences if isinstance(sentences, Corpus) else corpus_of(sentences, references)
+    device = torch.device(device)
+    model = cast(TranslationModel, loaded.model.to(device).eval())
+    src_vocab, tgt_vocab = loaded.src_vocab, loaded.tgt_vocab
+    splits, truncated = split_sources(corpus, src_vocab, loaded.config.max_src_len)
+    mine = shard(plan_batches([len(s.words) for s in splits], beam_size), reducer.rank, reducer.world)
+    gates = HeadGates(model)
+    layout = gates.layout
+    try:
+        sums = {s.kind: KindSums.empty(s.layers, s.heads, s.kind is AttentionKind.CROSS) for s in layout.kinds}
+        total = 2 * len(mine)
+        outputs: dict[int, list[str]] = {}
+        kinds = tuple(s.kind for s in layout.kinds)
+        for done, batch in enumerate(mine, 1):
+            search, width = decode_batch(model, [splits[i] for i in batch], loaded, device, beam_size, record=True)
+            encoder = search.encoder_attention
+            host = None if encoder is None else encoder.weights.float().cpu().numpy()
+            for b, i in enumerate(batch):
+                tokens = decoded_outputs(search, b, tgt_vocab)
+                outputs[i] = _without_end(tokens, tgt_vocab)
+                for kind_map in sentence_maps(kinds, search.best(b), splits[i].words, tokens,
+                                              None if host is None else host[b], width, loaded.layout.pads_left):
+                    sums[kind_map.kind].add(kind_map.weights, kind_map.positions, kind_map.keys)
+            if progress is not None and not progress(done, total):
+                raise HeadsCancelled
+        target: Target = "references" if corpus.references is not None else "model output"
+        importance, pairs = _importance(model, gates, layout, corpus, splits, mine, outputs, loaded, device,
+                                        progress, len(mine), total)
+    finally:
+        gates.remove()
+    return _reduced(layout, sums, importance, pairs, reducer, len(corpus), truncated, beam_size, target)
+
+
+def decode_batch(model: TranslationModel, splits: list[SourceWords], loaded: Any, device: torch.device,
+                 beam_size: int, record: bool) -> tuple[BeamSearch, int]:
+    """Decode one batch (as core.decoding.translate does: the same batch, the same numbers); the search done, and
+    the batch's padded source width."""
+    src, valid = encode_sources(splits, loaded.src_vocab)
+    vocab = loaded.tgt_vocab
+    with torch.inference_mode():
+        search = BeamSearch(model, src.to(device), valid.to(device), bos_id=vocab.bos_id, eos_id=vocab.eos_id,
+                            pad_id=vocab.pad_id, beam_size=beam_size, max_len=int(loaded.config.max_tgt_len),
+                            record_attention=record, banned=vocab.banned)
+        search.run()
+    return search, int(src.shape[1])
+
+
+def _importance(model: Any, gates: HeadGates, layout: HeadLayout, corpus: Corpus, splits: list[SourceWords],
+                mine: list[list[int]], outputs: dict[int, list[str]], loaded: Any, device: torch.device,
+                progress: Progress | None, done: int, total: int) -> tuple[dict[AttentionKind, np.ndarray], int]:
+    """Sums over this process's (source, target) pairs of |∂L/∂ξ| per kind (L, H), and the number of pairs."""
+    sums = {s.kind: np.zeros((s.layers, s.heads)) for s in layout.kinds}
+    pairs = 0
+    limit = int(loaded.config.max_tgt_len)
+    for batch in mine:
+        chosen: list[tuple[SourceWords, list[str]]] = []
+        for i in batch:
+            targets = [r.split() for r in corpus.references[i]] if corpus.references is not None else [outputs[i]]
+            chosen.extend((splits[i], target[:limit]) for target in targets)
+        src, valid = encode_sources([c[0] for c in chosen], loaded.src_vocab)
+        tgt, _ = encode_batch([c[1] for c in chosen], loaded.tgt_vocab, add_bos=True, add_eos=True)
+        tgt_in, tgt_out = tgt[:, :-1].to(device), tgt[:, 1:].to(device)
+        values = gates.ones(len(chosen), device, requires_grad=True)
+        with torch.enable_grad():
+            logits = model(src.to(device), valid.to(device), tgt_in)  # (B, T, V)
+            losses = torch.nn.functional.cross_entropy(logits.float().transpose(1, 2), tgt_out,
+                                                       ignore_index=loaded.tgt_vocab.pad_id, reduction="none")
+            counted = (tgt_out != loaded.tgt_vocab.pad_id).sum(-1).clamp_min(1)
+            per_pair = losses.sum(-1) / counted  # (B,): each pair's mean token cross-entropy
+            kinds = list(values)
+            grads = torch.autograd.grad(per_pair.sum(), [values[k] for k in kinds])
+        for kind, grad in zip(kinds, grads, strict=True):
+            sums[kind] += cast(Tensor, grad).abs().sum(0).double().cpu().numpy()
+        pairs += len(chosen)
+        gates.values = {}
+        done += 1
+        if progress is not None and not progress(done, total):
+            raise HeadsCancelled
+    return sums, pairs
+
+
+def _reduced(layout: HeadLayout, sums: dict[AttentionKind, KindSums], importance: dict[AttentionKind, np.ndarray],
+             pairs: int, reducer: Reducer, sentences: int, truncated: int, beam_size: int, target: Target) -> HeadAtlas:
+    """Every process's sums added (one all-reduce of one flat vector), as means."""
+    parts = [np.array([float(pairs)])]
+    for s in layout.kinds:
+        parts += [np.array([sums[s.kind].rows]), sums[s.kind].sums.ravel(), importance[s.kind].ravel()]
+    flat = reducer.sum(np.concatenate(parts))
+    total_pairs, at = float(flat[0]), 1
+    kinds = []
+    for s in layout.kinds:
+        names = sums[s.kind].names
+        rows = float(flat[at])
+        at += 1
+        size = len(names) * s.layers * s.heads
+        stat_sums = flat[at: at + size].reshape(len(names), s.layers, s.heads)
+        at += size
+        grad_sums = flat[at: at + s.layers * s.heads].reshape(s.layers, s.heads)
+        at += s.layers * s.heads
+        means = stat_sums / rows if rows else np.full_like(stat_sums, np.nan)
+        imp = grad_sums / total_pairs if total_pairs else np.zeros_like(grad_sums)
+        norms = np.linalg.norm(imp, axis=1, keepdims=True)
+        kinds.append(KindAtlas(s.kind, names, means, imp, np.divide(imp, norms, out=np.zeros_like(imp),
+                                                                      where=norms > 0), int(rows)))
+    return HeadAtlas(tuple(kinds), sentences, truncated, beam_size, target, int(total_pairs))

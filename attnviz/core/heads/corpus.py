@@ -1,0 +1,106 @@
+"""The sentences a head atlas is computed over, and how they are split into batches and processes.
+
+A corpus file holds one source sentence a line, or ``source<TAB>reference`` lines; sentences are read and grouped
+as ``attnviz eval`` groups them (every reference of a source kept, sources in first-seen order). The batches are
+those of :func:`attnviz.core.decoding.translate` (sorted by length, 256 rows at a time), so one process decodes
+exactly what ``eval`` decodes; process r of N takes batches r, r + N, … (the same batches whatever N is, so N
+processes add up to one process's numbers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from attnviz.core.text import SourceWords, Vocab, preprocess, source_words, tokenize
+from attnviz.i18n import tr
+
+MAX_LINE_BYTES = 64 * 1024  # a sentence takes a few hundred bytes; a longer line is refused, never held whole
+ROWS_PER_BATCH = 256  # as core.decoding.translate
+
+
+class CorpusError(ValueError):
+    """A corpus file attnviz cannot use (one readable line naming the file and the line)."""
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Distinct source sentences (preprocessed words) and, per source, every reference (preprocessed text), or
+    None when the file has no references."""
+
+    sources: tuple[tuple[str, ...], ...]
+    references: tuple[tuple[str, ...], ...] | None
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+
+def read_corpus(path: str | Path, limit: int | None = None) -> Corpus:
+    """The corpus in ``path`` (its first ``limit`` distinct sources); CorpusError for an empty or binary file,
+    a line that is not UTF-8 or over 64 KiB, and a file where some lines have a reference and others not."""
+    path = Path(path)
+    if not path.is_file():
+        raise CorpusError(tr("{path}: no such file").format(path=path))
+    grouped: dict[tuple[str, ...], list[str]] = {}
+    with_reference: int | None = None  # the first line's choice, and its number
+    first_line = 0
+    with open(path, "rb") as handle:
+        number = 0
+        while raw := handle.readline(MAX_LINE_BYTES + 1):
+            number += 1
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                raise CorpusError(tr("{path}: line {line} is over {kib} KiB: one sentence a line").format(
+                    path=path, line=number, kib=MAX_LINE_BYTES // 1024))
+            if b"\0" in raw:
+                raise CorpusError(tr("{path} is not a text file (line {line} holds a NUL byte)").format(
+                    path=path, line=number))
+            try:
+                line = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError:
+                raise CorpusError(tr("{path}: line {line} is not UTF-8 text").format(path=path, line=number)) from None
+            if not line.strip():
+                continue
+            fields = line.split("\t")
+            source = tuple(tokenize(preprocess(fields[0])))
+            has_reference = len(fields) > 1
+            if with_reference is None:
+                with_reference, first_line = int(has_reference), number
+            elif has_reference != bool(with_reference):
+                template = tr("{path}: line {line} has a reference but line {first} has none: give every line a "
+                              "reference (source<TAB>reference) or none") if has_reference else tr(
+                    "{path}: line {line} has no reference but line {first} has one: give every line a reference "
+                    "(source<TAB>reference) or none")
+                raise CorpusError(template.format(path=path, line=number, first=first_line))
+            reference = " ".join(tokenize(preprocess(fields[1]))) if has_reference else ""
+            if not source or (has_reference and not reference):
+                raise CorpusError((tr("{path}: line {line} has an empty source") if not source else
+                                   tr("{path}: line {line} has an empty reference")).format(path=path, line=number))
+            if source not in grouped:
+                if limit is not None and len(grouped) >= limit:
+                    continue
+                grouped[source] = []
+            if has_reference and reference not in grouped[source]:
+                grouped[source].append(reference)
+    if not grouped:
+        raise CorpusError(tr("{path} is empty: give one source sentence a line, or source<TAB>reference lines"
+                             ).format(path=path))
+    references = tuple(tuple(refs) for refs in grouped.values()) if with_reference else None
+    return Corpus(tuple(grouped), references)
+
+
+def split_sources(corpus: Corpus, vocab: Vocab, max_len: int) -> tuple[list[SourceWords], int]:
+    """Each source as the model reads it (cut to ``max_len``, as ``eval`` cuts it), and how many were cut."""
+    splits = [source_words(" ".join(words), vocab, max_len) for words in corpus.sources]
+    return splits, sum(split.truncated_from is not None for split in splits)
+
+
+def plan_batches(lengths: list[int], beam_size: int) -> list[list[int]]:
+    """Sentence indices in batches: sorted by length (ties in order), ``256 // beam_size`` a batch."""
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    size = max(1, ROWS_PER_BATCH // beam_size)
+    return [order[begin: begin + size] for begin in range(0, len(order), size)]
+
+
+def shard(batches: list[list[int]], rank: int, world: int) -> list[list[int]]:
+    """The batches process ``rank`` of ``world`` takes: rank, rank + world, …"""
+    return batches[rank::world]

@@ -1,0 +1,136 @@
+"""Head gates ξ on a model's attention heads (Michel et al. 2019), installed as hooks.
+
+Each attention module multiplies head h's output by ξ_h before its output projection (``gate_heads`` of
+:class:`~attnviz.core.attention.MultiHeadAttention`; an RNN's one attention scales its context vector). ξ = 1 leaves
+the model as it is; ξ_h = 0 switches head h off (a :class:`HeadMask`); ξ as ones with ``requires_grad`` gives
+∂L/∂ξ_h, the head's importance. Values per kind: (L, H) for every row alike, or (B, L, H), one gate per sentence of
+a batch (a sentence's gradient is then its own, from one backward pass).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import torch
+from torch import Tensor, nn
+
+from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.heads.mask import KIND_ORDER, HeadLayout, HeadMask, KindShape
+from attnviz.i18n import tr
+
+# a decoder-only model's one self-attention answers for every kind: it is named by the first kind here
+_PRIORITY = (AttentionKind.DECODER_SELF, AttentionKind.CROSS, AttentionKind.ENCODER_SELF)
+
+
+class GatesUnavailable(ValueError):
+    """A model whose attention modules cannot be gated (one readable line)."""
+
+
+def _modules_by_kind(model: Any) -> dict[AttentionKind, list[nn.Module]]:
+    """Each kind's modules, first layer first, every module under one kind only, in KIND_ORDER."""
+    modules_of = getattr(model, "attention_modules", None)
+    if modules_of is None:
+        raise GatesUnavailable(tr("this model does not say where its attention heads are"))
+    found: dict[AttentionKind, list[nn.Module]] = {}
+    seen: set[tuple[int, ...]] = set()
+    for kind in _PRIORITY:
+        modules = list(modules_of(kind))
+        key = tuple(id(m) for m in modules)
+        if modules and key not in seen:
+            seen.add(key)
+            found[kind] = modules
+    return {kind: found[kind] for kind in KIND_ORDER if kind in found}
+
+
+def head_layout(model: Any) -> HeadLayout:
+    """Every head of a translation model (attnviz's own families), kind by kind."""
+    shapes = []
+    for kind, modules in _modules_by_kind(model).items():
+        heads = getattr(modules[0], "heads", None)
+        if not isinstance(heads, int):
+            raise GatesUnavailable(tr("this model's attention modules do not say how many heads they have"))
+        shapes.append(KindShape(kind, len(modules), heads))
+    return HeadLayout(tuple(shapes))
+
+
+class HeadGates:
+    """Gates on every head of ``model``, live until :meth:`remove` (or the end of a ``with`` block).
+
+    ``values[kind]``: a tensor (L, H) or (B, L, H), or absent (that kind ungated). Set them with
+    :meth:`set_mask` or :meth:`set_values`; the hooks read them at every call.
+    """
+
+    def __init__(self, model: Any):
+        self.layout = head_layout(model)
+        self.values: dict[AttentionKind, Tensor] = {}
+        self._handles = []
+        for kind, modules in _modules_by_kind(model).items():
+            for layer, module in enumerate(modules):
+                gate_heads = getattr(module, "gate_heads", None)
+                if gate_heads is None:
+                    self.remove()
+                    raise GatesUnavailable(tr("heads of this model cannot be switched off (its attention modules "
+                                              "have no gates)"))
+                self._handles.extend(gate_heads(self._source(kind, layer)))
+
+    def _source(self, kind: AttentionKind, layer: int):
+        def gate() -> Tensor | None:
+            values = self.values.get(kind)
+            return None if values is None else values[..., layer, :]  # (H,) or (B, H)
+        return gate
+
+    def set_mask(self, mask: HeadMask, device: torch.device | str = "cpu") -> None:
+        """Gates of 0 on the heads of ``mask``, none elsewhere (the kinds it does not name run ungated)."""
+        self.values = mask_values(self.layout, mask, device)
+
+    def set_values(self, values: dict[AttentionKind, Tensor]) -> None:
+        self.values = dict(values)
+
+    def ones(self, batch: int | None = None, device: torch.device | str = "cpu",
+             requires_grad: bool = False) -> dict[AttentionKind, Tensor]:
+        """Gates of 1 on every head, (L, H) or (B, L, H), set on the model and returned (leaf tensors)."""
+        self.values = {s.kind: torch.ones(*(() if batch is None else (batch,)), s.layers, s.heads, device=device,
+                                          requires_grad=requires_grad) for s in self.layout.kinds}
+        return self.values
+
+    def remove(self) -> None:
+        for handle in self._handles:
+            handle.remove()
+        self._handles = []
+        self.values = {}
+
+    def __enter__(self) -> HeadGates:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.remove()
+
+
+def mask_values(layout: HeadLayout, mask: HeadMask, device: torch.device | str = "cpu") -> dict[AttentionKind, Tensor]:
+    """Gates (L, H) per kind that ``mask`` names: 0 on its heads, 1 on the others."""
+    values = {}
+    for shape in layout.kinds:
+        heads = [h for h in mask.heads if h.kind is shape.kind]
+        if heads:
+            gate = torch.ones(shape.layers, shape.heads, device=device)
+            for h in heads:
+                gate[h.layer, h.head] = 0.0
+            values[shape.kind] = gate
+    return values
+
+
+@contextlib.contextmanager
+def masked_heads(model: Any, mask: HeadMask, device: torch.device | str = "cpu") -> Iterator[None]:
+    """``with masked_heads(model, mask): …``: the heads of ``mask`` are off inside the block (an empty mask:
+    nothing changes and no hook is installed)."""
+    if not mask:
+        yield
+        return
+    gates = HeadGates(model)
+    try:
+        gates.set_mask(mask, device)
+        yield
+    finally:
+        gates.remove()

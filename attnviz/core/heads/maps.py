@@ -1,0 +1,70 @@
+"""One decoded sentence's attention maps, per head kind, as the statistics read them (numpy).
+
+A batch's maps come padded (a Transformer's on the right, a decoder-only model's on the left); each sentence's
+are cut to its own tokens here. A decoder-only model's one self-attention gives one map: its prompt's rows, then
+one row per decoded token over the prompt, ``<bos>`` and the tokens before it. Shapes: L layers, H heads,
+S padded source width, v the sentence's own length, T decoded steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.decoding import Hypothesis
+from attnviz.core.heads.statistics import Keys
+from attnviz.core.text import BOS
+
+
+@dataclass(frozen=True)
+class KindMap:
+    """One kind's rows for one sentence: weights (L, H, Q, K), each row's own position (Q,), its keys."""
+
+    kind: AttentionKind
+    weights: np.ndarray
+    positions: np.ndarray
+    keys: Keys
+
+
+def _dense(rows: list[np.ndarray], width: int) -> np.ndarray:
+    """Rows (L, H, k_i) of growing width, as (L, H, len(rows), width) with zeros right of each row."""
+    layers, heads = rows[0].shape[:2]
+    out = np.zeros((layers, heads, len(rows), width), np.float64)
+    for i, row in enumerate(rows):
+        out[:, :, i, : row.shape[-1]] = row
+    return out
+
+
+def sentence_maps(kinds: tuple[AttentionKind, ...], hyp: Hypothesis, words: tuple[str, ...], outputs: list[str],
+                  encoder: np.ndarray | None, width: int, pads_left: bool) -> Iterator[KindMap]:
+    """The maps of one decoded sentence of a batch. kinds: the model's head kinds (core/heads/mask.py); words: its
+    source tokens (v); outputs: the decoded tokens (T, the last may be <eos>); encoder: its row of the batch's
+    encoder self-attention (L, H, S, S) or None; width: S; pads_left: the batch is padded on the left."""
+    v = len(words)
+    pad = width - v if pads_left else 0
+    source = slice(pad, pad + v)
+    rows = hyp.rows
+    steps = len(rows)
+    answer_keys = (BOS, *outputs[: max(steps - 1, 0)])
+    one_sequence = AttentionKind.DECODER_SELF in kinds and AttentionKind.ENCODER_SELF not in kinds
+    if one_sequence:  # a decoder-only model: the prompt's rows, then each step's row over prompt + answer
+        assert encoder is not None
+        prompt = encoder[:, :, source, source]  # (L, H, v, v)
+        answer = [r.self_weights[..., pad:] for r in rows if r.self_weights is not None]
+        every = [prompt[:, :, i, : i + 1] for i in range(v)] + answer
+        tokens = (*words, *answer_keys)
+        yield KindMap(AttentionKind.DECODER_SELF, _dense(every, len(tokens)), np.arange(len(every)),
+                      Keys.of(tokens, v - 1))
+        return
+    if AttentionKind.ENCODER_SELF in kinds and encoder is not None:
+        yield KindMap(AttentionKind.ENCODER_SELF, np.asarray(encoder[:, :, source, source], np.float64),
+                      np.arange(v), Keys.of(words, v - 1))
+    if AttentionKind.DECODER_SELF in kinds and steps:
+        selfs = [r.self_weights for r in rows if r.self_weights is not None]
+        yield KindMap(AttentionKind.DECODER_SELF, _dense(selfs, steps), np.arange(steps), Keys.of(answer_keys, None))
+    if AttentionKind.CROSS in kinds and steps:
+        cross = np.stack([r.cross_weights[..., source] for r in rows], axis=2).astype(np.float64)  # (L, H, T, v)
+        yield KindMap(AttentionKind.CROSS, cross, np.arange(steps), Keys.of(words, v - 1))

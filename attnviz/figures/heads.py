@@ -1,0 +1,81 @@
+"""The head atlas's figures (numpy only): a grid of layer × head coloured by one statistic, one panel per kind;
+the pruning curves; the importance of every head."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnviz.core.heads.atlas import HeadAtlas
+from attnviz.core.heads.pruning import PruningCurve
+from attnviz.figures.spec import FigureSpec, GridSpec, LineSpec, NamedFigure, Series, fit_levels
+from attnviz.i18n import N_, tr
+
+# the statistic, what its figure is titled (marked for translation), and whether it is a share of weight (0…1)
+ATLAS_FIGURES = (
+    ("entropy", N_("mean entropy of a row (nats)"), False),
+    ("confidence", N_("confidence: mean largest weight"), True),
+    ("previous", N_("share on the previous position"), True),
+    ("same", N_("share on the same position"), True),
+    ("next", N_("share on the next position"), True),
+    ("sink", N_("share on sinks (first token, end, punctuation)"), True),
+    ("distance", N_("mean |query − key| distance (positions)"), False),
+    ("importance", N_("importance E|∂L/∂ξ|"), False),
+)
+ALIGNMENT_FIGURES = (("diagonal", N_("cross-attention: share on the diagonal"), True),
+                     ("monotonic", N_("cross-attention: share on the monotone argmax path"), True))
+PANEL_PX = 220  # a kind's grid of cells, at scale 1
+
+
+def _numbers(count: int) -> tuple[str, ...]:
+    return tuple(str(n) for n in range(1, count + 1))
+
+
+def atlas_grid(atlas: HeadAtlas, name: str, title: str, share: bool, model: str) -> GridSpec:
+    """Statistic ``name`` of every head: one panel (layers × heads) per kind that has it, one colour range."""
+    kinds = [k for k in atlas.kinds if name == "importance" or name in k.names]
+    values = [k.statistic(name) for k in kinds]
+    levels = (0.0, 1.0) if share else fit_levels(np.concatenate([v.ravel() for v in values]))
+    panels = tuple(FigureSpec(v, _numbers(v.shape[0]), _numbers(v.shape[1]), k.kind.label(), levels,
+                              colormap="viridis", row_axis=tr("layer"), col_axis=tr("head"),
+                              colour_bar=False, max_grid_px=PANEL_PX)
+                   for k, v in zip(kinds, values, strict=True))
+    return GridSpec(panels, len(panels), tr("{model}: {statistic}, {count:,} sentences").format(
+        model=model, statistic=title, count=atlas.sentences), levels, (name,) * (1 if panels else 0),
+        tuple(k.kind.slug for k in kinds))
+
+
+def pruning_figure(curve: PruningCurve, model: str) -> LineSpec:
+    """BLEU against the number of heads switched off, in order of importance and at random (mean of the seeds)."""
+    x = np.arange(len(curve.importance_bleu), dtype=np.float64)
+    series = (Series(tr("least important first"), x, curve.importance_bleu),
+              Series(tr("random order (mean of {seeds})").format(seeds=len(curve.random_orders)), x,
+                     curve.random_mean, "dashed"))
+    return LineSpec(series, tr("{model}: BLEU with heads pruned ({count:,} sentences)").format(
+        model=model, count=curve.sentences), tr("heads pruned"), "BLEU")
+
+
+def importance_figure(atlas: HeadAtlas, model: str) -> LineSpec:
+    """Every head's importance as bars, kind after kind (x: the head's row in heads.csv, from 1)."""
+    series, start = [], 1
+    for k in atlas.kinds:
+        values = k.importance.ravel()
+        series.append(Series(k.kind.label(), np.arange(start, start + values.size, dtype=np.float64), values, "bars"))
+        start += values.size
+    return LineSpec(tuple(series), tr("{model}: importance of each head (target: {target})").format(
+        model=model, target=tr(atlas.target)), tr("head (row of heads.csv)"), tr("importance E|∂L/∂ξ|"))
+
+
+def atlas_figures(atlas: HeadAtlas, curve: PruningCurve | None, model: str) -> list[NamedFigure]:
+    """Every figure of ``attnviz heads``: the atlas grids, the importance bars and (with references) the curves."""
+    figures = [NamedFigure(f"atlas_{name}", atlas_grid(atlas, name, tr(title), share, model))
+               for name, title, share in ATLAS_FIGURES]
+    if any("diagonal" in k.names for k in atlas.kinds):
+        figures += [NamedFigure(f"atlas_{name}", atlas_grid(atlas, name, tr(title), share, model))
+                    for name, title, share in ALIGNMENT_FIGURES]
+    figures.append(NamedFigure("importance_per_head", importance_figure(atlas, model)))
+    if curve is not None:
+        figures.append(NamedFigure("pruning_curve", pruning_figure(curve, model)))
+    return figures
+
+
+TARGETS = (N_("references"), N_("model output"))  # (what the importance's loss used: translated where shown)
