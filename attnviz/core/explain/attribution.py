@@ -54,7 +54,8 @@ class TokenLogProb:
             logits = self.model(src, valid, self.tgt_in.expand(rows, -1))  # (B, 1, V), (B, t, V) without the hook
         finally:
             handle.remove()
-        return torch.log_softmax(logits[:, -1].float(), dim=-1)[:, self.token]
+        last = logits[:, -1]
+        return torch.log_softmax(last.to(torch.promote_types(last.dtype, torch.float32)), dim=-1)[:, self.token]
 
 
 def _embedding(model: nn.Module) -> nn.Module:
