@@ -1,0 +1,11 @@
+"""Does attention explain? Attention beside rollout, attention flow, norm-based attention, gradients,
+integrated gradients and occlusion for one decoded step, and their rank agreement (torch + numpy, no Qt).
+The entry point is :func:`explain_step`."""
+
+from .agreement import agreement_matrices, average_ranks, kendall_tau, spearman_rho
+from .attribution import DEFAULT_IG_STEPS, Completeness
+from .flow import layered_flow, max_flow
+from .step import LAYERED, METHODS, Explanation, explain_step
+
+__all__ = ["DEFAULT_IG_STEPS", "LAYERED", "METHODS", "Completeness", "Explanation", "agreement_matrices",
+           "average_ranks", "explain_step", "kendall_tau", "layered_flow", "max_flow", "spearman_rho"]

@@ -1,0 +1,106 @@
+"""Attributions of one predicted token to the source tokens: gradient × input and integrated gradients (Captum,
+on the source embeddings) and occlusion (the model's own log-probabilities of modified sources).
+
+The function explained is f(source) = log p(token | source, <bos> + prefix), computed by the model's
+teacher-forcing ``forward(src, src_valid_lens, tgt_in)``. The gradient methods attribute to the output of the
+model's source embedding table (Captum's layer methods replace that output), summed over the width: one number
+per source token. Integrated gradients' baseline is every source token's ``<pad>`` embedding; its m steps run as
+one batch of m rows through the model. Shapes: S source tokens, t target positions, m steps, D width.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from captum.attr import LayerGradientXActivation, LayerIntegratedGradients
+from torch import Tensor, nn
+
+DEFAULT_IG_STEPS = 32
+
+
+@dataclass(frozen=True)
+class Completeness:
+    """Integrated gradients' completeness check: the attributions' sum, f(x) − f(baseline), and their ratio
+    (1 means complete; the Riemann sum's error shrinks as the steps grow)."""
+
+    attribution_sum: float
+    difference: float
+
+    @property
+    def ratio(self) -> float:
+        return self.attribution_sum / self.difference if self.difference else float("nan")
+
+
+def _newest_position_only(_module: nn.Module, args: tuple[Tensor, ...]) -> tuple[Tensor, ...] | None:
+    """A pre-hook on the output projection: (B, t, D) -> (B, 1, D), the one position whose prediction is
+    explained (a teacher-forced pass would otherwise project every prefix position onto the vocabulary). It
+    fires where the layer is called (gradients recorded); without gradients :func:`project` multiplies itself."""
+    return (args[0][:, -1:], *args[1:]) if args[0].dim() == 3 else None
+
+
+class TokenLogProb:
+    """f(src) for a batch of sources (B, S) of one length: log p(token | src, tgt_in) (B,)."""
+
+    def __init__(self, model: nn.Module, tgt_in: Tensor, token: int):
+        self.model, self.tgt_in, self.token = model, tgt_in, token
+
+    def __call__(self, src: Tensor) -> Tensor:
+        rows = src.shape[0]
+        valid = torch.full((rows,), src.shape[1], dtype=torch.long, device=src.device)
+        handle = self.model.get_submodule("output").register_forward_pre_hook(_newest_position_only)
+        try:
+            logits = self.model(src, valid, self.tgt_in.expand(rows, -1))  # (B, 1, V), (B, t, V) without the hook
+        finally:
+            handle.remove()
+        last = logits[:, -1]
+        return torch.log_softmax(last.to(torch.promote_types(last.dtype, torch.float32)), dim=-1)[:, self.token]
+
+
+def _embedding(model: nn.Module) -> nn.Module:
+    return model.get_submodule("src_embedding")
+
+
+def gradient_x_input(model: nn.Module, src: Tensor, tgt_in: Tensor, token: int) -> np.ndarray:
+    """src (1, S), tgt_in (1, t) -> (S,): Σ_D ∂f/∂e_j · e_j for each source embedding e_j."""
+    method = LayerGradientXActivation(TokenLogProb(model, tgt_in, token), _embedding(model))
+    with torch.enable_grad():
+        attributions = method.attribute(src)  # (1, S, E)
+    return attributions[0].sum(dim=-1).detach().to(torch.float64).cpu().numpy()
+
+
+def integrated_gradients(model: nn.Module, src: Tensor, tgt_in: Tensor, token: int, pad_id: int,
+                         steps: int = DEFAULT_IG_STEPS) -> tuple[np.ndarray, Completeness]:
+    """src (1, S), tgt_in (1, t) -> (S,) integrated gradients (Gauss–Legendre points, Captum's default) from the
+    all-``<pad>`` source to ``src``, summed over the width; and their completeness."""
+    if steps < 1:
+        raise ValueError(f"integrated gradients need at least one step, got {steps}")
+    f = TokenLogProb(model, tgt_in, token)
+    method = LayerIntegratedGradients(f, _embedding(model))
+    baseline = torch.full_like(src, pad_id)
+    with torch.enable_grad():
+        attributions = method.attribute(src, baselines=baseline, n_steps=steps, internal_batch_size=steps)
+    row = attributions[0].sum(dim=-1).detach().to(torch.float64).cpu().numpy()
+    with torch.no_grad():
+        ends = f(torch.cat([src, baseline]))  # f(x), f(baseline)
+    return row, Completeness(float(row.sum()), float(ends[0] - ends[1]))
+
+
+@torch.no_grad()
+def occlusion(model: nn.Module, src: Tensor, tgt_in: Tensor, token: int, unk_id: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """src (1, S) -> the drop in f when each source token is replaced by ``<unk>`` (S,), and when it is removed
+    (S,) (a one-token source cannot lose its token: NaN). Each is one batch of S sources."""
+    f = TokenLogProb(model, tgt_in, token)
+    length = src.shape[1]
+    replaced = src.repeat(length, 1)
+    replaced[torch.arange(length), torch.arange(length)] = unk_id  # row j: token j is <unk>
+    base = f(src)[0]
+    drop_unk = (base - f(replaced)).to(torch.float64).cpu().numpy()
+    if length < 2:
+        return drop_unk, np.full(1, np.nan)
+    keep = ~torch.eye(length, dtype=torch.bool, device=src.device)  # row j: every token but j
+    removed = src.expand(length, -1)[keep].view(length, length - 1)
+    drop_removed = (base - f(removed)).to(torch.float64).cpu().numpy()
+    return drop_unk, drop_removed

@@ -1,0 +1,143 @@
+"""Explain one decoded step: one row per method over the source tokens, and how far the methods agree.
+
+:func:`explain_step` is what the Explain dock's worker and ``attnviz explain`` call. Methods (names in
+:data:`METHODS`): the raw attention of a layer (a head, or the heads' mean), rollout, attention flow,
+norm-based attention (‖Σ_h α_hj f_h(x_j)‖, or one head's α_hj ‖f_h(x_j)‖), gradient × input, integrated
+gradients, and occlusion (token replaced by ``<unk>``) and leave-one-out (token removed). Attention rows are
+the newest query's (the position predicting ``token``) over the source tokens; for a decoder-only model the
+source columns of its one self-attention. Rows keep their own units (weights, flows, log-probability drops);
+the agreement compares ranks only. Shapes: M methods, S source tokens, L layers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from attnviz.core.checkpoint import LoadedModel
+
+from .agreement import agreement_matrices
+from .attribution import DEFAULT_IG_STEPS, Completeness, gradient_x_input, integrated_gradients, occlusion
+from .internals import StepInternals, step_internals
+
+ATTENTION, ROLLOUT, FLOW, NORM = "attention", "rollout", "flow", "norm"
+GRAD_X_INPUT, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT = "grad_x_input", "ig", "occlusion", "leave_one_out"
+METHODS = (ATTENTION, ROLLOUT, FLOW, NORM, GRAD_X_INPUT, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT)
+LAYERED = (ATTENTION, ROLLOUT, FLOW, NORM)  # the methods with a row after every layer
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One step explained.
+
+    methods (M,): the methods computed, in :data:`METHODS` order (rollout and flow are left out for a model with
+    one recurrent attention; leave-one-out for a one-token source); labels (S,): the source tokens; rows (M, S)
+    float64; kendall, spearman (M, M): τ-b and ρ of every pair of rows (NaN where a row is constant);
+    layer_rows: method -> (L, S) the row after each layer, for the attention-based methods computed;
+    token, log_prob: the predicted token and its log-probability; completeness: integrated gradients' check,
+    or None if not computed; layer, head: the layer (0-based) and head (None: heads' mean) of the rows.
+    """
+
+    methods: tuple[str, ...]
+    labels: tuple[str, ...]
+    rows: np.ndarray
+    kendall: np.ndarray
+    spearman: np.ndarray
+    layer_rows: dict[str, np.ndarray]
+    token: str
+    log_prob: float
+    completeness: Completeness | None
+    layer: int
+    head: int | None
+
+    def row(self, method: str) -> np.ndarray:
+        return self.rows[self.methods.index(method)]
+
+
+def _norm_rows(internals: StepInternals, head: int | None) -> np.ndarray:
+    """(L, S): ‖Σ_h α_hj f_h(x_j)‖ (head None) or α_hj ‖f_h(x_j)‖ over the source keys of the first kind."""
+    kind = internals.kinds[0]
+    weights = kind.weights[:, :, internals.source]  # (L, H, S)
+    transformed = kind.transformed[:, :, internals.source]  # (L, H, S, D)
+    if head is None:
+        return np.linalg.norm(np.einsum("lhs,lhsd->lsd", weights, transformed), axis=-1)
+    return weights[:, head] * np.linalg.norm(transformed[:, head], axis=-1)
+
+
+def _attention_rows(internals: StepInternals, methods: Sequence[str], head: int | None, layers: Sequence[int]
+                    ) -> dict[str, np.ndarray]:
+    """method -> (L, S) rows of the attention-based methods asked; flow only at ``layers`` (NaN elsewhere)."""
+    weights = internals.kinds[0].weights[:, :, internals.source]  # (L, H, S)
+    rows = {ATTENTION: weights.mean(axis=1) if head is None else weights[:, head]}
+    if NORM in methods:
+        rows[NORM] = _norm_rows(internals, head)
+    if internals.rollout is not None and internals.flow_of is not None:
+        rows[ROLLOUT] = internals.rollout
+        if FLOW in methods:
+            flow = np.full(weights.shape[::2], np.nan)
+            for layer in layers:
+                flow[layer] = internals.flow_of(layer)
+            rows[FLOW] = flow
+    return {m: rows[m] for m in rows if m in methods}
+
+
+def explain_step(loaded: LoadedModel, source_tokens: Sequence[str], target_prefix: Sequence[str],
+                 device: torch.device | str = "cpu", methods: Sequence[str] = METHODS, layer: int | None = None,
+                 head: int | None = None, ig_steps: int = DEFAULT_IG_STEPS, token: str | None = None,
+                 every_layer: bool = False) -> Explanation:
+    """Explain the token predicted after ``target_prefix`` (target tokens without ``<bos>``) for the source
+    ``source_tokens`` (the model's own tokens, at most its max_src_len; unknown words read as ``<unk>``).
+
+    token: the token to explain (default: the model's most likely next token, never ``<bos>`` or ``<pad>``);
+    layer: 0-based (default the last), head: 0-based or None (the heads' mean) for the attention and norm rows;
+    rollout and flow always average the heads. every_layer: compute attention flow after every layer for
+    ``layer_rows`` (else only at ``layer``: NaN rows elsewhere). Runs on ``device``; the model is used as it is
+    (eval mode).
+    """
+    src_vocab, tgt_vocab = loaded.src_vocab, loaded.tgt_vocab
+    if src_vocab is None or tgt_vocab is None:
+        raise ValueError("explanations need a translation model with vocabularies")
+    if not source_tokens:
+        raise ValueError("the source has no tokens")
+    if unknown := [m for m in methods if m not in METHODS]:
+        raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
+    device = torch.device(device)
+    model = loaded.model
+    src = torch.tensor([src_vocab.ids(list(source_tokens))], device=device)
+    tgt_in = torch.tensor([[tgt_vocab.bos_id, *tgt_vocab.ids(list(target_prefix))]], device=device)
+    labels = tuple(source_tokens)
+    internals = step_internals(model, src, tgt_in, labels, ("<bos>", *target_prefix))
+    if token is None:
+        scores = internals.log_probs.copy()
+        scores[[tgt_vocab.bos_id, tgt_vocab.pad_id]] = -np.inf
+        token_id = int(np.argmax(scores))
+    else:
+        token_id = tgt_vocab.ids([token])[0]
+    layers = internals.kinds[0].weights.shape[0]
+    layer = layers - 1 if layer is None else layer
+    if not 0 <= layer < layers:
+        raise ValueError(f"layer {layer} is out of range: the model has {layers}")
+    if head is not None and not 0 <= head < internals.kinds[0].weights.shape[1]:
+        raise ValueError(f"head {head} is out of range")
+    layered = _attention_rows(internals, methods, head, range(layers) if every_layer else [layer])
+    rows: dict[str, np.ndarray] = {m: layered[m][layer] for m in layered}
+    completeness = None
+    if GRAD_X_INPUT in methods:
+        rows[GRAD_X_INPUT] = gradient_x_input(model, src, tgt_in, token_id)
+    if INTEGRATED_GRADIENTS in methods:
+        rows[INTEGRATED_GRADIENTS], completeness = integrated_gradients(model, src, tgt_in, token_id,
+                                                                        src_vocab.pad_id, ig_steps)
+    if OCCLUSION in methods or LEAVE_ONE_OUT in methods:
+        unk, removed = occlusion(model, src, tgt_in, token_id, src_vocab.unk_id)
+        if OCCLUSION in methods:
+            rows[OCCLUSION] = unk
+        if LEAVE_ONE_OUT in methods and np.isfinite(removed).all():
+            rows[LEAVE_ONE_OUT] = removed
+    names = tuple(m for m in METHODS if m in rows)
+    matrix = np.stack([rows[m] for m in names]).astype(np.float64) if names else np.zeros((0, len(labels)))
+    kendall, spearman = agreement_matrices(matrix)
+    return Explanation(names, labels, matrix, kendall, spearman, layered, tgt_vocab.tokens[token_id],
+                       float(internals.log_probs[token_id]), completeness, layer, head)
