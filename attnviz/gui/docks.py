@@ -26,6 +26,7 @@ from attnviz.gui.panels.batch import BatchPanel
 from attnviz.gui.panels.beams import BeamsPanel
 from attnviz.gui.panels.compare import ComparePanel
 from attnviz.gui.panels.computation import ComputationPanel
+from attnviz.gui.panels.heads import HeadsPanel
 from attnviz.gui.panels.kernel import KernelPanel
 from attnviz.gui.panels.masks import MasksPanel
 from attnviz.gui.panels.positional import PositionalPanel
@@ -118,6 +119,8 @@ PANELS: tuple[PanelEntry, ...] = (
                tab_with="scoring"),
     PanelEntry("computation", N_("Computation"), ComputationPanel, Area.LeftDockWidgetArea,
                needs(Capability.SENTENCE), tab_with="batch"),
+    PanelEntry("heads", N_("Heads"), HeadsPanel, Area.LeftDockWidgetArea, needs(Capability.DECODER),
+               tab_with="computation", figure=named(HeadsPanel.figure, "head-atlas")),
     PanelEntry("rollout", N_("Rollout"), RolloutPanel, Area.RightDockWidgetArea,
                lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),
     PanelEntry("compare", N_("Compare"), ComparePanel, Area.RightDockWidgetArea, needs(Capability.STEPS),

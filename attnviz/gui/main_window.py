@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
+from attnviz.core.attention_kind import AttentionKind
 from attnviz.core.layout import Capability
 from attnviz.figures.attention import shown_index
 from attnviz.figures.book import Live
@@ -219,6 +220,7 @@ class MainWindow(QtWidgets.QMainWindow):
                                                     self.attention.view, self._on_export_notified, self.error)
         panels.connect_exports(self.exports.ask_and_export, self.exports.copy)
         self.attention.heatmap.clicked.connect(self._on_attention_cell_clicked)
+        panels.panels["heads"].head_chosen.connect(self._on_head_chosen)  # type: ignore[attr-defined]
         self.train_panel = panels.panels["train"]
         self.train_panel.flipbook_requested.connect(self._on_training_flipbook_requested)  # type: ignore[attr-defined]
         self.train_panel.message.connect(lambda text: self.statusBar().showMessage(text, 10000))  # type: ignore[attr-defined]
@@ -572,6 +574,13 @@ class MainWindow(QtWidgets.QMainWindow):
         self.panels.ensure_current("computation")
         kind, query = matrix.query_of(row)
         self.panels.panels["computation"].inspect(kind, matrix.layer, matrix.head, query)  # type: ignore[attr-defined]
+
+    def _on_head_chosen(self, kind: AttentionKind, layer: int, head: int) -> None:
+        """A head of the Heads dock's atlas clicked: show its map in the Attention dock."""
+        dock = self.docks["attention"]
+        dock.show()
+        dock.raise_()
+        self.attention.select_view(kind, layer, head)
 
     def _on_sentence_text_edited(self, text: str) -> None:
         self.session.set_text(text)  # Step and Run act on it at once; the views follow after the debounce

@@ -38,6 +38,7 @@ class SessionBase:
         self._loading: Path | None = None  # the checkpoint being loaded now
         self.fallback: Path | None = None  # loaded instead of a refused checkpoint while no model is (start-up)
         self._jobs: dict[int, str] = {}  # jobs in flight: id -> what it does
+        self.sentences_seen: list[str] = []  # the sentences encoded in this session (the Heads dock's own corpus)
         self._job_ids = 0
 
     @property

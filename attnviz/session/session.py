@@ -20,6 +20,7 @@ from attnviz.core.limits import MAX_BEAM
 from attnviz.core.results import KernelFit
 from attnviz.figures.attention import AttentionView
 from attnviz.i18n import tr
+from attnviz.session.analysis import AnalysisRequests
 from attnviz.session.decoding import DecodingRequests
 from attnviz.session.latest import LOAD
 from attnviz.session.loading import load_model
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from attnviz.core.training_history import TrainingHistory
 
 
-class Session(DecodingRequests, PanelRequests):
+class Session(DecodingRequests, PanelRequests, AnalysisRequests):
     """Load a checkpoint, encode text, step the decoder, walk back through recorded steps; the side panels'
     requests (:class:`PanelRequests`); save and restore what is on show.
 
@@ -69,8 +70,10 @@ class Session(DecodingRequests, PanelRequests):
             self.loaded, info, kernel, device_used = result
             self._latest.model_loaded()  # results for the old model still in flight are dropped
             self._decoding, self._encoding, self._encoded_text = None, False, None
+            self.forget_gates()
             self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
-                          position=-1, batch=None, computation=None)
+                          position=-1, batch=None, computation=None, atlas=None, pruning=None, atlas_progress=None,
+                          explanation=None)
             restoring = self._restoring
             if restoring is not None and restoring.kernel is not None and self.loaded.offers(Capability.KERNEL):
                 self._restoring = None

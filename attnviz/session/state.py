@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -16,6 +16,11 @@ from attnviz.core.layout import Capability, SequenceLayout
 from attnviz.core.results import BatchDecoding, Comparison, DecodeStep, EncodedSource, KernelFit, PositionalDescription
 from attnviz.figures.attention import AttentionView
 from attnviz.figures.book import BookFigure
+from attnviz.i18n import tr
+
+if TYPE_CHECKING:  # (torch-backed modules: their dataclasses arrive from the jobs)
+    from attnviz.core.explain import Explanation
+    from attnviz.core.heads import HeadAtlas, PruningCurve
 
 
 @dataclass(frozen=True)
@@ -40,11 +45,18 @@ class ModelInfo:
     subword: bool = False  # its tokens are a subword tokenizer's pieces ("·s" continues the word before it)
     history: Any = None  # the TrainingHistory the checkpoint keeps (read on the worker), or None
     history_problem: str = ""  # why a kept history cannot be read ("" when none is kept, or it reads)
+    heads_off: str = ""  # the heads switched off, as ``cross:2.1,enc-self:1.3`` ("" when every head is on)
 
     @property
     def name(self) -> str:
         """What titles and file names call it: the checkpoint file's stem, or a Hugging Face model's name (its
-        cache entry's, ``opus-mt-en-fr``, not the snapshot folder's hash)."""
+        cache entry's, ``opus-mt-en-fr``, not the snapshot folder's hash); with heads off, which ones."""
+        name = self.base_name
+        return tr("{model}, heads off {heads}").format(model=name, heads=self.heads_off) if self.heads_off else name
+
+    @property
+    def base_name(self) -> str:
+        """Its name whatever heads are off."""
         if self.training.get("source") == "Hugging Face" and self.training.get("name"):
             return str(self.training["name"]).rsplit("/", 1)[-1]
         return self.path.stem
@@ -91,6 +103,10 @@ class SessionState:
     comparison: Comparison | None = None  # a second model on the same sentence (compare_with)
     compared_with: str = ""  # the checkpoint compared with ("" when none)
     view: AttentionView = field(default_factory=AttentionView)  # the Attention panel's options
+    atlas: HeadAtlas | None = None  # every head's statistics over a corpus (compute_atlas)
+    pruning: PruningCurve | None = None  # BLEU with heads pruned, over the atlas's corpus (compute_pruning)
+    atlas_progress: tuple[str, int, int] | None = None  # (what, done, total) while an atlas job runs
+    explanation: Explanation | None = None  # the step on show explained by every method (explain)
 
     @property
     def step(self) -> DecodeStep | None:

@@ -4,12 +4,12 @@
 <context>
     <name>attnviz</name>
     <message>
-        <location filename="../../attnviz/cli.py" line="59"/>
+        <location filename="../../attnviz/cli.py" line="61"/>
         <source>  non-parametric {kernel:&lt;13} h=0.5  test MSE {mse:.3f}</source>
         <translation>  非参数 {kernel:&lt;13} h=0.5  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="64"/>
+        <location filename="../../attnviz/cli.py" line="66"/>
         <source>  parametric     learned w={w:.2f}  loss {before:.1f} -&gt; {after:.1f}  test MSE {mse:.3f}</source>
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="242"/>
+        <location filename="../../attnviz/cli.py" line="244"/>
         <source> (stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -46,17 +46,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="358"/>
+        <location filename="../../attnviz/gui/main_window.py" line="360"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="313"/>
+        <location filename="../../attnviz/gui/main_window.py" line="315"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="353"/>
+        <location filename="../../attnviz/gui/main_window.py" line="355"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -66,7 +66,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="335"/>
+        <location filename="../../attnviz/gui/main_window.py" line="337"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -76,17 +76,17 @@
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="319"/>
+        <location filename="../../attnviz/gui/main_window.py" line="321"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="352"/>
+        <location filename="../../attnviz/gui/main_window.py" line="354"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="357"/>
+        <location filename="../../attnviz/gui/main_window.py" line="359"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -96,7 +96,7 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="372"/>
+        <location filename="../../attnviz/gui/main_window.py" line="374"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -106,7 +106,7 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="376"/>
+        <location filename="../../attnviz/gui/main_window.py" line="378"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -116,7 +116,7 @@
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="304"/>
+        <location filename="../../attnviz/gui/main_window.py" line="306"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
@@ -126,37 +126,37 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="368"/>
+        <location filename="../../attnviz/gui/main_window.py" line="370"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="310"/>
+        <location filename="../../attnviz/gui/main_window.py" line="312"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="329"/>
+        <location filename="../../attnviz/gui/main_window.py" line="331"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="317"/>
+        <location filename="../../attnviz/gui/main_window.py" line="319"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="305"/>
+        <location filename="../../attnviz/gui/main_window.py" line="307"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="311"/>
+        <location filename="../../attnviz/gui/main_window.py" line="313"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="343"/>
+        <location filename="../../attnviz/gui/main_window.py" line="345"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -171,7 +171,7 @@
         <translation>（选择模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="219"/>
+        <location filename="../../attnviz/cli.py" line="221"/>
         <location filename="../../attnviz/gui/panels/train.py" line="485"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
@@ -199,53 +199,54 @@
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="214"/>
+        <location filename="../../attnviz/cli.py" line="216"/>
         <source>, agreement {agreement:.0f} %</source>
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="539"/>
+        <location filename="../../attnviz/gui/main_window.py" line="541"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="536"/>
+        <location filename="../../attnviz/gui/main_window.py" line="538"/>
         <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="654"/>
+        <location filename="../../attnviz/cli.py" line="670"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="260"/>
+        <location filename="../../attnviz/cli.py" line="262"/>
         <source>--arch is nested too deeply; give a flat JSON object of settings</source>
         <translation>--arch 嵌套过深；请给出一个扁平的设置 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="258"/>
+        <location filename="../../attnviz/cli.py" line="260"/>
         <source>--arch is not valid JSON ({reason})</source>
         <translation>--arch 不是有效的 JSON（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="262"/>
+        <location filename="../../attnviz/cli.py" line="264"/>
         <source>--arch must be a JSON object, e.g. '{"num_decoder_layers": 3}'</source>
         <translation>--arch 必须是 JSON 对象，例如 '{"num_decoder_layers": 3}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="265"/>
+        <location filename="../../attnviz/cli.py" line="267"/>
         <source>--arch: {kind} has no setting {unknown}; known: {known}</source>
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="611"/>
+        <location filename="../../attnviz/cli.py" line="627"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="299"/>
-        <location filename="../../attnviz/cli.py" line="516"/>
+        <location filename="../../attnviz/cli.py" line="301"/>
+        <location filename="../../attnviz/cli.py" line="523"/>
+        <location filename="../../attnviz/cli_heads.py" line="68"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
@@ -255,37 +256,37 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="596"/>
+        <location filename="../../attnviz/cli.py" line="612"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="920"/>
+        <location filename="../../attnviz/cli.py" line="937"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="919"/>
+        <location filename="../../attnviz/cli.py" line="936"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="922"/>
+        <location filename="../../attnviz/cli.py" line="939"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="918"/>
+        <location filename="../../attnviz/cli.py" line="935"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="609"/>
+        <location filename="../../attnviz/cli.py" line="625"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="644"/>
+        <location filename="../../attnviz/cli.py" line="660"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -293,6 +294,11 @@
         <location filename="../../attnviz/training/live.py" line="72"/>
         <source>--learned must be more than 0 and at most 100 (%)</source>
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="72"/>
+        <source>--limit must be at least 1, got {limit}</source>
+        <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="76"/>
@@ -305,12 +311,17 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_heads.py" line="182"/>
+        <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
+        <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/live.py" line="74"/>
         <source>--minutes must be more than 0 and at most 1,440</source>
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="615"/>
+        <location filename="../../attnviz/cli.py" line="631"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -320,27 +331,32 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="563"/>
+        <location filename="../../attnviz/cli_heads.py" line="70"/>
+        <source>--seeds must be from 1 to {most}, got {seeds}</source>
+        <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="579"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="454"/>
+        <location filename="../../attnviz/cli.py" line="461"/>
         <source>--step counts from 1, got {number}</source>
         <translation>--step 从 1 开始计数，实际为 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="452"/>
+        <location filename="../../attnviz/cli.py" line="459"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="538"/>
+        <location filename="../../attnviz/cli.py" line="550"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="603"/>
+        <location filename="../../attnviz/cli.py" line="619"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -355,47 +371,47 @@
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="190"/>
+        <location filename="../../attnviz/cli.py" line="192"/>
         <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="154"/>
+        <location filename="../../attnviz/cli.py" line="156"/>
         <source>--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)</source>
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="858"/>
+        <location filename="../../attnviz/cli.py" line="874"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="863"/>
+        <location filename="../../attnviz/cli.py" line="879"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="861"/>
+        <location filename="../../attnviz/cli.py" line="877"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="856"/>
+        <location filename="../../attnviz/cli.py" line="872"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="514"/>
+        <location filename="../../attnviz/cli.py" line="521"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="599"/>
+        <location filename="../../attnviz/cli.py" line="615"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="710"/>
+        <location filename="../../attnviz/cli.py" line="726"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -410,9 +426,14 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="901"/>
+        <location filename="../../attnviz/cli.py" line="918"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="146"/>
+        <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
+        <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
         <location filename="../../attnviz/xcb_check.py" line="81"/>
@@ -420,7 +441,7 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="871"/>
+        <location filename="../../attnviz/cli.py" line="887"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -437,7 +458,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="894"/>
+        <location filename="../../attnviz/cli.py" line="911"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -445,6 +466,16 @@
         <location filename="../../attnviz/app.py" line="49"/>
         <source>a checkpoint or saved session, as the desktop entry passes it: a path that cannot be opened is explained in the window</source>
         <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="293"/>
+        <source>A file of sentences</source>
+        <translation>句子文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="73"/>
+        <source>A file of sentences…</source>
+        <translation>句子文件…</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/files.py" line="31"/>
@@ -457,7 +488,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="542"/>
+        <location filename="../../attnviz/gui/main_window.py" line="544"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -467,7 +498,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="812"/>
+        <location filename="../../attnviz/gui/main_window.py" line="821"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -483,7 +514,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="897"/>
+        <location filename="../../attnviz/cli.py" line="914"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -509,9 +540,14 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="322"/>
+        <location filename="../../attnviz/gui/main_window.py" line="324"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="34"/>
+        <source>a translation checkpoint (.safetensors; default: the shipped Transformer)</source>
+        <translation>翻译模型检查点（.safetensors；默认：随附的 Transformer）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/text.py" line="69"/>
@@ -534,7 +570,7 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="783"/>
+        <location filename="../../attnviz/gui/main_window.py" line="792"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
@@ -585,7 +621,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="662"/>
+        <location filename="../../attnviz/cli.py" line="678"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -596,12 +632,12 @@
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="930"/>
+        <location filename="../../attnviz/cli.py" line="948"/>
         <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="887"/>
+        <location filename="../../attnviz/cli.py" line="904"/>
         <source>an encoder-only model: models/encoder-only.safetensors or a Hugging Face BERT folder</source>
         <translation>仅编码器模型：models/encoder-only.safetensors 或 Hugging Face BERT 文件夹</translation>
     </message>
@@ -636,7 +672,12 @@
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="108"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
+        <source>Atlas</source>
+        <translation>图谱</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/docks.py" line="109"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
@@ -737,7 +778,7 @@
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="632"/>
+        <location filename="../../attnviz/gui/main_window.py" line="641"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
@@ -748,17 +789,27 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_heads.py" line="164"/>
+        <source>attnviz heads: {what} {percent} %</source>
+        <translation>attnviz heads：{what} {percent} %</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="115"/>
+        <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
+        <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/unopenable.py" line="16"/>
         <source>attnviz opens a checkpoint (.safetensors), a saved session (.json) or a Hugging Face model folder</source>
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="737"/>
+        <location filename="../../attnviz/gui/main_window.py" line="746"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="744"/>
+        <location filename="../../attnviz/gui/main_window.py" line="753"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -773,7 +824,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="277"/>
+        <location filename="../../attnviz/gui/main_window.py" line="279"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -788,8 +839,8 @@
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="992"/>
-        <location filename="../../attnviz/cli.py" line="1001"/>
+        <location filename="../../attnviz/cli.py" line="1013"/>
+        <location filename="../../attnviz/cli.py" line="1022"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -801,23 +852,23 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="733"/>
+        <location filename="../../attnviz/cli.py" line="749"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1006"/>
+        <location filename="../../attnviz/cli.py" line="1027"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="995"/>
+        <location filename="../../attnviz/cli.py" line="1016"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="683"/>
-        <location filename="../../attnviz/cli.py" line="751"/>
+        <location filename="../../attnviz/cli.py" line="699"/>
+        <location filename="../../attnviz/cli.py" line="767"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -831,12 +882,12 @@ Install them with:  sudo apt-get install {packages}
 （其他发行版：安装提供这些库的软件包；或在 Wayland 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="207"/>
+        <location filename="../../attnviz/cli.py" line="209"/>
         <source>attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)</source>
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="998"/>
+        <location filename="../../attnviz/cli.py" line="1019"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -846,12 +897,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：书中的注意力图表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="121"/>
+        <location filename="../../attnviz/cli.py" line="123"/>
         <source>attnviz: the run's state is kept in {state}: the same command with --resume continues it</source>
         <translation>attnviz：本次运行的状态保存在 {state}：加上 --resume 运行同一命令即可继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="310"/>
+        <location filename="../../attnviz/cli.py" line="312"/>
         <source>attnviz: warning: {message}</source>
         <translation>attnviz：警告：{message}</translation>
     </message>
@@ -861,21 +912,26 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="408"/>
+        <location filename="../../attnviz/gui/main_window.py" line="410"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="44"/>
-        <location filename="../../attnviz/cli.py" line="890"/>
-        <location filename="../../attnviz/cli.py" line="904"/>
+        <location filename="../../attnviz/cli.py" line="907"/>
+        <location filename="../../attnviz/cli.py" line="921"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="831"/>
+        <location filename="../../attnviz/cli.py" line="847"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="47"/>
+        <source>auto, cpu, cuda, cuda:N or mps (under torchrun on CUDA: each process its LOCAL_RANK's GPU)</source>
+        <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="550"/>
@@ -899,7 +955,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
-        <location filename="../../attnviz/gui/main_window.py" line="314"/>
+        <location filename="../../attnviz/gui/main_window.py" line="316"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
     </message>
@@ -949,7 +1005,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽必须是正数，实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="117"/>
+        <location filename="../../attnviz/gui/docks.py" line="118"/>
         <source>Batch</source>
         <translation>批量</translation>
     </message>
@@ -980,12 +1036,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="906"/>
+        <location filename="../../attnviz/cli.py" line="923"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="875"/>
+        <location filename="../../attnviz/cli_heads.py" line="38"/>
+        <source>beam size (default 1: greedy)</source>
+        <translation>束宽（默认 1：贪心搜索）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="891"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
@@ -996,7 +1057,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="167"/>
-        <location filename="../../attnviz/gui/docks.py" line="125"/>
+        <location filename="../../attnviz/gui/docks.py" line="128"/>
         <source>Beams</source>
         <translation>束搜索</translation>
     </message>
@@ -1031,7 +1092,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="441"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="78"/>
+        <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
+        <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="93"/>
+        <source>BLEU with heads pruned</source>
+        <translation>剪掉若干头后的 BLEU</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="231"/>
+        <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
+        <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="448"/>
         <source>BLEU {bleu:.2f} on {count} source sentences</source>
         <translation>在 {count} 个源句子上的 BLEU 为 {bleu:.2f}</translation>
     </message>
@@ -1052,7 +1128,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="309"/>
+        <location filename="../../attnviz/gui/main_window.py" line="311"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
@@ -1068,6 +1144,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="80"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1112,7 +1189,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="824"/>
+        <location filename="../../attnviz/cli.py" line="840"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1189,12 +1266,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="936"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="954"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="900"/>
+        <location filename="../../attnviz/cli.py" line="917"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1209,7 +1291,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>命令（attnviz COMMAND --help）：{commands}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="123"/>
+        <location filename="../../attnviz/gui/docks.py" line="126"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
@@ -1230,7 +1312,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="119"/>
+        <location filename="../../attnviz/gui/docks.py" line="120"/>
         <source>Computation</source>
         <translation>计算过程</translation>
     </message>
@@ -1256,13 +1338,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="16"/>
+        <source>confidence: mean largest weight</source>
+        <translation>置信度：平均最大权重</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/panels.py" line="119"/>
         <location filename="../../attnviz/gallery.py" line="188"/>
         <source>constant</source>
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="840"/>
+        <location filename="../../attnviz/cli.py" line="856"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1294,12 +1381,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
+        <source>Corpus</source>
+        <translation>语料</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="605"/>
         <source>Cost per layer: self-attention, recurrent, convolutional</source>
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="701"/>
+        <location filename="../../attnviz/gui/main_window.py" line="710"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1309,7 +1401,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="673"/>
+        <location filename="../../attnviz/gui/main_window.py" line="682"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1339,9 +1431,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="848"/>
+        <location filename="../../attnviz/cli.py" line="864"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="49"/>
+        <source>CPU threads for torch per process (default 1)</source>
+        <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/errors.py" line="20"/>
@@ -1353,6 +1450,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/layout.py" line="230"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="24"/>
+        <source>cross-attention: share on the diagonal</source>
+        <translation>交叉注意力：对角线上的权重占比</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="25"/>
+        <source>cross-attention: share on the monotone argmax path</source>
+        <translation>交叉注意力：单调 argmax 路径上的权重占比</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="426"/>
@@ -1412,13 +1519,13 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="84"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
-        <location filename="../../attnviz/gui/main_window.py" line="312"/>
+        <location filename="../../attnviz/gui/main_window.py" line="314"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
-        <location filename="../../attnviz/gui/main_window.py" line="316"/>
+        <location filename="../../attnviz/gui/main_window.py" line="318"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
@@ -1459,7 +1566,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="58"/>
+        <location filename="../../attnviz/gui/main_window.py" line="59"/>
         <source>decoder-only Transformer (GPT-style)</source>
         <translation>仅解码器的 Transformer（GPT 式）</translation>
     </message>
@@ -1484,14 +1591,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在批量解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/decoding.py" line="170"/>
-        <location filename="../../attnviz/session/decoding.py" line="207"/>
-        <location filename="../../attnviz/session/decoding.py" line="237"/>
+        <location filename="../../attnviz/session/decoding.py" line="172"/>
+        <location filename="../../attnviz/session/decoding.py" line="209"/>
+        <location filename="../../attnviz/session/decoding.py" line="239"/>
         <source>Decoding…</source>
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="340"/>
+        <location filename="../../attnviz/gui/main_window.py" line="342"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
     </message>
@@ -1574,7 +1681,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="337"/>
+        <location filename="../../attnviz/gui/main_window.py" line="339"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1626,7 +1733,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="237"/>
-        <location filename="../../attnviz/session/decoding.py" line="82"/>
+        <location filename="../../attnviz/session/decoding.py" line="84"/>
         <source>Encoding…</source>
         <translation>正在编码…</translation>
     </message>
@@ -1678,7 +1785,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="418"/>
+        <location filename="../../attnviz/cli.py" line="425"/>
         <source>evaluation data not found: {path}</source>
         <translation>找不到评估数据：{path}</translation>
     </message>
@@ -1688,7 +1795,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="354"/>
+        <location filename="../../attnviz/gui/main_window.py" line="356"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1708,17 +1815,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="369"/>
+        <location filename="../../attnviz/gui/main_window.py" line="371"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="373"/>
+        <location filename="../../attnviz/gui/main_window.py" line="375"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="375"/>
+        <location filename="../../attnviz/gui/main_window.py" line="377"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
@@ -1752,6 +1859,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/argparse_text.py" line="15"/>
         <source>expected one argument</source>
         <translation>需要一个参数值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="216"/>
+        <source>Explaining the step…</source>
+        <translation>正在解释这一步…</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="203"/>
@@ -1802,6 +1914,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/heatmap.py" line="628"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="54"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -1821,7 +1934,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="273"/>
+        <location filename="../../attnviz/gui/main_window.py" line="275"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -1862,7 +1975,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="937"/>
+        <location filename="../../attnviz/cli_heads.py" line="44"/>
+        <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
+        <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="955"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
@@ -1893,8 +2011,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="899"/>
-        <location filename="../../attnviz/cli.py" line="935"/>
+        <location filename="../../attnviz/cli.py" line="916"/>
+        <location filename="../../attnviz/cli.py" line="953"/>
+        <location filename="../../attnviz/cli_heads.py" line="37"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
@@ -1940,7 +2059,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="107"/>
+        <location filename="../../attnviz/session/session.py" line="110"/>
         <source>Getting ready to open Hugging Face models…</source>
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
@@ -1967,8 +2086,14 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="109"/>
         <location filename="../../attnviz/core/query_computation.py" line="165"/>
+        <location filename="../../attnviz/figures/heads.py" line="39"/>
         <source>head</source>
         <translation>头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="65"/>
+        <source>head (row of heads.csv)</source>
+        <translation>头（heads.csv 中的行）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="186"/>
@@ -1988,9 +2113,26 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个头</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/docks.py" line="122"/>
         <location filename="../../attnviz/gui/panels/train.py" line="137"/>
         <source>Heads</source>
         <translation>头数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/gates.py" line="74"/>
+        <source>heads of this model cannot be switched off (its attention modules have no gates)</source>
+        <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="249"/>
+        <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
+        <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="54"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="95"/>
+        <source>heads pruned</source>
+        <translation>剪去的头数</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/kernel.py" line="54"/>
@@ -2019,7 +2161,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="940"/>
+        <location filename="../../attnviz/cli.py" line="958"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
@@ -2044,6 +2186,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>忽略了显式参数 %r</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="22"/>
+        <location filename="../../attnviz/figures/heads.py" line="65"/>
+        <source>importance E|∂L/∂ξ|</source>
+        <translation>重要性 E|∂L/∂ξ|</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="269"/>
+        <source>importance {value:.3g}</source>
+        <translation>重要性 {value:.3g}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="104"/>
         <source>In the cache:</source>
         <translation>缓存中：</translation>
@@ -2054,7 +2207,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="554"/>
+        <location filename="../../attnviz/gui/main_window.py" line="556"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2105,12 +2258,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="849"/>
+        <location filename="../../attnviz/cli.py" line="865"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention.py" line="81"/>
+        <location filename="../../attnviz/core/attention.py" line="94"/>
         <source>k_j = h_j, the encoder's output at source word j</source>
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
@@ -2120,22 +2273,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>核</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="110"/>
+        <location filename="../../attnviz/gui/docks.py" line="111"/>
         <source>Kernel regression</source>
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="923"/>
+        <location filename="../../attnviz/cli.py" line="941"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="924"/>
+        <location filename="../../attnviz/cli.py" line="942"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="925"/>
+        <location filename="../../attnviz/cli.py" line="943"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -2207,6 +2360,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="219"/>
+        <source>kind and layer</source>
+        <translation>注意力种类与层</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/language.py" line="103"/>
         <source>Language</source>
         <translation>语言</translation>
@@ -2223,6 +2381,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="161"/>
+        <location filename="../../attnviz/figures/heads.py" line="39"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
@@ -2233,7 +2392,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="662"/>
+        <location filename="../../attnviz/cli.py" line="678"/>
         <location filename="../../attnviz/core/training_history.py" line="23"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -2315,12 +2474,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>学习率调度</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="50"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="97"/>
+        <source>least important first</source>
+        <translation>先剪最不重要的</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/lecture.py" line="114"/>
         <source>Leave</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="910"/>
+        <location filename="../../attnviz/cli.py" line="927"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -2330,27 +2495,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出课堂视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="346"/>
+        <location filename="../../attnviz/gui/main_window.py" line="348"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="780"/>
+        <location filename="../../attnviz/gui/main_window.py" line="789"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="315"/>
+        <location filename="../../attnviz/cli.py" line="317"/>
         <source>line {line}: </source>
         <translation>第 {line} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="396"/>
+        <location filename="../../attnviz/cli.py" line="403"/>
         <source>line {number}: </source>
         <translation>第 {number} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="361"/>
+        <location filename="../../attnviz/cli.py" line="363"/>
         <source>line {number}: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
@@ -2360,23 +2525,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>请先加载翻译模型，再进行批量解码。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/analysis.py" line="51"/>
+        <source>Load a translation model to map its heads over a corpus.</source>
+        <translation>请先加载一个翻译模型，才能在语料上绘制它的头图谱。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="79"/>
         <source>Load the model and open the panel that shows this figure, so you can change the sentence, the head or the bandwidth</source>
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="545"/>
+        <location filename="../../attnviz/gui/main_window.py" line="547"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="544"/>
+        <location filename="../../attnviz/gui/main_window.py" line="546"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/panels.py" line="162"/>
-        <location filename="../../attnviz/session/session.py" line="97"/>
+        <location filename="../../attnviz/session/session.py" line="100"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
@@ -2399,7 +2569,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="216"/>
+        <location filename="../../attnviz/cli.py" line="218"/>
         <source>loss {loss:.3f}, </source>
         <translation>损失 {loss:.3f}，</translation>
     </message>
@@ -2409,9 +2579,30 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="359"/>
+        <location filename="../../attnviz/gui/main_window.py" line="361"/>
         <source>Main</source>
         <translation>主工具栏</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="76"/>
+        <source>Map heads</source>
+        <translation>绘制头图谱</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="76"/>
+        <source>Map the heads over a corpus first: the pruning curve follows their importance.</source>
+        <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="86"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="193"/>
+        <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
+        <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="70"/>
+        <source>Mapping the heads…</source>
+        <translation>正在绘制头图谱…</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="460"/>
@@ -2430,7 +2621,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="68"/>
+        <location filename="../../attnviz/cli.py" line="70"/>
         <source>masked softmax of scores [2, 1, 0.5, 3, -1] with valid length 3:</source>
         <translation>评分 [2, 1, 0.5, 3, -1] 在有效长度 3 下的掩蔽 softmax 操作：</translation>
     </message>
@@ -2460,14 +2651,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="112"/>
+        <location filename="../../attnviz/gui/docks.py" line="113"/>
         <source>Masks</source>
         <translation>掩码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="15"/>
+        <source>mean entropy of a row (nats)</source>
+        <translation>每行的平均熵（奈特）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="80"/>
         <source>mean squared error</source>
         <translation>均方误差</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="21"/>
+        <source>mean |query − key| distance (positions)</source>
+        <translation>平均 |查询 − 键| 距离（位置数）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/shortcuts_dialog.py" line="45"/>
@@ -2491,6 +2692,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="81"/>
+        <source>model output</source>
+        <translation>模型输出</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session_file.py" line="238"/>
         <source>more than {most} steps</source>
         <translation>超过 {most} 步</translation>
@@ -2512,7 +2718,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="61"/>
+        <location filename="../../attnviz/gui/main_window.py" line="62"/>
         <source>Nadaraya-Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -2527,7 +2733,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="55"/>
+        <location filename="../../attnviz/cli.py" line="57"/>
         <source>Nadaraya–Watson kernel regression on f(x) = 2 sin x + x^0.8 (50 noisy points)</source>
         <translation>在 f(x) = 2 sin x + x^0.8 上的 Nadaraya-Watson 核回归（50 个带噪声的点）</translation>
     </message>
@@ -2624,7 +2830,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/bleu.py" line="19"/>
+        <location filename="../../attnviz/cli_heads.py" line="131"/>
+        <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
+        <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/bleu.py" line="52"/>
         <source>no sentences to score</source>
         <translation>没有可评分的句子</translation>
     </message>
@@ -2634,7 +2845,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 处没有训练状态：没有可继续的运行（训练在每个迭代周期结束后写入状态，并在整个调度完成后删除它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="400"/>
+        <location filename="../../attnviz/cli.py" line="407"/>
         <source>no {mask} to fill: write {mask} in place of a word</source>
         <translation>没有可填的 {mask}：请把某个词换成 {mask}</translation>
     </message>
@@ -2766,17 +2977,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="888"/>
+        <location filename="../../attnviz/cli.py" line="905"/>
         <source>one sentence with [MASK] (or the tokenizer's own mask token); without it, read stdin</source>
         <translation>一个含 [MASK]（或分词器自己的掩蔽词元）的句子；不给则读标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="878"/>
+        <location filename="../../attnviz/cli.py" line="894"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="321"/>
+        <location filename="../../attnviz/cli_heads.py" line="35"/>
+        <source>one source sentence a line, or source&lt;TAB&gt;reference lines (references give the pruning curve)</source>
+        <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="74"/>
+        <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
+        <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="323"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -2796,7 +3017,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="631"/>
+        <location filename="../../attnviz/gui/main_window.py" line="640"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -2806,22 +3027,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="308"/>
+        <location filename="../../attnviz/gui/main_window.py" line="310"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="743"/>
+        <location filename="../../attnviz/gui/main_window.py" line="752"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="709"/>
+        <location filename="../../attnviz/gui/main_window.py" line="718"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="89"/>
+        <location filename="../../attnviz/session/session.py" line="92"/>
         <source>Opening the shipped model {name} instead.</source>
         <translation>改为打开内置模型 {name}。</translation>
     </message>
@@ -2968,7 +3189,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="829"/>
+        <location filename="../../attnviz/cli.py" line="845"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -2989,7 +3210,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="274"/>
+        <location filename="../../attnviz/gui/main_window.py" line="276"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -3014,7 +3235,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="843"/>
+        <location filename="../../attnviz/cli.py" line="859"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -3030,7 +3251,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="903"/>
+        <location filename="../../attnviz/cli.py" line="920"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -3050,7 +3271,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="944"/>
+        <location filename="../../attnviz/cli.py" line="962"/>
+        <location filename="../../attnviz/cli_heads.py" line="46"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3067,7 +3289,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="113"/>
+        <location filename="../../attnviz/gui/docks.py" line="114"/>
         <source>Positional encoding</source>
         <translation>位置编码</translation>
     </message>
@@ -3118,7 +3340,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="908"/>
+        <location filename="../../attnviz/cli.py" line="925"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -3155,12 +3377,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="868"/>
+        <location filename="../../attnviz/cli.py" line="884"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="813"/>
+        <location filename="../../attnviz/cli.py" line="829"/>
         <source>print what the attention core computes, as text</source>
         <translation>以文本输出注意力核心的计算结果</translation>
     </message>
@@ -3195,12 +3417,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="77"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="112"/>
+        <source>Pruning curve</source>
+        <translation>剪枝曲线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="120"/>
+        <source>pruning curve</source>
+        <translation>剪枝曲线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="91"/>
+        <source>Pruning heads…</source>
+        <translation>正在剪枝…</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/computation.py" line="172"/>
         <source>q = RoPE_m({projection}), m = {row}: rotated by its position</source>
         <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention.py" line="80"/>
+        <location filename="../../attnviz/core/attention.py" line="93"/>
         <source>q = s_{t−1}, the decoder's hidden state before this step</source>
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
@@ -3299,6 +3537,21 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="98"/>
+        <source>random order</source>
+        <translation>随机顺序</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="51"/>
+        <source>random order (mean of {seeds})</source>
+        <translation>随机顺序（{seeds} 次的平均）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="40"/>
+        <source>random pruning orders averaged (default {seeds})</source>
+        <translation>取平均的随机剪枝顺序个数（默认 {seeds}）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="166"/>
         <source>ranked by score = log p / T&lt;sup&gt;{penalty:g}&lt;/sup&gt; (length-normalised; T: its tokens)</source>
         <translation>按评分 = log p / T&lt;sup&gt;{penalty:g}&lt;/sup&gt; 排序（长度归一化；T：其词元数）</translation>
@@ -3329,6 +3582,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>循环神经网络：n·d²</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="81"/>
+        <source>references</source>
+        <translation>参考译文</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/positional.py" line="103"/>
         <source>relative bias</source>
         <translation>相对偏置</translation>
@@ -3339,7 +3597,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="934"/>
+        <location filename="../../attnviz/cli.py" line="952"/>
         <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
@@ -3354,13 +3612,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="827"/>
+        <location filename="../../attnviz/cli.py" line="843"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="907"/>
-        <location filename="../../attnviz/cli.py" line="946"/>
+        <location filename="../../attnviz/cli.py" line="924"/>
+        <location filename="../../attnviz/cli.py" line="964"/>
+        <location filename="../../attnviz/cli_heads.py" line="50"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
     </message>
@@ -3421,17 +3680,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>RNN + 点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="59"/>
+        <location filename="../../attnviz/gui/main_window.py" line="60"/>
         <source>RNN encoder–decoder with additive (Bahdanau) attention</source>
         <translation>使用加性注意力（Bahdanau）的循环神经网络编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="60"/>
+        <location filename="../../attnviz/gui/main_window.py" line="61"/>
         <source>RNN encoder–decoder with scaled dot-product attention</source>
         <translation>使用缩放点积注意力的循环神经网络编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="121"/>
+        <location filename="../../attnviz/gui/docks.py" line="124"/>
         <source>Rollout</source>
         <translation>注意力展开</translation>
     </message>
@@ -3466,7 +3725,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="315"/>
+        <location filename="../../attnviz/gui/main_window.py" line="317"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
@@ -3476,7 +3735,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="374"/>
+        <location filename="../../attnviz/gui/main_window.py" line="376"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -3491,12 +3750,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="736"/>
+        <location filename="../../attnviz/gui/main_window.py" line="745"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="306"/>
+        <location filename="../../attnviz/gui/main_window.py" line="308"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
@@ -3506,7 +3765,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="669"/>
+        <location filename="../../attnviz/gui/main_window.py" line="678"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
@@ -3516,7 +3775,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="672"/>
+        <location filename="../../attnviz/gui/main_window.py" line="681"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -3559,7 +3818,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="882"/>
+        <location filename="../../attnviz/cli.py" line="899"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -3574,7 +3833,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 之前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="115"/>
+        <location filename="../../attnviz/gui/docks.py" line="116"/>
         <source>Scoring</source>
         <translation>评分函数</translation>
     </message>
@@ -3599,7 +3858,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="811"/>
+        <location filename="../../attnviz/cli.py" line="827"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
@@ -3609,12 +3868,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="779"/>
+        <location filename="../../attnviz/gui/main_window.py" line="788"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="833"/>
+        <location filename="../../attnviz/cli.py" line="849"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
@@ -3651,7 +3910,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="847"/>
+        <location filename="../../attnviz/cli.py" line="863"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -3712,12 +3971,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="20"/>
+        <source>share on sinks (first token, end, punctuation)</source>
+        <translation>汇聚点上的权重占比（首个词元、句末、标点）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="19"/>
+        <source>share on the next position</source>
+        <translation>后一位置上的权重占比</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="17"/>
+        <source>share on the previous position</source>
+        <translation>前一位置上的权重占比</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="18"/>
+        <source>share on the same position</source>
+        <translation>同一位置上的权重占比</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="24"/>
         <source>Shift+F10 or Alt+←; ← outside the text field</source>
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="324"/>
+        <location filename="../../attnviz/gui/main_window.py" line="326"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
     </message>
@@ -3762,6 +4041,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>规模</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_heads.py" line="42"/>
+        <source>skip the pruning curve (the slow part)</source>
+        <translation>跳过剪枝曲线（耗时的部分）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/positional.py" line="160"/>
         <source>Skipped {problems}</source>
         <translation>已跳过 {problems}</translation>
@@ -3792,7 +4076,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="525"/>
+        <location filename="../../attnviz/gui/main_window.py" line="527"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -3864,7 +4148,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="281"/>
-        <location filename="../../attnviz/gui/main_window.py" line="318"/>
+        <location filename="../../attnviz/gui/main_window.py" line="320"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
@@ -3872,6 +4156,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/app.py" line="161"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="118"/>
+        <source>statistics and importance</source>
+        <translation>统计与重要性</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="31"/>
+        <source>statistics, importance and pruning of every attention head over a corpus (also under torchrun)</source>
+        <translation>在语料上统计每个注意力头、计算其重要性并剪枝（也可在 torchrun 下运行）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="71"/>
@@ -3911,18 +4205,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码：每一步出现一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="161"/>
-        <location filename="../../attnviz/gui/main_window.py" line="450"/>
+        <location filename="../../attnviz/gui/main_window.py" line="162"/>
+        <location filename="../../attnviz/gui/main_window.py" line="452"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="73"/>
+        <location filename="../../attnviz/gui/main_window.py" line="74"/>
         <source>step {number}</source>
         <translation>第 {number} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="74"/>
+        <location filename="../../attnviz/gui/main_window.py" line="75"/>
         <source>step {number} · search {search}</source>
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
@@ -3938,7 +4232,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="217"/>
+        <location filename="../../attnviz/cli.py" line="219"/>
         <source>step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -&gt; {said}</source>
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f}%{agreement}；{probe} -&gt; {said}</translation>
     </message>
@@ -3964,7 +4258,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="837"/>
+        <location filename="../../attnviz/cli.py" line="853"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -3979,17 +4273,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="835"/>
+        <location filename="../../attnviz/cli.py" line="851"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="489"/>
+        <location filename="../../attnviz/gui/main_window.py" line="491"/>
         <source>Stopped at attnviz's limit of {count} tokens: the model's folder sets no length limit of its own</source>
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="239"/>
+        <location filename="../../attnviz/cli.py" line="241"/>
         <source>stopped at step {step:,}: held-out exact match at least {level:g} % at {count} evaluations in a row (--learned 0 trains every epoch)</source>
         <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
     </message>
@@ -4007,6 +4301,36 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/export_actions.py" line="39"/>
         <source>SVG vector image (*.svg)</source>
         <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="92"/>
+        <source>Switch every head on</source>
+        <translation>打开所有头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="31"/>
+        <source>switch heads off: kind:layer.head, comma-separated, counted from 1, e.g. cross:2.1,enc:1.3 (kinds: enc, dec, cross)</source>
+        <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="51"/>
+        <source>Switch this head off</source>
+        <translation>关闭这个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="51"/>
+        <source>Switch this head on again</source>
+        <translation>重新打开这个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="177"/>
+        <source>Switching every head on…</source>
+        <translation>正在打开所有头…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="177"/>
+        <source>Switching heads off…</source>
+        <translation>正在关闭头…</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/compat.py" line="45"/>
@@ -4062,12 +4386,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="377"/>
+        <location filename="../../attnviz/gui/main_window.py" line="379"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="390"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="294"/>
+        <source>Text files (*.txt *.tsv);;All files (*)</source>
+        <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="392"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -4112,7 +4441,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="915"/>
+        <location filename="../../attnviz/cli.py" line="932"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -4187,7 +4516,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="931"/>
+        <location filename="../../attnviz/cli.py" line="949"/>
         <source>the folder to write (must not exist)</source>
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
@@ -4335,6 +4664,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的提示词</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/heads/pruning.py" line="80"/>
+        <source>the pruning curve needs reference translations (source&lt;TAB&gt;reference lines)</source>
+        <translation>剪枝曲线需要参考译文（“源句子&lt;TAB&gt;参考译文”行）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="79"/>
+        <source>The pruning curve needs reference translations: choose a file of source&lt;TAB&gt;reference lines.</source>
+        <translation>剪枝曲线需要参考译文：请选择每行为“源句子&lt;TAB&gt;参考译文”的文件。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="577"/>
         <source>The Q·K·V computation of one query, with the trained model's numbers</source>
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
@@ -4355,7 +4694,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="896"/>
+        <location filename="../../attnviz/cli.py" line="913"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
@@ -4363,6 +4702,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/layout.py" line="382"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="72"/>
+        <source>The sentences of this session</source>
+        <translation>本次会话的句子</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="197"/>
@@ -4425,7 +4769,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="885"/>
+        <location filename="../../attnviz/cli.py" line="902"/>
         <source>the top-5 words for the first [MASK] of --text, or of each stdin line</source>
         <translation>--text 或标准输入每一行中第一个 [MASK] 的前 5 个词</translation>
     </message>
@@ -4490,6 +4834,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/query_computation.py" line="132"/>
         <source>the {model} model has no {kind} (it has: {has})</source>
         <translation>{model} 模型没有{kind}（它有：{has}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="54"/>
+        <source>There are no sentences yet: decode a few, or choose a file of sentences.</source>
+        <translation>还没有句子：先解码几个句子，或选择一个句子文件。</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/panels.py" line="234"/>
@@ -4563,7 +4912,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可读的内容：句子是空的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="663"/>
+        <location filename="../../attnviz/gui/main_window.py" line="672"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -4571,6 +4920,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/stepping.py" line="105"/>
         <source>there is nothing to translate: the sentence is empty</source>
         <translation>没有可翻译的内容：句子为空</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/gates.py" line="35"/>
+        <source>this model does not say where its attention heads are</source>
+        <translation>此模型没有说明它的注意力头在哪里</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="181"/>
@@ -4607,12 +4961,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/heads/gates.py" line="53"/>
+        <source>this model's attention modules do not say how many heads they have</source>
+        <translation>此模型的注意力模块没有说明有多少个头</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/lecture.py" line="110"/>
         <source>through the layers</source>
         <translation>逐层播放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="162"/>
+        <location filename="../../attnviz/gui/main_window.py" line="163"/>
         <source>Time the model took for the decoding step on show</source>
         <translation>模型完成当前所示解码步所用的时间</translation>
     </message>
@@ -4647,13 +5006,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个源词元到目前为止获得的注意力总和（最后一层，各头取平均）：译过一次的词约为 1，漏译的词接近 0，重复的词远大于 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="127"/>
+        <location filename="../../attnviz/gui/docks.py" line="130"/>
         <location filename="../../attnviz/gui/panels/train.py" line="127"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="821"/>
+        <location filename="../../attnviz/cli.py" line="837"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -4668,7 +5027,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="853"/>
+        <location filename="../../attnviz/cli.py" line="869"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"); mlm: an encoder-only model on the masked words of --data's English</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
     </message>
@@ -4688,8 +5047,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="160"/>
-        <location filename="../../attnviz/cli.py" line="112"/>
+        <location filename="../../attnviz/cli.py" line="162"/>
+        <location filename="../../attnviz/cli.py" line="114"/>
         <source>training data not found: {path}</source>
         <translation>找不到训练数据：{path}</translation>
     </message>
@@ -4797,7 +5156,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/kinds.py" line="126"/>
-        <location filename="../../attnviz/gui/main_window.py" line="57"/>
+        <location filename="../../attnviz/gui/main_window.py" line="58"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -4822,12 +5181,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已安装的是 transformers {version}，而 attnviz 只在 transformers {tested} 上测试过：此版本不支持打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="867"/>
+        <location filename="../../attnviz/cli.py" line="883"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="781"/>
+        <location filename="../../attnviz/gui/main_window.py" line="790"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
@@ -4845,12 +5204,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="880"/>
+        <location filename="../../attnviz/cli.py" line="897"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="823"/>
+        <location filename="../../attnviz/cli.py" line="839"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
     </message>
@@ -4870,7 +5229,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="623"/>
+        <location filename="../../attnviz/gui/main_window.py" line="632"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -4880,12 +5239,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个英语句子…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/decoding.py" line="138"/>
+        <location filename="../../attnviz/session/decoding.py" line="140"/>
         <source>Type the target words to force (a translation or its beginning).</source>
         <translation>请输入要强制的目标词（译文或其开头）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/base.py" line="115"/>
+        <location filename="../../attnviz/session/base.py" line="116"/>
         <source>Unexpected error: {kind}: {error}</source>
         <translation>意外错误：{kind}：{error}</translation>
     </message>
@@ -4935,7 +5294,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="557"/>
+        <location filename="../../attnviz/gui/main_window.py" line="559"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -4953,6 +5312,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/argparse_text.py" line="12"/>
         <source>usage: </source>
         <translation>用法：</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="41"/>
+        <source>use the first N distinct source sentences</source>
+        <translation>使用前 N 个不同的源句子</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/scoring.py" line="52"/>
@@ -5041,6 +5405,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="84"/>
+        <source>What colours the heads</source>
+        <translation>用什么给头着色</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="44"/>
         <source>Which attention of the chosen sentence to show</source>
         <translation>显示所选句子的哪种注意力</translation>
@@ -5091,12 +5460,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="893"/>
+        <location filename="../../attnviz/cli.py" line="910"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="913"/>
+        <location filename="../../attnviz/cli.py" line="930"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -5106,7 +5475,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="928"/>
+        <location filename="../../attnviz/cli.py" line="946"/>
         <source>write the Transformer as a Hugging Face (Marian) model folder</source>
         <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
     </message>
@@ -5126,44 +5495,49 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="551"/>
-        <location filename="../../attnviz/cli.py" line="620"/>
-        <location filename="../../attnviz/cli.py" line="684"/>
+        <location filename="../../attnviz/cli.py" line="567"/>
+        <location filename="../../attnviz/cli.py" line="636"/>
+        <location filename="../../attnviz/cli.py" line="700"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="805"/>
+        <location filename="../../attnviz/cli_heads.py" line="150"/>
+        <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
+        <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="821"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="772"/>
+        <location filename="../../attnviz/cli.py" line="788"/>
         <source>wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: MarianMTModel.from_pretrained; attnviz --checkpoint {out})</source>
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="108"/>
+        <location filename="../../attnviz/cli.py" line="110"/>
         <source>wrote {out}: learned w={w:.3f}, loss {before:.2f} -&gt; {after:.2f}</source>
         <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="174"/>
+        <location filename="../../attnviz/cli.py" line="176"/>
         <source>wrote {out}: masked-word accuracy {accuracy:.1%}; one content word top-1 {top1:.1%}, top-5 {top5:.1%} on the held-out sentences</source>
         <translation>已写入 {out}：掩蔽词准确率 {accuracy:.1%}；留出句子中遮住一个实词时，前 1 命中 {top1:.1%}，前 5 命中 {top5:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="127"/>
+        <location filename="../../attnviz/cli.py" line="129"/>
         <source>wrote {out}: training BLEU {bleu:.2f} (too few sentences for a validation split) after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，训练集 BLEU {bleu:.2f}（句子太少，未划分验证集）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="130"/>
+        <location filename="../../attnviz/cli.py" line="132"/>
         <source>wrote {out}: validation BLEU {bleu:.2f} after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，验证集 BLEU {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="243"/>
+        <location filename="../../attnviz/cli.py" line="245"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -5213,24 +5587,35 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="713"/>
+        <location filename="../../attnviz/cli.py" line="729"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="296"/>
+        <location filename="../../attnviz/cli.py" line="298"/>
+        <location filename="../../attnviz/cli_heads.py" line="94"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="391"/>
+        <location filename="../../attnviz/cli.py" line="398"/>
         <source>{checkpoint}: a {kind} model does not fill masks (open an encoder-only model: BERT, DistilBERT, RoBERTa or attnviz's own)</source>
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="423"/>
+        <location filename="../../attnviz/cli_heads.py" line="97"/>
+        <source>{checkpoint}: attnviz heads reads attnviz's own translation models (a Hugging Face model's heads are not gated yet)</source>
+        <translation>{checkpoint}：attnviz heads 读取 attnviz 自己的翻译模型（Hugging Face 模型的头尚不能门控）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="430"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="128"/>
+        <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
+        <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/data.py" line="86"/>
@@ -5252,7 +5637,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="728"/>
+        <location filename="../../attnviz/cli.py" line="744"/>
+        <location filename="../../attnviz/cli_heads.py" line="111"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -5282,8 +5668,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="467"/>
-        <location filename="../../attnviz/cli.py" line="676"/>
+        <location filename="../../attnviz/cli.py" line="474"/>
+        <location filename="../../attnviz/cli.py" line="692"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -5309,7 +5695,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{heading} — {caption}（文件 {key}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/bleu.py" line="16"/>
+        <location filename="../../attnviz/training/bleu.py" line="28"/>
+        <location filename="../../attnviz/training/bleu.py" line="49"/>
         <source>{hypotheses} hypotheses but {references} reference lists</source>
         <translation>{hypotheses} 个候选译文，但有 {references} 组参考译文</translation>
     </message>
@@ -5361,7 +5748,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}（最后一层，各头平均）：“{hypothesis}”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="227"/>
+        <location filename="../../attnviz/cli.py" line="229"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
@@ -5386,7 +5773,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{label} [{bar}] {done}/{total} 损失 {loss:.3f}  {rate:,.0f} 词元/秒  预计剩余 {eta:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="75"/>
+        <location filename="../../attnviz/gui/main_window.py" line="76"/>
         <source>{label} · forced</source>
         <translation>{label} · 强制</translation>
     </message>
@@ -5406,7 +5793,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/base.py" line="116"/>
+        <location filename="../../attnviz/session/base.py" line="117"/>
         <source>{message}. {then}</source>
         <translation>{message}。{then}</translation>
     </message>
@@ -5414,6 +5801,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/training.py" line="42"/>
         <source>{minutes:.1f} min</source>
         <translation>{minutes:.1f} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="557"/>
+        <source>{model} (heads off: {heads})</source>
+        <translation>{model}（已关闭的头：{heads}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/compare.py" line="76"/>
@@ -5441,14 +5833,29 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/state.py" line="55"/>
+        <source>{model}, heads off {heads}</source>
+        <translation>{model}，已关闭的头 {heads}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="430"/>
         <source>{model}: BLEU per epoch (no loss was recorded)</source>
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="53"/>
+        <source>{model}: BLEU with heads pruned ({count:,} sentences)</source>
+        <translation>{model}：剪去头后的 BLEU（{count:,} 个句子）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/compare.py" line="56"/>
         <source>{model}: decoding…</source>
         <translation>{model}：正在解码…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="64"/>
+        <source>{model}: importance of each head (target: {target})</source>
+        <translation>{model}：每个头的重要性（目标：{target}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="389"/>
@@ -5464,6 +5871,12 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="425"/>
         <source>{model}: training loss per epoch</source>
         <translation>{model}：每个迭代周期的训练损失</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="42"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="214"/>
+        <source>{model}: {statistic}, {count:,} sentences</source>
+        <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/guard.py" line="101"/>
@@ -5567,7 +5980,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="327"/>
+        <location filename="../../attnviz/gui/main_window.py" line="329"/>
         <source>{name} — {about}</source>
         <translation>{name} — {about}</translation>
     </message>
@@ -5612,32 +6025,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：{what}，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="491"/>
+        <location filename="../../attnviz/cli.py" line="498"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="488"/>
+        <location filename="../../attnviz/cli.py" line="495"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="193"/>
+        <location filename="../../attnviz/cli.py" line="195"/>
         <source>{option} does not go with --task (the task's data is generated)</source>
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="158"/>
+        <location filename="../../attnviz/cli.py" line="160"/>
         <source>{option} does not go with --task {task}</source>
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="707"/>
+        <location filename="../../attnviz/cli.py" line="723"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="97"/>
+        <location filename="../../attnviz/cli.py" line="99"/>
         <source>{option} goes with --task (a task's training is recorded in snapshots)</source>
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
@@ -5647,24 +6060,44 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="511"/>
+        <location filename="../../attnviz/cli.py" line="518"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="649"/>
+        <location filename="../../attnviz/cli.py" line="665"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="647"/>
+        <location filename="../../attnviz/cli.py" line="663"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="102"/>
+        <location filename="../../attnviz/cli.py" line="104"/>
         <source>{option}: {kind} trains on its own synthetic data (it takes --epochs, --seed, --lr and --force)</source>
         <translation>{option}：{kind} 在自己的合成数据上训练（它接受 --epochs、--seed、--lr 和 --force）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/mask.py" line="127"/>
+        <source>{part!r}: layer and head are whole numbers counted from 1, e.g. cross:2.1</source>
+        <translation>{part!r}：层和头是从 1 开始计数的整数，例如 cross:2.1</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/mask.py" line="122"/>
+        <source>{part!r}: name a head as kind:layer.head, e.g. cross:2.1 (kinds: {kinds})</source>
+        <translation>{part!r}：请以 种类:层.头 指定一个头，例如 cross:2.1（种类：{kinds}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/mask.py" line="131"/>
+        <source>{part!r}: this model has no {kind} (its heads: {heads})</source>
+        <translation>{part!r}：此模型没有 {kind}（它的头：{heads}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/mask.py" line="134"/>
+        <source>{part!r}: this model's {kind} has {layers} layer(s) of {count} head(s), counted from 1</source>
+        <translation>{part!r}：此模型的 {kind} 有 {layers} 层，每层 {count} 个头，从 1 开始计数</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/convert.py" line="163"/>
@@ -5732,9 +6165,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 保持原样</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/heads/corpus.py" line="85"/>
+        <source>{path} is empty: give one source sentence a line, or source&lt;TAB&gt;reference lines</source>
+        <translation>{path} 是空的：请每行给一个源句子，或每行“源句子&lt;TAB&gt;参考译文”</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/unopenable.py" line="69"/>
         <source>{path} is not a regular file: {what_opens}</source>
         <translation>{path} 不是普通文件：{what_opens}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/corpus.py" line="55"/>
+        <source>{path} is not a text file (line {line} holds a NUL byte)</source>
+        <translation>{path} 不是文本文件（第 {line} 行含有 NUL 字节）</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/resume.py" line="112"/>
@@ -6041,6 +6484,36 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少模型的 {count:,} 个权重（{names}）；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/heads/corpus.py" line="69"/>
+        <source>{path}: line {line} has a reference but line {first} has none: give every line a reference (source&lt;TAB&gt;reference) or none</source>
+        <translation>{path}：第 {line} 行有参考译文，但第 {first} 行没有：请每行都给参考译文（源句子&lt;TAB&gt;参考译文），或都不给</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/corpus.py" line="77"/>
+        <source>{path}: line {line} has an empty reference</source>
+        <translation>{path}：第 {line} 行的参考译文为空</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/corpus.py" line="76"/>
+        <source>{path}: line {line} has an empty source</source>
+        <translation>{path}：第 {line} 行的源句子为空</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/corpus.py" line="70"/>
+        <source>{path}: line {line} has no reference but line {first} has one: give every line a reference (source&lt;TAB&gt;reference) or none</source>
+        <translation>{path}：第 {line} 行没有参考译文，但第 {first} 行有：请每行都给参考译文（源句子&lt;TAB&gt;参考译文），或都不给</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/corpus.py" line="60"/>
+        <source>{path}: line {line} is not UTF-8 text</source>
+        <translation>{path}：第 {line} 行不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/corpus.py" line="52"/>
+        <source>{path}: line {line} is over {kib} KiB: one sentence a line</source>
+        <translation>{path}：第 {line} 行超过 {kib} KiB：每行一个句子</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/files.py" line="161"/>
         <source>{path}: lists {count:,} shards; attnviz opens models of up to {most:,}</source>
         <translation>{path}：列出了 {count:,} 个分片；attnviz 只打开不超过 {most:,} 个分片的模型</translation>
@@ -6071,17 +6544,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出的 {shard!r} 不是此文件夹中的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="431"/>
+        <location filename="../../attnviz/cli.py" line="438"/>
         <source>{path}: no held-out sentence pairs (is it the file the model was trained on?)</source>
         <translation>{path}：没有留出的句对（它是训练该模型所用的文件吗？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="432"/>
+        <location filename="../../attnviz/cli.py" line="439"/>
         <source>{path}: no sentence pairs</source>
         <translation>{path}：没有句对</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="367"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="43"/>
         <source>{path}: no such file</source>
         <translation>{path}：文件不存在</translation>
     </message>
@@ -6268,7 +6742,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="569"/>
+        <location filename="../../attnviz/cli.py" line="585"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -6303,12 +6777,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/heads/atlas.py" line="100"/>
+        <source>{sources} sentences but {references} reference lists</source>
+        <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session_file.py" line="62"/>
         <source>{start}…{end} ({count:,} characters)</source>
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="741"/>
+        <location filename="../../attnviz/cli.py" line="757"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
@@ -6328,12 +6807,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="681"/>
+        <location filename="../../attnviz/gui/main_window.py" line="690"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="684"/>
+        <location filename="../../attnviz/gui/main_window.py" line="693"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -6378,7 +6857,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="696"/>
+        <location filename="../../attnviz/gui/main_window.py" line="705"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>
@@ -6387,12 +6866,12 @@ Open the session with that checkpoint?</source>
 用该检查点打开会话吗？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="319"/>
+        <location filename="../../attnviz/cli.py" line="321"/>
         <source>{where}input of {count} tokens truncated to the model's limit of {most}</source>
         <translation>{where}输入有 {count} 个词元，已截断到模型的上限 {most}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="317"/>
+        <location filename="../../attnviz/cli.py" line="319"/>
         <source>{where}unknown words mapped to &lt;unk&gt;: {words}</source>
         <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
     </message>

@@ -1,0 +1,314 @@
+"""Heads panel: the head atlas of the open model over a corpus, switching heads off, and the pruning curve.
+
+One heatmap holds every head: a row per attention kind and layer (``enc-self 1`` …), a column per head, coloured
+by the statistic chosen (importance, confidence, entropy, the positional shares, the sinks' share, …). Hovering
+a cell reads out all of its statistics; clicking it shows that head in the Attention dock; Ctrl+click or its
+context menu switches it off (or on again), and the sentence is decoded again without it. The atlas and the
+pruning curve are computed off the GUI thread (``Session.compute_atlas``), with a progress bar and Cancel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from attnviz.core.kinds import AttentionKind
+from attnviz.figures.spec import FigureSpec, empty_figure, fit_levels
+from attnviz.gui import file_dialogs
+from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.titled_plot import TitledPlot, legend_below
+from attnviz.gui.wrap_row import WrapRow
+from attnviz.i18n import tr
+from attnviz.session import Session, SessionState, changed
+
+if TYPE_CHECKING:
+    from attnviz.core.heads import HeadAtlas
+
+SESSION_SENTENCES, OTHER_FILE = "", "\0other"
+SHARES = ("confidence", "previous", "same", "next", "sink", "diagonal", "monotonic")  # weights' shares: 0…1
+IMPORTANCE_PEN = pg.mkPen((31, 119, 180), width=2)
+RANDOM_PEN = pg.mkPen((255, 127, 14), width=2, style=QtCore.Qt.PenStyle.DashLine)
+MARK_PEN = pg.mkPen((214, 39, 40), width=1, style=QtCore.Qt.PenStyle.DotLine)
+
+
+class HeadGrid(Heatmap):
+    """The atlas heatmap; its context menu also switches the head under the pointer off or on."""
+
+    toggle_requested = QtCore.Signal(int, int)  # (row, column) of the head to switch off or on
+
+    def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
+        row, col = self.cell_at(QtCore.QPointF(event.pos()))
+        if row < 0 or not self.spec.values.size:
+            super().contextMenuEvent(event)
+            return
+        menu = QtWidgets.QMenu(self)
+        masked = self.spec.masked is not None and bool(self.spec.masked[row, col])
+        toggle = menu.addAction(tr("Switch this head on again") if masked else tr("Switch this head off"))
+        toggle.triggered.connect(lambda _checked=False: self.toggle_requested.emit(row, col))
+        menu.addSeparator()
+        for text, signal in ((tr("Export picture or numbers…"), self.export_requested),
+                             (tr("Copy picture"), self.copy_requested)):
+            action = menu.addAction(text)
+            action.triggered.connect(lambda _checked=False, s=signal: s.emit(self.spec))
+        menu.exec(event.globalPos())
+
+
+class HeadsPanel(QtWidgets.QWidget):
+    """Corpus chooser, Map heads / Pruning curve / Cancel with progress, the statistic, the grid, the heads off
+    and the pruning curve (see the module)."""
+
+    head_chosen = QtCore.Signal(object, int, int)  # AttentionKind, layer, head (0-based): show it in Attention
+
+    def __init__(self, session: Session | None = None, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.state = SessionState()
+        self.corpus_box = QtWidgets.QComboBox()
+        self.corpus_box.addItem(tr("The sentences of this session"), SESSION_SENTENCES)
+        self.corpus_box.addItem(tr("A file of sentences…"), OTHER_FILE)
+        self.corpus_box.setToolTip(tr("One source sentence a line, or source<TAB>reference lines (then the pruning "
+                                      "curve can measure BLEU)"))
+        self.map_button = QtWidgets.QPushButton(tr("Map heads"))
+        self.prune_button = QtWidgets.QPushButton(tr("Pruning curve"))
+        self.prune_button.setToolTip(tr("BLEU with 0, 1, 2, … heads switched off: least important first, and at "
+                                        "random (needs a file with references)"))
+        self.cancel_button = QtWidgets.QPushButton(tr("Cancel"))
+        self.progress = QtWidgets.QProgressBar()
+        self.progress.setTextVisible(True)
+        self.statistic_box = QtWidgets.QComboBox()
+        self.statistic_box.setToolTip(tr("What colours the heads"))
+        self.grid = HeadGrid()
+        self.grid.set_hint(tr("Map the heads over a corpus: every head's statistics, and which ones matter"))
+        self.readout = QtWidgets.QLabel(" ")
+        self.readout.setWordWrap(True)
+        self.banner = QtWidgets.QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("QLabel { background: #fff3cd; color: #664d03; padding: 3px; }")
+        self.all_on_button = QtWidgets.QPushButton(tr("Switch every head on"))
+        self.curve_view = TitledPlot(title=tr("BLEU with heads pruned"))
+        legend_below(self.curve_view.plot, columns=1)
+        self.curve_view.plot.setLabel("bottom", tr("heads pruned"))
+        self.curve_view.plot.setLabel("left", "BLEU")
+        self.importance_curve = self.curve_view.plot.plot([], [], pen=IMPORTANCE_PEN, name=tr("least important first"))
+        self.random_curve = self.curve_view.plot.plot([], [], pen=RANDOM_PEN, name=tr("random order"))
+        self.mark = pg.InfiniteLine(angle=90, pen=MARK_PEN)
+        self.curve_view.plot.addItem(self.mark)
+        self.cells: list[list[tuple[AttentionKind, int, int]]] = []  # (kind, layer, head) of each cell, by row
+
+        controls = WrapRow((QtWidgets.QLabel(tr("Corpus")), self.corpus_box, self.map_button, self.prune_button,
+                            self.cancel_button), max_lines=3, stretch=1)
+        colour = WrapRow((QtWidgets.QLabel(tr("Colour by")), self.statistic_box), max_lines=2, stretch=1)
+        off = QtWidgets.QHBoxLayout()
+        off.addWidget(self.banner, 1)
+        off.addWidget(self.all_on_button)
+        self.tabs = maps = QtWidgets.QTabWidget()
+        maps.setDocumentMode(True)
+        maps.addTab(self.grid, tr("Atlas"))
+        maps.addTab(self.curve_view, tr("Pruning curve"))
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        for widget in (controls, self.progress, colour):
+            layout.addWidget(widget)
+        layout.addLayout(off)
+        layout.addWidget(maps, 1)
+        layout.addWidget(self.readout)
+
+        self.corpus_box.activated.connect(self._on_corpus_chosen)
+        self.map_button.clicked.connect(self._on_map_clicked)
+        self.prune_button.clicked.connect(self._on_prune_clicked)
+        self.cancel_button.clicked.connect(self._on_cancel_clicked)
+        self.statistic_box.currentIndexChanged.connect(self._draw)
+        self.all_on_button.clicked.connect(lambda: self.switch_off(()))
+        self.grid.hovered.connect(self._on_grid_hovered)
+        self.grid.clicked.connect(self._on_grid_clicked)
+        self.grid.toggle_requested.connect(self._on_toggle_requested)
+        self._show_progress(None)
+        self._show_heads_off("")
+        self.tabs.setTabEnabled(1, False)
+
+    # -- requests (also used by tests) ----------------------------------------------------------------
+    def map_heads(self, corpus: str | Path | None = None) -> None:
+        """Map the heads over the file ``corpus`` (None: the corpus chosen, the session's sentences by default)."""
+        if self.session is None:
+            return
+        chosen = self.corpus_box.currentData()
+        path = corpus if corpus is not None else (chosen or None)
+        self.session.compute_atlas(path, self.session.sentences_seen)
+
+    def switch_off(self, heads: Sequence[str]) -> None:
+        """Decode again with ``heads`` (``cross:2.1``, …) off; none: every head on."""
+        if self.session is not None:
+            self.session.switch_heads_off(",".join(heads))
+
+    def heads_off(self) -> list[str]:
+        model = self.state.model
+        return [h for h in (model.heads_off.split(",") if model is not None else []) if h]
+
+    def show_state(self, old: SessionState | None, new: SessionState) -> None:
+        self.state = new
+        if changed(old, new, "atlas_progress"):
+            self._show_progress(new.atlas_progress)
+        if changed(old, new, "model"):
+            self._show_heads_off(new.model.heads_off if new.model is not None else "")
+        if changed(old, new, "atlas"):
+            self._fill_statistics(new.atlas)
+        if changed(old, new, "atlas", "model"):
+            self._draw()
+        if changed(old, new, "pruning", "model"):
+            self._draw_curve()
+        if changed(old, new, "pruning") and new.pruning is not None:
+            self.tabs.setCurrentWidget(self.curve_view)  # (the curve asked for)
+        if changed(old, new, "atlas") and new.atlas is not None and new.pruning is None:
+            self.tabs.setCurrentWidget(self.grid)
+
+    def figure(self) -> FigureSpec | None:
+        """The grid on show (what Export writes); None before an atlas."""
+        return self.grid.spec if self.grid.spec.values.size else None
+
+    # -- drawing --------------------------------------------------------------------------------------
+    def _fill_statistics(self, atlas: HeadAtlas | None) -> None:
+        if atlas is None:
+            return
+        from attnviz.figures.heads import ALIGNMENT_FIGURES, ATLAS_FIGURES
+
+        current = self.statistic_box.currentData() or "importance"
+        present = {name for k in atlas.kinds for name in k.names} | {"importance"}
+        self.statistic_box.blockSignals(True)
+        self.statistic_box.clear()
+        for name, title, _share in (*ATLAS_FIGURES, *ALIGNMENT_FIGURES):
+            if name in present:
+                self.statistic_box.addItem(tr(title), name)
+        self.statistic_box.setCurrentIndex(max(0, self.statistic_box.findData(current)))
+        self.statistic_box.blockSignals(False)
+
+    def _draw(self) -> None:
+        atlas, name = self.state.atlas, self.statistic_box.currentData()
+        if atlas is None or not name:
+            self.cells = []
+            self.grid.show_figure(empty_figure(tr("Map the heads over a corpus: every head's statistics, and "
+                                                  "which ones matter")))
+            return
+        rows, labels, cells = [], [], []
+        width = max(k.importance.shape[1] for k in atlas.kinds)
+        for k in atlas.kinds:
+            values = k.statistic(name) if name == "importance" or name in k.names else \
+                np.full(k.importance.shape, np.nan)
+            for layer in range(values.shape[0]):
+                row = np.full(width, np.nan)
+                row[: values.shape[1]] = values[layer]
+                rows.append(row)
+                labels.append(f"{k.kind.slug} {layer + 1}")
+                cells.append([(k.kind, layer, head) for head in range(values.shape[1])])
+        values = np.array(rows)
+        self.cells = cells
+        off = set(self.heads_off())
+        masked = np.array([[f"{kind.slug}:{layer + 1}.{head + 1}" in off for kind, layer, head in row]
+                           + [True] * (width - len(row)) for row in cells])
+        shown = np.nan_to_num(values)
+        levels = (0.0, 1.0) if name in SHARES else fit_levels(shown.ravel())
+        title = tr("{model}: {statistic}, {count:,} sentences").format(
+            model=self.state.model.base_name if self.state.model is not None else "", count=atlas.sentences,
+            statistic=self.statistic_box.currentText())
+        self.grid.show_figure(FigureSpec(shown.astype(np.float32), tuple(labels),
+                                         tuple(str(h) for h in range(1, width + 1)), title, levels,
+                                         colormap="viridis", row_axis=tr("kind and layer"), col_axis=tr("head"),
+                                         masked=masked if masked.any() else None))
+
+    def _draw_curve(self) -> None:
+        curve = self.state.pruning
+        self.tabs.setTabEnabled(1, curve is not None)
+        if curve is None:
+            return
+        x = np.arange(len(curve.importance_bleu))
+        self.importance_curve.setData(x, curve.importance_bleu)
+        self.random_curve.setData(x, curve.random_mean)
+        self.mark.setPos(len(self.heads_off()))
+        self.curve_view.set_title(tr("BLEU with heads pruned ({count:,} sentences); dotted: the heads off now").format(
+            count=curve.sentences))
+
+    def _show_progress(self, progress: tuple[str, int, int] | None) -> None:
+        running = progress is not None
+        shown: tuple[QtWidgets.QWidget, ...] = (self.progress, self.cancel_button)
+        for widget in shown:
+            widget.setVisible(running)
+        enabled: tuple[QtWidgets.QWidget, ...] = (self.map_button, self.prune_button, self.corpus_box)
+        for widget in enabled:
+            widget.setEnabled(not running)
+        if progress is not None:
+            what, done, total = progress
+            self.progress.setRange(0, max(total, 0))  # (0, 0: busy, before the first batch)
+            self.progress.setValue(done)
+            self.progress.setFormat(f"{what} %p%")
+
+    def _show_heads_off(self, heads: str) -> None:
+        self.banner.setText(tr("Heads off: {heads} — the sentence and every map are decoded without them").format(
+            heads=heads.replace(",", ", ")))
+        self.banner.setVisible(bool(heads))
+        self.all_on_button.setVisible(bool(heads))
+
+    # -- handlers -------------------------------------------------------------------------------------
+    def _head_at(self, row: int, col: int) -> tuple[AttentionKind, int, int] | None:
+        """The head of the grid's cell (row, col); None off the grid or in a layer with fewer heads."""
+        if 0 <= row < len(self.cells) and 0 <= col < len(self.cells[row]):
+            return self.cells[row][col]
+        return None
+
+    def _on_grid_hovered(self, row: int, col: int) -> None:
+        atlas, head = self.state.atlas, self._head_at(row, col)
+        if atlas is None or head is None:
+            self.readout.setText(" ")
+            return
+        kind, layer, index = head
+        found = next(k for k in atlas.kinds if k.kind is kind)
+        parts = [f"{name} {found.means[i, layer, index]:.3g}" for i, name in enumerate(found.names)]
+        parts.append(tr("importance {value:.3g}").format(value=found.importance[layer, index]))
+        self.readout.setText(f"<b>{kind.slug}:{layer + 1}.{index + 1}</b> — " + " · ".join(parts))
+
+    def _on_grid_clicked(self, row: int, col: int) -> None:
+        head = self._head_at(row, col)
+        if head is None:
+            return
+        if QtWidgets.QApplication.keyboardModifiers() & QtCore.Qt.KeyboardModifier.ControlModifier:
+            self._on_toggle_requested(row, col)
+            return
+        self.head_chosen.emit(*head)
+
+    def _on_toggle_requested(self, row: int, col: int) -> None:
+        head = self._head_at(row, col)
+        if head is None:
+            return
+        kind, layer, index = head
+        name = f"{kind.slug}:{layer + 1}.{index + 1}"
+        off = self.heads_off()
+        self.switch_off([h for h in off if h != name] if name in off else [*off, name])
+
+    def _on_corpus_chosen(self, _index: int) -> None:
+        if self.corpus_box.currentData() != OTHER_FILE:
+            return
+        path, _ = file_dialogs.open_file_name(self, tr("A file of sentences"), "",
+                                              tr("Text files (*.txt *.tsv);;All files (*)"))
+        if not path:
+            self.corpus_box.setCurrentIndex(0)
+            return
+        index = self.corpus_box.findData(path)
+        if index < 0:
+            index = self.corpus_box.count() - 1
+            self.corpus_box.insertItem(index, Path(path).name, path)
+        self.corpus_box.setCurrentIndex(index)
+
+    def _on_map_clicked(self) -> None:
+        self.map_heads()
+
+    def _on_prune_clicked(self) -> None:
+        if self.session is not None:
+            self.session.compute_pruning()
+
+    def _on_cancel_clicked(self) -> None:
+        if self.session is not None:
+            self.session.cancel_atlas()
+

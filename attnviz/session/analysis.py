@@ -1,0 +1,231 @@
+"""Requests beyond one sentence: the head atlas over a corpus (the Heads dock), switching heads off, and one step
+explained by every method (the Explain dock).
+
+The atlas and the pruning curve take minutes over a large corpus: they run on a thread of their own (a file
+runner's), on a copy of the model, so that stepping goes on meanwhile and the copy's gates never touch the
+decoding on show. Progress comes back as ``state.atlas_progress``; :meth:`AnalysisRequests.cancel_atlas` stops
+the job between two batches. Switching heads off gates the model on show itself, on the model's worker, and
+decodes the sentence again. An explanation is computed on the model's worker for the step on show; one asked
+for an older step is dropped.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from attnviz.core.layout import Capability
+from attnviz.i18n import tr
+from attnviz.session.base import SessionBase
+from attnviz.session.latest import SENTENCE
+from attnviz.session.runners import ThreadRunner
+
+if TYPE_CHECKING:  # torch-backed: imported by the jobs, on their threads
+    from attnviz.core.checkpoint import LoadedModel
+    from attnviz.core.explain import Explanation
+    from attnviz.core.heads import HeadAtlas, PruningCurve
+
+EXPLAIN = "explain"  # explain_step, one at a time
+ATLAS_BATCH_PROGRESS = "atlas"
+
+
+class AnalysisRequests(SessionBase):
+    """The Heads and Explain docks' requests (see the module)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._atlas_cancel: threading.Event | None = None  # set: the running atlas job stops at its next batch
+        self._atlas_corpus: Any = None  # the Corpus the atlas on show was computed over (the pruning curve reuses it)
+        self._gates: Any = None  # the HeadGates on the model on show while heads are off (made on the worker)
+
+    # -- the head atlas -------------------------------------------------------------------------------
+    def compute_atlas(self, corpus_path: str | Path | None = None, sentences: Sequence[str] = (),
+                      beam_size: int = 1) -> None:
+        """The atlas of the model on show over the file ``corpus_path`` (source lines, or source<TAB>reference) or
+        over ``sentences``; published as ``state.atlas``. A running atlas job is cancelled first."""
+        loaded = self.loaded
+        if loaded is None or not loaded.offers(Capability.DECODER):
+            self.listener.error(tr("Load a translation model to map its heads over a corpus."))
+            return
+        if corpus_path is None and not [s for s in sentences if s.strip()]:
+            self.listener.error(tr("There are no sentences yet: decode a few, or choose a file of sentences."))
+            return
+        texts = [s for s in sentences if s.strip()]
+        gates = self._gates
+
+        def work(progress: Callable[[int, int], bool]) -> tuple[HeadAtlas, Any]:
+            from attnviz.core.heads import compute_atlas, corpus_of, read_corpus
+
+            corpus = read_corpus(corpus_path) if corpus_path is not None else corpus_of(texts, None)
+            twin = _twin(loaded, gates)
+            return compute_atlas(twin, corpus, None, twin.device, progress, beam_size=beam_size), corpus
+
+        def done(result: tuple[HeadAtlas, Any]) -> None:
+            atlas, self._atlas_corpus = result
+            self._publish(atlas=atlas, pruning=None)
+
+        self._run_atlas_job(tr("Mapping the heads…"), work, done)
+
+    def compute_pruning(self, seeds: int = 3) -> None:
+        """The pruning curve over the atlas's corpus (it needs references); published as ``state.pruning``."""
+        loaded, atlas, corpus = self.loaded, self._state.atlas, self._atlas_corpus
+        if loaded is None or atlas is None or corpus is None:
+            self.listener.error(tr("Map the heads over a corpus first: the pruning curve follows their importance."))
+            return
+        if getattr(corpus, "references", None) is None:
+            self.listener.error(tr("The pruning curve needs reference translations: choose a file of "
+                                   "source<TAB>reference lines."))
+            return
+
+        gates = self._gates
+
+        def work(progress: Callable[[int, int], bool]) -> PruningCurve:
+            from attnviz.core.heads import pruning_curve
+
+            twin = _twin(loaded, gates)
+            return pruning_curve(twin, corpus, atlas, twin.device, progress, seeds=seeds)
+
+        self._run_atlas_job(tr("Pruning heads…"), work, self._pruned)
+
+    def _pruned(self, curve: PruningCurve) -> None:
+        self._publish(pruning=curve)
+
+    def cancel_atlas(self) -> None:
+        """Stop the running atlas or pruning job at its next batch (nothing it computed is shown)."""
+        if self._atlas_cancel is not None:
+            self._atlas_cancel.set()
+
+    def _run_atlas_job(self, what: str, work: Callable[[Callable[[int, int], bool]], Any],
+                       done: Callable[[Any], None]) -> None:
+        self.cancel_atlas()
+        cancel = self._atlas_cancel = threading.Event()
+        ticket = self._latest.ask(ATLAS_BATCH_PROGRESS)
+        post = self.runner.post if isinstance(self.runner, ThreadRunner) else (lambda callback: callback())
+
+        def show(count: int, total: int) -> None:
+            if self._latest.wins(ticket) and self._atlas_cancel is cancel:
+                self._publish(atlas_progress=(what, count, total))
+
+        def progress(count: int, total: int) -> bool:
+            post(lambda: show(count, total))
+            return not cancel.is_set()
+
+        def finished(result: Any) -> None:
+            if self._latest.wins(ticket):
+                self._atlas_cancel = None
+                self._publish(atlas_progress=None)
+                done(result)
+
+        def failed(error: BaseException) -> None:
+            from attnviz.core.heads import HeadsCancelled
+
+            if self._latest.wins(ticket):
+                self._atlas_cancel = None
+                self._publish(atlas_progress=None)
+                if not isinstance(error, HeadsCancelled):
+                    self._report(error)
+
+        self._publish(atlas_progress=(what, 0, 0))
+        self.files.submit(lambda: work(progress), finished, failed)
+
+    # -- heads off ------------------------------------------------------------------------------------
+    def switch_heads_off(self, heads: str) -> None:
+        """Decode the sentence on show again with ``heads`` switched off (``"cross:2.1,enc-self:1.3"``; "" switches
+        every head back on): their outputs are zeroed before the output projection. The model's name in every
+        title says which heads are off (``ModelInfo.heads_off``)."""
+        loaded, info = self.loaded, self._state.model
+        if loaded is None or info is None:
+            return
+        state = self._state
+        steps, finished = len(state.steps), state.finished
+        device = loaded.device
+
+        def job() -> str:
+            from attnviz.core.heads import HeadGates, HeadMask
+
+            gates = self._gates
+            if not heads.strip():
+                if gates is not None:
+                    gates.remove()
+                self._gates = None
+                return ""
+            if gates is None:
+                gates = HeadGates(loaded.model)
+            try:
+                mask = HeadMask.parse(heads, gates.layout)
+                gates.set_mask(mask, device)
+            except BaseException:
+                if self._gates is None:
+                    gates.remove()
+                raise
+            self._gates = gates
+            return str(mask)
+
+        def done(shown: str) -> None:
+            if self.loaded is not loaded or self._state.model is None:
+                return
+            self._publish(model=replace(self._state.model, heads_off=shown))
+            if self._state.text.strip() and loaded.offers(Capability.STEPS):
+                session: Any = self  # (a Session: its decoding requests)
+                session.encode(run=finished)
+                for _ in range(0 if finished else steps):
+                    session.step()
+
+        self._submit(tr("Switching heads off…") if heads.strip() else tr("Switching every head on…"), job, done,
+                     self._report)
+
+    def forget_gates(self) -> None:
+        """A new model is on show: the old one's gates go with it."""
+        self._gates = None
+        self._atlas_corpus = None
+        self.cancel_atlas()
+
+    # -- explanations ---------------------------------------------------------------------------------
+    def explain(self, layer: int | None, head: int | None, ig_steps: int, methods: Sequence[str] | None = None
+                ) -> None:
+        """Explain the step on show (its token, from the source and the target before it) by every method;
+        published as ``state.explanation``. Requests made while one runs replace each other."""
+        self._latest.one_at_a_time(EXPLAIN, lambda _ticket: self._explain_now(layer, head, ig_steps, methods))
+
+    def _explain_now(self, layer: int | None, head: int | None, ig_steps: int,
+                     methods: Sequence[str] | None) -> bool:
+        state, loaded = self._state, self.loaded
+        source, step = state.shown_source, state.step
+        if loaded is None or source is None or step is None or state.stale:
+            return False
+        ticket = self._latest.current(SENTENCE)
+        prefix = tuple(step.query_tokens[1:])
+
+        def job() -> Explanation:
+            from attnviz.core.explain import METHODS, explain_step
+
+            return explain_step(loaded, source.tokens, prefix, loaded.device, methods or METHODS, layer, head,
+                                ig_steps, token=step.token)
+
+        def done(explanation: Explanation) -> None:
+            if self._latest.wins(ticket) and self._state.step is step:  # not for a step no longer on show
+                self._publish(explanation=explanation)
+
+        def failed(error: BaseException) -> None:
+            if self._latest.wins(ticket):
+                self._report(error)
+
+        self._submit(tr("Explaining the step…"), job, done, failed, one_of=EXPLAIN)
+        return True
+
+
+def _twin(loaded: LoadedModel, gates: Any) -> LoadedModel:
+    """A copy of ``loaded`` with weights of its own and without the head gates ``gates`` (the model on show's, or
+    None): the atlas gates the copy, while the model on show goes on decoding, maybe with heads off."""
+    import copy
+
+    model = copy.deepcopy(loaded.model)
+    gate_ids = {handle.id for handle in getattr(gates, "_handles", ())}  # (hook ids are unique across modules)
+    for module in model.modules():
+        for hooks in (module._forward_pre_hooks, module._forward_hooks):
+            for hook_id in gate_ids & set(hooks):
+                del hooks[hook_id]
+    return replace(loaded, model=model)
