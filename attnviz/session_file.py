@@ -14,6 +14,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import stat
 from collections.abc import Sized
 from dataclasses import dataclass, field
@@ -35,6 +36,8 @@ MAX_FILE_BYTES = 1_000_000  # a session is a few hundred bytes; anything this bi
 MAX_SENTENCE_CHARS = 10_000
 MAX_STEPS = 1_000
 MAX_INDEX = 1_000  # layers, heads
+MAX_HEADS_OFF_CHARS = 20_000  # ("cross:12.16," is 12 characters: every head of a large model)
+HEADS_OFF = re.compile(r"([a-z-]+:\d{1,4}\.\d{1,4}(,[a-z-]+:\d{1,4}\.\d{1,4})*)?")  # (checked against the model later)
 MAX_QUERY = 100.0  # the query x (the book's data lie in [0, 5])
 MAX_PATH_CHARS, MAX_NAME_BYTES = 4096, 255  # Linux's PATH_MAX and NAME_MAX: a longer path names no file
 SHOWN_PATH_CHARS = 240  # a path longer than this is shortened in messages (its start … its end)
@@ -85,6 +88,7 @@ class SavedSession:
     view: AttentionView = field(default_factory=AttentionView)
     kernel: SavedKernel | None = None
     checkpoint_relative: str | None = None  # to the session file's folder, when it was saved
+    heads_off: str = ""  # the heads switched off (``cross:2.1,enc-self:1.3``), "" when every head is on
 
 
 def sha256_of(path: str | Path) -> str:
@@ -121,6 +125,8 @@ def to_json(saved: SavedSession) -> str:
         "view": {"kind": view.kind.value, "layer": view.layer + 1, "head": view.head + 1, "scores": view.scores,
                  "show_masked": view.show_masked, "all_heads": view.all_heads},
     }
+    if saved.heads_off:
+        data["heads_off"] = saved.heads_off
     if saved.kernel is not None:
         data["kernel"] = {"kernel": saved.kernel.kernel, "bandwidth": saved.kernel.bandwidth,
                           "query": saved.kernel.query}
@@ -266,8 +272,13 @@ def _parse(data: Any) -> SavedSession:
                                       "query from {query_low:g} to {query_high:g}").format(
                 low=low, high=high, query_low=-MAX_QUERY, query_high=MAX_QUERY))
         kernel = SavedKernel(name, bandwidth, query)
+    heads_off = _get(data, "heads_off", str, "")
+    if len(heads_off) > MAX_HEADS_OFF_CHARS or not HEADS_OFF.fullmatch(heads_off):
+        raise SessionFileError(tr("'heads_off' must name heads as kind:layer.head, comma-separated (e.g. "
+                                  "cross:2.1,enc-self:1.3)"))
     return SavedSession(Path(checkpoint), sha, sentence, _whole(data, "beam_size", 1, MAX_BEAM, 1), tuple(plan),
-                        _whole(data, "position", -1, len(plan) - 1 if plan else -1, -1), view, kernel, relative)
+                        _whole(data, "position", -1, len(plan) - 1 if plan else -1, -1), view, kernel, relative,
+                        heads_off)
 
 
 def _path(text: str, key: str) -> str:

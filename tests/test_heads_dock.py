@@ -142,3 +142,48 @@ def test_cancel_on_the_app_threads_stops_the_atlas_and_shows_nothing(qtbot, tmp_
         assert window.session.state.atlas is None and not errors and panel.map_button.isEnabled()
     finally:
         runner.shutdown()
+
+
+def test_a_saved_session_brings_its_heads_off_back(window, qtbot, tmp_path, errors):
+    """Sessions save the heads switched off; opening one switches them off again before its steps are replayed,
+    in a fresh window (the model loads first) and in the window that has the model open with other heads off."""
+    import json
+
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.settings import Settings
+    from attnviz.session import InlineRunner
+
+    _decoded(window, qtbot, "a b c d")
+    window.panels.panels["heads"].switch_off(["cross:2.1", "enc-self:1.3"])
+    qtbot.waitUntil(lambda: window.session.state.model.heads_off != "" and window.session.state.finished,
+                    timeout=WAIT_MS)
+    window.session.show(1)
+    shown = window.session.state.steps
+    path = window.save_session(tmp_path / "off.attnviz.json")
+    assert json.loads(path.read_text(encoding="utf-8"))["heads_off"] == "enc-self:1.3,cross:2.1"
+    other = MainWindow(Settings(tmp_path / "other.ini"), InlineRunner())
+    qtbot.addWidget(other)
+    assert other.open_session(path)
+    state = other.session.state
+    assert state.model.heads_off == "enc-self:1.3,cross:2.1" and state.position == 1
+    assert [s.token for s in state.steps] == [s.token for s in shown]
+    np.testing.assert_allclose(state.steps[-1].cross_weights, shown[-1].cross_weights, atol=1e-6)
+    window.panels.panels["heads"].switch_off([])
+    assert window.open_session(path) and window.session.state.model.heads_off == "enc-self:1.3,cross:2.1"
+    assert [s.token for s in window.session.state.steps] == [s.token for s in shown]
+    assert not errors, errors
+
+
+def test_the_all_heads_grid_switches_the_head_under_the_pointer_off_and_on(window, qtbot, errors):
+    from attnviz.figures.attention import AttentionView
+
+    _decoded(window, qtbot, "a b c")
+    window.attention.set_view(AttentionView(AttentionKind.CROSS, 0, 0, all_heads=True))
+    grid = window.attention.grid
+    assert grid.switchable(1, 0) is False
+    grid.toggle_requested.emit(1, 0)  # its context menu's "Switch head 2.1 off"
+    qtbot.waitUntil(lambda: window.session.state.model.heads_off == "cross:2.1", timeout=WAIT_MS)
+    assert grid.switchable(1, 0) is True and grid.switchable(1, 1) is False
+    grid.toggle_requested.emit(1, 0)
+    qtbot.waitUntil(lambda: window.session.state.model.heads_off == "", timeout=WAIT_MS)
+    assert not errors, errors

@@ -6,6 +6,7 @@ same rules (:func:`column_ticks`, :func:`thinned`), in the widget's own font.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,6 +69,7 @@ class HeadGrid(QtWidgets.QWidget):
     picked = QtCore.Signal(int, int)
     export_requested = QtCore.Signal()
     copy_requested = QtCore.Signal()
+    toggle_requested = QtCore.Signal(int, int)  # (layer, head): switch that head off, or on again
 
     def __init__(self, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
@@ -83,6 +85,8 @@ class HeadGrid(QtWidgets.QWidget):
         self.hint = ""  # shown in the middle while the matrices have no cells ("Press Step (F10) …")
         self.message = ""  # shown in the middle instead of a grid ("Computing all heads…")
         self.value_name = "weight"  # what the cells hold, for the read-out (a key of VALUE_TEXTS)
+        # (layer, head) -> whether that head is off now (None: this model's heads cannot be switched off here)
+        self.switchable: Callable[[int, int], bool | None] | None = None
         self._fonts()
 
     def _fonts(self) -> None:
@@ -379,6 +383,13 @@ class HeadGrid(QtWidgets.QWidget):
 
     def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
         menu = QtWidgets.QMenu(self)
+        layer, head, _row, _col = self.cell_at(QtCore.QPointF(event.pos()))
+        off = self.switchable(layer, head) if layer >= 0 and self.switchable is not None else None
+        if off is not None:  # (a model whose heads can be switched off)
+            text = tr("Switch head {layer}.{head} on again") if off else tr("Switch head {layer}.{head} off")
+            toggle = menu.addAction(text.format(layer=layer + 1, head=head + 1))
+            toggle.triggered.connect(lambda _checked=False: self.toggle_requested.emit(layer, head))
+            menu.addSeparator()
         for text, signal in ((tr("Export all heads as one picture or table…"), self.export_requested),
                              (tr("Copy picture"), self.copy_requested)):
             action = menu.addAction(text)

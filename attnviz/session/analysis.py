@@ -132,10 +132,11 @@ class AnalysisRequests(SessionBase):
         self.files.submit(lambda: work(progress), finished, failed)
 
     # -- heads off ------------------------------------------------------------------------------------
-    def switch_heads_off(self, heads: str) -> None:
+    def switch_heads_off(self, heads: str, decode_again: bool = True) -> None:
         """Decode the sentence on show again with ``heads`` switched off (``"cross:2.1,enc-self:1.3"``; "" switches
         every head back on): their outputs are zeroed before the output projection. The model's name in every
-        title says which heads are off (``ModelInfo.heads_off``)."""
+        title says which heads are off (``ModelInfo.heads_off``). decode_again False: a saved session's own encoding
+        follows (it replays its steps)."""
         loaded, info = self.loaded, self._state.model
         if loaded is None or info is None:
             return
@@ -168,7 +169,7 @@ class AnalysisRequests(SessionBase):
             if self.loaded is not loaded or self._state.model is None:
                 return
             self._publish(model=replace(self._state.model, heads_off=shown))
-            if self._state.text.strip() and loaded.offers(Capability.STEPS):
+            if decode_again and self._state.text.strip() and loaded.offers(Capability.STEPS):
                 session: Any = self  # (a Session: its decoding requests)
                 session.encode(run=finished)
                 for _ in range(0 if finished else steps):

@@ -78,6 +78,8 @@ class Session(DecodingRequests, PanelRequests, AnalysisRequests):
             if restoring is not None and restoring.kernel is not None and self.loaded.offers(Capability.KERNEL):
                 self._restoring = None
                 self.fit_kernel(restoring.kernel.kernel, restoring.kernel.bandwidth, restoring.kernel.query)
+            if restoring is not None and restoring.heads_off:
+                self.switch_heads_off(restoring.heads_off, decode_again=False)  # (on the worker, before the encoding)
             if self.loaded.offers(Capability.STEPS) and self._state.text.strip():
                 self.encode(run=self._pending_to_end)
 
@@ -151,7 +153,7 @@ class Session(DecodingRequests, PanelRequests, AnalysisRequests):
             kernel = SavedKernel(state.kernel.kernel, state.kernel.bandwidth, state.kernel.query)
         plan = tuple(step.token if step.forced else None for step in state.steps) if not state.stale else ()
         return SavedSession(model.path, model.sha256, state.text if state.reads_sentence else "", state.beam_size,
-                            plan, state.position if plan else -1, state.view, kernel)
+                            plan, state.position if plan else -1, state.view, kernel, heads_off=model.heads_off)
 
     def restore(self, saved: SavedSession, checkpoint: Path) -> None:
         """Bring back a saved session: load ``checkpoint`` (unless it is the model on show), then decode the
@@ -166,6 +168,8 @@ class Session(DecodingRequests, PanelRequests, AnalysisRequests):
             self._restoring = None
             self.fit_kernel(saved.kernel.kernel, saved.kernel.bandwidth, saved.kernel.query)
         elif saved.sentence.strip():
+            if model.heads_off != saved.heads_off:
+                self.switch_heads_off(saved.heads_off, decode_again=False)  # (on the worker, before the encoding)
             self.encode()
         else:
             self._restoring = None

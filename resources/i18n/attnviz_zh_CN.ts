@@ -161,9 +161,14 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="232"/>
+        <location filename="../../attnviz/session_file.py" line="238"/>
         <source>'checkpoint_sha256' is not a SHA-256 (64 hex digits)</source>
         <translation>'checkpoint_sha256' 不是 SHA-256（64 位十六进制数字）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="277"/>
+        <source>'heads_off' must name heads as kind:layer.head, comma-separated (e.g. cross:2.1,enc-self:1.3)</source>
+        <translation>'heads_off' 必须以“种类:层.头”的形式列出头，用逗号分隔（例如 cross:2.1,enc-self:1.3）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/compare.py" line="27"/>
@@ -1365,7 +1370,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="82"/>
-        <location filename="../../attnviz/gui/head_grid.py" line="383"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="394"/>
         <location filename="../../attnviz/gui/heatmap.py" line="629"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
@@ -1396,7 +1401,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开会话：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="172"/>
+        <location filename="../../attnviz/session_file.py" line="178"/>
         <source>could not read the session {name}: {reason}</source>
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
@@ -1406,7 +1411,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="145"/>
+        <location filename="../../attnviz/session_file.py" line="151"/>
         <source>could not save the session to {path}: {reason}</source>
         <translation>无法将会话保存到 {path}：{reason}</translation>
     </message>
@@ -1732,7 +1737,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码维度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="237"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="239"/>
         <location filename="../../attnviz/session/decoding.py" line="84"/>
         <source>Encoding…</source>
         <translation>正在编码…</translation>
@@ -1861,7 +1866,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>需要一个参数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="216"/>
+        <location filename="../../attnviz/session/analysis.py" line="217"/>
         <source>Explaining the step…</source>
         <translation>正在解释这一步…</translation>
     </message>
@@ -1886,7 +1891,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出全部注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="382"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="393"/>
         <source>Export all heads as one picture or table…</source>
         <translation>将所有头导出为一张图片或表格…</translation>
     </message>
@@ -2059,7 +2064,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="110"/>
+        <location filename="../../attnviz/session/session.py" line="112"/>
         <source>Getting ready to open Hugging Face models…</source>
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
@@ -2546,12 +2551,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/session/panels.py" line="162"/>
-        <location filename="../../attnviz/session/session.py" line="100"/>
+        <location filename="../../attnviz/session/session.py" line="102"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="233"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="235"/>
         <location filename="../../attnviz/gui/panels/masks.py" line="34"/>
         <location filename="../../attnviz/gui/panels/masks.py" line="35"/>
         <source>Loading…</source>
@@ -2615,7 +2620,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码：查询能否关注键 j？（1 = 能）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="221"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="225"/>
         <location filename="../../attnviz/gui/heatmap.py" line="218"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
@@ -2697,7 +2702,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="238"/>
+        <location filename="../../attnviz/session_file.py" line="244"/>
         <source>more than {most} steps</source>
         <translation>超过 {most} 步</translation>
     </message>
@@ -2907,7 +2912,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不能与参数 %s 同时使用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="218"/>
+        <location filename="../../attnviz/session_file.py" line="224"/>
         <source>not an attnviz session (no "format": "attnviz-session")</source>
         <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
     </message>
@@ -3012,7 +3017,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点（Ctrl+O）即可开始。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="235"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="237"/>
         <source>Open a checkpoint to see attention</source>
         <translation>打开一个检查点以查看注意力</translation>
     </message>
@@ -3042,7 +3047,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在打开会话 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="92"/>
+        <location filename="../../attnviz/session/session.py" line="94"/>
         <source>Opening the shipped model {name} instead.</source>
         <translation>改为打开内置模型 {name}。</translation>
     </message>
@@ -3485,12 +3490,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="288"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="312"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f} (masked)</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}（已掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="291"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="315"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f}, score {score:.3f}</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}，评分 {score:.3f}</translation>
     </message>
@@ -3823,7 +3828,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="42"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="43"/>
         <source>score {value:.4f}</source>
         <translation>评分 {value:.4f}</translation>
     </message>
@@ -3936,12 +3941,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>序列 {n}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="221"/>
+        <location filename="../../attnviz/session_file.py" line="227"/>
         <source>session version {version!r} is newer than this attnviz understands ({newest})</source>
         <translation>会话版本 {version!r} 比此 attnviz 能理解的版本（{newest}）更新</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="224"/>
+        <location filename="../../attnviz/session_file.py" line="230"/>
         <source>session version {version} does not exist (versions start at 1; this attnviz writes {newest})</source>
         <translation>会话版本 {version} 不存在（版本从 1 开始；此 attnviz 写入版本 {newest}）</translation>
     </message>
@@ -4221,7 +4226,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="244"/>
+        <location filename="../../attnviz/session_file.py" line="250"/>
         <source>step {number}: 'forced' must be one token (no spaces) or null</source>
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
@@ -4308,6 +4313,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开所有头</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/head_grid.py" line="389"/>
+        <source>Switch head {layer}.{head} off</source>
+        <translation>关闭第 {layer} 层第 {head} 个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/head_grid.py" line="389"/>
+        <source>Switch head {layer}.{head} on again</source>
+        <translation>重新打开第 {layer} 层第 {head} 个头</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli.py" line="31"/>
         <source>switch heads off: kind:layer.head, comma-separated, counted from 1, e.g. cross:2.1,enc:1.3 (kinds: enc, dec, cross)</source>
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
@@ -4323,12 +4338,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>重新打开这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="177"/>
+        <location filename="../../attnviz/session/analysis.py" line="178"/>
         <source>Switching every head on…</source>
         <translation>正在打开所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="177"/>
+        <location filename="../../attnviz/session/analysis.py" line="178"/>
         <source>Switching heads off…</source>
         <translation>正在关闭头…</translation>
     </message>
@@ -4436,7 +4451,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法保存检查点：{error}；{path} 保持原样</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="350"/>
+        <location filename="../../attnviz/session_file.py" line="361"/>
         <source>The checkpoint {name} has changed since this session was saved (its SHA-256 differs): the attention shown may differ from what was saved.</source>
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
@@ -4541,12 +4556,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>界面语言：en 或 zh_CN（所有命令都接受此选项；默认：视图 ▸ 语言中的选择，否则跟随系统）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="260"/>
+        <location filename="../../attnviz/session_file.py" line="266"/>
         <source>the kernel must be one of: {names}</source>
         <translation>核必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="265"/>
+        <location filename="../../attnviz/session_file.py" line="271"/>
         <source>the kernel's bandwidth must be from {low} to {high} and its query from {query_low:g} to {query_high:g}</source>
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
@@ -4582,7 +4597,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="348"/>
+        <location filename="../../attnviz/session_file.py" line="359"/>
         <source>The model folder {name} has changed since this session was saved (its config or its files' sizes differ): the attention shown may differ from what was saved.</source>
         <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
     </message>
@@ -4613,7 +4628,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>线程数必须在 1 到 {most} 之间，实际为 {threads}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="190"/>
+        <location filename="../../attnviz/session_file.py" line="196"/>
         <source>the path is too long to name a file</source>
         <translation>路径过长，不能指向文件</translation>
     </message>
@@ -4679,7 +4694,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="235"/>
+        <location filename="../../attnviz/session_file.py" line="241"/>
         <source>the sentence is longer than {most:,} characters</source>
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
@@ -4709,32 +4724,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>本次会话的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="197"/>
+        <location filename="../../attnviz/session_file.py" line="203"/>
         <source>the session has no {key!r}</source>
         <translation>会话中没有 {key!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="372"/>
+        <location filename="../../attnviz/session_file.py" line="383"/>
         <source>the session's checkpoint {path} cannot be read: {reason}</source>
         <translation>无法读取会话的检查点 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="289"/>
+        <location filename="../../attnviz/session_file.py" line="300"/>
         <source>the session's checkpoint {path} cannot be used: {reason}</source>
         <translation>无法使用会话的检查点 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="310"/>
+        <location filename="../../attnviz/session_file.py" line="321"/>
         <source>the session's checkpoint {path} is missing</source>
         <translation>会话的检查点 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="306"/>
+        <location filename="../../attnviz/session_file.py" line="317"/>
         <source>the session's checkpoint {path} is missing; its path relative to the session, {relative}, leads out of the session's folder to {outside}</source>
         <translation>会话的检查点 {path} 不存在；它相对于会话的路径 {relative} 指向会话文件夹之外的 {outside}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="375"/>
+        <location filename="../../attnviz/session_file.py" line="386"/>
         <source>the session's checkpoint {path} is refused: {problem}</source>
         <translation>会话的检查点 {path} 被拒绝：{problem}</translation>
     </message>
@@ -4804,7 +4819,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="252"/>
+        <location filename="../../attnviz/session_file.py" line="258"/>
         <source>the view's kind must be one of: {names}</source>
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
@@ -4846,7 +4861,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有书中图表 {key!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="168"/>
+        <location filename="../../attnviz/session_file.py" line="174"/>
         <source>there is no session file {name}</source>
         <translation>会话文件 {name} 不存在</translation>
     </message>
@@ -5219,7 +5234,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>两个或更多长度不同的句子，每行一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="238"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="240"/>
         <source>Type a sentence to see attention</source>
         <translation>输入一个句子以查看注意力</translation>
     </message>
@@ -5389,7 +5404,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="42"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="43"/>
         <source>weight {value:.4f}</source>
         <translation>权重 {value:.4f}</translation>
     </message>
@@ -5701,27 +5716,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{hypotheses} 个候选译文，但有 {references} 组参考译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="204"/>
+        <location filename="../../attnviz/session_file.py" line="210"/>
         <source>{key!r} has the wrong type ({type})</source>
         <translation>{key!r} 的类型错误（{type}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="276"/>
+        <location filename="../../attnviz/session_file.py" line="287"/>
         <source>{key!r} is not a file path</source>
         <translation>{key!r} 不是文件路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="279"/>
+        <location filename="../../attnviz/session_file.py" line="290"/>
         <source>{key!r} is too long to be a file path ({count:,} characters)</source>
         <translation>{key!r} 太长，不能作为文件路径（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="201"/>
+        <location filename="../../attnviz/session_file.py" line="207"/>
         <source>{key!r} must be a {type}, not true/false</source>
         <translation>{key!r} 必须是 {type}，而不是 true/false</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="211"/>
+        <location filename="../../attnviz/session_file.py" line="217"/>
         <source>{key!r} must be from {low} to {high}, got {value}</source>
         <translation>{key!r} 必须在 {low} 到 {high} 之间，实际为 {value}</translation>
     </message>
@@ -5778,7 +5793,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{label} · 强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="226"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="230"/>
         <source>{layer} · {head} · query {query} → key {key}: {value}</source>
         <translation>{layer} · {head} · 查询 {query} → 键 {key}：{value}</translation>
     </message>
@@ -5899,7 +5914,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="156"/>
+        <location filename="../../attnviz/session_file.py" line="162"/>
         <source>{name} is a folder, not a session file</source>
         <translation>{name} 是文件夹，不是会话文件</translation>
     </message>
@@ -5919,27 +5934,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="158"/>
+        <location filename="../../attnviz/session_file.py" line="164"/>
         <source>{name} is not a regular file</source>
         <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="175"/>
+        <location filename="../../attnviz/session_file.py" line="181"/>
         <source>{name} is not a usable file name</source>
         <translation>{name} 不是可用的文件名</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="179"/>
+        <location filename="../../attnviz/session_file.py" line="185"/>
         <source>{name} is not an attnviz session (not JSON: {error})</source>
         <translation>{name} 不是 attnviz 会话（不是 JSON：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="170"/>
+        <location filename="../../attnviz/session_file.py" line="176"/>
         <source>{name} is not an attnviz session (not UTF-8 text)</source>
         <translation>{name} 不是 attnviz 会话（不是 UTF-8 文本）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="162"/>
+        <location filename="../../attnviz/session_file.py" line="168"/>
         <source>{name} is too large to be an attnviz session (over {most:,} bytes)</source>
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
@@ -6150,7 +6165,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 是文件夹而不是文件，且没有 config.json（不是 Hugging Face 模型）：{what_opens}；请选择其中的某个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="135"/>
+        <location filename="../../attnviz/session_file.py" line="141"/>
         <source>{path} is a folder: choose a file name for the session</source>
         <translation>{path} 是文件夹：请为会话选择一个文件名</translation>
     </message>
@@ -6782,7 +6797,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="62"/>
+        <location filename="../../attnviz/session_file.py" line="65"/>
         <source>{start}…{end} ({count:,} characters)</source>
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>

@@ -11,7 +11,7 @@ from dataclasses import replace
 from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.kinds import AttentionKind
-from attnviz.core.layout import ENCODER_DECODER, SequenceLayout
+from attnviz.core.layout import ENCODER_DECODER, Capability, SequenceLayout
 from attnviz.core.results import EncodedSource
 from attnviz.figures.attention import (
     AttentionView,
@@ -92,6 +92,8 @@ class AttentionPanel(QtWidgets.QWidget):
         self.heatmap.hovered.connect(self._on_heatmap_hovered)
         self.grid.hovered.connect(self._on_grid_hovered)
         self.grid.picked.connect(self._on_grid_picked)
+        self.grid.toggle_requested.connect(self._on_grid_toggle_requested)
+        self.grid.switchable = self._head_is_off
 
     # -- the panel protocol ---------------------------------------------------------------------
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
@@ -269,6 +271,28 @@ class AttentionPanel(QtWidgets.QWidget):
 
     def _on_grid_picked(self, layer: int, head: int) -> None:
         self.set_view(replace(self.view(), all_heads=False, layer=layer, head=head))
+
+    def _grid_head_name(self, layer: int, head: int) -> str:
+        """``cross:2.1``: the All heads cell's head as ``--mask-heads`` and the Heads dock name it."""
+        source = self.state.shown_source
+        kind = self.view().kind if source is None else source.layout.computed_kind(self.view().kind)
+        return f"{kind.slug}:{layer + 1}.{head + 1}"
+
+    def _heads_off(self) -> list[str]:
+        model = self.state.model
+        return [h for h in model.heads_off.split(",") if h] if model is not None else []
+
+    def _head_is_off(self, layer: int, head: int) -> bool | None:
+        """Whether that head of the All heads grid is off; None: this model's heads are not switched off here."""
+        if self.state.model is None or not self.state.model.offers(Capability.DECODER):
+            return None
+        return self._grid_head_name(layer, head) in self._heads_off()
+
+    def _on_grid_toggle_requested(self, layer: int, head: int) -> None:
+        """The All heads grid's context menu: switch that head off (or on again); the sentence decodes again."""
+        name, off = self._grid_head_name(layer, head), self._heads_off()
+        if self.session is not None:
+            self.session.switch_heads_off(",".join([h for h in off if h != name] if name in off else [*off, name]))
 
     def _on_grid_hovered(self, layer: int, head: int, row: int, col: int) -> None:
         """The read-out of the all-heads cell under the pointer: layer, head, query, key and value."""
