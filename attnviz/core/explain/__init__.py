@@ -5,7 +5,8 @@ The entry point is :func:`explain_step`."""
 from .agreement import agreement_matrices, average_ranks, kendall_tau, spearman_rho
 from .attribution import DEFAULT_IG_STEPS, Completeness
 from .flow import layered_flow, max_flow
-from .step import LAYERED, METHODS, Explanation, explain_step
+from .step import LAYERED, METHODS, SINK_CLASSES, Explanation, explain_step, is_punctuation
 
-__all__ = ["DEFAULT_IG_STEPS", "LAYERED", "METHODS", "Completeness", "Explanation", "agreement_matrices",
-           "average_ranks", "explain_step", "kendall_tau", "layered_flow", "max_flow", "spearman_rho"]
+__all__ = ["DEFAULT_IG_STEPS", "LAYERED", "METHODS", "SINK_CLASSES", "Completeness", "Explanation",
+           "agreement_matrices", "average_ranks", "explain_step", "is_punctuation", "kendall_tau", "layered_flow",
+           "max_flow", "spearman_rho"]

@@ -11,6 +11,7 @@ the agreement compares ranks only. Shapes: M methods, S source tokens, L layers.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,6 +28,12 @@ ATTENTION, ROLLOUT, FLOW, NORM = "attention", "rollout", "flow", "norm"
 GRAD_X_INPUT, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT = "grad_x_input", "ig", "occlusion", "leave_one_out"
 METHODS = (ATTENTION, ROLLOUT, FLOW, NORM, GRAD_X_INPUT, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT)
 LAYERED = (ATTENTION, ROLLOUT, FLOW, NORM)  # the methods with a row after every layer
+SINK_CLASSES = ("<eos>", "<bos>", "punctuation")  # the keys attention is said to park on (Kobayashi et al. 2020)
+
+
+def is_punctuation(token: str) -> bool:
+    """Whether ``token`` is made of punctuation marks only (Unicode categories P*: . , ! ? « » …)."""
+    return bool(token) and all(unicodedata.category(c).startswith("P") for c in token)
 
 
 @dataclass(frozen=True)
@@ -38,7 +45,10 @@ class Explanation:
     float64; kendall, spearman (M, M): τ-b and ρ of every pair of rows (NaN where a row is constant);
     layer_rows: method -> (L, S) the row after each layer, for the attention-based methods computed;
     token, log_prob: the predicted token and its log-probability; completeness: integrated gradients' check,
-    or None if not computed; layer, head: the layer (0-based) and head (None: heads' mean) of the rows.
+    or None if not computed; layer, head: the layer (0-based) and head (None: heads' mean) of the rows;
+    sinks: attention kind ("cross", "decoder self", "self") -> (L, 2, 3): per layer, the share of the raw
+    attention (heads' mean; index 0) and of the norm-based attention ‖Σ_h α_hj f_h(x_j)‖ (index 1) on the keys of
+    each :data:`SINK_CLASSES` (NaN where the step has no such key), over all the keys that kind reads.
     """
 
     methods: tuple[str, ...]
@@ -52,6 +62,7 @@ class Explanation:
     completeness: Completeness | None
     layer: int
     head: int | None
+    sinks: dict[str, np.ndarray]
 
     def row(self, method: str) -> np.ndarray:
         return self.rows[self.methods.index(method)]
@@ -81,7 +92,22 @@ def _attention_rows(internals: StepInternals, methods: Sequence[str], head: int 
             for layer in layers:
                 flow[layer] = internals.flow_of(layer)
             rows[FLOW] = flow
-    return {m: rows[m] for m in rows if m in methods}
+    return {m: rows[m] for m in LAYERED if m in rows and m in methods}
+
+
+def _sink_shares(internals: StepInternals) -> dict[str, np.ndarray]:
+    shares = {}
+    for kind in internals.kinds:
+        raw = kind.weights.mean(axis=1)  # (L, K)
+        norm = np.linalg.norm(np.einsum("lhk,lhkd->lkd", kind.weights, kind.transformed), axis=-1)  # (L, K)
+        norm = norm / np.maximum(norm.sum(axis=-1, keepdims=True), 1e-30)
+        out = np.full((raw.shape[0], 2, len(SINK_CLASSES)), np.nan)
+        for index, name in enumerate(SINK_CLASSES):
+            keys = np.array([is_punctuation(k) if name == "punctuation" else k == name for k in kind.keys])
+            if keys.any():
+                out[:, 0, index], out[:, 1, index] = raw[:, keys].sum(axis=-1), norm[:, keys].sum(axis=-1)
+        shares[kind.name] = out
+    return shares
 
 
 def explain_step(loaded: LoadedModel, source_tokens: Sequence[str], target_prefix: Sequence[str],
@@ -140,4 +166,4 @@ def explain_step(loaded: LoadedModel, source_tokens: Sequence[str], target_prefi
     matrix = np.stack([rows[m] for m in names]).astype(np.float64) if names else np.zeros((0, len(labels)))
     kendall, spearman = agreement_matrices(matrix)
     return Explanation(names, labels, matrix, kendall, spearman, layered, tgt_vocab.tokens[token_id],
-                       float(internals.log_probs[token_id]), completeness, layer, head)
+                       float(internals.log_probs[token_id]), completeness, layer, head, _sink_shares(internals))
