@@ -23,7 +23,9 @@ def test_explain_writes_agreement_sinks_and_figures(capsys, tiny_models: dict, t
                                 "--ig-steps", "8", "--format", "png,svg")
     assert code == 0, err
     agreement = _rows(out / "agreement.csv")
-    assert len(agreement) == 8 * 7 // 2  # every pair of the eight methods once
+    assert len(agreement) == 8 * 7 // 2 + 4 * 4  # every pair of the eight methods once, then attention-based
+    magnitudes = [r for r in agreement if r["method_b"].startswith("|")]  # rows against |signed rows|
+    assert {r["method_b"] for r in magnitudes} == {"|grad_x_input|", "|ig|", "|occlusion|", "|leave_one_out|"}
     pair = next(r for r in agreement if (r["method_a"], r["method_b"]) == ("attention", "norm"))
     tokens = int(pair["tokens"])
     assert tokens > 3 and -1 <= float(pair["tau_q1"]) <= float(pair["tau_median"]) <= float(pair["tau_q3"]) <= 1

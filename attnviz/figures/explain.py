@@ -29,7 +29,7 @@ def tau_histograms(tally: CorpusTally) -> list[NamedFigure]:
     """One bar chart per pair of methods: how many decoded tokens had each τ (bins of 0.1 from −1 to 1)."""
     figures = []
     centres = (BINS[:-1] + BINS[1:]) / 2
-    for pair in tally.pairs():
+    for pair in tally.pairs(magnitudes=False):
         counts, _ = np.histogram(tally.taus.get((pair.first, pair.second), []), bins=BINS)
         title = tr("Kendall τ: {first} vs {second} ({count} tokens, mean {mean:.2f})").format(
             first=method_label(pair.first), second=method_label(pair.second), count=pair.count, mean=pair.mean)

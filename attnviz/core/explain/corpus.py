@@ -11,10 +11,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .agreement import spearman_rho
-from .step import INTEGRATED_GRADIENTS, OCCLUSION, Explanation
+from .agreement import kendall_tau, spearman_rho
+from .step import GRAD_X_INPUT, INTEGRATED_GRADIENTS, LAYERED, LEAVE_ONE_OUT, OCCLUSION, Explanation
 
 REFERENCES = (OCCLUSION, INTEGRATED_GRADIENTS)  # what each layer's attention rows are compared with
+SIGNED = (GRAD_X_INPUT, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT)  # rows that may be negative
+
+
+def magnitude(method: str) -> str:
+    """The name of a signed method's row taken as magnitudes, |row| (as Jain & Wallace rank gradients)."""
+    return f"|{method}|"
 
 
 @dataclass(frozen=True)
@@ -46,11 +52,11 @@ class CorpusTally:
         self.methods = self.methods or list(names)
         for i, first in enumerate(names):
             for j in range(i + 1, len(names)):
-                tau, rho = explanation.kendall[i, j], explanation.spearman[i, j]
-                if math.isfinite(tau):
-                    self.taus[first, names[j]].append(float(tau))
-                if math.isfinite(rho):
-                    self.rhos[first, names[j]].append(float(rho))
+                self._keep(first, names[j], explanation.kendall[i, j], explanation.spearman[i, j])
+        for first in (m for m in LAYERED if m in names):  # attention-based rows against |signed rows|
+            for second in (m for m in SIGNED if m in names):
+                row, other = explanation.row(first), np.abs(explanation.row(second))
+                self._keep(first, magnitude(second), kendall_tau(row, other), spearman_rho(row, other))
         for reference in REFERENCES:
             if reference not in names:
                 continue
@@ -61,16 +67,26 @@ class CorpusTally:
         for kind, shares in explanation.sinks.items():
             self.sinks[kind].append(shares)
 
-    def pairs(self) -> list[PairSummary]:
-        """Every pair of methods, in :data:`METHODS` order."""
+    def _keep(self, first: str, second: str, tau: float, rho: float) -> None:
+        if math.isfinite(tau):
+            self.taus[first, second].append(float(tau))
+        if math.isfinite(rho):
+            self.rhos[first, second].append(float(rho))
+
+    def pairs(self, magnitudes: bool = True) -> list[PairSummary]:
+        """Every pair of methods, in :data:`METHODS` order; then (``magnitudes``) each attention-based method
+        against the magnitudes of each signed one (named ``|method|``)."""
         out = []
-        for i, first in enumerate(self.methods):
-            for second in self.methods[i + 1:]:
-                taus = np.array(self.taus.get((first, second), []))
-                rhos = self.rhos.get((first, second), [])
-                quartiles = tuple(float(q) for q in np.percentile(taus, [25, 50, 75])) if taus.size else (np.nan,) * 3
-                out.append(PairSummary(first, second, int(taus.size), float(taus.mean()) if taus.size else np.nan,
-                                       quartiles, float(np.mean(rhos)) if rhos else np.nan))  # type: ignore[arg-type]
+        pairs = [(first, second) for i, first in enumerate(self.methods) for second in self.methods[i + 1:]]
+        if magnitudes:
+            pairs += [(first, magnitude(second)) for first in LAYERED if first in self.methods
+                      for second in SIGNED if second in self.methods]
+        for first, second in pairs:
+            taus = np.array(self.taus.get((first, second), []))
+            rhos = self.rhos.get((first, second), [])
+            quartiles = tuple(float(q) for q in np.percentile(taus, [25, 50, 75])) if taus.size else (np.nan,) * 3
+            out.append(PairSummary(first, second, int(taus.size), float(taus.mean()) if taus.size else np.nan,
+                                   quartiles, float(np.mean(rhos)) if rhos else np.nan))  # type: ignore[arg-type]
         return out
 
     def layer_spearman(self) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
