@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ def add_parser(sub: Any) -> None:
 def _sentences(args: argparse.Namespace, loaded: Any) -> list[str]:
     """The English sentences to explain: --data's first column (or the held-out split's sources), in order."""
     from attnviz.cli import CliError
+    from attnviz.core.explain.internals import explains
     from attnviz.training.data import training_split
 
     path: Path = args.data
@@ -54,9 +56,15 @@ def _sentences(args: argparse.Namespace, loaded: Any) -> list[str]:
         if not isinstance(options, dict):
             raise CliError(tr("{checkpoint}: no training options stored; --heldout needs them").format(
                 checkpoint=args.checkpoint))
-        _, pairs = training_split(path, options.get("max_src_tokens"), options.get("max_tgt_tokens"),
-                                  int(options.get("val_sources", 0)), int(options.get("seed", 0)))
-        sentences = list(dict.fromkeys(" ".join(p.src) for p in pairs))
+        if explains(loaded.model) == "mask":  # the small BERT held out the translators' English sentences
+            from attnviz.training.mlm import VAL_SOURCES, english_sentences
+
+            held = english_sentences(path, VAL_SOURCES, int(options.get("seed", 0)))[1]
+            sentences = [" ".join(s) for s in held]
+        else:
+            _, pairs = training_split(path, options.get("max_src_tokens"), options.get("max_tgt_tokens"),
+                                      int(options.get("val_sources", 0)), int(options.get("seed", 0)))
+            sentences = list(dict.fromkeys(" ".join(p.src) for p in pairs))
     else:
         raw = path.read_bytes()
         try:
@@ -72,13 +80,44 @@ def _sentences(args: argparse.Namespace, loaded: Any) -> list[str]:
     return sentences[: args.limit] if args.limit is not None else sentences
 
 
+Steps = Iterator[list[tuple[Callable[..., Any], dict[str, Any]]]]  # per sentence: (explain function, its arguments)
+
+
+def _decoded_steps(loaded: Any, sentences: list[str], device: Any) -> Steps:
+    """A translation model: each sentence decoded greedily (all at once, batched), then every token it wrote,
+    its final <eos> included (unless it stopped at the length limit)."""
+    from attnviz.core.decoding import translate
+    from attnviz.core.explain import explain_step
+    from attnviz.core.text import source_words
+
+    splits = [source_words(s, loaded.src_vocab, loaded.config.max_src_len) for s in sentences]
+    outputs = translate(loaded.model, splits, loaded.src_vocab, loaded.tgt_vocab, device, beam_size=1)
+    end = loaded.tgt_vocab.tokens[loaded.tgt_vocab.eos_id]
+    for split, output in zip(splits, outputs, strict=True):
+        ended = len(output) < loaded.config.max_tgt_len  # greedy decoding stopped at <eos>, not at the limit
+        tokens = [*output, end] if ended and split.words else output if split.words else []
+        yield [(explain_step, {"source_tokens": split.words, "target_prefix": output[:t], "token": token})
+               for t, token in enumerate(tokens)]
+
+
+def _masked_steps(loaded: Any, sentences: list[str]) -> Steps:
+    """An encoder-only model: each word of each sentence masked in turn, its fill explained."""
+    from attnviz.core.explain import explain_mask
+    from attnviz.core.fill_mask import CLS, MASK, SEP
+    from attnviz.core.text import preprocess, tokenize
+
+    for sentence in sentences:
+        words = tokenize(preprocess(sentence))[: loaded.config.max_len - 2]
+        tokens = [CLS, *words, SEP]
+        yield [(explain_mask, {"tokens": [*tokens[:i], MASK, *tokens[i + 1:]], "position": i})
+               for i in range(1, len(words) + 1)]
+
+
 def run(args: argparse.Namespace) -> int:
     from attnviz.cli import CliError, _load, _set_threads
-    from attnviz.core.decoding import translate
-    from attnviz.core.explain import SINK_CLASSES, explain_step
+    from attnviz.core.explain import SINK_CLASSES
     from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv, sinks_csv
-    from attnviz.core.explain.internals import reader_for
-    from attnviz.core.text import source_words
+    from attnviz.core.explain.internals import explains
     from attnviz.figures.explain import explain_figures
     from attnviz.render.figure_files import (
         ExportError,
@@ -100,28 +139,20 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     _set_threads(args.threads if args.threads is not None else 1)
     loaded, device = _load(args.checkpoint, args.device)
-    try:
-        reader_for(loaded.model)
-    except ValueError:
-        raise CliError(tr("{checkpoint}: explanations cover attnviz's own translation models (Transformer, "
-                          "decoder-only, RNN), not a {kind} model").format(checkpoint=args.checkpoint,
-                                                                          kind=loaded.kind)) from None
+    if explains(loaded.model) is None:
+        raise CliError(tr("{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, "
+                          "the small BERT), not a {kind} model").format(checkpoint=args.checkpoint,
+                                                                       kind=loaded.kind)) from None
     sentences = _sentences(args, loaded)
-    max_len = loaded.config.max_src_len
-    splits = [source_words(s, loaded.src_vocab, max_len) for s in sentences]
-    outputs = translate(loaded.model, splits, loaded.src_vocab, loaded.tgt_vocab, device, beam_size=1)
     tally = CorpusTally()
-    end = loaded.tgt_vocab.tokens[loaded.tgt_vocab.eos_id]
-    for number, (split, output) in enumerate(zip(splits, outputs, strict=True), start=1):
-        if not split.words:
-            continue
-        ended = len(output) < loaded.config.max_tgt_len  # greedy decoding stopped at <eos>, not at the limit
-        for t, token in enumerate([*output, end] if ended else output):
-            tally.add(explain_step(loaded, split.words, output[:t], device, token=token, ig_steps=args.ig_steps,
-                                   every_layer=True))
-        if number % 50 == 0 or number == len(splits):
+    steps = _masked_steps(loaded, sentences) if explains(loaded.model) == "mask" else \
+        _decoded_steps(loaded, sentences, device)
+    for number, sentence_steps in enumerate(steps, start=1):
+        for explain, kwargs in sentence_steps:
+            tally.add(explain(loaded, device=device, ig_steps=args.ig_steps, every_layer=True, **kwargs))
+        if number % 50 == 0 or number == len(sentences):
             print(tr("explained {done} of {total} sentences ({tokens} tokens)").format(
-                done=number, total=len(splits), tokens=tally.steps), file=sys.stderr, flush=True)
+                done=number, total=len(sentences), tokens=tally.steps), file=sys.stderr, flush=True)
     if not tally.steps:
         raise CliError(tr("{path}: nothing was decoded to explain").format(path=args.data))
     files = {"agreement.csv": agreement_csv(tally).encode(), "layers.csv": layers_csv(tally).encode(),
@@ -130,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     from PySide6 import QtGui
 
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
-    sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(splits),
+    sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(sentences),
                "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout)}
     try:
         files.update(render_batch(explain_figures(tally), formats, args.scale, sidecar))
@@ -140,5 +171,5 @@ def run(args: argparse.Namespace) -> int:
     except ExportError as error:
         raise CliError(str(error)) from None
     print(tr("explained {tokens} tokens of {count} sentences; wrote {files} files to {out}").format(
-        tokens=tally.steps, count=len(splits), files=len(written), out=args.out))
+        tokens=tally.steps, count=len(sentences), files=len(written), out=args.out))
     return 0

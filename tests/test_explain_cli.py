@@ -77,3 +77,20 @@ def test_interrupt_leaves_nothing_half_written(capsys, monkeypatch, tiny_models:
                            "--data", str(tiny_models["data"]), "--out", str(out), "--limit", "2")
     assert calls and code == 130 and "interrupted" in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+SHIPPED_BERT = Path(__file__).resolve().parents[1] / "models" / "encoder-only.safetensors"
+
+
+@pytest.mark.skipif(not SHIPPED_BERT.is_file(), reason="the shipped BERT is not in this checkout")
+def test_explain_masks_each_word_of_a_bert(capsys, tmp_path: Path) -> None:
+    data, out = tmp_path / "english.txt", tmp_path / "out"
+    data.write_text("i am happy .\nhe is tall .\n", encoding="utf-8")
+    code, stdout, err = run_cli(capsys, "explain", "--checkpoint", str(SHIPPED_BERT), "--data", str(data),
+                                "--out", str(out), "--ig-steps", "4", "--format", "csv")
+    assert code == 0, err
+    assert "explained 8 tokens of 2 sentences" in stdout  # every word masked in turn
+    sinks = _rows(out / "sinks.csv")
+    cls = [r for r in sinks if r["keys"] == "<bos>"]  # [CLS] counts as <bos>, [SEP] as <eos>
+    assert len(cls) == 3 and all(int(r["tokens"]) == 8 and 0 < float(r["raw_share"]) < 1 for r in cls)
+    assert "leave_one_out" not in (out / "agreement.csv").read_text(encoding="utf-8")

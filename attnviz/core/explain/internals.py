@@ -180,6 +180,14 @@ Reader = Callable[..., StepInternals]
 READERS: dict[type, Reader] = {Transformer: _transformer, DecoderOnly: _decoder_only, Seq2SeqAttention: _recurrent}
 
 
+def explains(model: nn.Module) -> str | None:
+    """What :mod:`attnviz.core.explain` explains of ``model``: "step" (a translation model's decoded step:
+    ``explain_step``), "mask" (an encoder-only model's masked position: ``explain_mask``) or None (nothing)."""
+    if isinstance(model, EncoderOnly):
+        return "mask"
+    return "step" if any(isinstance(model, cls) for cls in READERS) else None
+
+
 def reader_for(model: nn.Module) -> Reader:
     """The function reading ``model``'s internals at a step; ValueError for a model it does not know."""
     for cls, reader in READERS.items():
