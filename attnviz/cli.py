@@ -963,13 +963,15 @@ def build_parser() -> argparse.ArgumentParser:
     figures.add_argument("--threads", type=int, help=tr(THREADS_HELP))
     figures.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
     figures.set_defaults(run=_cmd_figures)
+    from attnviz.cli_explain import add_parser as add_explain
     from attnviz.cli_heads import add_heads_parser
 
     add_heads_parser(sub)
+    add_explain(sub)
     return parser
 
 
-COMMANDS = ("demo", "train", "translate", "fill-mask", "eval", "export", "figures", "to-hf", "heads")
+COMMANDS = ("demo", "train", "translate", "fill-mask", "eval", "export", "figures", "to-hf", "heads", "explain")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,6 +23,7 @@ SCRIPTS = sorted(p.name for p in (ROOT / "bench").glob("*.py") if not p.name.sta
 TABLE = {
     "app_bench.py": "resident memory, window + ",
     "decode_latency.py": "@50 recompute",
+    "explain.py": "| rollout + flow + norm (+ raw) |",
     "export_all.py": "| Export all run | files | wall time | longest event-loop gap |",
     "frozen_start.py": "start-up sentence decoded",
     "flipbook_memory.py": "| case | peak resident memory, MB: whole run / before the flip-book",

@@ -7,7 +7,7 @@ import pytest
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.explain.attribution import gradient_x_input, integrated_gradients, occlusion
+from attnviz.core.explain.attribution import TokenLogProb, gradient_x_input, integrated_gradients, occlusion
 
 PAD, UNK = 0, 3
 
@@ -43,7 +43,8 @@ def test_gradient_x_input_is_the_closed_form(linear) -> None:
     model, src, tgt_in, table, w, ids = linear
     z = w @ table[ids].sum(axis=0)
     slope = 1.0 / (1.0 + np.exp(z))  # g'(z) = 1 − sigmoid(z)
-    np.testing.assert_allclose(gradient_x_input(model, src, tgt_in, 0), slope * (table[ids] @ w), rtol=1e-9)
+    row = gradient_x_input(TokenLogProb(model, tgt_in, 0), model.src_embedding, src)
+    np.testing.assert_allclose(row, slope * (table[ids] @ w), rtol=1e-9)
 
 
 def test_integrated_gradients_is_the_closed_form(linear) -> None:
@@ -52,7 +53,7 @@ def test_integrated_gradients_is_the_closed_form(linear) -> None:
     shares = (table[ids] - table[PAD]) @ w
     z1, z0 = w @ table[ids].sum(axis=0), w @ (len(ids) * table[PAD])
     expected = (_g(z1) - _g(z0)) * shares / (z1 - z0)
-    row, completeness = integrated_gradients(model, src, tgt_in, 0, PAD, steps=64)
+    row, completeness = integrated_gradients(TokenLogProb(model, tgt_in, 0), model.src_embedding, src, PAD, steps=64)
     np.testing.assert_allclose(row, expected, rtol=1e-6)
     assert completeness.difference == pytest.approx(_g(z1) - _g(z0))
     assert completeness.ratio == pytest.approx(1.0, abs=1e-6)
@@ -60,7 +61,7 @@ def test_integrated_gradients_is_the_closed_form(linear) -> None:
 
 def test_occlusion_is_the_drop_in_log_probability(linear) -> None:
     model, src, tgt_in, table, w, ids = linear
-    unk, removed = occlusion(model, src, tgt_in, 0, UNK)
+    unk, removed = occlusion(TokenLogProb(model, tgt_in, 0), src, UNK)
     full = _g(w @ table[ids].sum(axis=0))
     for j in range(len(ids)):
         swapped = ids.copy()

@@ -115,3 +115,23 @@ def test_integrated_gradients_are_complete_on_the_shipped_transformer() -> None:
     assert explanation.token == "très"
     assert explanation.completeness is not None
     assert explanation.completeness.ratio == pytest.approx(1.0, abs=0.01)
+
+
+def test_sink_shares_are_the_rows_shares_on_those_keys() -> None:
+    if not SHIPPED.is_file():
+        pytest.skip("the shipped Transformer is not in this checkout")
+    from attnviz.core.explain import SINK_CLASSES, is_punctuation
+
+    loaded = load_checkpoint(SHIPPED)
+    source = ["hello", ",", "tom", "!"]
+    explanation = explain_step(loaded, source, ["bonjour"], methods=("attention", "norm"), every_layer=True)
+    punctuation = np.array([is_punctuation(w) for w in source])
+    assert punctuation.tolist() == [False, True, False, True]
+    cross = explanation.sinks["cross"]  # (L, 2, 3)
+    column = SINK_CLASSES.index("punctuation")
+    np.testing.assert_allclose(cross[:, 0, column], explanation.layer_rows["attention"][:, punctuation].sum(axis=1))
+    norms = explanation.layer_rows["norm"]
+    np.testing.assert_allclose(cross[:, 1, column], norms[:, punctuation].sum(axis=1) / norms.sum(axis=1))
+    assert np.isnan(cross[:, :, SINK_CLASSES.index("<bos>")]).all()  # the source has no <bos>
+    decoder_self = explanation.sinks["decoder self"]  # keys: <bos> bonjour
+    assert np.all((decoder_self[:, :, SINK_CLASSES.index("<bos>")] > 0) & (decoder_self[:, :, 1] <= 1))

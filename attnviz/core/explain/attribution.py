@@ -2,14 +2,16 @@
 on the source embeddings) and occlusion (the model's own log-probabilities of modified sources).
 
 The function explained is f(source) = log p(token | source, <bos> + prefix), computed by the model's
-teacher-forcing ``forward(src, src_valid_lens, tgt_in)``. The gradient methods attribute to the output of the
-model's source embedding table (Captum's layer methods replace that output), summed over the width: one number
-per source token. Integrated gradients' baseline is every source token's ``<pad>`` embedding; its m steps run as
-one batch of m rows through the model. Shapes: S source tokens, t target positions, m steps, D width.
+teacher-forcing ``forward(src, src_valid_lens, tgt_in)`` (:class:`TokenLogProb`), or for an encoder-only model
+log p(token at the masked position | sequence) (:class:`MaskedLogProb`). The gradient methods attribute to the
+output of the model's (source) token embedding table (Captum's layer methods replace that output), summed over
+the width: one number per input token. Integrated gradients' baseline is every token's ``<pad>`` embedding; its
+m steps run as one batch of m rows through the model. Shapes: S source tokens, t target positions, m steps, D width.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,49 +60,61 @@ class TokenLogProb:
         return torch.log_softmax(last.to(torch.promote_types(last.dtype, torch.float32)), dim=-1)[:, self.token]
 
 
-def _embedding(model: nn.Module) -> nn.Module:
-    return model.get_submodule("src_embedding")
+class MaskedLogProb:
+    """f(tokens) for a batch of sequences (B, S) of an encoder-only model (a small BERT): log p(token at
+    ``position``) (B,)."""
+
+    def __init__(self, model: nn.Module, segments: Tensor, position: int, token: int):
+        self.model, self.segments, self.position, self.token = model, segments, position, token
+
+    def __call__(self, tokens: Tensor) -> Tensor:
+        rows = tokens.shape[0]
+        valid = torch.full((rows,), tokens.shape[1], dtype=torch.long, device=tokens.device)
+        positions = torch.full((rows, 1), self.position, dtype=torch.long, device=tokens.device)
+        logits = self.model(tokens, self.segments.expand(rows, -1), valid, positions)  # (B, 1, V)
+        return torch.log_softmax(logits[:, 0].to(torch.promote_types(logits.dtype, torch.float32)),
+                                 dim=-1)[:, self.token]
 
 
-def gradient_x_input(model: nn.Module, src: Tensor, tgt_in: Tensor, token: int) -> np.ndarray:
-    """src (1, S), tgt_in (1, t) -> (S,): Σ_D ∂f/∂e_j · e_j for each source embedding e_j."""
-    method = LayerGradientXActivation(TokenLogProb(model, tgt_in, token), _embedding(model))
+Explained = Callable[[Tensor], Tensor]  # ids (B, S) -> the explained log-probability (B,)
+
+
+def gradient_x_input(f: Explained, embedding: nn.Module, ids: Tensor) -> np.ndarray:
+    """ids (1, S) -> (S,): Σ_D ∂f/∂e_j · e_j for the output e_j of ``embedding`` at each position."""
+    method = LayerGradientXActivation(f, embedding)
     with torch.enable_grad():
-        attributions = method.attribute(src)  # (1, S, E)
+        attributions = method.attribute(ids)  # (1, S, E)
     return attributions[0].sum(dim=-1).detach().to(torch.float64).cpu().numpy()
 
 
-def integrated_gradients(model: nn.Module, src: Tensor, tgt_in: Tensor, token: int, pad_id: int,
+def integrated_gradients(f: Explained, embedding: nn.Module, ids: Tensor, pad_id: int,
                          steps: int = DEFAULT_IG_STEPS) -> tuple[np.ndarray, Completeness]:
-    """src (1, S), tgt_in (1, t) -> (S,) integrated gradients (Gauss–Legendre points, Captum's default) from the
-    all-``<pad>`` source to ``src``, summed over the width; and their completeness."""
+    """ids (1, S) -> (S,) integrated gradients (Gauss–Legendre points, Captum's default) from the all-``<pad>``
+    input to ``ids``, on the output of ``embedding``, summed over the width; and their completeness."""
     if steps < 1:
         raise ValueError(f"integrated gradients need at least one step, got {steps}")
-    f = TokenLogProb(model, tgt_in, token)
-    method = LayerIntegratedGradients(f, _embedding(model))
-    baseline = torch.full_like(src, pad_id)
+    method = LayerIntegratedGradients(f, embedding)
+    baseline = torch.full_like(ids, pad_id)
     with torch.enable_grad():
-        attributions = method.attribute(src, baselines=baseline, n_steps=steps, internal_batch_size=steps)
+        attributions = method.attribute(ids, baselines=baseline, n_steps=steps, internal_batch_size=steps)
     row = attributions[0].sum(dim=-1).detach().to(torch.float64).cpu().numpy()
     with torch.no_grad():
-        ends = f(torch.cat([src, baseline]))  # f(x), f(baseline)
+        ends = f(torch.cat([ids, baseline]))  # f(x), f(baseline)
     return row, Completeness(float(row.sum()), float(ends[0] - ends[1]))
 
 
 @torch.no_grad()
-def occlusion(model: nn.Module, src: Tensor, tgt_in: Tensor, token: int, unk_id: int
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """src (1, S) -> the drop in f when each source token is replaced by ``<unk>`` (S,), and when it is removed
-    (S,) (a one-token source cannot lose its token: NaN). Each is one batch of S sources."""
-    f = TokenLogProb(model, tgt_in, token)
-    length = src.shape[1]
-    replaced = src.repeat(length, 1)
+def occlusion(f: Explained, ids: Tensor, unk_id: int, remove: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """ids (1, S) -> the drop in f when each token is replaced by ``<unk>`` (S,), and when it is removed (S,; NaN
+    for a one-token input or without ``remove``). Each is one batch of S inputs."""
+    length = ids.shape[1]
+    replaced = ids.repeat(length, 1)
     replaced[torch.arange(length), torch.arange(length)] = unk_id  # row j: token j is <unk>
-    base = f(src)[0]
+    base = f(ids)[0]
     drop_unk = (base - f(replaced)).to(torch.float64).cpu().numpy()
-    if length < 2:
-        return drop_unk, np.full(1, np.nan)
-    keep = ~torch.eye(length, dtype=torch.bool, device=src.device)  # row j: every token but j
-    removed = src.expand(length, -1)[keep].view(length, length - 1)
+    if length < 2 or not remove:
+        return drop_unk, np.full(length, np.nan)
+    keep = ~torch.eye(length, dtype=torch.bool, device=ids.device)  # row j: every token but j
+    removed = ids.expand(length, -1)[keep].view(length, length - 1)
     drop_removed = (base - f(removed)).to(torch.float64).cpu().numpy()
     return drop_unk, drop_removed

@@ -18,10 +18,12 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
+from attnviz.core.attention import Attended
 from attnviz.core.decoder_only import Block, DecoderOnly
+from attnviz.core.encoder_only import EncoderOnly
 from attnviz.core.rollout import layer_matrices, rollout, source_attribution
 from attnviz.core.seq2seq import Seq2SeqAttention
-from attnviz.core.transformer import DecoderBlock, Transformer
+from attnviz.core.transformer import DecoderBlock, EncoderBlock, Transformer
 
 from .flow import layered_flow
 
@@ -145,8 +147,45 @@ def _recurrent(model: Seq2SeqAttention, src: Tensor, tgt_in: Tensor, labels: tup
     return StepInternals(log_probs, (kind,), slice(0, src.shape[1]), None, None)
 
 
+@torch.no_grad()
+def masked_internals(model: EncoderOnly, ids: Tensor, segments: Tensor, position: int, labels: tuple[str, ...]
+                     ) -> StepInternals:
+    """An encoder-only model (a small BERT) predicting the token at ``position`` of ids (1, S) (segments (1, S)):
+    its self-attention's row ``position`` in every layer over all S tokens ([CLS] and [SEP] included)."""
+    valid = torch.tensor([ids.shape[1]], device=ids.device)
+    x = model.embed(ids, segments)
+    attended, values, w_os, full = [], [], [], []
+    for block in model.blocks:
+        attention = cast(EncoderBlock, block).attention
+        values.append(attention.project_keys_values(x, x)[1])  # (1, H, S, Dh): this block's input, projected
+        x, att = block(x, valid)
+        # the query row ``position`` as the newest row (what _kind reads)
+        attended.append(Attended(att.output[:, : position + 1], att.weights[:, :, : position + 1]))
+        w_os.append(attention.W_o)
+        full.append(_np(att.weights[0]))  # (H, S, S)
+    kind = _kind("self", attended, values, w_os, labels)
+    weights = np.stack(full)  # (L, H, S, S)
+    matrices = layer_matrices(weights)  # (L, S, S)
+    rolled = rollout(weights)[:, position]  # (L, S)
+
+    def flow(layer: int) -> np.ndarray:
+        return layered_flow(matrices[layer, position], list(matrices[:layer][::-1]))
+
+    logits = model.mlm_logits(x, torch.tensor([[position]], device=ids.device))[0, 0]
+    log_probs = _np(torch.log_softmax(logits.float(), dim=-1))
+    return StepInternals(log_probs, (kind,), slice(0, ids.shape[1]), rolled, flow)
+
+
 Reader = Callable[..., StepInternals]
 READERS: dict[type, Reader] = {Transformer: _transformer, DecoderOnly: _decoder_only, Seq2SeqAttention: _recurrent}
+
+
+def explains(model: nn.Module) -> str | None:
+    """What :mod:`attnviz.core.explain` explains of ``model``: "step" (a translation model's decoded step:
+    ``explain_step``), "mask" (an encoder-only model's masked position: ``explain_mask``) or None (nothing)."""
+    if isinstance(model, EncoderOnly):
+        return "mask"
+    return "step" if any(isinstance(model, cls) for cls in READERS) else None
 
 
 def reader_for(model: nn.Module) -> Reader:

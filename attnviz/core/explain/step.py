@@ -11,22 +11,42 @@ the agreement compares ranks only. Shapes: M methods, S source tokens, L layers.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import torch
+from torch import Tensor, nn
 
 from attnviz.core.checkpoint import LoadedModel
+from attnviz.core.encoder_only import EncoderOnly
+from attnviz.core.fill_mask import CLS, MASK, SEP
 
 from .agreement import agreement_matrices
-from .attribution import DEFAULT_IG_STEPS, Completeness, gradient_x_input, integrated_gradients, occlusion
-from .internals import StepInternals, step_internals
+from .attribution import (
+    DEFAULT_IG_STEPS,
+    Completeness,
+    Explained,
+    MaskedLogProb,
+    TokenLogProb,
+    gradient_x_input,
+    integrated_gradients,
+    occlusion,
+)
+from .internals import StepInternals, masked_internals, step_internals
 
 ATTENTION, ROLLOUT, FLOW, NORM = "attention", "rollout", "flow", "norm"
 GRAD_X_INPUT, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT = "grad_x_input", "ig", "occlusion", "leave_one_out"
 METHODS = (ATTENTION, ROLLOUT, FLOW, NORM, GRAD_X_INPUT, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT)
 LAYERED = (ATTENTION, ROLLOUT, FLOW, NORM)  # the methods with a row after every layer
+SINK_CLASSES = ("<eos>", "<bos>", "punctuation")  # the keys attention is said to park on (Kobayashi et al. 2020)
+SAME_CLASS = {SEP: "<eos>", CLS: "<bos>"}  # a BERT's [SEP] and [CLS] count as <eos> and <bos>
+
+
+def is_punctuation(token: str) -> bool:
+    """Whether ``token`` is made of punctuation marks only (Unicode categories P*: . , ! ? « » …)."""
+    return bool(token) and all(unicodedata.category(c).startswith("P") for c in token)
 
 
 @dataclass(frozen=True)
@@ -38,7 +58,10 @@ class Explanation:
     float64; kendall, spearman (M, M): τ-b and ρ of every pair of rows (NaN where a row is constant);
     layer_rows: method -> (L, S) the row after each layer, for the attention-based methods computed;
     token, log_prob: the predicted token and its log-probability; completeness: integrated gradients' check,
-    or None if not computed; layer, head: the layer (0-based) and head (None: heads' mean) of the rows.
+    or None if not computed; layer, head: the layer (0-based) and head (None: heads' mean) of the rows;
+    sinks: attention kind ("cross", "decoder self", "self") -> (L, 2, 3): per layer, the share of the raw
+    attention (heads' mean; index 0) and of the norm-based attention ‖Σ_h α_hj f_h(x_j)‖ (index 1) on the keys of
+    each :data:`SINK_CLASSES` (NaN where the step has no such key), over all the keys that kind reads.
     """
 
     methods: tuple[str, ...]
@@ -52,6 +75,7 @@ class Explanation:
     completeness: Completeness | None
     layer: int
     head: int | None
+    sinks: dict[str, np.ndarray]
 
     def row(self, method: str) -> np.ndarray:
         return self.rows[self.methods.index(method)]
@@ -81,7 +105,79 @@ def _attention_rows(internals: StepInternals, methods: Sequence[str], head: int 
             for layer in layers:
                 flow[layer] = internals.flow_of(layer)
             rows[FLOW] = flow
-    return {m: rows[m] for m in rows if m in methods}
+    return {m: rows[m] for m in LAYERED if m in rows and m in methods}
+
+
+def _sink_shares(internals: StepInternals) -> dict[str, np.ndarray]:
+    shares = {}
+    for kind in internals.kinds:
+        raw = kind.weights.mean(axis=1)  # (L, K)
+        norm = np.linalg.norm(np.einsum("lhk,lhkd->lkd", kind.weights, kind.transformed), axis=-1)  # (L, K)
+        norm = norm / np.maximum(norm.sum(axis=-1, keepdims=True), 1e-30)
+        out = np.full((raw.shape[0], 2, len(SINK_CLASSES)), np.nan)
+        for index, name in enumerate(SINK_CLASSES):
+            keys = np.array([is_punctuation(k) if name == "punctuation" else SAME_CLASS.get(k, k) == name
+                             for k in kind.keys])
+            if keys.any():
+                out[:, 0, index], out[:, 1, index] = raw[:, keys].sum(axis=-1), norm[:, keys].sum(axis=-1)
+        shares[kind.name] = out
+    return shares
+
+
+@dataclass(frozen=True)
+class _Problem:
+    """What is explained: f (ids (B, S) -> log p (B,)) of the input ids (1, S) through ``embedding``'s output."""
+
+    f: Explained
+    embedding: nn.Module
+    ids: Tensor
+    labels: tuple[str, ...]
+    pad_id: int
+    unk_id: int
+    removable: bool  # leave-one-out applies (the explained position does not move when a token goes)
+
+
+def _check(methods: Sequence[str], tokens: Sequence[str]) -> None:
+    if not tokens:
+        raise ValueError("the source has no tokens")
+    if unknown := [m for m in methods if m not in METHODS]:
+        raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
+
+
+def _explain(problem: _Problem, internals: StepInternals, token_id: int, token: str, methods: Sequence[str],
+             layer: int | None, head: int | None, ig_steps: int, every_layer: bool) -> Explanation:
+    layers = internals.kinds[0].weights.shape[0]
+    layer = layers - 1 if layer is None else layer
+    if not 0 <= layer < layers:
+        raise ValueError(f"layer {layer} is out of range: the model has {layers}")
+    if head is not None and not 0 <= head < internals.kinds[0].weights.shape[1]:
+        raise ValueError(f"head {head} is out of range")
+    layered = _attention_rows(internals, methods, head, range(layers) if every_layer else [layer])
+    rows: dict[str, np.ndarray] = {m: layered[m][layer] for m in layered}
+    completeness = None
+    if GRAD_X_INPUT in methods:
+        rows[GRAD_X_INPUT] = gradient_x_input(problem.f, problem.embedding, problem.ids)
+    if INTEGRATED_GRADIENTS in methods:
+        rows[INTEGRATED_GRADIENTS], completeness = integrated_gradients(problem.f, problem.embedding, problem.ids,
+                                                                        problem.pad_id, ig_steps)
+    if OCCLUSION in methods or LEAVE_ONE_OUT in methods:
+        unk, removed = occlusion(problem.f, problem.ids, problem.unk_id, problem.removable)
+        if OCCLUSION in methods:
+            rows[OCCLUSION] = unk
+        if LEAVE_ONE_OUT in methods and np.isfinite(removed).all():
+            rows[LEAVE_ONE_OUT] = removed
+    names = tuple(m for m in METHODS if m in rows)
+    labels = problem.labels
+    matrix = np.stack([rows[m] for m in names]).astype(np.float64) if names else np.zeros((0, len(labels)))
+    kendall, spearman = agreement_matrices(matrix)
+    return Explanation(names, labels, matrix, kendall, spearman, layered, token,
+                       float(internals.log_probs[token_id]), completeness, layer, head, _sink_shares(internals))
+
+
+def _best(log_probs: np.ndarray, never: Sequence[int]) -> int:
+    scores = log_probs.copy()
+    scores[list(never)] = -np.inf
+    return int(np.argmax(scores))
 
 
 def explain_step(loaded: LoadedModel, source_tokens: Sequence[str], target_prefix: Sequence[str],
@@ -95,49 +191,53 @@ def explain_step(loaded: LoadedModel, source_tokens: Sequence[str], target_prefi
     layer: 0-based (default the last), head: 0-based or None (the heads' mean) for the attention and norm rows;
     rollout and flow always average the heads. every_layer: compute attention flow after every layer for
     ``layer_rows`` (else only at ``layer``: NaN rows elsewhere). Runs on ``device``; the model is used as it is
-    (eval mode).
+    (eval mode). ValueError for an encoder-only model (:func:`explain_mask`) or a model it does not know.
     """
     src_vocab, tgt_vocab = loaded.src_vocab, loaded.tgt_vocab
-    if src_vocab is None or tgt_vocab is None:
-        raise ValueError("explanations need a translation model with vocabularies")
-    if not source_tokens:
-        raise ValueError("the source has no tokens")
-    if unknown := [m for m in methods if m not in METHODS]:
-        raise ValueError(f"unknown methods {unknown}; known: {', '.join(METHODS)}")
+    if src_vocab is None or tgt_vocab is None or isinstance(loaded.model, EncoderOnly):
+        raise ValueError("explain_step explains a translation model's step (explain_mask: an encoder-only model)")
+    _check(methods, source_tokens)
     device = torch.device(device)
     model = loaded.model
     src = torch.tensor([src_vocab.ids(list(source_tokens))], device=device)
     tgt_in = torch.tensor([[tgt_vocab.bos_id, *tgt_vocab.ids(list(target_prefix))]], device=device)
     labels = tuple(source_tokens)
     internals = step_internals(model, src, tgt_in, labels, ("<bos>", *target_prefix))
-    if token is None:
-        scores = internals.log_probs.copy()
-        scores[[tgt_vocab.bos_id, tgt_vocab.pad_id]] = -np.inf
-        token_id = int(np.argmax(scores))
-    else:
-        token_id = tgt_vocab.ids([token])[0]
-    layers = internals.kinds[0].weights.shape[0]
-    layer = layers - 1 if layer is None else layer
-    if not 0 <= layer < layers:
-        raise ValueError(f"layer {layer} is out of range: the model has {layers}")
-    if head is not None and not 0 <= head < internals.kinds[0].weights.shape[1]:
-        raise ValueError(f"head {head} is out of range")
-    layered = _attention_rows(internals, methods, head, range(layers) if every_layer else [layer])
-    rows: dict[str, np.ndarray] = {m: layered[m][layer] for m in layered}
-    completeness = None
-    if GRAD_X_INPUT in methods:
-        rows[GRAD_X_INPUT] = gradient_x_input(model, src, tgt_in, token_id)
-    if INTEGRATED_GRADIENTS in methods:
-        rows[INTEGRATED_GRADIENTS], completeness = integrated_gradients(model, src, tgt_in, token_id,
-                                                                        src_vocab.pad_id, ig_steps)
-    if OCCLUSION in methods or LEAVE_ONE_OUT in methods:
-        unk, removed = occlusion(model, src, tgt_in, token_id, src_vocab.unk_id)
-        if OCCLUSION in methods:
-            rows[OCCLUSION] = unk
-        if LEAVE_ONE_OUT in methods and np.isfinite(removed).all():
-            rows[LEAVE_ONE_OUT] = removed
-    names = tuple(m for m in METHODS if m in rows)
-    matrix = np.stack([rows[m] for m in names]).astype(np.float64) if names else np.zeros((0, len(labels)))
-    kendall, spearman = agreement_matrices(matrix)
-    return Explanation(names, labels, matrix, kendall, spearman, layered, tgt_vocab.tokens[token_id],
-                       float(internals.log_probs[token_id]), completeness, layer, head)
+    token_id = _best(internals.log_probs, [tgt_vocab.bos_id, tgt_vocab.pad_id]) if token is None \
+        else tgt_vocab.ids([token])[0]
+    problem = _Problem(TokenLogProb(model, tgt_in, token_id), model.get_submodule("src_embedding"), src, labels,
+                       src_vocab.pad_id, src_vocab.unk_id, True)
+    return _explain(problem, internals, token_id, tgt_vocab.tokens[token_id], methods, layer, head, ig_steps,
+                    every_layer)
+
+
+def explain_mask(loaded: LoadedModel, tokens: Sequence[str], position: int, device: torch.device | str = "cpu",
+                 methods: Sequence[str] = METHODS, layer: int | None = None, head: int | None = None,
+                 ig_steps: int = DEFAULT_IG_STEPS, token: str | None = None, every_layer: bool = False
+                 ) -> Explanation:
+    """Explain an encoder-only model's (attnviz's small BERT's) prediction at ``position`` of ``tokens``, the whole
+    sequence as it reads it (``[CLS] … [MASK] … [SEP]``; :class:`attnviz.core.fill_mask.OwnEncoder`'s ``read``).
+
+    The rows run over every token, [CLS] and [SEP] included; occlusion replaces each by ``<unk>`` (leave-one-out
+    is left out: removing a token would move the predicted position). token: default the most likely word (never
+    a reserved token). The other arguments are :func:`explain_step`'s.
+    """
+    vocab = loaded.src_vocab
+    if vocab is None or not isinstance(loaded.model, EncoderOnly):
+        raise ValueError("explain_mask explains an encoder-only model's masked position")
+    _check(methods, tokens)
+    if not 0 <= position < len(tokens):
+        raise ValueError(f"position {position} is outside the {len(tokens)} tokens")
+    device = torch.device(device)
+    model = loaded.model
+    ids = torch.tensor([vocab.ids(list(tokens))], device=device)
+    first_sep = list(tokens).index(SEP) if SEP in tokens else len(tokens)
+    segments = torch.tensor([[0 if i <= first_sep else 1 for i in range(len(tokens))]], device=device)
+    labels = tuple(tokens)
+    internals = masked_internals(model, ids, segments, position, labels)
+    reserved = vocab.ids([t for t in (*vocab.tokens[:4], MASK, CLS, SEP) if t in vocab])
+    token_id = _best(internals.log_probs, reserved) if token is None else vocab.ids([token])[0]
+    problem = _Problem(MaskedLogProb(model, segments, position, token_id), model.token_embedding, ids, labels,
+                       vocab.pad_id, vocab.unk_id, False)
+    return _explain(problem, internals, token_id, vocab.tokens[token_id], methods, layer, head, ig_steps,
+                    every_layer)

@@ -1,0 +1,175 @@
+"""``attnviz explain``: decode a corpus greedily and explain every decoded token by every method
+(:mod:`attnviz.core.explain`); write how far the methods agree (agreement.csv, layers.csv), where attention
+parks (sinks.csv) and the figures (:mod:`attnviz.figures.explain`), all at once or nothing."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from attnviz.i18n import N_, tr
+
+THREADS_HELP = N_("CPU threads for torch (default 1: steady speed on a busy machine)")
+
+
+def add_parser(sub: Any) -> None:
+    """The ``explain`` subcommand (cli.py calls this)."""
+    from attnviz.core.explain import DEFAULT_IG_STEPS
+
+    cmd = sub.add_parser("explain", help=tr("explain every greedily decoded token of a corpus by attention, "
+                                            "rollout, flow, norms, gradients and occlusion, and measure their "
+                                            "agreement"))
+    cmd.add_argument("--checkpoint", required=True, help=tr("an attnviz translation checkpoint (.safetensors)"))
+    cmd.add_argument("--data", required=True, type=Path,
+                     help=tr("English sentences, one a line, or a TSV of english<TAB>french pairs"))
+    cmd.add_argument("--out", required=True, type=Path, help=tr("folder to write into (created if missing)"))
+    cmd.add_argument("--limit", type=int, metavar="N", help=tr("explain the first N sentences only (default all)"))
+    cmd.add_argument("--ig-steps", type=int, default=DEFAULT_IG_STEPS, metavar="K",
+                     help=tr("integrated gradients' steps (default {steps})").format(steps=DEFAULT_IG_STEPS))
+    cmd.add_argument("--heldout", action="store_true",
+                     help=tr("use only the validation split that training held out of --data (a TSV; rebuilt from "
+                             "the options stored in the checkpoint)"))
+    cmd.add_argument("--format", default="png,svg,pdf", help=tr("figure formats, comma-separated: png, svg, pdf, csv "
+                                                                "(default png,svg,pdf)"))
+    cmd.add_argument("--scale", type=float, default=2.0, help=tr("PNG scale factor (default 2)"))
+    cmd.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps"))
+    cmd.add_argument("--threads", type=int, help=tr(THREADS_HELP))
+    cmd.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
+    cmd.set_defaults(run=run)
+
+
+def _sentences(args: argparse.Namespace, loaded: Any) -> list[str]:
+    """The English sentences to explain: --data's first column (or the held-out split's sources), in order."""
+    from attnviz.cli import CliError
+    from attnviz.core.explain.internals import explains
+    from attnviz.training.data import training_split
+
+    path: Path = args.data
+    if not path.is_file():
+        raise CliError(tr("data not found: {path}").format(path=path))
+    if args.heldout:
+        options = loaded.training.get("options")
+        if not isinstance(options, dict):
+            raise CliError(tr("{checkpoint}: no training options stored; --heldout needs them").format(
+                checkpoint=args.checkpoint))
+        if explains(loaded.model) == "mask":  # the small BERT held out the translators' English sentences
+            from attnviz.training.mlm import VAL_SOURCES, english_sentences
+
+            held = english_sentences(path, VAL_SOURCES, int(options.get("seed", 0)))[1]
+            sentences = [" ".join(s) for s in held]
+        else:
+            _, pairs = training_split(path, options.get("max_src_tokens"), options.get("max_tgt_tokens"),
+                                      int(options.get("val_sources", 0)), int(options.get("seed", 0)))
+            sentences = list(dict.fromkeys(" ".join(p.src) for p in pairs))
+    else:
+        raw = path.read_bytes()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CliError(tr("{path} is not a UTF-8 text file").format(path=path)) from None
+        if "\0" in text:
+            raise CliError(tr("{path} is not a text file (it holds NUL bytes)").format(path=path))
+        sentences = [line.split("\t", 1)[0].strip() for line in text.splitlines()]
+        sentences = [s for s in sentences if s]
+    if not sentences:
+        raise CliError(tr("{path}: no sentences to explain").format(path=path))
+    return sentences[: args.limit] if args.limit is not None else sentences
+
+
+Steps = Iterator[list[tuple[Callable[..., Any], dict[str, Any]]]]  # per sentence: (explain function, its arguments)
+
+
+def _decoded_steps(loaded: Any, sentences: list[str], device: Any) -> Steps:
+    """A translation model: each sentence decoded greedily (all at once, batched), then every token it wrote,
+    its final <eos> included (unless it stopped at the length limit)."""
+    from attnviz.core.decoding import translate
+    from attnviz.core.explain import explain_step
+    from attnviz.core.text import source_words
+
+    splits = [source_words(s, loaded.src_vocab, loaded.config.max_src_len) for s in sentences]
+    outputs = translate(loaded.model, splits, loaded.src_vocab, loaded.tgt_vocab, device, beam_size=1)
+    end = loaded.tgt_vocab.tokens[loaded.tgt_vocab.eos_id]
+    for split, output in zip(splits, outputs, strict=True):
+        ended = len(output) < loaded.config.max_tgt_len  # greedy decoding stopped at <eos>, not at the limit
+        tokens = [*output, end] if ended and split.words else output if split.words else []
+        yield [(explain_step, {"source_tokens": split.words, "target_prefix": output[:t], "token": token})
+               for t, token in enumerate(tokens)]
+
+
+def _masked_steps(loaded: Any, sentences: list[str]) -> Steps:
+    """An encoder-only model: each word of each sentence masked in turn, its fill explained."""
+    from attnviz.core.explain import explain_mask
+    from attnviz.core.fill_mask import CLS, MASK, SEP
+    from attnviz.core.text import preprocess, tokenize
+
+    for sentence in sentences:
+        words = tokenize(preprocess(sentence))[: loaded.config.max_len - 2]
+        tokens = [CLS, *words, SEP]
+        yield [(explain_mask, {"tokens": [*tokens[:i], MASK, *tokens[i + 1:]], "position": i})
+               for i in range(1, len(words) + 1)]
+
+
+def run(args: argparse.Namespace) -> int:
+    from attnviz.cli import CliError, _load, _set_threads
+    from attnviz.core.explain import SINK_CLASSES
+    from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv, sinks_csv
+    from attnviz.core.explain.internals import explains
+    from attnviz.figures.explain import explain_figures
+    from attnviz.render.figure_files import (
+        ExportError,
+        WouldReplace,
+        check_scale,
+        parse_formats,
+        render_batch,
+        write_files_into,
+    )
+
+    if args.limit is not None and args.limit < 1:
+        raise CliError(tr("--limit must be at least 1, got {limit}").format(limit=args.limit))
+    if args.ig_steps < 1:
+        raise CliError(tr("--ig-steps must be at least 1, got {steps}").format(steps=args.ig_steps))
+    try:
+        formats = [f for f in parse_formats(args.format) if f != "npy"]
+        check_scale(args.scale)
+    except (ExportError, ValueError) as error:
+        raise CliError(str(error)) from None
+    _set_threads(args.threads if args.threads is not None else 1)
+    loaded, device = _load(args.checkpoint, args.device)
+    if explains(loaded.model) is None:
+        raise CliError(tr("{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, "
+                          "the small BERT), not a {kind} model").format(checkpoint=args.checkpoint,
+                                                                       kind=loaded.kind)) from None
+    sentences = _sentences(args, loaded)
+    tally = CorpusTally()
+    steps = _masked_steps(loaded, sentences) if explains(loaded.model) == "mask" else \
+        _decoded_steps(loaded, sentences, device)
+    for number, sentence_steps in enumerate(steps, start=1):
+        for explain, kwargs in sentence_steps:
+            tally.add(explain(loaded, device=device, ig_steps=args.ig_steps, every_layer=True, **kwargs))
+        if number % 50 == 0 or number == len(sentences):
+            print(tr("explained {done} of {total} sentences ({tokens} tokens)").format(
+                done=number, total=len(sentences), tokens=tally.steps), file=sys.stderr, flush=True)
+    if not tally.steps:
+        raise CliError(tr("{path}: nothing was decoded to explain").format(path=args.data))
+    files = {"agreement.csv": agreement_csv(tally).encode(), "layers.csv": layers_csv(tally).encode(),
+             "sinks.csv": sinks_csv(tally, SINK_CLASSES).encode()}
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never a window, display or not
+    from PySide6 import QtGui
+
+    _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
+    sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(sentences),
+               "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout)}
+    try:
+        files.update(render_batch(explain_figures(tally), formats, args.scale, sidecar))
+        written = write_files_into(args.out, files, overwrite=args.force)
+    except WouldReplace as error:
+        raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None
+    except ExportError as error:
+        raise CliError(str(error)) from None
+    print(tr("explained {tokens} tokens of {count} sentences; wrote {files} files to {out}").format(
+        tokens=tally.steps, count=len(sentences), files=len(written), out=args.out))
+    return 0

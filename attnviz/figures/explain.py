@@ -1,0 +1,59 @@
+"""Figures of ``attnviz explain`` (numpy only): how far the explanation methods agree over a corpus.
+
+One histogram of Kendall's τ per pair of methods, and each layer's mean Spearman ρ of raw attention,
+rollout, attention flow and norm-based attention against occlusion and integrated gradients (the table of
+Abnar & Zuidema 2020, as curves over the layers). See :mod:`attnviz.core.explain`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnviz.core.explain.corpus import CorpusTally
+from attnviz.figures.spec import LineSpec, NamedFigure, Series
+from attnviz.i18n import N_, tr
+
+METHOD_LABELS = {"attention": N_("raw attention"), "rollout": N_("attention rollout"), "flow": N_("attention flow"),
+                 "norm": N_("norm-based attention"), "grad_x_input": N_("gradient × input"),
+                 "ig": N_("integrated gradients"), "occlusion": N_("occlusion (<unk>)"),
+                 "leave_one_out": N_("leave-one-out")}
+BINS = np.linspace(-1.0, 1.0, 21)  # τ in steps of 0.1
+
+
+def method_label(method: str) -> str:
+    """The method's name as the views show it (translated)."""
+    return tr(METHOD_LABELS[method]) if method in METHOD_LABELS else method
+
+
+def tau_histograms(tally: CorpusTally) -> list[NamedFigure]:
+    """One bar chart per pair of methods: how many decoded tokens had each τ (bins of 0.1 from −1 to 1)."""
+    figures = []
+    centres = (BINS[:-1] + BINS[1:]) / 2
+    for pair in tally.pairs(magnitudes=False):
+        counts, _ = np.histogram(tally.taus.get((pair.first, pair.second), []), bins=BINS)
+        title = tr("Kendall τ: {first} vs {second} ({count} tokens, mean {mean:.2f})").format(
+            first=method_label(pair.first), second=method_label(pair.second), count=pair.count, mean=pair.mean)
+        spec = LineSpec((Series(tr("tokens"), centres, counts.astype(np.float64), "bars"),), title,
+                        tr("Kendall τ"), tr("tokens"))
+        figures.append(NamedFigure(f"tau_{pair.first}_vs_{pair.second}", spec))
+    return figures
+
+
+def layer_spearman_figures(tally: CorpusTally) -> list[NamedFigure]:
+    """Per reference (occlusion, integrated gradients): each attention-based method's mean ρ after each layer."""
+    table = tally.layer_spearman()
+    figures = []
+    for reference in dict.fromkeys(ref for _, ref in table):
+        series = []
+        for (method, ref), (means, _) in table.items():
+            if ref == reference and np.isfinite(means).any():
+                layers = np.arange(1, means.size + 1, dtype=np.float64)
+                series.append(Series(method_label(method), layers, means, "line"))
+        title = tr("Spearman ρ with {reference}, per layer").format(reference=method_label(reference))
+        figures.append(NamedFigure(f"layers_spearman_vs_{reference}",
+                                   LineSpec(tuple(series), title, tr("layer"), tr("mean Spearman ρ"), (-1.0, 1.0))))
+    return figures
+
+
+def explain_figures(tally: CorpusTally) -> list[NamedFigure]:
+    return [*layer_spearman_figures(tally), *tau_histograms(tally)]
