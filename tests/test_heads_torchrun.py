@@ -69,3 +69,37 @@ def test_bad_input_under_torchrun_is_one_line_from_attnviz(tiny_models, tmp_path
     said = [line for line in done.stderr.splitlines() if line.startswith("attnviz: error:")]
     assert len(said) == 1 and "is empty" in said[0]
     assert not (tmp_path / "out").exists()
+
+
+def test_a_process_that_dies_ends_the_job_without_a_hang_and_without_files(tiny_models, tmp_path) -> None:
+    import signal
+    import threading
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "QT_QPA_PLATFORM": "offscreen",
+           "ATTNVIZ_HEADS_TIMEOUT": "60"}
+    out = tmp_path / "out"
+    job = subprocess.Popen(
+        [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
+         "--master-port", str(_free_port()), "-m", "attnviz", "heads", "--checkpoint",
+         str(tiny_models["transformer"][0]), "--data", str(tiny_models["data"]), "--out", str(out), "--seeds", "20",
+         "--format", "png"], env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    watchdog = threading.Timer(CAP_S, job.kill)  # (reading its stderr must not wait forever either)
+    watchdog.start()
+    try:
+        assert job.stderr is not None
+        for line in job.stderr:  # the work is under way (the pruning curve takes a while)
+            if "pruning curve" in line:
+                break
+        workers = Path(f"/proc/{job.pid}/task/{job.pid}/children").read_text().split()
+        assert len(workers) == 2
+        os.kill(int(workers[-1]), signal.SIGKILL)
+        rest = job.stderr.read()
+        job.wait(timeout=CAP_S)
+    finally:
+        watchdog.cancel()
+        if job.poll() is None:
+            job.kill()
+            job.wait()
+    assert job.returncode != 0
+    assert "attnviz: terminated; no output was left half-written" in rest or "attnviz: error:" in rest, rest[-2000:]
+    assert not out.exists()
