@@ -73,7 +73,19 @@ def _checked(args: argparse.Namespace) -> None:
 
 
 def run_heads(args: argparse.Namespace) -> int:
-    """The atlas, the importance and the pruning curve of --checkpoint over --data, written into --out."""
+    """The atlas, the importance and the pruning curve of --checkpoint over --data, written into --out. Under
+    torchrun every process meets bad input alike: rank 0 says it, the others exit 2 quietly."""
+    from attnviz.cli import EXIT_USAGE, CliError
+
+    try:
+        return _run_heads(args)
+    except CliError:
+        if os.environ.get("RANK", "0") not in ("", "0"):
+            return EXIT_USAGE
+        raise
+
+
+def _run_heads(args: argparse.Namespace) -> int:
     from attnviz.cli import CliError, _load, _set_threads, _write_batch, shown, warn
     from attnviz.core.heads import CorpusError, GatesUnavailable, compute_atlas, pruning_curve, read_corpus
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment

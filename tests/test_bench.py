@@ -28,6 +28,7 @@ TABLE = {
     "frozen_start.py": "start-up sentence decoded",
     "flipbook_memory.py": "| case | peak resident memory, MB: whole run / before the flip-book",
     "fuzz_loader.py": "0 other outcomes",
+    "heads.py": "| processes | seconds | sentences/s | speed-up | peak RSS per process |",
     "heatmap_redraw.py": "mpl persistent",
     "hf_models.py": "| model | parameters | open (first: imports transformers) |",
     "long_input.py": "longest event-loop gap over the run",

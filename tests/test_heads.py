@@ -245,3 +245,21 @@ def test_a_mask_naming_a_head_the_model_lacks_says_which(text: str, says: str) -
     with pytest.raises(HeadMaskError, match=None) as raised:
         HeadMask.parse(text, LAYOUT)
     assert says in str(raised.value)
+
+
+def test_decode_masked_gives_the_windows_steps_with_those_heads_off(tiny_models: dict) -> None:
+    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.heads import decode_masked
+    from attnviz.core.stepping import DecodeSession
+
+    loaded = load_checkpoint(tiny_models["rnn-additive"][0])
+    session = DecodeSession(loaded)
+    session.encode("a b c d")
+    plain = session.run()[-1]
+    same = decode_masked(loaded, "a b c d", HeadMask())[-1]
+    assert same.output_tokens == plain.output_tokens and np.array_equal(same.cross_weights, plain.cross_weights)
+    masked = decode_masked(loaded, "a b c d", HeadMask.parse("cross:1.1", head_layout(loaded.model)))
+    assert masked[-1].output_tokens != plain.output_tokens
+    assert masked[-1].cross_weights.shape[-1] == 4  # (its maps are recorded as ever: the weights, not the context)
+    session.encode("a b c d")
+    assert session.run()[-1].output_tokens == plain.output_tokens  # (the mask is gone after the call)

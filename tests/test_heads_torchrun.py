@@ -1,0 +1,105 @@
+"""``torchrun --nproc-per-node 2 -m attnviz heads`` gives one process's numbers: every statistic and importance to
+1e-6, BLEU exactly. Two real processes on the CPU (gloo), each capped: a hang fails the test, loudly."""
+
+from __future__ import annotations
+
+import csv
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+CAP_S = 300  # a child that takes longer is called hung (the work takes seconds)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _torchrun(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "QT_QPA_PLATFORM": "offscreen",
+           "ATTNVIZ_HEADS_TIMEOUT": "120"}
+    command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
+               "--master-port", str(_free_port()), "-m", "attnviz", "heads", *args]
+    try:
+        return subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=CAP_S, check=False)
+    except subprocess.TimeoutExpired as expired:
+        pytest.fail(f"torchrun did not finish in {CAP_S} s: {expired.stderr!r}")
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with open(path, encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_two_processes_give_one_process_numbers(capsys, tiny_models, tmp_path) -> None:
+    lines = Path(tiny_models["data"]).read_text(encoding="utf-8").splitlines()[:90]
+    data = tmp_path / "pairs.tsv"
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    common = ["--checkpoint", str(tiny_models["transformer"][0]), "--data", str(data), "--seeds", "2", "--beam", "2",
+              "--format", "png"]
+    code, _, stderr = run_cli(capsys, "heads", *common, "--out", str(tmp_path / "one"))
+    assert code == 0, stderr
+    done = _torchrun(*common, "--out", str(tmp_path / "two"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "2 processes" in done.stderr
+    one, two = _rows(tmp_path / "one" / "heads.csv"), _rows(tmp_path / "two" / "heads.csv")
+    assert [(r["kind"], r["layer"], r["head"]) for r in one] == [(r["kind"], r["layer"], r["head"]) for r in two]
+    for a, b in zip(one, two, strict=True):
+        for column, value in a.items():
+            if column not in ("kind", "layer", "head") and value != "":
+                assert float(b[column]) == pytest.approx(float(value), abs=1e-6), (a["kind"], column)
+    assert _rows(tmp_path / "one" / "pruning.csv") == _rows(tmp_path / "two" / "pruning.csv")  # BLEU exactly
+
+
+def test_bad_input_under_torchrun_is_one_line_from_attnviz(tiny_models, tmp_path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    done = _torchrun("--checkpoint", str(tiny_models["transformer"][0]), "--data", str(empty), "--out",
+                     str(tmp_path / "out"))
+    assert done.returncode != 0
+    said = [line for line in done.stderr.splitlines() if line.startswith("attnviz: error:")]
+    assert len(said) == 1 and "is empty" in said[0]
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_process_that_dies_ends_the_job_without_a_hang_and_without_files(tiny_models, tmp_path) -> None:
+    import signal
+    import threading
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "QT_QPA_PLATFORM": "offscreen",
+           "ATTNVIZ_HEADS_TIMEOUT": "60"}
+    out = tmp_path / "out"
+    job = subprocess.Popen(
+        [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
+         "--master-port", str(_free_port()), "-m", "attnviz", "heads", "--checkpoint",
+         str(tiny_models["transformer"][0]), "--data", str(tiny_models["data"]), "--out", str(out), "--seeds", "20",
+         "--format", "png"], env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    watchdog = threading.Timer(CAP_S, job.kill)  # (reading its stderr must not wait forever either)
+    watchdog.start()
+    try:
+        assert job.stderr is not None
+        for line in job.stderr:  # the work is under way (the pruning curve takes a while)
+            if "pruning curve" in line:
+                break
+        workers = Path(f"/proc/{job.pid}/task/{job.pid}/children").read_text().split()
+        assert len(workers) == 2
+        os.kill(int(workers[-1]), signal.SIGKILL)
+        rest = job.stderr.read()
+        job.wait(timeout=CAP_S)
+    finally:
+        watchdog.cancel()
+        if job.poll() is None:
+            job.kill()
+            job.wait()
+    assert job.returncode != 0
+    assert "attnviz: terminated; no output was left half-written" in rest or "attnviz: error:" in rest, rest[-2000:]
+    assert not out.exists()
