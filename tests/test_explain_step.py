@@ -135,3 +135,16 @@ def test_sink_shares_are_the_rows_shares_on_those_keys() -> None:
     assert np.isnan(cross[:, :, SINK_CLASSES.index("<bos>")]).all()  # the source has no <bos>
     decoder_self = explanation.sinks["decoder self"]  # keys: <bos> bonjour
     assert np.all((decoder_self[:, :, SINK_CLASSES.index("<bos>")] > 0) & (decoder_self[:, :, 1] <= 1))
+
+
+def test_step_figures_scale_each_row_and_show_the_agreement(tiny_models: dict) -> None:
+    from attnviz.figures.explain import agreement_figure, step_figure
+
+    explanation = explain_step(load_checkpoint(tiny_models["transformer"][0]), SOURCE, PREFIX)
+    figure = step_figure(explanation)
+    assert figure.values.shape == (len(explanation.methods), len(SOURCE)) and figure.col_labels == tuple(SOURCE)
+    np.testing.assert_allclose(np.abs(figure.values).max(axis=1), 1.0)
+    np.testing.assert_allclose(figure.values * np.abs(explanation.rows).max(axis=1, keepdims=True), explanation.rows)
+    assert figure.row_labels[0] == "raw attention" and "“ex”" in figure.title
+    tau = agreement_figure(explanation)
+    np.testing.assert_allclose(tau.values, explanation.kendall)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from attnviz.core.explain import Explanation
 from attnviz.core.explain.corpus import CorpusTally
-from attnviz.figures.spec import LineSpec, NamedFigure, Series
+from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series
 from attnviz.i18n import N_, tr
 
 METHOD_LABELS = {"attention": N_("raw attention"), "rollout": N_("attention rollout"), "flow": N_("attention flow"),
@@ -23,6 +24,32 @@ BINS = np.linspace(-1.0, 1.0, 21)  # τ in steps of 0.1
 def method_label(method: str) -> str:
     """The method's name as the views show it (translated)."""
     return tr(METHOD_LABELS[method]) if method in METHOD_LABELS else method
+
+
+def scaled_rows(explanation: Explanation) -> np.ndarray:
+    """(M, S): each method's row divided by its largest magnitude (methods keep their own units; a row of zeros
+    stays 0), so that one diverging colour scale from −1 to 1 serves them all."""
+    peak = np.abs(explanation.rows).max(axis=1, keepdims=True) if explanation.rows.size else np.ones((0, 1))
+    return np.where(peak > 0, explanation.rows / np.where(peak > 0, peak, 1.0), 0.0)
+
+
+def step_figure(explanation: Explanation) -> FigureSpec:
+    """One step's explanations: a row per method over the source tokens, each scaled to its largest magnitude."""
+    title = tr("What explains “{token}”: one row per method, each scaled to its largest value").format(
+        token=explanation.token)
+    return FigureSpec(scaled_rows(explanation), tuple(method_label(m) for m in explanation.methods),
+                      explanation.labels, title, levels=(-1.0, 1.0), colormap="CET-D1", row_axis=tr("method"),
+                      col_axis=tr("source tokens"))
+
+
+def agreement_figure(explanation: Explanation, spearman: bool = False) -> FigureSpec:
+    """The step's Kendall τ (or Spearman ρ) of every pair of methods, (M, M), from −1 to 1."""
+    labels = tuple(method_label(m) for m in explanation.methods)
+    values = explanation.spearman if spearman else explanation.kendall
+    title = (tr("Spearman ρ of every pair of methods") if spearman else
+             tr("Kendall τ of every pair of methods"))
+    return FigureSpec(np.nan_to_num(values), labels, labels, title, levels=(-1.0, 1.0), colormap="CET-D1",
+                      row_axis=tr("method"), col_axis=tr("method"), masked=~np.isfinite(values))
 
 
 def tau_histograms(tally: CorpusTally) -> list[NamedFigure]:
