@@ -277,3 +277,19 @@ def _shipped_transformer():
     from attnviz.paths import shipped_models
 
     return next(path for path in shipped_models() if path.stem == "transformer")
+
+
+def test_the_explain_dock_explains_the_fill_from_the_sentence_the_step_read(window, checkpoint, errors, qtbot):
+    window.load(checkpoint)
+    qtbot.waitUntil(lambda: window.session.state.model is not None
+                    and window.session.state.model.kind == "encoder-only", timeout=WAIT_MS)
+    window.set_sentence(RUN)
+    qtbot.waitUntil(lambda: window.session.state.source is not None, timeout=WAIT_MS)
+    window.session.step()
+    panel = raised(window, "explain")
+    panel.explain()
+    qtbot.waitUntil(lambda: window.session.state.explanation is not None, timeout=WAIT_MS)
+    step, explanation = window.session.state.step, window.session.state.explanation
+    assert explanation.labels == step.query_tokens and explanation.token == step.token == "w5"
+    assert panel.rows.spec.col_labels == step.query_tokens and "occlusion" in explanation.methods
+    assert not errors, errors

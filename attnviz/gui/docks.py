@@ -26,6 +26,7 @@ from attnviz.gui.panels.batch import BatchPanel
 from attnviz.gui.panels.beams import BeamsPanel
 from attnviz.gui.panels.compare import ComparePanel
 from attnviz.gui.panels.computation import ComputationPanel
+from attnviz.gui.panels.explain import ExplainPanel
 from attnviz.gui.panels.heads import HeadsPanel
 from attnviz.gui.panels.kernel import KernelPanel
 from attnviz.gui.panels.masks import MasksPanel
@@ -123,6 +124,8 @@ PANELS: tuple[PanelEntry, ...] = (
                tab_with="computation", figure=named(HeadsPanel.figure, "head-atlas")),
     PanelEntry("rollout", N_("Rollout"), RolloutPanel, Area.RightDockWidgetArea,
                lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),
+    PanelEntry("explain", N_("Explain"), ExplainPanel, Area.RightDockWidgetArea, needs(Capability.STEPS),
+               tab_with="rollout", figure=named(ExplainPanel.figure, "explain")),
     PanelEntry("compare", N_("Compare"), ComparePanel, Area.RightDockWidgetArea, needs(Capability.STEPS),
                tab_with="rollout", figure=named(ComparePanel.figure, "compare")),
     PanelEntry("beams", N_("Beams"), BeamsPanel, Area.RightDockWidgetArea, needs(Capability.DECODER),

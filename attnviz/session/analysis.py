@@ -200,9 +200,14 @@ class AnalysisRequests(SessionBase):
         ticket = self._latest.current(SENTENCE)
         prefix = tuple(step.query_tokens[1:])
 
-        def job() -> Explanation:
-            from attnviz.core.explain import METHODS, explain_step
+        translates = loaded.offers(Capability.DECODER)
 
+        def job() -> Explanation:
+            from attnviz.core.explain import METHODS, explain_mask, explain_step
+
+            if not translates:  # (an encoder-only model: the mask this step filled, in the sentence it read)
+                return explain_mask(loaded, step.query_tokens, step.focus or 0, loaded.device, methods or METHODS,
+                                    layer, head, ig_steps, token=step.token)
             return explain_step(loaded, source.tokens, prefix, loaded.device, methods or METHODS, layer, head,
                                 ig_steps, token=step.token)
 

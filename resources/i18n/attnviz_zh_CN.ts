@@ -286,6 +286,11 @@
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="134"/>
+        <source>--ig-steps must be at least 1, got {steps}</source>
+        <translation>--ig-steps 至少为 1，实际为 {steps}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli.py" line="625"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
@@ -301,6 +306,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="132"/>
         <location filename="../../attnviz/cli_heads.py" line="72"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
@@ -316,7 +322,7 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="182"/>
+        <location filename="../../attnviz/cli_heads.py" line="194"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
@@ -436,7 +442,7 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="146"/>
+        <location filename="../../attnviz/cli_heads.py" line="158"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -642,6 +648,11 @@
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="26"/>
+        <source>an attnviz translation checkpoint (.safetensors)</source>
+        <translation>attnviz 的翻译模型检查点（.safetensors）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli.py" line="904"/>
         <source>an encoder-only model: models/encoder-only.safetensors or a Hugging Face BERT folder</source>
         <translation>仅编码器模型：models/encoder-only.safetensors 或 Hugging Face BERT 文件夹</translation>
@@ -682,7 +693,7 @@
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="109"/>
+        <location filename="../../attnviz/gui/docks.py" line="110"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
@@ -700,6 +711,11 @@
         <location filename="../../attnviz/gallery.py" line="111"/>
         <source>Attention cues: weights of an identity attention (10 × 10)</source>
         <translation>注意力提示：单位矩阵注意力的权重（10 × 10）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="17"/>
+        <source>attention flow</source>
+        <translation>注意力流</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="115"/>
@@ -729,6 +745,11 @@
     <message>
         <location filename="../../attnviz/figures/rollout.py" line="55"/>
         <source>Attention rollout</source>
+        <translation>注意力展开</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="17"/>
+        <source>attention rollout</source>
         <translation>注意力展开</translation>
     </message>
     <message>
@@ -794,12 +815,12 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="164"/>
+        <location filename="../../attnviz/cli_heads.py" line="176"/>
         <source>attnviz heads: {what} {percent} %</source>
         <translation>attnviz heads：{what} {percent} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="115"/>
+        <location filename="../../attnviz/cli_heads.py" line="127"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -844,8 +865,8 @@
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1013"/>
-        <location filename="../../attnviz/cli.py" line="1022"/>
+        <location filename="../../attnviz/cli.py" line="1015"/>
+        <location filename="../../attnviz/cli.py" line="1024"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -862,12 +883,12 @@
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1027"/>
+        <location filename="../../attnviz/cli.py" line="1029"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1016"/>
+        <location filename="../../attnviz/cli.py" line="1018"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
@@ -892,7 +913,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1019"/>
+        <location filename="../../attnviz/cli.py" line="1021"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -1010,7 +1031,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽必须是正数，实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="118"/>
+        <location filename="../../attnviz/gui/docks.py" line="119"/>
         <source>Batch</source>
         <translation>批量</translation>
     </message>
@@ -1062,7 +1083,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="167"/>
-        <location filename="../../attnviz/gui/docks.py" line="128"/>
+        <location filename="../../attnviz/gui/docks.py" line="131"/>
         <source>Beams</source>
         <translation>束搜索</translation>
     </message>
@@ -1296,7 +1317,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>命令（attnviz COMMAND --help）：{commands}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="126"/>
+        <location filename="../../attnviz/gui/docks.py" line="129"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
@@ -1317,7 +1338,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="120"/>
+        <location filename="../../attnviz/gui/docks.py" line="121"/>
         <source>Computation</source>
         <translation>计算过程</translation>
     </message>
@@ -1432,6 +1453,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="29"/>
+        <location filename="../../attnviz/cli_explain.py" line="16"/>
         <source>CPU threads for torch (default 1: steady speed on a busy machine)</source>
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
@@ -1500,6 +1522,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/editions.py" line="17"/>
         <source>d2l 1.0, d2l.ai today (chapter 11)</source>
         <translation>d2l 1.0，即今天的 d2l.ai（第 11 章）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="53"/>
+        <source>data not found: {path}</source>
+        <translation>找不到数据：{path}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="39"/>
@@ -1743,6 +1770,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="28"/>
+        <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs</source>
+        <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="350"/>
         <source>entropy of the weights (nats)</source>
         <translation>权重的熵（奈特）</translation>
@@ -1866,7 +1898,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>需要一个参数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="217"/>
+        <location filename="../../attnviz/gui/docks.py" line="127"/>
+        <source>Explain</source>
+        <translation>解释</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="23"/>
+        <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
+        <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="30"/>
+        <source>explain the first N sentences only (default all)</source>
+        <translation>只解释前 N 个句子（默认全部）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="154"/>
+        <source>explained {done} of {total} sentences ({tokens} tokens)</source>
+        <translation>已解释 {total} 个句子中的 {done} 个（{tokens} 个词元）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="173"/>
+        <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
+        <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="222"/>
         <source>Explaining the step…</source>
         <translation>正在解释这一步…</translation>
     </message>
@@ -1980,6 +2037,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="36"/>
+        <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
+        <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli_heads.py" line="44"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
@@ -2018,7 +2080,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="916"/>
         <location filename="../../attnviz/cli.py" line="953"/>
-        <location filename="../../attnviz/cli_heads.py" line="37"/>
+        <location filename="../../attnviz/cli_explain.py" line="29"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
@@ -2074,6 +2136,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/explain.py" line="18"/>
+        <source>gradient × input</source>
+        <translation>梯度 × 输入</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="286"/>
         <source>greedy</source>
         <translation>贪心</translation>
@@ -2113,12 +2180,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="46"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="113"/>
         <source>head {n}</source>
         <translation>第 {n} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="122"/>
+        <location filename="../../attnviz/gui/docks.py" line="123"/>
         <location filename="../../attnviz/gui/panels/train.py" line="137"/>
         <source>Heads</source>
         <translation>头数</translation>
@@ -2138,6 +2205,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/heads.py" line="95"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="111"/>
+        <source>heads' mean</source>
+        <translation>各头平均</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/kernel.py" line="54"/>
@@ -2222,6 +2294,26 @@ Install them with:  sudo apt-get install {packages}
         <translation>安装缺少的库（需 root 权限和 apt-get）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/explain.py" line="19"/>
+        <source>integrated gradients</source>
+        <translation>积分梯度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="32"/>
+        <source>integrated gradients' steps (default {steps})</source>
+        <translation>积分梯度的步数（默认 {steps}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="150"/>
+        <source>Integrated gradients: the attributions sum to {total:.3f}, f(x) − f(baseline) = {difference:.3f} ({ratio:.1%}).</source>
+        <translation>积分梯度：归因之和为 {total:.3f}，f(x) − f(基线) = {difference:.3f}（{ratio:.1%}）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="50"/>
+        <source>Integrated gradients: the steps of the path from the &lt;pad&gt; baseline to the sentence (more: closer to complete, slower)</source>
+        <translation>积分梯度：从 &lt;pad&gt; 基线到句子的路径步数（越多越接近完备，但越慢）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/argparse_text.py" line="17"/>
         <source>invalid %(type)s value: %(value)r</source>
         <translation>无效的 %(type)s 值：%(value)r</translation>
@@ -2273,12 +2365,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/explain.py" line="64"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="53"/>
+        <source>Kendall τ</source>
+        <translation>肯德尔 τ</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="50"/>
+        <source>Kendall τ of every pair of methods</source>
+        <translation>每对方法之间的肯德尔 τ</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="61"/>
+        <source>Kendall τ: {first} vs {second} ({count} tokens, mean {mean:.2f})</source>
+        <translation>肯德尔 τ：{first} 对 {second}（{count} 个词元，均值 {mean:.2f}）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/kernel.py" line="53"/>
         <source>Kernel</source>
         <translation>核</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="111"/>
+        <location filename="../../attnviz/gui/docks.py" line="112"/>
         <source>Kernel regression</source>
         <translation>核回归</translation>
     </message>
@@ -2386,6 +2494,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="161"/>
+        <location filename="../../attnviz/figures/explain.py" line="81"/>
         <location filename="../../attnviz/figures/heads.py" line="39"/>
         <source>layer</source>
         <translation>层</translation>
@@ -2411,7 +2520,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="46"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="40"/>
         <source>layer {n}</source>
         <translation>第 {n} 层</translation>
     </message>
@@ -2498,6 +2607,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/lecture.py" line="82"/>
         <source>Leave the lecture view</source>
         <translation>退出课堂视图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="20"/>
+        <source>leave-one-out</source>
+        <translation>留一法</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="348"/>
@@ -2656,7 +2770,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="113"/>
+        <location filename="../../attnviz/gui/docks.py" line="114"/>
         <source>Masks</source>
         <translation>掩码</translation>
     </message>
@@ -2664,6 +2778,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/heads.py" line="15"/>
         <source>mean entropy of a row (nats)</source>
         <translation>每行的平均熵（奈特）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="81"/>
+        <source>mean Spearman ρ</source>
+        <translation>斯皮尔曼 ρ 均值</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="80"/>
@@ -2679,6 +2798,13 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/shortcuts_dialog.py" line="45"/>
         <source>Menu</source>
         <translation>菜单</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="41"/>
+        <location filename="../../attnviz/figures/explain.py" line="52"/>
+        <location filename="../../attnviz/figures/explain.py" line="52"/>
+        <source>method</source>
+        <translation>方法</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="507"/>
@@ -2835,7 +2961,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="131"/>
+        <location filename="../../attnviz/cli_heads.py" line="143"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -2885,6 +3011,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="147"/>
         <source>Non-parametric pooling weights (test × train, Gaussian, h = 1)</source>
         <translation>非参数汇聚的权重（测试 × 训练，高斯核，h = 1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="18"/>
+        <source>norm-based attention</source>
+        <translation>基于范数的注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint_file.py" line="38"/>
@@ -2965,6 +3096,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/export_actions.py" line="40"/>
         <source>NumPy array (*.npy)</source>
         <translation>NumPy 数组 (*.npy)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="19"/>
+        <source>occlusion (&lt;unk&gt;)</source>
+        <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
@@ -3277,6 +3413,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="962"/>
+        <location filename="../../attnviz/cli_explain.py" line="38"/>
         <location filename="../../attnviz/cli_heads.py" line="46"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
@@ -3294,7 +3431,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="114"/>
+        <location filename="../../attnviz/gui/docks.py" line="115"/>
         <source>Positional encoding</source>
         <translation>位置编码</translation>
     </message>
@@ -3428,7 +3565,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="120"/>
+        <location filename="../../attnviz/cli_heads.py" line="132"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -3562,6 +3699,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>按评分 = log p / T&lt;sup&gt;{penalty:g}&lt;/sup&gt; 排序（长度归一化；T：其词元数）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/explain.py" line="17"/>
+        <source>raw attention</source>
+        <translation>原始注意力</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/unopenable.py" line="21"/>
         <source>reading a device can block or never end</source>
         <translation>读取设备可能阻塞或永不结束</translation>
@@ -3624,7 +3766,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="924"/>
         <location filename="../../attnviz/cli.py" line="964"/>
-        <location filename="../../attnviz/cli_heads.py" line="50"/>
+        <location filename="../../attnviz/cli_explain.py" line="41"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
     </message>
@@ -3695,7 +3837,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>使用缩放点积注意力的循环神经网络编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="124"/>
+        <location filename="../../attnviz/gui/docks.py" line="125"/>
         <source>Rollout</source>
         <translation>注意力展开</translation>
     </message>
@@ -3838,7 +3980,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 之前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="116"/>
+        <location filename="../../attnviz/gui/docks.py" line="117"/>
         <source>Scoring</source>
         <translation>评分函数</translation>
     </message>
@@ -4113,6 +4255,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="254"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
+        <location filename="../../attnviz/figures/explain.py" line="42"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
@@ -4147,6 +4290,21 @@ Install them with:  sudo apt-get install {packages}
         <translation>source_valid_len 必须在 1 到 {count} 之间，实际为 {given}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="54"/>
+        <source>Spearman ρ</source>
+        <translation>斯皮尔曼 ρ</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="49"/>
+        <source>Spearman ρ of every pair of methods</source>
+        <translation>每对方法之间的斯皮尔曼 ρ</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="79"/>
+        <source>Spearman ρ with {reference}, per layer</source>
+        <translation>各层与{reference}的斯皮尔曼 ρ</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/file_dialogs.py" line="34"/>
         <source>Special file</source>
         <translation>特殊文件</translation>
@@ -4163,7 +4321,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="118"/>
+        <location filename="../../attnviz/cli_heads.py" line="130"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
@@ -4205,6 +4363,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码以查看当前查询的评分。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="56"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="84"/>
+        <source>Step the decoder: each method says which source words the new word came from</source>
+        <translation>单步解码：每种方法都会指出新词元来自哪些源词元</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/computation.py" line="191"/>
         <source>Step the decoder: its queries appear one per step.</source>
         <translation>单步解码：每一步出现一个查询。</translation>
@@ -4229,6 +4393,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/session_file.py" line="250"/>
         <source>step {number}: 'forced' must be one token (no spaces) or null</source>
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="126"/>
+        <source>step {n}</source>
+        <translation>第 {n} 步</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="20"/>
@@ -4546,6 +4715,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="45"/>
+        <source>The head of the raw and norm-based attention rows, or the heads' mean</source>
+        <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/train.py" line="126"/>
         <source>The input whose attention map is drawn after every snapshot</source>
         <translation>探针输入（probe input）：每个快照之后都会绘制其注意力图的输入</translation>
@@ -4564,6 +4738,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/session_file.py" line="271"/>
         <source>the kernel's bandwidth must be from {low} to {high} and its query from {query_low:g} to {query_high:g}</source>
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="42"/>
+        <source>The layer of the raw and norm-based attention rows (rollout and flow run up to it)</source>
+        <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="381"/>
@@ -5012,6 +5191,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="460"/>
+        <location filename="../../attnviz/figures/explain.py" line="64"/>
+        <location filename="../../attnviz/figures/explain.py" line="63"/>
         <source>tokens</source>
         <translation>词元</translation>
     </message>
@@ -5021,7 +5202,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个源词元到目前为止获得的注意力总和（最后一层，各头取平均）：译过一次的词约为 1，漏译的词接近 0，重复的词远大于 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="130"/>
+        <location filename="../../attnviz/gui/docks.py" line="133"/>
         <location filename="../../attnviz/gui/panels/train.py" line="127"/>
         <source>Train</source>
         <translation>训练</translation>
@@ -5329,6 +5510,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="34"/>
+        <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
+        <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli_heads.py" line="41"/>
         <source>use the first N distinct source sentences</source>
         <translation>使用前 N 个不同的源句子</translation>
@@ -5425,6 +5611,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>用什么给头着色</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/explain.py" line="38"/>
+        <source>What explains “{token}”: one row per method, each scaled to its largest value</source>
+        <translation>是什么解释了“{token}”：每种方法一行，各按其最大值缩放</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="44"/>
         <source>Which attention of the chosen sentence to show</source>
         <translation>显示所选句子的哪种注意力</translation>
@@ -5517,7 +5708,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="150"/>
+        <location filename="../../attnviz/cli_heads.py" line="162"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -5608,7 +5799,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="298"/>
-        <location filename="../../attnviz/cli_heads.py" line="94"/>
+        <location filename="../../attnviz/cli_heads.py" line="106"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
@@ -5618,17 +5809,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="97"/>
+        <location filename="../../attnviz/cli_heads.py" line="109"/>
         <source>{checkpoint}: attnviz heads reads attnviz's own translation models (a Hugging Face model's heads are not gated yet)</source>
         <translation>{checkpoint}：attnviz heads 读取 attnviz 自己的翻译模型（Hugging Face 模型的头尚不能门控）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="143"/>
+        <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
+        <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli.py" line="430"/>
+        <location filename="../../attnviz/cli_explain.py" line="57"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="128"/>
+        <location filename="../../attnviz/cli_heads.py" line="140"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -5653,7 +5850,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="744"/>
-        <location filename="../../attnviz/cli_heads.py" line="111"/>
+        <location filename="../../attnviz/cli_heads.py" line="123"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -5685,6 +5882,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="474"/>
         <location filename="../../attnviz/cli.py" line="692"/>
+        <location filename="../../attnviz/cli_explain.py" line="170"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -6040,6 +6238,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：{what}，最后一层，各头平均</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="49"/>
+        <source>{n} IG steps</source>
+        <translation>积分梯度 {n} 步</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli.py" line="498"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
@@ -6190,6 +6393,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不是普通文件：{what_opens}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="75"/>
+        <source>{path} is not a text file (it holds NUL bytes)</source>
+        <translation>{path} 不是文本文件（其中含有 NUL 字节）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/heads/corpus.py" line="55"/>
         <source>{path} is not a text file (line {line} holds a NUL byte)</source>
         <translation>{path} 不是文本文件（第 {line} 行含有 NUL 字节）</translation>
@@ -6198,6 +6406,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/resume.py" line="112"/>
         <source>{path} is not a training state attnviz can continue ({kind})</source>
         <translation>{path} 不是 attnviz 可以继续的训练状态（{kind}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="73"/>
+        <source>{path} is not a UTF-8 text file</source>
+        <translation>{path} 不是 UTF-8 文本文件</translation>
     </message>
     <message>
         <location filename="../../attnviz/unopenable.py" line="67"/>
@@ -6569,6 +6782,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="79"/>
+        <source>{path}: no sentences to explain</source>
+        <translation>{path}：没有可解释的句子</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/checkpoint.py" line="367"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="43"/>
         <source>{path}: no such file</source>
@@ -6608,6 +6826,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/checkpoint.py" line="416"/>
         <source>{path}: not an attnviz checkpoint: no attnviz metadata (a safetensors file, but not one attnviz wrote)</source>
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="157"/>
+        <source>{path}: nothing was decoded to explain</source>
+        <translation>{path}：没有解码出可解释的内容</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/load.py" line="93"/>
@@ -6945,6 +7168,11 @@ Open the session with that checkpoint?</source>
         <location filename="../../attnviz/gui/panels/positional.py" line="35"/>
         <source>“{part}” (outside 0…{last})</source>
         <translation>“{part}”（超出 0…{last}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="147"/>
+        <source>“{token}”: log p = {log_prob:.3f}.</source>
+        <translation>“{token}”：log p = {log_prob:.3f}。</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/text.py" line="154"/>

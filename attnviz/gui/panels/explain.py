@@ -1,0 +1,153 @@
+"""Explain panel: does attention explain the step on show? One row per method over the source tokens — raw
+attention (the layer and head chosen, or the heads' mean), rollout, attention flow, norm-based attention,
+gradient × input, integrated gradients (Captum) and occlusion — each scaled to its largest magnitude, and the
+rank agreement (Kendall τ or Spearman ρ) of every pair of methods.
+
+The numbers are computed on the session's worker (``Session.explain``) when the step on show changes and the
+panel is on show; a result for a step no longer on show is dropped. An encoder-only model's step is the mask it
+filled: its rows run over the whole sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from PySide6 import QtCore, QtWidgets
+
+from attnviz.figures.spec import FigureSpec, empty_figure
+from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.numbered import set_numbered
+from attnviz.gui.wrap_row import WrapRow
+from attnviz.i18n import tr
+from attnviz.session import Session, SessionState, changed
+
+if TYPE_CHECKING:
+    from attnviz.core.explain import Explanation
+
+EXPLAIN_DELAY_MS = 150  # the explanation follows the step once stepping pauses (integrated gradients: ~0.1 s)
+MEAN = -1  # the head box's "heads' mean"
+
+
+class ExplainPanel(QtWidgets.QWidget):
+    """Layer, head and integrated-gradients steps; the methods' rows; their agreement (see the module)."""
+
+    def __init__(self, session: Session | None = None, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.state = SessionState()
+        self.layer_box = QtWidgets.QSpinBox()
+        set_numbered(self.layer_box, tr("layer {n}"))
+        self.layer_box.setRange(1, 1)
+        self.layer_box.setToolTip(tr("The layer of the raw and norm-based attention rows (rollout and flow run up "
+                                     "to it)"))
+        self.head_box = QtWidgets.QComboBox()
+        self.head_box.setToolTip(tr("The head of the raw and norm-based attention rows, or the heads' mean"))
+        self.ig_steps = QtWidgets.QSpinBox()
+        self.ig_steps.setRange(4, 256)
+        self.ig_steps.setValue(32)
+        set_numbered(self.ig_steps, tr("{n} IG steps"))
+        self.ig_steps.setToolTip(tr("Integrated gradients: the steps of the path from the <pad> baseline to the "
+                                    "sentence (more: closer to complete, slower)"))
+        self.rank_box = QtWidgets.QComboBox()
+        self.rank_box.addItem(tr("Kendall τ"), "kendall")
+        self.rank_box.addItem(tr("Spearman ρ"), "spearman")
+        self.rows = Heatmap()
+        self.rows.set_hint(tr("Step the decoder: each method says which source words the new word came from"))
+        self.agreement = Heatmap()
+        self.summary = QtWidgets.QLabel(" ")
+        self.summary.setWordWrap(True)
+        controls = WrapRow((self.layer_box, self.head_box, self.ig_steps, self.rank_box), max_lines=3, stretch=1)
+        maps = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        maps.addWidget(self.rows)
+        maps.addWidget(self.agreement)
+        maps.setStretchFactor(0, 3)
+        maps.setStretchFactor(1, 2)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(controls)
+        layout.addWidget(maps, 1)
+        layout.addWidget(self.summary)
+        self.timer = QtCore.QTimer(self, singleShot=True, interval=EXPLAIN_DELAY_MS)
+        self.timer.timeout.connect(self._request)
+        for box in (self.layer_box, self.ig_steps):
+            box.valueChanged.connect(self._on_choice_changed)
+        self.head_box.currentIndexChanged.connect(self._on_choice_changed)
+        self.rank_box.currentIndexChanged.connect(self._draw)
+
+    def show_state(self, old: SessionState | None, new: SessionState) -> None:
+        self.state = new
+        if changed(old, new, "model"):
+            self._fit_choices()
+        if changed(old, new, "model", "shown_source", "step"):
+            if new.step is None:
+                self.rows.show_figure(empty_figure(tr("Step the decoder: each method says which source words the "
+                                                      "new word came from")))
+                self.agreement.show_figure(empty_figure(""))
+                self.summary.setText(" ")
+            else:
+                self.timer.start()
+        if changed(old, new, "explanation"):
+            self._draw()
+
+    def explain(self) -> None:
+        """Explain the step on show now (the timer's request; tests)."""
+        self._request()
+
+    def figure(self) -> FigureSpec | None:
+        """The methods' rows on show (what Export writes: PNG, SVG, PDF, CSV)."""
+        return self.rows.spec if self.rows.spec.values.size else None
+
+    # -- drawing --------------------------------------------------------------------------------------
+    def _fit_choices(self) -> None:
+        model = self.state.model
+        layers = max(1, model.decoder_layers if model is not None else 1)
+        heads = model.heads if model is not None else 0
+        for widget in (self.layer_box, self.head_box):
+            widget.blockSignals(True)
+        self.layer_box.setRange(1, layers)
+        self.layer_box.setValue(layers)  # (the last layer: what the model's prediction reads)
+        self.head_box.clear()
+        self.head_box.addItem(tr("heads' mean"), MEAN)
+        for head in range(heads if heads > 1 else 0):
+            self.head_box.addItem(tr("head {n}").format(n=head + 1), head)
+        for widget in (self.layer_box, self.head_box):
+            widget.blockSignals(False)
+
+    def _draw(self) -> None:
+        explanation = self.state.explanation
+        if explanation is None:
+            return
+        from attnviz.figures.explain import agreement_figure, step_figure
+
+        rows = step_figure(explanation)
+        step = self.state.step
+        if step is not None and self.state.model is not None:
+            rows = replace(rows, title=f"{self.state.model.name} · {tr('step {n}').format(n=step.index + 1)} · "
+                                       f"{rows.title}")
+        self.rows.show_figure(rows)
+        self.agreement.show_figure(agreement_figure(explanation, spearman=self.rank_box.currentData() == "spearman"))
+        self.summary.setText(_summary(explanation))
+
+    # -- handlers -------------------------------------------------------------------------------------
+    def _request(self) -> None:
+        if self.session is None or self.state.step is None:
+            return
+        head = self.head_box.currentData()
+        self.session.explain(self.layer_box.value() - 1, None if head in (None, MEAN) else int(head),
+                             self.ig_steps.value())
+
+    def _on_choice_changed(self, *_args: object) -> None:
+        if self.state.step is not None:
+            self.timer.start()
+
+
+def _summary(explanation: Explanation) -> str:
+    """The token and its log-probability; integrated gradients' completeness."""
+    text = tr("“{token}”: log p = {log_prob:.3f}.").format(token=explanation.token, log_prob=explanation.log_prob)
+    check = explanation.completeness
+    if check is not None:
+        text += " " + tr("Integrated gradients: the attributions sum to {total:.3f}, f(x) − f(baseline) = "
+                         "{difference:.3f} ({ratio:.1%}).").format(total=check.attribution_sum,
+                                                                   difference=check.difference, ratio=check.ratio)
+    return text
