@@ -14,6 +14,7 @@ ticks on the GUI thread; each phase reports its wall time, the longest gap betwe
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import sys
@@ -65,24 +66,22 @@ def main() -> int:
             app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
         wall = time.perf_counter() - began
         timer.stop()
-        gaps = sorted((b - a) * 1000 for a, b in zip(ticks, ticks[1:], strict=False))
+        gaps = sorted((b - a) * 1000 for a, b in itertools.pairwise(ticks))
         p99 = gaps[int(0.99 * (len(gaps) - 1))] if gaps else float("nan")
         print(f"{name:<20} {wall:8.1f} s   longest gap {max(gaps, default=0):6.1f} ms   99th pct {p99:5.1f} ms   "
               f"median {statistics.median(gaps) if gaps else 0:4.1f} ms", flush=True)
 
     heads = window.panels.panels["heads"]
-    explain = window.panels.panels["explain"]
     window.docks["heads"].show()
     window.docks["heads"].raise_()
     print(f"{len(lines)} sentences, {args.checkpoint.name}")
     idle_until = [0.0]
-    measure("idle", lambda: idle_until.__setitem__(0, time.perf_counter() + 3), lambda: time.perf_counter() > idle_until[0])
-
-    def atlas_then_pruning() -> None:
-        heads.map_heads(corpus)
+    measure("idle", lambda: idle_until.__setitem__(0, time.perf_counter() + 3),
+            lambda: time.perf_counter() > idle_until[0])
 
     state = window.session
-    measure("atlas", atlas_then_pruning, lambda: state.state.atlas is not None and state.state.atlas_progress is None)
+    measure("atlas", lambda: heads.map_heads(corpus),
+            lambda: state.state.atlas is not None and state.state.atlas_progress is None)
     measure("pruning", lambda: state.compute_pruning(seeds=3),
             lambda: state.state.pruning is not None and state.state.atlas_progress is None)
     window.docks["explain"].show()
