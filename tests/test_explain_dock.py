@@ -39,6 +39,12 @@ def test_the_step_on_show_is_explained_by_every_method_as_the_core_explains_it(w
     qtbot.waitUntil(lambda: window.session.state.explanation.head == 2, timeout=WAIT_MS)
     head = explain_step(loaded, source.tokens, step.query_tokens[1:], token=step.token, head=2)
     np.testing.assert_allclose(window.session.state.explanation.row("attention"), head.row("attention"), atol=1e-6)
+    other = step.topk_tokens[1]
+    panel.token_box.setCurrentIndex(panel.token_box.findData(other))  # another candidate explained instead
+    qtbot.waitUntil(lambda: window.session.state.explanation.token == other, timeout=WAIT_MS)
+    candidate = explain_step(loaded, source.tokens, step.query_tokens[1:], token=other, head=2)
+    np.testing.assert_allclose(window.session.state.explanation.rows, candidate.rows, rtol=1e-4, atol=1e-6)
+    assert panel.token_box.itemText(0) == f"“{step.token}” (chosen)"
     window.session.show(0)  # another step: the panel asks again once stepping pauses
     qtbot.waitUntil(lambda: window.session.state.explanation is not None
                     and window.session.state.explanation.token == window.session.state.step.token, timeout=WAIT_MS)

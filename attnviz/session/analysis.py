@@ -185,20 +185,21 @@ class AnalysisRequests(SessionBase):
         self.cancel_atlas()
 
     # -- explanations ---------------------------------------------------------------------------------
-    def explain(self, layer: int | None, head: int | None, ig_steps: int, methods: Sequence[str] | None = None
-                ) -> None:
-        """Explain the step on show (its token, from the source and the target before it) by every method;
-        published as ``state.explanation``. Requests made while one runs replace each other."""
-        self._latest.one_at_a_time(EXPLAIN, lambda _ticket: self._explain_now(layer, head, ig_steps, methods))
+    def explain(self, layer: int | None, head: int | None, ig_steps: int, methods: Sequence[str] | None = None,
+                token: str | None = None) -> None:
+        """Explain the step on show (its token, or ``token``, from the source and the target before it) by every
+        method; published as ``state.explanation``. Requests made while one runs replace each other."""
+        self._latest.one_at_a_time(EXPLAIN, lambda _ticket: self._explain_now(layer, head, ig_steps, methods, token))
 
     def _explain_now(self, layer: int | None, head: int | None, ig_steps: int,
-                     methods: Sequence[str] | None) -> bool:
+                     methods: Sequence[str] | None, token: str | None) -> bool:
         state, loaded = self._state, self.loaded
         source, step = state.shown_source, state.step
         if loaded is None or source is None or step is None or state.stale:
             return False
         ticket = self._latest.current(SENTENCE)
         prefix = tuple(step.query_tokens[1:])
+        word = token or step.token
 
         translates = loaded.offers(Capability.DECODER)
 
@@ -207,9 +208,9 @@ class AnalysisRequests(SessionBase):
 
             if not translates:  # (an encoder-only model: the mask this step filled, in the sentence it read)
                 return explain_mask(loaded, step.query_tokens, step.focus or 0, loaded.device, methods or METHODS,
-                                    layer, head, ig_steps, token=step.token)
+                                    layer, head, ig_steps, token=word)
             return explain_step(loaded, source.tokens, prefix, loaded.device, methods or METHODS, layer, head,
-                                ig_steps, token=step.token)
+                                ig_steps, token=word)
 
         def done(explanation: Explanation) -> None:
             if self._latest.wins(ticket) and self._state.step is step:  # not for a step no longer on show

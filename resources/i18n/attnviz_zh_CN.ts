@@ -1923,7 +1923,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="222"/>
+        <location filename="../../attnviz/session/analysis.py" line="223"/>
         <source>Explaining the step…</source>
         <translation>正在解释这一步…</translation>
     </message>
@@ -2180,7 +2180,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="113"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="118"/>
         <source>head {n}</source>
         <translation>第 {n} 个头</translation>
     </message>
@@ -2207,7 +2207,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪去的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="111"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="116"/>
         <source>heads' mean</source>
         <translation>各头平均</translation>
     </message>
@@ -2304,7 +2304,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度的步数（默认 {steps}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="150"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="164"/>
         <source>Integrated gradients: the attributions sum to {total:.3f}, f(x) − f(baseline) = {difference:.3f} ({ratio:.1%}).</source>
         <translation>积分梯度：归因之和为 {total:.3f}，f(x) − f(基线) = {difference:.3f}（{ratio:.1%}）。</translation>
     </message>
@@ -2366,7 +2366,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/explain.py" line="64"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="53"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="55"/>
         <source>Kendall τ</source>
         <translation>肯德尔 τ</translation>
     </message>
@@ -4290,7 +4290,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>source_valid_len 必须在 1 到 {count} 之间，实际为 {given}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="54"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="56"/>
         <source>Spearman ρ</source>
         <translation>斯皮尔曼 ρ</translation>
     </message>
@@ -4363,8 +4363,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码以查看当前查询的评分。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="56"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="84"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="58"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="88"/>
         <source>Step the decoder: each method says which source words the new word came from</source>
         <translation>单步解码：每种方法都会指出新词元来自哪些源词元</translation>
     </message>
@@ -4395,7 +4395,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="140"/>
         <source>step {n}</source>
         <translation>第 {n} 步</translation>
     </message>
@@ -5011,6 +5011,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="535"/>
         <source>The window shows the h = 0.1 panel; change the bandwidth there to see the others.</source>
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="53"/>
+        <source>The word to explain: the one the step chose, or another of its candidates</source>
+        <translation>要解释的词元：这一步选中的词元，或它的其他候选词元</translation>
     </message>
     <message>
         <location filename="../../attnviz/render/figure_files.py" line="109"/>
@@ -7170,7 +7175,12 @@ Open the session with that checkpoint?</source>
         <translation>“{part}”（超出 0…{last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="147"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="127"/>
+        <source>“{token}” (chosen)</source>
+        <translation>“{token}”（选中）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="161"/>
         <source>“{token}”: log p = {log_prob:.3f}.</source>
         <translation>“{token}”：log p = {log_prob:.3f}。</translation>
     </message>

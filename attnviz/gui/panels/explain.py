@@ -49,6 +49,8 @@ class ExplainPanel(QtWidgets.QWidget):
         set_numbered(self.ig_steps, tr("{n} IG steps"))
         self.ig_steps.setToolTip(tr("Integrated gradients: the steps of the path from the <pad> baseline to the "
                                     "sentence (more: closer to complete, slower)"))
+        self.token_box = QtWidgets.QComboBox()
+        self.token_box.setToolTip(tr("The word to explain: the one the step chose, or another of its candidates"))
         self.rank_box = QtWidgets.QComboBox()
         self.rank_box.addItem(tr("Kendall τ"), "kendall")
         self.rank_box.addItem(tr("Spearman ρ"), "spearman")
@@ -57,7 +59,8 @@ class ExplainPanel(QtWidgets.QWidget):
         self.agreement = Heatmap()
         self.summary = QtWidgets.QLabel(" ")
         self.summary.setWordWrap(True)
-        controls = WrapRow((self.layer_box, self.head_box, self.ig_steps, self.rank_box), max_lines=3, stretch=1)
+        controls = WrapRow((self.token_box, self.layer_box, self.head_box, self.ig_steps, self.rank_box), max_lines=3,
+                           stretch=1)
         maps = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         maps.addWidget(self.rows)
         maps.addWidget(self.agreement)
@@ -73,6 +76,7 @@ class ExplainPanel(QtWidgets.QWidget):
         for box in (self.layer_box, self.ig_steps):
             box.valueChanged.connect(self._on_choice_changed)
         self.head_box.currentIndexChanged.connect(self._on_choice_changed)
+        self.token_box.currentIndexChanged.connect(self._on_choice_changed)
         self.rank_box.currentIndexChanged.connect(self._draw)
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
@@ -86,6 +90,7 @@ class ExplainPanel(QtWidgets.QWidget):
                 self.agreement.show_figure(empty_figure(""))
                 self.summary.setText(" ")
             else:
+                self._fit_tokens(new.step.token, new.step.topk_tokens)
                 self.timer.start()
         if changed(old, new, "explanation"):
             self._draw()
@@ -114,6 +119,15 @@ class ExplainPanel(QtWidgets.QWidget):
         for widget in (self.layer_box, self.head_box):
             widget.blockSignals(False)
 
+    def _fit_tokens(self, chosen: str, candidates: tuple[str, ...]) -> None:
+        """Offer the step's own word first, then its other candidates."""
+        self.token_box.blockSignals(True)
+        self.token_box.clear()
+        for token in dict.fromkeys((chosen, *candidates)):
+            label = tr("“{token}” (chosen)").format(token=token) if token == chosen else f"“{token}”"
+            self.token_box.addItem(label, token)
+        self.token_box.blockSignals(False)
+
     def _draw(self) -> None:
         explanation = self.state.explanation
         if explanation is None:
@@ -135,7 +149,7 @@ class ExplainPanel(QtWidgets.QWidget):
             return
         head = self.head_box.currentData()
         self.session.explain(self.layer_box.value() - 1, None if head in (None, MEAN) else int(head),
-                             self.ig_steps.value())
+                             self.ig_steps.value(), token=self.token_box.currentData())
 
     def _on_choice_changed(self, *_args: object) -> None:
         if self.state.step is not None:
