@@ -187,3 +187,19 @@ def test_the_all_heads_grid_switches_the_head_under_the_pointer_off_and_on(windo
     grid.toggle_requested.emit(1, 0)
     qtbot.waitUntil(lambda: window.session.state.model.heads_off == "", timeout=WAIT_MS)
     assert not errors, errors
+
+
+def test_a_hugging_face_folder_says_its_heads_are_not_mapped_or_explained_here(window, qtbot, errors, tmp_path):
+    pytest.importorskip("transformers")
+    from tests.hf_folders import make_folder
+
+    assert window.session.state.model.heads_switch and window.session.state.model.explains
+    window.load(make_folder("marian", tmp_path / "marian"))
+    qtbot.waitUntil(lambda: window.session.state.model is not None and window.session.state.model.kind != "transformer",
+                    timeout=WAIT_MS)
+    _decoded(window, qtbot, "a b c")
+    heads = raised(window, "heads")
+    assert not heads.map_button.isEnabled() and "attnviz's own" in heads.map_button.toolTip()
+    assert window.attention.grid.switchable(0, 0) is None  # (no "Switch head off" in the All heads menu)
+    explain = raised(window, "explain")
+    assert "attnviz's own models" in explain.rows.spec.title and not errors, errors

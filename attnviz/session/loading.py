@@ -86,7 +86,20 @@ def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
                      sum(p.numel() for p in loaded.model.parameters()), dict(loaded.training), kind.attention,
                      kind.scoring_formula, layers, heads, table, tuple(available_devices()), notice,
                      sha256_of(loaded.path) if loaded.path else "", described, kind.hugging_face,
-                     *_history(loaded.training))
+                     *_history(loaded.training), heads_switch=_gated(loaded), explains=not kind.hugging_face)
+
+
+def _gated(loaded: LoadedModel) -> bool:
+    """Whether the heads of ``loaded`` can be switched off (and mapped over a corpus): gates go on and come off."""
+    if not loaded.offers(Capability.DECODER):
+        return False
+    from attnviz.core.heads import GatesUnavailable, HeadGates
+
+    try:
+        HeadGates(loaded.model).remove()
+    except GatesUnavailable:
+        return False
+    return True
 
 
 def _history(training: dict[str, Any]) -> tuple[Any, str]:

@@ -479,7 +479,7 @@
         <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="293"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="297"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
@@ -1128,7 +1128,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="231"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="232"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -2180,7 +2180,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="118"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="122"/>
         <source>head {n}</source>
         <translation>第 {n} 个头</translation>
     </message>
@@ -2196,7 +2196,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="249"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="253"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
@@ -2207,7 +2207,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪去的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="116"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="120"/>
         <source>heads' mean</source>
         <translation>各头平均</translation>
     </message>
@@ -2269,7 +2269,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="269"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="273"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -2304,7 +2304,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度的步数（默认 {steps}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="164"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="169"/>
         <source>Integrated gradients: the attributions sum to {total:.3f}, f(x) − f(baseline) = {difference:.3f} ({ratio:.1%}).</source>
         <translation>积分梯度：归因之和为 {total:.3f}，f(x) − f(基线) = {difference:.3f}（{ratio:.1%}）。</translation>
     </message>
@@ -2473,7 +2473,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="219"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="220"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -2714,7 +2714,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="86"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="193"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="194"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
@@ -4364,7 +4364,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="58"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="88"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="92"/>
         <source>Step the decoder: each method says which source words the new word came from</source>
         <translation>单步解码：每种方法都会指出新词元来自哪些源词元</translation>
     </message>
@@ -4395,7 +4395,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="140"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="144"/>
         <source>step {n}</source>
         <translation>第 {n} 步</translation>
     </message>
@@ -4575,7 +4575,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="294"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="298"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
@@ -4675,6 +4675,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的编码器</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="88"/>
+        <source>The explanations cover attnviz's own models, not this one</source>
+        <translation>这些解释方法只适用于 attnviz 自带的模型，不适用于这个模型</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/checkpoint_file.py" line="30"/>
         <source>the file is {gb:.1f} GB, larger than any attnviz checkpoint (at most {most:.1f} GB): not a checkpoint</source>
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
@@ -4713,6 +4718,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/argparse_text.py" line="14"/>
         <source>the following arguments are required: %s</source>
         <translation>缺少以下必需参数：%s</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="244"/>
+        <source>The head atlas covers attnviz's own translation models: this model's heads cannot be switched off</source>
+        <translation>头图谱只适用于 attnviz 自带的翻译模型：这个模型的头无法关闭</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="45"/>
@@ -6051,7 +6061,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/state.py" line="55"/>
+        <location filename="../../attnviz/session/state.py" line="57"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
@@ -6092,7 +6102,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="42"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="214"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="215"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -7175,12 +7185,12 @@ Open the session with that checkpoint?</source>
         <translation>“{part}”（超出 0…{last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="131"/>
         <source>“{token}” (chosen)</source>
         <translation>“{token}”（选中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="161"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="166"/>
         <source>“{token}”: log p = {log_prob:.3f}.</source>
         <translation>“{token}”：log p = {log_prob:.3f}。</translation>
     </message>

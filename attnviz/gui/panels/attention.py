@@ -11,7 +11,7 @@ from dataclasses import replace
 from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.kinds import AttentionKind
-from attnviz.core.layout import ENCODER_DECODER, Capability, SequenceLayout
+from attnviz.core.layout import ENCODER_DECODER, SequenceLayout
 from attnviz.core.results import EncodedSource
 from attnviz.figures.attention import (
     AttentionView,
@@ -284,7 +284,7 @@ class AttentionPanel(QtWidgets.QWidget):
 
     def _head_is_off(self, layer: int, head: int) -> bool | None:
         """Whether that head of the All heads grid is off; None: this model's heads are not switched off here."""
-        if self.state.model is None or not self.state.model.offers(Capability.DECODER):
+        if self.state.model is None or not self.state.model.heads_switch:
             return None
         return self._grid_head_name(layer, head) in self._heads_off()
 

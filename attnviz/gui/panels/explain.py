@@ -84,7 +84,11 @@ class ExplainPanel(QtWidgets.QWidget):
         if changed(old, new, "model"):
             self._fit_choices()
         if changed(old, new, "model", "shown_source", "step"):
-            if new.step is None:
+            if new.model is not None and not new.model.explains:
+                self.rows.show_figure(empty_figure(tr("The explanations cover attnviz's own models, not this one")))
+                self.agreement.show_figure(empty_figure(""))
+                self.summary.setText(" ")
+            elif new.step is None:
                 self.rows.show_figure(empty_figure(tr("Step the decoder: each method says which source words the "
                                                       "new word came from")))
                 self.agreement.show_figure(empty_figure(""))
@@ -145,7 +149,8 @@ class ExplainPanel(QtWidgets.QWidget):
 
     # -- handlers -------------------------------------------------------------------------------------
     def _request(self) -> None:
-        if self.session is None or self.state.step is None:
+        model = self.state.model
+        if self.session is None or self.state.step is None or model is None or not model.explains:
             return
         head = self.head_box.currentData()
         self.session.explain(self.layer_box.value() - 1, None if head in (None, MEAN) else int(head),

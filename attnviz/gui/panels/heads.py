@@ -155,6 +155,7 @@ class HeadsPanel(QtWidgets.QWidget):
             self._show_progress(new.atlas_progress)
         if changed(old, new, "model"):
             self._show_heads_off(new.model.heads_off if new.model is not None else "")
+            self._show_progress(new.atlas_progress)
         if changed(old, new, "atlas"):
             self._fill_statistics(new.atlas)
         if changed(old, new, "atlas", "model"):
@@ -236,9 +237,12 @@ class HeadsPanel(QtWidgets.QWidget):
         shown: tuple[QtWidgets.QWidget, ...] = (self.progress, self.cancel_button)
         for widget in shown:
             widget.setVisible(running)
+        switch = self.state.model is not None and self.state.model.heads_switch
         enabled: tuple[QtWidgets.QWidget, ...] = (self.map_button, self.prune_button, self.corpus_box)
         for widget in enabled:
-            widget.setEnabled(not running)
+            widget.setEnabled(not running and switch)
+        self.map_button.setToolTip("" if switch or self.state.model is None else tr(
+            "The head atlas covers attnviz's own translation models: this model's heads cannot be switched off"))
         if progress is not None:
             what, done, total = progress
             self.progress.setRange(0, max(total, 0))  # (0, 0: busy, before the first batch)
