@@ -1,6 +1,7 @@
 """The window's event loop while the Heads and Explain docks compute: the longest gap between two ticks.
 
     .venv/bin/python bench/analysis_window.py --data pairs.tsv --limit 200     # a file of source<TAB>reference
+    .venv/bin/python bench/analysis_window.py --quick                           # five sentences of its own
 
 The real main window (offscreen), jobs on the app's threads (ThreadRunner), the shipped Transformer. A 5 ms timer
 ticks on the GUI thread; each phase reports its wall time, the longest gap between ticks and the 99th percentile:
@@ -23,13 +24,16 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+OWN = ("i'm home .\tje suis à la maison .", "he is tall .\til est grand .", "we are late .\tnous sommes en retard .",
+       "she likes cats .\telle aime les chats .", "i want to go home .\tje veux rentrer à la maison .")
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", type=Path, required=True, help="source<TAB>reference lines")
+    parser.add_argument("--data", type=Path, help="source<TAB>reference lines (default: five of its own)")
+    parser.add_argument("--quick", action="store_true", help="five sentences, two explained steps (a smoke test)")
     parser.add_argument("--limit", type=int, default=200, help="the first N lines of --data")
     parser.add_argument("--checkpoint", type=Path, default=ROOT / "models" / "transformer.safetensors")
     args = parser.parse_args()
@@ -46,7 +50,7 @@ def main() -> int:
     app = QtWidgets.QApplication([])
     folder = Path(tempfile.mkdtemp())
     corpus = folder / "corpus.tsv"
-    lines = args.data.read_text(encoding="utf-8").splitlines()[: args.limit]
+    lines = (args.data.read_text(encoding="utf-8").splitlines() if args.data else list(OWN))[: args.limit]
     corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
     window = MainWindow(Settings(folder / "s.ini"), ThreadRunner(Poster().post))
     window.resize(1280, 800)
@@ -68,21 +72,23 @@ def main() -> int:
         timer.stop()
         gaps = sorted((b - a) * 1000 for a, b in itertools.pairwise(ticks))
         p99 = gaps[int(0.99 * (len(gaps) - 1))] if gaps else float("nan")
-        print(f"{name:<20} {wall:8.1f} s   longest gap {max(gaps, default=0):6.1f} ms   99th pct {p99:5.1f} ms   "
-              f"median {statistics.median(gaps) if gaps else 0:4.1f} ms", flush=True)
+        print(f"| {name} | {wall:.1f} | {max(gaps, default=0):.1f} | {p99:.1f} | "
+              f"{statistics.median(gaps) if gaps else 0:.1f} |", flush=True)
 
     heads = window.panels.panels["heads"]
     window.docks["heads"].show()
     window.docks["heads"].raise_()
-    print(f"{len(lines)} sentences, {args.checkpoint.name}")
+    print(f"{len(lines)} sentences, {args.checkpoint.name}; a 5 ms timer on the GUI thread")
+    print("| phase | seconds | longest event-loop gap, ms | 99th percentile, ms | median, ms |")
+    print("| --- | --- | --- | --- | --- |")
     idle_until = [0.0]
-    measure("idle", lambda: idle_until.__setitem__(0, time.perf_counter() + 3),
+    measure("idle", lambda: idle_until.__setitem__(0, time.perf_counter() + (0.5 if args.quick else 3)),
             lambda: time.perf_counter() > idle_until[0])
 
     state = window.session
     measure("atlas", lambda: heads.map_heads(corpus),
             lambda: state.state.atlas is not None and state.state.atlas_progress is None)
-    measure("pruning", lambda: state.compute_pruning(seeds=3),
+    measure("pruning", lambda: state.compute_pruning(seeds=1 if args.quick else 3),
             lambda: state.state.pruning is not None and state.state.atlas_progress is None)
     window.docks["explain"].show()
     window.docks["explain"].raise_()
@@ -97,7 +103,7 @@ def main() -> int:
         if current.explanation is not None and current.step is not None and \
                 current.explanation.token == current.step.token and not current.busy:
             explained[0] += 1
-            if explained[0] >= 10 or current.finished:
+            if explained[0] >= (2 if args.quick else 10) or current.finished:
                 return True
             window.session.step()
         return False

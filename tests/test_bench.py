@@ -21,6 +21,7 @@ SCRIPTS = sorted(p.name for p in (ROOT / "bench").glob("*.py") if not p.name.sta
 
 # What each script's table starts with (a line a reader of its output looks for).
 TABLE = {
+    "analysis_window.py": "| phase | seconds | longest event-loop gap, ms |",
     "app_bench.py": "resident memory, window + ",
     "decode_latency.py": "@50 recompute",
     "explain.py": "| rollout + flow + norm (+ raw) |",
