@@ -8,6 +8,7 @@ import threading
 
 import numpy as np
 import pytest
+from PySide6 import QtCore
 
 from attnviz.core.kinds import AttentionKind
 from tests.helpers import WAIT_MS, raised
@@ -49,6 +50,9 @@ def test_the_atlas_of_the_sessions_sentences_fills_the_grid_and_a_click_shows_th
     panel.grid.clicked.emit(row, 2)
     view = window.session.state.view
     assert (view.kind, view.layer, view.head) == (AttentionKind.CROSS, 1, 2)
+    centre = panel.grid.cell_rect(row, 2).center().toPoint()
+    qtbot.mouseClick(panel.grid, QtCore.Qt.MouseButton.LeftButton, QtCore.Qt.KeyboardModifier.ControlModifier, centre)
+    qtbot.waitUntil(lambda: window.session.state.model.heads_off == "cross:2.3", timeout=WAIT_MS)  # Ctrl+click
     assert not errors, errors
 
 

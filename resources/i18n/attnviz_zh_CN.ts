@@ -479,12 +479,12 @@
         <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="297"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="307"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="73"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="82"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -638,6 +638,11 @@
         <translation>所有头</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="101"/>
+        <source>All heads on</source>
+        <translation>打开所有头</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/argparse_text.py" line="17"/>
         <source>ambiguous option: %(option)s could match %(matches)s</source>
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
@@ -688,7 +693,7 @@
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
         <source>Atlas</source>
         <translation>图谱</translation>
     </message>
@@ -1118,17 +1123,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="78"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="87"/>
         <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="93"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="232"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="243"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -1170,7 +1175,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="80"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="89"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1292,7 +1297,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="116"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -1407,7 +1412,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="114"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
@@ -1976,7 +1981,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/heatmap.py" line="628"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="54"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="63"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2180,7 +2185,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="122"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="125"/>
         <source>head {n}</source>
         <translation>第 {n} 个头</translation>
     </message>
@@ -2196,18 +2201,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="253"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="264"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="54"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="95"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="120"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="123"/>
         <source>heads' mean</source>
         <translation>各头平均</translation>
     </message>
@@ -2269,7 +2274,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="273"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="283"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -2304,7 +2309,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度的步数（默认 {steps}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="169"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="172"/>
         <source>Integrated gradients: the attributions sum to {total:.3f}, f(x) − f(baseline) = {difference:.3f} ({ratio:.1%}).</source>
         <translation>积分梯度：归因之和为 {total:.3f}，f(x) − f(基线) = {difference:.3f}（{ratio:.1%}）。</translation>
     </message>
@@ -2366,7 +2371,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/explain.py" line="64"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="55"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="58"/>
         <source>Kendall τ</source>
         <translation>肯德尔 τ</translation>
     </message>
@@ -2473,7 +2478,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="220"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="231"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -2589,7 +2594,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="50"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="97"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
@@ -2703,7 +2708,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="76"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="85"/>
         <source>Map heads</source>
         <translation>绘制头图谱</translation>
     </message>
@@ -2713,8 +2718,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="86"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="194"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="95"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="205"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
@@ -3133,7 +3138,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="74"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="83"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
@@ -3559,8 +3564,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="77"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="112"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="86"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -3679,7 +3684,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="98"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="108"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
@@ -4290,7 +4295,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>source_valid_len 必须在 1 到 {count} 之间，实际为 {given}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="56"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="59"/>
         <source>Spearman ρ</source>
         <translation>斯皮尔曼 ρ</translation>
     </message>
@@ -4363,8 +4368,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码以查看当前查询的评分。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="58"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="92"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="61"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="95"/>
         <source>Step the decoder: each method says which source words the new word came from</source>
         <translation>单步解码：每种方法都会指出新词元来自哪些源词元</translation>
     </message>
@@ -4395,7 +4400,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="144"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="147"/>
         <source>step {n}</source>
         <translation>第 {n} 步</translation>
     </message>
@@ -4477,9 +4482,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="92"/>
-        <source>Switch every head on</source>
-        <translation>打开所有头</translation>
+        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
+        <source>Switch every head on again</source>
+        <translation>重新打开所有头</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="389"/>
@@ -4497,12 +4502,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="51"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="60"/>
         <source>Switch this head off</source>
         <translation>关闭这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="51"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="60"/>
         <source>Switch this head on again</source>
         <translation>重新打开这个头</translation>
     </message>
@@ -4575,7 +4580,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="298"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="308"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
@@ -4675,7 +4680,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的编码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="88"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="91"/>
         <source>The explanations cover attnviz's own models, not this one</source>
         <translation>这些解释方法只适用于 attnviz 自带的模型，不适用于这个模型</translation>
     </message>
@@ -4720,7 +4725,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="244"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="255"/>
         <source>The head atlas covers attnviz's own translation models: this model's heads cannot be switched off</source>
         <translation>头图谱只适用于 attnviz 自带的翻译模型：这个模型的头无法关闭</translation>
     </message>
@@ -4908,7 +4913,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="72"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -5621,7 +5626,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="84"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="93"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
     </message>
@@ -6102,7 +6107,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="42"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="215"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="226"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -7185,12 +7190,12 @@ Open the session with that checkpoint?</source>
         <translation>“{part}”（超出 0…{last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="134"/>
         <source>“{token}” (chosen)</source>
         <translation>“{token}”（选中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="166"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="169"/>
         <source>“{token}”: log p = {log_prob:.3f}.</source>
         <translation>“{token}”：log p = {log_prob:.3f}。</translation>
     </message>

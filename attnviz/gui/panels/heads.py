@@ -41,6 +41,15 @@ class HeadGrid(Heatmap):
 
     toggle_requested = QtCore.Signal(int, int)  # (row, column) of the head to switch off or on
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.pressed_with = QtCore.Qt.KeyboardModifier.NoModifier  # the keys held at the last press (Ctrl: toggle)
+
+    def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
+        self.pressed_with = event.modifiers()
+        super().mousePressEvent(event)
+        self.pressed_with = QtCore.Qt.KeyboardModifier.NoModifier
+
     def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
         row, col = self.cell_at(QtCore.QPointF(event.pos()))
         if row < 0 or not self.spec.values.size:
@@ -89,32 +98,34 @@ class HeadsPanel(QtWidgets.QWidget):
         self.banner = QtWidgets.QLabel()
         self.banner.setWordWrap(True)
         self.banner.setStyleSheet("QLabel { background: #fff3cd; color: #664d03; padding: 3px; }")
-        self.all_on_button = QtWidgets.QPushButton(tr("Switch every head on"))
+        self.all_on_button = QtWidgets.QPushButton(tr("All heads on"))
+        self.all_on_button.setToolTip(tr("Switch every head on again"))
         self.curve_view = TitledPlot(title=tr("BLEU with heads pruned"))
         legend_below(self.curve_view.plot, columns=1)
         self.curve_view.plot.setLabel("bottom", tr("heads pruned"))
         self.curve_view.plot.setLabel("left", "BLEU")
         self.importance_curve = self.curve_view.plot.plot([], [], pen=IMPORTANCE_PEN, name=tr("least important first"))
         self.random_curve = self.curve_view.plot.plot([], [], pen=RANDOM_PEN, name=tr("random order"))
+        self.curve_view.setMinimumSize(140, 120)  # (its legend's names would set the dock's width)
         self.mark = pg.InfiniteLine(angle=90, pen=MARK_PEN)
         self.curve_view.plot.addItem(self.mark)
         self.cells: list[list[tuple[AttentionKind, int, int]]] = []  # (kind, layer, head) of each cell, by row
 
-        controls = WrapRow((QtWidgets.QLabel(tr("Corpus")), self.corpus_box, self.map_button, self.prune_button,
-                            self.cancel_button), max_lines=3, stretch=1)
+        corpus = WrapRow((QtWidgets.QLabel(tr("Corpus")), self.corpus_box), max_lines=2, stretch=1)
+        buttons = WrapRow((self.map_button, self.prune_button, self.cancel_button), max_lines=3)
         colour = WrapRow((QtWidgets.QLabel(tr("Colour by")), self.statistic_box), max_lines=2, stretch=1)
-        off = QtWidgets.QHBoxLayout()
-        off.addWidget(self.banner, 1)
-        off.addWidget(self.all_on_button)
+        self.off_row = off = WrapRow((self.banner, self.all_on_button), max_lines=2, stretch=0)
+        for box in (self.corpus_box, self.statistic_box):  # (long names: the dock stays as narrow as the others)
+            box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(10)
         self.tabs = maps = QtWidgets.QTabWidget()
         maps.setDocumentMode(True)
         maps.addTab(self.grid, tr("Atlas"))
         maps.addTab(self.curve_view, tr("Pruning curve"))
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        for widget in (controls, self.progress, colour):
+        for widget in (corpus, buttons, self.progress, colour, off):
             layout.addWidget(widget)
-        layout.addLayout(off)
         layout.addWidget(maps, 1)
         layout.addWidget(self.readout)
 
@@ -252,8 +263,7 @@ class HeadsPanel(QtWidgets.QWidget):
     def _show_heads_off(self, heads: str) -> None:
         self.banner.setText(tr("Heads off: {heads} — the sentence and every map are decoded without them").format(
             heads=heads.replace(",", ", ")))
-        self.banner.setVisible(bool(heads))
-        self.all_on_button.setVisible(bool(heads))
+        self.off_row.setVisible(bool(heads))
 
     # -- handlers -------------------------------------------------------------------------------------
     def _head_at(self, row: int, col: int) -> tuple[AttentionKind, int, int] | None:
@@ -277,7 +287,7 @@ class HeadsPanel(QtWidgets.QWidget):
         head = self._head_at(row, col)
         if head is None:
             return
-        if QtWidgets.QApplication.keyboardModifiers() & QtCore.Qt.KeyboardModifier.ControlModifier:
+        if self.grid.pressed_with & QtCore.Qt.KeyboardModifier.ControlModifier:
             self._on_toggle_requested(row, col)
             return
         self.head_chosen.emit(*head)
