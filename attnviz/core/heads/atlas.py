@@ -31,6 +31,7 @@ from attnviz.core.text import SourceWords, preprocess, tokenize
 from attnviz.i18n import tr
 
 Progress = Callable[[int, int], bool]  # (done, total) -> False to cancel
+PAIRS_PER_PASS = 32  # pairs per forward/backward of the importance: the logits (pairs × T × V) stay small
 Target = Literal["references", "model output"]
 
 
@@ -175,30 +176,37 @@ def _importance(model: Any, gates: HeadGates, layout: HeadLayout, corpus: Corpus
     pairs = 0
     limit = int(loaded.config.max_tgt_len)
     for batch in mine:
-        chosen: list[tuple[SourceWords, list[str]]] = []
+        pairs_of_batch: list[tuple[SourceWords, list[str]]] = []
         for i in batch:
             targets = [r.split() for r in corpus.references[i]] if corpus.references is not None else [outputs[i]]
-            chosen.extend((splits[i], target[:limit]) for target in targets)
-        src, valid = encode_sources([c[0] for c in chosen], loaded.src_vocab)
-        tgt, _ = encode_batch([c[1] for c in chosen], loaded.tgt_vocab, add_bos=True, add_eos=True)
-        tgt_in, tgt_out = tgt[:, :-1].to(device), tgt[:, 1:].to(device)
-        values = gates.ones(len(chosen), device, requires_grad=True)
-        with torch.enable_grad():
-            logits = model(src.to(device), valid.to(device), tgt_in)  # (B, T, V)
-            losses = torch.nn.functional.cross_entropy(logits.float().transpose(1, 2), tgt_out,
-                                                       ignore_index=loaded.tgt_vocab.pad_id, reduction="none")
-            counted = (tgt_out != loaded.tgt_vocab.pad_id).sum(-1).clamp_min(1)
-            per_pair = losses.sum(-1) / counted  # (B,): each pair's mean token cross-entropy
-            kinds = list(values)
-            grads = torch.autograd.grad(per_pair.sum(), [values[k] for k in kinds])
-        for kind, grad in zip(kinds, grads, strict=True):
-            sums[kind] += cast(Tensor, grad).abs().sum(0).double().cpu().numpy()
-        pairs += len(chosen)
-        gates.values = {}
+            pairs_of_batch.extend((splits[i], target[:limit]) for target in targets)
+        for begin in range(0, len(pairs_of_batch), PAIRS_PER_PASS):
+            _add_gradients(model, gates, pairs_of_batch[begin: begin + PAIRS_PER_PASS], loaded, device, sums)
+        pairs += len(pairs_of_batch)
         done += 1
         if progress is not None and not progress(done, total):
             raise HeadsCancelled
     return sums, pairs
+
+
+def _add_gradients(model: Any, gates: HeadGates, chosen: list[tuple[SourceWords, list[str]]], loaded: Any,
+                   device: torch.device, sums: dict[AttentionKind, np.ndarray]) -> None:
+    """Add |∂L_p/∂ξ| of each pair p of ``chosen`` to ``sums`` (one forward and backward pass, one gate per pair)."""
+    src, valid = encode_sources([c[0] for c in chosen], loaded.src_vocab)
+    tgt, _ = encode_batch([c[1] for c in chosen], loaded.tgt_vocab, add_bos=True, add_eos=True)
+    tgt_in, tgt_out = tgt[:, :-1].to(device), tgt[:, 1:].to(device)
+    values = gates.ones(len(chosen), device, requires_grad=True)
+    with torch.enable_grad():
+        logits = model(src.to(device), valid.to(device), tgt_in)  # (B, T, V)
+        losses = torch.nn.functional.cross_entropy(logits.float().transpose(1, 2), tgt_out,
+                                                   ignore_index=loaded.tgt_vocab.pad_id, reduction="none")
+        counted = (tgt_out != loaded.tgt_vocab.pad_id).sum(-1).clamp_min(1)
+        per_pair = losses.sum(-1) / counted  # (B,): each pair's mean token cross-entropy
+        kinds = list(values)
+        grads = torch.autograd.grad(per_pair.sum(), [values[k] for k in kinds])
+    for kind, grad in zip(kinds, grads, strict=True):
+        sums[kind] += cast(Tensor, grad).abs().sum(0).double().cpu().numpy()
+    gates.values = {}
 
 
 def _reduced(layout: HeadLayout, sums: dict[AttentionKind, KindSums], importance: dict[AttentionKind, np.ndarray],
