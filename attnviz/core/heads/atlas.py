@@ -140,7 +140,8 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
             host = None if encoder is None else encoder.weights.float().cpu().numpy()
             for b, i in enumerate(batch):
                 tokens = decoded_outputs(search, b, tgt_vocab)
-                outputs[i] = _without_end(tokens, tgt_vocab)
+                if corpus.references is None:  # (the importance's targets: kept only when there are no references)
+                    outputs[i] = _without_end(tokens, tgt_vocab)
                 for kind_map in sentence_maps(kinds, search.best(b), splits[i].words, tokens,
                                               None if host is None else host[b], width, loaded.layout.pads_left):
                     sums[kind_map.kind].add(kind_map.weights, kind_map.positions, kind_map.keys)
