@@ -19,6 +19,7 @@ import torch
 from torch import Tensor
 
 from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.compact import release_freed_memory
 from attnviz.core.decoder import TranslationModel
 from attnviz.core.decoding import BeamSearch, encode_batch, encode_sources
 from attnviz.core.heads.corpus import Corpus, plan_batches, shard, split_sources
@@ -145,6 +146,7 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
                 for kind_map in sentence_maps(kinds, search.best(b), splits[i].words, tokens,
                                               None if host is None else host[b], width, loaded.layout.pads_left):
                     sums[kind_map.kind].add(kind_map.weights, kind_map.positions, kind_map.keys)
+            release_freed_memory()  # (a batch's maps and caches go back to the system: the peak is one batch's)
             if progress is not None and not progress(done, total):
                 raise HeadsCancelled
         target: Target = "references" if corpus.references is not None else "model output"
@@ -184,6 +186,7 @@ def _importance(model: Any, gates: HeadGates, layout: HeadLayout, corpus: Corpus
         for begin in range(0, len(pairs_of_batch), PAIRS_PER_PASS):
             _add_gradients(model, gates, pairs_of_batch[begin: begin + PAIRS_PER_PASS], loaded, device, sums)
         pairs += len(pairs_of_batch)
+        release_freed_memory()
         done += 1
         if progress is not None and not progress(done, total):
             raise HeadsCancelled
