@@ -90,13 +90,14 @@ def heldout_pairs(count: int) -> list[str]:
 
 
 def spread_pairs(count: int) -> list[str]:
-    """``count`` distinct English sentences of at most ten words (as the held-out set's), spread over the corpus,
-    with their first translation: N and 10 N sentences of the same lengths, so that only their number differs."""
+    """``count`` distinct English sentences of at most ten words with a translation of at most twenty (as the
+    held-out set's), spread over the corpus: N and 10 N sentences of the same lengths, only their number differs."""
     lines = DATA.read_text(encoding="utf-8").splitlines()
     seen: dict[str, str] = {}
     for line in lines[:: max(1, len(lines) // (count * 2))]:
         english, _, french = line.partition("\t")
-        if english.strip() and french.strip() and len(english.split()) <= MEMORY_WORDS:
+        if english.strip() and french.strip() and len(english.split()) <= MEMORY_WORDS \
+                and len(french.split("\t")[0].split()) <= 2 * MEMORY_WORDS:
             seen.setdefault(english.strip(), french.split("\t")[0].strip())
         if len(seen) == count:
             break

@@ -32,7 +32,7 @@ from attnviz.core.text import SourceWords, preprocess, tokenize
 from attnviz.i18n import tr
 
 Progress = Callable[[int, int], bool]  # (done, total) -> False to cancel
-PAIRS_PER_PASS = 32  # pairs per forward/backward of the importance: the logits (pairs × T × V) stay small
+PASS_TOKENS = 384  # target positions per forward/backward of the importance (the logits: PASS_TOKENS × V floats)
 Target = Literal["references", "model output"]
 
 
@@ -183,14 +183,27 @@ def _importance(model: Any, gates: HeadGates, layout: HeadLayout, corpus: Corpus
         for i in batch:
             targets = [r.split() for r in corpus.references[i]] if corpus.references is not None else [outputs[i]]
             pairs_of_batch.extend((splits[i], target[:limit]) for target in targets)
-        for begin in range(0, len(pairs_of_batch), PAIRS_PER_PASS):
-            _add_gradients(model, gates, pairs_of_batch[begin: begin + PAIRS_PER_PASS], loaded, device, sums)
+        for chosen in passes(pairs_of_batch):
+            _add_gradients(model, gates, chosen, loaded, device, sums)
         pairs += len(pairs_of_batch)
         release_freed_memory()
         done += 1
         if progress is not None and not progress(done, total):
             raise HeadsCancelled
     return sums, pairs
+
+
+def passes(pairs: list[tuple[SourceWords, list[str]]]) -> list[list[tuple[SourceWords, list[str]]]]:
+    """A batch's pairs by target length, in passes of at most PASS_TOKENS target positions (pairs × the longest
+    target + 1): the logits (pairs × T × V) of a pass stay small whatever the sentences' lengths."""
+    ordered = sorted(pairs, key=lambda pair: len(pair[1]))
+    chunks: list[list[tuple[SourceWords, list[str]]]] = []
+    for pair in ordered:
+        if chunks and (len(chunks[-1]) + 1) * (len(pair[1]) + 1) <= PASS_TOKENS:
+            chunks[-1].append(pair)
+        else:
+            chunks.append([pair])
+    return chunks
 
 
 def _add_gradients(model: Any, gates: HeadGates, chosen: list[tuple[SourceWords, list[str]]], loaded: Any,
