@@ -32,6 +32,7 @@ from attnviz.core.text import SourceWords, preprocess, tokenize
 from attnviz.i18n import tr
 
 Progress = Callable[[int, int], bool]  # (done, total) -> False to cancel
+STATS_ROWS = 64  # rows decoded together with every map recorded (the peak memory is one such batch's)
 PASS_TOKENS = 384  # target positions per forward/backward of the importance (the logits: PASS_TOKENS × V floats)
 Target = Literal["references", "model output"]
 
@@ -127,7 +128,7 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
     model = cast(TranslationModel, loaded.model.to(device).eval())
     src_vocab, tgt_vocab = loaded.src_vocab, loaded.tgt_vocab
     splits, truncated = split_sources(corpus, src_vocab, loaded.config.max_src_len)
-    mine = shard(plan_batches([len(s.words) for s in splits], beam_size), reducer.rank, reducer.world)
+    mine = shard(plan_batches([len(s.words) for s in splits], beam_size, STATS_ROWS), reducer.rank, reducer.world)
     gates = HeadGates(model)
     layout = gates.layout
     try:

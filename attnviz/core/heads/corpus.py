@@ -94,10 +94,11 @@ def split_sources(corpus: Corpus, vocab: Vocab, max_len: int) -> tuple[list[Sour
     return splits, sum(split.truncated_from is not None for split in splits)
 
 
-def plan_batches(lengths: list[int], beam_size: int) -> list[list[int]]:
-    """Sentence indices in batches: sorted by length (ties in order), ``256 // beam_size`` a batch."""
+def plan_batches(lengths: list[int], beam_size: int, rows: int = ROWS_PER_BATCH) -> list[list[int]]:
+    """Sentence indices in batches: sorted by length (ties in order), ``rows // beam_size`` a batch (the default:
+    translate's batches)."""
     order = sorted(range(len(lengths)), key=lambda i: lengths[i])
-    size = max(1, ROWS_PER_BATCH // beam_size)
+    size = max(1, rows // beam_size)
     return [order[begin: begin + size] for begin in range(0, len(order), size)]
 
 
