@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "fra-eng" / "fra.txt"
 CHECKPOINT = ROOT / "models" / "transformer.safetensors"
+MEMORY_WORDS = 10  # the memory runs' longest sentence
 CAP_S = 1800  # a child that takes longer is stopped (the bench fails loudly, never hangs)
 
 
@@ -89,12 +90,14 @@ def heldout_pairs(count: int) -> list[str]:
 
 
 def spread_pairs(count: int) -> list[str]:
-    """``count`` distinct English sentences spread over the corpus, with their first translation."""
+    """``count`` distinct English sentences of at most ten words with a translation of at most twenty (as the
+    held-out set's), spread over the corpus: N and 10 N sentences of the same lengths, only their number differs."""
     lines = DATA.read_text(encoding="utf-8").splitlines()
     seen: dict[str, str] = {}
     for line in lines[:: max(1, len(lines) // (count * 2))]:
         english, _, french = line.partition("\t")
-        if english.strip() and french.strip():
+        if english.strip() and french.strip() and len(english.split()) <= MEMORY_WORDS \
+                and len(french.split("\t")[0].split()) <= 2 * MEMORY_WORDS:
             seen.setdefault(english.strip(), french.split("\t")[0].strip())
         if len(seen) == count:
             break
@@ -106,6 +109,7 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="the app's example sentences, 1 repeat, no memory table")
+    parser.add_argument("--memory-only", action="store_true", help="only the memory table")
     parser.add_argument("--worker", nargs=2, metavar=("DATA", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -121,6 +125,9 @@ def main() -> None:
         else:
             data.write_text("\n".join(heldout_pairs(args.sentences)) + "\n", encoding="utf-8")
             repeats = args.repeats
+        if args.memory_only:
+            memory_table(args.sentences, Path(folder))
+            return
         times: dict[int, list[float]] = {1: [], 2: []}
         peaks: dict[int, list[float]] = {1: [], 2: []}
         count = 0
@@ -139,14 +146,19 @@ def main() -> None:
         if args.quick:
             return
         print()
-        print("| processes | sentences | peak RSS per process (MB) |")
-        print("| --- | --- | --- |")
-        for size in (args.sentences, 10 * args.sentences):
-            corpus = Path(folder, f"memory{size}.tsv")
-            corpus.write_text("\n".join(spread_pairs(size)) + "\n", encoding="utf-8")
-            for processes in (1, 2):
-                _, peak, count = run(corpus, processes)
-                print(f"| {processes} | {count:,} | {' / '.join(f'{p:.0f}' for p in peak)} |", flush=True)
+        memory_table(args.sentences, Path(folder))
+
+
+def memory_table(sentences: int, folder: Path) -> None:
+    """Peak resident memory of each process for N and 10 N sentences, 1 and 2 processes."""
+    print("| processes | sentences | peak RSS per process (MB) |")
+    print("| --- | --- | --- |")
+    for size in (sentences, 10 * sentences):
+        corpus = folder / f"memory{size}.tsv"
+        corpus.write_text("\n".join(spread_pairs(size)) + "\n", encoding="utf-8")
+        for processes in (1, 2):
+            _, peak, count = run(corpus, processes)
+            print(f"| {processes} | {count:,} | {' / '.join(f'{p:.0f}' for p in peak)} |", flush=True)
 
 
 if __name__ == "__main__":

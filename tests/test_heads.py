@@ -263,3 +263,9 @@ def test_decode_masked_gives_the_windows_steps_with_those_heads_off(tiny_models:
     assert masked[-1].cross_weights.shape[-1] == 4  # (its maps are recorded as ever: the weights, not the context)
     session.encode("a b c d")
     assert session.run()[-1].output_tokens == plain.output_tokens  # (the mask is gone after the call)
+
+
+def test_batches_are_dealt_back_and_forth_so_each_process_gets_short_and_long_ones() -> None:
+    batches = [[k] for k in range(6)]
+    assert [shard(batches, rank, 2) for rank in (0, 1)] == [[[0], [3], [4]], [[1], [2], [5]]]
+    assert [shard(batches, rank, 3) for rank in (0, 1, 2)] == [[[0], [5]], [[1], [4]], [[2], [3]]]

@@ -19,6 +19,7 @@ import torch
 from torch import Tensor
 
 from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.compact import release_freed_memory
 from attnviz.core.decoder import TranslationModel
 from attnviz.core.decoding import BeamSearch, encode_batch, encode_sources
 from attnviz.core.heads.corpus import Corpus, plan_batches, shard, split_sources
@@ -31,6 +32,8 @@ from attnviz.core.text import SourceWords, preprocess, tokenize
 from attnviz.i18n import tr
 
 Progress = Callable[[int, int], bool]  # (done, total) -> False to cancel
+STATS_ROWS = 64  # rows decoded together with every map recorded (the peak memory is one such batch's)
+PASS_TOKENS = 384  # target positions per forward/backward of the importance (the logits: PASS_TOKENS × V floats)
 Target = Literal["references", "model output"]
 
 
@@ -125,7 +128,7 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
     model = cast(TranslationModel, loaded.model.to(device).eval())
     src_vocab, tgt_vocab = loaded.src_vocab, loaded.tgt_vocab
     splits, truncated = split_sources(corpus, src_vocab, loaded.config.max_src_len)
-    mine = shard(plan_batches([len(s.words) for s in splits], beam_size), reducer.rank, reducer.world)
+    mine = shard(plan_batches([len(s.words) for s in splits], beam_size, STATS_ROWS), reducer.rank, reducer.world)
     gates = HeadGates(model)
     layout = gates.layout
     try:
@@ -139,10 +142,12 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
             host = None if encoder is None else encoder.weights.float().cpu().numpy()
             for b, i in enumerate(batch):
                 tokens = decoded_outputs(search, b, tgt_vocab)
-                outputs[i] = _without_end(tokens, tgt_vocab)
+                if corpus.references is None:  # (the importance's targets: kept only when there are no references)
+                    outputs[i] = _without_end(tokens, tgt_vocab)
                 for kind_map in sentence_maps(kinds, search.best(b), splits[i].words, tokens,
                                               None if host is None else host[b], width, loaded.layout.pads_left):
                     sums[kind_map.kind].add(kind_map.weights, kind_map.positions, kind_map.keys)
+            release_freed_memory()  # (a batch's maps and caches go back to the system: the peak is one batch's)
             if progress is not None and not progress(done, total):
                 raise HeadsCancelled
         target: Target = "references" if corpus.references is not None else "model output"
@@ -175,30 +180,51 @@ def _importance(model: Any, gates: HeadGates, layout: HeadLayout, corpus: Corpus
     pairs = 0
     limit = int(loaded.config.max_tgt_len)
     for batch in mine:
-        chosen: list[tuple[SourceWords, list[str]]] = []
+        pairs_of_batch: list[tuple[SourceWords, list[str]]] = []
         for i in batch:
             targets = [r.split() for r in corpus.references[i]] if corpus.references is not None else [outputs[i]]
-            chosen.extend((splits[i], target[:limit]) for target in targets)
-        src, valid = encode_sources([c[0] for c in chosen], loaded.src_vocab)
-        tgt, _ = encode_batch([c[1] for c in chosen], loaded.tgt_vocab, add_bos=True, add_eos=True)
-        tgt_in, tgt_out = tgt[:, :-1].to(device), tgt[:, 1:].to(device)
-        values = gates.ones(len(chosen), device, requires_grad=True)
-        with torch.enable_grad():
-            logits = model(src.to(device), valid.to(device), tgt_in)  # (B, T, V)
-            losses = torch.nn.functional.cross_entropy(logits.float().transpose(1, 2), tgt_out,
-                                                       ignore_index=loaded.tgt_vocab.pad_id, reduction="none")
-            counted = (tgt_out != loaded.tgt_vocab.pad_id).sum(-1).clamp_min(1)
-            per_pair = losses.sum(-1) / counted  # (B,): each pair's mean token cross-entropy
-            kinds = list(values)
-            grads = torch.autograd.grad(per_pair.sum(), [values[k] for k in kinds])
-        for kind, grad in zip(kinds, grads, strict=True):
-            sums[kind] += cast(Tensor, grad).abs().sum(0).double().cpu().numpy()
-        pairs += len(chosen)
-        gates.values = {}
+            pairs_of_batch.extend((splits[i], target[:limit]) for target in targets)
+        for chosen in passes(pairs_of_batch):
+            _add_gradients(model, gates, chosen, loaded, device, sums)
+        pairs += len(pairs_of_batch)
+        release_freed_memory()
         done += 1
         if progress is not None and not progress(done, total):
             raise HeadsCancelled
     return sums, pairs
+
+
+def passes(pairs: list[tuple[SourceWords, list[str]]]) -> list[list[tuple[SourceWords, list[str]]]]:
+    """A batch's pairs by target length, in passes of at most PASS_TOKENS target positions (pairs × the longest
+    target + 1): the logits (pairs × T × V) of a pass stay small whatever the sentences' lengths."""
+    ordered = sorted(pairs, key=lambda pair: len(pair[1]))
+    chunks: list[list[tuple[SourceWords, list[str]]]] = []
+    for pair in ordered:
+        if chunks and (len(chunks[-1]) + 1) * (len(pair[1]) + 1) <= PASS_TOKENS:
+            chunks[-1].append(pair)
+        else:
+            chunks.append([pair])
+    return chunks
+
+
+def _add_gradients(model: Any, gates: HeadGates, chosen: list[tuple[SourceWords, list[str]]], loaded: Any,
+                   device: torch.device, sums: dict[AttentionKind, np.ndarray]) -> None:
+    """Add |∂L_p/∂ξ| of each pair p of ``chosen`` to ``sums`` (one forward and backward pass, one gate per pair)."""
+    src, valid = encode_sources([c[0] for c in chosen], loaded.src_vocab)
+    tgt, _ = encode_batch([c[1] for c in chosen], loaded.tgt_vocab, add_bos=True, add_eos=True)
+    tgt_in, tgt_out = tgt[:, :-1].to(device), tgt[:, 1:].to(device)
+    values = gates.ones(len(chosen), device, requires_grad=True)
+    with torch.enable_grad():
+        logits = model(src.to(device), valid.to(device), tgt_in)  # (B, T, V)
+        losses = torch.nn.functional.cross_entropy(logits.float().transpose(1, 2), tgt_out,
+                                                   ignore_index=loaded.tgt_vocab.pad_id, reduction="none")
+        counted = (tgt_out != loaded.tgt_vocab.pad_id).sum(-1).clamp_min(1)
+        per_pair = losses.sum(-1) / counted  # (B,): each pair's mean token cross-entropy
+        kinds = list(values)
+        grads = torch.autograd.grad(per_pair.sum(), [values[k] for k in kinds])
+    for kind, grad in zip(kinds, grads, strict=True):
+        sums[kind] += cast(Tensor, grad).abs().sum(0).double().cpu().numpy()
+    gates.values = {}
 
 
 def _reduced(layout: HeadLayout, sums: dict[AttentionKind, KindSums], importance: dict[AttentionKind, np.ndarray],

@@ -3,7 +3,7 @@
 A corpus file holds one source sentence a line, or ``source<TAB>reference`` lines; sentences are read and grouped
 as ``attnviz eval`` groups them (every reference of a source kept, sources in first-seen order). The batches are
 those of :func:`attnviz.core.decoding.translate` (sorted by length, 256 rows at a time), so one process decodes
-exactly what ``eval`` decodes; process r of N takes batches r, r + N, … (the same batches whatever N is, so N
+exactly what ``eval`` decodes; the batches are dealt to the N processes in turn (the same batches whatever N is, so N
 processes add up to one process's numbers).
 """
 
@@ -94,13 +94,18 @@ def split_sources(corpus: Corpus, vocab: Vocab, max_len: int) -> tuple[list[Sour
     return splits, sum(split.truncated_from is not None for split in splits)
 
 
-def plan_batches(lengths: list[int], beam_size: int) -> list[list[int]]:
-    """Sentence indices in batches: sorted by length (ties in order), ``256 // beam_size`` a batch."""
+def plan_batches(lengths: list[int], beam_size: int, rows: int = ROWS_PER_BATCH) -> list[list[int]]:
+    """Sentence indices in batches: sorted by length (ties in order), ``rows // beam_size`` a batch (the default:
+    translate's batches)."""
     order = sorted(range(len(lengths)), key=lambda i: lengths[i])
-    size = max(1, ROWS_PER_BATCH // beam_size)
+    size = max(1, rows // beam_size)
     return [order[begin: begin + size] for begin in range(0, len(order), size)]
 
 
 def shard(batches: list[list[int]], rank: int, world: int) -> list[list[int]]:
-    """The batches process ``rank`` of ``world`` takes: rank, rank + world, …"""
-    return batches[rank::world]
+    """The batches process ``rank`` of ``world`` takes, dealt back and forth (0 1 1 0 0 1 …: the batches grow
+    longer, so every process gets short and long ones alike)."""
+    def dealt_to(k: int) -> int:
+        turn, seat = divmod(k, world)
+        return seat if turn % 2 == 0 else world - 1 - seat
+    return [batch for k, batch in enumerate(batches) if dealt_to(k) == rank]

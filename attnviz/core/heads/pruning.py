@@ -16,6 +16,7 @@ from typing import Any, cast
 import numpy as np
 import torch
 
+from attnviz.core.compact import release_freed_memory
 from attnviz.core.decoder import TranslationModel
 from attnviz.core.heads.atlas import HeadAtlas, HeadsCancelled, Progress, decode_batch
 from attnviz.core.heads.corpus import Corpus, plan_batches, shard, split_sources
@@ -104,6 +105,7 @@ def pruning_curve(loaded: Any, corpus: Corpus, atlas: HeadAtlas, device: torch.d
                                                          else ids)
                     hypotheses.append(preprocess(loaded.tgt_vocab.text_of(tokens)))
                     references.append(list(corpus.references[i]))
+                release_freed_memory()
                 done += 1
                 if progress is not None and not progress(done, total):
                     raise HeadsCancelled
