@@ -31,6 +31,12 @@ def _seeded() -> None:
     torch.manual_seed(0)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _widgets_possible(qapp) -> None:
+    """A QApplication before any test: a command run in this process makes a QGuiApplication when none runs, and
+    the window tests after it (whatever order the tests run in) could then make no widget."""
+
+
 @pytest.fixture(scope="session")
 def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """One tiny model of each translation kind, trained once per test run on a reversal task.

@@ -4873,7 +4873,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的提示词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/pruning.py" line="80"/>
+        <location filename="../../attnviz/core/heads/pruning.py" line="81"/>
         <source>the pruning curve needs reference translations (source&lt;TAB&gt;reference lines)</source>
         <translation>剪枝曲线需要参考译文（“源句子&lt;TAB&gt;参考译文”行）</translation>
     </message>
@@ -7035,7 +7035,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/atlas.py" line="100"/>
+        <location filename="../../attnviz/core/heads/atlas.py" line="103"/>
         <source>{sources} sentences but {references} reference lists</source>
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
     </message>
