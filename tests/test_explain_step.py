@@ -148,3 +148,21 @@ def test_step_figures_scale_each_row_and_show_the_agreement(tiny_models: dict) -
     assert figure.row_labels[0] == "raw attention" and "“ex”" in figure.title
     tau = agreement_figure(explanation)
     np.testing.assert_allclose(tau.values, explanation.kendall)
+
+
+@pytest.mark.parametrize("family", ["transformer", "decoder-only"])
+def test_rollout_rows_are_the_apps_source_attribution(tiny_models: dict, family: str) -> None:
+    """The rollout row of a step is the last row of the window's Source attribution view, which the app builds
+    from its own cached step-by-step decoding."""
+    from attnviz.core.rollout import rollout
+    from attnviz.core.stepping import DecodeSession
+
+    loaded = load_checkpoint(tiny_models[family][0])
+    session = DecodeSession(loaded)
+    source = session.encode(" ".join(SOURCE))
+    for _ in range(3):
+        step = session.step()
+    traced = loaded.layout.traced(source, step, rollout(source.encoder_weights), None)  # the last layer
+    prefix = list(step.query_tokens[1:])  # the decoder inputs after <bos>: the step predicted from them
+    explanation = explain_step(loaded, SOURCE, prefix, methods=("rollout",))
+    np.testing.assert_allclose(explanation.row("rollout"), traced.values[-1], atol=1e-5)
