@@ -2077,6 +2077,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="29"/>
+        <source>flow</source>
+        <translation>注意力流</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/export_actions.py" line="82"/>
         <location filename="../../attnviz/gui/file_dialogs.py" line="32"/>
         <source>Folder</source>
@@ -2141,6 +2146,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
+        <source>grad × input</source>
+        <translation>梯度×输入</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/explain.py" line="18"/>
         <source>gradient × input</source>
         <translation>梯度 × 输入</translation>
@@ -2185,7 +2195,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="129"/>
         <source>head {n}</source>
         <translation>第 {n} 个头</translation>
     </message>
@@ -2212,7 +2222,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪去的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="127"/>
         <source>heads' mean</source>
         <translation>各头平均</translation>
     </message>
@@ -2263,6 +2273,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
+        <source>IG</source>
+        <translation>积分梯度</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/argparse_text.py" line="19"/>
         <source>ignored explicit argument %r</source>
         <translation>忽略了显式参数 %r</translation>
@@ -2309,12 +2324,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度的步数（默认 {steps}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="172"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="178"/>
         <source>Integrated gradients: the attributions sum to {total:.3f}, f(x) − f(baseline) = {difference:.3f} ({ratio:.1%}).</source>
         <translation>积分梯度：归因之和为 {total:.3f}，f(x) − f(基线) = {difference:.3f}（{ratio:.1%}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="50"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="54"/>
         <source>Integrated gradients: the steps of the path from the &lt;pad&gt; baseline to the sentence (more: closer to complete, slower)</source>
         <translation>积分梯度：从 &lt;pad&gt; 基线到句子的路径步数（越多越接近完备，但越慢）</translation>
     </message>
@@ -2371,7 +2386,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/explain.py" line="64"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="58"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="62"/>
         <source>Kendall τ</source>
         <translation>肯德尔 τ</translation>
     </message>
@@ -2525,7 +2540,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="40"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="44"/>
         <source>layer {n}</source>
         <translation>第 {n} 层</translation>
     </message>
@@ -2607,6 +2622,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/cli.py" line="927"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="31"/>
+        <source>leave out</source>
+        <translation>留一法</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="82"/>
@@ -3018,6 +3038,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>非参数汇聚的权重（测试 × 训练，高斯核，h = 1）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="29"/>
+        <source>norm</source>
+        <translation>范数</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/explain.py" line="18"/>
         <source>norm-based attention</source>
         <translation>基于范数的注意力</translation>
@@ -3101,6 +3126,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/export_actions.py" line="40"/>
         <source>NumPy array (*.npy)</source>
         <translation>NumPy 数组 (*.npy)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
+        <source>occlusion</source>
+        <translation>遮挡</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/explain.py" line="19"/>
@@ -3704,6 +3734,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>按评分 = log p / T&lt;sup&gt;{penalty:g}&lt;/sup&gt; 排序（长度归一化；T：其词元数）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="29"/>
+        <source>raw</source>
+        <translation>原始注意力</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/explain.py" line="17"/>
         <source>raw attention</source>
         <translation>原始注意力</translation>
@@ -3844,6 +3879,11 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/docks.py" line="125"/>
         <source>Rollout</source>
+        <translation>注意力展开</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="29"/>
+        <source>rollout</source>
         <translation>注意力展开</translation>
     </message>
     <message>
@@ -4295,7 +4335,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>source_valid_len 必须在 1 到 {count} 之间，实际为 {given}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="59"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="63"/>
         <source>Spearman ρ</source>
         <translation>斯皮尔曼 ρ</translation>
     </message>
@@ -4368,8 +4408,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码以查看当前查询的评分。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="61"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="95"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="65"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="99"/>
         <source>Step the decoder: each method says which source words the new word came from</source>
         <translation>单步解码：每种方法都会指出新词元来自哪些源词元</translation>
     </message>
@@ -4400,7 +4440,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="147"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="151"/>
         <source>step {n}</source>
         <translation>第 {n} 步</translation>
     </message>
@@ -4680,7 +4720,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的编码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="91"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="95"/>
         <source>The explanations cover attnviz's own models, not this one</source>
         <translation>这些解释方法只适用于 attnviz 自带的模型，不适用于这个模型</translation>
     </message>
@@ -4730,7 +4770,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头图谱只适用于 attnviz 自带的翻译模型：这个模型的头无法关闭</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="45"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="49"/>
         <source>The head of the raw and norm-based attention rows, or the heads' mean</source>
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
@@ -4755,7 +4795,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="42"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="46"/>
         <source>The layer of the raw and norm-based attention rows (rollout and flow run up to it)</source>
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
@@ -5028,7 +5068,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="53"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="57"/>
         <source>The word to explain: the one the step chose, or another of its candidates</source>
         <translation>要解释的词元：这一步选中的词元，或它的其他候选词元</translation>
     </message>
@@ -6258,7 +6298,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：{what}，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="49"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="53"/>
         <source>{n} IG steps</source>
         <translation>积分梯度 {n} 步</translation>
     </message>
@@ -7190,12 +7230,12 @@ Open the session with that checkpoint?</source>
         <translation>“{part}”（超出 0…{last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="138"/>
         <source>“{token}” (chosen)</source>
         <translation>“{token}”（选中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="169"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="175"/>
         <source>“{token}”: log p = {log_prob:.3f}.</source>
         <translation>“{token}”：log p = {log_prob:.3f}。</translation>
     </message>

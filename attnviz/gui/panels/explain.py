@@ -19,12 +19,16 @@ from attnviz.figures.spec import FigureSpec, empty_figure
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.numbered import set_numbered
 from attnviz.gui.wrap_row import WrapRow
-from attnviz.i18n import tr
+from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 
 if TYPE_CHECKING:
     from attnviz.core.explain import Explanation
 
+# each method's name in the dock's narrow rows (the figures' legends and exports name them in full)
+SHORT = {"attention": N_("raw"), "rollout": N_("rollout"), "flow": N_("flow"), "norm": N_("norm"),
+         "grad_x_input": N_("grad × input"), "ig": N_("IG"), "occlusion": N_("occlusion"),
+         "leave_one_out": N_("leave out")}
 EXPLAIN_DELAY_MS = 150  # the explanation follows the step once stepping pauses (integrated gradients: ~0.1 s)
 MEAN = -1  # the head box's "heads' mean"
 
@@ -146,8 +150,10 @@ class ExplainPanel(QtWidgets.QWidget):
         if step is not None and self.state.model is not None:
             rows = replace(rows, title=f"{self.state.model.name} · {tr('step {n}').format(n=step.index + 1)} · "
                                        f"{rows.title}")
-        self.rows.show_figure(rows)
-        self.agreement.show_figure(agreement_figure(explanation, spearman=self.rank_box.currentData() == "spearman"))
+        short = tuple(tr(SHORT[m]) if m in SHORT else m for m in explanation.methods)
+        self.rows.show_figure(replace(rows, row_labels=short))
+        agreement = agreement_figure(explanation, spearman=self.rank_box.currentData() == "spearman")
+        self.agreement.show_figure(replace(agreement, row_labels=short, col_labels=short))
         self.summary.setText(_summary(explanation))
 
     # -- handlers -------------------------------------------------------------------------------------
