@@ -120,7 +120,7 @@ PANELS: tuple[PanelEntry, ...] = (
                tab_with="scoring"),
     PanelEntry("computation", N_("Computation"), ComputationPanel, Area.LeftDockWidgetArea,
                needs(Capability.SENTENCE), tab_with="batch"),
-    PanelEntry("heads", N_("Heads"), HeadsPanel, Area.LeftDockWidgetArea, needs(Capability.DECODER),
+    PanelEntry("heads", N_("Head atlas"), HeadsPanel, Area.LeftDockWidgetArea, needs(Capability.DECODER),
                tab_with="computation", figure=named(HeadsPanel.figure, "head-atlas")),
     PanelEntry("rollout", N_("Rollout"), RolloutPanel, Area.RightDockWidgetArea,
                lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),

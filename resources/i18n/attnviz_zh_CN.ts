@@ -2183,6 +2183,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>头（heads.csv 中的行）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/docks.py" line="123"/>
+        <source>Head atlas</source>
+        <translation>头图谱</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/attention.py" line="186"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
@@ -2200,7 +2205,6 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="123"/>
         <location filename="../../attnviz/gui/panels/train.py" line="137"/>
         <source>Heads</source>
         <translation>头数</translation>
