@@ -108,12 +108,17 @@ def test_train_encoder_only_needs_the_mlm_task_and_writes_nothing_on_bad_options
     assert not out.exists()
 
 
-def test_the_window_shows_self_attention_and_step_fills_the_mask(window, checkpoint, errors, qtbot):
+def _reading(window, qtbot, checkpoint, text: str) -> None:
+    """The window with the tiny BERT open and ``text`` encoded (no step yet)."""
     window.load(checkpoint)
     qtbot.waitUntil(lambda: window.session.state.model is not None
                     and window.session.state.model.kind == "encoder-only", timeout=WAIT_MS)
-    window.set_sentence(RUN)
+    window.set_sentence(text)
     qtbot.waitUntil(lambda: window.session.state.source is not None, timeout=WAIT_MS)
+
+
+def test_the_window_shows_self_attention_and_step_fills_the_mask(window, checkpoint, errors, qtbot):
+    _reading(window, qtbot, checkpoint, RUN)
     attention = window.attention
     assert [attention.kind_box.itemText(i) for i in range(attention.kind_box.count())] == ["Self-attention"]
     assert not window.docks["beams"].isVisible() and not window.docks["batch"].isVisible()
@@ -216,11 +221,7 @@ def test_the_computation_view_recomputes_the_masks_row_of_the_sentence_the_step_
                                                                                   qtbot):
     """bertviz's neuron view: after a fill, the Computation dock follows the mask's row of the sentence as the step
     read it (a pair: segment ids too), and its weights equal the model's own row of that step."""
-    window.load(checkpoint)
-    qtbot.waitUntil(lambda: window.session.state.model is not None
-                    and window.session.state.model.kind == "encoder-only", timeout=WAIT_MS)
-    window.set_sentence("w3 w4 [MASK] w6 [SEP] w8 [MASK] w10")
-    qtbot.waitUntil(lambda: window.session.state.source is not None, timeout=WAIT_MS)
+    _reading(window, qtbot, checkpoint, "w3 w4 [MASK] w6 [SEP] w8 [MASK] w10")
     panel = raised(window, "computation")
     assert [panel.kind_box.itemText(i) for i in range(panel.kind_box.count())] == ["Self-attention"]
     window.session.step()
@@ -280,11 +281,7 @@ def _shipped_transformer():
 
 
 def test_the_explain_dock_explains_the_fill_from_the_sentence_the_step_read(window, checkpoint, errors, qtbot):
-    window.load(checkpoint)
-    qtbot.waitUntil(lambda: window.session.state.model is not None
-                    and window.session.state.model.kind == "encoder-only", timeout=WAIT_MS)
-    window.set_sentence(RUN)
-    qtbot.waitUntil(lambda: window.session.state.source is not None, timeout=WAIT_MS)
+    _reading(window, qtbot, checkpoint, RUN)
     window.session.step()
     panel = raised(window, "explain")
     panel.explain()
