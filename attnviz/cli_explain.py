@@ -114,14 +114,38 @@ def _masked_steps(loaded: Any, sentences: list[str]) -> Steps:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Explain --data with --checkpoint and write the files into --out. Under torchrun every process explains its
+    share and meets bad input alike: rank 0 says it, the others exit 2 quietly."""
+    from attnviz.cli import EXIT_USAGE, CliError
+
+    try:
+        return _run(args)
+    except CliError:
+        if os.environ.get("RANK", "0") not in ("", "0"):
+            return EXIT_USAGE
+        raise
+
+
+def my_share(sentences: list[str], rank: int, world: int) -> list[int]:
+    """The indices of the sentences process ``rank`` of ``world`` explains, in order: sorted by length, dealt
+    back and forth (as ``attnviz heads`` deals its batches), so every process gets short and long ones alike."""
+    from attnviz.core.heads.corpus import plan_batches, shard
+
+    return sorted(i for batch in shard(plan_batches([len(s.split()) for s in sentences], 1, 1), rank, world)
+                  for i in batch)
+
+
+def _run(args: argparse.Namespace) -> int:
     from attnviz.cli import CliError, _load, _set_threads
     from attnviz.core.explain import SINK_CLASSES
     from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv, sinks_csv
     from attnviz.core.explain.internals import explains
+    from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
     from attnviz.figures.explain import explain_figures
     from attnviz.render.figure_files import (
         ExportError,
         WouldReplace,
+        batch_targets_in_the_way,
         check_scale,
         parse_formats,
         render_batch,
@@ -144,15 +168,35 @@ def run(args: argparse.Namespace) -> int:
                           "the small BERT), not a {kind} model").format(checkpoint=args.checkpoint,
                                                                        kind=loaded.kind)) from None
     sentences = _sentences(args, loaded)
-    tally = CorpusTally()
-    steps = _masked_steps(loaded, sentences) if explains(loaded.model) == "mask" else \
-        _decoded_steps(loaded, sentences, device)
-    for number, sentence_steps in enumerate(steps, start=1):
-        for explain, kwargs in sentence_steps:
-            tally.add(explain(loaded, device=device, ig_steps=args.ig_steps, every_layer=True, **kwargs))
-        if number % 50 == 0 or number == len(sentences):
-            print(tr("explained {done} of {total} sentences ({tokens} tokens)").format(
-                done=number, total=len(sentences), tokens=tally.steps), file=sys.stderr, flush=True)
+    csv_names = ["agreement.csv", "layers.csv", "sinks.csv"]
+    if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, csv_names)):
+        raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
+                          "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
+    device = device_for_rank(device)
+    with reducer_from_environment(device) as reducer:
+        speaker = reducer.rank == 0
+        if speaker and launched_by_torchrun():
+            print(tr("attnviz explain: {world} processes, {sentences:,} sentences").format(
+                world=reducer.world, sentences=len(sentences)), file=sys.stderr, flush=True)
+        mine = my_share(sentences, reducer.rank, reducer.world)
+        share = [sentences[i] for i in mine]
+        steps = _masked_steps(loaded, share) if explains(loaded.model) == "mask" else \
+            _decoded_steps(loaded, share, device)
+        parts: list[tuple[int, CorpusTally]] = []  # (sentence index, its tally): put back in order below
+        for number, (index, sentence_steps) in enumerate(zip(mine, steps, strict=True), start=1):
+            part = CorpusTally()
+            for explain, kwargs in sentence_steps:
+                part.add(explain(loaded, device=device, ig_steps=args.ig_steps, every_layer=True, **kwargs))
+            parts.append((index, part))
+            if speaker and (number % 50 == 0 or number == len(mine)):
+                print(tr("explained {done} of {total} sentences ({tokens} tokens)").format(
+                    done=number, total=len(mine), tokens=sum(p.steps for _, p in parts)), file=sys.stderr,
+                    flush=True)
+        tally = CorpusTally()  # every process's parts, in the corpus's order: one process's tally, list for list
+        for _, part in sorted((pair for gathered in reducer.gather(parts) for pair in gathered), key=lambda p: p[0]):
+            tally.extend(part)
+        if not speaker:
+            return 0
     if not tally.steps:
         raise CliError(tr("{path}: nothing was decoded to explain").format(path=args.data))
     files = {"agreement.csv": agreement_csv(tally).encode(), "layers.csv": layers_csv(tally).encode(),
@@ -162,7 +206,8 @@ def run(args: argparse.Namespace) -> int:
 
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
     sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(sentences),
-               "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout)}
+               "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout),
+               "processes": reducer.world}
     try:
         files.update(render_batch(explain_figures(tally), formats, args.scale, sidecar))
         written = write_files_into(args.out, files, overwrite=args.force)

@@ -34,3 +34,22 @@ def test_means_quartiles_and_steps_without_an_order() -> None:
     assert "attention,occlusion,2,0.0000,2" in layers_csv(tally)
     sinks = sinks_csv(tally, SINK_CLASSES).splitlines()
     assert "cross,1,<eos>,,,0" in sinks and "cross,2,punctuation,0.4000,0.1000,3" in sinks
+
+
+def test_tallies_of_parts_extended_in_order_are_the_tally_of_the_whole() -> None:
+    steps = [_explanation([0.1, 0.2, 0.7], [1.0, 2.0, 3.0], [[0.1, 0.2, 0.7], [0.7, 0.2, 0.1]]),
+             _explanation([0.5, 0.3, 0.2], [1.0, 1.0, 1.0], [[0.1, 0.2, 0.7], [0.1, 0.2, 0.7]]),  # no order
+             _explanation([0.7, 0.2, 0.1], [1.0, 3.0, 2.0], [[0.2, 0.1, 0.7], [0.1, 0.7, 0.2]])]
+    whole, parts = CorpusTally(), [CorpusTally(), CorpusTally(), CorpusTally()]
+    for step in steps:
+        whole.add(step)
+    parts[1].add(steps[0])  # parts[0]: a sentence with nothing decoded
+    parts[2].add(steps[1])
+    parts[2].add(steps[2])
+    joined = CorpusTally()
+    for part in parts:
+        joined.extend(part)
+    assert joined.steps == 3 and joined.methods == whole.methods
+    assert agreement_csv(joined) == agreement_csv(whole) and layers_csv(joined) == layers_csv(whole)
+    assert sinks_csv(joined, SINK_CLASSES) == sinks_csv(whole, SINK_CLASSES)
+    assert joined.taus == whole.taus and list(joined.layer_rhos) == list(whole.layer_rhos)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -67,6 +68,17 @@ class CorpusTally:
         for kind, shares in explanation.sinks.items():
             self.sinks[kind].append(shares)
 
+    def extend(self, other: CorpusTally) -> None:
+        """Add ``other``'s steps after this tally's, as if they had been added here one by one: a corpus cut in
+        parts (a torchrun job's processes) and tallied part by part, extended in the corpus's order, gives the
+        tally of the whole, list for list, so its means and quartiles are the same numbers."""
+        self.steps += other.steps
+        self.methods = self.methods or list(other.methods)
+        _extend(self.taus, other.taus)
+        _extend(self.rhos, other.rhos)
+        _extend(self.layer_rhos, other.layer_rhos)
+        _extend(self.sinks, other.sinks)
+
     def _keep(self, first: str, second: str, tau: float, rho: float) -> None:
         if math.isfinite(tau):
             self.taus[first, second].append(float(tau))
@@ -111,6 +123,13 @@ class CorpusTally:
             means = np.where(counts > 0, np.where(finite, stack, 0.0).sum(axis=0) / np.maximum(counts, 1), np.nan)
             out[kind] = (means, present)
         return out
+
+def _extend(mine: dict[Any, list[Any]], theirs: dict[Any, list[Any]]) -> None:
+    """Each of ``theirs``' lists after ``mine``'s of the same key (a new key last, as :meth:`CorpusTally.add`
+    would have put it)."""
+    for key, values in theirs.items():
+        mine.setdefault(key, []).extend(values)
+
 
 def _number(value: float) -> str:
     return "" if not np.isfinite(value) else f"{value + 0.0:.4f}".replace("-0.0000", "0.0000")

@@ -1,8 +1,9 @@
 """Adding sums across processes: one process alone, or every process of a ``torchrun`` job.
 
 Under ``torchrun`` (its environment: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT) :func:`reducer_from_environment`
-joins the job's process group (gloo on the CPU, NCCL on CUDA) and every :meth:`Reducer.sum` is an all-reduce;
-alone, a sum is the array itself. Integer sums (BLEU counts) stay integers, so they add exactly.
+joins the job's process group (gloo on the CPU, NCCL on CUDA) and every :meth:`Reducer.sum` is an all-reduce
+(:meth:`Reducer.gather`: every process's picklable object, in rank order); alone, a sum is the array itself.
+Integer sums (BLEU counts) stay integers, so they add exactly.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import contextlib
 import datetime
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import torch
@@ -27,6 +29,10 @@ class Reducer:
     def sum(self, array: np.ndarray) -> np.ndarray:
         """The element-wise sum of ``array`` over every process (float64 or int64)."""
         return np.array(array, copy=True)
+
+    def gather(self, value: Any) -> list[Any]:
+        """Every process's ``value`` (picklable), in rank order, on every process: alone, ``[value]``."""
+        return [value]
 
     def agree(self) -> None:
         """Wait until every process is here (nothing to wait for alone)."""
@@ -49,6 +55,13 @@ class TorchReducer(Reducer):
         tensor = torch.as_tensor(values, dtype=dtype).to(self.device)
         dist.all_reduce(tensor, op=dist.ReduceOp.SUM)
         return tensor.cpu().numpy().astype(np.int64 if dtype == torch.int64 else np.float64)
+
+    def gather(self, value: Any) -> list[Any]:
+        import torch.distributed as dist
+
+        out: list[Any] = [None] * self.world
+        dist.all_gather_object(out, value)  # (on NCCL through the GPU set by reducer_from_environment)
+        return out
 
     def agree(self) -> None:
         self.sum(np.zeros(1))

@@ -1,0 +1,80 @@
+"""``torchrun --nproc-per-node 2 -m attnviz explain`` writes the files one process writes, byte for byte: each
+process explains its share of the sentences and rank 0 puts every tally back in the corpus's order. Two real
+processes on the CPU (gloo), each capped: a hang fails the test, loudly."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from attnviz.cli_explain import my_share
+from tests.helpers import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+CAP_S = 300  # a child that takes longer is called hung (the work takes seconds)
+CSVS = ("agreement.csv", "layers.csv", "sinks.csv")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _torchrun(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "QT_QPA_PLATFORM": "offscreen",
+           "ATTNVIZ_HEADS_TIMEOUT": "120"}
+    command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
+               "--master-port", str(_free_port()), "-m", "attnviz", "explain", *args]
+    try:
+        return subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=CAP_S, check=False)
+    except subprocess.TimeoutExpired as expired:
+        pytest.fail(f"torchrun did not finish in {CAP_S} s: {expired.stderr!r}")
+
+
+def test_shares_cover_the_corpus_once_with_a_similar_mix() -> None:
+    sentences = [" ".join(["w"] * n) for n in (1, 9, 2, 8, 3, 7, 4, 6, 5, 10, 5)]
+    shares = [my_share(sentences, rank, 2) for rank in range(2)]
+    assert sorted(shares[0] + shares[1]) == list(range(len(sentences)))
+    assert all(share == sorted(share) for share in shares)  # each in the corpus's order
+    words = [sum(len(sentences[i].split()) for i in share) for share in shares]
+    assert abs(words[0] - words[1]) <= 10  # not all the long ones on one side (dealt 0 1 1 0 …)
+    assert my_share(sentences, 0, 1) == list(range(len(sentences)))
+
+
+def test_two_processes_write_the_files_of_one(capsys, tiny_models, tmp_path) -> None:
+    lines = Path(tiny_models["data"]).read_text(encoding="utf-8").splitlines()[:7]
+    data = tmp_path / "corpus.tsv"
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    common = ["--checkpoint", str(tiny_models["transformer"][0]), "--data", str(data), "--ig-steps", "4",
+              "--format", "csv"]
+    code, _, stderr = run_cli(capsys, "explain", *common, "--out", str(tmp_path / "one"))
+    assert code == 0, stderr
+    done = _torchrun(*common, "--out", str(tmp_path / "two"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "2 processes, 7 sentences" in done.stderr
+    assert done.stdout.count("wrote") == 1  # rank 0 alone reports (and writes)
+    for name in CSVS:
+        one, two = (tmp_path / "one" / name).read_text(), (tmp_path / "two" / name).read_text()
+        assert one.count("\n") > 2 and two == one, name
+    figures = sorted(p.name for p in (tmp_path / "one").iterdir())
+    assert sorted(p.name for p in (tmp_path / "two").iterdir()) == figures
+    for name in figures:  # the figures' numbers too; the sidecar alone says how many processes there were
+        if name != "attnviz-export.json":
+            assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "one" / name).read_bytes(), name
+
+
+def test_bad_input_under_torchrun_is_one_line_and_nothing_written(tiny_models, tmp_path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"\n \n")
+    done = _torchrun("--checkpoint", str(tiny_models["transformer"][0]), "--data", str(empty), "--out",
+                     str(tmp_path / "out"))
+    assert done.returncode != 0
+    said = [line for line in done.stderr.splitlines() if line.startswith("attnviz: error:")]
+    assert len(said) == 1 and "no sentences to explain" in said[0]
+    assert not (tmp_path / "out").exists()
