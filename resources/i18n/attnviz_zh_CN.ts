@@ -286,7 +286,7 @@
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="134"/>
+        <location filename="../../attnviz/cli_explain.py" line="158"/>
         <source>--ig-steps must be at least 1, got {steps}</source>
         <translation>--ig-steps 至少为 1，实际为 {steps}</translation>
     </message>
@@ -306,7 +306,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="132"/>
+        <location filename="../../attnviz/cli_explain.py" line="156"/>
         <location filename="../../attnviz/cli_heads.py" line="72"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
@@ -813,6 +813,11 @@
         <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="179"/>
+        <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
+        <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="398"/>
@@ -1918,12 +1923,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>只解释前 N 个句子（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="154"/>
+        <location filename="../../attnviz/cli_explain.py" line="192"/>
         <source>explained {done} of {total} sentences ({tokens} tokens)</source>
         <translation>已解释 {total} 个句子中的 {done} 个（{tokens} 个词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="173"/>
+        <location filename="../../attnviz/cli_explain.py" line="218"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
@@ -5878,7 +5883,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：attnviz heads 读取 attnviz 自己的翻译模型（Hugging Face 模型的头尚不能门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="143"/>
+        <location filename="../../attnviz/cli_explain.py" line="167"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
@@ -5914,6 +5919,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="744"/>
+        <location filename="../../attnviz/cli_explain.py" line="173"/>
         <location filename="../../attnviz/cli_heads.py" line="123"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
@@ -5946,7 +5952,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="474"/>
         <location filename="../../attnviz/cli.py" line="692"/>
-        <location filename="../../attnviz/cli_explain.py" line="170"/>
+        <location filename="../../attnviz/cli_explain.py" line="215"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -6892,7 +6898,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="157"/>
+        <location filename="../../attnviz/cli_explain.py" line="201"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
