@@ -123,3 +123,34 @@ def open_window(qtbot, tmp_path, checkpoint, size: tuple[int, int]):
     window.show()
     window.load(checkpoint)
     return window
+
+
+TORCHRUN_CAP_S = 300  # a torchrun job that takes longer is called hung (the tests' work takes seconds)
+
+
+def free_port() -> int:
+    """A TCP port free on this machine now (a torchrun job's rendezvous)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def torchrun(command: str, *args: str):
+    """``attnviz COMMAND ARGS`` as a 2-process torchrun job on this machine (gloo, one thread each); the finished
+    process (a test failure, not a hang, past TORCHRUN_CAP_S)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root), "OMP_NUM_THREADS": "1", "QT_QPA_PLATFORM": "offscreen",
+           "ATTNVIZ_HEADS_TIMEOUT": "120"}
+    launch = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
+              "--master-port", str(free_port()), "-m", "attnviz", command, *args]
+    try:
+        return subprocess.run(launch, env=env, cwd=root, capture_output=True, text=True, timeout=TORCHRUN_CAP_S,
+                              check=False)
+    except subprocess.TimeoutExpired as expired:
+        pytest.fail(f"torchrun did not finish in {TORCHRUN_CAP_S} s: {expired.stderr!r}")

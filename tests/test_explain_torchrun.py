@@ -4,37 +4,19 @@ processes on the CPU (gloo), each capped: a hang fails the test, loudly."""
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
-import sys
 from pathlib import Path
 
-import pytest
-
 from attnviz.cli_explain import my_share
-from tests.helpers import run_cli
+from tests.helpers import run_cli, torchrun
 
 ROOT = Path(__file__).resolve().parent.parent
 CAP_S = 300  # a child that takes longer is called hung (the work takes seconds)
 CSVS = ("agreement.csv", "layers.csv", "sinks.csv")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _torchrun(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "QT_QPA_PLATFORM": "offscreen",
-           "ATTNVIZ_HEADS_TIMEOUT": "120"}
-    command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
-               "--master-port", str(_free_port()), "-m", "attnviz", "explain", *args]
-    try:
-        return subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=CAP_S, check=False)
-    except subprocess.TimeoutExpired as expired:
-        pytest.fail(f"torchrun did not finish in {CAP_S} s: {expired.stderr!r}")
+    return torchrun("explain", *args)
 
 
 def test_shares_cover_the_corpus_once_with_a_similar_mix() -> None:

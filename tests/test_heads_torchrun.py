@@ -5,34 +5,20 @@ from __future__ import annotations
 
 import csv
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_cli
+from tests.helpers import free_port, run_cli, torchrun
 
 ROOT = Path(__file__).resolve().parent.parent
 CAP_S = 300  # a child that takes longer is called hung (the work takes seconds)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _torchrun(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "QT_QPA_PLATFORM": "offscreen",
-           "ATTNVIZ_HEADS_TIMEOUT": "120"}
-    command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
-               "--master-port", str(_free_port()), "-m", "attnviz", "heads", *args]
-    try:
-        return subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=CAP_S, check=False)
-    except subprocess.TimeoutExpired as expired:
-        pytest.fail(f"torchrun did not finish in {CAP_S} s: {expired.stderr!r}")
+    return torchrun("heads", *args)
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -80,7 +66,7 @@ def test_a_process_that_dies_ends_the_job_without_a_hang_and_without_files(tiny_
     out = tmp_path / "out"
     job = subprocess.Popen(
         [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
-         "--master-port", str(_free_port()), "-m", "attnviz", "heads", "--checkpoint",
+         "--master-port", str(free_port()), "-m", "attnviz", "heads", "--checkpoint",
          str(tiny_models["transformer"][0]), "--data", str(tiny_models["data"]), "--out", str(out), "--seeds", "20",
          "--format", "png"], env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True)
     watchdog = threading.Timer(CAP_S, job.kill)  # (reading its stderr must not wait forever either)
