@@ -10,8 +10,6 @@ from pathlib import Path
 from attnviz.cli_explain import my_share
 from tests.helpers import run_cli, torchrun
 
-ROOT = Path(__file__).resolve().parent.parent
-CAP_S = 300  # a child that takes longer is called hung (the work takes seconds)
 CSVS = ("agreement.csv", "layers.csv", "sinks.csv")
 
 
