@@ -137,6 +137,7 @@ def my_share(sentences: list[str], rank: int, world: int) -> list[int]:
 
 def _run(args: argparse.Namespace) -> int:
     from attnviz.cli import CliError, _load, _set_threads
+    from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.explain import SINK_CLASSES
     from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv, sinks_csv
     from attnviz.core.explain.internals import explains
@@ -172,7 +173,10 @@ def _run(args: argparse.Namespace) -> int:
     if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, csv_names)):
         raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
                           "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
-    device = device_for_rank(device)
+    try:
+        device = device_for_rank(device)
+    except DeviceUnavailableError as error:
+        raise CliError(str(error)) from None
     with reducer_from_environment(device) as reducer:
         speaker = reducer.rank == 0
         if speaker and launched_by_torchrun():

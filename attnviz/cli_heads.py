@@ -87,6 +87,7 @@ def run_heads(args: argparse.Namespace) -> int:
 
 def _run_heads(args: argparse.Namespace) -> int:
     from attnviz.cli import CliError, _load, _set_threads, _write_batch, shown, warn
+    from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.heads import CorpusError, GatesUnavailable, compute_atlas, pruning_curve, read_corpus
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
     from attnviz.render.figure_files import ExportError, batch_targets_in_the_way, parse_formats
@@ -108,7 +109,10 @@ def _run_heads(args: argparse.Namespace) -> int:
     if loaded.model_kind.hugging_face:
         raise CliError(tr("{checkpoint}: attnviz heads reads attnviz's own translation models (a Hugging Face "
                           "model's heads are not gated yet)").format(checkpoint=args.checkpoint))
-    device = device_for_rank(device)
+    try:
+        device = device_for_rank(device)
+    except DeviceUnavailableError as error:
+        raise CliError(str(error)) from None
     pruning = corpus.references is not None and not args.no_pruning
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6 import QtGui

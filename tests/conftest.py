@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -32,9 +33,12 @@ def _seeded() -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _widgets_possible(qapp) -> None:
+def _widgets_possible(request: pytest.FixtureRequest) -> None:
     """A QApplication before any test: a command run in this process makes a QGuiApplication when none runs, and
-    the window tests after it (whatever order the tests run in) could then make no widget."""
+    the window tests after it (whatever order the tests run in) could then make no widget. (Without pytest-qt,
+    as on a GPU machine that runs only the core's tests on CUDA, there is no window to make.)"""
+    if importlib.util.find_spec("pytestqt") is not None:
+        request.getfixturevalue("qapp")
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 
 from tests.helpers import free_port, run_cli, torchrun
 
@@ -89,3 +90,20 @@ def test_a_process_that_dies_ends_the_job_without_a_hang_and_without_files(tiny_
     assert job.returncode != 0
     assert "attnviz: terminated; no output was left half-written" in rest or "attnviz: error:" in rest, rest[-2000:]
     assert not out.exists()
+
+
+def test_more_processes_than_gpus_is_one_sentence_before_anyone_waits(monkeypatch):
+    """torchrun --nproc-per-node 2 on a one-GPU machine: NCCL refuses two processes on one GPU, so the process
+    without a GPU of its own says why (seen on an H100 machine: rank 1 asked for cuda:1)."""
+    from attnviz.core.device import DeviceUnavailableError
+    from attnviz.core.heads.distributed import device_for_rank
+
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    monkeypatch.setenv("LOCAL_WORLD_SIZE", "2")
+    monkeypatch.setenv("LOCAL_RANK", "0")
+    assert device_for_rank(torch.device("cuda")) == torch.device("cuda", 0)
+    assert device_for_rank(torch.device("cpu")) == torch.device("cpu")
+    monkeypatch.setenv("LOCAL_RANK", "1")
+    with pytest.raises(DeviceUnavailableError, match=r"started 2 processes on this machine, which has 1 GPU\(s\)"):
+        device_for_rank(torch.device("cuda"))

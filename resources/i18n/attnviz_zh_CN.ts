@@ -286,7 +286,7 @@
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="158"/>
+        <location filename="../../attnviz/cli_explain.py" line="159"/>
         <source>--ig-steps must be at least 1, got {steps}</source>
         <translation>--ig-steps 至少为 1，实际为 {steps}</translation>
     </message>
@@ -306,7 +306,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="156"/>
+        <location filename="../../attnviz/cli_explain.py" line="157"/>
         <location filename="../../attnviz/cli_heads.py" line="72"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
@@ -322,7 +322,7 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="194"/>
+        <location filename="../../attnviz/cli_heads.py" line="198"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
@@ -442,7 +442,7 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="158"/>
+        <location filename="../../attnviz/cli_heads.py" line="162"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -815,7 +815,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="179"/>
+        <location filename="../../attnviz/cli_explain.py" line="183"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -825,12 +825,12 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="176"/>
+        <location filename="../../attnviz/cli_heads.py" line="180"/>
         <source>attnviz heads: {what} {percent} %</source>
         <translation>attnviz heads：{what} {percent} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="127"/>
+        <location filename="../../attnviz/cli_heads.py" line="131"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1923,12 +1923,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>只解释前 N 个句子（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="192"/>
+        <location filename="../../attnviz/cli_explain.py" line="196"/>
         <source>explained {done} of {total} sentences ({tokens} tokens)</source>
         <translation>已解释 {total} 个句子中的 {done} 个（{tokens} 个词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="218"/>
+        <location filename="../../attnviz/cli_explain.py" line="222"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
@@ -2995,7 +2995,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="143"/>
+        <location filename="../../attnviz/cli_heads.py" line="147"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3609,7 +3609,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="132"/>
+        <location filename="../../attnviz/cli_heads.py" line="136"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -4375,7 +4375,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="130"/>
+        <location filename="../../attnviz/cli_heads.py" line="134"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
@@ -5266,6 +5266,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/heads/distributed.py" line="110"/>
+        <source>torchrun started {processes} processes on this machine, which has {gpus} GPU(s): start one process per GPU (--nproc-per-node {gpus}), or run on the CPU (--device cpu)</source>
+        <translation>torchrun 在这台机器上启动了 {processes} 个进程，但它只有 {gpus} 块 GPU：每块 GPU 启动一个进程（--nproc-per-node {gpus}），或在 CPU 上运行（--device cpu）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/beams.py" line="113"/>
         <source>Total attention each source token has received so far (last layer, heads averaged): about 1 where a word was translated once, near 0 for a dropped word, well above 1 for a repeated one</source>
         <translation>每个源词元到目前为止获得的注意力总和（最后一层，各头取平均）：译过一次的词约为 1，漏译的词接近 0，重复的词远大于 1</translation>
@@ -5777,7 +5782,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="162"/>
+        <location filename="../../attnviz/cli_heads.py" line="166"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -5868,7 +5873,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="298"/>
-        <location filename="../../attnviz/cli_heads.py" line="106"/>
+        <location filename="../../attnviz/cli_heads.py" line="107"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
@@ -5878,12 +5883,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="109"/>
+        <location filename="../../attnviz/cli_heads.py" line="110"/>
         <source>{checkpoint}: attnviz heads reads attnviz's own translation models (a Hugging Face model's heads are not gated yet)</source>
         <translation>{checkpoint}：attnviz heads 读取 attnviz 自己的翻译模型（Hugging Face 模型的头尚不能门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="167"/>
+        <location filename="../../attnviz/cli_explain.py" line="168"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
@@ -5894,7 +5899,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="140"/>
+        <location filename="../../attnviz/cli_heads.py" line="144"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -5919,8 +5924,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="744"/>
-        <location filename="../../attnviz/cli_explain.py" line="173"/>
-        <location filename="../../attnviz/cli_heads.py" line="123"/>
+        <location filename="../../attnviz/cli_explain.py" line="174"/>
+        <location filename="../../attnviz/cli_heads.py" line="127"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -5952,7 +5957,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="474"/>
         <location filename="../../attnviz/cli.py" line="692"/>
-        <location filename="../../attnviz/cli_explain.py" line="215"/>
+        <location filename="../../attnviz/cli_explain.py" line="219"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -6898,7 +6903,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="201"/>
+        <location filename="../../attnviz/cli_explain.py" line="205"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>

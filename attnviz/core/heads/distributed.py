@@ -102,5 +102,14 @@ def reducer_from_environment(device: torch.device) -> Iterator[Reducer]:
 def device_for_rank(device: torch.device) -> torch.device:
     """Under torchrun on CUDA, each process takes the GPU of its LOCAL_RANK; elsewhere ``device`` itself."""
     if device.type == "cuda" and launched_by_torchrun() and device.index is None:
-        return torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
+        local_rank, gpus = int(os.environ.get("LOCAL_RANK", "0")), torch.cuda.device_count()
+        if local_rank >= gpus:  # (NCCL refuses two processes on one GPU: say so before anyone waits for them)
+            from attnviz.core.device import DeviceUnavailableError
+            from attnviz.i18n import tr
+
+            raise DeviceUnavailableError(tr(
+                "torchrun started {processes} processes on this machine, which has {gpus} GPU(s): start one process "
+                "per GPU (--nproc-per-node {gpus}), or run on the CPU (--device cpu)").format(
+                processes=os.environ.get("LOCAL_WORLD_SIZE", local_rank + 1), gpus=gpus))
+        return torch.device("cuda", local_rank)
     return device
