@@ -69,6 +69,33 @@ def test_each_step_fills_the_first_open_mask_from_the_sentence_as_it_stands(chec
     assert len(filling.steps) == 1 and filling.steps[0].topk_tokens == first.topk_tokens and not filling.finished
 
 
+def test_a_step_encoded_ahead_is_the_step_itself_and_the_model_reads_each_sentence_once(checkpoint):
+    """The app encodes the next step while the user looks (prefetch); encode's own pass is the first step's."""
+    def steps(prefetching: bool) -> tuple[list, list]:
+        filling = FillMaskSession(load_checkpoint(checkpoint))
+        read, predict = [], filling.reader.predict
+        filling.reader.predict = lambda ids, segments, position: (read.append((ids, position)),  # type: ignore
+                                                                  predict(ids, segments, position))[1]
+        filling.encode("w3 w4 [MASK] w6 [MASK] w8")
+        made = [filling.step()]
+        if prefetching:
+            filling.prefetch()
+            filling.prefetch()  # (twice: still one encoding)
+        made.append(filling.step(force="w1"))
+        filling.prefetch()  # nothing left to fill: nothing to encode
+        return made, read
+
+    plain, plain_reads = steps(False)
+    ahead, ahead_reads = steps(True)
+    assert plain_reads == ahead_reads and len(ahead_reads) == 2  # the encode's pass served the first step
+    for a, b in zip(plain, ahead, strict=True):
+        assert (a.topk_tokens, a.output_tokens, a.query_tokens, a.focus, a.forced) == \
+            (b.topk_tokens, b.output_tokens, b.query_tokens, b.focus, b.forced)
+        np.testing.assert_array_equal(a.self_weights, b.self_weights)
+        np.testing.assert_array_equal(a.topk_probs, b.topk_probs)
+        assert b.seconds > 0
+
+
 def test_a_step_the_model_cannot_take_says_why_in_one_sentence(checkpoint):
     filling = FillMaskSession(load_checkpoint(checkpoint))
     filling.encode("w1 w2 w3")

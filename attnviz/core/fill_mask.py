@@ -131,6 +131,9 @@ class FillMaskSession(Replaying):
         self.forced_tokens: list[str | None] = []
         self._read: ReadSentence | None = None
         self._ids: list[int] = []
+        # The next step's encoding, made ahead (by encode, whose own pass is the first step's, or by prefetch):
+        # the ids and mask position it read, the prediction, and the seconds it took.
+        self._ahead: tuple[tuple[int, ...], int, Prediction, float] | None = None
 
     @staticmethod
     def reader_for(loaded: LoadedModel, device: torch.device) -> MaskedLanguageModel:
@@ -159,7 +162,9 @@ class FillMaskSession(Replaying):
         self._read, self._ids = read, list(read.ids)
         self.steps, self.forced_tokens = [], []
         first = self._open_masks()
+        started = time.perf_counter()
         encoded = self.reader.predict(read.ids, read.segments, first[0] if first else 0)
+        self._ahead = (tuple(read.ids), first[0], encoded, time.perf_counter() - started) if first else None
         self.source = EncodedSource(text, read.tokens, read.unknown, None, encoded.weights, encoded.scores,
                                     np.ones(len(read.tokens), dtype=bool), layout=self.loaded.layout, ids=read.ids,
                                     segments=np.array(read.segments))
@@ -177,7 +182,7 @@ class FillMaskSession(Replaying):
         position = masks[0]
         forced_id = None if force is None else self.reader.word_id(force)
         query_tokens, query_ids = self._current_tokens(), tuple(self._ids)
-        predicted = self.reader.predict(tuple(self._ids), self._read.segments, position)
+        predicted, ahead_seconds = self._predicted(query_ids, position)
         probs = self.reader.proposable(predicted.probs)
         top = np.argpartition(-probs, min(self.top_k, probs.size - 1))[: self.top_k]  # (not a sort of the vocabulary)
         best = top[np.argsort(-probs[top], kind="stable")]
@@ -193,14 +198,34 @@ class FillMaskSession(Replaying):
             cross_weights=np.zeros((layers, heads, 0, size), np.float32),
             cross_scores=np.zeros((layers, heads, 0, size), np.float32),
             self_weights=predicted.weights, self_scores=predicted.scores,
-            causal_mask=np.ones((size, size), bool), beams=(), seconds=time.perf_counter() - started,
+            causal_mask=np.ones((size, size), bool), beams=(), seconds=ahead_seconds + time.perf_counter() - started,
             forced=forced_id is not None, focus=position, query_ids=query_ids)
         self.steps.append(step)
         self.forced_tokens.append(force)
         return step
 
+    def _predicted(self, ids: tuple[int, ...], position: int) -> tuple[Prediction, float]:
+        """The encoding of ``ids`` with the mask at ``position`` predicted, and the seconds it took when it was made
+        ahead (0 when it is made now: the caller's clock counts it)."""
+        assert self._read is not None
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and ahead[0] == ids and ahead[1] == position:
+            return ahead[2], ahead[3]
+        return self.reader.predict(ids, self._read.segments, position), 0.0
+
     def prefetch(self) -> None:
-        """Nothing to do ahead: a step is one encoding."""
+        """Encode the sentence as the next step will read it (its masks filled so far), ahead of time (the app
+        does it while the user looks at the last step), so that :meth:`step` returns at once. The step is the same
+        whichever word the user then chooses: the choice only fills the mask after the encoding."""
+        masks = self._open_masks() if self._read is not None else []
+        if self._read is None or not masks:
+            return
+        ids = tuple(self._ids)
+        if self._ahead is not None and self._ahead[:2] == (ids, masks[0]):
+            return
+        started = time.perf_counter()
+        predicted = self.reader.predict(ids, self._read.segments, masks[0])
+        self._ahead = (ids, masks[0], predicted, time.perf_counter() - started)
 
     def target_id(self, token: str) -> int:
         return self.reader.word_id(token)
