@@ -31,7 +31,9 @@ GateSource = Callable[[], "Tensor | None"]  # a head gate ξ at call time: (H,) 
 class Chain:
     """One head's chain for one query, float64: q (Dq,), keys (K, Dk), values (K, Dv); formulas: what the query,
     key and value stages compute (and the score, where the scoring is additive); additive: W_q' q (A,), W_k' k (K, A),
-    their tanh features (K, A) and w_v (A,), or None (scaled dot-product scoring)."""
+    their tanh features (K, A) and w_v (A,), or None (scaled dot-product scoring). A dot-product chain's scores are
+    keys @ q / scale (+ score_bias (K,), T5's relative positions): scale None is √d, and formulas may then leave the
+    score out."""
 
     q: np.ndarray
     keys: np.ndarray
@@ -39,6 +41,8 @@ class Chain:
     formulas: dict[str, str]
     scoring: Scoring
     additive: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+    scale: float | None = None
+    score_bias: np.ndarray | None = None
 
 
 class ExplainsChain(Protocol):
@@ -51,7 +55,11 @@ class ExplainsChain(Protocol):
 
     def inputs_of(self, keys: list[Tensor], values: list[Tensor], query_index: int) -> tuple[Tensor, Tensor]: ...
 
-    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int) -> Chain: ...
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,
+                query_row: int = 0) -> Chain:
+        """Head ``head``'s chain for the query input a (D,) at row ``query_row`` of what the module received and the
+        key and value inputs (K, D)."""
+        ...
 
 
 def _float64(tensor: Tensor) -> np.ndarray:
@@ -88,7 +96,8 @@ class RecurrentQuery(nn.Module):
         """The keys and values (K, D) query ``query_index`` saw: every step gets the whole source again."""
         return keys[query_index][0], values[query_index][0]
 
-    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int) -> Chain:
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,
+                query_row: int = 0) -> Chain:
         """q, keys and values as they are (nothing projects them); dot-product scoring."""
         formulas = {"query": tr("q = s_{t−1}, the decoder's hidden state before this step"),
                     "key": tr("k_j = h_j, the encoder's output at source word j"), "value": "v_j = h_j"}
@@ -139,7 +148,8 @@ class AdditiveAttention(RecurrentQuery):
         output = torch.bmm(self.dropout(weights), values)
         return Attended(output, weights, scores if need_scores else None)
 
-    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int) -> Chain:
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,
+                query_row: int = 0) -> Chain:
         chain = super().explain(a, a_keys, a_values, head)
         features_q = _float64(self.W_q.weight) @ a  # (A,)
         features_k = a_keys @ _float64(self.W_k.weight).T  # (K, A)
@@ -285,7 +295,8 @@ class MultiHeadAttention(nn.Module):
         self-attention caches them step by step), so the calls put together."""
         return torch.cat(keys, dim=1)[0], torch.cat(values, dim=1)[0]
 
-    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int) -> Chain:
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,
+                query_row: int = 0) -> Chain:
         """Head ``head``'s projections of the query input a (D,) and the key and value inputs (K, D), by hand."""
         rows = slice(head * self.head_dim, (head + 1) * self.head_dim)
 

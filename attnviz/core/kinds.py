@@ -55,6 +55,9 @@ class ModelKind:
     trainable: bool = True  # ``attnviz train`` can train it (a Hugging Face model is opened, not trained here)
     prompt_predicts: bool = False  # no separator: the prompt's last token is the query of the first new token
     stepping: str = "attnviz.core.stepping:DecodeSession"  # module:class that steps through one sentence
+    # module:function (model, kind) -> each layer's chain of that kind for the Computation view
+    # (attnviz.core.attention.ExplainsChain): attnviz's attention modules explain their own; a library's get adapters
+    query_chains: str = "attnviz.core.query_computation:own_chains"
 
     @property
     def sequence_layout(self) -> SequenceLayout:
@@ -86,6 +89,12 @@ class ModelKind:
         ``prefetch()``, ``target_id(token)``, ``steps``, ``finished`` (:class:`attnviz.core.stepping.DecodeSession`)."""
         module, name = self.stepping.split(":")
         return cast(type, getattr(importlib.import_module(module), name))
+
+    def chains_of(self, model: Any, kind: AttentionKind) -> list[Any]:
+        """Each layer's chain of ``kind`` in ``model`` (:class:`attnviz.core.attention.ExplainsChain`), for the
+        Computation view's one runner."""
+        module, name = self.query_chains.split(":")
+        return cast(list[Any], getattr(importlib.import_module(module), name)(model, kind))
 
     @property
     def model_cls(self) -> type:
@@ -146,12 +155,13 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               "HFSeq2SeqConfig", "HFEncoderDecoder",
               scoring_formula=N_("scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
-              hugging_face=True, trainable=False),
+              hugging_face=True, trainable=False, query_chains="attnviz.core.hf.chains:hf_chains"),
     ModelKind("hf-causal", "translation", N_("Hugging Face decoder-only model (GPT-2, Llama, Qwen2)"),
               "attnviz.core.hf.load", "HFCausalConfig", "HFCausal",
               scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
-              layout="decoder-only", hugging_face=True, trainable=False, prompt_predicts=True),
+              layout="decoder-only", hugging_face=True, trainable=False, prompt_predicts=True,
+              query_chains="attnviz.core.hf.chains:hf_chains"),
     ModelKind("encoder-only", "encoder-only", N_("Encoder-only Transformer (a small BERT), filling masked words"),
               "attnviz.core.encoder_only", "EncoderOnlyConfig", "EncoderOnly", default_lr=1e-3,
               scoring_formula=N_("scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / "
@@ -163,7 +173,7 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               scoring_formula=N_("scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / "
                                  "√d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="encoder-only", hugging_face=True, trainable=False,
-              stepping="attnviz.core.hf.encoder:HFFillMaskSession"),
+              stepping="attnviz.core.hf.encoder:HFFillMaskSession", query_chains="attnviz.core.hf.chains:hf_chains"),
     ModelKind("kernel-regression", "regression", N_("Nadaraya–Watson kernel regression (attention pooling)"),
               "attnviz.core.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel", layout="regression"),
 )}

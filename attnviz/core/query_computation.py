@@ -60,6 +60,12 @@ class _Calls:
     values: list[Tensor] = field(default_factory=list)
 
 
+def own_chains(model: Any, kind: AttentionKind) -> list[ExplainsChain]:
+    """Each layer's chain of ``kind``: attnviz's own attention modules explain their own
+    (``ModelKind.query_chains``)."""
+    return cast(list[ExplainsChain], model.attention_modules(kind))
+
+
 @contextmanager
 def _recording(module: Any) -> Iterator[_Calls]:
     """Record the query, key and value inputs an attention module receives while the block runs (the module says
@@ -156,13 +162,11 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         raise ValueError(tr("a padded row of a decoder-only model's batch: recompute its sentence alone"))
 
     # -- which layer, and the ranges -------------------------------------------------------------
-    modules = model.attention_modules(kind)
+    chains = loaded.model_kind.chains_of(model, kind)
     where = tr(layout.words.source_where if kind is AttentionKind.ENCODER_SELF else N_("the decoder of this {kind}"))
-    _check_index(tr("layer"), layer, len(modules), where.format(kind=loaded.kind))
-    module = cast(ExplainsChain, modules[layer])
-    hugging_face = loaded.model_kind.hugging_face
-    heads = int(loaded.config.num_heads) if hugging_face else module.heads  # (Llama's modules do not say)
-    _check_index(tr("head"), head, heads, tr("each layer of this {kind}").format(kind=loaded.kind))
+    _check_index(tr("layer"), layer, len(chains), where.format(kind=loaded.kind))
+    module = cast(ExplainsChain, chains[layer])
+    _check_index(tr("head"), head, module.heads, tr("each layer of this {kind}").format(kind=loaded.kind))
     if kind is AttentionKind.ENCODER_SELF:
         _check_index("query_index", query_index, len(source_tokens),
                      tr("the source ({tokens})").format(tokens=" ".join(source_tokens)))
@@ -172,11 +176,6 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     # -- run the model as decoding does, recording the layer's inputs ----------------------------
     run_on = torch.device(device) if device is not None else loaded.device
     ids = loaded.src_vocab.ids(source_tokens) if source_ids is None else list(source_ids)
-    if hugging_face:
-        from attnviz.core.hf.computation import compute_hf_query
-
-        return compute_hf_query(loaded, ids, source_tokens, query_tokens, kind, asked, layer, head, query_index,
-                                run_on, source_segments)
     cast(nn.Module, model).to(run_on).eval()
     decoder = model
     steps = {AttentionKind.ENCODER_SELF: 0, AttentionKind.CROSS: query_index + 1,
@@ -207,18 +206,22 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         self_weights, self_scores = step_rows[query_index].self_weights, step_rows[query_index].self_scores
         assert self_weights is not None and self_scores is not None
         own_weights, own_scores = self_weights[0, layer, head], self_scores[0, layer, head]
+    shared = 1 if loaded.model_kind.prompt_predicts else 0  # (the answer's first query is the prompt's last row)
     key_tokens = source_tokens
     if kind is AttentionKind.DECODER_SELF:
-        key_tokens = layout.answer_keys(source_tokens, query_tokens)
+        key_tokens = layout.answer_keys(source_tokens, query_tokens, shared)
     model_weights = np.zeros(len(key_tokens))
     model_scores = np.zeros(len(key_tokens))
-    model_weights[: own_weights.shape[-1]] = _numpy(own_weights)
-    model_scores[: own_scores.shape[-1]] = _numpy(own_scores)
+    width = min(len(key_tokens), own_weights.shape[-1])
+    model_weights[:width] = _numpy(own_weights[:width])
+    model_scores[:width] = _numpy(own_scores[:width])
 
     # -- the inputs the layer received (the module says which keys and values a query saw) ------------
+    if not calls.queries:
+        raise RuntimeError(f"the {kind.value} module of layer {layer + 1} was not called as decoding calls it")
     query_inputs = torch.cat(calls.queries, dim=1)[0]  # (Q, D)
-    query_row = query_index + (layout.answer_first_row(len(source_tokens)) if kind is not AttentionKind.ENCODER_SELF
-                               else 0)
+    query_row = query_index + (layout.answer_first_row(len(source_tokens), shared)
+                               if kind is not AttentionKind.ENCODER_SELF else 0)
     key_inputs, value_inputs = module.inputs_of(calls.keys, calls.values, query_index)
     if key_inputs.shape[0] != len(key_tokens) or query_inputs.shape[0] <= query_row:
         raise RuntimeError(f"the {kind.value} layer received {query_inputs.shape[0]} queries and "
@@ -231,21 +234,26 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     if kind is AttentionKind.DECODER_SELF or (layout.source_causal and kind is AttentionKind.ENCODER_SELF):
         visible = positions <= query_row
         weights_formula = tr("α = softmax(s) over visible keys (causal mask: j ≤ {row})").format(row=query_row)
+        if asked is not kind:  # the source view, computed as the self-attention it is part of
+            weights_formula = tr("α = softmax(s) over visible keys (causal mask: j ≤ {row}; the source view is keys "
+                                 "1–{prompt})").format(row=query_row, prompt=len(source_tokens))
     else:
         visible = positions < valid_len
         weights_formula = tr("α = softmax(s) over visible keys (padding mask: j < {length})").format(
             length=valid_len) if valid_len < len(key_tokens) else tr("α = softmax(s) over visible keys")
 
     # -- the chain, by hand (the module explains its projections and its scoring) ---------------------------------
-    chain = module.explain(a, a_keys, a_values, head)
+    chain = module.explain(a, a_keys, a_values, head, query_row=query_row)
     q, keys, values, additive, formulas = chain.q, chain.keys, chain.values, chain.additive, dict(chain.formulas)
     scale: float | None = None
     if additive is not None:
         scores = additive[2] @ additive[3]  # (K,)
     else:
-        scale = math.sqrt(q.shape[0])
+        scale = math.sqrt(q.shape[0]) if chain.scale is None else chain.scale
         scores = keys @ q / scale
-        formulas["score"] = f"s_j = q·k_j / √{q.shape[0]}"
+        if chain.score_bias is not None:
+            scores = scores + chain.score_bias
+        formulas.setdefault("score", f"s_j = q·k_j / √{q.shape[0]}")
     weights = masked_softmax(scores, visible)
     output = weights @ values
 

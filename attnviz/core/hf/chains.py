@@ -1,0 +1,214 @@
+"""How a Hugging Face attention module makes one head's query, keys and values: one adapter per projection style.
+
+Each adapter wraps one attention module and explains its chain for the one Computation runner
+(:func:`attnviz.core.query_computation.compute_query`), as attnviz's own attention classes do
+(:class:`~attnviz.core.attention.ExplainsChain`): ``record_inputs`` hooks what the module receives, ``inputs_of``
+picks the keys and values a query saw, ``explain`` projects one head by hand with the module's own weights.
+
+The styles, as the model's record (:class:`~attnviz.core.hf.folder.Architecture`) names them:
+- :class:`SeparateProjections`: ``q_proj``/``k_proj``/``v_proj`` (Marian, BART, mBART; BERT's ``query``/``key``/
+  ``value``), with grouped-query heads where the record says so (query head h reads key/value head h // (H/G));
+- :class:`FusedProjections`: GPT-2's one ``c_attn`` Conv1D making [q | k | v] (weight (D, 3·D));
+- :class:`RotaryProjections`: Llama and Qwen2, separate and grouped, q and every k rotated by their positions;
+- :class:`RelativeBiasProjections`: T5, ``q``/``k``/``v`` with no 1/√d and a learned bias per head and relative
+  distance added to every score.
+Shapes: Q queries of one call, K keys, D model width, d head width.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+import torch
+from torch import Tensor, nn
+from torch.utils.hooks import RemovableHandle
+
+from attnviz.core.attention import Chain, Sink
+from attnviz.core.hf import compat
+from attnviz.core.hf.folder import Architecture
+from attnviz.core.kinds import AttentionKind
+from attnviz.i18n import tr
+
+
+def _numpy(tensor: Tensor) -> np.ndarray:
+    return tensor.detach().to(device="cpu", dtype=torch.float64).numpy()
+
+
+def _project(layer: Any, x: np.ndarray, rows: slice, fused: bool = False) -> np.ndarray:
+    """``x`` (…, D) through rows ``rows`` of an nn.Linear (weight (out, D)) or, ``fused``, a Conv1D (weight
+    (D, out))."""
+    weight = _numpy(layer.weight)
+    weight = weight[:, rows].T if fused else weight[rows]
+    out = x @ weight.T
+    return out if layer.bias is None else out + _numpy(layer.bias)[rows]
+
+
+def _score_words(divisor: float, width: int) -> str:
+    if abs(divisor - width**0.5) < 1e-6:
+        return f"s_j = q·k_j / √{width}"
+    if abs(divisor - 1) < 1e-6:
+        return "s_j = q·k_j"
+    return f"s_j = q·k_j / {divisor:.4g}"
+
+
+class HFChain:
+    """The part every style shares: recording the module's inputs, which keys a query saw, the module's own scale."""
+
+    rotary = False  # whether the module receives its positions' angles (recorded alongside)
+
+    def __init__(self, module: nn.Module, record: Architecture, cross: bool):
+        self.module, self.record, self.cross = module, record, cross
+        self.head_width = int(getattr(module, record.projection.head_width))
+        self.angles: list[tuple[Tensor, Tensor]] = []  # (cos, sin) (1, Q, d) per call, where ``rotary``
+
+    @property
+    def heads(self) -> int:
+        raise NotImplementedError
+
+    def record_inputs(self, sink: Sink) -> list[RemovableHandle]:
+        """A pre-hook passing each call's hidden states (queries; a self-attention's keys and values too) and a
+        cross-attention's encoder output (keys and values) to ``sink``."""
+        owner = threading.get_ident()
+        self.angles = []
+
+        def hook(_module: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+            hidden, key_value, angles = compat.attention_inputs(args, kwargs, self.rotary)
+            keys = hidden if key_value is None else key_value
+            for name, tensor in (("queries", hidden), ("keys", keys), ("values", keys)):
+                sink(name, tensor)
+            if angles is not None and threading.get_ident() == owner:
+                self.angles.append((angles[0].detach(), angles[1].detach()))
+
+        return [self.module.register_forward_pre_hook(hook, with_kwargs=True)]
+
+    def inputs_of(self, keys: list[Tensor], values: list[Tensor], query_index: int) -> tuple[Tensor, Tensor]:
+        """The key and value inputs (K, D) query ``query_index`` saw: cross-attention gets the whole source at every
+        step; a self-attention every position the module has received, in order (the causal mask hides later ones)."""
+        if self.cross:
+            return keys[query_index][0], values[query_index][0]
+        return torch.cat(keys, dim=1)[0], torch.cat(values, dim=1)[0]
+
+    def _scaled(self, chain: Chain) -> Chain:
+        """``chain`` with the module's own scale (1/√d, GPT-2's per layer, T5's 1) and its words."""
+        divisor = 1 / float(getattr(self.module, "scaling"))  # noqa: B009 (every attention class transformers has)
+        return Chain(chain.q, chain.keys, chain.values, {**chain.formulas, "score": _score_words(
+            divisor, chain.q.shape[0])}, "dot", scale=divisor)
+
+
+class SeparateProjections(HFChain):
+    """``q``, ``k`` and ``v`` layers (nn.Linear, weight (out, D)), named by the record; grouped-query heads share one
+    key/value head per group."""
+
+    @property
+    def heads(self) -> int:
+        return int(self._layers()[0].weight.shape[0]) // self.head_width
+
+    def _layers(self) -> tuple[Any, Any, Any]:
+        q, k, v = (getattr(self.module, name) for name in self.record.projection.layers)
+        return q, k, v
+
+    def _projected(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int) -> Chain:
+        q_layer, k_layer, v_layer = self._layers()
+        d, heads = self.head_width, self.heads
+        groups = int(k_layer.weight.shape[0]) // d if self.record.projection.grouped else heads
+        group = head // (heads // groups)
+        kv = slice(group * d, (group + 1) * d)
+        q_bias = "" if q_layer.bias is None else " + b_q"
+        k_bias, v_bias = ("", "") if k_layer.bias is None else (" + b_k", " + b_v")
+        shared = tr(" (key/value head {group} of {groups}, shared by {count} query heads)").format(
+            group=group + 1, groups=groups, count=heads // groups) if groups < heads else ""
+        formulas = {"query": f"q = W_q a{q_bias}", "key": f"k_j = W_k a_j{k_bias}{shared}",
+                    "value": f"v_j = W_v a_j{v_bias}"}
+        return Chain(_project(q_layer, a, slice(head * d, (head + 1) * d)), _project(k_layer, a_keys, kv),
+                     _project(v_layer, a_values, kv), formulas, "dot")
+
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,
+                query_row: int = 0) -> Chain:
+        """Head ``head`` of the query input a (D,) and the key and value inputs (K, D), by hand."""
+        return self._scaled(self._projected(a, a_keys, a_values, head))
+
+
+class FusedProjections(HFChain):
+    """GPT-2: one Conv1D ``c_attn`` (weight (D, 3·D)) makes [W_q | W_k | W_v]."""
+
+    @property
+    def heads(self) -> int:
+        return self._width() // self.head_width
+
+    def _width(self) -> int:
+        return int(getattr(self.module, self.record.projection.layers[0]).weight.shape[1]) // 3
+
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,
+                query_row: int = 0) -> Chain:
+        fused, width, d = getattr(self.module, self.record.projection.layers[0]), self._width(), self.head_width
+        rows = [slice(part * width + head * d, part * width + (head + 1) * d) for part in range(3)]
+        formulas = {"query": tr("q = W_q a + b_q  (GPT-2's c_attn, query part)"), "key": "k_j = W_k a_j + b_k",
+                    "value": "v_j = W_v a_j + b_v"}
+        chain = Chain(_project(fused, a, rows[0], True), _project(fused, a_keys, rows[1], True),
+                      _project(fused, a_values, rows[2], True), formulas, "dot")
+        return self._scaled(chain)
+
+
+def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
+    """RoPE as transformers applies it: x·cos + rotate_half(x)·sin, pairs (i, i + d/2)."""
+    half = x.shape[-1] // 2
+    turned = np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+    return x * cos + turned * sin
+
+
+class RotaryProjections(SeparateProjections):
+    """Llama, Qwen2: separate, grouped projections; q and every key rotated by their positions' angles."""
+
+    rotary = True
+
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,
+                query_row: int = 0) -> Chain:
+        chain = self._projected(a, a_keys, a_values, head)
+        if not self.angles:
+            raise RuntimeError("the rotary attention module received no position angles")
+        cos = _numpy(torch.cat([c for c, _ in self.angles], dim=1)[0])
+        sin = _numpy(torch.cat([s for _, s in self.angles], dim=1)[0])
+        keys = _rotate(chain.keys, cos[: len(chain.keys)], sin[: len(chain.keys)])
+        formulas = {**chain.formulas,
+                    "query": tr("q = RoPE_m({projection}), m = {row}: rotated by its position").format(
+                        projection=chain.formulas["query"].removeprefix("q = "), row=query_row),
+                    "key": f"k_j = RoPE_j({chain.formulas['key'].removeprefix('k_j = ')})"}
+        rotated = Chain(_rotate(chain.q, cos[query_row], sin[query_row]), keys, chain.values, formulas, "dot")
+        return self._scaled(rotated)
+
+
+class RelativeBiasProjections(SeparateProjections):
+    """T5: ``q``/``k``/``v``, no 1/√d, and a learned bias per head and relative distance (looked up in the table of
+    the stack's first layer, which every layer adds) on each self-attention score."""
+
+    def __init__(self, module: nn.Module, record: Architecture, cross: bool, first_layer: Any):
+        super().__init__(module, record, cross)
+        self.first_layer = first_layer
+
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,
+                query_row: int = 0) -> Chain:
+        chain = self._scaled(self._projected(a, a_keys, a_values, head))
+        if self.cross:
+            return chain
+        keys = len(chain.keys)
+        bias = _numpy(self.first_layer.compute_bias(keys, keys)[0, head, query_row])
+        words = tr("s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d").format(
+            row=query_row)
+        return Chain(chain.q, chain.keys, chain.values, {**chain.formulas, "score": words}, "dot", scale=chain.scale,
+                     score_bias=bias)
+
+
+def hf_chains(model: Any, kind: AttentionKind) -> list[HFChain]:
+    """Each layer's chain of ``kind`` in a Hugging Face model (its adapter: ``model.architecture`` is the record),
+    one adapter per projection style."""
+    record: Architecture = model.architecture
+    modules = model.attention_modules(kind)
+    cross = kind is AttentionKind.CROSS
+    if record.position_kind == "relative bias":
+        return [RelativeBiasProjections(m, record, cross, modules[0]) for m in modules]
+    if record.position_kind == "rotary":
+        return [RotaryProjections(m, record, cross) for m in modules]
+    style = FusedProjections if record.projection.style == "fused" else SeparateProjections
+    return [style(m, record, cross) for m in modules]
