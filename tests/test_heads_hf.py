@@ -5,8 +5,10 @@ equals torch.autograd one pair at a time, and the pruning curve's first point is
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -84,3 +86,122 @@ def test_a_hugging_face_model_says_its_heads_by_kind(family: str, folders) -> No
     heads = 4 if family in ("llama", "qwen2") else 2  # (tests/hf_folders.py: query heads, twice the key/value heads)
     kinds = (ENC, DEC, CROSS) if family in ENCODER_DECODER else (DEC,)
     assert head_layout(loaded.model).kinds == tuple(KindShape(kind, 2, heads) for kind in kinds)
+
+
+# -- the atlas: statistics against output_attentions, importance against autograd ---------------------------------
+
+SOURCES = ["the house is big .", "he was there .", "i am at home ."]
+REFERENCES = [["the houses are big ."], ["he was at home .", "he was there ."], ["i am there ."]]
+
+
+def _generated(loaded, ids: list[int]) -> list[int]:
+    """The library's own greedy ``generate`` of one source: its new tokens (the end token included)."""
+    hf = loaded.model.hf
+    source = torch.tensor([ids])
+    with torch.no_grad():
+        out = hf.generate(input_ids=source, attention_mask=torch.ones_like(source), num_beams=1, do_sample=False,
+                          max_new_tokens=int(loaded.config.max_tgt_len))
+    new = out[0, 1:] if loaded.model_kind.layout == "encoder-decoder" else out[0, len(ids):]
+    ends = set(loaded.tgt_vocab.end_ids)
+    tokens = new.tolist()
+    return next((tokens[: i + 1] for i, t in enumerate(tokens) if t in ends), tokens)
+
+
+def _reference_rows(weights: np.ndarray, tokens: list[str], end: int | None, alignment: bool = False
+                    ) -> dict[str, np.ndarray]:
+    """Each statistic's sums (L, H) over the rows of ``weights`` (L, H, Q, K), row q at key position q, written out
+    plainly (core/heads/statistics.py's definitions)."""
+    from tests.test_heads import _reference_row
+
+    layers, heads, rows, keys = weights.shape
+    punct = {j for j, t in enumerate(tokens) if t and all(unicodedata.category(c)[0] == "P" for c in t)}
+    sums: dict[str, np.ndarray] = {}
+    for layer in range(layers):
+        for head in range(heads):
+            w = weights[layer, head]
+            running = 0
+            for q in range(rows):
+                row = _reference_row(list(w[q]), q, {0}, set() if end is None else {end}, punct)
+                if alignment:
+                    row["diagonal"] = w[q, round(q * (keys - 1) / max(rows - 1, 1))]
+                    running = max(running, int(np.argmax(w[q])))
+                    row["monotonic"] = w[q, running]
+                for name, value in row.items():
+                    sums.setdefault(name, np.zeros((layers, heads)))[layer, head] += value
+    return sums
+
+
+def _direct(loaded, text: str) -> dict[AttentionKind, tuple[dict[str, np.ndarray], int]]:
+    """Each kind's statistic sums and rows of one sentence, from the library's eager ``output_attentions`` over the
+    source and the greedy output (fed as the decoder's input, its end token left out: the rows that predicted it)."""
+    import transformers
+
+    split = loaded.src_vocab.split(text, int(loaded.config.max_src_len))
+    ids, words = list(split.ids), list(split.words)
+    new = _generated(loaded, ids)
+    outputs = loaded.tgt_vocab.to_tokens(new)
+    eager = transformers.AutoModelForSeq2SeqLM if loaded.model_kind.layout == "encoder-decoder" \
+        else transformers.AutoModelForCausalLM
+    model = eager.from_pretrained(loaded.path, attn_implementation="eager", dtype=torch.float32).eval()
+    with torch.no_grad():
+        if loaded.model_kind.layout == "encoder-decoder":
+            out = model(input_ids=torch.tensor([ids]), decoder_input_ids=torch.tensor([[loaded.tgt_vocab.bos_id,
+                                                                                        *new[:-1]]]),
+                        output_attentions=True)
+            stack = lambda maps: torch.cat(maps).double().numpy()  # noqa: E731  (L, H, Q, K)
+            answer = [loaded.tgt_vocab.tokens[loaded.tgt_vocab.bos_id], *outputs[:-1]]
+            return {ENC: (_reference_rows(stack(out.encoder_attentions), words, len(words) - 1), len(words)),
+                    DEC: (_reference_rows(stack(out.decoder_attentions), answer, None), len(new)),
+                    CROSS: (_reference_rows(stack(out.cross_attentions), words, len(words) - 1, True), len(new))}
+        out = model(input_ids=torch.tensor([[*ids, *new[:-1]]]), output_attentions=True)
+    tokens = [*words, *outputs[:-1]]
+    return {DEC: (_reference_rows(torch.cat(out.attentions).double().numpy(), tokens, len(words) - 1), len(tokens))}
+
+
+@pytest.mark.parametrize("family", ["marian", "t5", "gpt2", "llama"])
+def test_statistics_equal_a_direct_computation_from_output_attentions(family: str, folders) -> None:
+    from attnviz.core.heads import compute_atlas
+
+    loaded = load_checkpoint(folders[family])
+    atlas = compute_atlas(loaded, SOURCES, None, "cpu")
+    expected: dict[AttentionKind, tuple[dict[str, np.ndarray], int]] = {}
+    for text in SOURCES:
+        for kind, (sums, rows) in _direct(loaded, text).items():
+            total, count = expected.get(kind, ({}, 0))
+            expected[kind] = ({n: total.get(n, 0) + v for n, v in sums.items()}, count + rows)
+    assert [k.kind for k in atlas.kinds] == list(expected)
+    for k in atlas.kinds:
+        sums, rows = expected[k.kind]
+        assert k.rows == rows
+        for name in k.names:
+            np.testing.assert_allclose(k.statistic(name), sums[name] / rows, rtol=1e-5, atol=1e-6,
+                                       err_msg=f"{k.kind.slug} {name}")
+
+
+@pytest.mark.parametrize("family", ["bart", "t5", "gpt2", "qwen2"])
+def test_importance_is_the_mean_absolute_gate_gradient_of_each_reference_pairs_loss(family: str, folders) -> None:
+    from attnviz.core.heads import compute_atlas
+
+    loaded = load_checkpoint(folders[family])
+    atlas = compute_atlas(loaded, SOURCES, REFERENCES, "cpu")
+    assert atlas.target == "references" and atlas.pairs == 4
+    vocab, hf = loaded.tgt_vocab, loaded.model.hf
+    expected = {s.kind: np.zeros((s.layers, s.heads)) for s in head_layout(loaded.model).kinds}
+    for text, references in zip(SOURCES, REFERENCES, strict=True):
+        source = list(loaded.src_vocab.split(text, 64).ids)
+        for reference in references:  # one pair at a time, gates (L, H), the library's forward, torch's loss
+            target = [*vocab.tokenizer(text_target=reference, add_special_tokens=False)["input_ids"], vocab.eos_id]
+            with HeadGates(loaded.model) as gates:
+                values = gates.ones(requires_grad=True)
+                if family in ENCODER_DECODER:
+                    logits = hf(input_ids=torch.tensor([source]),
+                                decoder_input_ids=torch.tensor([[vocab.bos_id, *target[:-1]]])).logits[0]
+                else:  # the prompt, then the answer: the prompt's last position predicts the answer's first token
+                    logits = hf(input_ids=torch.tensor([[*source, *target[:-1]]])).logits[0, len(source) - 1:]
+                loss = torch.nn.functional.cross_entropy(logits, torch.tensor(target))
+                grads = torch.autograd.grad(loss, list(values.values()))
+            for kind, grad in zip(values, grads, strict=True):
+                expected[kind] += grad.abs().numpy() / 4
+    for k in atlas.kinds:
+        assert k.importance.max() > 0
+        np.testing.assert_allclose(k.importance, expected[k.kind], rtol=1e-4, atol=1e-9)
