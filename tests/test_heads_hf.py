@@ -205,3 +205,94 @@ def test_importance_is_the_mean_absolute_gate_gradient_of_each_reference_pairs_l
     for k in atlas.kinds:
         assert k.importance.max() > 0
         np.testing.assert_allclose(k.importance, expected[k.kind], rtol=1e-4, atol=1e-9)
+
+
+# -- attnviz heads on a folder: the converted Transformer is the same network, so the same atlas ------------------
+
+
+def _pairs(tiny_models: dict, tmp_path: Path, count: int) -> Path:
+    lines = Path(tiny_models["data"]).read_text(encoding="utf-8").splitlines()[:count]
+    path = tmp_path / "pairs.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    import csv
+
+    with open(path, encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.fixture(scope="module")
+def converted(tiny_models: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny Transformer written as a Marian folder (``attnviz to-hf``: the same function, tests/test_hf_convert)."""
+    from attnviz.core.hf.convert import save_marian_folder
+
+    return save_marian_folder(load_checkpoint(tiny_models["transformer"][0]),
+                              tmp_path_factory.mktemp("to-hf") / "tiny-marian")
+
+
+@pytest.mark.parametrize("beam", ["1", "3"])
+def test_heads_on_a_folder_matches_the_transformer_it_was_converted_from_and_evals_bleu(
+        capsys, tiny_models, converted, tmp_path, beam: str) -> None:
+    import re
+
+    from tests.helpers import run_cli
+
+    data = _pairs(tiny_models, tmp_path, 40)
+    code, stdout, stderr = run_cli(capsys, "eval", "--checkpoint", str(converted), "--data", str(data), "--beam", beam)
+    assert code == 0, stderr
+    evaluated = float(re.search(r"BLEU ([0-9.]+)", stdout).group(1))
+    tables = {}
+    for name, checkpoint in (("folder", converted), ("ours", tiny_models["transformer"][0])):
+        out = tmp_path / name
+        code, stdout, stderr = run_cli(capsys, "heads", "--checkpoint", str(checkpoint), "--data", str(data),
+                                       "--out", str(out), "--beam", beam, "--seeds", "1", "--format", "png")
+        assert code == 0, stderr
+        tables[name] = (_rows(out / "heads.csv"), _rows(out / "pruning.csv"))
+    (heads, pruning), (our_heads, our_pruning) = tables["folder"], tables["ours"]
+    row = next(r for r in pruning if r["heads_pruned"] == "0" and r["order"] == "importance")
+    assert evaluated > 50 and f"{float(row['bleu']):.2f}" == f"{evaluated:.2f}"
+    assert [(r["kind"], r["layer"], r["head"]) for r in heads] == [(r["kind"], r["layer"], r["head"])
+                                                                   for r in our_heads] and len(heads) == 24
+    for column in ("entropy", "confidence", "same", "sink", "distance", "importance", "diagonal"):
+        theirs = np.array([float(r[column] or 0) for r in heads])
+        ours = np.array([float(r[column] or 0) for r in our_heads])
+        np.testing.assert_allclose(theirs, ours, rtol=1e-3, atol=1e-5, err_msg=column)
+    # the same heads off in the same order: the same translations (with most heads off a near-tie may fall the other
+    # way in the library's float path: a token of 40 sentences)
+    np.testing.assert_allclose([float(r["bleu"]) for r in pruning], [float(r["bleu"]) for r in our_pruning],
+                               atol=0.5)
+
+
+def test_mask_heads_on_a_folder_translates_as_the_transformer_with_those_heads_off(capsys, tiny_models,
+                                                                                     converted) -> None:
+    from tests.helpers import run_cli
+
+    outputs = {}
+    for name, checkpoint in (("folder", converted), ("ours", tiny_models["transformer"][0])):
+        for mask in ("", "cross:1.1,cross:1.2,cross:2.1,enc:1.3"):
+            code, stdout, stderr = run_cli(capsys, "translate", "--checkpoint", str(checkpoint), "--text",
+                                           "a b c d e f", *(["--mask-heads", mask] if mask else []))
+            assert code == 0, stderr
+            outputs[name, mask] = stdout
+    assert outputs["folder", ""] == outputs["ours", ""] != outputs["ours", "cross:1.1,cross:1.2,cross:2.1,enc:1.3"]
+    assert outputs["folder", "cross:1.1,cross:1.2,cross:2.1,enc:1.3"] == outputs[
+        "ours", "cross:1.1,cross:1.2,cross:2.1,enc:1.3"]
+
+
+def test_heads_on_a_decoder_only_folder_maps_its_one_self_attention(capsys, folders, tmp_path) -> None:
+    from tests.helpers import run_cli
+
+    data = tmp_path / "sources.txt"
+    data.write_text("\n".join(SOURCES) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code, stdout, stderr = run_cli(capsys, "heads", "--checkpoint", str(folders["gpt2"]), "--data", str(data),
+                                   "--out", str(out), "--format", "png")
+    assert code == 0, stderr
+    heads = _rows(out / "heads.csv")
+    assert [(r["kind"], r["layer"], r["head"]) for r in heads] == [("dec-self", str(layer), str(head))
+                                                                   for layer in (1, 2) for head in (1, 2)]
+    assert all(float(r["importance"]) > 0 for r in heads) and "model's own output as the target" in stderr
+    assert not (out / "pruning.csv").exists() and "4 heads over 3 sentences" in stdout
