@@ -296,3 +296,22 @@ def test_heads_on_a_decoder_only_folder_maps_its_one_self_attention(capsys, fold
                                                                    for layer in (1, 2) for head in (1, 2)]
     assert all(float(r["importance"]) > 0 for r in heads) and "model's own output as the target" in stderr
     assert not (out / "pruning.csv").exists() and "4 heads over 3 sentences" in stdout
+
+
+def test_two_processes_on_a_folder_give_one_process_numbers(capsys, tiny_models, converted, tmp_path) -> None:
+    from tests.helpers import run_cli, torchrun
+
+    data = _pairs(tiny_models, tmp_path, 90)
+    common = ["--checkpoint", str(converted), "--data", str(data), "--seeds", "1", "--beam", "2", "--format", "png"]
+    code, _, stderr = run_cli(capsys, "heads", *common, "--out", str(tmp_path / "one"))
+    assert code == 0, stderr
+    done = torchrun("heads", *common, "--out", str(tmp_path / "two"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "2 processes" in done.stderr
+    one, two = _rows(tmp_path / "one" / "heads.csv"), _rows(tmp_path / "two" / "heads.csv")
+    assert [(r["kind"], r["layer"], r["head"]) for r in one] == [(r["kind"], r["layer"], r["head"]) for r in two]
+    for a, b in zip(one, two, strict=True):
+        for column, value in a.items():
+            if column not in ("kind", "layer", "head") and value != "":
+                assert float(b[column]) == pytest.approx(float(value), abs=1e-6), (a["kind"], column)
+    assert _rows(tmp_path / "one" / "pruning.csv") == _rows(tmp_path / "two" / "pruning.csv")  # BLEU exactly
