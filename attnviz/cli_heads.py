@@ -31,7 +31,8 @@ def add_heads_parser(sub: Any) -> None:
     heads = sub.add_parser("heads", help=tr("statistics, importance and pruning of every attention head over a "
                                             "corpus (also under torchrun)"))
     heads.add_argument("--checkpoint", default=str(DEFAULT_CHECKPOINT),
-                       help=tr("a translation checkpoint (.safetensors; default: the shipped Transformer)"))
+                       help=tr("a translation checkpoint (.safetensors) or a Hugging Face model folder (default: "
+                               "the shipped Transformer)"))
     heads.add_argument("--data", required=True, help=tr("one source sentence a line, or source<TAB>reference lines "
                                                         "(references give the pruning curve)"))
     heads.add_argument("--out", required=True, type=Path, help=tr("folder to write into (created if missing)"))
@@ -106,9 +107,6 @@ def _run_heads(args: argparse.Namespace) -> int:
     if not loaded.offers(Capability.DECODER):
         raise CliError(tr("{checkpoint}: a {kind} checkpoint does not translate").format(
             checkpoint=args.checkpoint, kind=loaded.kind))
-    if loaded.model_kind.hugging_face:
-        raise CliError(tr("{checkpoint}: attnviz heads reads attnviz's own translation models (a Hugging Face "
-                          "model's heads are not gated yet)").format(checkpoint=args.checkpoint))
     try:
         device = device_for_rank(device)
     except DeviceUnavailableError as error:

@@ -193,17 +193,32 @@ def test_the_all_heads_grid_switches_the_head_under_the_pointer_off_and_on(windo
     assert not errors, errors
 
 
-def test_a_hugging_face_folder_says_its_heads_are_not_mapped_or_explained_here(window, qtbot, errors, tmp_path):
+def test_a_hugging_face_folders_heads_are_mapped_and_switched_off_but_not_explained_here(window, qtbot, errors,
+                                                                                          tmp_path):
     pytest.importorskip("transformers")
+    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.heads import HeadMask, decode_masked, head_layout
     from tests.hf_folders import make_folder
 
-    assert window.session.state.model.heads_switch and window.session.state.model.explains
-    window.load(make_folder("marian", tmp_path / "marian"))
+    folder = make_folder("marian", tmp_path / "marian")
+    window.load(folder)
     qtbot.waitUntil(lambda: window.session.state.model is not None and window.session.state.model.kind != "transformer",
                     timeout=WAIT_MS)
-    _decoded(window, qtbot, "a b c")
+    assert window.session.state.model.heads_switch and not window.session.state.model.explains
+    for text in ("the house is big .", "he was there ."):
+        _decoded(window, qtbot, text)
     heads = raised(window, "heads")
-    assert not heads.map_button.isEnabled() and "attnviz's own" in heads.map_button.toolTip()
-    assert window.attention.grid.switchable(0, 0) is None  # (no "Switch head off" in the All heads menu)
+    assert heads.map_button.isEnabled()
+    heads.map_heads()
+    qtbot.waitUntil(lambda: window.session.state.atlas is not None, timeout=WAIT_MS)
+    assert [k.kind.slug for k in window.session.state.atlas.kinds] == ["enc-self", "dec-self", "cross"]
+    heads.switch_off(["cross:2.1", "enc:1.2"])
+    qtbot.waitUntil(lambda: window.session.state.model.heads_off == "enc-self:1.2,cross:2.1"
+                    and window.session.state.finished, timeout=WAIT_MS)
+    loaded = load_checkpoint(folder)
+    mask = HeadMask.parse("cross:2.1,enc:1.2", head_layout(loaded.model))
+    expected = decode_masked(loaded, "he was there .", mask)
+    np.testing.assert_allclose(window.session.state.steps[-1].cross_weights, expected[-1].cross_weights, atol=1e-6)
+    assert window.attention.grid.switchable(0, 0) is not None  # ("Switch head off" in the All heads menu)
     explain = raised(window, "explain")
     assert "attnviz's own models" in explain.rows.spec.title and not errors, errors

@@ -128,6 +128,10 @@ class Vocab:
         """Output tokens as text: the words with spaces between."""
         return " ".join(tokens)
 
+    def target_tokens(self, text: str) -> list[str]:
+        """A reference translation (preprocessed text) as the output tokens it is: its words (text_of's inverse)."""
+        return tokenize(text)
+
 
 def untakeable_words(words: Iterable[str], vocab: Vocab) -> list[str]:
     """The words (each once, in order) a decoder with target vocabulary ``vocab`` cannot be forced to take:

@@ -118,9 +118,9 @@ def _without_end(tokens: list[str], vocab: Any) -> list[str]:
 def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Sequence[Sequence[str]] | None,
                   device: torch.device | str, progress: Progress | None = None, *, beam_size: int = 1,
                   reducer: Reducer | None = None) -> HeadAtlas:
-    """The atlas of ``loaded`` (an attnviz translation model) over ``sentences`` (texts, or a :class:`Corpus`
-    with its references), decoded with ``beam_size``. progress(done, total) after each batch; False cancels
-    (:class:`HeadsCancelled`). reducer: the processes to add sums across (default: this one alone).
+    """The atlas of ``loaded`` (an attnviz translation model or a Hugging Face folder's) over ``sentences`` (texts,
+    or a :class:`Corpus` with its references), decoded with ``beam_size``. progress(done, total) after each batch;
+    False cancels (:class:`HeadsCancelled`). reducer: the processes to add sums across (default: this one alone).
     Safe on a worker thread: nothing is shared with the caller but the model (its gates are removed after)."""
     reducer = reducer or Reducer()
     corpus = sentences if isinstance(sentences, Corpus) else corpus_of(sentences, references)
@@ -145,7 +145,8 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
                 if corpus.references is None:  # (the importance's targets: kept only when there are no references)
                     outputs[i] = _without_end(tokens, tgt_vocab)
                 for kind_map in sentence_maps(kinds, search.best(b), splits[i].words, tokens,
-                                              None if host is None else host[b], width, loaded.layout.pads_left):
+                                              None if host is None else host[b], width, loaded.layout.pads_left,
+                                              loaded.model_kind.prompt_predicts):
                     sums[kind_map.kind].add(kind_map.weights, kind_map.positions, kind_map.keys)
             release_freed_memory()  # (a batch's maps and caches go back to the system: the peak is one batch's)
             if progress is not None and not progress(done, total):
@@ -182,7 +183,8 @@ def _importance(model: Any, gates: HeadGates, layout: HeadLayout, corpus: Corpus
     for batch in mine:
         pairs_of_batch: list[tuple[SourceWords, list[str]]] = []
         for i in batch:
-            targets = [r.split() for r in corpus.references[i]] if corpus.references is not None else [outputs[i]]
+            targets = ([loaded.tgt_vocab.target_tokens(r) for r in corpus.references[i]]
+                       if corpus.references is not None else [outputs[i]])
             pairs_of_batch.extend((splits[i], target[:limit]) for target in targets)
         for chosen in passes(pairs_of_batch):
             _add_gradients(model, gates, chosen, loaded, device, sums)
@@ -211,15 +213,14 @@ def _add_gradients(model: Any, gates: HeadGates, chosen: list[tuple[SourceWords,
                    device: torch.device, sums: dict[AttentionKind, np.ndarray]) -> None:
     """Add |∂L_p/∂ξ| of each pair p of ``chosen`` to ``sums`` (one forward and backward pass, one gate per pair)."""
     src, valid = encode_sources([c[0] for c in chosen], loaded.src_vocab)
-    tgt, _ = encode_batch([c[1] for c in chosen], loaded.tgt_vocab, add_bos=True, add_eos=True)
+    tgt, lengths = encode_batch([c[1] for c in chosen], loaded.tgt_vocab, add_bos=True, add_eos=True)
     tgt_in, tgt_out = tgt[:, :-1].to(device), tgt[:, 1:].to(device)
-    values = gates.ones(len(chosen), device, requires_grad=True)
+    counted = (torch.arange(tgt_out.shape[1])[None, :] < (lengths - 1)[:, None]).to(device)  # (B, T): not padding
+    values = gates.ones(len(chosen), device, requires_grad=True)  # (GPT-2's padding is its end token: by lengths)
     with torch.enable_grad():
         logits = model(src.to(device), valid.to(device), tgt_in)  # (B, T, V)
-        losses = torch.nn.functional.cross_entropy(logits.float().transpose(1, 2), tgt_out,
-                                                   ignore_index=loaded.tgt_vocab.pad_id, reduction="none")
-        counted = (tgt_out != loaded.tgt_vocab.pad_id).sum(-1).clamp_min(1)
-        per_pair = losses.sum(-1) / counted  # (B,): each pair's mean token cross-entropy
+        losses = torch.nn.functional.cross_entropy(logits.float().transpose(1, 2), tgt_out, reduction="none")
+        per_pair = (losses * counted).sum(-1) / counted.sum(-1).clamp_min(1)  # (B,): each pair's mean cross-entropy
         kinds = list(values)
         grads = torch.autograd.grad(per_pair.sum(), [values[k] for k in kinds])
     for kind, grad in zip(kinds, grads, strict=True):

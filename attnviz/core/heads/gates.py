@@ -1,10 +1,11 @@
 """Head gates ξ on a model's attention heads (Michel et al. 2019), installed as hooks.
 
 Each attention module multiplies head h's output by ξ_h before its output projection (``gate_heads`` of
-:class:`~attnviz.core.attention.MultiHeadAttention`; an RNN's one attention scales its context vector). ξ = 1 leaves
-the model as it is; ξ_h = 0 switches head h off (a :class:`HeadMask`); ξ as ones with ``requires_grad`` gives
-∂L/∂ξ_h, the head's importance. Values per kind: (L, H) for every row alike, or (B, L, H), one gate per sentence of
-a batch (a sentence's gradient is then its own, from one backward pass).
+:class:`~attnviz.core.attention.MultiHeadAttention`; an RNN's one attention scales its context vector; a Hugging Face
+model's adapter gates its library's modules, :mod:`attnviz.core.hf.heads`). ξ = 1 leaves the model as it is;
+ξ_h = 0 switches head h off (a :class:`HeadMask`); ξ as ones with ``requires_grad`` gives ∂L/∂ξ_h, the head's
+importance. Values per kind: (L, H) for every row alike, or (B, L, H), one gate per sentence of a batch (a sentence's
+gradient is then its own, from one backward pass).
 """
 
 from __future__ import annotations
@@ -45,10 +46,11 @@ def _modules_by_kind(model: Any) -> dict[AttentionKind, list[nn.Module]]:
 
 
 def head_layout(model: Any) -> HeadLayout:
-    """Every head of a translation model (attnviz's own families), kind by kind."""
+    """Every head of a translation model (attnviz's own families, a Hugging Face folder's), kind by kind."""
     shapes = []
+    own = getattr(model, "attention_heads", None)  # a model whose modules are not attnviz's says it (Hugging Face)
     for kind, modules in _modules_by_kind(model).items():
-        heads = getattr(modules[0], "heads", None)
+        heads = own(kind) if own is not None else getattr(modules[0], "heads", None)
         if not isinstance(heads, int):
             raise GatesUnavailable(tr("this model's attention modules do not say how many heads they have"))
         shapes.append(KindShape(kind, len(modules), heads))
@@ -66,8 +68,12 @@ class HeadGates:
         self.layout = head_layout(model)
         self.values: dict[AttentionKind, Tensor] = {}
         self._handles = []
+        own = getattr(model, "gate_heads", None)  # (kind, layer, gate): a Hugging Face model gates its own modules
         for kind, modules in _modules_by_kind(model).items():
             for layer, module in enumerate(modules):
+                if own is not None:
+                    self._handles.extend(own(kind, layer, self._source(kind, layer)))
+                    continue
                 gate_heads = getattr(module, "gate_heads", None)
                 if gate_heads is None:
                     self.remove()

@@ -39,21 +39,24 @@ def _dense(rows: list[np.ndarray], width: int) -> np.ndarray:
 
 
 def sentence_maps(kinds: tuple[AttentionKind, ...], hyp: Hypothesis, words: tuple[str, ...], outputs: list[str],
-                  encoder: np.ndarray | None, width: int, pads_left: bool) -> Iterator[KindMap]:
+                  encoder: np.ndarray | None, width: int, pads_left: bool, prompt_predicts: bool = False
+                  ) -> Iterator[KindMap]:
     """The maps of one decoded sentence of a batch. kinds: the model's head kinds (core/heads/mask.py); words: its
     source tokens (v); outputs: the decoded tokens (T, the last may be <eos>); encoder: its row of the batch's
-    encoder self-attention (L, H, S, S) or None; width: S; pads_left: the batch is padded on the left."""
+    encoder self-attention (L, H, S, S) or None; width: S; pads_left: the batch is padded on the left;
+    prompt_predicts: a decoder-only model without a separator (a Hugging Face one: the first step's row is the
+    prompt's last row, counted once, and no <bos> is among the keys)."""
     v = len(words)
     pad = width - v if pads_left else 0
     source = slice(pad, pad + v)
     rows = hyp.rows
     steps = len(rows)
-    answer_keys = (BOS, *outputs[: max(steps - 1, 0)])
+    answer_keys = (*(() if prompt_predicts else (BOS,)), *outputs[: max(steps - 1, 0)])
     one_sequence = AttentionKind.DECODER_SELF in kinds and AttentionKind.ENCODER_SELF not in kinds
     if one_sequence:  # a decoder-only model: the prompt's rows, then each step's row over prompt + answer
         assert encoder is not None
         prompt = encoder[:, :, source, source]  # (L, H, v, v)
-        answer = [r.self_weights[..., pad:] for r in rows if r.self_weights is not None]
+        answer = [r.self_weights[..., pad:] for r in rows[1 if prompt_predicts else 0:] if r.self_weights is not None]
         every = [prompt[:, :, i, : i + 1] for i in range(v)] + answer
         tokens = (*words, *answer_keys)
         yield KindMap(AttentionKind.DECODER_SELF, _dense(every, len(tokens)), np.arange(len(every)),

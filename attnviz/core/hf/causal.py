@@ -17,12 +17,14 @@ from typing import Any
 
 import torch
 from torch import Tensor, nn
+from torch.utils.hooks import RemovableHandle
 
 from attnviz.core.decoder import EncoderAttention, StepAttention
 from attnviz.core.hf import compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import library_rules
+from attnviz.core.hf.heads import GateSource, gate_heads, head_count
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.search_rules import SearchRules
 
@@ -80,6 +82,28 @@ class HFCausal(nn.Module):
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """The one causal self-attention of each block computes every kind (prompt, answer, source view)."""
         return list(self._attention)
+
+    def attention_heads(self, kind: AttentionKind) -> int:
+        """The (query) heads of each block's self-attention (core/heads)."""
+        return head_count(self._attention[0], self.architecture)
+
+    def gate_heads(self, kind: AttentionKind, layer: int, gate: GateSource) -> list[RemovableHandle]:
+        """Gates ξ on the heads of block ``layer``'s self-attention (:mod:`attnviz.core.hf.heads`)."""
+        return gate_heads(self._attention[layer], self.architecture, gate)
+
+    def forward(self, src: Tensor, src_valid_lens: Tensor, tgt_in: Tensor) -> Tensor:
+        """Teacher forcing as attnviz's decoder-only model offers it: src (B, S) right-padded prompts, valid lengths
+        (B,), tgt_in (B, T) the answers after a first token that is not fed (no separator: the prompt's last position
+        predicts the first answer token) -> logits (B, T, V), row t predicting answer token t. The prompts are
+        left-padded and counted from their first token, as :meth:`start` runs them."""
+        ids, mask = left_padded(src, src_valid_lens, self.pad_id)
+        answers = tgt_in[:, 1:]  # (B, T − 1)
+        ids = torch.cat([ids, answers], dim=1)  # (B, S + T − 1): prompt, then the answer (padding after it)
+        mask = torch.cat([mask, torch.ones_like(answers)], dim=1)
+        positions = (mask.cumsum(-1) - 1).clamp(min=0)
+        out = self.hf(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=False,
+                      logits_to_keep=tgt_in.shape[1])  # (the prompt's last position, then each answer position)
+        return out.logits
 
     def search_rules(self, src: Tensor, src_valid_lens: Tensor, max_len: int, beam_size: int) -> SearchRules:
         """Decode as the library's ``generate`` does (:mod:`attnviz.core.hf.generation`)."""

@@ -53,13 +53,16 @@ class Modules:
 class Projection:
     """How an attention module makes one head's query, key and value: ``separate`` layers (nn.Linear, weight
     (out, D); named in ``layers`` as q, k, v) or one ``fused`` layer making [q | k | v] (GPT-2's Conv1D
-    ``c_attn``, weight (D, 3·out)); the module's attribute holding a head's width; and whether groups of query heads
-    share one key/value head (grouped-query attention)."""
+    ``c_attn``, weight (D, 3·out)); the module's attribute holding a head's width; whether groups of query heads
+    share one key/value head (grouped-query attention); and ``output``, the output projection that reads the heads
+    side by side (B, Q, H·D) from the attention module (out_proj, o_proj, GPT-2's Conv1D c_proj, T5's o; "": it is
+    not inside the module, BERT's): where the head gates of :mod:`attnviz.core.hf.heads` go."""
 
     style: Literal["separate", "fused"]
     layers: tuple[str, ...]
     head_width: str = "head_dim"
     grouped: bool = False
+    output: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ class Architecture:
 
 _BART_MODULES = Modules(decoder_blocks="model.decoder.layers", decoder_self="self_attn",
                         encoder_blocks="model.encoder.layers", encoder_self="self_attn", cross="encoder_attn")
-_SEPARATE = Projection("separate", ("q_proj", "k_proj", "v_proj"))
+_SEPARATE = Projection("separate", ("q_proj", "k_proj", "v_proj"), output="out_proj")
 _BART_LIKE = dict(layout="encoder-decoder", width="d_model", layers=("encoder_layers", "decoder_layers"),
                   heads=("encoder_attention_heads", "decoder_attention_heads"),
                   ffn=("encoder_ffn_dim", "decoder_ffn_dim"), positions="max_position_embeddings",
@@ -119,7 +122,7 @@ _LLAMA_LIKE = dict(layout="decoder-only", width="hidden_size", layers=("num_hidd
                    heads=("num_attention_heads", "num_key_value_heads"), ffn=("intermediate_size",),
                    positions="max_position_embeddings",
                    modules=Modules(decoder_blocks="model.layers", decoder_self="self_attn"),
-                   projection=Projection("separate", ("q_proj", "k_proj", "v_proj"), grouped=True),
+                   projection=Projection("separate", ("q_proj", "k_proj", "v_proj"), grouped=True, output="o_proj"),
                    position_kind="rotary", position_module="model.rotary_emb")
 _BERT_LIKE = dict(layout="encoder-only", width="hidden_size", layers=("num_hidden_layers",),
                   heads=("num_attention_heads",), ffn=("intermediate_size",), positions="max_position_embeddings",
@@ -136,11 +139,11 @@ ARCHITECTURES: dict[str, Architecture] = {
                        modules=Modules(decoder_blocks="decoder.block", decoder_self="layer.0.SelfAttention",
                                        encoder_blocks="encoder.block", encoder_self="layer.0.SelfAttention",
                                        cross="layer.1.EncDecAttention"),
-                       projection=Projection("separate", ("q", "k", "v"), head_width="key_value_proj_dim"),
+                       projection=Projection("separate", ("q", "k", "v"), head_width="key_value_proj_dim", output="o"),
                        position_kind="relative bias"),
     "gpt2": Architecture("GPT-2", "decoder-only", "n_embd", ("n_layer",), ("n_head",), ("n_inner",), "n_positions",
                          modules=Modules(decoder_blocks="transformer.h", decoder_self="attn"),
-                         projection=Projection("fused", ("c_attn",)), position_kind="learned",
+                         projection=Projection("fused", ("c_attn",), output="c_proj"), position_kind="learned",
                          position_module="transformer.wpe", position_tables=1),
     "llama": Architecture("Llama", **_LLAMA_LIKE),  # type: ignore[arg-type]
     "qwen2": Architecture("Qwen2", **_LLAMA_LIKE),  # type: ignore[arg-type]

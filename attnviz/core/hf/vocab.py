@@ -167,6 +167,12 @@ class SubwordVocab:
         with _tokenizer_errors():
             return str(self.tokenizer.decode(self.ids(tokens), skip_special_tokens=True)).strip()
 
+    def target_tokens(self, text: str) -> list[str]:
+        """A reference translation as the output tokens the model would write for it: the tokenizer's target ids
+        (Marian's target vocabulary), without special tokens (a decoder adds its own start and end)."""
+        with _tokenizer_errors():
+            return self.to_tokens(self.tokenizer(text_target=text, add_special_tokens=False)["input_ids"])
+
     def split(self, text: str, max_len: int) -> SourceWords:
         """``text`` as the model reads it: its ids and readable tokens (special tokens the tokenizer adds
         included; the first word shown as a word even where the tokenizer writes it as a piece), cut to

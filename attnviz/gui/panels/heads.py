@@ -253,7 +253,8 @@ class HeadsPanel(QtWidgets.QWidget):
         for widget in enabled:
             widget.setEnabled(not running and switch)
         self.map_button.setToolTip("" if switch or self.state.model is None else tr(
-            "The head atlas covers attnviz's own translation models: this model's heads cannot be switched off"))
+            "The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads "
+            "cannot be switched off"))
         if progress is not None:
             what, done, total = progress
             self.progress.setRange(0, max(total, 0))  # (0, 0: busy, before the first batch)
