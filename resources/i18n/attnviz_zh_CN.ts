@@ -14,7 +14,7 @@
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="113"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="120"/>
         <source> (key/value head {group} of {groups}, shared by {count} query heads)</source>
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
@@ -251,7 +251,7 @@
     <message>
         <location filename="../../attnviz/cli.py" line="301"/>
         <location filename="../../attnviz/cli.py" line="523"/>
-        <location filename="../../attnviz/cli_heads.py" line="68"/>
+        <location filename="../../attnviz/cli_heads.py" line="69"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
@@ -307,7 +307,7 @@
     </message>
     <message>
         <location filename="../../attnviz/cli_explain.py" line="157"/>
-        <location filename="../../attnviz/cli_heads.py" line="72"/>
+        <location filename="../../attnviz/cli_heads.py" line="73"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
@@ -322,7 +322,7 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="198"/>
+        <location filename="../../attnviz/cli_heads.py" line="196"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
@@ -342,7 +342,7 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="70"/>
+        <location filename="../../attnviz/cli_heads.py" line="71"/>
         <source>--seeds must be from 1 to {most}, got {seeds}</source>
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
@@ -442,7 +442,7 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="162"/>
+        <location filename="../../attnviz/cli_heads.py" line="160"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -479,7 +479,7 @@
         <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="307"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="308"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
@@ -520,7 +520,7 @@
         <translation>命名管道（FIFO）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="156"/>
+        <location filename="../../attnviz/core/query_computation.py" line="162"/>
         <source>a padded row of a decoder-only model's batch: recompute its sentence alone</source>
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
@@ -557,8 +557,8 @@
     </message>
     <message>
         <location filename="../../attnviz/cli_heads.py" line="34"/>
-        <source>a translation checkpoint (.safetensors; default: the shipped Transformer)</source>
-        <translation>翻译模型检查点（.safetensors；默认：随附的 Transformer）</translation>
+        <source>a translation checkpoint (.safetensors) or a Hugging Face model folder (default: the shipped Transformer)</source>
+        <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/text.py" line="69"/>
@@ -586,7 +586,7 @@
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="138"/>
+        <location filename="../../attnviz/core/kinds.py" line="147"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -663,7 +663,7 @@
         <translation>仅编码器模型：models/encoder-only.safetensors 或 Hugging Face BERT 文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="165"/>
+        <location filename="../../attnviz/core/text.py" line="169"/>
         <source>and {count:,} more</source>
         <translation>以及另外 {count:,} 个</translation>
     </message>
@@ -825,12 +825,12 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="180"/>
+        <location filename="../../attnviz/cli_heads.py" line="178"/>
         <source>attnviz heads: {what} {percent} %</source>
         <translation>attnviz heads：{what} {percent} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="131"/>
+        <location filename="../../attnviz/cli_heads.py" line="129"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -965,7 +965,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="47"/>
+        <location filename="../../attnviz/cli_heads.py" line="48"/>
         <source>auto, cpu, cuda, cuda:N or mps (under torchrun on CUDA: each process its LOCAL_RANK's GPU)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
@@ -1077,7 +1077,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="38"/>
+        <location filename="../../attnviz/cli_heads.py" line="39"/>
         <source>beam size (default 1: greedy)</source>
         <translation>束宽（默认 1：贪心搜索）</translation>
     </message>
@@ -1185,12 +1185,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="159"/>
+        <location filename="../../attnviz/core/text.py" line="163"/>
         <source>Cannot force {words}: the model cannot say it (its target vocabulary has {count:,} words). Nothing was forced.</source>
         <translation>无法强制 {words}：模型无法生成它（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="162"/>
+        <location filename="../../attnviz/core/text.py" line="166"/>
         <source>Cannot force {words}: the model cannot say them (its target vocabulary has {count:,} words). Nothing was forced.</source>
         <translation>无法强制 {words}：模型无法生成它们（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
     </message>
@@ -1473,7 +1473,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="49"/>
+        <location filename="../../attnviz/cli_heads.py" line="50"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -1613,7 +1613,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器的 Transformer（GPT 式）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="131"/>
+        <location filename="../../attnviz/core/kinds.py" line="140"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1728,7 +1728,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="165"/>
+        <location filename="../../attnviz/core/query_computation.py" line="169"/>
         <source>each layer of this {kind}</source>
         <translation>此 {kind} 的每一层</translation>
     </message>
@@ -1749,7 +1749,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="155"/>
+        <location filename="../../attnviz/core/kinds.py" line="165"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -2052,7 +2052,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="44"/>
+        <location filename="../../attnviz/cli_heads.py" line="45"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
@@ -2166,18 +2166,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="136"/>
+        <location filename="../../attnviz/core/kinds.py" line="145"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="140"/>
+        <location filename="../../attnviz/core/kinds.py" line="149"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="109"/>
-        <location filename="../../attnviz/core/query_computation.py" line="165"/>
+        <location filename="../../attnviz/core/query_computation.py" line="169"/>
         <location filename="../../attnviz/figures/heads.py" line="39"/>
         <source>head</source>
         <translation>头</translation>
@@ -2215,12 +2215,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/gates.py" line="74"/>
+        <location filename="../../attnviz/core/heads/gates.py" line="80"/>
         <source>heads of this model cannot be switched off (its attention modules have no gates)</source>
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="264"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="265"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
@@ -2267,17 +2267,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="150"/>
+        <location filename="../../attnviz/core/kinds.py" line="159"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="161"/>
+        <location filename="../../attnviz/core/kinds.py" line="171"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="144"/>
+        <location filename="../../attnviz/core/kinds.py" line="153"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
@@ -2298,7 +2298,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="283"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="284"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -2389,7 +2389,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention.py" line="94"/>
+        <location filename="../../attnviz/core/attention.py" line="103"/>
         <source>k_j = h_j, the encoder's output at source word j</source>
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
@@ -2522,7 +2522,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>稍后</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="161"/>
+        <location filename="../../attnviz/core/query_computation.py" line="167"/>
         <location filename="../../attnviz/figures/explain.py" line="81"/>
         <location filename="../../attnviz/figures/heads.py" line="39"/>
         <source>layer</source>
@@ -2893,7 +2893,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="167"/>
+        <location filename="../../attnviz/core/kinds.py" line="177"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -2995,7 +2995,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="147"/>
+        <location filename="../../attnviz/cli_heads.py" line="145"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3172,7 +3172,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="35"/>
+        <location filename="../../attnviz/cli_heads.py" line="36"/>
         <source>one source sentence a line, or source&lt;TAB&gt;reference lines (references give the pruning curve)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）</translation>
     </message>
@@ -3458,7 +3458,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="962"/>
         <location filename="../../attnviz/cli_explain.py" line="38"/>
-        <location filename="../../attnviz/cli_heads.py" line="46"/>
+        <location filename="../../attnviz/cli_heads.py" line="47"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3609,7 +3609,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="136"/>
+        <location filename="../../attnviz/cli_heads.py" line="134"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -3619,17 +3619,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在剪枝…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="172"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="175"/>
         <source>q = RoPE_m({projection}), m = {row}: rotated by its position</source>
         <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention.py" line="93"/>
+        <location filename="../../attnviz/core/attention.py" line="102"/>
         <source>q = s_{t−1}, the decoder's hidden state before this step</source>
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="104"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="147"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
@@ -3708,7 +3708,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="149"/>
+        <location filename="../../attnviz/core/query_computation.py" line="155"/>
         <source>query_tokens must start with {first} (as DecodeStep.query_tokens does), got {tokens}</source>
         <translation>query_tokens 必须以 {first} 开头（与 DecodeStep.query_tokens 一样），实际为 {tokens}</translation>
     </message>
@@ -3733,7 +3733,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="40"/>
+        <location filename="../../attnviz/cli_heads.py" line="41"/>
         <source>random pruning orders averaged (default {seeds})</source>
         <translation>取平均的随机剪枝顺序个数（默认 {seeds}）</translation>
     </message>
@@ -3941,7 +3941,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩小文字(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="197"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="197"/>
         <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
@@ -3991,25 +3991,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="157"/>
-        <location filename="../../attnviz/core/kinds.py" line="163"/>
+        <location filename="../../attnviz/core/kinds.py" line="167"/>
+        <location filename="../../attnviz/core/kinds.py" line="173"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="133"/>
-        <location filename="../../attnviz/core/kinds.py" line="152"/>
+        <location filename="../../attnviz/core/kinds.py" line="142"/>
+        <location filename="../../attnviz/core/kinds.py" line="161"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="128"/>
-        <location filename="../../attnviz/core/kinds.py" line="147"/>
+        <location filename="../../attnviz/core/kinds.py" line="137"/>
+        <location filename="../../attnviz/core/kinds.py" line="156"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="142"/>
+        <location filename="../../attnviz/core/kinds.py" line="151"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -4242,7 +4242,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="42"/>
+        <location filename="../../attnviz/cli_heads.py" line="43"/>
         <source>skip the pruning curve (the slow part)</source>
         <translation>跳过剪枝曲线（耗时的部分）</translation>
     </message>
@@ -4339,7 +4339,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="139"/>
+        <location filename="../../attnviz/core/query_computation.py" line="145"/>
         <source>source_valid_len must be from 1 to {count}, got {given}</source>
         <translation>source_valid_len 必须在 1 到 {count} 之间，实际为 {given}</translation>
     </message>
@@ -4375,7 +4375,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="134"/>
+        <location filename="../../attnviz/cli_heads.py" line="132"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
@@ -4629,7 +4629,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="308"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="309"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
@@ -4684,12 +4684,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="160"/>
+        <location filename="../../attnviz/core/query_computation.py" line="166"/>
         <source>the decoder of this {kind}</source>
         <translation>此 {kind} 的解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="171"/>
+        <location filename="../../attnviz/core/query_computation.py" line="175"/>
         <source>the decoding so far ({tokens})</source>
         <translation>目前的解码（{tokens}）</translation>
     </message>
@@ -4775,8 +4775,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="255"/>
-        <source>The head atlas covers attnviz's own translation models: this model's heads cannot be switched off</source>
-        <translation>头图谱只适用于 attnviz 自带的翻译模型：这个模型的头无法关闭</translation>
+        <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
+        <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="49"/>
@@ -5007,7 +5007,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="168"/>
+        <location filename="../../attnviz/core/query_computation.py" line="172"/>
         <source>the source ({tokens})</source>
         <translation>源（{tokens}）</translation>
     </message>
@@ -5094,7 +5094,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法开始写入 {kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="132"/>
+        <location filename="../../attnviz/core/query_computation.py" line="138"/>
         <source>the {model} model has no {kind} (it has: {has})</source>
         <translation>{model} 模型没有{kind}（它有：{has}）</translation>
     </message>
@@ -5114,12 +5114,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话文件 {name} 不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="136"/>
+        <location filename="../../attnviz/core/query_computation.py" line="142"/>
         <source>there is no source: source_tokens is empty</source>
         <translation>没有源：source_tokens 为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="174"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="179"/>
         <source>There is no {mask} left to fill: write {mask} in place of a word to see what the model guesses there.</source>
         <translation>已没有要填的 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么。</translation>
     </message>
@@ -5170,7 +5170,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="157"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="160"/>
         <source>there is nothing to read: the sentence is empty</source>
         <translation>没有可读的内容：句子是空的</translation>
     </message>
@@ -5185,7 +5185,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/gates.py" line="35"/>
+        <location filename="../../attnviz/core/heads/gates.py" line="36"/>
         <source>this model does not say where its attention heads are</source>
         <translation>此模型没有说明它的注意力头在哪里</translation>
     </message>
@@ -5224,7 +5224,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/gates.py" line="53"/>
+        <location filename="../../attnviz/core/heads/gates.py" line="55"/>
         <source>this model's attention modules do not say how many heads they have</source>
         <translation>此模型的注意力模块没有说明有多少个头</translation>
     </message>
@@ -5425,7 +5425,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="126"/>
+        <location filename="../../attnviz/core/kinds.py" line="135"/>
         <location filename="../../attnviz/gui/main_window.py" line="58"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
@@ -5554,7 +5554,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="177"/>
+        <location filename="../../attnviz/core/kinds.py" line="187"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -5589,7 +5589,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="41"/>
+        <location filename="../../attnviz/cli_heads.py" line="42"/>
         <source>use the first N distinct source sentences</source>
         <translation>使用前 N 个不同的源句子</translation>
     </message>
@@ -5782,7 +5782,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="166"/>
+        <location filename="../../attnviz/cli_heads.py" line="164"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -5873,7 +5873,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="298"/>
-        <location filename="../../attnviz/cli_heads.py" line="107"/>
+        <location filename="../../attnviz/cli_heads.py" line="108"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
@@ -5881,11 +5881,6 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/cli.py" line="398"/>
         <source>{checkpoint}: a {kind} model does not fill masks (open an encoder-only model: BERT, DistilBERT, RoBERTa or attnviz's own)</source>
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/cli_heads.py" line="110"/>
-        <source>{checkpoint}: attnviz heads reads attnviz's own translation models (a Hugging Face model's heads are not gated yet)</source>
-        <translation>{checkpoint}：attnviz heads 读取 attnviz 自己的翻译模型（Hugging Face 模型的头尚不能门控）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli_explain.py" line="168"/>
@@ -5899,7 +5894,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="144"/>
+        <location filename="../../attnviz/cli_heads.py" line="142"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -5925,7 +5920,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="744"/>
         <location filename="../../attnviz/cli_explain.py" line="174"/>
-        <location filename="../../attnviz/cli_heads.py" line="127"/>
+        <location filename="../../attnviz/cli_heads.py" line="125"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -6025,8 +6020,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind} 不是翻译模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="127"/>
-        <location filename="../../attnviz/core/query_computation.py" line="143"/>
+        <location filename="../../attnviz/core/query_computation.py" line="133"/>
+        <location filename="../../attnviz/core/query_computation.py" line="149"/>
         <source>{kind} is not a translation model: it has no attention queries to show</source>
         <translation>{kind} 不是翻译模型：没有可显示的注意力查询</translation>
     </message>
@@ -6498,7 +6493,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="257"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="260"/>
         <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
         <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
@@ -6519,7 +6514,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="287"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="290"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
     </message>
@@ -6560,7 +6555,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="351"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="354"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -6596,12 +6591,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="217"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="220"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="233"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="236"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -6611,7 +6606,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="309"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="312"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
@@ -6676,7 +6671,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="210"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="213"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -6712,7 +6707,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="214"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="217"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -6837,7 +6832,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="222"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="225"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
@@ -6883,7 +6878,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="205"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="208"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -6913,7 +6908,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="337"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="340"/>
         <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
@@ -6953,7 +6948,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="219"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="222"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -7003,7 +6998,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="311"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="314"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
@@ -7013,7 +7008,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="327"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="330"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -7115,7 +7110,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{title}：由 q、k 和掩码重新计算的权重；与模型自身权重的最大差异为 {difference:.1e}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="89"/>
+        <location filename="../../attnviz/core/query_computation.py" line="95"/>
         <source>{what} {value} is out of range: {where} has {count} (0 to {last})</source>
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
@@ -7194,28 +7189,22 @@ Open the session with that checkpoint?</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="237"/>
+        <location filename="../../attnviz/core/query_computation.py" line="243"/>
         <source>α = softmax(s) over visible keys</source>
         <translation>α = softmax(s)，在可见的键上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="203"/>
-        <location filename="../../attnviz/core/query_computation.py" line="233"/>
+        <location filename="../../attnviz/core/query_computation.py" line="236"/>
         <source>α = softmax(s) over visible keys (causal mask: j ≤ {row})</source>
         <translation>α = softmax(s)，在可见的键上（因果掩蔽，自回归：j ≤ {row}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="200"/>
+        <location filename="../../attnviz/core/query_computation.py" line="238"/>
         <source>α = softmax(s) over visible keys (causal mask: j ≤ {row}; the source view is keys 1–{prompt})</source>
         <translation>α = softmax(s)，在可见的键上（因果掩蔽，自回归：j ≤ {row}；源视图为键 1–{prompt}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/computation.py" line="205"/>
-        <source>α = softmax(s) over visible keys (every source token)</source>
-        <translation>α = softmax(s)，在可见的键上（全部源词元）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/query_computation.py" line="236"/>
+        <location filename="../../attnviz/core/query_computation.py" line="242"/>
         <source>α = softmax(s) over visible keys (padding mask: j &lt; {length})</source>
         <translation>α = softmax(s)，在可见的键上（填充掩码：j &lt; {length}）</translation>
     </message>
@@ -7255,12 +7244,12 @@ Open the session with that checkpoint?</source>
         <translation>“{token}”：log p = {log_prob:.3f}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="154"/>
+        <location filename="../../attnviz/core/text.py" line="158"/>
         <source>“{word}” (nearest it knows: {near})</source>
         <translation>“{word}”（它认识的最相近的词：{near}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="152"/>
+        <location filename="../../attnviz/core/text.py" line="156"/>
         <source>“{word}” (never an output)</source>
         <translation>“{word}”（从不作为输出）</translation>
     </message>
