@@ -53,6 +53,10 @@ class ExplainsChain(Protocol):
 
     def record_inputs(self, sink: Sink) -> list[RemovableHandle]: ...
 
+    def gate_heads(self, gate: GateSource) -> list[RemovableHandle]:
+        """Gates ξ on its heads (core/heads): hooks multiplying head h's output by ``gate()[..., h]``."""
+        ...
+
     def inputs_of(self, keys: list[Tensor], values: list[Tensor], query_index: int) -> tuple[Tensor, Tensor]: ...
 
     def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,

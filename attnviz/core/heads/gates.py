@@ -19,6 +19,7 @@ from torch import Tensor, nn
 
 from attnviz.core.attention_kind import AttentionKind
 from attnviz.core.heads.mask import KIND_ORDER, HeadLayout, HeadMask, KindShape
+from attnviz.core.kinds import kind_of
 from attnviz.i18n import tr
 
 # a decoder-only model's one self-attention answers for every kind: it is named by the first kind here
@@ -45,41 +46,40 @@ def _modules_by_kind(model: Any) -> dict[AttentionKind, list[nn.Module]]:
     return {kind: found[kind] for kind in KIND_ORDER if kind in found}
 
 
+def _chains_by_kind(model: Any) -> dict[AttentionKind, list[Any]]:
+    """Each kind's chains (:class:`~attnviz.core.attention.ExplainsChain`: ``heads``, ``gate_heads``), first layer
+    first, as the model's kind record makes them: attnviz's attention modules themselves, or a Hugging Face
+    folder's adapters (:mod:`attnviz.core.hf.chains`)."""
+    modules = _modules_by_kind(model)
+    record = kind_of(model.config)
+    return {kind: record.chains_of(model, kind) for kind in modules}
+
+
 def head_layout(model: Any) -> HeadLayout:
     """Every head of a translation model (attnviz's own families, a Hugging Face folder's), kind by kind."""
-    shapes = []
-    own = getattr(model, "attention_heads", None)  # a model whose modules are not attnviz's says it (Hugging Face)
-    for kind, modules in _modules_by_kind(model).items():
-        heads = own(kind) if own is not None else getattr(modules[0], "heads", None)
-        if not isinstance(heads, int):
-            raise GatesUnavailable(tr("this model's attention modules do not say how many heads they have"))
-        shapes.append(KindShape(kind, len(modules), heads))
-    return HeadLayout(tuple(shapes))
+    return HeadLayout(tuple(KindShape(kind, len(chains), int(chains[0].heads))
+                            for kind, chains in _chains_by_kind(model).items()))
 
 
 class HeadGates:
     """Gates on every head of ``model``, live until :meth:`remove` (or the end of a ``with`` block).
 
     ``values[kind]``: a tensor (L, H) or (B, L, H), or absent (that kind ungated). Set them with
-    :meth:`set_mask` or :meth:`set_values`; the hooks read them at every call.
+    :meth:`set_mask` or :meth:`set_values`; the hooks read them at every call. GatesUnavailable for a model whose
+    heads cannot be gated (a Hugging Face encoder-only folder's).
     """
 
     def __init__(self, model: Any):
         self.layout = head_layout(model)
         self.values: dict[AttentionKind, Tensor] = {}
         self._handles = []
-        own = getattr(model, "gate_heads", None)  # (kind, layer, gate): a Hugging Face model gates its own modules
-        for kind, modules in _modules_by_kind(model).items():
-            for layer, module in enumerate(modules):
-                if own is not None:
-                    self._handles.extend(own(kind, layer, self._source(kind, layer)))
-                    continue
-                gate_heads = getattr(module, "gate_heads", None)
-                if gate_heads is None:
-                    self.remove()
-                    raise GatesUnavailable(tr("heads of this model cannot be switched off (its attention modules "
-                                              "have no gates)"))
-                self._handles.extend(gate_heads(self._source(kind, layer)))
+        try:
+            for kind, chains in _chains_by_kind(model).items():
+                for layer, chain in enumerate(chains):
+                    self._handles.extend(chain.gate_heads(self._source(kind, layer)))
+        except GatesUnavailable:
+            self.remove()
+            raise
 
     def _source(self, kind: AttentionKind, layer: int):
         def gate() -> Tensor | None:

@@ -17,14 +17,12 @@ from typing import Any
 
 import torch
 from torch import Tensor, nn
-from torch.utils.hooks import RemovableHandle
 
 from attnviz.core.decoder import EncoderAttention, StepAttention
 from attnviz.core.hf import compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import library_rules
-from attnviz.core.hf.heads import GateSource, gate_heads, head_count
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.search_rules import SearchRules
 
@@ -82,14 +80,6 @@ class HFCausal(nn.Module):
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """The one causal self-attention of each block computes every kind (prompt, answer, source view)."""
         return list(self._attention)
-
-    def attention_heads(self, kind: AttentionKind) -> int:
-        """The (query) heads of each block's self-attention (core/heads)."""
-        return head_count(self._attention[0], self.architecture)
-
-    def gate_heads(self, kind: AttentionKind, layer: int, gate: GateSource) -> list[RemovableHandle]:
-        """Gates ξ on the heads of block ``layer``'s self-attention (:mod:`attnviz.core.hf.heads`)."""
-        return gate_heads(self._attention[layer], self.architecture, gate)
 
     def forward(self, src: Tensor, src_valid_lens: Tensor, tgt_in: Tensor) -> Tensor:
         """Teacher forcing as attnviz's decoder-only model offers it: src (B, S) right-padded prompts, valid lengths

@@ -25,9 +25,10 @@ import torch
 from torch import Tensor, nn
 from torch.utils.hooks import RemovableHandle
 
-from attnviz.core.attention import Chain, Sink
+from attnviz.core.attention import Chain, GateSource, Sink
 from attnviz.core.hf import compat
 from attnviz.core.hf.folder import Architecture
+from attnviz.core.hf.heads import gate_heads
 from attnviz.core.kinds import AttentionKind
 from attnviz.i18n import tr
 
@@ -82,6 +83,16 @@ class HFChain:
                 self.angles.append((angles[0].detach(), angles[1].detach()))
 
         return [self.module.register_forward_pre_hook(hook, with_kwargs=True)]
+
+    def gate_heads(self, gate: GateSource) -> list[RemovableHandle]:
+        """Gates ξ on the module's heads, before its output projection (:func:`attnviz.core.hf.heads.gate_heads`);
+        GatesUnavailable where the record names no output projection (an encoder-only folder's)."""
+        if not self.record.projection.output:
+            from attnviz.core.heads.gates import GatesUnavailable
+
+            raise GatesUnavailable(tr("heads of this model cannot be switched off (its attention modules have no "
+                                      "gates)"))
+        return gate_heads(self.module, self.record, gate)
 
     def inputs_of(self, keys: list[Tensor], values: list[Tensor], query_index: int) -> tuple[Tensor, Tensor]:
         """The key and value inputs (K, D) query ``query_index`` saw: cross-attention gets the whole source at every

@@ -15,14 +15,12 @@ from typing import Any
 
 import torch
 from torch import Tensor, nn
-from torch.utils.hooks import RemovableHandle
 
 from attnviz.core.decoder import EncoderAttention, StepAttention
 from attnviz.core.hf import compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import library_rules
-from attnviz.core.hf.heads import GateSource, gate_heads, head_count
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.search_rules import SearchRules
 
@@ -72,14 +70,6 @@ class HFEncoderDecoder(nn.Module):
 
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         return self._modules_of[kind]
-
-    def attention_heads(self, kind: AttentionKind) -> int:
-        """The heads of each of ``kind``'s modules (core/heads)."""
-        return head_count(self._modules_of[kind][0], self.architecture)
-
-    def gate_heads(self, kind: AttentionKind, layer: int, gate: GateSource) -> list[RemovableHandle]:
-        """Gates ξ on the heads of ``kind``'s module in ``layer`` (:mod:`attnviz.core.hf.heads`)."""
-        return gate_heads(self._modules_of[kind][layer], self.architecture, gate)
 
     def forward(self, src: Tensor, src_valid_lens: Tensor, tgt_in: Tensor) -> Tensor:
         """Teacher forcing: src (B, S) right-padded, valid lengths (B,), tgt_in (B, T) starting with the decoder's
