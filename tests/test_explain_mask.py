@@ -73,7 +73,8 @@ def test_norm_based_attention_decomposes_each_layers_output(bert: LoadedModel) -
 def test_integrated_gradients_are_complete_on_the_shipped_bert() -> None:
     loaded = load_checkpoint(SHIPPED)
     tokens = ["[CLS]", "i", "[MASK]", "very", "happy", "to", "see", "you", ".", "[SEP]"]
-    explanation = explain_mask(loaded, tokens, 2, methods=("ig", "occlusion"), ig_steps=64)
+    # (the shipped BERT's path integral converges slowly: 0.986 at 64 steps, 1.011 at 256, 1.002 at 512)
+    explanation = explain_mask(loaded, tokens, 2, methods=("ig", "occlusion"), ig_steps=512)
     assert explanation.token == "was"  # the shipped model's first choice
     assert explanation.completeness is not None
     assert explanation.completeness.ratio == pytest.approx(1.0, abs=0.01)
