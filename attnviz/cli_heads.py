@@ -23,6 +23,7 @@ from attnviz.paths import DEFAULT_CHECKPOINT
 
 MAX_SEEDS = 20
 DEFAULT_SEEDS = 3
+TASK_SENTENCES = 1000  # --task without --limit: this many distinct held-out inputs
 HEADS_FORMATS = "png,svg,pdf"
 
 
@@ -33,8 +34,13 @@ def add_heads_parser(sub: Any) -> None:
     heads.add_argument("--checkpoint", default=str(DEFAULT_CHECKPOINT),
                        help=tr("a translation checkpoint (.safetensors) or a Hugging Face model folder (default: "
                                "the shipped Transformer)"))
-    heads.add_argument("--data", required=True, help=tr("one source sentence a line, or source<TAB>reference lines "
-                                                        "(references give the pruning curve)"))
+    heads.add_argument("--data", help=tr("one source sentence a line, or source<TAB>reference lines (references give "
+                                         "the pruning curve)"))
+    heads.add_argument("--task", metavar="NAME", help=tr(
+        "instead of --data: a generated task's held-out inputs and right outputs (copy, reverse, sort, dates; "
+        "--limit of them, default {count}), and each cross-attention head's agreement with the task's true "
+        "alignment (heads.csv's alignment column) — for a model trained with attnviz train KIND --task NAME").format(
+        count=TASK_SENTENCES))
     heads.add_argument("--out", required=True, type=Path, help=tr("folder to write into (created if missing)"))
     heads.add_argument("--beam", type=int, default=1, help=tr("beam size (default 1: greedy)"))
     heads.add_argument("--seeds", type=int, default=DEFAULT_SEEDS,
@@ -71,6 +77,8 @@ def _checked(args: argparse.Namespace) -> None:
         raise CliError(tr("--seeds must be from 1 to {most}, got {seeds}").format(most=MAX_SEEDS, seeds=args.seeds))
     if args.limit is not None and args.limit < 1:
         raise CliError(tr("--limit must be at least 1, got {limit}").format(limit=args.limit))
+    if (args.data is None) == (args.task is None):
+        raise CliError(tr("give the sentences with --data FILE or a generated task with --task NAME (one of them)"))
 
 
 def run_heads(args: argparse.Namespace) -> int:
@@ -99,14 +107,30 @@ def _run_heads(args: argparse.Namespace) -> int:
     except ExportError as error:
         raise CliError(str(error)) from None
     _set_threads(args.threads)
-    try:
-        corpus = read_corpus(args.data, args.limit)
-    except CorpusError as error:
-        raise CliError(str(error)) from None
+    examples: list[Any] | None = None
+    if args.task is not None:
+        from attnviz.core.heads.alignment import check_vocabulary, task_examples
+        from attnviz.core.tasks import task_named
+
+        try:
+            task = task_named(args.task)
+        except KeyError as error:
+            raise CliError(f"--task {error.args[0]}") from None
+        examples, corpus = task_examples(task, args.limit or TASK_SENTENCES)
+    else:
+        try:
+            corpus = read_corpus(args.data, args.limit)
+        except CorpusError as error:
+            raise CliError(str(error)) from None
     loaded, device = _load(args.checkpoint, args.device)
     if not loaded.offers(Capability.DECODER):
         raise CliError(tr("{checkpoint}: a {kind} checkpoint does not translate").format(
             checkpoint=args.checkpoint, kind=loaded.kind))
+    if args.task is not None:
+        try:
+            check_vocabulary(loaded, task)
+        except ValueError as error:
+            raise CliError(f"{args.checkpoint}: {error}") from None
     try:
         device = device_for_rank(device)
     except DeviceUnavailableError as error:
@@ -133,7 +157,14 @@ def _run_heads(args: argparse.Namespace) -> int:
                                   beam_size=args.beam, reducer=reducer)
             curve = pruning_curve(loaded, corpus, atlas, device, _reporter(tr("pruning curve"), speaker),
                                   beam_size=args.beam, seeds=args.seeds, reducer=reducer) if pruning else None
+            agreement = None
+            if examples is not None:
+                from attnviz.core.heads.alignment import alignment_agreement
+
+                agreement = alignment_agreement(loaded, examples, device, reducer)
         except GatesUnavailable as error:
+            raise CliError(f"{args.checkpoint}: {error}") from None
+        except ValueError as error:
             raise CliError(f"{args.checkpoint}: {error}") from None
         seconds = time.perf_counter() - started
         if not speaker:
@@ -144,14 +175,16 @@ def _run_heads(args: argparse.Namespace) -> int:
     if corpus.references is None:
         warn(tr("no references in {path}: the importance uses the model's own output as the target, and there is no "
                 "pruning curve").format(path=args.data))
-    extra = {"heads.csv": _csv(atlas.table())}
+    extra = {"heads.csv": _csv(_with_alignment(atlas.table(), agreement))}
     if curve is not None:
         extra["pruning.csv"] = _csv(curve.table())
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
     figures = atlas_figures(atlas, curve, model)
-    sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind, "data": str(args.data),
+    sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind,
+               "data": None if args.data is None else str(args.data),
                "sentences": atlas.sentences, "truncated": atlas.truncated, "beam": args.beam,
                "importance_target": atlas.target, "pairs": atlas.pairs, "processes": reducer.world,
+               **({"task": args.task} if args.task is not None else {}),
                "seconds": round(seconds, 1), **({"seeds": args.seeds} if curve is not None else {})}
     written = _write_batch(figures, args, [f for f in formats if f != "npy"], sidecar, extra)
     summary = ""
@@ -165,6 +198,14 @@ def _run_heads(args: argparse.Namespace) -> int:
              ).format(count=len(written), out=shown(args.out), heads=len(atlas.heads()), sentences=atlas.sentences,
                       seconds=seconds, summary=summary))
     return 0
+
+
+def _with_alignment(rows: list[dict[str, Any]], agreement: Any) -> list[dict[str, Any]]:
+    """heads.csv's rows with --task's ``alignment`` column on the cross-attention rows (agreement (L, H))."""
+    if agreement is None:
+        return rows
+    return [{**row, "alignment": float(agreement[row["layer"] - 1, row["head"] - 1])} if row["kind"] == "cross"
+            else row for row in rows]
 
 
 def _reporter(what: str, speaker: bool):

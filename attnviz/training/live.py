@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from torch import Tensor, nn
 
 from attnviz.core.checkpoint import build_model, save_checkpoint
 from attnviz.core.decoding import encode_batch, translate
+from attnviz.core.heads.alignment import cross_attention, gold_mask, head_agreement
 from attnviz.core.kinds import kind_named
 from attnviz.core.limits import check_config_values, seed_problem
 from attnviz.core.tasks import Example, preset_arch, task_named
@@ -164,37 +165,6 @@ class TrainedModel:
         training = {**self.info, "history": self.history.to_json()}
         return save_checkpoint(path, self.model, src_vocab=self.src_vocab, tgt_vocab=self.tgt_vocab,
                                training=training, verify=True)
-
-
-def _gold_mask(examples: Sequence[Example], width: int, length: int) -> Tensor:
-    """(B, T, S) bool: gold[b, t, s] — source position s is a right one for target token t of example b."""
-    mask = torch.zeros(len(examples), length, width, dtype=torch.bool)
-    for b, example in enumerate(examples):
-        for t, positions in enumerate(example.gold):
-            mask[b, t, list(positions)] = True
-    return mask
-
-
-def head_agreement(cross: Tensor, gold: Tensor) -> Tensor:
-    """cross (B, T, L, H, S) attention of target token t over the source, gold (B, T, S) -> (L, H): per head,
-    the share of target tokens with a gold position whose strongest attention falls on one."""
-    counted = gold.any(-1)  # (B, T): tokens with a gold alignment (not <eos>, not padding)
-    strongest = cross.argmax(-1)  # (B, T, L, H)
-    hit = torch.gather(gold[:, :, None, None, :].expand(*strongest.shape, gold.shape[-1]), -1,
-                       strongest[..., None])[..., 0]
-    return (hit & counted[:, :, None, None]).sum((0, 1)).float() / counted.sum().clamp(min=1)
-
-
-@torch.inference_mode()
-def cross_attention(model: Any, src: Tensor, valid: Tensor, feed: Tensor) -> Tensor:
-    """Teacher-forced cross-attention: feed (B, T) tokens, <bos> first -> (B, T, L, H, S), row t the
-    attention with which the model predicts target token t."""
-    state, _ = model.start(src, valid)
-    rows = []
-    for t in range(feed.shape[1]):
-        _, state, attention = model.step(feed[:, t], state, need_attention=True)
-        rows.append(attention.cross_weights.float())
-    return torch.stack(rows, dim=1)
 
 
 @torch.inference_mode()
@@ -366,7 +336,7 @@ class LiveTraining:
         src, valid = self._held
         feed, _ = encode_batch([e.tgt for e in data.heldout], data.tgt_vocab, add_bos=True)
         cross = cross_attention(self.model, src.to(self.device), valid.to(self.device), feed.to(self.device))
-        per_head = head_agreement(cross.cpu(), _gold_mask(data.heldout, src.shape[1], feed.shape[1]))
+        per_head = head_agreement(cross.cpu(), gold_mask(data.heldout, src.shape[1], feed.shape[1]))
         best = int(per_head.argmax())
         self.head = divmod(best, per_head.shape[1])
         return float(per_head.flatten()[best])

@@ -14,7 +14,7 @@
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="120"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="131"/>
         <source> (key/value head {group} of {groups}, shared by {count} query heads)</source>
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
@@ -251,7 +251,7 @@
     <message>
         <location filename="../../attnviz/cli.py" line="301"/>
         <location filename="../../attnviz/cli.py" line="523"/>
-        <location filename="../../attnviz/cli_heads.py" line="69"/>
+        <location filename="../../attnviz/cli_heads.py" line="75"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
@@ -301,18 +301,18 @@
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="72"/>
+        <location filename="../../attnviz/training/live.py" line="73"/>
         <source>--learned must be more than 0 and at most 100 (%)</source>
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli_explain.py" line="157"/>
-        <location filename="../../attnviz/cli_heads.py" line="73"/>
+        <location filename="../../attnviz/cli_heads.py" line="79"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="76"/>
+        <location filename="../../attnviz/training/live.py" line="77"/>
         <source>--lr must be more than 0 and at most 1</source>
         <translation>--lr 必须大于 0 且不超过 1</translation>
     </message>
@@ -322,12 +322,12 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="196"/>
+        <location filename="../../attnviz/cli_heads.py" line="236"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="74"/>
+        <location filename="../../attnviz/training/live.py" line="75"/>
         <source>--minutes must be more than 0 and at most 1,440</source>
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
@@ -342,7 +342,7 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="71"/>
+        <location filename="../../attnviz/cli_heads.py" line="77"/>
         <source>--seeds must be from 1 to {most}, got {seeds}</source>
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
@@ -380,6 +380,11 @@
         <location filename="../../attnviz/training/train.py" line="281"/>
         <source>--stop-after {stop}: the run in {path} has already finished epoch {epoch}</source>
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/alignment.py" line="100"/>
+        <source>--task compares cross-attention with the task's alignment: a {kind} model has none</source>
+        <translation>--task 比较的是编码器－解码器注意力与任务的对齐：{kind} 模型没有这种注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="192"/>
@@ -442,7 +447,7 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="160"/>
+        <location filename="../../attnviz/cli_heads.py" line="192"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -556,7 +561,7 @@
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="34"/>
+        <location filename="../../attnviz/cli_heads.py" line="35"/>
         <source>a translation checkpoint (.safetensors) or a Hugging Face model folder (default: the shipped Transformer)</source>
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
@@ -825,12 +830,12 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="178"/>
+        <location filename="../../attnviz/cli_heads.py" line="218"/>
         <source>attnviz heads: {what} {percent} %</source>
         <translation>attnviz heads：{what} {percent} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="129"/>
+        <location filename="../../attnviz/cli_heads.py" line="153"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -965,7 +970,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="48"/>
+        <location filename="../../attnviz/cli_heads.py" line="54"/>
         <source>auto, cpu, cuda, cuda:N or mps (under torchrun on CUDA: each process its LOCAL_RANK's GPU)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
@@ -1077,7 +1082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="39"/>
+        <location filename="../../attnviz/cli_heads.py" line="45"/>
         <source>beam size (default 1: greedy)</source>
         <translation>束宽（默认 1：贪心搜索）</translation>
     </message>
@@ -1123,7 +1128,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位 {n}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="148"/>
+        <location filename="../../attnviz/training/live.py" line="149"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
@@ -1473,7 +1478,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="50"/>
+        <location filename="../../attnviz/cli_heads.py" line="56"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -1878,7 +1883,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="42"/>
-        <location filename="../../attnviz/training/live.py" line="119"/>
+        <location filename="../../attnviz/training/live.py" line="120"/>
         <source>exact match</source>
         <translation>完全匹配率</translation>
     </message>
@@ -2052,7 +2057,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="45"/>
+        <location filename="../../attnviz/cli_heads.py" line="51"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
@@ -2146,6 +2151,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_heads.py" line="81"/>
+        <source>give the sentences with --data FILE or a generated task with --task NAME (one of them)</source>
+        <translation>用 --data FILE 给出句子，或用 --task NAME 给出生成任务（二者选一）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/panels.py" line="205"/>
         <source>Give two or more sentences (one per line) to decode them as one batch.</source>
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
@@ -2215,7 +2225,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/gates.py" line="80"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="93"/>
         <source>heads of this model cannot be switched off (its attention modules have no gates)</source>
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
@@ -2323,6 +2333,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>安装缺少的库（需 root 权限和 apt-get）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_heads.py" line="39"/>
+        <source>instead of --data: a generated task's held-out inputs and right outputs (copy, reverse, sort, dates; --limit of them, default {count}), and each cross-attention head's agreement with the task's true alignment (heads.csv's alignment column) — for a model trained with attnviz train KIND --task NAME</source>
+        <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/explain.py" line="19"/>
         <source>integrated gradients</source>
         <translation>积分梯度</translation>
@@ -2389,7 +2404,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention.py" line="103"/>
+        <location filename="../../attnviz/core/attention.py" line="107"/>
         <source>k_j = h_j, the encoder's output at source word j</source>
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
@@ -2995,7 +3010,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="145"/>
+        <location filename="../../attnviz/cli_heads.py" line="176"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3172,7 +3187,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="36"/>
+        <location filename="../../attnviz/cli_heads.py" line="37"/>
         <source>one source sentence a line, or source&lt;TAB&gt;reference lines (references give the pruning curve)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）</translation>
     </message>
@@ -3458,7 +3473,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="962"/>
         <location filename="../../attnviz/cli_explain.py" line="38"/>
-        <location filename="../../attnviz/cli_heads.py" line="47"/>
+        <location filename="../../attnviz/cli_heads.py" line="53"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3609,7 +3624,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="134"/>
+        <location filename="../../attnviz/cli_heads.py" line="158"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -3619,17 +3634,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在剪枝…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="175"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="186"/>
         <source>q = RoPE_m({projection}), m = {row}: rotated by its position</source>
         <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention.py" line="102"/>
+        <location filename="../../attnviz/core/attention.py" line="106"/>
         <source>q = s_{t−1}, the decoder's hidden state before this step</source>
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="147"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="158"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
@@ -3733,7 +3748,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="41"/>
+        <location filename="../../attnviz/cli_heads.py" line="47"/>
         <source>random pruning orders averaged (default {seeds})</source>
         <translation>取平均的随机剪枝顺序个数（默认 {seeds}）</translation>
     </message>
@@ -3941,7 +3956,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩小文字(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="197"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="208"/>
         <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
@@ -4242,7 +4257,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="43"/>
+        <location filename="../../attnviz/cli_heads.py" line="49"/>
         <source>skip the pruning curve (the slow part)</source>
         <translation>跳过剪枝曲线（耗时的部分）</translation>
     </message>
@@ -4375,12 +4390,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="132"/>
+        <location filename="../../attnviz/cli_heads.py" line="156"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="31"/>
+        <location filename="../../attnviz/cli_heads.py" line="32"/>
         <source>statistics, importance and pruning of every attention head over a corpus (also under torchrun)</source>
         <translation>在语料上统计每个注意力头、计算其重要性并剪枝（也可在 torchrun 下运行）</translation>
     </message>
@@ -4824,7 +4839,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="235"/>
+        <location filename="../../attnviz/training/live.py" line="205"/>
         <source>the model cannot be built: {problem}</source>
         <translation>无法构建模型：{problem}</translation>
     </message>
@@ -4902,17 +4917,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="146"/>
+        <location filename="../../attnviz/training/live.py" line="147"/>
         <source>the probe sentence is empty</source>
         <translation>探针输入句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="115"/>
+        <location filename="../../attnviz/training/live.py" line="116"/>
         <source>the probe {text!r} is longer than the {name} task's inputs ({low} to {high} digits)</source>
         <translation>探针输入 {text!r} 比 {name} 任务的输入更长（{low} 到 {high} 个数字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="112"/>
+        <location filename="../../attnviz/training/live.py" line="113"/>
         <source>the probe {text!r} is not an input of the {name} task (e.g. {example!r})</source>
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
@@ -5185,7 +5200,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/gates.py" line="36"/>
+        <location filename="../../attnviz/core/heads/alignment.py" line="88"/>
+        <source>this model does not know the {task} task's symbols (e.g. {symbol!r}): train one with attnviz train KIND --task {task}</source>
+        <translation>这个模型不认识 {task} 任务的符号（例如 {symbol!r}）：请用 attnviz train KIND --task {task} 训练一个</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/gates.py" line="37"/>
         <source>this model does not say where its attention heads are</source>
         <translation>此模型没有说明它的注意力头在哪里</translation>
     </message>
@@ -5222,11 +5242,6 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/layout.py" line="528"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/heads/gates.py" line="55"/>
-        <source>this model's attention modules do not say how many heads they have</source>
-        <translation>此模型的注意力模块没有说明有多少个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="110"/>
@@ -5307,7 +5322,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="148"/>
+        <location filename="../../attnviz/training/live.py" line="149"/>
         <source>training BLEU</source>
         <translation>训练集 BLEU</translation>
     </message>
@@ -5328,7 +5343,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练在第 {epoch} 个迭代周期发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="302"/>
+        <location filename="../../attnviz/training/live.py" line="272"/>
         <source>training diverged: the weights became NaN or infinite (try a smaller learning rate than {lr:g})</source>
         <translation>训练发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的学习率）</translation>
     </message>
@@ -5589,7 +5604,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="42"/>
+        <location filename="../../attnviz/cli_heads.py" line="48"/>
         <source>use the first N distinct source sentences</source>
         <translation>使用前 N 个不同的源句子</translation>
     </message>
@@ -5782,7 +5797,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="164"/>
+        <location filename="../../attnviz/cli_heads.py" line="196"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -5873,7 +5888,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="298"/>
-        <location filename="../../attnviz/cli_heads.py" line="108"/>
+        <location filename="../../attnviz/cli_heads.py" line="127"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
@@ -5894,7 +5909,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="142"/>
+        <location filename="../../attnviz/cli_heads.py" line="173"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -5920,7 +5935,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="744"/>
         <location filename="../../attnviz/cli_explain.py" line="174"/>
-        <location filename="../../attnviz/cli_heads.py" line="125"/>
+        <location filename="../../attnviz/cli_heads.py" line="149"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -6009,7 +6024,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{key!r} 必须在 {low} 到 {high} 之间，实际为 {value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="226"/>
+        <location filename="../../attnviz/training/live.py" line="196"/>
         <source>{kind} cannot be trained here; choose one of {kinds}</source>
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
@@ -6268,17 +6283,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} — {about}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="130"/>
+        <location filename="../../attnviz/training/live.py" line="131"/>
         <source>{name}: cannot be read ({error})</source>
         <translation>{name}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="134"/>
+        <location filename="../../attnviz/training/live.py" line="135"/>
         <source>{name}: no usable source&lt;TAB&gt;target pairs (lines skipped: {skipped})</source>
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（跳过的行：{skipped}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="136"/>
+        <location filename="../../attnviz/training/live.py" line="137"/>
         <source>{name}: no usable source&lt;TAB&gt;target pairs (the file has no lines)</source>
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（文件中没有任何行）</translation>
     </message>
@@ -6343,7 +6358,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="65"/>
+        <location filename="../../attnviz/training/live.py" line="66"/>
         <source>{option} must be from {low:,} to {high:,}</source>
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
