@@ -154,3 +154,29 @@ def torchrun(command: str, *args: str):
                               check=False)
     except subprocess.TimeoutExpired as expired:
         pytest.fail(f"torchrun did not finish in {TORCHRUN_CAP_S} s: {expired.stderr!r}")
+
+
+def pairs_file(tiny_models: dict, tmp_path: Path, count: int = 40) -> Path:
+    """The first ``count`` lines of the tiny models' source<TAB>reference data, as a file of their own."""
+    lines = Path(tiny_models["data"]).read_text(encoding="utf-8").splitlines()[:count]
+    path = tmp_path / "pairs.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def csv_rows(path: Path) -> list[dict[str, str]]:
+    import csv
+
+    with open(path, encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def assert_same_atlas(one: Path, two: Path) -> None:
+    """Two ``attnviz heads`` folders hold the same heads.csv (every number to 1e-6) and the same pruning.csv."""
+    first, second = csv_rows(one / "heads.csv"), csv_rows(two / "heads.csv")
+    assert [(r["kind"], r["layer"], r["head"]) for r in first] == [(r["kind"], r["layer"], r["head"]) for r in second]
+    for a, b in zip(first, second, strict=True):
+        for column, value in a.items():
+            if column not in ("kind", "layer", "head") and value != "":
+                assert float(b[column]) == pytest.approx(float(value), abs=1e-6), (a["kind"], column)
+    assert csv_rows(one / "pruning.csv") == csv_rows(two / "pruning.csv")  # BLEU exactly

@@ -3,27 +3,15 @@ input (one line, exit 2, nothing written)."""
 
 from __future__ import annotations
 
-import csv
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_cli
+from tests.helpers import csv_rows, pairs_file, run_cli
 from tests.tiny import reversal_of
 
-
-def _pairs(tiny_models: dict, tmp_path: Path, count: int = 40) -> Path:
-    lines = Path(tiny_models["data"]).read_text(encoding="utf-8").splitlines()[:count]
-    path = tmp_path / "pairs.tsv"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
-
-
-def _rows(path: Path) -> list[dict[str, str]]:
-    with open(path, encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
+_pairs, _rows = pairs_file, csv_rows
 
 
 def test_heads_writes_the_atlas_the_pruning_curve_and_figures(capsys, tiny_models, tmp_path) -> None:

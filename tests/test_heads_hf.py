@@ -19,6 +19,7 @@ from attnviz.core.heads import HeadGates, HeadMask, head_layout, masked_heads
 from attnviz.core.heads.mask import Head, KindShape
 from attnviz.core.hf.heads import output_projection
 from attnviz.core.kinds import AttentionKind
+from tests.helpers import csv_rows, pairs_file
 from tests.hf_folders import ENCODER_DECODER, FAMILIES, make_folder
 
 ENC, DEC, CROSS = AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS
@@ -210,18 +211,7 @@ def test_importance_is_the_mean_absolute_gate_gradient_of_each_reference_pairs_l
 # -- attnviz heads on a folder: the converted Transformer is the same network, so the same atlas ------------------
 
 
-def _pairs(tiny_models: dict, tmp_path: Path, count: int) -> Path:
-    lines = Path(tiny_models["data"]).read_text(encoding="utf-8").splitlines()[:count]
-    path = tmp_path / "pairs.tsv"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
-
-
-def _rows(path: Path) -> list[dict[str, str]]:
-    import csv
-
-    with open(path, encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
+_pairs, _rows = pairs_file, csv_rows
 
 
 @pytest.fixture(scope="module")
@@ -299,7 +289,7 @@ def test_heads_on_a_decoder_only_folder_maps_its_one_self_attention(capsys, fold
 
 
 def test_two_processes_on_a_folder_give_one_process_numbers(capsys, tiny_models, converted, tmp_path) -> None:
-    from tests.helpers import run_cli, torchrun
+    from tests.helpers import assert_same_atlas, run_cli, torchrun
 
     data = _pairs(tiny_models, tmp_path, 90)
     common = ["--checkpoint", str(converted), "--data", str(data), "--seeds", "1", "--beam", "2", "--format", "png"]
@@ -308,10 +298,4 @@ def test_two_processes_on_a_folder_give_one_process_numbers(capsys, tiny_models,
     done = torchrun("heads", *common, "--out", str(tmp_path / "two"))
     assert done.returncode == 0, done.stderr[-3000:]
     assert "2 processes" in done.stderr
-    one, two = _rows(tmp_path / "one" / "heads.csv"), _rows(tmp_path / "two" / "heads.csv")
-    assert [(r["kind"], r["layer"], r["head"]) for r in one] == [(r["kind"], r["layer"], r["head"]) for r in two]
-    for a, b in zip(one, two, strict=True):
-        for column, value in a.items():
-            if column not in ("kind", "layer", "head") and value != "":
-                assert float(b[column]) == pytest.approx(float(value), abs=1e-6), (a["kind"], column)
-    assert _rows(tmp_path / "one" / "pruning.csv") == _rows(tmp_path / "two" / "pruning.csv")  # BLEU exactly
+    assert_same_atlas(tmp_path / "one", tmp_path / "two")

@@ -98,3 +98,16 @@ def test_bad_task_input_is_one_line_and_writes_nothing(capsys, reverse_model, ti
         code, _stdout, stderr = run_cli(capsys, "heads", *args, "--out", str(out))
         assert code == 2 and words in stderr and len(stderr.strip().splitlines()) == 1, (args, stderr)
         assert not out.exists()
+
+
+def test_two_processes_give_one_process_agreement(capsys, reverse_model, tmp_path) -> None:
+    from tests.helpers import assert_same_atlas, torchrun
+
+    common = ["--checkpoint", str(reverse_model), "--task", "reverse", "--limit", "40", "--seeds", "1", "--format",
+              "png"]
+    code, _, stderr = run_cli(capsys, "heads", *common, "--out", str(tmp_path / "one"))
+    assert code == 0, stderr
+    done = torchrun("heads", *common, "--out", str(tmp_path / "two"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "2 processes" in done.stderr
+    assert_same_atlas(tmp_path / "one", tmp_path / "two")  # the alignment column too, to 1e-6

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.helpers import free_port, run_cli, torchrun
+from tests.helpers import assert_same_atlas, free_port, run_cli, torchrun
 
 ROOT = Path(__file__).resolve().parent.parent
 CAP_S = 300  # a child that takes longer is called hung (the work takes seconds)
@@ -38,13 +38,7 @@ def test_two_processes_give_one_process_numbers(capsys, tiny_models, tmp_path) -
     done = _torchrun(*common, "--out", str(tmp_path / "two"))
     assert done.returncode == 0, done.stderr[-3000:]
     assert "2 processes" in done.stderr
-    one, two = _rows(tmp_path / "one" / "heads.csv"), _rows(tmp_path / "two" / "heads.csv")
-    assert [(r["kind"], r["layer"], r["head"]) for r in one] == [(r["kind"], r["layer"], r["head"]) for r in two]
-    for a, b in zip(one, two, strict=True):
-        for column, value in a.items():
-            if column not in ("kind", "layer", "head") and value != "":
-                assert float(b[column]) == pytest.approx(float(value), abs=1e-6), (a["kind"], column)
-    assert _rows(tmp_path / "one" / "pruning.csv") == _rows(tmp_path / "two" / "pruning.csv")  # BLEU exactly
+    assert_same_atlas(tmp_path / "one", tmp_path / "two")
 
 
 def test_bad_input_under_torchrun_is_one_line_from_attnviz(tiny_models, tmp_path) -> None:
