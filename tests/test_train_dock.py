@@ -154,6 +154,12 @@ def test_a_hostile_file_is_refused_in_the_dock_with_one_sentence(window, panel, 
     assert not Path(panel.trained_folder).exists() or not list(Path(panel.trained_folder).iterdir())
 
 
+def test_the_heads_setting_is_offered_where_the_architecture_has_heads(window, panel):
+    for kind, offered in (("rnn-additive", False), ("rnn-dot", False), ("transformer", True), ("decoder-only", True)):
+        panel.family_box.setCurrentIndex(panel.family_box.findData(kind))
+        assert panel.heads_box.isEnabled() == offered, kind
+
+
 def test_heads_that_do_not_divide_the_width_are_refused_before_training(window, panel):
     choose(panel, "transformer", "copy")
     panel.width_box.setValue(30)

@@ -69,10 +69,6 @@ def map_title(history: TrainingHistory, snapshot: Snapshot) -> str:
     return " · ".join(parts)
 
 
-def _family(kind: str) -> str:
-    return "rnn" if kind.startswith("rnn") else kind
-
-
 class TrainPanel(QtWidgets.QWidget):
     """Starts a :class:`~attnviz.session.training.TrainingRun` through the session and draws its history."""
 
@@ -255,7 +251,8 @@ class TrainPanel(QtWidgets.QWidget):
         kernel = self.kind == KERNEL_TASK
         for widget in (self.task_box, self.size_box, self.width_box, self.layers_box, self.probe_edit):
             widget.setEnabled(not kernel)
-        self.heads_box.setEnabled(not kernel and _family(self.kind) != "rnn")
+        # (the heads box is on where the kind's architecture takes a heads setting: not the RNNs' one attention)
+        self.heads_box.setEnabled(not kernel and "num_heads" in arch_for(self.kind, 32, 1, 2))
         self.epochs_box.setValue(5 if kernel else 20)
         self.epochs_box.setToolTip(tr("SGD steps on w (the book trains 5)") if kernel else
                                    tr("Passes over the 8,192 training examples (or the file's pairs)"))
