@@ -180,3 +180,10 @@ def assert_same_atlas(one: Path, two: Path) -> None:
             if column not in ("kind", "layer", "head") and value != "":
                 assert float(b[column]) == pytest.approx(float(value), abs=1e-6), (a["kind"], column)
     assert csv_rows(one / "pruning.csv") == csv_rows(two / "pruning.csv")  # BLEU exactly
+
+
+def one_error_line(stderr: str) -> str:
+    """The one ``attnviz: error:`` line a failed command printed (asserting there is exactly one)."""
+    said = [line for line in stderr.splitlines() if line.startswith("attnviz: error:")]
+    assert len(said) == 1, stderr[-3000:]
+    return said[0]

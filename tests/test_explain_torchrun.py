@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from attnviz.cli_explain import my_share
-from tests.helpers import run_cli, torchrun
+from tests.helpers import one_error_line, run_cli, torchrun
 
 CSVS = ("agreement.csv", "layers.csv", "sinks.csv")
 
@@ -55,6 +55,5 @@ def test_bad_input_under_torchrun_is_one_line_and_nothing_written(tiny_models, t
     done = _torchrun("--checkpoint", str(tiny_models["transformer"][0]), "--data", str(empty), "--out",
                      str(tmp_path / "out"))
     assert done.returncode != 0
-    said = [line for line in done.stderr.splitlines() if line.startswith("attnviz: error:")]
-    assert len(said) == 1 and "no sentences to explain" in said[0]
+    assert "no sentences to explain" in one_error_line(done.stderr)
     assert not (tmp_path / "out").exists()

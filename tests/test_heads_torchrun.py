@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.helpers import assert_same_atlas, free_port, run_cli, torchrun
+from tests.helpers import assert_same_atlas, free_port, one_error_line, run_cli, torchrun
 
 ROOT = Path(__file__).resolve().parent.parent
 CAP_S = 300  # a child that takes longer is called hung (the work takes seconds)
@@ -47,8 +47,7 @@ def test_bad_input_under_torchrun_is_one_line_from_attnviz(tiny_models, tmp_path
     done = _torchrun("--checkpoint", str(tiny_models["transformer"][0]), "--data", str(empty), "--out",
                      str(tmp_path / "out"))
     assert done.returncode != 0
-    said = [line for line in done.stderr.splitlines() if line.startswith("attnviz: error:")]
-    assert len(said) == 1 and "is empty" in said[0]
+    assert "is empty" in one_error_line(done.stderr)
     assert not (tmp_path / "out").exists()
 
 

@@ -55,10 +55,14 @@ def _chains_by_kind(model: Any) -> dict[AttentionKind, list[Any]]:
     return {kind: record.chains_of(model, kind) for kind in modules}
 
 
+def _layout_of(chains_by_kind: dict[AttentionKind, list[Any]]) -> HeadLayout:
+    return HeadLayout(tuple(KindShape(kind, len(chains), int(chains[0].heads))
+                            for kind, chains in chains_by_kind.items()))
+
+
 def head_layout(model: Any) -> HeadLayout:
     """Every head of a translation model (attnviz's own families, a Hugging Face folder's), kind by kind."""
-    return HeadLayout(tuple(KindShape(kind, len(chains), int(chains[0].heads))
-                            for kind, chains in _chains_by_kind(model).items()))
+    return _layout_of(_chains_by_kind(model))
 
 
 class HeadGates:
@@ -70,11 +74,12 @@ class HeadGates:
     """
 
     def __init__(self, model: Any):
-        self.layout = head_layout(model)
+        chains_by_kind = _chains_by_kind(model)
+        self.layout = _layout_of(chains_by_kind)
         self.values: dict[AttentionKind, Tensor] = {}
         self._handles = []
         try:
-            for kind, chains in _chains_by_kind(model).items():
+            for kind, chains in chains_by_kind.items():
                 for layer, chain in enumerate(chains):
                     self._handles.extend(chain.gate_heads(self._source(kind, layer)))
         except GatesUnavailable:

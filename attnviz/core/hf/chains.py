@@ -18,6 +18,7 @@ Shapes: Q queries of one call, K keys, D model width, d head width.
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from typing import Any
 
 import numpy as np
@@ -54,8 +55,9 @@ def _score_words(divisor: float, width: int) -> str:
     return f"s_j = q·k_j / {divisor:.4g}"
 
 
-class HFChain:
-    """The part every style shares: recording the module's inputs, which keys a query saw, the module's own scale."""
+class HFChain(ABC):
+    """The part every style shares: recording the module's inputs, which keys a query saw, the module's own scale;
+    each style says how many heads its module has and how one head's chain is made."""
 
     rotary = False  # whether the module receives its positions' angles (recorded alongside)
 
@@ -65,8 +67,12 @@ class HFChain:
         self.angles: list[tuple[Tensor, Tensor]] = []  # (cos, sin) (1, Q, d) per call, where ``rotary``
 
     @property
-    def heads(self) -> int:
-        raise NotImplementedError
+    @abstractmethod
+    def heads(self) -> int: ...
+
+    @abstractmethod
+    def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,
+                query_row: int = 0) -> Chain: ...
 
     def record_inputs(self, sink: Sink) -> list[RemovableHandle]:
         """A pre-hook passing each call's hidden states (queries; a self-attention's keys and values too) and a
