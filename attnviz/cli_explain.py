@@ -45,7 +45,7 @@ def add_parser(sub: Any) -> None:
 def _sentences(args: argparse.Namespace, loaded: Any) -> list[str]:
     """The English sentences to explain: --data's first column (or the held-out split's sources), in order."""
     from attnviz.cli import CliError
-    from attnviz.core.explain.internals import explains
+    from attnviz.core.layout import Capability
     from attnviz.training.data import training_split
 
     path: Path = args.data
@@ -56,7 +56,7 @@ def _sentences(args: argparse.Namespace, loaded: Any) -> list[str]:
         if not isinstance(options, dict):
             raise CliError(tr("{checkpoint}: no training options stored; --heldout needs them").format(
                 checkpoint=args.checkpoint))
-        if explains(loaded.model) == "mask":  # the small BERT held out the translators' English sentences
+        if loaded.offers(Capability.MASKS):  # the small BERT held out the translators' English sentences
             from attnviz.training.mlm import VAL_SOURCES, english_sentences
 
             held = english_sentences(path, VAL_SOURCES, int(options.get("seed", 0)))[1]
@@ -140,8 +140,8 @@ def _run(args: argparse.Namespace) -> int:
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.explain import SINK_CLASSES
     from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv, sinks_csv
-    from attnviz.core.explain.internals import explains
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
+    from attnviz.core.layout import Capability
     from attnviz.figures.explain import explain_figures
     from attnviz.render.figure_files import (
         ExportError,
@@ -164,7 +164,7 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     _set_threads(args.threads if args.threads is not None else 1)
     loaded, device = _load(args.checkpoint, args.device)
-    if explains(loaded.model) is None:
+    if not loaded.model_kind.explains:
         raise CliError(tr("{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, "
                           "the small BERT), not a {kind} model").format(checkpoint=args.checkpoint,
                                                                        kind=loaded.kind)) from None
@@ -184,7 +184,7 @@ def _run(args: argparse.Namespace) -> int:
                 world=reducer.world, sentences=len(sentences)), file=sys.stderr, flush=True)
         mine = my_share(sentences, reducer.rank, reducer.world)
         share = [sentences[i] for i in mine]
-        steps = _masked_steps(loaded, share) if explains(loaded.model) == "mask" else \
+        steps = _masked_steps(loaded, share) if loaded.offers(Capability.MASKS) else \
             _decoded_steps(loaded, share, device)
         parts: list[tuple[int, CorpusTally]] = []  # (sentence index, its tally): put back in order below
         for number, (index, sentence_steps) in enumerate(zip(mine, steps, strict=True), start=1):

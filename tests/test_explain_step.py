@@ -166,3 +166,19 @@ def test_rollout_rows_are_the_apps_source_attribution(tiny_models: dict, family:
     prefix = list(step.query_tokens[1:])  # the decoder inputs after <bos>: the step predicted from them
     explanation = explain_step(loaded, SOURCE, prefix, methods=("rollout",))
     np.testing.assert_allclose(explanation.row("rollout"), traced.values[-1], atol=1e-5)
+
+
+def test_the_registry_says_which_kinds_are_explained_and_the_others_are_refused_in_words() -> None:
+    from attnviz.core.kinds import KINDS
+    from attnviz.core.layout import Capability
+
+    explained = {name for name, kind in KINDS.items() if kind.explains}
+    assert explained == {*FAMILIES, "encoder-only"}  # attnviz's own sentence models; a library's are not covered
+    for name in explained:  # each record names a function that exists
+        assert callable(KINDS[name].internals_reader())
+    masks = {name for name in explained if KINDS[name].sequence_layout.offers(Capability.MASKS)}
+    assert masks == {"encoder-only"}
+    with pytest.raises(ValueError, match="hf-seq2seq"):
+        KINDS["hf-seq2seq"].internals_reader()
+    with pytest.raises(ValueError, match="not ModuleList"):
+        step_internals(torch.nn.ModuleList(), torch.zeros(1, 1), torch.zeros(1, 1), (), ())

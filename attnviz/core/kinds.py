@@ -58,6 +58,10 @@ class ModelKind:
     # module:function (model, kind) -> each layer's chain of that kind for the Computation view
     # (attnviz.core.attention.ExplainsChain): attnviz's attention modules explain their own; a library's get adapters
     query_chains: str = "attnviz.core.query_computation:own_chains"
+    # module:function reading one step's internals for the Explain dock's methods (attnviz.core.explain.internals):
+    # a decoded step's (model, src, tgt_in, labels, target_labels), or, where the layout fills masks, a masked
+    # position's (model, ids, segments, position, labels). None: the Explain dock does not cover the kind
+    internals: str | None = None
 
     @property
     def sequence_layout(self) -> SequenceLayout:
@@ -97,6 +101,18 @@ class ModelKind:
         return cast(list[Any], getattr(importlib.import_module(module), name)(model, kind))
 
     @property
+    def explains(self) -> bool:
+        """The Explain dock and ``attnviz explain`` cover it (its record names how its internals are read)."""
+        return self.internals is not None
+
+    def internals_reader(self) -> Callable[..., Any]:
+        """The function reading one step's internals (``internals``); ValueError where the kind has none."""
+        if self.internals is None:
+            raise ValueError(f"explanations do not cover a {self.name} model")
+        module, name = self.internals.split(":")
+        return cast(Callable[..., Any], getattr(importlib.import_module(module), name))
+
+    @property
     def model_cls(self) -> type:
         return getattr(importlib.import_module(self.module), self.model_class)
 
@@ -124,6 +140,7 @@ class ModelKind:
 
 
 _RNN = "attnviz.core.seq2seq"
+_INTERNALS = "attnviz.core.explain.internals:"
 
 
 def _encoder_only_cells(values: Mapping[str, Any]) -> int:
@@ -136,20 +153,24 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               "TransformerConfig", "Transformer", default_lr=1e-3,
               scoring_formula=N_("scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
-              attention_cells=limits.encoder_decoder_cells, sinusoidal_positions=True),
+              attention_cells=limits.encoder_decoder_cells, sinusoidal_positions=True,
+              internals=_INTERNALS + "transformer_internals"),
     ModelKind("decoder-only", "translation", N_("Decoder-only Transformer (GPT-style), translating as continuation"),
               "attnviz.core.decoder_only", "DecoderOnlyConfig", "DecoderOnly", default_lr=1e-3,
               scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
-              layout="decoder-only", attention_cells=limits.one_sequence_cells, sinusoidal_positions=True),
+              layout="decoder-only", attention_cells=limits.one_sequence_cells, sinusoidal_positions=True,
+              internals=_INTERNALS + "decoder_only_internals"),
     ModelKind("rnn-additive", "translation", N_("GRU encoder–decoder, additive (Bahdanau) attention"), _RNN,
               "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "additive"}, default_lr=2e-3,
               scoring_formula=N_("additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)"),
-              attention=(AttentionKind.CROSS,), attention_cells=limits.rnn_cells),
+              attention=(AttentionKind.CROSS,), attention_cells=limits.rnn_cells,
+              internals=_INTERNALS + "recurrent_internals"),
     ModelKind("rnn-dot", "translation", N_("GRU encoder–decoder, scaled dot-product attention"), _RNN,
               "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "dot"}, default_lr=2e-3,
               scoring_formula=N_("scaled dot-product scoring: a(q, k) = qᵀk / √d"),
-              attention=(AttentionKind.CROSS,), attention_cells=limits.rnn_cells),
+              attention=(AttentionKind.CROSS,), attention_cells=limits.rnn_cells,
+              internals=_INTERNALS + "recurrent_internals"),
     ModelKind("hf-seq2seq", "translation", N_("Hugging Face encoder–decoder (Marian, BART, mBART, T5)"),
               "attnviz.core.hf.load",
               "HFSeq2SeqConfig", "HFEncoderDecoder",
@@ -167,7 +188,8 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               scoring_formula=N_("scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / "
                                  "√d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="encoder-only",
-              attention_cells=_encoder_only_cells, stepping="attnviz.core.fill_mask:FillMaskSession"),
+              attention_cells=_encoder_only_cells, stepping="attnviz.core.fill_mask:FillMaskSession",
+              internals=_INTERNALS + "masked_internals"),
     ModelKind("hf-encoder", "encoder-only", N_("Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)"),
               "attnviz.core.hf.load", "HFEncoderConfig", "HFEncoder",
               scoring_formula=N_("scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / "

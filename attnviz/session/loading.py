@@ -86,7 +86,7 @@ def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
                      sum(p.numel() for p in loaded.model.parameters()), dict(loaded.training), kind.attention,
                      kind.scoring_formula, layers, heads, table, tuple(available_devices()), notice,
                      sha256_of(loaded.path) if loaded.path else "", described, kind.hugging_face,
-                     *_history(loaded.training), heads_switch=_gated(loaded), explains=not kind.hugging_face)
+                     *_history(loaded.training), heads_switch=_gated(loaded), explains=kind.explains)
 
 
 def _gated(loaded: LoadedModel) -> bool:

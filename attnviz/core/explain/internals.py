@@ -3,9 +3,9 @@
 One teacher-forced pass over the source and ``<bos>`` + the target prefix gives, for the newest query (the
 position that predicts the next token): every layer's attention weights over its keys, the values each head
 mixes, projected by that head's slice of W_O (Kobayashi et al. 2020's f_h(x_j)), and the layer matrices that
-rollout and attention flow walk through. A family is one function in :data:`READERS`, chosen by the model's
-class in one place. Shapes: L layers, H heads, K keys of a layer, S source tokens, t target positions
-(``<bos>`` + prefix), D width, Dh head width, P = S + t (decoder-only).
+rollout and attention flow walk through. A family is one function here, which its registry record names
+(:attr:`attnviz.core.kinds.ModelKind.internals`). Shapes: L layers, H heads, K keys of a layer, S source tokens,
+t target positions (``<bos>`` + prefix), D width, Dh head width, P = S + t (decoder-only).
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from torch import Tensor, nn
 from attnviz.core.attention import Attended
 from attnviz.core.decoder_only import Block, DecoderOnly
 from attnviz.core.encoder_only import EncoderOnly
+from attnviz.core.kinds import ModelKind, kind_of
+from attnviz.core.layout import Capability
 from attnviz.core.rollout import layer_matrices, rollout, source_attribution
 from attnviz.core.seq2seq import Seq2SeqAttention
 from attnviz.core.transformer import DecoderBlock, EncoderBlock, Transformer
@@ -88,7 +90,7 @@ def _kind(name: str, attended: list, values: list[Tensor], w_os: list[nn.Linear]
                                keys)
 
 
-def _transformer(model: Transformer, src: Tensor, tgt_in: Tensor, labels: tuple[str, ...],
+def transformer_internals(model: Transformer, src: Tensor, tgt_in: Tensor, labels: tuple[str, ...],
                  target_labels: tuple[str, ...]) -> StepInternals:
     valid = torch.tensor([src.shape[1]], device=src.device)
     encoding = model.encode(src, valid, need_scores=True)
@@ -109,7 +111,7 @@ def _transformer(model: Transformer, src: Tensor, tgt_in: Tensor, labels: tuple[
     return StepInternals(log_probs, (cross, self_kind), slice(0, src.shape[1]), rolled, flow)
 
 
-def _decoder_only(model: DecoderOnly, src: Tensor, tgt_in: Tensor, labels: tuple[str, ...],
+def decoder_only_internals(model: DecoderOnly, src: Tensor, tgt_in: Tensor, labels: tuple[str, ...],
                   target_labels: tuple[str, ...]) -> StepInternals:
     width = src.shape[1]
     valid = torch.tensor([width], device=src.device)
@@ -132,7 +134,7 @@ def _decoder_only(model: DecoderOnly, src: Tensor, tgt_in: Tensor, labels: tuple
     return StepInternals(log_probs, (whole,), slice(0, width), chained, flow)
 
 
-def _recurrent(model: Seq2SeqAttention, src: Tensor, tgt_in: Tensor, labels: tuple[str, ...],
+def recurrent_internals(model: Seq2SeqAttention, src: Tensor, tgt_in: Tensor, labels: tuple[str, ...],
                target_labels: tuple[str, ...]) -> StepInternals:
     state = model.encode(src, torch.tensor([src.shape[1]], device=src.device))
     for t in range(tgt_in.shape[1] - 1):
@@ -176,28 +178,19 @@ def masked_internals(model: EncoderOnly, ids: Tensor, segments: Tensor, position
     return StepInternals(log_probs, (kind,), slice(0, ids.shape[1]), rolled, flow)
 
 
-Reader = Callable[..., StepInternals]
-READERS: dict[type, Reader] = {Transformer: _transformer, DecoderOnly: _decoder_only, Seq2SeqAttention: _recurrent}
-
-
-def explains(model: nn.Module) -> str | None:
-    """What :mod:`attnviz.core.explain` explains of ``model``: "step" (a translation model's decoded step:
-    ``explain_step``), "mask" (an encoder-only model's masked position: ``explain_mask``) or None (nothing)."""
-    if isinstance(model, EncoderOnly):
-        return "mask"
-    return "step" if any(isinstance(model, cls) for cls in READERS) else None
-
-
-def reader_for(model: nn.Module) -> Reader:
-    """The function reading ``model``'s internals at a step; ValueError for a model it does not know."""
-    for cls, reader in READERS.items():
-        if isinstance(model, cls):
-            return reader
-    raise ValueError(f"explanations cover attnviz's own translation models, not {type(model).__name__}")
-
-
 @torch.no_grad()
 def step_internals(model: nn.Module, src: Tensor, tgt_in: Tensor, labels: tuple[str, ...],
                    target_labels: tuple[str, ...]) -> StepInternals:
     """src (1, S) source ids, tgt_in (1, t) ``<bos>`` + prefix ids; labels (S,), target_labels (t,)."""
-    return reader_for(model)(model, src, tgt_in, labels, target_labels)
+    kind = _kind_of(model)
+    if kind.sequence_layout.offers(Capability.MASKS):
+        raise ValueError(f"a {kind.name} model predicts a masked position, not a next token (masked_internals)")
+    return cast(StepInternals, kind.internals_reader()(model, src, tgt_in, labels, target_labels))
+
+
+def _kind_of(model: nn.Module) -> ModelKind:
+    """The registry record of ``model``; ValueError for a model attnviz did not build."""
+    try:
+        return kind_of(model.config)
+    except (AttributeError, TypeError):
+        raise ValueError(f"explanations cover attnviz's own models, not {type(model).__name__}") from None

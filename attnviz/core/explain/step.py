@@ -20,8 +20,8 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.checkpoint import LoadedModel
-from attnviz.core.encoder_only import EncoderOnly
 from attnviz.core.fill_mask import CLS, MASK, SEP
+from attnviz.core.layout import Capability
 
 from .agreement import agreement_matrices
 from .attribution import (
@@ -34,7 +34,7 @@ from .attribution import (
     integrated_gradients,
     occlusion,
 )
-from .internals import StepInternals, masked_internals, step_internals
+from .internals import StepInternals, step_internals
 
 ATTENTION, ROLLOUT, FLOW, NORM = "attention", "rollout", "flow", "norm"
 GRAD_X_INPUT, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT = "grad_x_input", "ig", "occlusion", "leave_one_out"
@@ -194,7 +194,7 @@ def explain_step(loaded: LoadedModel, source_tokens: Sequence[str], target_prefi
     (eval mode). ValueError for an encoder-only model (:func:`explain_mask`) or a model it does not know.
     """
     src_vocab, tgt_vocab = loaded.src_vocab, loaded.tgt_vocab
-    if src_vocab is None or tgt_vocab is None or isinstance(loaded.model, EncoderOnly):
+    if src_vocab is None or tgt_vocab is None or not loaded.model_kind.explains or loaded.offers(Capability.MASKS):
         raise ValueError("explain_step explains a translation model's step (explain_mask: an encoder-only model)")
     _check(methods, source_tokens)
     device = torch.device(device)
@@ -223,7 +223,7 @@ def explain_mask(loaded: LoadedModel, tokens: Sequence[str], position: int, devi
     a reserved token). The other arguments are :func:`explain_step`'s.
     """
     vocab = loaded.src_vocab
-    if vocab is None or not isinstance(loaded.model, EncoderOnly):
+    if vocab is None or not loaded.model_kind.explains or not loaded.offers(Capability.MASKS):
         raise ValueError("explain_mask explains an encoder-only model's masked position")
     _check(methods, tokens)
     if not 0 <= position < len(tokens):
@@ -234,10 +234,10 @@ def explain_mask(loaded: LoadedModel, tokens: Sequence[str], position: int, devi
     first_sep = list(tokens).index(SEP) if SEP in tokens else len(tokens)
     segments = torch.tensor([[0 if i <= first_sep else 1 for i in range(len(tokens))]], device=device)
     labels = tuple(tokens)
-    internals = masked_internals(model, ids, segments, position, labels)
+    internals = loaded.model_kind.internals_reader()(model, ids, segments, position, labels)
     reserved = vocab.ids([t for t in (*vocab.tokens[:4], MASK, CLS, SEP) if t in vocab])
     token_id = _best(internals.log_probs, reserved) if token is None else vocab.ids([token])[0]
-    problem = _Problem(MaskedLogProb(model, segments, position, token_id), model.token_embedding, ids, labels,
-                       vocab.pad_id, vocab.unk_id, False)
+    problem = _Problem(MaskedLogProb(model, segments, position, token_id), model.get_submodule("token_embedding"),
+                       ids, labels, vocab.pad_id, vocab.unk_id, False)
     return _explain(problem, internals, token_id, vocab.tokens[token_id], methods, layer, head, ig_steps,
                     every_layer)
