@@ -210,3 +210,42 @@ def test_the_english_sentences_are_distinct_and_the_held_out_ones_never_trained(
     assert len(val) == 20 and len(train) == 180 and len(set(train)) == 180 and not set(train) & set(val)
     assert english.tokens[:4] == RESERVED and "w3" in english and "." in english
     assert "s100" not in english and "s10" in english  # seen twice (two translations) in training, or held out
+
+
+def _pairs_file(path, word: str = "s"):
+    """An english<TAB>french file whose English words (s0…s39, w0…w6) are seen twice: the vocabulary keeps them."""
+    lines = [f"{word}{i % 40} w{i % 7} .\tf{i}\n" for i in range(240)]
+    path.write_text("".join(lines))
+    return path
+
+
+def test_training_can_continue_a_checkpoint_with_fresh_masks_and_says_so_in_its_history(tmp_path, capsys,
+                                                                                        tiny_models):
+    from attnviz.cli import main as cli_main
+    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.training.mlm import train_encoder_only
+
+    data = _pairs_file(tmp_path / "pairs.txt")
+    first = tmp_path / "first.safetensors"
+    arch = '{"num_hiddens": 32, "num_heads": 2, "num_layers": 1, "ffn_hiddens": 64}'
+    assert cli_main(["train", "encoder-only", "--task", "mlm", "--data", str(data), "--epochs", "1", "--arch", arch,
+                     "--batch-size", "32", "--out", str(first)]) == 0
+    capsys.readouterr()
+    start = load_checkpoint(first, compact_weights=False)
+    log = open(tmp_path / "log.txt", "w")  # noqa: SIM115
+    same = train_encoder_only(data, None, epochs=0, opts=MlmOptions(batch_size=32), log=log, init=first)
+    for name, weight in start.model.state_dict().items():  # nothing trained: the checkpoint's weights, as float32
+        assert torch.equal(same.model.state_dict()[name], weight), name
+    init = same.history["init"]
+    assert init["file"] == "first.safetensors" and init["epochs"] == 1 and len(init["digest"]) == 64
+    assert same.model.config == start.model.config  # its architecture, not the defaults
+
+    more = train_encoder_only(data, None, epochs=2, opts=MlmOptions(batch_size=32, warmup_steps=4), log=log,
+                              init=first)
+    assert more.history["options"]["epochs_before"] == 1 and more.history["epochs_completed"] == 2
+    assert not torch.equal(more.model.token_embedding.weight, start.model.token_embedding.weight)
+
+    with pytest.raises(ValueError, match="vocabulary is not this data's"):
+        train_encoder_only(_pairs_file(tmp_path / "other.txt", word="t"), None, epochs=0, log=log, init=first)
+    with pytest.raises(ValueError, match="not an encoder-only one"):
+        train_encoder_only(data, None, epochs=0, log=log, init=tiny_models["transformer"][0])

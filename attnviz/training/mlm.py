@@ -265,6 +265,7 @@ class MlmOptions:
     clip_norm: float = 1.0
     mask_prob: float = 0.15
     seed: int = 0
+    epochs_before: int = 0  # epochs a warm-started model already had: its masks and batch orders are not reused
 
 
 EpochCallback = Callable[[int, EncoderOnly, Vocab, dict[str, Any]], None]
@@ -298,9 +299,10 @@ def train_mlm(model: EncoderOnly, vocab: Vocab, train: Sequence[Sequence[str]], 
     for epoch in range(1, opts.epochs + 1):
         epoch_start = time.perf_counter()
         model.train()
-        generator.manual_seed(opts.seed + epoch)
+        draw = opts.seed + opts.epochs_before + epoch  # the seed of this epoch's masks and batch order
+        generator.manual_seed(draw)
         loss_sum, batches, last_print = 0.0, 0, time.perf_counter()
-        for chunk in length_buckets(lengths, opts.batch_size, opts.seed + epoch):
+        for chunk in length_buckets(lengths, opts.batch_size, draw):
             tokens, segments, valid_lens = (t.to(device) for t in encode_sentences([train[i] for i in chunk], vocab))
             masked = mask_tokens(tokens, valid_lens, special, len(vocab), generator, opts.mask_prob)
             step += 1
@@ -391,7 +393,8 @@ def load_run(out_dir: str | Path) -> TrainedEncoder:
 def train_encoder_only(data_path: str | Path, out: str | Path | EpochCallback | None = None, *,
                        epochs: int = MlmOptions.epochs, opts: MlmOptions | None = None,
                        arch: dict[str, Any] | None = None, device: torch.device | str = "cpu",
-                       threads: int | None = 1, log: TextIO | None = None) -> TrainedEncoder:
+                       threads: int | None = 1, log: TextIO | None = None,
+                       init: str | Path | None = None) -> TrainedEncoder:
     """Train the small BERT on the English of ``data_path`` (a ``english<TAB>french`` file).
 
     ``out``: a folder that gets :func:`save_run`'s files after every epoch, or a callback
@@ -399,6 +402,10 @@ def train_encoder_only(data_path: str | Path, out: str | Path | EpochCallback | 
     (:class:`EncoderOnlyConfig` fields) override the defaults; ``threads``: torch's CPU threads (None: as is).
     The history (:func:`train_mlm`'s) also records the data, sizes, config, options, special ids, device and
     the final content-word score.
+
+    ``init``: an encoder-only checkpoint (``models/encoder-only.safetensors``) to continue from instead of
+    fresh weights: its vocabulary must be this data's, ``arch`` is then its config, and the masks and batch
+    orders go on from the epochs it had (``epochs_before``). The history records it under ``"init"``.
     """
     log = log or sys.stderr
     if threads is not None:
@@ -409,8 +416,15 @@ def train_encoder_only(data_path: str | Path, out: str | Path | EpochCallback | 
     vocab = mlm_vocab(english)
     special = SpecialIds.of(vocab)
     torch.manual_seed(opts.seed)
-    config = EncoderOnlyConfig(vocab_size=len(vocab), **(arch or {}))
-    model = EncoderOnly(config).to(device)
+    started_from: dict[str, Any] = {}
+    if init is not None:
+        model, started_from = _warm_start(init, vocab)
+        opts = MlmOptions(**{**asdict(opts), "epochs_before": started_from["epochs"]})
+        config = model.config
+        model = model.to(device)
+    else:
+        config = EncoderOnlyConfig(vocab_size=len(vocab), **(arch or {}))
+        model = EncoderOnly(config).to(device)
     n_params = model.num_parameters()
     log.write(f"encoder-only: {len(train):,} distinct English training sentences, {len(val):,} held out; vocab "
               f"{len(vocab):,} ([MASK] {special.mask}, [CLS] {special.cls}, [SEP] {special.sep}); {n_params:,} "
@@ -420,7 +434,7 @@ def train_encoder_only(data_path: str | Path, out: str | Path | EpochCallback | 
             "vocab_size": len(vocab), "special_ids": {"<pad>": special.pad, "<unk>": special.unk,
                                                       MASK: special.mask, CLS: special.cls, SEP: special.sep},
             "parameters": n_params, "config": asdict(config), "options": asdict(opts), "device": str(device),
-            "threads": torch.get_num_threads()}
+            "threads": torch.get_num_threads(), **({"init": started_from} if started_from else {})}
 
     def on_epoch(epoch: int, model: EncoderOnly, vocab: Vocab, history: dict[str, Any]) -> None:
         history.update(base, epochs_completed=epoch)
@@ -438,6 +452,31 @@ def train_encoder_only(data_path: str | Path, out: str | Path | EpochCallback | 
     return TrainedEncoder(model.eval(), vocab, history)
 
 
+def _warm_start(path: str | Path, vocab: Vocab) -> tuple[EncoderOnly, dict[str, Any]]:
+    """The float32 model of the encoder-only checkpoint ``path`` (in train mode) and what the history says of it:
+    file name, tensor digest, epochs and final scores. ValueError when it is no encoder-only model of ``vocab``."""
+    from attnviz.core.checkpoint import load_checkpoint
+
+    loaded = load_checkpoint(path, compact_weights=False)
+    if not isinstance(loaded.model, EncoderOnly):
+        raise ValueError(f"{path}: a {loaded.kind} model, not an encoder-only one to continue")
+    if loaded.src_vocab is None or tuple(loaded.src_vocab.tokens) != tuple(vocab.tokens):
+        raise ValueError(f"{path}: its vocabulary is not this data's (train it afresh)")
+    before = loaded.training
+    epochs = int(before.get("options", {}).get("epochs_before", 0)) + int(before.get("epochs_completed", 0))
+    record = {"file": Path(path).name, "digest": before.get("tensor_digest") or _digest_of(path), "epochs": epochs,
+              "content_word_top5": before.get("content_word_top5")}
+    return loaded.model.float().train(), record
+
+
+def _digest_of(path: str | Path) -> str | None:
+    """The tensor digest stored in the checkpoint's header, if any."""
+    from safetensors import safe_open
+
+    with safe_open(str(path), "pt") as handle:
+        return (handle.metadata() or {}).get("tensor_digest")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Train the small BERT on masked English words.")
     parser.add_argument("data", help="english<TAB>french file (fra.txt)")
@@ -449,10 +488,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--arch", default="{}", help='JSON of EncoderOnlyConfig fields, e.g. {"num_layers": 4}')
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--device", default="cpu")
+    parser.add_argument("--init", help="an encoder-only checkpoint to continue from (its vocabulary must match)")
     args = parser.parse_args(argv)
     opts = MlmOptions(lr=args.lr, batch_size=args.batch_size, warmup_steps=args.warmup_steps)
     trained = train_encoder_only(args.data, args.out, epochs=args.epochs, opts=opts, arch=json.loads(args.arch),
-                                 device=args.device, threads=args.threads, log=sys.stdout)
+                                 device=args.device, threads=args.threads, log=sys.stdout, init=args.init)
     h = trained.history
     print(f"done: content-word top-1 {h['content_word_top1']:.3f}, top-5 {h['content_word_top5']:.3f} "
           f"({h['content_word_sentences']} sentences); {h['minutes']} min")
