@@ -73,8 +73,9 @@ def test_norm_based_attention_decomposes_each_layers_output(bert: LoadedModel) -
 def test_integrated_gradients_are_complete_on_the_shipped_bert() -> None:
     loaded = load_checkpoint(SHIPPED)
     tokens = ["[CLS]", "i", "[MASK]", "very", "happy", "to", "see", "you", ".", "[SEP]"]
-    # (the shipped BERT's path integral converges slowly: 0.986 at 64 steps, 1.011 at 256, 1.002 at 512)
-    explanation = explain_mask(loaded, tokens, 2, methods=("ig", "occlusion"), ig_steps=512)
+    # (the shipped BERT's path integral converges slowly and not monotonically: 0.920 at 64 steps, 0.873 at 256,
+    # 1.029 at 512, 1.0003 at 1024, 1.0009 at 2048)
+    explanation = explain_mask(loaded, tokens, 2, methods=("ig", "occlusion"), ig_steps=1024)
     assert explanation.token == "was"  # the shipped model's first choice
     assert explanation.completeness is not None
     assert explanation.completeness.ratio == pytest.approx(1.0, abs=0.01)
