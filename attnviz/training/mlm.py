@@ -464,7 +464,7 @@ def _warm_start(path: str | Path, vocab: Vocab) -> tuple[EncoderOnly, dict[str, 
         raise ValueError(f"{path}: its vocabulary is not this data's (train it afresh)")
     before = loaded.training
     epochs = int(before.get("options", {}).get("epochs_before", 0)) + int(before.get("epochs_completed", 0))
-    record = {"file": Path(path).name, "digest": before.get("tensor_digest") or _digest_of(path), "epochs": epochs,
+    record = {"file": Path(path).name, "digest": _digest_of(path), "epochs": epochs,
               "content_word_top5": before.get("content_word_top5")}
     return loaded.model.float().train(), record
 

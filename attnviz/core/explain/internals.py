@@ -91,7 +91,7 @@ def _kind(name: str, attended: list, values: list[Tensor], w_os: list[nn.Linear]
 
 
 def transformer_internals(model: Transformer, src: Tensor, tgt_in: Tensor, labels: tuple[str, ...],
-                 target_labels: tuple[str, ...]) -> StepInternals:
+                          target_labels: tuple[str, ...]) -> StepInternals:
     valid = torch.tensor([src.shape[1]], device=src.device)
     encoding = model.encode(src, valid, need_scores=True)
     logits, state, att = model.decode(tgt_in, encoding.state, need_scores=True)
@@ -112,7 +112,7 @@ def transformer_internals(model: Transformer, src: Tensor, tgt_in: Tensor, label
 
 
 def decoder_only_internals(model: DecoderOnly, src: Tensor, tgt_in: Tensor, labels: tuple[str, ...],
-                  target_labels: tuple[str, ...]) -> StepInternals:
+                           target_labels: tuple[str, ...]) -> StepInternals:
     width = src.shape[1]
     valid = torch.tensor([width], device=src.device)
     prompt_state, prompt_att = model.prompt(src, valid, need_scores=True)
@@ -135,7 +135,7 @@ def decoder_only_internals(model: DecoderOnly, src: Tensor, tgt_in: Tensor, labe
 
 
 def recurrent_internals(model: Seq2SeqAttention, src: Tensor, tgt_in: Tensor, labels: tuple[str, ...],
-               target_labels: tuple[str, ...]) -> StepInternals:
+                        target_labels: tuple[str, ...]) -> StepInternals:
     state = model.encode(src, torch.tensor([src.shape[1]], device=src.device))
     for t in range(tgt_in.shape[1] - 1):
         _, state, _ = model.decode_step(tgt_in[:, t], state)
