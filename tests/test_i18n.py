@@ -154,7 +154,40 @@ def test_exports_in_chinese_name_and_embed_a_font_that_has_the_glyphs(tmp_path, 
     assert "缩放点积注意力" in svg and "查询" in svg  # the title and the translated axis name, as text
     families = set(re.findall(r'font-family="([^"]*)"', svg))
     assert families and all("'Noto Sans CJK SC'" in f and f.endswith("sans-serif") for f in families), families
-    assert b"NotoSansCJKsc" in (tmp_path / "f.pdf").read_bytes()
+    pdf = (tmp_path / "f.pdf").read_bytes()
+    # the Simplified Chinese face, never a system fallback's variant (fonts-noto-cjk's Japanese one)
+    assert b"NotoSansCJKsc" in pdf and b"NotoSansCJKjp" not in pdf
+
+
+def test_chinese_glyphs_come_from_the_carried_font_whatever_the_system_has(qapp):
+    """The figures' and the window's fonts take Chinese from the app's own file (a subset: fewer glyphs than
+    any system Noto CJK), also on a machine whose fonts-noto-cjk has a family of the same name."""
+    import struct
+
+    from PySide6 import QtGui
+
+    from attnviz.render.fonts import CJK_FONT_FILE, with_cjk_fallback
+
+    def glyph_count(data: bytes) -> int:  # maxp.numGlyphs of a bare OpenType file (one font, not a collection)
+        tables = struct.unpack(">H", data[4:6])[0]
+        for index in range(tables):
+            tag, _, offset, _ = struct.unpack(">4sIII", data[12 + 16 * index:28 + 16 * index])
+            if tag == b"maxp":
+                return struct.unpack(">H", data[offset + 4:offset + 6])[0]
+        raise AssertionError("no maxp table")
+
+    carried = glyph_count(CJK_FONT_FILE.read_bytes())
+    font = with_cjk_fallback(QtGui.QFont())
+    assert font.families()[-1] == "Noto Sans CJK SC"
+    layout = QtGui.QTextLayout("缩放点积注意力", font)
+    layout.beginLayout()
+    layout.createLine()
+    layout.endLayout()
+    runs = layout.glyphRuns()
+    assert runs
+    for run in runs:
+        maxp = bytes(run.rawFont().fontTable("maxp"))
+        assert struct.unpack(">H", maxp[4:6])[0] == carried, run.rawFont().familyName()
 
 
 def _attnviz(*args: str, **environment: str) -> subprocess.CompletedProcess:

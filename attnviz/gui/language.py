@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import i18n
 from attnviz.i18n import tr
-from attnviz.render.fonts import ensure_cjk_font
+from attnviz.render.fonts import ensure_cjk_font, with_cjk_fallback
 
 LANGUAGE_KEY = "language"  # the settings key: "" follows the system, else a code of i18n.LANGUAGES
 FOLLOW_SYSTEM = ""
@@ -44,7 +44,9 @@ def install_language(app: QtCore.QCoreApplication, code: str) -> str:
     _installed.clear()
     chosen = i18n.set_language(code or system_language())
     i18n.set_backend(None)
-    ensure_cjk_font()
+    if isinstance(app, QtGui.QGuiApplication) and ensure_cjk_font():
+        # the window's Chinese (menus, axes, a sentence typed in Chinese) from the carried face too
+        app.setFont(with_cjk_fallback(app.font()))
     if chosen == i18n.ENGLISH:
         QtCore.QLocale.setDefault(QtCore.QLocale.system())  # numbers as the system writes them, as before
         return chosen

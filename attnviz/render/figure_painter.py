@@ -31,7 +31,7 @@ from attnviz.figures.spec import (
     tick_text,
 )
 from attnviz.i18n import tr
-from attnviz.render.fonts import ensure_cjk_font
+from attnviz.render.fonts import with_cjk_fallback
 from attnviz.render.line_painter import line_size, paint_lines
 
 MASK_FILL = QtGui.QColor(225, 225, 225)  # masked cells: light grey with dark hatching, unlike any weight
@@ -290,8 +290,7 @@ class _Layout:
 
 
 def _fonts() -> tuple[QtGui.QFont, QtGui.QFont]:
-    ensure_cjk_font()  # Chinese titles and labels: glyphs from the carried font, never boxes
-    font = QtGui.QFont()
+    font = with_cjk_fallback(QtGui.QFont())  # Chinese titles and labels: glyphs from the carried font
     font.setPixelSize(FONT_PIXELS)
     bold = QtGui.QFont(font)
     bold.setBold(True)

@@ -1,7 +1,9 @@
 """The CJK font the app carries (Noto Sans CJK SC, a GB 2312 subset: ``resources/fonts``), registered with
 Qt's font database so that Chinese text renders everywhere Qt draws it — the window, PNG, SVG and PDF
-exports, the flip-book — whether or not the system has a CJK font. Qt falls back to it for any glyph the
-default font lacks, so Latin text keeps the system's font."""
+exports, the flip-book — whether or not the system has a CJK font. Fonts made with :func:`with_cjk_fallback`
+name it right after their own family, so Latin text keeps the system's font and every Chinese glyph comes from
+the carried Simplified Chinese face: never from whatever the system's fallback prefers (with Debian's
+``fonts-noto-cjk`` installed that is the Japanese variant, whose glyphs differ and which a PDF would embed)."""
 
 from __future__ import annotations
 
@@ -19,21 +21,36 @@ SVG_FALLBACK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC
                          "PingFang SC", "WenQuanYi Micro Hei", "sans-serif")
 
 _unloadable = False  # the file could not be registered once: do not retry on every paint
+_registered_with: object | None = None  # the application whose font database holds the carried font
 
 
 def ensure_cjk_font() -> bool:
     """Register the carried CJK font with the running QGuiApplication (again after an application was
-    replaced: its font database goes with it); False when there is no application yet or the file is
-    missing or unreadable (Chinese then draws only where the system has a font for it)."""
-    global _unloadable
-    if QtGui.QGuiApplication.instance() is None:
+    replaced: its font database goes with it), also where the system has a family of the same name: Qt then
+    prefers the application's file, so exports embed the app's own font on every machine. False when there is
+    no application yet or the file is missing or unreadable (Chinese then draws only where the system has a
+    font for it)."""
+    global _unloadable, _registered_with
+    app = QtGui.QGuiApplication.instance()
+    if app is None:
         return False
-    if QtGui.QFontDatabase.hasFamily(CJK_FAMILY):
+    if _registered_with is app:
         return True
     if _unloadable or not CJK_FONT_FILE.is_file() or QtGui.QFontDatabase.addApplicationFont(str(CJK_FONT_FILE)) < 0:
         _unloadable = True
-        return False
+        return QtGui.QFontDatabase.hasFamily(CJK_FAMILY)
+    _registered_with = app
     return True
+
+
+def with_cjk_fallback(font: QtGui.QFont) -> QtGui.QFont:
+    """A copy of ``font`` that draws Latin text in the family it resolves to and every glyph that family lacks
+    (Chinese) from the carried font, by name, instead of from the system's fallback order."""
+    ensure_cjk_font()
+    chosen = QtGui.QFont(font)
+    own = QtGui.QFontInfo(font).family()
+    chosen.setFamilies([own, CJK_FAMILY] if own and own != CJK_FAMILY else [CJK_FAMILY])
+    return chosen
 
 
 _SVG_FONT_FAMILY = re.compile(rb'font-family="([^"\']*)"')
