@@ -167,3 +167,48 @@ def test_leaving_after_another_model_loaded_shows_that_models_docks(window, qtbo
     settle(window)
     shown = _shown_docks(window)
     assert "kernel" in shown and "attention" not in shown and window.menuBar().isVisible()
+
+
+def test_entering_takes_the_focus_from_the_sentence_field_so_the_keys_are_the_lectures(shipped_window, qtbot):
+    """A fresh start leaves the focus in the sentence field with the translation finished (Step disabled): the
+    lecture's keys still act at once — → / ← step, K changes the kind, Ctrl+R resets — and nothing is typed."""
+    window = shipped_window
+    window.set_sentence("i'm home .", run=True)
+    settle(window)
+    _active(window, qtbot)
+    window.sentence.setFocus()
+    qtbot.waitUntil(window.sentence.hasFocus, timeout=30000)
+    assert not window.step_button.isEnabled()
+    last = window.session.state.position
+    window.lecture.action.trigger()
+    settle(window)
+    focused = QtWidgets.QApplication.focusWidget()
+    assert focused is not None and not isinstance(focused, QtWidgets.QLineEdit | QtWidgets.QAbstractSpinBox)
+    QTest.keyClick(focused, Key.Key_Left)
+    assert window.session.state.position == last - 1
+    kind = window.session.state.view.kind
+    QTest.keyClick(QtWidgets.QApplication.focusWidget(), Key.Key_K)
+    assert window.session.state.view.kind is not kind
+    for key in (Key.Key_Right, Key.Key_Right):  # to the end: Step disables itself, the keys stay the lecture's
+        QTest.keyClick(QtWidgets.QApplication.focusWidget(), key)
+    assert window.session.state.position == last and not window.step_button.isEnabled()
+    QTest.keyClick(QtWidgets.QApplication.focusWidget(), Key.Key_Left)
+    assert window.session.state.position == last - 1
+    QTest.keyClick(QtWidgets.QApplication.focusWidget(), Key.Key_R, QtCore.Qt.KeyboardModifier.ControlModifier)
+    settle(window)
+    assert not window.session.state.steps  # reset (its key works with the menu bar hidden)
+    assert window.sentence.text() == "i'm home ."
+
+
+def test_a_click_on_the_map_in_the_lecture_view_outlines_its_row_and_changes_nothing_else(shipped_window, qtbot):
+    window = shipped_window
+    window.set_sentence("i'm home .", run=True)
+    settle(window)
+    window.lecture.enter()
+    settle(window)
+    heatmap = window.attention.heatmap
+    shown, size = _shown_docks(window), heatmap.size()
+    heatmap.clicked.emit(0, 1)
+    settle(window)
+    assert heatmap.highlighted_rows == (0, 1)
+    assert _shown_docks(window) == shown and heatmap.size() == size  # no Computation dock, the map as large

@@ -172,8 +172,18 @@ class LectureView(QtCore.QObject):
             action.setEnabled(True)
         self._fonts()
         window.sentence.setCursorPosition(0)  # (the sentence from its beginning)
-        window.step_button.setFocus()  # (→ and ← step, not move a text cursor)
+        self._take_focus_from_text_fields()
         QtCore.QTimer.singleShot(0, self._share_width)
+
+    def _take_focus_from_text_fields(self) -> None:
+        """The keys are the lecture's from the first press: → ← step, K changes the kind, Space plays (in the
+        sentence field they would move its cursor or type). The focus goes to the map's dock, which no step
+        disables (a focused Step button hands the focus on, to a field, when the translation ends); a click
+        puts it back in a field."""
+        assert self.window.panels is not None
+        target = self.window.panels.docks[self._main]
+        target.setFocusPolicy(QtCore.Qt.FocusPolicy.ClickFocus)
+        target.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
 
     def _fonts(self) -> None:
         """The map's labels, the central area and the kernel panel sized for the window's height now."""
@@ -243,6 +253,7 @@ class LectureView(QtCore.QObject):
             for name, dock in self.window.panels.docks.items():
                 dock.setVisible(name == main)
             self.window.panels.docks[main].setTitleBarWidget(QtWidgets.QWidget())
+            self._take_focus_from_text_fields()
             self._fonts()
             QtCore.QTimer.singleShot(0, self._share_width)
         if self.timer.isActive() and (new.model is not old.model or new.shown_source is None):

@@ -61,6 +61,7 @@ SHIPPED_ABOUT = {"transformer": N_("Transformer encoder–decoder"),
                  "rnn-dot": N_("RNN encoder–decoder with scaled dot-product attention"),
                  "kernel-regression": N_("Nadaraya-Watson kernel regression (attention pooling)")}
 DEFAULT_SIZE = (1280, 800)  # the first window, where the screen has room for it
+FRAME_FIT_TRIES, FRAME_FIT_WAIT_MS = 20, 50  # first start: look for the window manager's frame this often
 LARGEST_FIRST_SIZE = (1680, 1050)
 
 
@@ -166,8 +167,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self.typing_timer = QtCore.QTimer(self, singleShot=True, interval=TYPING_DEBOUNCE_MS)
         self.typing_timer.timeout.connect(self._on_typing_timer_timeout)
         geometry, _state = settings.window_state()
+        self._frame_fits_pending = 0  # tries left to fit the framed window (frame included) into the screen
         if geometry is None or not self.restoreGeometry(geometry):
             self._fit_to_screen()
+            self._frame_fits_pending = FRAME_FIT_TRIES
+        self._first_size = self.size()  # (resized by someone else before it is framed: their size stays)
         self._render_controls(self.session.state)
         self._reported_settings = 0
         self._report_settings_problems()
@@ -187,6 +191,40 @@ class MainWindow(QtWidgets.QMainWindow):
         height = min(max(DEFAULT_SIZE[1], int(room.height() * 0.8)), LARGEST_FIRST_SIZE[1], room.height())
         self.resize(width, height)
         self.move(room.x() + (room.width() - width) // 2, room.y() + (room.height() - height) // 2)
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:
+        super().showEvent(event)
+        if self._frame_fits_pending:
+            QtCore.QTimer.singleShot(0, self._fit_frame_to_screen)
+
+    def _fit_frame_to_screen(self) -> None:
+        """First start, once the window manager has framed the window: shrink and move it so that the frame
+        (title bar, borders) fits the available screen too, the status bar included. The frame is known only
+        after the window manager has drawn it, so this looks again a few times until it is there."""
+        if (not self._frame_fits_pending or not self.isVisible() or self.isMaximized() or self.isFullScreen()
+                or self.size() != self._first_size):
+            self._frame_fits_pending = 0
+            return
+        self._frame_fits_pending -= 1
+        screen = self.screen() or QtGui.QGuiApplication.primaryScreen()
+        frame, inner = self.frameGeometry(), self.geometry()
+        if frame == inner:  # (not framed yet, or a platform without frames: offscreen)
+            if self._frame_fits_pending:
+                QtCore.QTimer.singleShot(FRAME_FIT_WAIT_MS, self._fit_frame_to_screen)
+            return
+        self._frame_fits_pending = 0
+        if screen is None:
+            return
+        room = screen.availableGeometry()
+        extra_width, extra_height = frame.width() - inner.width(), frame.height() - inner.height()
+        width = min(inner.width(), room.width() - extra_width)
+        height = min(inner.height(), room.height() - extra_height)
+        if (width, height) != (inner.width(), inner.height()):
+            self.resize(width, height)
+        left = min(max(frame.x(), room.x()), room.right() + 1 - (width + extra_width))
+        top = min(max(frame.y(), room.y()), room.bottom() + 1 - (height + extra_height))
+        if (left, top) != (frame.x(), frame.y()):
+            self.move(left, top)  # (move() places the frame's corner)
 
     def _connect_decoding_area(self) -> None:
         area = self.decoding_area
@@ -290,6 +328,8 @@ class MainWindow(QtWidgets.QMainWindow):
         if tip is not None:
             action.setToolTip(tip)
         action.triggered.connect(slot)
+        if shortcut is not None:
+            self.addAction(action)  # (its keys work with the menu bar hidden: the lecture view, presentations)
         return action
 
     def _pass_shortcuts_through_text_fields(self) -> None:
@@ -564,9 +604,13 @@ class MainWindow(QtWidgets.QMainWindow):
         self.statusBar().showMessage(message, 10000)
 
     def _on_attention_cell_clicked(self, row: int, _column: int) -> None:
-        """A row of the Attention heatmap clicked: show how that query's weights are computed."""
+        """A row of the Attention heatmap clicked: show how that query's weights are computed (in the lecture
+        view: outline that query's row, and leave the layout as it is)."""
         matrix = self.attention.current
         if matrix is None or self.panels is None:
+            return
+        if self.lecture.active:
+            self.attention.heatmap.highlight_row(row)
             return
         dock = self.docks["computation"]
         dock.show()
