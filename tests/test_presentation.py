@@ -229,6 +229,33 @@ def test_kernel_regression_in_presentation_mode_keeps_its_predictions_plot_tall(
     assert box.height() > 1.5 * legend.sceneBoundingRect().height()
 
 
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_kernel_regression_in_presentation_mode_at_1024_by_768_keeps_the_predictions_and_every_legend_entry(
+        qtbot, qapp, tmp_path, errors, language):
+    """At 1024×768 a one-column legend under the plot left the predictions a strip about 10 px high: where the
+    legend under the plot would take that much of its height it is drawn inside the plot, every entry still in
+    it, and the plot keeps most of its height."""
+    from attnviz.gui.language import install_language
+    from attnviz.paths import MODELS_DIR
+
+    install_language(qapp, language)
+    try:
+        window = open_window(qtbot, tmp_path, MODELS_DIR / "kernel-regression.safetensors", (1024, 768))
+        window.presentation_action.trigger()
+        settle(window)
+        qtbot.waitUntil(lambda: window.panels is not None and window.panels.panels["kernel"].fit is not None)
+        panel = window.panels.panels["kernel"]
+        settle(window)
+        plot_height = panel.curves.getViewBox().sceneBoundingRect().height()
+        assert plot_height >= max(100.0, 0.4 * panel.curves_view.height()), (plot_height, panel.curves_view.height())
+        shown = [legend for legend in (panel.curves.legend, panel._legend_inside) if legend.isVisible()]
+        assert len(shown) == 1 and len(shown[0].items) == 4  # one legend, with every series named
+        if shown[0] is panel._legend_inside:
+            assert panel.curves.getViewBox().sceneBoundingRect().contains(shown[0].sceneBoundingRect())
+    finally:
+        install_language(qapp, "en")
+
+
 def test_the_scoring_plots_value_labels_never_overlap_in_presentation_mode(window, qtbot):
     window.resize(1024, 700)
     window.set_sentence("a b c d", run=True)

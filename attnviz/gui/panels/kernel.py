@@ -24,6 +24,8 @@ from attnviz.session import Session, SessionState, changed
 NONPARAMETRIC_PEN = pg.mkPen((31, 119, 180), width=2)
 PARAMETRIC_PEN = pg.mkPen((255, 127, 14), width=2)
 TRUTH_PEN = pg.mkPen((40, 40, 40), width=1.5, style=QtCore.Qt.PenStyle.DashLine)
+LEGEND_OFFSET = 8  # px between the legend inside the plot and the plot's edges
+LEGEND_SHARE = 0.4  # most of the height under the plot's title that the legend under it may take
 HEATMAP_MODELS = (N_("non-parametric"), N_("parametric"))  # (shown translated; the English is the item data)
 
 
@@ -60,6 +62,7 @@ class KernelPanel(QtWidgets.QWidget):
         self.curves = self.curves_view.plot
         self.curves.setMouseEnabled(x=True, y=True)
         legend_below(self.curves, columns=1)  # (two columns of these names would widen the dock)
+        self._legend_below = True  # False: the legend is drawn inside the plot (no room under it)
         self.curves.setLabel("bottom", "x")
         self.curves.setLabel("left", "y")
         self.points = self.curves.plot([], [], pen=None, symbol="o", symbolSize=6, symbolBrush=(150, 150, 150),
@@ -67,6 +70,8 @@ class KernelPanel(QtWidgets.QWidget):
         self.truth = self.curves.plot([], [], pen=TRUTH_PEN, name=tr("true f(x) = 2 sin x + x^0.8"))
         self.nonparametric = self.curves.plot([], [], pen=NONPARAMETRIC_PEN, name=tr("non-parametric"))
         self.parametric = self.curves.plot([], [], pen=PARAMETRIC_PEN, name=tr("parametric (learned w)"))
+        self._legend_inside = self._inside_legend()
+        self.curves.vb.sigResized.connect(self._on_curves_resized)  # (fonts changed: the room for the legend)
         self.query_line = pg.InfiniteLine(pos=2.5, angle=90, movable=True, pen=pg.mkPen((220, 40, 40), width=2),
                                           hoverPen=pg.mkPen((255, 0, 0), width=3))
         self.curves.addItem(self.query_line)
@@ -130,13 +135,71 @@ class KernelPanel(QtWidgets.QWidget):
         self._fit_legend()
 
     def _fit_legend(self) -> None:
-        """The legend in two columns where the plot is wide enough for them (large text in a narrow dock: one),
-        so that four lines of legend do not squeeze the plot above them to a strip."""
-        widest = max((label.item.boundingRect().width() + 40 for _sample, label in self.curves.legend.items),
-                     default=0.0)
+        """The legend under the plot, in two columns where the plot is wide enough for them (large text in a
+        narrow dock: one); where that legend would take more than LEGEND_SHARE of the height the plot and its
+        legend share (presentation mode or Chinese at 1024×768), it goes inside the plot's top-left corner
+        instead, on a white ground, so the predictions never shrink to a strip."""
+        below = self.curves.legend
+        labels = [label for _sample, label in below.items]
+        widest = max((label.item.boundingRect().width() + 40 for label in labels), default=0.0)
         columns = 2 if self.curves_view.width() >= 2 * widest + 20 else 1
-        if columns != self.curves.legend.columnCount:
-            self.curves.legend.setColumnCount(columns)
+        if columns != below.columnCount:
+            below.setColumnCount(columns)
+        line = max((label.item.boundingRect().height() for label in labels), default=0.0)
+        needed = -(-len(labels) // columns) * line
+        room = self.curves.vb.height() + (below.geometry().height() if self._legend_below else 0.0)
+        below_fits = not labels or room <= 0 or needed <= LEGEND_SHARE * room
+        if below_fits != self._legend_below:
+            self._legend_below = below_fits
+            if below_fits:
+                self.curves.layout.addItem(below, 4, 1)
+            else:
+                self.curves.layout.removeItem(below)
+            below.setVisible(below_fits)
+            self._legend_inside.setVisible(not below_fits)
+            self.curves.layout.invalidate()
+        if not below_fits:
+            self._place_inside_legend()
+
+    def _place_inside_legend(self) -> None:
+        """Anchor the legend inside the plot at the corner whose legend-sized rectangle covers the fewest of the
+        plotted points (matplotlib's loc="best", over the four corners)."""
+        legend, box = self._legend_inside, self.curves.vb
+        size = legend.boundingRect()
+        if box.width() <= 0 or box.height() <= 0 or size.isEmpty():
+            return
+        points = [item.getData() for item in (self.points, self.truth, self.nonparametric, self.parametric)]
+        xs = np.concatenate([np.asarray(x, float) for x, _ in points if x is not None] or [np.empty(0)])
+        ys = np.concatenate([np.asarray(y, float) for _, y in points if y is not None] or [np.empty(0)])
+        (left, right), (bottom, top) = box.viewRange()
+        width = size.width() / box.width() * (right - left)
+        height = size.height() / box.height() * (top - bottom)
+        margin = LEGEND_OFFSET / box.width() * (right - left), LEGEND_OFFSET / box.height() * (top - bottom)
+        best = None
+        for corner in ((0, 0), (1, 0), (0, 1), (1, 1)):  # (x, y) of the anchor: 0 left/top, 1 right/bottom
+            x0 = left + margin[0] if corner[0] == 0 else right - margin[0] - width
+            y1 = top - margin[1] if corner[1] == 0 else bottom + margin[1] + height
+            covered = int(np.count_nonzero((xs >= x0) & (xs <= x0 + width) & (ys <= y1) & (ys >= y1 - height)))
+            if best is None or covered < best[0]:
+                best = (covered, corner)
+        assert best is not None
+        corner = best[1]
+        offset = tuple(LEGEND_OFFSET if side == 0 else -LEGEND_OFFSET for side in corner)
+        legend.anchor(itemPos=corner, parentPos=corner, offset=offset)
+
+    def _on_curves_resized(self, *_args) -> None:
+        QtCore.QTimer.singleShot(0, self._fit_legend)  # (after the layout has settled, not inside it)
+
+    def _inside_legend(self) -> pg.LegendItem:
+        """The same entries as the legend below, drawn inside the plot (hidden until needed)."""
+        below = self.curves.legend
+        inside = pg.LegendItem(colCount=1, labelTextSize=below.opts["labelTextSize"], pen=pg.mkPen(200, 200, 200),
+                               brush=pg.mkBrush(255, 255, 255, 215), offset=(LEGEND_OFFSET, LEGEND_OFFSET))
+        inside.setParentItem(self.curves.vb)
+        for sample, label in below.items:
+            inside.addItem(sample.item, label.text)
+        inside.hide()
+        return inside
 
     # -- input ------------------------------------------------------------------------------
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
@@ -167,6 +230,8 @@ class KernelPanel(QtWidgets.QWidget):
         self.parametric_bars.setOpts(x=fit.x_train + 0.02, height=fit.query_parametric_weights)
         if first:
             self.curves.autoRange()
+        if not self._legend_below:
+            self._place_inside_legend()  # (the curves moved: the emptiest corner may be another)
         self._draw_heatmap()
         mse_np, mse_p = fit.test_mse()
         self.summary.setText(tr(
