@@ -100,7 +100,7 @@ def test_a_step_the_model_cannot_take_says_why_in_one_sentence(checkpoint):
     filling = FillMaskSession(load_checkpoint(checkpoint))
     filling.encode("w1 w2 w3")
     assert filling.finished
-    with pytest.raises(ValueError, match=r"There is no \[MASK\] left to fill"):
+    with pytest.raises(ValueError, match=r"There is no \[MASK\] in the sentence: write \[MASK\] in place of a word"):
         filling.step()
     filling.encode(RUN)
     with pytest.raises(ValueError, match="no such word"):
@@ -159,6 +159,19 @@ def test_the_window_shows_self_attention_and_step_fills_the_mask(window, checkpo
     raised(window, "rollout")
     raised(window, "masks")
     assert not errors, errors
+
+
+def test_step_on_a_sentence_with_no_mask_says_what_to_do_and_the_masks_dock_is_not_called_causal(
+        window, checkpoint, errors, qtbot):
+    _reading(window, qtbot, checkpoint, "w1 w2 w3")
+    masks = raised(window, "masks")
+    assert "causal" not in masks.causal.spec.title.lower() or "no causal" in masks.causal.spec.title.lower()
+    assert window.step_button.isEnabled()
+    window.step_button.click()
+    qtbot.waitUntil(lambda: bool(errors), timeout=WAIT_MS)
+    assert errors == ["There is no [MASK] in the sentence: write [MASK] in place of a word to see what the model "
+                      "guesses there, e.g. “i [MASK] to go home .”"]
+    assert window.session.state.step is None
 
 
 def test_export_writes_each_fill_steps_maps_under_its_own_step(checkpoint, tmp_path, capsys):

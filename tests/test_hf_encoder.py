@@ -125,7 +125,7 @@ def test_bad_input_is_one_sentence(folders, loaded, tmp_path):
     filling = _filling(loaded["roberta"])
     filling.encode("the house is big .")  # no mask: the window shows its attention; a step says why it cannot
     assert filling.finished
-    with pytest.raises(ValueError, match="There is no <mask> left to fill"):
+    with pytest.raises(ValueError, match="There is no <mask> in the sentence"):
         filling.step()
     long = " ".join(["house"] * (POSITIONS + 5))
     with pytest.raises(ValueError, match=r"^The sentence is 7\d tokens long .*reads at most 64\.$"):

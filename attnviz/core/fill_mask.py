@@ -175,6 +175,10 @@ class FillMaskSession(Replaying):
         if self._read is None or self.source is None:
             raise RuntimeError("call encode(text) before step()")
         masks = self._open_masks()
+        if not masks and not self.steps:
+            raise ValueError(tr("There is no {mask} in the sentence: write {mask} in place of a word to see what "
+                                "the model guesses there, e.g. “i {mask} to go home .”").format(
+                mask=self.reader.mask_token))
         if not masks:
             raise ValueError(tr("There is no {mask} left to fill: write {mask} in place of a word to see what the "
                                 "model guesses there.").format(mask=self.reader.mask_token))

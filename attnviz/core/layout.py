@@ -73,6 +73,7 @@ class Words:
     source_layers: str = N_("encoder layers 1–{n}")
     traced_layers: str = N_("decoder layer {n}")
     mask_title: str = N_("Causal mask at step {step}")
+    mask_before: str = N_("Causal mask (decoder self-attention)")  # the mask figure's title before the first step
     mask_rows: str = N_("queries")
     source_where: str = N_("the encoder of this {kind}")
     scoring_caption: str = N_("Query “{query}” at step {step}. {note}")
@@ -269,6 +270,7 @@ class DecoderOnlyLayout(SequenceLayout):
                   source_queries=N_("queries (prompt positions)"), source_layers=N_("prompt layers 1–{n}"),
                   traced_layers=N_("source view after layers 1–{n}"),
                   mask_title=N_("Prompt | answer causal mask, step {step}"), mask_rows=N_("positions"),
+                  mask_before=N_("Prompt | answer causal mask"),
                   source_where=N_("the prompt of this {kind}"),
                   scoring_caption=N_("Query “{query}” at step {step}. {note} Its keys are the English and the "
                                      "answer so far: a decoder-only model has one self-attention."))
@@ -378,6 +380,7 @@ class EncoderOnlyLayout(SequenceLayout):
                   source_queries=N_("queries (positions)"), source_layers=N_("layers 1–{n}"),
                   traced_layers=N_("the mask's rollout after layers 1–{n}"),
                   mask_title=N_("Attention mask at step {step} (no causal mask)"),
+                  mask_before=N_("Attention mask (no causal mask: every position reads every other)"),
                   mask_rows=N_("positions"), source_where=N_("the layers of this {kind}"),
                   output_title=N_("The sentence, its masks filled so far"),
                   candidates_title=N_("Words for the mask at this step"),

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from attnviz.core.layout import Words
 from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit, PositionalDescription
 from attnviz.figures.attention import shown_index
 from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series, empty_figure, fit_levels
@@ -46,7 +47,7 @@ def batch_padding_figure(batch: BatchDecoding) -> FigureSpec:
 def causal_mask_figure(source: EncodedSource | None, step: DecodeStep | None) -> FigureSpec:
     """The causal mask the decoder's self-attention applied at this step (None for RNN decoders)."""
     if source is None or step is None:
-        return empty_figure(tr("Causal mask (decoder self-attention)"))
+        return empty_figure(tr((source.layout.words if source is not None else Words()).mask_before))
     if step.self_weights is None:
         return empty_figure(tr("No causal mask: this RNN decoder reads its prefix through its state"))
     index = shown_index(step)

@@ -223,9 +223,12 @@ class DecodingRequests(SessionBase):
         if self._state.finished:
             return
         ticket = self._latest.current(SENTENCE)
+        first = not self._state.steps
 
         def job() -> list[DecodeStep]:
             new: list[DecodeStep] = []
+            if first and decoding.finished:  # nothing to take at all (a sentence with no [MASK]): its own words say
+                decoding.step()  # what to do (a ValueError, reported in the window)
             while not decoding.finished and (count is None or len(new) < count):
                 new.append(decoding.step())
             return new

@@ -14,7 +14,7 @@
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="131"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="137"/>
         <source> (key/value head {group} of {groups}, shared by {count} query heads)</source>
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
@@ -46,17 +46,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="360"/>
+        <location filename="../../attnviz/gui/main_window.py" line="400"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="315"/>
+        <location filename="../../attnviz/gui/main_window.py" line="355"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="355"/>
+        <location filename="../../attnviz/gui/main_window.py" line="395"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -66,7 +66,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="337"/>
+        <location filename="../../attnviz/gui/main_window.py" line="377"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -76,27 +76,27 @@
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="321"/>
+        <location filename="../../attnviz/gui/main_window.py" line="361"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="354"/>
+        <location filename="../../attnviz/gui/main_window.py" line="394"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="359"/>
+        <location filename="../../attnviz/gui/main_window.py" line="399"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/language.py" line="80"/>
+        <location filename="../../attnviz/gui/language.py" line="82"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="374"/>
+        <location filename="../../attnviz/gui/main_window.py" line="414"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -106,7 +106,7 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="378"/>
+        <location filename="../../attnviz/gui/main_window.py" line="418"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -116,7 +116,7 @@
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="306"/>
+        <location filename="../../attnviz/gui/main_window.py" line="346"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
@@ -126,37 +126,37 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="370"/>
+        <location filename="../../attnviz/gui/main_window.py" line="410"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="312"/>
+        <location filename="../../attnviz/gui/main_window.py" line="352"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="331"/>
+        <location filename="../../attnviz/gui/main_window.py" line="371"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="319"/>
+        <location filename="../../attnviz/gui/main_window.py" line="359"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="307"/>
+        <location filename="../../attnviz/gui/main_window.py" line="347"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="313"/>
+        <location filename="../../attnviz/gui/main_window.py" line="353"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="345"/>
+        <location filename="../../attnviz/gui/main_window.py" line="385"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -177,7 +177,7 @@
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="221"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="485"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="482"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
@@ -209,12 +209,12 @@
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="541"/>
+        <location filename="../../attnviz/gui/main_window.py" line="581"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="538"/>
+        <location filename="../../attnviz/gui/main_window.py" line="578"/>
         <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
@@ -322,7 +322,7 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="236"/>
+        <location filename="../../attnviz/cli_heads.py" line="237"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
@@ -447,7 +447,7 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="192"/>
+        <location filename="../../attnviz/cli_heads.py" line="193"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -504,7 +504,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="544"/>
+        <location filename="../../attnviz/gui/main_window.py" line="584"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -514,7 +514,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="821"/>
+        <location filename="../../attnviz/gui/main_window.py" line="865"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -556,7 +556,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="324"/>
+        <location filename="../../attnviz/gui/main_window.py" line="364"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
@@ -586,12 +586,12 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="792"/>
+        <location filename="../../attnviz/gui/main_window.py" line="836"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="147"/>
+        <location filename="../../attnviz/core/kinds.py" line="166"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -611,7 +611,7 @@
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="463"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="460"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
     </message>
@@ -627,7 +627,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="30"/>
+        <location filename="../../attnviz/figures/panels.py" line="31"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
@@ -673,7 +673,7 @@
         <translation>以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="361"/>
+        <location filename="../../attnviz/core/layout.py" line="363"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -688,12 +688,12 @@
         <translation>参数 %(argument_name)s：%(message)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="489"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="486"/>
         <source>At step {step:,} the model answers {probe} with {answer}</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="487"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="484"/>
         <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
@@ -728,12 +728,17 @@
         <translation>注意力流</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="115"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="111"/>
         <source>Attention heads per layer (Transformer models); they must divide the width</source>
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="380"/>
+        <location filename="../../attnviz/core/layout.py" line="383"/>
+        <source>Attention mask (no causal mask: every position reads every other)</source>
+        <translation>注意力掩蔽（无因果掩蔽：每个位置都读取所有位置）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="382"/>
         <source>Attention mask at step {step} (no causal mask)</source>
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
@@ -778,12 +783,12 @@
         <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="268"/>
+        <location filename="../../attnviz/core/layout.py" line="269"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="377"/>
+        <location filename="../../attnviz/core/layout.py" line="379"/>
         <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
@@ -794,27 +799,27 @@
         <translation>注意力评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="76"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="81"/>
         <source>Attention weights of the query over training points</source>
         <translation>查询在训练样本上的注意力权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="151"/>
+        <location filename="../../attnviz/figures/panels.py" line="152"/>
         <source>Attention weights of the query x = {x:.2f} over the training points</source>
         <translation>查询 x = {x:.2f} 在训练样本上的注意力权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="113"/>
+        <location filename="../../attnviz/figures/panels.py" line="114"/>
         <source>Attention weights, {model}</source>
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="532"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="529"/>
         <source>attnviz checkpoint (*.safetensors)</source>
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="641"/>
+        <location filename="../../attnviz/gui/main_window.py" line="685"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
@@ -830,7 +835,7 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="218"/>
+        <location filename="../../attnviz/cli_heads.py" line="219"/>
         <source>attnviz heads: {what} {percent} %</source>
         <translation>attnviz heads：{what} {percent} %</translation>
     </message>
@@ -845,12 +850,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="746"/>
+        <location filename="../../attnviz/gui/main_window.py" line="790"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="753"/>
+        <location filename="../../attnviz/gui/main_window.py" line="797"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -865,12 +870,12 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="279"/>
+        <location filename="../../attnviz/gui/main_window.py" line="317"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/language.py" line="104"/>
+        <location filename="../../attnviz/gui/language.py" line="106"/>
         <source>attnviz will speak {language} when it starts again.</source>
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
@@ -953,7 +958,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="410"/>
+        <location filename="../../attnviz/gui/main_window.py" line="450"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -996,7 +1001,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
-        <location filename="../../attnviz/gui/main_window.py" line="316"/>
+        <location filename="../../attnviz/gui/main_window.py" line="356"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
     </message>
@@ -1031,12 +1036,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 模型：训练曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="53"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="55"/>
         <source>Bandwidth h</source>
         <translation>带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="46"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="48"/>
         <source>Bandwidth h of the non-parametric kernel K((x − xᵢ) / h)</source>
         <translation>非参数核 K((x − xᵢ) / h) 的带宽 h</translation>
     </message>
@@ -1163,13 +1168,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>书中图表 — attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="118"/>
+        <location filename="../../attnviz/figures/panels.py" line="119"/>
         <location filename="../../attnviz/gallery.py" line="187"/>
         <source>boxcar</source>
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="311"/>
+        <location filename="../../attnviz/gui/main_window.py" line="351"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
@@ -1215,7 +1220,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法写入 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="49"/>
+        <location filename="../../attnviz/core/layout.py" line="76"/>
         <source>Causal mask (decoder self-attention)</source>
         <translation>解码器自注意力的因果掩蔽（自回归）</translation>
     </message>
@@ -1255,8 +1260,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="153"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="419"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="149"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="416"/>
         <source>Choose a model and a task, then press Train.</source>
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
@@ -1271,7 +1276,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请至少选择一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="316"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="313"/>
         <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
     </message>
@@ -1291,13 +1296,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击“注意力”热图中的一行，或在此选择一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="82"/>
+        <location filename="../../attnviz/core/layout.py" line="83"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="302"/>
         <source>Click a token to make the decoder take it at this step instead of its own choice</source>
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="384"/>
+        <location filename="../../attnviz/core/layout.py" line="387"/>
         <source>Click a word to fill the mask with it instead of the model's choice</source>
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
@@ -1384,7 +1389,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>置信度：平均最大权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="119"/>
+        <location filename="../../attnviz/figures/panels.py" line="120"/>
         <location filename="../../attnviz/gallery.py" line="188"/>
         <source>constant</source>
         <translation>常数</translation>
@@ -1432,7 +1437,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="710"/>
+        <location filename="../../attnviz/gui/main_window.py" line="754"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1442,7 +1447,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="682"/>
+        <location filename="../../attnviz/gui/main_window.py" line="726"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1489,7 +1494,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/attention_kind.py" line="15"/>
-        <location filename="../../attnviz/core/layout.py" line="230"/>
+        <location filename="../../attnviz/core/layout.py" line="231"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
@@ -1524,7 +1529,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="195"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="191"/>
         <source>Curves…</source>
         <translation>曲线…</translation>
     </message>
@@ -1564,15 +1569,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>作为一个批量解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="84"/>
+        <location filename="../../attnviz/core/layout.py" line="85"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
-        <location filename="../../attnviz/gui/main_window.py" line="314"/>
+        <location filename="../../attnviz/gui/main_window.py" line="354"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
-        <location filename="../../attnviz/gui/main_window.py" line="318"/>
+        <location filename="../../attnviz/gui/main_window.py" line="358"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
@@ -1588,7 +1593,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="254"/>
+        <location filename="../../attnviz/core/layout.py" line="255"/>
         <source>decoder queries</source>
         <translation>解码器查询</translation>
     </message>
@@ -1618,7 +1623,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器的 Transformer（GPT 式）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="140"/>
+        <location filename="../../attnviz/core/kinds.py" line="158"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1640,12 +1645,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/session/decoding.py" line="172"/>
         <location filename="../../attnviz/session/decoding.py" line="209"/>
-        <location filename="../../attnviz/session/decoding.py" line="239"/>
+        <location filename="../../attnviz/session/decoding.py" line="242"/>
         <source>Decoding…</source>
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="342"/>
+        <location filename="../../attnviz/gui/main_window.py" line="382"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
     </message>
@@ -1702,7 +1707,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="352"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="349"/>
         <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
@@ -1728,7 +1733,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="339"/>
+        <location filename="../../attnviz/gui/main_window.py" line="379"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1754,7 +1759,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="165"/>
+        <location filename="../../attnviz/core/kinds.py" line="186"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -1795,7 +1800,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="118"/>
+        <location filename="../../attnviz/figures/panels.py" line="119"/>
         <source>epanechnikov</source>
         <translation>Epanechnikov</translation>
     </message>
@@ -1827,7 +1832,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {epoch} 个迭代周期：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
         <source>Epochs</source>
         <translation>迭代周期数</translation>
     </message>
@@ -1847,7 +1852,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="356"/>
+        <location filename="../../attnviz/gui/main_window.py" line="396"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1867,17 +1872,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="371"/>
+        <location filename="../../attnviz/gui/main_window.py" line="411"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="375"/>
+        <location filename="../../attnviz/gui/main_window.py" line="415"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="377"/>
+        <location filename="../../attnviz/gui/main_window.py" line="417"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
@@ -1996,7 +2001,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出图片或数值…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="196"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
         <source>Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)</source>
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
@@ -2006,12 +2011,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>将三幅热图导出为一张图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
         <source>Export the training as a flip-book: a PDF page and a GIF frame per snapshot, the loss so far under each map</source>
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="275"/>
+        <location filename="../../attnviz/gui/main_window.py" line="313"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -2067,12 +2072,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="282"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="279"/>
         <source>file: {name}</source>
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="386"/>
+        <location filename="../../attnviz/core/layout.py" line="389"/>
         <source>Fill the next mask ({keys})</source>
         <translation>填下一个掩蔽（{keys}）</translation>
     </message>
@@ -2082,7 +2087,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在拟合…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
         <source>Flip-book…</source>
         <translation>翻页动画…</translation>
     </message>
@@ -2110,7 +2115,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>跟随</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/language.py" line="83"/>
+        <location filename="../../attnviz/gui/language.py" line="85"/>
         <source>Follow the system ({language})</source>
         <translation>跟随系统（{language}）</translation>
     </message>
@@ -2120,7 +2125,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="83"/>
+        <location filename="../../attnviz/core/layout.py" line="84"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="305"/>
         <source>Force target words (a reference translation or its start)…</source>
         <translation>强制目标词（参考译文或其开头）…</translation>
@@ -2141,7 +2146,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="118"/>
+        <location filename="../../attnviz/figures/panels.py" line="119"/>
         <source>gaussian</source>
         <translation>高斯</translation>
     </message>
@@ -2176,12 +2181,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="145"/>
+        <location filename="../../attnviz/core/kinds.py" line="164"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="149"/>
+        <location filename="../../attnviz/core/kinds.py" line="169"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
@@ -2220,12 +2225,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="137"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="133"/>
         <source>Heads</source>
         <translation>头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="93"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="99"/>
         <source>heads of this model cannot be switched off (its attention modules have no gates)</source>
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
@@ -2246,13 +2251,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="54"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="56"/>
         <source>Heatmap</source>
         <translation>热图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="159"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="434"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="155"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="431"/>
         <source>Held-out exact match and alignment agreement (%), by step</source>
         <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
     </message>
@@ -2262,12 +2267,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>留出集得分与对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="435"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="432"/>
         <source>Held-out {score}, by step</source>
         <translation>{score}（留出集，按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="200"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="196"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -2277,17 +2282,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="159"/>
+        <location filename="../../attnviz/core/kinds.py" line="180"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="171"/>
+        <location filename="../../attnviz/core/kinds.py" line="193"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="153"/>
+        <location filename="../../attnviz/core/kinds.py" line="174"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
@@ -2323,7 +2328,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="556"/>
+        <location filename="../../attnviz/gui/main_window.py" line="596"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2425,7 +2430,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>肯德尔 τ：{first} 对 {second}（{count} 个词元，均值 {mean:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="53"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="55"/>
         <source>Kernel</source>
         <translation>核</translation>
     </message>
@@ -2460,7 +2465,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>各种核的并列对比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="43"/>
+        <location filename="../../attnviz/figures/panels.py" line="44"/>
         <source>key position</source>
         <translation>键位置</translation>
     </message>
@@ -2522,7 +2527,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力种类与层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/language.py" line="103"/>
+        <location filename="../../attnviz/gui/language.py" line="105"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -2532,7 +2537,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>基于 Transformer 的大规模预训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/language.py" line="109"/>
+        <location filename="../../attnviz/gui/language.py" line="111"/>
         <source>Later</source>
         <translation>稍后</translation>
     </message>
@@ -2544,7 +2549,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="491"/>
+        <location filename="../../attnviz/core/layout.py" line="494"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
@@ -2569,22 +2574,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="491"/>
+        <location filename="../../attnviz/core/layout.py" line="494"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="378"/>
+        <location filename="../../attnviz/core/layout.py" line="380"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="113"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="109"/>
         <source>Layers: the RNN's GRU layers, the Transformer's encoder and decoder layers each</source>
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
@@ -2596,7 +2601,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>可学习</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="21"/>
+        <location filename="../../attnviz/figures/panels.py" line="22"/>
         <source>Learned PE: {positions} positions × {width} dims</source>
         <translation>可学习位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
@@ -2663,12 +2668,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>留一法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="348"/>
+        <location filename="../../attnviz/gui/main_window.py" line="388"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="789"/>
+        <location filename="../../attnviz/gui/main_window.py" line="833"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -2703,12 +2708,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="547"/>
+        <location filename="../../attnviz/gui/main_window.py" line="587"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="546"/>
+        <location filename="../../attnviz/gui/main_window.py" line="586"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
@@ -2747,7 +2752,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="361"/>
+        <location filename="../../attnviz/gui/main_window.py" line="401"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2773,7 +2778,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制头图谱…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="460"/>
+        <location filename="../../attnviz/core/layout.py" line="463"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -2861,13 +2866,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
         <source>Minutes</source>
         <translation>分钟</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -2908,7 +2913,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="177"/>
+        <location filename="../../attnviz/core/kinds.py" line="199"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -2918,7 +2923,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 f(x) = 2 sin x + x^0.8 上的 Nadaraya-Watson 核回归（50 个带噪声的点）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="143"/>
+        <location filename="../../attnviz/figures/panels.py" line="144"/>
         <source>Nadaraya–Watson predictions ({kernel} kernel, h = {bandwidth:.2f})</source>
         <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
@@ -2948,7 +2953,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>下一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="81"/>
+        <location filename="../../attnviz/core/layout.py" line="82"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="337"/>
         <source>Next-token probabilities at this step</source>
         <translation>这一步下一个词元的概率</translation>
@@ -2959,7 +2964,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="51"/>
+        <location filename="../../attnviz/figures/panels.py" line="52"/>
         <source>No causal mask: this RNN decoder reads its prefix through its state</source>
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
@@ -2984,8 +2989,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="504"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="185"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="501"/>
         <source>no history yet</source>
         <translation>尚无历史</translation>
     </message>
@@ -2995,7 +3000,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有键被掩蔽（真实的有效长度）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
@@ -3005,7 +3010,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此缓存中没有模型。请改为选择一个模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="95"/>
+        <location filename="../../attnviz/figures/panels.py" line="96"/>
         <source>No position vectors to compare: this model adds a bias to the scores instead</source>
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
@@ -3030,14 +3035,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可填的 {mask}：请把某个词换成 {mask}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="149"/>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="27"/>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="68"/>
+        <location filename="../../attnviz/figures/panels.py" line="150"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="29"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="71"/>
         <source>non-parametric</source>
         <translation>非参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="124"/>
+        <location filename="../../attnviz/figures/panels.py" line="125"/>
         <source>non-parametric ({kernel}, h = {bandwidth:.2f})</source>
         <translation>非参数（{kernel}，h = {bandwidth:.2f}）</translation>
     </message>
@@ -3197,7 +3202,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="323"/>
+        <location filename="../../attnviz/gui/main_window.py" line="363"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -3217,7 +3222,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="640"/>
+        <location filename="../../attnviz/gui/main_window.py" line="684"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -3227,17 +3232,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="310"/>
+        <location filename="../../attnviz/gui/main_window.py" line="350"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="752"/>
+        <location filename="../../attnviz/gui/main_window.py" line="796"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="718"/>
+        <location filename="../../attnviz/gui/main_window.py" line="762"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -3287,7 +3292,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将句子填充到最长句子的长度并一起解码（贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="28"/>
+        <location filename="../../attnviz/figures/panels.py" line="29"/>
         <source>Padding mask</source>
         <translation>填充掩码</translation>
     </message>
@@ -3297,12 +3302,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量的填充掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="42"/>
+        <location filename="../../attnviz/figures/panels.py" line="43"/>
         <source>Padding mask of the batch: valid lengths {lengths}</source>
         <translation>批量的填充掩码：有效长度 {lengths}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="31"/>
+        <location filename="../../attnviz/figures/panels.py" line="32"/>
         <source>Padding mask: valid length {length}</source>
         <translation>填充掩码：有效长度 {length}</translation>
     </message>
@@ -3332,23 +3337,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数量（约）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="150"/>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="27"/>
+        <location filename="../../attnviz/figures/panels.py" line="151"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="29"/>
         <source>parametric</source>
         <translation>带参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="141"/>
+        <location filename="../../attnviz/figures/panels.py" line="142"/>
         <source>parametric (learned w = {w:.2f})</source>
         <translation>带参数（学到的 w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="69"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="72"/>
         <source>parametric (learned w)</source>
         <translation>带参数（学到的 w）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="107"/>
+        <location filename="../../attnviz/figures/panels.py" line="108"/>
         <source>parametric (w = {w:.2f})</source>
         <translation>带参数（w = {w:.2f}）</translation>
     </message>
@@ -3379,12 +3384,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="261"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="258"/>
         <source>Passes over the 8,192 training examples (or the file's pairs)</source>
         <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="115"/>
         <source>Passes over the 8,192 training examples (the kernel regression: SGD steps)</source>
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
@@ -3394,13 +3399,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="128"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="366"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="363"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="338"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="335"/>
         <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
@@ -3410,7 +3415,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="276"/>
+        <location filename="../../attnviz/gui/main_window.py" line="314"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -3425,12 +3430,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>PE · PEᵀ：相近位置的编码彼此相似</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="100"/>
+        <location filename="../../attnviz/figures/panels.py" line="101"/>
         <source>PE · PEᵀ: similarity of positions</source>
         <translation>PE · PEᵀ：位置之间的相似度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="70"/>
+        <location filename="../../attnviz/figures/panels.py" line="71"/>
         <source>PE: {positions} positions × {width} dims</source>
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
@@ -3479,8 +3484,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/results.py" line="96"/>
-        <location filename="../../attnviz/figures/panels.py" line="72"/>
-        <location filename="../../attnviz/figures/panels.py" line="101"/>
+        <location filename="../../attnviz/figures/panels.py" line="73"/>
+        <location filename="../../attnviz/figures/panels.py" line="102"/>
         <source>position</source>
         <translation>位置</translation>
     </message>
@@ -3525,8 +3530,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="271"/>
-        <location filename="../../attnviz/core/layout.py" line="381"/>
+        <location filename="../../attnviz/core/layout.py" line="272"/>
+        <location filename="../../attnviz/core/layout.py" line="384"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
@@ -3552,18 +3557,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="59"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="61"/>
         <source>Predictions (drag the red line to move the query)</source>
         <translation>预测（拖动红线可移动查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="85"/>
+        <location filename="../../attnviz/core/layout.py" line="86"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="25"/>
         <source>Press Step (F10) to decode the first word</source>
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="386"/>
+        <location filename="../../attnviz/core/layout.py" line="389"/>
         <source>Press Step (F10) to fill the first mask</source>
         <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
@@ -3593,27 +3598,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="139"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
         <source>Probe</source>
         <translation>探针输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="269"/>
+        <location filename="../../attnviz/core/layout.py" line="270"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="276"/>
+        <location filename="../../attnviz/core/layout.py" line="278"/>
         <source>prompt self-attention</source>
         <translation>提示词自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="361"/>
+        <location filename="../../attnviz/core/layout.py" line="363"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="271"/>
+        <location filename="../../attnviz/core/layout.py" line="273"/>
+        <source>Prompt | answer causal mask</source>
+        <translation>提示词 | 回答的因果掩蔽</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="272"/>
         <source>Prompt | answer causal mask, step {step}</source>
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
@@ -3634,7 +3644,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在剪枝…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="186"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="192"/>
         <source>q = RoPE_m({projection}), m = {row}: rotated by its position</source>
         <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
     </message>
@@ -3644,12 +3654,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="158"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="164"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="76"/>
+        <location filename="../../attnviz/core/layout.py" line="77"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
         <location filename="../../attnviz/gallery.py" line="97"/>
         <source>queries</source>
@@ -3661,12 +3671,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="378"/>
+        <location filename="../../attnviz/core/layout.py" line="380"/>
         <source>queries (positions)</source>
         <translation>查询（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="269"/>
+        <location filename="../../attnviz/core/layout.py" line="270"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
     </message>
@@ -3696,12 +3706,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}，评分 {score:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="172"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="237"/>
         <source>Query x = {query:.2f}: non-parametric ŷ = {nonparametric:.3f}, parametric ŷ = {parametric:.3f}. Learned w = {w:.3f} (bandwidth 1/|w| = {bandwidth:.3f}). Test MSE: non-parametric {mse_np:.3f}, parametric {mse_p:.3f}.</source>
         <translation>查询 x = {query:.2f}：非参数 ŷ = {nonparametric:.3f}，带参数 ŷ = {parametric:.3f}。学到的 w = {w:.3f}（带宽 1/|w| = {bandwidth:.3f}）。测试 MSE：非参数 {mse_np:.3f}，带参数 {mse_p:.3f}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="135"/>
+        <location filename="../../attnviz/figures/panels.py" line="136"/>
         <source>query x = {x:.2f}</source>
         <translation>查询 x = {x:.2f}</translation>
     </message>
@@ -3713,12 +3723,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="78"/>
+        <location filename="../../attnviz/core/layout.py" line="79"/>
         <source>Query “{query}” at step {step}. {note}</source>
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="273"/>
+        <location filename="../../attnviz/core/layout.py" line="275"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
@@ -3803,7 +3813,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="85"/>
+        <location filename="../../attnviz/figures/panels.py" line="86"/>
         <source>Relative position bias: {width} heads × distances {first}…{last}</source>
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
@@ -3845,12 +3855,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>重置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/language.py" line="107"/>
+        <location filename="../../attnviz/gui/language.py" line="109"/>
         <source>Restart now</source>
         <translation>立即重启</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="366"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="363"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -3911,7 +3921,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="459"/>
+        <location filename="../../attnviz/core/layout.py" line="462"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -3926,7 +3936,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开需要编码器层：此模型没有</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="75"/>
+        <location filename="../../attnviz/figures/panels.py" line="76"/>
         <source>RoPE angles: sin, cos of m·θ_i, {positions} positions × {width} dims</source>
         <translation>RoPE 角度：m·θ_i 的 sin、cos，{positions} 个位置 × {width} 维</translation>
     </message>
@@ -3941,7 +3951,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="317"/>
+        <location filename="../../attnviz/gui/main_window.py" line="357"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
@@ -3951,47 +3961,47 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="376"/>
+        <location filename="../../attnviz/gui/main_window.py" line="416"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="208"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="214"/>
         <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="197"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
         <source>Save model…</source>
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="745"/>
+        <location filename="../../attnviz/gui/main_window.py" line="789"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="308"/>
+        <location filename="../../attnviz/gui/main_window.py" line="348"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="531"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="528"/>
         <source>Save the trained model</source>
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="678"/>
+        <location filename="../../attnviz/gui/main_window.py" line="722"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="549"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="546"/>
         <source>Saved the trained model, with its training history, as {target}.</source>
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="681"/>
+        <location filename="../../attnviz/gui/main_window.py" line="725"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -4006,25 +4016,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="167"/>
-        <location filename="../../attnviz/core/kinds.py" line="173"/>
+        <location filename="../../attnviz/core/kinds.py" line="188"/>
+        <location filename="../../attnviz/core/kinds.py" line="195"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="142"/>
-        <location filename="../../attnviz/core/kinds.py" line="161"/>
+        <location filename="../../attnviz/core/kinds.py" line="160"/>
+        <location filename="../../attnviz/core/kinds.py" line="182"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="137"/>
-        <location filename="../../attnviz/core/kinds.py" line="156"/>
+        <location filename="../../attnviz/core/kinds.py" line="154"/>
+        <location filename="../../attnviz/core/kinds.py" line="177"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="151"/>
+        <location filename="../../attnviz/core/kinds.py" line="171"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -4054,7 +4064,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="184"/>
         <source>Scrub back through the snapshots of the training</source>
         <translation>拖动以回看训练过程中的快照</translation>
     </message>
@@ -4084,7 +4094,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="788"/>
+        <location filename="../../attnviz/gui/main_window.py" line="832"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -4094,13 +4104,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="409"/>
-        <location filename="../../attnviz/core/layout.py" line="376"/>
+        <location filename="../../attnviz/core/layout.py" line="412"/>
+        <location filename="../../attnviz/core/layout.py" line="378"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="277"/>
+        <location filename="../../attnviz/core/layout.py" line="279"/>
         <source>self-attention (prompt + answer)</source>
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
@@ -4116,7 +4126,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>自注意力：n²·d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="43"/>
+        <location filename="../../attnviz/figures/panels.py" line="44"/>
         <source>sentence</source>
         <translation>句子</translation>
     </message>
@@ -4182,7 +4192,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="260"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="257"/>
         <source>SGD steps on w (the book trains 5)</source>
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
@@ -4212,7 +4222,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="326"/>
+        <location filename="../../attnviz/gui/main_window.py" line="366"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
     </message>
@@ -4247,12 +4257,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正弦</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="20"/>
+        <location filename="../../attnviz/figures/panels.py" line="21"/>
         <source>Sinusoidal PE: {positions} positions × {width} dims</source>
         <translation>正弦位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Size</source>
         <translation>规模</translation>
     </message>
@@ -4272,7 +4282,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>小型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="479"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="476"/>
         <source>snapshot {index} of {count} · step {step:,}</source>
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
@@ -4292,7 +4302,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="527"/>
+        <location filename="../../attnviz/gui/main_window.py" line="567"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -4307,7 +4317,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>排序 — 一个置换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="251"/>
+        <location filename="../../attnviz/core/layout.py" line="252"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
         <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
@@ -4322,34 +4332,34 @@ Install them with:  sudo apt-get install {packages}
         <translation>源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="254"/>
+        <location filename="../../attnviz/core/layout.py" line="255"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
         <location filename="../../attnviz/figures/explain.py" line="42"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="277"/>
+        <location filename="../../attnviz/core/layout.py" line="279"/>
         <source>source view</source>
         <translation>源视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="338"/>
+        <location filename="../../attnviz/core/layout.py" line="340"/>
         <source>source view (renormalised over the English)</source>
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="270"/>
+        <location filename="../../attnviz/core/layout.py" line="271"/>
         <source>source view after layers 1–{n}</source>
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="359"/>
+        <location filename="../../attnviz/core/layout.py" line="361"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="293"/>
+        <location filename="../../attnviz/core/layout.py" line="295"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
@@ -4380,7 +4390,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="281"/>
-        <location filename="../../attnviz/gui/main_window.py" line="320"/>
+        <location filename="../../attnviz/gui/main_window.py" line="360"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
@@ -4443,18 +4453,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码：每一步出现一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="162"/>
-        <location filename="../../attnviz/gui/main_window.py" line="452"/>
+        <location filename="../../attnviz/gui/main_window.py" line="163"/>
+        <location filename="../../attnviz/gui/main_window.py" line="492"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="74"/>
+        <location filename="../../attnviz/gui/main_window.py" line="75"/>
         <source>step {number}</source>
         <translation>第 {number} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="75"/>
+        <location filename="../../attnviz/gui/main_window.py" line="76"/>
         <source>step {number} · search {search}</source>
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
@@ -4496,7 +4506,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="129"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="125"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -4506,12 +4516,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="127"/>
         <source>Stop after the step under way; the model as it is then opens in the window</source>
         <translation>在当前这一步完成后停止；届时的模型会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="120"/>
         <source>Stop after this many minutes even if epochs remain (0: no limit)</source>
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
@@ -4521,7 +4531,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="491"/>
+        <location filename="../../attnviz/gui/main_window.py" line="531"/>
         <source>Stopped at attnviz's limit of {count} tokens: the model's folder sets no length limit of its own</source>
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
@@ -4536,7 +4546,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="344"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="341"/>
         <source>Stopping after this step; the model will open as it is…</source>
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
@@ -4591,7 +4601,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>T5 的相对位置偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="278"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="275"/>
         <source>Tab-separated pairs, source&lt;TAB&gt;target (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -4606,7 +4616,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>表 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -4628,7 +4638,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 MSE</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="114"/>
+        <location filename="../../attnviz/figures/panels.py" line="115"/>
         <source>test x (queries)</source>
         <translation>测试 x（查询）</translation>
     </message>
@@ -4639,7 +4649,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="379"/>
+        <location filename="../../attnviz/gui/main_window.py" line="419"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
@@ -4649,7 +4659,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="392"/>
+        <location filename="../../attnviz/gui/main_window.py" line="432"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -4739,7 +4749,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽的影响</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="77"/>
+        <location filename="../../attnviz/core/layout.py" line="78"/>
         <source>the encoder of this {kind}</source>
         <translation>此 {kind} 的编码器</translation>
     </message>
@@ -4754,7 +4764,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="289"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="286"/>
         <source>the file's first sentence</source>
         <translation>文件中的第一个句子</translation>
     </message>
@@ -4799,7 +4809,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="122"/>
         <source>The input whose attention map is drawn after every snapshot</source>
         <translation>探针输入（probe input）：每个快照之后都会绘制其注意力图的输入</translation>
     </message>
@@ -4824,7 +4834,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="381"/>
+        <location filename="../../attnviz/core/layout.py" line="384"/>
         <source>the layers of this {kind}</source>
         <translation>此 {kind} 的各层</translation>
     </message>
@@ -4834,7 +4844,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="379"/>
+        <location filename="../../attnviz/core/layout.py" line="381"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
@@ -4865,7 +4875,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="543"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="540"/>
         <source>The model was not saved: {error}</source>
         <translation>模型未保存：{error}</translation>
     </message>
@@ -4932,7 +4942,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="272"/>
+        <location filename="../../attnviz/core/layout.py" line="274"/>
         <source>the prompt of this {kind}</source>
         <translation>此 {kind} 的提示词</translation>
     </message>
@@ -4972,7 +4982,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="382"/>
+        <location filename="../../attnviz/core/layout.py" line="385"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
     </message>
@@ -5082,7 +5092,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="312"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="309"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
@@ -5135,6 +5145,11 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/fill_mask.py" line="179"/>
+        <source>There is no {mask} in the sentence: write {mask} in place of a word to see what the model guesses there, e.g. “i {mask} to go home .”</source>
+        <translation>句子里没有 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么，例如“i {mask} to go home .”</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/fill_mask.py" line="183"/>
         <source>There is no {mask} left to fill: write {mask} in place of a word to see what the model guesses there.</source>
         <translation>已没有要填的 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么。</translation>
     </message>
@@ -5190,7 +5205,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可读的内容：句子是空的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="672"/>
+        <location filename="../../attnviz/gui/main_window.py" line="716"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -5210,36 +5225,36 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有说明它的注意力头在哪里</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="181"/>
-        <location filename="../../attnviz/core/layout.py" line="200"/>
+        <location filename="../../attnviz/core/layout.py" line="182"/>
+        <location filename="../../attnviz/core/layout.py" line="201"/>
         <source>this model has no decoder self-attention</source>
         <translation>此模型没有解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="166"/>
+        <location filename="../../attnviz/core/layout.py" line="167"/>
         <source>this model has no encoder self-attention</source>
         <translation>此模型没有编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="97"/>
-        <location filename="../../attnviz/figures/panels.py" line="65"/>
+        <location filename="../../attnviz/figures/panels.py" line="98"/>
+        <location filename="../../attnviz/figures/panels.py" line="66"/>
         <source>This model has no positional encoding</source>
         <translation>此模型没有位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="64"/>
+        <location filename="../../attnviz/figures/panels.py" line="65"/>
         <source>This model has no positional encoding table</source>
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="427"/>
-        <location filename="../../attnviz/core/layout.py" line="433"/>
-        <location filename="../../attnviz/core/layout.py" line="310"/>
+        <location filename="../../attnviz/core/layout.py" line="430"/>
+        <location filename="../../attnviz/core/layout.py" line="436"/>
+        <location filename="../../attnviz/core/layout.py" line="312"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="528"/>
+        <location filename="../../attnviz/core/layout.py" line="531"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
@@ -5249,7 +5264,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层播放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="163"/>
+        <location filename="../../attnviz/gui/main_window.py" line="164"/>
         <source>Time the model took for the decoding step on show</source>
         <translation>模型完成当前所示解码步所用的时间</translation>
     </message>
@@ -5274,7 +5289,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="460"/>
+        <location filename="../../attnviz/core/layout.py" line="463"/>
         <location filename="../../attnviz/figures/explain.py" line="64"/>
         <location filename="../../attnviz/figures/explain.py" line="63"/>
         <source>tokens</source>
@@ -5292,7 +5307,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="133"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
@@ -5302,12 +5317,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="130"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
         <source>Train a new model with these settings; it opens in the window when done</source>
         <translation>用这些设置训练一个新模型；完成后它会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="277"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="274"/>
         <source>Train on a file of pairs</source>
         <translation>用句对文件训练</translation>
     </message>
@@ -5365,19 +5380,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="152"/>
         <source>Training loss, by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="138"/>
+        <location filename="../../attnviz/figures/panels.py" line="139"/>
         <location filename="../../attnviz/gallery.py" line="121"/>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="66"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="69"/>
         <source>training points</source>
         <translation>训练样本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="335"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="332"/>
         <source>Training resumed.</source>
         <translation>训练已继续。</translation>
     </message>
@@ -5387,23 +5402,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练步数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="359"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="356"/>
         <source>Training stopped: {message}</source>
         <translation>训练已停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="322"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="319"/>
         <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="152"/>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="79"/>
+        <location filename="../../attnviz/figures/panels.py" line="153"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="84"/>
         <source>training x</source>
         <translation>训练 x</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="114"/>
+        <location filename="../../attnviz/figures/panels.py" line="115"/>
         <source>training x (keys)</source>
         <translation>训练 x（键）</translation>
     </message>
@@ -5414,12 +5429,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="324"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="321"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="457"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="454"/>
         <source>Training: {summary}</source>
         <translation>训练中：{summary}</translation>
     </message>
@@ -5440,7 +5455,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="135"/>
+        <location filename="../../attnviz/core/kinds.py" line="152"/>
         <location filename="../../attnviz/gui/main_window.py" line="58"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
@@ -5471,20 +5486,20 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="790"/>
+        <location filename="../../attnviz/gui/main_window.py" line="834"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="80"/>
+        <location filename="../../attnviz/core/layout.py" line="81"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="327"/>
         <source>Translation so far</source>
         <translation>目前的译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="139"/>
+        <location filename="../../attnviz/figures/panels.py" line="140"/>
         <location filename="../../attnviz/gallery.py" line="122"/>
-        <location filename="../../attnviz/gui/panels/kernel.py" line="67"/>
+        <location filename="../../attnviz/gui/panels/kernel.py" line="70"/>
         <source>true f(x) = 2 sin x + x^0.8</source>
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
@@ -5514,7 +5529,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="632"/>
+        <location filename="../../attnviz/gui/main_window.py" line="676"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -5569,7 +5584,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="187"/>
+        <location filename="../../attnviz/core/kinds.py" line="209"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -5579,7 +5594,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="559"/>
+        <location filename="../../attnviz/gui/main_window.py" line="599"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -5673,7 +5688,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>观察注意力的学习过程（对齐已知的任务）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="152"/>
+        <location filename="../../attnviz/figures/panels.py" line="153"/>
         <location filename="../../attnviz/gui/panels/scoring.py" line="67"/>
         <source>weight</source>
         <translation>权重</translation>
@@ -5720,12 +5735,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Width</source>
         <translation>宽度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="112"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="108"/>
         <source>Width of the model (num_hiddens)</source>
         <translation>模型的宽度（num_hiddens）</translation>
     </message>
@@ -5745,12 +5760,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="383"/>
+        <location filename="../../attnviz/core/layout.py" line="386"/>
         <source>Words for the mask at this step</source>
         <translation>这一步掩蔽处的候选词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="385"/>
+        <location filename="../../attnviz/core/layout.py" line="388"/>
         <source>Words for the masks, first mask first…</source>
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
@@ -5765,7 +5780,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="198"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="194"/>
         <source>Write the trained model, with its history, as a checkpoint file</source>
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
@@ -5797,7 +5812,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="196"/>
+        <location filename="../../attnviz/cli_heads.py" line="197"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -6051,7 +6066,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="79"/>
+        <location filename="../../attnviz/figures/panels.py" line="80"/>
         <source>{kind} PE: {positions} positions × {width} dims</source>
         <translation>{kind}位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
@@ -6071,7 +6086,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{label} [{bar}] {done}/{total} 损失 {loss:.3f}  {rate:,.0f} 词元/秒  预计剩余 {eta:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="76"/>
+        <location filename="../../attnviz/gui/main_window.py" line="77"/>
         <source>{label} · forced</source>
         <translation>{label} · 强制</translation>
     </message>
@@ -6156,12 +6171,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个头的重要性（目标：{target}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="389"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="386"/>
         <source>{model}: its training history cannot be shown ({error}).</source>
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="397"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
         <source>{model}: trained on {task} ({count} snapshots); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
     </message>
@@ -6278,7 +6293,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="329"/>
+        <location filename="../../attnviz/gui/main_window.py" line="369"/>
         <source>{name} — {about}</source>
         <translation>{name} — {about}</translation>
     </message>
@@ -7095,7 +7110,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="38"/>
+        <location filename="../../attnviz/figures/panels.py" line="39"/>
         <source>{sentence}: {tokens} tok.</source>
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
@@ -7130,12 +7145,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="690"/>
+        <location filename="../../attnviz/gui/main_window.py" line="734"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="693"/>
+        <location filename="../../attnviz/gui/main_window.py" line="737"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -7180,7 +7195,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="705"/>
+        <location filename="../../attnviz/gui/main_window.py" line="749"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>
@@ -7275,7 +7290,7 @@ Open the session with that checkpoint?</source>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="98"/>
-        <location filename="../../attnviz/gui/lecture.py" line="292"/>
+        <location filename="../../attnviz/gui/lecture.py" line="303"/>
         <source>▶ Play</source>
         <translation>▶ 自动播放</translation>
     </message>
@@ -7285,7 +7300,7 @@ Open the session with that checkpoint?</source>
         <translation>◀ 后退</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="288"/>
+        <location filename="../../attnviz/gui/lecture.py" line="299"/>
         <source>❚❚ Pause</source>
         <translation>❚❚ 暂停</translation>
     </message>
