@@ -234,3 +234,17 @@ def test_figures_edition_1_0_writes_every_file_under_its_numbers_and_the_readme_
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     counted = re.findall(r"This writes (\d+) figures", readme)
     assert counted == [str(len(written))] and f"wrote {len(written)} figures" in stdout
+
+
+def test_the_dialog_opens_inside_the_screen_with_room_for_its_frame(window):
+    """It asks for 1,100 × 680 px: on a smaller screen (the offscreen one is 800 × 600; a 1024 × 768 desktop) it
+    takes the screen less its frame, so its close button and right column stay in view."""
+    from attnviz.gui.screen_fit import FRAME_ALLOWANCE
+
+    dialog = window.open_book_figures()
+    room = dialog.screen().availableGeometry()
+    assert room.width() < 1100 + FRAME_ALLOWANCE.width()  # (a screen the dialog's own size does not fit)
+    assert room.contains(dialog.geometry())
+    assert dialog.width() + FRAME_ALLOWANCE.width() <= room.width()
+    assert dialog.height() + FRAME_ALLOWANCE.height() <= room.height()
+    assert dialog.minimumSizeHint().width() <= dialog.width()  # its columns fit what it was given

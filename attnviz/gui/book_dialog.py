@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from attnviz.figures.book import BookEntry, BookFigure, Live, in_edition_order
 from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS, NOT_IN_BOOK_HEADING
 from attnviz.figures.spec import AnyFigure, NamedFigure
+from attnviz.gui.screen_fit import open_within_screen
 from attnviz.i18n import tr
 from attnviz.render.figure_painter import figure_size, paint_figure
 
@@ -97,7 +98,7 @@ class BookDialog(QtWidgets.QDialog):
         layout = QtWidgets.QHBoxLayout(self)
         layout.addLayout(left)
         layout.addLayout(right, 1)
-        self.resize(1100, 680)
+        open_within_screen(self, QtCore.QSize(1100, 680))  # (at 1024×768: the screen, its frame in view)
         self.tree.currentItemChanged.connect(self._on_current_item_changed)
         self.edition_box.currentIndexChanged.connect(self._on_edition_box_changed)
         self.live_button.clicked.connect(self._on_live_clicked)

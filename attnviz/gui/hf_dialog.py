@@ -19,6 +19,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.hf.folder import HFFolder, cached_models, hub_cache
 from attnviz.gui import file_dialogs
+from attnviz.gui.screen_fit import open_within_screen
 from attnviz.i18n import N_, tr
 
 COLUMNS = (N_("Model"), N_("Architecture"), N_("Parameters (about)"), N_("On disk"))
@@ -116,7 +117,7 @@ class OpenHuggingFaceDialog(QtWidgets.QDialog):
         self._poll.setInterval(self.POLL_MS)
         self._poll.timeout.connect(self._on_poll_timeout)
         self.list_cache()
-        self.resize(720, 420)
+        open_within_screen(self, QtCore.QSize(720, 420))
 
     def list_cache(self) -> None:
         """(Re)read the cache, off the GUI thread: one row per model, its newest snapshot, once it is read."""

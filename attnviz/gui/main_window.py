@@ -37,6 +37,7 @@ from attnviz.gui.decoding_area import (
 from attnviz.gui.language import LanguageMenu, restart_command
 from attnviz.gui.lecture import LectureView
 from attnviz.gui.live_view import LiveView
+from attnviz.gui.screen_fit import fit_frame_into_screen
 from attnviz.gui.settings import Settings
 from attnviz.gui.status_bar import ElidingStatusBar
 from attnviz.gui.text_size import PRESENTATION_SCALE, TEXT_SCALES, apply_text_scale, next_scale, refresh_graphics
@@ -206,25 +207,10 @@ class MainWindow(QtWidgets.QMainWindow):
             self._frame_fits_pending = 0
             return
         self._frame_fits_pending -= 1
-        screen = self.screen() or QtGui.QGuiApplication.primaryScreen()
-        frame, inner = self.frameGeometry(), self.geometry()
-        if frame == inner:  # (not framed yet, or a platform without frames: offscreen)
-            if self._frame_fits_pending:
-                QtCore.QTimer.singleShot(FRAME_FIT_WAIT_MS, self._fit_frame_to_screen)
-            return
-        self._frame_fits_pending = 0
-        if screen is None:
-            return
-        room = screen.availableGeometry()
-        extra_width, extra_height = frame.width() - inner.width(), frame.height() - inner.height()
-        width = min(inner.width(), room.width() - extra_width)
-        height = min(inner.height(), room.height() - extra_height)
-        if (width, height) != (inner.width(), inner.height()):
-            self.resize(width, height)
-        left = min(max(frame.x(), room.x()), room.right() + 1 - (width + extra_width))
-        top = min(max(frame.y(), room.y()), room.bottom() + 1 - (height + extra_height))
-        if (left, top) != (frame.x(), frame.y()):
-            self.move(left, top)  # (move() places the frame's corner)
+        if fit_frame_into_screen(self):
+            self._frame_fits_pending = 0
+        elif self._frame_fits_pending:
+            QtCore.QTimer.singleShot(FRAME_FIT_WAIT_MS, self._fit_frame_to_screen)
 
     def _connect_decoding_area(self) -> None:
         area = self.decoding_area
