@@ -11,7 +11,7 @@ import pytest
 from PySide6 import QtCore
 
 from attnviz.core.kinds import AttentionKind
-from tests.helpers import WAIT_MS, raised
+from tests.helpers import WAIT_MS, raised, settle
 
 SENTENCES = ("a b c", "d e f g", "b a")
 
@@ -45,8 +45,15 @@ def test_the_atlas_of_the_sessions_sentences_fills_the_grid_and_a_click_shows_th
     row, _ = _cell(panel, "cross:2.1")
     np.testing.assert_allclose(panel.grid.spec.values[row], cross.importance[1], rtol=1e-6)
     assert panel.grid.spec.row_labels[:2] == ("enc-self 1", "enc-self 2") and len(panel.grid.spec.col_labels) == 4
+    settle(window)
+    grid_size = panel.grid.size()
     panel._on_grid_hovered(row, 2)
     assert panel.readout.text().startswith("<b>cross:2.3</b>") and "confidence" in panel.readout.text()
+    settle(window)
+    assert panel.grid.size() == grid_size  # the read-out had its room already: the grid does not jump
+    panel._on_grid_hovered(-1, -1)
+    settle(window)
+    assert panel.grid.size() == grid_size and "Point at a head" in panel.readout.text()
     panel.grid.clicked.emit(row, 2)
     view = window.session.state.view
     assert (view.kind, view.layer, view.head) == (AttentionKind.CROSS, 1, 2)

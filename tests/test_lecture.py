@@ -212,3 +212,19 @@ def test_a_click_on_the_map_in_the_lecture_view_outlines_its_row_and_changes_not
     settle(window)
     assert heatmap.highlighted_rows == (0, 1)
     assert _shown_docks(window) == shown and heatmap.size() == size  # no Computation dock, the map as large
+
+
+def test_in_chinese_the_lecture_keys_menu_names_the_page_keys_in_chinese(qapp, qtbot, tmp_path, errors):
+    """qtbase's Chinese catalogue leaves PgUp and PgDown in English: attnviz's own Qt catalogue names them."""
+    from attnviz.gui.language import install_language
+
+    install_language(qapp, "zh_CN")
+    try:
+        window = open_window(qtbot, tmp_path, _shipped("transformer"), (1024, 768))
+        native = QtGui.QKeySequence.SequenceFormat.NativeText
+        shown = {action.shortcut().toString(native) for action in window.lecture.keys}
+        assert {"下翻页", "上翻页"} <= shown, shown
+        about = [action.text() for action in window.shipped_menu.actions()]
+        assert any(text.startswith("encoder-only — 仅编码器") for text in about), about
+    finally:
+        install_language(qapp, "en")

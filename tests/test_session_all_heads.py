@@ -23,3 +23,26 @@ def test_a_session_saved_with_all_heads_opens_into_the_grid(window, qtbot, tmp_p
     assert other.open_session(path)
     assert other.attention.view().all_heads and other.attention.all_heads.isChecked()
     assert other.attention.grid.spec is not None and other.attention.grid.shape == (2, 4)  # 2 layers × 4 heads
+
+
+def test_the_attention_check_boxes_are_as_the_user_left_them_after_a_restart(window, qtbot, tiny_models):
+    """All heads, Pre-softmax scores and Show masked cells come back on the next start (the lecture view's own
+    switching All heads off for its large map is not remembered)."""
+    window.set_sentence("a b c", run=True)
+    window.attention.all_heads.click()
+    window.attention.scores.click()
+    window.attention.show_masked.click()
+    assert window.session.state.view.all_heads and window.session.state.view.scores
+    window.lecture.enter()
+    window.lecture.leave()
+    window.settings.sync()
+
+    again = MainWindow(Settings(window.settings.path), InlineRunner())
+    qtbot.addWidget(again)
+    again.show()
+    again.load(tiny_models["transformer"][0])
+    again.set_sentence("a b c", run=True)
+    view = again.session.state.view
+    assert (view.all_heads, view.scores, view.show_masked) == (True, True, False)
+    assert again.attention.all_heads.isChecked() and again.attention.scores.isChecked()
+    assert not again.attention.show_masked.isChecked()

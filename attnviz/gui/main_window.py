@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -38,7 +39,7 @@ from attnviz.gui.language import LanguageMenu, restart_command
 from attnviz.gui.lecture import LectureView
 from attnviz.gui.live_view import LiveView
 from attnviz.gui.screen_fit import fit_frame_into_screen
-from attnviz.gui.settings import Settings
+from attnviz.gui.settings import ATTENTION_TOGGLES, Settings
 from attnviz.gui.status_bar import ElidingStatusBar
 from attnviz.gui.text_size import PRESENTATION_SCALE, TEXT_SCALES, apply_text_scale, next_scale, refresh_graphics
 from attnviz.i18n import N_, tr
@@ -58,6 +59,7 @@ PREFETCH_DELAY_MS = 15  # after a step is shown: its paint is done, a next press
 # File ▸ Shipped models: each file named, and described in the interface's language
 SHIPPED_ABOUT = {"transformer": N_("Transformer encoder–decoder"),
                  "decoder-only": N_("decoder-only Transformer (GPT-style)"),
+                 "encoder-only": N_("encoder-only Transformer (BERT-style): fills in [MASK]"),
                  "rnn-additive": N_("RNN encoder–decoder with additive (Bahdanau) attention"),
                  "rnn-dot": N_("RNN encoder–decoder with scaled dot-product attention"),
                  "kernel-regression": N_("Nadaraya-Watson kernel regression (attention pooling)")}
@@ -175,6 +177,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._first_size = self.size()  # (resized by someone else before it is framed: their size stays)
         self._render_controls(self.session.state)
         self._reported_settings = 0
+        self.session.set_view(replace(self.session.state.view, **settings.attention_toggles))  # as left last time
         self._report_settings_problems()
         if not defer_docks:
             self.build_docks()
@@ -496,6 +499,7 @@ class MainWindow(QtWidgets.QMainWindow):
             if not new.busy and new.model is not None and new.model is not old.model:
                 self._say_loaded(new)
         self._render_controls(new)
+        self._remember_attention_toggles(old, new)
         if not new.busy and changed(old, new, "steps", "position", "source", "busy"):
             self.prefetch_timer.start()
         if self.panels is not None:
@@ -507,6 +511,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self._check_session_digest(new)
         if new.model is not old.model and new.model is not None and new.model.notice:
             self.error(new.model.notice)  # last: the dialog waits for the user, the window is up to date behind it
+
+    def _remember_attention_toggles(self, old: SessionState, new: SessionState) -> None:
+        """All heads, Pre-softmax scores and Show masked cells as the user left them, for the next start (not
+        while the lecture view has switched All heads off for its one large map)."""
+        toggles = {name: getattr(new.view, name) for name in ATTENTION_TOGGLES}
+        if self.lecture.active or toggles == {name: getattr(old.view, name) for name in ATTENTION_TOGGLES}:
+            return
+        self.settings.attention_toggles = toggles
 
     def _say_if_cut(self, state: SessionState) -> None:
         """A Hugging Face model that sets no length limit of its own, stopped at attnviz's: say so (a folder's own

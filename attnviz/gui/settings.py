@@ -27,6 +27,8 @@ EXPORT_SCALES = (0.25, 8.0)
 FORMATS = ("png", "svg", "pdf", "csv", "npy")
 LECTURE_INTERVALS = (0.2, 10.0)  # s between two auto-played steps: the least and the most
 LECTURE_INTERVAL_DEFAULT = 1.5  # time to say a sentence about the step on show
+# The Attention panel's check boxes (remembered between starts) and their defaults: AttentionView's fields
+ATTENTION_TOGGLES = {"all_heads": False, "scores": False, "show_masked": True}
 DEVICE_NAME = re.compile(r"auto|cpu|mps|cuda(:\d{1,2})?")
 
 
@@ -183,6 +185,19 @@ class Settings:
     @lecture_through_layers.setter
     def lecture_through_layers(self, value: bool) -> None:
         self.qsettings.setValue("lecture/through_layers", bool(value))
+
+    @property
+    def attention_toggles(self) -> dict[str, bool]:
+        """The Attention panel's check boxes as last left: All heads, Pre-softmax scores, Show masked cells
+        (keys: the fields of ``AttentionView``)."""
+        return {name: self._get(f"attention/{name}", default, _a_bool, lambda v: True)
+                for name, default in ATTENTION_TOGGLES.items()}
+
+    @attention_toggles.setter
+    def attention_toggles(self, value: dict[str, bool]) -> None:
+        for name in ATTENTION_TOGGLES:
+            if name in value:
+                self.qsettings.setValue(f"attention/{name}", bool(value[name]))
 
     @property
     def closed_docks(self) -> dict[str, set[str]]:

@@ -46,17 +46,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="400"/>
+        <location filename="../../attnviz/gui/main_window.py" line="389"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="355"/>
+        <location filename="../../attnviz/gui/main_window.py" line="344"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="395"/>
+        <location filename="../../attnviz/gui/main_window.py" line="384"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -66,7 +66,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="377"/>
+        <location filename="../../attnviz/gui/main_window.py" line="366"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -76,17 +76,17 @@
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="361"/>
+        <location filename="../../attnviz/gui/main_window.py" line="350"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="394"/>
+        <location filename="../../attnviz/gui/main_window.py" line="383"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="399"/>
+        <location filename="../../attnviz/gui/main_window.py" line="388"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -96,7 +96,7 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="414"/>
+        <location filename="../../attnviz/gui/main_window.py" line="403"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -106,17 +106,17 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="418"/>
+        <location filename="../../attnviz/gui/main_window.py" line="407"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="100"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="101"/>
         <source>&amp;Open</source>
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="346"/>
+        <location filename="../../attnviz/gui/main_window.py" line="335"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
@@ -126,37 +126,37 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="410"/>
+        <location filename="../../attnviz/gui/main_window.py" line="399"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="352"/>
+        <location filename="../../attnviz/gui/main_window.py" line="341"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="371"/>
+        <location filename="../../attnviz/gui/main_window.py" line="360"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="359"/>
+        <location filename="../../attnviz/gui/main_window.py" line="348"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="347"/>
+        <location filename="../../attnviz/gui/main_window.py" line="336"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="353"/>
+        <location filename="../../attnviz/gui/main_window.py" line="342"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="385"/>
+        <location filename="../../attnviz/gui/main_window.py" line="374"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -209,12 +209,12 @@
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="581"/>
+        <location filename="../../attnviz/gui/main_window.py" line="579"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="578"/>
+        <location filename="../../attnviz/gui/main_window.py" line="576"/>
         <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
@@ -484,12 +484,12 @@
         <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="308"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="342"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="82"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="84"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -504,17 +504,17 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="584"/>
+        <location filename="../../attnviz/gui/main_window.py" line="582"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="78"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="79"/>
         <source>A model folder on disk (config.json, the weights, the tokenizer's files: what save_pretrained writes), or a model already in your Hugging Face cache ({cache}). Nothing is downloaded.</source>
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="865"/>
+        <location filename="../../attnviz/gui/main_window.py" line="863"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -556,7 +556,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="364"/>
+        <location filename="../../attnviz/gui/main_window.py" line="353"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
@@ -586,7 +586,7 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="836"/>
+        <location filename="../../attnviz/gui/main_window.py" line="834"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
@@ -643,7 +643,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="101"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
     </message>
@@ -678,7 +678,7 @@
         <translation>回答位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="25"/>
         <source>Architecture</source>
         <translation>架构</translation>
     </message>
@@ -698,7 +698,7 @@
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="125"/>
         <source>Atlas</source>
         <translation>图谱</translation>
     </message>
@@ -819,7 +819,7 @@
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="685"/>
+        <location filename="../../attnviz/gui/main_window.py" line="683"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
@@ -850,12 +850,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="790"/>
+        <location filename="../../attnviz/gui/main_window.py" line="788"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="797"/>
+        <location filename="../../attnviz/gui/main_window.py" line="795"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -870,7 +870,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="317"/>
+        <location filename="../../attnviz/gui/main_window.py" line="306"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -958,7 +958,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="450"/>
+        <location filename="../../attnviz/gui/main_window.py" line="439"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -1001,7 +1001,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
-        <location filename="../../attnviz/gui/main_window.py" line="356"/>
+        <location filename="../../attnviz/gui/main_window.py" line="345"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
     </message>
@@ -1138,17 +1138,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="87"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="89"/>
         <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="243"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="247"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -1163,7 +1163,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>蓝色：查询可以关注该键。灰色：已掩蔽（权重恰为 0）。“注意力”面板可在被掩蔽的单元格上叠加同样的灰色。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="58"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="59"/>
         <source>Book figures — attnviz</source>
         <translation>书中图表 — attnviz</translation>
     </message>
@@ -1174,7 +1174,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="351"/>
+        <location filename="../../attnviz/gui/main_window.py" line="340"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
@@ -1190,7 +1190,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="89"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="91"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1205,7 +1205,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法强制 {words}：模型无法生成它们（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="157"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="158"/>
         <source>cannot open: {reason}</source>
         <translation>无法打开：{reason}</translation>
     </message>
@@ -1240,12 +1240,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="99"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="100"/>
         <source>Choose &amp;folder…</source>
         <translation>选择文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="74"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="75"/>
         <source>Choose a figure on the left.</source>
         <translation>请在左侧选择一张图。</translation>
     </message>
@@ -1255,7 +1255,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请选择要导出到的完整文件夹路径（实际为 {folder!r}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="186"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="187"/>
         <source>Choose a Hugging Face model folder</source>
         <translation>选择 Hugging Face 模型文件夹</translation>
     </message>
@@ -1312,7 +1312,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="116"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="118"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -1379,7 +1379,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算注意力展开…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="192"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="193"/>
         <source>Computing…</source>
         <translation>正在计算…</translation>
     </message>
@@ -1410,7 +1410,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将热图复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="82"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="394"/>
         <location filename="../../attnviz/gui/heatmap.py" line="629"/>
         <source>Copy picture</source>
@@ -1427,7 +1427,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="114"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="116"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
@@ -1437,7 +1437,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="754"/>
+        <location filename="../../attnviz/gui/main_window.py" line="752"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1447,7 +1447,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="726"/>
+        <location filename="../../attnviz/gui/main_window.py" line="724"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1571,13 +1571,13 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="85"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
-        <location filename="../../attnviz/gui/main_window.py" line="354"/>
+        <location filename="../../attnviz/gui/main_window.py" line="343"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
-        <location filename="../../attnviz/gui/main_window.py" line="358"/>
+        <location filename="../../attnviz/gui/main_window.py" line="347"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
@@ -1618,7 +1618,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="59"/>
+        <location filename="../../attnviz/gui/main_window.py" line="61"/>
         <source>decoder-only Transformer (GPT-style)</source>
         <translation>仅解码器的 Transformer（GPT 式）</translation>
     </message>
@@ -1650,7 +1650,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="382"/>
+        <location filename="../../attnviz/gui/main_window.py" line="371"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
     </message>
@@ -1733,7 +1733,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="379"/>
+        <location filename="../../attnviz/gui/main_window.py" line="368"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1762,6 +1762,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/kinds.py" line="186"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/main_window.py" line="62"/>
+        <source>encoder-only Transformer (BERT-style): fills in [MASK]</source>
+        <translation>仅编码器的 Transformer（BERT 式）：填写 [MASK]</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="451"/>
@@ -1852,7 +1857,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="396"/>
+        <location filename="../../attnviz/gui/main_window.py" line="385"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1872,17 +1877,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="411"/>
+        <location filename="../../attnviz/gui/main_window.py" line="400"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="415"/>
+        <location filename="../../attnviz/gui/main_window.py" line="404"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="417"/>
+        <location filename="../../attnviz/gui/main_window.py" line="406"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
@@ -1996,7 +2001,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/heatmap.py" line="628"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="63"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="65"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2016,7 +2021,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="313"/>
+        <location filename="../../attnviz/gui/main_window.py" line="302"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -2046,7 +2051,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已导出 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="81"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="82"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="46"/>
         <source>Export…</source>
         <translation>导出…</translation>
@@ -2235,13 +2240,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="265"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="269"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="54"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
@@ -2313,12 +2318,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="284"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="292"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="104"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="105"/>
         <source>In the cache:</source>
         <translation>缓存中：</translation>
     </message>
@@ -2328,7 +2333,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="596"/>
+        <location filename="../../attnviz/gui/main_window.py" line="594"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2522,7 +2527,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="231"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="235"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -2638,7 +2643,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="50"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="109"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
@@ -2668,12 +2673,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>留一法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="388"/>
+        <location filename="../../attnviz/gui/main_window.py" line="377"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="833"/>
+        <location filename="../../attnviz/gui/main_window.py" line="831"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -2703,17 +2708,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>请先加载一个翻译模型，才能在语料上绘制它的头图谱。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="79"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="80"/>
         <source>Load the model and open the panel that shows this figure, so you can change the sentence, the head or the bandwidth</source>
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="587"/>
+        <location filename="../../attnviz/gui/main_window.py" line="585"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="586"/>
+        <location filename="../../attnviz/gui/main_window.py" line="584"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
@@ -2752,12 +2757,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="401"/>
+        <location filename="../../attnviz/gui/main_window.py" line="390"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="85"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="87"/>
         <source>Map heads</source>
         <translation>绘制头图谱</translation>
     </message>
@@ -2767,8 +2772,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="95"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="205"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="97"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="209"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
@@ -2871,7 +2876,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="25"/>
         <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Model</source>
         <translation>模型</translation>
@@ -2903,7 +2908,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="62"/>
+        <location filename="../../attnviz/gui/main_window.py" line="65"/>
         <source>Nadaraya-Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3005,7 +3010,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="168"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="169"/>
         <source>No models in the cache here. Choose a model folder instead.</source>
         <translation>此缓存中没有模型。请改为选择一个模型文件夹。</translation>
     </message>
@@ -3167,7 +3172,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="25"/>
         <source>On disk</source>
         <translation>磁盘占用</translation>
     </message>
@@ -3197,12 +3202,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="83"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="85"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="363"/>
+        <location filename="../../attnviz/gui/main_window.py" line="352"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -3222,27 +3227,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="684"/>
+        <location filename="../../attnviz/gui/main_window.py" line="682"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="74"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="75"/>
         <source>Open Hugging Face model</source>
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="350"/>
+        <location filename="../../attnviz/gui/main_window.py" line="339"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="796"/>
+        <location filename="../../attnviz/gui/main_window.py" line="794"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="762"/>
+        <location filename="../../attnviz/gui/main_window.py" line="760"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -3332,7 +3337,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>论文：先预热，再按 1/√step 衰减（d_model 512，预热 4000 步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="25"/>
         <source>Parameters (about)</source>
         <translation>参数量（约）</translation>
     </message>
@@ -3415,7 +3420,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="314"/>
+        <location filename="../../attnviz/gui/main_window.py" line="303"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -3481,6 +3486,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/cli_heads.py" line="53"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="38"/>
+        <source>Point at a head to read its statistics here; click it to open its map</source>
+        <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/results.py" line="96"/>
@@ -3628,8 +3638,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="86"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="88"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -3748,7 +3758,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="108"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="110"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
@@ -3788,7 +3798,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>读取管道可能永远等待写入方</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="125"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="126"/>
         <source>Reading the models in the cache…</source>
         <translation>正在读取缓存中的模型…</translation>
     </message>
@@ -3901,12 +3911,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>RNN + 点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="60"/>
+        <location filename="../../attnviz/gui/main_window.py" line="63"/>
         <source>RNN encoder–decoder with additive (Bahdanau) attention</source>
         <translation>使用加性注意力（Bahdanau）的循环神经网络编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="61"/>
+        <location filename="../../attnviz/gui/main_window.py" line="64"/>
         <source>RNN encoder–decoder with scaled dot-product attention</source>
         <translation>使用缩放点积注意力的循环神经网络编码器－解码器</translation>
     </message>
@@ -3951,7 +3961,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="357"/>
+        <location filename="../../attnviz/gui/main_window.py" line="346"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
@@ -3961,7 +3971,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="416"/>
+        <location filename="../../attnviz/gui/main_window.py" line="405"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -3976,12 +3986,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="789"/>
+        <location filename="../../attnviz/gui/main_window.py" line="787"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="348"/>
+        <location filename="../../attnviz/gui/main_window.py" line="337"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
@@ -3991,7 +4001,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="722"/>
+        <location filename="../../attnviz/gui/main_window.py" line="720"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
@@ -4001,7 +4011,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="725"/>
+        <location filename="../../attnviz/gui/main_window.py" line="723"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -4079,7 +4089,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>自动播放时两步之间的秒数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="92"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="93"/>
         <source>Section numbers of</source>
         <translation>节号依照</translation>
     </message>
@@ -4094,7 +4104,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="832"/>
+        <location filename="../../attnviz/gui/main_window.py" line="830"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -4172,22 +4182,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话版本 {version} 不存在（版本从 1 开始；此 attnviz 写入版本 {newest}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="77"/>
+        <location filename="../../attnviz/gui/settings.py" line="79"/>
         <source>setting {key} = {value!r} is not usable; using {default!r}</source>
         <translation>设置 {key} = {value!r} 无法使用；改用 {default!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="101"/>
+        <location filename="../../attnviz/gui/settings.py" line="103"/>
         <source>setting {key} is not a list; ignored</source>
         <translation>设置 {key} 不是列表；已忽略</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="203"/>
+        <location filename="../../attnviz/gui/settings.py" line="218"/>
         <source>setting {key} is not a saved window layout; using the default layout</source>
         <translation>设置 {key} 不是保存的窗口布局；改用默认布局</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="228"/>
+        <location filename="../../attnviz/gui/settings.py" line="243"/>
         <source>Settings cannot be saved to {path} (the folder is not writable); they last until you quit.</source>
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
@@ -4222,7 +4232,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="366"/>
+        <location filename="../../attnviz/gui/main_window.py" line="355"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
     </message>
@@ -4232,7 +4242,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示全部数据</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="78"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="79"/>
         <source>Show live in the window</source>
         <translation>在窗口中实时显示</translation>
     </message>
@@ -4302,7 +4312,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="567"/>
+        <location filename="../../attnviz/gui/main_window.py" line="565"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -4390,7 +4400,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="281"/>
-        <location filename="../../attnviz/gui/main_window.py" line="360"/>
+        <location filename="../../attnviz/gui/main_window.py" line="349"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
@@ -4453,18 +4463,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码：每一步出现一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="163"/>
-        <location filename="../../attnviz/gui/main_window.py" line="492"/>
+        <location filename="../../attnviz/gui/main_window.py" line="166"/>
+        <location filename="../../attnviz/gui/main_window.py" line="481"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="75"/>
+        <location filename="../../attnviz/gui/main_window.py" line="78"/>
         <source>step {number}</source>
         <translation>第 {number} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="76"/>
+        <location filename="../../attnviz/gui/main_window.py" line="79"/>
         <source>step {number} · search {search}</source>
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
@@ -4531,7 +4541,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="531"/>
+        <location filename="../../attnviz/gui/main_window.py" line="529"/>
         <source>Stopped at attnviz's limit of {count} tokens: the model's folder sets no length limit of its own</source>
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
@@ -4556,7 +4566,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
         <source>Switch every head on again</source>
         <translation>重新打开所有头</translation>
     </message>
@@ -4576,12 +4586,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="60"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="62"/>
         <source>Switch this head off</source>
         <translation>关闭这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="60"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="62"/>
         <source>Switch this head on again</source>
         <translation>重新打开这个头</translation>
     </message>
@@ -4649,17 +4659,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="419"/>
+        <location filename="../../attnviz/gui/main_window.py" line="408"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="309"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="343"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="432"/>
+        <location filename="../../attnviz/gui/main_window.py" line="421"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -4689,7 +4699,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>书中的注意力图表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/hf_dialog.py" line="139"/>
+        <location filename="../../attnviz/gui/hf_dialog.py" line="140"/>
         <source>The cache {cache} cannot be read ({error}). Choose a model folder instead.</source>
         <translation>无法读取缓存 {cache}（{error}）。请改为选择一个模型文件夹。</translation>
     </message>
@@ -4739,7 +4749,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>磁盘配额已用完</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="68"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="69"/>
         <source>The edition of “Dive into Deep Learning” you read: its section numbers are the ones shown (the other edition's number stands beside)</source>
         <translation>你所读的《动手学深度学习》版本：显示的是该版本的节号（另一版本的节号列在旁边）</translation>
     </message>
@@ -4799,7 +4809,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="255"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="259"/>
         <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
@@ -4987,7 +4997,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="83"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -5022,12 +5032,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话的检查点 {path} 被拒绝：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="226"/>
+        <location filename="../../attnviz/gui/settings.py" line="241"/>
         <source>The settings file {path} is damaged (not a valid settings file) and could not be rewritten; your settings last until you quit.</source>
         <translation>设置文件 {path} 已损坏（不是有效的设置文件），且无法重写；你的设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="223"/>
+        <location filename="../../attnviz/gui/settings.py" line="238"/>
         <source>The settings file {path} was damaged (not a valid settings file): what could not be read was dropped, and the file has been rewritten with your current settings.</source>
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
@@ -5205,7 +5215,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可读的内容：句子是空的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="716"/>
+        <location filename="../../attnviz/gui/main_window.py" line="714"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -5264,7 +5274,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层播放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="164"/>
+        <location filename="../../attnviz/gui/main_window.py" line="167"/>
         <source>Time the model took for the decoding step on show</source>
         <translation>模型完成当前所示解码步所用的时间</translation>
     </message>
@@ -5456,7 +5466,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/kinds.py" line="152"/>
-        <location filename="../../attnviz/gui/main_window.py" line="58"/>
+        <location filename="../../attnviz/gui/main_window.py" line="60"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -5486,7 +5496,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="834"/>
+        <location filename="../../attnviz/gui/main_window.py" line="832"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
@@ -5529,7 +5539,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="676"/>
+        <location filename="../../attnviz/gui/main_window.py" line="674"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -5594,7 +5604,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="599"/>
+        <location filename="../../attnviz/gui/main_window.py" line="597"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -5710,7 +5720,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="93"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="95"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
     </message>
@@ -6003,7 +6013,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder} 是{kind}，不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="124"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="125"/>
         <source>{heading} — {caption} (file {key})</source>
         <translation>{heading} — {caption}（文件 {key}）</translation>
     </message>
@@ -6086,7 +6096,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{label} [{bar}] {done}/{total} 损失 {loss:.3f}  {rate:,.0f} 词元/秒  预计剩余 {eta:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="77"/>
+        <location filename="../../attnviz/gui/main_window.py" line="80"/>
         <source>{label} · forced</source>
         <translation>{label} · 强制</translation>
     </message>
@@ -6187,7 +6197,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="42"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="226"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="230"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -6293,7 +6303,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="369"/>
+        <location filename="../../attnviz/gui/main_window.py" line="358"/>
         <source>{name} — {about}</source>
         <translation>{name} — {about}</translation>
     </message>
@@ -7095,17 +7105,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="154"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="155"/>
         <source>{section} — {caption}.</source>
         <translation>{section} — {caption}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="156"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="157"/>
         <source>{section} — {caption}. It can be shown live in the window.</source>
         <translation>{section} — {caption}。可以在窗口中实时显示。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/book_dialog.py" line="159"/>
+        <location filename="../../attnviz/gui/book_dialog.py" line="160"/>
         <source>{sentence} {note}</source>
         <translation>{sentence}{note}</translation>
     </message>
@@ -7145,12 +7155,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="734"/>
+        <location filename="../../attnviz/gui/main_window.py" line="732"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="737"/>
+        <location filename="../../attnviz/gui/main_window.py" line="735"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -7195,7 +7205,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="749"/>
+        <location filename="../../attnviz/gui/main_window.py" line="747"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>

@@ -9,6 +9,7 @@ pruning curve are computed off the GUI thread (``Session.compute_atlas``), with 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,7 +24,7 @@ from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.titled_plot import TitledPlot, legend_below
 from attnviz.gui.wrap_row import WrapRow
-from attnviz.i18n import tr
+from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ SHARES = ("confidence", "previous", "same", "next", "sink", "diagonal", "monoton
 IMPORTANCE_PEN = pg.mkPen((31, 119, 180), width=2)
 RANDOM_PEN = pg.mkPen((255, 127, 14), width=2, style=QtCore.Qt.PenStyle.DashLine)
 MARK_PEN = pg.mkPen((214, 39, 40), width=1, style=QtCore.Qt.PenStyle.DotLine)
+READOUT_HINT = N_("Point at a head to read its statistics here; click it to open its map")
 
 
 class HeadGrid(Heatmap):
@@ -171,6 +173,8 @@ class HeadsPanel(QtWidgets.QWidget):
             self._fill_statistics(new.atlas)
         if changed(old, new, "atlas", "model"):
             self._draw()
+            self._reserve_readout()
+            self.readout.setText(tr(READOUT_HINT) if new.atlas is not None else " ")
         if changed(old, new, "pruning", "model"):
             self._draw_curve()
         if changed(old, new, "pruning") and new.pruning is not None:
@@ -276,13 +280,43 @@ class HeadsPanel(QtWidgets.QWidget):
     def _on_grid_hovered(self, row: int, col: int) -> None:
         atlas, head = self.state.atlas, self._head_at(row, col)
         if atlas is None or head is None:
-            self.readout.setText(" ")
+            self.readout.setText(tr(READOUT_HINT) if atlas is not None else " ")
             return
-        kind, layer, index = head
+        self.readout.setText(self._readout_text(atlas, *head))
+
+    @staticmethod
+    def _readout_text(atlas: HeadAtlas, kind: AttentionKind, layer: int, index: int) -> str:
+        """One head's statistics, as the read-out under the grid shows them (rich text)."""
         found = next(k for k in atlas.kinds if k.kind is kind)
         parts = [f"{name} {found.means[i, layer, index]:.3g}" for i, name in enumerate(found.names)]
         parts.append(tr("importance {value:.3g}").format(value=found.importance[layer, index]))
-        self.readout.setText(f"<b>{kind.slug}:{layer + 1}.{index + 1}</b> — " + " · ".join(parts))
+        return f"<b>{kind.slug}:{layer + 1}.{index + 1}</b> — " + " · ".join(parts)
+
+    def _reserve_readout(self) -> None:
+        """Keep the read-out as tall as the longest head's statistics need at the panel's width, so that the
+        grid keeps its size when the pointer enters it (the read-out appearing took room from it)."""
+        atlas = self.state.atlas
+        if atlas is None:
+            self.readout.setMinimumHeight(0)
+            return
+        width = max(self.readout.width(), 1)
+        document = QtGui.QTextDocument()
+        document.setDefaultFont(self.readout.font())
+        document.setDocumentMargin(0)
+        document.setTextWidth(width)
+        tallest = 0.0
+        for found in atlas.kinds:
+            layers, heads = found.importance.shape
+            for layer in range(layers):
+                for index in range(heads):
+                    document.setHtml(self._readout_text(atlas, found.kind, layer, index))
+                    tallest = max(tallest, document.size().height())
+        self.readout.setMinimumHeight(math.ceil(tallest) + 2)
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._reserve_readout()
 
     def _on_grid_clicked(self, row: int, col: int) -> None:
         head = self._head_at(row, col)
