@@ -177,7 +177,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self._first_size = self.size()  # (resized by someone else before it is framed: their size stays)
         self._render_controls(self.session.state)
         self._reported_settings = 0
-        self.session.set_view(replace(self.session.state.view, **settings.attention_toggles))  # as left last time
+        toggles = settings.attention_toggles  # as left last time
+        self.session.set_view(replace(self.session.state.view, all_heads=toggles["all_heads"], scores=toggles["scores"],
+                                      show_masked=toggles["show_masked"]))
         self._report_settings_problems()
         if not defer_docks:
             self.build_docks()
