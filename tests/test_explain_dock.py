@@ -59,3 +59,25 @@ def test_the_rnn_with_additive_attention_is_explained_by_its_one_map(window, qtb
     np.testing.assert_allclose(explanation.row("attention"), window.session.state.step.cross_weights[0, 0, -1],
                                atol=1e-5)
     assert panel.head_box.count() == 1 and not errors, errors
+
+
+def test_at_1024_by_768_the_docks_titles_and_controls_show_whole(qtbot, tmp_path, errors):
+    """The Explain dock beside the sentence on a 1024 × 768 screen: the title of its rows whole (it wraps onto a
+    third line before anything is cut), the word box wide enough for "“<eos>” (chosen)", the head box for
+    "heads' mean"; the Head atlas's empty grid names itself in a few words (the hint says the rest)."""
+    from PySide6 import QtGui
+
+    from attnviz.paths import DEFAULT_CHECKPOINT
+    from tests.helpers import open_window, settle
+
+    window = open_window(qtbot, tmp_path, DEFAULT_CHECKPOINT, (1024, 768))
+    panel, _explanation = _explained(window, qtbot, "i'm home .")
+    settle(window)
+    layout = panel.rows.figure_layout()
+    assert "…" not in layout.title_text, layout.title_text
+    for box in (panel.token_box, panel.head_box):
+        metrics = QtGui.QFontMetrics(box.font())
+        assert box.width() >= metrics.horizontalAdvance(box.currentText()) + 20, (box.currentText(), box.width())
+    atlas = raised(window, "heads")
+    settle(window)
+    assert "…" not in atlas.grid.figure_layout().title_text

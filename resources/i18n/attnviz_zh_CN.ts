@@ -46,17 +46,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="389"/>
+        <location filename="../../attnviz/gui/main_window.py" line="391"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="344"/>
+        <location filename="../../attnviz/gui/main_window.py" line="346"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="384"/>
+        <location filename="../../attnviz/gui/main_window.py" line="386"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -66,7 +66,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="366"/>
+        <location filename="../../attnviz/gui/main_window.py" line="368"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -76,17 +76,17 @@
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="350"/>
+        <location filename="../../attnviz/gui/main_window.py" line="352"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="383"/>
+        <location filename="../../attnviz/gui/main_window.py" line="385"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="388"/>
+        <location filename="../../attnviz/gui/main_window.py" line="390"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -96,7 +96,7 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="403"/>
+        <location filename="../../attnviz/gui/main_window.py" line="405"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -106,7 +106,7 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="407"/>
+        <location filename="../../attnviz/gui/main_window.py" line="409"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -116,7 +116,7 @@
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="335"/>
+        <location filename="../../attnviz/gui/main_window.py" line="337"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
@@ -126,37 +126,37 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="399"/>
+        <location filename="../../attnviz/gui/main_window.py" line="401"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="341"/>
+        <location filename="../../attnviz/gui/main_window.py" line="343"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="360"/>
+        <location filename="../../attnviz/gui/main_window.py" line="362"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="348"/>
+        <location filename="../../attnviz/gui/main_window.py" line="350"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="336"/>
+        <location filename="../../attnviz/gui/main_window.py" line="338"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="342"/>
+        <location filename="../../attnviz/gui/main_window.py" line="344"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="374"/>
+        <location filename="../../attnviz/gui/main_window.py" line="376"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -209,12 +209,12 @@
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="579"/>
+        <location filename="../../attnviz/gui/main_window.py" line="581"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="576"/>
+        <location filename="../../attnviz/gui/main_window.py" line="578"/>
         <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
@@ -504,7 +504,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="582"/>
+        <location filename="../../attnviz/gui/main_window.py" line="584"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -514,7 +514,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="863"/>
+        <location filename="../../attnviz/gui/main_window.py" line="865"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -556,7 +556,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="353"/>
+        <location filename="../../attnviz/gui/main_window.py" line="355"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
@@ -586,7 +586,7 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="834"/>
+        <location filename="../../attnviz/gui/main_window.py" line="836"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
@@ -643,7 +643,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
     </message>
@@ -698,7 +698,7 @@
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
         <source>Atlas</source>
         <translation>图谱</translation>
     </message>
@@ -819,7 +819,7 @@
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="683"/>
+        <location filename="../../attnviz/gui/main_window.py" line="685"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
@@ -850,12 +850,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="788"/>
+        <location filename="../../attnviz/gui/main_window.py" line="790"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="795"/>
+        <location filename="../../attnviz/gui/main_window.py" line="797"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -870,7 +870,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="306"/>
+        <location filename="../../attnviz/gui/main_window.py" line="308"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -958,7 +958,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="439"/>
+        <location filename="../../attnviz/gui/main_window.py" line="441"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -1001,7 +1001,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
-        <location filename="../../attnviz/gui/main_window.py" line="345"/>
+        <location filename="../../attnviz/gui/main_window.py" line="347"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
     </message>
@@ -1143,7 +1143,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="106"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
@@ -1174,7 +1174,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="340"/>
+        <location filename="../../attnviz/gui/main_window.py" line="342"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
@@ -1312,7 +1312,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="118"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="119"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -1427,7 +1427,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="116"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="117"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
@@ -1437,7 +1437,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="752"/>
+        <location filename="../../attnviz/gui/main_window.py" line="754"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1447,7 +1447,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="724"/>
+        <location filename="../../attnviz/gui/main_window.py" line="726"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1571,13 +1571,13 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="85"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
-        <location filename="../../attnviz/gui/main_window.py" line="343"/>
+        <location filename="../../attnviz/gui/main_window.py" line="345"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
-        <location filename="../../attnviz/gui/main_window.py" line="347"/>
+        <location filename="../../attnviz/gui/main_window.py" line="349"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
@@ -1650,7 +1650,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="371"/>
+        <location filename="../../attnviz/gui/main_window.py" line="373"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
     </message>
@@ -1733,7 +1733,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="368"/>
+        <location filename="../../attnviz/gui/main_window.py" line="370"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1857,7 +1857,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="385"/>
+        <location filename="../../attnviz/gui/main_window.py" line="387"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1877,17 +1877,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="400"/>
+        <location filename="../../attnviz/gui/main_window.py" line="402"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="404"/>
+        <location filename="../../attnviz/gui/main_window.py" line="406"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="406"/>
+        <location filename="../../attnviz/gui/main_window.py" line="408"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
@@ -2021,7 +2021,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="302"/>
+        <location filename="../../attnviz/gui/main_window.py" line="304"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -2209,6 +2209,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="210"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
@@ -2225,7 +2226,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="129"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="133"/>
         <source>head {n}</source>
         <translation>第 {n} 个头</translation>
     </message>
@@ -2246,12 +2247,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="54"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="108"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="131"/>
         <source>heads' mean</source>
         <translation>各头平均</translation>
     </message>
@@ -2333,7 +2334,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="594"/>
+        <location filename="../../attnviz/gui/main_window.py" line="596"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2358,12 +2359,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度的步数（默认 {steps}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="178"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="182"/>
         <source>Integrated gradients: the attributions sum to {total:.3f}, f(x) − f(baseline) = {difference:.3f} ({ratio:.1%}).</source>
         <translation>积分梯度：归因之和为 {total:.3f}，f(x) − f(基线) = {difference:.3f}（{ratio:.1%}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="54"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="55"/>
         <source>Integrated gradients: the steps of the path from the &lt;pad&gt; baseline to the sentence (more: closer to complete, slower)</source>
         <translation>积分梯度：从 &lt;pad&gt; 基线到句子的路径步数（越多越接近完备，但越慢）</translation>
     </message>
@@ -2420,7 +2421,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/explain.py" line="64"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="62"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="65"/>
         <source>Kendall τ</source>
         <translation>肯德尔 τ</translation>
     </message>
@@ -2574,7 +2575,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="44"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="45"/>
         <source>layer {n}</source>
         <translation>第 {n} 层</translation>
     </message>
@@ -2643,7 +2644,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="50"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="109"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="110"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
@@ -2673,12 +2674,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>留一法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="377"/>
+        <location filename="../../attnviz/gui/main_window.py" line="379"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="831"/>
+        <location filename="../../attnviz/gui/main_window.py" line="833"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -2713,12 +2714,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="585"/>
+        <location filename="../../attnviz/gui/main_window.py" line="587"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="584"/>
+        <location filename="../../attnviz/gui/main_window.py" line="586"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
@@ -2757,7 +2758,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="390"/>
+        <location filename="../../attnviz/gui/main_window.py" line="392"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2772,8 +2773,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="97"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="209"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="98"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
@@ -3207,7 +3207,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="352"/>
+        <location filename="../../attnviz/gui/main_window.py" line="354"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -3227,7 +3227,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="682"/>
+        <location filename="../../attnviz/gui/main_window.py" line="684"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -3237,17 +3237,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="339"/>
+        <location filename="../../attnviz/gui/main_window.py" line="341"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="794"/>
+        <location filename="../../attnviz/gui/main_window.py" line="796"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="760"/>
+        <location filename="../../attnviz/gui/main_window.py" line="762"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -3420,7 +3420,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="303"/>
+        <location filename="../../attnviz/gui/main_window.py" line="305"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -3639,7 +3639,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="88"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="127"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -3758,7 +3758,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="110"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
@@ -3961,7 +3961,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="346"/>
+        <location filename="../../attnviz/gui/main_window.py" line="348"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
@@ -3971,7 +3971,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="405"/>
+        <location filename="../../attnviz/gui/main_window.py" line="407"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -3986,12 +3986,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="787"/>
+        <location filename="../../attnviz/gui/main_window.py" line="789"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="337"/>
+        <location filename="../../attnviz/gui/main_window.py" line="339"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
@@ -4001,7 +4001,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="720"/>
+        <location filename="../../attnviz/gui/main_window.py" line="722"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
@@ -4011,7 +4011,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="723"/>
+        <location filename="../../attnviz/gui/main_window.py" line="725"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -4104,7 +4104,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="830"/>
+        <location filename="../../attnviz/gui/main_window.py" line="832"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -4232,7 +4232,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="355"/>
+        <location filename="../../attnviz/gui/main_window.py" line="357"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
     </message>
@@ -4312,7 +4312,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="565"/>
+        <location filename="../../attnviz/gui/main_window.py" line="567"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -4379,7 +4379,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>source_valid_len 必须在 1 到 {count} 之间，实际为 {given}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="63"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="66"/>
         <source>Spearman ρ</source>
         <translation>斯皮尔曼 ρ</translation>
     </message>
@@ -4400,7 +4400,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="281"/>
-        <location filename="../../attnviz/gui/main_window.py" line="349"/>
+        <location filename="../../attnviz/gui/main_window.py" line="351"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
@@ -4452,8 +4452,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码以查看当前查询的评分。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="65"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="99"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="69"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="103"/>
         <source>Step the decoder: each method says which source words the new word came from</source>
         <translation>单步解码：每种方法都会指出新词元来自哪些源词元</translation>
     </message>
@@ -4464,7 +4464,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="166"/>
-        <location filename="../../attnviz/gui/main_window.py" line="481"/>
+        <location filename="../../attnviz/gui/main_window.py" line="483"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
@@ -4484,7 +4484,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="151"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="155"/>
         <source>step {n}</source>
         <translation>第 {n} 步</translation>
     </message>
@@ -4541,7 +4541,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="529"/>
+        <location filename="../../attnviz/gui/main_window.py" line="531"/>
         <source>Stopped at attnviz's limit of {count} tokens: the model's folder sets no length limit of its own</source>
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
@@ -4566,7 +4566,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
         <source>Switch every head on again</source>
         <translation>重新打开所有头</translation>
     </message>
@@ -4659,7 +4659,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="408"/>
+        <location filename="../../attnviz/gui/main_window.py" line="410"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
@@ -4669,7 +4669,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="421"/>
+        <location filename="../../attnviz/gui/main_window.py" line="423"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -4764,7 +4764,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的编码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="95"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="99"/>
         <source>The explanations cover attnviz's own models, not this one</source>
         <translation>这些解释方法只适用于 attnviz 自带的模型，不适用于这个模型</translation>
     </message>
@@ -4814,7 +4814,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="49"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="50"/>
         <source>The head of the raw and norm-based attention rows, or the heads' mean</source>
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
@@ -4839,7 +4839,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="46"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="47"/>
         <source>The layer of the raw and norm-based attention rows (rollout and flow run up to it)</source>
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
@@ -5112,7 +5112,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="57"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="58"/>
         <source>The word to explain: the one the step chose, or another of its candidates</source>
         <translation>要解释的词元：这一步选中的词元，或它的其他候选词元</translation>
     </message>
@@ -5215,7 +5215,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可读的内容：句子是空的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="714"/>
+        <location filename="../../attnviz/gui/main_window.py" line="716"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -5496,7 +5496,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="832"/>
+        <location filename="../../attnviz/gui/main_window.py" line="834"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
@@ -5539,7 +5539,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="674"/>
+        <location filename="../../attnviz/gui/main_window.py" line="676"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -5604,7 +5604,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="597"/>
+        <location filename="../../attnviz/gui/main_window.py" line="599"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -6303,7 +6303,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="358"/>
+        <location filename="../../attnviz/gui/main_window.py" line="360"/>
         <source>{name} — {about}</source>
         <translation>{name} — {about}</translation>
     </message>
@@ -6348,7 +6348,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：{what}，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="53"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="54"/>
         <source>{n} IG steps</source>
         <translation>积分梯度 {n} 步</translation>
     </message>
@@ -7155,12 +7155,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="732"/>
+        <location filename="../../attnviz/gui/main_window.py" line="734"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="735"/>
+        <location filename="../../attnviz/gui/main_window.py" line="737"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -7205,7 +7205,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="747"/>
+        <location filename="../../attnviz/gui/main_window.py" line="749"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>
@@ -7274,12 +7274,12 @@ Open the session with that checkpoint?</source>
         <translation>“{part}”（超出 0…{last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="142"/>
         <source>“{token}” (chosen)</source>
         <translation>“{token}”（选中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="175"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="179"/>
         <source>“{token}”: log p = {log_prob:.3f}.</source>
         <translation>“{token}”：log p = {log_prob:.3f}。</translation>
     </message>

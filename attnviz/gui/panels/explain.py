@@ -31,6 +31,7 @@ SHORT = {"attention": N_("raw"), "rollout": N_("rollout"), "flow": N_("flow"), "
          "leave_one_out": N_("leave out")}
 EXPLAIN_DELAY_MS = 150  # the explanation follows the step once stepping pauses (integrated gradients: ~0.1 s)
 MEAN = -1  # the head box's "heads' mean"
+TOKEN_BOX_CHARS = 14  # the word box shows this many characters at least ("“<eos>” (chosen)" whole)
 
 
 class ExplainPanel(QtWidgets.QWidget):
@@ -55,13 +56,16 @@ class ExplainPanel(QtWidgets.QWidget):
                                     "sentence (more: closer to complete, slower)"))
         self.token_box = QtWidgets.QComboBox()
         self.token_box.setToolTip(tr("The word to explain: the one the step chose, or another of its candidates"))
-        for combo in (self.token_box, self.head_box):  # (a long word: the dock stays as narrow as the others)
-            combo.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            combo.setMinimumContentsLength(6)
+        # a long word: the dock stays as narrow as the others, yet "“<eos>” (chosen)" and "heads' mean" show whole
+        # (the controls wrap onto another line first)
+        self.token_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.token_box.setMinimumContentsLength(TOKEN_BOX_CHARS)
+        self.head_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.rank_box = QtWidgets.QComboBox()
         self.rank_box.addItem(tr("Kendall τ"), "kendall")
         self.rank_box.addItem(tr("Spearman ρ"), "spearman")
         self.rows = Heatmap()
+        self.rows.title_lines = 4  # model · step, then "What explains …": whole in a dock a third of 1024 px wide
         self.rows.set_hint(tr("Step the decoder: each method says which source words the new word came from"))
         self.agreement = Heatmap()
         self.summary = QtWidgets.QLabel(" ")

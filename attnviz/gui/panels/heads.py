@@ -94,6 +94,7 @@ class HeadsPanel(QtWidgets.QWidget):
         self.statistic_box = QtWidgets.QComboBox()
         self.statistic_box.setToolTip(tr("What colours the heads"))
         self.grid = HeadGrid()
+        self.grid.title_lines = 3  # (the model, the statistic and the corpus: whole in a narrow dock)
         self.grid.set_hint(tr("Map the heads over a corpus: every head's statistics, and which ones matter"))
         self.readout = QtWidgets.QLabel(" ")
         self.readout.setWordWrap(True)
@@ -206,8 +207,7 @@ class HeadsPanel(QtWidgets.QWidget):
         atlas, name = self.state.atlas, self.statistic_box.currentData()
         if atlas is None or not name:
             self.cells = []
-            self.grid.show_figure(empty_figure(tr("Map the heads over a corpus: every head's statistics, and "
-                                                  "which ones matter")))
+            self.grid.show_figure(empty_figure(tr("Head atlas")))  # (the hint under it says what to do)
             return
         rows, labels, cells = [], [], []
         width = max(k.importance.shape[1] for k in atlas.kinds)
