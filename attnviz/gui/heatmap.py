@@ -40,6 +40,7 @@ from attnviz.render.figure_painter import (
 MARGIN = 6  # px around the figure
 BAR_WIDTH = 14  # px of the colour bar
 BAR_GAP = 10  # px between the cells and the colour bar
+BAR_TEXT_SLACK = 4  # px after the widest tick value: a glyph's ink can reach past its advance (was cut at the edge)
 LEAST_LABEL_SCALE = 0.7  # token labels shrink to this share of the widget's font before any is thinned
 MIN_LABEL_PIXELS = 8  # and never below this
 MIN_GRID = 64  # px: the cell area is never smaller than this on either side
@@ -376,7 +377,7 @@ class Heatmap(QtWidgets.QWidget):
             return 0.0
         if self._bar_width is None:
             self._bar_width = max(self._width(tick_text(v)) for v in bar_ticks(self.spec.levels))
-        return BAR_GAP + BAR_WIDTH + 5 + self._bar_width
+        return BAR_GAP + BAR_WIDTH + 5 + self._bar_width + BAR_TEXT_SLACK
 
     def minimumSizeHint(self) -> QtCore.QSize:
         """The smallest size that shows the whole figure: labels, a MIN_GRID cell area and the colour bar
