@@ -79,6 +79,16 @@ def _checked(args: argparse.Namespace) -> None:
         raise CliError(tr("--limit must be at least 1, got {limit}").format(limit=args.limit))
     if (args.data is None) == (args.task is None):
         raise CliError(tr("give the sentences with --data FILE or a generated task with --task NAME (one of them)"))
+    if args.task is not None:
+        from attnviz.core.heads.alignment import check_task_count
+        from attnviz.core.tasks import task_named
+
+        try:
+            check_task_count(task_named(args.task), args.limit or TASK_SENTENCES)
+        except KeyError as error:
+            raise CliError(f"--task {error.args[0]}") from None
+        except ValueError as error:
+            raise CliError(f"--limit {args.limit}: {error}") from None
 
 
 def run_heads(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="131"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="137"/>
         <source> (key/value head {group} of {groups}, shared by {count} query heads)</source>
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
@@ -177,7 +177,7 @@
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="221"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="485"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="482"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
@@ -322,7 +322,7 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="236"/>
+        <location filename="../../attnviz/cli_heads.py" line="247"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
@@ -382,9 +382,14 @@
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/alignment.py" line="100"/>
+        <location filename="../../attnviz/core/heads/alignment.py" line="120"/>
         <source>--task compares cross-attention with the task's alignment: a {kind} model has none</source>
         <translation>--task 比较的是编码器－解码器注意力与任务的对齐：{kind} 模型没有这种注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/alignment.py" line="83"/>
+        <source>--task takes at most {most:,} held-out inputs (the {task} task has about {count:,} of {total:,} distinct inputs): give --limit {most} or fewer</source>
+        <translation>--task 最多取 {most:,} 个留出输入（{task} 任务在 {total:,} 个不同输入中约有 {count:,} 个留出输入）：请给出不大于 {most} 的 --limit</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="192"/>
@@ -447,7 +452,7 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="192"/>
+        <location filename="../../attnviz/cli_heads.py" line="203"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -591,7 +596,7 @@
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="147"/>
+        <location filename="../../attnviz/core/kinds.py" line="166"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -611,7 +616,7 @@
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="463"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="460"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
     </message>
@@ -688,12 +693,12 @@
         <translation>参数 %(argument_name)s：%(message)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="489"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="486"/>
         <source>At step {step:,} the model answers {probe} with {answer}</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="487"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="484"/>
         <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
@@ -728,7 +733,7 @@
         <translation>注意力流</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="115"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="111"/>
         <source>Attention heads per layer (Transformer models); they must divide the width</source>
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
@@ -809,7 +814,7 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="532"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="529"/>
         <source>attnviz checkpoint (*.safetensors)</source>
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
@@ -830,12 +835,12 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="218"/>
+        <location filename="../../attnviz/cli_heads.py" line="229"/>
         <source>attnviz heads: {what} {percent} %</source>
         <translation>attnviz heads：{what} {percent} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="153"/>
+        <location filename="../../attnviz/cli_heads.py" line="163"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1255,8 +1260,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="153"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="419"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="149"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="416"/>
         <source>Choose a model and a task, then press Train.</source>
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
@@ -1271,7 +1276,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请至少选择一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="316"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="313"/>
         <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
     </message>
@@ -1412,7 +1417,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制图片</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="136"/>
+        <location filename="../../attnviz/core/tasks.py" line="157"/>
         <source>copy the digits</source>
         <translation>复制数字</translation>
     </message>
@@ -1509,7 +1514,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个词元的交叉熵</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="142"/>
+        <location filename="../../attnviz/core/tasks.py" line="163"/>
         <source>crossing: year ← last word, month ← first, day ← second</source>
         <translation>交叉：年 ← 最后一个词，月 ← 第一个，日 ← 第二个</translation>
     </message>
@@ -1524,7 +1529,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="195"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="191"/>
         <source>Curves…</source>
         <translation>曲线…</translation>
     </message>
@@ -1618,7 +1623,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器的 Transformer（GPT 式）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="140"/>
+        <location filename="../../attnviz/core/kinds.py" line="158"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1702,7 +1707,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="352"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="349"/>
         <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
@@ -1738,7 +1743,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的每一层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="139"/>
+        <location filename="../../attnviz/core/tasks.py" line="160"/>
         <source>each output digit on where it came from</source>
         <translation>每个输出数字的来源位置</translation>
     </message>
@@ -1754,7 +1759,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="165"/>
+        <location filename="../../attnviz/core/kinds.py" line="186"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -1827,7 +1832,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {epoch} 个迭代周期：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
         <source>Epochs</source>
         <translation>迭代周期数</translation>
     </message>
@@ -1996,7 +2001,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出图片或数值…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="196"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
         <source>Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)</source>
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
@@ -2006,7 +2011,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将三幅热图导出为一张图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
         <source>Export the training as a flip-book: a PDF page and a GIF frame per snapshot, the loss so far under each map</source>
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
@@ -2067,7 +2072,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="282"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="279"/>
         <source>file: {name}</source>
         <translation>文件：{name}</translation>
     </message>
@@ -2082,7 +2087,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在拟合…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
         <source>Flip-book…</source>
         <translation>翻页动画…</translation>
     </message>
@@ -2176,12 +2181,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="145"/>
+        <location filename="../../attnviz/core/kinds.py" line="164"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="149"/>
+        <location filename="../../attnviz/core/kinds.py" line="169"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
@@ -2220,12 +2225,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="137"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="133"/>
         <source>Heads</source>
         <translation>头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="93"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="99"/>
         <source>heads of this model cannot be switched off (its attention modules have no gates)</source>
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
@@ -2251,8 +2256,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>热图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="159"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="434"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="155"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="431"/>
         <source>Held-out exact match and alignment agreement (%), by step</source>
         <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
     </message>
@@ -2262,12 +2267,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>留出集得分与对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="435"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="432"/>
         <source>Held-out {score}, by step</source>
         <translation>{score}（留出集，按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="200"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="196"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -2277,17 +2282,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="159"/>
+        <location filename="../../attnviz/core/kinds.py" line="180"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="171"/>
+        <location filename="../../attnviz/core/kinds.py" line="193"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="153"/>
+        <location filename="../../attnviz/core/kinds.py" line="174"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
@@ -2569,7 +2574,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
@@ -2584,7 +2589,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="113"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="109"/>
         <source>Layers: the RNN's GRU layers, the Transformer's encoder and decoder layers each</source>
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
@@ -2861,13 +2866,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
         <source>Minutes</source>
         <translation>分钟</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -2908,7 +2913,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="177"/>
+        <location filename="../../attnviz/core/kinds.py" line="199"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -2984,8 +2989,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="504"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="185"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="501"/>
         <source>no history yet</source>
         <translation>尚无历史</translation>
     </message>
@@ -2995,7 +3000,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有键被掩蔽（真实的有效长度）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
@@ -3010,7 +3015,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="176"/>
+        <location filename="../../attnviz/cli_heads.py" line="186"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3379,12 +3384,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="261"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="258"/>
         <source>Passes over the 8,192 training examples (or the file's pairs)</source>
         <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="115"/>
         <source>Passes over the 8,192 training examples (the kernel regression: SGD steps)</source>
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
@@ -3394,13 +3399,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="128"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="366"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="363"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="338"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="335"/>
         <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
@@ -3593,7 +3598,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="139"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
         <source>Probe</source>
         <translation>探针输入</translation>
     </message>
@@ -3624,7 +3629,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="158"/>
+        <location filename="../../attnviz/cli_heads.py" line="168"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -3634,7 +3639,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在剪枝…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="186"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="192"/>
         <source>q = RoPE_m({projection}), m = {row}: rotated by its position</source>
         <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
     </message>
@@ -3644,7 +3649,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="158"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="164"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
@@ -3850,7 +3855,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>立即重启</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="366"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="363"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -3860,7 +3865,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>从 {path} 继续第 {epoch} 个迭代周期，自第 {batch} 批（第 {step:,} 步）起</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="137"/>
+        <location filename="../../attnviz/core/tasks.py" line="158"/>
         <source>reverse the digits</source>
         <translation>反转数字</translation>
     </message>
@@ -3870,7 +3875,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>反转 — 反对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="141"/>
+        <location filename="../../attnviz/core/tasks.py" line="162"/>
         <source>rewrite a date as year month day</source>
         <translation>把日期改写为年 月 日</translation>
     </message>
@@ -3956,12 +3961,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩小文字(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="208"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="214"/>
         <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="197"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
         <source>Save model…</source>
         <translation>保存模型…</translation>
     </message>
@@ -3976,7 +3981,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="531"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="528"/>
         <source>Save the trained model</source>
         <translation>保存训练好的模型</translation>
     </message>
@@ -3986,7 +3991,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="549"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="546"/>
         <source>Saved the trained model, with its training history, as {target}.</source>
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
@@ -4006,25 +4011,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="167"/>
-        <location filename="../../attnviz/core/kinds.py" line="173"/>
+        <location filename="../../attnviz/core/kinds.py" line="188"/>
+        <location filename="../../attnviz/core/kinds.py" line="195"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="142"/>
-        <location filename="../../attnviz/core/kinds.py" line="161"/>
+        <location filename="../../attnviz/core/kinds.py" line="160"/>
+        <location filename="../../attnviz/core/kinds.py" line="182"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="137"/>
-        <location filename="../../attnviz/core/kinds.py" line="156"/>
+        <location filename="../../attnviz/core/kinds.py" line="154"/>
+        <location filename="../../attnviz/core/kinds.py" line="177"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="151"/>
+        <location filename="../../attnviz/core/kinds.py" line="171"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -4054,7 +4059,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="184"/>
         <source>Scrub back through the snapshots of the training</source>
         <translation>拖动以回看训练过程中的快照</translation>
     </message>
@@ -4182,7 +4187,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="260"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="257"/>
         <source>SGD steps on w (the book trains 5)</source>
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
@@ -4252,7 +4257,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正弦位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Size</source>
         <translation>规模</translation>
     </message>
@@ -4272,7 +4277,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>小型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="479"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="476"/>
         <source>snapshot {index} of {count} · step {step:,}</source>
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
@@ -4297,7 +4302,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="139"/>
+        <location filename="../../attnviz/core/tasks.py" line="160"/>
         <source>sort the digits</source>
         <translation>排序数字</translation>
     </message>
@@ -4390,7 +4395,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="156"/>
+        <location filename="../../attnviz/cli_heads.py" line="166"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
@@ -4496,7 +4501,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="129"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="125"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -4506,12 +4511,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="127"/>
         <source>Stop after the step under way; the model as it is then opens in the window</source>
         <translation>在当前这一步完成后停止；届时的模型会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="120"/>
         <source>Stop after this many minutes even if epochs remain (0: no limit)</source>
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
@@ -4536,7 +4541,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="344"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="341"/>
         <source>Stopping after this step; the model will open as it is…</source>
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
@@ -4591,7 +4596,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>T5 的相对位置偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="278"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="275"/>
         <source>Tab-separated pairs, source&lt;TAB&gt;target (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -4606,7 +4611,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>表 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -4654,7 +4659,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字大小 {scale:.0%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="137"/>
+        <location filename="../../attnviz/core/tasks.py" line="158"/>
         <source>the anti-diagonal</source>
         <translation>反对角线</translation>
     </message>
@@ -4709,7 +4714,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>目前的解码（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="136"/>
+        <location filename="../../attnviz/core/tasks.py" line="157"/>
         <source>the diagonal</source>
         <translation>对角线</translation>
     </message>
@@ -4754,7 +4759,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="289"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="286"/>
         <source>the file's first sentence</source>
         <translation>文件中的第一个句子</translation>
     </message>
@@ -4799,7 +4804,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="122"/>
         <source>The input whose attention map is drawn after every snapshot</source>
         <translation>探针输入（probe input）：每个快照之后都会绘制其注意力图的输入</translation>
     </message>
@@ -4865,7 +4870,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="543"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="540"/>
         <source>The model was not saved: {error}</source>
         <translation>模型未保存：{error}</translation>
     </message>
@@ -5082,7 +5087,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="312"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="309"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
@@ -5112,6 +5117,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/query_computation.py" line="138"/>
         <source>the {model} model has no {kind} (it has: {has})</source>
         <translation>{model} 模型没有{kind}（它有：{has}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/alignment.py" line="79"/>
+        <source>the {task} task has {count:,} distinct held-out inputs (of {total:,} in all): give --limit {count} or fewer</source>
+        <translation>{task} 任务共有 {count:,} 个不同的留出输入（全部输入共 {total:,} 个）：请给出不大于 {count} 的 --limit</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/analysis.py" line="54"/>
@@ -5200,7 +5210,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/alignment.py" line="88"/>
+        <location filename="../../attnviz/core/heads/alignment.py" line="108"/>
         <source>this model does not know the {task} task's symbols (e.g. {symbol!r}): train one with attnviz train KIND --task {task}</source>
         <translation>这个模型不认识 {task} 任务的符号（例如 {symbol!r}）：请用 attnviz train KIND --task {task} 训练一个</translation>
     </message>
@@ -5292,7 +5302,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="133"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
@@ -5302,12 +5312,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="130"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
         <source>Train a new model with these settings; it opens in the window when done</source>
         <translation>用这些设置训练一个新模型；完成后它会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="277"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="274"/>
         <source>Train on a file of pairs</source>
         <translation>用句对文件训练</translation>
     </message>
@@ -5365,7 +5375,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="152"/>
         <source>Training loss, by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
@@ -5377,7 +5387,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练样本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="335"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="332"/>
         <source>Training resumed.</source>
         <translation>训练已继续。</translation>
     </message>
@@ -5387,12 +5397,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练步数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="359"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="356"/>
         <source>Training stopped: {message}</source>
         <translation>训练已停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="322"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="319"/>
         <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
@@ -5414,12 +5424,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="324"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="321"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="457"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="454"/>
         <source>Training: {summary}</source>
         <translation>训练中：{summary}</translation>
     </message>
@@ -5440,7 +5450,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="135"/>
+        <location filename="../../attnviz/core/kinds.py" line="152"/>
         <location filename="../../attnviz/gui/main_window.py" line="58"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
@@ -5569,12 +5579,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="187"/>
+        <location filename="../../attnviz/core/kinds.py" line="209"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="189"/>
+        <location filename="../../attnviz/core/tasks.py" line="210"/>
         <source>unknown task {name!r}; known: {known}</source>
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
@@ -5720,12 +5730,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Width</source>
         <translation>宽度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="112"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="108"/>
         <source>Width of the model (num_hiddens)</source>
         <translation>模型的宽度（num_hiddens）</translation>
     </message>
@@ -5765,7 +5775,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="198"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="194"/>
         <source>Write the trained model, with its history, as a checkpoint file</source>
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
@@ -5797,7 +5807,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="196"/>
+        <location filename="../../attnviz/cli_heads.py" line="207"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -5888,7 +5898,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="298"/>
-        <location filename="../../attnviz/cli_heads.py" line="127"/>
+        <location filename="../../attnviz/cli_heads.py" line="137"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
@@ -5909,7 +5919,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="173"/>
+        <location filename="../../attnviz/cli_heads.py" line="183"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -5935,7 +5945,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="744"/>
         <location filename="../../attnviz/cli_explain.py" line="174"/>
-        <location filename="../../attnviz/cli_heads.py" line="149"/>
+        <location filename="../../attnviz/cli_heads.py" line="159"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -6156,12 +6166,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个头的重要性（目标：{target}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="389"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="386"/>
         <source>{model}: its training history cannot be shown ({error}).</source>
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="397"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
         <source>{model}: trained on {task} ({count} snapshots); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
     </message>
