@@ -19,6 +19,7 @@ from pathlib import Path
 from attnviz.core.kinds import KINDS
 from attnviz.core.layout import Capability
 from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_BEAM, bandwidth_choosable
+from attnviz.core.text import MAX_TEXT_BYTES, check_text_size, valid_text
 from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
 from attnviz.i18n import N_, tr
 from attnviz.paths import DEFAULT_CHECKPOINT
@@ -335,6 +336,8 @@ def _input_batches(stream, most: int) -> Iterator[list[str]]:
     pending, eof, number = b"", False, 0
     while pending or not eof:
         while b"\n" not in pending and not eof:  # block for at least one whole line
+            if len(pending) > MAX_TEXT_BYTES:  # (never held whole: /dev/zero has no line end)
+                raise CliError(_line_too_long(number + 1))
             chunk = os.read(fd, 1 << 16)
             eof = not chunk
             pending += chunk
@@ -349,8 +352,31 @@ def _input_batches(stream, most: int) -> Iterator[list[str]]:
             batch = []
             for line in lines[begin: begin + most]:
                 number += 1
+                if len(line) > MAX_TEXT_BYTES:
+                    raise CliError(_line_too_long(number))
                 batch.append(_decoded_line(line, number))
             yield batch
+
+
+def _line_too_long(number: int) -> str:
+    return tr("stdin: line {line} is over {kib} KiB: one sentence a line").format(line=number,
+                                                                                  kib=MAX_TEXT_BYTES // 1024)
+
+
+def _stdin_lines() -> Iterator[str]:
+    """stdin's lines as text, one at a time, none held past 64 KiB (CliError naming the line: ``< /dev/zero`` is
+    refused after 64 KiB, not read into memory); bytes that are not UTF-8 become U+FFFD, with a warning."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # (a text stream without bytes beneath it: tests)
+        yield from (line.rstrip("\r\n") for line in sys.stdin)
+        return
+    number = 0
+    while raw := stream.readline(MAX_TEXT_BYTES + 2):
+        number += 1
+        line = raw[:-1] if raw.endswith(b"\n") else raw
+        if len(line) > MAX_TEXT_BYTES:
+            raise CliError(_line_too_long(number))
+        yield _decoded_line(line, number)
 
 
 def _decoded_line(line: bytes, number: int) -> str:
@@ -364,6 +390,19 @@ def _decoded_line(line: bytes, number: int) -> str:
     return text.rstrip("\r")
 
 
+def _text_option(text: str) -> str:
+    """--text as a sentence: over 64 KiB refused (CliError) before any tokenizer sees it; bytes that were not UTF-8
+    (Python carries them as lone surrogates) become U+FFFD with a warning, as stdin's lines do."""
+    try:
+        check_text_size(text)
+    except ValueError as error:
+        raise CliError(f"--text: {error}") from None
+    cleaned = valid_text(text)
+    if cleaned != text:
+        warn(tr("--text: bytes that are not UTF-8 were replaced by U+FFFD"))
+    return cleaned
+
+
 def _cmd_translate(args: argparse.Namespace) -> int:
     """Translate --text, or every stdin line; exactly one output line per input line."""
     from attnviz.cli_heads import head_mask_of
@@ -374,7 +413,7 @@ def _cmd_translate(args: argparse.Namespace) -> int:
     loaded, device = _translation_model(args)
     mask = head_mask_of(loaded, args.mask_heads)
     max_len = loaded.config.max_src_len
-    batches = [[args.text]] if args.text is not None else _input_batches(sys.stdin, INPUT_BATCH)
+    batches = [[_text_option(args.text)]] if args.text is not None else _input_batches(sys.stdin, INPUT_BATCH)
     number = 0
     for lines in batches:
         sources = [source_words(line, loaded.src_vocab, max_len) for line in lines]
@@ -398,7 +437,7 @@ def _cmd_fill_mask(args: argparse.Namespace) -> int:
         raise CliError(tr("{checkpoint}: a {kind} model does not fill masks (open an encoder-only model: BERT, "
                           "DistilBERT, RoBERTa or attnviz's own)").format(checkpoint=args.checkpoint, kind=loaded.kind))
     filling = loaded.model_kind.stepping_cls(loaded, device, top_k=TOP_WORDS)
-    lines = [args.text] if args.text is not None else (line.rstrip("\r\n") for line in sys.stdin)
+    lines = [_text_option(args.text)] if args.text is not None else _stdin_lines()
     for number, line in enumerate(lines, 1):
         where = "" if args.text is not None else tr("line {number}: ").format(number=number)
         try:
@@ -519,6 +558,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
             option=given[0], checkpoint=args.checkpoint, kind=loaded.kind))
     if args.text is None or not args.text.strip():
         raise CliError(tr("--text is empty: give the sentence whose attention to export"))
+    args.text = _text_option(args.text)
     if not 1 <= args.beam <= MAX_BEAM:
         raise CliError(tr("--beam must be from 1 to {most}, got {beam}").format(most=MAX_BEAM, beam=args.beam))
     from attnviz.cli_heads import head_mask_of

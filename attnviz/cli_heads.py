@@ -109,13 +109,27 @@ def _run_heads(args: argparse.Namespace) -> int:
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.heads import CorpusError, GatesUnavailable, compute_atlas, pruning_curve, read_corpus
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
-    from attnviz.render.figure_files import ExportError, batch_targets_in_the_way, parse_formats
+    from attnviz.render.figure_files import (
+        ExportError,
+        batch_targets_in_the_way,
+        check_output_folder,
+        check_scale,
+        parse_formats,
+    )
 
-    _checked(args)
+    _checked(args)  # everything that can be checked is, before the hours of work: options, --out, the data
     try:
         formats = parse_formats(args.format)
     except ExportError as error:
         raise CliError(str(error)) from None
+    try:
+        check_scale(args.scale)
+    except ExportError as error:
+        raise CliError(f"--scale: {error}") from None
+    try:
+        check_output_folder(args.out)
+    except ExportError as error:
+        raise CliError(f"--out: {error}") from None
     _set_threads(args.threads)
     examples: list[Any] | None = None
     if args.task is not None:
@@ -132,6 +146,11 @@ def _run_heads(args: argparse.Namespace) -> int:
             corpus = read_corpus(args.data, args.limit)
         except CorpusError as error:
             raise CliError(str(error)) from None
+    pruning = corpus.references is not None and not args.no_pruning
+    names = ["heads.csv", *(["pruning.csv"] if pruning else [])]
+    if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, names)):
+        raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
+                          "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
     loaded, device = _load(args.checkpoint, args.device)
     if not loaded.offers(Capability.DECODER):
         raise CliError(tr("{checkpoint}: a {kind} checkpoint does not translate").format(
@@ -145,7 +164,6 @@ def _run_heads(args: argparse.Namespace) -> int:
         device = device_for_rank(device)
     except DeviceUnavailableError as error:
         raise CliError(str(error)) from None
-    pruning = corpus.references is not None and not args.no_pruning
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6 import QtGui
 
@@ -154,10 +172,6 @@ def _run_heads(args: argparse.Namespace) -> int:
     model = Path(args.checkpoint).stem
     with reducer_from_environment(device) as reducer:
         speaker = reducer.rank == 0
-        names = ["heads.csv", *(["pruning.csv"] if pruning else [])]
-        if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, names)):
-            raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
-                              "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
         started = time.perf_counter()
         if speaker and launched_by_torchrun():
             print(tr("attnviz heads: {world} processes, {sentences:,} sentences").format(
