@@ -502,13 +502,15 @@ def _parse_step(text: str) -> int | None:
 
 
 def _write_batch(figures: list, args: argparse.Namespace, formats: list[str], sidecar: dict,
-                 extra_files: dict[str, bytes] | None = None) -> list[Path]:
-    """export_batch into --out at --scale, replacing files only with --force; problems as CliError."""
+                 extra_files: dict[str, bytes] | None = None,
+                 progress: Callable[[int, int], bool] | None = None) -> list[Path]:
+    """export_batch into --out at --scale, replacing files only with --force; problems as CliError. ``progress``
+    (done, total) after each file drawn."""
     from attnviz.render.figure_files import ExportError, WouldReplace, export_batch
 
     try:
         return export_batch(figures, args.out, formats, args.scale, sidecar, overwrite=args.force,
-                            extra_files=extra_files)
+                            extra_files=extra_files, progress=progress)
     except WouldReplace as error:
         raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None
     except ExportError as error:
@@ -838,7 +840,8 @@ def _cmd_figures(args: argparse.Namespace) -> int:
     from attnviz.figures.editions import edition_of
     from attnviz.figures.spec import NamedFigure
     from attnviz.gallery import entries, index_html
-    from attnviz.render.figure_files import ExportError, check_scale, parse_formats
+    from attnviz.progress import Heartbeat
+    from attnviz.render.figure_files import ExportError, check_output_folder, check_scale, parse_formats
 
     try:
         edition = edition_of(args.edition)
@@ -848,16 +851,26 @@ def _cmd_figures(args: argparse.Namespace) -> int:
         chosen = entries(only, edition)
     except (ExportError, ValueError) as error:
         raise CliError(str(error)) from None
+    try:
+        check_output_folder(args.out)
+    except ExportError as error:
+        raise CliError(f"--out: {error}") from None
     _set_threads(args.threads)
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
-    # (chosen: in the edition's order, its supplementary figures last; files named by its section numbers)
-    figures = [NamedFigure(entry.file_stem(edition), entry.build()) for entry in chosen]
-    index = index_html(chosen, [fmt for fmt in formats if fmt != "npy"], edition).encode("utf-8")
-    sidecar = {"attnviz_figures": 1, "edition": edition,
-               "figures": [{"file": e.file_stem(edition), "key": e.key, "section": e.section.number(edition),
-                            "in_book": not e.supplementary(edition), "caption": e.caption,
-                            "sections": e.section.numbers} for e in chosen]}
-    written = _write_batch(figures, args, formats, sidecar, {"index.html": index})
+    with Heartbeat("attnviz figures") as progress:  # each tenth and at least every 10 s, on stderr
+        # (chosen: in the edition's order, its supplementary figures last; files named by its section numbers)
+        progress.stage(tr("computing the figures"))
+        figures = []
+        for entry in chosen:
+            figures.append(NamedFigure(entry.file_stem(edition), entry.build()))
+            progress(len(figures), len(chosen))
+        index = index_html(chosen, [fmt for fmt in formats if fmt != "npy"], edition).encode("utf-8")
+        sidecar = {"attnviz_figures": 1, "edition": edition,
+                   "figures": [{"file": e.file_stem(edition), "key": e.key, "section": e.section.number(edition),
+                                "in_book": not e.supplementary(edition), "caption": e.caption,
+                                "sections": e.section.numbers} for e in chosen]}
+        progress.stage(tr("drawing the files"))
+        written = _write_batch(figures, args, formats, sidecar, {"index.html": index}, progress)
     print(tr("wrote {figures} figures ({files} files) into {out}; open {index}").format(
         figures=len(chosen), files=len(written), out=shown(args.out), index=shown(args.out / "index.html")))
     return 0

@@ -9,9 +9,12 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attnviz.i18n import N_, tr
+
+if TYPE_CHECKING:
+    from attnviz.progress import Heartbeat
 
 THREADS_HELP = N_("CPU threads for torch (default 1: steady speed on a busy machine)")
 
@@ -121,9 +124,11 @@ def run(args: argparse.Namespace) -> int:
     """Explain --data with --checkpoint and write the files into --out. Under torchrun every process explains its
     share and meets bad input alike: rank 0 says it, the others exit 2 quietly."""
     from attnviz.cli import EXIT_USAGE, CliError
+    from attnviz.progress import Heartbeat
 
-    try:
-        return _run(args)
+    try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s
+        with Heartbeat("attnviz explain", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
+            return _run(args, progress)
     except CliError:
         if os.environ.get("RANK", "0") not in ("", "0"):
             return EXIT_USAGE
@@ -139,7 +144,7 @@ def my_share(sentences: list[str], rank: int, world: int) -> list[int]:
                   for i in batch)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.cli import CliError, _load, _set_threads
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.explain import MAX_IG_STEPS, SINK_CLASSES
@@ -179,8 +184,10 @@ def _run(args: argparse.Namespace) -> int:
     if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, csv_names)):
         raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
                           "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
+    progress.stage(tr("reading the sentences"))
     sentences = None if args.heldout else _sentences(args, None)  # (the held-out split needs the model's options)
     _set_threads(args.threads if args.threads is not None else 1)
+    progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
     loaded, device = _load(args.checkpoint, args.device)
     if not loaded.model_kind.explains:
         raise CliError(tr("{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, "
@@ -202,15 +209,14 @@ def _run(args: argparse.Namespace) -> int:
         steps = _masked_steps(loaded, share) if loaded.offers(Capability.MASKS) else \
             _decoded_steps(loaded, share, device)
         parts: list[tuple[int, CorpusTally]] = []  # (sentence index, its tally): put back in order below
+        progress.unit = tr("sentences")
+        progress.stage(tr("explaining"))
         for number, (index, sentence_steps) in enumerate(zip(mine, steps, strict=True), start=1):
             part = CorpusTally()
             for explain, kwargs in sentence_steps:
                 part.add(explain(loaded, device=device, ig_steps=args.ig_steps, every_layer=True, **kwargs))
             parts.append((index, part))
-            if speaker and (number % 50 == 0 or number == len(mine)):
-                print(tr("explained {done} of {total} sentences ({tokens} tokens)").format(
-                    done=number, total=len(mine), tokens=sum(p.steps for _, p in parts)), file=sys.stderr,
-                    flush=True)
+            progress(number, len(mine))
         tally = CorpusTally()  # every process's parts, in the corpus's order: one process's tally, list for list
         for _, part in sorted((pair for gathered in reducer.gather(parts) for pair in gathered), key=lambda p: p[0]):
             tally.extend(part)
@@ -227,8 +233,10 @@ def _run(args: argparse.Namespace) -> int:
     sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(sentences),
                "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout),
                "processes": reducer.world}
+    progress.unit = ""
+    progress.stage(tr("drawing the figures"))
     try:
-        files.update(render_batch(explain_figures(tally), formats, args.scale, sidecar))
+        files.update(render_batch(explain_figures(tally), formats, args.scale, sidecar, progress))
         written = write_files_into(args.out, files, overwrite=args.force)
     except WouldReplace as error:
         raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None

@@ -219,7 +219,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="710"/>
+        <location filename="../../attnviz/cli.py" line="712"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -244,14 +244,14 @@
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="667"/>
+        <location filename="../../attnviz/cli.py" line="669"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="302"/>
-        <location filename="../../attnviz/cli.py" line="563"/>
-        <location filename="../../attnviz/cli_heads.py" line="75"/>
+        <location filename="../../attnviz/cli.py" line="565"/>
+        <location filename="../../attnviz/cli_heads.py" line="78"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
@@ -261,42 +261,42 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="652"/>
+        <location filename="../../attnviz/cli.py" line="654"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="977"/>
+        <location filename="../../attnviz/cli.py" line="990"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="976"/>
+        <location filename="../../attnviz/cli.py" line="989"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="979"/>
+        <location filename="../../attnviz/cli.py" line="992"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="975"/>
+        <location filename="../../attnviz/cli.py" line="988"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="164"/>
+        <location filename="../../attnviz/cli_explain.py" line="169"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="665"/>
+        <location filename="../../attnviz/cli.py" line="667"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="700"/>
+        <location filename="../../attnviz/cli.py" line="702"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -306,8 +306,8 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="162"/>
-        <location filename="../../attnviz/cli_heads.py" line="79"/>
+        <location filename="../../attnviz/cli_explain.py" line="167"/>
+        <location filename="../../attnviz/cli_heads.py" line="82"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
@@ -322,7 +322,7 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="261"/>
+        <location filename="../../attnviz/cli_heads.py" line="260"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
@@ -332,7 +332,7 @@
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="671"/>
+        <location filename="../../attnviz/cli.py" line="673"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -342,12 +342,12 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="77"/>
+        <location filename="../../attnviz/cli_heads.py" line="80"/>
         <source>--seeds must be from 1 to {most}, got {seeds}</source>
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="619"/>
+        <location filename="../../attnviz/cli.py" line="621"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
@@ -362,12 +362,12 @@
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="590"/>
+        <location filename="../../attnviz/cli.py" line="592"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="659"/>
+        <location filename="../../attnviz/cli.py" line="661"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -402,27 +402,27 @@
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="914"/>
+        <location filename="../../attnviz/cli.py" line="927"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="919"/>
+        <location filename="../../attnviz/cli.py" line="932"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="917"/>
+        <location filename="../../attnviz/cli.py" line="930"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="912"/>
+        <location filename="../../attnviz/cli.py" line="925"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="560"/>
+        <location filename="../../attnviz/cli.py" line="562"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
@@ -432,12 +432,12 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="655"/>
+        <location filename="../../attnviz/cli.py" line="657"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="766"/>
+        <location filename="../../attnviz/cli.py" line="768"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -452,12 +452,12 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="958"/>
+        <location filename="../../attnviz/cli.py" line="971"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="217"/>
+        <location filename="../../attnviz/cli_heads.py" line="230"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -467,7 +467,7 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="927"/>
+        <location filename="../../attnviz/cli.py" line="940"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -484,7 +484,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="951"/>
+        <location filename="../../attnviz/cli.py" line="964"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -545,7 +545,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="954"/>
+        <location filename="../../attnviz/cli.py" line="967"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -576,7 +576,7 @@
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="35"/>
+        <location filename="../../attnviz/cli_heads.py" line="38"/>
         <source>a translation checkpoint (.safetensors) or a Hugging Face model folder (default: the shipped Transformer)</source>
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
@@ -631,6 +631,11 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_heads.py" line="197"/>
+        <source>agreement with the task's alignment</source>
+        <translation>与任务对齐的一致率</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/training.py" line="26"/>
         <location filename="../../attnviz/gui/panels/train.py" line="66"/>
         <source>agreement {percent:.0f} %</source>
@@ -652,7 +657,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="718"/>
+        <location filename="../../attnviz/cli.py" line="720"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -668,17 +673,17 @@
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="988"/>
+        <location filename="../../attnviz/cli.py" line="1001"/>
         <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="26"/>
+        <location filename="../../attnviz/cli_explain.py" line="29"/>
         <source>an attnviz translation checkpoint (.safetensors)</source>
         <translation>attnviz 的翻译模型检查点（.safetensors）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="944"/>
+        <location filename="../../attnviz/cli.py" line="957"/>
         <source>an encoder-only model: models/encoder-only.safetensors or a Hugging Face BERT folder</source>
         <translation>仅编码器模型：models/encoder-only.safetensors 或 Hugging Face BERT 文件夹</translation>
     </message>
@@ -835,7 +840,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="198"/>
+        <location filename="../../attnviz/cli_explain.py" line="205"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -845,12 +850,7 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="243"/>
-        <source>attnviz heads: {what} {percent} %</source>
-        <translation>attnviz heads：{what} {percent} %</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/cli_heads.py" line="177"/>
+        <location filename="../../attnviz/cli_heads.py" line="185"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -895,8 +895,8 @@
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1055"/>
-        <location filename="../../attnviz/cli.py" line="1064"/>
+        <location filename="../../attnviz/cli.py" line="1068"/>
+        <location filename="../../attnviz/cli.py" line="1077"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -908,23 +908,23 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="789"/>
+        <location filename="../../attnviz/cli.py" line="791"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1069"/>
+        <location filename="../../attnviz/cli.py" line="1082"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1058"/>
+        <location filename="../../attnviz/cli.py" line="1071"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="739"/>
-        <location filename="../../attnviz/cli.py" line="807"/>
+        <location filename="../../attnviz/cli.py" line="741"/>
+        <location filename="../../attnviz/cli.py" line="809"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -943,7 +943,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1061"/>
+        <location filename="../../attnviz/cli.py" line="1074"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -974,18 +974,18 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="44"/>
-        <location filename="../../attnviz/cli.py" line="947"/>
-        <location filename="../../attnviz/cli.py" line="961"/>
+        <location filename="../../attnviz/cli.py" line="960"/>
+        <location filename="../../attnviz/cli.py" line="974"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="887"/>
+        <location filename="../../attnviz/cli.py" line="900"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="54"/>
+        <location filename="../../attnviz/cli_heads.py" line="57"/>
         <source>auto, cpu, cuda, cuda:N or mps (under torchrun on CUDA: each process its LOCAL_RANK's GPU)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
@@ -1092,17 +1092,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="963"/>
+        <location filename="../../attnviz/cli.py" line="976"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="45"/>
+        <location filename="../../attnviz/cli_heads.py" line="48"/>
         <source>beam size (default 1: greedy)</source>
         <translation>束宽（默认 1：贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="931"/>
+        <location filename="../../attnviz/cli.py" line="944"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
@@ -1245,7 +1245,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="880"/>
+        <location filename="../../attnviz/cli.py" line="893"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1327,12 +1327,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>着色依据</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="994"/>
+        <location filename="../../attnviz/cli.py" line="1007"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="957"/>
+        <location filename="../../attnviz/cli.py" line="970"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1378,6 +1378,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算所有头…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli.py" line="862"/>
+        <source>computing the figures</source>
+        <translation>正在计算图</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/computation.py" line="195"/>
         <location filename="../../attnviz/session/panels.py" line="118"/>
         <source>Computing the query…</source>
@@ -1405,7 +1410,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="896"/>
+        <location filename="../../attnviz/cli.py" line="909"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1483,17 +1488,17 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="30"/>
-        <location filename="../../attnviz/cli_explain.py" line="16"/>
+        <location filename="../../attnviz/cli_explain.py" line="19"/>
         <source>CPU threads for torch (default 1: steady speed on a busy machine)</source>
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="904"/>
+        <location filename="../../attnviz/cli.py" line="917"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="56"/>
+        <location filename="../../attnviz/cli_heads.py" line="59"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -1728,6 +1733,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="237"/>
+        <location filename="../../attnviz/cli_heads.py" line="218"/>
+        <source>drawing the figures</source>
+        <translation>正在绘制图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="872"/>
+        <source>drawing the files</source>
+        <translation>正在绘制文件</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/export_actions.py" line="158"/>
         <source>Drawing the flip-book ({frames})…</source>
         <translation>正在绘制翻页动画（{frames}）…</translation>
@@ -1795,7 +1811,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="28"/>
+        <location filename="../../attnviz/cli_explain.py" line="31"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
@@ -1928,24 +1944,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="23"/>
+        <location filename="../../attnviz/cli_explain.py" line="26"/>
         <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="30"/>
+        <location filename="../../attnviz/cli_explain.py" line="33"/>
         <source>explain the first N sentences only (default all)</source>
         <translation>只解释前 N 个句子（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="211"/>
-        <source>explained {done} of {total} sentences ({tokens} tokens)</source>
-        <translation>已解释 {total} 个句子中的 {done} 个（{tokens} 个词元）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/cli_explain.py" line="237"/>
+        <location filename="../../attnviz/cli_explain.py" line="245"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="213"/>
+        <source>explaining</source>
+        <translation>正在解释</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/analysis.py" line="223"/>
@@ -2062,17 +2078,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="37"/>
+        <location filename="../../attnviz/cli_explain.py" line="40"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="51"/>
+        <location filename="../../attnviz/cli_heads.py" line="54"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="995"/>
+        <location filename="../../attnviz/cli.py" line="1008"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
@@ -2108,9 +2124,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="956"/>
-        <location filename="../../attnviz/cli.py" line="993"/>
-        <location filename="../../attnviz/cli_explain.py" line="29"/>
+        <location filename="../../attnviz/cli.py" line="969"/>
+        <location filename="../../attnviz/cli.py" line="1006"/>
+        <location filename="../../attnviz/cli_explain.py" line="32"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
@@ -2161,7 +2177,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="81"/>
+        <location filename="../../attnviz/cli_heads.py" line="84"/>
         <source>give the sentences with --data FILE or a generated task with --task NAME (one of them)</source>
         <translation>用 --data FILE 给出句子，或用 --task NAME 给出生成任务（二者选一）</translation>
     </message>
@@ -2282,7 +2298,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="998"/>
+        <location filename="../../attnviz/cli.py" line="1011"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
@@ -2343,7 +2359,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>安装缺少的库（需 root 权限和 apt-get）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="39"/>
+        <location filename="../../attnviz/cli_heads.py" line="42"/>
         <source>instead of --data: a generated task's held-out inputs and right outputs (copy, reverse, sort, dates; --limit of them, default {count}), and each cross-attention head's agreement with the task's true alignment (heads.csv's alignment column) — for a model trained with attnviz train KIND --task NAME</source>
         <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
     </message>
@@ -2353,7 +2369,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="32"/>
+        <location filename="../../attnviz/cli_explain.py" line="35"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
@@ -2409,7 +2425,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="905"/>
+        <location filename="../../attnviz/cli.py" line="918"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
@@ -2445,17 +2461,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="981"/>
+        <location filename="../../attnviz/cli.py" line="994"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="982"/>
+        <location filename="../../attnviz/cli.py" line="995"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="983"/>
+        <location filename="../../attnviz/cli.py" line="996"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -2560,7 +2576,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="718"/>
+        <location filename="../../attnviz/cli.py" line="720"/>
         <location filename="../../attnviz/core/training_history.py" line="23"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -2653,7 +2669,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="967"/>
+        <location filename="../../attnviz/cli.py" line="980"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -2721,6 +2737,12 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/main_window.py" line="546"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="190"/>
+        <location filename="../../attnviz/cli_heads.py" line="161"/>
+        <source>loading {checkpoint}</source>
+        <translation>正在加载 {checkpoint}</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/panels.py" line="162"/>
@@ -3020,7 +3042,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="200"/>
+        <location filename="../../attnviz/cli_heads.py" line="212"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3187,17 +3209,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="945"/>
+        <location filename="../../attnviz/cli.py" line="958"/>
         <source>one sentence with [MASK] (or the tokenizer's own mask token); without it, read stdin</source>
         <translation>一个含 [MASK]（或分词器自己的掩蔽词元）的句子；不给则读标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="934"/>
+        <location filename="../../attnviz/cli.py" line="947"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="37"/>
+        <location filename="../../attnviz/cli_heads.py" line="40"/>
         <source>one source sentence a line, or source&lt;TAB&gt;reference lines (references give the pruning curve)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）</translation>
     </message>
@@ -3399,7 +3421,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="885"/>
+        <location filename="../../attnviz/cli.py" line="898"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -3445,7 +3467,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="899"/>
+        <location filename="../../attnviz/cli.py" line="912"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -3461,7 +3483,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="960"/>
+        <location filename="../../attnviz/cli.py" line="973"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -3481,9 +3503,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1002"/>
-        <location filename="../../attnviz/cli_explain.py" line="39"/>
-        <location filename="../../attnviz/cli_heads.py" line="53"/>
+        <location filename="../../attnviz/cli.py" line="1015"/>
+        <location filename="../../attnviz/cli_explain.py" line="42"/>
+        <location filename="../../attnviz/cli_heads.py" line="56"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3551,7 +3573,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="965"/>
+        <location filename="../../attnviz/cli.py" line="978"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -3588,12 +3610,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="924"/>
+        <location filename="../../attnviz/cli.py" line="937"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="869"/>
+        <location filename="../../attnviz/cli.py" line="882"/>
         <source>print what the attention core computes, as text</source>
         <translation>以文本输出注意力核心的计算结果</translation>
     </message>
@@ -3634,7 +3656,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="182"/>
+        <location filename="../../attnviz/cli_heads.py" line="192"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -3758,7 +3780,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="47"/>
+        <location filename="../../attnviz/cli_heads.py" line="50"/>
         <source>random pruning orders averaged (default {seeds})</source>
         <translation>取平均的随机剪枝顺序个数（默认 {seeds}）</translation>
     </message>
@@ -3793,6 +3815,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="187"/>
+        <location filename="../../attnviz/cli_heads.py" line="141"/>
+        <source>reading the sentences</source>
+        <translation>正在读取句子</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/compat.py" line="44"/>
         <source>recording attention</source>
         <translation>记录注意力</translation>
@@ -3818,7 +3846,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="992"/>
+        <location filename="../../attnviz/cli.py" line="1005"/>
         <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
@@ -3833,14 +3861,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="883"/>
+        <location filename="../../attnviz/cli.py" line="896"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="964"/>
-        <location filename="../../attnviz/cli.py" line="1004"/>
-        <location filename="../../attnviz/cli_explain.py" line="42"/>
+        <location filename="../../attnviz/cli.py" line="977"/>
+        <location filename="../../attnviz/cli.py" line="1017"/>
+        <location filename="../../attnviz/cli_explain.py" line="45"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
     </message>
@@ -4044,7 +4072,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="939"/>
+        <location filename="../../attnviz/cli.py" line="952"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -4084,7 +4112,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="867"/>
+        <location filename="../../attnviz/cli.py" line="880"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
@@ -4099,7 +4127,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="889"/>
+        <location filename="../../attnviz/cli.py" line="902"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
@@ -4136,7 +4164,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="903"/>
+        <location filename="../../attnviz/cli.py" line="916"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -4144,6 +4172,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/app.py" line="42"/>
         <source>sentence to decode on start</source>
         <translation>启动时解码的句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="212"/>
+        <source>sentences</source>
+        <translation>句</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="55"/>
@@ -4267,7 +4300,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="49"/>
+        <location filename="../../attnviz/cli_heads.py" line="52"/>
         <source>skip the pruning curve (the slow part)</source>
         <translation>跳过剪枝曲线（耗时的部分）</translation>
     </message>
@@ -4400,12 +4433,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="180"/>
+        <location filename="../../attnviz/cli_heads.py" line="188"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="32"/>
+        <location filename="../../attnviz/cli_heads.py" line="35"/>
         <source>statistics, importance and pruning of every attention head over a corpus (also under torchrun)</source>
         <translation>在语料上统计每个注意力头、计算其重要性并剪枝（也可在 torchrun 下运行）</translation>
     </message>
@@ -4516,7 +4549,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="893"/>
+        <location filename="../../attnviz/cli.py" line="906"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -4531,7 +4564,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="891"/>
+        <location filename="../../attnviz/cli.py" line="904"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
@@ -4709,7 +4742,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="972"/>
+        <location filename="../../attnviz/cli.py" line="985"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -4789,7 +4822,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="989"/>
+        <location filename="../../attnviz/cli.py" line="1002"/>
         <source>the folder to write (must not exist)</source>
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
@@ -4982,7 +5015,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="953"/>
+        <location filename="../../attnviz/cli.py" line="966"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
@@ -5062,7 +5095,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="942"/>
+        <location filename="../../attnviz/cli.py" line="955"/>
         <source>the top-5 words for the first [MASK] of --text, or of each stdin line</source>
         <translation>--text 或标准输入每一行中第一个 [MASK] 的前 5 个词</translation>
     </message>
@@ -5322,7 +5355,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="877"/>
+        <location filename="../../attnviz/cli.py" line="890"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -5337,7 +5370,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="909"/>
+        <location filename="../../attnviz/cli.py" line="922"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"); mlm: an encoder-only model on the masked words of --data's English</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
     </message>
@@ -5491,7 +5524,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已安装的是 transformers {version}，而 attnviz 只在 transformers {tested} 上测试过：此版本不支持打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="923"/>
+        <location filename="../../attnviz/cli.py" line="936"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
@@ -5514,12 +5547,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="937"/>
+        <location filename="../../attnviz/cli.py" line="950"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="879"/>
+        <location filename="../../attnviz/cli.py" line="892"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
     </message>
@@ -5624,12 +5657,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="35"/>
+        <location filename="../../attnviz/cli_explain.py" line="38"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="48"/>
+        <location filename="../../attnviz/cli_heads.py" line="51"/>
         <source>use the first N distinct source sentences</source>
         <translation>使用前 N 个不同的源句子</translation>
     </message>
@@ -5780,12 +5813,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="950"/>
+        <location filename="../../attnviz/cli.py" line="963"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="970"/>
+        <location filename="../../attnviz/cli.py" line="983"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -5795,7 +5828,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="986"/>
+        <location filename="../../attnviz/cli.py" line="999"/>
         <source>write the Transformer as a Hugging Face (Marian) model folder</source>
         <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
     </message>
@@ -5815,24 +5848,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="607"/>
-        <location filename="../../attnviz/cli.py" line="676"/>
-        <location filename="../../attnviz/cli.py" line="740"/>
+        <location filename="../../attnviz/cli.py" line="609"/>
+        <location filename="../../attnviz/cli.py" line="678"/>
+        <location filename="../../attnviz/cli.py" line="742"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="221"/>
+        <location filename="../../attnviz/cli_heads.py" line="234"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="861"/>
+        <location filename="../../attnviz/cli.py" line="874"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="828"/>
+        <location filename="../../attnviz/cli.py" line="830"/>
         <source>wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: MarianMTModel.from_pretrained; attnviz --checkpoint {out})</source>
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
@@ -5907,13 +5940,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="769"/>
+        <location filename="../../attnviz/cli.py" line="771"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="299"/>
-        <location filename="../../attnviz/cli_heads.py" line="156"/>
+        <location filename="../../attnviz/cli_heads.py" line="164"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
@@ -5923,18 +5956,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="186"/>
+        <location filename="../../attnviz/cli_explain.py" line="193"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="469"/>
-        <location filename="../../attnviz/cli_explain.py" line="61"/>
+        <location filename="../../attnviz/cli_explain.py" line="64"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="197"/>
+        <location filename="../../attnviz/cli_heads.py" line="209"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -5958,9 +5991,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="784"/>
-        <location filename="../../attnviz/cli_explain.py" line="180"/>
-        <location filename="../../attnviz/cli_heads.py" line="152"/>
+        <location filename="../../attnviz/cli.py" line="786"/>
+        <location filename="../../attnviz/cli_explain.py" line="185"/>
+        <location filename="../../attnviz/cli_heads.py" line="159"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -5985,14 +6018,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count} 步</translation>
     </message>
     <message>
+        <location filename="../../attnviz/progress.py" line="80"/>
+        <source>{done:,} of {total:,}</source>
+        <translation>{done:,}/{total:,}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/progress.py" line="79"/>
+        <source>{done:,} of {total:,} {unit}</source>
+        <translation>{done:,}/{total:,} {unit}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/loading.py" line="36"/>
         <source>{error}. Using {device} instead.</source>
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="513"/>
-        <location filename="../../attnviz/cli.py" line="732"/>
-        <location filename="../../attnviz/cli_explain.py" line="234"/>
+        <location filename="../../attnviz/cli.py" line="515"/>
+        <location filename="../../attnviz/cli.py" line="734"/>
+        <location filename="../../attnviz/cli_explain.py" line="242"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -6022,6 +6065,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/bleu.py" line="49"/>
         <source>{hypotheses} hypotheses but {references} reference lists</source>
         <translation>{hypotheses} 个候选译文，但有 {references} 组参考译文</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/progress.py" line="30"/>
+        <source>{h} h {m:02d} min</source>
+        <translation>{h} 小时 {m:02d} 分</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="210"/>
@@ -6132,7 +6180,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{minutes:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="597"/>
+        <location filename="../../attnviz/cli.py" line="599"/>
         <source>{model} (heads off: {heads})</source>
         <translation>{model}（已关闭的头：{heads}）</translation>
     </message>
@@ -6206,6 +6254,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/heads.py" line="226"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/progress.py" line="29"/>
+        <source>{m} min {s:02d} s</source>
+        <translation>{m} 分 {s:02d} 秒</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/guard.py" line="101"/>
@@ -6359,12 +6412,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度 {n} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="537"/>
+        <location filename="../../attnviz/cli.py" line="539"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="534"/>
+        <location filename="../../attnviz/cli.py" line="536"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
@@ -6379,7 +6432,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="763"/>
+        <location filename="../../attnviz/cli.py" line="765"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -6394,17 +6447,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="557"/>
+        <location filename="../../attnviz/cli.py" line="559"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="705"/>
+        <location filename="../../attnviz/cli.py" line="707"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="703"/>
+        <location filename="../../attnviz/cli.py" line="705"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -6904,7 +6957,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="83"/>
+        <location filename="../../attnviz/cli_explain.py" line="86"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
@@ -6950,7 +7003,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="220"/>
+        <location filename="../../attnviz/cli_explain.py" line="226"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -7102,7 +7155,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="625"/>
+        <location filename="../../attnviz/cli.py" line="627"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -7147,9 +7200,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="797"/>
+        <location filename="../../attnviz/cli.py" line="799"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/progress.py" line="27"/>
+        <source>{s} s</source>
+        <translation>{s} 秒</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/compare.py" line="79"/>
@@ -7160,6 +7218,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/computation.py" line="119"/>
         <source>{title}: weights recomputed from q, k and the mask; largest difference from the model's own weights {difference:.1e}.</source>
         <translation>{title}：由 q、k 和掩码重新计算的权重；与模型自身权重的最大差异为 {difference:.1e}。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/progress.py" line="81"/>
+        <source>{what} {percent} % ({counted})</source>
+        <translation>{what} {percent} %（{counted}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="95"/>
@@ -7215,6 +7278,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/training_history.py" line="163"/>
         <source>{where}'s map is not {rows} × {cols} finite numbers</source>
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/progress.py" line="73"/>
+        <source>{where}, {elapsed} so far</source>
+        <translation>{where}，已用 {elapsed}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="705"/>
