@@ -567,6 +567,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from attnviz.core.heads import masked_heads
 
     mask = head_mask_of(loaded, args.mask_heads) if args.mask_heads is not None else None
+    if saved is not None and saved.heads_off:  # the heads the window had switched off, switched off here too
+        mask = _saved_heads_off(args, loaded, saved.heads_off)
     session = loaded.model_kind.stepping_cls(loaded, device, beam_size=args.beam)  # (translating, filling masks)
     with masked_heads(loaded.model, mask) if mask else contextlib.nullcontext():
         source = session.encode(args.text)
@@ -580,8 +582,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
                 wanted = shown_step + 1
         else:
             steps = session.run()
+    name = Path(args.checkpoint).stem
+    if mask:  # (as the window names a model with heads off: ModelInfo.name)
+        name = tr("{model}, heads off {heads}").format(model=name, heads=mask)
     if args.flipbook:
-        return _export_flipbook(args, source, steps)
+        return _export_flipbook(args, source, steps, name)
     if not steps:  # (a sentence with no mask to fill: its encoding alone)
         chosen: list = [None]
     elif wanted is None:
@@ -594,9 +599,6 @@ def _cmd_export(args: argparse.Namespace) -> int:
     else:
         chosen = [steps[wanted - 1]]
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
-    name = Path(args.checkpoint).stem
-    if mask:
-        name = tr("{model} (heads off: {heads})").format(model=name, heads=mask)
     view = AttentionView(scores=args.scores, show_masked=not args.blank_masked)
     figures = attention_figures(source, chosen, view, name)
     sidecar = attention_sidecar(source, chosen, view, name, loaded.kind, str(args.checkpoint), str(device))
@@ -611,6 +613,21 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 KERNEL_ONLY = ("kernel", "bandwidth", "query")  # export options of a kernel-regression model
+
+
+def _saved_heads_off(args: argparse.Namespace, loaded, heads_off: str):
+    """export --session: the session's switched-off heads as the mask its figures are decoded with (the window's
+    own parsing; heads this model does not have are refused with its message). CliError with --mask-heads too."""
+    from attnviz.core.heads import GatesUnavailable, HeadMask, HeadMaskError, head_layout
+
+    if args.mask_heads is not None:
+        raise CliError(tr("--session switches its own heads off ({heads}): leave out --mask-heads").format(
+            heads=heads_off))
+    try:
+        return HeadMask.parse(heads_off, head_layout(loaded.model))
+    except (HeadMaskError, GatesUnavailable) as error:
+        raise CliError(tr("{session}: the heads it switches off: {error}").format(session=args.session,
+                                                                                  error=error)) from None
 
 
 def _read_saved_session(args: argparse.Namespace):
@@ -679,7 +696,7 @@ def _export_kernel(args: argparse.Namespace, loaded, saved, formats: list[str]) 
     return 0
 
 
-def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
+def _export_flipbook(args: argparse.Namespace, source, steps: list, model: str) -> int:
     """export --flipbook: the view (--kind, --layer, --head or --all-heads) at every step of the decoding as
     ``<stem>_flipbook.pdf`` and ``<stem>_flipbook.gif`` in --out; both written, or neither."""
     from PySide6 import QtGui
@@ -714,7 +731,6 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
     view = AttentionView(kind, layer, head, scores=args.scores, show_masked=not args.blank_masked,
                          all_heads=args.all_heads)
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
-    model = Path(args.checkpoint).stem
     figures = flipbook_figures(source, steps, view, model)
     what = "all-heads" if args.all_heads else f"layer{layer + 1}_head{head + 1}"
     shown_what = tr("all heads") if args.all_heads else tr("layer {layer} · head {head}").format(
@@ -1037,27 +1053,57 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 class Terminated(BaseException):
-    """SIGTERM, raised where the program is so that it unwinds as Ctrl+C does: outputs in progress are
-    taken back (staging folders, temporary files, a folder made for them) before the exit."""
+    """SIGTERM or SIGHUP (a closed terminal), raised where the program is so that it unwinds as Ctrl+C does:
+    outputs in progress are taken back (staging folders, temporary files, a folder made for them) before the exit.
+    ``signum``: which."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
 
 
 @contextlib.contextmanager
 def _sigterm_unwinds() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Terminated` (once: a second one while the first unwinds is ignored); SIGHUP
+    only where it is not ignored already (``nohup attnviz …`` keeps running when the terminal closes)."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    raised: list[int] = []
 
-    def terminate(_signum: int, _frame: object) -> None:
-        raise Terminated
+    def terminate(signum: int, _frame: object) -> None:
+        if not raised:
+            raised.append(signum)
+            raise Terminated(signum)
 
-    previous = signal.signal(signal.SIGTERM, terminate)
+    caught = [signal.SIGTERM, *([signal.SIGHUP] if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL else [])]
+    previous = {number: signal.signal(number, terminate) for number in caught}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _report_stop(stopped: BaseException) -> int:
+    """Say what Ctrl+C, SIGTERM or SIGHUP left behind, truthfully, and return the exit code: 0 when the signal came
+    while the output was being moved into place (held until the move was whole: the output is complete), else
+    128 + the signal's number (nothing was left half-written)."""
+    import signal
+
+    signum = stopped.signum if isinstance(stopped, Terminated) else signal.SIGINT
+    if (folder := getattr(stopped, "completed_output", None)) is not None:
+        print(tr("attnviz: {signal} came as the output was being moved into place; the move was finished first, so "
+                 "{folder} is complete").format(signal=signal.Signals(signum).name, folder=shown(folder)),
+              file=sys.stderr)
+        return 0
+    said = {int(signal.SIGINT): tr("attnviz: interrupted; no output was left half-written"),
+            int(signal.SIGHUP): tr("attnviz: hung up (the terminal closed); no output was left half-written")}
+    print(said.get(int(signum), tr("attnviz: terminated; no output was left half-written")), file=sys.stderr)
+    return 128 + signum
 
 
 def _run_reporting(run: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
@@ -1067,12 +1113,8 @@ def _run_reporting(run: Callable[[argparse.Namespace], int], args: argparse.Name
     except CliError as error:
         print(tr("attnviz: error: {message}").format(message=shown(error)), file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print(tr("attnviz: interrupted; no output was left half-written"), file=sys.stderr)
-        return 130
-    except Terminated:
-        print(tr("attnviz: terminated; no output was left half-written"), file=sys.stderr)
-        return 143
+    except (KeyboardInterrupt, Terminated) as stopped:
+        return _report_stop(stopped)
     except (OSError, ValueError) as error:  # unreadable files, bad values: still no traceback
         print(tr("attnviz: error: {message}").format(message=shown(error)), file=sys.stderr)
         return EXIT_USAGE

@@ -32,7 +32,7 @@ def _elapsed(seconds: float) -> str:
 
 class Heartbeat:
     """Progress lines ``PREFIX: STAGE 40 % (14 of 35)`` on ``stream``, each tenth once, and ``…, 1 min 10 s so far``
-    when ``every`` seconds pass without one. ``stage(what)`` starts a new part of the work (its tenths counted
+    when ``every`` seconds pass without a line. ``stage(what)`` starts a new part of the work (its tenths counted
     afresh); calling the object (``done``, ``total``) is a progress callback (returns True: it never cancels).
     ``enabled`` False (a torchrun process other than rank 0) prints nothing."""
 
@@ -51,10 +51,10 @@ class Heartbeat:
         self._thread: threading.Thread | None = None
 
     def stage(self, what: str) -> None:
-        """A new part of the work begins (said at once)."""
+        """A new part of the work begins: said with its first tenth, or when ``every`` seconds pass without a line
+        (not at once: a command refused at its start says its one error line and nothing else)."""
         with self._lock:
             self._what, self._done, self._total, self._tenths = what, None, 0, set()
-            self._say(self._what)
 
     def __call__(self, done: int, total: int) -> bool:
         with self._lock:

@@ -219,7 +219,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="712"/>
+        <location filename="../../attnviz/cli.py" line="729"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -244,7 +244,7 @@
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="669"/>
+        <location filename="../../attnviz/cli.py" line="686"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
@@ -261,27 +261,27 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="654"/>
+        <location filename="../../attnviz/cli.py" line="671"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="990"/>
+        <location filename="../../attnviz/cli.py" line="1006"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="989"/>
+        <location filename="../../attnviz/cli.py" line="1005"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="992"/>
+        <location filename="../../attnviz/cli.py" line="1008"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="988"/>
+        <location filename="../../attnviz/cli.py" line="1004"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
@@ -291,12 +291,12 @@
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="667"/>
+        <location filename="../../attnviz/cli.py" line="684"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="702"/>
+        <location filename="../../attnviz/cli.py" line="719"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -332,7 +332,7 @@
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="673"/>
+        <location filename="../../attnviz/cli.py" line="690"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -347,9 +347,14 @@
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="621"/>
+        <location filename="../../attnviz/cli.py" line="638"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="624"/>
+        <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
+        <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="500"/>
@@ -362,12 +367,12 @@
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="592"/>
+        <location filename="../../attnviz/cli.py" line="597"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="661"/>
+        <location filename="../../attnviz/cli.py" line="678"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -402,22 +407,22 @@
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="927"/>
+        <location filename="../../attnviz/cli.py" line="943"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="932"/>
+        <location filename="../../attnviz/cli.py" line="948"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="930"/>
+        <location filename="../../attnviz/cli.py" line="946"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="925"/>
+        <location filename="../../attnviz/cli.py" line="941"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
@@ -432,12 +437,12 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="657"/>
+        <location filename="../../attnviz/cli.py" line="674"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="768"/>
+        <location filename="../../attnviz/cli.py" line="784"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -452,7 +457,7 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="971"/>
+        <location filename="../../attnviz/cli.py" line="987"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
@@ -467,7 +472,7 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="940"/>
+        <location filename="../../attnviz/cli.py" line="956"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -484,7 +489,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="964"/>
+        <location filename="../../attnviz/cli.py" line="980"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -545,7 +550,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="967"/>
+        <location filename="../../attnviz/cli.py" line="983"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -657,7 +662,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="720"/>
+        <location filename="../../attnviz/cli.py" line="736"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -673,7 +678,7 @@
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1001"/>
+        <location filename="../../attnviz/cli.py" line="1017"/>
         <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
@@ -683,7 +688,12 @@
         <translation>attnviz 的翻译模型检查点（.safetensors）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="957"/>
+        <location filename="../../attnviz/core/encoder_only.py" line="139"/>
+        <source>an encoder-only model has no {kind}</source>
+        <translation>仅编码器模型没有{kind}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="973"/>
         <source>an encoder-only model: models/encoder-only.safetensors or a Hugging Face BERT folder</source>
         <translation>仅编码器模型：models/encoder-only.safetensors 或 Hugging Face BERT 文件夹</translation>
     </message>
@@ -895,8 +905,8 @@
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1068"/>
-        <location filename="../../attnviz/cli.py" line="1077"/>
+        <location filename="../../attnviz/cli.py" line="1114"/>
+        <location filename="../../attnviz/cli.py" line="1119"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -908,23 +918,28 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="791"/>
+        <location filename="../../attnviz/cli.py" line="807"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1082"/>
+        <location filename="../../attnviz/cli.py" line="1104"/>
+        <source>attnviz: hung up (the terminal closed); no output was left half-written</source>
+        <translation>attnviz：已挂断（终端已关闭）；没有留下写了一半的输出</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="1124"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1071"/>
+        <location filename="../../attnviz/cli.py" line="1103"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="741"/>
-        <location filename="../../attnviz/cli.py" line="809"/>
+        <location filename="../../attnviz/cli.py" line="757"/>
+        <location filename="../../attnviz/cli.py" line="825"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -943,7 +958,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1074"/>
+        <location filename="../../attnviz/cli.py" line="1105"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -968,19 +983,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli.py" line="1099"/>
+        <source>attnviz: {signal} came as the output was being moved into place; the move was finished first, so {folder} is complete</source>
+        <translation>attnviz：{signal} 到达时输出正在移入位置；移动已先完成，因此 {folder} 是完整的</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/main_window.py" line="410"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="44"/>
-        <location filename="../../attnviz/cli.py" line="960"/>
-        <location filename="../../attnviz/cli.py" line="974"/>
+        <location filename="../../attnviz/cli.py" line="976"/>
+        <location filename="../../attnviz/cli.py" line="990"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="900"/>
+        <location filename="../../attnviz/cli.py" line="916"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
@@ -1092,7 +1112,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="976"/>
+        <location filename="../../attnviz/cli.py" line="992"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
@@ -1102,7 +1122,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>束宽（默认 1：贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="944"/>
+        <location filename="../../attnviz/cli.py" line="960"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
@@ -1245,7 +1265,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="893"/>
+        <location filename="../../attnviz/cli.py" line="909"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1327,12 +1347,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>着色依据</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1007"/>
+        <location filename="../../attnviz/cli.py" line="1023"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="970"/>
+        <location filename="../../attnviz/cli.py" line="986"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1378,7 +1398,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="862"/>
+        <location filename="../../attnviz/cli.py" line="878"/>
         <source>computing the figures</source>
         <translation>正在计算图</translation>
     </message>
@@ -1410,7 +1430,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="909"/>
+        <location filename="../../attnviz/cli.py" line="925"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1493,7 +1513,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="917"/>
+        <location filename="../../attnviz/cli.py" line="933"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
@@ -1739,7 +1759,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="872"/>
+        <location filename="../../attnviz/cli.py" line="888"/>
         <source>drawing the files</source>
         <translation>正在绘制文件</translation>
     </message>
@@ -2088,7 +2108,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1008"/>
+        <location filename="../../attnviz/cli.py" line="1024"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
@@ -2124,8 +2144,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="969"/>
-        <location filename="../../attnviz/cli.py" line="1006"/>
+        <location filename="../../attnviz/cli.py" line="985"/>
+        <location filename="../../attnviz/cli.py" line="1022"/>
         <location filename="../../attnviz/cli_explain.py" line="32"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
@@ -2298,7 +2318,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1011"/>
+        <location filename="../../attnviz/cli.py" line="1027"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
@@ -2425,7 +2445,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="918"/>
+        <location filename="../../attnviz/cli.py" line="934"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
@@ -2461,17 +2481,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="994"/>
+        <location filename="../../attnviz/cli.py" line="1010"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="995"/>
+        <location filename="../../attnviz/cli.py" line="1011"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="996"/>
+        <location filename="../../attnviz/cli.py" line="1012"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -2576,7 +2596,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="720"/>
+        <location filename="../../attnviz/cli.py" line="736"/>
         <location filename="../../attnviz/core/training_history.py" line="23"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -2669,7 +2689,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="980"/>
+        <location filename="../../attnviz/cli.py" line="996"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -3209,12 +3229,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="958"/>
+        <location filename="../../attnviz/cli.py" line="974"/>
         <source>one sentence with [MASK] (or the tokenizer's own mask token); without it, read stdin</source>
         <translation>一个含 [MASK]（或分词器自己的掩蔽词元）的句子；不给则读标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="947"/>
+        <location filename="../../attnviz/cli.py" line="963"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
@@ -3421,7 +3441,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="898"/>
+        <location filename="../../attnviz/cli.py" line="914"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -3467,7 +3487,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="912"/>
+        <location filename="../../attnviz/cli.py" line="928"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -3483,7 +3503,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="973"/>
+        <location filename="../../attnviz/cli.py" line="989"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -3503,7 +3523,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1015"/>
+        <location filename="../../attnviz/cli.py" line="1031"/>
         <location filename="../../attnviz/cli_explain.py" line="42"/>
         <location filename="../../attnviz/cli_heads.py" line="56"/>
         <source>PNG scale factor (default 2)</source>
@@ -3573,7 +3593,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="978"/>
+        <location filename="../../attnviz/cli.py" line="994"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -3610,12 +3630,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="937"/>
+        <location filename="../../attnviz/cli.py" line="953"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="882"/>
+        <location filename="../../attnviz/cli.py" line="898"/>
         <source>print what the attention core computes, as text</source>
         <translation>以文本输出注意力核心的计算结果</translation>
     </message>
@@ -3846,7 +3866,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1005"/>
+        <location filename="../../attnviz/cli.py" line="1021"/>
         <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
@@ -3861,13 +3881,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="896"/>
+        <location filename="../../attnviz/cli.py" line="912"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="977"/>
-        <location filename="../../attnviz/cli.py" line="1017"/>
+        <location filename="../../attnviz/cli.py" line="993"/>
+        <location filename="../../attnviz/cli.py" line="1033"/>
         <location filename="../../attnviz/cli_explain.py" line="45"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
@@ -4072,7 +4092,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="952"/>
+        <location filename="../../attnviz/cli.py" line="968"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -4112,7 +4132,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="880"/>
+        <location filename="../../attnviz/cli.py" line="896"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
@@ -4127,7 +4147,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="902"/>
+        <location filename="../../attnviz/cli.py" line="918"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
@@ -4164,7 +4184,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="916"/>
+        <location filename="../../attnviz/cli.py" line="932"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -4549,7 +4569,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="906"/>
+        <location filename="../../attnviz/cli.py" line="922"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -4564,7 +4584,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="904"/>
+        <location filename="../../attnviz/cli.py" line="920"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
@@ -4742,7 +4762,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="985"/>
+        <location filename="../../attnviz/cli.py" line="1001"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -4822,7 +4842,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1002"/>
+        <location filename="../../attnviz/cli.py" line="1018"/>
         <source>the folder to write (must not exist)</source>
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
@@ -5015,7 +5035,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="966"/>
+        <location filename="../../attnviz/cli.py" line="982"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
@@ -5095,7 +5115,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="955"/>
+        <location filename="../../attnviz/cli.py" line="971"/>
         <source>the top-5 words for the first [MASK] of --text, or of each stdin line</source>
         <translation>--text 或标准输入每一行中第一个 [MASK] 的前 5 个词</translation>
     </message>
@@ -5355,7 +5375,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="890"/>
+        <location filename="../../attnviz/cli.py" line="906"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -5370,7 +5390,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="922"/>
+        <location filename="../../attnviz/cli.py" line="938"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"); mlm: an encoder-only model on the masked words of --data's English</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
     </message>
@@ -5524,7 +5544,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已安装的是 transformers {version}，而 attnviz 只在 transformers {tested} 上测试过：此版本不支持打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="936"/>
+        <location filename="../../attnviz/cli.py" line="952"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
@@ -5547,12 +5567,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="950"/>
+        <location filename="../../attnviz/cli.py" line="966"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="892"/>
+        <location filename="../../attnviz/cli.py" line="908"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
     </message>
@@ -5813,12 +5833,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="963"/>
+        <location filename="../../attnviz/cli.py" line="979"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="983"/>
+        <location filename="../../attnviz/cli.py" line="999"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -5828,7 +5848,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="999"/>
+        <location filename="../../attnviz/cli.py" line="1015"/>
         <source>write the Transformer as a Hugging Face (Marian) model folder</source>
         <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
     </message>
@@ -5848,9 +5868,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="609"/>
-        <location filename="../../attnviz/cli.py" line="678"/>
-        <location filename="../../attnviz/cli.py" line="742"/>
+        <location filename="../../attnviz/cli.py" line="611"/>
+        <location filename="../../attnviz/cli.py" line="695"/>
+        <location filename="../../attnviz/cli.py" line="758"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
@@ -5860,12 +5880,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="874"/>
+        <location filename="../../attnviz/cli.py" line="890"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="830"/>
+        <location filename="../../attnviz/cli.py" line="846"/>
         <source>wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: MarianMTModel.from_pretrained; attnviz --checkpoint {out})</source>
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
@@ -5898,6 +5918,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/train.py" line="40"/>
         <source>your own file (TSV)…</source>
         <translation>你自己的文件（TSV）…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="207"/>
+        <source>{amount:,.1f} {unit}</source>
+        <translation>{amount:,.1f} {unit}</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="82"/>
@@ -5940,7 +5965,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="771"/>
+        <location filename="../../attnviz/cli.py" line="787"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
@@ -5967,6 +5992,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/load.py" line="204"/>
+        <source>{count:,} bytes</source>
+        <translation>{count:,} 字节</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="214"/>
+        <source>{count:,} numbers</source>
+        <translation>{count:,} 个数值</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli_heads.py" line="209"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
@@ -5991,7 +6026,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="786"/>
+        <location filename="../../attnviz/cli.py" line="802"/>
         <location filename="../../attnviz/cli_explain.py" line="185"/>
         <location filename="../../attnviz/cli_heads.py" line="159"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
@@ -6034,7 +6069,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="515"/>
-        <location filename="../../attnviz/cli.py" line="734"/>
+        <location filename="../../attnviz/cli.py" line="750"/>
         <location filename="../../attnviz/cli_explain.py" line="242"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
@@ -6175,14 +6210,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{message}。{then}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/load.py" line="215"/>
+        <source>{millions:,.1f} million numbers</source>
+        <translation>{millions:,.1f} 百万个数值</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/training.py" line="42"/>
         <source>{minutes:.1f} min</source>
         <translation>{minutes:.1f} 分钟</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/cli.py" line="599"/>
-        <source>{model} (heads off: {heads})</source>
-        <translation>{model}（已关闭的头：{heads}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/compare.py" line="76"/>
@@ -6210,6 +6245,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli.py" line="587"/>
         <location filename="../../attnviz/session/state.py" line="57"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
@@ -6432,7 +6468,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="765"/>
+        <location filename="../../attnviz/cli.py" line="781"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -6452,12 +6488,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="707"/>
+        <location filename="../../attnviz/cli.py" line="724"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="705"/>
+        <location filename="../../attnviz/cli.py" line="722"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -6690,8 +6726,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：safetensors 文件头有 {mb:,.0f} MB；真实的文件头不到 1 MB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="264"/>
-        <location filename="../../attnviz/core/hf/load.py" line="293"/>
+        <location filename="../../attnviz/core/hf/load.py" line="305"/>
+        <location filename="../../attnviz/core/hf/load.py" line="334"/>
         <source>{path}: has a token of id {id!r}, beyond the model's {count:,} token ids</source>
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
@@ -6752,8 +6788,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/load.py" line="149"/>
-        <source>{path}: holds {mb:,.1f} MB of weights, too few for the {millions:,.1f} million numbers config.json describes; attnviz does not start a model with made-up weights</source>
-        <translation>{path}：只有 {mb:,.1f} MB 的权重，不足以容纳 config.json 描述的 {millions:,.1f} 百万个数值；attnviz 不会用随机编造的权重启动模型</translation>
+        <source>{path}: holds {size} of weights, too few for the {numbers} config.json describes; attnviz does not start a model with made-up weights</source>
+        <translation>{path}：只有 {size} 的权重，不足以容纳 config.json 描述的 {numbers}；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="86"/>
@@ -6867,7 +6903,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="308"/>
+        <location filename="../../attnviz/core/hf/load.py" line="349"/>
         <source>{path}: its config names no end-of-text token or decoder start token</source>
         <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
     </message>
@@ -6996,6 +7032,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/checkpoint.py" line="364"/>
         <source>{path}: not a regular file (a pipe or a device?)</source>
         <translation>{path}：不是普通文件（是管道还是设备？）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="196"/>
+        <source>{path}: not a SentencePiece model that can be read; the tokenizer needs it</source>
+        <translation>{path}：不是可读取的 SentencePiece 模型；分词器需要它</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="416"/>
@@ -7155,7 +7196,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="627"/>
+        <location filename="../../attnviz/cli.py" line="644"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -7190,6 +7231,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli.py" line="629"/>
+        <source>{session}: the heads it switches off: {error}</source>
+        <translation>{session}：它关闭的头：{error}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/heads/atlas.py" line="103"/>
         <source>{sources} sentences but {references} reference lists</source>
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
@@ -7200,7 +7246,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="799"/>
+        <location filename="../../attnviz/cli.py" line="815"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
