@@ -72,3 +72,26 @@ def test_heads_the_model_does_not_have_are_refused_as_the_window_refuses_them(ca
     code, _, stderr = run_cli(capsys, "export", "--session", str(_session(tmp_path, "cross:1.1", "ok")),
                               "--mask-heads", "cross:1.2", "--out", str(out))
     assert code == 2 and "leave out --mask-heads" in one_error_line(stderr)
+
+
+def test_a_session_opened_with_heads_off_says_so_in_the_window_title_as_switching_them_does(qtbot, tmp_path,
+                                                                                            errors) -> None:
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.settings import Settings
+    from attnviz.session import InlineRunner
+
+    window = MainWindow(Settings(tmp_path / "settings.ini"), InlineRunner())
+    qtbot.addWidget(window)
+    window.show()
+    assert window.open_session(_session(tmp_path, "enc-self:1.1,enc-self:1.2", "off"))
+    state = window.session.state
+    assert state.model.heads_off == "enc-self:1.1,enc-self:1.2" and state.shown_source is not None
+    assert window.windowTitle() == "attnviz — transformer.safetensors, heads off enc-self:1.1,enc-self:1.2"
+    assert window.attention.heatmap.spec.title.startswith("transformer, heads off enc-self:1.1,enc-self:1.2 · ")
+    window.panels.panels["heads"].switch_off([])  # every head back on, by hand: the title follows
+    qtbot.waitUntil(lambda: window.session.state.model.heads_off == "", timeout=60_000)
+    assert window.windowTitle() == "attnviz — transformer.safetensors"
+    window.panels.panels["heads"].switch_off(["cross:2.1"])
+    qtbot.waitUntil(lambda: window.session.state.model.heads_off == "cross:2.1", timeout=60_000)
+    assert window.windowTitle() == "attnviz — transformer.safetensors, heads off cross:2.1"
+    assert not errors, errors
