@@ -153,6 +153,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.core.layout import Capability
     from attnviz.figures.explain import explain_figures
     from attnviz.render.figure_files import (
+        SIDECAR,
         ExportError,
         WouldReplace,
         batch_targets_in_the_way,
@@ -180,7 +181,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
         check_output_folder(args.out)
     except ExportError as error:
         raise CliError(f"--out: {error}") from None
-    csv_names = ["agreement.csv", "layers.csv", "sinks.csv"]
+    csv_names = ["agreement.csv", "layers.csv", "sinks.csv", SIDECAR]  # (the figures' names follow the methods)
     if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, csv_names)):
         raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
                           "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))

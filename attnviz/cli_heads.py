@@ -112,16 +112,19 @@ def run_heads(args: argparse.Namespace) -> int:
 
 def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.cli import CliError, _load, _set_threads, _write_batch, shown, warn
+    from attnviz.core.attention_kind import AttentionKind
     from attnviz.core.device import DeviceUnavailableError
-    from attnviz.core.heads import CorpusError, GatesUnavailable, compute_atlas, pruning_curve, read_corpus
-    from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
-    from attnviz.render.figure_files import (
-        ExportError,
-        batch_targets_in_the_way,
-        check_output_folder,
-        check_scale,
-        parse_formats,
+    from attnviz.core.heads import (
+        CorpusError,
+        GatesUnavailable,
+        compute_atlas,
+        head_layout,
+        pruning_curve,
+        read_corpus,
     )
+    from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
+    from attnviz.figures.heads import atlas_figure_stems
+    from attnviz.render.figure_files import SIDECAR, ExportError, check_output_folder, check_scale, parse_formats
 
     _checked(args)  # everything that can be checked is, before the hours of work: options, --out, the data
     try:
@@ -154,10 +157,7 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
         except CorpusError as error:
             raise CliError(str(error)) from None
     pruning = corpus.references is not None and not args.no_pruning
-    names = ["heads.csv", *(["pruning.csv"] if pruning else [])]
-    if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, names)):
-        raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
-                          "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
+    _refuse_replacing(args, ["heads.csv", *(["pruning.csv"] if pruning else []), SIDECAR])
     progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
     loaded, device = _load(args.checkpoint, args.device)
     if not loaded.offers(Capability.DECODER):
@@ -168,6 +168,12 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
             check_vocabulary(loaded, task)
         except ValueError as error:
             raise CliError(f"{args.checkpoint}: {error}") from None
+    try:  # every file it will write is known now: one in the way is said before the work, not after
+        cross = any(s.kind is AttentionKind.CROSS for s in head_layout(loaded.model).kinds)
+    except GatesUnavailable as error:
+        raise CliError(f"{args.checkpoint}: {error}") from None
+    _refuse_replacing(args, [f"{stem}.{fmt}" for stem in atlas_figure_stems(cross, pruning) for fmt in formats
+                             if fmt != "npy"])
     try:
         device = device_for_rank(device)
     except DeviceUnavailableError as error:
@@ -235,6 +241,16 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
              ).format(count=len(written), out=shown(args.out), heads=len(atlas.heads()), sentences=atlas.sentences,
                       seconds=seconds, summary=summary))
     return 0
+
+
+def _refuse_replacing(args: argparse.Namespace, names: list[str]) -> None:
+    """CliError when files of these names are in --out and --force is not given."""
+    from attnviz.cli import CliError
+    from attnviz.render.figure_files import batch_targets_in_the_way
+
+    if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, names)):
+        raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
+                          "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
 
 
 def _with_alignment(rows: list[dict[str, Any]], agreement: Any) -> list[dict[str, Any]]:

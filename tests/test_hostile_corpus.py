@@ -219,3 +219,31 @@ def test_a_full_or_read_only_disk_is_found_before_the_work(capsys, small_disk) -
                               str(small_disk / "atlas"))
     assert code == 2 and "the disk is read-only" in one_error_line(stderr)
     assert sorted(p.name for p in small_disk.iterdir()) == []
+
+
+def test_every_file_heads_writes_is_known_before_the_work_and_one_in_the_way_is_said_then(capsys, monkeypatch,
+                                                                                         tmp_path) -> None:
+    import attnviz.core.heads as heads
+    from attnviz.figures.heads import atlas_figure_stems
+    from attnviz.render.figure_files import SIDECAR
+
+    data = tmp_path / "data.txt"
+    data.write_text("i am here .\tje suis la .\nhe is tall .\til est grand .\n", encoding="utf-8")
+    out = tmp_path / "atlas"
+    checkpoint = str(SHIPPED / "rnn-additive.safetensors")
+    code, _, stderr = run_cli(capsys, "heads", "--checkpoint", checkpoint, "--data", str(data), "--out", str(out),
+                              "--seeds", "1", "--format", "png,csv")
+    assert code == 0, stderr
+    written = {p.name for p in out.iterdir()}
+    stems = atlas_figure_stems(cross=True, curve=True)
+    assert written == {f"{s}.{f}" for s in stems for f in ("png", "csv")} | {"heads.csv", "pruning.csv", SIDECAR}
+    computed: list[int] = []
+    monkeypatch.setattr(heads, "compute_atlas", lambda *a, **k: computed.append(1))
+    other = tmp_path / "other"
+    for name in (SIDECAR, f"{stems[-1]}.png"):  # (an earlier export's sidecar; a figure of the same name)
+        other.mkdir(exist_ok=True)
+        (other / name).write_text("mine", encoding="utf-8")
+        code, _, stderr = run_cli(capsys, "heads", "--checkpoint", checkpoint, "--data", str(data), "--out",
+                                  str(other), "--seeds", "1", "--format", "png,csv")
+        assert code == 2 and f"would be replaced, e.g. {name}" in one_error_line(stderr) and not computed
+        (other / name).unlink()
