@@ -456,12 +456,15 @@ def _cmd_fill_mask(args: argparse.Namespace) -> int:
 def _cmd_eval(args: argparse.Namespace) -> int:
     """Corpus BLEU of a checkpoint on a TSV of pairs (all references of a source used)."""
     from attnviz.core.decoding import translate
+    from attnviz.core.heads.corpus import CorpusError, check_data_file
     from attnviz.core.text import preprocess, source_words
     from attnviz.training.bleu import corpus_bleu
     from attnviz.training.data import group_references, read_pairs, training_split
 
-    if not Path(args.data).is_file():
-        raise CliError(tr("evaluation data not found: {path}").format(path=args.data))
+    try:  # (a folder, a device or a dangling link is called what it is, not "not found")
+        check_data_file(args.data)
+    except CorpusError as error:
+        raise CliError(str(error)) from None
     loaded, device = _translation_model(args)
     if args.heldout:
         options = loaded.training.get("options")

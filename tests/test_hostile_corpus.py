@@ -76,9 +76,10 @@ def test_data_that_is_no_text_file_is_called_what_it_is(capsys, tmp_path, make, 
     data = tmp_path / "data"
     if make is not None:
         make(data)
-    for command in ("heads", "explain"):
+    for command in ("heads", "explain", "eval"):
+        out = () if command == "eval" else ("--out", str(tmp_path / "out"))
         code, _, stderr = run_cli(capsys, command, "--checkpoint", MISSING, "--data",
-                                  "/dev/zero" if make is None else str(data), "--out", str(tmp_path / "out"))
+                                  "/dev/zero" if make is None else str(data), *out)
         assert code == 2 and said in one_error_line(stderr), (command, stderr)
 
 
