@@ -19,6 +19,7 @@ from pathlib import Path
 from attnviz.core.kinds import KINDS
 from attnviz.core.layout import Capability
 from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_BEAM, bandwidth_choosable
+from attnviz.core.text import MAX_TEXT_BYTES, check_text_size, valid_text
 from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
 from attnviz.i18n import N_, tr
 from attnviz.paths import DEFAULT_CHECKPOINT
@@ -335,6 +336,8 @@ def _input_batches(stream, most: int) -> Iterator[list[str]]:
     pending, eof, number = b"", False, 0
     while pending or not eof:
         while b"\n" not in pending and not eof:  # block for at least one whole line
+            if len(pending) > MAX_TEXT_BYTES:  # (never held whole: /dev/zero has no line end)
+                raise CliError(_line_too_long(number + 1))
             chunk = os.read(fd, 1 << 16)
             eof = not chunk
             pending += chunk
@@ -349,8 +352,31 @@ def _input_batches(stream, most: int) -> Iterator[list[str]]:
             batch = []
             for line in lines[begin: begin + most]:
                 number += 1
+                if len(line) > MAX_TEXT_BYTES:
+                    raise CliError(_line_too_long(number))
                 batch.append(_decoded_line(line, number))
             yield batch
+
+
+def _line_too_long(number: int) -> str:
+    return tr("stdin: line {line} is over {kib} KiB: one sentence a line").format(line=number,
+                                                                                  kib=MAX_TEXT_BYTES // 1024)
+
+
+def _stdin_lines() -> Iterator[str]:
+    """stdin's lines as text, one at a time, none held past 64 KiB (CliError naming the line: ``< /dev/zero`` is
+    refused after 64 KiB, not read into memory); bytes that are not UTF-8 become U+FFFD, with a warning."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # (a text stream without bytes beneath it: tests)
+        yield from (line.rstrip("\r\n") for line in sys.stdin)
+        return
+    number = 0
+    while raw := stream.readline(MAX_TEXT_BYTES + 2):
+        number += 1
+        line = raw[:-1] if raw.endswith(b"\n") else raw
+        if len(line) > MAX_TEXT_BYTES:
+            raise CliError(_line_too_long(number))
+        yield _decoded_line(line, number)
 
 
 def _decoded_line(line: bytes, number: int) -> str:
@@ -364,6 +390,19 @@ def _decoded_line(line: bytes, number: int) -> str:
     return text.rstrip("\r")
 
 
+def _text_option(text: str) -> str:
+    """--text as a sentence: over 64 KiB refused (CliError) before any tokenizer sees it; bytes that were not UTF-8
+    (Python carries them as lone surrogates) become U+FFFD with a warning, as stdin's lines do."""
+    try:
+        check_text_size(text)
+    except ValueError as error:
+        raise CliError(f"--text: {error}") from None
+    cleaned = valid_text(text)
+    if cleaned != text:
+        warn(tr("--text: bytes that are not UTF-8 were replaced by U+FFFD"))
+    return cleaned
+
+
 def _cmd_translate(args: argparse.Namespace) -> int:
     """Translate --text, or every stdin line; exactly one output line per input line."""
     from attnviz.cli_heads import head_mask_of
@@ -374,7 +413,7 @@ def _cmd_translate(args: argparse.Namespace) -> int:
     loaded, device = _translation_model(args)
     mask = head_mask_of(loaded, args.mask_heads)
     max_len = loaded.config.max_src_len
-    batches = [[args.text]] if args.text is not None else _input_batches(sys.stdin, INPUT_BATCH)
+    batches = [[_text_option(args.text)]] if args.text is not None else _input_batches(sys.stdin, INPUT_BATCH)
     number = 0
     for lines in batches:
         sources = [source_words(line, loaded.src_vocab, max_len) for line in lines]
@@ -398,7 +437,7 @@ def _cmd_fill_mask(args: argparse.Namespace) -> int:
         raise CliError(tr("{checkpoint}: a {kind} model does not fill masks (open an encoder-only model: BERT, "
                           "DistilBERT, RoBERTa or attnviz's own)").format(checkpoint=args.checkpoint, kind=loaded.kind))
     filling = loaded.model_kind.stepping_cls(loaded, device, top_k=TOP_WORDS)
-    lines = [args.text] if args.text is not None else (line.rstrip("\r\n") for line in sys.stdin)
+    lines = [_text_option(args.text)] if args.text is not None else _stdin_lines()
     for number, line in enumerate(lines, 1):
         where = "" if args.text is not None else tr("line {number}: ").format(number=number)
         try:
@@ -417,12 +456,15 @@ def _cmd_fill_mask(args: argparse.Namespace) -> int:
 def _cmd_eval(args: argparse.Namespace) -> int:
     """Corpus BLEU of a checkpoint on a TSV of pairs (all references of a source used)."""
     from attnviz.core.decoding import translate
+    from attnviz.core.heads.corpus import CorpusError, check_data_file
     from attnviz.core.text import preprocess, source_words
     from attnviz.training.bleu import corpus_bleu
     from attnviz.training.data import group_references, read_pairs, training_split
 
-    if not Path(args.data).is_file():
-        raise CliError(tr("evaluation data not found: {path}").format(path=args.data))
+    try:  # (a folder, a device or a dangling link is called what it is, not "not found")
+        check_data_file(args.data)
+    except CorpusError as error:
+        raise CliError(str(error)) from None
     loaded, device = _translation_model(args)
     if args.heldout:
         options = loaded.training.get("options")
@@ -463,13 +505,15 @@ def _parse_step(text: str) -> int | None:
 
 
 def _write_batch(figures: list, args: argparse.Namespace, formats: list[str], sidecar: dict,
-                 extra_files: dict[str, bytes] | None = None) -> list[Path]:
-    """export_batch into --out at --scale, replacing files only with --force; problems as CliError."""
+                 extra_files: dict[str, bytes] | None = None,
+                 progress: Callable[[int, int], bool] | None = None) -> list[Path]:
+    """export_batch into --out at --scale, replacing files only with --force; problems as CliError. ``progress``
+    (done, total) after each file drawn."""
     from attnviz.render.figure_files import ExportError, WouldReplace, export_batch
 
     try:
         return export_batch(figures, args.out, formats, args.scale, sidecar, overwrite=args.force,
-                            extra_files=extra_files)
+                            extra_files=extra_files, progress=progress)
     except WouldReplace as error:
         raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None
     except ExportError as error:
@@ -519,12 +563,15 @@ def _cmd_export(args: argparse.Namespace) -> int:
             option=given[0], checkpoint=args.checkpoint, kind=loaded.kind))
     if args.text is None or not args.text.strip():
         raise CliError(tr("--text is empty: give the sentence whose attention to export"))
+    args.text = _text_option(args.text)
     if not 1 <= args.beam <= MAX_BEAM:
         raise CliError(tr("--beam must be from 1 to {most}, got {beam}").format(most=MAX_BEAM, beam=args.beam))
     from attnviz.cli_heads import head_mask_of
     from attnviz.core.heads import masked_heads
 
     mask = head_mask_of(loaded, args.mask_heads) if args.mask_heads is not None else None
+    if saved is not None and saved.heads_off:  # the heads the window had switched off, switched off here too
+        mask = _saved_heads_off(args, loaded, saved.heads_off)
     session = loaded.model_kind.stepping_cls(loaded, device, beam_size=args.beam)  # (translating, filling masks)
     with masked_heads(loaded.model, mask) if mask else contextlib.nullcontext():
         source = session.encode(args.text)
@@ -538,8 +585,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
                 wanted = shown_step + 1
         else:
             steps = session.run()
+    name = Path(args.checkpoint).stem
+    if mask:  # (as the window names a model with heads off: ModelInfo.name)
+        name = tr("{model}, heads off {heads}").format(model=name, heads=mask)
     if args.flipbook:
-        return _export_flipbook(args, source, steps)
+        return _export_flipbook(args, source, steps, name)
     if not steps:  # (a sentence with no mask to fill: its encoding alone)
         chosen: list = [None]
     elif wanted is None:
@@ -552,9 +602,6 @@ def _cmd_export(args: argparse.Namespace) -> int:
     else:
         chosen = [steps[wanted - 1]]
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
-    name = Path(args.checkpoint).stem
-    if mask:
-        name = tr("{model} (heads off: {heads})").format(model=name, heads=mask)
     view = AttentionView(scores=args.scores, show_masked=not args.blank_masked)
     figures = attention_figures(source, chosen, view, name)
     sidecar = attention_sidecar(source, chosen, view, name, loaded.kind, str(args.checkpoint), str(device))
@@ -569,6 +616,21 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 KERNEL_ONLY = ("kernel", "bandwidth", "query")  # export options of a kernel-regression model
+
+
+def _saved_heads_off(args: argparse.Namespace, loaded, heads_off: str):
+    """export --session: the session's switched-off heads as the mask its figures are decoded with (the window's
+    own parsing; heads this model does not have are refused with its message). CliError with --mask-heads too."""
+    from attnviz.core.heads import GatesUnavailable, HeadMask, HeadMaskError, head_layout
+
+    if args.mask_heads is not None:
+        raise CliError(tr("--session switches its own heads off ({heads}): leave out --mask-heads").format(
+            heads=heads_off))
+    try:
+        return HeadMask.parse(heads_off, head_layout(loaded.model))
+    except (HeadMaskError, GatesUnavailable) as error:
+        raise CliError(tr("{session}: the heads it switches off: {error}").format(session=args.session,
+                                                                                  error=error)) from None
 
 
 def _read_saved_session(args: argparse.Namespace):
@@ -637,7 +699,7 @@ def _export_kernel(args: argparse.Namespace, loaded, saved, formats: list[str]) 
     return 0
 
 
-def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
+def _export_flipbook(args: argparse.Namespace, source, steps: list, model: str) -> int:
     """export --flipbook: the view (--kind, --layer, --head or --all-heads) at every step of the decoding as
     ``<stem>_flipbook.pdf`` and ``<stem>_flipbook.gif`` in --out; both written, or neither."""
     from PySide6 import QtGui
@@ -672,7 +734,6 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list) -> int:
     view = AttentionView(kind, layer, head, scores=args.scores, show_masked=not args.blank_masked,
                          all_heads=args.all_heads)
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
-    model = Path(args.checkpoint).stem
     figures = flipbook_figures(source, steps, view, model)
     what = "all-heads" if args.all_heads else f"layer{layer + 1}_head{head + 1}"
     shown_what = tr("all heads") if args.all_heads else tr("layer {layer} · head {head}").format(
@@ -798,7 +859,8 @@ def _cmd_figures(args: argparse.Namespace) -> int:
     from attnviz.figures.editions import edition_of
     from attnviz.figures.spec import NamedFigure
     from attnviz.gallery import entries, index_html
-    from attnviz.render.figure_files import ExportError, check_scale, parse_formats
+    from attnviz.progress import Heartbeat
+    from attnviz.render.figure_files import ExportError, check_output_folder, check_scale, parse_formats
 
     try:
         edition = edition_of(args.edition)
@@ -808,16 +870,26 @@ def _cmd_figures(args: argparse.Namespace) -> int:
         chosen = entries(only, edition)
     except (ExportError, ValueError) as error:
         raise CliError(str(error)) from None
+    try:
+        check_output_folder(args.out)
+    except ExportError as error:
+        raise CliError(f"--out: {error}") from None
     _set_threads(args.threads)
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
-    # (chosen: in the edition's order, its supplementary figures last; files named by its section numbers)
-    figures = [NamedFigure(entry.file_stem(edition), entry.build()) for entry in chosen]
-    index = index_html(chosen, [fmt for fmt in formats if fmt != "npy"], edition).encode("utf-8")
-    sidecar = {"attnviz_figures": 1, "edition": edition,
-               "figures": [{"file": e.file_stem(edition), "key": e.key, "section": e.section.number(edition),
-                            "in_book": not e.supplementary(edition), "caption": e.caption,
-                            "sections": e.section.numbers} for e in chosen]}
-    written = _write_batch(figures, args, formats, sidecar, {"index.html": index})
+    with Heartbeat("attnviz figures") as progress:  # each tenth and at least every 10 s, on stderr
+        # (chosen: in the edition's order, its supplementary figures last; files named by its section numbers)
+        progress.stage(tr("computing the figures"))
+        figures = []
+        for entry in chosen:
+            figures.append(NamedFigure(entry.file_stem(edition), entry.build()))
+            progress(len(figures), len(chosen))
+        index = index_html(chosen, [fmt for fmt in formats if fmt != "npy"], edition).encode("utf-8")
+        sidecar = {"attnviz_figures": 1, "edition": edition,
+                   "figures": [{"file": e.file_stem(edition), "key": e.key, "section": e.section.number(edition),
+                                "in_book": not e.supplementary(edition), "caption": e.caption,
+                                "sections": e.section.numbers} for e in chosen]}
+        progress.stage(tr("drawing the files"))
+        written = _write_batch(figures, args, formats, sidecar, {"index.html": index}, progress)
     print(tr("wrote {figures} figures ({files} files) into {out}; open {index}").format(
         figures=len(chosen), files=len(written), out=shown(args.out), index=shown(args.out / "index.html")))
     return 0
@@ -984,27 +1056,57 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 class Terminated(BaseException):
-    """SIGTERM, raised where the program is so that it unwinds as Ctrl+C does: outputs in progress are
-    taken back (staging folders, temporary files, a folder made for them) before the exit."""
+    """SIGTERM or SIGHUP (a closed terminal), raised where the program is so that it unwinds as Ctrl+C does:
+    outputs in progress are taken back (staging folders, temporary files, a folder made for them) before the exit.
+    ``signum``: which."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
 
 
 @contextlib.contextmanager
 def _sigterm_unwinds() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Terminated` (once: a second one while the first unwinds is ignored); SIGHUP
+    only where it is not ignored already (``nohup attnviz …`` keeps running when the terminal closes)."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    raised: list[int] = []
 
-    def terminate(_signum: int, _frame: object) -> None:
-        raise Terminated
+    def terminate(signum: int, _frame: object) -> None:
+        if not raised:
+            raised.append(signum)
+            raise Terminated(signum)
 
-    previous = signal.signal(signal.SIGTERM, terminate)
+    caught = [signal.SIGTERM, *([signal.SIGHUP] if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL else [])]
+    previous = {number: signal.signal(number, terminate) for number in caught}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _report_stop(stopped: BaseException) -> int:
+    """Say what Ctrl+C, SIGTERM or SIGHUP left behind, truthfully, and return the exit code: 0 when the signal came
+    while the output was being moved into place (held until the move was whole: the output is complete), else
+    128 + the signal's number (nothing was left half-written)."""
+    import signal
+
+    signum = stopped.signum if isinstance(stopped, Terminated) else signal.SIGINT
+    if (folder := getattr(stopped, "completed_output", None)) is not None:
+        print(tr("attnviz: {signal} came as the output was being moved into place; the move was finished first, so "
+                 "{folder} is complete").format(signal=signal.Signals(signum).name, folder=shown(folder)),
+              file=sys.stderr)
+        return 0
+    said = {int(signal.SIGINT): tr("attnviz: interrupted; no output was left half-written"),
+            int(signal.SIGHUP): tr("attnviz: hung up (the terminal closed); no output was left half-written")}
+    print(said.get(int(signum), tr("attnviz: terminated; no output was left half-written")), file=sys.stderr)
+    return 128 + signum
 
 
 def _run_reporting(run: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
@@ -1014,12 +1116,8 @@ def _run_reporting(run: Callable[[argparse.Namespace], int], args: argparse.Name
     except CliError as error:
         print(tr("attnviz: error: {message}").format(message=shown(error)), file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print(tr("attnviz: interrupted; no output was left half-written"), file=sys.stderr)
-        return 130
-    except Terminated:
-        print(tr("attnviz: terminated; no output was left half-written"), file=sys.stderr)
-        return 143
+    except (KeyboardInterrupt, Terminated) as stopped:
+        return _report_stop(stopped)
     except (OSError, ValueError) as error:  # unreadable files, bad values: still no traceback
         print(tr("attnviz: error: {message}").format(message=shown(error)), file=sys.stderr)
         return EXIT_USAGE

@@ -9,16 +9,19 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attnviz.i18n import N_, tr
+
+if TYPE_CHECKING:
+    from attnviz.progress import Heartbeat
 
 THREADS_HELP = N_("CPU threads for torch (default 1: steady speed on a busy machine)")
 
 
 def add_parser(sub: Any) -> None:
     """The ``explain`` subcommand (cli.py calls this)."""
-    from attnviz.core.explain import DEFAULT_IG_STEPS
+    from attnviz.core.explain import DEFAULT_IG_STEPS, MAX_IG_STEPS
 
     cmd = sub.add_parser("explain", help=tr("explain every greedily decoded token of a corpus by attention, "
                                             "rollout, flow, norms, gradients and occlusion, and measure their "
@@ -29,7 +32,8 @@ def add_parser(sub: Any) -> None:
     cmd.add_argument("--out", required=True, type=Path, help=tr("folder to write into (created if missing)"))
     cmd.add_argument("--limit", type=int, metavar="N", help=tr("explain the first N sentences only (default all)"))
     cmd.add_argument("--ig-steps", type=int, default=DEFAULT_IG_STEPS, metavar="K",
-                     help=tr("integrated gradients' steps (default {steps})").format(steps=DEFAULT_IG_STEPS))
+                     help=tr("integrated gradients' steps, 1 to {most} (default {steps})").format(
+                         most=MAX_IG_STEPS, steps=DEFAULT_IG_STEPS))
     cmd.add_argument("--heldout", action="store_true",
                      help=tr("use only the validation split that training held out of --data (a TSV; rebuilt from "
                              "the options stored in the checkpoint)"))
@@ -45,12 +49,15 @@ def add_parser(sub: Any) -> None:
 def _sentences(args: argparse.Namespace, loaded: Any) -> list[str]:
     """The English sentences to explain: --data's first column (or the held-out split's sources), in order."""
     from attnviz.cli import CliError
+    from attnviz.core.heads.corpus import CorpusError, check_data_file, data_lines
     from attnviz.core.layout import Capability
     from attnviz.training.data import training_split
 
     path: Path = args.data
-    if not path.is_file():
-        raise CliError(tr("data not found: {path}").format(path=path))
+    try:
+        check_data_file(path)
+    except CorpusError as error:
+        raise CliError(str(error)) from None
     if args.heldout:
         options = loaded.training.get("options")
         if not isinstance(options, dict):
@@ -65,16 +72,16 @@ def _sentences(args: argparse.Namespace, loaded: Any) -> list[str]:
             _, pairs = training_split(path, options.get("max_src_tokens"), options.get("max_tgt_tokens"),
                                       int(options.get("val_sources", 0)), int(options.get("seed", 0)))
             sentences = list(dict.fromkeys(" ".join(p.src) for p in pairs))
-    else:
-        raw = path.read_bytes()
+    else:  # read a line at a time, none past 64 KiB, and no further than --limit needs
+        sentences = []
         try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise CliError(tr("{path} is not a UTF-8 text file").format(path=path)) from None
-        if "\0" in text:
-            raise CliError(tr("{path} is not a text file (it holds NUL bytes)").format(path=path))
-        sentences = [line.split("\t", 1)[0].strip() for line in text.splitlines()]
-        sentences = [s for s in sentences if s]
+            for _number, line in data_lines(path):
+                if sentence := line.split("\t", 1)[0].strip():
+                    sentences.append(sentence)
+                    if args.limit is not None and len(sentences) >= args.limit:
+                        break
+        except CorpusError as error:
+            raise CliError(str(error)) from None
     if not sentences:
         raise CliError(tr("{path}: no sentences to explain").format(path=path))
     return sentences[: args.limit] if args.limit is not None else sentences
@@ -117,9 +124,11 @@ def run(args: argparse.Namespace) -> int:
     """Explain --data with --checkpoint and write the files into --out. Under torchrun every process explains its
     share and meets bad input alike: rank 0 says it, the others exit 2 quietly."""
     from attnviz.cli import EXIT_USAGE, CliError
+    from attnviz.progress import Heartbeat
 
-    try:
-        return _run(args)
+    try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s
+        with Heartbeat("attnviz explain", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
+            return _run(args, progress)
     except CliError:
         if os.environ.get("RANK", "0") not in ("", "0"):
             return EXIT_USAGE
@@ -135,18 +144,20 @@ def my_share(sentences: list[str], rank: int, world: int) -> list[int]:
                   for i in batch)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.cli import CliError, _load, _set_threads
     from attnviz.core.device import DeviceUnavailableError
-    from attnviz.core.explain import SINK_CLASSES
+    from attnviz.core.explain import MAX_IG_STEPS, SINK_CLASSES
     from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv, sinks_csv
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
     from attnviz.core.layout import Capability
     from attnviz.figures.explain import explain_figures
     from attnviz.render.figure_files import (
+        SIDECAR,
         ExportError,
         WouldReplace,
         batch_targets_in_the_way,
+        check_output_folder,
         check_scale,
         parse_formats,
         render_batch,
@@ -155,24 +166,36 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit < 1:
         raise CliError(tr("--limit must be at least 1, got {limit}").format(limit=args.limit))
-    if args.ig_steps < 1:
-        raise CliError(tr("--ig-steps must be at least 1, got {steps}").format(steps=args.ig_steps))
+    if not 1 <= args.ig_steps <= MAX_IG_STEPS:
+        raise CliError(tr("--ig-steps must be from 1 to {most}, got {steps}").format(most=MAX_IG_STEPS,
+                                                                                  steps=args.ig_steps))
     try:
         formats = [f for f in parse_formats(args.format) if f != "npy"]
-        check_scale(args.scale)
-    except (ExportError, ValueError) as error:
+    except ExportError as error:
         raise CliError(str(error)) from None
+    try:
+        check_scale(args.scale)
+    except ExportError as error:
+        raise CliError(f"--scale: {error}") from None
+    try:  # everything that can be checked is, before the work: options, --out, the data, then the model
+        check_output_folder(args.out)
+    except ExportError as error:
+        raise CliError(f"--out: {error}") from None
+    csv_names = ["agreement.csv", "layers.csv", "sinks.csv", SIDECAR]  # (the figures' names follow the methods)
+    if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, csv_names)):
+        raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
+                          "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
+    progress.stage(tr("reading the sentences"))
+    sentences = None if args.heldout else _sentences(args, None)  # (the held-out split needs the model's options)
     _set_threads(args.threads if args.threads is not None else 1)
+    progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
     loaded, device = _load(args.checkpoint, args.device)
     if not loaded.model_kind.explains:
         raise CliError(tr("{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, "
                           "the small BERT), not a {kind} model").format(checkpoint=args.checkpoint,
                                                                        kind=loaded.kind)) from None
-    sentences = _sentences(args, loaded)
-    csv_names = ["agreement.csv", "layers.csv", "sinks.csv"]
-    if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, csv_names)):
-        raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
-                          "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
+    if sentences is None:
+        sentences = _sentences(args, loaded)
     try:
         device = device_for_rank(device)
     except DeviceUnavailableError as error:
@@ -187,15 +210,14 @@ def _run(args: argparse.Namespace) -> int:
         steps = _masked_steps(loaded, share) if loaded.offers(Capability.MASKS) else \
             _decoded_steps(loaded, share, device)
         parts: list[tuple[int, CorpusTally]] = []  # (sentence index, its tally): put back in order below
+        progress.unit = tr("sentences")
+        progress.stage(tr("explaining"))
         for number, (index, sentence_steps) in enumerate(zip(mine, steps, strict=True), start=1):
             part = CorpusTally()
             for explain, kwargs in sentence_steps:
                 part.add(explain(loaded, device=device, ig_steps=args.ig_steps, every_layer=True, **kwargs))
             parts.append((index, part))
-            if speaker and (number % 50 == 0 or number == len(mine)):
-                print(tr("explained {done} of {total} sentences ({tokens} tokens)").format(
-                    done=number, total=len(mine), tokens=sum(p.steps for _, p in parts)), file=sys.stderr,
-                    flush=True)
+            progress(number, len(mine))
         tally = CorpusTally()  # every process's parts, in the corpus's order: one process's tally, list for list
         for _, part in sorted((pair for gathered in reducer.gather(parts) for pair in gathered), key=lambda p: p[0]):
             tally.extend(part)
@@ -212,8 +234,10 @@ def _run(args: argparse.Namespace) -> int:
     sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(sentences),
                "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout),
                "processes": reducer.world}
+    progress.unit = ""
+    progress.stage(tr("drawing the figures"))
     try:
-        files.update(render_batch(explain_figures(tally), formats, args.scale, sidecar))
+        files.update(render_batch(explain_figures(tally), formats, args.scale, sidecar, progress))
         written = write_files_into(args.out, files, overwrite=args.force)
     except WouldReplace as error:
         raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None

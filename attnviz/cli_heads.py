@@ -14,12 +14,15 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attnviz.core.layout import Capability
 from attnviz.core.limits import MAX_BEAM
 from attnviz.i18n import tr
 from attnviz.paths import DEFAULT_CHECKPOINT
+
+if TYPE_CHECKING:
+    from attnviz.progress import Heartbeat
 
 MAX_SEEDS = 20
 DEFAULT_SEEDS = 3
@@ -79,35 +82,66 @@ def _checked(args: argparse.Namespace) -> None:
         raise CliError(tr("--limit must be at least 1, got {limit}").format(limit=args.limit))
     if (args.data is None) == (args.task is None):
         raise CliError(tr("give the sentences with --data FILE or a generated task with --task NAME (one of them)"))
+    if args.task is not None:
+        from attnviz.core.heads.alignment import check_task_count
+        from attnviz.core.tasks import task_named
+
+        try:
+            check_task_count(task_named(args.task), args.limit or TASK_SENTENCES)
+        except KeyError as error:
+            raise CliError(f"--task {error.args[0]}") from None
+        except ValueError as error:
+            raise CliError(f"--limit {args.limit}: {error}") from None
 
 
 def run_heads(args: argparse.Namespace) -> int:
     """The atlas, the importance and the pruning curve of --checkpoint over --data, written into --out. Under
-    torchrun every process meets bad input alike: rank 0 says it, the others exit 2 quietly."""
+    torchrun every process meets bad input alike: rank 0 says it, the others exit 2 quietly. Progress on stderr
+    (rank 0): each part of the work as it starts, every tenth, and at least every 10 s (:mod:`attnviz.progress`)."""
     from attnviz.cli import EXIT_USAGE, CliError
+    from attnviz.progress import Heartbeat
 
     try:
-        return _run_heads(args)
+        with Heartbeat("attnviz heads", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
+            return _run_heads(args, progress)
     except CliError:
         if os.environ.get("RANK", "0") not in ("", "0"):
             return EXIT_USAGE
         raise
 
 
-def _run_heads(args: argparse.Namespace) -> int:
+def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.cli import CliError, _load, _set_threads, _write_batch, shown, warn
+    from attnviz.core.attention_kind import AttentionKind
     from attnviz.core.device import DeviceUnavailableError
-    from attnviz.core.heads import CorpusError, GatesUnavailable, compute_atlas, pruning_curve, read_corpus
+    from attnviz.core.heads import (
+        CorpusError,
+        GatesUnavailable,
+        compute_atlas,
+        head_layout,
+        pruning_curve,
+        read_corpus,
+    )
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
-    from attnviz.render.figure_files import ExportError, batch_targets_in_the_way, parse_formats
+    from attnviz.figures.heads import atlas_figure_stems
+    from attnviz.render.figure_files import SIDECAR, ExportError, check_output_folder, check_scale, parse_formats
 
-    _checked(args)
+    _checked(args)  # everything that can be checked is, before the hours of work: options, --out, the data
     try:
         formats = parse_formats(args.format)
     except ExportError as error:
         raise CliError(str(error)) from None
+    try:
+        check_scale(args.scale)
+    except ExportError as error:
+        raise CliError(f"--scale: {error}") from None
+    try:
+        check_output_folder(args.out)
+    except ExportError as error:
+        raise CliError(f"--out: {error}") from None
     _set_threads(args.threads)
     examples: list[Any] | None = None
+    progress.stage(tr("reading the sentences"))
     if args.task is not None:
         from attnviz.core.heads.alignment import check_vocabulary, task_examples
         from attnviz.core.tasks import task_named
@@ -122,6 +156,9 @@ def _run_heads(args: argparse.Namespace) -> int:
             corpus = read_corpus(args.data, args.limit)
         except CorpusError as error:
             raise CliError(str(error)) from None
+    pruning = corpus.references is not None and not args.no_pruning
+    _refuse_replacing(args, ["heads.csv", *(["pruning.csv"] if pruning else []), SIDECAR])
+    progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
     loaded, device = _load(args.checkpoint, args.device)
     if not loaded.offers(Capability.DECODER):
         raise CliError(tr("{checkpoint}: a {kind} checkpoint does not translate").format(
@@ -131,11 +168,16 @@ def _run_heads(args: argparse.Namespace) -> int:
             check_vocabulary(loaded, task)
         except ValueError as error:
             raise CliError(f"{args.checkpoint}: {error}") from None
+    try:  # every file it will write is known now: one in the way is said before the work, not after
+        cross = any(s.kind is AttentionKind.CROSS for s in head_layout(loaded.model).kinds)
+    except GatesUnavailable as error:
+        raise CliError(f"{args.checkpoint}: {error}") from None
+    _refuse_replacing(args, [f"{stem}.{fmt}" for stem in atlas_figure_stems(cross, pruning) for fmt in formats
+                             if fmt != "npy"])
     try:
         device = device_for_rank(device)
     except DeviceUnavailableError as error:
         raise CliError(str(error)) from None
-    pruning = corpus.references is not None and not args.no_pruning
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6 import QtGui
 
@@ -144,21 +186,21 @@ def _run_heads(args: argparse.Namespace) -> int:
     model = Path(args.checkpoint).stem
     with reducer_from_environment(device) as reducer:
         speaker = reducer.rank == 0
-        names = ["heads.csv", *(["pruning.csv"] if pruning else [])]
-        if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, names)):
-            raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
-                              "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
         started = time.perf_counter()
         if speaker and launched_by_torchrun():
             print(tr("attnviz heads: {world} processes, {sentences:,} sentences").format(
                 world=reducer.world, sentences=len(corpus)), file=sys.stderr, flush=True)
         try:
-            atlas = compute_atlas(loaded, corpus, None, device, _reporter(tr("statistics and importance"), speaker),
-                                  beam_size=args.beam, reducer=reducer)
-            curve = pruning_curve(loaded, corpus, atlas, device, _reporter(tr("pruning curve"), speaker),
-                                  beam_size=args.beam, seeds=args.seeds, reducer=reducer) if pruning else None
+            progress.stage(tr("statistics and importance"))
+            atlas = compute_atlas(loaded, corpus, None, device, progress, beam_size=args.beam, reducer=reducer)
+            curve = None
+            if pruning:
+                progress.stage(tr("pruning curve"))
+                curve = pruning_curve(loaded, corpus, atlas, device, progress, beam_size=args.beam, seeds=args.seeds,
+                                      reducer=reducer)
             agreement = None
             if examples is not None:
+                progress.stage(tr("agreement with the task's alignment"))
                 from attnviz.core.heads.alignment import alignment_agreement
 
                 agreement = alignment_agreement(loaded, examples, device, reducer)
@@ -179,6 +221,7 @@ def _run_heads(args: argparse.Namespace) -> int:
     if curve is not None:
         extra["pruning.csv"] = _csv(curve.table())
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
+    progress.stage(tr("drawing the figures"))
     figures = atlas_figures(atlas, curve, model)
     sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind,
                "data": None if args.data is None else str(args.data),
@@ -186,7 +229,7 @@ def _run_heads(args: argparse.Namespace) -> int:
                "importance_target": atlas.target, "pairs": atlas.pairs, "processes": reducer.world,
                **({"task": args.task} if args.task is not None else {}),
                "seconds": round(seconds, 1), **({"seeds": args.seeds} if curve is not None else {})}
-    written = _write_batch(figures, args, [f for f in formats if f != "npy"], sidecar, extra)
+    written = _write_batch(figures, args, [f for f in formats if f != "npy"], sidecar, extra, progress)
     summary = ""
     if curve is not None:
         half = len(curve.heads) // 2
@@ -200,26 +243,22 @@ def _run_heads(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refuse_replacing(args: argparse.Namespace, names: list[str]) -> None:
+    """CliError when files of these names are in --out and --force is not given."""
+    from attnviz.cli import CliError
+    from attnviz.render.figure_files import batch_targets_in_the_way
+
+    if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, names)):
+        raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
+                          "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
+
+
 def _with_alignment(rows: list[dict[str, Any]], agreement: Any) -> list[dict[str, Any]]:
     """heads.csv's rows with --task's ``alignment`` column on the cross-attention rows (agreement (L, H))."""
     if agreement is None:
         return rows
     return [{**row, "alignment": float(agreement[row["layer"] - 1, row["head"] - 1])} if row["kind"] == "cross"
             else row for row in rows]
-
-
-def _reporter(what: str, speaker: bool):
-    """A progress callback printing ``what: 40 %`` on stderr at every tenth (rank 0 only); never cancels."""
-    shown: set[int] = set()
-
-    def report(done: int, total: int) -> bool:
-        tenth = 10 * done // max(total, 1)
-        if speaker and tenth not in shown and (tenth or done == total):
-            shown.add(tenth)
-            print(tr("attnviz heads: {what} {percent} %").format(what=what, percent=10 * tenth), file=sys.stderr,
-                  flush=True)
-        return True
-    return report
 
 
 def head_mask_of(loaded: Any, text: str | None):

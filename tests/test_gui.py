@@ -174,7 +174,7 @@ def test_export_into_unwritable_folder_shows_the_error(window, tmp_path, errors)
     blocker = tmp_path / "file"
     blocker.write_text("x")
     assert window.exports.export_all(blocker / "out", ["png"]) == []
-    assert errors and errors[-1].startswith("Cannot write") and "Not a directory" in errors[-1]
+    assert errors and errors[-1].startswith("Cannot write") and f"{blocker} is a file, not a folder" in errors[-1]
 
 
 def test_copy_puts_the_figure_on_the_clipboard(window):

@@ -136,7 +136,7 @@ class EncoderOnly(nn.Module):
     def attention_modules(self, kind: AttentionKind = AttentionKind.ENCODER_SELF) -> list[MultiHeadAttention]:
         """Each layer's self-attention module, first layer first (its one kind of attention)."""
         if kind is not AttentionKind.ENCODER_SELF:
-            raise ValueError(f"an encoder-only model has no {kind.value} attention")
+            raise ValueError(tr("an encoder-only model has no {kind}").format(kind=kind.label()))
         return [cast(EncoderBlock, block).attention for block in self.blocks]
 
     def embed(self, tokens: Tensor, segments: Tensor) -> Tensor:

@@ -10,6 +10,7 @@ worker thread.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -101,18 +102,57 @@ def check_folder(folder: str | Path) -> None:
     """Refuse ``folder`` as a place to write files into unless it is a folder on disk, or a new one whose
     nearest existing parent is. Raises :class:`UnsafeTarget`."""
     folder = Path(folder)
+    if refusal := _dangling_link(folder):
+        raise refusal
     existing = folder
     while True:
         try:
             mode = os.stat(existing).st_mode
             break
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # (a/b where a is a file: NotADirectoryError, said below)
             if existing.parent == existing:
                 raise
             existing = existing.parent
     if not stat.S_ISDIR(mode):
-        raise UnsafeTarget(folder, tr("{folder} is {kind}, not a folder").format(folder=existing, kind=kind_of(mode)))
+        raise UnsafeTarget(folder, tr("{folder} is {kind}, not a folder").format(folder=existing,
+                                                                                 kind=_kind_or_file(mode)))
     _refuse_kernel_folder(existing, folder)
+
+
+def _kind_or_file(mode: int) -> str:
+    return kind_of(mode) or tr("a file")
+
+
+def _dangling_link(path: Path) -> UnsafeTarget | None:
+    """The refusal of ``path`` or one of its parents when it is a symbolic link to nothing (mkdir would say only
+    "File exists"), else None."""
+    for name in (path, *path.parents):
+        if os.path.islink(name) and not os.path.exists(name):
+            return UnsafeTarget(path, tr("{link} is a symbolic link to {target}, which does not exist").format(
+                link=name, target=os.readlink(name)))
+    return None
+
+
+def probe_folder(folder: str | Path) -> None:
+    """Check, before any work, that files can be written into ``folder`` (made later if missing): it is a folder on
+    disk or a new name whose nearest existing parent is (:func:`check_folder`; a file, a FIFO, a dangling link
+    refused by name), and a small file can be written and synced there (a read-only or full disk, a folder without
+    permission: the OSError of that write). Leaves nothing behind."""
+    folder = Path(folder)
+    if refusal := _dangling_link(folder):
+        raise refusal
+    check_folder(folder)
+    existing = folder
+    while not existing.exists():
+        existing = existing.parent
+    fd, name = tempfile.mkstemp(prefix=".attnviz-probe-", dir=existing)
+    try:
+        os.write(fd, b"\0" * 4096)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(name)
 
 
 @contextmanager

@@ -19,7 +19,7 @@ import torch
 from attnviz.core.checkpoint import LoadedModel
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.core.stepping import Replaying
-from attnviz.core.text import RESERVED, Vocab, preprocess, tokenize
+from attnviz.core.text import RESERVED, Vocab, check_text_size, preprocess, tokenize, valid_text
 from attnviz.i18n import tr
 
 MASK, CLS, SEP = "[MASK]", "[CLS]", "[SEP]"  # attnviz's own BERT's reserved words (after the translators' four)
@@ -77,6 +77,10 @@ class OwnMaskedLM:
         self._reserved = np.array(sorted({*self.vocab.ids([*RESERVED, MASK, CLS, SEP])}))
 
     def read(self, text: str) -> ReadSentence:
+        """``text`` as the model reads it; ValueError for more tokens than its positions (or over 64 KiB, refused
+        before it is split); a byte that was not UTF-8 is read as U+FFFD (an unknown word)."""
+        check_text_size(text)
+        text = valid_text(text)
         words = [{"[mask]": MASK, "[sep]": SEP}.get(word, word) for word in tokenize(preprocess(text))]
         tokens = [CLS, *words]
         if tokens[-1] != SEP:

@@ -24,6 +24,7 @@ from attnviz.core.results import KERNELS
 from attnviz.i18n import tr
 
 MAX_BEAM = 16  # beam sizes above this add nothing for sentences this short, only memory and time
+MAX_IG_STEPS = 256  # integrated gradients' steps (Explain dock, `attnviz explain`): 10^5 would ask for ~75 GB
 
 # The bandwidth h of kernel regression is two facts. BANDWIDTH_CHOICES: what a person picks, in the
 # Kernel-regression panel's spin box, in a saved session's view (it restores into that box) and with

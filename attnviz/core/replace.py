@@ -9,7 +9,8 @@ therefore be read off the disk at any instant, and :func:`roll_back` puts the ol
 there; it is idempotent, so a rollback that is itself interrupted can be run again.
 
 - An exception during the commit rolls it back at once. SIGINT, SIGTERM and SIGHUP are held for the
-  few renames of the commit and its rollback and delivered after them, so no signal cuts either short.
+  few renames of the commit and its rollback and delivered after them, so no signal cuts either short;
+  one delivered after a whole commit says so (``completed_output`` on its exception).
 - SIGKILL (or a power cut) leaves the staging folder with its journal: :func:`recover` — run by the
   next export into that folder — finishes the rollback (or only cleans up after a commit that had
   completed).
@@ -87,28 +88,39 @@ def commit(staging: Path, folder: Path, names: Sequence[str]) -> list[Path]:
     """Move ``staging/NAME`` to ``folder/NAME`` for every name as one transaction; returns the new paths.
 
     Old files of those names are replaced (the caller has checked that they are regular files the
-    user agreed to replace). On any exception the folder is rolled back and the exception re-raised."""
-    with _signals_held():
-        had_old = [name for name in names if os.path.lexists(folder / name)]
-        try:
-            _step("journal")
-            _write_journal(staging, names, had_old)
-            for name in names:
-                target = folder / name
-                if name in had_old:
-                    _step("aside", name)
-                    os.replace(target, staging / f"{PREVIOUS}{name}")
-                _step("in", name)
-                os.replace(staging / name, target)
-            _step("committed")
-            os.replace(staging / JOURNAL, staging / COMMITTED)
-        except BaseException:
-            roll_back(staging, folder)
-            raise
-        try:
-            _step("clean")
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)  # the old files only: the commit is whole
+    user agreed to replace). On any exception the folder is rolled back and the exception re-raised.
+
+    A signal held during the commit is delivered once it is whole: the exception it raises (KeyboardInterrupt,
+    the CLI's Terminated) then carries ``completed_output`` (the folder, whose new files are all in place), so
+    that what reports it can say the output is complete rather than "nothing was written"."""
+    completed = False
+    try:
+        with _signals_held():
+            had_old = [name for name in names if os.path.lexists(folder / name)]
+            try:
+                _step("journal")
+                _write_journal(staging, names, had_old)
+                for name in names:
+                    target = folder / name
+                    if name in had_old:
+                        _step("aside", name)
+                        os.replace(target, staging / f"{PREVIOUS}{name}")
+                    _step("in", name)
+                    os.replace(staging / name, target)
+                _step("committed")
+                os.replace(staging / JOURNAL, staging / COMMITTED)
+            except BaseException:
+                roll_back(staging, folder)
+                raise
+            completed = True
+            try:
+                _step("clean")
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)  # the old files only: the commit is whole
+    except BaseException as error:
+        if completed:
+            error.completed_output = folder  # type: ignore[attr-defined]
+        raise
     return [folder / name for name in names]
 
 

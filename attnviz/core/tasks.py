@@ -60,6 +60,12 @@ def _days_in(month: int, year: int) -> int:
     return 28 if month == 1 and not _is_leap(year) else MONTH_DAYS[month]
 
 
+def _all_dates() -> list[tuple[str, ...]]:
+    """Every input of the dates task (36,525: each day of 1950 to 2049)."""
+    return [(MONTHS[month], str(day), str(year)) for year in YEARS for month in range(12)
+            for day in range(1, _days_in(month, year) + 1)]
+
+
 def _all_digits(src: tuple[str, ...]) -> bool:
     return bool(src) and all(token in DIGITS for token in src)
 
@@ -108,6 +114,21 @@ class Task:
     @property
     def max_src_len(self) -> int:
         return 3 if self.name == "dates" else self.lengths[1]
+
+    def distinct_inputs(self) -> int:
+        """How many different inputs the task can make (dates: every day of :data:`YEARS`, 36,525; the digit
+        tasks: every digit string of ``lengths``, 111,111,000 for 3 to 8 digits)."""
+        if self.name == "dates":
+            return len(_all_dates())
+        low, high = self.lengths
+        return sum(10**n for n in range(low, high + 1))
+
+    def held_out_inputs(self) -> int | None:
+        """How many distinct held-out inputs there are (dates: counted, 3,635), or None where there are too many to
+        count quickly (the digit tasks: about a tenth of :meth:`distinct_inputs`)."""
+        if self.name == "dates":
+            return sum(is_held_out(src) for src in _all_dates())
+        return None
 
     def vocabularies(self) -> tuple[Vocab, Vocab]:
         """The source and target vocabularies: every symbol the task can produce, in a fixed order."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -41,10 +42,31 @@ class SourceWords:
     ids: tuple[int, ...] | None = None
 
 
+MAX_TEXT_BYTES = 64 * 1024  # a sentence at most, as a corpus file's line: longer text is refused before it is split
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """``text`` with each lone surrogate replaced by U+FFFD, the replacement character: a byte that was not UTF-8
+    reaches Python so (``--text`` from argv, a file read with ``surrogateescape``), and tokenizers refuse it; attnviz
+    reads it as U+FFFD, an unknown word, whatever the model."""
+    return _SURROGATES.sub("\ufffd", text) if _SURROGATES.search(text) else text
+
+
+def check_text_size(text: str) -> None:
+    """ValueError when ``text`` is over :data:`MAX_TEXT_BYTES` in UTF-8: checked in microseconds, before a tokenizer
+    spends seconds and gigabytes on a 10 MB "sentence" only to find it longer than the model reads."""
+    if len(text) > MAX_TEXT_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_TEXT_BYTES:
+        raise ValueError(tr("the text is over {kib} KiB; attnviz reads one sentence of at most {kib} KiB").format(
+            kib=MAX_TEXT_BYTES // 1024))
+
+
 def source_words(text: str, vocab: Vocab, max_len: int) -> SourceWords:
     """``text`` as a model with source vocabulary ``vocab`` reads it, cut to ``max_len`` tokens: the one place
-    input is cut (a subword vocabulary splits it its own way: core/hf/vocab.py)."""
-    return vocab.split(text, max_len)
+    input is cut (a subword vocabulary splits it its own way: core/hf/vocab.py). A byte that was not UTF-8 is read
+    as U+FFFD (:func:`valid_text`); ValueError for text over :data:`MAX_TEXT_BYTES`."""
+    check_text_size(text)
+    return vocab.split(valid_text(text), max_len)
 
 
 def _word_split(text: str, vocab: Vocab, max_len: int) -> SourceWords:

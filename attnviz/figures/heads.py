@@ -65,8 +65,17 @@ def importance_figure(atlas: HeadAtlas, model: str) -> LineSpec:
         model=model, target=tr(atlas.target)), tr("head (row of heads.csv)"), tr("importance E|∂L/∂ξ|"))
 
 
+def atlas_figure_stems(cross: bool, curve: bool) -> list[str]:
+    """The file stems :func:`atlas_figures` writes, known before the work: for a model with cross-attention
+    (``cross``: its alignment grids too) and with a pruning curve (``curve``) or not."""
+    return ([f"atlas_{name}" for name, _title, _share in ATLAS_FIGURES]
+            + ([f"atlas_{name}" for name, _title, _share in ALIGNMENT_FIGURES] if cross else [])
+            + ["importance_per_head"] + (["pruning_curve"] if curve else []))
+
+
 def atlas_figures(atlas: HeadAtlas, curve: PruningCurve | None, model: str) -> list[NamedFigure]:
-    """Every figure of ``attnviz heads``: the atlas grids, the importance bars and (with references) the curves."""
+    """Every figure of ``attnviz heads``: the atlas grids, the importance bars and (with references) the curves
+    (named as :func:`atlas_figure_stems` says)."""
     figures = [NamedFigure(f"atlas_{name}", atlas_grid(atlas, name, tr(title), share, model))
                for name, title, share in ATLAS_FIGURES]
     if any("diagonal" in k.names for k in atlas.kinds):

@@ -22,7 +22,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtSvg
 
 from attnviz.core import replace
-from attnviz.core.files import atomic_output, check_folder, kind_of
+from attnviz.core.files import atomic_output, check_folder, kind_of, probe_folder
 from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure, StackSpec, TreeSpec
 from attnviz.i18n import N_, tr
 from attnviz.render.figure_painter import figure_image, figure_size, paint_figure
@@ -286,6 +286,16 @@ def export_figure(spec: AnyFigure, path: str | Path, scale: float = 2.0) -> Path
 
 class ExportCancelled(ExportError):
     """The user stopped a batch export; nothing was written."""
+
+
+def check_output_folder(folder: str | Path) -> None:
+    """ExportError, before any work, when files cannot be written into ``folder``: a file, a FIFO or a dangling link
+    by that name, a parent that is a file, a read-only or full disk, no permission (:func:`attnviz.core.files.
+    probe_folder`). Leaves nothing behind (a missing folder is not made here)."""
+    try:
+        probe_folder(folder)
+    except OSError as error:
+        raise cannot_write(Path(folder), error) from None
 
 
 def batch_targets_in_the_way(folder: Path, names: Sequence[str]) -> list[Path]:

@@ -74,8 +74,12 @@ class ModelInfo:
     @property
     def label(self) -> str:
         """What the window's title and status bar call it: the checkpoint's file name, or a Hugging Face
-        model's name."""
-        return self.name if self.training.get("source") == "Hugging Face" else self.path.name
+        model's name; with heads off, which ones (as :attr:`name` says, whether they were switched off by hand
+        or by a saved session)."""
+        if self.training.get("source") == "Hugging Face":
+            return self.name
+        name = self.path.name
+        return tr("{model}, heads off {heads}").format(model=name, heads=self.heads_off) if self.heads_off else name
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,12 @@
 <context>
     <name>attnviz</name>
     <message>
-        <location filename="../../attnviz/cli.py" line="61"/>
+        <location filename="../../attnviz/cli.py" line="62"/>
         <source>  non-parametric {kernel:&lt;13} h=0.5  test MSE {mse:.3f}</source>
         <translation>  非参数 {kernel:&lt;13} h=0.5  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="66"/>
+        <location filename="../../attnviz/cli.py" line="67"/>
         <source>  parametric     learned w={w:.2f}  loss {before:.1f} -&gt; {after:.1f}  test MSE {mse:.3f}</source>
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="244"/>
+        <location filename="../../attnviz/cli.py" line="245"/>
         <source> (stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -176,7 +176,7 @@
         <translation>（选择模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="221"/>
+        <location filename="../../attnviz/cli.py" line="222"/>
         <location filename="../../attnviz/gui/panels/train.py" line="482"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
@@ -204,7 +204,7 @@
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="216"/>
+        <location filename="../../attnviz/cli.py" line="217"/>
         <source>, agreement {agreement:.0f} %</source>
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -219,39 +219,39 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="670"/>
+        <location filename="../../attnviz/cli.py" line="732"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="262"/>
+        <location filename="../../attnviz/cli.py" line="263"/>
         <source>--arch is nested too deeply; give a flat JSON object of settings</source>
         <translation>--arch 嵌套过深；请给出一个扁平的设置 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="260"/>
+        <location filename="../../attnviz/cli.py" line="261"/>
         <source>--arch is not valid JSON ({reason})</source>
         <translation>--arch 不是有效的 JSON（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="264"/>
+        <location filename="../../attnviz/cli.py" line="265"/>
         <source>--arch must be a JSON object, e.g. '{"num_decoder_layers": 3}'</source>
         <translation>--arch 必须是 JSON 对象，例如 '{"num_decoder_layers": 3}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="267"/>
+        <location filename="../../attnviz/cli.py" line="268"/>
         <source>--arch: {kind} has no setting {unknown}; known: {known}</source>
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="627"/>
+        <location filename="../../attnviz/cli.py" line="689"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="301"/>
-        <location filename="../../attnviz/cli.py" line="523"/>
-        <location filename="../../attnviz/cli_heads.py" line="75"/>
+        <location filename="../../attnviz/cli.py" line="302"/>
+        <location filename="../../attnviz/cli.py" line="568"/>
+        <location filename="../../attnviz/cli_heads.py" line="78"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
@@ -261,42 +261,42 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="612"/>
+        <location filename="../../attnviz/cli.py" line="674"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="937"/>
+        <location filename="../../attnviz/cli.py" line="1009"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="936"/>
+        <location filename="../../attnviz/cli.py" line="1008"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="939"/>
+        <location filename="../../attnviz/cli.py" line="1011"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="935"/>
+        <location filename="../../attnviz/cli.py" line="1007"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="159"/>
-        <source>--ig-steps must be at least 1, got {steps}</source>
-        <translation>--ig-steps 至少为 1，实际为 {steps}</translation>
+        <location filename="../../attnviz/cli_explain.py" line="170"/>
+        <source>--ig-steps must be from 1 to {most}, got {steps}</source>
+        <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="625"/>
+        <location filename="../../attnviz/cli.py" line="687"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="660"/>
+        <location filename="../../attnviz/cli.py" line="722"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -306,8 +306,8 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="157"/>
-        <location filename="../../attnviz/cli_heads.py" line="79"/>
+        <location filename="../../attnviz/cli_explain.py" line="168"/>
+        <location filename="../../attnviz/cli_heads.py" line="82"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
@@ -322,7 +322,7 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="237"/>
+        <location filename="../../attnviz/cli_heads.py" line="276"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
@@ -332,7 +332,7 @@
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="631"/>
+        <location filename="../../attnviz/cli.py" line="693"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -342,32 +342,37 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="77"/>
+        <location filename="../../attnviz/cli_heads.py" line="80"/>
         <source>--seeds must be from 1 to {most}, got {seeds}</source>
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="579"/>
+        <location filename="../../attnviz/cli.py" line="641"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="461"/>
+        <location filename="../../attnviz/cli.py" line="627"/>
+        <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
+        <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="503"/>
         <source>--step counts from 1, got {number}</source>
         <translation>--step 从 1 开始计数，实际为 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="459"/>
+        <location filename="../../attnviz/cli.py" line="501"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="550"/>
+        <location filename="../../attnviz/cli.py" line="600"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="619"/>
+        <location filename="../../attnviz/cli.py" line="681"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -382,52 +387,62 @@
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/alignment.py" line="100"/>
+        <location filename="../../attnviz/core/heads/alignment.py" line="120"/>
         <source>--task compares cross-attention with the task's alignment: a {kind} model has none</source>
         <translation>--task 比较的是编码器－解码器注意力与任务的对齐：{kind} 模型没有这种注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="192"/>
+        <location filename="../../attnviz/core/heads/alignment.py" line="83"/>
+        <source>--task takes at most {most:,} held-out inputs (the {task} task has about {count:,} of {total:,} distinct inputs): give --limit {most} or fewer</source>
+        <translation>--task 最多取 {most:,} 个留出输入（{task} 任务在 {total:,} 个不同输入中约有 {count:,} 个留出输入）：请给出不大于 {most} 的 --limit</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="193"/>
         <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="156"/>
+        <location filename="../../attnviz/cli.py" line="157"/>
         <source>--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)</source>
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="874"/>
+        <location filename="../../attnviz/cli.py" line="946"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="879"/>
+        <location filename="../../attnviz/cli.py" line="951"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="877"/>
+        <location filename="../../attnviz/cli.py" line="949"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="872"/>
+        <location filename="../../attnviz/cli.py" line="944"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="521"/>
+        <location filename="../../attnviz/cli.py" line="565"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="615"/>
+        <location filename="../../attnviz/cli.py" line="402"/>
+        <source>--text: bytes that are not UTF-8 were replaced by U+FFFD</source>
+        <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="677"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="726"/>
+        <location filename="../../attnviz/cli.py" line="787"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -442,12 +457,12 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="918"/>
+        <location filename="../../attnviz/cli.py" line="990"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="193"/>
+        <location filename="../../attnviz/cli_heads.py" line="236"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -457,24 +472,24 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="887"/>
+        <location filename="../../attnviz/cli.py" line="959"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="32"/>
+        <location filename="../../attnviz/core/files.py" line="33"/>
         <location filename="../../attnviz/unopenable.py" line="22"/>
         <source>a block device</source>
         <translation>块设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="32"/>
+        <location filename="../../attnviz/core/files.py" line="33"/>
         <location filename="../../attnviz/unopenable.py" line="21"/>
         <source>a character device</source>
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="911"/>
+        <location filename="../../attnviz/cli.py" line="983"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -482,6 +497,11 @@
         <location filename="../../attnviz/app.py" line="49"/>
         <source>a checkpoint or saved session, as the desktop entry passes it: a path that cannot be opened is explained in the window</source>
         <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/files.py" line="123"/>
+        <source>a file</source>
+        <translation>文件</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="342"/>
@@ -494,7 +514,7 @@
         <translation>句子文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="31"/>
+        <location filename="../../attnviz/core/files.py" line="32"/>
         <source>a folder</source>
         <translation>文件夹</translation>
     </message>
@@ -519,7 +539,7 @@
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="31"/>
+        <location filename="../../attnviz/core/files.py" line="32"/>
         <location filename="../../attnviz/unopenable.py" line="20"/>
         <source>a named pipe (FIFO)</source>
         <translation>命名管道（FIFO）</translation>
@@ -530,7 +550,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="914"/>
+        <location filename="../../attnviz/cli.py" line="986"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -540,7 +560,7 @@
         <translation>要打开的已保存会话（文件 ▸ 保存会话）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="33"/>
+        <location filename="../../attnviz/core/files.py" line="34"/>
         <location filename="../../attnviz/unopenable.py" line="23"/>
         <source>a socket</source>
         <translation>套接字</translation>
@@ -551,7 +571,7 @@
         <translation>套接字不能作为文件读取</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="33"/>
+        <location filename="../../attnviz/core/files.py" line="34"/>
         <source>a symbolic link</source>
         <translation>符号链接</translation>
     </message>
@@ -561,17 +581,17 @@
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="35"/>
+        <location filename="../../attnviz/cli_heads.py" line="38"/>
         <source>a translation checkpoint (.safetensors) or a Hugging Face model folder (default: the shipped Transformer)</source>
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="69"/>
+        <location filename="../../attnviz/core/text.py" line="91"/>
         <source>a vocabulary must not repeat a token</source>
         <translation>词表中不能有重复的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="67"/>
+        <location filename="../../attnviz/core/text.py" line="89"/>
         <source>a vocabulary must start with {tokens}</source>
         <translation>词表必须以 {tokens} 开头</translation>
     </message>
@@ -616,6 +636,11 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_heads.py" line="203"/>
+        <source>agreement with the task's alignment</source>
+        <translation>与任务对齐的一致率</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/training.py" line="26"/>
         <location filename="../../attnviz/gui/panels/train.py" line="66"/>
         <source>agreement {percent:.0f} %</source>
@@ -637,7 +662,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="678"/>
+        <location filename="../../attnviz/cli.py" line="739"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -653,22 +678,27 @@
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="948"/>
+        <location filename="../../attnviz/cli.py" line="1020"/>
         <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="26"/>
+        <location filename="../../attnviz/cli_explain.py" line="29"/>
         <source>an attnviz translation checkpoint (.safetensors)</source>
         <translation>attnviz 的翻译模型检查点（.safetensors）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="904"/>
+        <location filename="../../attnviz/core/encoder_only.py" line="139"/>
+        <source>an encoder-only model has no {kind}</source>
+        <translation>仅编码器模型没有{kind}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="976"/>
         <source>an encoder-only model: models/encoder-only.safetensors or a Hugging Face BERT folder</source>
         <translation>仅编码器模型：models/encoder-only.safetensors 或 Hugging Face BERT 文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="169"/>
+        <location filename="../../attnviz/core/text.py" line="191"/>
         <source>and {count:,} more</source>
         <translation>以及另外 {count:,} 个</translation>
     </message>
@@ -825,7 +855,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="183"/>
+        <location filename="../../attnviz/cli_explain.py" line="206"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -835,12 +865,7 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="219"/>
-        <source>attnviz heads: {what} {percent} %</source>
-        <translation>attnviz heads：{what} {percent} %</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/cli_heads.py" line="153"/>
+        <location filename="../../attnviz/cli_heads.py" line="191"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -885,8 +910,8 @@
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1015"/>
-        <location filename="../../attnviz/cli.py" line="1024"/>
+        <location filename="../../attnviz/cli.py" line="1117"/>
+        <location filename="../../attnviz/cli.py" line="1122"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -898,23 +923,28 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="749"/>
+        <location filename="../../attnviz/cli.py" line="810"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1029"/>
+        <location filename="../../attnviz/cli.py" line="1107"/>
+        <source>attnviz: hung up (the terminal closed); no output was left half-written</source>
+        <translation>attnviz：已挂断（终端已关闭）；没有留下写了一半的输出</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="1127"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1018"/>
+        <location filename="../../attnviz/cli.py" line="1106"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="699"/>
-        <location filename="../../attnviz/cli.py" line="767"/>
+        <location filename="../../attnviz/cli.py" line="760"/>
+        <location filename="../../attnviz/cli.py" line="828"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -928,12 +958,12 @@ Install them with:  sudo apt-get install {packages}
 （其他发行版：安装提供这些库的软件包；或在 Wayland 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="209"/>
+        <location filename="../../attnviz/cli.py" line="210"/>
         <source>attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)</source>
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1021"/>
+        <location filename="../../attnviz/cli.py" line="1108"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -943,12 +973,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：书中的注意力图表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="123"/>
+        <location filename="../../attnviz/cli.py" line="124"/>
         <source>attnviz: the run's state is kept in {state}: the same command with --resume continues it</source>
         <translation>attnviz：本次运行的状态保存在 {state}：加上 --resume 运行同一命令即可继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="312"/>
+        <location filename="../../attnviz/cli.py" line="313"/>
         <source>attnviz: warning: {message}</source>
         <translation>attnviz：警告：{message}</translation>
     </message>
@@ -958,24 +988,29 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli.py" line="1102"/>
+        <source>attnviz: {signal} came as the output was being moved into place; the move was finished first, so {folder} is complete</source>
+        <translation>attnviz：{signal} 到达时输出正在移入位置；移动已先完成，因此 {folder} 是完整的</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/main_window.py" line="441"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="44"/>
-        <location filename="../../attnviz/cli.py" line="907"/>
-        <location filename="../../attnviz/cli.py" line="921"/>
+        <location filename="../../attnviz/cli.py" line="979"/>
+        <location filename="../../attnviz/cli.py" line="993"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="847"/>
+        <location filename="../../attnviz/cli.py" line="919"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="54"/>
+        <location filename="../../attnviz/cli_heads.py" line="57"/>
         <source>auto, cpu, cuda, cuda:N or mps (under torchrun on CUDA: each process its LOCAL_RANK's GPU)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
@@ -1082,17 +1117,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="923"/>
+        <location filename="../../attnviz/cli.py" line="995"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="45"/>
+        <location filename="../../attnviz/cli_heads.py" line="48"/>
         <source>beam size (default 1: greedy)</source>
         <translation>束宽（默认 1：贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="891"/>
+        <location filename="../../attnviz/cli.py" line="963"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
@@ -1153,7 +1188,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="448"/>
+        <location filename="../../attnviz/cli.py" line="490"/>
         <source>BLEU {bleu:.2f} on {count} source sentences</source>
         <translation>在 {count} 个源句子上的 BLEU 为 {bleu:.2f}</translation>
     </message>
@@ -1195,12 +1230,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="163"/>
+        <location filename="../../attnviz/core/text.py" line="185"/>
         <source>Cannot force {words}: the model cannot say it (its target vocabulary has {count:,} words). Nothing was forced.</source>
         <translation>无法强制 {words}：模型无法生成它（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="166"/>
+        <location filename="../../attnviz/core/text.py" line="188"/>
         <source>Cannot force {words}: the model cannot say them (its target vocabulary has {count:,} words). Nothing was forced.</source>
         <translation>无法强制 {words}：模型无法生成它们（其目标词表有 {count:,} 个词）。未强制任何词元。</translation>
     </message>
@@ -1235,7 +1270,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="840"/>
+        <location filename="../../attnviz/cli.py" line="912"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1317,12 +1352,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>着色依据</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="954"/>
+        <location filename="../../attnviz/cli.py" line="1026"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="917"/>
+        <location filename="../../attnviz/cli.py" line="989"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1368,6 +1403,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算所有头…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli.py" line="881"/>
+        <source>computing the figures</source>
+        <translation>正在计算图</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/computation.py" line="195"/>
         <location filename="../../attnviz/session/panels.py" line="118"/>
         <source>Computing the query…</source>
@@ -1395,7 +1435,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="856"/>
+        <location filename="../../attnviz/cli.py" line="928"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1412,12 +1452,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="394"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="629"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="630"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="136"/>
+        <location filename="../../attnviz/core/tasks.py" line="157"/>
         <source>copy the digits</source>
         <translation>复制数字</translation>
     </message>
@@ -1472,18 +1512,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>覆盖度（每个源词元获得的注意力）：{what}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="29"/>
-        <location filename="../../attnviz/cli_explain.py" line="16"/>
+        <location filename="../../attnviz/cli.py" line="30"/>
+        <location filename="../../attnviz/cli_explain.py" line="19"/>
         <source>CPU threads for torch (default 1: steady speed on a busy machine)</source>
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="864"/>
+        <location filename="../../attnviz/cli.py" line="936"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="56"/>
+        <location filename="../../attnviz/cli_heads.py" line="59"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -1514,7 +1554,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个词元的交叉熵</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="142"/>
+        <location filename="../../attnviz/core/tasks.py" line="163"/>
         <source>crossing: year ← last word, month ← first, day ← second</source>
         <translation>交叉：年 ← 最后一个词，月 ← 第一个，日 ← 第二个</translation>
     </message>
@@ -1542,11 +1582,6 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/editions.py" line="17"/>
         <source>d2l 1.0, d2l.ai today (chapter 11)</source>
         <translation>d2l 1.0，即今天的 d2l.ai（第 11 章）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/cli_explain.py" line="53"/>
-        <source>data not found: {path}</source>
-        <translation>找不到数据：{path}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="39"/>
@@ -1633,7 +1668,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按 generate 的规则解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="117"/>
+        <location filename="../../attnviz/core/limits.py" line="118"/>
         <source>decoding one sentence would record {gb:.1f} GB of attention maps (layers × heads × lengths too large; attnviz allows {most:.0f} GB)</source>
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
@@ -1723,6 +1758,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="238"/>
+        <location filename="../../attnviz/cli_heads.py" line="224"/>
+        <source>drawing the figures</source>
+        <translation>正在绘制图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="891"/>
+        <source>drawing the files</source>
+        <translation>正在绘制文件</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/export_actions.py" line="158"/>
         <source>Drawing the flip-book ({frames})…</source>
         <translation>正在绘制翻页动画（{frames}）…</translation>
@@ -1743,7 +1789,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的每一层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="139"/>
+        <location filename="../../attnviz/core/tasks.py" line="160"/>
         <source>each output digit on where it came from</source>
         <translation>每个输出数字的来源位置</translation>
     </message>
@@ -1795,7 +1841,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="28"/>
+        <location filename="../../attnviz/cli_explain.py" line="31"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
@@ -1845,11 +1891,6 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/errors.py" line="20"/>
         <source>error</source>
         <translation>错误</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/cli.py" line="425"/>
-        <source>evaluation data not found: {path}</source>
-        <translation>找不到评估数据：{path}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="105"/>
@@ -1928,24 +1969,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="23"/>
+        <location filename="../../attnviz/cli_explain.py" line="26"/>
         <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="30"/>
+        <location filename="../../attnviz/cli_explain.py" line="33"/>
         <source>explain the first N sentences only (default all)</source>
         <translation>只解释前 N 个句子（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="196"/>
-        <source>explained {done} of {total} sentences ({tokens} tokens)</source>
-        <translation>已解释 {total} 个句子中的 {done} 个（{tokens} 个词元）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/cli_explain.py" line="222"/>
+        <location filename="../../attnviz/cli_explain.py" line="246"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="214"/>
+        <source>explaining</source>
+        <translation>正在解释</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/analysis.py" line="223"/>
@@ -1978,8 +2019,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>将所有头导出为一张图片或表格…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="368"/>
-        <location filename="../../attnviz/render/figure_files.py" line="335"/>
+        <location filename="../../attnviz/render/figure_files.py" line="378"/>
+        <location filename="../../attnviz/render/figure_files.py" line="345"/>
         <source>Export cancelled: nothing was written.</source>
         <translation>导出已取消：没有写入任何文件。</translation>
     </message>
@@ -2000,7 +2041,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="628"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="629"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="65"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
@@ -2062,17 +2103,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="36"/>
+        <location filename="../../attnviz/cli_explain.py" line="40"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="51"/>
+        <location filename="../../attnviz/cli_heads.py" line="54"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="955"/>
+        <location filename="../../attnviz/cli.py" line="1027"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
@@ -2097,7 +2138,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="29"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
         <source>flow</source>
         <translation>注意力流</translation>
     </message>
@@ -2108,9 +2149,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="916"/>
-        <location filename="../../attnviz/cli.py" line="953"/>
-        <location filename="../../attnviz/cli_explain.py" line="29"/>
+        <location filename="../../attnviz/cli.py" line="988"/>
+        <location filename="../../attnviz/cli.py" line="1025"/>
+        <location filename="../../attnviz/cli_explain.py" line="32"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
@@ -2161,7 +2202,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="81"/>
+        <location filename="../../attnviz/cli_heads.py" line="84"/>
         <source>give the sentences with --data FILE or a generated task with --task NAME (one of them)</source>
         <translation>用 --data FILE 给出句子，或用 --task NAME 给出生成任务（二者选一）</translation>
     </message>
@@ -2171,7 +2212,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="31"/>
         <source>grad × input</source>
         <translation>梯度×输入</translation>
     </message>
@@ -2226,7 +2267,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="134"/>
         <source>head {n}</source>
         <translation>第 {n} 个头</translation>
     </message>
@@ -2252,7 +2293,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪去的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="132"/>
         <source>heads' mean</source>
         <translation>各头平均</translation>
     </message>
@@ -2283,7 +2324,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="958"/>
+        <location filename="../../attnviz/cli.py" line="1030"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
@@ -2303,7 +2344,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="31"/>
         <source>IG</source>
         <translation>积分梯度</translation>
     </message>
@@ -2344,7 +2385,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>安装缺少的库（需 root 权限和 apt-get）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="39"/>
+        <location filename="../../attnviz/cli_heads.py" line="42"/>
         <source>instead of --data: a generated task's held-out inputs and right outputs (copy, reverse, sort, dates; --limit of them, default {count}), and each cross-attention head's agreement with the task's true alignment (heads.csv's alignment column) — for a model trained with attnviz train KIND --task NAME</source>
         <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
     </message>
@@ -2354,17 +2395,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="32"/>
-        <source>integrated gradients' steps (default {steps})</source>
-        <translation>积分梯度的步数（默认 {steps}）</translation>
+        <location filename="../../attnviz/cli_explain.py" line="35"/>
+        <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
+        <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="182"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="183"/>
         <source>Integrated gradients: the attributions sum to {total:.3f}, f(x) − f(baseline) = {difference:.3f} ({ratio:.1%}).</source>
         <translation>积分梯度：归因之和为 {total:.3f}，f(x) − f(基线) = {difference:.3f}（{ratio:.1%}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="55"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="56"/>
         <source>Integrated gradients: the steps of the path from the &lt;pad&gt; baseline to the sentence (more: closer to complete, slower)</source>
         <translation>积分梯度：从 &lt;pad&gt; 基线到句子的路径步数（越多越接近完备，但越慢）</translation>
     </message>
@@ -2379,7 +2420,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无效的选择：%(value)r（可选：%(choices)s）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="86"/>
+        <location filename="../../attnviz/core/files.py" line="87"/>
         <source>it is {kind}, not a regular file; attnviz writes only regular files</source>
         <translation>它是{kind}，不是普通文件；attnviz 只写入普通文件</translation>
     </message>
@@ -2410,7 +2451,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="865"/>
+        <location filename="../../attnviz/cli.py" line="937"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
@@ -2421,7 +2462,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/explain.py" line="64"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="65"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="66"/>
         <source>Kendall τ</source>
         <translation>肯德尔 τ</translation>
     </message>
@@ -2446,17 +2487,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="941"/>
+        <location filename="../../attnviz/cli.py" line="1013"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="942"/>
+        <location filename="../../attnviz/cli.py" line="1014"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="943"/>
+        <location filename="../../attnviz/cli.py" line="1015"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -2561,7 +2602,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="678"/>
+        <location filename="../../attnviz/cli.py" line="739"/>
         <location filename="../../attnviz/core/training_history.py" line="23"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -2575,7 +2616,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="45"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="46"/>
         <source>layer {n}</source>
         <translation>第 {n} 层</translation>
     </message>
@@ -2654,12 +2695,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="927"/>
+        <location filename="../../attnviz/cli.py" line="999"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="31"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="32"/>
         <source>leave out</source>
         <translation>留一法</translation>
     </message>
@@ -2684,17 +2725,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>许可证：MIT。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="317"/>
+        <location filename="../../attnviz/cli.py" line="318"/>
         <source>line {line}: </source>
         <translation>第 {line} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="403"/>
+        <location filename="../../attnviz/cli.py" line="442"/>
         <source>line {number}: </source>
         <translation>第 {number} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="363"/>
+        <location filename="../../attnviz/cli.py" line="389"/>
         <source>line {number}: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
@@ -2724,6 +2765,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="191"/>
+        <location filename="../../attnviz/cli_heads.py" line="161"/>
+        <source>loading {checkpoint}</source>
+        <translation>正在加载 {checkpoint}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/panels.py" line="162"/>
         <location filename="../../attnviz/session/session.py" line="102"/>
         <source>Loading {name}…</source>
@@ -2748,7 +2795,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="218"/>
+        <location filename="../../attnviz/cli.py" line="219"/>
         <source>loss {loss:.3f}, </source>
         <translation>损失 {loss:.3f}，</translation>
     </message>
@@ -2794,12 +2841,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="225"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="218"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="219"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="70"/>
+        <location filename="../../attnviz/cli.py" line="71"/>
         <source>masked softmax of scores [2, 1, 0.5, 3, -1] with valid length 3:</source>
         <translation>评分 [2, 1, 0.5, 3, -1] 在有效长度 3 下的掩蔽 softmax 操作：</translation>
     </message>
@@ -2882,7 +2929,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="81"/>
+        <location filename="../../attnviz/figures/heads.py" line="90"/>
         <source>model output</source>
         <translation>模型输出</translation>
     </message>
@@ -2923,7 +2970,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="57"/>
+        <location filename="../../attnviz/cli.py" line="58"/>
         <source>Nadaraya–Watson kernel regression on f(x) = 2 sin x + x^0.8 (50 noisy points)</source>
         <translation>在 f(x) = 2 sin x + x^0.8 上的 Nadaraya-Watson 核回归（50 个带噪声的点）</translation>
     </message>
@@ -3020,7 +3067,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="176"/>
+        <location filename="../../attnviz/cli_heads.py" line="218"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3035,7 +3082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 处没有训练状态：没有可继续的运行（训练在每个迭代周期结束后写入状态，并在整个调度完成后删除它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="407"/>
+        <location filename="../../attnviz/cli.py" line="446"/>
         <source>no {mask} to fill: write {mask} in place of a word</source>
         <translation>没有可填的 {mask}：请把某个词换成 {mask}</translation>
     </message>
@@ -3072,7 +3119,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>非参数汇聚的权重（测试 × 训练，高斯核，h = 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="29"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
         <source>norm</source>
         <translation>范数</translation>
     </message>
@@ -3092,7 +3139,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不是可读的 safetensors 文件（只有 {size} 字节）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="49"/>
+        <location filename="../../attnviz/core/files.py" line="50"/>
         <source>not a regular file</source>
         <translation>非普通文件</translation>
     </message>
@@ -3147,7 +3194,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意：只有 {count} 个不同的源句子，太少，无法留出验证集（至少需要 10 个）；BLEU 在训练句对上计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="114"/>
+        <location filename="../../attnviz/core/limits.py" line="115"/>
         <source>num_heads = {heads} does not divide num_hiddens = {width}</source>
         <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
     </message>
@@ -3162,7 +3209,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="31"/>
         <source>occlusion</source>
         <translation>遮挡</translation>
     </message>
@@ -3187,17 +3234,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="905"/>
+        <location filename="../../attnviz/cli.py" line="977"/>
         <source>one sentence with [MASK] (or the tokenizer's own mask token); without it, read stdin</source>
         <translation>一个含 [MASK]（或分词器自己的掩蔽词元）的句子；不给则读标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="894"/>
+        <location filename="../../attnviz/cli.py" line="966"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="37"/>
+        <location filename="../../attnviz/cli_heads.py" line="40"/>
         <source>one source sentence a line, or source&lt;TAB&gt;reference lines (references give the pruning curve)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）</translation>
     </message>
@@ -3399,7 +3446,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="845"/>
+        <location filename="../../attnviz/cli.py" line="917"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -3445,7 +3492,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="859"/>
+        <location filename="../../attnviz/cli.py" line="931"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -3461,7 +3508,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="920"/>
+        <location filename="../../attnviz/cli.py" line="992"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -3481,9 +3528,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="962"/>
-        <location filename="../../attnviz/cli_explain.py" line="38"/>
-        <location filename="../../attnviz/cli_heads.py" line="53"/>
+        <location filename="../../attnviz/cli.py" line="1034"/>
+        <location filename="../../attnviz/cli_explain.py" line="42"/>
+        <location filename="../../attnviz/cli_heads.py" line="56"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3556,7 +3603,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="925"/>
+        <location filename="../../attnviz/cli.py" line="997"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -3593,12 +3640,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="884"/>
+        <location filename="../../attnviz/cli.py" line="956"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="829"/>
+        <location filename="../../attnviz/cli.py" line="901"/>
         <source>print what the attention core computes, as text</source>
         <translation>以文本输出注意力核心的计算结果</translation>
     </message>
@@ -3644,7 +3691,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="158"/>
+        <location filename="../../attnviz/cli_heads.py" line="198"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -3768,7 +3815,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="47"/>
+        <location filename="../../attnviz/cli_heads.py" line="50"/>
         <source>random pruning orders averaged (default {seeds})</source>
         <translation>取平均的随机剪枝顺序个数（默认 {seeds}）</translation>
     </message>
@@ -3778,7 +3825,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按评分 = log p / T&lt;sup&gt;{penalty:g}&lt;/sup&gt; 排序（长度归一化；T：其词元数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="29"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
         <source>raw</source>
         <translation>原始注意力</translation>
     </message>
@@ -3803,6 +3850,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli_explain.py" line="188"/>
+        <location filename="../../attnviz/cli_heads.py" line="144"/>
+        <source>reading the sentences</source>
+        <translation>正在读取句子</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/compat.py" line="44"/>
         <source>recording attention</source>
         <translation>记录注意力</translation>
@@ -3813,7 +3866,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>循环神经网络：n·d²</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="81"/>
+        <location filename="../../attnviz/figures/heads.py" line="90"/>
         <source>references</source>
         <translation>参考译文</translation>
     </message>
@@ -3828,7 +3881,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="952"/>
+        <location filename="../../attnviz/cli.py" line="1024"/>
         <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
@@ -3843,14 +3896,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="843"/>
+        <location filename="../../attnviz/cli.py" line="915"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="924"/>
-        <location filename="../../attnviz/cli.py" line="964"/>
-        <location filename="../../attnviz/cli_explain.py" line="41"/>
+        <location filename="../../attnviz/cli.py" line="996"/>
+        <location filename="../../attnviz/cli.py" line="1036"/>
+        <location filename="../../attnviz/cli_explain.py" line="45"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
     </message>
@@ -3880,7 +3933,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>从 {path} 继续第 {epoch} 个迭代周期，自第 {batch} 批（第 {step:,} 步）起</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="137"/>
+        <location filename="../../attnviz/core/tasks.py" line="158"/>
         <source>reverse the digits</source>
         <translation>反转数字</translation>
     </message>
@@ -3890,7 +3943,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>反转 — 反对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="141"/>
+        <location filename="../../attnviz/core/tasks.py" line="162"/>
         <source>rewrite a date as year month day</source>
         <translation>把日期改写为年 月 日</translation>
     </message>
@@ -3926,7 +3979,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="29"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
         <source>rollout</source>
         <translation>注意力展开</translation>
     </message>
@@ -4054,7 +4107,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="899"/>
+        <location filename="../../attnviz/cli.py" line="971"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -4094,7 +4147,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="827"/>
+        <location filename="../../attnviz/cli.py" line="899"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
@@ -4109,7 +4162,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="849"/>
+        <location filename="../../attnviz/cli.py" line="921"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
@@ -4146,7 +4199,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="863"/>
+        <location filename="../../attnviz/cli.py" line="935"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -4154,6 +4207,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/app.py" line="42"/>
         <source>sentence to decode on start</source>
         <translation>启动时解码的句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_explain.py" line="213"/>
+        <source>sentences</source>
+        <translation>句</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="55"/>
@@ -4277,7 +4335,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="49"/>
+        <location filename="../../attnviz/cli_heads.py" line="52"/>
         <source>skip the pruning curve (the slow part)</source>
         <translation>跳过剪枝曲线（耗时的部分）</translation>
     </message>
@@ -4317,7 +4375,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="139"/>
+        <location filename="../../attnviz/core/tasks.py" line="160"/>
         <source>sort the digits</source>
         <translation>排序数字</translation>
     </message>
@@ -4379,7 +4437,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>source_valid_len 必须在 1 到 {count} 之间，实际为 {given}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="66"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="67"/>
         <source>Spearman ρ</source>
         <translation>斯皮尔曼 ρ</translation>
     </message>
@@ -4410,14 +4468,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="156"/>
+        <location filename="../../attnviz/cli_heads.py" line="194"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="32"/>
+        <location filename="../../attnviz/cli_heads.py" line="35"/>
         <source>statistics, importance and pruning of every attention head over a corpus (also under torchrun)</source>
         <translation>在语料上统计每个注意力头、计算其重要性并剪枝（也可在 torchrun 下运行）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="362"/>
+        <source>stdin: line {line} is over {kib} KiB: one sentence a line</source>
+        <translation>标准输入：第 {line} 行超过 {kib} KiB：每行一个句子</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="71"/>
@@ -4452,8 +4515,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码以查看当前查询的评分。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="69"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="103"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="70"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="104"/>
         <source>Step the decoder: each method says which source words the new word came from</source>
         <translation>单步解码：每种方法都会指出新词元来自哪些源词元</translation>
     </message>
@@ -4484,7 +4547,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="155"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="156"/>
         <source>step {n}</source>
         <translation>第 {n} 步</translation>
     </message>
@@ -4495,7 +4558,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="219"/>
+        <location filename="../../attnviz/cli.py" line="220"/>
         <source>step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -&gt; {said}</source>
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f}%{agreement}；{probe} -&gt; {said}</translation>
     </message>
@@ -4521,7 +4584,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="853"/>
+        <location filename="../../attnviz/cli.py" line="925"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -4536,7 +4599,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="851"/>
+        <location filename="../../attnviz/cli.py" line="923"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
@@ -4546,7 +4609,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="241"/>
+        <location filename="../../attnviz/cli.py" line="242"/>
         <source>stopped at step {step:,}: held-out exact match at least {level:g} % at {count} evaluations in a row (--learned 0 trains every epoch)</source>
         <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
     </message>
@@ -4581,7 +4644,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重新打开第 {layer} 层第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="31"/>
+        <location filename="../../attnviz/cli.py" line="32"/>
         <source>switch heads off: kind:layer.head, comma-separated, counted from 1, e.g. cross:2.1,enc:1.3 (kinds: enc, dec, cross)</source>
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
@@ -4674,7 +4737,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字大小 {scale:.0%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="137"/>
+        <location filename="../../attnviz/core/tasks.py" line="158"/>
         <source>the anti-diagonal</source>
         <translation>反对角线</translation>
     </message>
@@ -4714,7 +4777,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="932"/>
+        <location filename="../../attnviz/cli.py" line="1004"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -4729,7 +4792,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>目前的解码（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="136"/>
+        <location filename="../../attnviz/core/tasks.py" line="157"/>
         <source>the diagonal</source>
         <translation>对角线</translation>
     </message>
@@ -4764,7 +4827,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的编码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="99"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="100"/>
         <source>The explanations cover attnviz's own models, not this one</source>
         <translation>这些解释方法只适用于 attnviz 自带的模型，不适用于这个模型</translation>
     </message>
@@ -4794,12 +4857,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="949"/>
+        <location filename="../../attnviz/cli.py" line="1021"/>
         <source>the folder to write (must not exist)</source>
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="92"/>
+        <location filename="../../attnviz/core/files.py" line="93"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
@@ -4814,7 +4877,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="50"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="51"/>
         <source>The head of the raw and norm-based attention rows, or the heads' mean</source>
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
@@ -4839,7 +4902,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="47"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="48"/>
         <source>The layer of the raw and norm-based attention rows (rollout and flow run up to it)</source>
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
@@ -4864,8 +4927,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法构建模型：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="106"/>
-        <location filename="../../attnviz/core/hf/encoder.py" line="202"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="110"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="206"/>
         <source>the model cannot fill in {word!r}: its vocabulary has no such word</source>
         <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
     </message>
@@ -4977,17 +5040,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="140"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="144"/>
         <source>The sentence is {count} tokens long with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这个句子长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="85"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="89"/>
         <source>The sentence is {count} tokens long with {cls} and {sep}; this model reads at most {most}.</source>
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="913"/>
+        <location filename="../../attnviz/cli.py" line="985"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
@@ -5052,17 +5115,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>生成的 SVG 不完整</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/text.py" line="60"/>
+        <source>the text is over {kib} KiB; attnviz reads one sentence of at most {kib} KiB</source>
+        <translation>文本超过 {kib} KiB；attnviz 每次读取一个句子，最多 {kib} KiB</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/vocab.py" line="104"/>
         <source>the tokenizer fails on this text ({kind}: {error})</source>
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="130"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="134"/>
         <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="902"/>
+        <location filename="../../attnviz/cli.py" line="974"/>
         <source>the top-5 words for the first [MASK] of --text, or of each stdin line</source>
         <translation>--text 或标准输入每一行中第一个 [MASK] 的前 5 个词</translation>
     </message>
@@ -5092,7 +5160,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 架构</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="142"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="146"/>
         <source>The two sentences are {count} tokens long together with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -5112,7 +5180,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="58"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="59"/>
         <source>The word to explain: the one the step chose, or another of its candidates</source>
         <translation>要解释的词元：这一步选中的词元，或它的其他候选词元</translation>
     </message>
@@ -5132,6 +5200,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/query_computation.py" line="138"/>
         <source>the {model} model has no {kind} (it has: {has})</source>
         <translation>{model} 模型没有{kind}（它有：{has}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/alignment.py" line="79"/>
+        <source>the {task} task has {count:,} distinct held-out inputs (of {total:,} in all): give --limit {count} or fewer</source>
+        <translation>{task} 任务共有 {count:,} 个不同的留出输入（全部输入共 {total:,} 个）：请给出不大于 {count} 的 --limit</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/analysis.py" line="54"/>
@@ -5154,12 +5227,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有源：source_tokens 为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="179"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="183"/>
         <source>There is no {mask} in the sentence: write {mask} in place of a word to see what the model guesses there, e.g. “i {mask} to go home .”</source>
         <translation>句子里没有 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么，例如“i {mask} to go home .”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="183"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="187"/>
         <source>There is no {mask} left to fill: write {mask} in place of a word to see what the model guesses there.</source>
         <translation>已没有要填的 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么。</translation>
     </message>
@@ -5169,7 +5242,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可复制的内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="420"/>
+        <location filename="../../attnviz/render/figure_files.py" line="430"/>
         <source>There is nothing to copy yet: the heatmap is empty.</source>
         <translation>还没有可复制的内容：热图是空的。</translation>
     </message>
@@ -5210,7 +5283,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="160"/>
+        <location filename="../../attnviz/core/fill_mask.py" line="164"/>
         <source>there is nothing to read: the sentence is empty</source>
         <translation>没有可读的内容：句子是空的</translation>
     </message>
@@ -5225,7 +5298,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/alignment.py" line="88"/>
+        <location filename="../../attnviz/core/heads/alignment.py" line="108"/>
         <source>this model does not know the {task} task's symbols (e.g. {symbol!r}): train one with attnviz train KIND --task {task}</source>
         <translation>这个模型不认识 {task} 任务的符号（例如 {symbol!r}）：请用 attnviz train KIND --task {task} 训练一个</translation>
     </message>
@@ -5322,7 +5395,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="837"/>
+        <location filename="../../attnviz/cli.py" line="909"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -5337,7 +5410,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="869"/>
+        <location filename="../../attnviz/cli.py" line="941"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"); mlm: an encoder-only model on the masked words of --data's English</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
     </message>
@@ -5357,8 +5430,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="162"/>
-        <location filename="../../attnviz/cli.py" line="114"/>
+        <location filename="../../attnviz/cli.py" line="163"/>
+        <location filename="../../attnviz/cli.py" line="115"/>
         <source>training data not found: {path}</source>
         <translation>找不到训练数据：{path}</translation>
     </message>
@@ -5491,7 +5564,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已安装的是 transformers {version}，而 attnviz 只在 transformers {tested} 上测试过：此版本不支持打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="883"/>
+        <location filename="../../attnviz/cli.py" line="955"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
@@ -5514,12 +5587,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="897"/>
+        <location filename="../../attnviz/cli.py" line="969"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="839"/>
+        <location filename="../../attnviz/cli.py" line="911"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
     </message>
@@ -5599,7 +5672,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="189"/>
+        <location filename="../../attnviz/core/tasks.py" line="210"/>
         <source>unknown task {name!r}; known: {known}</source>
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
@@ -5624,12 +5697,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="34"/>
+        <location filename="../../attnviz/cli_explain.py" line="38"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="48"/>
+        <location filename="../../attnviz/cli_heads.py" line="51"/>
         <source>use the first N distinct source sentences</source>
         <translation>使用前 N 个不同的源句子</translation>
     </message>
@@ -5780,12 +5853,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="910"/>
+        <location filename="../../attnviz/cli.py" line="982"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="930"/>
+        <location filename="../../attnviz/cli.py" line="1002"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -5795,7 +5868,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="946"/>
+        <location filename="../../attnviz/cli.py" line="1018"/>
         <source>write the Transformer as a Hugging Face (Marian) model folder</source>
         <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
     </message>
@@ -5815,49 +5888,49 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="567"/>
-        <location filename="../../attnviz/cli.py" line="636"/>
-        <location filename="../../attnviz/cli.py" line="700"/>
+        <location filename="../../attnviz/cli.py" line="614"/>
+        <location filename="../../attnviz/cli.py" line="698"/>
+        <location filename="../../attnviz/cli.py" line="761"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="197"/>
+        <location filename="../../attnviz/cli_heads.py" line="240"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="821"/>
+        <location filename="../../attnviz/cli.py" line="893"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="788"/>
+        <location filename="../../attnviz/cli.py" line="849"/>
         <source>wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: MarianMTModel.from_pretrained; attnviz --checkpoint {out})</source>
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="110"/>
+        <location filename="../../attnviz/cli.py" line="111"/>
         <source>wrote {out}: learned w={w:.3f}, loss {before:.2f} -&gt; {after:.2f}</source>
         <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="176"/>
+        <location filename="../../attnviz/cli.py" line="177"/>
         <source>wrote {out}: masked-word accuracy {accuracy:.1%}; one content word top-1 {top1:.1%}, top-5 {top5:.1%} on the held-out sentences</source>
         <translation>已写入 {out}：掩蔽词准确率 {accuracy:.1%}；留出句子中遮住一个实词时，前 1 命中 {top1:.1%}，前 5 命中 {top5:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="129"/>
+        <location filename="../../attnviz/cli.py" line="130"/>
         <source>wrote {out}: training BLEU {bleu:.2f} (too few sentences for a validation split) after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，训练集 BLEU {bleu:.2f}（句子太少，未划分验证集）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="132"/>
+        <location filename="../../attnviz/cli.py" line="133"/>
         <source>wrote {out}: validation BLEU {bleu:.2f} after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，验证集 BLEU {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="245"/>
+        <location filename="../../attnviz/cli.py" line="246"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -5865,6 +5938,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/train.py" line="40"/>
         <source>your own file (TSV)…</source>
         <translation>你自己的文件（TSV）…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="207"/>
+        <source>{amount:,.1f} {unit}</source>
+        <translation>{amount:,.1f} {unit}</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="82"/>
@@ -5907,34 +5985,44 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="729"/>
+        <location filename="../../attnviz/cli.py" line="790"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="298"/>
-        <location filename="../../attnviz/cli_heads.py" line="127"/>
+        <location filename="../../attnviz/cli.py" line="299"/>
+        <location filename="../../attnviz/cli_heads.py" line="164"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="398"/>
+        <location filename="../../attnviz/cli.py" line="437"/>
         <source>{checkpoint}: a {kind} model does not fill masks (open an encoder-only model: BERT, DistilBERT, RoBERTa or attnviz's own)</source>
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="168"/>
+        <location filename="../../attnviz/cli_explain.py" line="194"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="430"/>
-        <location filename="../../attnviz/cli_explain.py" line="57"/>
+        <location filename="../../attnviz/cli.py" line="472"/>
+        <location filename="../../attnviz/cli_explain.py" line="64"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="173"/>
+        <location filename="../../attnviz/core/hf/load.py" line="204"/>
+        <source>{count:,} bytes</source>
+        <translation>{count:,} 字节</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="214"/>
+        <source>{count:,} numbers</source>
+        <translation>{count:,} 个数值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli_heads.py" line="215"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -5953,14 +6041,14 @@ Install them with:  sudo apt-get install {packages}
 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="399"/>
+        <location filename="../../attnviz/render/figure_files.py" line="409"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}</source>
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="744"/>
-        <location filename="../../attnviz/cli_explain.py" line="174"/>
-        <location filename="../../attnviz/cli_heads.py" line="149"/>
+        <location filename="../../attnviz/cli.py" line="805"/>
+        <location filename="../../attnviz/cli_explain.py" line="186"/>
+        <location filename="../../attnviz/cli_heads.py" line="252"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -5985,14 +6073,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count} 步</translation>
     </message>
     <message>
+        <location filename="../../attnviz/progress.py" line="80"/>
+        <source>{done:,} of {total:,}</source>
+        <translation>{done:,}/{total:,}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/progress.py" line="79"/>
+        <source>{done:,} of {total:,} {unit}</source>
+        <translation>{done:,}/{total:,} {unit}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/loading.py" line="36"/>
         <source>{error}. Using {device} instead.</source>
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="474"/>
-        <location filename="../../attnviz/cli.py" line="692"/>
-        <location filename="../../attnviz/cli_explain.py" line="219"/>
+        <location filename="../../attnviz/cli.py" line="518"/>
+        <location filename="../../attnviz/cli.py" line="753"/>
+        <location filename="../../attnviz/cli_explain.py" line="243"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -6002,13 +6100,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{first} 和 {second}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="73"/>
+        <location filename="../../attnviz/core/files.py" line="74"/>
         <source>{folder} is a kernel interface ({kind}), not a folder on disk; choose a folder of your own</source>
         <translation>{folder} 是内核接口（{kind}），不是磁盘上的文件夹；请选择你自己的文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="95"/>
-        <location filename="../../attnviz/core/files.py" line="114"/>
+        <location filename="../../attnviz/core/files.py" line="96"/>
+        <location filename="../../attnviz/core/files.py" line="117"/>
         <source>{folder} is {kind}, not a folder</source>
         <translation>{folder} 是{kind}，不是文件夹</translation>
     </message>
@@ -6022,6 +6120,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/bleu.py" line="49"/>
         <source>{hypotheses} hypotheses but {references} reference lists</source>
         <translation>{hypotheses} 个候选译文，但有 {references} 组参考译文</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/progress.py" line="30"/>
+        <source>{h} h {m:02d} min</source>
+        <translation>{h} 小时 {m:02d} 分</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="210"/>
@@ -6071,7 +6174,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}（最后一层，各头平均）：“{hypothesis}”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="229"/>
+        <location filename="../../attnviz/cli.py" line="230"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
@@ -6116,19 +6219,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/files.py" line="131"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="51"/>
+        <source>{link} is a symbolic link to {target}, which does not exist</source>
+        <translation>{link} 是指向 {target} 的符号链接，而该目标不存在</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/base.py" line="117"/>
         <source>{message}. {then}</source>
         <translation>{message}。{then}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/load.py" line="215"/>
+        <source>{millions:,.1f} million numbers</source>
+        <translation>{millions:,.1f} 百万个数值</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/training.py" line="42"/>
         <source>{minutes:.1f} min</source>
         <translation>{minutes:.1f} 分钟</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/cli.py" line="557"/>
-        <source>{model} (heads off: {heads})</source>
-        <translation>{model}（已关闭的头：{heads}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/compare.py" line="76"/>
@@ -6156,7 +6265,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli.py" line="590"/>
         <location filename="../../attnviz/session/state.py" line="57"/>
+        <location filename="../../attnviz/session/state.py" line="82"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
@@ -6202,22 +6313,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
     <message>
+        <location filename="../../attnviz/progress.py" line="29"/>
+        <source>{m} min {s:02d} s</source>
+        <translation>{m} 分 {s:02d} 秒</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/guard.py" line="101"/>
         <source>{names} and {count:,} more</source>
         <translation>{names} 以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="152"/>
+        <location filename="../../attnviz/core/limits.py" line="153"/>
         <source>{name} = {value} is outside {low:g}..{high:g}</source>
         <translation>{name} = {value} 超出范围 {low:g}..{high:g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="146"/>
+        <location filename="../../attnviz/core/limits.py" line="147"/>
         <source>{name} = {value} is outside {low}..{high}</source>
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="225"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="229"/>
         <source>{name} holds the bare {model} without a masked-language-model head: attnviz shows its attention, but it cannot fill a mask (open a {masked} folder for that)</source>
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
     </message>
@@ -6267,33 +6383,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="150"/>
+        <location filename="../../attnviz/core/limits.py" line="151"/>
         <source>{name} must be a finite number, not {value!r}</source>
         <translation>{name} 必须是有限的数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="159"/>
+        <location filename="../../attnviz/core/limits.py" line="160"/>
         <source>{name} must be a short text</source>
         <translation>{name} 必须是简短的文本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="144"/>
+        <location filename="../../attnviz/core/limits.py" line="145"/>
         <source>{name} must be a whole number, not {value!r}</source>
         <translation>{name} 必须是整数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="137"/>
-        <location filename="../../attnviz/core/limits.py" line="157"/>
+        <location filename="../../attnviz/core/limits.py" line="138"/>
+        <location filename="../../attnviz/core/limits.py" line="158"/>
         <source>{name} must be one of {choices}, not {value!r}</source>
         <translation>{name} 必须是 {choices} 之一，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="140"/>
+        <location filename="../../attnviz/core/limits.py" line="141"/>
         <source>{name} must be true or false, not {value!r}</source>
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="147"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="151"/>
         <source>{name} reads one sentence at a time (it has no segment embedding for a second): leave out {sep}</source>
         <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
     </message>
@@ -6348,37 +6464,37 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：{what}，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="54"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="55"/>
         <source>{n} IG steps</source>
         <translation>积分梯度 {n} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="498"/>
+        <location filename="../../attnviz/cli.py" line="542"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="495"/>
+        <location filename="../../attnviz/cli.py" line="539"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="195"/>
+        <location filename="../../attnviz/cli.py" line="196"/>
         <source>{option} does not go with --task (the task's data is generated)</source>
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="160"/>
+        <location filename="../../attnviz/cli.py" line="161"/>
         <source>{option} does not go with --task {task}</source>
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="723"/>
+        <location filename="../../attnviz/cli.py" line="784"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="99"/>
+        <location filename="../../attnviz/cli.py" line="100"/>
         <source>{option} goes with --task (a task's training is recorded in snapshots)</source>
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
@@ -6388,22 +6504,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="518"/>
+        <location filename="../../attnviz/cli.py" line="562"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="665"/>
+        <location filename="../../attnviz/cli.py" line="727"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="663"/>
+        <location filename="../../attnviz/cli.py" line="725"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="104"/>
+        <location filename="../../attnviz/cli.py" line="105"/>
         <source>{option}: {kind} trains on its own synthetic data (it takes --epochs, --seed, --lr and --force)</source>
         <translation>{option}：{kind} 在自己的合成数据上训练（它接受 --epochs、--seed、--lr 和 --force）</translation>
     </message>
@@ -6443,12 +6559,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开 {path}：{reason}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/heads/corpus.py" line="55"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="73"/>
+        <source>{path} cannot be read: {reason}</source>
+        <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/render/figure_files.py" line="274"/>
         <source>{path} exists</source>
         <translation>{path} 已存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="396"/>
+        <location filename="../../attnviz/render/figure_files.py" line="406"/>
         <source>{path} exists and is not a regular file (it is {kind}): attnviz never replaces it; rename it or choose another folder</source>
         <translation>{path} 已存在且不是普通文件（它是{kind}）：attnviz 绝不会替换它；请重命名它或选择其他文件夹</translation>
     </message>
@@ -6483,6 +6605,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 是文件夹：请为会话选择一个文件名</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/heads/corpus.py" line="57"/>
+        <source>{path} is a folder: give a text file, one sentence a line</source>
+        <translation>{path} 是文件夹：请给出文本文件，每行一个句子</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/unopenable.py" line="49"/>
         <source>{path} is a symbolic link to {target}, which does not exist</source>
         <translation>{path} 是指向 {target} 的符号链接，而该目标不存在</translation>
@@ -6493,7 +6620,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 保持原样</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="85"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="123"/>
         <source>{path} is empty: give one source sentence a line, or source&lt;TAB&gt;reference lines</source>
         <translation>{path} 是空的：请每行给一个源句子，或每行“源句子&lt;TAB&gt;参考译文”</translation>
     </message>
@@ -6503,12 +6630,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不是普通文件：{what_opens}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="75"/>
-        <source>{path} is not a text file (it holds NUL bytes)</source>
-        <translation>{path} 不是文本文件（其中含有 NUL 字节）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="55"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="84"/>
         <source>{path} is not a text file (line {line} holds a NUL byte)</source>
         <translation>{path} 不是文本文件（第 {line} 行含有 NUL 字节）</translation>
     </message>
@@ -6518,9 +6640,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不是 attnviz 可以继续的训练状态（{kind}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="73"/>
-        <source>{path} is not a UTF-8 text file</source>
-        <translation>{path} 不是 UTF-8 文本文件</translation>
+        <location filename="../../attnviz/core/heads/corpus.py" line="59"/>
+        <source>{path} is {kind}, not a text file: give a text file, one sentence a line</source>
+        <translation>{path} 是{kind}，不是文本文件：请给出文本文件，每行一个句子</translation>
     </message>
     <message>
         <location filename="../../attnviz/unopenable.py" line="67"/>
@@ -6533,7 +6655,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="260"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="262"/>
         <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
         <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
@@ -6554,7 +6676,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="290"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="292"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
     </message>
@@ -6595,7 +6717,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="354"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="370"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -6625,18 +6747,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：safetensors 文件头有 {mb:,.0f} MB；真实的文件头不到 1 MB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="264"/>
-        <location filename="../../attnviz/core/hf/load.py" line="293"/>
+        <location filename="../../attnviz/core/hf/load.py" line="305"/>
+        <location filename="../../attnviz/core/hf/load.py" line="334"/>
         <source>{path}: has a token of id {id!r}, beyond the model's {count:,} token ids</source>
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="220"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="222"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="236"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="238"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -6646,7 +6768,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="312"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="328"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
@@ -6687,8 +6809,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/load.py" line="149"/>
-        <source>{path}: holds {mb:,.1f} MB of weights, too few for the {millions:,.1f} million numbers config.json describes; attnviz does not start a model with made-up weights</source>
-        <translation>{path}：只有 {mb:,.1f} MB 的权重，不足以容纳 config.json 描述的 {millions:,.1f} 百万个数值；attnviz 不会用随机编造的权重启动模型</translation>
+        <source>{path}: holds {size} of weights, too few for the {numbers} config.json describes; attnviz does not start a model with made-up weights</source>
+        <translation>{path}：只有 {size} 的权重，不足以容纳 config.json 描述的 {numbers}；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="86"/>
@@ -6711,7 +6833,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="213"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="215"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -6747,7 +6869,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="217"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="219"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -6802,7 +6924,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="308"/>
+        <location filename="../../attnviz/core/hf/load.py" line="349"/>
         <source>{path}: its config names no end-of-text token or decoder start token</source>
         <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
     </message>
@@ -6822,32 +6944,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少模型的 {count:,} 个权重（{names}）；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="69"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="107"/>
         <source>{path}: line {line} has a reference but line {first} has none: give every line a reference (source&lt;TAB&gt;reference) or none</source>
         <translation>{path}：第 {line} 行有参考译文，但第 {first} 行没有：请每行都给参考译文（源句子&lt;TAB&gt;参考译文），或都不给</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="77"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="115"/>
         <source>{path}: line {line} has an empty reference</source>
         <translation>{path}：第 {line} 行的参考译文为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="76"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="114"/>
         <source>{path}: line {line} has an empty source</source>
         <translation>{path}：第 {line} 行的源句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="70"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="108"/>
         <source>{path}: line {line} has no reference but line {first} has one: give every line a reference (source&lt;TAB&gt;reference) or none</source>
         <translation>{path}：第 {line} 行没有参考译文，但第 {first} 行有：请每行都给参考译文（源句子&lt;TAB&gt;参考译文），或都不给</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="60"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="89"/>
         <source>{path}: line {line} is not UTF-8 text</source>
         <translation>{path}：第 {line} 行不是 UTF-8 文本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="52"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="81"/>
         <source>{path}: line {line} is over {kib} KiB: one sentence a line</source>
         <translation>{path}：第 {line} 行超过 {kib} KiB：每行一个句子</translation>
     </message>
@@ -6872,7 +6994,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="225"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="227"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
@@ -6882,23 +7004,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出的 {shard!r} 不是此文件夹中的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="438"/>
+        <location filename="../../attnviz/cli.py" line="480"/>
         <source>{path}: no held-out sentence pairs (is it the file the model was trained on?)</source>
         <translation>{path}：没有留出的句对（它是训练该模型所用的文件吗？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="439"/>
+        <location filename="../../attnviz/cli.py" line="481"/>
         <source>{path}: no sentence pairs</source>
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="79"/>
+        <location filename="../../attnviz/cli_explain.py" line="86"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint.py" line="367"/>
-        <location filename="../../attnviz/core/heads/corpus.py" line="43"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="53"/>
         <source>{path}: no such file</source>
         <translation>{path}：文件不存在</translation>
     </message>
@@ -6918,7 +7040,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="208"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="209"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -6933,12 +7055,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是普通文件（是管道还是设备？）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/load.py" line="196"/>
+        <source>{path}: not a SentencePiece model that can be read; the tokenizer needs it</source>
+        <translation>{path}：不是可读取的 SentencePiece 模型；分词器需要它</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/checkpoint.py" line="416"/>
         <source>{path}: not an attnviz checkpoint: no attnviz metadata (a safetensors file, but not one attnviz wrote)</source>
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="205"/>
+        <location filename="../../attnviz/cli_explain.py" line="227"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -6948,7 +7075,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="340"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="356"/>
         <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
@@ -6988,7 +7115,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="222"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="224"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -7038,7 +7165,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="314"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="330"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
@@ -7048,7 +7175,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="330"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="346"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -7090,12 +7217,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="585"/>
+        <location filename="../../attnviz/cli.py" line="647"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="219"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="220"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
@@ -7125,6 +7252,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
+        <location filename="../../attnviz/cli.py" line="632"/>
+        <source>{session}: the heads it switches off: {error}</source>
+        <translation>{session}：它关闭的头：{error}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/heads/atlas.py" line="103"/>
         <source>{sources} sentences but {references} reference lists</source>
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
@@ -7135,9 +7267,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="757"/>
+        <location filename="../../attnviz/cli.py" line="818"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/progress.py" line="27"/>
+        <source>{s} s</source>
+        <translation>{s} 秒</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/compare.py" line="79"/>
@@ -7148,6 +7285,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/computation.py" line="119"/>
         <source>{title}: weights recomputed from q, k and the mask; largest difference from the model's own weights {difference:.1e}.</source>
         <translation>{title}：由 q、k 和掩码重新计算的权重；与模型自身权重的最大差异为 {difference:.1e}。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/progress.py" line="81"/>
+        <source>{what} {percent} % ({counted})</source>
+        <translation>{what} {percent} %（{counted}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="95"/>
@@ -7205,6 +7347,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
+        <location filename="../../attnviz/progress.py" line="73"/>
+        <source>{where}, {elapsed} so far</source>
+        <translation>{where}，已用 {elapsed}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/main_window.py" line="749"/>
         <source>{where}.
 
@@ -7214,12 +7361,12 @@ Open the session with that checkpoint?</source>
 用该检查点打开会话吗？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="321"/>
+        <location filename="../../attnviz/cli.py" line="322"/>
         <source>{where}input of {count} tokens truncated to the model's limit of {most}</source>
         <translation>{where}输入有 {count} 个词元，已截断到模型的上限 {most}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="319"/>
+        <location filename="../../attnviz/cli.py" line="320"/>
         <source>{where}unknown words mapped to &lt;unk&gt;: {words}</source>
         <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
     </message>
@@ -7274,22 +7421,22 @@ Open the session with that checkpoint?</source>
         <translation>“{part}”（超出 0…{last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="142"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="143"/>
         <source>“{token}” (chosen)</source>
         <translation>“{token}”（选中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="179"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="180"/>
         <source>“{token}”: log p = {log_prob:.3f}.</source>
         <translation>“{token}”：log p = {log_prob:.3f}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="158"/>
+        <location filename="../../attnviz/core/text.py" line="180"/>
         <source>“{word}” (nearest it knows: {near})</source>
         <translation>“{word}”（它认识的最相近的词：{near}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/text.py" line="156"/>
+        <location filename="../../attnviz/core/text.py" line="178"/>
         <source>“{word}” (never an output)</source>
         <translation>“{word}”（从不作为输出）</translation>
     </message>

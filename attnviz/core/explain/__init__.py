@@ -4,10 +4,10 @@ The entry points are :func:`explain_step` (a translation model's step) and :func
 model's masked position)."""
 
 from .agreement import agreement_matrices, average_ranks, kendall_tau, spearman_rho
-from .attribution import DEFAULT_IG_STEPS, Completeness
+from .attribution import DEFAULT_IG_STEPS, MAX_IG_STEPS, Completeness
 from .flow import layered_flow, max_flow
 from .step import LAYERED, METHODS, SINK_CLASSES, Explanation, explain_mask, explain_step, is_punctuation
 
-__all__ = ["DEFAULT_IG_STEPS", "LAYERED", "METHODS", "SINK_CLASSES", "Completeness", "Explanation",
+__all__ = ["DEFAULT_IG_STEPS", "LAYERED", "MAX_IG_STEPS", "METHODS", "SINK_CLASSES", "Completeness", "Explanation",
            "agreement_matrices", "average_ranks", "explain_mask", "explain_step", "is_punctuation", "kendall_tau",
            "layered_flow", "max_flow", "spearman_rho"]

@@ -19,6 +19,8 @@ import torch
 from captum.attr import LayerGradientXActivation, LayerIntegratedGradients
 from torch import Tensor, nn
 
+from attnviz.core.limits import MAX_IG_STEPS  # noqa: F401  (re-exported: attnviz.core.explain.MAX_IG_STEPS)
+
 DEFAULT_IG_STEPS = 32
 
 

@@ -24,7 +24,7 @@ from attnviz.core.heads.atlas import corpus_of
 from attnviz.core.heads.corpus import Corpus
 from attnviz.core.heads.distributed import Reducer
 from attnviz.core.heads.gates import head_layout
-from attnviz.core.tasks import Example, Task
+from attnviz.core.tasks import HELD_OUT_SHARE, Example, Task
 from attnviz.i18n import tr
 
 BATCH = 64  # examples per teacher-forced pass
@@ -68,9 +68,29 @@ def cross_attention(model: Any, src: Tensor, valid: Tensor, feed: Tensor) -> Ten
     return torch.stack(rows, dim=1)
 
 
+MAX_TASK_INPUTS = 100_000  # held-out inputs ``heads --task`` takes at most (each a few hundred bytes in memory)
+
+
+def check_task_count(task: Task, count: int) -> None:
+    """ValueError (one sentence, saying how many there are) when the task has fewer than ``count`` distinct held-out
+    inputs, or ``count`` is over :data:`MAX_TASK_INPUTS`: asked before anything is generated."""
+    held_out = task.held_out_inputs()
+    if held_out is not None and count > held_out:
+        raise ValueError(tr("the {task} task has {count:,} distinct held-out inputs (of {total:,} in all): give "
+                            "--limit {count} or fewer").format(task=task.name, count=held_out,
+                                                              total=task.distinct_inputs()))
+    if count > MAX_TASK_INPUTS:
+        raise ValueError(tr("--task takes at most {most:,} held-out inputs (the {task} task has about {count:,} of "
+                            "{total:,} distinct inputs): give --limit {most} or fewer").format(
+            most=MAX_TASK_INPUTS, task=task.name, count=task.distinct_inputs() // HELD_OUT_SHARE,
+            total=task.distinct_inputs()))
+
+
 def task_examples(task: Task, count: int) -> tuple[list[Example], Corpus]:
     """The task's first ``count`` distinct held-out inputs (seed 0: the ones live training evaluates on, never
-    trained on) and the same as a corpus with its one right output as the reference."""
+    trained on) and the same as a corpus with its one right output as the reference. ValueError (before anything
+    is generated) for a ``count`` the task cannot give (:func:`check_task_count`)."""
+    check_task_count(task, count)
     seen: dict[tuple[str, ...], Example] = {}
     for example in task.stream(0, held_out=True):
         seen.setdefault(example.src, example)

@@ -9,9 +9,14 @@ processes add up to one process's numbers).
 
 from __future__ import annotations
 
+import os
+import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
+from attnviz.core.files import kind_of
 from attnviz.core.text import SourceWords, Vocab, preprocess, source_words, tokenize
 from attnviz.i18n import tr
 
@@ -35,52 +40,85 @@ class Corpus:
         return len(self.sources)
 
 
+def check_data_file(path: str | Path) -> Path:
+    """``path`` if it names something to read text from: a file, or a pipe (``--data <(zcat corpus.gz)``); else
+    CorpusError saying what it is (missing, a folder, a device …), without opening it (a device never blocks)."""
+    path = Path(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise CorpusError(tr("{link} is a symbolic link to {target}, which does not exist").format(
+                link=path, target=os.readlink(path))) from None
+        raise CorpusError(tr("{path}: no such file").format(path=path)) from None
+    except OSError as error:
+        raise CorpusError(tr("{path} cannot be read: {reason}").format(path=path, reason=error.strerror)) from None
+    if stat.S_ISDIR(mode):
+        raise CorpusError(tr("{path} is a folder: give a text file, one sentence a line").format(path=path))
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        raise CorpusError(tr("{path} is {kind}, not a text file: give a text file, one sentence a line").format(
+            path=path, kind=kind_of(mode)))
+    return path
+
+
+def data_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """(line number from 1, its text without the line end) of the text file at ``path``, read a line at a time and
+    none held past MAX_LINE_BYTES: CorpusError for a name that is no text file (:func:`check_data_file`), a line over
+    64 KiB, a NUL byte or a line that is not UTF-8 — whatever the file's size, at most 64 KiB is held at once."""
+    path = check_data_file(path)
+    try:
+        with open(path, "rb") as handle:
+            yield from _checked_lines(handle, path)
+    except OSError as error:
+        raise CorpusError(tr("{path} cannot be read: {reason}").format(path=path, reason=error.strerror)) from None
+
+
+def _checked_lines(handle: BinaryIO, path: Path) -> Iterator[tuple[int, str]]:
+    number = 0
+    while raw := handle.readline(MAX_LINE_BYTES + 1):
+        number += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            raise CorpusError(tr("{path}: line {line} is over {kib} KiB: one sentence a line").format(
+                path=path, line=number, kib=MAX_LINE_BYTES // 1024))
+        if b"\0" in raw:
+            raise CorpusError(tr("{path} is not a text file (line {line} holds a NUL byte)").format(
+                path=path, line=number))
+        try:
+            yield number, raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            raise CorpusError(tr("{path}: line {line} is not UTF-8 text").format(path=path, line=number)) from None
+
+
 def read_corpus(path: str | Path, limit: int | None = None) -> Corpus:
     """The corpus in ``path`` (its first ``limit`` distinct sources); CorpusError for an empty or binary file,
     a line that is not UTF-8 or over 64 KiB, and a file where some lines have a reference and others not."""
-    path = Path(path)
-    if not path.is_file():
-        raise CorpusError(tr("{path}: no such file").format(path=path))
     grouped: dict[tuple[str, ...], list[str]] = {}
     with_reference: int | None = None  # the first line's choice, and its number
     first_line = 0
-    with open(path, "rb") as handle:
-        number = 0
-        while raw := handle.readline(MAX_LINE_BYTES + 1):
-            number += 1
-            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-                raise CorpusError(tr("{path}: line {line} is over {kib} KiB: one sentence a line").format(
-                    path=path, line=number, kib=MAX_LINE_BYTES // 1024))
-            if b"\0" in raw:
-                raise CorpusError(tr("{path} is not a text file (line {line} holds a NUL byte)").format(
-                    path=path, line=number))
-            try:
-                line = raw.decode("utf-8").rstrip("\r\n")
-            except UnicodeDecodeError:
-                raise CorpusError(tr("{path}: line {line} is not UTF-8 text").format(path=path, line=number)) from None
-            if not line.strip():
+    for number, line in data_lines(path):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        source = tuple(tokenize(preprocess(fields[0])))
+        has_reference = len(fields) > 1
+        if with_reference is None:
+            with_reference, first_line = int(has_reference), number
+        elif has_reference != bool(with_reference):
+            template = tr("{path}: line {line} has a reference but line {first} has none: give every line a "
+                          "reference (source<TAB>reference) or none") if has_reference else tr(
+                "{path}: line {line} has no reference but line {first} has one: give every line a reference "
+                "(source<TAB>reference) or none")
+            raise CorpusError(template.format(path=path, line=number, first=first_line))
+        reference = " ".join(tokenize(preprocess(fields[1]))) if has_reference else ""
+        if not source or (has_reference and not reference):
+            raise CorpusError((tr("{path}: line {line} has an empty source") if not source else
+                               tr("{path}: line {line} has an empty reference")).format(path=path, line=number))
+        if source not in grouped:
+            if limit is not None and len(grouped) >= limit:
                 continue
-            fields = line.split("\t")
-            source = tuple(tokenize(preprocess(fields[0])))
-            has_reference = len(fields) > 1
-            if with_reference is None:
-                with_reference, first_line = int(has_reference), number
-            elif has_reference != bool(with_reference):
-                template = tr("{path}: line {line} has a reference but line {first} has none: give every line a "
-                              "reference (source<TAB>reference) or none") if has_reference else tr(
-                    "{path}: line {line} has no reference but line {first} has one: give every line a reference "
-                    "(source<TAB>reference) or none")
-                raise CorpusError(template.format(path=path, line=number, first=first_line))
-            reference = " ".join(tokenize(preprocess(fields[1]))) if has_reference else ""
-            if not source or (has_reference and not reference):
-                raise CorpusError((tr("{path}: line {line} has an empty source") if not source else
-                                   tr("{path}: line {line} has an empty reference")).format(path=path, line=number))
-            if source not in grouped:
-                if limit is not None and len(grouped) >= limit:
-                    continue
-                grouped[source] = []
-            if has_reference and reference not in grouped[source]:
-                grouped[source].append(reference)
+            grouped[source] = []
+        if has_reference and reference not in grouped[source]:
+            grouped[source].append(reference)
     if not grouped:
         raise CorpusError(tr("{path} is empty: give one source sentence a line, or source<TAB>reference lines"
                              ).format(path=path))

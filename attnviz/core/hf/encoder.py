@@ -29,6 +29,7 @@ from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.vocab import CONTINUES, SubwordVocab, _tokenizer_errors
 from attnviz.core.kinds import AttentionKind
 from attnviz.core.results import DecodeStep
+from attnviz.core.text import check_text_size, valid_text
 from attnviz.i18n import tr
 
 __all__ = ["HFEncoder", "HFFillMaskSession", "HFMaskedLM", "Reading"]
@@ -125,7 +126,10 @@ class HFMaskedLM:
 
     def read(self, text: str) -> ReadSentence:
         """``text`` as the model reads it: the tokenizer's encoding of one sentence, or of a pair where ``[SEP]``
-        (or its separator) stands between two. ValueError: a mask the tokenizer cannot write, too many tokens."""
+        (or its separator) stands between two. ValueError: a mask the tokenizer cannot write, too many tokens (text
+        over 64 KiB is refused before it is tokenized). A byte that was not UTF-8 is read as U+FFFD."""
+        check_text_size(text)
+        text = valid_text(text)
         if self.mask_id is None and self._masks.search(text):
             raise ValueError(tr("the tokenizer of {name} has no mask token, so this model cannot be asked for a "
                                 "masked word").format(name=self.name))

@@ -195,8 +195,9 @@ class HFFolder:
 
 
 def model_name(folder: Path) -> str:
-    """``Helsinki-NLP/opus-mt-en-fr`` for a snapshot of the Hugging Face cache, else the folder's name."""
-    cache_entry = _cache_entry(folder)
+    """``Helsinki-NLP/opus-mt-en-fr`` for a snapshot of the Hugging Face cache (or a link to one), else the folder's
+    name."""
+    cache_entry = _cache_entry(snapshot_behind(folder))
     return cache_entry.name.removeprefix("models--").replace("--", "/") if cache_entry else folder.name
 
 
@@ -207,6 +208,7 @@ def inspect_folder(path: str | Path, tokenizer_json: bool = True) -> HFFolder:
     if not folder.is_dir():
         raise HFFolderError(tr("{path}: not a folder (a Hugging Face model is a folder with config.json)").format(
             path=folder))
+    folder = snapshot_behind(folder)  # (a link to a cache snapshot: the snapshot, whose files lead into its blobs/)
     root = _cache_entry(folder) or folder
     config_file = member(folder, root, "config.json")
     if config_file is None:
@@ -295,6 +297,20 @@ def cached_models(cache: Path | None = None) -> list[tuple[HFFolder | None, Path
         except HFFolderError as error:
             found.append((None, newest, str(error)))
     return found
+
+
+def snapshot_behind(folder: Path) -> Path:
+    """``folder``, or the Hugging Face cache snapshot (``models--org--name/snapshots/HASH``) it leads to through
+    links (the user's own link to a snapshot): that snapshot is then read by the cache's own rule — its files may
+    lead into the same model's ``blobs/``, nowhere else. A folder that is no snapshot, whatever its links, stays
+    as it is (its files must lie inside it)."""
+    if _cache_entry(folder) is not None:
+        return folder
+    try:
+        real = folder.resolve(strict=True)
+    except (OSError, RuntimeError):  # (missing, or a loop of links: said by the checks that follow)
+        return folder
+    return real if _cache_entry(real) is not None else folder
 
 
 def _cache_entry(folder: Path) -> Path | None:

@@ -146,9 +146,9 @@ def _model(transformers: Any, model_class: Any, folder: HFFolder) -> Any:
     weights = folder.weights[0] if len(folder.weights) == 1 else folder.path / "model.safetensors.index.json"
     stored = sum(path.stat().st_size for path in folder.weights)
     if numbers > stored * MAX_NUMBERS_PER_BYTE:  # (a big config over a few tensors: refused before it is built)
-        raise HFFolderError(tr("{path}: holds {mb:,.1f} MB of weights, too few for the {millions:,.1f} million numbers "
-                               "config.json describes; attnviz does not start a model with made-up weights").format(
-            path=weights, mb=stored / 1e6, millions=numbers / 1e6))
+        raise HFFolderError(tr("{path}: holds {size} of weights, too few for the {numbers} config.json describes; "
+                               "attnviz does not start a model with made-up weights").format(
+            path=weights, size=bytes_in_words(stored), numbers=numbers_in_words(numbers)))
     generation = folder.path / "generation_config.json"
     if generation.exists():
         with refusing(generation):
@@ -162,16 +162,57 @@ def _model(transformers: Any, model_class: Any, folder: HFFolder) -> Any:
 
 
 def _tokenizer(transformers: Any, folder: HFFolder) -> Any:
-    """The tokenizer, tried on a sentence (a tokenizer that fails on text fails here, naming its file)."""
-    with refusing(_tokenizer_file(folder), quiet=True):
-        tokenizer = transformers.AutoTokenizer.from_pretrained(folder.path, local_files_only=True,
-                                                               trust_remote_code=False)
-        tokenizer.decode(tokenizer(TRIAL_TEXT)["input_ids"])
+    """The tokenizer, tried on a sentence (a tokenizer that fails on text fails here, naming its file: a
+    SentencePiece model that cannot be read is named itself, not the vocabulary beside it)."""
+    try:
+        with refusing(_tokenizer_file(folder), quiet=True):
+            tokenizer = transformers.AutoTokenizer.from_pretrained(folder.path, local_files_only=True,
+                                                                   trust_remote_code=False)
+            tokenizer.decode(tokenizer(TRIAL_TEXT)["input_ids"])
+    except HFFolderError:
+        if (broken := _unreadable_sentencepiece(folder)) is not None:
+            raise broken from None
+        raise
     return tokenizer
 
 
 def _tokenizer_file(folder: HFFolder) -> Path:
     return next(p for p in folder.tokenizer_files if p.name in TOKENIZER_CORE)
+
+
+def _unreadable_sentencepiece(folder: HFFolder) -> HFFolderError | None:
+    """The refusal naming the folder's first SentencePiece model (``*.spm``, ``*.model``) that sentencepiece cannot
+    read, or None (all read, or sentencepiece is not installed)."""
+    try:
+        import sentencepiece
+    except ImportError:
+        return None
+    for path in folder.tokenizer_files:
+        if path.suffix in (".spm", ".model"):
+            try:
+                with refusing(path, quiet=True):
+                    sentencepiece.SentencePieceProcessor(model_file=str(path))
+            except HFFolderError:
+                return HFFolderError(tr("{path}: not a SentencePiece model that can be read; the tokenizer needs it"
+                                        ).format(path=path))
+    return None
+
+
+def bytes_in_words(size: int) -> str:
+    """A size in the unit that reads well: '212 bytes', '4.1 KB', '12.9 MB', '1.3 GB' (powers of 1,000)."""
+    if size < 1000:
+        return tr("{count:,} bytes").format(count=size)
+    for unit, scale in (("KB", 1e3), ("MB", 1e6), ("GB", 1e9)):
+        if size < scale * 1000 or unit == "GB":
+            return tr("{amount:,.1f} {unit}").format(amount=size / scale, unit=unit)
+    raise AssertionError  # (unreachable: GB takes every larger size)
+
+
+def numbers_in_words(count: int) -> str:
+    """'3,120 numbers' below a million, '7.5 million numbers' from there."""
+    if count < 1_000_000:
+        return tr("{count:,} numbers").format(count=count)
+    return tr("{millions:,.1f} million numbers").format(millions=count / 1e6)
 
 
 def _physical_memory() -> int | None:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from attnviz.core.text import SourceWords
+from attnviz.core.text import SourceWords, check_text_size, valid_text
 from attnviz.i18n import tr
 
 CONTINUES = "·"  # marks a piece that continues the word before it
@@ -170,15 +170,17 @@ class SubwordVocab:
     def target_tokens(self, text: str) -> list[str]:
         """A reference translation as the output tokens the model would write for it: the tokenizer's target ids
         (Marian's target vocabulary), without special tokens (a decoder adds its own start and end)."""
+        check_text_size(text)
         with _tokenizer_errors():
-            return self.to_tokens(self.tokenizer(text_target=text, add_special_tokens=False)["input_ids"])
+            return self.to_tokens(self.tokenizer(text_target=valid_text(text), add_special_tokens=False)["input_ids"])
 
     def split(self, text: str, max_len: int) -> SourceWords:
         """``text`` as the model reads it: its ids and readable tokens (special tokens the tokenizer adds
         included; the first word shown as a word even where the tokenizer writes it as a piece), cut to
         ``max_len``; ``unknown`` lists the words read as the unknown token."""
+        check_text_size(text)
         with _tokenizer_errors():
-            return self._split(text, max_len)
+            return self._split(valid_text(text), max_len)
 
     def _split(self, text: str, max_len: int) -> SourceWords:
         ids = self.tokenizer(text, add_special_tokens=self.add_special)["input_ids"]

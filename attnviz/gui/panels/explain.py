@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtWidgets
 
+from attnviz.core.limits import MAX_IG_STEPS
 from attnviz.figures.spec import FigureSpec, empty_figure
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.numbered import set_numbered
@@ -49,7 +50,7 @@ class ExplainPanel(QtWidgets.QWidget):
         self.head_box = QtWidgets.QComboBox()
         self.head_box.setToolTip(tr("The head of the raw and norm-based attention rows, or the heads' mean"))
         self.ig_steps = QtWidgets.QSpinBox()
-        self.ig_steps.setRange(4, 256)
+        self.ig_steps.setRange(4, MAX_IG_STEPS)
         self.ig_steps.setValue(32)
         set_numbered(self.ig_steps, tr("{n} IG steps"))
         self.ig_steps.setToolTip(tr("Integrated gradients: the steps of the path from the <pad> baseline to the "
