@@ -14,7 +14,7 @@
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="131"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="137"/>
         <source> (key/value head {group} of {groups}, shared by {count} query heads)</source>
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
@@ -46,17 +46,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="360"/>
+        <location filename="../../attnviz/gui/main_window.py" line="368"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="315"/>
+        <location filename="../../attnviz/gui/main_window.py" line="323"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="355"/>
+        <location filename="../../attnviz/gui/main_window.py" line="363"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -66,7 +66,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="337"/>
+        <location filename="../../attnviz/gui/main_window.py" line="345"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -76,17 +76,17 @@
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="321"/>
+        <location filename="../../attnviz/gui/main_window.py" line="329"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="354"/>
+        <location filename="../../attnviz/gui/main_window.py" line="362"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="359"/>
+        <location filename="../../attnviz/gui/main_window.py" line="367"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -96,7 +96,7 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="374"/>
+        <location filename="../../attnviz/gui/main_window.py" line="382"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -106,7 +106,7 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="378"/>
+        <location filename="../../attnviz/gui/main_window.py" line="386"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -116,7 +116,7 @@
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="306"/>
+        <location filename="../../attnviz/gui/main_window.py" line="314"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
@@ -126,37 +126,37 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="370"/>
+        <location filename="../../attnviz/gui/main_window.py" line="378"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="312"/>
+        <location filename="../../attnviz/gui/main_window.py" line="320"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="331"/>
+        <location filename="../../attnviz/gui/main_window.py" line="339"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="319"/>
+        <location filename="../../attnviz/gui/main_window.py" line="327"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="307"/>
+        <location filename="../../attnviz/gui/main_window.py" line="315"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="313"/>
+        <location filename="../../attnviz/gui/main_window.py" line="321"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="345"/>
+        <location filename="../../attnviz/gui/main_window.py" line="353"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -177,7 +177,7 @@
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="221"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="485"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="504"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
@@ -209,12 +209,12 @@
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="541"/>
+        <location filename="../../attnviz/gui/main_window.py" line="549"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="538"/>
+        <location filename="../../attnviz/gui/main_window.py" line="546"/>
         <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
@@ -301,7 +301,7 @@
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="73"/>
+        <location filename="../../attnviz/training/live.py" line="82"/>
         <source>--learned must be more than 0 and at most 100 (%)</source>
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
@@ -312,7 +312,7 @@
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="77"/>
+        <location filename="../../attnviz/training/live.py" line="86"/>
         <source>--lr must be more than 0 and at most 1</source>
         <translation>--lr 必须大于 0 且不超过 1</translation>
     </message>
@@ -322,12 +322,12 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="236"/>
+        <location filename="../../attnviz/cli_heads.py" line="237"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="75"/>
+        <location filename="../../attnviz/training/live.py" line="84"/>
         <source>--minutes must be more than 0 and at most 1,440</source>
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
@@ -392,7 +392,7 @@
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="156"/>
+        <location filename="../../attnviz/cli.py" line="155"/>
         <source>--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)</source>
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
@@ -447,7 +447,7 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="192"/>
+        <location filename="../../attnviz/cli_heads.py" line="193"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -504,7 +504,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="544"/>
+        <location filename="../../attnviz/gui/main_window.py" line="552"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -514,7 +514,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="821"/>
+        <location filename="../../attnviz/gui/main_window.py" line="829"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -556,7 +556,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="324"/>
+        <location filename="../../attnviz/gui/main_window.py" line="332"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
@@ -586,12 +586,12 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="792"/>
+        <location filename="../../attnviz/gui/main_window.py" line="800"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="147"/>
+        <location filename="../../attnviz/core/kinds.py" line="166"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -611,7 +611,7 @@
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="463"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="482"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
     </message>
@@ -688,12 +688,12 @@
         <translation>参数 %(argument_name)s：%(message)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="489"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="508"/>
         <source>At step {step:,} the model answers {probe} with {answer}</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="487"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="506"/>
         <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
@@ -728,7 +728,7 @@
         <translation>注意力流</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="115"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="111"/>
         <source>Attention heads per layer (Transformer models); they must divide the width</source>
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
@@ -809,12 +809,12 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="532"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="551"/>
         <source>attnviz checkpoint (*.safetensors)</source>
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="641"/>
+        <location filename="../../attnviz/gui/main_window.py" line="649"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
@@ -830,7 +830,7 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="218"/>
+        <location filename="../../attnviz/cli_heads.py" line="219"/>
         <source>attnviz heads: {what} {percent} %</source>
         <translation>attnviz heads：{what} {percent} %</translation>
     </message>
@@ -845,12 +845,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="746"/>
+        <location filename="../../attnviz/gui/main_window.py" line="754"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="753"/>
+        <location filename="../../attnviz/gui/main_window.py" line="761"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -865,7 +865,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="279"/>
+        <location filename="../../attnviz/gui/main_window.py" line="287"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -953,7 +953,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="410"/>
+        <location filename="../../attnviz/gui/main_window.py" line="418"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -996,7 +996,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
-        <location filename="../../attnviz/gui/main_window.py" line="316"/>
+        <location filename="../../attnviz/gui/main_window.py" line="324"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
     </message>
@@ -1128,7 +1128,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位 {n}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="149"/>
+        <location filename="../../attnviz/training/live.py" line="158"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
@@ -1169,7 +1169,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="311"/>
+        <location filename="../../attnviz/gui/main_window.py" line="319"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
@@ -1255,8 +1255,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="153"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="419"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="149"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="438"/>
         <source>Choose a model and a task, then press Train.</source>
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
@@ -1271,12 +1271,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>请至少选择一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="316"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="319"/>
         <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/training.py" line="146"/>
+        <location filename="../../attnviz/session/training.py" line="152"/>
         <source>choose the TSV of source&lt;TAB&gt;target pairs to train on</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对 TSV 文件</translation>
     </message>
@@ -1432,7 +1432,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="710"/>
+        <location filename="../../attnviz/gui/main_window.py" line="718"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1442,7 +1442,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="682"/>
+        <location filename="../../attnviz/gui/main_window.py" line="690"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1524,7 +1524,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="195"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="191"/>
         <source>Curves…</source>
         <translation>曲线…</translation>
     </message>
@@ -1566,13 +1566,13 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="84"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
-        <location filename="../../attnviz/gui/main_window.py" line="314"/>
+        <location filename="../../attnviz/gui/main_window.py" line="322"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
-        <location filename="../../attnviz/gui/main_window.py" line="318"/>
+        <location filename="../../attnviz/gui/main_window.py" line="326"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
@@ -1603,11 +1603,6 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器自注意力（因果掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="35"/>
-        <source>Decoder-only (GPT-style)</source>
-        <translation>仅解码器（GPT 式）</translation>
-    </message>
-    <message>
         <location filename="../../attnviz/gallery.py" line="482"/>
         <source>Decoder-only Transformer</source>
         <translation>仅解码器 Transformer</translation>
@@ -1618,7 +1613,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器的 Transformer（GPT 式）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="140"/>
+        <location filename="../../attnviz/core/kinds.py" line="158"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1638,14 +1633,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在批量解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/decoding.py" line="172"/>
-        <location filename="../../attnviz/session/decoding.py" line="209"/>
-        <location filename="../../attnviz/session/decoding.py" line="239"/>
+        <location filename="../../attnviz/session/decoding.py" line="174"/>
+        <location filename="../../attnviz/session/decoding.py" line="211"/>
+        <location filename="../../attnviz/session/decoding.py" line="241"/>
         <source>Decoding…</source>
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="342"/>
+        <location filename="../../attnviz/gui/main_window.py" line="350"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
     </message>
@@ -1702,7 +1697,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="352"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="362"/>
+        <source>Done — {why}. {summary}. The model is open in the window (Save model… keeps it).</source>
+        <translation>完成——{why}。{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="364"/>
         <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
@@ -1728,7 +1728,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="339"/>
+        <location filename="../../attnviz/gui/main_window.py" line="347"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1754,7 +1754,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="165"/>
+        <location filename="../../attnviz/core/kinds.py" line="186"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -1780,7 +1780,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="239"/>
-        <location filename="../../attnviz/session/decoding.py" line="84"/>
+        <location filename="../../attnviz/session/decoding.py" line="86"/>
         <source>Encoding…</source>
         <translation>正在编码…</translation>
     </message>
@@ -1807,6 +1807,21 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/training_history.py" line="95"/>
+        <source>epoch limit (1 epoch) reached</source>
+        <translation>已到迭代周期上限（1 个迭代周期）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="97"/>
+        <source>epoch limit (all {epochs:,} epochs) reached</source>
+        <translation>已到迭代周期上限（全部 {epochs:,} 个迭代周期）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="98"/>
+        <source>epoch limit reached</source>
+        <translation>已到迭代周期上限</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/train.py" line="260"/>
         <source>epoch {epoch} could not be saved: {error}; {kept}</source>
         <translation>无法保存第 {epoch} 个迭代周期：{error}；{kept}</translation>
@@ -1827,7 +1842,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {epoch} 个迭代周期：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
         <source>Epochs</source>
         <translation>迭代周期数</translation>
     </message>
@@ -1847,7 +1862,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="356"/>
+        <location filename="../../attnviz/gui/main_window.py" line="364"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1867,23 +1882,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="371"/>
+        <location filename="../../attnviz/gui/main_window.py" line="379"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="375"/>
+        <location filename="../../attnviz/gui/main_window.py" line="383"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="377"/>
+        <location filename="../../attnviz/gui/main_window.py" line="385"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="42"/>
-        <location filename="../../attnviz/training/live.py" line="120"/>
+        <location filename="../../attnviz/training/live.py" line="129"/>
         <source>exact match</source>
         <translation>完全匹配率</translation>
     </message>
@@ -1996,7 +2011,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出图片或数值…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="196"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
         <source>Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)</source>
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
@@ -2006,12 +2021,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>将三幅热图导出为一张图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
         <source>Export the training as a flip-book: a PDF page and a GIF frame per snapshot, the loss so far under each map</source>
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="275"/>
+        <location filename="../../attnviz/gui/main_window.py" line="283"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -2067,7 +2082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="282"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="280"/>
         <source>file: {name}</source>
         <translation>文件：{name}</translation>
     </message>
@@ -2082,7 +2097,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在拟合…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
         <source>Flip-book…</source>
         <translation>翻页动画…</translation>
     </message>
@@ -2176,12 +2191,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="145"/>
+        <location filename="../../attnviz/core/kinds.py" line="164"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="149"/>
+        <location filename="../../attnviz/core/kinds.py" line="169"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
@@ -2220,12 +2235,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="137"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="133"/>
         <source>Heads</source>
         <translation>头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="93"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="99"/>
         <source>heads of this model cannot be switched off (its attention modules have no gates)</source>
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
@@ -2251,8 +2266,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>热图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="159"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="434"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="155"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="453"/>
         <source>Held-out exact match and alignment agreement (%), by step</source>
         <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
     </message>
@@ -2262,12 +2277,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>留出集得分与对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="435"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="454"/>
         <source>Held-out {score}, by step</source>
         <translation>{score}（留出集，按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="200"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="196"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -2277,17 +2292,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="159"/>
+        <location filename="../../attnviz/core/kinds.py" line="180"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="171"/>
+        <location filename="../../attnviz/core/kinds.py" line="193"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="153"/>
+        <location filename="../../attnviz/core/kinds.py" line="174"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
@@ -2323,7 +2338,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="556"/>
+        <location filename="../../attnviz/gui/main_window.py" line="564"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2551,13 +2566,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="678"/>
-        <location filename="../../attnviz/core/training_history.py" line="23"/>
+        <location filename="../../attnviz/core/training_history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
         <translation>第 {layer} 层 · 第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="24"/>
+        <location filename="../../attnviz/core/training_history.py" line="25"/>
         <source>layer {layer} · mean of {heads} heads</source>
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
     </message>
@@ -2569,7 +2584,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
@@ -2584,7 +2599,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="113"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="109"/>
         <source>Layers: the RNN's GRU layers, the Transformer's encoder and decoder layers each</source>
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
@@ -2599,6 +2614,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/panels.py" line="21"/>
         <source>Learned PE: {positions} positions × {width} dims</source>
         <translation>可学习位置编码：{positions} 个位置 × {width} 维</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="88"/>
+        <source>learned: held-out exact match at least {level:g} % at {count} evaluations in a row</source>
+        <translation>已学会：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="320"/>
@@ -2663,12 +2683,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>留一法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="348"/>
+        <location filename="../../attnviz/gui/main_window.py" line="356"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="789"/>
+        <location filename="../../attnviz/gui/main_window.py" line="797"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -2703,12 +2723,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="547"/>
+        <location filename="../../attnviz/gui/main_window.py" line="555"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="546"/>
+        <location filename="../../attnviz/gui/main_window.py" line="554"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
@@ -2747,7 +2767,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="361"/>
+        <location filename="../../attnviz/gui/main_window.py" line="369"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2861,13 +2881,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
         <source>Minutes</source>
         <translation>分钟</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -2903,12 +2923,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="36"/>
-        <source>Nadaraya–Watson kernel regression</source>
-        <translation>Nadaraya-Watson 核回归</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/kinds.py" line="177"/>
+        <location filename="../../attnviz/core/kinds.py" line="199"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -2984,8 +2999,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="504"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="185"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="523"/>
         <source>no history yet</source>
         <translation>尚无历史</translation>
     </message>
@@ -2995,7 +3010,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有键被掩蔽（真实的有效长度）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
@@ -3197,7 +3212,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="323"/>
+        <location filename="../../attnviz/gui/main_window.py" line="331"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -3217,7 +3232,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="640"/>
+        <location filename="../../attnviz/gui/main_window.py" line="648"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -3227,17 +3242,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="310"/>
+        <location filename="../../attnviz/gui/main_window.py" line="318"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="752"/>
+        <location filename="../../attnviz/gui/main_window.py" line="760"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="718"/>
+        <location filename="../../attnviz/gui/main_window.py" line="726"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -3379,12 +3394,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="261"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="259"/>
         <source>Passes over the 8,192 training examples (or the file's pairs)</source>
         <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="115"/>
         <source>Passes over the 8,192 training examples (the kernel regression: SGD steps)</source>
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
@@ -3394,13 +3409,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="128"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="366"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="376"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="338"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="346"/>
         <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
@@ -3410,7 +3425,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="276"/>
+        <location filename="../../attnviz/gui/main_window.py" line="284"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -3593,7 +3608,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="139"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
         <source>Probe</source>
         <translation>探针输入</translation>
     </message>
@@ -3634,7 +3649,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在剪枝…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="186"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="192"/>
         <source>q = RoPE_m({projection}), m = {row}: rotated by its position</source>
         <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
     </message>
@@ -3644,7 +3659,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="158"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="164"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
@@ -3850,7 +3865,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>立即重启</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="366"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="376"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -3875,18 +3890,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>把日期改写为年 月 日</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="34"/>
-        <source>RNN + additive (Bahdanau) attention</source>
-        <translation>RNN + 加性（Bahdanau）注意力</translation>
-    </message>
-    <message>
         <location filename="../../attnviz/gallery.py" line="481"/>
         <source>RNN + additive attention</source>
         <translation>RNN + 加性注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="481"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="34"/>
         <source>RNN + dot-product attention</source>
         <translation>RNN + 点积注意力</translation>
     </message>
@@ -3941,7 +3950,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="317"/>
+        <location filename="../../attnviz/gui/main_window.py" line="325"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
@@ -3951,47 +3960,47 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="376"/>
+        <location filename="../../attnviz/gui/main_window.py" line="384"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="208"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="214"/>
         <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="197"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
         <source>Save model…</source>
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="745"/>
+        <location filename="../../attnviz/gui/main_window.py" line="753"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="308"/>
+        <location filename="../../attnviz/gui/main_window.py" line="316"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="531"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="550"/>
         <source>Save the trained model</source>
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="678"/>
+        <location filename="../../attnviz/gui/main_window.py" line="686"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="549"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="568"/>
         <source>Saved the trained model, with its training history, as {target}.</source>
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="681"/>
+        <location filename="../../attnviz/gui/main_window.py" line="689"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -4006,25 +4015,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="167"/>
-        <location filename="../../attnviz/core/kinds.py" line="173"/>
+        <location filename="../../attnviz/core/kinds.py" line="188"/>
+        <location filename="../../attnviz/core/kinds.py" line="195"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="142"/>
-        <location filename="../../attnviz/core/kinds.py" line="161"/>
+        <location filename="../../attnviz/core/kinds.py" line="160"/>
+        <location filename="../../attnviz/core/kinds.py" line="182"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="137"/>
-        <location filename="../../attnviz/core/kinds.py" line="156"/>
+        <location filename="../../attnviz/core/kinds.py" line="154"/>
+        <location filename="../../attnviz/core/kinds.py" line="177"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="151"/>
+        <location filename="../../attnviz/core/kinds.py" line="171"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -4054,7 +4063,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="184"/>
         <source>Scrub back through the snapshots of the training</source>
         <translation>拖动以回看训练过程中的快照</translation>
     </message>
@@ -4084,7 +4093,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="788"/>
+        <location filename="../../attnviz/gui/main_window.py" line="796"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -4182,7 +4191,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="260"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="258"/>
         <source>SGD steps on w (the book trains 5)</source>
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
@@ -4212,7 +4221,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="326"/>
+        <location filename="../../attnviz/gui/main_window.py" line="334"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
     </message>
@@ -4252,7 +4261,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正弦位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Size</source>
         <translation>规模</translation>
     </message>
@@ -4272,12 +4281,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>小型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="479"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="498"/>
         <source>snapshot {index} of {count} · step {step:,}</source>
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="135"/>
+        <location filename="../../attnviz/core/training_history.py" line="203"/>
         <source>snapshot {number} of the training history</source>
         <translation>训练历史的第 {number} 个快照</translation>
     </message>
@@ -4292,7 +4301,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="527"/>
+        <location filename="../../attnviz/gui/main_window.py" line="535"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -4380,7 +4389,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="281"/>
-        <location filename="../../attnviz/gui/main_window.py" line="320"/>
+        <location filename="../../attnviz/gui/main_window.py" line="328"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
@@ -4444,7 +4453,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="162"/>
-        <location filename="../../attnviz/gui/main_window.py" line="452"/>
+        <location filename="../../attnviz/gui/main_window.py" line="460"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
@@ -4496,7 +4505,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="129"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="125"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -4506,12 +4515,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="127"/>
         <source>Stop after the step under way; the model as it is then opens in the window</source>
         <translation>在当前这一步完成后停止；届时的模型会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="120"/>
         <source>Stop after this many minutes even if epochs remain (0: no limit)</source>
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
@@ -4521,7 +4530,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="491"/>
+        <location filename="../../attnviz/gui/main_window.py" line="499"/>
         <source>Stopped at attnviz's limit of {count} tokens: the model's folder sets no length limit of its own</source>
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
@@ -4531,12 +4540,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/training_history.py" line="93"/>
+        <source>stopped by the user</source>
+        <translation>由用户停止</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/train.py" line="268"/>
         <source>stopped; continue the schedule with the same command and --resume ({path})</source>
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="344"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="352"/>
         <source>Stopping after this step; the model will open as it is…</source>
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
@@ -4591,7 +4605,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>T5 的相对位置偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="278"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="276"/>
         <source>Tab-separated pairs, source&lt;TAB&gt;target (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -4606,7 +4620,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>表 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -4639,7 +4653,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="379"/>
+        <location filename="../../attnviz/gui/main_window.py" line="387"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
@@ -4649,7 +4663,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="392"/>
+        <location filename="../../attnviz/gui/main_window.py" line="400"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -4754,7 +4768,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="289"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="288"/>
         <source>the file's first sentence</source>
         <translation>文件中的第一个句子</translation>
     </message>
@@ -4799,7 +4813,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="122"/>
         <source>The input whose attention map is drawn after every snapshot</source>
         <translation>探针输入（probe input）：每个快照之后都会绘制其注意力图的输入</translation>
     </message>
@@ -4839,7 +4853,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="205"/>
+        <location filename="../../attnviz/training/live.py" line="214"/>
         <source>the model cannot be built: {problem}</source>
         <translation>无法构建模型：{problem}</translation>
     </message>
@@ -4865,7 +4879,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="543"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="562"/>
         <source>The model was not saved: {error}</source>
         <translation>模型未保存：{error}</translation>
     </message>
@@ -4917,17 +4931,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="147"/>
+        <location filename="../../attnviz/training/live.py" line="156"/>
         <source>the probe sentence is empty</source>
         <translation>探针输入句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="116"/>
+        <location filename="../../attnviz/training/live.py" line="125"/>
         <source>the probe {text!r} is longer than the {name} task's inputs ({low} to {high} digits)</source>
         <translation>探针输入 {text!r} 比 {name} 任务的输入更长（{low} 到 {high} 个数字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="113"/>
+        <location filename="../../attnviz/training/live.py" line="122"/>
         <source>the probe {text!r} is not an input of the {name} task (e.g. {example!r})</source>
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
@@ -5047,22 +5061,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>--text 或标准输入每一行中第一个 [MASK] 的前 5 个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="119"/>
+        <location filename="../../attnviz/core/training_history.py" line="187"/>
         <source>the training history is not an object</source>
         <translation>训练历史不是一个对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="125"/>
+        <location filename="../../attnviz/core/training_history.py" line="193"/>
         <source>the training history must hold 1 to {count} snapshots</source>
         <translation>训练历史必须包含 1 到 {count} 个快照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="122"/>
+        <location filename="../../attnviz/core/training_history.py" line="190"/>
         <source>the training history's kind, task or score name is missing</source>
         <translation>训练历史缺少模型类型、任务或得分名称</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="128"/>
+        <location filename="../../attnviz/core/training_history.py" line="196"/>
         <source>the training history's snapshots are not in step order (each at a later step than the one before)</source>
         <translation>训练历史中的快照不是按步数顺序排列的（每个快照的步数都应晚于前一个）</translation>
     </message>
@@ -5082,7 +5096,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="312"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="315"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
@@ -5190,7 +5204,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可读的内容：句子是空的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="672"/>
+        <location filename="../../attnviz/gui/main_window.py" line="680"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -5249,6 +5263,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层播放</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/training_history.py" line="91"/>
+        <source>time limit ({minutes:g} min) reached</source>
+        <translation>已到时间上限（{minutes:g} 分钟）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/main_window.py" line="163"/>
         <source>Time the model took for the decoding step on show</source>
         <translation>模型完成当前所示解码步所用的时间</translation>
@@ -5292,7 +5311,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="133"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
@@ -5302,12 +5321,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="130"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
         <source>Train a new model with these settings; it opens in the window when done</source>
         <translation>用这些设置训练一个新模型；完成后它会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="277"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="275"/>
         <source>Train on a file of pairs</source>
         <translation>用句对文件训练</translation>
     </message>
@@ -5322,7 +5341,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="149"/>
+        <location filename="../../attnviz/training/live.py" line="158"/>
         <source>training BLEU</source>
         <translation>训练集 BLEU</translation>
     </message>
@@ -5332,7 +5351,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="162"/>
+        <location filename="../../attnviz/cli.py" line="161"/>
         <location filename="../../attnviz/cli.py" line="114"/>
         <source>training data not found: {path}</source>
         <translation>找不到训练数据：{path}</translation>
@@ -5343,7 +5362,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练在第 {epoch} 个迭代周期发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="272"/>
+        <location filename="../../attnviz/training/live.py" line="283"/>
         <source>training diverged: the weights became NaN or infinite (try a smaller learning rate than {lr:g})</source>
         <translation>训练发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的学习率）</translation>
     </message>
@@ -5365,7 +5384,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="152"/>
         <source>Training loss, by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
@@ -5377,7 +5396,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练样本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="335"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="343"/>
         <source>Training resumed.</source>
         <translation>训练已继续。</translation>
     </message>
@@ -5387,12 +5406,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练步数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="359"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="369"/>
         <source>Training stopped: {message}</source>
         <translation>训练已停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="322"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="325"/>
         <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
@@ -5414,12 +5433,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="324"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="327"/>
+        <source>Training {model} on {task}: the first snapshot shows the untrained model; training stops once held-out exact match is at least {level:g} % at {count} evaluations in a row…</source>
+        <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型；留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}% 时训练即停止…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="332"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="457"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="476"/>
         <source>Training: {summary}</source>
         <translation>训练中：{summary}</translation>
     </message>
@@ -5440,7 +5464,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="135"/>
+        <location filename="../../attnviz/core/kinds.py" line="152"/>
         <location filename="../../attnviz/gui/main_window.py" line="58"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
@@ -5471,7 +5495,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="790"/>
+        <location filename="../../attnviz/gui/main_window.py" line="798"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
@@ -5514,7 +5538,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="632"/>
+        <location filename="../../attnviz/gui/main_window.py" line="640"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -5524,7 +5548,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个英语句子…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/decoding.py" line="140"/>
+        <location filename="../../attnviz/session/decoding.py" line="142"/>
         <source>Type the target words to force (a translation or its beginning).</source>
         <translation>请输入要强制的目标词（译文或其开头）。</translation>
     </message>
@@ -5569,7 +5593,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="187"/>
+        <location filename="../../attnviz/core/kinds.py" line="209"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -5579,7 +5603,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="559"/>
+        <location filename="../../attnviz/gui/main_window.py" line="567"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -5720,12 +5744,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Width</source>
         <translation>宽度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="112"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="108"/>
         <source>Width of the model (num_hiddens)</source>
         <translation>模型的宽度（num_hiddens）</translation>
     </message>
@@ -5765,7 +5789,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="198"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="194"/>
         <source>Write the trained model, with its history, as a checkpoint file</source>
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
@@ -5797,7 +5821,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="196"/>
+        <location filename="../../attnviz/cli_heads.py" line="197"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -5817,7 +5841,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="176"/>
+        <location filename="../../attnviz/cli.py" line="175"/>
         <source>wrote {out}: masked-word accuracy {accuracy:.1%}; one content word top-1 {top1:.1%}, top-5 {top5:.1%} on the held-out sentences</source>
         <translation>已写入 {out}：掩蔽词准确率 {accuracy:.1%}；留出句子中遮住一个实词时，前 1 命中 {top1:.1%}，前 5 命中 {top5:.1%}</translation>
     </message>
@@ -6024,7 +6048,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{key!r} 必须在 {low} 到 {high} 之间，实际为 {value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="196"/>
+        <location filename="../../attnviz/training/live.py" line="205"/>
         <source>{kind} cannot be trained here; choose one of {kinds}</source>
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
@@ -6156,14 +6180,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个头的重要性（目标：{target}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="389"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="399"/>
         <source>{model}: its training history cannot be shown ({error}).</source>
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="397"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="411"/>
         <source>{model}: trained on {task} ({count} snapshots); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="408"/>
+        <source>{model}: trained on {task} ({count} snapshots; {why}); scrub the history below.</source>
+        <translation>{model}：在 {task} 上训练（{count} 个快照；{why}）；可拖动下方的历史回看。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="425"/>
@@ -6278,22 +6307,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="329"/>
+        <location filename="../../attnviz/gui/main_window.py" line="337"/>
         <source>{name} — {about}</source>
         <translation>{name} — {about}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="131"/>
+        <location filename="../../attnviz/training/live.py" line="140"/>
         <source>{name}: cannot be read ({error})</source>
         <translation>{name}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="135"/>
+        <location filename="../../attnviz/training/live.py" line="144"/>
         <source>{name}: no usable source&lt;TAB&gt;target pairs (lines skipped: {skipped})</source>
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（跳过的行：{skipped}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="137"/>
+        <location filename="../../attnviz/training/live.py" line="146"/>
         <source>{name}: no usable source&lt;TAB&gt;target pairs (the file has no lines)</source>
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（文件中没有任何行）</translation>
     </message>
@@ -6343,7 +6372,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="160"/>
+        <location filename="../../attnviz/cli.py" line="159"/>
         <source>{option} does not go with --task {task}</source>
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
@@ -6358,7 +6387,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="66"/>
+        <location filename="../../attnviz/training/live.py" line="75"/>
         <source>{option} must be from {low:,} to {high:,}</source>
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
@@ -7130,57 +7159,57 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="690"/>
+        <location filename="../../attnviz/gui/main_window.py" line="698"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="693"/>
+        <location filename="../../attnviz/gui/main_window.py" line="701"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="154"/>
+        <location filename="../../attnviz/core/training_history.py" line="222"/>
         <source>{where} has bad labels</source>
         <translation>{where}的标签有误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="141"/>
+        <location filename="../../attnviz/core/training_history.py" line="209"/>
         <source>{where} has no step or time</source>
         <translation>{where}没有步数或时间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="144"/>
+        <location filename="../../attnviz/core/training_history.py" line="212"/>
         <source>{where} holds a loss, score or agreement that is not a number</source>
         <translation>{where}的损失、得分或对齐一致率不是数字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="137"/>
+        <location filename="../../attnviz/core/training_history.py" line="205"/>
         <source>{where} is not an object</source>
         <translation>{where}不是一个对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="147"/>
+        <location filename="../../attnviz/core/training_history.py" line="215"/>
         <source>{where}'s agreement is not a share from 0 to 1</source>
         <translation>{where}的对齐一致率不是 0 到 1 之间的比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="156"/>
+        <location filename="../../attnviz/core/training_history.py" line="224"/>
         <source>{where}'s map is empty or larger than {cells:,} cells</source>
         <translation>{where}的注意力图为空或超过 {cells:,} 个单元格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="161"/>
+        <location filename="../../attnviz/core/training_history.py" line="229"/>
         <source>{where}'s map is not a table of numbers</source>
         <translation>{where}的注意力图不是数值表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="163"/>
+        <location filename="../../attnviz/core/training_history.py" line="231"/>
         <source>{where}'s map is not {rows} × {cols} finite numbers</source>
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="705"/>
+        <location filename="../../attnviz/gui/main_window.py" line="713"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>
