@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
+from PySide6 import QtWidgets
 
 from attnviz.core.checkpoint import load_checkpoint
 from attnviz.core.training_history import TrainingHistory
@@ -336,3 +337,20 @@ def test_the_model_names_are_the_registrys_and_the_books_in_chinese(window, pane
         i18n.set_backend(None)
     assert "缩放点积注意力" in names["rnn-dot"] and "加性" in names["rnn-additive"]
     assert "核回归" in names["kernel-regression"] and "注意力汇聚" in names["kernel-regression"]
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 800)])
+def test_the_dock_shows_the_whole_map_on_a_small_screen(qtbot, tmp_path, dates_models, size):
+    from tests.helpers import open_window, raised
+
+    window = open_window(qtbot, tmp_path, dates_models["transformer"], size)
+    panel = raised(window, "train")
+    settle(window)
+    assert panel.history is not None and panel.heatmap.values.shape[0] == 4  # 2021 03 14 <eos>
+    area = window.docks["train"].widget()
+    assert isinstance(area, QtWidgets.QScrollArea)
+    # the panel fits the dock (it was laid out at the plots' preferred height, twice the dock's, the map's rows
+    # below the fold): nothing to scroll to, the whole map on show and most of the dock's height its own
+    assert area.verticalScrollBar().maximum() == 0 and panel.height() <= area.viewport().height()
+    assert panel.heatmap.visibleRegion().boundingRect().size() == panel.heatmap.size()
+    assert panel.heatmap.height() > 0.4 * area.viewport().height()

@@ -201,7 +201,7 @@ class TrainPanel(QtWidgets.QWidget):
         for button in (self.flipbook_button, self.curves_button, self.save_button):
             buttons.addWidget(button)
 
-        layout = QtWidgets.QVBoxLayout(self)
+        self._column = layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(controls)
         layout.addLayout(buttons_row)
@@ -233,6 +233,21 @@ class TrainPanel(QtWidgets.QWidget):
         if not self._split_moved:
             width = max(self.width() - 8, 0)
             self.split.setSizes([int(0.55 * width), width - int(0.55 * width)])
+
+    def heightForWidth(self, width: int) -> int:
+        """The height the dock's scroll area gives the panel at ``width``: what its controls, the wrapped lines
+        and a map of least size take, so that a short dock shows the whole panel (every row of the map) and
+        scrolls only where even that does not fit. (The layout's own answer adds up the plots' preferred
+        heights: the panel was laid out twice the dock's height, the map's rows below the fold.)"""
+        layout = self._column
+        margins = layout.contentsMargins()
+        inner = width - margins.left() - margins.right()
+        total = margins.top() + margins.bottom() + layout.spacing() * max(layout.count() - 1, 0)
+        for index in range(layout.count()):
+            item = layout.itemAt(index)
+            assert item is not None
+            total += item.heightForWidth(inner) if item.hasHeightForWidth() else item.minimumSize().height()
+        return max(total, self.minimumSizeHint().height())
 
     def sizeHint(self) -> QtCore.QSize:
         """Modest, like the other panels: the plots' own hints (600 × 480 each) would claim the dock area."""
