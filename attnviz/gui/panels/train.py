@@ -265,6 +265,7 @@ class TrainPanel(QtWidgets.QWidget):
 
     def _on_family_changed(self) -> None:
         kernel = self.kind == KERNEL_TASK
+        self.family_box.setToolTip(self.family_box.currentText())  # (the whole name: a narrow dock cuts it)
         for widget in (self.task_box, self.size_box, self.width_box, self.layers_box, self.probe_edit):
             widget.setEnabled(not kernel)
         # (the heads box is on where the kind's architecture takes a heads setting: not the RNNs' one attention)
