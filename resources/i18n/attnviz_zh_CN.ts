@@ -177,7 +177,7 @@
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="221"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="504"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="522"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
@@ -611,7 +611,7 @@
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="482"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="500"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
     </message>
@@ -688,12 +688,12 @@
         <translation>参数 %(argument_name)s：%(message)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="508"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="526"/>
         <source>At step {step:,} the model answers {probe} with {answer}</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="506"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="524"/>
         <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
@@ -809,7 +809,7 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="551"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="569"/>
         <source>attnviz checkpoint (*.safetensors)</source>
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
@@ -1256,7 +1256,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="149"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="438"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="456"/>
         <source>Choose a model and a task, then press Train.</source>
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
@@ -1271,7 +1271,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请至少选择一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="319"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="337"/>
         <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
     </message>
@@ -1697,12 +1697,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="362"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="380"/>
         <source>Done — {why}. {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成——{why}。{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="364"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="382"/>
         <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
@@ -2082,7 +2082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="280"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="298"/>
         <source>file: {name}</source>
         <translation>文件：{name}</translation>
     </message>
@@ -2267,7 +2267,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="155"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="453"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="471"/>
         <source>Held-out exact match and alignment agreement (%), by step</source>
         <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
     </message>
@@ -2277,7 +2277,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>留出集得分与对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="454"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="472"/>
         <source>Held-out {score}, by step</source>
         <translation>{score}（留出集，按步数）</translation>
     </message>
@@ -3000,7 +3000,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="185"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="523"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="541"/>
         <source>no history yet</source>
         <translation>尚无历史</translation>
     </message>
@@ -3394,9 +3394,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="259"/>
-        <source>Passes over the 8,192 training examples (or the file's pairs)</source>
-        <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数</translation>
+        <location filename="../../attnviz/gui/panels/train.py" line="274"/>
+        <source>Passes over the 8,192 training examples (or the file's pairs); a run on a task stops earlier once it has learned: held-out exact match at least {level:g} % at {count} evaluations in a row</source>
+        <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数；任务上的训练一旦学会就会提前停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="115"/>
@@ -3410,12 +3410,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="124"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="376"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="346"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="364"/>
         <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
@@ -3865,7 +3865,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>立即重启</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="376"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -3985,7 +3985,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="550"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="568"/>
         <source>Save the trained model</source>
         <translation>保存训练好的模型</translation>
     </message>
@@ -3995,7 +3995,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="568"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="586"/>
         <source>Saved the trained model, with its training history, as {target}.</source>
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
@@ -4191,7 +4191,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="258"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="274"/>
         <source>SGD steps on w (the book trains 5)</source>
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
@@ -4281,7 +4281,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>小型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="498"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="516"/>
         <source>snapshot {index} of {count} · step {step:,}</source>
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
@@ -4550,7 +4550,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="352"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="370"/>
         <source>Stopping after this step; the model will open as it is…</source>
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
@@ -4605,7 +4605,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>T5 的相对位置偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="276"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="294"/>
         <source>Tab-separated pairs, source&lt;TAB&gt;target (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -4768,7 +4768,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="288"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="306"/>
         <source>the file's first sentence</source>
         <translation>文件中的第一个句子</translation>
     </message>
@@ -4879,7 +4879,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="562"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="580"/>
         <source>The model was not saved: {error}</source>
         <translation>模型未保存：{error}</translation>
     </message>
@@ -5096,7 +5096,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="315"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="333"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
@@ -5326,7 +5326,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用这些设置训练一个新模型；完成后它会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="275"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="293"/>
         <source>Train on a file of pairs</source>
         <translation>用句对文件训练</translation>
     </message>
@@ -5396,7 +5396,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练样本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="343"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="361"/>
         <source>Training resumed.</source>
         <translation>训练已继续。</translation>
     </message>
@@ -5406,12 +5406,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练步数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="369"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="387"/>
         <source>Training stopped: {message}</source>
         <translation>训练已停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="325"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="343"/>
         <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
@@ -5433,17 +5433,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="327"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="345"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model; training stops once held-out exact match is at least {level:g} % at {count} evaluations in a row…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型；留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}% 时训练即停止…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="332"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="350"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="476"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="494"/>
         <source>Training: {summary}</source>
         <translation>训练中：{summary}</translation>
     </message>
@@ -6180,17 +6180,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个头的重要性（目标：{target}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="399"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="417"/>
         <source>{model}: its training history cannot be shown ({error}).</source>
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="411"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="429"/>
         <source>{model}: trained on {task} ({count} snapshots); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="408"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="426"/>
         <source>{model}: trained on {task} ({count} snapshots; {why}); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照；{why}）；可拖动下方的历史回看。</translation>
     </message>

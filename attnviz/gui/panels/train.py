@@ -23,7 +23,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from attnviz.core.kinds import kind_named
 from attnviz.core.tasks import SIZE_PRESETS, TASKS, arch_for, model_size
 from attnviz.core.text import tokenize
-from attnviz.core.training_history import LEARNED_EVALUATIONS, Snapshot, TrainingHistory
+from attnviz.core.training_history import LEARNED_EVALUATIONS, LEARNED_PERCENT, Snapshot, TrainingHistory
 from attnviz.figures.spec import NamedFigure, StackSpec, empty_figure
 from attnviz.figures.training import curves_figure, snapshot_caption, snapshot_figure
 from attnviz.gui import file_dialogs
@@ -271,8 +271,10 @@ class TrainPanel(QtWidgets.QWidget):
         # (the heads box is on where the kind's architecture takes a heads setting: not the RNNs' one attention)
         self.heads_box.setEnabled(not kernel and "num_heads" in arch_for(self.kind, 32, 1, 2))
         self.epochs_box.setValue(5 if kernel else 20)
-        self.epochs_box.setToolTip(tr("SGD steps on w (the book trains 5)") if kernel else
-                                   tr("Passes over the 8,192 training examples (or the file's pairs)"))
+        self.epochs_box.setToolTip(tr("SGD steps on w (the book trains 5)") if kernel else tr(
+            "Passes over the 8,192 training examples (or the file's pairs); a run on a task stops earlier once it "
+            "has learned: held-out exact match at least {level:g} % at {count} evaluations in a row").format(
+            level=LEARNED_PERCENT, count=LEARNED_EVALUATIONS))
         self._apply_size()
         self._update_probe_hint()
 
