@@ -292,6 +292,7 @@ def test_a_probe_asked_for_while_a_model_loads_after_the_kernel_regression_is_de
 
 def test_the_dock_follows_the_open_model_and_carries_no_sentence_into_another(window, panel, dates_models, tmp_path,
                                                                             capsys, qtbot, tiny_models):
+    from attnviz.core.tasks import model_size
     from tests.helpers import run_cli
 
     reverse = tmp_path / "reverse.safetensors"
@@ -305,6 +306,8 @@ def test_the_dock_follows_the_open_model_and_carries_no_sentence_into_another(wi
         qtbot.waitUntil(lambda: window.session.state.finished, timeout=WAIT_MS)
         assert (panel.kind, panel.task, panel.probe_edit.text()) == expected
         assert panel.probe_edit.placeholderText() == expected[2]
+        size = (panel.width_box.value(), panel.layers_box.value(), panel.heads_box.value())
+        assert panel.size_box.currentData() == "tiny" and size == model_size(expected[0], "tiny")  # as trained
         assert window.sentence.text() == expected[2] and window.notice.text().strip() == ""  # no unknown words
     # another task chosen: the probe of the old one goes (training would refuse it), and the hint follows
     panel.task_box.setCurrentIndex(panel.task_box.findData("reverse"))

@@ -213,6 +213,7 @@ class LiveTraining:
         if problems := check_config_values(model_kind.config_cls, values, model_kind.attention_cells):
             raise TrainingError(tr("the model cannot be built: {problem}").format(problem=problems[0]))
         self.kind, self.data, self.settings, self.device = kind, data, settings, torch.device(device)
+        self.arch = arch  # (kept in the training info: the Train dock shows the size of a model opened again)
         torch.manual_seed(settings.seed)
         self.model: Any = build_model(model_kind.make_config(**values)).to(self.device)
         self.lr = settings.lr if settings.lr is not None else model_kind.default_lr
@@ -293,7 +294,7 @@ class LiveTraining:
                 "learned": why == "learned", "ending": why,
                 "score": last.score, "score_name": data.score_name, "agreement": last.agreement,
                 "parameters": sum(p.numel() for p in self.model.parameters()), "peak_lr": self.lr,
-                "options": {k: v for k, v in vars(self.settings).items()}}
+                "options": {k: v for k, v in vars(self.settings).items()}, "arch": dict(self.arch)}
         return TrainedModel(self.kind, self.model, data.src_vocab, data.tgt_vocab, self.history, info)
 
     def _has_learned(self) -> bool:

@@ -21,7 +21,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.kinds import kind_named
-from attnviz.core.tasks import SIZE_PRESETS, TASKS, arch_for, model_size
+from attnviz.core.tasks import SIZE_PRESETS, TASKS, arch_for, model_size, size_of
 from attnviz.core.text import tokenize
 from attnviz.core.training_history import LEARNED_EVALUATIONS, LEARNED_PERCENT, Snapshot, TrainingHistory
 from attnviz.figures.spec import NamedFigure, StackSpec, empty_figure
@@ -421,6 +421,7 @@ class TrainPanel(QtWidgets.QWidget):
             return  # the run just finished: its history is on show already
         self.saved_path, self._follow = new.model.path, True
         self._take_settings(history)
+        self._take_size(history.kind, new.model.training.get("arch"))
         self.show_history(history)
         if history.ending is not None:
             self._say(tr("{model}: trained on {task} ({count} snapshots; {why}); scrub the history below.").format(
@@ -436,6 +437,18 @@ class TrainPanel(QtWidgets.QWidget):
         task = self.task_box.findData(history.task)
         if task >= 0:
             self.task_box.setCurrentIndex(task)
+
+    def _take_size(self, kind: str, arch: object) -> None:
+        """The width, layers and heads a checkpoint was trained with (where its training info keeps them), under
+        the size preset they match, if one does."""
+        size = size_of(kind, arch) if kind != KERNEL_TASK else None
+        if size is None:
+            return
+        preset = next((name for name in SIZE_PRESETS if model_size(kind, name) == size), None)
+        if preset is not None:
+            self.size_box.setCurrentIndex(self.size_box.findData(preset))
+        for box, value in zip((self.width_box, self.layers_box, self.heads_box), size, strict=True):
+            box.setValue(value)
 
     def _take_kind(self, kind: str) -> None:
         """The open model's kind in the Model box, where the dock trains that kind."""
