@@ -138,7 +138,6 @@ def _cmd_train(args: argparse.Namespace) -> int:
 TOP_WORDS = 5  # attnviz fill-mask prints this many words per line
 
 LIVE_ONLY = ("preset", "snapshots", "probe", "learned")  # train options of a --task run
-LEARNED_DEFAULT = 99.0  # attnviz train --task stops at this held-out exact match (%), 3 evaluations in a row
 
 
 MLM_TASK = "mlm"  # attnviz train encoder-only --task mlm: masked words of the English side of --data
@@ -185,6 +184,7 @@ def _train_task(args: argparse.Namespace) -> int:
     the loss, the exact-match score and the alignment agreement; Ctrl-C stops it and saves what it learned."""
     import signal
 
+    from attnviz.core.training_history import LEARNED_PERCENT
     from attnviz.training.live import LIVE_KINDS, Control, LiveSettings, LiveTraining, preset_arch, task_data
     from attnviz.training.target import TargetError, check_target
     from attnviz.training.train import TrainingError
@@ -197,7 +197,7 @@ def _train_task(args: argparse.Namespace) -> int:
     changes = {k: v for k, v in {"epochs": args.epochs, "minutes": args.minutes, "snapshots": args.snapshots,
                                    "batch_size": args.batch_size, "lr": args.lr, "seed": args.seed}.items()
                if v is not None}
-    learned = LEARNED_DEFAULT if args.learned is None else args.learned
+    learned = LEARNED_PERCENT if args.learned is None else args.learned  # (the Train dock's rule too)
     settings = LiveSettings(**changes, learned=learned or None)  # (0: every epoch)
     arch = {**preset_arch(args.kind, args.preset or "small"),
             **(_parse_arch(args.kind, args.arch) if args.arch is not None else {})}

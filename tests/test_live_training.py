@@ -154,3 +154,24 @@ def test_a_tsv_of_pairs_trains_with_bleu_and_no_agreement(tmp_path):
 def test_a_probe_that_is_not_an_input_of_the_task_is_refused():
     with pytest.raises(TrainingError, match="the probe 'hello world' is not an input of the dates task"):
         task_data("dates", QUICK, "hello world")
+
+
+def test_the_learned_rule_and_a_stored_ending():
+    from attnviz.core.training_history import Ending, Snapshot, has_learned
+
+    def at(step: int, score: float) -> Snapshot:
+        return Snapshot(step, 0.0, math.nan, score, None, ("a",), ("b",), np.ones((1, 1), np.float32))
+
+    three = [at(0, 100.0), at(1, 99.0), at(2, 100.0), at(3, 99.5)]
+    assert has_learned(three, "exact match", 99.0)
+    assert not has_learned(three[:3], "exact match", 99.0)  # the untrained snapshot does not count
+    assert not has_learned([*three, at(4, 98.9)], "exact match", 99.0)  # three in a row, the last included
+    assert not has_learned(three, "BLEU", 99.0) and not has_learned(three, "exact match", None)
+    history = TrainingHistory("rnn-dot", "dates", "exact match", tuple(three)).ended(Ending("learned", 95.0))
+    stored = json.loads(json.dumps(history.to_json()))
+    assert TrainingHistory.from_json(stored).ending == Ending("learned", 95.0)
+    assert TrainingHistory.from_json(stored).ending.shown == ("learned: held-out exact match at least 95 % at 3 "
+                                                              "evaluations in a row")
+    for bad in ("learned", {"why": "bored"}, {"why": "minutes", "minutes": -1, "evaluations": 3},
+                {"why": "epochs", "epochs": 1.5, "evaluations": 3}):
+        assert TrainingHistory.from_json({**stored, "ending": bad}).ending is None  # shown without it

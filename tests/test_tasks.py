@@ -68,3 +68,12 @@ def test_an_input_of_another_task_is_refused():
     assert task_named("dates").solve(("3", "1", "4")) is None
     with pytest.raises(KeyError, match="known: copy, reverse, sort, dates"):
         task_named("translate")
+
+
+def test_a_stored_architecture_gives_back_the_size_it_was_made_from():
+    from attnviz.core.tasks import arch_for, size_of
+
+    for kind, size in (("rnn-dot", (48, 2, 1)), ("transformer", (64, 3, 4)), ("decoder-only", (32, 2, 2))):
+        assert size_of(kind, arch_for(kind, *size)) == size
+    for hostile in (None, [], {"num_hiddens": "64"}, {"num_hiddens": True, "num_layers": 1}, {"num_hiddens": 64}):
+        assert size_of("rnn-additive", hostile) is None

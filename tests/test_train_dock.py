@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
+from PySide6 import QtWidgets
 
 from attnviz.core.checkpoint import load_checkpoint
 from attnviz.core.training_history import TrainingHistory
@@ -102,7 +103,7 @@ def test_a_checkpoint_with_a_history_shows_it_when_opened(window, panel, tmp_pat
     window.load(out)
     assert panel.history is not None and [s.step for s in panel.history.snapshots] == [0, 32, 64, 96, 128]
     assert panel.slider.isEnabled() and panel.heatmap.spec.col_labels == ("march", "14", "2021")
-    assert "dates.safetensors: trained on dates (5 snapshots)" in panel.status.text()
+    assert "dates.safetensors: trained on dates (5 snapshots; epoch limit (1 epoch) reached)" in panel.status.text()
     # the dock follows: its model, task and probe, and the probe decoded in the window
     assert (panel.kind, panel.task, panel.probe_edit.text()) == ("rnn-dot", "dates", "march 14 2021")
     qtbot.waitUntil(lambda: window.session.state.finished, timeout=WAIT_MS)
@@ -186,3 +187,173 @@ def test_a_hidden_train_tab_catching_up_never_replaces_the_users_sentence(window
     window.docks["train"].raise_()
     settle(window)
     assert window.sentence.text() == "3 3 3" and panel.probe_edit.text() == probe  # the dock caught up, quietly
+
+
+@pytest.fixture(scope="module")
+def dates_models(tmp_path_factory) -> dict[str, Path]:
+    """A checkpoint trained (briefly) on the dates task for each kind the dock trains, with its history."""
+    from attnviz.training.live import LIVE_KINDS, LiveSettings, LiveTraining, preset_arch, task_data
+
+    folder = tmp_path_factory.mktemp("dates")
+    settings = LiveSettings(epochs=1, snapshots=1, train_size=64, heldout_size=8, batch_size=32)
+    return {kind: LiveTraining(kind, task_data("dates", settings), preset_arch(kind, "tiny"), settings).run()
+            .save(folder / f"dates-{kind}.safetensors") for kind in LIVE_KINDS}
+
+
+def learned_at_the_third_evaluation(monkeypatch) -> list[tuple[float | None, int]]:
+    """The learned rule, as if the model learned at its third evaluation; what level and count it was asked."""
+    import attnviz.training.live as live
+
+    asked: list[tuple[float | None, int]] = []
+
+    def rule(snapshots, score_name, level, evaluations):
+        asked.append((level, evaluations))
+        return level is not None and len([s for s in snapshots if s.step > 0]) >= evaluations
+
+    monkeypatch.setattr(live, "has_learned", rule)
+    return asked
+
+
+def test_the_dock_stops_by_the_commands_learned_rule_and_says_why(window, panel, monkeypatch, tmp_path, capsys):
+    from tests.helpers import run_cli
+
+    asked = learned_at_the_third_evaluation(monkeypatch)
+    choose(panel, "rnn-additive", "copy", epochs=3)
+    panel.train_button.click()
+    # it stopped at the third evaluation after the untrained one (of 31 planned) and says why
+    assert [s.step > 0 for s in panel.history.snapshots] == [False, True, True, True]
+    assert panel.history.ending.why == "learned"
+    assert panel.status.text().startswith("Done — learned: held-out exact match at least 99 % at 3 evaluations in "
+                                          "a row. step ")
+    dock_asked = set(asked)
+    # attnviz train --task asks the same rule the same question
+    asked.clear()
+    out = tmp_path / "cli.safetensors"
+    code, _, err = run_cli(capsys, "train", "rnn-additive", "--task", "copy", "--preset", "tiny", "--epochs", "3",
+                           "--out", str(out))
+    assert code == 0 and "held-out exact match at least 99 % at 3 evaluations in a row" in err
+    assert dock_asked == set(asked) == {(99.0, 3)}
+    # opened again, the dock says why its run ended
+    window.load(out)
+    assert "4 snapshots; learned: held-out exact match at least 99 %" in panel.status.text()
+
+
+def test_the_dock_says_a_run_ran_out_of_epochs_or_was_stopped(window, panel, monkeypatch):
+    choose(panel, "rnn-dot", "sort", epochs=1)
+    panel.train_button.click()  # (one epoch of a tiny model does not learn to sort)
+    assert panel.history.ending.why == "epochs" and len(panel.history.snapshots) == 31
+    assert panel.status.text().startswith("Done — epoch limit (1 epoch) reached. step 128")
+    shown = panel.show_history
+
+    def stop_at_the_second(history: TrainingHistory) -> None:
+        shown(history)
+        if len(history.snapshots) == 2:
+            panel.stop()
+
+    monkeypatch.setattr(panel, "show_history", stop_at_the_second)
+    panel.train_button.click()
+    assert panel.history.ending.why == "stopped" and panel.status.text().startswith("Done — stopped by the user.")
+
+
+@pytest.mark.parametrize("kind", ["rnn-additive", "rnn-dot", "transformer", "decoder-only"])
+def test_a_dates_model_opens_with_its_probe_decoded_also_when_opened_again(window, panel, dates_models, kind,
+                                                                         qtbot):
+    for _ in range(2):  # the second time the sentence field already holds the probe
+        window.load(dates_models[kind])
+        qtbot.waitUntil(lambda: window.session.state.finished, timeout=WAIT_MS)
+        state = window.session.state
+        assert window.sentence.text() == state.source.text == "march 14 2021" and state.steps
+
+
+def test_a_probe_asked_for_while_a_model_loads_after_the_kernel_regression_is_decoded(dates_models):
+    """The Train dock's end, as the window asks it: open the trained model, then decode its probe (the
+    kernel regression, which decodes nothing, still open while the new model loads)."""
+    from attnviz import paths
+    from attnviz.session import Session
+    from tests.helpers import HeldRunner
+
+    class Listener:
+        def state_changed(self, old, new) -> None:
+            pass
+
+        def error(self, message: str) -> None:
+            raise AssertionError(message)
+
+    runner = HeldRunner()
+    session = Session(Listener(), runner)  # type: ignore[arg-type]
+    session.load(paths.MODELS_DIR / "kernel-regression.safetensors")
+    runner.run_all()
+    session.load(dates_models["rnn-additive"])
+    session.encode("march 14 2021", run=True)
+    runner.run_all()
+    assert session.state.model.kind == "rnn-additive" and session.state.finished
+    assert session.state.source.text == "march 14 2021"
+
+
+def test_the_dock_follows_the_open_model_and_carries_no_sentence_into_another(window, panel, dates_models, tmp_path,
+                                                                            capsys, qtbot, tiny_models):
+    from attnviz.core.tasks import model_size
+    from tests.helpers import run_cli
+
+    reverse = tmp_path / "reverse.safetensors"
+    code, _, err = run_cli(capsys, "train", "transformer", "--task", "reverse", "--out", str(reverse), "--epochs",
+                           "1", "--snapshots", "2", "--preset", "tiny")
+    assert code == 0, err
+    for path, expected in ((dates_models["rnn-dot"], ("rnn-dot", "dates", "march 14 2021")),
+                           (reverse, ("transformer", "reverse", "3 1 4 1 5 9 2")),
+                           (dates_models["decoder-only"], ("decoder-only", "dates", "march 14 2021"))):
+        window.load(path)
+        qtbot.waitUntil(lambda: window.session.state.finished, timeout=WAIT_MS)
+        assert (panel.kind, panel.task, panel.probe_edit.text()) == expected
+        assert panel.probe_edit.placeholderText() == expected[2]
+        size = (panel.width_box.value(), panel.layers_box.value(), panel.heads_box.value())
+        assert panel.size_box.currentData() == "tiny" and size == model_size(expected[0], "tiny")  # as trained
+        assert window.sentence.text() == expected[2] and window.notice.text().strip() == ""  # no unknown words
+    # another task chosen: the probe of the old one goes (training would refuse it), and the hint follows
+    panel.task_box.setCurrentIndex(panel.task_box.findData("reverse"))
+    assert panel.probe_edit.text() == "" and panel.probe_edit.placeholderText() == "3 1 4 1 5 9 2"
+    panel.probe_edit.setText("3 1 4")
+    panel.task_box.setCurrentIndex(panel.task_box.findData("file"))  # (a task's digits are no sentence of a file)
+    assert panel.probe_edit.text() == ""
+    # a model without a history: its kind, no probe, and the window's sentence is no longer the task's input
+    window.load(tiny_models["rnn-additive"][0])
+    qtbot.waitUntil(lambda: window.session.state.finished, timeout=WAIT_MS)
+    assert panel.kind == "rnn-additive" and panel.probe_edit.text() == "" and panel.history is None
+    assert window.sentence.text() != "march 14 2021"
+
+
+def test_the_model_names_are_the_registrys_and_the_books_in_chinese(window, panel):
+    from attnviz import i18n
+    from attnviz.core.kinds import kind_named
+    from attnviz.gui.panels.train import TrainPanel
+
+    names = [panel.family_box.itemText(i) for i in range(panel.family_box.count())]
+    assert names == [kind_named(str(panel.family_box.itemData(i))).label for i in range(panel.family_box.count())]
+    i18n.set_language(i18n.CHINESE)
+    try:
+        chinese = TrainPanel()
+        names = {chinese.family_box.itemData(i): chinese.family_box.itemText(i)
+                 for i in range(chinese.family_box.count())}
+        chinese.deleteLater()
+    finally:
+        i18n.set_language(i18n.ENGLISH)
+        i18n.set_backend(None)
+    assert "缩放点积注意力" in names["rnn-dot"] and "加性" in names["rnn-additive"]
+    assert "核回归" in names["kernel-regression"] and "注意力汇聚" in names["kernel-regression"]
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1280, 800)])
+def test_the_dock_shows_the_whole_map_on_a_small_screen(qtbot, tmp_path, dates_models, size):
+    from tests.helpers import open_window, raised
+
+    window = open_window(qtbot, tmp_path, dates_models["transformer"], size)
+    panel = raised(window, "train")
+    settle(window)
+    assert panel.history is not None and panel.heatmap.values.shape[0] == 4  # 2021 03 14 <eos>
+    area = window.docks["train"].widget()
+    assert isinstance(area, QtWidgets.QScrollArea)
+    # the panel fits the dock (it was laid out at the plots' preferred height, twice the dock's, the map's rows
+    # below the fold): nothing to scroll to, the whole map on show and most of the dock's height its own
+    assert area.verticalScrollBar().maximum() == 0 and panel.height() <= area.viewport().height()
+    assert panel.heatmap.visibleRegion().boundingRect().size() == panel.heatmap.size()
+    assert panel.heatmap.height() > 0.4 * area.viewport().height()

@@ -197,6 +197,20 @@ def arch_for(kind: str, width: int, layers: int, heads: int) -> dict[str, object
     return arch | {"num_decoder_layers": layers}
 
 
+def size_of(kind: str, arch: object) -> tuple[int, int, int] | None:
+    """The (width, layers, heads) that :func:`arch_for` turned into ``arch`` (a checkpoint's stored settings,
+    untrusted), or None where they are not all there as whole numbers."""
+    if not isinstance(arch, dict):
+        return None
+    family = _family(kind)
+    layers = "num_layers" if family == "rnn" else "num_encoder_layers" if family == "transformer" else \
+        "num_decoder_layers"
+    size = (arch.get("num_hiddens"), arch.get(layers), 1 if family == "rnn" else arch.get("num_heads"))
+    if not all(isinstance(value, int) and not isinstance(value, bool) and value > 0 for value in size):
+        return None
+    return size  # type: ignore[return-value]
+
+
 def preset_arch(kind: str, preset: str) -> dict[str, object]:
     """The config settings of ``preset`` for ``kind``."""
     return arch_for(kind, *model_size(kind, preset))

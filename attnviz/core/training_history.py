@@ -8,7 +8,8 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,69 @@ def shown_note(note: str) -> str:
         if match := pattern.fullmatch(note):
             return tr(template).format(**match.groupdict())
     return note
+
+
+# The rule a run on a generated task stops by once the model has learned (``attnviz train --task`` and the Train
+# dock alike): held-out exact match at least LEARNED_PERCENT % at LEARNED_EVALUATIONS snapshots in a row.
+LEARNED_PERCENT = 99.0
+LEARNED_EVALUATIONS = 3
+ENDINGS = ("learned", "epochs", "minutes", "stopped")  # why a run ended (Ending.why)
+
+
+def has_learned(snapshots: Sequence[Snapshot], score_name: str, level: float | None,
+                evaluations: int = LEARNED_EVALUATIONS) -> bool:
+    """The learned rule: held-out exact match (%) at least ``level`` at the last ``evaluations`` snapshots taken
+    after the first step. Never true for a run scored otherwise (BLEU, test MSE) or without a level (None)."""
+    scored = [s for s in snapshots if s.step > 0]
+    return (level is not None and score_name == "exact match" and len(scored) >= evaluations
+            and all(s.score >= level for s in scored[-evaluations:]))
+
+
+@dataclass(frozen=True)
+class Ending:
+    """Why a run ended: ``why`` one of :data:`ENDINGS` — "learned" (:func:`has_learned` held for ``level`` % at
+    ``evaluations`` snapshots in a row), "epochs" (all ``epochs`` were trained), "minutes" (the limit of
+    ``minutes`` ran out) or "stopped" (the user's Stop, or Ctrl-C)."""
+
+    why: str
+    level: float | None = None
+    evaluations: int = LEARNED_EVALUATIONS
+    epochs: int | None = None
+    minutes: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"why": self.why, "level": self.level, "evaluations": self.evaluations, "epochs": self.epochs,
+                "minutes": self.minutes}
+
+    @classmethod
+    def from_json(cls, raw: Any) -> Ending | None:
+        """A stored ending, or None where it is missing or not one (an extra: the history shows without it)."""
+        if not isinstance(raw, dict) or raw.get("why") not in ENDINGS:
+            return None
+        level, evaluations, epochs, minutes = (raw.get(k) for k in ("level", "evaluations", "epochs", "minutes"))
+        if not ((level is None or (_real(level) and 0 < level <= 100))
+                and isinstance(evaluations, int) and 0 < evaluations <= MAX_SNAPSHOTS
+                and (epochs is None or (isinstance(epochs, int) and 0 < epochs < 10**6))
+                and (minutes is None or (_real(minutes) and 0 < minutes < 10**6))):
+            return None
+        return cls(raw["why"], None if level is None else float(level), evaluations, epochs,
+                   None if minutes is None else float(minutes))
+
+    @property
+    def shown(self) -> str:
+        """Why it stopped, as the Train dock says it (in the interface's language)."""
+        if self.why == "learned":
+            return tr("learned: held-out exact match at least {level:g} % at {count} evaluations in a row").format(
+                level=self.level if self.level is not None else LEARNED_PERCENT, count=self.evaluations)
+        if self.why == "minutes":
+            return tr("time limit ({minutes:g} min) reached").format(minutes=self.minutes or 0)
+        if self.why == "stopped":
+            return tr("stopped by the user")
+        if self.epochs == 1:
+            return tr("epoch limit (1 epoch) reached")
+        if self.epochs is not None:
+            return tr("epoch limit (all {epochs:,} epochs) reached").format(epochs=self.epochs)
+        return tr("epoch limit reached")
 
 
 class HistoryError(ValueError):
@@ -94,14 +158,18 @@ class TrainingHistory:
     score_name: str
     snapshots: tuple[Snapshot, ...] = field(default_factory=tuple)
     higher_is_better: bool = True
+    ending: Ending | None = None  # why the run ended (None: still running, or not recorded)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "task": self.task, "score_name": self.score_name,
-                "higher_is_better": self.higher_is_better, "snapshots": [s.to_json() for s in self.snapshots]}
+        stored = {"kind": self.kind, "task": self.task, "score_name": self.score_name,
+                  "higher_is_better": self.higher_is_better, "snapshots": [s.to_json() for s in self.snapshots]}
+        return stored | ({"ending": self.ending.to_json()} if self.ending is not None else {})
 
     def with_snapshot(self, snapshot: Snapshot) -> TrainingHistory:
-        return TrainingHistory(self.kind, self.task, self.score_name, (*self.snapshots, snapshot),
-                               self.higher_is_better)
+        return replace(self, snapshots=(*self.snapshots, snapshot))
+
+    def ended(self, ending: Ending) -> TrainingHistory:
+        return replace(self, ending=ending)
 
     @property
     def steps(self) -> np.ndarray:
@@ -128,7 +196,7 @@ class TrainingHistory:
             raise HistoryError(tr("the training history's snapshots are not in step order (each at a later step "
                                   "than the one before)"))
         return cls(text["kind"], text["task"], text["score_name"], read,  # type: ignore[arg-type]
-                   bool(raw.get("higher_is_better", True)))
+                   bool(raw.get("higher_is_better", True)), Ending.from_json(raw.get("ending")))
 
 
 def _snapshot(index: int, raw: Any) -> Snapshot:

@@ -280,17 +280,25 @@ class MainWindow(QtWidgets.QMainWindow):
         if probe:
             self.set_sentence(probe, run=True)
 
-    def _suggest_probe(self, state: SessionState) -> None:
-        """A checkpoint trained on a task was opened: its probe in the sentence field, decoded to the end (not
-        while a saved session is being opened: its own sentence wins). Said here, as the model loads, never when
-        the Train dock catches up later (a hidden tab is drawn only once it is shown)."""
+    def _suggest_probe(self, old: SessionState, new: SessionState) -> None:
+        """A checkpoint trained on a task was opened: its probe in the sentence field, decoded to the end (also
+        when the field holds it already, as when the model is opened again); a model without one opened after it
+        gets the example sentence back instead of the old task's input (its unknown words). Not while a saved
+        session is being opened: its own sentence wins. Said here, as the model loads, never when the Train dock
+        catches up later (a hidden tab is drawn only once it is shown)."""
+        from attnviz import paths
         from attnviz.gui.panels.train import probe_of
 
-        history = state.model.history if state.model is not None else None
-        probe = probe_of(history) if history is not None else ""
-        if probe and self._pending_digest is None and probe != self.sentence.text():
-            # (after the state now being drawn: asked for from inside a state change, it would be drawn first)
-            QtCore.QTimer.singleShot(0, partial(self.set_sentence, probe, True))
+        probe, before = (probe_of(s.model.history) if s.model is not None and s.model.history is not None else ""
+                         for s in (new, old))
+        text = self.sentence.text()
+        # (after the state now being drawn: asked for from inside a state change, it would be drawn first)
+        if probe and self._pending_digest is None:
+            QtCore.QTimer.singleShot(0, self.session.run_to_end if probe == text else
+                                     partial(self.set_sentence, probe, True))
+        elif before and before == text and self._pending_digest is None and new.model is not None \
+                and new.model.offers(Capability.SENTENCE):
+            QtCore.QTimer.singleShot(0, partial(self.set_sentence, paths.EXAMPLE_SENTENCE, True))
 
     def _on_training_flipbook_requested(self) -> None:
         """The Train dock's Export flip-book…: a frame per snapshot, the loss so far under each."""
@@ -472,7 +480,7 @@ class MainWindow(QtWidgets.QMainWindow):
         """Render the new state: the decoding area, the controls, the status bar and every panel."""
         if new.model is not old.model and new.model is not None:
             self._model_loaded(new)
-            self._suggest_probe(new)
+            self._suggest_probe(old, new)
         if new.source is not old.source and new.source is not None:
             self._show_notice(new)
         if changed(old, new, "step", "shown_source"):

@@ -36,7 +36,8 @@ class DecodingRequests(SessionBase):
 
     def encode(self, text: str | None = None, run: bool = False) -> None:
         """Encode ``text`` (default: the current text), dropping any decoding in progress; empty text
-        clears the views. run: decode to the end once encoded (kept until a model is loaded, if none is yet)."""
+        clears the views. run: decode to the end once encoded (kept until a model is loaded, if none is yet or a
+        model that cannot step is open while another loads)."""
         text = self._state.text if text is None else text
         if self._restoring is not None and text != self._restoring.sentence:
             self._restoring = None  # the user went on to another sentence: the saved steps are not for it
@@ -47,7 +48,8 @@ class DecodingRequests(SessionBase):
         loaded = self.loaded
         if loaded is None or not loaded.offers(Capability.STEPS) or not text.strip():
             self._encoding = False
-            self._pending_to_end = run and loaded is None and bool(text.strip())
+            # (kept for the model on its way: none is open yet, or the open one cannot step, a kernel regression)
+            self._pending_to_end = run and (loaded is None or self._loading is not None) and bool(text.strip())
             self._publish(text=text, source=None, steps=(), position=-1)
             return
         self._encoding = True

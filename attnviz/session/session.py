@@ -112,7 +112,7 @@ class Session(DecodingRequests, PanelRequests, AnalysisRequests):
         self._submit(tr("Getting ready to open Hugging Face models…"), job, lambda _: None, lambda _error: None)
 
     def train(self, request: TrainRequest, on_snapshot: Callable[[TrainingHistory], None],
-              on_done: Callable[[Path], None], on_failed: Callable[[str], None]) -> TrainingRun:
+              on_done: Callable[[Path, TrainingHistory], None], on_failed: Callable[[str], None]) -> TrainingRun:
         """A training run (:mod:`attnviz.session.training`), not started yet: its ``start`` trains on a thread of
         its own, its snapshots and end delivered as this session's results are (with an InlineRunner: to its end
         within ``start``)."""

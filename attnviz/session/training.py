@@ -2,9 +2,11 @@
 worker, which keeps decoding) and hands each snapshot's :class:`~attnviz.core.training_history.TrainingHistory`
 (numpy only) and its end back through the runner's ``post``, on the GUI thread.
 
-When it ends (finished, or stopped by the user) the model is written to ``request.out`` (loaded back before
-it takes its name, with its history) and ``on_done`` gets that path: the window opens it like any
-checkpoint. Importing this module never imports torch: the run does, on its thread.
+A run on a generated task stops once the model has learned, by the rule ``attnviz train --task`` stops by
+(:func:`attnviz.core.training_history.has_learned`), or when its epochs or minutes are done, or the user stops
+it. Then the model is written to ``request.out`` (loaded back before it takes its name, with its history) and
+``on_done`` gets that path and the final history, whose ``ending`` says why it ended: the window opens it like
+any checkpoint. Importing this module never imports torch: the run does, on its thread.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attnviz.core.training_history import LEARNED_PERCENT
 from attnviz.i18n import tr
 from attnviz.training.control import Control
 
@@ -31,7 +34,8 @@ FILE_TASK = "file"  # a TSV of the user's
 class TrainRequest:
     """What to train: ``kind`` (a live kind or "kernel-regression"), ``task`` (a task name, "file" with
     ``data_path``, or "kernel-regression"), the architecture settings over the kind's defaults, how long,
-    how many snapshots, the probe input (None: the task's own), and where the checkpoint goes."""
+    how many snapshots, the probe input (None: the task's own), where the checkpoint goes, and the held-out
+    exact match (%) at which a task's run stops as learned (None: train every epoch)."""
 
     kind: str
     task: str
@@ -44,6 +48,7 @@ class TrainRequest:
     data_path: Path | None = None
     device: str = "cpu"
     seed: int = 0
+    learned: float | None = LEARNED_PERCENT
 
 
 def save_copy(checkpoint: Path, target: Path) -> None:
@@ -62,12 +67,13 @@ def save_copy(checkpoint: Path, target: Path) -> None:
 class TrainingRun:
     """One training on its own daemon thread; pause, resume and stop from the GUI thread.
 
-    on_snapshot(history) after every snapshot, then on_done(path) or on_failed(message), all through ``post``;
+    on_snapshot(history) after every snapshot, then on_done(path, history) (the final history, its ``ending``
+    set) or on_failed(message), all through ``post``;
     nothing is delivered once ``closed()`` (the window is gone), and then the run stops at its next step.
     """
 
     def __init__(self, request: TrainRequest, post: Callable[[Callable[[], None]], None],
-                 on_snapshot: Callable[[TrainingHistory], None], on_done: Callable[[Path], None],
+                 on_snapshot: Callable[[TrainingHistory], None], on_done: Callable[[Path, TrainingHistory], None],
                  on_failed: Callable[[str], None], closed: Callable[[], bool] = lambda: False, inline: bool = False):
         self.request, self._post, self._closed = request, post, closed
         self._on_snapshot, self._on_done, self._on_failed = on_snapshot, on_done, on_failed
@@ -111,7 +117,7 @@ class TrainingRun:
 
     def _work(self) -> None:
         try:
-            path = self._train()
+            path, history = self._train()
         except Exception as error:  # one sentence for the window: training errors are written for people
             from attnviz.training.train import TrainingError
 
@@ -120,13 +126,13 @@ class TrainingRun:
             message = str(error) or type(error).__name__
             self._deliver(lambda: self._finish(lambda: self._on_failed(message)))
             return
-        self._deliver(lambda: self._finish(lambda: self._on_done(path)))
+        self._deliver(lambda: self._finish(lambda: self._on_done(path, history)))
 
     def _finish(self, then: Callable[[], None]) -> None:
         self.running = False
         then()
 
-    def _train(self) -> Path:
+    def _train(self) -> tuple[Path, TrainingHistory]:
         from attnviz.core.device import pick_device
         from attnviz.training.live import LiveSettings, LiveTraining, file_data, task_data
         from attnviz.training.live_kernel import KernelTraining
@@ -140,7 +146,7 @@ class TrainingRun:
             trainer: Any = KernelTraining(request.epochs, seed=request.seed)
         else:
             settings = LiveSettings(epochs=request.epochs, minutes=request.minutes, snapshots=request.snapshots,
-                                    seed=request.seed)
+                                    seed=request.seed, learned=request.learned)
             if request.task == FILE_TASK:
                 if request.data_path is None:
                     raise ValueError(tr("choose the TSV of source<TAB>target pairs to train on"))
@@ -150,4 +156,4 @@ class TrainingRun:
             trainer = LiveTraining(request.kind, data, request.arch, settings, pick_device(request.device))
         trained = trainer.run(self.control, snapshot)
         request.out.parent.mkdir(parents=True, exist_ok=True)
-        return trained.save(request.out)
+        return trained.save(request.out), trained.history

@@ -28,7 +28,15 @@ from attnviz.core.kinds import kind_named
 from attnviz.core.limits import check_config_values, seed_problem
 from attnviz.core.tasks import Example, preset_arch, task_named
 from attnviz.core.text import Vocab, tokenize
-from attnviz.core.training_history import LAYER_HEAD_NOTE, LAYER_MEAN_NOTE, Snapshot, TrainingHistory
+from attnviz.core.training_history import (
+    LAYER_HEAD_NOTE,
+    LAYER_MEAN_NOTE,
+    LEARNED_EVALUATIONS,
+    Ending,
+    Snapshot,
+    TrainingHistory,
+    has_learned,
+)
 from attnviz.i18n import N_, tr
 from attnviz.training.bleu import corpus_bleu
 from attnviz.training.control import Control
@@ -56,9 +64,10 @@ class LiveSettings:
     train_size: int = 8192
     heldout_size: int = 256
     # Stop once held-out exact match is at least ``learned`` % at ``learned_evaluations`` snapshots in a row
-    # (None: train every epoch). attnviz train --task sets 99 % at 3 evaluations.
+    # (core.training_history.has_learned; None: train every epoch). attnviz train --task and the Train dock set
+    # core.training_history.LEARNED_PERCENT.
     learned: float | None = None
-    learned_evaluations: int = 3
+    learned_evaluations: int = LEARNED_EVALUATIONS
 
     def problems(self) -> list[str]:
         checks = [("epochs", 1, 10_000), ("snapshots", 1, 500), ("batch_size", 1, 4096),
@@ -204,6 +213,7 @@ class LiveTraining:
         if problems := check_config_values(model_kind.config_cls, values, model_kind.attention_cells):
             raise TrainingError(tr("the model cannot be built: {problem}").format(problem=problems[0]))
         self.kind, self.data, self.settings, self.device = kind, data, settings, torch.device(device)
+        self.arch = arch  # (kept in the training info: the Train dock shows the size of a model opened again)
         torch.manual_seed(settings.seed)
         self.model: Any = build_model(model_kind.make_config(**values)).to(self.device)
         self.lr = settings.lr if settings.lr is not None else model_kind.default_lr
@@ -229,6 +239,7 @@ class LiveTraining:
         started, paused_for, step, taken = time.perf_counter(), 0.0, 0, 0
         loss_sum, loss_count = 0.0, 0
         learned = False  # held-out exact match stayed at settings.learned for its evaluations in a row
+        why = "epochs"  # why the loop ended (Ending.why)
 
         def elapsed() -> float:
             return time.perf_counter() - started - paused_for
@@ -249,6 +260,7 @@ class LiveTraining:
             for batch in batches:
                 paused_for += control.wait_while_paused()
                 if control.stopped or elapsed() >= budget or learned:
+                    why = "learned" if learned else "stopped" if control.stopped else "minutes"
                     break
                 batch = batch.to(self.device)
                 step += 1
@@ -273,23 +285,22 @@ class LiveTraining:
                                    "rate than {lr:g})").format(lr=self.lr))
         if self.history.snapshots[-1].step != step:
             snapshot()
+        self.history = self.history.ended(Ending(why, settings.learned, settings.learned_evaluations,
+                                                 settings.epochs, settings.minutes))
         self.model.eval()
         last = self.history.snapshots[-1]
         info = {"task": data.task, "data": data.name, "steps": step, "epochs_completed": step / self.steps_per_epoch,
                 "minutes": round(last.seconds / 60, 2), "stopped": control.stopped, "device": str(self.device),
-                "learned": learned,
+                "learned": why == "learned", "ending": why,
                 "score": last.score, "score_name": data.score_name, "agreement": last.agreement,
                 "parameters": sum(p.numel() for p in self.model.parameters()), "peak_lr": self.lr,
-                "options": {k: v for k, v in vars(self.settings).items()}}
+                "options": {k: v for k, v in vars(self.settings).items()}, "arch": dict(self.arch)}
         return TrainedModel(self.kind, self.model, data.src_vocab, data.tgt_vocab, self.history, info)
 
     def _has_learned(self) -> bool:
-        """Held-out exact match at least ``settings.learned`` % at the last ``learned_evaluations`` snapshots
-        after the first step (a run scored otherwise never stops by this rule)."""
-        level, count = self.settings.learned, self.settings.learned_evaluations
-        scored = [s for s in self.history.snapshots if s.step > 0]
-        return (level is not None and self.data.score_name == "exact match" and len(scored) >= count
-                and all(s.score >= level for s in scored[-count:]))
+        """The learned rule (:func:`~attnviz.core.training_history.has_learned`) on the snapshots so far."""
+        return has_learned(self.history.snapshots, self.data.score_name, self.settings.learned,
+                           self.settings.learned_evaluations)
 
     def _snapshot(self, step: int, seconds: float, loss: float) -> Snapshot:
         """Score the model on the held-out examples and draw the probe's map (the model is left in eval mode)."""

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel, leave_one_out
-from attnviz.core.training_history import Snapshot, TrainingHistory
+from attnviz.core.training_history import Ending, Snapshot, TrainingHistory
 from attnviz.i18n import N_, tr
 from attnviz.training.control import Control
 from attnviz.training.live import TrainedModel
@@ -71,6 +71,8 @@ class KernelTraining:
         if not torch.isfinite(model.parametric.w).all():
             raise TrainingError(tr("training diverged: w became NaN or infinite (try a smaller learning rate than "
                                    "{lr:g})").format(lr=self.lr))
+        ending = Ending("stopped") if control.stopped else Ending("epochs", epochs=self.epochs)
+        self.history = self.history.ended(ending)
         last = self.history.snapshots[-1]
         info = {"task": "kernel-regression", "epochs": step, "lr": self.lr, "stopped": control.stopped,
                 "loss_before": self.history.snapshots[0].loss, "loss_after": last.loss,

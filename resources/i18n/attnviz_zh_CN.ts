@@ -46,17 +46,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="391"/>
+        <location filename="../../attnviz/gui/main_window.py" line="399"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="346"/>
+        <location filename="../../attnviz/gui/main_window.py" line="354"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="386"/>
+        <location filename="../../attnviz/gui/main_window.py" line="394"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -66,7 +66,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="368"/>
+        <location filename="../../attnviz/gui/main_window.py" line="376"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -76,17 +76,17 @@
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="352"/>
+        <location filename="../../attnviz/gui/main_window.py" line="360"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="385"/>
+        <location filename="../../attnviz/gui/main_window.py" line="393"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="390"/>
+        <location filename="../../attnviz/gui/main_window.py" line="398"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -96,7 +96,7 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="405"/>
+        <location filename="../../attnviz/gui/main_window.py" line="413"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -106,7 +106,7 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="409"/>
+        <location filename="../../attnviz/gui/main_window.py" line="417"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -116,7 +116,7 @@
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="337"/>
+        <location filename="../../attnviz/gui/main_window.py" line="345"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
@@ -126,37 +126,37 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="401"/>
+        <location filename="../../attnviz/gui/main_window.py" line="409"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="343"/>
+        <location filename="../../attnviz/gui/main_window.py" line="351"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="362"/>
+        <location filename="../../attnviz/gui/main_window.py" line="370"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="350"/>
+        <location filename="../../attnviz/gui/main_window.py" line="358"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="338"/>
+        <location filename="../../attnviz/gui/main_window.py" line="346"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="344"/>
+        <location filename="../../attnviz/gui/main_window.py" line="352"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="376"/>
+        <location filename="../../attnviz/gui/main_window.py" line="384"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -177,7 +177,7 @@
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="222"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="482"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="535"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
@@ -209,12 +209,12 @@
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="581"/>
+        <location filename="../../attnviz/gui/main_window.py" line="589"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="578"/>
+        <location filename="../../attnviz/gui/main_window.py" line="586"/>
         <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
@@ -301,7 +301,7 @@
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="73"/>
+        <location filename="../../attnviz/training/live.py" line="82"/>
         <source>--learned must be more than 0 and at most 100 (%)</source>
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
@@ -312,7 +312,7 @@
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="77"/>
+        <location filename="../../attnviz/training/live.py" line="86"/>
         <source>--lr must be more than 0 and at most 1</source>
         <translation>--lr 必须大于 0 且不超过 1</translation>
     </message>
@@ -327,7 +327,7 @@
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="75"/>
+        <location filename="../../attnviz/training/live.py" line="84"/>
         <source>--minutes must be more than 0 and at most 1,440</source>
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
@@ -402,7 +402,7 @@
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="157"/>
+        <location filename="../../attnviz/cli.py" line="156"/>
         <source>--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)</source>
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
@@ -524,7 +524,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="584"/>
+        <location filename="../../attnviz/gui/main_window.py" line="592"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -534,7 +534,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="865"/>
+        <location filename="../../attnviz/gui/main_window.py" line="873"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -576,7 +576,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="355"/>
+        <location filename="../../attnviz/gui/main_window.py" line="363"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
@@ -606,7 +606,7 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="836"/>
+        <location filename="../../attnviz/gui/main_window.py" line="844"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
@@ -631,7 +631,7 @@
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="460"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="513"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
     </message>
@@ -718,12 +718,12 @@
         <translation>参数 %(argument_name)s：%(message)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="486"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="539"/>
         <source>At step {step:,} the model answers {probe} with {answer}</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="484"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="537"/>
         <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
@@ -844,12 +844,12 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="529"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="582"/>
         <source>attnviz checkpoint (*.safetensors)</source>
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="685"/>
+        <location filename="../../attnviz/gui/main_window.py" line="693"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
@@ -875,12 +875,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="790"/>
+        <location filename="../../attnviz/gui/main_window.py" line="798"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="797"/>
+        <location filename="../../attnviz/gui/main_window.py" line="805"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -895,7 +895,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="308"/>
+        <location filename="../../attnviz/gui/main_window.py" line="316"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -993,7 +993,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{signal} 到达时输出正在移入位置；移动已先完成，因此 {folder} 是完整的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="441"/>
+        <location filename="../../attnviz/gui/main_window.py" line="449"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -1036,7 +1036,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
-        <location filename="../../attnviz/gui/main_window.py" line="347"/>
+        <location filename="../../attnviz/gui/main_window.py" line="355"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
     </message>
@@ -1168,7 +1168,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位 {n}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="149"/>
+        <location filename="../../attnviz/training/live.py" line="158"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
@@ -1209,7 +1209,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="342"/>
+        <location filename="../../attnviz/gui/main_window.py" line="350"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
@@ -1296,7 +1296,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="149"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="416"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="469"/>
         <source>Choose a model and a task, then press Train.</source>
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
@@ -1311,12 +1311,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>请至少选择一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="313"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="337"/>
         <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/training.py" line="146"/>
+        <location filename="../../attnviz/session/training.py" line="152"/>
         <source>choose the TSV of source&lt;TAB&gt;target pairs to train on</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对 TSV 文件</translation>
     </message>
@@ -1477,7 +1477,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="754"/>
+        <location filename="../../attnviz/gui/main_window.py" line="762"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1487,7 +1487,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="726"/>
+        <location filename="../../attnviz/gui/main_window.py" line="734"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1606,13 +1606,13 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="85"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
-        <location filename="../../attnviz/gui/main_window.py" line="345"/>
+        <location filename="../../attnviz/gui/main_window.py" line="353"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
-        <location filename="../../attnviz/gui/main_window.py" line="349"/>
+        <location filename="../../attnviz/gui/main_window.py" line="357"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
@@ -1641,11 +1641,6 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="447"/>
         <source>Decoder self-attention (causal)</source>
         <translation>解码器自注意力（因果掩蔽）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="35"/>
-        <source>Decoder-only (GPT-style)</source>
-        <translation>仅解码器（GPT 式）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="482"/>
@@ -1678,14 +1673,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在批量解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/decoding.py" line="172"/>
-        <location filename="../../attnviz/session/decoding.py" line="209"/>
-        <location filename="../../attnviz/session/decoding.py" line="242"/>
+        <location filename="../../attnviz/session/decoding.py" line="174"/>
+        <location filename="../../attnviz/session/decoding.py" line="211"/>
+        <location filename="../../attnviz/session/decoding.py" line="244"/>
         <source>Decoding…</source>
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="373"/>
+        <location filename="../../attnviz/gui/main_window.py" line="381"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
     </message>
@@ -1742,7 +1737,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="349"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="380"/>
+        <source>Done — {why}. {summary}. The model is open in the window (Save model… keeps it).</source>
+        <translation>完成——{why}。{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="382"/>
         <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
@@ -1779,7 +1779,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="370"/>
+        <location filename="../../attnviz/gui/main_window.py" line="378"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1836,7 +1836,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="239"/>
-        <location filename="../../attnviz/session/decoding.py" line="84"/>
+        <location filename="../../attnviz/session/decoding.py" line="86"/>
         <source>Encoding…</source>
         <translation>正在编码…</translation>
     </message>
@@ -1861,6 +1861,21 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="425"/>
         <source>epoch</source>
         <translation>迭代周期</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="95"/>
+        <source>epoch limit (1 epoch) reached</source>
+        <translation>已到迭代周期上限（1 个迭代周期）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="97"/>
+        <source>epoch limit (all {epochs:,} epochs) reached</source>
+        <translation>已到迭代周期上限（全部 {epochs:,} 个迭代周期）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="98"/>
+        <source>epoch limit reached</source>
+        <translation>已到迭代周期上限</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="260"/>
@@ -1898,7 +1913,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="387"/>
+        <location filename="../../attnviz/gui/main_window.py" line="395"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1918,23 +1933,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="402"/>
+        <location filename="../../attnviz/gui/main_window.py" line="410"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="406"/>
+        <location filename="../../attnviz/gui/main_window.py" line="414"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="408"/>
+        <location filename="../../attnviz/gui/main_window.py" line="416"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="42"/>
-        <location filename="../../attnviz/training/live.py" line="120"/>
+        <location filename="../../attnviz/training/live.py" line="129"/>
         <source>exact match</source>
         <translation>完全匹配率</translation>
     </message>
@@ -2062,7 +2077,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="304"/>
+        <location filename="../../attnviz/gui/main_window.py" line="312"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -2118,7 +2133,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="279"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="298"/>
         <source>file: {name}</source>
         <translation>文件：{name}</translation>
     </message>
@@ -2304,7 +2319,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="155"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="431"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="484"/>
         <source>Held-out exact match and alignment agreement (%), by step</source>
         <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
     </message>
@@ -2314,7 +2329,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>留出集得分与对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="432"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="485"/>
         <source>Held-out {score}, by step</source>
         <translation>{score}（留出集，按步数）</translation>
     </message>
@@ -2375,7 +2390,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="596"/>
+        <location filename="../../attnviz/gui/main_window.py" line="604"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2603,13 +2618,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="739"/>
-        <location filename="../../attnviz/core/training_history.py" line="23"/>
+        <location filename="../../attnviz/core/training_history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
         <translation>第 {layer} 层 · 第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="24"/>
+        <location filename="../../attnviz/core/training_history.py" line="25"/>
         <source>layer {layer} · mean of {heads} heads</source>
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
     </message>
@@ -2651,6 +2666,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/panels.py" line="22"/>
         <source>Learned PE: {positions} positions × {width} dims</source>
         <translation>可学习位置编码：{positions} 个位置 × {width} 维</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="88"/>
+        <source>learned: held-out exact match at least {level:g} % at {count} evaluations in a row</source>
+        <translation>已学会：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="320"/>
@@ -2715,12 +2735,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>留一法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="379"/>
+        <location filename="../../attnviz/gui/main_window.py" line="387"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="833"/>
+        <location filename="../../attnviz/gui/main_window.py" line="841"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -2755,12 +2775,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="587"/>
+        <location filename="../../attnviz/gui/main_window.py" line="595"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="586"/>
+        <location filename="../../attnviz/gui/main_window.py" line="594"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
@@ -2805,7 +2825,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="392"/>
+        <location filename="../../attnviz/gui/main_window.py" line="400"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2960,11 +2980,6 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="36"/>
-        <source>Nadaraya–Watson kernel regression</source>
-        <translation>Nadaraya-Watson 核回归</translation>
-    </message>
-    <message>
         <location filename="../../attnviz/core/kinds.py" line="199"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
@@ -3042,7 +3057,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="185"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="501"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="554"/>
         <source>no history yet</source>
         <translation>尚无历史</translation>
     </message>
@@ -3254,7 +3269,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="354"/>
+        <location filename="../../attnviz/gui/main_window.py" line="362"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -3274,7 +3289,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="684"/>
+        <location filename="../../attnviz/gui/main_window.py" line="692"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -3284,17 +3299,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="341"/>
+        <location filename="../../attnviz/gui/main_window.py" line="349"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="796"/>
+        <location filename="../../attnviz/gui/main_window.py" line="804"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="762"/>
+        <location filename="../../attnviz/gui/main_window.py" line="770"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -3436,9 +3451,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="258"/>
-        <source>Passes over the 8,192 training examples (or the file's pairs)</source>
-        <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数</translation>
+        <location filename="../../attnviz/gui/panels/train.py" line="274"/>
+        <source>Passes over the 8,192 training examples (or the file's pairs); a run on a task stops earlier once it has learned: held-out exact match at least {level:g} % at {count} evaluations in a row</source>
+        <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数；任务上的训练一旦学会就会提前停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="115"/>
@@ -3452,12 +3467,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="124"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="363"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="335"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="364"/>
         <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
@@ -3467,7 +3482,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="305"/>
+        <location filename="../../attnviz/gui/main_window.py" line="313"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -3923,7 +3938,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>立即重启</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="363"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -3948,18 +3963,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>把日期改写为年 月 日</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="34"/>
-        <source>RNN + additive (Bahdanau) attention</source>
-        <translation>RNN + 加性（Bahdanau）注意力</translation>
-    </message>
-    <message>
         <location filename="../../attnviz/gallery.py" line="481"/>
         <source>RNN + additive attention</source>
         <translation>RNN + 加性注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="481"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="34"/>
         <source>RNN + dot-product attention</source>
         <translation>RNN + 点积注意力</translation>
     </message>
@@ -4014,7 +4023,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="348"/>
+        <location filename="../../attnviz/gui/main_window.py" line="356"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
@@ -4024,7 +4033,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="407"/>
+        <location filename="../../attnviz/gui/main_window.py" line="415"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -4039,32 +4048,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="789"/>
+        <location filename="../../attnviz/gui/main_window.py" line="797"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="339"/>
+        <location filename="../../attnviz/gui/main_window.py" line="347"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="528"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="581"/>
         <source>Save the trained model</source>
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="722"/>
+        <location filename="../../attnviz/gui/main_window.py" line="730"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="546"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="599"/>
         <source>Saved the trained model, with its training history, as {target}.</source>
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="725"/>
+        <location filename="../../attnviz/gui/main_window.py" line="733"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -4157,7 +4166,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="832"/>
+        <location filename="../../attnviz/gui/main_window.py" line="840"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -4260,7 +4269,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="257"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="274"/>
         <source>SGD steps on w (the book trains 5)</source>
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
@@ -4290,7 +4299,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="357"/>
+        <location filename="../../attnviz/gui/main_window.py" line="365"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
     </message>
@@ -4350,12 +4359,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>小型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="476"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="529"/>
         <source>snapshot {index} of {count} · step {step:,}</source>
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="135"/>
+        <location filename="../../attnviz/core/training_history.py" line="203"/>
         <source>snapshot {number} of the training history</source>
         <translation>训练历史的第 {number} 个快照</translation>
     </message>
@@ -4370,7 +4379,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="567"/>
+        <location filename="../../attnviz/gui/main_window.py" line="575"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -4458,7 +4467,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="281"/>
-        <location filename="../../attnviz/gui/main_window.py" line="351"/>
+        <location filename="../../attnviz/gui/main_window.py" line="359"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
@@ -4527,7 +4536,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="166"/>
-        <location filename="../../attnviz/gui/main_window.py" line="483"/>
+        <location filename="../../attnviz/gui/main_window.py" line="491"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
@@ -4604,7 +4613,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="531"/>
+        <location filename="../../attnviz/gui/main_window.py" line="539"/>
         <source>Stopped at attnviz's limit of {count} tokens: the model's folder sets no length limit of its own</source>
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
@@ -4614,12 +4623,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/training_history.py" line="93"/>
+        <source>stopped by the user</source>
+        <translation>由用户停止</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/train.py" line="268"/>
         <source>stopped; continue the schedule with the same command and --resume ({path})</source>
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="341"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="370"/>
         <source>Stopping after this step; the model will open as it is…</source>
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
@@ -4674,7 +4688,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>T5 的相对位置偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="275"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="294"/>
         <source>Tab-separated pairs, source&lt;TAB&gt;target (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -4722,7 +4736,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="410"/>
+        <location filename="../../attnviz/gui/main_window.py" line="418"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
@@ -4732,7 +4746,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="423"/>
+        <location filename="../../attnviz/gui/main_window.py" line="431"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -4837,7 +4851,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="286"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="306"/>
         <source>the file's first sentence</source>
         <translation>文件中的第一个句子</translation>
     </message>
@@ -4922,7 +4936,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="205"/>
+        <location filename="../../attnviz/training/live.py" line="214"/>
         <source>the model cannot be built: {problem}</source>
         <translation>无法构建模型：{problem}</translation>
     </message>
@@ -4948,7 +4962,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="540"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="593"/>
         <source>The model was not saved: {error}</source>
         <translation>模型未保存：{error}</translation>
     </message>
@@ -5000,17 +5014,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="147"/>
+        <location filename="../../attnviz/training/live.py" line="156"/>
         <source>the probe sentence is empty</source>
         <translation>探针输入句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="116"/>
+        <location filename="../../attnviz/training/live.py" line="125"/>
         <source>the probe {text!r} is longer than the {name} task's inputs ({low} to {high} digits)</source>
         <translation>探针输入 {text!r} 比 {name} 任务的输入更长（{low} 到 {high} 个数字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="113"/>
+        <location filename="../../attnviz/training/live.py" line="122"/>
         <source>the probe {text!r} is not an input of the {name} task (e.g. {example!r})</source>
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
@@ -5135,22 +5149,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>--text 或标准输入每一行中第一个 [MASK] 的前 5 个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="119"/>
+        <location filename="../../attnviz/core/training_history.py" line="187"/>
         <source>the training history is not an object</source>
         <translation>训练历史不是一个对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="125"/>
+        <location filename="../../attnviz/core/training_history.py" line="193"/>
         <source>the training history must hold 1 to {count} snapshots</source>
         <translation>训练历史必须包含 1 到 {count} 个快照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="122"/>
+        <location filename="../../attnviz/core/training_history.py" line="190"/>
         <source>the training history's kind, task or score name is missing</source>
         <translation>训练历史缺少模型类型、任务或得分名称</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="128"/>
+        <location filename="../../attnviz/core/training_history.py" line="196"/>
         <source>the training history's snapshots are not in step order (each at a later step than the one before)</source>
         <translation>训练历史中的快照不是按步数顺序排列的（每个快照的步数都应晚于前一个）</translation>
     </message>
@@ -5170,7 +5184,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="309"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="333"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
@@ -5288,7 +5302,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可读的内容：句子是空的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="716"/>
+        <location filename="../../attnviz/gui/main_window.py" line="724"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -5345,6 +5359,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/lecture.py" line="110"/>
         <source>through the layers</source>
         <translation>逐层播放</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/training_history.py" line="91"/>
+        <source>time limit ({minutes:g} min) reached</source>
+        <translation>已到时间上限（{minutes:g} 分钟）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="167"/>
@@ -5405,7 +5424,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用这些设置训练一个新模型；完成后它会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="274"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="293"/>
         <source>Train on a file of pairs</source>
         <translation>用句对文件训练</translation>
     </message>
@@ -5420,7 +5439,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="149"/>
+        <location filename="../../attnviz/training/live.py" line="158"/>
         <source>training BLEU</source>
         <translation>训练集 BLEU</translation>
     </message>
@@ -5430,7 +5449,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="163"/>
+        <location filename="../../attnviz/cli.py" line="162"/>
         <location filename="../../attnviz/cli.py" line="115"/>
         <source>training data not found: {path}</source>
         <translation>找不到训练数据：{path}</translation>
@@ -5441,7 +5460,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练在第 {epoch} 个迭代周期发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="272"/>
+        <location filename="../../attnviz/training/live.py" line="284"/>
         <source>training diverged: the weights became NaN or infinite (try a smaller learning rate than {lr:g})</source>
         <translation>训练发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的学习率）</translation>
     </message>
@@ -5475,7 +5494,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练样本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="332"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="361"/>
         <source>Training resumed.</source>
         <translation>训练已继续。</translation>
     </message>
@@ -5485,12 +5504,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练步数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="356"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="387"/>
         <source>Training stopped: {message}</source>
         <translation>训练已停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="319"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="343"/>
         <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
@@ -5512,12 +5531,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="321"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="345"/>
+        <source>Training {model} on {task}: the first snapshot shows the untrained model; training stops once held-out exact match is at least {level:g} % at {count} evaluations in a row…</source>
+        <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型；留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}% 时训练即停止…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="350"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="454"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="507"/>
         <source>Training: {summary}</source>
         <translation>训练中：{summary}</translation>
     </message>
@@ -5569,7 +5593,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="834"/>
+        <location filename="../../attnviz/gui/main_window.py" line="842"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
@@ -5612,7 +5636,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="676"/>
+        <location filename="../../attnviz/gui/main_window.py" line="684"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -5622,7 +5646,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个英语句子…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/decoding.py" line="140"/>
+        <location filename="../../attnviz/session/decoding.py" line="142"/>
         <source>Type the target words to force (a translation or its beginning).</source>
         <translation>请输入要强制的目标词（译文或其开头）。</translation>
     </message>
@@ -5672,12 +5696,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="210"/>
+        <location filename="../../attnviz/core/tasks.py" line="224"/>
         <source>unknown task {name!r}; known: {known}</source>
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="599"/>
+        <location filename="../../attnviz/gui/main_window.py" line="607"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -5915,7 +5939,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="177"/>
+        <location filename="../../attnviz/cli.py" line="176"/>
         <source>wrote {out}: masked-word accuracy {accuracy:.1%}; one content word top-1 {top1:.1%}, top-5 {top5:.1%} on the held-out sentences</source>
         <translation>已写入 {out}：掩蔽词准确率 {accuracy:.1%}；留出句子中遮住一个实词时，前 1 命中 {top1:.1%}，前 5 命中 {top5:.1%}</translation>
     </message>
@@ -6152,7 +6176,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{key!r} 必须在 {low} 到 {high} 之间，实际为 {value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="196"/>
+        <location filename="../../attnviz/training/live.py" line="205"/>
         <source>{kind} cannot be trained here; choose one of {kinds}</source>
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
@@ -6292,14 +6316,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个头的重要性（目标：{target}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="386"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="417"/>
         <source>{model}: its training history cannot be shown ({error}).</source>
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="430"/>
         <source>{model}: trained on {task} ({count} snapshots); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="427"/>
+        <source>{model}: trained on {task} ({count} snapshots; {why}); scrub the history below.</source>
+        <translation>{model}：在 {task} 上训练（{count} 个快照；{why}）；可拖动下方的历史回看。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="425"/>
@@ -6419,22 +6448,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="360"/>
+        <location filename="../../attnviz/gui/main_window.py" line="368"/>
         <source>{name} — {about}</source>
         <translation>{name} — {about}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="131"/>
+        <location filename="../../attnviz/training/live.py" line="140"/>
         <source>{name}: cannot be read ({error})</source>
         <translation>{name}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="135"/>
+        <location filename="../../attnviz/training/live.py" line="144"/>
         <source>{name}: no usable source&lt;TAB&gt;target pairs (lines skipped: {skipped})</source>
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（跳过的行：{skipped}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="137"/>
+        <location filename="../../attnviz/training/live.py" line="146"/>
         <source>{name}: no usable source&lt;TAB&gt;target pairs (the file has no lines)</source>
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（文件中没有任何行）</translation>
     </message>
@@ -6484,7 +6513,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="161"/>
+        <location filename="../../attnviz/cli.py" line="160"/>
         <source>{option} does not go with --task {task}</source>
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
@@ -6499,7 +6528,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="66"/>
+        <location filename="../../attnviz/training/live.py" line="75"/>
         <source>{option} must be from {low:,} to {high:,}</source>
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
@@ -7297,52 +7326,52 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="734"/>
+        <location filename="../../attnviz/gui/main_window.py" line="742"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="737"/>
+        <location filename="../../attnviz/gui/main_window.py" line="745"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="154"/>
+        <location filename="../../attnviz/core/training_history.py" line="222"/>
         <source>{where} has bad labels</source>
         <translation>{where}的标签有误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="141"/>
+        <location filename="../../attnviz/core/training_history.py" line="209"/>
         <source>{where} has no step or time</source>
         <translation>{where}没有步数或时间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="144"/>
+        <location filename="../../attnviz/core/training_history.py" line="212"/>
         <source>{where} holds a loss, score or agreement that is not a number</source>
         <translation>{where}的损失、得分或对齐一致率不是数字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="137"/>
+        <location filename="../../attnviz/core/training_history.py" line="205"/>
         <source>{where} is not an object</source>
         <translation>{where}不是一个对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="147"/>
+        <location filename="../../attnviz/core/training_history.py" line="215"/>
         <source>{where}'s agreement is not a share from 0 to 1</source>
         <translation>{where}的对齐一致率不是 0 到 1 之间的比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="156"/>
+        <location filename="../../attnviz/core/training_history.py" line="224"/>
         <source>{where}'s map is empty or larger than {cells:,} cells</source>
         <translation>{where}的注意力图为空或超过 {cells:,} 个单元格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="161"/>
+        <location filename="../../attnviz/core/training_history.py" line="229"/>
         <source>{where}'s map is not a table of numbers</source>
         <translation>{where}的注意力图不是数值表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="163"/>
+        <location filename="../../attnviz/core/training_history.py" line="231"/>
         <source>{where}'s map is not {rows} × {cols} finite numbers</source>
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
@@ -7352,7 +7381,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}，已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="749"/>
+        <location filename="../../attnviz/gui/main_window.py" line="757"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>

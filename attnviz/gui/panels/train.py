@@ -20,8 +20,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.core.tasks import SIZE_PRESETS, TASKS, arch_for, model_size
-from attnviz.core.training_history import Snapshot, TrainingHistory
+from attnviz.core.kinds import kind_named
+from attnviz.core.tasks import SIZE_PRESETS, TASKS, arch_for, model_size, size_of
+from attnviz.core.text import tokenize
+from attnviz.core.training_history import LEARNED_EVALUATIONS, LEARNED_PERCENT, Snapshot, TrainingHistory
 from attnviz.figures.spec import NamedFigure, StackSpec, empty_figure
 from attnviz.figures.training import curves_figure, snapshot_caption, snapshot_figure
 from attnviz.gui import file_dialogs
@@ -31,9 +33,7 @@ from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 from attnviz.session.training import FILE_TASK, KERNEL_TASK, TrainingRun, TrainRequest, save_copy
 
-FAMILIES = ((N_("RNN + additive (Bahdanau) attention"), "rnn-additive"), (N_("RNN + dot-product attention"), "rnn-dot"),
-            ("Transformer", "transformer"), (N_("Decoder-only (GPT-style)"), "decoder-only"),
-            (N_("Nadaraya–Watson kernel regression"), KERNEL_TASK))
+FAMILIES = ("rnn-additive", "rnn-dot", "transformer", "decoder-only", KERNEL_TASK)  # named by the kinds' registry
 # (a task's label: its short name before " — ", which the status line repeats; translations keep the " — ")
 TASK_CHOICES = ((N_("copy — the diagonal"), "copy"), (N_("reverse — the anti-diagonal"), "reverse"),
                 (N_("sort — a permutation"), "sort"), (N_("dates — crossing lines"), "dates"),
@@ -88,8 +88,8 @@ class TrainPanel(QtWidgets.QWidget):
         self._follow = True  # the slider follows the newest snapshot (until the user moves it back)
 
         self.family_box = QtWidgets.QComboBox()
-        for label, kind in FAMILIES:
-            self.family_box.addItem(tr(label), kind)
+        for kind in FAMILIES:  # (one name per kind, the registry's, as the rest of the window calls it)
+            self.family_box.addItem(tr(kind_named(kind).label), kind)
         self.task_box = QtWidgets.QComboBox()
         for label, task in TASK_CHOICES:
             self.task_box.addItem(tr(label), task)
@@ -201,7 +201,7 @@ class TrainPanel(QtWidgets.QWidget):
         for button in (self.flipbook_button, self.curves_button, self.save_button):
             buttons.addWidget(button)
 
-        layout = QtWidgets.QVBoxLayout(self)
+        self._column = layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(controls)
         layout.addLayout(buttons_row)
@@ -212,6 +212,7 @@ class TrainPanel(QtWidgets.QWidget):
         layout.addLayout(buttons)
 
         self.family_box.currentIndexChanged.connect(self._on_family_changed)
+        self.task_box.currentIndexChanged.connect(lambda _index: self._update_probe_hint())
         self.task_box.activated.connect(self._on_task_chosen)
         self.size_box.currentIndexChanged.connect(lambda _index: self._apply_size())
         self.train_button.clicked.connect(self.start)
@@ -233,6 +234,21 @@ class TrainPanel(QtWidgets.QWidget):
             width = max(self.width() - 8, 0)
             self.split.setSizes([int(0.55 * width), width - int(0.55 * width)])
 
+    def heightForWidth(self, width: int) -> int:
+        """The height the dock's scroll area gives the panel at ``width``: what its controls, the wrapped lines
+        and a map of least size take, so that a short dock shows the whole panel (every row of the map) and
+        scrolls only where even that does not fit. (The layout's own answer adds up the plots' preferred
+        heights: the panel was laid out twice the dock's height, the map's rows below the fold.)"""
+        layout = self._column
+        margins = layout.contentsMargins()
+        inner = width - margins.left() - margins.right()
+        total = margins.top() + margins.bottom() + layout.spacing() * max(layout.count() - 1, 0)
+        for index in range(layout.count()):
+            item = layout.itemAt(index)
+            assert item is not None
+            total += item.heightForWidth(inner) if item.hasHeightForWidth() else item.minimumSize().height()
+        return max(total, self.minimumSizeHint().height())
+
     def sizeHint(self) -> QtCore.QSize:
         """Modest, like the other panels: the plots' own hints (600 × 480 each) would claim the dock area."""
         least = self.minimumSizeHint()
@@ -249,13 +265,16 @@ class TrainPanel(QtWidgets.QWidget):
 
     def _on_family_changed(self) -> None:
         kernel = self.kind == KERNEL_TASK
+        self.family_box.setToolTip(self.family_box.currentText())  # (the whole name: a narrow dock cuts it)
         for widget in (self.task_box, self.size_box, self.width_box, self.layers_box, self.probe_edit):
             widget.setEnabled(not kernel)
         # (the heads box is on where the kind's architecture takes a heads setting: not the RNNs' one attention)
         self.heads_box.setEnabled(not kernel and "num_heads" in arch_for(self.kind, 32, 1, 2))
         self.epochs_box.setValue(5 if kernel else 20)
-        self.epochs_box.setToolTip(tr("SGD steps on w (the book trains 5)") if kernel else
-                                   tr("Passes over the 8,192 training examples (or the file's pairs)"))
+        self.epochs_box.setToolTip(tr("SGD steps on w (the book trains 5)") if kernel else tr(
+            "Passes over the 8,192 training examples (or the file's pairs); a run on a task stops earlier once it "
+            "has learned: held-out exact match at least {level:g} % at {count} evaluations in a row").format(
+            level=LEARNED_PERCENT, count=LEARNED_EVALUATIONS))
         self._apply_size()
         self._update_probe_hint()
 
@@ -282,9 +301,14 @@ class TrainPanel(QtWidgets.QWidget):
         self._update_probe_hint()
 
     def _update_probe_hint(self) -> None:
+        """The probe field shows the task's own probe as its hint, and keeps no input of another task."""
         task = TASKS.get(self.task)
         self.probe_edit.setPlaceholderText(task.probe if task else tr("the file's first sentence")
                                            if self.task == FILE_TASK else "")
+        words = tuple(tokenize(self.probe_edit.text().lower()))  # (as the training reads it)
+        if words and (task.solve(words) is None if task is not None else
+                      any(other.solve(words) is not None for other in TASKS.values())):
+            self.probe_edit.clear()  # another task's input: training would refuse it, or read it as unknown words
 
     def arch(self) -> dict:
         """The architecture settings the three numbers say."""
@@ -317,6 +341,11 @@ class TrainPanel(QtWidgets.QWidget):
         request = self.request()
         if self.kind == KERNEL_TASK:
             self._say(tr("Training the book's kernel regression: the first snapshot shows the untrained model…"))
+        elif request.task in TASKS and request.learned is not None:  # (the rule attnviz train --task stops by)
+            self._say(tr("Training {model} on {task}: the first snapshot shows the untrained model; training stops "
+                         "once held-out exact match is at least {level:g} % at {count} evaluations in a row…").format(
+                model=self.family_box.currentText(), task=self.task_box.currentText().split(" — ")[0],
+                level=request.learned, count=LEARNED_EVALUATIONS))
         else:
             self._say(tr("Training {model} on {task}: the first snapshot shows the untrained model…").format(
                 model=self.family_box.currentText(), task=self.task_box.currentText().split(" — ")[0]))
@@ -341,15 +370,17 @@ class TrainPanel(QtWidgets.QWidget):
             self._say(tr("Stopping after this step; the model will open as it is…"))
             self._update_buttons()
 
-    def _on_done(self, path: Path) -> None:
+    def _on_done(self, path: Path, history: TrainingHistory) -> None:
+        """The run ended (``history.ending`` says why): its model opens in the window."""
         self.saved_path = path
-        self._update_buttons()
-        last = self.history.snapshots[-1] if self.history and self.history.snapshots else None
-        summary = snapshot_caption(self.history, last) if self.history and last else ""
-        self._say(tr("Done: {summary}. The model is open in the window (Save model… keeps it).").format(
-            summary=summary))
-        probe = " ".join(last.cols) if self.task != KERNEL_TASK and last is not None else ""
-        self.opened.emit(str(path), probe)  # (the window opens it, its probe decoded in every view)
+        self.show_history(history)
+        last = history.snapshots[-1] if history.snapshots else None
+        summary = snapshot_caption(history, last) if last else ""
+        why = history.ending.shown if history.ending is not None else ""
+        self._say(tr("Done — {why}. {summary}. The model is open in the window (Save model… keeps it).").format(
+            why=why, summary=summary) if why else
+            tr("Done: {summary}. The model is open in the window (Save model… keeps it).").format(summary=summary))
+        self.opened.emit(str(path), probe_of(history))  # (the window opens it, its probe decoded in every view)
 
     def _on_failed(self, message: str) -> None:
         self._update_buttons()
@@ -381,7 +412,7 @@ class TrainPanel(QtWidgets.QWidget):
             return
         history = new.model.history  # (read on the worker as the model loaded: a long one takes seconds)
         if history is None:
-            self._forget()
+            self._forget(new.model.kind)
             if new.model.history_problem:
                 self._say(tr("{model}: its training history cannot be shown ({error}).").format(
                     model=new.model.label, error=new.model.history_problem), error=True)
@@ -390,23 +421,45 @@ class TrainPanel(QtWidgets.QWidget):
             return  # the run just finished: its history is on show already
         self.saved_path, self._follow = new.model.path, True
         self._take_settings(history)
+        self._take_size(history.kind, new.model.training.get("arch"))
         self.show_history(history)
-        self._say(tr("{model}: trained on {task} ({count} snapshots); scrub the history below.").format(
-            model=new.model.label, task=history.task, count=len(history.snapshots)))
+        if history.ending is not None:
+            self._say(tr("{model}: trained on {task} ({count} snapshots; {why}); scrub the history below.").format(
+                model=new.model.label, task=history.task, count=len(history.snapshots), why=history.ending.shown))
+        else:
+            self._say(tr("{model}: trained on {task} ({count} snapshots); scrub the history below.").format(
+                model=new.model.label, task=history.task, count=len(history.snapshots)))
         self.probe_edit.setText(probe_of(history))
 
     def _take_settings(self, history: TrainingHistory) -> None:
         """The model and task a checkpoint was trained with, in the dock's choices (a file's task stays)."""
-        family = self.family_box.findData(history.kind)
-        if family >= 0 and family != self.family_box.currentIndex():
-            self.family_box.setCurrentIndex(family)
+        self._take_kind(history.kind)
         task = self.task_box.findData(history.task)
         if task >= 0:
             self.task_box.setCurrentIndex(task)
-            self._update_probe_hint()
 
-    def _forget(self) -> None:
-        """A model without a training history is open: the dock shows no run's history, probe or file."""
+    def _take_size(self, kind: str, arch: object) -> None:
+        """The width, layers and heads a checkpoint was trained with (where its training info keeps them), under
+        the size preset they match, if one does."""
+        size = size_of(kind, arch) if kind != KERNEL_TASK else None
+        if size is None:
+            return
+        preset = next((name for name in SIZE_PRESETS if model_size(kind, name) == size), None)
+        if preset is not None:
+            self.size_box.setCurrentIndex(self.size_box.findData(preset))
+        for box, value in zip((self.width_box, self.layers_box, self.heads_box), size, strict=True):
+            box.setValue(value)
+
+    def _take_kind(self, kind: str) -> None:
+        """The open model's kind in the Model box, where the dock trains that kind."""
+        family = self.family_box.findData(kind)
+        if family >= 0 and family != self.family_box.currentIndex():
+            self.family_box.setCurrentIndex(family)
+
+    def _forget(self, kind: str) -> None:
+        """A model without a training history is open: the dock shows its kind, and no run's history or probe."""
+        self._take_kind(kind)
+        self.probe_edit.clear()  # (the previous model's input is no probe of this one)
         if self.history is None and self.saved_path is None:
             return
         self.history, self.saved_path, self._follow = None, None, True
