@@ -19,6 +19,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
 from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.kinds import KINDS
 from attnviz.core.layout import Capability
 from attnviz.figures.attention import shown_index
 from attnviz.figures.book import Live
@@ -42,7 +43,7 @@ from attnviz.gui.screen_fit import fit_frame_into_screen
 from attnviz.gui.settings import ATTENTION_TOGGLES, Settings
 from attnviz.gui.status_bar import ElidingStatusBar
 from attnviz.gui.text_size import PRESENTATION_SCALE, TEXT_SCALES, apply_text_scale, next_scale, refresh_graphics
-from attnviz.i18n import N_, tr
+from attnviz.i18n import tr
 from attnviz.paths import ICON, example_sentences, shipped_models
 from attnviz.session import Runner, Session, SessionState, changed
 
@@ -57,12 +58,6 @@ TYPING_DEBOUNCE_MS = 250
 BUSY_INDICATOR_DELAY_MS = 150  # quicker jobs finish before an indicator would only flicker
 PREFETCH_DELAY_MS = 15  # after a step is shown: its paint is done, a next press is still far off
 # File ▸ Shipped models: each file named, and described in the interface's language
-SHIPPED_ABOUT = {"transformer": N_("Transformer encoder–decoder"),
-                 "decoder-only": N_("decoder-only Transformer (GPT-style)"),
-                 "encoder-only": N_("encoder-only Transformer (BERT-style): fills in [MASK]"),
-                 "rnn-additive": N_("RNN encoder–decoder with additive (Bahdanau) attention"),
-                 "rnn-dot": N_("RNN encoder–decoder with scaled dot-product attention"),
-                 "kernel-regression": N_("Nadaraya-Watson kernel regression (attention pooling)")}
 DEFAULT_SIZE = (1280, 800)  # the first window, where the screen has room for it
 FRAME_FIT_TRIES, FRAME_FIT_WAIT_MS = 20, 50  # first start: look for the window manager's frame this often
 LARGEST_FIRST_SIZE = (1680, 1050)
@@ -364,8 +359,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.file_menu.addAction(self.open_hf_action)
         self.shipped_menu = self.file_menu.addMenu(tr("Shipped &models"))
         for path in shipped_models():
-            about = SHIPPED_ABOUT.get(path.stem)
-            text = tr("{name} — {about}").format(name=path.stem, about=tr(about)) if about else path.stem
+            about = KINDS.get(path.stem)  # (a shipped file is named for its kind: the registry describes it)
+            text = tr("{name} — {about}").format(name=path.stem, about=tr(about.label)) if about else path.stem
             self.shipped_menu.addAction(self._action(text, partial(self.load, path)))
         self.recent_menu = self.file_menu.addMenu(tr("&Recent files"))
         self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
