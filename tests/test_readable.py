@@ -340,3 +340,31 @@ def test_subword_pieces_too_many_to_label_show_their_words_not_every_other_piece
         assert len(texts) < len(pieces) and all(t.startswith("▁") for t in texts)  # words, never a lone "·stand"
         assert any("▁understanding".startswith(t) and len(t) > len("▁under") for t in texts)
         assert ticks[0][0] == 1.0  # centred on its three pieces
+
+
+def test_the_colour_bars_values_keep_their_room_after_the_labels_grew_back(qtbot):
+    """Labels shrunk to fit a short widget, then the widget grew and they came back to the widget's font: the
+    colour bar's widest value was still measured in the small font and ran past the widget's edge (the Head
+    atlas at 1024 px cut "0.000604")."""
+    from attnviz.gui.heatmap import MARGIN
+
+    values = np.linspace(0.000604, 0.0402, 9 * 4).reshape(9, 4)
+    spec = FigureSpec(values, tuple(f"enc-self {i}" for i in range(9)), ("1", "2", "3", "4"), "atlas",
+                      levels=(float(values.min()), float(values.max())))
+    heatmap = Heatmap()
+    qtbot.addWidget(heatmap)
+    heatmap.show_figure(spec)
+    heatmap.show()
+    full = QtGui.QFontInfo(heatmap.font()).pixelSize()
+    for height in range(100, 400, 5):  # a height too short for nine rows in the widget's font: the labels shrink
+        heatmap.resize(260, height)
+        heatmap.figure_layout()
+        if QtGui.QFontInfo(heatmap.label_font).pixelSize() < full:
+            break
+    assert QtGui.QFontInfo(heatmap.label_font).pixelSize() < full
+    heatmap.resize(260, 600)  # room for every label in the widget's font again
+    layout = heatmap.figure_layout()
+    metrics = QtGui.QFontMetricsF(heatmap.label_font)
+    assert QtGui.QFontInfo(heatmap.label_font).pixelSize() == full
+    widest = max(metrics.horizontalAdvance(text) for text in ("0.000604", "0.0402"))
+    assert layout.bar.right() + 5 + widest <= heatmap.width() - MARGIN + 0.5

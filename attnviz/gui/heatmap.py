@@ -142,6 +142,7 @@ class Heatmap(QtWidgets.QWidget):
             self._kept[key] = ({}, {})
         self._widths, self._texts = self._kept[key]
         self._bar_picture: tuple[tuple, QtGui.QPixmap] | None = None
+        self._bar_width = None  # (measured in the fonts just set: a stale one cut the bar's values)
 
     def _width(self, text: str) -> float:
         width = self._widths.get(text)

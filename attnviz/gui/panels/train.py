@@ -149,7 +149,7 @@ class TrainPanel(QtWidgets.QWidget):
         self.status = QtWidgets.QLabel(tr("Choose a model and a task, then press Train."))
         self.status.setWordWrap(True)
         self.heatmap = Heatmap()
-        self.heatmap.title_lines = 3  # (the kind, the task, the probe and the snapshot: whole at 1024 px, in Chinese too)
+        self.heatmap.title_lines = 3  # (kind, task, probe and snapshot: whole at 1024 px, in Chinese too)
         self.loss_view = TitledPlot(title=tr("Training loss, by step"))  # (no axis name: the room goes to the plot)
         self.loss_curve = self.loss_view.plot.plot([], [], pen=LOSS_PEN, symbol="o", symbolSize=5,
                                                    symbolBrush=(31, 119, 180), symbolPen=None)
