@@ -113,7 +113,7 @@ class KernelPanel(QtWidgets.QWidget):
         lecture = label_pixels is not None
         self.weights_view.setVisible(not lecture)
         self.summary.setVisible(not lecture)
-        self.heatmap.title_lines = 3 if lecture else 2
+        self.heatmap.title_lines = 3  # (kernel and h stay in view: presentation mode at 1024 px cut them on two)
         self.heatmap.set_label_pixels(label_pixels)
         font = QtGui.QFont()  # (unset: the application's)
         if label_pixels is not None:
