@@ -137,6 +137,7 @@ def my_share(sentences: list[str], rank: int, world: int) -> list[int]:
 
 def _run(args: argparse.Namespace) -> int:
     from attnviz.cli import CliError, _load, _set_threads
+    from attnviz.core.columns import AGREEMENT_CSV, LAYERS_CSV, SINKS_CSV, columns_file
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.explain import SINK_CLASSES
     from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv, sinks_csv
@@ -169,7 +170,7 @@ def _run(args: argparse.Namespace) -> int:
                           "the small BERT), not a {kind} model").format(checkpoint=args.checkpoint,
                                                                        kind=loaded.kind)) from None
     sentences = _sentences(args, loaded)
-    csv_names = ["agreement.csv", "layers.csv", "sinks.csv"]
+    csv_names = ["agreement.csv", "layers.csv", "sinks.csv", "COLUMNS.md"]
     if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, csv_names)):
         raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
                           "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
@@ -204,7 +205,8 @@ def _run(args: argparse.Namespace) -> int:
     if not tally.steps:
         raise CliError(tr("{path}: nothing was decoded to explain").format(path=args.data))
     files = {"agreement.csv": agreement_csv(tally).encode(), "layers.csv": layers_csv(tally).encode(),
-             "sinks.csv": sinks_csv(tally, SINK_CLASSES).encode()}
+             "sinks.csv": sinks_csv(tally, SINK_CLASSES).encode(),
+             "COLUMNS.md": columns_file((AGREEMENT_CSV, LAYERS_CSV, SINKS_CSV), "attnviz explain").encode()}
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never a window, display or not
     from PySide6 import QtGui
 

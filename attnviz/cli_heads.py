@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from attnviz.core.columns import HEADS_CSV, NOT_APPLICABLE, PRUNING_CSV, columns_file
 from attnviz.core.layout import Capability
 from attnviz.core.limits import MAX_BEAM
 from attnviz.i18n import tr
@@ -61,7 +62,7 @@ def add_heads_parser(sub: Any) -> None:
 def _csv(rows: list[dict[str, Any]]) -> bytes:
     out = io.StringIO()
     names = list(dict.fromkeys(name for row in rows for name in row))  # (cross-attention's rows have more)
-    writer = csv.DictWriter(out, fieldnames=names, restval="", lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=names, restval=NOT_APPLICABLE, lineterminator="\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in row.items()})  # (round-trips)
@@ -144,7 +145,7 @@ def _run_heads(args: argparse.Namespace) -> int:
     model = Path(args.checkpoint).stem
     with reducer_from_environment(device) as reducer:
         speaker = reducer.rank == 0
-        names = ["heads.csv", *(["pruning.csv"] if pruning else [])]
+        names = ["heads.csv", *(["pruning.csv"] if pruning else []), "COLUMNS.md"]
         if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, names)):
             raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
                               "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
@@ -178,6 +179,8 @@ def _run_heads(args: argparse.Namespace) -> int:
     extra = {"heads.csv": _csv(_with_alignment(atlas.table(), agreement))}
     if curve is not None:
         extra["pruning.csv"] = _csv(curve.table())
+    extra["COLUMNS.md"] = columns_file((HEADS_CSV, PRUNING_CSV) if curve is not None else (HEADS_CSV,),
+                                       "attnviz heads").encode("utf-8")
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
     figures = atlas_figures(atlas, curve, model)
     sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind,

@@ -83,6 +83,7 @@ class LineSpec:
     x_label: str = "x"
     y_label: str = "y"
     y_range: tuple[float, float] | None = None  # None: fitted to the data
+    x_ticks: tuple[tuple[float, str], ...] | None = None  # (value, label) on the x axis; None: round values
 
     @property
     def values(self) -> np.ndarray:

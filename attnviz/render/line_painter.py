@@ -154,13 +154,15 @@ def paint_lines(painter: QtGui.QPainter, spec: LineSpec, font: QtGui.QFont, bold
                      QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter, spec.title)
     painter.setFont(font)
     grid_pen = QtGui.QPen(QtGui.QColor(225, 225, 225), 0.8)
-    for value in nice_ticks((x_low, x_high), 7):
+    x_ticks = spec.x_ticks if spec.x_ticks is not None else tuple(
+        (value, tick_text(value)) for value in nice_ticks((x_low, x_high), 7))
+    for value, text in x_ticks:
         x = to_px(np.array([value]), np.array([y_low]))[0][0]
         painter.setPen(grid_pen)
         painter.drawLine(QtCore.QPointF(x, plot.top()), QtCore.QPointF(x, plot.bottom()))
         painter.setPen(QtGui.QColor("black"))
         painter.drawText(QtCore.QRectF(x - 40, plot.bottom() + 3, 80, line), QtCore.Qt.AlignmentFlag.AlignHCenter,
-                         tick_text(value))
+                         text)
     for value in nice_ticks((y_low, y_high), 6):
         y = to_px(np.array([x_low]), np.array([value]))[1][0]
         painter.setPen(grid_pen)

@@ -14,7 +14,7 @@
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="131"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="137"/>
         <source> (key/value head {group} of {groups}, shared by {count} query heads)</source>
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
@@ -177,7 +177,7 @@
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="221"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="485"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="482"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
@@ -251,7 +251,7 @@
     <message>
         <location filename="../../attnviz/cli.py" line="301"/>
         <location filename="../../attnviz/cli.py" line="523"/>
-        <location filename="../../attnviz/cli_heads.py" line="75"/>
+        <location filename="../../attnviz/cli_heads.py" line="76"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
@@ -286,7 +286,7 @@
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="159"/>
+        <location filename="../../attnviz/cli_explain.py" line="160"/>
         <source>--ig-steps must be at least 1, got {steps}</source>
         <translation>--ig-steps 至少为 1，实际为 {steps}</translation>
     </message>
@@ -306,8 +306,8 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="157"/>
-        <location filename="../../attnviz/cli_heads.py" line="79"/>
+        <location filename="../../attnviz/cli_explain.py" line="158"/>
+        <location filename="../../attnviz/cli_heads.py" line="80"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
@@ -322,7 +322,7 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="236"/>
+        <location filename="../../attnviz/cli_heads.py" line="240"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
@@ -342,7 +342,7 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="77"/>
+        <location filename="../../attnviz/cli_heads.py" line="78"/>
         <source>--seeds must be from 1 to {most}, got {seeds}</source>
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
@@ -447,7 +447,7 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="192"/>
+        <location filename="../../attnviz/cli_heads.py" line="196"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -561,7 +561,7 @@
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="35"/>
+        <location filename="../../attnviz/cli_heads.py" line="36"/>
         <source>a translation checkpoint (.safetensors) or a Hugging Face model folder (default: the shipped Transformer)</source>
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
@@ -591,7 +591,7 @@
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="147"/>
+        <location filename="../../attnviz/core/kinds.py" line="166"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -611,7 +611,7 @@
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="463"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="460"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
     </message>
@@ -688,12 +688,12 @@
         <translation>参数 %(argument_name)s：%(message)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="489"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="486"/>
         <source>At step {step:,} the model answers {probe} with {answer}</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="487"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="484"/>
         <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
@@ -728,7 +728,7 @@
         <translation>注意力流</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="115"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="111"/>
         <source>Attention heads per layer (Transformer models); they must divide the width</source>
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
@@ -809,7 +809,7 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="532"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="529"/>
         <source>attnviz checkpoint (*.safetensors)</source>
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
@@ -820,7 +820,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="183"/>
+        <location filename="../../attnviz/cli_explain.py" line="184"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -830,12 +830,12 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="218"/>
+        <location filename="../../attnviz/cli_heads.py" line="222"/>
         <source>attnviz heads: {what} {percent} %</source>
         <translation>attnviz heads：{what} {percent} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="153"/>
+        <location filename="../../attnviz/cli_heads.py" line="154"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -970,7 +970,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="54"/>
+        <location filename="../../attnviz/cli_heads.py" line="55"/>
         <source>auto, cpu, cuda, cuda:N or mps (under torchrun on CUDA: each process its LOCAL_RANK's GPU)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
@@ -1082,7 +1082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="45"/>
+        <location filename="../../attnviz/cli_heads.py" line="46"/>
         <source>beam size (default 1: greedy)</source>
         <translation>束宽（默认 1：贪心搜索）</translation>
     </message>
@@ -1255,8 +1255,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="153"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="419"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="149"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="416"/>
         <source>Choose a model and a task, then press Train.</source>
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
@@ -1271,7 +1271,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请至少选择一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="316"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="313"/>
         <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
     </message>
@@ -1478,7 +1478,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="56"/>
+        <location filename="../../attnviz/cli_heads.py" line="57"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -1524,7 +1524,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="195"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="191"/>
         <source>Curves…</source>
         <translation>曲线…</translation>
     </message>
@@ -1618,7 +1618,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器的 Transformer（GPT 式）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="140"/>
+        <location filename="../../attnviz/core/kinds.py" line="158"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1702,7 +1702,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="352"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="349"/>
         <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
@@ -1754,7 +1754,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="165"/>
+        <location filename="../../attnviz/core/kinds.py" line="186"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -1827,7 +1827,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {epoch} 个迭代周期：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
         <source>Epochs</source>
         <translation>迭代周期数</translation>
     </message>
@@ -1928,12 +1928,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>只解释前 N 个句子（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="196"/>
+        <location filename="../../attnviz/cli_explain.py" line="197"/>
         <source>explained {done} of {total} sentences ({tokens} tokens)</source>
         <translation>已解释 {total} 个句子中的 {done} 个（{tokens} 个词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="222"/>
+        <location filename="../../attnviz/cli_explain.py" line="224"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
@@ -1996,7 +1996,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出图片或数值…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="196"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
         <source>Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)</source>
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
@@ -2006,7 +2006,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将三幅热图导出为一张图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
         <source>Export the training as a flip-book: a PDF page and a GIF frame per snapshot, the loss so far under each map</source>
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
@@ -2057,7 +2057,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="51"/>
+        <location filename="../../attnviz/cli_heads.py" line="52"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
@@ -2067,7 +2067,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="282"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="279"/>
         <source>file: {name}</source>
         <translation>文件：{name}</translation>
     </message>
@@ -2082,7 +2082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在拟合…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
         <source>Flip-book…</source>
         <translation>翻页动画…</translation>
     </message>
@@ -2151,7 +2151,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="81"/>
+        <location filename="../../attnviz/cli_heads.py" line="82"/>
         <source>give the sentences with --data FILE or a generated task with --task NAME (one of them)</source>
         <translation>用 --data FILE 给出句子，或用 --task NAME 给出生成任务（二者选一）</translation>
     </message>
@@ -2171,17 +2171,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>梯度 × 输入</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/explain.py" line="19"/>
+        <source>gradient × input, attention detached</source>
+        <translation>梯度 × 输入（注意力权重不回传梯度）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="286"/>
         <source>greedy</source>
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="145"/>
+        <location filename="../../attnviz/core/kinds.py" line="164"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="149"/>
+        <location filename="../../attnviz/core/kinds.py" line="169"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
@@ -2193,9 +2198,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="65"/>
-        <source>head (row of heads.csv)</source>
-        <translation>头（heads.csv 中的行）</translation>
+        <location filename="../../attnviz/figures/heads.py" line="80"/>
+        <source>head (layer.head; colour: the kind of attention)</source>
+        <translation>头（层.头；颜色：注意力的种类）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="123"/>
@@ -2220,12 +2225,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="137"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="133"/>
         <source>Heads</source>
         <translation>头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="93"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="99"/>
         <source>heads of this model cannot be switched off (its attention modules have no gates)</source>
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
@@ -2235,10 +2240,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="54"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="54"/>
+        <source>heads switched off (of {count}; least important first: by the normalised importance)</source>
+        <translation>关闭的头数（共 {count} 个；按归一化重要性，从最不重要的开始）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="127"/>
@@ -2251,8 +2260,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>热图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="159"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="434"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="155"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="431"/>
         <source>Held-out exact match and alignment agreement (%), by step</source>
         <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
     </message>
@@ -2262,12 +2271,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>留出集得分与对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="435"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="432"/>
         <source>Held-out {score}, by step</source>
         <translation>{score}（留出集，按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="200"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="196"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -2277,17 +2286,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="159"/>
+        <location filename="../../attnviz/core/kinds.py" line="180"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="171"/>
+        <location filename="../../attnviz/core/kinds.py" line="193"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="153"/>
+        <location filename="../../attnviz/core/kinds.py" line="174"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
@@ -2303,7 +2312,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="22"/>
-        <location filename="../../attnviz/figures/heads.py" line="65"/>
+        <location filename="../../attnviz/figures/heads.py" line="81"/>
         <source>importance E|∂L/∂ξ|</source>
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
@@ -2333,12 +2342,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>安装缺少的库（需 root 权限和 apt-get）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="39"/>
+        <location filename="../../attnviz/cli_heads.py" line="40"/>
         <source>instead of --data: a generated task's held-out inputs and right outputs (copy, reverse, sort, dates; --limit of them, default {count}), and each cross-attention head's agreement with the task's true alignment (heads.csv's alignment column) — for a model trained with attnviz train KIND --task NAME</source>
         <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="19"/>
+        <location filename="../../attnviz/figures/explain.py" line="20"/>
         <source>integrated gradients</source>
         <translation>积分梯度</translation>
     </message>
@@ -2409,18 +2418,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="64"/>
+        <location filename="../../attnviz/figures/explain.py" line="65"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="62"/>
         <source>Kendall τ</source>
         <translation>肯德尔 τ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="50"/>
+        <location filename="../../attnviz/figures/explain.py" line="51"/>
         <source>Kendall τ of every pair of methods</source>
         <translation>每对方法之间的肯德尔 τ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="61"/>
+        <location filename="../../attnviz/figures/explain.py" line="62"/>
         <source>Kendall τ: {first} vs {second} ({count} tokens, mean {mean:.2f})</source>
         <translation>肯德尔 τ：{first} 对 {second}（{count} 个词元，均值 {mean:.2f}）</translation>
     </message>
@@ -2538,10 +2547,14 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="167"/>
-        <location filename="../../attnviz/figures/explain.py" line="81"/>
         <location filename="../../attnviz/figures/heads.py" line="39"/>
         <source>layer</source>
         <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="84"/>
+        <source>layer of the attention explained (1: nearest the input)</source>
+        <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="491"/>
@@ -2569,7 +2582,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
@@ -2584,7 +2597,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="113"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="109"/>
         <source>Layers: the RNN's GRU layers, the Transformer's encoder and decoder layers each</source>
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
@@ -2658,7 +2671,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出课堂视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="20"/>
+        <location filename="../../attnviz/figures/explain.py" line="21"/>
         <source>leave-one-out</source>
         <translation>留一法</translation>
     </message>
@@ -2829,9 +2842,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行的平均熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="81"/>
-        <source>mean Spearman ρ</source>
-        <translation>斯皮尔曼 ρ 均值</translation>
+        <location filename="../../attnviz/figures/explain.py" line="85"/>
+        <source>mean Spearman ρ over the tokens</source>
+        <translation>各词元 Spearman ρ 的均值</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="80"/>
@@ -2849,9 +2862,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>菜单</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="41"/>
-        <location filename="../../attnviz/figures/explain.py" line="52"/>
-        <location filename="../../attnviz/figures/explain.py" line="52"/>
+        <location filename="../../attnviz/figures/explain.py" line="42"/>
+        <location filename="../../attnviz/figures/explain.py" line="53"/>
+        <location filename="../../attnviz/figures/explain.py" line="53"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
@@ -2861,18 +2874,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
         <source>Minutes</source>
         <translation>分钟</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="81"/>
+        <location filename="../../attnviz/figures/heads.py" line="99"/>
         <source>model output</source>
         <translation>模型输出</translation>
     </message>
@@ -2908,7 +2921,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="177"/>
+        <location filename="../../attnviz/core/kinds.py" line="199"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -2984,8 +2997,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="504"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="185"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="501"/>
         <source>no history yet</source>
         <translation>尚无历史</translation>
     </message>
@@ -2995,7 +3008,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有键被掩蔽（真实的有效长度）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
@@ -3010,7 +3023,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="176"/>
+        <location filename="../../attnviz/cli_heads.py" line="177"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3070,6 +3083,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/explain.py" line="18"/>
         <source>norm-based attention</source>
         <translation>基于范数的注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="81"/>
+        <source>normalised importance</source>
+        <translation>归一化重要性</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint_file.py" line="38"/>
@@ -3157,7 +3175,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="19"/>
+        <location filename="../../attnviz/figures/explain.py" line="20"/>
         <source>occlusion (&lt;unk&gt;)</source>
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
@@ -3187,7 +3205,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="37"/>
+        <location filename="../../attnviz/cli_heads.py" line="38"/>
         <source>one source sentence a line, or source&lt;TAB&gt;reference lines (references give the pruning curve)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）</translation>
     </message>
@@ -3379,12 +3397,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="261"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="258"/>
         <source>Passes over the 8,192 training examples (or the file's pairs)</source>
         <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="115"/>
         <source>Passes over the 8,192 training examples (the kernel regression: SGD steps)</source>
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
@@ -3394,13 +3412,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="128"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="366"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="363"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="338"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="335"/>
         <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
@@ -3473,7 +3491,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="962"/>
         <location filename="../../attnviz/cli_explain.py" line="38"/>
-        <location filename="../../attnviz/cli_heads.py" line="53"/>
+        <location filename="../../attnviz/cli_heads.py" line="54"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3593,7 +3611,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="139"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
         <source>Probe</source>
         <translation>探针输入</translation>
     </message>
@@ -3624,7 +3642,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="158"/>
+        <location filename="../../attnviz/cli_heads.py" line="159"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -3634,7 +3652,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在剪枝…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="186"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="192"/>
         <source>q = RoPE_m({projection}), m = {row}: rotated by its position</source>
         <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
     </message>
@@ -3644,7 +3662,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="158"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="164"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
@@ -3748,7 +3766,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="47"/>
+        <location filename="../../attnviz/cli_heads.py" line="48"/>
         <source>random pruning orders averaged (default {seeds})</source>
         <translation>取平均的随机剪枝顺序个数（默认 {seeds}）</translation>
     </message>
@@ -3793,7 +3811,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>循环神经网络：n·d²</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="81"/>
+        <location filename="../../attnviz/figures/heads.py" line="99"/>
         <source>references</source>
         <translation>参考译文</translation>
     </message>
@@ -3850,7 +3868,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>立即重启</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="366"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="363"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -3956,12 +3974,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩小文字(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="208"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="214"/>
         <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="197"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
         <source>Save model…</source>
         <translation>保存模型…</translation>
     </message>
@@ -3976,7 +3994,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="531"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="528"/>
         <source>Save the trained model</source>
         <translation>保存训练好的模型</translation>
     </message>
@@ -3986,7 +4004,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="549"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="546"/>
         <source>Saved the trained model, with its training history, as {target}.</source>
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
@@ -4006,25 +4024,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="167"/>
-        <location filename="../../attnviz/core/kinds.py" line="173"/>
+        <location filename="../../attnviz/core/kinds.py" line="188"/>
+        <location filename="../../attnviz/core/kinds.py" line="195"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="142"/>
-        <location filename="../../attnviz/core/kinds.py" line="161"/>
+        <location filename="../../attnviz/core/kinds.py" line="160"/>
+        <location filename="../../attnviz/core/kinds.py" line="182"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="137"/>
-        <location filename="../../attnviz/core/kinds.py" line="156"/>
+        <location filename="../../attnviz/core/kinds.py" line="154"/>
+        <location filename="../../attnviz/core/kinds.py" line="177"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="151"/>
+        <location filename="../../attnviz/core/kinds.py" line="171"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -4054,7 +4072,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="184"/>
         <source>Scrub back through the snapshots of the training</source>
         <translation>拖动以回看训练过程中的快照</translation>
     </message>
@@ -4182,7 +4200,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="260"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="257"/>
         <source>SGD steps on w (the book trains 5)</source>
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
@@ -4252,12 +4270,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正弦位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Size</source>
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="49"/>
+        <location filename="../../attnviz/cli_heads.py" line="50"/>
         <source>skip the pruning curve (the slow part)</source>
         <translation>跳过剪枝曲线（耗时的部分）</translation>
     </message>
@@ -4272,7 +4290,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>小型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="479"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="476"/>
         <source>snapshot {index} of {count} · step {step:,}</source>
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
@@ -4324,7 +4342,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="254"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
-        <location filename="../../attnviz/figures/explain.py" line="42"/>
+        <location filename="../../attnviz/figures/explain.py" line="43"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
@@ -4364,12 +4382,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>斯皮尔曼 ρ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="49"/>
+        <location filename="../../attnviz/figures/explain.py" line="50"/>
         <source>Spearman ρ of every pair of methods</source>
         <translation>每对方法之间的斯皮尔曼 ρ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="79"/>
+        <location filename="../../attnviz/figures/explain.py" line="80"/>
         <source>Spearman ρ with {reference}, per layer</source>
         <translation>各层与{reference}的斯皮尔曼 ρ</translation>
     </message>
@@ -4390,12 +4408,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="156"/>
+        <location filename="../../attnviz/cli_heads.py" line="157"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="32"/>
+        <location filename="../../attnviz/cli_heads.py" line="33"/>
         <source>statistics, importance and pruning of every attention head over a corpus (also under torchrun)</source>
         <translation>在语料上统计每个注意力头、计算其重要性并剪枝（也可在 torchrun 下运行）</translation>
     </message>
@@ -4496,7 +4514,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="129"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="125"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -4506,12 +4524,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="127"/>
         <source>Stop after the step under way; the model as it is then opens in the window</source>
         <translation>在当前这一步完成后停止；届时的模型会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="120"/>
         <source>Stop after this many minutes even if epochs remain (0: no limit)</source>
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
@@ -4536,7 +4554,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="344"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="341"/>
         <source>Stopping after this step; the model will open as it is…</source>
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
@@ -4591,7 +4609,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>T5 的相对位置偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="278"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="275"/>
         <source>Tab-separated pairs, source&lt;TAB&gt;target (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -4606,7 +4624,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>表 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -4754,7 +4772,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="289"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="286"/>
         <source>the file's first sentence</source>
         <translation>文件中的第一个句子</translation>
     </message>
@@ -4799,7 +4817,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="122"/>
         <source>The input whose attention map is drawn after every snapshot</source>
         <translation>探针输入（probe input）：每个快照之后都会绘制其注意力图的输入</translation>
     </message>
@@ -4865,7 +4883,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="543"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="540"/>
         <source>The model was not saved: {error}</source>
         <translation>模型未保存：{error}</translation>
     </message>
@@ -4937,7 +4955,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的提示词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/pruning.py" line="81"/>
+        <location filename="../../attnviz/core/heads/pruning.py" line="100"/>
         <source>the pruning curve needs reference translations (source&lt;TAB&gt;reference lines)</source>
         <translation>剪枝曲线需要参考译文（“源句子&lt;TAB&gt;参考译文”行）</translation>
     </message>
@@ -5082,7 +5100,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="312"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="309"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
@@ -5275,8 +5293,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="460"/>
+        <location filename="../../attnviz/figures/explain.py" line="65"/>
         <location filename="../../attnviz/figures/explain.py" line="64"/>
-        <location filename="../../attnviz/figures/explain.py" line="63"/>
         <source>tokens</source>
         <translation>词元</translation>
     </message>
@@ -5292,7 +5310,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="133"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
@@ -5302,12 +5320,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="130"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
         <source>Train a new model with these settings; it opens in the window when done</source>
         <translation>用这些设置训练一个新模型；完成后它会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="277"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="274"/>
         <source>Train on a file of pairs</source>
         <translation>用句对文件训练</translation>
     </message>
@@ -5365,7 +5383,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="152"/>
         <source>Training loss, by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
@@ -5377,7 +5395,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练样本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="335"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="332"/>
         <source>Training resumed.</source>
         <translation>训练已继续。</translation>
     </message>
@@ -5387,12 +5405,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练步数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="359"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="356"/>
         <source>Training stopped: {message}</source>
         <translation>训练已停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="322"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="319"/>
         <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
@@ -5414,12 +5432,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="324"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="321"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="457"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="454"/>
         <source>Training: {summary}</source>
         <translation>训练中：{summary}</translation>
     </message>
@@ -5440,7 +5458,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="135"/>
+        <location filename="../../attnviz/core/kinds.py" line="152"/>
         <location filename="../../attnviz/gui/main_window.py" line="58"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
@@ -5569,7 +5587,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="187"/>
+        <location filename="../../attnviz/core/kinds.py" line="209"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -5604,7 +5622,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="48"/>
+        <location filename="../../attnviz/cli_heads.py" line="49"/>
         <source>use the first N distinct source sentences</source>
         <translation>使用前 N 个不同的源句子</translation>
     </message>
@@ -5700,7 +5718,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用什么给头着色</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="38"/>
+        <location filename="../../attnviz/figures/explain.py" line="39"/>
         <source>What explains “{token}”: one row per method, each scaled to its largest value</source>
         <translation>是什么解释了“{token}”：每种方法一行，各按其最大值缩放</translation>
     </message>
@@ -5720,12 +5738,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="136"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Width</source>
         <translation>宽度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="112"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="108"/>
         <source>Width of the model (num_hiddens)</source>
         <translation>模型的宽度（num_hiddens）</translation>
     </message>
@@ -5765,7 +5783,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="198"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="194"/>
         <source>Write the trained model, with its history, as a checkpoint file</source>
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
@@ -5797,7 +5815,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="196"/>
+        <location filename="../../attnviz/cli_heads.py" line="200"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -5888,7 +5906,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="298"/>
-        <location filename="../../attnviz/cli_heads.py" line="127"/>
+        <location filename="../../attnviz/cli_heads.py" line="128"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
@@ -5898,7 +5916,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="168"/>
+        <location filename="../../attnviz/cli_explain.py" line="169"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
@@ -5909,7 +5927,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="173"/>
+        <location filename="../../attnviz/cli_heads.py" line="174"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -5934,8 +5952,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="744"/>
-        <location filename="../../attnviz/cli_explain.py" line="174"/>
-        <location filename="../../attnviz/cli_heads.py" line="149"/>
+        <location filename="../../attnviz/cli_explain.py" line="175"/>
+        <location filename="../../attnviz/cli_heads.py" line="150"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -5967,7 +5985,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="474"/>
         <location filename="../../attnviz/cli.py" line="692"/>
-        <location filename="../../attnviz/cli_explain.py" line="219"/>
+        <location filename="../../attnviz/cli_explain.py" line="221"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -6151,17 +6169,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="64"/>
-        <source>{model}: importance of each head (target: {target})</source>
-        <translation>{model}：每个头的重要性（目标：{target}）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="389"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="386"/>
         <source>{model}: its training history cannot be shown ({error}).</source>
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="397"/>
+        <location filename="../../attnviz/figures/heads.py" line="76"/>
+        <source>{model}: normalised importance of each head (each layer's ℓ2 norm 1; the pruning order)</source>
+        <translation>{model}：每个头的归一化重要性（每层 ℓ2 范数为 1；剪枝顺序依据）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="78"/>
+        <source>{model}: raw importance of each head (target: {target}; the pruning order uses the normalised one)</source>
+        <translation>{model}：每个头的原始重要性（目标：{target}；剪枝顺序用归一化后的值）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
         <source>{model}: trained on {task} ({count} snapshots); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
     </message>
@@ -6913,7 +6936,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="205"/>
+        <location filename="../../attnviz/cli_explain.py" line="206"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -7100,7 +7123,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/atlas.py" line="103"/>
+        <location filename="../../attnviz/core/heads/atlas.py" line="130"/>
         <source>{sources} sentences but {references} reference lists</source>
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
     </message>
