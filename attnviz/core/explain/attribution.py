@@ -11,8 +11,10 @@ m steps run as one batch of m rows through the model. Shapes: S source tokens, t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -85,6 +87,39 @@ def gradient_x_input(f: Explained, embedding: nn.Module, ids: Tensor) -> np.ndar
     with torch.enable_grad():
         attributions = method.attribute(ids)  # (1, S, E)
     return attributions[0].sum(dim=-1).detach().to(torch.float64).cpu().numpy()
+
+
+@contextlib.contextmanager
+def attention_detached(model: nn.Module) -> Iterator[None]:
+    """Within the block, gradients do not flow through any attention weights of ``model`` (Jain & Wallace 2019
+    "disconnect the computation graph at the attention module"): the weights act as constants while the values
+    still carry the gradient. attnviz's attention modules compute their scores from W_q and W_k alone (multi-head
+    attention) or from the queries and keys they are given (the RNN's additive and dot-product attention), so the
+    outputs of those projections, or those inputs, are detached; the forward values are unchanged."""
+    from attnviz.core.attention import MultiHeadAttention, RecurrentQuery
+
+    def detached_output(_module: nn.Module, _args: tuple[Any, ...], output: Tensor) -> Tensor:
+        return output.detach()
+
+    def detached_queries_keys(_module: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]
+                              ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        named = ("queries", "keys")
+        args = tuple(a.detach() if i < 2 and isinstance(a, Tensor) else a for i, a in enumerate(args))
+        kwargs = {k: v.detach() if k in named and isinstance(v, Tensor) else v for k, v in kwargs.items()}
+        return args, kwargs
+
+    handles = []
+    try:
+        for module in model.modules():
+            if isinstance(module, MultiHeadAttention):
+                handles += [module.W_q.register_forward_hook(detached_output),
+                            module.W_k.register_forward_hook(detached_output)]
+            elif isinstance(module, RecurrentQuery):
+                handles.append(module.register_forward_pre_hook(detached_queries_keys, with_kwargs=True))
+        yield
+    finally:
+        for handle in handles:
+            handle.remove()
 
 
 def integrated_gradients(f: Explained, embedding: nn.Module, ids: Tensor, pad_id: int,
