@@ -120,9 +120,14 @@ def columns_markdown(files: tuple[str, ...]) -> str:
         if file not in files:
             continue
         lines = [f"### {file}", "", f"One row: {row}.", "", "| column | meaning |", "| --- | --- |"]
-        lines += [f"| `{name}` | {text} |" for name, text in columns]
+        lines += [f"| `{name}` | {_cell(text)} |" for name, text in columns]
         parts.append("\n".join(lines))
     return "\n\n".join(parts) + "\n"
+
+
+def _cell(text: str) -> str:
+    """A Markdown table cell: its | escaped (GitHub ends a cell at every unescaped |, in code spans too)."""
+    return text.replace("|", "\\|")
 
 
 def columns_file(files: tuple[str, ...], command: str) -> str:
