@@ -28,7 +28,7 @@ def test_heads_writes_the_atlas_the_pruning_curve_and_figures(capsys, tiny_model
     cross = [r for r in heads if r["kind"] == "cross"]
     assert cross and all(float(r["diagonal"]) >= 0 and float(r["monotonic"]) >= 0 for r in cross)
     assert all(r["diagonal"] == "n/a" and r["monotonic"] == "n/a" for r in heads if r["kind"] != "cross")
-    assert all(r["rare"] == "n/a" for r in heads if r["kind"] == "dec-self")
+    assert all(r["rare"] == r["rare_chance"] == "n/a" for r in heads if r["kind"] == "dec-self")
     assert all(0 <= float(r["rare"]) <= 1 for r in heads if r["kind"] != "dec-self")
     assert all(float(r["confidence_without_end"]) <= float(r["confidence"]) + 1e-12 for r in heads)
     assert all(r["positional"] == ("yes" if float(r["positional_share"]) >= 0.9 else "no") for r in heads)

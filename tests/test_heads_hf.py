@@ -126,8 +126,9 @@ def _reference_rows(weights: np.ndarray, tokens: list[str], end: int | None, ali
             for q in range(rows):
                 row = _reference_row(list(w[q]), q, {0}, set() if end is None else {end}, punct)
                 if counts is not None:
-                    row["rare"] = float(counts.get(tokens[int(np.argmax(w[q]))], 0) == min(counts.get(t, 0)
-                                                                                          for t in tokens))
+                    least = min(counts.get(t, 0) for t in tokens)
+                    row["rare"] = float(counts.get(tokens[int(np.argmax(w[q]))], 0) == least)
+                    row["rare_chance"] = sum(counts.get(t, 0) == least for t in tokens) / len(tokens)
                 if alignment:
                     row["diagonal"] = w[q, round(q * (keys - 1) / max(rows - 1, 1))]
                     running = max(running, int(np.argmax(w[q])))

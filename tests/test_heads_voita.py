@@ -39,18 +39,20 @@ def test_rare_share_counts_rows_whose_argmax_is_a_least_frequent_source_token() 
     corpus = [("the", "cat", "sat", "."), ("the", "dog", "sat", "."), ("a", "cat", "ran", ".")]
     counts = Counter(t for s in corpus for t in s)  # the 1s: dog, a, ran
     sums = KindSums.empty(2, 2, alignment=True, rare=True)
-    hits, rows = np.zeros((2, 2)), 0
+    hits, chance, rows = np.zeros((2, 2)), 0.0, 0
     for words in corpus:
         w = _rows(rng, 2, 2, 5, len(words))
         sums.add(w, np.arange(5), Keys.of(words, len(words) - 1, counts))
         rows += 5
         least = min(counts[t] for t in words)
+        chance += 5 * sum(counts[t] == least for t in words) / len(words)
         for layer in range(2):
             for head in range(2):
                 for row in w[layer, head]:
                     hits[layer, head] += counts[words[int(np.argmax(row))]] == least
     means = sums.means()[sums.names.index("rare")]
     np.testing.assert_allclose(means, hits / rows, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(sums.means()[sums.names.index("rare_chance")], chance / rows, rtol=1e-12)
     assert 0 < hits.sum() < 2 * 2 * rows  # (the test sees both outcomes)
 
 

@@ -44,6 +44,8 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
                  "(Voita et al. 2019's rare-word heads); frequency counted over the distinct source sentences of "
                  "`--data` as the model splits them, every token tied for least frequent counting; "
                  f"`{NOT_APPLICABLE}` for dec-self, whose keys are not the source"),
+        ("rare_chance", "what `rare` would be if each row's argmax fell on one of its keys at random: the mean share "
+                        f"of a row's keys that are a least frequent source token; `{NOT_APPLICABLE}` for dec-self"),
         ("diagonal", "cross only: mean weight on source position round(i (S − 1) / (T − 1)) of target row i; "
                      f"`{NOT_APPLICABLE}` for the other kinds"),
         ("monotonic", "cross only: mean weight on the running maximum of the rows' argmax positions (a monotone "

@@ -17,7 +17,8 @@ For every query row w (its K keys; masked keys hold 0) of a head:
 - rare (the kinds whose keys are the source: encoder self-attention, cross-attention): 1 when the row's largest
   weight is on a least frequent source token of the sentence (Voita et al. 2019's rare-word heads), frequency
   counted over the corpus being analysed (its distinct source sentences, as the model splits them; every key
-  tied for least frequent counts);
+  tied for least frequent counts); rare_chance: the share of the row's keys that are such a least frequent
+  token, what ``rare`` would be if the argmax fell on a key drawn at random;
 - cross-attention only: diagonal, the weight on source position round(i (S − 1) / (T − 1)) of target row i of T;
   monotonic, the weight on the running maximum of the rows' argmax positions (a monotone alignment read off the
   head itself).
@@ -43,7 +44,7 @@ import numpy as np
 STATISTICS = ("entropy", "confidence", "confidence_without_end", "previous", "same", "next", "sink", "sink_first",
               "sink_end", "sink_punct", "distance")
 ALIGNMENT = ("diagonal", "monotonic")
-RARE = ("rare",)
+RARE = ("rare", "rare_chance")
 OFFSETS = tuple(range(-4, 5))  # the relative positions (key − query) whose argmax rows are counted
 POSITIONAL_SHARE = 0.9  # Voita et al. 2019: one relative position the argmax in at least 90 % of the rows
 
@@ -107,6 +108,8 @@ def row_sums(weights: np.ndarray, query_positions: np.ndarray, keys: Keys, align
     if rare:
         rarest = keys.rarest if keys.rarest is not None else np.zeros(k_count, bool)
         out.append(rarest[w.argmax(-1)].astype(np.float64) if k_count else np.zeros(w.shape[:-1]))
+        share = rarest.sum() / k_count if k_count else 0.0  # (the kinds with rare read every source key)
+        out.append(np.full(w.shape[:-1], float(share)))  # rare_chance: an argmax drawn uniformly over the keys
     if alignment:
         diagonal = np.rint(np.arange(q_count) * (k_count - 1) / max(q_count - 1, 1)).astype(np.int64)
         out.append(_at(w, diagonal))
