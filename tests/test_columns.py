@@ -23,3 +23,17 @@ def test_columns_md_describes_the_files_asked_and_says_no_cell_is_empty() -> Non
     assert "No cell is empty" in text
     assert all(f"| `{column}` |" in text for column in described("heads.csv"))
     assert len(set(described("heads.csv"))) == len(described("heads.csv"))
+
+
+def test_columns_md_speaks_the_interfaces_language_and_keeps_the_column_names() -> None:
+    from attnviz import i18n
+
+    i18n.set_language(i18n.CHINESE)
+    try:
+        text = columns_file(("sinks.csv",), "attnviz explain")
+    finally:
+        i18n.set_language(i18n.ENGLISH)
+        i18n.set_backend(None)
+    assert "# `attnviz explain` 输出文件的各列" in text and "| 列 | 含义 |" in text
+    assert all(f"| `{column}` |" in text for column in described("sinks.csv"))
+    assert "no such key" in text and "每行：" in text

@@ -39,6 +39,11 @@
         <translation> 秒</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="146"/>
+        <source># The columns of `{command}`'s files</source>
+        <translation># `{command}` 输出文件的各列</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/argparse_text.py" line="18"/>
         <source>%(prog)s: error: %(message)s
 </source>
@@ -452,6 +457,11 @@
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="108"/>
+        <source>&lt;eos&gt; (also `[SEP]`), &lt;bos&gt; (also `[CLS]`) or punctuation</source>
+        <translation>&lt;eos&gt;（也包括 `[SEP]`）、&lt;bos&gt;（也包括 `[CLS]`）或 punctuation（标点）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/xcb_check.py" line="81"/>
         <source>[attnviz] installing {packages} (Qt's X11 platform plugin needs them)</source>
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
@@ -706,6 +716,11 @@
         <location filename="../../attnviz/gui/docks.py" line="110"/>
         <source>Attention</source>
         <translation>注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="97"/>
+        <source>attention (raw, the heads' mean), rollout, flow or norm, read after this layer</source>
+        <translation>attention（原始注意力，各头均值）、rollout、flow 或 norm，取该层之后的值</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="94"/>
@@ -1138,6 +1153,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="70"/>
+        <source>BLEU with a number of heads switched off (ξ_h = 0), in one order</source>
+        <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
@@ -1312,6 +1332,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>着色依据</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="15"/>
+        <source>column</source>
+        <translation>列</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli.py" line="954"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
@@ -1427,6 +1452,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="75"/>
+        <source>corpus BLEU on the reference lines (0–100); heads_pruned 0 is `attnviz eval`'s BLEU</source>
+        <translation>在参考译文上的语料级 BLEU（0–100）；heads_pruned 为 0 时即 `attnviz eval` 的 BLEU</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="605"/>
         <source>Cost per layer: self-attention, recurrent, convolutional</source>
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
@@ -1486,6 +1516,21 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/errors.py" line="20"/>
         <source>critical</source>
         <translation>严重错误</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="54"/>
+        <source>cross only: mean weight on source position round(i (S − 1) / (T − 1)) of target row i; `n/a` for the other kinds</source>
+        <translation>仅 cross：目标行 i 在源位置 round(i (S − 1) / (T − 1)) 上的平均权重；其他种类为 `n/a`</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="56"/>
+        <source>cross only: mean weight on the running maximum of the rows' argmax positions (a monotone alignment read off the head); `n/a` for the other kinds</source>
+        <translation>仅 cross：各行最大值位置的累计最大值上的平均权重（从该头读出的单调对齐）；其他种类为 `n/a`</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="106"/>
+        <source>cross, decoder self, or self (the small BERT's, or a decoder-only model's one)</source>
+        <translation>cross、decoder self 或 self（小型 BERT 的，或仅解码器模型唯一的自注意力）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/attention_kind.py" line="15"/>
@@ -1741,6 +1786,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/tasks.py" line="139"/>
         <source>each output digit on where it came from</source>
         <translation>每个输出数字的来源位置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="26"/>
+        <source>enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's one self-attention) or cross (cross-attention)</source>
+        <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="73"/>
@@ -2281,6 +2331,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="73"/>
+        <source>how many heads are off</source>
+        <translation>关闭的头数</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/cli.py" line="958"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
@@ -2311,10 +2366,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>忽略了显式参数 %r</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="71"/>
+        <source>importance (least important first, by `importance_normalised`) or random (the mean of `--seeds` seeded random orders)</source>
+        <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/heads.py" line="22"/>
         <location filename="../../attnviz/figures/heads.py" line="81"/>
         <source>importance E|∂L/∂ξ|</source>
         <translation>重要性 E|∂L/∂ξ|</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="78"/>
+        <source>importance rows: that head's `importance_normalised`; `none` and `mean of the random orders` as in `head`</source>
+        <translation>importance 行：该头的 `importance_normalised`；`none` 和 `mean of the random orders` 同 `head` 列</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="76"/>
+        <source>importance rows: the head switched off last (kind:layer.head); `none` where no head is off; random rows: `mean of the random orders` (each order switches other heads off)</source>
+        <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="284"/>
@@ -2842,6 +2912,36 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行的平均熵（奈特）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="30"/>
+        <source>mean entropy of a row, −Σ w ln w, in nats</source>
+        <translation>每行的平均熵 −Σ w ln w，单位奈特</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="88"/>
+        <source>mean Kendall τ-b of the two rows over those tokens</source>
+        <translation>这些词元上两行的肯德尔 τ-b 均值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="31"/>
+        <source>mean largest weight of a row, every key included</source>
+        <translation>每行最大权重的均值，包含所有键</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="109"/>
+        <source>mean share of the attention weight (heads' mean) on those keys, over the tokens whose keys hold one; `no such key` where none does: the source of attnviz's own translators has no end token, a decoder's prefix never holds &lt;eos&gt;</source>
+        <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="92"/>
+        <source>mean Spearman ρ</source>
+        <translation>斯皮尔曼 ρ 的均值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="101"/>
+        <source>mean Spearman ρ of the method's row with the reference's row (`no token with an order` where every row was constant)</source>
+        <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/explain.py" line="85"/>
         <source>mean Spearman ρ over the tokens</source>
         <translation>各词元 Spearman ρ 的均值</translation>
@@ -2852,9 +2952,54 @@ Install them with:  sudo apt-get install {packages}
         <translation>均方误差</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="45"/>
+        <source>mean weight on punctuation keys</source>
+        <translation>标点键上的平均权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="43"/>
+        <source>mean weight on the end of the source (0 where the keys hold no source: a Transformer's dec-self)</source>
+        <translation>源句末尾上的平均权重（键中没有源句时为 0：Transformer 的 dec-self）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="41"/>
+        <source>mean weight on the first key (`&lt;bos&gt;` in a decoder, the first source token in an encoder)</source>
+        <translation>第一个键上的平均权重（解码器中为 `&lt;bos&gt;`，编码器中为源句第一个词元）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="40"/>
+        <source>mean weight on the first key, the end of the source and punctuation together</source>
+        <translation>第一个键、源句末尾和标点合计的平均权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="38"/>
+        <source>mean weight on the key at the query's own position</source>
+        <translation>查询自身位置的键上的平均权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="39"/>
+        <source>mean weight on the key one position after the query's own</source>
+        <translation>查询自身位置后一个位置的键上的平均权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="37"/>
+        <source>mean weight on the key one position before the query's own (cross: the target position)</source>
+        <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/heads.py" line="21"/>
         <source>mean |query − key| distance (positions)</source>
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="46"/>
+        <source>mean |query − key| distance, in positions, weighted by the attention</source>
+        <translation>以注意力加权的平均 |查询 − 键| 距离，单位为位置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="15"/>
+        <source>meaning</source>
+        <translation>含义</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/shortcuts_dialog.py" line="45"/>
@@ -2975,6 +3120,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/panels.py" line="51"/>
         <source>No causal mask: this RNN decoder reads its prefix through its state</source>
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="147"/>
+        <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
+        <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/compare.py" line="63"/>
@@ -3180,9 +3330,29 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="98"/>
+        <source>occlusion (each input token replaced by `&lt;unk&gt;`) or ig (integrated gradients)</source>
+        <translation>occlusion（每个输入词元替换为 `&lt;unk&gt;`）或 ig（积分梯度）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="24"/>
         <source>On disk</source>
         <translation>磁盘占用</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="25"/>
+        <source>one attention head (its statistics are means over every attention row of the decoded corpus)</source>
+        <translation>一个注意力头（其统计量是解码语料中每个注意力行的均值）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="96"/>
+        <source>one attention-based method, one reference method and one layer (Abnar &amp; Zuidema 2020's table)</source>
+        <translation>一种基于注意力的方法、一种参照方法和一层（Abnar &amp; Zuidema 2020 的表格）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="105"/>
+        <source>one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)</source>
+        <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
         <location filename="../../attnviz/argparse_text.py" line="15"/>
@@ -3190,9 +3360,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="81"/>
+        <source>one pair of explanation methods over every explained token</source>
+        <translation>一对解释方法在所有被解释词元上的结果</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="410"/>
         <source>One query recomputed: cross-attention layer {layer} · head {head} · query {query!r} (largest difference {difference:.0e})</source>
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="15"/>
+        <source>One row: {row}.</source>
+        <translation>每行：{row}。</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="905"/>
@@ -3786,6 +3966,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="58"/>
+        <source>raw importance E|∂L/∂ξ_h| (Michel et al. 2019): the mean over (source, target) pairs of the gradient of the pair's mean token cross-entropy with respect to the head's gate</source>
+        <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：各（源句，目标句）对的平均词元交叉熵对该头门控的梯度绝对值在所有句对上的均值</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/unopenable.py" line="21"/>
         <source>reading a device can block or never end</source>
         <translation>读取设备可能阻塞或永不结束</translation>
@@ -4203,6 +4388,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/train.py" line="257"/>
         <source>SGD steps on w (the book trains 5)</source>
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="47"/>
+        <source>share of rows whose largest weight falls on a least frequent source token of the sentence (Voita et al. 2019's rare-word heads); frequency counted over the distinct source sentences of `--data` as the model splits them, every token tied for least frequent counting; `n/a` for dec-self, whose keys are not the source</source>
+        <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="20"/>
@@ -4777,6 +4967,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件中的第一个句子</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="82"/>
+        <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out</source>
+        <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="89"/>
+        <source>the first quartile of τ</source>
+        <translation>τ 的第一四分位数</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/render/flipbook.py" line="381"/>
         <source>The flip-book export was cancelled: nothing was written.</source>
         <translation>翻页动画导出已取消：没有写入任何文件。</translation>
@@ -4817,6 +5017,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="29"/>
+        <source>the head within the layer, from 1</source>
+        <translation>层内的头，从 1 开始</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="60"/>
+        <source>the importance divided by the ℓ2 norm of its layer's importances (per kind): the score the pruning order sorts by, least important first</source>
+        <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/train.py" line="122"/>
         <source>The input whose attention map is drawn after every snapshot</source>
         <translation>探针输入（probe input）：每个快照之后都会绘制其注意力图的输入</translation>
@@ -4837,9 +5047,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="99"/>
+        <source>the layer of the attention explained, from 1 (a translator: its decoder layers' cross-attention; the small BERT: its encoder layers at the masked position)</source>
+        <translation>所解释的注意力所在的层，从 1 开始（翻译模型：各解码器层的编码器－解码器注意力；小型 BERT：各编码器层在被遮蔽位置上的注意力）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="46"/>
         <source>The layer of the raw and norm-based attention rows (rollout and flow run up to it)</source>
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="107"/>
+        <source>the layer, from 1</source>
+        <translation>层，从 1 开始</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="28"/>
+        <source>the layer, from 1 (nearest the input)</source>
+        <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="381"/>
@@ -4855,6 +5080,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/layout.py" line="379"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="90"/>
+        <source>the median of τ</source>
+        <translation>τ 的中位数</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="205"/>
@@ -4970,6 +5200,26 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="62"/>
+        <source>the relative position key − query (−4 … +4) that is most often the row's argmax (cross: key − target position)</source>
+        <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="74"/>
+        <source>the same as a percentage of all the model's heads</source>
+        <translation>同上，以占模型全部头数的百分比表示</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="112"/>
+        <source>the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys</source>
+        <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="85"/>
+        <source>the second method; `|name|` is that signed row taken as magnitudes</source>
+        <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session_file.py" line="241"/>
         <source>the sentence is longer than {most:,} characters</source>
         <translation>句子超过 {most:,} 个字符</translation>
@@ -5040,6 +5290,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="64"/>
+        <source>the share of rows whose argmax is at `positional_offset`</source>
+        <translation>最大值位于 `positional_offset` 的行所占比例</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="93"/>
+        <source>the share of tokens whose τ is significant at p &lt; 0.05 (two-sided; exact without ties, else the normal approximation with ties), Jain &amp; Wallace 2019's "Sig. Frac."</source>
+        <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/query_computation.py" line="172"/>
         <source>the source ({tokens})</source>
         <translation>源（{tokens}）</translation>
@@ -5050,6 +5310,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>生成的 SVG 不完整</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="91"/>
+        <source>the third quartile of τ</source>
+        <translation>τ 的第三四分位数</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/vocab.py" line="104"/>
         <source>the tokenizer fails on this text ({kind}: {error})</source>
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
@@ -5058,6 +5323,21 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/hf/encoder.py" line="130"/>
         <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="103"/>
+        <source>the tokens averaged (a constant row has no ρ)</source>
+        <translation>参与平均的词元数（常数行没有 ρ）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="113"/>
+        <source>the tokens averaged (those whose keys hold such a token)</source>
+        <translation>参与平均的词元数（键中含有此类词元的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="86"/>
+        <source>the tokens where both rows have an order (a constant row has none); the other columns read `no token with an order` where there is none</source>
+        <translation>两行都有次序的词元数（常数行没有次序）；没有这样的词元时其他列为 `no token with an order`</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="902"/>
@@ -5671,6 +5951,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="32"/>
+        <source>Voita et al. 2019's confidence: mean largest weight over the keys other than the end of the source (a Hugging Face translator's `&lt;/s&gt;`; the source's last token, nearly always its final punctuation, for attnviz's own models, whose source has no end token); equals `confidence` where the keys hold no source (a Transformer's dec-self)</source>
+        <translation>Voita 等 2019 的置信度：除源句末尾之外各键上最大权重的均值（Hugging Face 翻译模型为 `&lt;/s&gt;`；attnviz 自己的模型源句没有结束词元，取源句最后一个词元，几乎总是句末标点）；键中没有源句时（Transformer 的 dec-self）与 `confidence` 相同</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/computation.py" line="71"/>
         <source>W_k k_j: each key's projection</source>
         <translation>W_k k_j：每个键的投影</translation>
@@ -5713,6 +5998,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="51"/>
+        <source>what `rare` would be if each row's argmax fell on one of its keys at random: the mean share of a row's keys that are a least frequent source token; `n/a` for dec-self</source>
+        <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="93"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
@@ -5746,6 +6036,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/train.py" line="108"/>
         <source>Width of the model (num_hiddens)</source>
         <translation>模型的宽度（num_hiddens）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="66"/>
+        <source>with `--task` only, cross only: the share of target tokens whose strongest attention falls on a source position they come from in the task's true alignment; `n/a` for the other kinds</source>
+        <translation>仅用于 `--task`，仅 cross：最强注意力落在任务真实对齐中其来源位置上的目标词元所占比例；其他种类为 `n/a`</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/data.py" line="32"/>
@@ -5853,6 +6148,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/cli.py" line="245"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="65"/>
+        <source>yes when `positional_share` ≥ 0.9: Voita et al. 2019's positional head</source>
+        <translation>`positional_share` ≥ 0.9 时为 yes：Voita 等 2019 的位置头</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="40"/>
