@@ -23,7 +23,7 @@ def test_explain_writes_agreement_sinks_and_figures(capsys, tiny_models: dict, t
                                 "--ig-steps", "8", "--format", "png,svg")
     assert code == 0, err
     agreement = _rows(out / "agreement.csv")
-    assert len(agreement) == 9 * 8 // 2 + 4 * 5  # every pair of the nine methods once, then attention-based
+    assert len(agreement) == 10 * 9 // 2 + 4 * 5  # every pair of the ten methods once, then attention-based
     magnitudes = [r for r in agreement if r["method_b"].startswith("|")]  # rows against |signed rows|
     assert {r["method_b"] for r in magnitudes} == {"|grad_x_input|", "|grad_x_input_detached|", "|ig|", "|occlusion|",
                                                    "|leave_one_out|"}

@@ -101,3 +101,25 @@ def test_the_detached_gradient_holds_every_attention_weight_constant(loaded: Loa
     expected = _gradient_x_input_with_softmax_detached(loaded, explanation.token, monkeypatch)
     np.testing.assert_allclose(detached, expected, rtol=1e-4, atol=1e-6)
     assert not np.allclose(detached, explanation.row("grad_x_input"), rtol=1e-3, atol=1e-5)  # the weights mattered
+
+
+def _distribution_by_steps(loaded: LoadedModel, source: list[str]) -> np.ndarray:
+    """p(· | source, PREFIX) (V,) through the decoder interface (start, then one cached step per token)."""
+    assert loaded.src_vocab is not None and loaded.tgt_vocab is not None
+    src = torch.tensor([loaded.src_vocab.ids(source)])
+    tgt_in = [loaded.tgt_vocab.bos_id, *loaded.tgt_vocab.ids(PREFIX)]
+    with torch.no_grad():
+        state, _ = loaded.model.start(src, torch.tensor([len(source)]))
+        for token in tgt_in:
+            log_probs, state, _ = loaded.model.step(torch.tensor([token]), state)
+    return log_probs[0].double().exp().numpy()
+
+
+def test_leave_one_out_tvd_is_the_total_variation_distance_of_the_next_token_distribution(loaded: LoadedModel
+                                                                                          ) -> None:
+    explanation = explain_step(loaded, SOURCE, PREFIX, methods=("leave_one_out", "leave_one_out_tvd"))
+    whole = _distribution_by_steps(loaded, SOURCE)
+    expected = [0.5 * np.abs(_distribution_by_steps(loaded, SOURCE[:j] + SOURCE[j + 1:]) - whole).sum()
+                for j in range(len(SOURCE))]
+    np.testing.assert_allclose(explanation.row("leave_one_out_tvd"), expected, atol=1e-5)
+    assert (explanation.row("leave_one_out_tvd") >= 0).all() and max(expected) > 0.01

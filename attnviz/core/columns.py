@@ -81,7 +81,7 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
     (AGREEMENT_CSV, N_('one pair of explanation methods over every explained token'), (
         ('method_a', N_("the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm "
                         '(norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, '
-                        'leave_one_out')),
+                        'leave_one_out, leave_one_out_tvd')),
         ('method_b', N_('the second method; `|name|` is that signed row taken as magnitudes')),
         ('tokens', N_('the tokens where both rows have an order (a constant row has none); the other columns read '
                       '`no token with an order` where there is none')),

@@ -18,7 +18,8 @@ METHOD_LABELS = {"attention": N_("raw attention"), "rollout": N_("attention roll
                  "norm": N_("norm-based attention"), "grad_x_input": N_("gradient × input"),
                  "grad_x_input_detached": N_("gradient × input, attention detached"),
                  "ig": N_("integrated gradients"), "occlusion": N_("occlusion (<unk>)"),
-                 "leave_one_out": N_("leave-one-out")}
+                 "leave_one_out": N_("leave-one-out"),
+                 "leave_one_out_tvd": N_("leave-one-out, total variation distance")}
 BINS = np.linspace(-1.0, 1.0, 21)  # τ in steps of 0.1
 
 

@@ -2488,18 +2488,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="65"/>
+        <location filename="../../attnviz/figures/explain.py" line="66"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="62"/>
         <source>Kendall τ</source>
         <translation>肯德尔 τ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="51"/>
+        <location filename="../../attnviz/figures/explain.py" line="52"/>
         <source>Kendall τ of every pair of methods</source>
         <translation>每对方法之间的肯德尔 τ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="62"/>
+        <location filename="../../attnviz/figures/explain.py" line="63"/>
         <source>Kendall τ: {first} vs {second} ({count} tokens, mean {mean:.2f})</source>
         <translation>肯德尔 τ：{first} 对 {second}（{count} 个词元，均值 {mean:.2f}）</translation>
     </message>
@@ -2622,7 +2622,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="84"/>
+        <location filename="../../attnviz/figures/explain.py" line="85"/>
         <source>layer of the attention explained (1: nearest the input)</source>
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
@@ -2744,6 +2744,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/explain.py" line="21"/>
         <source>leave-one-out</source>
         <translation>留一法</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="22"/>
+        <source>leave-one-out, total variation distance</source>
+        <translation>留一法，总变差距离</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="348"/>
@@ -2942,7 +2947,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="85"/>
+        <location filename="../../attnviz/figures/explain.py" line="86"/>
         <source>mean Spearman ρ over the tokens</source>
         <translation>各词元 Spearman ρ 的均值</translation>
     </message>
@@ -3007,9 +3012,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>菜单</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="42"/>
-        <location filename="../../attnviz/figures/explain.py" line="53"/>
-        <location filename="../../attnviz/figures/explain.py" line="53"/>
+        <location filename="../../attnviz/figures/explain.py" line="43"/>
+        <location filename="../../attnviz/figures/explain.py" line="54"/>
+        <location filename="../../attnviz/figures/explain.py" line="54"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
@@ -4532,7 +4537,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="254"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
-        <location filename="../../attnviz/figures/explain.py" line="43"/>
+        <location filename="../../attnviz/figures/explain.py" line="44"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
@@ -4572,12 +4577,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>斯皮尔曼 ρ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="50"/>
+        <location filename="../../attnviz/figures/explain.py" line="51"/>
         <source>Spearman ρ of every pair of methods</source>
         <translation>每对方法之间的斯皮尔曼 ρ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="80"/>
+        <location filename="../../attnviz/figures/explain.py" line="81"/>
         <source>Spearman ρ with {reference}, per layer</source>
         <translation>各层与{reference}的斯皮尔曼 ρ</translation>
     </message>
@@ -4968,8 +4973,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="82"/>
-        <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out</source>
-        <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out</translation>
+        <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out, leave_one_out_tvd</source>
+        <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out、leave_one_out_tvd</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="89"/>
@@ -5573,8 +5578,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="460"/>
+        <location filename="../../attnviz/figures/explain.py" line="66"/>
         <location filename="../../attnviz/figures/explain.py" line="65"/>
-        <location filename="../../attnviz/figures/explain.py" line="64"/>
         <source>tokens</source>
         <translation>词元</translation>
     </message>
@@ -6008,7 +6013,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用什么给头着色</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="39"/>
+        <location filename="../../attnviz/figures/explain.py" line="40"/>
         <source>What explains “{token}”: one row per method, each scaled to its largest value</source>
         <translation>是什么解释了“{token}”：每种方法一行，各按其最大值缩放</translation>
     </message>

@@ -51,6 +51,10 @@ class TokenLogProb:
         self.model, self.tgt_in, self.token = model, tgt_in, token
 
     def __call__(self, src: Tensor) -> Tensor:
+        return self.log_probs(src)[:, self.token]
+
+    def log_probs(self, src: Tensor) -> Tensor:
+        """The whole next-token distribution's log-probabilities (B, V)."""
         rows = src.shape[0]
         valid = torch.full((rows,), src.shape[1], dtype=torch.long, device=src.device)
         handle = self.model.get_submodule("output").register_forward_pre_hook(_newest_position_only)
@@ -59,7 +63,7 @@ class TokenLogProb:
         finally:
             handle.remove()
         last = logits[:, -1]
-        return torch.log_softmax(last.to(torch.promote_types(last.dtype, torch.float32)), dim=-1)[:, self.token]
+        return torch.log_softmax(last.to(torch.promote_types(last.dtype, torch.float32)), dim=-1)
 
 
 class MaskedLogProb:
@@ -139,17 +143,29 @@ def integrated_gradients(f: Explained, embedding: nn.Module, ids: Tensor, pad_id
 
 
 @torch.no_grad()
-def occlusion(f: Explained, ids: Tensor, unk_id: int, remove: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def occlusion(f: Explained, ids: Tensor, unk_id: int, remove: bool = True
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """ids (1, S) -> the drop in f when each token is replaced by ``<unk>`` (S,), and when it is removed (S,; NaN
-    for a one-token input or without ``remove``). Each is one batch of S inputs."""
+    for a one-token input or without ``remove``); and, where f is a translation step's (:class:`TokenLogProb`, which
+    gives the whole distribution), the total variation distance ½ Σ_v |p(v | x without token j) − p(v | x)| when
+    token j is removed (S,; Jain & Wallace 2019's leave-one-out; NaN where it does not apply). Each is one batch of
+    S inputs."""
     length = ids.shape[1]
     replaced = ids.repeat(length, 1)
     replaced[torch.arange(length), torch.arange(length)] = unk_id  # row j: token j is <unk>
     base = f(ids)[0]
     drop_unk = (base - f(replaced)).to(torch.float64).cpu().numpy()
+    missing = np.full(length, np.nan)
     if length < 2 or not remove:
-        return drop_unk, np.full(length, np.nan)
+        return drop_unk, missing, missing
     keep = ~torch.eye(length, dtype=torch.bool, device=ids.device)  # row j: every token but j
     removed = ids.expand(length, -1)[keep].view(length, length - 1)
-    drop_removed = (base - f(removed)).to(torch.float64).cpu().numpy()
-    return drop_unk, drop_removed
+    if not isinstance(f, TokenLogProb):
+        drop_removed = (base - f(removed)).to(torch.float64).cpu().numpy()
+        return drop_unk, drop_removed, missing
+    p = f.log_probs(ids).double().exp()  # (1, V)
+    log_q = f.log_probs(removed).double()  # (S, V)
+    token = f.token
+    drop_removed = (base.double() - log_q[:, token]).cpu().numpy()
+    tvd = (0.5 * (log_q.exp() - p).abs().sum(-1)).cpu().numpy()
+    return drop_unk, drop_removed, tvd

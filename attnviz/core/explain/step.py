@@ -6,8 +6,9 @@ norm-based attention (‖Σ_h α_hj f_h(x_j)‖, or one head's α_hj ‖f_h(x_j)
 weights, and with them detached as Jain & Wallace 2019 take it), integrated gradients, and occlusion (token replaced
 by ``<unk>``) and leave-one-out (token removed). Gradient × input, integrated gradients, occlusion and leave-one-out
 are signed (a drop in the explained log-probability; the corpus tally also ranks their magnitudes); the attention-based
-rows are never negative. Leave-one-out here is the signed drop in log p(token), not Jain & Wallace's unsigned total
-variation distance between the output distributions. Attention rows are
+rows are never negative, and so is ``leave_one_out_tvd``, Jain & Wallace's leave-one-out: the total variation distance
+between the next-token distributions with and without the token (a translation step's only: a masked position would
+move). Attention rows are
 the newest query's (the position predicting ``token``) over the source tokens; for a decoder-only model the
 source columns of its one self-attention. Rows keep their own units (weights, flows, log-probability drops);
 the agreement compares ranks only. Shapes: M methods, S source tokens, L layers.
@@ -44,8 +45,9 @@ from .internals import StepInternals, step_internals
 ATTENTION, ROLLOUT, FLOW, NORM = "attention", "rollout", "flow", "norm"
 GRAD_X_INPUT, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT = "grad_x_input", "ig", "occlusion", "leave_one_out"
 GRAD_DETACHED = "grad_x_input_detached"  # gradient × input with the attention weights held constant (Jain & Wallace)
+LEAVE_ONE_OUT_TVD = "leave_one_out_tvd"  # the output distribution's total variation distance (Jain & Wallace)
 METHODS = (ATTENTION, ROLLOUT, FLOW, NORM, GRAD_X_INPUT, GRAD_DETACHED, INTEGRATED_GRADIENTS, OCCLUSION,
-           LEAVE_ONE_OUT)
+           LEAVE_ONE_OUT, LEAVE_ONE_OUT_TVD)
 LAYERED = (ATTENTION, ROLLOUT, FLOW, NORM)  # the methods with a row after every layer
 SINK_CLASSES = ("<eos>", "<bos>", "punctuation")  # the keys attention is said to park on (Kobayashi et al. 2020)
 SAME_CLASS = {SEP: "<eos>", CLS: "<bos>"}  # a BERT's [SEP] and [CLS] count as <eos> and <bos>
@@ -171,12 +173,14 @@ def _explain(problem: _Problem, internals: StepInternals, token_id: int, token: 
     if INTEGRATED_GRADIENTS in methods:
         rows[INTEGRATED_GRADIENTS], completeness = integrated_gradients(problem.f, problem.embedding, problem.ids,
                                                                         problem.pad_id, ig_steps)
-    if OCCLUSION in methods or LEAVE_ONE_OUT in methods:
-        unk, removed = occlusion(problem.f, problem.ids, problem.unk_id, problem.removable)
+    if OCCLUSION in methods or LEAVE_ONE_OUT in methods or LEAVE_ONE_OUT_TVD in methods:
+        unk, removed, tvd = occlusion(problem.f, problem.ids, problem.unk_id, problem.removable)
         if OCCLUSION in methods:
             rows[OCCLUSION] = unk
         if LEAVE_ONE_OUT in methods and np.isfinite(removed).all():
             rows[LEAVE_ONE_OUT] = removed
+        if LEAVE_ONE_OUT_TVD in methods and np.isfinite(tvd).all():
+            rows[LEAVE_ONE_OUT_TVD] = tvd
     names = tuple(m for m in METHODS if m in rows)
     labels = problem.labels
     matrix = np.stack([rows[m] for m in names]).astype(np.float64) if names else np.zeros((0, len(labels)))
