@@ -137,7 +137,7 @@ def my_share(sentences: list[str], rank: int, world: int) -> list[int]:
 
 def _run(args: argparse.Namespace) -> int:
     from attnviz.cli import CliError, _load, _set_threads
-    from attnviz.core.columns import AGREEMENT_CSV, LAYERS_CSV, SINKS_CSV, columns_file
+    from attnviz.core.columns import EXPLAIN_FILES, columns_file
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.explain import SINK_CLASSES
     from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv, sinks_csv
@@ -206,7 +206,7 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError(tr("{path}: nothing was decoded to explain").format(path=args.data))
     files = {"agreement.csv": agreement_csv(tally).encode(), "layers.csv": layers_csv(tally).encode(),
              "sinks.csv": sinks_csv(tally, SINK_CLASSES).encode(),
-             "COLUMNS.md": columns_file((AGREEMENT_CSV, LAYERS_CSV, SINKS_CSV), "attnviz explain").encode()}
+             "COLUMNS.md": columns_file(EXPLAIN_FILES, "attnviz explain").encode()}
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never a window, display or not
     from PySide6 import QtGui
 

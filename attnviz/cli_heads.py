@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from attnviz.core.columns import HEADS_CSV, NOT_APPLICABLE, PRUNING_CSV, columns_file
+from attnviz.core.columns import HEADS_FILES, NOT_APPLICABLE, PRUNING_CSV, PRUNING_FIGURE_CSV, columns_file
 from attnviz.core.layout import Capability
 from attnviz.core.limits import MAX_BEAM
 from attnviz.i18n import tr
@@ -179,8 +179,8 @@ def _run_heads(args: argparse.Namespace) -> int:
     extra = {"heads.csv": _csv(_with_alignment(atlas.table(), agreement))}
     if curve is not None:
         extra["pruning.csv"] = _csv(curve.table())
-    extra["COLUMNS.md"] = columns_file((HEADS_CSV, PRUNING_CSV) if curve is not None else (HEADS_CSV,),
-                                       "attnviz heads").encode("utf-8")
+    extra["COLUMNS.md"] = columns_file(HEADS_FILES if curve is not None else tuple(
+        f for f in HEADS_FILES if f not in (PRUNING_CSV, PRUNING_FIGURE_CSV)), "attnviz heads").encode("utf-8")
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
     figures = atlas_figures(atlas, curve, model)
     sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind,

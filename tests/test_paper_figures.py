@@ -74,3 +74,12 @@ def test_a_bar_stands_on_its_tick_unless_series_share_an_x(qapp, shared: bool) -
         assert centre < tick - 2
     else:
         assert abs(centre - tick) <= 1.5
+
+
+def test_an_atlas_figures_numbers_name_their_first_columns_statistic_and_kind() -> None:
+    from attnviz.figures.heads import atlas_grid
+    from attnviz.render.figure_files import csv_bytes
+
+    lines = csv_bytes(atlas_grid(_atlas(), "entropy", "entropy", False, "m")).decode("utf-8").splitlines()
+    assert lines[0].startswith("statistic,kind,layer \\ head,1,2,3")
+    assert lines[1].startswith("entropy,enc-self,1,") and lines[3].startswith("entropy,cross,1,")

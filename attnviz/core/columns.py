@@ -19,6 +19,13 @@ PRUNING_CSV = "pruning.csv"
 AGREEMENT_CSV = "agreement.csv"
 LAYERS_CSV = "layers.csv"
 SINKS_CSV = "sinks.csv"
+ATLAS_FIGURE_CSV = "atlas_STATISTIC.csv"  # the figures' numbers (--format csv); their headers are the axes' names
+IMPORTANCE_FIGURE_CSV = "importance_per_head.csv, importance_normalised_per_head.csv"
+PRUNING_FIGURE_CSV = "pruning_curve.csv"
+TAU_FIGURE_CSV = "tau_A_vs_B.csv"
+LAYERS_FIGURE_CSV = "layers_spearman_vs_REFERENCE.csv"
+HEADS_FILES = (HEADS_CSV, PRUNING_CSV, ATLAS_FIGURE_CSV, IMPORTANCE_FIGURE_CSV, PRUNING_FIGURE_CSV)
+EXPLAIN_FILES = (AGREEMENT_CSV, LAYERS_CSV, SINKS_CSV, TAU_FIGURE_CSV, LAYERS_FIGURE_CSV)
 
 # (file, what one row is, ((column, meaning), …)); heads.csv's columns in the order the file has them
 COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
@@ -112,6 +119,34 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('norm_share', N_('the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys')),
         ('tokens', N_('the tokens averaged (those whose keys hold such a token)')),
     )),
+    (ATLAS_FIGURE_CSV, N_('one kind of attention\'s layer in one atlas figure (with `--format csv`: its numbers)'), (
+        ('statistic', N_("the statistic shown (heads.csv's column of that name)")),
+        ('kind', N_('enc-self, dec-self or cross')),
+        ('layer \\ head', N_('the layer, from 1')),
+        ('1, 2, …', N_("each head's value of the statistic")),
+    )),
+    (IMPORTANCE_FIGURE_CSV, N_('one head in an importance figure (its numbers)'), (
+        ('series', N_('the kind of attention, in words')),
+        ('head (layer.head; …)', N_("the head's place in heads.csv's order, from 1 (the figure's ticks name each "
+                                    "layer's head 1 as layer.1)")),
+        ('importance E|∂L/∂ξ| / normalised importance', N_("the head's `importance` or `importance_normalised`")),
+    )),
+    (PRUNING_FIGURE_CSV, N_("one point of the pruning curves (pruning.csv's BLEU, as plotted)"), (
+        ('series', N_('least important first, or the random orders\' mean')),
+        ('heads switched off (…)', N_('how many heads are off')),
+        ('BLEU', N_('corpus BLEU, 0–100')),
+    )),
+    (TAU_FIGURE_CSV, N_('one bin of the histogram of Kendall τ of methods A and B over the tokens'), (
+        ('series', N_('always `tokens`')),
+        ('Kendall τ', N_("the bin's centre (bins of 0.1 from −1 to 1)")),
+        ('tokens', N_('the tokens whose τ falls in the bin')),
+    )),
+    (LAYERS_FIGURE_CSV, N_('one method and one layer of the per-layer curves against REFERENCE (layers.csv, as '
+                           'plotted)'), (
+        ('series', N_('the attention-based method, in words')),
+        ('layer of the attention explained (…)', N_('the layer, from 1')),
+        ('mean Spearman ρ over the tokens', N_("layers.csv's `spearman_mean` (`nan` where it has no number)")),
+    )),
 )
 
 
@@ -130,7 +165,7 @@ def columns_markdown(files: tuple[str, ...], translated: bool = False) -> str:
             continue
         lines = [f"### {file}", "", say(ONE_ROW).format(row=say(row)), "",
                  f"| {say(COLUMN)} | {say(MEANING)} |", "| --- | --- |"]
-        lines += [f"| `{name}` | {_cell(say(text))} |" for name, text in columns]
+        lines += [f"| `{_cell(name)}` | {_cell(say(text))} |" for name, text in columns]
         parts.append("\n".join(lines))
     return "\n\n".join(parts) + "\n"
 

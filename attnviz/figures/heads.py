@@ -41,7 +41,7 @@ def atlas_grid(atlas: HeadAtlas, name: str, title: str, share: bool, model: str)
                    for k, v in zip(kinds, values, strict=True))
     return GridSpec(panels, len(panels), tr("{model}: {statistic}, {count:,} sentences").format(
         model=model, statistic=title, count=atlas.sentences), levels, (name,) * (1 if panels else 0),
-        tuple(k.kind.slug for k in kinds))
+        tuple(k.kind.slug for k in kinds), name_columns=("statistic", "kind"))
 
 
 def pruning_figure(curve: PruningCurve, model: str) -> LineSpec:

@@ -54,6 +54,7 @@ class GridSpec:
     col_names: tuple[str, ...]
     colormap: str = "viridis"
     shared_bar: bool = True  # False: each panel draws its own colour bar (panels on different scales)
+    name_columns: tuple[str, str] = ("layer", "head")  # the numbers export's headers for row_names and col_names
 
     @property
     def values(self) -> np.ndarray:

@@ -39,7 +39,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="146"/>
+        <location filename="../../attnviz/core/columns.py" line="181"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -457,7 +457,7 @@
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="108"/>
+        <location filename="../../attnviz/core/columns.py" line="115"/>
         <source>&lt;eos&gt; (also `[SEP]`), &lt;bos&gt; (also `[CLS]`) or punctuation</source>
         <translation>&lt;eos&gt;（也包括 `[SEP]`）、&lt;bos&gt;（也包括 `[CLS]`）或 punctuation（标点）</translation>
     </message>
@@ -658,6 +658,11 @@
         <translation>打开所有头</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="140"/>
+        <source>always `tokens`</source>
+        <translation>总是 `tokens`</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/argparse_text.py" line="17"/>
         <source>ambiguous option: %(option)s could match %(matches)s</source>
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
@@ -718,7 +723,7 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="97"/>
+        <location filename="../../attnviz/core/columns.py" line="104"/>
         <source>attention (raw, the heads' mean), rollout, flow or norm, read after this layer</source>
         <translation>attention（原始注意力，各头均值）、rollout、flow 或 norm，取该层之后的值</translation>
     </message>
@@ -1153,7 +1158,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="70"/>
+        <location filename="../../attnviz/core/columns.py" line="77"/>
         <source>BLEU with a number of heads switched off (ξ_h = 0), in one order</source>
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
@@ -1452,9 +1457,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="75"/>
+        <location filename="../../attnviz/core/columns.py" line="82"/>
         <source>corpus BLEU on the reference lines (0–100); heads_pruned 0 is `attnviz eval`'s BLEU</source>
         <translation>在参考译文上的语料级 BLEU（0–100）；heads_pruned 为 0 时即 `attnviz eval` 的 BLEU</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="137"/>
+        <source>corpus BLEU, 0–100</source>
+        <translation>语料级 BLEU，0–100</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="605"/>
@@ -1518,17 +1528,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>严重错误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="54"/>
+        <location filename="../../attnviz/core/columns.py" line="61"/>
         <source>cross only: mean weight on source position round(i (S − 1) / (T − 1)) of target row i; `n/a` for the other kinds</source>
         <translation>仅 cross：目标行 i 在源位置 round(i (S − 1) / (T − 1)) 上的平均权重；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="56"/>
+        <location filename="../../attnviz/core/columns.py" line="63"/>
         <source>cross only: mean weight on the running maximum of the rows' argmax positions (a monotone alignment read off the head); `n/a` for the other kinds</source>
         <translation>仅 cross：各行最大值位置的累计最大值上的平均权重（从该头读出的单调对齐）；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="106"/>
+        <location filename="../../attnviz/core/columns.py" line="113"/>
         <source>cross, decoder self, or self (the small BERT's, or a decoder-only model's one)</source>
         <translation>cross、decoder self 或 self（小型 BERT 的，或仅解码器模型唯一的自注意力）</translation>
     </message>
@@ -1778,6 +1788,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="126"/>
+        <source>each head's value of the statistic</source>
+        <translation>每个头的该统计量的值</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/query_computation.py" line="169"/>
         <source>each layer of this {kind}</source>
         <translation>此 {kind} 的每一层</translation>
@@ -1788,9 +1803,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个输出数字的来源位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="26"/>
+        <location filename="../../attnviz/core/columns.py" line="33"/>
         <source>enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's one self-attention) or cross (cross-attention)</source>
         <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="124"/>
+        <source>enc-self, dec-self or cross</source>
+        <translation>enc-self、dec-self 或 cross</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="73"/>
@@ -2331,7 +2351,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="73"/>
+        <location filename="../../attnviz/core/columns.py" line="80"/>
+        <location filename="../../attnviz/core/columns.py" line="136"/>
         <source>how many heads are off</source>
         <translation>关闭的头数</translation>
     </message>
@@ -2366,7 +2387,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>忽略了显式参数 %r</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="71"/>
+        <location filename="../../attnviz/core/columns.py" line="78"/>
         <source>importance (least important first, by `importance_normalised`) or random (the mean of `--seeds` seeded random orders)</source>
         <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
     </message>
@@ -2377,12 +2398,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="78"/>
+        <location filename="../../attnviz/core/columns.py" line="85"/>
         <source>importance rows: that head's `importance_normalised`; `none` and `mean of the random orders` as in `head`</source>
         <translation>importance 行：该头的 `importance_normalised`；`none` 和 `mean of the random orders` 同 `head` 列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="76"/>
+        <location filename="../../attnviz/core/columns.py" line="83"/>
         <source>importance rows: the head switched off last (kind:layer.head); `none` where no head is off; random rows: `mean of the random orders` (each order switches other heads off)</source>
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
@@ -2667,6 +2688,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="148"/>
+        <source>layers.csv's `spearman_mean` (`nan` where it has no number)</source>
+        <translation>即 layers.csv 的 `spearman_mean`（没有数值时为 `nan`）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/train.py" line="109"/>
         <source>Layers: the RNN's GRU layers, the Transformer's encoder and decoder layers each</source>
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
@@ -2719,6 +2745,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="135"/>
+        <source>least important first, or the random orders' mean</source>
+        <translation>从最不重要的开始，或随机顺序的均值</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="114"/>
@@ -2917,32 +2948,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行的平均熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="30"/>
+        <location filename="../../attnviz/core/columns.py" line="37"/>
         <source>mean entropy of a row, −Σ w ln w, in nats</source>
         <translation>每行的平均熵 −Σ w ln w，单位奈特</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="88"/>
+        <location filename="../../attnviz/core/columns.py" line="95"/>
         <source>mean Kendall τ-b of the two rows over those tokens</source>
         <translation>这些词元上两行的肯德尔 τ-b 均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="31"/>
+        <location filename="../../attnviz/core/columns.py" line="38"/>
         <source>mean largest weight of a row, every key included</source>
         <translation>每行最大权重的均值，包含所有键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="109"/>
+        <location filename="../../attnviz/core/columns.py" line="116"/>
         <source>mean share of the attention weight (heads' mean) on those keys, over the tokens whose keys hold one; `no such key` where none does: the source of attnviz's own translators has no end token, a decoder's prefix never holds &lt;eos&gt;</source>
         <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="92"/>
+        <location filename="../../attnviz/core/columns.py" line="99"/>
         <source>mean Spearman ρ</source>
         <translation>斯皮尔曼 ρ 的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="101"/>
+        <location filename="../../attnviz/core/columns.py" line="108"/>
         <source>mean Spearman ρ of the method's row with the reference's row (`no token with an order` where every row was constant)</source>
         <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
     </message>
@@ -2957,37 +2988,37 @@ Install them with:  sudo apt-get install {packages}
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="45"/>
+        <location filename="../../attnviz/core/columns.py" line="52"/>
         <source>mean weight on punctuation keys</source>
         <translation>标点键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="43"/>
+        <location filename="../../attnviz/core/columns.py" line="50"/>
         <source>mean weight on the end of the source (0 where the keys hold no source: a Transformer's dec-self)</source>
         <translation>源句末尾上的平均权重（键中没有源句时为 0：Transformer 的 dec-self）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="41"/>
+        <location filename="../../attnviz/core/columns.py" line="48"/>
         <source>mean weight on the first key (`&lt;bos&gt;` in a decoder, the first source token in an encoder)</source>
         <translation>第一个键上的平均权重（解码器中为 `&lt;bos&gt;`，编码器中为源句第一个词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="40"/>
+        <location filename="../../attnviz/core/columns.py" line="47"/>
         <source>mean weight on the first key, the end of the source and punctuation together</source>
         <translation>第一个键、源句末尾和标点合计的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="38"/>
+        <location filename="../../attnviz/core/columns.py" line="45"/>
         <source>mean weight on the key at the query's own position</source>
         <translation>查询自身位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="39"/>
+        <location filename="../../attnviz/core/columns.py" line="46"/>
         <source>mean weight on the key one position after the query's own</source>
         <translation>查询自身位置后一个位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="37"/>
+        <location filename="../../attnviz/core/columns.py" line="44"/>
         <source>mean weight on the key one position before the query's own (cross: the target position)</source>
         <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
     </message>
@@ -2997,7 +3028,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="46"/>
+        <location filename="../../attnviz/core/columns.py" line="53"/>
         <source>mean |query − key| distance, in positions, weighted by the attention</source>
         <translation>以注意力加权的平均 |查询 − 键| 距离，单位为位置</translation>
     </message>
@@ -3127,7 +3158,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="147"/>
+        <location filename="../../attnviz/core/columns.py" line="182"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -3335,7 +3366,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="98"/>
+        <location filename="../../attnviz/core/columns.py" line="105"/>
         <source>occlusion (each input token replaced by `&lt;unk&gt;`) or ig (integrated gradients)</source>
         <translation>occlusion（每个输入词元替换为 `&lt;unk&gt;`）或 ig（积分梯度）</translation>
     </message>
@@ -3345,19 +3376,39 @@ Install them with:  sudo apt-get install {packages}
         <translation>磁盘占用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="25"/>
+        <location filename="../../attnviz/core/columns.py" line="32"/>
         <source>one attention head (its statistics are means over every attention row of the decoded corpus)</source>
         <translation>一个注意力头（其统计量是解码语料中每个注意力行的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="96"/>
+        <location filename="../../attnviz/core/columns.py" line="103"/>
         <source>one attention-based method, one reference method and one layer (Abnar &amp; Zuidema 2020's table)</source>
         <translation>一种基于注意力的方法、一种参照方法和一层（Abnar &amp; Zuidema 2020 的表格）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="105"/>
+        <location filename="../../attnviz/core/columns.py" line="139"/>
+        <source>one bin of the histogram of Kendall τ of methods A and B over the tokens</source>
+        <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <source>one head in an importance figure (its numbers)</source>
+        <translation>重要性图中的一个头（图中的数值）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="122"/>
+        <source>one kind of attention's layer in one atlas figure (with `--format csv`: its numbers)</source>
+        <translation>某一注意力种类在某个图谱图中的一层（使用 `--format csv` 时：图中的数值）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="112"/>
         <source>one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)</source>
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="144"/>
+        <source>one method and one layer of the per-layer curves against REFERENCE (layers.csv, as plotted)</source>
+        <translation>与 REFERENCE 比较的逐层曲线中的一种方法和一层（即 layers.csv，按图中所画）</translation>
     </message>
     <message>
         <location filename="../../attnviz/argparse_text.py" line="15"/>
@@ -3365,9 +3416,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="81"/>
+        <location filename="../../attnviz/core/columns.py" line="88"/>
         <source>one pair of explanation methods over every explained token</source>
         <translation>一对解释方法在所有被解释词元上的结果</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="134"/>
+        <source>one point of the pruning curves (pruning.csv's BLEU, as plotted)</source>
+        <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="410"/>
@@ -3971,7 +4027,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="58"/>
+        <location filename="../../attnviz/core/columns.py" line="65"/>
         <source>raw importance E|∂L/∂ξ_h| (Michel et al. 2019): the mean over (source, target) pairs of the gradient of the pair's mean token cross-entropy with respect to the head's gate</source>
         <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：各（源句，目标句）对的平均词元交叉熵对该头门控的梯度绝对值在所有句对上的均值</translation>
     </message>
@@ -4395,7 +4451,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="47"/>
+        <location filename="../../attnviz/core/columns.py" line="54"/>
         <source>share of rows whose largest weight falls on a least frequent source token of the sentence (Voita et al. 2019's rare-word heads); frequency counted over the distinct source sentences of `--data` as the model splits them, every token tied for least frequent counting; `n/a` for dec-self, whose keys are not the source</source>
         <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
     </message>
@@ -4877,6 +4933,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="146"/>
+        <source>the attention-based method, in words</source>
+        <translation>基于注意力的方法（文字）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/editions.py" line="100"/>
         <source>The Bahdanau Attention Mechanism</source>
         <translation>Bahdanau 注意力机制</translation>
@@ -4885,6 +4946,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="201"/>
         <source>The bandwidth h: Gaussian pooling weights (test × train)</source>
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="141"/>
+        <source>the bin's centre (bins of 0.1 from −1 to 1)</source>
+        <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="652"/>
@@ -4972,12 +5038,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件中的第一个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="82"/>
+        <location filename="../../attnviz/core/columns.py" line="89"/>
         <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out, leave_one_out_tvd</source>
         <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out、leave_one_out_tvd</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="89"/>
+        <location filename="../../attnviz/core/columns.py" line="96"/>
         <source>the first quartile of τ</source>
         <translation>τ 的第一四分位数</translation>
     </message>
@@ -5022,12 +5088,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="29"/>
+        <location filename="../../attnviz/core/columns.py" line="36"/>
         <source>the head within the layer, from 1</source>
         <translation>层内的头，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="60"/>
+        <location filename="../../attnviz/core/columns.py" line="132"/>
+        <source>the head's `importance` or `importance_normalised`</source>
+        <translation>该头的 `importance` 或 `importance_normalised`</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="130"/>
+        <source>the head's place in heads.csv's order, from 1 (the figure's ticks name each layer's head 1 as layer.1)</source>
+        <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="67"/>
         <source>the importance divided by the ℓ2 norm of its layer's importances (per kind): the score the pruning order sorts by, least important first</source>
         <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
     </message>
@@ -5052,7 +5128,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="99"/>
+        <location filename="../../attnviz/core/columns.py" line="129"/>
+        <source>the kind of attention, in words</source>
+        <translation>注意力的种类（文字）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="106"/>
         <source>the layer of the attention explained, from 1 (a translator: its decoder layers' cross-attention; the small BERT: its encoder layers at the masked position)</source>
         <translation>所解释的注意力所在的层，从 1 开始（翻译模型：各解码器层的编码器－解码器注意力；小型 BERT：各编码器层在被遮蔽位置上的注意力）</translation>
     </message>
@@ -5062,12 +5143,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="107"/>
+        <location filename="../../attnviz/core/columns.py" line="114"/>
+        <location filename="../../attnviz/core/columns.py" line="125"/>
+        <location filename="../../attnviz/core/columns.py" line="147"/>
         <source>the layer, from 1</source>
         <translation>层，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="28"/>
+        <location filename="../../attnviz/core/columns.py" line="35"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
@@ -5087,7 +5170,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="90"/>
+        <location filename="../../attnviz/core/columns.py" line="97"/>
         <source>the median of τ</source>
         <translation>τ 的中位数</translation>
     </message>
@@ -5205,22 +5288,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="62"/>
+        <location filename="../../attnviz/core/columns.py" line="69"/>
         <source>the relative position key − query (−4 … +4) that is most often the row's argmax (cross: key − target position)</source>
         <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="74"/>
+        <location filename="../../attnviz/core/columns.py" line="81"/>
         <source>the same as a percentage of all the model's heads</source>
         <translation>同上，以占模型全部头数的百分比表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="112"/>
+        <location filename="../../attnviz/core/columns.py" line="119"/>
         <source>the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys</source>
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="85"/>
+        <location filename="../../attnviz/core/columns.py" line="92"/>
         <source>the second method; `|name|` is that signed row taken as magnitudes</source>
         <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
     </message>
@@ -5295,12 +5378,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="64"/>
+        <location filename="../../attnviz/core/columns.py" line="71"/>
         <source>the share of rows whose argmax is at `positional_offset`</source>
         <translation>最大值位于 `positional_offset` 的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="93"/>
+        <location filename="../../attnviz/core/columns.py" line="100"/>
         <source>the share of tokens whose τ is significant at p &lt; 0.05 (two-sided; exact without ties, else the normal approximation with ties), Jain &amp; Wallace 2019's "Sig. Frac."</source>
         <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
     </message>
@@ -5310,12 +5393,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>源（{tokens}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="123"/>
+        <source>the statistic shown (heads.csv's column of that name)</source>
+        <translation>所示的统计量（heads.csv 中同名的列）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/render/figure_files.py" line="124"/>
         <source>the SVG came out incomplete</source>
         <translation>生成的 SVG 不完整</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="91"/>
+        <location filename="../../attnviz/core/columns.py" line="98"/>
         <source>the third quartile of τ</source>
         <translation>τ 的第三四分位数</translation>
     </message>
@@ -5330,19 +5418,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="103"/>
+        <location filename="../../attnviz/core/columns.py" line="110"/>
         <source>the tokens averaged (a constant row has no ρ)</source>
         <translation>参与平均的词元数（常数行没有 ρ）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="113"/>
+        <location filename="../../attnviz/core/columns.py" line="120"/>
         <source>the tokens averaged (those whose keys hold such a token)</source>
         <translation>参与平均的词元数（键中含有此类词元的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="86"/>
+        <location filename="../../attnviz/core/columns.py" line="93"/>
         <source>the tokens where both rows have an order (a constant row has none); the other columns read `no token with an order` where there is none</source>
         <translation>两行都有次序的词元数（常数行没有次序）；没有这样的词元时其他列为 `no token with an order`</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="142"/>
+        <source>the tokens whose τ falls in the bin</source>
+        <translation>τ 落在该区间内的词元数</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="902"/>
@@ -5956,7 +6049,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="32"/>
+        <location filename="../../attnviz/core/columns.py" line="39"/>
         <source>Voita et al. 2019's confidence: mean largest weight over the keys other than the end of the source (a Hugging Face translator's `&lt;/s&gt;`; the source's last token, nearly always its final punctuation, for attnviz's own models, whose source has no end token); equals `confidence` where the keys hold no source (a Transformer's dec-self)</source>
         <translation>Voita 等 2019 的置信度：除源句末尾之外各键上最大权重的均值（Hugging Face 翻译模型为 `&lt;/s&gt;`；attnviz 自己的模型源句没有结束词元，取源句最后一个词元，几乎总是句末标点）；键中没有源句时（Transformer 的 dec-self）与 `confidence` 相同</translation>
     </message>
@@ -6003,7 +6096,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="51"/>
+        <location filename="../../attnviz/core/columns.py" line="58"/>
         <source>what `rare` would be if each row's argmax fell on one of its keys at random: the mean share of a row's keys that are a least frequent source token; `n/a` for dec-self</source>
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
@@ -6043,7 +6136,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型的宽度（num_hiddens）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="66"/>
+        <location filename="../../attnviz/core/columns.py" line="73"/>
         <source>with `--task` only, cross only: the share of target tokens whose strongest attention falls on a source position they come from in the task's true alignment; `n/a` for the other kinds</source>
         <translation>仅用于 `--task`，仅 cross：最强注意力落在任务真实对齐中其来源位置上的目标词元所占比例；其他种类为 `n/a`</translation>
     </message>
@@ -6155,7 +6248,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="65"/>
+        <location filename="../../attnviz/core/columns.py" line="72"/>
         <source>yes when `positional_share` ≥ 0.9: Voita et al. 2019's positional head</source>
         <translation>`positional_share` ≥ 0.9 时为 yes：Voita 等 2019 的位置头</translation>
     </message>
