@@ -14,6 +14,8 @@ from attnviz.i18n import N_, tr
 ATLAS_FIGURES = (
     ("entropy", N_("mean entropy of a row (nats)"), False),
     ("confidence", N_("confidence: mean largest weight"), True),
+    ("confidence_without_end", N_("confidence without the end of the source (Voita et al.)"), True),
+    ("rare", N_("share of rows whose argmax is a least frequent source token"), True),
     ("previous", N_("share on the previous position"), True),
     ("same", N_("share on the same position"), True),
     ("next", N_("share on the next position"), True),

@@ -1409,6 +1409,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="17"/>
+        <source>confidence without the end of the source (Voita et al.)</source>
+        <translation>不含源句末尾的置信度（Voita 等）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/heads.py" line="16"/>
         <source>confidence: mean largest weight</source>
         <translation>置信度：平均最大权重</translation>
@@ -1549,12 +1554,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="24"/>
+        <location filename="../../attnviz/figures/heads.py" line="26"/>
         <source>cross-attention: share on the diagonal</source>
         <translation>交叉注意力：对角线上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="25"/>
+        <location filename="../../attnviz/figures/heads.py" line="27"/>
         <source>cross-attention: share on the monotone argmax path</source>
         <translation>交叉注意力：单调 argmax 路径上的权重占比</translation>
     </message>
@@ -2263,12 +2268,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="109"/>
         <location filename="../../attnviz/core/query_computation.py" line="169"/>
-        <location filename="../../attnviz/figures/heads.py" line="39"/>
+        <location filename="../../attnviz/figures/heads.py" line="41"/>
         <source>head</source>
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="80"/>
+        <location filename="../../attnviz/figures/heads.py" line="82"/>
         <source>head (layer.head; colour: the kind of attention)</source>
         <translation>头（层.头；颜色：注意力的种类）</translation>
     </message>
@@ -2315,7 +2320,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪去的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="54"/>
+        <location filename="../../attnviz/figures/heads.py" line="56"/>
         <source>heads switched off (of {count}; least important first: by the normalised importance)</source>
         <translation>关闭的头数（共 {count} 个；按归一化重要性，从最不重要的开始）</translation>
     </message>
@@ -2392,8 +2397,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="22"/>
-        <location filename="../../attnviz/figures/heads.py" line="81"/>
+        <location filename="../../attnviz/figures/heads.py" line="24"/>
+        <location filename="../../attnviz/figures/heads.py" line="83"/>
         <source>importance E|∂L/∂ξ|</source>
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
@@ -2638,7 +2643,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="167"/>
-        <location filename="../../attnviz/figures/heads.py" line="39"/>
+        <location filename="../../attnviz/figures/heads.py" line="41"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
@@ -2741,7 +2746,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="50"/>
+        <location filename="../../attnviz/figures/heads.py" line="52"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
@@ -3023,7 +3028,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="21"/>
+        <location filename="../../attnviz/figures/heads.py" line="23"/>
         <source>mean |query − key| distance (positions)</source>
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
     </message>
@@ -3066,7 +3071,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="99"/>
+        <location filename="../../attnviz/figures/heads.py" line="101"/>
         <source>model output</source>
         <translation>模型输出</translation>
     </message>
@@ -3271,7 +3276,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>基于范数的注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="81"/>
+        <location filename="../../attnviz/figures/heads.py" line="83"/>
         <source>normalised importance</source>
         <translation>归一化重要性</translation>
     </message>
@@ -4002,7 +4007,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>随机顺序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="51"/>
+        <location filename="../../attnviz/figures/heads.py" line="53"/>
         <source>random order (mean of {seeds})</source>
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
@@ -4057,7 +4062,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>循环神经网络：n·d²</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="99"/>
+        <location filename="../../attnviz/figures/heads.py" line="101"/>
         <source>references</source>
         <translation>参考译文</translation>
     </message>
@@ -4451,27 +4456,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="18"/>
+        <source>share of rows whose argmax is a least frequent source token</source>
+        <translation>最大值落在频率最低源词元上的行所占比例</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/columns.py" line="54"/>
         <source>share of rows whose largest weight falls on a least frequent source token of the sentence (Voita et al. 2019's rare-word heads); frequency counted over the distinct source sentences of `--data` as the model splits them, every token tied for least frequent counting; `n/a` for dec-self, whose keys are not the source</source>
         <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="20"/>
+        <location filename="../../attnviz/figures/heads.py" line="22"/>
         <source>share on sinks (first token, end, punctuation)</source>
         <translation>汇聚点上的权重占比（首个词元、句末、标点）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="19"/>
+        <location filename="../../attnviz/figures/heads.py" line="21"/>
         <source>share on the next position</source>
         <translation>后一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="17"/>
+        <location filename="../../attnviz/figures/heads.py" line="19"/>
         <source>share on the previous position</source>
         <translation>前一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="18"/>
+        <location filename="../../attnviz/figures/heads.py" line="20"/>
         <source>share on the same position</source>
         <translation>同一位置上的权重占比</translation>
     </message>
@@ -6557,7 +6567,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="53"/>
+        <location filename="../../attnviz/figures/heads.py" line="55"/>
         <source>{model}: BLEU with heads pruned ({count:,} sentences)</source>
         <translation>{model}：剪去头后的 BLEU（{count:,} 个句子）</translation>
     </message>
@@ -6572,12 +6582,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="76"/>
+        <location filename="../../attnviz/figures/heads.py" line="78"/>
         <source>{model}: normalised importance of each head (each layer's ℓ2 norm 1; the pruning order)</source>
         <translation>{model}：每个头的归一化重要性（每层 ℓ2 范数为 1；剪枝顺序依据）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="78"/>
+        <location filename="../../attnviz/figures/heads.py" line="80"/>
         <source>{model}: raw importance of each head (target: {target}; the pruning order uses the normalised one)</source>
         <translation>{model}：每个头的原始重要性（目标：{target}；剪枝顺序用归一化后的值）</translation>
     </message>
@@ -6592,7 +6602,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="42"/>
+        <location filename="../../attnviz/figures/heads.py" line="44"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="226"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
