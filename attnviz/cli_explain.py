@@ -146,6 +146,7 @@ def my_share(sentences: list[str], rank: int, world: int) -> list[int]:
 
 def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.cli import CliError, _load, _set_threads
+    from attnviz.core.columns import EXPLAIN_FILES, columns_file
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.explain import MAX_IG_STEPS, SINK_CLASSES
     from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv, sinks_csv
@@ -181,7 +182,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
         check_output_folder(args.out)
     except ExportError as error:
         raise CliError(f"--out: {error}") from None
-    csv_names = ["agreement.csv", "layers.csv", "sinks.csv", SIDECAR]  # (the figures' names follow the methods)
+    csv_names = ["agreement.csv", "layers.csv", "sinks.csv", "COLUMNS.md", SIDECAR]  # (figures: by the methods)
     if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, csv_names)):
         raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
                           "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
@@ -226,7 +227,8 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     if not tally.steps:
         raise CliError(tr("{path}: nothing was decoded to explain").format(path=args.data))
     files = {"agreement.csv": agreement_csv(tally).encode(), "layers.csv": layers_csv(tally).encode(),
-             "sinks.csv": sinks_csv(tally, SINK_CLASSES).encode()}
+             "sinks.csv": sinks_csv(tally, SINK_CLASSES).encode(),
+             "COLUMNS.md": columns_file(EXPLAIN_FILES, "attnviz explain").encode()}
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never a window, display or not
     from PySide6 import QtGui
 

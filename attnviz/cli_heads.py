@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attnviz.core.columns import HEADS_FILES, NOT_APPLICABLE, PRUNING_CSV, PRUNING_FIGURE_CSV, columns_file
 from attnviz.core.layout import Capability
 from attnviz.core.limits import MAX_BEAM
 from attnviz.i18n import tr
@@ -64,7 +65,7 @@ def add_heads_parser(sub: Any) -> None:
 def _csv(rows: list[dict[str, Any]]) -> bytes:
     out = io.StringIO()
     names = list(dict.fromkeys(name for row in rows for name in row))  # (cross-attention's rows have more)
-    writer = csv.DictWriter(out, fieldnames=names, restval="", lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=names, restval=NOT_APPLICABLE, lineterminator="\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in row.items()})  # (round-trips)
@@ -157,7 +158,7 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
         except CorpusError as error:
             raise CliError(str(error)) from None
     pruning = corpus.references is not None and not args.no_pruning
-    _refuse_replacing(args, ["heads.csv", *(["pruning.csv"] if pruning else []), SIDECAR])
+    _refuse_replacing(args, ["heads.csv", *(["pruning.csv"] if pruning else []), "COLUMNS.md", SIDECAR])
     progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
     loaded, device = _load(args.checkpoint, args.device)
     if not loaded.offers(Capability.DECODER):
@@ -220,6 +221,8 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     extra = {"heads.csv": _csv(_with_alignment(atlas.table(), agreement))}
     if curve is not None:
         extra["pruning.csv"] = _csv(curve.table())
+    extra["COLUMNS.md"] = columns_file(HEADS_FILES if curve is not None else tuple(
+        f for f in HEADS_FILES if f not in (PRUNING_CSV, PRUNING_FIGURE_CSV)), "attnviz heads").encode("utf-8")
     _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
     progress.stage(tr("drawing the figures"))
     figures = atlas_figures(atlas, curve, model)

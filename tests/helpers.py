@@ -177,8 +177,14 @@ def assert_same_atlas(one: Path, two: Path) -> None:
     assert [(r["kind"], r["layer"], r["head"]) for r in first] == [(r["kind"], r["layer"], r["head"]) for r in second]
     for a, b in zip(first, second, strict=True):
         for column, value in a.items():
-            if column not in ("kind", "layer", "head") and value != "":
-                assert float(b[column]) == pytest.approx(float(value), abs=1e-6), (a["kind"], column)
+            if column in ("kind", "layer", "head"):
+                continue
+            try:
+                number = float(value)
+            except ValueError:  # words: n/a, yes/no, an offset — the same word
+                assert b[column] == value, (a["kind"], column)
+                continue
+            assert float(b[column]) == pytest.approx(number, abs=1e-6), (a["kind"], column)
     assert csv_rows(one / "pruning.csv") == csv_rows(two / "pruning.csv")  # BLEU exactly
 
 
@@ -187,3 +193,21 @@ def one_error_line(stderr: str) -> str:
     said = [line for line in stderr.splitlines() if line.startswith("attnviz: error:")]
     assert len(said) == 1, stderr[-3000:]
     return said[0]
+
+
+def assert_files_explain_themselves(out: Path, files: tuple[str, ...]) -> None:
+    """Every CSV of ``files`` in ``out`` has no empty cell and only columns that the COLUMNS.md beside it
+    describes (each as a row of its table)."""
+    import csv as _csv
+
+    described = (out / "COLUMNS.md").read_text(encoding="utf-8")
+    for name in files:
+        with (out / name).open(encoding="utf-8", newline="") as handle:
+            rows = list(_csv.reader(handle))
+        assert f"### {name}" in described, name
+        section = described.split(f"### {name}", 1)[1].split("\n### ", 1)[0]
+        for column in rows[0]:
+            assert f"| `{column}` |" in section, (name, column)
+        empty = [(name, i, rows[0][j]) for i, row in enumerate(rows[1:], 2) for j, cell in enumerate(row)
+                 if not cell.strip()]
+        assert not empty, empty[:5]

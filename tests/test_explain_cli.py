@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_cli
+from tests.helpers import assert_files_explain_themselves, run_cli
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -23,9 +23,10 @@ def test_explain_writes_agreement_sinks_and_figures(capsys, tiny_models: dict, t
                                 "--ig-steps", "8", "--format", "png,svg")
     assert code == 0, err
     agreement = _rows(out / "agreement.csv")
-    assert len(agreement) == 8 * 7 // 2 + 4 * 4  # every pair of the eight methods once, then attention-based
+    assert len(agreement) == 10 * 9 // 2 + 4 * 5  # every pair of the ten methods once, then attention-based
     magnitudes = [r for r in agreement if r["method_b"].startswith("|")]  # rows against |signed rows|
-    assert {r["method_b"] for r in magnitudes} == {"|grad_x_input|", "|ig|", "|occlusion|", "|leave_one_out|"}
+    assert {r["method_b"] for r in magnitudes} == {"|grad_x_input|", "|grad_x_input_detached|", "|ig|", "|occlusion|",
+                                                   "|leave_one_out|"}
     pair = next(r for r in agreement if (r["method_a"], r["method_b"]) == ("attention", "norm"))
     tokens = int(pair["tokens"])
     assert tokens > 3 and -1 <= float(pair["tau_q1"]) <= float(pair["tau_median"]) <= float(pair["tau_q3"]) <= 1
@@ -37,6 +38,9 @@ def test_explain_writes_agreement_sinks_and_figures(capsys, tiny_models: dict, t
     assert len(bos) == 2 and all(0 <= float(r["raw_share"]) <= 1 and 0 <= float(r["norm_share"]) <= 1 for r in bos)
     layers = _rows(out / "layers.csv")
     assert {(r["method"], r["reference"]) for r in layers} >= {("attention", "occlusion"), ("flow", "occlusion")}
+    assert_files_explain_themselves(out, ("agreement.csv", "layers.csv", "sinks.csv"))
+    eos = [r for r in sinks if r["keys"] == "<eos>"]  # no <eos> among a Transformer's source or target prefix
+    assert eos and all(r["raw_share"] == r["norm_share"] == "no such key" and r["tokens"] == "0" for r in eos)
     for stem in ("layers_spearman_vs_occlusion", "tau_attention_vs_ig"):
         assert (out / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert b"<svg" in (out / f"{stem}.svg").read_bytes()[:400]

@@ -29,11 +29,11 @@ def test_means_quartiles_and_steps_without_an_order() -> None:
     np.testing.assert_allclose(means, [1.0, 0.0])  # layer 2: ρ = −1 and +1; the constant step left out
     assert counts.tolist() == [2, 2]
     text = agreement_csv(tally).splitlines()
-    assert text[1] == "attention,occlusion,2,0.0000,-0.5000,0.0000,0.5000,0.0000"
+    assert text[1] == "attention,occlusion,2,0.0000,-0.5000,0.0000,0.5000,0.0000,0.0000"  # (3 tokens: p ≥ 1/3)
     assert "attention,|occlusion|,2," in agreement_csv(tally)
     assert "attention,occlusion,2,0.0000,2" in layers_csv(tally)
     sinks = sinks_csv(tally, SINK_CLASSES).splitlines()
-    assert "cross,1,<eos>,,,0" in sinks and "cross,2,punctuation,0.4000,0.1000,3" in sinks
+    assert "cross,1,<eos>,no such key,no such key,0" in sinks and "cross,2,punctuation,0.4000,0.1000,3" in sinks
 
 
 def test_tallies_of_parts_extended_in_order_are_the_tally_of_the_whole() -> None:

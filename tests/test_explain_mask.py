@@ -43,7 +43,8 @@ def _log_prob(loaded: LoadedModel, tokens: list[str], position: int, word: str) 
 def test_rows_over_every_token_and_no_leave_one_out(bert: LoadedModel) -> None:
     explanation = explain_mask(bert, TOKENS, 3, every_layer=True)
     assert explanation.labels == tuple(TOKENS)
-    assert explanation.methods == ("attention", "rollout", "flow", "norm", "grad_x_input", "ig", "occlusion")
+    assert explanation.methods == ("attention", "rollout", "flow", "norm", "grad_x_input", "grad_x_input_detached",
+                                   "ig", "occlusion")
     assert explanation.token not in ("[MASK]", "[CLS]", "[SEP]", *RESERVED)
     assert explanation.log_prob == pytest.approx(_log_prob(bert, TOKENS, 3, explanation.token), abs=1e-5)
     np.testing.assert_allclose(explanation.layer_rows["rollout"].sum(axis=1), 1.0)

@@ -28,6 +28,7 @@ def _reference_row(w: list[float], q: int, first: set[int], end: set[int], punct
     return {
         "entropy": -sum(x * math.log(x) for x in w if x > 0),
         "confidence": max(w),
+        "confidence_without_end": max((x for j, x in enumerate(w) if j not in end), default=0.0),
         "previous": w[q - 1] if 0 <= q - 1 < k else 0.0,
         "same": w[q] if 0 <= q < k else 0.0,
         "next": w[q + 1] if 0 <= q + 1 < k else 0.0,

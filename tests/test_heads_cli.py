@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.helpers import csv_rows, pairs_file, run_cli
+from tests.helpers import assert_files_explain_themselves, csv_rows, pairs_file, run_cli
 from tests.tiny import reversal_of
 
 _pairs, _rows = pairs_file, csv_rows
@@ -26,16 +26,28 @@ def test_heads_writes_the_atlas_the_pruning_curve_and_figures(capsys, tiny_model
         assert all(float(r[column]) >= 0 for r in heads), column
     assert all(0 <= float(r["confidence"]) <= 1 for r in heads)
     cross = [r for r in heads if r["kind"] == "cross"]
-    assert cross and all(r["diagonal"] != "" and r["monotonic"] != "" for r in cross)
-    assert all(r["diagonal"] == "" for r in heads if r["kind"] != "cross")
+    assert cross and all(float(r["diagonal"]) >= 0 and float(r["monotonic"]) >= 0 for r in cross)
+    assert all(r["diagonal"] == "n/a" and r["monotonic"] == "n/a" for r in heads if r["kind"] != "cross")
+    assert all(r["rare"] == r["rare_chance"] == "n/a" for r in heads if r["kind"] == "dec-self")
+    assert all(0 <= float(r["rare"]) <= 1 for r in heads if r["kind"] != "dec-self")
+    assert all(float(r["confidence_without_end"]) <= float(r["confidence"]) + 1e-12 for r in heads)
+    assert all(r["positional"] == ("yes" if float(r["positional_share"]) >= 0.9 else "no") for r in heads)
+    assert_files_explain_themselves(out, ("heads.csv", "pruning.csv"))
     pruning = _rows(out / "pruning.csv")
     assert [r["heads_pruned"] for r in pruning if r["order"] == "importance"] == [str(n) for n in range(25)]
     assert [r["heads_pruned"] for r in pruning if r["order"] == "random"] == [str(n) for n in range(25)]
     first = {r["order"]: float(r["bleu"]) for r in pruning if r["heads_pruned"] == "0"}
     assert first["importance"] == first["random"] > 50
     assert {float(r["bleu"]) for r in pruning if r["heads_pruned"] == "24"} == {0.0}  # every head off: nothing left
+    normalised = {(r["kind"], r["layer"], r["head"]): float(r["importance_normalised"]) for r in heads}
+    for row in (r for r in pruning if r["order"] == "importance" and r["heads_pruned"] != "0"):
+        kind, _, rest = row["head"].partition(":")
+        layer, _, head = rest.partition(".")
+        assert float(row["head_importance_normalised"]) == pytest.approx(
+            normalised[(kind, layer, head)]), row["head"]
+        assert float(row["percent_pruned"]) == pytest.approx(round(100 * int(row["heads_pruned"]) / 24, 1))
     for stem in ("atlas_entropy", "atlas_same", "atlas_sink", "atlas_importance", "atlas_diagonal",
-                 "importance_per_head", "pruning_curve"):
+                 "importance_per_head", "importance_normalised_per_head", "pruning_curve"):
         for fmt in ("png", "svg", "pdf"):
             assert (out / f"{stem}.{fmt}").stat().st_size > 500, (stem, fmt)
     sidecar = json.loads((out / "attnviz-export.json").read_text(encoding="utf-8"))

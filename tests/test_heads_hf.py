@@ -6,6 +6,7 @@ equals torch.autograd one pair at a time, and the pruning curve's first point is
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -108,10 +109,11 @@ def _generated(loaded, ids: list[int]) -> list[int]:
     return next((tokens[: i + 1] for i, t in enumerate(tokens) if t in ends), tokens)
 
 
-def _reference_rows(weights: np.ndarray, tokens: list[str], end: int | None, alignment: bool = False
-                    ) -> dict[str, np.ndarray]:
+def _reference_rows(weights: np.ndarray, tokens: list[str], end: int | None, alignment: bool = False,
+                    counts: dict[str, int] | None = None) -> dict[str, np.ndarray]:
     """Each statistic's sums (L, H) over the rows of ``weights`` (L, H, Q, K), row q at key position q, written out
-    plainly (core/heads/statistics.py's definitions)."""
+    plainly (core/heads/statistics.py's definitions); counts: the corpus's token frequencies (the rare-word share,
+    for keys that are the source)."""
     from tests.test_heads import _reference_row
 
     layers, heads, rows, keys = weights.shape
@@ -123,6 +125,10 @@ def _reference_rows(weights: np.ndarray, tokens: list[str], end: int | None, ali
             running = 0
             for q in range(rows):
                 row = _reference_row(list(w[q]), q, {0}, set() if end is None else {end}, punct)
+                if counts is not None:
+                    least = min(counts.get(t, 0) for t in tokens)
+                    row["rare"] = float(counts.get(tokens[int(np.argmax(w[q]))], 0) == least)
+                    row["rare_chance"] = sum(counts.get(t, 0) == least for t in tokens) / len(tokens)
                 if alignment:
                     row["diagonal"] = w[q, round(q * (keys - 1) / max(rows - 1, 1))]
                     running = max(running, int(np.argmax(w[q])))
@@ -132,7 +138,7 @@ def _reference_rows(weights: np.ndarray, tokens: list[str], end: int | None, ali
     return sums
 
 
-def _direct(loaded, text: str) -> dict[AttentionKind, tuple[dict[str, np.ndarray], int]]:
+def _direct(loaded, text: str, counts: dict[str, int]) -> dict[AttentionKind, tuple[dict[str, np.ndarray], int]]:
     """Each kind's statistic sums and rows of one sentence, from the library's eager ``output_attentions`` over the
     source and the greedy output (fed as the decoder's input, its end token left out: the rows that predicted it)."""
     import transformers
@@ -151,9 +157,11 @@ def _direct(loaded, text: str) -> dict[AttentionKind, tuple[dict[str, np.ndarray
                         output_attentions=True)
             stack = lambda maps: torch.cat(maps).double().numpy()  # noqa: E731  (L, H, Q, K)
             answer = [loaded.tgt_vocab.tokens[loaded.tgt_vocab.bos_id], *outputs[:-1]]
-            return {ENC: (_reference_rows(stack(out.encoder_attentions), words, len(words) - 1), len(words)),
+            return {ENC: (_reference_rows(stack(out.encoder_attentions), words, len(words) - 1, counts=counts),
+                          len(words)),
                     DEC: (_reference_rows(stack(out.decoder_attentions), answer, None), len(new)),
-                    CROSS: (_reference_rows(stack(out.cross_attentions), words, len(words) - 1, True), len(new))}
+                    CROSS: (_reference_rows(stack(out.cross_attentions), words, len(words) - 1, True, counts),
+                            len(new))}
         out = model(input_ids=torch.tensor([[*ids, *new[:-1]]]), output_attentions=True)
     tokens = [*words, *outputs[:-1]]
     return {DEC: (_reference_rows(torch.cat(out.attentions).double().numpy(), tokens, len(words) - 1), len(tokens))}
@@ -166,8 +174,10 @@ def test_statistics_equal_a_direct_computation_from_output_attentions(family: st
     loaded = load_checkpoint(folders[family])
     atlas = compute_atlas(loaded, SOURCES, None, "cpu")
     expected: dict[AttentionKind, tuple[dict[str, np.ndarray], int]] = {}
+    max_len = int(loaded.config.max_src_len)
+    counts = Counter(w for text in SOURCES for w in loaded.src_vocab.split(text, max_len).words)
     for text in SOURCES:
-        for kind, (sums, rows) in _direct(loaded, text).items():
+        for kind, (sums, rows) in _direct(loaded, text, counts).items():
             total, count = expected.get(kind, ({}, 0))
             expected[kind] = ({n: total.get(n, 0) + v for n, v in sums.items()}, count + rows)
     assert [k.kind for k in atlas.kinds] == list(expected)
@@ -247,8 +257,8 @@ def test_heads_on_a_folder_matches_the_transformer_it_was_converted_from_and_eva
     assert [(r["kind"], r["layer"], r["head"]) for r in heads] == [(r["kind"], r["layer"], r["head"])
                                                                    for r in our_heads] and len(heads) == 24
     for column in ("entropy", "confidence", "same", "sink", "distance", "importance", "diagonal"):
-        theirs = np.array([float(r[column] or 0) for r in heads])
-        ours = np.array([float(r[column] or 0) for r in our_heads])
+        theirs = np.array([float(r[column]) if r[column] != "n/a" else 0.0 for r in heads])
+        ours = np.array([float(r[column]) if r[column] != "n/a" else 0.0 for r in our_heads])
         np.testing.assert_allclose(theirs, ours, rtol=1e-3, atol=1e-5, err_msg=column)
     # the same heads off in the same order: the same translations (with most heads off a near-tie may fall the other
     # way in the library's float path: a token of 40 sentences)

@@ -16,8 +16,10 @@ from attnviz.i18n import N_, tr
 
 METHOD_LABELS = {"attention": N_("raw attention"), "rollout": N_("attention rollout"), "flow": N_("attention flow"),
                  "norm": N_("norm-based attention"), "grad_x_input": N_("gradient × input"),
+                 "grad_x_input_detached": N_("gradient × input, attention detached"),
                  "ig": N_("integrated gradients"), "occlusion": N_("occlusion (<unk>)"),
-                 "leave_one_out": N_("leave-one-out")}
+                 "leave_one_out": N_("leave-one-out"),
+                 "leave_one_out_tvd": N_("leave-one-out, total variation distance")}
 BINS = np.linspace(-1.0, 1.0, 21)  # τ in steps of 0.1
 
 
@@ -77,8 +79,11 @@ def layer_spearman_figures(tally: CorpusTally) -> list[NamedFigure]:
                 layers = np.arange(1, means.size + 1, dtype=np.float64)
                 series.append(Series(method_label(method), layers, means, "line"))
         title = tr("Spearman ρ with {reference}, per layer").format(reference=method_label(reference))
-        figures.append(NamedFigure(f"layers_spearman_vs_{reference}",
-                                   LineSpec(tuple(series), title, tr("layer"), tr("mean Spearman ρ"), (-1.0, 1.0))))
+        count = max((means.size for (_, ref), (means, _) in table.items() if ref == reference), default=0)
+        ticks = tuple((float(layer), str(layer)) for layer in range(1, count + 1))
+        figures.append(NamedFigure(f"layers_spearman_vs_{reference}", LineSpec(
+            tuple(series), title, tr("layer of the attention explained (1: nearest the input)"),
+            tr("mean Spearman ρ over the tokens"), (-1.0, 1.0), ticks)))
     return figures
 
 

@@ -14,6 +14,8 @@ from attnviz.i18n import N_, tr
 ATLAS_FIGURES = (
     ("entropy", N_("mean entropy of a row (nats)"), False),
     ("confidence", N_("confidence: mean largest weight"), True),
+    ("confidence_without_end", N_("confidence without the end of the source (Voita et al.)"), True),
+    ("rare", N_("share of rows whose argmax is a least frequent source token"), True),
     ("previous", N_("share on the previous position"), True),
     ("same", N_("share on the same position"), True),
     ("next", N_("share on the next position"), True),
@@ -41,7 +43,7 @@ def atlas_grid(atlas: HeadAtlas, name: str, title: str, share: bool, model: str)
                    for k, v in zip(kinds, values, strict=True))
     return GridSpec(panels, len(panels), tr("{model}: {statistic}, {count:,} sentences").format(
         model=model, statistic=title, count=atlas.sentences), levels, (name,) * (1 if panels else 0),
-        tuple(k.kind.slug for k in kinds))
+        tuple(k.kind.slug for k in kinds), name_columns=("statistic", "kind"))
 
 
 def pruning_figure(curve: PruningCurve, model: str) -> LineSpec:
@@ -51,18 +53,35 @@ def pruning_figure(curve: PruningCurve, model: str) -> LineSpec:
               Series(tr("random order (mean of {seeds})").format(seeds=len(curve.random_orders)), x,
                      curve.random_mean, "dashed"))
     return LineSpec(series, tr("{model}: BLEU with heads pruned ({count:,} sentences)").format(
-        model=model, count=curve.sentences), tr("heads pruned"), "BLEU")
+        model=model, count=curve.sentences), tr("heads switched off (of {count}; least important first: by the "
+                                                  "normalised importance)").format(count=len(curve.heads)), "BLEU")
 
 
-def importance_figure(atlas: HeadAtlas, model: str) -> LineSpec:
-    """Every head's importance as bars, kind after kind (x: the head's row in heads.csv, from 1)."""
+def _head_axis(atlas: HeadAtlas) -> tuple[tuple[float, str], ...]:
+    """x ticks of the per-head bars: each layer's head 1, labelled layer.1 (the colour says the kind)."""
+    ticks, start = [], 1
+    for k in atlas.kinds:
+        layers, heads = k.importance.shape
+        ticks += [(float(start + layer * heads), f"{layer + 1}.1") for layer in range(layers)]
+        start += layers * heads
+    return tuple(ticks)
+
+
+def importance_figure(atlas: HeadAtlas, model: str, normalised: bool = False) -> LineSpec:
+    """Every head's importance as bars, kind after kind, layer by layer (heads.csv's order); ``normalised``: the
+    importance divided by its layer's ℓ2 norm, the score the pruning order sorts by (Michel et al. 2019)."""
     series, start = [], 1
     for k in atlas.kinds:
-        values = k.importance.ravel()
+        values = (k.normalised if normalised else k.importance).ravel()
         series.append(Series(k.kind.label(), np.arange(start, start + values.size, dtype=np.float64), values, "bars"))
         start += values.size
-    return LineSpec(tuple(series), tr("{model}: importance of each head (target: {target})").format(
-        model=model, target=tr(atlas.target)), tr("head (row of heads.csv)"), tr("importance E|∂L/∂ξ|"))
+    title = (tr("{model}: normalised importance of each head (each layer's ℓ2 norm 1; the pruning order)")
+             if normalised else
+             tr("{model}: raw importance of each head (target: {target}; the pruning order uses the normalised one)"))
+    return LineSpec(tuple(series), title.format(model=model, target=tr(atlas.target)),
+                    tr("head (layer.head; colour: the kind of attention)"),
+                    tr("normalised importance") if normalised else tr("importance E|∂L/∂ξ|"),
+                    x_ticks=_head_axis(atlas))
 
 
 def atlas_figure_stems(cross: bool, curve: bool) -> list[str]:
@@ -70,7 +89,7 @@ def atlas_figure_stems(cross: bool, curve: bool) -> list[str]:
     (``cross``: its alignment grids too) and with a pruning curve (``curve``) or not."""
     return ([f"atlas_{name}" for name, _title, _share in ATLAS_FIGURES]
             + ([f"atlas_{name}" for name, _title, _share in ALIGNMENT_FIGURES] if cross else [])
-            + ["importance_per_head"] + (["pruning_curve"] if curve else []))
+            + ["importance_per_head", "importance_normalised_per_head"] + (["pruning_curve"] if curve else []))
 
 
 def atlas_figures(atlas: HeadAtlas, curve: PruningCurve | None, model: str) -> list[NamedFigure]:
@@ -82,6 +101,7 @@ def atlas_figures(atlas: HeadAtlas, curve: PruningCurve | None, model: str) -> l
         figures += [NamedFigure(f"atlas_{name}", atlas_grid(atlas, name, tr(title), share, model))
                     for name, title, share in ALIGNMENT_FIGURES]
     figures.append(NamedFigure("importance_per_head", importance_figure(atlas, model)))
+    figures.append(NamedFigure("importance_normalised_per_head", importance_figure(atlas, model, normalised=True)))
     if curve is not None:
         figures.append(NamedFigure("pruning_curve", pruning_figure(curve, model)))
     return figures

@@ -54,6 +54,7 @@ class GridSpec:
     col_names: tuple[str, ...]
     colormap: str = "viridis"
     shared_bar: bool = True  # False: each panel draws its own colour bar (panels on different scales)
+    name_columns: tuple[str, str] = ("layer", "head")  # the numbers export's headers for row_names and col_names
 
     @property
     def values(self) -> np.ndarray:
@@ -83,6 +84,7 @@ class LineSpec:
     x_label: str = "x"
     y_label: str = "y"
     y_range: tuple[float, float] | None = None  # None: fitted to the data
+    x_ticks: tuple[tuple[float, str], ...] | None = None  # (value, label) on the x axis; None: round values
 
     @property
     def values(self) -> np.ndarray:

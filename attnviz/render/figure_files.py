@@ -184,7 +184,7 @@ def csv_bytes(spec: AnyFigure) -> bytes:
                              int(node.pruned), int(node.finished), int(node.best)])
     elif isinstance(spec, GridSpec):
         first = spec.panels[0]
-        writer.writerow(["layer", "head", f"{first.row_axis} \\ {first.col_axis}", *first.col_labels])
+        writer.writerow([*spec.name_columns, f"{first.row_axis} \\ {first.col_axis}", *first.col_labels])
         for index, panel in enumerate(spec.panels):
             names = [spec.row_names[index // spec.columns], spec.col_names[index % spec.columns]]
             for label, row in zip(panel.row_labels, panel.values, strict=True):

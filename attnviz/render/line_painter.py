@@ -154,13 +154,15 @@ def paint_lines(painter: QtGui.QPainter, spec: LineSpec, font: QtGui.QFont, bold
                      QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter, spec.title)
     painter.setFont(font)
     grid_pen = QtGui.QPen(QtGui.QColor(225, 225, 225), 0.8)
-    for value in nice_ticks((x_low, x_high), 7):
+    x_ticks = spec.x_ticks if spec.x_ticks is not None else tuple(
+        (value, tick_text(value)) for value in nice_ticks((x_low, x_high), 7))
+    for value, text in x_ticks:
         x = to_px(np.array([value]), np.array([y_low]))[0][0]
         painter.setPen(grid_pen)
         painter.drawLine(QtCore.QPointF(x, plot.top()), QtCore.QPointF(x, plot.bottom()))
         painter.setPen(QtGui.QColor("black"))
         painter.drawText(QtCore.QRectF(x - 40, plot.bottom() + 3, 80, line), QtCore.Qt.AlignmentFlag.AlignHCenter,
-                         tick_text(value))
+                         text)
     for value in nice_ticks((y_low, y_high), 6):
         y = to_px(np.array([x_low]), np.array([value]))[1][0]
         painter.setPen(grid_pen)
@@ -177,7 +179,8 @@ def paint_lines(painter: QtGui.QPainter, spec: LineSpec, font: QtGui.QFont, bold
                      QtCore.Qt.AlignmentFlag.AlignHCenter, spec.y_label)
     painter.restore()
     painter.setClipRect(plot.adjusted(-1, -1, 1, 1))
-    bar_width = _bar_width(xs, plot.width() / (x_high - x_low), sum(s.style == "bars" for s in spec.series))
+    side_by_side = _bars_side_by_side(spec)
+    bar_width = _bar_width(xs, plot.width() / (x_high - x_low), side_by_side)
     bar_index = 0
     for index, (series, x, y) in enumerate(zip(spec.series, xs, ys, strict=True)):
         colour = QtGui.QColor(PALETTE[index % len(PALETTE)])
@@ -186,7 +189,7 @@ def paint_lines(painter: QtGui.QPainter, spec: LineSpec, font: QtGui.QFont, bold
             zero = to_px(np.array([x_low]), np.array([max(y_low, 0.0)]))[1][0]
             painter.setPen(QtCore.Qt.PenStyle.NoPen)
             painter.setBrush(colour)
-            offset = (bar_index - 0.5 * (sum(s.style == "bars" for s in spec.series) - 1)) * bar_width
+            offset = (bar_index - 0.5 * (side_by_side - 1)) * bar_width if side_by_side > 1 else 0.0
             for bx, by in zip(px, py, strict=True):
                 if math.isfinite(by):
                     painter.drawRect(QtCore.QRectF(bx + offset - bar_width / 2, min(by, zero), bar_width,
@@ -219,6 +222,19 @@ def paint_lines(painter: QtGui.QPainter, spec: LineSpec, font: QtGui.QFont, bold
     painter.drawRect(plot)
     _paint_legend(painter, spec, layout.legend, metrics)
     painter.restore()
+
+
+def _bars_side_by_side(spec: LineSpec) -> int:
+    """How many bar series stand side by side at one x: all of them where two share an x (grouped bars), else 1
+    (series over different x, such as one series per kind of head, each bar centred on its own x)."""
+    bars = [np.asarray(s.x, np.float64) for s in spec.series if s.style == "bars"]
+    seen: set[float] = set()
+    for x in bars:
+        values = set(x[np.isfinite(x)].tolist())
+        if seen & values:
+            return len(bars)
+        seen |= values
+    return 1
 
 
 def _bar_width(xs: list[np.ndarray], px_per_unit: float, bar_series: int) -> float:

@@ -39,6 +39,11 @@
         <translation> 秒</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="181"/>
+        <source># The columns of `{command}`'s files</source>
+        <translation># `{command}` 输出文件的各列</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/argparse_text.py" line="18"/>
         <source>%(prog)s: error: %(message)s
 </source>
@@ -177,7 +182,7 @@
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="222"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="535"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="536"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
@@ -251,7 +256,7 @@
     <message>
         <location filename="../../attnviz/cli.py" line="302"/>
         <location filename="../../attnviz/cli.py" line="568"/>
-        <location filename="../../attnviz/cli_heads.py" line="78"/>
+        <location filename="../../attnviz/cli_heads.py" line="79"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
@@ -286,7 +291,7 @@
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="170"/>
+        <location filename="../../attnviz/cli_explain.py" line="171"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
@@ -306,8 +311,8 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="168"/>
-        <location filename="../../attnviz/cli_heads.py" line="82"/>
+        <location filename="../../attnviz/cli_explain.py" line="169"/>
+        <location filename="../../attnviz/cli_heads.py" line="83"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
@@ -322,7 +327,7 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="276"/>
+        <location filename="../../attnviz/cli_heads.py" line="279"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
@@ -342,7 +347,7 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="80"/>
+        <location filename="../../attnviz/cli_heads.py" line="81"/>
         <source>--seeds must be from 1 to {most}, got {seeds}</source>
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
@@ -462,9 +467,14 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="236"/>
+        <location filename="../../attnviz/cli_heads.py" line="239"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="115"/>
+        <source>&lt;eos&gt; (also `[SEP]`), &lt;bos&gt; (also `[CLS]`) or punctuation</source>
+        <translation>&lt;eos&gt;（也包括 `[SEP]`）、&lt;bos&gt;（也包括 `[CLS]`）或 punctuation（标点）</translation>
     </message>
     <message>
         <location filename="../../attnviz/xcb_check.py" line="81"/>
@@ -581,7 +591,7 @@
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="38"/>
+        <location filename="../../attnviz/cli_heads.py" line="39"/>
         <source>a translation checkpoint (.safetensors) or a Hugging Face model folder (default: the shipped Transformer)</source>
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
@@ -631,12 +641,12 @@
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="513"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="514"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="203"/>
+        <location filename="../../attnviz/cli_heads.py" line="204"/>
         <source>agreement with the task's alignment</source>
         <translation>与任务对齐的一致率</translation>
     </message>
@@ -671,6 +681,11 @@
         <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="140"/>
+        <source>always `tokens`</source>
+        <translation>总是 `tokens`</translation>
     </message>
     <message>
         <location filename="../../attnviz/argparse_text.py" line="17"/>
@@ -718,12 +733,12 @@
         <translation>参数 %(argument_name)s：%(message)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="539"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="540"/>
         <source>At step {step:,} the model answers {probe} with {answer}</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="537"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="538"/>
         <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
@@ -736,6 +751,11 @@
         <location filename="../../attnviz/gui/docks.py" line="110"/>
         <source>Attention</source>
         <translation>注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="104"/>
+        <source>attention (raw, the heads' mean), rollout, flow or norm, read after this layer</source>
+        <translation>attention（原始注意力，各头均值）、rollout、flow 或 norm，取该层之后的值</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="94"/>
@@ -844,7 +864,7 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="582"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="583"/>
         <source>attnviz checkpoint (*.safetensors)</source>
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
@@ -855,7 +875,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="206"/>
+        <location filename="../../attnviz/cli_explain.py" line="207"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -865,7 +885,7 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="191"/>
+        <location filename="../../attnviz/cli_heads.py" line="192"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1010,7 +1030,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="57"/>
+        <location filename="../../attnviz/cli_heads.py" line="58"/>
         <source>auto, cpu, cuda, cuda:N or mps (under torchrun on CUDA: each process its LOCAL_RANK's GPU)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
@@ -1122,7 +1142,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="48"/>
+        <location filename="../../attnviz/cli_heads.py" line="49"/>
         <source>beam size (default 1: greedy)</source>
         <translation>束宽（默认 1：贪心搜索）</translation>
     </message>
@@ -1176,6 +1196,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/heads.py" line="89"/>
         <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="77"/>
+        <source>BLEU with a number of heads switched off (ξ_h = 0), in one order</source>
+        <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="106"/>
@@ -1296,7 +1321,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="149"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="469"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="470"/>
         <source>Choose a model and a task, then press Train.</source>
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
@@ -1311,7 +1336,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请至少选择一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="337"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="338"/>
         <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
     </message>
@@ -1350,6 +1375,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/heads.py" line="119"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="15"/>
+        <source>column</source>
+        <translation>列</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="1026"/>
@@ -1424,6 +1454,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="17"/>
+        <source>confidence without the end of the source (Voita et al.)</source>
+        <translation>不含源句末尾的置信度（Voita 等）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/heads.py" line="16"/>
         <source>confidence: mean largest weight</source>
         <translation>置信度：平均最大权重</translation>
@@ -1452,7 +1487,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="394"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="630"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="631"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -1470,6 +1505,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/heads.py" line="117"/>
         <source>Corpus</source>
         <translation>语料</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="82"/>
+        <source>corpus BLEU on the reference lines (0–100); heads_pruned 0 is `attnviz eval`'s BLEU</source>
+        <translation>在参考译文上的语料级 BLEU（0–100）；heads_pruned 为 0 时即 `attnviz eval` 的 BLEU</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="137"/>
+        <source>corpus BLEU, 0–100</source>
+        <translation>语料级 BLEU，0–100</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="605"/>
@@ -1523,7 +1568,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="59"/>
+        <location filename="../../attnviz/cli_heads.py" line="60"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -1533,18 +1578,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>严重错误</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="61"/>
+        <source>cross only: mean weight on source position round(i (S − 1) / (T − 1)) of target row i; `n/a` for the other kinds</source>
+        <translation>仅 cross：目标行 i 在源位置 round(i (S − 1) / (T − 1)) 上的平均权重；其他种类为 `n/a`</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="63"/>
+        <source>cross only: mean weight on the running maximum of the rows' argmax positions (a monotone alignment read off the head); `n/a` for the other kinds</source>
+        <translation>仅 cross：各行最大值位置的累计最大值上的平均权重（从该头读出的单调对齐）；其他种类为 `n/a`</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="113"/>
+        <source>cross, decoder self, or self (the small BERT's, or a decoder-only model's one)</source>
+        <translation>cross、decoder self 或 self（小型 BERT 的，或仅解码器模型唯一的自注意力）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/attention_kind.py" line="15"/>
         <location filename="../../attnviz/core/layout.py" line="231"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="24"/>
+        <location filename="../../attnviz/figures/heads.py" line="26"/>
         <source>cross-attention: share on the diagonal</source>
         <translation>交叉注意力：对角线上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="25"/>
+        <location filename="../../attnviz/figures/heads.py" line="27"/>
         <source>cross-attention: share on the monotone argmax path</source>
         <translation>交叉注意力：单调 argmax 路径上的权重占比</translation>
     </message>
@@ -1569,7 +1629,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="191"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
         <source>Curves…</source>
         <translation>曲线…</translation>
     </message>
@@ -1732,12 +1792,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="380"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="381"/>
         <source>Done — {why}. {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成——{why}。{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="382"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="383"/>
         <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
@@ -1753,8 +1813,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="238"/>
-        <location filename="../../attnviz/cli_heads.py" line="224"/>
+        <location filename="../../attnviz/cli_explain.py" line="240"/>
+        <location filename="../../attnviz/cli_heads.py" line="227"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
     </message>
@@ -1779,6 +1839,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="126"/>
+        <source>each head's value of the statistic</source>
+        <translation>每个头的该统计量的值</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/query_computation.py" line="169"/>
         <source>each layer of this {kind}</source>
         <translation>此 {kind} 的每一层</translation>
@@ -1787,6 +1852,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/tasks.py" line="160"/>
         <source>each output digit on where it came from</source>
         <translation>每个输出数字的来源位置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="33"/>
+        <source>enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's one self-attention) or cross (cross-attention)</source>
+        <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="124"/>
+        <source>enc-self, dec-self or cross</source>
+        <translation>enc-self、dec-self 或 cross</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="73"/>
@@ -1984,12 +2059,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>只解释前 N 个句子（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="246"/>
+        <location filename="../../attnviz/cli_explain.py" line="248"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="214"/>
+        <location filename="../../attnviz/cli_explain.py" line="215"/>
         <source>explaining</source>
         <translation>正在解释</translation>
     </message>
@@ -2046,13 +2121,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="629"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="630"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="65"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
         <source>Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)</source>
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
@@ -2062,7 +2137,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将三幅热图导出为一张图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="190"/>
         <source>Export the training as a flip-book: a PDF page and a GIF frame per snapshot, the loss so far under each map</source>
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
@@ -2113,7 +2188,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="54"/>
+        <location filename="../../attnviz/cli_heads.py" line="55"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
@@ -2123,7 +2198,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="298"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="299"/>
         <source>file: {name}</source>
         <translation>文件：{name}</translation>
     </message>
@@ -2138,7 +2213,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在拟合…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="188"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
         <source>Flip-book…</source>
         <translation>翻页动画…</translation>
     </message>
@@ -2207,7 +2282,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="84"/>
+        <location filename="../../attnviz/cli_heads.py" line="85"/>
         <source>give the sentences with --data FILE or a generated task with --task NAME (one of them)</source>
         <translation>用 --data FILE 给出句子，或用 --task NAME 给出生成任务（二者选一）</translation>
     </message>
@@ -2227,6 +2302,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>梯度 × 输入</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/explain.py" line="19"/>
+        <source>gradient × input, attention detached</source>
+        <translation>梯度 × 输入（注意力权重不回传梯度）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="286"/>
         <source>greedy</source>
         <translation>贪心</translation>
@@ -2244,14 +2324,14 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="109"/>
         <location filename="../../attnviz/core/query_computation.py" line="169"/>
-        <location filename="../../attnviz/figures/heads.py" line="39"/>
+        <location filename="../../attnviz/figures/heads.py" line="41"/>
         <source>head</source>
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="65"/>
-        <source>head (row of heads.csv)</source>
-        <translation>头（heads.csv 中的行）</translation>
+        <location filename="../../attnviz/figures/heads.py" line="82"/>
+        <source>head (layer.head; colour: the kind of attention)</source>
+        <translation>头（层.头；颜色：注意力的种类）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="123"/>
@@ -2292,10 +2372,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="54"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="108"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="56"/>
+        <source>heads switched off (of {count}; least important first: by the normalised importance)</source>
+        <translation>关闭的头数（共 {count} 个；按归一化重要性，从最不重要的开始）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="132"/>
@@ -2308,8 +2392,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>热图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="155"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="484"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="485"/>
         <source>Held-out exact match and alignment agreement (%), by step</source>
         <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
     </message>
@@ -2319,14 +2403,20 @@ Install them with:  sudo apt-get install {packages}
         <translation>留出集得分与对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="485"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="486"/>
         <source>Held-out {score}, by step</source>
         <translation>{score}（留出集，按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="196"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="197"/>
         <source>History</source>
         <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="80"/>
+        <location filename="../../attnviz/core/columns.py" line="136"/>
+        <source>how many heads are off</source>
+        <translation>关闭的头数</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="1030"/>
@@ -2359,10 +2449,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>忽略了显式参数 %r</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="22"/>
-        <location filename="../../attnviz/figures/heads.py" line="65"/>
+        <location filename="../../attnviz/core/columns.py" line="78"/>
+        <source>importance (least important first, by `importance_normalised`) or random (the mean of `--seeds` seeded random orders)</source>
+        <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="24"/>
+        <location filename="../../attnviz/figures/heads.py" line="83"/>
         <source>importance E|∂L/∂ξ|</source>
         <translation>重要性 E|∂L/∂ξ|</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="85"/>
+        <source>importance rows: that head's `importance_normalised`; `none` and `mean of the random orders` as in `head`</source>
+        <translation>importance 行：该头的 `importance_normalised`；`none` 和 `mean of the random orders` 同 `head` 列</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="83"/>
+        <source>importance rows: the head switched off last (kind:layer.head); `none` where no head is off; random rows: `mean of the random orders` (each order switches other heads off)</source>
+        <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="292"/>
@@ -2390,12 +2495,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>安装缺少的库（需 root 权限和 apt-get）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="42"/>
+        <location filename="../../attnviz/cli_heads.py" line="43"/>
         <source>instead of --data: a generated task's held-out inputs and right outputs (copy, reverse, sort, dates; --limit of them, default {count}), and each cross-attention head's agreement with the task's true alignment (heads.csv's alignment column) — for a model trained with attnviz train KIND --task NAME</source>
         <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="19"/>
+        <location filename="../../attnviz/figures/explain.py" line="20"/>
         <source>integrated gradients</source>
         <translation>积分梯度</translation>
     </message>
@@ -2466,18 +2571,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="64"/>
+        <location filename="../../attnviz/figures/explain.py" line="66"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="66"/>
         <source>Kendall τ</source>
         <translation>肯德尔 τ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="50"/>
+        <location filename="../../attnviz/figures/explain.py" line="52"/>
         <source>Kendall τ of every pair of methods</source>
         <translation>每对方法之间的肯德尔 τ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="61"/>
+        <location filename="../../attnviz/figures/explain.py" line="63"/>
         <source>Kendall τ: {first} vs {second} ({count} tokens, mean {mean:.2f})</source>
         <translation>肯德尔 τ：{first} 对 {second}（{count} 个词元，均值 {mean:.2f}）</translation>
     </message>
@@ -2595,10 +2700,14 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/query_computation.py" line="167"/>
-        <location filename="../../attnviz/figures/explain.py" line="81"/>
-        <location filename="../../attnviz/figures/heads.py" line="39"/>
+        <location filename="../../attnviz/figures/heads.py" line="41"/>
         <source>layer</source>
         <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="85"/>
+        <source>layer of the attention explained (1: nearest the input)</source>
+        <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="494"/>
@@ -2639,6 +2748,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/layout.py" line="380"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="148"/>
+        <source>layers.csv's `spearman_mean` (`nan` where it has no number)</source>
+        <translation>即 layers.csv 的 `spearman_mean`（没有数值时为 `nan`）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="109"/>
@@ -2694,10 +2808,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="50"/>
+        <location filename="../../attnviz/figures/heads.py" line="52"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="110"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="135"/>
+        <source>least important first, or the random orders' mean</source>
+        <translation>从最不重要的开始，或随机顺序的均值</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="114"/>
@@ -2720,9 +2839,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出课堂视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="20"/>
+        <location filename="../../attnviz/figures/explain.py" line="21"/>
         <source>leave-one-out</source>
         <translation>留一法</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="22"/>
+        <source>leave-one-out, total variation distance</source>
+        <translation>留一法，总变差距离</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/main_window.py" line="382"/>
@@ -2775,8 +2899,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="191"/>
-        <location filename="../../attnviz/cli_heads.py" line="161"/>
+        <location filename="../../attnviz/cli_explain.py" line="192"/>
+        <location filename="../../attnviz/cli_heads.py" line="162"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
@@ -2851,7 +2975,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="225"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="219"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="220"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -2896,9 +3020,39 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行的平均熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="81"/>
+        <location filename="../../attnviz/core/columns.py" line="37"/>
+        <source>mean entropy of a row, −Σ w ln w, in nats</source>
+        <translation>每行的平均熵 −Σ w ln w，单位奈特</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="95"/>
+        <source>mean Kendall τ-b of the two rows over those tokens</source>
+        <translation>这些词元上两行的肯德尔 τ-b 均值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="38"/>
+        <source>mean largest weight of a row, every key included</source>
+        <translation>每行最大权重的均值，包含所有键</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="116"/>
+        <source>mean share of the attention weight (heads' mean) on those keys, over the tokens whose keys hold one; `no such key` where none does: the source of attnviz's own translators has no end token, a decoder's prefix never holds &lt;eos&gt;</source>
+        <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="99"/>
         <source>mean Spearman ρ</source>
-        <translation>斯皮尔曼 ρ 均值</translation>
+        <translation>斯皮尔曼 ρ 的均值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="108"/>
+        <source>mean Spearman ρ of the method's row with the reference's row (`no token with an order` where every row was constant)</source>
+        <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="86"/>
+        <source>mean Spearman ρ over the tokens</source>
+        <translation>各词元 Spearman ρ 的均值</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="80"/>
@@ -2906,9 +3060,54 @@ Install them with:  sudo apt-get install {packages}
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="21"/>
+        <location filename="../../attnviz/core/columns.py" line="52"/>
+        <source>mean weight on punctuation keys</source>
+        <translation>标点键上的平均权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="50"/>
+        <source>mean weight on the end of the source (0 where the keys hold no source: a Transformer's dec-self)</source>
+        <translation>源句末尾上的平均权重（键中没有源句时为 0：Transformer 的 dec-self）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="48"/>
+        <source>mean weight on the first key (`&lt;bos&gt;` in a decoder, the first source token in an encoder)</source>
+        <translation>第一个键上的平均权重（解码器中为 `&lt;bos&gt;`，编码器中为源句第一个词元）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="47"/>
+        <source>mean weight on the first key, the end of the source and punctuation together</source>
+        <translation>第一个键、源句末尾和标点合计的平均权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="45"/>
+        <source>mean weight on the key at the query's own position</source>
+        <translation>查询自身位置的键上的平均权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="46"/>
+        <source>mean weight on the key one position after the query's own</source>
+        <translation>查询自身位置后一个位置的键上的平均权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="44"/>
+        <source>mean weight on the key one position before the query's own (cross: the target position)</source>
+        <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="23"/>
         <source>mean |query − key| distance (positions)</source>
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="53"/>
+        <source>mean |query − key| distance, in positions, weighted by the attention</source>
+        <translation>以注意力加权的平均 |查询 − 键| 距离，单位为位置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="15"/>
+        <source>meaning</source>
+        <translation>含义</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/shortcuts_dialog.py" line="45"/>
@@ -2916,9 +3115,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>菜单</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="41"/>
-        <location filename="../../attnviz/figures/explain.py" line="52"/>
-        <location filename="../../attnviz/figures/explain.py" line="52"/>
+        <location filename="../../attnviz/figures/explain.py" line="43"/>
+        <location filename="../../attnviz/figures/explain.py" line="54"/>
+        <location filename="../../attnviz/figures/explain.py" line="54"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
@@ -2939,7 +3138,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="90"/>
+        <location filename="../../attnviz/figures/heads.py" line="110"/>
         <source>model output</source>
         <translation>模型输出</translation>
     </message>
@@ -3021,6 +3220,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="182"/>
+        <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
+        <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/compare.py" line="63"/>
         <source>No difference map: the two models read the sentence differently (a different length limit)</source>
         <translation>无差异图：两个模型读取句子的方式不同（长度上限不同）</translation>
@@ -3041,8 +3245,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="185"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="554"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="186"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="555"/>
         <source>no history yet</source>
         <translation>尚无历史</translation>
     </message>
@@ -3067,7 +3271,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="218"/>
+        <location filename="../../attnviz/cli_heads.py" line="219"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3127,6 +3331,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/explain.py" line="18"/>
         <source>norm-based attention</source>
         <translation>基于范数的注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="83"/>
+        <source>normalised importance</source>
+        <translation>归一化重要性</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoint_file.py" line="38"/>
@@ -3214,9 +3423,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="19"/>
+        <location filename="../../attnviz/figures/explain.py" line="20"/>
         <source>occlusion (&lt;unk&gt;)</source>
         <translation>遮挡（&lt;unk&gt;）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="105"/>
+        <source>occlusion (each input token replaced by `&lt;unk&gt;`) or ig (integrated gradients)</source>
+        <translation>occlusion（每个输入词元替换为 `&lt;unk&gt;`）或 ig（积分梯度）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="25"/>
@@ -3224,14 +3438,64 @@ Install them with:  sudo apt-get install {packages}
         <translation>磁盘占用</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="32"/>
+        <source>one attention head (its statistics are means over every attention row of the decoded corpus)</source>
+        <translation>一个注意力头（其统计量是解码语料中每个注意力行的均值）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="103"/>
+        <source>one attention-based method, one reference method and one layer (Abnar &amp; Zuidema 2020's table)</source>
+        <translation>一种基于注意力的方法、一种参照方法和一层（Abnar &amp; Zuidema 2020 的表格）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="139"/>
+        <source>one bin of the histogram of Kendall τ of methods A and B over the tokens</source>
+        <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <source>one head in an importance figure (its numbers)</source>
+        <translation>重要性图中的一个头（图中的数值）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="122"/>
+        <source>one kind of attention's layer in one atlas figure (with `--format csv`: its numbers)</source>
+        <translation>某一注意力种类在某个图谱图中的一层（使用 `--format csv` 时：图中的数值）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="112"/>
+        <source>one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)</source>
+        <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="144"/>
+        <source>one method and one layer of the per-layer curves against REFERENCE (layers.csv, as plotted)</source>
+        <translation>与 REFERENCE 比较的逐层曲线中的一种方法和一层（即 layers.csv，按图中所画）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/argparse_text.py" line="15"/>
         <source>one of the arguments %s is required</source>
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="88"/>
+        <source>one pair of explanation methods over every explained token</source>
+        <translation>一对解释方法在所有被解释词元上的结果</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="134"/>
+        <source>one point of the pruning curves (pruning.csv's BLEU, as plotted)</source>
+        <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="410"/>
         <source>One query recomputed: cross-attention layer {layer} · head {head} · query {query!r} (largest difference {difference:.0e})</source>
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="15"/>
+        <source>One row: {row}.</source>
+        <translation>每行：{row}。</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="977"/>
@@ -3244,7 +3508,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="40"/>
+        <location filename="../../attnviz/cli_heads.py" line="41"/>
         <source>one source sentence a line, or source&lt;TAB&gt;reference lines (references give the pruning curve)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）</translation>
     </message>
@@ -3436,7 +3700,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="274"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="275"/>
         <source>Passes over the 8,192 training examples (or the file's pairs); a run on a task stops earlier once it has learned: held-out exact match at least {level:g} % at {count} evaluations in a row</source>
         <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数；任务上的训练一旦学会就会提前停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
@@ -3452,12 +3716,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="124"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="395"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="364"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="365"/>
         <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
@@ -3530,7 +3794,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="1034"/>
         <location filename="../../attnviz/cli_explain.py" line="42"/>
-        <location filename="../../attnviz/cli_heads.py" line="56"/>
+        <location filename="../../attnviz/cli_heads.py" line="57"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3691,7 +3955,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="198"/>
+        <location filename="../../attnviz/cli_heads.py" line="199"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -3810,12 +4074,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>随机顺序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="51"/>
+        <location filename="../../attnviz/figures/heads.py" line="53"/>
         <source>random order (mean of {seeds})</source>
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="50"/>
+        <location filename="../../attnviz/cli_heads.py" line="51"/>
         <source>random pruning orders averaged (default {seeds})</source>
         <translation>取平均的随机剪枝顺序个数（默认 {seeds}）</translation>
     </message>
@@ -3835,6 +4099,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="65"/>
+        <source>raw importance E|∂L/∂ξ_h| (Michel et al. 2019): the mean over (source, target) pairs of the gradient of the pair's mean token cross-entropy with respect to the head's gate</source>
+        <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：各（源句，目标句）对的平均词元交叉熵对该头门控的梯度绝对值在所有句对上的均值</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/unopenable.py" line="21"/>
         <source>reading a device can block or never end</source>
         <translation>读取设备可能阻塞或永不结束</translation>
@@ -3850,8 +4119,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="188"/>
-        <location filename="../../attnviz/cli_heads.py" line="144"/>
+        <location filename="../../attnviz/cli_explain.py" line="189"/>
+        <location filename="../../attnviz/cli_heads.py" line="145"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
     </message>
@@ -3866,7 +4135,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>循环神经网络：n·d²</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="90"/>
+        <location filename="../../attnviz/figures/heads.py" line="110"/>
         <source>references</source>
         <translation>参考译文</translation>
     </message>
@@ -3923,7 +4192,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>立即重启</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="395"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -4018,7 +4287,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="194"/>
         <source>Save model…</source>
         <translation>保存模型…</translation>
     </message>
@@ -4033,7 +4302,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="581"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="582"/>
         <source>Save the trained model</source>
         <translation>保存训练好的模型</translation>
     </message>
@@ -4043,7 +4312,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="599"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="600"/>
         <source>Saved the trained model, with its training history, as {target}.</source>
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
@@ -4111,7 +4380,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="184"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="185"/>
         <source>Scrub back through the snapshots of the training</source>
         <translation>拖动以回看训练过程中的快照</translation>
     </message>
@@ -4193,7 +4462,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="213"/>
+        <location filename="../../attnviz/cli_explain.py" line="214"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -4244,27 +4513,37 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="274"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="275"/>
         <source>SGD steps on w (the book trains 5)</source>
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="20"/>
+        <location filename="../../attnviz/figures/heads.py" line="18"/>
+        <source>share of rows whose argmax is a least frequent source token</source>
+        <translation>最大值落在频率最低源词元上的行所占比例</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="54"/>
+        <source>share of rows whose largest weight falls on a least frequent source token of the sentence (Voita et al. 2019's rare-word heads); frequency counted over the distinct source sentences of `--data` as the model splits them, every token tied for least frequent counting; `n/a` for dec-self, whose keys are not the source</source>
+        <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="22"/>
         <source>share on sinks (first token, end, punctuation)</source>
         <translation>汇聚点上的权重占比（首个词元、句末、标点）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="19"/>
+        <location filename="../../attnviz/figures/heads.py" line="21"/>
         <source>share on the next position</source>
         <translation>后一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="17"/>
+        <location filename="../../attnviz/figures/heads.py" line="19"/>
         <source>share on the previous position</source>
         <translation>前一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="18"/>
+        <location filename="../../attnviz/figures/heads.py" line="20"/>
         <source>share on the same position</source>
         <translation>同一位置上的权重占比</translation>
     </message>
@@ -4319,7 +4598,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="52"/>
+        <location filename="../../attnviz/cli_heads.py" line="53"/>
         <source>skip the pruning curve (the slow part)</source>
         <translation>跳过剪枝曲线（耗时的部分）</translation>
     </message>
@@ -4334,7 +4613,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>小型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="529"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="530"/>
         <source>snapshot {index} of {count} · step {step:,}</source>
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
@@ -4386,7 +4665,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="255"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
-        <location filename="../../attnviz/figures/explain.py" line="42"/>
+        <location filename="../../attnviz/figures/explain.py" line="44"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
@@ -4426,12 +4705,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>斯皮尔曼 ρ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="49"/>
+        <location filename="../../attnviz/figures/explain.py" line="51"/>
         <source>Spearman ρ of every pair of methods</source>
         <translation>每对方法之间的斯皮尔曼 ρ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="79"/>
+        <location filename="../../attnviz/figures/explain.py" line="81"/>
         <source>Spearman ρ with {reference}, per layer</source>
         <translation>各层与{reference}的斯皮尔曼 ρ</translation>
     </message>
@@ -4452,12 +4731,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="194"/>
+        <location filename="../../attnviz/cli_heads.py" line="195"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="35"/>
+        <location filename="../../attnviz/cli_heads.py" line="36"/>
         <source>statistics, importance and pruning of every attention head over a corpus (also under torchrun)</source>
         <translation>在语料上统计每个注意力头、计算其重要性并剪枝（也可在 torchrun 下运行）</translation>
     </message>
@@ -4608,7 +4887,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="370"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="371"/>
         <source>Stopping after this step; the model will open as it is…</source>
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
@@ -4663,7 +4942,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>T5 的相对位置偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="294"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="295"/>
         <source>Tab-separated pairs, source&lt;TAB&gt;target (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -4736,6 +5015,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="146"/>
+        <source>the attention-based method, in words</source>
+        <translation>基于注意力的方法（文字）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/editions.py" line="100"/>
         <source>The Bahdanau Attention Mechanism</source>
         <translation>Bahdanau 注意力机制</translation>
@@ -4744,6 +5028,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="201"/>
         <source>The bandwidth h: Gaussian pooling weights (test × train)</source>
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="141"/>
+        <source>the bin's centre (bins of 0.1 from −1 to 1)</source>
+        <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="652"/>
@@ -4826,9 +5115,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="306"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="307"/>
         <source>the file's first sentence</source>
         <translation>文件中的第一个句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="89"/>
+        <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out, leave_one_out_tvd</source>
+        <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out、leave_one_out_tvd</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="96"/>
+        <source>the first quartile of τ</source>
+        <translation>τ 的第一四分位数</translation>
     </message>
     <message>
         <location filename="../../attnviz/render/flipbook.py" line="381"/>
@@ -4871,6 +5170,26 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="36"/>
+        <source>the head within the layer, from 1</source>
+        <translation>层内的头，从 1 开始</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="132"/>
+        <source>the head's `importance` or `importance_normalised`</source>
+        <translation>该头的 `importance` 或 `importance_normalised`</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="130"/>
+        <source>the head's place in heads.csv's order, from 1 (the figure's ticks name each layer's head 1 as layer.1)</source>
+        <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="67"/>
+        <source>the importance divided by the ℓ2 norm of its layer's importances (per kind): the score the pruning order sorts by, least important first</source>
+        <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/train.py" line="122"/>
         <source>The input whose attention map is drawn after every snapshot</source>
         <translation>探针输入（probe input）：每个快照之后都会绘制其注意力图的输入</translation>
@@ -4891,9 +5210,31 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="129"/>
+        <source>the kind of attention, in words</source>
+        <translation>注意力的种类（文字）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="106"/>
+        <source>the layer of the attention explained, from 1 (a translator: its decoder layers' cross-attention; the small BERT: its encoder layers at the masked position)</source>
+        <translation>所解释的注意力所在的层，从 1 开始（翻译模型：各解码器层的编码器－解码器注意力；小型 BERT：各编码器层在被遮蔽位置上的注意力）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="48"/>
         <source>The layer of the raw and norm-based attention rows (rollout and flow run up to it)</source>
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="114"/>
+        <location filename="../../attnviz/core/columns.py" line="125"/>
+        <location filename="../../attnviz/core/columns.py" line="147"/>
+        <source>the layer, from 1</source>
+        <translation>层，从 1 开始</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="35"/>
+        <source>the layer, from 1 (nearest the input)</source>
+        <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="384"/>
@@ -4909,6 +5250,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/layout.py" line="381"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="97"/>
+        <source>the median of τ</source>
+        <translation>τ 的中位数</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="214"/>
@@ -4937,7 +5283,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="593"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="594"/>
         <source>The model was not saved: {error}</source>
         <translation>模型未保存：{error}</translation>
     </message>
@@ -5009,7 +5355,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的提示词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/pruning.py" line="81"/>
+        <location filename="../../attnviz/core/heads/pruning.py" line="100"/>
         <source>the pruning curve needs reference translations (source&lt;TAB&gt;reference lines)</source>
         <translation>剪枝曲线需要参考译文（“源句子&lt;TAB&gt;参考译文”行）</translation>
     </message>
@@ -5022,6 +5368,26 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="577"/>
         <source>The Q·K·V computation of one query, with the trained model's numbers</source>
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="69"/>
+        <source>the relative position key − query (−4 … +4) that is most often the row's argmax (cross: key − target position)</source>
+        <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="81"/>
+        <source>the same as a percentage of all the model's heads</source>
+        <translation>同上，以占模型全部头数的百分比表示</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="119"/>
+        <source>the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys</source>
+        <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="92"/>
+        <source>the second method; `|name|` is that signed row taken as magnitudes</source>
+        <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="241"/>
@@ -5094,9 +5460,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="71"/>
+        <source>the share of rows whose argmax is at `positional_offset`</source>
+        <translation>最大值位于 `positional_offset` 的行所占比例</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="100"/>
+        <source>the share of tokens whose τ is significant at p &lt; 0.05 (two-sided; exact without ties, else the normal approximation with ties), Jain &amp; Wallace 2019's "Sig. Frac."</source>
+        <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/query_computation.py" line="172"/>
         <source>the source ({tokens})</source>
         <translation>源（{tokens}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="123"/>
+        <source>the statistic shown (heads.csv's column of that name)</source>
+        <translation>所示的统计量（heads.csv 中同名的列）</translation>
     </message>
     <message>
         <location filename="../../attnviz/render/figure_files.py" line="124"/>
@@ -5109,6 +5490,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本超过 {kib} KiB；attnviz 每次读取一个句子，最多 {kib} KiB</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="98"/>
+        <source>the third quartile of τ</source>
+        <translation>τ 的第三四分位数</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/vocab.py" line="104"/>
         <source>the tokenizer fails on this text ({kind}: {error})</source>
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
@@ -5117,6 +5503,26 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/hf/encoder.py" line="134"/>
         <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="110"/>
+        <source>the tokens averaged (a constant row has no ρ)</source>
+        <translation>参与平均的词元数（常数行没有 ρ）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="120"/>
+        <source>the tokens averaged (those whose keys hold such a token)</source>
+        <translation>参与平均的词元数（键中含有此类词元的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="93"/>
+        <source>the tokens where both rows have an order (a constant row has none); the other columns read `no token with an order` where there is none</source>
+        <translation>两行都有次序的词元数（常数行没有次序）；没有这样的词元时其他列为 `no token with an order`</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="142"/>
+        <source>the tokens whose τ falls in the bin</source>
+        <translation>τ 落在该区间内的词元数</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="974"/>
@@ -5159,7 +5565,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="333"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="334"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
@@ -5367,8 +5773,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="463"/>
-        <location filename="../../attnviz/figures/explain.py" line="64"/>
-        <location filename="../../attnviz/figures/explain.py" line="63"/>
+        <location filename="../../attnviz/figures/explain.py" line="66"/>
+        <location filename="../../attnviz/figures/explain.py" line="65"/>
         <source>tokens</source>
         <translation>词元</translation>
     </message>
@@ -5399,7 +5805,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用这些设置训练一个新模型；完成后它会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="293"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="294"/>
         <source>Train on a file of pairs</source>
         <translation>用句对文件训练</translation>
     </message>
@@ -5457,7 +5863,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="152"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="153"/>
         <source>Training loss, by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
@@ -5469,7 +5875,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练样本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="361"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="362"/>
         <source>Training resumed.</source>
         <translation>训练已继续。</translation>
     </message>
@@ -5479,12 +5885,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练步数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="387"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="388"/>
         <source>Training stopped: {message}</source>
         <translation>训练已停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="343"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="344"/>
         <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
@@ -5506,17 +5912,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="345"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="346"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model; training stops once held-out exact match is at least {level:g} % at {count} evaluations in a row…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型；留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}% 时训练即停止…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="350"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="351"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="507"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="508"/>
         <source>Training: {summary}</source>
         <translation>训练中：{summary}</translation>
     </message>
@@ -5700,7 +6106,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="51"/>
+        <location filename="../../attnviz/cli_heads.py" line="52"/>
         <source>use the first N distinct source sentences</source>
         <translation>使用前 N 个不同的源句子</translation>
     </message>
@@ -5749,6 +6155,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="39"/>
+        <source>Voita et al. 2019's confidence: mean largest weight over the keys other than the end of the source (a Hugging Face translator's `&lt;/s&gt;`; the source's last token, nearly always its final punctuation, for attnviz's own models, whose source has no end token); equals `confidence` where the keys hold no source (a Transformer's dec-self)</source>
+        <translation>Voita 等 2019 的置信度：除源句末尾之外各键上最大权重的均值（Hugging Face 翻译模型为 `&lt;/s&gt;`；attnviz 自己的模型源句没有结束词元，取源句最后一个词元，几乎总是句末标点）；键中没有源句时（Transformer 的 dec-self）与 `confidence` 相同</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/computation.py" line="71"/>
         <source>W_k k_j: each key's projection</source>
         <translation>W_k k_j：每个键的投影</translation>
@@ -5791,12 +6202,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="58"/>
+        <source>what `rare` would be if each row's argmax fell on one of its keys at random: the mean share of a row's keys that are a least frequent source token; `n/a` for dec-self</source>
+        <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="95"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="38"/>
+        <location filename="../../attnviz/figures/explain.py" line="40"/>
         <source>What explains “{token}”: one row per method, each scaled to its largest value</source>
         <translation>是什么解释了“{token}”：每种方法一行，各按其最大值缩放</translation>
     </message>
@@ -5824,6 +6240,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/train.py" line="108"/>
         <source>Width of the model (num_hiddens)</source>
         <translation>模型的宽度（num_hiddens）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="73"/>
+        <source>with `--task` only, cross only: the share of target tokens whose strongest attention falls on a source position they come from in the task's true alignment; `n/a` for the other kinds</source>
+        <translation>仅用于 `--task`，仅 cross：最强注意力落在任务真实对齐中其来源位置上的目标词元所占比例；其他种类为 `n/a`</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/data.py" line="32"/>
@@ -5861,7 +6282,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="194"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="195"/>
         <source>Write the trained model, with its history, as a checkpoint file</source>
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
@@ -5893,7 +6314,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="240"/>
+        <location filename="../../attnviz/cli_heads.py" line="243"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -5931,6 +6352,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/cli.py" line="246"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="72"/>
+        <source>yes when `positional_share` ≥ 0.9: Voita et al. 2019's positional head</source>
+        <translation>`positional_share` ≥ 0.9 时为 yes：Voita 等 2019 的位置头</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="40"/>
@@ -5989,7 +6415,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="299"/>
-        <location filename="../../attnviz/cli_heads.py" line="164"/>
+        <location filename="../../attnviz/cli_heads.py" line="165"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
@@ -5999,7 +6425,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="194"/>
+        <location filename="../../attnviz/cli_explain.py" line="195"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
@@ -6020,7 +6446,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="215"/>
+        <location filename="../../attnviz/cli_heads.py" line="216"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -6045,8 +6471,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="805"/>
-        <location filename="../../attnviz/cli_explain.py" line="186"/>
-        <location filename="../../attnviz/cli_heads.py" line="252"/>
+        <location filename="../../attnviz/cli_explain.py" line="187"/>
+        <location filename="../../attnviz/cli_heads.py" line="255"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -6088,7 +6514,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/cli.py" line="518"/>
         <location filename="../../attnviz/cli.py" line="753"/>
-        <location filename="../../attnviz/cli_explain.py" line="243"/>
+        <location filename="../../attnviz/cli_explain.py" line="245"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -6275,7 +6701,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="53"/>
+        <location filename="../../attnviz/figures/heads.py" line="55"/>
         <source>{model}: BLEU with heads pruned ({count:,} sentences)</source>
         <translation>{model}：剪去头后的 BLEU（{count:,} 个句子）</translation>
     </message>
@@ -6285,22 +6711,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="64"/>
-        <source>{model}: importance of each head (target: {target})</source>
-        <translation>{model}：每个头的重要性（目标：{target}）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="417"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="418"/>
         <source>{model}: its training history cannot be shown ({error}).</source>
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="430"/>
+        <location filename="../../attnviz/figures/heads.py" line="78"/>
+        <source>{model}: normalised importance of each head (each layer's ℓ2 norm 1; the pruning order)</source>
+        <translation>{model}：每个头的归一化重要性（每层 ℓ2 范数为 1；剪枝顺序依据）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="80"/>
+        <source>{model}: raw importance of each head (target: {target}; the pruning order uses the normalised one)</source>
+        <translation>{model}：每个头的原始重要性（目标：{target}；剪枝顺序用归一化后的值）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="431"/>
         <source>{model}: trained on {task} ({count} snapshots); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="427"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="428"/>
         <source>{model}: trained on {task} ({count} snapshots; {why}); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照；{why}）；可拖动下方的历史回看。</translation>
     </message>
@@ -6310,7 +6741,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="42"/>
+        <location filename="../../attnviz/figures/heads.py" line="44"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="230"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
@@ -7068,7 +7499,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="227"/>
+        <location filename="../../attnviz/cli_explain.py" line="228"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -7225,7 +7656,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="220"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="221"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
@@ -7260,7 +7691,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/atlas.py" line="103"/>
+        <location filename="../../attnviz/core/heads/atlas.py" line="130"/>
         <source>{sources} sentences but {references} reference lists</source>
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
     </message>

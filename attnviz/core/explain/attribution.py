@@ -11,8 +11,10 @@ m steps run as one batch of m rows through the model. Shapes: S source tokens, t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -51,6 +53,10 @@ class TokenLogProb:
         self.model, self.tgt_in, self.token = model, tgt_in, token
 
     def __call__(self, src: Tensor) -> Tensor:
+        return self.log_probs(src)[:, self.token]
+
+    def log_probs(self, src: Tensor) -> Tensor:
+        """The whole next-token distribution's log-probabilities (B, V)."""
         rows = src.shape[0]
         valid = torch.full((rows,), src.shape[1], dtype=torch.long, device=src.device)
         handle = self.model.get_submodule("output").register_forward_pre_hook(_newest_position_only)
@@ -59,7 +65,7 @@ class TokenLogProb:
         finally:
             handle.remove()
         last = logits[:, -1]
-        return torch.log_softmax(last.to(torch.promote_types(last.dtype, torch.float32)), dim=-1)[:, self.token]
+        return torch.log_softmax(last.to(torch.promote_types(last.dtype, torch.float32)), dim=-1)
 
 
 class MaskedLogProb:
@@ -89,6 +95,39 @@ def gradient_x_input(f: Explained, embedding: nn.Module, ids: Tensor) -> np.ndar
     return attributions[0].sum(dim=-1).detach().to(torch.float64).cpu().numpy()
 
 
+@contextlib.contextmanager
+def attention_detached(model: nn.Module) -> Iterator[None]:
+    """Within the block, gradients do not flow through any attention weights of ``model`` (Jain & Wallace 2019
+    "disconnect the computation graph at the attention module"): the weights act as constants while the values
+    still carry the gradient. attnviz's attention modules compute their scores from W_q and W_k alone (multi-head
+    attention) or from the queries and keys they are given (the RNN's additive and dot-product attention), so the
+    outputs of those projections, or those inputs, are detached; the forward values are unchanged."""
+    from attnviz.core.attention import MultiHeadAttention, RecurrentQuery
+
+    def detached_output(_module: nn.Module, _args: tuple[Any, ...], output: Tensor) -> Tensor:
+        return output.detach()
+
+    def detached_queries_keys(_module: nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any]
+                              ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        named = ("queries", "keys")
+        args = tuple(a.detach() if i < 2 and isinstance(a, Tensor) else a for i, a in enumerate(args))
+        kwargs = {k: v.detach() if k in named and isinstance(v, Tensor) else v for k, v in kwargs.items()}
+        return args, kwargs
+
+    handles = []
+    try:
+        for module in model.modules():
+            if isinstance(module, MultiHeadAttention):
+                handles += [module.W_q.register_forward_hook(detached_output),
+                            module.W_k.register_forward_hook(detached_output)]
+            elif isinstance(module, RecurrentQuery):
+                handles.append(module.register_forward_pre_hook(detached_queries_keys, with_kwargs=True))
+        yield
+    finally:
+        for handle in handles:
+            handle.remove()
+
+
 def integrated_gradients(f: Explained, embedding: nn.Module, ids: Tensor, pad_id: int,
                          steps: int = DEFAULT_IG_STEPS) -> tuple[np.ndarray, Completeness]:
     """ids (1, S) -> (S,) integrated gradients (Gauss–Legendre points, Captum's default) from the all-``<pad>``
@@ -106,17 +145,29 @@ def integrated_gradients(f: Explained, embedding: nn.Module, ids: Tensor, pad_id
 
 
 @torch.no_grad()
-def occlusion(f: Explained, ids: Tensor, unk_id: int, remove: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def occlusion(f: Explained, ids: Tensor, unk_id: int, remove: bool = True
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """ids (1, S) -> the drop in f when each token is replaced by ``<unk>`` (S,), and when it is removed (S,; NaN
-    for a one-token input or without ``remove``). Each is one batch of S inputs."""
+    for a one-token input or without ``remove``); and, where f is a translation step's (:class:`TokenLogProb`, which
+    gives the whole distribution), the total variation distance ½ Σ_v |p(v | x without token j) − p(v | x)| when
+    token j is removed (S,; Jain & Wallace 2019's leave-one-out; NaN where it does not apply). Each is one batch of
+    S inputs."""
     length = ids.shape[1]
     replaced = ids.repeat(length, 1)
     replaced[torch.arange(length), torch.arange(length)] = unk_id  # row j: token j is <unk>
     base = f(ids)[0]
     drop_unk = (base - f(replaced)).to(torch.float64).cpu().numpy()
+    missing = np.full(length, np.nan)
     if length < 2 or not remove:
-        return drop_unk, np.full(length, np.nan)
+        return drop_unk, missing, missing
     keep = ~torch.eye(length, dtype=torch.bool, device=ids.device)  # row j: every token but j
     removed = ids.expand(length, -1)[keep].view(length, length - 1)
-    drop_removed = (base - f(removed)).to(torch.float64).cpu().numpy()
-    return drop_unk, drop_removed
+    if not isinstance(f, TokenLogProb):
+        drop_removed = (base - f(removed)).to(torch.float64).cpu().numpy()
+        return drop_unk, drop_removed, missing
+    p = f.log_probs(ids).double().exp()  # (1, V)
+    log_q = f.log_probs(removed).double()  # (S, V)
+    token = f.token
+    drop_removed = (base.double() - log_q[:, token]).cpu().numpy()
+    tvd = (0.5 * (log_q.exp() - p).abs().sum(-1)).cpu().numpy()
+    return drop_unk, drop_removed, tvd

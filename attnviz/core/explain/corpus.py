@@ -12,11 +12,14 @@ from typing import Any
 
 import numpy as np
 
-from .agreement import kendall_tau, spearman_rho
-from .step import GRAD_X_INPUT, INTEGRATED_GRADIENTS, LAYERED, LEAVE_ONE_OUT, OCCLUSION, Explanation
+from attnviz.core.columns import NO_SUCH_KEY
+
+from .agreement import kendall_p, kendall_tau, spearman_rho
+from .step import GRAD_DETACHED, GRAD_X_INPUT, INTEGRATED_GRADIENTS, LAYERED, LEAVE_ONE_OUT, OCCLUSION, Explanation
 
 REFERENCES = (OCCLUSION, INTEGRATED_GRADIENTS)  # what each layer's attention rows are compared with
-SIGNED = (GRAD_X_INPUT, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT)  # rows that may be negative
+SIGNED = (GRAD_X_INPUT, GRAD_DETACHED, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT)  # rows that may be negative
+SIGNIFICANCE = 0.05  # a τ with p below this counts as significant (Jain & Wallace 2019's "Sig. Frac.")
 
 
 def magnitude(method: str) -> str:
@@ -34,6 +37,7 @@ class PairSummary:
     mean: float
     quartiles: tuple[float, float, float]
     rho_mean: float
+    significant: float = float("nan")  # the share of the tokens whose τ has p < SIGNIFICANCE
 
 
 @dataclass
@@ -46,6 +50,7 @@ class CorpusTally:
     layer_rhos: dict[tuple[str, str], list[np.ndarray]] = field(default_factory=lambda: defaultdict(list))
     sinks: dict[str, list[np.ndarray]] = field(default_factory=lambda: defaultdict(list))
     steps: int = 0
+    significant: dict[tuple[str, str], list[bool]] = field(default_factory=lambda: defaultdict(list))
 
     def add(self, explanation: Explanation) -> None:
         self.steps += 1
@@ -53,11 +58,13 @@ class CorpusTally:
         self.methods = self.methods or list(names)
         for i, first in enumerate(names):
             for j in range(i + 1, len(names)):
-                self._keep(first, names[j], explanation.kendall[i, j], explanation.spearman[i, j])
+                self._keep(first, names[j], explanation.kendall[i, j], explanation.spearman[i, j],
+                           kendall_p(explanation.rows[i], explanation.rows[j]))
         for first in (m for m in LAYERED if m in names):  # attention-based rows against |signed rows|
             for second in (m for m in SIGNED if m in names):
                 row, other = explanation.row(first), np.abs(explanation.row(second))
-                self._keep(first, magnitude(second), kendall_tau(row, other), spearman_rho(row, other))
+                self._keep(first, magnitude(second), kendall_tau(row, other), spearman_rho(row, other),
+                           kendall_p(row, other))
         for reference in REFERENCES:
             if reference not in names:
                 continue
@@ -78,10 +85,12 @@ class CorpusTally:
         _extend(self.rhos, other.rhos)
         _extend(self.layer_rhos, other.layer_rhos)
         _extend(self.sinks, other.sinks)
+        _extend(self.significant, other.significant)
 
-    def _keep(self, first: str, second: str, tau: float, rho: float) -> None:
+    def _keep(self, first: str, second: str, tau: float, rho: float, p: float) -> None:
         if math.isfinite(tau):
             self.taus[first, second].append(float(tau))
+            self.significant[first, second].append(bool(p < SIGNIFICANCE))
         if math.isfinite(rho):
             self.rhos[first, second].append(float(rho))
 
@@ -97,8 +106,10 @@ class CorpusTally:
             taus = np.array(self.taus.get((first, second), []))
             rhos = self.rhos.get((first, second), [])
             quartiles = tuple(float(q) for q in np.percentile(taus, [25, 50, 75])) if taus.size else (np.nan,) * 3
+            significant = self.significant.get((first, second), [])
             out.append(PairSummary(first, second, int(taus.size), float(taus.mean()) if taus.size else np.nan,
-                                   quartiles, float(np.mean(rhos)) if rhos else np.nan))  # type: ignore[arg-type]
+                                   quartiles, float(np.mean(rhos)) if rhos else np.nan,  # type: ignore[arg-type]
+                                   float(np.mean(significant)) if significant else np.nan))
         return out
 
     def layer_spearman(self) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
@@ -131,15 +142,17 @@ def _extend(mine: dict[Any, list[Any]], theirs: dict[Any, list[Any]]) -> None:
         mine.setdefault(key, []).extend(values)
 
 
-def _number(value: float) -> str:
-    return "" if not np.isfinite(value) else f"{value + 0.0:.4f}".replace("-0.0000", "0.0000")
+def _number(value: float, missing: str = "no token with an order") -> str:
+    """A CSV cell: 4 decimals, or ``missing`` (why there is no number) for NaN."""
+    return missing if not np.isfinite(value) else f"{value + 0.0:.4f}".replace("-0.0000", "0.0000")
 
 
 def agreement_csv(tally: CorpusTally) -> str:
-    """One row per pair of methods: the τ over all decoded tokens (mean, quartiles), the mean ρ, the count."""
-    lines = ["method_a,method_b,tokens,tau_mean,tau_q1,tau_median,tau_q3,rho_mean"]
+    """One row per pair of methods: the τ over all decoded tokens (mean, quartiles), the mean ρ, the count, and the
+    share of tokens whose τ is significant."""
+    lines = ["method_a,method_b,tokens,tau_mean,tau_q1,tau_median,tau_q3,rho_mean,significant"]
     for p in tally.pairs():
-        values = [p.mean, *p.quartiles, p.rho_mean]
+        values = [p.mean, *p.quartiles, p.rho_mean, p.significant]
         lines.append(",".join([p.first, p.second, str(p.count), *(_number(v) for v in values)]))
     return "\n".join(lines) + "\n"
 
@@ -155,11 +168,11 @@ def layers_csv(tally: CorpusTally) -> str:
 
 def sinks_csv(tally: CorpusTally, classes: tuple[str, ...]) -> str:
     """One row per (attention kind, layer, sink class): the mean share of raw and of norm-based attention on
-    those keys, over the steps that had such a key (their number; shares blank where none had one)."""
+    those keys, over the steps that had such a key (their number; NO_SUCH_KEY where none had one)."""
     lines = ["attention,layer,keys,raw_share,norm_share,tokens"]
     for kind, (means, present) in tally.sink_shares().items():
         for layer in range(means.shape[0]):
             for index, name in enumerate(classes):
-                lines.append(f"{kind},{layer + 1},{name},{_number(means[layer, 0, index])},"
-                             f"{_number(means[layer, 1, index])},{int(present[index])}")
+                lines.append(f"{kind},{layer + 1},{name},{_number(means[layer, 0, index], NO_SUCH_KEY)},"
+                             f"{_number(means[layer, 1, index], NO_SUCH_KEY)},{int(present[index])}")
     return "\n".join(lines) + "\n"

@@ -2,8 +2,13 @@
 
 :func:`explain_step` is what the Explain dock's worker and ``attnviz explain`` call. Methods (names in
 :data:`METHODS`): the raw attention of a layer (a head, or the heads' mean), rollout, attention flow,
-norm-based attention (‖Σ_h α_hj f_h(x_j)‖, or one head's α_hj ‖f_h(x_j)‖), gradient × input, integrated
-gradients, and occlusion (token replaced by ``<unk>``) and leave-one-out (token removed). Attention rows are
+norm-based attention (‖Σ_h α_hj f_h(x_j)‖, or one head's α_hj ‖f_h(x_j)‖), gradient × input (through the attention
+weights, and with them detached as Jain & Wallace 2019 take it), integrated gradients, and occlusion (token replaced
+by ``<unk>``) and leave-one-out (token removed). Gradient × input, integrated gradients, occlusion and leave-one-out
+are signed (a drop in the explained log-probability; the corpus tally also ranks their magnitudes); the attention-based
+rows are never negative, and so is ``leave_one_out_tvd``, Jain & Wallace's leave-one-out: the total variation distance
+between the next-token distributions with and without the token (a translation step's only: a masked position would
+move). Attention rows are
 the newest query's (the position predicting ``token``) over the source tokens; for a decoder-only model the
 source columns of its one self-attention. Rows keep their own units (weights, flows, log-probability drops);
 the agreement compares ranks only. Shapes: M methods, S source tokens, L layers.
@@ -30,6 +35,7 @@ from .attribution import (
     Explained,
     MaskedLogProb,
     TokenLogProb,
+    attention_detached,
     gradient_x_input,
     integrated_gradients,
     occlusion,
@@ -38,7 +44,10 @@ from .internals import StepInternals, step_internals
 
 ATTENTION, ROLLOUT, FLOW, NORM = "attention", "rollout", "flow", "norm"
 GRAD_X_INPUT, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT = "grad_x_input", "ig", "occlusion", "leave_one_out"
-METHODS = (ATTENTION, ROLLOUT, FLOW, NORM, GRAD_X_INPUT, INTEGRATED_GRADIENTS, OCCLUSION, LEAVE_ONE_OUT)
+GRAD_DETACHED = "grad_x_input_detached"  # gradient × input with the attention weights held constant (Jain & Wallace)
+LEAVE_ONE_OUT_TVD = "leave_one_out_tvd"  # the output distribution's total variation distance (Jain & Wallace)
+METHODS = (ATTENTION, ROLLOUT, FLOW, NORM, GRAD_X_INPUT, GRAD_DETACHED, INTEGRATED_GRADIENTS, OCCLUSION,
+           LEAVE_ONE_OUT, LEAVE_ONE_OUT_TVD)
 LAYERED = (ATTENTION, ROLLOUT, FLOW, NORM)  # the methods with a row after every layer
 SINK_CLASSES = ("<eos>", "<bos>", "punctuation")  # the keys attention is said to park on (Kobayashi et al. 2020)
 SAME_CLASS = {SEP: "<eos>", CLS: "<bos>"}  # a BERT's [SEP] and [CLS] count as <eos> and <bos>
@@ -135,6 +144,7 @@ class _Problem:
     pad_id: int
     unk_id: int
     removable: bool  # leave-one-out applies (the explained position does not move when a token goes)
+    model: nn.Module  # (whose attention weights a detached gradient holds constant)
 
 
 def _check(methods: Sequence[str], tokens: Sequence[str]) -> None:
@@ -157,15 +167,20 @@ def _explain(problem: _Problem, internals: StepInternals, token_id: int, token: 
     completeness = None
     if GRAD_X_INPUT in methods:
         rows[GRAD_X_INPUT] = gradient_x_input(problem.f, problem.embedding, problem.ids)
+    if GRAD_DETACHED in methods:
+        with attention_detached(problem.model):
+            rows[GRAD_DETACHED] = gradient_x_input(problem.f, problem.embedding, problem.ids)
     if INTEGRATED_GRADIENTS in methods:
         rows[INTEGRATED_GRADIENTS], completeness = integrated_gradients(problem.f, problem.embedding, problem.ids,
                                                                         problem.pad_id, ig_steps)
-    if OCCLUSION in methods or LEAVE_ONE_OUT in methods:
-        unk, removed = occlusion(problem.f, problem.ids, problem.unk_id, problem.removable)
+    if OCCLUSION in methods or LEAVE_ONE_OUT in methods or LEAVE_ONE_OUT_TVD in methods:
+        unk, removed, tvd = occlusion(problem.f, problem.ids, problem.unk_id, problem.removable)
         if OCCLUSION in methods:
             rows[OCCLUSION] = unk
         if LEAVE_ONE_OUT in methods and np.isfinite(removed).all():
             rows[LEAVE_ONE_OUT] = removed
+        if LEAVE_ONE_OUT_TVD in methods and np.isfinite(tvd).all():
+            rows[LEAVE_ONE_OUT_TVD] = tvd
     names = tuple(m for m in METHODS if m in rows)
     labels = problem.labels
     matrix = np.stack([rows[m] for m in names]).astype(np.float64) if names else np.zeros((0, len(labels)))
@@ -206,7 +221,7 @@ def explain_step(loaded: LoadedModel, source_tokens: Sequence[str], target_prefi
     token_id = _best(internals.log_probs, [tgt_vocab.bos_id, tgt_vocab.pad_id]) if token is None \
         else tgt_vocab.ids([token])[0]
     problem = _Problem(TokenLogProb(model, tgt_in, token_id), model.get_submodule("src_embedding"), src, labels,
-                       src_vocab.pad_id, src_vocab.unk_id, True)
+                       src_vocab.pad_id, src_vocab.unk_id, True, model)
     return _explain(problem, internals, token_id, tgt_vocab.tokens[token_id], methods, layer, head, ig_steps,
                     every_layer)
 
@@ -238,6 +253,6 @@ def explain_mask(loaded: LoadedModel, tokens: Sequence[str], position: int, devi
     reserved = vocab.ids([t for t in (*vocab.tokens[:4], MASK, CLS, SEP) if t in vocab])
     token_id = _best(internals.log_probs, reserved) if token is None else vocab.ids([token])[0]
     problem = _Problem(MaskedLogProb(model, segments, position, token_id), model.get_submodule("token_embedding"),
-                       ids, labels, vocab.pad_id, vocab.unk_id, False)
+                       ids, labels, vocab.pad_id, vocab.unk_id, False, model)
     return _explain(problem, internals, token_id, vocab.tokens[token_id], methods, layer, head, ig_steps,
                     every_layer)

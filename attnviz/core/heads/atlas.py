@@ -10,6 +10,7 @@ job's, :mod:`attnviz.core.heads.distributed`), so N processes give one process's
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
@@ -27,7 +28,7 @@ from attnviz.core.heads.distributed import Reducer
 from attnviz.core.heads.gates import HeadGates
 from attnviz.core.heads.maps import sentence_maps
 from attnviz.core.heads.mask import Head, HeadLayout
-from attnviz.core.heads.statistics import KindSums
+from attnviz.core.heads.statistics import OFFSETS, POSITIONAL_SHARE, KindSums
 from attnviz.core.text import SourceWords, preprocess, tokenize
 from attnviz.i18n import tr
 
@@ -44,7 +45,9 @@ class HeadsCancelled(Exception):
 @dataclass(frozen=True)
 class KindAtlas:
     """One kind's heads: ``means`` (len(names), L, H), the mean of each statistic over ``rows`` rows;
-    ``importance`` (L, H): E|∂L/∂ξ_h|; ``normalised`` (L, H): importance divided by its layer's ℓ2 norm."""
+    ``importance`` (L, H): E|∂L/∂ξ_h|; ``normalised`` (L, H): importance divided by its layer's ℓ2 norm;
+    ``offsets`` (len(OFFSETS), L, H): the share of rows whose largest weight sits at each relative position
+    key − query of :data:`~attnviz.core.heads.statistics.OFFSETS` (None: not counted)."""
 
     kind: AttentionKind
     names: tuple[str, ...]
@@ -52,6 +55,15 @@ class KindAtlas:
     importance: np.ndarray
     normalised: np.ndarray
     rows: int
+    offsets: np.ndarray | None = None
+
+    def positional(self) -> tuple[np.ndarray, np.ndarray]:
+        """(offset (L, H), share (L, H)): each head's most frequent argmax offset (the nearest to 0 of ties) and the
+        share of its rows with the argmax there; Voita et al. 2019's positional head has a share ≥ 0.9."""
+        shares = self.offsets if self.offsets is not None else np.zeros((len(OFFSETS), *self.importance.shape))
+        order = np.argsort([abs(o) for o in OFFSETS], kind="stable")  # ties: the offset nearest to 0 wins
+        best = order[np.argmax(shares[order], axis=0)]  # (L, H)
+        return np.asarray(OFFSETS)[best], np.take_along_axis(shares, best[None], 0)[0]
 
     def statistic(self, name: str) -> np.ndarray:
         """(L, H) of one statistic (``importance`` included)."""
@@ -81,7 +93,17 @@ class HeadAtlas:
         return np.concatenate([k.normalised.ravel() for k in self.kinds])
 
     def table(self) -> list[dict[str, Any]]:
-        """One row per head (kind, layer and head 1-based, then every statistic and the importance)."""
+        """One row per head (kind, layer and head 1-based, then every statistic and the importance), every row with
+        the same columns in COLUMNS.md's order: a statistic a kind does not have reads ``n/a``."""
+        from attnviz.core.columns import HEADS_CSV, NOT_APPLICABLE, described
+
+        rows = self._rows()
+        present = {name for row in rows for name in row}
+        order = [name for name in described(HEADS_CSV) if name in present]
+        order += [name for name in dict.fromkeys(n for row in rows for n in row) if name not in order]
+        return [{name: row.get(name, NOT_APPLICABLE) for name in order} for row in rows]
+
+    def _rows(self) -> list[dict[str, Any]]:
         rows = []
         for k in self.kinds:
             for layer in range(k.importance.shape[0]):
@@ -90,6 +112,11 @@ class HeadAtlas:
                     row.update({name: float(k.means[i, layer, head]) for i, name in enumerate(k.names)})
                     row["importance"] = float(k.importance[layer, head])
                     row["importance_normalised"] = float(k.normalised[layer, head])
+                    if k.offsets is not None:
+                        offset, share = (a[layer, head] for a in k.positional())
+                        row["positional_offset"] = f"{int(offset):+d}" if offset else "0"
+                        row["positional_share"] = float(share)
+                        row["positional"] = "yes" if share >= POSITIONAL_SHARE else "no"
                     rows.append(row)
         return rows
 
@@ -132,7 +159,10 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
     gates = HeadGates(model)
     layout = gates.layout
     try:
-        sums = {s.kind: KindSums.empty(s.layers, s.heads, s.kind is AttentionKind.CROSS) for s in layout.kinds}
+        reads_source = (AttentionKind.ENCODER_SELF, AttentionKind.CROSS)  # (keys: source tokens, with frequencies)
+        sums = {s.kind: KindSums.empty(s.layers, s.heads, s.kind is AttentionKind.CROSS, s.kind in reads_source)
+                for s in layout.kinds}
+        counts = Counter(word for split in splits for word in split.words)  # (every process: the whole corpus)
         total = 2 * len(mine)
         outputs: dict[int, list[str]] = {}
         kinds = tuple(s.kind for s in layout.kinds)
@@ -146,7 +176,7 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
                     outputs[i] = _without_end(tokens, tgt_vocab)
                 for kind_map in sentence_maps(kinds, search.best(b), splits[i].words, tokens,
                                               None if host is None else host[b], width, loaded.layout.pads_left,
-                                              loaded.model_kind.prompt_predicts):
+                                              loaded.model_kind.prompt_predicts, counts):
                     sums[kind_map.kind].add(kind_map.weights, kind_map.positions, kind_map.keys)
             release_freed_memory()  # (a batch's maps and caches go back to the system: the peak is one batch's)
             if progress is not None and not progress(done, total):
@@ -233,7 +263,8 @@ def _reduced(layout: HeadLayout, sums: dict[AttentionKind, KindSums], importance
     """Every process's sums added (one all-reduce of one flat vector), as means."""
     parts = [np.array([float(pairs)])]
     for s in layout.kinds:
-        parts += [np.array([sums[s.kind].rows]), sums[s.kind].sums.ravel(), importance[s.kind].ravel()]
+        parts += [np.array([sums[s.kind].rows]), sums[s.kind].sums.ravel(), importance[s.kind].ravel(),
+                  cast(np.ndarray, sums[s.kind].offsets).ravel()]
     flat = reducer.sum(np.concatenate(parts))
     total_pairs, at = float(flat[0]), 1
     kinds = []
@@ -246,9 +277,12 @@ def _reduced(layout: HeadLayout, sums: dict[AttentionKind, KindSums], importance
         at += size
         grad_sums = flat[at: at + s.layers * s.heads].reshape(s.layers, s.heads)
         at += s.layers * s.heads
+        offset_sums = flat[at: at + len(OFFSETS) * s.layers * s.heads].reshape(len(OFFSETS), s.layers, s.heads)
+        at += len(OFFSETS) * s.layers * s.heads
         means = stat_sums / rows if rows else np.full_like(stat_sums, np.nan)
         imp = grad_sums / total_pairs if total_pairs else np.zeros_like(grad_sums)
         norms = np.linalg.norm(imp, axis=1, keepdims=True)
         kinds.append(KindAtlas(s.kind, names, means, imp, np.divide(imp, norms, out=np.zeros_like(imp),
-                                                                      where=norms > 0), int(rows)))
+                                                                      where=norms > 0), int(rows),
+                               offset_sums / rows if rows else np.full_like(offset_sums, np.nan)))
     return HeadAtlas(tuple(kinds), sentences, truncated, beam_size, target, int(total_pairs))

@@ -8,7 +8,7 @@ S padded source width, v the sentence's own length, T decoded steps.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,13 +39,14 @@ def _dense(rows: list[np.ndarray], width: int) -> np.ndarray:
 
 
 def sentence_maps(kinds: tuple[AttentionKind, ...], hyp: Hypothesis, words: tuple[str, ...], outputs: list[str],
-                  encoder: np.ndarray | None, width: int, pads_left: bool, prompt_predicts: bool = False
-                  ) -> Iterator[KindMap]:
+                  encoder: np.ndarray | None, width: int, pads_left: bool, prompt_predicts: bool = False,
+                  counts: Mapping[str, int] | None = None) -> Iterator[KindMap]:
     """The maps of one decoded sentence of a batch. kinds: the model's head kinds (core/heads/mask.py); words: its
     source tokens (v); outputs: the decoded tokens (T, the last may be <eos>); encoder: its row of the batch's
     encoder self-attention (L, H, S, S) or None; width: S; pads_left: the batch is padded on the left;
     prompt_predicts: a decoder-only model without a separator (a Hugging Face one: the first step's row is the
-    prompt's last row, counted once, and no <bos> is among the keys)."""
+    prompt's last row, counted once, and no <bos> is among the keys); counts: each source token's frequency in
+    the corpus (the source keys' least frequent ones, for the rare-word statistic)."""
     v = len(words)
     pad = width - v if pads_left else 0
     source = slice(pad, pad + v)
@@ -64,10 +65,10 @@ def sentence_maps(kinds: tuple[AttentionKind, ...], hyp: Hypothesis, words: tupl
         return
     if AttentionKind.ENCODER_SELF in kinds and encoder is not None:
         yield KindMap(AttentionKind.ENCODER_SELF, np.asarray(encoder[:, :, source, source], np.float64),
-                      np.arange(v), Keys.of(words, v - 1))
+                      np.arange(v), Keys.of(words, v - 1, counts))
     if AttentionKind.DECODER_SELF in kinds and steps:
         selfs = [r.self_weights for r in rows if r.self_weights is not None]
         yield KindMap(AttentionKind.DECODER_SELF, _dense(selfs, steps), np.arange(steps), Keys.of(answer_keys, None))
     if AttentionKind.CROSS in kinds and steps:
         cross = np.stack([r.cross_weights[..., source] for r in rows], axis=2).astype(np.float64)  # (L, H, T, v)
-        yield KindMap(AttentionKind.CROSS, cross, np.arange(steps), Keys.of(words, v - 1))
+        yield KindMap(AttentionKind.CROSS, cross, np.arange(steps), Keys.of(words, v - 1, counts))

@@ -27,32 +27,51 @@ from attnviz.core.text import preprocess
 from attnviz.i18n import tr
 from attnviz.training.bleu import STATISTICS, bleu_from_statistics, bleu_statistics
 
+PERCENTS = (10, 20, 40, 60)  # the shares of heads pruned that Michel et al. 2019 discuss (and the README quotes)
+
 
 @dataclass(frozen=True)
 class PruningCurve:
     """heads: the importance order (least important first); importance_bleu (N + 1,): BLEU with the first n of
-    them off; random_orders (seeds, N) and random_bleu (seeds, N + 1) likewise for each random order."""
+    them off; random_orders (seeds, N) and random_bleu (seeds, N + 1) likewise for each random order;
+    scores (N,): the normalised importance of each head of ``heads`` (the order's key; empty: not kept)."""
 
     heads: tuple[Head, ...]
     importance_bleu: np.ndarray
     random_orders: tuple[tuple[Head, ...], ...]
     random_bleu: np.ndarray
     sentences: int
+    scores: tuple[float, ...] = ()
 
     @property
     def random_mean(self) -> np.ndarray:
         """(N + 1,): the random orders' mean BLEU at each count."""
         return self.random_bleu.mean(0)
 
+    def pruned_for(self, percent: float) -> int:
+        """How many heads make ``percent`` % of them (rounded to the nearest head, halves up)."""
+        return int(np.floor(len(self.heads) * percent / 100 + 0.5))
+
     def table(self) -> list[dict[str, Any]]:
-        """pruning.csv's rows: order, heads_pruned, bleu, and the head removed last (importance order)."""
+        """pruning.csv's rows: order, heads_pruned, percent_pruned, bleu; for the importance order the head
+        switched off last and its normalised importance ("none" in the first row, where no head is off; the random
+        rows name no head: each is the mean of the seeds' orders, which differ)."""
+        count = max(len(self.heads), 1)
         rows: list[dict[str, Any]] = []
         for n, bleu in enumerate(self.importance_bleu):
-            rows.append({"order": "importance", "heads_pruned": n, "bleu": float(bleu),
-                         "head": str(self.heads[n - 1]) if n else ""})
+            rows.append({"order": "importance", "heads_pruned": n, "percent_pruned": round(100 * n / count, 1),
+                         "bleu": float(bleu), "head": str(self.heads[n - 1]) if n else "none",
+                         "head_importance_normalised": float(self.scores[n - 1]) if n and self.scores else "none"})
         for n, bleu in enumerate(self.random_mean):
-            rows.append({"order": "random", "heads_pruned": n, "bleu": float(bleu), "head": ""})
+            rows.append({"order": "random", "heads_pruned": n, "percent_pruned": round(100 * n / count, 1),
+                         "bleu": float(bleu), "head": "mean of the random orders",
+                         "head_importance_normalised": "mean of the random orders"})
         return rows
+
+    def at_percents(self) -> list[tuple[int, int, float, float]]:
+        """(percent, heads pruned, BLEU least important first, BLEU random mean) at each of :data:`PERCENTS`."""
+        return [(p, n, float(self.importance_bleu[n]), float(self.random_mean[n]))
+                for p in PERCENTS for n in [self.pruned_for(p)]]
 
 
 def importance_order(atlas: HeadAtlas) -> tuple[Head, ...]:
@@ -118,4 +137,5 @@ def pruning_curve(loaded: Any, corpus: Corpus, atlas: HeadAtlas, device: torch.d
     curve = np.array([bleu[HeadMask(frozenset(order[:n]))] for n in range(count + 1)])
     randoms = np.array([[bleu[HeadMask(frozenset(o[:n]))] for n in range(count + 1)] for o in shuffles]).reshape(
         len(shuffles), count + 1)
-    return PruningCurve(order, curve, shuffles, randoms, len(corpus))
+    scores = dict(zip(atlas.heads(), atlas.normalised_importance().tolist(), strict=True))
+    return PruningCurve(order, curve, shuffles, randoms, len(corpus), tuple(float(scores[h]) for h in order))
