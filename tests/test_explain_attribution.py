@@ -61,7 +61,7 @@ def test_integrated_gradients_is_the_closed_form(linear) -> None:
 
 def test_occlusion_is_the_drop_in_log_probability(linear) -> None:
     model, src, tgt_in, table, w, ids = linear
-    unk, removed = occlusion(TokenLogProb(model, tgt_in, 0), src, UNK)
+    unk, removed, _tvd = occlusion(TokenLogProb(model, tgt_in, 0), src, UNK)  # (the TVD: test_explain_papers.py)
     full = _g(w @ table[ids].sum(axis=0))
     for j in range(len(ids)):
         swapped = ids.copy()

@@ -71,7 +71,7 @@ class ExplainPanel(QtWidgets.QWidget):
         self.agreement = Heatmap()
         self.summary = QtWidgets.QLabel(" ")
         self.summary.setWordWrap(True)
-        controls = WrapRow((self.token_box, self.layer_box, self.head_box, self.ig_steps, self.rank_box), max_lines=3,
+        controls = WrapRow((self.token_box, self.layer_box, self.head_box, self.ig_steps, self.rank_box), max_lines=5,
                            stretch=1)
         maps = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         maps.addWidget(self.rows)
