@@ -329,6 +329,23 @@ def main() -> int:
     from bench._window import wait_until
 
     warnings: collections.Counter[str] = collections.Counter()
+    from attnviz.gui import collector
+
+    passes: list[tuple[float, int]] = []  # (seconds, generation) of each pass of the app's garbage collector
+    collect = collector.GuiThreadCollector.collect
+
+    def timed_collect(self: Any) -> None:
+        generation = -1  # (the generation it collects: as GuiThreadCollector.collect chooses it)
+        for index, (count, threshold) in enumerate(zip(gc.get_count(), self.thresholds, strict=True)):
+            if count <= threshold:
+                break
+            generation = index
+        began = time.perf_counter()
+        collect(self)
+        if generation >= 0:
+            passes.append((time.perf_counter() - began, generation))
+
+    collector.GuiThreadCollector.collect = timed_collect  # type: ignore[method-assign]
     errors.warn = lambda _parent, message: warnings.update([message.split(":")[0][:60]])  # type: ignore[assignment]
     set_threads()
     app = QtWidgets.QApplication([])
@@ -367,7 +384,7 @@ def main() -> int:
         beat.resume()
 
     print(f"seed {args.seed}, {args.actions} actions, {args.checkpoint.name}, "
-          f"{'InlineRunner' if args.inline else 'ThreadRunner (the app)'}, 1024 × 768 offscreen, "
+          f"{'InlineRunner' if args.inline else 'ThreadRunner (the app)'}, 1024 × 768 {app.platformName()}, "
           f"{os.cpu_count()} CPUs", flush=True)
     read(0)
     started = time.perf_counter()
@@ -409,6 +426,10 @@ def main() -> int:
         by_action[action].append(gap)
     for action, values in sorted(by_action.items(), key=lambda kv: -max(kv[1])):
         print(f"  {action}: {len(values)} gaps over 0.1 s, median {statistics.median(values) * 1000:.0f} ms")
+    if passes:
+        worst = max(passes)
+        print(f"the app's garbage collector (on the GUI thread): {len(passes)} passes, the longest "
+              f"{worst[0] * 1000:.0f} ms (generation {worst[1]}), {sum(1 for p, _g in passes if p > 0.1)} over 0.1 s")
     if warnings:
         print("dialogs (counted, not shown):", dict(warnings))
     if args.objects and len(readings) > 1:
