@@ -3,6 +3,7 @@
     .venv/bin/python bench/monkey_window.py --seed 1 --actions 1500            # the shipped small BERT
     .venv/bin/python bench/monkey_window.py --seed 2 --actions 1500 --objects   # and what holds memory
     .venv/bin/python bench/monkey_window.py --seed 1 --actions 400 --tracemalloc 10   # the top growing lines
+    xvfb-run -s "-screen 0 1024x768x24" sh -c 'openbox & QT_QPA_PLATFORM=xcb .venv/bin/python bench/monkey_window.py'
 
 The real :class:`MainWindow` (offscreen, 1024 × 768), its jobs on the app's own threads (``ThreadRunner``, as
 ``attnviz`` runs them; ``--inline`` runs them on the GUI thread instead), the shipped small BERT
@@ -304,6 +305,7 @@ def census(window: Any, objects: bool) -> dict[str, Any]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="30 actions, a reading every 10 (a smoke test)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--actions", type=int, default=1500)
     parser.add_argument("--every", type=int, default=250, help="read the memory every N actions")
@@ -318,6 +320,8 @@ def main() -> int:
     parser.add_argument("--checkpoint", type=Path, default=ROOT / "models" / "encoder-only.safetensors")
     parser.add_argument("--other", type=Path, default=ROOT / "models" / "transformer.safetensors")
     args = parser.parse_args()
+    if args.quick:
+        args.actions, args.every = 30, 10
 
     from PySide6 import QtWidgets
 
