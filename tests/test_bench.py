@@ -33,6 +33,7 @@ TABLE = {
     "heatmap_redraw.py": "mpl persistent",
     "hf_models.py": "| model | parameters | open (first: imports transformers) |",
     "long_input.py": "longest event-loop gap over the run",
+    "monkey_window.py": "| action | times |",
     "step_redraw.py": "| code | step + redraw, event loop |",
     "train_tasks.py": "| trained in the Train dock (redrawn every snapshot) |",
     "translate_throughput.py": "| competing busy processes | lines | seconds | lines/s |",

@@ -72,6 +72,7 @@ def test_ctrl_equals_enlarges_every_text_together_and_ctrl_0_restores_it(window,
     exported = pixels(figure_image(figure.spec))
     for _ in range(3):  # 110 %, 125 %, 150 %
         QTest.keyClick(window.sentence, Key.Key_Equal, Mod.ControlModifier)
+    settle(window)  # (the plots of hidden docks follow in the next turns of the event loop, one at a time)
     assert window.settings.text_scale == pytest.approx(1.5)
     assert window.presentation_action.isChecked()
     larger = _sizes(window)
@@ -83,6 +84,7 @@ def test_ctrl_equals_enlarges_every_text_together_and_ctrl_0_restores_it(window,
     QTest.keyClick(window.sentence, Key.Key_Minus, Mod.ControlModifier)
     assert window.settings.text_scale == pytest.approx(1.25)
     QTest.keyClick(window.sentence, Key.Key_0, Mod.ControlModifier)
+    settle(window)
     assert window.settings.text_scale == 1.0 and not window.presentation_action.isChecked()
     assert _sizes(window) == before
     assert window.output.height() == output_height

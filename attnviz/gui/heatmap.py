@@ -9,7 +9,7 @@ crosshair, an outlined row range and a context menu. Painting one figure takes a
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,10 +45,23 @@ LEAST_LABEL_SCALE = 0.7  # token labels shrink to this share of the widget's fon
 MIN_LABEL_PIXELS = 8  # and never below this
 MIN_GRID = 64  # px: the cell area is never smaller than this on either side
 ROTATED_SHARE = 0.4  # rotated key labels take at most this share of the height under the title
+KEPT_SIZES = 16  # label sizes whose label widths are kept (the lecture view tries a dozen sizes for one figure)
+KEPT_TEXT_SIZES = 2  # label sizes whose laid-out texts are kept (the one on show and the one before it: F5 and back)
+KEPT_LABELS = 2048  # labels kept per size (a 1,024-token sentence's, with room); one more: that size's are dropped
 ROW_BOX_PEN = QtGui.QPen(QtGui.QColor(255, 80, 40), 2)
 CROSS_PEN = QtGui.QPen(QtGui.QColor(255, 255, 255, 170), 1, QtCore.Qt.PenStyle.DashLine)
 FRAME_PEN = QtGui.QPen(QtGui.QColor(60, 60, 60), 0.8)
 AXIS_NAME_COLOUR = QtGui.QColor(90, 90, 90)
+
+
+def _recent(kept: dict[tuple, dict], key: tuple, most: int) -> dict:
+    """``kept[key]`` (a new empty dict if missing), now the most recently used; beyond ``most`` keys, the least
+    recently used are dropped."""
+    value = kept.pop(key, None)
+    kept[key] = value = {} if value is None else value
+    while len(kept) > most:
+        del kept[next(iter(kept))]
+    return value
 
 
 @dataclass(frozen=True)
@@ -118,7 +131,8 @@ class Heatmap(QtWidgets.QWidget):
         self._hover = (-1, -1)
         self._pointer: QtCore.QPointF | None = None
         self.hint = ""  # shown in the middle while the figure has no cells ("Press Step (F10) …")
-        self._kept: dict[tuple, tuple[dict[str, float], dict[str, QtGui.QStaticText]]] = {}
+        self._kept_widths: dict[tuple, dict[str, float]] = {}  # per label size (font key): label -> width, px
+        self._kept_texts: dict[tuple, dict[str, QtGui.QStaticText]] = {}  # per label size: label -> laid-out text
         self._fonts()
         self._ask_for_room()
 
@@ -134,33 +148,38 @@ class Heatmap(QtWidgets.QWidget):
                 self._title_metrics = QtGui.QFontMetricsF(self.title_font)
         self._label_pixels, self._title_too = pixels, title_too
         # Tokens repeat from step to step: their widths and laid-out texts are kept, per label size (a repaint
-        # then costs a third of what measuring and shaping every label again does).
-        key = (pixels, title_too, self.font().key())
-        if key not in self._kept:
-            if len(self._kept) > 16:
-                self._kept.clear()
-            self._kept[key] = ({}, {})
-        self._widths, self._texts = self._kept[key]
+        # then costs a third of what measuring and shaping every label again does). Bounded: the widths of the
+        # KEPT_SIZES sizes used last, the laid-out texts (2.4 kB each) of the KEPT_TEXT_SIZES sizes painted last.
+        self._font_key = (pixels, title_too, self.font().key())
+        self._widths = _recent(self._kept_widths, self._font_key, KEPT_SIZES)
+        self._texts: dict[str, QtGui.QStaticText] | None = None  # chosen when a label is first painted (_static)
         self._bar_picture: tuple[tuple, QtGui.QPixmap] | None = None
         self._bar_width = None  # (measured in the fonts just set: a stale one cut the bar's values)
 
     def _width(self, text: str) -> float:
         width = self._widths.get(text)
         if width is None:
-            if len(self._widths) > 4096:
+            if len(self._widths) >= KEPT_LABELS:
                 self._widths.clear()
             width = self._widths[text] = self._metrics.horizontalAdvance(text)
         return width
 
     def _static(self, text: str) -> QtGui.QStaticText:
+        if self._texts is None:
+            self._texts = _recent(self._kept_texts, self._font_key, KEPT_TEXT_SIZES)
         static = self._texts.get(text)
         if static is None:
-            if len(self._texts) > 4096:
+            if len(self._texts) >= KEPT_LABELS:
                 self._texts.clear()
             static = self._texts[text] = QtGui.QStaticText(text)
             static.setTextFormat(QtCore.Qt.TextFormat.PlainText)
             static.prepare(QtGui.QTransform(), self.label_font)
         return static
+
+    def kept_labels(self) -> tuple[int, int]:
+        """How many label widths and laid-out label texts the heatmap keeps, over all label sizes (bounded)."""
+        return (sum(map(len, self._kept_widths.values())),
+                sum(map(len, self._kept_texts.values())))
 
     # -- content ----------------------------------------------------------------------------
     def show_figure(self, spec: FigureSpec) -> None:
@@ -271,7 +290,7 @@ class Heatmap(QtWidgets.QWidget):
         least = max(MIN_LABEL_PIXELS, round(LEAST_LABEL_SCALE * full))
         if self._whole(layout) or least >= full or self._too_many(size, least):
             return layout  # (all shown, or too many even at the least size: no time spent trying)
-        smaller = self._first_whole(size, range(full - 1, least - 1, -1), title_too=False)
+        smaller = self._first_whole(size, list(range(full - 1, least - 1, -1)), title_too=False)
         if smaller is not None:
             return smaller
         self._fonts()
@@ -281,20 +300,37 @@ class Heatmap(QtWidgets.QWidget):
     def _fit_labels(self, size: QtCore.QSizeF, largest: int, smallest: int) -> HeatmapLayout:
         """The layout with the largest label font from ``largest`` down to ``smallest`` px that shows every
         token label on both axes whole (at ``smallest``: what that size shows)."""
-        sizes = [smallest] if self._too_many(size, smallest) else range(largest, smallest - 1, -1)
+        sizes = [smallest] if self._too_many(size, smallest) else list(range(largest, smallest - 1, -1))
         return self._first_whole(size, sizes, title_too=True) or self._compute_layout(size)  # (fonts: smallest)
 
-    def _first_whole(self, size: QtCore.QSizeF, pixel_sizes: Iterable[int], title_too: bool) -> HeatmapLayout | None:
-        """The layout at the first of ``pixel_sizes`` (label px) that shows every label whole, or None (the fonts
-        left at the last size tried)."""
-        for pixels in pixel_sizes:
-            if (pixels, title_too) != (self._label_pixels, self._title_too):
-                self._fonts(pixels, title_too)
-                self._bar_width = None
-            layout = self._compute_layout(size)
+    def _first_whole(self, size: QtCore.QSizeF, pixel_sizes: Sequence[int], title_too: bool) -> HeatmapLayout | None:
+        """The layout at the first of ``pixel_sizes`` (label px, largest first) that shows every label whole, or None
+        (the fonts left at the last size). Found by halving the sizes (a smaller size never shows fewer labels
+        whole): the lecture view's dozen sizes cost four layouts, not twelve, each time the map changes."""
+        found: tuple[int, HeatmapLayout] | None = None
+        low, high = 0, len(pixel_sizes) - 1
+        while low <= high:
+            middle = (low + high) // 2
+            layout = self._layout_at(size, pixel_sizes[middle], title_too)
             if self._whole(layout):
-                return layout
-        return None
+                found, high = (pixel_sizes[middle], layout), middle - 1
+            else:
+                low = middle + 1
+        if found is None:
+            if pixel_sizes:
+                self._layout_at(size, pixel_sizes[-1], title_too)
+            return None
+        if (found[0], title_too) != (self._label_pixels, self._title_too):  # (a smaller size was tried after it)
+            self._fonts(found[0], title_too)
+            self._bar_width = None
+        return found[1]
+
+    def _layout_at(self, size: QtCore.QSizeF, pixels: int, title_too: bool) -> HeatmapLayout:
+        """The layout with labels ``pixels`` px high (the fonts set to that size)."""
+        if (pixels, title_too) != (self._label_pixels, self._title_too):
+            self._fonts(pixels, title_too)
+            self._bar_width = None
+        return self._compute_layout(size)
 
     def _too_many(self, size: QtCore.QSizeF, pixels: float) -> bool:
         """More tokens on an axis than labels ``pixels`` px high can show in ``size``."""

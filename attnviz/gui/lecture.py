@@ -44,6 +44,15 @@ class LecturePanel(Protocol):
     def set_lecture(self, label_pixels: tuple[int, int] | None) -> None: ...
 
 
+def _standard_title_bar(dock: QtWidgets.QDockWidget) -> None:
+    """The dock's standard title bar back; the blank one the lecture view gave it is deleted (Qt only takes a
+    title bar widget out, and keeps it as the dock's child: one more widget each time the view was entered)."""
+    blank = dock.titleBarWidget()
+    dock.setTitleBarWidget(None)  # type: ignore[arg-type]  # (None: the standard title bar)
+    if blank is not None:
+        blank.deleteLater()
+
+
 class LectureView(QtCore.QObject):
     """Turns ``window`` into the lecture layout and back (``action``, checkable), and auto-plays steps."""
 
@@ -220,7 +229,7 @@ class LectureView(QtCore.QObject):
             panel.set_lecture(None)
         window.decoding_area.set_lecture(None)
         window.decoding_area.setMaximumWidth(WIDGET_SIZE_MAX)
-        window.panels.docks[self._main].setTitleBarWidget(None)  # type: ignore[arg-type]  # (None: the standard title bar)
+        _standard_title_bar(window.panels.docks[self._main])
         geometry, state, toolbar, status, menu = self._saved
         self._saved = None
         window.menuBar().setVisible(menu)
@@ -248,7 +257,7 @@ class LectureView(QtCore.QObject):
             old_panel = self.window.panels.panels[self._main]
             if isinstance(old_panel, LecturePanel):
                 old_panel.set_lecture(None)
-            self.window.panels.docks[self._main].setTitleBarWidget(None)  # type: ignore[arg-type]  # (None: the standard title bar)
+            _standard_title_bar(self.window.panels.docks[self._main])
             self._main = main
             for name, dock in self.window.panels.docks.items():
                 dock.setVisible(name == main)

@@ -421,7 +421,8 @@ class MainWindow(QtWidgets.QMainWindow):
         start; exported figures keep their size (they are for papers)."""
         scale = min(max(scale, TEXT_SCALES[0]), TEXT_SCALES[-1])
         self.settings.text_scale = scale
-        apply_text_scale(scale, self)
+        apply_text_scale(scale)
+        refresh_graphics(self, hidden_later=True)  # (the plots in hidden docks in the next turns of the event loop)
         self._show_text_scale(scale)
         self.statusBar().showMessage(tr("Text size {scale:.0%}").format(scale=scale), 4000)
 

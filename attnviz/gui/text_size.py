@@ -61,10 +61,11 @@ def apply_text_scale(scale: float, root: QtWidgets.QWidget | None = None) -> QtG
     return font
 
 
-def refresh_graphics(root: QtWidgets.QWidget) -> None:
+def refresh_graphics(root: QtWidgets.QWidget, hidden_later: bool = False) -> None:
     """Give pyqtgraph's labels, legends and axes under ``root`` the application font (they keep the font
     they were made with); any other label given a size of its own keeps that size. No-op before pyqtgraph
-    loads."""
+    loads. hidden_later: the plots on screen now, those in hidden docks one per turn of the event loop after
+    (each takes 5–10 ms: all of them at once kept the window from answering for a tenth of a second)."""
     if "pyqtgraph" not in sys.modules:
         return
 
@@ -72,8 +73,31 @@ def refresh_graphics(root: QtWidgets.QWidget) -> None:
     views = root.findChildren(QtWidgets.QGraphicsView)
     if isinstance(root, QtWidgets.QGraphicsView):
         views.append(root)
+    later = []
     for view in views:
-        graphics_font(view, font)
+        if hidden_later and view.visibleRegion().isEmpty():
+            later.append(view)
+        else:
+            graphics_font(view, font)
+    if later:
+        _refresh_one_by_one(later)
+
+
+def _refresh_one_by_one(views: list[QtWidgets.QGraphicsView]) -> None:
+    """The next of ``views`` that still exists in the application font of the moment, then the others, each in a
+    turn of the event loop of its own."""
+    import shiboken6
+
+    def next_view() -> None:
+        while views:
+            view = views.pop(0)
+            if shiboken6.isValid(view):
+                graphics_font(view, QtWidgets.QApplication.font())
+                break
+        if views:
+            QtCore.QTimer.singleShot(0, next_view)
+
+    QtCore.QTimer.singleShot(0, next_view)
 
 
 def graphics_font(view: QtWidgets.QGraphicsView, font: QtGui.QFont) -> None:

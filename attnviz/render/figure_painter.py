@@ -91,9 +91,13 @@ def argb_pixels(values: np.ndarray, levels: tuple[float, float], colormap: str) 
 def qimage_of(pixels: np.ndarray) -> QtGui.QImage:
     """A QImage over ``pixels`` (Q, K) uint32 ARGB words, without copying: keep ``pixels`` alive.
 
-    Colour maps are opaque, so the words are also valid premultiplied ARGB, the format Qt draws fastest.
+    Colour maps are opaque, so the words are also valid premultiplied ARGB, the format Qt draws fastest. No
+    pixels: a null image that holds nothing (one made over an empty buffer would keep the buffer for ever: Qt
+    never hands an image with no pixels back to PySide6 for release).
     """
     rows, cols = pixels.shape
+    if not (rows and cols):
+        return QtGui.QImage()
     return QtGui.QImage(pixels.data, cols, rows, cols * 4, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
 
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worke
 
 log = logging.getLogger(__name__)
 Result = TypeVar("Result")
+SENTENCES_KEPT = 1000  # sentences_seen: a long class's worth (the Heads dock maps them in a minute or two)
 
 
 class SessionBase:
@@ -38,12 +39,25 @@ class SessionBase:
         self._loading: Path | None = None  # the checkpoint being loaded now
         self.fallback: Path | None = None  # loaded instead of a refused checkpoint while no model is (start-up)
         self._jobs: dict[int, str] = {}  # jobs in flight: id -> what it does
-        self.sentences_seen: list[str] = []  # the sentences encoded in this session (the Heads dock's own corpus)
+        self._sentences: dict[str, None] = {}  # the sentences encoded, oldest first (see sentences_seen)
         self._job_ids = 0
 
     @property
     def state(self) -> SessionState:
         return self._state
+
+    @property
+    def sentences_seen(self) -> list[str]:
+        """The sentences encoded in this session, each once, oldest first (the Heads dock's own corpus): the last
+        SENTENCES_KEPT of them (a window left open for days keeps no more)."""
+        return list(self._sentences)
+
+    def _saw(self, text: str) -> None:
+        """``text`` was encoded: one of sentences_seen (the oldest dropped beyond SENTENCES_KEPT)."""
+        if text.strip() and text not in self._sentences:
+            self._sentences[text] = None
+            while len(self._sentences) > SENTENCES_KEPT:
+                del self._sentences[next(iter(self._sentences))]
 
     def _publish(self, **changes: Any) -> None:
         old = self._state

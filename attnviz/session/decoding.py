@@ -65,8 +65,7 @@ class DecodingRequests(SessionBase):
             self._encoding = False
             self._decoding, source = result
             self._publish(source=source, steps=(), position=-1, computation=None, comparison=None, explanation=None)
-            if source.text.strip() and source.text not in self.sentences_seen:  # (the Heads dock's own corpus)
-                self.sentences_seen.append(source.text)
+            self._saw(source.text)  # (the Heads dock's own corpus)
             to_end, steps, force = self._pending_to_end, self._pending_steps, self._pending_force
             self._pending_to_end, self._pending_steps, self._pending_force = False, 0, None
             restoring, self._restoring = self._restoring, None
