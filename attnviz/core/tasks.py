@@ -184,17 +184,20 @@ def model_size(kind: str, preset: str) -> tuple[int, int, int]:
     return SIZE_PRESETS[preset][_family(kind)]
 
 
+# the config settings that hold a family's layer count (the Transformer's encoder and decoder have as many each)
+LAYER_SETTINGS = {"rnn": ("num_layers",), "transformer": ("num_encoder_layers", "num_decoder_layers")}
+DECODER_LAYERS = ("num_decoder_layers",)  # the decoder-only model's
+
+
 def arch_for(kind: str, width: int, layers: int, heads: int) -> dict[str, object]:
     """The config settings of a ``kind`` model of that width, layers (the RNN's GRU layers; the Transformer's
     encoder and decoder layers each) and heads; dropout off (the tasks are noise-free)."""
-    arch: dict[str, object] = {"num_hiddens": width, "dropout": 0.0}
     family = _family(kind)
-    if family == "rnn":
-        return arch | {"embed_size": max(32, width // 2), "num_layers": layers}
-    arch |= {"ffn_hiddens": 2 * width, "num_heads": heads}
-    if family == "transformer":
-        return arch | {"num_encoder_layers": layers, "num_decoder_layers": layers}
-    return arch | {"num_decoder_layers": layers}
+    arch: dict[str, object] = {"num_hiddens": width, "dropout": 0.0}
+    arch |= {setting: layers for setting in LAYER_SETTINGS.get(family, DECODER_LAYERS)}
+    if family == "rnn":  # (one attention, no heads)
+        return arch | {"embed_size": max(32, width // 2)}
+    return arch | {"ffn_hiddens": 2 * width, "num_heads": heads}
 
 
 def size_of(kind: str, arch: object) -> tuple[int, int, int] | None:
@@ -202,10 +205,9 @@ def size_of(kind: str, arch: object) -> tuple[int, int, int] | None:
     untrusted), or None where they are not all there as whole numbers."""
     if not isinstance(arch, dict):
         return None
-    family = _family(kind)
-    layers = "num_layers" if family == "rnn" else "num_encoder_layers" if family == "transformer" else \
-        "num_decoder_layers"
-    size = (arch.get("num_hiddens"), arch.get(layers), 1 if family == "rnn" else arch.get("num_heads"))
+    made = arch_for(kind, 1, 1, 1)  # (which settings this kind's arch_for writes)
+    size = (arch.get("num_hiddens"), arch.get(next(iter(LAYER_SETTINGS.get(_family(kind), DECODER_LAYERS)))),
+            arch.get("num_heads") if "num_heads" in made else 1)
     if not all(isinstance(value, int) and not isinstance(value, bool) and value > 0 for value in size):
         return None
     return size  # type: ignore[return-value]
