@@ -16,9 +16,9 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from attnviz.core.kinds import KINDS
 from attnviz.core.layout import Capability
 from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_BEAM, bandwidth_choosable
+from attnviz.core.models.kinds import KINDS
 from attnviz.core.text import MAX_TEXT_BYTES, check_text_size, valid_text
 from attnviz.figures.editions import DEFAULT_EDITION, EDITION_NAMES, EDITIONS
 from attnviz.i18n import N_, tr
@@ -87,8 +87,9 @@ TRAIN_TRANSLATION_ONLY = ("data", "arch", "batch_size", "minutes", "stop_after",
 
 def _cmd_train(args: argparse.Namespace) -> int:
     """Train one model and write its checkpoint; every option, --arch and --out are checked first."""
+    from attnviz.training.options import TrainingError
     from attnviz.training.resume import state_path
-    from attnviz.training.train import TrainingError, TrainOptions, train_kernel_regression, train_translation
+    from attnviz.training.train import TrainOptions, train_kernel_regression, train_translation
 
     if args.threads is not None:
         _set_threads(args.threads)
@@ -146,7 +147,7 @@ MLM_TASK = "mlm"  # attnviz train encoder-only --task mlm: masked words of the E
 def _train_mlm(args: argparse.Namespace) -> int:
     """``attnviz train encoder-only --task mlm --data FILE``: the small BERT on the English of the translators'
     split (same vocabulary, same held-out sentences), written as one checkpoint with its per-epoch history."""
-    from attnviz.core.checkpoint import save_checkpoint
+    from attnviz.core.checkpoints.checkpoint import save_checkpoint
     from attnviz.training.mlm import MlmOptions, train_encoder_only
     from attnviz.training.target import TargetError, check_target
 
@@ -184,10 +185,10 @@ def _train_task(args: argparse.Namespace) -> int:
     the loss, the exact-match score and the alignment agreement; Ctrl-C stops it and saves what it learned."""
     import signal
 
-    from attnviz.core.training_history import LEARNED_PERCENT
+    from attnviz.core.learning.history import LEARNED_PERCENT
     from attnviz.training.live import LIVE_KINDS, Control, LiveSettings, LiveTraining, preset_arch, task_data
+    from attnviz.training.options import TrainingError
     from attnviz.training.target import TargetError, check_target
-    from attnviz.training.train import TrainingError
 
     if args.kind not in LIVE_KINDS:
         raise CliError(tr("--task trains {kinds}; {kind} trains on its own data (leave out --task)").format(
@@ -252,7 +253,7 @@ def _train_task(args: argparse.Namespace) -> int:
 
 def _parse_arch(kind: str, text: str) -> dict:
     """--arch: a JSON object of model settings, each one the kind's config has, in the loader's ranges."""
-    from attnviz.core.kinds import kind_named
+    from attnviz.core.models.kinds import kind_named
     from attnviz.training.options import arch_problems
 
     try:
@@ -282,7 +283,7 @@ def _set_threads(threads: int | None) -> None:
 
 
 def _load(path: str, device_name: str):
-    from attnviz.core.checkpoint import CheckpointError, load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint
 
     device = _device(device_name)
     try:
@@ -406,7 +407,7 @@ def _text_option(text: str) -> str:
 def _cmd_translate(args: argparse.Namespace) -> int:
     """Translate --text, or every stdin line; exactly one output line per input line."""
     from attnviz.cli_heads import head_mask_of
-    from attnviz.core.decoding import translate
+    from attnviz.core.decoding.beam_search import translate
     from attnviz.core.heads import masked_heads
     from attnviz.core.text import source_words
 
@@ -455,10 +456,10 @@ def _cmd_fill_mask(args: argparse.Namespace) -> int:
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     """Corpus BLEU of a checkpoint on a TSV of pairs (all references of a source used)."""
-    from attnviz.core.decoding import translate
+    from attnviz.core.decoding.beam_search import translate
     from attnviz.core.heads.corpus import CorpusError, check_data_file
+    from attnviz.core.learning.bleu import corpus_bleu
     from attnviz.core.text import preprocess, source_words
-    from attnviz.training.bleu import corpus_bleu
     from attnviz.training.data import group_references, read_pairs, training_split
 
     try:  # (a folder, a device or a dangling link is called what it is, not "not found")
@@ -666,7 +667,7 @@ def _export_kernel(args: argparse.Namespace, loaded, saved, formats: list[str]) 
     heatmaps, for --kernel, --bandwidth and --query (or the saved session's, or the model's own)."""
     from PySide6 import QtGui
 
-    from attnviz.core.kernel_regression import explain
+    from attnviz.core.models.kernel_regression import explain
     from attnviz.core.results import KERNELS
     from attnviz.figures.panels import kernel_figures, kernel_sidecar
 
@@ -704,7 +705,7 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list, model: str) 
     ``<stem>_flipbook.pdf`` and ``<stem>_flipbook.gif`` in --out; both written, or neither."""
     from PySide6 import QtGui
 
-    from attnviz.core.kinds import AttentionKind
+    from attnviz.core.attention.kind import AttentionKind
     from attnviz.figures.attention import (
         AttentionView,
         available_kinds,
@@ -774,7 +775,7 @@ def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
 
     from PySide6 import QtGui
 
-    from attnviz.core.training_history import HistoryError, TrainingHistory
+    from attnviz.core.learning.history import HistoryError, TrainingHistory
     from attnviz.figures.training import training_figures, training_frames
     from attnviz.render.figure_files import ExportError, batch_names, batch_targets_in_the_way
     from attnviz.render.flipbook import gif_scale, scale_notice, write_flipbook
@@ -832,7 +833,7 @@ def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
 
 def _cmd_to_hf(args: argparse.Namespace) -> int:
     """Write attnviz's Transformer as a Hugging Face Marian folder (the same network: core/hf/convert.py)."""
-    from attnviz.core.checkpoint import CheckpointError, load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint
     from attnviz.core.hf.convert import save_marian_folder
 
     try:
@@ -936,7 +937,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--threads", type=int, help=tr("CPU threads for torch (default: torch's own choice)"))
     train.add_argument("--arch", help=tr('JSON of model settings, e.g. \'{"num_decoder_layers": 3}\' '
                                          "(default: the kind's standard model, models/MODELS.md)"))
-    from attnviz.core.tasks import TASKS
+    from attnviz.core.learning.tasks import TASKS
 
     train.add_argument("--task", choices=[*TASKS, MLM_TASK], help=tr("train on a generated task whose right alignment "
                        "is known, recording the training's history (default: none, train on --data; README \"Watch "

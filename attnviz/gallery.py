@@ -20,17 +20,17 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 
-from attnviz.core.attention import AdditiveAttention, DotProductAttention
-from attnviz.core.kernel_regression import (
+from attnviz.core.attention.layers import AdditiveAttention, DotProductAttention
+from attnviz.core.attention.masking import masked_softmax
+from attnviz.core.attention.positional import positional_encoding_table
+from attnviz.core.learning.history import TrainingHistory
+from attnviz.core.models.kernel_regression import (
     NadarayaWatsonRegression,
     fit_parametric,
     kernel_weights,
     nadaraya_watson,
     synthetic_regression_data,
 )
-from attnviz.core.masking import masked_softmax
-from attnviz.core.positional import positional_encoding_table
-from attnviz.core.training_history import TrainingHistory
 from attnviz.figures import book
 from attnviz.figures.book import BookEntry, Live
 from attnviz.figures.editions import (
@@ -45,7 +45,7 @@ from attnviz.figures.editions import (
 )
 from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, LineSpec, Series, fit_levels
 from attnviz.i18n import CHINESE, N_, language, tr
-from attnviz.training.train import lr_at
+from attnviz.training.schedule import lr_at
 
 
 @dataclass(frozen=True)
@@ -368,7 +368,7 @@ ONE_QUERY_LIVE = Live("transformer.safetensors", "computation", BOOK_SENTENCE, "
 
 
 def _shipped(name: str):
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.paths import MODELS_DIR
 
     return load_checkpoint(MODELS_DIR / f"{name}.safetensors")
@@ -376,7 +376,7 @@ def _shipped(name: str):
 
 def _decoded(name: str):
     """The shipped model ``name`` and its greedy decoding of BOOK_SENTENCE: (loaded, source, last step)."""
-    from attnviz.core.stepping import DecodeSession
+    from attnviz.core.decoding.stepping import DecodeSession
 
     loaded = _shipped(name)
     session = DecodeSession(loaded)
@@ -385,7 +385,7 @@ def _decoded(name: str):
 
 
 def _attention_of(name: str, kind: str, all_heads: bool, caption: str) -> AnyFigure:
-    from attnviz.core.kinds import AttentionKind
+    from attnviz.core.attention.kind import AttentionKind
     from attnviz.figures.attention import AttentionView, attention_figure
 
     _loaded, source, step = _decoded(name)
@@ -398,8 +398,8 @@ def _attention_of(name: str, kind: str, all_heads: bool, caption: str) -> AnyFig
 def one_query_computed() -> AnyFigure:
     """The Q·K·V computation of one query of the trained Transformer: its weights recomputed by hand from
     q and the k_j (scaled dot product, masked softmax) beside the weights the model produced."""
-    from attnviz.core.kinds import AttentionKind
-    from attnviz.core.query_computation import compute_query
+    from attnviz.core.attention.kind import AttentionKind
+    from attnviz.core.decoding.query_computation import compute_query
 
     loaded, source, step = _decoded("transformer")
     live = ONE_QUERY_LIVE
@@ -458,7 +458,7 @@ def transformer_training() -> AnyFigure:
 def encoder_decoder_vs_decoder_only() -> AnyFigure:
     """The shipped Transformer's cross-attention on BOOK_SENTENCE beside the decoder-only model's source view
     (forced to take the Transformer's translation, so the rows are the same queries), and their difference."""
-    from attnviz.core.stepping import forced_comparison, output_with_end
+    from attnviz.core.decoding.stepping import forced_comparison, output_with_end
     from attnviz.figures.compare import comparison_figures, comparison_grid
 
     _loaded, source, step = _decoded("transformer")
@@ -495,7 +495,7 @@ def learning_stages(history: TrainingHistory) -> tuple[int, int, int]:
 def learned(task: str) -> AnyFigure:
     """The probe's map untrained, midway and trained, from the run of resources/training/TASK.json
     (scripts/training_gallery.py trains it)."""
-    from attnviz.core.tasks import task_named
+    from attnviz.core.learning.tasks import task_named
     from attnviz.figures.training import snapshot_figure
     from attnviz.paths import TRAINING_HISTORIES
 

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from attnviz.core.checkpoint_file import checkpoint_file_problem
-from attnviz.core.files import atomic_output
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.checkpoints.header import checkpoint_file_problem
 from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_BEAM, bandwidth_choosable
 from attnviz.core.results import KERNELS
+from attnviz.core.safe_output import atomic_output
 from attnviz.figures.attention import AttentionView
 from attnviz.i18n import tr
 
@@ -322,7 +322,7 @@ def find_checkpoint(saved: SavedSession, session_path: str | Path) -> Path:
 
 
 class Decoding(Protocol):
-    """What :func:`replay` drives: a :class:`attnviz.core.stepping.DecodeSession` whose sentence is encoded."""
+    """What :func:`replay` drives: a :class:`attnviz.core.decoding.stepping.DecodeSession` whose sentence is encoded."""
 
     @property
     def steps(self) -> Sized: ...

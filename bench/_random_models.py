@@ -20,8 +20,8 @@ def random_checkpoint(kind: str, folder: Path, **arch: Any) -> Path:
     with the shipped Transformer's English and French vocabularies, written into ``folder``."""
     import torch
 
-    from attnviz.core.checkpoint import build_model, load_checkpoint, save_checkpoint
-    from attnviz.core.kinds import kind_named
+    from attnviz.core.checkpoints.checkpoint import build_model, load_checkpoint, save_checkpoint
+    from attnviz.core.models.kinds import kind_named
 
     shipped = load_checkpoint(ROOT / "models" / "transformer.safetensors")
     assert shipped.src_vocab is not None and shipped.tgt_vocab is not None

@@ -21,8 +21,8 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from attnviz.core.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
-from attnviz.core.decoding import encode_batch  # noqa: E402
+from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
+from attnviz.core.decoding.beam_search import encode_batch  # noqa: E402
 from attnviz.core.device import pick_device  # noqa: E402
 from attnviz.core.layout import Capability  # noqa: E402
 

@@ -23,8 +23,8 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from attnviz.core.checkpoint import load_checkpoint  # noqa: E402
-from attnviz.core.decoding import translate  # noqa: E402
+from attnviz.core.checkpoints.checkpoint import load_checkpoint  # noqa: E402
+from attnviz.core.decoding.beam_search import translate  # noqa: E402
 from attnviz.core.explain import explain_step  # noqa: E402
 from attnviz.core.text import source_words  # noqa: E402
 

@@ -37,9 +37,9 @@ def make_checkpoint(folder: Path, steps: int, width: int) -> Path:
     the 400 other words' logits are random: some is always larger."""
     import torch
 
-    from attnviz.core.checkpoint import save_checkpoint
+    from attnviz.core.checkpoints.checkpoint import save_checkpoint
+    from attnviz.core.models.transformer import Transformer, TransformerConfig
     from attnviz.core.text import RESERVED, Vocab
-    from attnviz.core.transformer import Transformer, TransformerConfig
 
     vocab = Vocab((*RESERVED, *(f"w{i}" for i in range(400))))
     torch.manual_seed(0)

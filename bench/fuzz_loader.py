@@ -33,7 +33,7 @@ def main() -> int:
 
     import torch
 
-    from attnviz.core.checkpoint import CheckpointError, load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint
     from tests.fuzz_checkpoints import variants
     from tests.test_loader_fuzz import small_checkpoints
 

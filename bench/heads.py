@@ -39,7 +39,7 @@ def worker(data: Path, out: Path) -> None:
     """One process of a run: the atlas's decoding, statistics and importance over its share of ``data``."""
     import torch
 
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.core.heads import compute_atlas, read_corpus
     from attnviz.core.heads.distributed import reducer_from_environment
 
@@ -79,7 +79,7 @@ def run(data: Path, processes: int) -> tuple[float, list[float], int]:
 
 def heldout_pairs(count: int) -> list[str]:
     """The first ``count`` held-out sources of the shipped Transformer, each with its references (source<TAB>ref)."""
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.training.data import group_references, training_split
 
     options = load_checkpoint(CHECKPOINT).training["options"]

@@ -32,8 +32,8 @@ def make_checkpoint(folder: Path, tokens: int, heads: int, kind: str = "transfor
     decoder-only model with 4 (the same number of attention layers over a ``tokens``-long prompt)."""
     import torch
 
-    from attnviz.core.checkpoint import build_model, save_checkpoint
-    from attnviz.core.kinds import kind_named
+    from attnviz.core.checkpoints.checkpoint import build_model, save_checkpoint
+    from attnviz.core.models.kinds import kind_named
     from attnviz.core.text import RESERVED, Vocab
 
     words = [f"w{i}" for i in range(400)]

@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", required=True)
     parser.add_argument("--limit", type=int, default=None)
     args = parser.parse_args(argv)
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.training.data import group_references, training_split
 
     options = load_checkpoint(args.checkpoint).training.get("options")

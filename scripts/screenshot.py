@@ -40,7 +40,7 @@ def main() -> int:
 
     from PySide6 import QtCore, QtWidgets
 
-    from attnviz.core.kinds import AttentionKind
+    from attnviz.core.attention.kind import AttentionKind
     from attnviz.gui.main_window import MainWindow
     from attnviz.gui.settings import Settings
     from attnviz.session import InlineRunner

@@ -7,7 +7,7 @@ import torch
 import torch.nn.functional as F
 
 from attnviz.core import AdditiveAttention, DotProductAttention, MultiHeadAttention
-from attnviz.core.masking import padding_mask
+from attnviz.core.attention.masking import padding_mask
 
 
 def test_dot_product_matches_torch_sdpa(device):

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnviz.core.checkpoint import load_checkpoint
-from attnviz.core.stepping import DecodeSession, decode_together
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
+from attnviz.core.decoding.stepping import DecodeSession, decode_together
 
 TEXTS = ["a b c d e f", "a b", "c d e"]
 

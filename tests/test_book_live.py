@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from attnviz import gallery
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.figures.attention import AttentionView
 from attnviz.figures.spec import GridSpec, LineSpec
 

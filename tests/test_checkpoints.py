@@ -8,10 +8,10 @@ import torch
 from safetensors import safe_open
 from safetensors.torch import save_file
 
-from attnviz.core.checkpoint import CheckpointError, load_checkpoint, save_checkpoint, tensor_digest
-from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel
+from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint, save_checkpoint, tensor_digest
+from attnviz.core.models.kernel_regression import KernelRegressionConfig, KernelRegressionModel
+from attnviz.core.models.transformer import Transformer, TransformerConfig
 from attnviz.core.text import Vocab
-from attnviz.core.transformer import Transformer, TransformerConfig
 
 
 @pytest.fixture
@@ -213,7 +213,7 @@ def test_kernel_data_with_absurd_values_is_refused(tmp_path):
 
 def test_an_unreadable_file_says_permission_denied(good, monkeypatch):
     """(As root, chmod cannot make a file unreadable: the OS's answer is simulated.)"""
-    import attnviz.core.checkpoint_file as checkpoint_file  # (where the loader first opens the file)
+    import attnviz.core.checkpoints.header as checkpoint_file  # (where the loader first opens the file)
 
     def refused(*_args, **_kwargs):
         raise PermissionError(13, "Permission denied")

@@ -1,4 +1,4 @@
-"""A loaded model held in less memory (attnviz.core.compact) decodes to exactly the same numbers."""
+"""A loaded model held in less memory (attnviz.core.models.compact) decodes to exactly the same numbers."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.core.checkpoint import load_checkpoint, save_checkpoint
-from attnviz.core.stepping import DecodeSession
+from attnviz.core.checkpoints.checkpoint import load_checkpoint, save_checkpoint
+from attnviz.core.decoding.stepping import DecodeSession
 
 SENTENCES = ("a b c", "d e a b", "c")
 

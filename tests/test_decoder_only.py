@@ -1,4 +1,4 @@
-"""The decoder-only translator (core/decoder_only.py): its KV cache, left-padded batches, the source view
+"""The decoder-only translator (core/models/decoder_only.py): its KV cache, left-padded batches, the source view
 and its attention against torch's own scaled_dot_product_attention."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attnviz.core.decoder_only import DecoderOnly, DecoderOnlyConfig, left_padded
-from attnviz.core.decoding import BeamSearch
+from attnviz.core.decoding.beam_search import BeamSearch
+from attnviz.core.models.decoder_only import DecoderOnly, DecoderOnlyConfig, left_padded
 
 CONFIG = DecoderOnlyConfig(30, 40, num_hiddens=32, ffn_hiddens=64, num_heads=4, num_decoder_layers=2,
                            dropout=0.0, max_src_len=10, max_tgt_len=12)
@@ -88,9 +88,9 @@ def test_the_kinds_count_of_recorded_cells_is_what_a_decoding_records(tmp_path):
     length limit, its steps' maps stacked afresh as the worst case (a beam overtaking at every step)."""
     import dataclasses
 
-    from attnviz.core.checkpoint import load_checkpoint, save_checkpoint
-    from attnviz.core.kinds import KINDS
-    from attnviz.core.stepping import DecodeSession
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint, save_checkpoint
+    from attnviz.core.decoding.stepping import DecodeSession
+    from attnviz.core.models.kinds import KINDS
     from attnviz.core.text import RESERVED, Vocab
 
     vocab = Vocab((*RESERVED, *(f"w{i}" for i in range(40))))

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from tests.helpers import WAIT_MS, pixels, raised
 
 ENC, DEC, CROSS = AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS

@@ -1,4 +1,4 @@
-"""attnviz's own encoder-only model as a family: its checkpoint, filling masks step by step (core/fill_mask.py),
+"""attnviz's own encoder-only model as a family: its checkpoint, filling masks step by step (core/decoding/fill_mask.py),
 ``attnviz fill-mask``, ``attnviz train encoder-only --task mlm`` and the window. A tiny BERT learns runs of
 consecutive words (w3 w4 [MASK] w6 → w5) here; the tests never read ../shared."""
 
@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.core.checkpoint import load_checkpoint, save_checkpoint
-from attnviz.core.encoder_only import EncoderOnly, EncoderOnlyConfig
-from attnviz.core.fill_mask import FillMaskSession
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.checkpoints.checkpoint import load_checkpoint, save_checkpoint
+from attnviz.core.decoding.fill_mask import FillMaskSession
 from attnviz.core.layout import Capability
+from attnviz.core.models.encoder_only import EncoderOnly, EncoderOnlyConfig
 from attnviz.core.text import RESERVED, Vocab
 from attnviz.training.mlm import MlmOptions, mlm_vocab, train_mlm
 from tests.helpers import WAIT_MS, raised, run_cli

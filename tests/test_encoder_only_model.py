@@ -1,4 +1,4 @@
-"""The small BERT (core/encoder_only.py) and its masked-word training (training/mlm.py): attention against
+"""The small BERT (core/models/encoder_only.py) and its masked-word training (training/mlm.py): attention against
 torch's scaled_dot_product_attention, the masking recipe's proportions, and learning on a synthetic corpus."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attnviz.core.attention import Attended
-from attnviz.core.encoder_only import EncoderOnly, EncoderOnlyConfig
+from attnviz.core.attention.layers import Attended
+from attnviz.core.models.encoder_only import EncoderOnly, EncoderOnlyConfig
 from attnviz.core.text import RESERVED, Vocab
 from attnviz.training.mlm import (
     CLS,
@@ -222,7 +222,7 @@ def _pairs_file(path, word: str = "s"):
 def test_training_can_continue_a_checkpoint_with_fresh_masks_and_says_so_in_its_history(tmp_path, capsys,
                                                                                         tiny_models):
     from attnviz.cli import main as cli_main
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.training.mlm import train_encoder_only
 
     data = _pairs_file(tmp_path / "pairs.txt")

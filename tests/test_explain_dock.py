@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnviz.core.checkpoint import load_checkpoint
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from tests.helpers import WAIT_MS, raised
 
 

@@ -6,8 +6,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from attnviz.core.attention.rollout import layer_matrices
 from attnviz.core.explain import layered_flow, max_flow
-from attnviz.core.rollout import layer_matrices
 
 
 def _reference(capacity: np.ndarray, source: int, sink: int) -> float:

@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.core.checkpoint import LoadedModel, load_checkpoint
-from attnviz.core.encoder_only import EncoderOnly, EncoderOnlyConfig
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from attnviz.core.explain import SINK_CLASSES, explain_mask
 from attnviz.core.explain.internals import masked_internals
+from attnviz.core.models.encoder_only import EncoderOnly, EncoderOnlyConfig
+from attnviz.core.models.loaded import LoadedModel
 from attnviz.core.text import RESERVED, Vocab
 from attnviz.training.mlm import mlm_vocab
 

@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.core.checkpoint import LoadedModel, load_checkpoint
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from attnviz.core.explain import Explanation, agreement_matrices, explain_step
 from attnviz.core.explain.agreement import kendall_p
 from attnviz.core.explain.corpus import CorpusTally, agreement_csv
+from attnviz.core.models.loaded import LoadedModel
 
 SOURCE = ["a", "c", "e", "b", "d"]
 PREFIX = ["dx", "bx"]
@@ -68,8 +69,8 @@ def loaded(request: pytest.FixtureRequest, tiny_models: dict) -> LoadedModel:
 def _gradient_x_input_with_softmax_detached(loaded: LoadedModel, token: str, monkeypatch: pytest.MonkeyPatch
                                             ) -> np.ndarray:
     """Σ_D ∂f/∂e_j · e_j by plain autograd, every attention weight detached where the softmax makes it."""
-    import attnviz.core.attention as attention
-    from attnviz.core.masking import masked_softmax
+    import attnviz.core.attention.layers as attention
+    from attnviz.core.attention.masking import masked_softmax
 
     monkeypatch.setattr(attention, "masked_softmax", lambda *a, **k: masked_softmax(*a, **k).detach())
     assert loaded.src_vocab is not None and loaded.tgt_vocab is not None

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.core.checkpoint import LoadedModel, load_checkpoint
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from attnviz.core.explain import LAYERED, METHODS, explain_step
 from attnviz.core.explain.internals import step_internals
+from attnviz.core.models.loaded import LoadedModel
 
 FAMILIES = ["transformer", "decoder-only", "rnn-additive", "rnn-dot"]
 SOURCE = ["a", "c", "e", "b", "d"]
@@ -154,8 +155,8 @@ def test_step_figures_scale_each_row_and_show_the_agreement(tiny_models: dict) -
 def test_rollout_rows_are_the_apps_source_attribution(tiny_models: dict, family: str) -> None:
     """The rollout row of a step is the last row of the window's Source attribution view, which the app builds
     from its own cached step-by-step decoding."""
-    from attnviz.core.rollout import rollout
-    from attnviz.core.stepping import DecodeSession
+    from attnviz.core.attention.rollout import rollout
+    from attnviz.core.decoding.stepping import DecodeSession
 
     loaded = load_checkpoint(tiny_models[family][0])
     session = DecodeSession(loaded)
@@ -169,8 +170,8 @@ def test_rollout_rows_are_the_apps_source_attribution(tiny_models: dict, family:
 
 
 def test_the_registry_says_which_kinds_are_explained_and_the_others_are_refused_in_words() -> None:
-    from attnviz.core.kinds import KINDS
     from attnviz.core.layout import Capability
+    from attnviz.core.models.kinds import KINDS
 
     explained = {name for name, kind in KINDS.items() if kind.explains}
     assert explained == {*FAMILIES, "encoder-only"}  # attnviz's own sentence models; a library's are not covered

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from PySide6 import QtSvg
 
-from attnviz.core.checkpoint import load_checkpoint
-from attnviz.core.kinds import AttentionKind
-from attnviz.core.stepping import DecodeSession
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
+from attnviz.core.decoding.stepping import DecodeSession
 from attnviz.figures.attention import AttentionView, attention_figures, matrix_figure, select
 from attnviz.figures.spec import FigureSpec
 from attnviz.render import figure_files

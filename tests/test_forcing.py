@@ -6,9 +6,9 @@ import pytest
 import torch
 from PySide6 import QtCore
 
-from attnviz.core.checkpoint import load_checkpoint
-from attnviz.core.decoding import encode_batch
-from attnviz.core.stepping import DecodeSession
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
+from attnviz.core.decoding.beam_search import encode_batch
+from attnviz.core.decoding.stepping import DecodeSession
 from attnviz.session import InlineRunner, Session
 from tests.test_session import Recorder
 from tests.tiny import reversal_of

@@ -116,7 +116,7 @@ def test_the_frozen_eval_scores_the_shipped_model_on_its_own_translation(tmp_pat
 
 
 def test_the_frozen_train_writes_checkpoints_that_load_and_translate(tmp_path):
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from tests.tiny import write_reversal_data
 
     kernel = tmp_path / "kernel.safetensors"

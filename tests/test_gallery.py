@@ -109,7 +109,7 @@ def _shown_live(window, qtbot, key, checkpoint):
 
 
 def test_a_book_figure_shown_live_loads_its_model_decodes_its_sentence_and_picks_its_view(window, qtbot):
-    from attnviz.core.kinds import AttentionKind
+    from attnviz.core.attention.kind import AttentionKind
 
     dialog = _shown_live(window, qtbot, "10.4-bahdanau-attention", "rnn-additive.safetensors")
     state = lambda: window.session.state  # noqa: E731
@@ -137,7 +137,7 @@ def test_one_query_recomputed_by_hand_equals_the_models_weights_and_shows_live(w
 def test_each_task_has_a_gallery_entry_whose_attention_is_seen_to_align():
     """Watching attention learn: the stored run of each task, its map untrained, midway and trained, the trained
     one on the task's right alignment far more often than the untrained one."""
-    from attnviz.core.tasks import TASKS
+    from attnviz.core.learning.tasks import TASKS
 
     for task in TASKS:
         entry = next(e for e in gallery.GALLERY if e.key == f"learn-{task}")

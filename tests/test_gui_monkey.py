@@ -13,7 +13,7 @@ import time
 import pytest
 from PySide6 import QtCore
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 
 ACTIONS = int(os.environ.get("ATTNVIZ_MONKEY_ACTIONS", "300"))
 SEED = int(os.environ.get("ATTNVIZ_MONKEY_SEED", "0"))

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.core.attention import AdditiveAttention, MultiHeadAttention
-from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.layers import AdditiveAttention, MultiHeadAttention
 from attnviz.core.heads import HeadGates, HeadMask, HeadMaskError, compute_atlas, head_layout
 from attnviz.core.heads.corpus import plan_batches, shard
 from attnviz.core.heads.gates import masked_heads
 from attnviz.core.heads.mask import Head, HeadLayout, KindShape
 from attnviz.core.heads.statistics import Keys, KindSums, is_punctuation, names_for
-from attnviz.training.bleu import bleu_from_statistics, bleu_statistics, corpus_bleu
+from attnviz.core.learning.bleu import bleu_from_statistics, bleu_statistics, corpus_bleu
 
 # -- statistics --------------------------------------------------------------------------------------------------
 
@@ -133,8 +133,8 @@ def _log_probs(loaded, src, valid, tgt_in):
 
 @pytest.mark.parametrize("kind", ["transformer", "decoder-only", "rnn-dot"])
 def test_gates_of_ones_leave_every_model_unchanged_and_a_mask_changes_it(kind: str, tiny_models: dict) -> None:
-    from attnviz.core.checkpoint import load_checkpoint
-    from attnviz.core.decoding import encode_batch
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.decoding.beam_search import encode_batch
 
     loaded = load_checkpoint(tiny_models[kind][0])
     src, valid = encode_batch([("a", "b", "c"), ("d", "e")], loaded.src_vocab)
@@ -152,7 +152,7 @@ def test_gates_of_ones_leave_every_model_unchanged_and_a_mask_changes_it(kind: s
 
 
 def test_each_family_says_its_heads(tiny_models: dict) -> None:
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
 
     described = {kind: head_layout(load_checkpoint(tiny_models[kind][0]).model).describe()
                  for kind in ("transformer", "decoder-only", "rnn-additive")}
@@ -164,8 +164,8 @@ def test_each_family_says_its_heads(tiny_models: dict) -> None:
 
 
 def test_importance_is_the_mean_absolute_gate_gradient_of_each_pairs_loss(tiny_models: dict) -> None:
-    from attnviz.core.checkpoint import load_checkpoint
-    from attnviz.core.decoding import encode_batch
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.decoding.beam_search import encode_batch
 
     loaded = load_checkpoint(tiny_models["transformer"][0])
     pairs = [("a b c", ["cx bx ax", "cx bx"]), ("d e", ["ex dx"]), ("f g h i", ["ix hx gx fx"])]
@@ -188,7 +188,7 @@ def test_importance_is_the_mean_absolute_gate_gradient_of_each_pairs_loss(tiny_m
 
 
 def test_without_references_the_importance_says_it_used_the_models_output(tiny_models: dict) -> None:
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
 
     atlas = compute_atlas(load_checkpoint(tiny_models["rnn-additive"][0]), ["a b c", "d e f g"], None, "cpu")
     assert atlas.target == "model output" and atlas.pairs == 2
@@ -196,7 +196,7 @@ def test_without_references_the_importance_says_it_used_the_models_output(tiny_m
 
 
 def test_progress_returning_false_cancels(tiny_models: dict) -> None:
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.core.heads import HeadsCancelled
 
     loaded = load_checkpoint(tiny_models["transformer"][0])
@@ -249,9 +249,9 @@ def test_a_mask_naming_a_head_the_model_lacks_says_which(text: str, says: str) -
 
 
 def test_decode_masked_gives_the_windows_steps_with_those_heads_off(tiny_models: dict) -> None:
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.decoding.stepping import DecodeSession
     from attnviz.core.heads import decode_masked
-    from attnviz.core.stepping import DecodeSession
 
     loaded = load_checkpoint(tiny_models["rnn-additive"][0])
     session = DecodeSession(loaded)

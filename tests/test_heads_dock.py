@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from tests.helpers import WAIT_MS, raised, settle
 
 SENTENCES = ("a b c", "d e f g", "b a")
@@ -64,7 +64,7 @@ def test_the_atlas_of_the_sessions_sentences_fills_the_grid_and_a_click_shows_th
 
 
 def test_heads_switched_off_decode_the_sentence_again_as_the_core_does(window, qtbot, errors, tiny_models):
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.core.heads import HeadGates, HeadMask, decode_masked
 
     _decoded(window, qtbot, "a b c d")
@@ -203,7 +203,7 @@ def test_the_all_heads_grid_switches_the_head_under_the_pointer_off_and_on(windo
 def test_a_hugging_face_folders_heads_are_mapped_and_switched_off_but_not_explained_here(window, qtbot, errors,
                                                                                           tmp_path):
     pytest.importorskip("transformers")
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.core.heads import HeadMask, decode_masked, head_layout
     from tests.hf_folders import make_folder
 

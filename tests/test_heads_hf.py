@@ -15,11 +15,11 @@ import torch
 
 pytest.importorskip("transformers")
 
-from attnviz.core.checkpoint import load_checkpoint
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from attnviz.core.heads import HeadGates, HeadMask, head_layout, masked_heads
 from attnviz.core.heads.mask import Head, KindShape
 from attnviz.core.hf.heads import output_projection
-from attnviz.core.kinds import AttentionKind
 from tests.helpers import csv_rows, pairs_file
 from tests.hf_folders import ENCODER_DECODER, FAMILIES, make_folder
 
@@ -41,7 +41,7 @@ def folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def _batch(loaded) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Two sources (the second shorter: padded) and two teacher-forced targets, as the importance feeds them."""
-    from attnviz.core.decoding import encode_sources, padded_rows
+    from attnviz.core.decoding.beam_search import encode_sources, padded_rows
     from attnviz.core.text import source_words
 
     splits = [source_words(text, loaded.src_vocab, 32) for text in ("the house is big .", "he was there .")]

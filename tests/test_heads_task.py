@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.core.checkpoint import load_checkpoint
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from attnviz.core.heads.alignment import (
     agreeing,
     alignment_agreement,
@@ -19,7 +19,7 @@ from attnviz.core.heads.alignment import (
     head_agreement,
     task_examples,
 )
-from attnviz.core.tasks import Example, task_named
+from attnviz.core.learning.tasks import Example, task_named
 from attnviz.training.live import LiveSettings, LiveTraining, preset_arch, task_data
 from tests.helpers import run_cli
 

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.heads.atlas import KindAtlas
 from attnviz.core.heads.statistics import OFFSETS, Keys, KindSums
 

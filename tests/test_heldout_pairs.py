@@ -19,7 +19,7 @@ def test_the_held_out_pairs_are_never_trained_on_and_keep_every_reference(capsys
     assert len(sources) == 5 and all(len(line.split("\t")) == 2 for line in lines)
     pairs = {tuple(line.split("\t")) for line in Path(data).read_text(encoding="utf-8").splitlines()}
     assert all(tuple(line.split("\t")) in pairs for line in lines)  # each a pair of the data, as written there
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.training.data import training_split
 
     options = load_checkpoint(checkpoint).training["options"]

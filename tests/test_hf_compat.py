@@ -17,10 +17,10 @@ import pytest
 transformers = pytest.importorskip("transformers")
 import torch  # noqa: E402
 
-from attnviz.core.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
+from attnviz.core.attention.kind import AttentionKind  # noqa: E402
+from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
 from attnviz.core.hf import compat  # noqa: E402
 from attnviz.core.hf.folder import ARCHITECTURES  # noqa: E402
-from attnviz.core.kinds import AttentionKind  # noqa: E402
 from tests.helpers import WAIT_MS, run_cli  # noqa: E402
 from tests.hf_folders import ENCODER_DECODER, FAMILIES, TEXT, make_folder  # noqa: E402
 

@@ -10,10 +10,10 @@ import pytest
 
 transformers = pytest.importorskip("transformers")
 
-from attnviz.core.checkpoint import load_checkpoint  # noqa: E402
-from attnviz.core.kinds import AttentionKind  # noqa: E402
-from attnviz.core.query_computation import compute_query  # noqa: E402
-from attnviz.core.stepping import DecodeSession  # noqa: E402
+from attnviz.core.attention.kind import AttentionKind  # noqa: E402
+from attnviz.core.checkpoints.checkpoint import load_checkpoint  # noqa: E402
+from attnviz.core.decoding.query_computation import compute_query  # noqa: E402
+from attnviz.core.decoding.stepping import DecodeSession  # noqa: E402
 from tests.hf_folders import FAMILIES, TEXT, make_folder  # noqa: E402
 
 ENC, DEC, CROSS = AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS

@@ -10,8 +10,8 @@ import torch
 
 transformers = pytest.importorskip("transformers")
 
-from attnviz.core.checkpoint import load_checkpoint  # noqa: E402
-from attnviz.core.stepping import DecodeSession  # noqa: E402
+from attnviz.core.checkpoints.checkpoint import load_checkpoint  # noqa: E402
+from attnviz.core.decoding.stepping import DecodeSession  # noqa: E402
 from attnviz.core.text import preprocess, tokenize  # noqa: E402
 from tests.helpers import run_cli  # noqa: E402
 

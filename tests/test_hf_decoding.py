@@ -11,7 +11,7 @@ import torch
 
 transformers = pytest.importorskip("transformers")
 
-from attnviz.core.decoding import BeamSearch  # noqa: E402
+from attnviz.core.decoding.beam_search import BeamSearch  # noqa: E402
 from attnviz.core.hf.seq2seq import HFEncoderDecoder  # noqa: E402
 
 PAD, EOS, STEPS = 0, 2, 8
@@ -90,7 +90,8 @@ def tiny_causal(family: str, seed: int):
 @pytest.mark.parametrize("family", ["gpt2", "llama", "qwen2"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_decoder_only_greedy_decoding_of_a_left_padded_batch_and_every_map_equal_generate(family, seed):
-    from attnviz.core.hf.causal import HFCausal, left_padded
+    from attnviz.core.hf.causal import HFCausal
+    from attnviz.core.hf.generation import left_padded
 
     model = tiny_causal(family, seed)
     adapter = HFCausal(model, SimpleNamespace(max_src_len=64, max_tgt_len=STEPS), PAD)
@@ -134,7 +135,7 @@ def _searched(model, decoder_only: bool, beams: int) -> BeamSearch:
 
 def _library_best(model, sources, valid, beams, steps, decoder_only):
     """generate's best hypothesis per sentence (new tokens, up to and with the end token) and its score."""
-    from attnviz.core.hf.causal import left_padded
+    from attnviz.core.hf.generation import left_padded
 
     if decoder_only:
         ids, mask = left_padded(sources, valid, PAD)
@@ -179,7 +180,7 @@ def test_beam_search_follows_the_librarys_rules_and_tokens(family, beams, penalt
 def test_a_model_with_several_end_tokens_stops_at_any_of_them_as_generate_does(family, beams):
     """Llama 3 and Qwen2 instruction models list several end tokens (<|eot_id|> beside <|end_of_text|>)."""
 
-    from attnviz.core.hf.causal import left_padded
+    from attnviz.core.hf.generation import left_padded
 
     decoder_only = family == "llama"
     ends = []

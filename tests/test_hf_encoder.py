@@ -15,9 +15,9 @@ from PySide6 import QtCore
 
 transformers = pytest.importorskip("transformers")
 
-from attnviz.core.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
+from attnviz.core.attention.kind import AttentionKind  # noqa: E402
+from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
 from attnviz.core.hf.folder import ARCHITECTURES, HFFolderError, inspect_folder  # noqa: E402
-from attnviz.core.kinds import AttentionKind  # noqa: E402
 from tests.helpers import raised, run_cli  # noqa: E402
 from tests.hf_encoder_folders import ENCODER_ONLY, MASKED, POSITIONS, make_encoder_folder  # noqa: E402
 
@@ -284,7 +284,7 @@ def test_a_folder_with_only_vocab_txt_reads_as_with_tokenizer_json(folders, load
 def test_the_computation_of_every_query_equals_the_folders_own_attention(family, tmp_path):
     """The Computation view of a Hugging Face encoder-only folder: q, k, v from the folder's own projections give
     every row of every head that the folder's attention gave (1e-5)."""
-    from attnviz.core.query_computation import compute_query
+    from attnviz.core.decoding.query_computation import compute_query
     from attnviz.session.loading import load_model
 
     loaded, _, _, _ = load_model(make_encoder_folder(family, tmp_path / family), "cpu", False)

@@ -21,7 +21,7 @@ transformers = pytest.importorskip("transformers")
 import torch  # noqa: E402
 from safetensors.torch import load_file, save_file  # noqa: E402
 
-from attnviz.core.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
+from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint  # noqa: E402
 from attnviz.core.hf import files  # noqa: E402
 from attnviz.core.hf.contents import MAX_ADDED_TOKENS  # noqa: E402
 from attnviz.session import InlineRunner, ThreadRunner  # noqa: E402

@@ -14,8 +14,8 @@ from tokenizers import SentencePieceBPETokenizer  # noqa: E402
 from tokenizers.implementations import ByteLevelBPETokenizer  # noqa: E402
 from tokenizers.processors import TemplateProcessing  # noqa: E402
 
-from attnviz.core.checkpoint import load_checkpoint  # noqa: E402
-from attnviz.core.stepping import DecodeSession  # noqa: E402
+from attnviz.core.checkpoints.checkpoint import load_checkpoint  # noqa: E402
+from attnviz.core.decoding.stepping import DecodeSession  # noqa: E402
 from tests.helpers import run_cli  # noqa: E402
 
 LINES = ["the house is big .", "the houses are big .", "i am at home .", "he was there ."] * 20

@@ -11,7 +11,7 @@ from PySide6 import QtCore
 
 transformers = pytest.importorskip("transformers")
 
-from attnviz.core.kinds import AttentionKind  # noqa: E402
+from attnviz.core.attention.kind import AttentionKind  # noqa: E402
 from tests.helpers import raised, run_cli  # noqa: E402
 from tests.hf_folders import TEXT, make_folder  # noqa: E402
 

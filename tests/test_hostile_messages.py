@@ -41,8 +41,8 @@ def test_a_broken_sentencepiece_model_is_blamed_not_the_vocabulary_beside_it(cap
 
 
 def test_an_encoder_only_model_names_the_attention_it_lacks_once() -> None:
-    from attnviz.core.attention_kind import AttentionKind
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.attention.kind import AttentionKind
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from tests.test_hostile_corpus import SHIPPED
 
     model = load_checkpoint(SHIPPED / "encoder-only.safetensors").model

@@ -24,7 +24,7 @@ def test_a_kernel_fit_asked_for_before_another_model_loaded_is_dropped(tiny_mode
 
 
 def test_a_failed_kernel_fit_for_a_replaced_model_is_not_reported(tiny_models, monkeypatch):
-    from attnviz.core import kernel_regression
+    from attnviz.core.models import kernel_regression
 
     runner, listener = HeldRunner(), Recorder()
     session = Session(listener, runner)

@@ -14,11 +14,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "attnviz"
 QT = ("PySide6", "pyqtgraph", "shiboken6")
 RULES = {  # package folder or module -> top-level packages it must never import
     "core": QT, "session": QT, "figures": QT, "training": QT, "paths.py": QT,
-    "gui": ("torch", "safetensors", "attnviz.core.checkpoint", "attnviz.core.stepping", "attnviz.core.decoding",
-            "attnviz.training"),
+    "gui": ("torch", "safetensors", "attnviz.core.checkpoints.checkpoint", "attnviz.core.models.loaded",
+            "attnviz.core.decoding.stepping", "attnviz.core.decoding.beam_search", "attnviz.training"),
     # the renderers serve the window and the CLI alike: no widgets, no window, no model
-    "render": ("torch", "safetensors", "PySide6.QtWidgets", "attnviz.gui", "attnviz.session", "attnviz.core.checkpoint",
-               "attnviz.core.stepping", "attnviz.core.decoding", "attnviz.training"),
+    "render": ("torch", "safetensors", "PySide6.QtWidgets", "attnviz.gui", "attnviz.session",
+               "attnviz.core.checkpoints.checkpoint", "attnviz.core.models.loaded", "attnviz.core.decoding.stepping",
+               "attnviz.core.decoding.beam_search", "attnviz.training"),
     "cli.py": ("attnviz.gui",),  # the CLI paints through attnviz.render, never through the window's code
 }
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnviz.core.kinds import KINDS, AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import LAYOUTS, Capability, layout_named
+from attnviz.core.models.kinds import KINDS
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.figures.attention import AttentionView, attention_figure, available_kinds
 from attnviz.figures.panels import causal_mask_figure
@@ -85,21 +86,21 @@ def test_a_decoder_keeps_marking_its_newest_query_row():
 
 def test_outside_the_registry_and_the_layouts_no_module_reads_a_family_flag():
     """The views ask the layout: `decoder_only`, `is_translation`, `.prompt` and family names are read only in
-    core/kinds.py and core/layout.py (the attribute names in the grep below; a task's own size table aside)."""
+    core/models/kinds.py and core/layout.py (the attribute names in the grep below; a task's own size table aside)."""
     found = subprocess.run(["grep", "-rnE", r"\.decoder_only\b|\.prompt\b|is_translation|\.family ?(==|!=)",
                             "attnviz", "--include=*.py"], cwd=ROOT, capture_output=True, text=True).stdout
     offenders = [line for line in found.splitlines()
-                 if not line.startswith(("attnviz/core/kinds.py", "attnviz/core/layout.py",
-                                         "attnviz/core/decoder_only.py"))  # (its own `self.prompt(...)` method)
-                 and "from attnviz.core.decoder_only import" not in line  # (the module, not the flag)
+                 if not line.startswith(("attnviz/core/models/kinds.py", "attnviz/core/layout.py",
+                                         "attnviz/core/models/decoder_only.py"))  # (its own `self.prompt(...)` method)
+                 and "from attnviz.core.models.decoder_only import" not in line  # (the module, not the flag)
                  and ".prompt(" not in line]  # (the decoder-only model's method, called by code that runs it)
     assert offenders == []
 
 
 def test_views_import_no_family_module():
     """The GUI and the figures know families only through the layout (never the model modules)."""
-    families = {"attnviz.core.decoder_only", "attnviz.core.encoder_only", "attnviz.core.transformer",
-                "attnviz.core.seq2seq"}
+    families = {"attnviz.core.models.decoder_only", "attnviz.core.models.encoder_only",
+                "attnviz.core.models.transformer", "attnviz.core.models.seq2seq"}
     for folder in ("gui", "figures"):
         for path in (ROOT / "attnviz" / folder).rglob("*.py"):
             tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.core.checkpoint import load_checkpoint
-from attnviz.core.training_history import HistoryError, TrainingHistory
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
+from attnviz.core.learning.history import HistoryError, TrainingHistory
 from attnviz.training.control import Control
 from attnviz.training.live import (
     LiveSettings,
@@ -22,7 +22,7 @@ from attnviz.training.live import (
     task_data,
 )
 from attnviz.training.live_kernel import KernelTraining
-from attnviz.training.train import TrainingError
+from attnviz.training.options import TrainingError
 
 QUICK = LiveSettings(epochs=10, snapshots=4, train_size=1024, heldout_size=64, batch_size=32, warmup_steps=20,
                      lr=3e-3)
@@ -157,7 +157,7 @@ def test_a_probe_that_is_not_an_input_of_the_task_is_refused():
 
 
 def test_the_learned_rule_and_a_stored_ending():
-    from attnviz.core.training_history import Ending, Snapshot, has_learned
+    from attnviz.core.learning.history import Ending, Snapshot, has_learned
 
     def at(step: int, score: float) -> Snapshot:
         return Snapshot(step, 0.0, math.nan, score, None, ("a",), ("b",), np.ones((1, 1), np.float32))

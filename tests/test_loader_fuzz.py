@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from attnviz.core.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel
-from attnviz.core.seq2seq import Seq2SeqAttention, Seq2SeqConfig
+from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from attnviz.core.models.kernel_regression import KernelRegressionConfig, KernelRegressionModel
+from attnviz.core.models.seq2seq import Seq2SeqAttention, Seq2SeqConfig
+from attnviz.core.models.transformer import Transformer, TransformerConfig
 from attnviz.core.text import Vocab
-from attnviz.core.transformer import Transformer, TransformerConfig
 from tests.fuzz_checkpoints import variants
 
 CASES_PER_SOURCE = 100

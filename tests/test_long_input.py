@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnviz.core.rollout import rollout, source_attribution
+from attnviz.core.attention.rollout import rollout, source_attribution
 from attnviz.gui.grid_pixels import MAX_CELLS, pooled
 from attnviz.gui.panels.attention import COMPUTING_GRID
 from attnviz.gui.panels.rollout import COMPUTING
@@ -26,9 +26,9 @@ def long_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, lis
     """A small random-weight Transformer that reads TOKENS source tokens, and a sentence of that length."""
     import torch
 
-    from attnviz.core.checkpoint import save_checkpoint
+    from attnviz.core.checkpoints.checkpoint import save_checkpoint
+    from attnviz.core.models.transformer import Transformer, TransformerConfig
     from attnviz.core.text import RESERVED, Vocab
-    from attnviz.core.transformer import Transformer, TransformerConfig
 
     words = [f"w{i}" for i in range(40)]
     vocab = Vocab((*RESERVED, *words))

@@ -3,8 +3,8 @@
 import numpy as np
 from PySide6 import QtCore
 
-from attnviz.core.kinds import AttentionKind
-from attnviz.core.rollout import rollout, source_attribution
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.rollout import rollout, source_attribution
 from tests.helpers import WAIT_MS, raised
 
 
@@ -74,8 +74,8 @@ def test_rollout_panel_shows_the_papers_rollout_and_the_attribution(window):
 
 
 def test_two_models_side_by_side_with_their_difference(window, qtbot, tiny_models, tmp_path):
-    from attnviz.core.checkpoint import load_checkpoint
-    from attnviz.core.stepping import DecodeSession
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.decoding.stepping import DecodeSession
     from attnviz.render.figure_files import export_figure
 
     window.load(tiny_models["rnn-additive"][0])
@@ -111,8 +111,8 @@ def test_two_models_side_by_side_with_their_difference(window, qtbot, tiny_model
 
 
 def test_the_beam_tree_shows_every_kept_hypothesis_and_its_own_attention(window, qtbot, tiny_models, tmp_path):
-    from attnviz.core.checkpoint import load_checkpoint
-    from attnviz.core.stepping import DecodeSession
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.decoding.stepping import DecodeSession
     from attnviz.render.figure_files import export_figure
     from tests.helpers import pixels
 
@@ -156,7 +156,7 @@ def test_compare_lines_up_with_the_hypothesis_on_show_under_beam_search(window, 
 
 
 def test_a_computation_for_a_step_no_longer_on_show_is_dropped(tiny_models):
-    from attnviz.core.kinds import AttentionKind
+    from attnviz.core.attention.kind import AttentionKind
     from attnviz.session import Session
     from tests.helpers import HeldRunner
     from tests.test_session import Recorder
@@ -176,7 +176,7 @@ def _short_model(tiny_models, tmp_path, max_tgt_len=2):
     """The tiny RNN with a shorter output limit than the loaded Transformer's translations."""
     import dataclasses
 
-    from attnviz.core.checkpoint import load_checkpoint, save_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint, save_checkpoint
 
     loaded = load_checkpoint(tiny_models["rnn-dot"][0])
     loaded.model.config = dataclasses.replace(loaded.config, max_tgt_len=max_tgt_len)

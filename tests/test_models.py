@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.core.checkpoint import load_checkpoint, save_checkpoint
-from attnviz.core.decoding import encode_batch
-from attnviz.core.masking import causal_mask
-from attnviz.core.stepping import DecodeSession
+from attnviz.core.attention.masking import causal_mask
+from attnviz.core.checkpoints.checkpoint import load_checkpoint, save_checkpoint
+from attnviz.core.decoding.beam_search import encode_batch
+from attnviz.core.decoding.stepping import DecodeSession
 from tests.conftest import DEVICES
 from tests.tiny import reversal_of
 
@@ -186,7 +186,7 @@ def test_decoding_on_the_device_matches_the_cpu(tiny_models, device, kind):
 
 
 def test_the_fast_vocabulary_projection_equals_the_linear_layer_and_follows_training():
-    from attnviz.core.projection import project
+    from attnviz.core.models.projection import project
 
     torch.manual_seed(0)
     layer = torch.nn.Linear(16, 300)
@@ -208,7 +208,7 @@ def test_the_decoding_projection_works_for_a_model_built_in_inference_mode():
     tensors, which keep no version counter: the projection's cached copy must not need one."""
     from torch import nn
 
-    from attnviz.core.projection import project
+    from attnviz.core.models.projection import project
 
     with torch.inference_mode():
         linear = nn.Linear(8, 5)

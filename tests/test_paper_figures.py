@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PySide6 import QtGui
 
-from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.explain.corpus import CorpusTally
 from attnviz.core.heads.atlas import HeadAtlas, KindAtlas
 from attnviz.core.heads.statistics import names_for

@@ -96,7 +96,7 @@ def test_parametric_regression_learns_w_and_loss_falls(device):
 
 
 def test_kernel_view_matches_closed_form_at_the_query():
-    from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel, explain
+    from attnviz.core.models.kernel_regression import KernelRegressionConfig, KernelRegressionModel, explain
 
     model = KernelRegressionModel(KernelRegressionConfig())
     with torch.no_grad():

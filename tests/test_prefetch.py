@@ -10,8 +10,8 @@ import time
 import numpy as np
 import pytest
 
-from attnviz.core.checkpoint import load_checkpoint
-from attnviz.core.stepping import DecodeSession
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
+from attnviz.core.decoding.stepping import DecodeSession
 from attnviz.session import Session, ThreadRunner
 from tests.helpers import WAIT_MS, HeldRunner
 from tests.test_session import Recorder

@@ -16,13 +16,14 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attnviz.core.attention import MultiHeadAttention
-from attnviz.core.checkpoint import LoadedModel, load_checkpoint
-from attnviz.core.computation import QueryComputation
-from attnviz.core.kinds import AttentionKind
-from attnviz.core.query_computation import compute_query
-from attnviz.core.stepping import DecodeSession, decode_together
-from attnviz.core.transformer import Transformer
+from attnviz.core.attention.computation import QueryComputation
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.layers import MultiHeadAttention
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
+from attnviz.core.decoding.query_computation import compute_query
+from attnviz.core.decoding.stepping import DecodeSession, decode_together
+from attnviz.core.models.loaded import LoadedModel
+from attnviz.core.models.transformer import Transformer
 
 CROSS, DEC_SELF, ENC_SELF = AttentionKind.CROSS, AttentionKind.DECODER_SELF, AttentionKind.ENCODER_SELF
 TEXT = "a b zz d e"  # "zz" is not in the tiny vocabulary: it is read as <unk>
@@ -317,7 +318,7 @@ def test_malformed_inputs_are_refused_in_words(models):
 
 
 def test_the_computation_module_is_torch_free():
-    """The GUI imports attnviz.core.computation before (or without) torch."""
-    code = "import sys, attnviz.core.computation; assert 'torch' not in sys.modules, 'torch imported'"
+    """The GUI imports attnviz.core.attention.computation before (or without) torch."""
+    code = "import sys, attnviz.core.attention.computation; assert 'torch' not in sys.modules, 'torch imported'"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr

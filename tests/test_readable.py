@@ -8,7 +8,7 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.figures.spec import FigureSpec, bar_ticks
 from attnviz.gui.decoding_area import FIRST_STEP_HINT
 from attnviz.gui.heatmap import Heatmap

@@ -1,5 +1,5 @@
 """A decoding's recorded attention maps take memory growing with the square of its length, not the cube
-(attnviz/core/row_stack.py), and sharing it never changes a map a step already handed out."""
+(attnviz/core/attention/row_stack.py), and sharing it never changes a map a step already handed out."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnviz.core.checkpoint import load_checkpoint
-from attnviz.core.stepping import DecodeSession
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
+from attnviz.core.decoding.stepping import DecodeSession
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.flipbook_memory import make_checkpoint  # a random Transformer that never stops

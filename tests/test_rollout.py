@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from attnviz.core.attention.rollout import rollout, source_attribution
 from attnviz.core.results import DecodeStep, EncodedSource
-from attnviz.core.rollout import rollout, source_attribution
 from attnviz.figures.rollout import (
     NEEDS_TRANSFORMER,
     ROLLOUT_METHOD,
@@ -163,8 +163,8 @@ def test_rnn_models_get_the_empty_figure_with_its_reason():
 
 
 def test_rollout_of_a_real_tiny_transformer(tiny_models):
-    from attnviz.core.checkpoint import load_checkpoint
-    from attnviz.core.stepping import DecodeSession, decode_together
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.decoding.stepping import DecodeSession, decode_together
 
     loaded = load_checkpoint(tiny_models["transformer"][0])
     session = DecodeSession(loaded)

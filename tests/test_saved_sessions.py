@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.figures.attention import AttentionView
 from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
@@ -235,7 +235,7 @@ def _session_naming(path, checkpoint, **more):
 
 def test_a_huge_file_named_by_a_session_is_refused_before_it_is_hashed(tmp_path, capsys, monkeypatch):
     import attnviz.session_file
-    from attnviz.core.checkpoint import CheckpointError, load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint
 
     huge = tmp_path / "film.safetensors"
     with open(huge, "wb") as f:

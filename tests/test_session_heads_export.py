@@ -60,7 +60,7 @@ def test_the_heads_a_session_switched_off_are_off_in_its_export(capsys, tmp_path
 @pytest.mark.parametrize(("heads", "said"), [("cross:4.1", "'cross:4.1': this model's cross has 3 layer(s) of 4"),
                                              ("cross:1.9", "'cross:1.9': this model's cross has 3 layer(s) of 4")])
 def test_heads_the_model_does_not_have_are_refused_as_the_window_refuses_them(capsys, tmp_path, heads, said) -> None:
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.core.heads import HeadMask, HeadMaskError, head_layout
 
     with pytest.raises(HeadMaskError) as window_says:  # (what the window's switch_heads_off meets)

@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.figures.attention import AttentionView
 from attnviz.render.figure_files import read_csv
 from attnviz.session_file import SavedSession, replay, sha256_of, write_session

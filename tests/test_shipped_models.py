@@ -2,9 +2,9 @@
 
 import pytest
 
-from attnviz.core.checkpoint import load_checkpoint
-from attnviz.core.kernel_regression import explain
-from attnviz.core.stepping import DecodeSession
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
+from attnviz.core.decoding.stepping import DecodeSession
+from attnviz.core.models.kernel_regression import explain
 from attnviz.paths import DEFAULT_CHECKPOINT, MODELS_DIR
 
 TRANSLATION_MODELS = ("transformer", "decoder-only", "rnn-additive", "rnn-dot")

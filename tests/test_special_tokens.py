@@ -4,9 +4,9 @@ still says words (greedy, beam search, the top-k table, batch translation), and 
 import pytest
 import torch
 
-from attnviz.core.checkpoint import load_checkpoint
-from attnviz.core.decoding import BeamSearch, encode_batch, translate
-from attnviz.core.stepping import DecodeSession
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
+from attnviz.core.decoding.beam_search import BeamSearch, encode_batch, translate
+from attnviz.core.decoding.stepping import DecodeSession
 from attnviz.core.text import BOS, PAD
 
 NEVER = {BOS, PAD}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from attnviz.core.tasks import MONTHS, TASKS, is_held_out, task_named
+from attnviz.core.learning.tasks import MONTHS, TASKS, is_held_out, task_named
 
 
 @pytest.mark.parametrize("name", ["copy", "reverse", "sort"])
@@ -71,7 +71,7 @@ def test_an_input_of_another_task_is_refused():
 
 
 def test_a_stored_architecture_gives_back_the_size_it_was_made_from():
-    from attnviz.core.tasks import arch_for, size_of
+    from attnviz.core.learning.tasks import arch_for, size_of
 
     for kind, size in (("rnn-dot", (48, 2, 1)), ("transformer", (64, 3, 4)), ("decoder-only", (32, 2, 2))):
         assert size_of(kind, arch_for(kind, *size)) == size

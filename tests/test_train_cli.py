@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from attnviz.core.checkpoint import CheckpointError, load_checkpoint
+from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint
 from tests.helpers import fill_disk, run_cli
 from tests.tiny import write_reversal_data
 
@@ -227,8 +227,8 @@ def test_a_checkpoint_the_loader_refuses_is_never_written(tmp_path):
     weights beyond float16's range (stored as inf) raise and leave the earlier checkpoint in place."""
     import torch
 
-    from attnviz.core.checkpoint import build_model, save_checkpoint
-    from attnviz.core.kinds import kind_named
+    from attnviz.core.checkpoints.checkpoint import build_model, save_checkpoint
+    from attnviz.core.models.kinds import kind_named
     from attnviz.core.text import Vocab
 
     vocab = Vocab.build([("a", "b")], min_freq=1)

@@ -10,8 +10,8 @@ import pytest
 from PIL import Image
 from PySide6 import QtWidgets
 
-from attnviz.core.checkpoint import load_checkpoint
-from attnviz.core.training_history import TrainingHistory
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
+from attnviz.core.learning.history import TrainingHistory
 from attnviz.gui.panels.train import TrainPanel
 from attnviz.render.figure_files import export_figure
 from tests.helpers import WAIT_MS, pixels, settle
@@ -292,7 +292,7 @@ def test_a_probe_asked_for_while_a_model_loads_after_the_kernel_regression_is_de
 
 def test_the_dock_follows_the_open_model_and_carries_no_sentence_into_another(window, panel, dates_models, tmp_path,
                                                                             capsys, qtbot, tiny_models):
-    from attnviz.core.tasks import model_size
+    from attnviz.core.learning.tasks import model_size
     from tests.helpers import run_cli
 
     reverse = tmp_path / "reverse.safetensors"
@@ -324,7 +324,7 @@ def test_the_dock_follows_the_open_model_and_carries_no_sentence_into_another(wi
 
 def test_the_model_names_are_the_registrys_and_the_books_in_chinese(window, panel):
     from attnviz import i18n
-    from attnviz.core.kinds import kind_named
+    from attnviz.core.models.kinds import kind_named
     from attnviz.gui.panels.train import TrainPanel
 
     names = [panel.family_box.itemText(i) for i in range(panel.family_box.count())]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from safetensors.numpy import load_file
 
-from attnviz.core.checkpoint import load_checkpoint
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from attnviz.training import train as train_module
 from tests.helpers import run_cli
 from tests.tiny import write_reversal_data

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from attnviz.core.checkpoint import load_checkpoint
-from attnviz.core.training_history import HistoryError, TrainingHistory
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
+from attnviz.core.learning.history import HistoryError, TrainingHistory
 from tests.helpers import run_cli
 
 

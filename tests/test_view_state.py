@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.figures.attention import AttentionView, available_kinds, fit_view, stack_extent, stack_for
 from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings

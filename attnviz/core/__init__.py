@@ -1,5 +1,13 @@
 """The Qt-free core: attention primitives, positional encoding, kernel regression, devices.
 
+Its rooms, each importing only from the rooms before it: ``attention/`` (primitives, masks, positions, rollout,
+the numbers of one query's computation); this folder's own modules (the layouts, the plain results the views draw,
+text and vocabularies, the limits on untrusted input, safe file output, devices, the CSV columns); ``learning/``
+(generated tasks, a training's history, BLEU); ``models/`` (one module per family, the registry of kinds, a
+loaded model); ``decoding/`` (beam search, stepping, filling masks, recomputing one query); ``heads/`` (the head
+atlas, gates, pruning); ``hf/`` (Hugging Face folders); ``explain/`` (the Explain dock's methods);
+``checkpoints/`` (attnviz's checkpoint files, and opening any model path).
+
 Nothing in this package imports Qt; the GUI receives numpy arrays built from what it returns
 (:mod:`attnviz.core.results`). The names below load their module on first use, so that importing
 a torch-free module such as ``attnviz.core.results`` does not import torch.
@@ -11,12 +19,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
-    "attention": ("AdditiveAttention", "Attended", "DotProductAttention", "MultiHeadAttention"),
+    "attention.layers": ("AdditiveAttention", "Attended", "DotProductAttention", "MultiHeadAttention"),
     "device": ("DeviceUnavailableError", "available_devices", "pick_device"),
-    "kernel_regression": ("NadarayaWatsonRegression", "fit_parametric", "kernel_weights", "nadaraya_watson",
-                          "synthetic_regression_data"),
-    "masking": ("causal_mask", "masked_softmax", "padding_mask"),
-    "positional": ("PositionalEncoding", "positional_encoding_table"),
+    "models.kernel_regression": ("NadarayaWatsonRegression", "fit_parametric", "kernel_weights", "nadaraya_watson",
+                                 "synthetic_regression_data"),
+    "attention.masking": ("causal_mask", "masked_softmax", "padding_mask"),
+    "attention.positional": ("PositionalEncoding", "positional_encoding_table"),
     "results": ("KERNELS",),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
@@ -50,15 +58,15 @@ def __getattr__(name: str) -> Any:
 
 
 if TYPE_CHECKING:
-    from attnviz.core.attention import AdditiveAttention, Attended, DotProductAttention, MultiHeadAttention
+    from attnviz.core.attention.layers import AdditiveAttention, Attended, DotProductAttention, MultiHeadAttention
+    from attnviz.core.attention.masking import causal_mask, masked_softmax, padding_mask
+    from attnviz.core.attention.positional import PositionalEncoding, positional_encoding_table
     from attnviz.core.device import DeviceUnavailableError, available_devices, pick_device
-    from attnviz.core.kernel_regression import (
+    from attnviz.core.models.kernel_regression import (
         NadarayaWatsonRegression,
         fit_parametric,
         kernel_weights,
         nadaraya_watson,
         synthetic_regression_data,
     )
-    from attnviz.core.masking import causal_mask, masked_softmax, padding_mask
-    from attnviz.core.positional import PositionalEncoding, positional_encoding_table
     from attnviz.core.results import KERNELS

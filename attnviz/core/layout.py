@@ -15,16 +15,54 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
 import numpy as np
 
-from attnviz.core.attention_kind import AttentionKind
-from attnviz.core.rollout import rollout, source_attribution
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.rollout import rollout, source_attribution
 from attnviz.i18n import N_, tr
 
-if TYPE_CHECKING:
-    from attnviz.core.results import DecodeStep, EncodedSource
+
+class RecordedSource(Protocol):
+    """What a layout reads of an encoded source (:class:`attnviz.core.results.EncodedSource` is one; the
+    results module holds a layout, so the layout names only the fields it reads): its S tokens, the (L, H, S, S)
+    self-attention recorded while the source was read (or None), the (S,) keys that may be attended to and the
+    (S,) segment of each token (or None)."""
+
+    @property
+    def tokens(self) -> tuple[str, ...]: ...
+    @property
+    def encoder_weights(self) -> np.ndarray | None: ...
+    @property
+    def encoder_scores(self) -> np.ndarray | None: ...
+    @property
+    def padding_mask(self) -> np.ndarray: ...
+    @property
+    def segments(self) -> np.ndarray | None: ...
+
+
+class RecordedStep(Protocol):
+    """What a layout reads of one decoder step (:class:`attnviz.core.results.DecodeStep` is one): its index, the
+    T query tokens, the (L, H, T, S) cross- and (L, H, T, ·) self-attention (or None), the (T, T) causal mask and
+    the query row it predicted from (None: the last)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def query_tokens(self) -> tuple[str, ...]: ...
+    @property
+    def cross_weights(self) -> np.ndarray: ...
+    @property
+    def cross_scores(self) -> np.ndarray: ...
+    @property
+    def self_weights(self) -> np.ndarray | None: ...
+    @property
+    def self_scores(self) -> np.ndarray | None: ...
+    @property
+    def causal_mask(self) -> np.ndarray: ...
+    @property
+    def focus(self) -> int | None: ...
 
 
 class Capability(Enum):
@@ -116,7 +154,7 @@ class SequenceLayout:
         """A sentence the Attention panel shows beside ``kind`` ("": nothing to say)."""
         return ""
 
-    def kinds(self, source: EncodedSource) -> list[AttentionKind]:
+    def kinds(self, source: RecordedSource) -> list[AttentionKind]:
         """The kinds a model recorded: an RNN has no self-attention, only cross."""
         if source.encoder_weights is None:
             return [AttentionKind.CROSS]
@@ -126,6 +164,16 @@ class SequenceLayout:
         """The kind whose modules compute ``kind``'s rows (a decoder-only model's source view is its
         self-attention's)."""
         return kind
+
+    def causal(self, kind: AttentionKind) -> bool:
+        """Whether a query of ``kind`` sees only the keys up to its own position (a causal mask) rather than every
+        real key (a padding mask)."""
+        return kind is AttentionKind.DECODER_SELF or (self.source_causal and kind is AttentionKind.ENCODER_SELF)
+
+    def recomputable(self, valid_len: int, width: int) -> bool:
+        """Whether one sentence of ``valid_len`` real tokens, padded to ``width`` in its batch, can be recomputed
+        alone as the batch computed it (not where the batch padded it on the left: its positions would shift)."""
+        return not (self.pads_left and valid_len < width)
 
     def answer_keys(self, source_tokens: tuple[str, ...], query_tokens: tuple[str, ...],
                     shared: int = 0) -> tuple[str, ...]:
@@ -137,12 +185,12 @@ class SequenceLayout:
         """Where the answer's first query is among the queries a self-attention module received (0: first)."""
         return 0
 
-    def source_masked(self, source: EncodedSource) -> np.ndarray:
+    def source_masked(self, source: RecordedSource) -> np.ndarray:
         """(S, S) bool: True where the source's own self-attention was not allowed (padding keys)."""
         size = len(source.tokens)
         return np.broadcast_to(~source.padding_mask[None, :], (size, size))
 
-    def divider(self, kind: AttentionKind, source: EncodedSource) -> int:
+    def divider(self, kind: AttentionKind, source: RecordedSource) -> int:
         """Rows of ``kind``'s maps before a divider line (0: none)."""
         return 0
 
@@ -151,14 +199,14 @@ class SequenceLayout:
         encoder reads the source once)."""
         return kind is not AttentionKind.ENCODER_SELF
 
-    def current_row(self, kind: AttentionKind, rows: int, step: DecodeStep | None) -> int | None:
+    def current_row(self, kind: AttentionKind, rows: int, step: RecordedStep | None) -> int | None:
         """The row of a ``rows``-row map of ``kind`` that the step on show predicted from (None: none): a decoder's
         newest query; the encoder's rows are all read at once."""
         if kind is AttentionKind.ENCODER_SELF or not rows:
             return None
         return rows - 1 if step is None or step.focus is None else step.focus
 
-    def stack(self, kind: AttentionKind, source: EncodedSource, step: DecodeStep | None,
+    def stack(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None,
               scores: bool = False) -> Matrix:
         """All layers and heads of one kind: values (L, H, Q, K), with its row and column tokens and masked (Q, K)."""
         src = source.tokens
@@ -182,12 +230,12 @@ class SequenceLayout:
             raise ValueError(tr("this model has no decoder self-attention"))
         return self._self_stack(source, step, scores)
 
-    def _self_stack(self, source: EncodedSource, step: DecodeStep, scores: bool) -> Matrix:
+    def _self_stack(self, source: RecordedSource, step: RecordedStep, scores: bool) -> Matrix:
         assert step.self_weights is not None and step.self_scores is not None
         values = step.self_scores if scores else step.self_weights
         return Matrix(values, step.query_tokens, step.query_tokens, ~step.causal_mask)
 
-    def extent(self, kind: AttentionKind, source: EncodedSource, step: DecodeStep | None) -> tuple[int, int]:
+    def extent(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None) -> tuple[int, int]:
         """(L, H) of :meth:`stack`'s stack for ``kind``, read off the recorded arrays (nothing is built)."""
         if kind is AttentionKind.ENCODER_SELF or step is None:
             weights = source.encoder_weights
@@ -201,7 +249,7 @@ class SequenceLayout:
             raise ValueError(tr("this model has no decoder self-attention"))
         return int(weights.shape[0]), int(weights.shape[1])
 
-    def matrix(self, kind: AttentionKind, layer: int, head: int, source: EncodedSource, step: DecodeStep | None,
+    def matrix(self, kind: AttentionKind, layer: int, head: int, source: RecordedSource, step: RecordedStep | None,
                scores: bool = False) -> Matrix:
         """One layer and head (0-based, clamped to what exists) of ``kind``: values (Q, K)."""
         layers, heads = self.extent(kind, source, step)
@@ -210,38 +258,38 @@ class SequenceLayout:
         return Matrix(whole.values[layer, head], whole.rows, whole.cols, np.asarray(whole.masked), whole.divider,
                       whole.overlap)
 
-    def step_mask(self, source: EncodedSource, step: DecodeStep) -> Matrix:
+    def step_mask(self, source: RecordedSource, step: RecordedStep) -> Matrix:
         """The causal mask the decoder's self-attention applied at ``step``: (Q, K) float, 1 where allowed."""
         return Matrix(step.causal_mask.astype(np.float32), step.query_tokens, step.query_tokens,
                       np.zeros(step.causal_mask.shape, bool))
 
-    def scoring_keys(self, source: EncodedSource, step: DecodeStep | None) -> tuple[str, ...]:
+    def scoring_keys(self, source: RecordedSource, step: RecordedStep | None) -> tuple[str, ...]:
         """The keys the newest query scores in the Scoring panel."""
         return source.tokens
 
-    def scoring_rows(self, step: DecodeStep) -> np.ndarray:
+    def scoring_rows(self, step: RecordedStep) -> np.ndarray:
         """(L, H, T, K): the score rows whose newest row the Scoring panel draws."""
         return step.cross_scores
 
-    def positions(self, source: EncodedSource, step: DecodeStep | None) -> int:
+    def positions(self, source: RecordedSource, step: RecordedStep | None) -> int:
         """How many positions of the positional encoding the model has used for the source (the Positional
         panel marks them)."""
         return len(source.tokens)
 
     compared_what: ClassVar[str] = N_("cross-attention")  # what Compare draws, in its titles
 
-    def compared(self, source: EncodedSource, step: DecodeStep) -> Matrix:
+    def compared(self, source: RecordedSource, step: RecordedStep) -> Matrix:
         """What Compare draws at ``step``: the last layer's cross-attention averaged over its heads, (T, S) — what
         two models of different depths and head counts both have (the RNN models have one layer and one head)."""
         values = step.cross_weights[-1].mean(axis=0) if step.cross_weights.size else np.zeros((0, 0))
         masked = np.broadcast_to(~source.padding_mask[None, :], values.shape) if values.size else np.zeros((0, 0), bool)
         return Matrix(values.astype(np.float32), step.query_tokens, source.tokens, masked)
 
-    def compared_step(self, step: DecodeStep) -> int:
+    def compared_step(self, step: RecordedStep) -> int:
         """Which step of a forced comparison has ``step``'s query rows: the one that read the same prefix."""
         return len(step.query_tokens) - 1
 
-    def traced(self, source: EncodedSource, step: DecodeStep, source_flows: np.ndarray, layer: int | None) -> Traced:
+    def traced(self, source: RecordedSource, step: RecordedStep, source_flows: np.ndarray, layer: int | None) -> Traced:
         """The decoder's head-averaged cross-attention of ``layer`` (None: the last) carried through the encoder's
         full rollout ``source_flows`` (L, S, S): (T, S), each output step traced back to source words."""
         attribution = source_attribution(step.cross_weights, source_flows[-1])  # (L_dec, T, S)
@@ -295,25 +343,25 @@ class DecoderOnlyLayout(SequenceLayout):
         return tr("Source view: the answer's self-attention weights on the prompt, not renormalised: "
                   "a row sums to the prompt's share (the rest is on the answer).")
 
-    def source_masked(self, source: EncodedSource) -> np.ndarray:
+    def source_masked(self, source: RecordedSource) -> np.ndarray:
         return super().source_masked(source) | ~np.tri(len(source.tokens), dtype=bool)  # the prompt reads causally
 
-    def divider(self, kind: AttentionKind, source: EncodedSource) -> int:
+    def divider(self, kind: AttentionKind, source: RecordedSource) -> int:
         return len(source.tokens) if kind is AttentionKind.DECODER_SELF else 0
 
-    def _self_stack(self, source: EncodedSource, step: DecodeStep, scores: bool) -> Matrix:
+    def _self_stack(self, source: RecordedSource, step: RecordedStep, scores: bool) -> Matrix:
         tokens = sequence_tokens(source, step)
         return Matrix(sequence_maps(source, step, scores), tokens, tokens, ~sequence_mask(source, step),
                       len(source.tokens), overlap(source, step))
 
-    def extent(self, kind: AttentionKind, source: EncodedSource, step: DecodeStep | None) -> tuple[int, int]:
+    def extent(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None) -> tuple[int, int]:
         if kind is AttentionKind.DECODER_SELF and step is not None:  # the prompt's arrays: the sequence's depth
             if source.encoder_weights is None:
                 raise ValueError(tr("this model has no {kind}").format(kind=self.kind_label(kind)))
             return int(source.encoder_weights.shape[0]), int(source.encoder_weights.shape[1])
         return super().extent(kind, source, step)
 
-    def matrix(self, kind: AttentionKind, layer: int, head: int, source: EncodedSource, step: DecodeStep | None,
+    def matrix(self, kind: AttentionKind, layer: int, head: int, source: RecordedSource, step: RecordedStep | None,
                scores: bool = False) -> Matrix:
         if kind is not AttentionKind.DECODER_SELF or step is None:
             return super().matrix(kind, layer, head, source, step, scores)
@@ -323,23 +371,23 @@ class DecoderOnlyLayout(SequenceLayout):
         return Matrix(sequence_maps(source, step, scores, layer, head), tokens, tokens, ~sequence_mask(source, step),
                       len(source.tokens), overlap(source, step))
 
-    def step_mask(self, source: EncodedSource, step: DecodeStep) -> Matrix:
+    def step_mask(self, source: RecordedSource, step: RecordedStep) -> Matrix:
         tokens = sequence_tokens(source, step)
         mask = sequence_mask(source, step)
         return Matrix(mask.astype(np.float32), tokens, tokens, np.zeros(mask.shape, bool), len(source.tokens))
 
-    def scoring_keys(self, source: EncodedSource, step: DecodeStep | None) -> tuple[str, ...]:
+    def scoring_keys(self, source: RecordedSource, step: RecordedStep | None) -> tuple[str, ...]:
         return source.tokens + step.query_tokens if step is not None else source.tokens
 
-    def scoring_rows(self, step: DecodeStep) -> np.ndarray:
+    def scoring_rows(self, step: RecordedStep) -> np.ndarray:
         return step.self_scores if step.self_scores is not None else step.cross_scores
 
-    def positions(self, source: EncodedSource, step: DecodeStep | None) -> int:
+    def positions(self, source: RecordedSource, step: RecordedStep | None) -> int:
         return len(sequence_tokens(source, step)) if step is not None else len(source.tokens)
 
     compared_what: ClassVar[str] = N_("source view (renormalised over the English)")
 
-    def compared(self, source: EncodedSource, step: DecodeStep) -> Matrix:
+    def compared(self, source: RecordedSource, step: RecordedStep) -> Matrix:
         """The source view's rows made a whole (the English share of each row, renormalised), so that they sum to 1
         like a cross-attention row."""
         matrix = super().compared(source, step)
@@ -349,7 +397,7 @@ class DecoderOnlyLayout(SequenceLayout):
             values = np.where(sums > 0, values / np.where(sums > 0, sums, 1), 0).astype(np.float32)
         return replace(matrix, values=values)
 
-    def traced(self, source: EncodedSource, step: DecodeStep, source_flows: np.ndarray, layer: int | None) -> Traced:
+    def traced(self, source: RecordedSource, step: RecordedStep, source_flows: np.ndarray, layer: int | None) -> Traced:
         """Rollout over the whole sequence after ``layer``, the answer's rows cut to the English columns: (T, S),
         the share of each answer position that flows from each English word (the rest flows from the answer)."""
         flows = rollout(sequence_maps(source, step))  # (L, S + T, S + T)
@@ -367,7 +415,7 @@ class EncoderOnlyLayout(SequenceLayout):
     """One sentence, or a pair, read in both directions by every layer (BERT, DistilBERT, RoBERTa, attnviz's own).
 
     It has self-attention only, (S, S) per layer and head. A *step* fills one mask: the step holds the attention
-    of the sentence it predicted from (``DecodeStep.self_*``, (L, H, S, S) over ``query_tokens``, the sentence
+    of the sentence it predicted from (``RecordedStep.self_*``, (L, H, S, S) over ``query_tokens``, the sentence
     with the masks before it filled in) and ``focus``, the row of the mask it filled; before the first step the
     views show the source's encoding. A pair's second sentence starts after the first separator (``segments``).
     """
@@ -388,11 +436,11 @@ class EncoderOnlyLayout(SequenceLayout):
                   force_placeholder=N_("Words for the masks, first mask first…"),
                   step_tip=N_("Fill the next mask ({keys})"), first_step=N_("Press Step (F10) to fill the first mask"))
 
-    def kinds(self, source: EncodedSource) -> list[AttentionKind]:
+    def kinds(self, source: RecordedSource) -> list[AttentionKind]:
         return [AttentionKind.ENCODER_SELF]
 
     @staticmethod
-    def _encoded(source: EncodedSource, step: DecodeStep | None
+    def _encoded(source: RecordedSource, step: RecordedStep | None
                  ) -> tuple[np.ndarray | None, np.ndarray | None, tuple[str, ...]]:
         """(weights, scores, tokens) of the sentence on show: the step's (as it was when it predicted), else the
         source's."""
@@ -400,29 +448,29 @@ class EncoderOnlyLayout(SequenceLayout):
             return step.self_weights, step.self_scores, step.query_tokens
         return source.encoder_weights, source.encoder_scores, source.tokens
 
-    def divider(self, kind: AttentionKind, source: EncodedSource) -> int:
+    def divider(self, kind: AttentionKind, source: RecordedSource) -> int:
         """Where the pair's second sentence starts (0: one sentence)."""
         if source.segments is None or not source.segments.any():
             return 0
         return int(np.argmax(source.segments > 0))
 
-    def current_row(self, kind: AttentionKind, rows: int, step: DecodeStep | None) -> int | None:
+    def current_row(self, kind: AttentionKind, rows: int, step: RecordedStep | None) -> int | None:
         return None if step is None else step.focus
 
     compared_what: ClassVar[str] = N_("self-attention")
 
-    def compared(self, source: EncodedSource, step: DecodeStep) -> Matrix:
+    def compared(self, source: RecordedSource, step: RecordedStep) -> Matrix:
         """The last layer's self-attention averaged over its heads, (S, S), of the sentence the step read."""
         matrix = self.stack(AttentionKind.ENCODER_SELF, source, step)
         return replace(matrix, values=matrix.values[-1].mean(axis=0).astype(np.float32))
 
-    def compared_step(self, step: DecodeStep) -> int:
+    def compared_step(self, step: RecordedStep) -> int:
         return step.index  # (the other model filled the same masks with the same words before it)
 
     def names_step(self, kind: AttentionKind) -> bool:
         return True  # (each step reads the sentence again, with the masks before it filled in)
 
-    def stack(self, kind: AttentionKind, source: EncodedSource, step: DecodeStep | None,
+    def stack(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None,
               scores: bool = False) -> Matrix:
         weights, score_values, tokens = self._encoded(source, step)
         values = score_values if scores else weights
@@ -430,26 +478,26 @@ class EncoderOnlyLayout(SequenceLayout):
             raise ValueError(tr("this model has no {kind}").format(kind=self.kind_label(kind)))
         return Matrix(values, tokens, tokens, self.source_masked(source), self.divider(kind, source))
 
-    def extent(self, kind: AttentionKind, source: EncodedSource, step: DecodeStep | None) -> tuple[int, int]:
+    def extent(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None) -> tuple[int, int]:
         weights = self._encoded(source, step)[0]
         if kind is not AttentionKind.ENCODER_SELF or weights is None:
             raise ValueError(tr("this model has no {kind}").format(kind=self.kind_label(kind)))
         return int(weights.shape[0]), int(weights.shape[1])
 
-    def step_mask(self, source: EncodedSource, step: DecodeStep) -> Matrix:
+    def step_mask(self, source: RecordedSource, step: RecordedStep) -> Matrix:
         """The attention mask: every real token sees every real token; padding keys are masked."""
         allowed = ~np.asarray(self.source_masked(source))
         tokens = self._encoded(source, step)[2]
         return Matrix(allowed.astype(np.float32), tokens, tokens, np.zeros(allowed.shape, bool),
                       self.divider(AttentionKind.ENCODER_SELF, source))
 
-    def scoring_keys(self, source: EncodedSource, step: DecodeStep | None) -> tuple[str, ...]:
+    def scoring_keys(self, source: RecordedSource, step: RecordedStep | None) -> tuple[str, ...]:
         return self._encoded(source, step)[2]
 
-    def scoring_rows(self, step: DecodeStep) -> np.ndarray:
+    def scoring_rows(self, step: RecordedStep) -> np.ndarray:
         return step.self_scores if step.self_scores is not None else step.cross_scores
 
-    def traced(self, source: EncodedSource, step: DecodeStep, source_flows: np.ndarray, layer: int | None) -> Traced:
+    def traced(self, source: RecordedSource, step: RecordedStep, source_flows: np.ndarray, layer: int | None) -> Traced:
         """The rollout of the sentence the step predicted from, after ``layer``, at the mask's row: (1, S), how
         much of what the model read at the mask flows from each token."""
         weights, _, tokens = self._encoded(source, step)
@@ -495,12 +543,12 @@ def span(layer: int) -> str:
 
 
 # -- one sequence, prompt then answer --------------------------------------------------------------------------
-# A decoder-only decoding records the prompt's self-attention once (``EncodedSource.encoder_*``, (L, H, S, S)) and,
-# per step, the answer's rows over the prompt and the answer so far (``DecodeStep.self_*``, (L, H, T, S + T)).
+# A decoder-only decoding records the prompt's self-attention once (``RecordedSource.encoder_*``, (L, H, S, S)) and,
+# per step, the answer's rows over the prompt and the answer so far (``RecordedStep.self_*``, (L, H, T, S + T)).
 # A model without a separator (a Hugging Face decoder-only model) has no ``<bos>`` row: its first query is the
 # prompt's last position, so the two overlap by one row and the sequence is S + T − 1 long.
 
-def overlap(source: EncodedSource, step: DecodeStep | None) -> int:
+def overlap(source: RecordedSource, step: RecordedStep | None) -> int:
     """1 where the answer's first query is the prompt's last position (no separator), else 0 (read from the
     width of the step's keys: S + T with a ``<bos>`` row, S + T − 1 without)."""
     if step is None or step.self_weights is None:
@@ -508,12 +556,12 @@ def overlap(source: EncodedSource, step: DecodeStep | None) -> int:
     return len(source.tokens) + len(step.query_tokens) - step.self_weights.shape[-1]
 
 
-def sequence_tokens(source: EncodedSource, step: DecodeStep | None) -> tuple[str, ...]:
+def sequence_tokens(source: RecordedSource, step: RecordedStep | None) -> tuple[str, ...]:
     """The positions: the English, then ``<bos>`` (where the model has one) and the answer so far."""
     return (*source.tokens, *(step.query_tokens[overlap(source, step):] if step is not None else ()))
 
 
-def sequence_mask(source: EncodedSource, step: DecodeStep | None) -> np.ndarray:
+def sequence_mask(source: RecordedSource, step: RecordedStep | None) -> np.ndarray:
     """(N, N) bool over the N sequence positions, True where a position may attend: causal, never to the
     prompt's padding."""
     size = len(sequence_tokens(source, step))
@@ -521,7 +569,7 @@ def sequence_mask(source: EncodedSource, step: DecodeStep | None) -> np.ndarray:
     return np.tri(size, dtype=bool) & keys[None, :]
 
 
-def sequence_maps(source: EncodedSource, step: DecodeStep | None, scores: bool = False,
+def sequence_maps(source: RecordedSource, step: RecordedStep | None, scores: bool = False,
                   layer: int | None = None, head: int | None = None) -> np.ndarray:
     """The whole sequence's self-attention weights (or pre-softmax scores), (L, H, N, N) over its N positions
     (:func:`sequence_tokens`); with ``layer`` and ``head`` only that matrix, (N, N) (what one view shows: the

@@ -211,7 +211,7 @@ def masked_softmax_row(scores: np.ndarray, valid_len: int) -> np.ndarray:
     The same rule as :func:`masked_softmax`: masked keys get exactly 0, a row with no visible key
     is all zeros. For views that replay masking on scores they already hold.
     """
-    from attnviz.core.computation import masked_softmax  # (the rule for any visible set, numpy)
+    from attnviz.core.attention.computation import masked_softmax  # (the rule for any visible set, numpy)
 
     scores = np.asarray(scores, dtype=np.float64)
     return masked_softmax(scores, np.arange(scores.shape[-1]) < int(valid_len)).astype(np.float32)

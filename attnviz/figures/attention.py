@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, NamedFigure, fit_levels
 from attnviz.i18n import tr

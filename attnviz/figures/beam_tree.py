@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.results import DecodeStep, EncodedSource
 from attnviz.figures.spec import ROOT_TOKEN, FigureSpec, TreeNode, TreeSpec
 from attnviz.i18n import tr

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnviz.core.computation import QueryComputation
-from attnviz.core.kinds import KINDS
+from attnviz.core.attention.computation import QueryComputation
+from attnviz.core.models.kinds import KINDS
 from attnviz.figures.panels import MASK_MAP
 from attnviz.figures.spec import FigureSpec
 from attnviz.i18n import tr

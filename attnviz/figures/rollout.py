@@ -1,15 +1,15 @@
 """Figures of attention rollout (numpy only): the encoder's rollout and the decoder's source attribution.
 
-Shapes: L layers, H heads, S source tokens, T decoder queries. See :mod:`attnviz.core.rollout`.
+Shapes: L layers, H heads, S source tokens, T decoder queries. See :mod:`attnviz.core.attention.rollout`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from attnviz.core.attention.rollout import rollout
 from attnviz.core.layout import clamp, span
 from attnviz.core.results import DecodeStep, EncodedSource
-from attnviz.core.rollout import rollout
 from attnviz.figures.spec import FigureSpec, empty_figure
 from attnviz.i18n import N_, tr
 

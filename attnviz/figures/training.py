@@ -1,4 +1,4 @@
-"""The figures of a training's history (:class:`~attnviz.core.training_history.TrainingHistory`): the probe's
+"""The figures of a training's history (:class:`~attnviz.core.learning.history.TrainingHistory`): the probe's
 map at a snapshot, the curves (loss; held-out score and alignment agreement), and the flip-book's frames
 (each snapshot's map over the loss so far). numpy only."""
 
@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from attnviz.core.training_history import Snapshot, TrainingHistory
+from attnviz.core.learning.history import Snapshot, TrainingHistory
 from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series, StackSpec
 from attnviz.i18n import tr
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import Capability
 from attnviz.figures.spec import AnyFigure, NamedFigure, figure_stem_of
 from attnviz.gui.head_grid import HeadGrid

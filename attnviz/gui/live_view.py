@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtCore
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.figures.attention import AttentionView, stack_for
 from attnviz.figures.book import Live
 from attnviz.gui.panels.kernel import HEATMAP_MODELS

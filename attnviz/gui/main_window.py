@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
-from attnviz.core.attention_kind import AttentionKind
-from attnviz.core.kinds import KINDS
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import Capability
+from attnviz.core.models.kinds import KINDS
 from attnviz.figures.attention import shown_index
 from attnviz.figures.book import Live
 from attnviz.figures.spec import NamedFigure, figure_stem_of

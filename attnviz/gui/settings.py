@@ -15,8 +15,8 @@ from typing import Any
 
 from PySide6 import QtCore
 
-from attnviz.core.kinds import families
 from attnviz.core.limits import MAX_BEAM
+from attnviz.core.models.kinds import families
 from attnviz.figures.editions import DEFAULT_EDITION, EDITIONS
 from attnviz.gui.text_size import valid_scale
 from attnviz.i18n import tr

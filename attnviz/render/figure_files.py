@@ -22,7 +22,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtSvg
 
 from attnviz.core import replace
-from attnviz.core.files import atomic_output, check_folder, kind_of, probe_folder
+from attnviz.core.safe_output import atomic_output, check_folder, kind_of, probe_folder
 from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure, StackSpec, TreeSpec
 from attnviz.i18n import N_, tr
 from attnviz.render.figure_painter import figure_image, figure_size, paint_figure
@@ -290,7 +290,7 @@ class ExportCancelled(ExportError):
 
 def check_output_folder(folder: str | Path) -> None:
     """ExportError, before any work, when files cannot be written into ``folder``: a file, a FIFO or a dangling link
-    by that name, a parent that is a file, a read-only or full disk, no permission (:func:`attnviz.core.files.
+    by that name, a parent that is a file, a read-only or full disk, no permission (:func:`attnviz.core.safe_output.
     probe_folder`). Leaves nothing behind (a missing folder is not made here)."""
     try:
         probe_folder(folder)

@@ -26,7 +26,7 @@ import numpy as np
 from PIL import Image
 from PySide6 import QtCore, QtGui
 
-from attnviz.core.files import atomic_output, check_target, kind_of
+from attnviz.core.safe_output import atomic_output, check_target, kind_of
 from attnviz.figures.spec import AnyFigure
 from attnviz.i18n import tr
 from attnviz.render.figure_files import MIN_SCALE, ExportError, WouldReplace, cannot_write, check_scale

@@ -24,9 +24,9 @@ from attnviz.session.latest import SENTENCE
 from attnviz.session.runners import ThreadRunner
 
 if TYPE_CHECKING:  # torch-backed: imported by the jobs, on their threads
-    from attnviz.core.checkpoint import LoadedModel
     from attnviz.core.explain import Explanation
     from attnviz.core.heads import HeadAtlas, PruningCurve
+    from attnviz.core.models.loaded import LoadedModel
 
 EXPLAIN = "explain"  # explain_step, one at a time
 ATLAS_BATCH_PROGRESS = "atlas"
@@ -227,12 +227,6 @@ class AnalysisRequests(SessionBase):
 def _twin(loaded: LoadedModel, gates: Any) -> LoadedModel:
     """A copy of ``loaded`` with weights of its own and without the head gates ``gates`` (the model on show's, or
     None): the atlas gates the copy, while the model on show goes on decoding, maybe with heads off."""
-    import copy
+    from attnviz.core.heads.gates import ungated_copy
 
-    model = copy.deepcopy(loaded.model)
-    gate_ids = {handle.id for handle in getattr(gates, "_handles", ())}  # (hook ids are unique across modules)
-    for module in model.modules():
-        for hooks in (module._forward_pre_hooks, module._forward_hooks):
-            for hook_id in gate_ids & set(hooks):
-                del hooks[hook_id]
-    return replace(loaded, model=model)
+    return replace(loaded, model=ungated_copy(loaded.model, gates))

@@ -16,7 +16,7 @@ from attnviz.session.runners import InlineRunner, Runner, ThreadRunner
 from attnviz.session.state import SessionListener, SessionState, changed
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
-    from attnviz.core.checkpoint import LoadedModel
+    from attnviz.core.models.loaded import LoadedModel
 
 log = logging.getLogger(__name__)
 Result = TypeVar("Result")
@@ -120,7 +120,7 @@ class SessionBase:
 
     def _report(self, error: BaseException, then: str = "") -> None:
         """Tell the listener about ``error`` in one message (``then``: what happens next, a sentence appended)."""
-        from attnviz.core.checkpoint import CheckpointError
+        from attnviz.core.checkpoints.checkpoint import CheckpointError
         from attnviz.core.device import DeviceUnavailableError
 
         if isinstance(error, CheckpointError | DeviceUnavailableError | ValueError):

@@ -14,7 +14,7 @@ from attnviz.session.latest import SENTENCE
 from attnviz.session_file import SavedSession, replay
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
-    from attnviz.core.stepping import DecodeSession
+    from attnviz.core.decoding.stepping import DecodeSession
 
 log = logging.getLogger(__name__)
 

@@ -6,24 +6,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import Capability
 from attnviz.core.results import KernelFit
 from attnviz.i18n import tr
 from attnviz.session.state import ModelInfo
 
 if TYPE_CHECKING:
-    from attnviz.core.checkpoint import LoadedModel
-    from attnviz.core.decoder import TranslationModel
+    from attnviz.core.models.loaded import LoadedModel
+    from attnviz.core.models.translation import TranslationModel
 
 
 def load_model(path: Path, device_name: str, fall_back: bool) -> tuple[LoadedModel, ModelInfo, KernelFit | None, str]:
     """(Runs on the worker.) The checkpoint at ``path`` on ``device_name`` — or, with ``fall_back`` and that
     device unavailable, on the best one there is (said in ``ModelInfo.notice``): the model, its info, the
     kernel-regression fit to show first (None for translation) and the device choice that was used."""
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.core.device import DeviceUnavailableError, pick_device, set_threads
-    from attnviz.core.kernel_regression import KernelRegressionModel, explain
+    from attnviz.core.models.kernel_regression import KernelRegressionModel, explain
 
     set_threads()  # one thread: a step of these small models gains little from more, and shares well
     name, notice = device_name, ""
@@ -61,8 +61,8 @@ def refuse_other_tokenizer(shown: LoadedModel, other: LoadedModel) -> None:
 
 def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
     """What the views need to know about ``loaded``, as the model and its registry record say."""
+    from attnviz.core.attention.positional import positional_encoding_table
     from attnviz.core.device import available_devices
-    from attnviz.core.positional import positional_encoding_table
     from attnviz.session_file import sha256_of
 
     c, kind = loaded.config, loaded.model_kind
@@ -105,7 +105,7 @@ def _gated(loaded: LoadedModel) -> bool:
 def _history(training: dict[str, Any]) -> tuple[Any, str]:
     """(the training history a checkpoint keeps, read here on the worker: 1,000 snapshots take seconds; or None,
     and why it cannot be read ("" when there is none))."""
-    from attnviz.core.training_history import HistoryError, TrainingHistory
+    from attnviz.core.learning.history import HistoryError, TrainingHistory
 
     if "history" not in training:
         return None, ""

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from attnviz.core.computation import QueryComputation
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.computation import QueryComputation
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import Capability
 from attnviz.core.results import BatchDecoding, Comparison, KernelFit
 from attnviz.figures.book import BookEntry, BookFigure
@@ -18,7 +18,7 @@ from attnviz.session.base import SessionBase
 from attnviz.session.latest import BATCH, BOOK, COMPARED_MODEL, KERNEL, LOAD, QUERY, SENTENCE
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
-    from attnviz.core.checkpoint import LoadedModel
+    from attnviz.core.models.loaded import LoadedModel
 
 
 class PanelRequests(SessionBase):
@@ -49,7 +49,7 @@ class PanelRequests(SessionBase):
         ticket = self._latest.current(LOAD)
 
         def job() -> KernelFit:
-            from attnviz.core.kernel_regression import KernelRegressionModel, explain
+            from attnviz.core.models.kernel_regression import KernelRegressionModel, explain
 
             return explain(cast(KernelRegressionModel, loaded.model), kernel, bandwidth, query)
 
@@ -102,7 +102,7 @@ class PanelRequests(SessionBase):
         ticket = self._latest.current(SENTENCE)
 
         def job() -> QueryComputation:
-            from attnviz.core.query_computation import compute_query
+            from attnviz.core.decoding.query_computation import compute_query
 
             return compute_query(loaded, tokens, queries, kind, layer, head, query_index,
                                  device=loaded.device, source_ids=ids, source_segments=segments)
@@ -132,7 +132,7 @@ class PanelRequests(SessionBase):
         shown = self.loaded
 
         def job() -> LoadedModel:
-            from attnviz.core.checkpoint import load_checkpoint
+            from attnviz.core.checkpoints.checkpoint import load_checkpoint
             from attnviz.session.loading import refuse_other_tokenizer
 
             other = load_checkpoint(Path(path), device)
@@ -168,7 +168,7 @@ class PanelRequests(SessionBase):
         source = state.shown_source
         if other is None or source is None or state.stale:
             return
-        from attnviz.core.stepping import forced_comparison, output_with_end  # (torch: loaded with the models)
+        from attnviz.core.decoding.stepping import forced_comparison, output_with_end  # (torch: loaded with the models)
 
         target = output_with_end(state.steps[-1] if state.steps else None) if source.layout.offers(Capability.DECODER) \
             else tuple(step.token for step in state.steps)  # (an encoder-only model: the words it filled in)
@@ -207,7 +207,7 @@ class PanelRequests(SessionBase):
         ticket = self._latest.ask(BATCH)
 
         def job() -> BatchDecoding:
-            from attnviz.core.stepping import decode_together
+            from attnviz.core.decoding.stepping import decode_together
 
             return decode_together(loaded, texts, loaded.device)
 

@@ -31,8 +31,8 @@ from attnviz.session.training import TrainingRun, TrainRequest
 from attnviz.session_file import SavedKernel, SavedSession
 
 if TYPE_CHECKING:
-    from attnviz.core.checkpoint import LoadedModel
-    from attnviz.core.training_history import TrainingHistory
+    from attnviz.core.learning.history import TrainingHistory
+    from attnviz.core.models.loaded import LoadedModel
 
 
 class Session(DecodingRequests, PanelRequests, AnalysisRequests):

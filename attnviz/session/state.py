@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from attnviz.core.computation import QueryComputation
-from attnviz.core.kinds import KINDS, AttentionKind
+from attnviz.core.attention.computation import QueryComputation
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import Capability, SequenceLayout
+from attnviz.core.models.kinds import KINDS
 from attnviz.core.results import BatchDecoding, Comparison, DecodeStep, EncodedSource, KernelFit, PositionalDescription
 from attnviz.figures.attention import AttentionView
 from attnviz.figures.book import BookFigure
@@ -28,7 +29,7 @@ class ModelInfo:
     """What the views need to know about the loaded model."""
 
     kind: str
-    family: str  # "translation" or "regression" (attnviz.core.kinds; views ask ``layout`` instead)
+    family: str  # "translation" or "regression" (attnviz.core.models.kinds; views ask ``layout`` instead)
     path: Path
     device: str
     parameters: int

@@ -1,9 +1,9 @@
 """A training run the window watches: :class:`TrainingRun` trains on a thread of its own (never the model's
-worker, which keeps decoding) and hands each snapshot's :class:`~attnviz.core.training_history.TrainingHistory`
+worker, which keeps decoding) and hands each snapshot's :class:`~attnviz.core.learning.history.TrainingHistory`
 (numpy only) and its end back through the runner's ``post``, on the GUI thread.
 
 A run on a generated task stops once the model has learned, by the rule ``attnviz train --task`` stops by
-(:func:`attnviz.core.training_history.has_learned`), or when its epochs or minutes are done, or the user stops
+(:func:`attnviz.core.learning.history.has_learned`), or when its epochs or minutes are done, or the user stops
 it. Then the model is written to ``request.out`` (loaded back before it takes its name, with its history) and
 ``on_done`` gets that path and the final history, whose ``ending`` says why it ended: the window opens it like
 any checkpoint. Importing this module never imports torch: the run does, on its thread.
@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from attnviz.core.training_history import LEARNED_PERCENT
+from attnviz.core.learning.history import LEARNED_PERCENT
 from attnviz.i18n import tr
 from attnviz.training.control import Control
 
 if TYPE_CHECKING:
-    from attnviz.core.training_history import TrainingHistory
+    from attnviz.core.learning.history import TrainingHistory
 
 log = logging.getLogger(__name__)
 KERNEL_TASK = "kernel-regression"  # the task of the Nadaraya–Watson model (its own synthetic data)
@@ -56,7 +56,7 @@ def save_copy(checkpoint: Path, target: Path) -> None:
     the user agreed to replace); anything else is refused (``TargetError``, a ValueError naming the path)."""
     import shutil
 
-    from attnviz.core.files import atomic_output
+    from attnviz.core.safe_output import atomic_output
     from attnviz.training.target import check_target
 
     check_target(target, replace=True)
@@ -119,7 +119,7 @@ class TrainingRun:
         try:
             path, history = self._train()
         except Exception as error:  # one sentence for the window: training errors are written for people
-            from attnviz.training.train import TrainingError
+            from attnviz.training.options import TrainingError
 
             if not isinstance(error, TrainingError | OSError | ValueError):
                 log.exception("training failed")

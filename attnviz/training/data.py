@@ -12,8 +12,8 @@ from typing import BinaryIO
 import torch
 from torch import Tensor
 
-from attnviz.core.checkpoint import MAX_TOKEN_CHARS, is_word
-from attnviz.core.decoding import encode_batch
+from attnviz.core.checkpoints.checkpoint import MAX_TOKEN_CHARS, is_word
+from attnviz.core.decoding.beam_search import encode_batch
 from attnviz.core.text import Vocab, preprocess, tokenize
 from attnviz.i18n import N_, tr
 
@@ -40,7 +40,7 @@ def read_pairs(path: str | Path, max_src_tokens: int | None = None, max_tgt_toke
     """Pairs from a ``source<TAB>target`` file (extra columns ignored), preprocessed d2l-style.
 
     Lines that are not UTF-8, longer than MAX_LINE_BYTES, without two fields, with an empty side, with
-    tokens no vocabulary may hold (:func:`attnviz.core.checkpoint.is_word`) or longer than the limits
+    tokens no vocabulary may hold (:func:`attnviz.core.checkpoints.checkpoint.is_word`) or longer than the limits
     are skipped, and counted by reason in ``skipped``; blank lines are ignored.
     """
     skipped = Counter() if skipped is None else skipped

@@ -3,7 +3,7 @@ snapshots of its loss, held-out score, alignment agreement and a probe's attenti
 
 The Train dock runs :class:`LiveTraining` on a worker thread (pause, resume and stop through
 :class:`Control`); ``attnviz train KIND --task NAME`` runs it in the terminal. The trained model is saved
-with its :class:`~attnviz.core.training_history.TrainingHistory` in the checkpoint's training info, so opening
+with its :class:`~attnviz.core.learning.history.TrainingHistory` in the checkpoint's training info, so opening
 it again shows the history.
 """
 
@@ -21,14 +21,11 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.checkpoint import build_model, save_checkpoint
-from attnviz.core.decoding import encode_batch, translate
+from attnviz.core.checkpoints.checkpoint import build_model, save_checkpoint
+from attnviz.core.decoding.beam_search import encode_batch, translate
 from attnviz.core.heads.alignment import cross_attention, gold_mask, head_agreement
-from attnviz.core.kinds import kind_named
-from attnviz.core.limits import check_config_values, seed_problem
-from attnviz.core.tasks import Example, preset_arch, task_named
-from attnviz.core.text import Vocab, tokenize
-from attnviz.core.training_history import (
+from attnviz.core.learning.bleu import corpus_bleu
+from attnviz.core.learning.history import (
     LAYER_HEAD_NOTE,
     LAYER_MEAN_NOTE,
     LEARNED_EVALUATIONS,
@@ -37,11 +34,15 @@ from attnviz.core.training_history import (
     TrainingHistory,
     has_learned,
 )
+from attnviz.core.learning.tasks import Example, preset_arch, task_named
+from attnviz.core.limits import check_config_values, seed_problem
+from attnviz.core.models.kinds import kind_named
+from attnviz.core.text import Vocab, tokenize
 from attnviz.i18n import N_, tr
-from attnviz.training.bleu import corpus_bleu
 from attnviz.training.control import Control
 from attnviz.training.data import describe_skipped, make_batches, read_pairs, split_by_source
-from attnviz.training.train import TrainingError, lr_at
+from attnviz.training.options import TrainingError
+from attnviz.training.schedule import lr_at
 
 LIVE_KINDS = ("rnn-additive", "rnn-dot", "transformer", "decoder-only")  # the translation kinds it trains
 __all__ = ["preset_arch"]  # (re-exported: the CLI, the bench and the tests build their models with it)
@@ -298,7 +299,7 @@ class LiveTraining:
         return TrainedModel(self.kind, self.model, data.src_vocab, data.tgt_vocab, self.history, info)
 
     def _has_learned(self) -> bool:
-        """The learned rule (:func:`~attnviz.core.training_history.has_learned`) on the snapshots so far."""
+        """The learned rule (:func:`~attnviz.core.learning.history.has_learned`) on the snapshots so far."""
         return has_learned(self.history.snapshots, self.data.score_name, self.settings.learned,
                            self.settings.learned_evaluations)
 

@@ -11,13 +11,12 @@ from dataclasses import replace
 import numpy as np
 import torch
 
-from attnviz.core.kernel_regression import KernelRegressionConfig, KernelRegressionModel, leave_one_out
-from attnviz.core.training_history import Ending, Snapshot, TrainingHistory
+from attnviz.core.learning.history import Ending, Snapshot, TrainingHistory
+from attnviz.core.models.kernel_regression import KernelRegressionConfig, KernelRegressionModel, leave_one_out
 from attnviz.i18n import N_, tr
 from attnviz.training.control import Control
 from attnviz.training.live import TrainedModel
-from attnviz.training.options import KERNEL_REGRESSION_EPOCHS, KERNEL_REGRESSION_LR
-from attnviz.training.train import TrainingError
+from attnviz.training.options import KERNEL_REGRESSION_EPOCHS, KERNEL_REGRESSION_LR, TrainingError
 
 MAX_EPOCHS = 1000
 SCORE_NAME = N_("test MSE")  # (kept in the history and the checkpoint in English; translated when shown)

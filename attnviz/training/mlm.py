@@ -1,4 +1,4 @@
-"""Masked-language-model training and evaluation of the small BERT (:mod:`attnviz.core.encoder_only`).
+"""Masked-language-model training and evaluation of the small BERT (:mod:`attnviz.core.models.encoder_only`).
 
 **Data.** The English side of the translators' corpus, split exactly as ``attnviz train`` splits it
 (:func:`attnviz.training.data.training_split` with the shipped translators' options: at most 12 English and
@@ -44,11 +44,11 @@ from typing import Any, TextIO
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.encoder_only import EncoderOnly, EncoderOnlyConfig
-from attnviz.core.files import atomic_output
+from attnviz.core.models.encoder_only import EncoderOnly, EncoderOnlyConfig
+from attnviz.core.safe_output import atomic_output
 from attnviz.core.text import RESERVED, Vocab
 from attnviz.training.data import training_split
-from attnviz.training.train import lr_at
+from attnviz.training.schedule import lr_at
 
 MASK, CLS, SEP = "[MASK]", "[CLS]", "[SEP]"
 MLM_TOKENS = (MASK, CLS, SEP)  # appended to the English vocabulary in this order
@@ -455,7 +455,7 @@ def train_encoder_only(data_path: str | Path, out: str | Path | EpochCallback | 
 def _warm_start(path: str | Path, vocab: Vocab) -> tuple[EncoderOnly, dict[str, Any]]:
     """The float32 model of the encoder-only checkpoint ``path`` (in train mode) and what the history says of it:
     file name, tensor digest, epochs and final scores. ValueError when it is no encoder-only model of ``vocab``."""
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
 
     loaded = load_checkpoint(path, compact_weights=False)
     if not isinstance(loaded.model, EncoderOnly):

@@ -10,9 +10,13 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from attnviz.core.kinds import kind_named
 from attnviz.core.limits import check_config_values
+from attnviz.core.models.kinds import kind_named
 from attnviz.i18n import tr
+
+
+class TrainingError(ValueError):
+    """Training cannot start or go on (options, data, or a checkpoint that would not load); one sentence."""
 
 KERNEL_REGRESSION_EPOCHS, KERNEL_REGRESSION_LR = 5, 0.5  # the kernel-regression model's defaults
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import torch
 
-from attnviz.core.files import atomic_output
+from attnviz.core.safe_output import atomic_output
 from attnviz.i18n import tr
 
 SAVE_EVERY_S = 600.0  # inside an epoch, the state is saved when this much wall-clock time has passed

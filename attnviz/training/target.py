@@ -11,7 +11,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from attnviz.core.checkpoint import is_attnviz_checkpoint
+from attnviz.core.checkpoints.checkpoint import is_attnviz_checkpoint
 from attnviz.i18n import tr
 
 

@@ -13,17 +13,18 @@ from typing import Any, TextIO
 import torch
 from torch import nn
 
-from attnviz.core.checkpoint import CheckpointError, build_model, model_size_problem, save_checkpoint
-from attnviz.core.decoding import translate
-from attnviz.core.kinds import kind_named
+from attnviz.core.checkpoints.checkpoint import CheckpointError, build_model, model_size_problem, save_checkpoint
+from attnviz.core.decoding.beam_search import translate
+from attnviz.core.learning.bleu import corpus_bleu
 from attnviz.core.limits import check_config_values
+from attnviz.core.models.kinds import kind_named
 from attnviz.core.text import Vocab
 from attnviz.i18n import tr
-from attnviz.training.bleu import corpus_bleu
 from attnviz.training.data import Pair, describe_skipped, group_references, make_batches, training_split
 from attnviz.training.options import (
     KERNEL_REGRESSION_EPOCHS,
     KERNEL_REGRESSION_LR,
+    TrainingError,
     TrainOptions,
     arch_problems,
     option_problems,
@@ -39,12 +40,8 @@ from attnviz.training.resume import (
     save_state,
     state_path,
 )
+from attnviz.training.schedule import lr_at
 from attnviz.training.target import check_target
-
-
-class TrainingError(ValueError):
-    """Training cannot start or go on (options, data, or a checkpoint that would not load); one sentence."""
-
 
 BOOK_SENTENCES = ("go .", "i lost .", "he's calm .", "i'm home .")  # d2l's test sentences
 
@@ -78,19 +75,6 @@ class Progress:
     def close(self) -> None:
         if self.tty:
             self.stream.write("\n")
-
-
-def lr_at(step: int, total_steps: int, peak: float, warmup_steps: int) -> float:
-    """Linear warm-up to ``peak`` over ``warmup_steps``, then cosine decay to 0 at ``total_steps``.
-
-    A schedule that ends at 0 after the planned number of steps gives a better model for a fixed
-    compute budget than the paper's open-ended inverse-square-root decay.
-    """
-    step = max(step, 1)
-    if step < warmup_steps:
-        return peak * step / warmup_steps
-    progress = min(1.0, (step - warmup_steps) / max(1, total_steps - warmup_steps))
-    return peak * 0.5 * (1.0 + math.cos(math.pi * progress))
 
 
 def greedy_texts(model: Any, sentences: list[tuple[str, ...]], src_vocab: Vocab, tgt_vocab: Vocab,

@@ -487,13 +487,13 @@
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="33"/>
+        <location filename="../../attnviz/core/safe_output.py" line="33"/>
         <location filename="../../attnviz/unopenable.py" line="22"/>
         <source>a block device</source>
         <translation>块设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="33"/>
+        <location filename="../../attnviz/core/safe_output.py" line="33"/>
         <location filename="../../attnviz/unopenable.py" line="21"/>
         <source>a character device</source>
         <translation>字符设备</translation>
@@ -509,7 +509,7 @@
         <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="123"/>
+        <location filename="../../attnviz/core/safe_output.py" line="123"/>
         <source>a file</source>
         <translation>文件</translation>
     </message>
@@ -524,7 +524,7 @@
         <translation>句子文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="32"/>
+        <location filename="../../attnviz/core/safe_output.py" line="32"/>
         <source>a folder</source>
         <translation>文件夹</translation>
     </message>
@@ -549,13 +549,13 @@
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="32"/>
+        <location filename="../../attnviz/core/safe_output.py" line="32"/>
         <location filename="../../attnviz/unopenable.py" line="20"/>
         <source>a named pipe (FIFO)</source>
         <translation>命名管道（FIFO）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="162"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="162"/>
         <source>a padded row of a decoder-only model's batch: recompute its sentence alone</source>
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
@@ -570,7 +570,7 @@
         <translation>要打开的已保存会话（文件 ▸ 保存会话）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="34"/>
+        <location filename="../../attnviz/core/safe_output.py" line="34"/>
         <location filename="../../attnviz/unopenable.py" line="23"/>
         <source>a socket</source>
         <translation>套接字</translation>
@@ -581,7 +581,7 @@
         <translation>套接字不能作为文件读取</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="34"/>
+        <location filename="../../attnviz/core/safe_output.py" line="34"/>
         <source>a symbolic link</source>
         <translation>符号链接</translation>
     </message>
@@ -621,7 +621,7 @@
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="166"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="166"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -703,7 +703,7 @@
         <translation>attnviz 的翻译模型检查点（.safetensors）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/encoder_only.py" line="139"/>
+        <location filename="../../attnviz/core/models/encoder_only.py" line="139"/>
         <source>an encoder-only model has no {kind}</source>
         <translation>仅编码器模型没有{kind}</translation>
     </message>
@@ -925,7 +925,7 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/encoder_only.py" line="130"/>
+        <location filename="../../attnviz/core/models/encoder_only.py" line="130"/>
         <source>attnviz's BERT adds a learned table, one vector per position, to the token and segment embeddings.</source>
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
     </message>
@@ -1101,7 +1101,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>非参数核 K((x − xᵢ) / h) 的带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kernel_regression.py" line="80"/>
+        <location filename="../../attnviz/core/models/kernel_regression.py" line="80"/>
         <source>bandwidth must be a positive number, got {bandwidth}</source>
         <translation>带宽必须是正数，实际为 {bandwidth}</translation>
     </message>
@@ -1152,7 +1152,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="78"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="78"/>
         <source>beam size must be from 1 to {most}, got {size}</source>
         <translation>束宽必须在 1 到 {most} 之间，实际为 {size}</translation>
     </message>
@@ -1492,7 +1492,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制图片</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="157"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="157"/>
         <source>copy the digits</source>
         <translation>复制数字</translation>
     </message>
@@ -1593,7 +1593,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>cross、decoder self 或 self（小型 BERT 的，或仅解码器模型唯一的自注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention_kind.py" line="15"/>
+        <location filename="../../attnviz/core/attention/kind.py" line="15"/>
         <location filename="../../attnviz/core/layout.py" line="231"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
@@ -1614,7 +1614,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个词元的交叉熵</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="163"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="163"/>
         <source>crossing: year ← last word, month ← first, day ← second</source>
         <translation>交叉：年 ← 最后一个词，月 ← 第一个，日 ← 第二个</translation>
     </message>
@@ -1693,7 +1693,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention_kind.py" line="14"/>
+        <location filename="../../attnviz/core/attention/kind.py" line="14"/>
         <source>decoder self-attention</source>
         <translation>解码器自注意力</translation>
     </message>
@@ -1708,7 +1708,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="158"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="158"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1844,12 +1844,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个头的该统计量的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="169"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="169"/>
         <source>each layer of this {kind}</source>
         <translation>此 {kind} 的每一层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="160"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="160"/>
         <source>each output digit on where it came from</source>
         <translation>每个输出数字的来源位置</translation>
     </message>
@@ -1870,12 +1870,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention_kind.py" line="13"/>
+        <location filename="../../attnviz/core/attention/kind.py" line="13"/>
         <source>encoder self-attention</source>
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="186"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="186"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -1928,17 +1928,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="95"/>
+        <location filename="../../attnviz/core/learning/history.py" line="95"/>
         <source>epoch limit (1 epoch) reached</source>
         <translation>已到迭代周期上限（1 个迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="97"/>
+        <location filename="../../attnviz/core/learning/history.py" line="97"/>
         <source>epoch limit (all {epochs:,} epochs) reached</source>
         <translation>已到迭代周期上限（全部 {epochs:,} 个迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="98"/>
+        <location filename="../../attnviz/core/learning/history.py" line="98"/>
         <source>epoch limit reached</source>
         <translation>已到迭代周期上限</translation>
     </message>
@@ -1993,7 +1993,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个已记录的步骤（不只是当前显示的一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="244"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="244"/>
         <source>every sentence of a batch needs at least one word</source>
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
@@ -2312,18 +2312,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="164"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="164"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="169"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="169"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="109"/>
-        <location filename="../../attnviz/core/query_computation.py" line="169"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="169"/>
         <location filename="../../attnviz/figures/heads.py" line="41"/>
         <source>head</source>
         <translation>头</translation>
@@ -2424,17 +2424,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="180"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="180"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="193"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="193"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="174"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="174"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
@@ -2530,12 +2530,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无效的选择：%(value)r（可选：%(choices)s）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="87"/>
+        <location filename="../../attnviz/core/safe_output.py" line="87"/>
         <source>it is {kind}, not a regular file; attnviz writes only regular files</source>
         <translation>它是{kind}，不是普通文件；attnviz 只写入普通文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="227"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="227"/>
         <source>it must be a JSON list of strings</source>
         <translation>它必须是由字符串组成的 JSON 列表</translation>
     </message>
@@ -2566,7 +2566,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention.py" line="107"/>
+        <location filename="../../attnviz/core/attention/layers.py" line="107"/>
         <source>k_j = h_j, the encoder's output at source word j</source>
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
@@ -2699,7 +2699,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>稍后</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="167"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
         <location filename="../../attnviz/figures/heads.py" line="41"/>
         <source>layer</source>
         <translation>层</translation>
@@ -2717,13 +2717,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="739"/>
-        <location filename="../../attnviz/core/training_history.py" line="24"/>
+        <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
         <translation>第 {layer} 层 · 第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="25"/>
+        <location filename="../../attnviz/core/learning/history.py" line="25"/>
         <source>layer {layer} · mean of {heads} heads</source>
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
     </message>
@@ -2760,7 +2760,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/encoder_only.py" line="130"/>
+        <location filename="../../attnviz/core/models/encoder_only.py" line="130"/>
         <location filename="../../attnviz/core/hf/positional.py" line="87"/>
         <location filename="../../attnviz/core/hf/positional.py" line="71"/>
         <source>learned</source>
@@ -2772,7 +2772,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>可学习位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="88"/>
+        <location filename="../../attnviz/core/learning/history.py" line="88"/>
         <source>learned: held-out exact match at least {level:g} % at {count} evaluations in a row</source>
         <translation>已学会：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
@@ -3164,7 +3164,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="199"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="199"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3276,7 +3276,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/bleu.py" line="52"/>
+        <location filename="../../attnviz/core/learning/bleu.py" line="52"/>
         <source>no sentences to score</source>
         <translation>没有可评分的句子</translation>
     </message>
@@ -3338,22 +3338,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>归一化重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint_file.py" line="38"/>
+        <location filename="../../attnviz/core/checkpoints/header.py" line="38"/>
         <source>not a readable safetensors file (its first bytes are not a safetensors header)</source>
         <translation>不是可读的 safetensors 文件（开头的字节不是 safetensors 文件头）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint_file.py" line="35"/>
+        <location filename="../../attnviz/core/checkpoints/header.py" line="35"/>
         <source>not a readable safetensors file (only {size} bytes)</source>
         <translation>不是可读的 safetensors 文件（只有 {size} 字节）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="50"/>
+        <location filename="../../attnviz/core/safe_output.py" line="50"/>
         <source>not a regular file</source>
         <translation>非普通文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint_file.py" line="27"/>
+        <location filename="../../attnviz/core/checkpoints/header.py" line="27"/>
         <source>not a regular file (a pipe or a device?)</source>
         <translation>不是普通文件（是管道还是设备？）</translation>
     </message>
@@ -3970,7 +3970,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention.py" line="106"/>
+        <location filename="../../attnviz/core/attention/layers.py" line="106"/>
         <source>q = s_{t−1}, the decoder's hidden state before this step</source>
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
@@ -4054,7 +4054,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="155"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="155"/>
         <source>query_tokens must start with {first} (as DecodeStep.query_tokens does), got {tokens}</source>
         <translation>query_tokens 必须以 {first} 开头（与 DecodeStep.query_tokens 一样），实际为 {tokens}</translation>
     </message>
@@ -4202,7 +4202,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>从 {path} 继续第 {epoch} 个迭代周期，自第 {batch} 批（第 {step:,} 步）起</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="158"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="158"/>
         <source>reverse the digits</source>
         <translation>反转数字</translation>
     </message>
@@ -4212,7 +4212,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>反转 — 反对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="162"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="162"/>
         <source>rewrite a date as year month day</source>
         <translation>把日期改写为年 月 日</translation>
     </message>
@@ -4332,25 +4332,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="188"/>
-        <location filename="../../attnviz/core/kinds.py" line="195"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="188"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="195"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="160"/>
-        <location filename="../../attnviz/core/kinds.py" line="182"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="160"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="182"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="154"/>
-        <location filename="../../attnviz/core/kinds.py" line="177"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="154"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="177"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="171"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="171"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -4618,7 +4618,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="203"/>
+        <location filename="../../attnviz/core/learning/history.py" line="203"/>
         <source>snapshot {number} of the training history</source>
         <translation>训练历史的第 {number} 个快照</translation>
     </message>
@@ -4638,7 +4638,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="160"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="160"/>
         <source>sort the digits</source>
         <translation>排序数字</translation>
     </message>
@@ -4695,7 +4695,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="145"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="145"/>
         <source>source_valid_len must be from 1 to {count}, got {given}</source>
         <translation>source_valid_len 必须在 1 到 {count} 之间，实际为 {given}</translation>
     </message>
@@ -4877,7 +4877,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="93"/>
+        <location filename="../../attnviz/core/learning/history.py" line="93"/>
         <source>stopped by the user</source>
         <translation>由用户停止</translation>
     </message>
@@ -5005,7 +5005,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字大小 {scale:.0%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="158"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="158"/>
         <source>the anti-diagonal</source>
         <translation>反对角线</translation>
     </message>
@@ -5060,17 +5060,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="166"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="166"/>
         <source>the decoder of this {kind}</source>
         <translation>此 {kind} 的解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="175"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="175"/>
         <source>the decoding so far ({tokens})</source>
         <translation>目前的解码（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="157"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="157"/>
         <source>the diagonal</source>
         <translation>对角线</translation>
     </message>
@@ -5110,7 +5110,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>这些解释方法只适用于 attnviz 自带的模型，不适用于这个模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint_file.py" line="30"/>
+        <location filename="../../attnviz/core/checkpoints/header.py" line="30"/>
         <source>the file is {gb:.1f} GB, larger than any attnviz checkpoint (at most {most:.1f} GB): not a checkpoint</source>
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
     </message>
@@ -5150,7 +5150,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="93"/>
+        <location filename="../../attnviz/core/safe_output.py" line="93"/>
         <source>the folder {folder} does not exist</source>
         <translation>文件夹 {folder} 不存在</translation>
     </message>
@@ -5262,13 +5262,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法构建模型：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="110"/>
+        <location filename="../../attnviz/core/decoding/fill_mask.py" line="110"/>
         <location filename="../../attnviz/core/hf/encoder.py" line="206"/>
         <source>the model cannot fill in {word!r}: its vocabulary has no such word</source>
         <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="172"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="172"/>
         <source>the model cannot say {token!r}: its target vocabulary has no such token</source>
         <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
     </message>
@@ -5288,7 +5288,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型未保存：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="298"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="298"/>
         <location filename="../../attnviz/core/hf/load.py" line="144"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
@@ -5400,7 +5400,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同分词器的特殊词元，这个句子长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="89"/>
+        <location filename="../../attnviz/core/decoding/fill_mask.py" line="89"/>
         <source>The sentence is {count} tokens long with {cls} and {sep}; this model reads at most {most}.</source>
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
@@ -5470,7 +5470,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="172"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="172"/>
         <source>the source ({tokens})</source>
         <translation>源（{tokens}）</translation>
     </message>
@@ -5530,22 +5530,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>--text 或标准输入每一行中第一个 [MASK] 的前 5 个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="187"/>
+        <location filename="../../attnviz/core/learning/history.py" line="187"/>
         <source>the training history is not an object</source>
         <translation>训练历史不是一个对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="193"/>
+        <location filename="../../attnviz/core/learning/history.py" line="193"/>
         <source>the training history must hold 1 to {count} snapshots</source>
         <translation>训练历史必须包含 1 到 {count} 个快照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="190"/>
+        <location filename="../../attnviz/core/learning/history.py" line="190"/>
         <source>the training history's kind, task or score name is missing</source>
         <translation>训练历史缺少模型类型、任务或得分名称</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="196"/>
+        <location filename="../../attnviz/core/learning/history.py" line="196"/>
         <source>the training history's snapshots are not in step order (each at a later step than the one before)</source>
         <translation>训练历史中的快照不是按步数顺序排列的（每个快照的步数都应晚于前一个）</translation>
     </message>
@@ -5592,7 +5592,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法开始写入 {kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="138"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="138"/>
         <source>the {model} model has no {kind} (it has: {has})</source>
         <translation>{model} 模型没有{kind}（它有：{has}）</translation>
     </message>
@@ -5617,17 +5617,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话文件 {name} 不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="142"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="142"/>
         <source>there is no source: source_tokens is empty</source>
         <translation>没有源：source_tokens 为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="183"/>
+        <location filename="../../attnviz/core/decoding/fill_mask.py" line="183"/>
         <source>There is no {mask} in the sentence: write {mask} in place of a word to see what the model guesses there, e.g. “i {mask} to go home .”</source>
         <translation>句子里没有 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么，例如“i {mask} to go home .”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="187"/>
+        <location filename="../../attnviz/core/decoding/fill_mask.py" line="187"/>
         <source>There is no {mask} left to fill: write {mask} in place of a word to see what the model guesses there.</source>
         <translation>已没有要填的 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么。</translation>
     </message>
@@ -5678,7 +5678,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/fill_mask.py" line="164"/>
+        <location filename="../../attnviz/core/decoding/fill_mask.py" line="164"/>
         <source>there is nothing to read: the sentence is empty</source>
         <translation>没有可读的内容：句子是空的</translation>
     </message>
@@ -5688,7 +5688,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="105"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="105"/>
         <source>there is nothing to translate: the sentence is empty</source>
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
@@ -5742,7 +5742,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层播放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="91"/>
+        <location filename="../../attnviz/core/learning/history.py" line="91"/>
         <source>time limit ({minutes:g} min) reached</source>
         <translation>已到时间上限（{minutes:g} 分钟）</translation>
     </message>
@@ -5757,17 +5757,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>微型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding.py" line="148"/>
+        <location filename="../../attnviz/core/decoding/beam_search.py" line="148"/>
         <source>token id {id} is never decoded (&lt;bos&gt;, &lt;pad&gt; or banned): it cannot be forced</source>
         <translation>词元 id {id} 从不会被解码（&lt;bos&gt;、&lt;pad&gt; 或被禁用的词元）：无法强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding.py" line="165"/>
+        <location filename="../../attnviz/core/decoding/beam_search.py" line="165"/>
         <source>token id {id} is outside the vocabulary of {count} tokens</source>
         <translation>词元 id {id} 超出了 {count} 个词元的词表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="229"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="229"/>
         <source>token {token!r}… is not a word (too long, or control characters)</source>
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
@@ -5943,7 +5943,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="152"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="152"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -6046,7 +6046,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>10 个键上的均匀分布（log 10）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="49"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="49"/>
         <source>unknown attention kind {kind!r}; use one of {kinds}</source>
         <translation>未知的注意力类型 {kind!r}；请使用 {kinds} 之一</translation>
     </message>
@@ -6066,17 +6066,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的导出格式 {format!r}；请从 {formats} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kernel_regression.py" line="85"/>
+        <location filename="../../attnviz/core/models/kernel_regression.py" line="85"/>
         <source>unknown kernel {kernel!r}; choose one of {kernels}</source>
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/kinds.py" line="209"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="209"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/tasks.py" line="224"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="224"/>
         <source>unknown task {name!r}; known: {known}</source>
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
@@ -6524,13 +6524,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{first} 和 {second}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="74"/>
+        <location filename="../../attnviz/core/safe_output.py" line="74"/>
         <source>{folder} is a kernel interface ({kind}), not a folder on disk; choose a folder of your own</source>
         <translation>{folder} 是内核接口（{kind}），不是磁盘上的文件夹；请选择你自己的文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="96"/>
-        <location filename="../../attnviz/core/files.py" line="117"/>
+        <location filename="../../attnviz/core/safe_output.py" line="96"/>
+        <location filename="../../attnviz/core/safe_output.py" line="117"/>
         <source>{folder} is {kind}, not a folder</source>
         <translation>{folder} 是{kind}，不是文件夹</translation>
     </message>
@@ -6540,8 +6540,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{heading} — {caption}（文件 {key}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/bleu.py" line="28"/>
-        <location filename="../../attnviz/training/bleu.py" line="49"/>
+        <location filename="../../attnviz/core/learning/bleu.py" line="28"/>
+        <location filename="../../attnviz/core/learning/bleu.py" line="49"/>
         <source>{hypotheses} hypotheses but {references} reference lists</source>
         <translation>{hypotheses} 个候选译文，但有 {references} 组参考译文</translation>
     </message>
@@ -6581,14 +6581,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/stepping.py" line="239"/>
-        <location filename="../../attnviz/core/stepping.py" line="76"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="239"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="76"/>
         <source>{kind} is not a translation model</source>
         <translation>{kind} 不是翻译模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="133"/>
-        <location filename="../../attnviz/core/query_computation.py" line="149"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="133"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="149"/>
         <source>{kind} is not a translation model: it has no attention queries to show</source>
         <translation>{kind} 不是翻译模型：没有可显示的注意力查询</translation>
     </message>
@@ -6643,7 +6643,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/files.py" line="131"/>
+        <location filename="../../attnviz/core/safe_output.py" line="131"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="51"/>
         <source>{link} is a symbolic link to {target}, which does not exist</source>
         <translation>{link} 是指向 {target} 的符号链接，而该目标不存在</translation>
@@ -7099,12 +7099,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="334"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="334"/>
         <source>{path}: cannot be loaded ({error})</source>
         <translation>{path}：无法加载（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="374"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="374"/>
         <source>{path}: cannot be opened ({error})</source>
         <translation>{path}：无法打开（{error}）</translation>
     </message>
@@ -7115,7 +7115,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="151"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="151"/>
         <location filename="../../attnviz/training/target.py" line="32"/>
         <source>{path}: cannot be written ({error})</source>
         <translation>{path}：无法写入（{error}）</translation>
@@ -7126,27 +7126,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：无法写入 {folder}（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="438"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="438"/>
         <source>{path}: config cannot build a model ({error})</source>
         <translation>{path}：无法用该配置构建模型（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="173"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="173"/>
         <source>{path}: config has unknown fields {names}</source>
         <translation>{path}：config 含有未知字段 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="171"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="171"/>
         <source>{path}: config is missing {names}</source>
         <translation>{path}：config 缺少 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="166"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="166"/>
         <source>{path}: config must be a JSON object</source>
         <translation>{path}：config 必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="177"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="177"/>
         <source>{path}: config.{key} is {value!r}, kind {kind!r} needs {needed!r}</source>
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
@@ -7161,7 +7161,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：已存在且不是 attnviz 检查点；训练只替换检查点（请换一个名称）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="420"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="420"/>
         <source>{path}: format_version {version!r} is not supported (expected {expected})</source>
         <translation>{path}：不支持 format_version {version!r}（应为 {expected}）</translation>
     </message>
@@ -7252,17 +7252,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：init_inputs 向分词器传入 {value!r}；attnviz 只向分词器传入文件夹自身的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="184"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="184"/>
         <source>{path}: invalid config ({error})</source>
         <translation>{path}：配置无效（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="180"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="180"/>
         <source>{path}: invalid config: {problems}</source>
         <translation>{path}：配置无效：{problems}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="369"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="369"/>
         <source>{path}: is a folder, not a checkpoint file</source>
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
@@ -7413,17 +7413,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出了 {count:,} 个分片；attnviz 只打开不超过 {most:,} 个分片的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="163"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="163"/>
         <source>{path}: metadata has no 'config'</source>
         <translation>{path}：元数据中没有 'config'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="213"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="213"/>
         <source>{path}: metadata has no '{key}'</source>
         <translation>{path}：元数据中没有 '{key}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="274"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="274"/>
         <source>{path}: missing tensors {names}</source>
         <translation>{path}：缺少张量 {names}</translation>
     </message>
@@ -7453,7 +7453,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可解释的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="367"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="367"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="53"/>
         <source>{path}: no such file</source>
         <translation>{path}：文件不存在</translation>
@@ -7479,12 +7479,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="403"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="403"/>
         <source>{path}: not a readable safetensors file ({error})</source>
         <translation>{path}：不是可读的 safetensors 文件（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="364"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="364"/>
         <source>{path}: not a regular file (a pipe or a device?)</source>
         <translation>{path}：不是普通文件（是管道还是设备？）</translation>
     </message>
@@ -7494,7 +7494,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是可读取的 SentencePiece 模型；分词器需要它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="416"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="416"/>
         <source>{path}: not an attnviz checkpoint: no attnviz metadata (a safetensors file, but not one attnviz wrote)</source>
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
@@ -7514,7 +7514,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="371"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="371"/>
         <source>{path}: permission denied (the file is not readable by you)</source>
         <translation>{path}：权限不足（你无权读取该文件）</translation>
     </message>
@@ -7524,27 +7524,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：sp_model_kwargs 向 SentencePiece 传入 {keys}；attnviz 只传入 {allowed}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="448"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="448"/>
         <source>{path}: tensor {name} changed while it was read</source>
         <translation>{path}：张量 {name} 在读取过程中发生了变化</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="287"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="287"/>
         <source>{path}: tensor {name} has dtype {dtype}, expected {expected}</source>
         <translation>{path}：张量 {name} 的数据类型为 {dtype}，应为 {expected}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="281"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="281"/>
         <source>{path}: tensor {name} has shape {shape}, expected {expected} (the config does not match the weights)</source>
         <translation>{path}：张量 {name} 的形状为 {shape}，应为 {expected}（配置与权重不符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="450"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="450"/>
         <source>{path}: tensor {name} holds NaN or infinite values</source>
         <translation>{path}：张量 {name} 含有 NaN 或无穷值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="453"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="453"/>
         <source>{path}: tensor {name} holds values beyond ±{most:g}, which no attnviz model has</source>
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
@@ -7554,7 +7554,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="444"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="444"/>
         <source>{path}: the tensor data does not match its checksum: the file is corrupted (download or copy it again)</source>
         <translation>{path}：张量数据与其校验和不符：文件已损坏（请重新下载或复制）</translation>
     </message>
@@ -7569,7 +7569,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：分词器文件定义了 {count:,} 个特殊词元和新增词元；attnviz 只打开不超过 {most:,} 个的分词器（超过后 transformers 对每个词元的处理越来越慢）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="434"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="434"/>
         <source>{path}: training info must be a JSON object</source>
         <translation>{path}：训练信息必须是 JSON 对象</translation>
     </message>
@@ -7579,17 +7579,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：transformers 无法打开它（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="276"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="276"/>
         <source>{path}: unexpected tensors {names}</source>
         <translation>{path}：多出了张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="424"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="424"/>
         <source>{path}: unknown model kind {name!r}; known: {known}</source>
         <translation>{path}：未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="411"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="411"/>
         <source>{path}: {count:,} tensors; no attnviz model has more than {most:,}</source>
         <translation>{path}：有 {count:,} 个张量；attnviz 的模型最多只有 {most:,} 个</translation>
     </message>
@@ -7614,22 +7614,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="236"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="236"/>
         <source>{path}: {key} has {count} tokens but the config says {expected}</source>
         <translation>{path}：{key} 有 {count} 个词元，但配置中为 {expected} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="194"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="194"/>
         <source>{path}: {key} is nested too deeply to be attnviz metadata</source>
         <translation>{path}：{key} 嵌套过深，不可能是 attnviz 元数据</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="233"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="233"/>
         <source>{path}: {key} is not a valid vocabulary ({error})</source>
         <translation>{path}：{key} 不是有效的词表（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="191"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="191"/>
         <source>{path}: {key} is not valid JSON ({error})</source>
         <translation>{path}：{key} 不是有效的 JSON（{error}）</translation>
     </message>
@@ -7639,8 +7639,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} 指向模型文件夹之外的 {named}；attnviz 只读取文件夹自身的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoint.py" line="290"/>
-        <location filename="../../attnviz/core/checkpoint.py" line="377"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="290"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="377"/>
         <location filename="../../attnviz/core/hf/load.py" line="97"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
@@ -7726,7 +7726,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {percent} %（{counted}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="95"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="95"/>
         <source>{what} {value} is out of range: {where} has {count} (0 to {last})</source>
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
@@ -7741,42 +7741,42 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what}：{kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="222"/>
+        <location filename="../../attnviz/core/learning/history.py" line="222"/>
         <source>{where} has bad labels</source>
         <translation>{where}的标签有误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="209"/>
+        <location filename="../../attnviz/core/learning/history.py" line="209"/>
         <source>{where} has no step or time</source>
         <translation>{where}没有步数或时间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="212"/>
+        <location filename="../../attnviz/core/learning/history.py" line="212"/>
         <source>{where} holds a loss, score or agreement that is not a number</source>
         <translation>{where}的损失、得分或对齐一致率不是数字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="205"/>
+        <location filename="../../attnviz/core/learning/history.py" line="205"/>
         <source>{where} is not an object</source>
         <translation>{where}不是一个对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="215"/>
+        <location filename="../../attnviz/core/learning/history.py" line="215"/>
         <source>{where}'s agreement is not a share from 0 to 1</source>
         <translation>{where}的对齐一致率不是 0 到 1 之间的比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="224"/>
+        <location filename="../../attnviz/core/learning/history.py" line="224"/>
         <source>{where}'s map is empty or larger than {cells:,} cells</source>
         <translation>{where}的注意力图为空或超过 {cells:,} 个单元格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="229"/>
+        <location filename="../../attnviz/core/learning/history.py" line="229"/>
         <source>{where}'s map is not a table of numbers</source>
         <translation>{where}的注意力图不是数值表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/training_history.py" line="231"/>
+        <location filename="../../attnviz/core/learning/history.py" line="231"/>
         <source>{where}'s map is not {rows} × {cols} finite numbers</source>
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>
@@ -7810,22 +7810,22 @@ Open the session with that checkpoint?</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="243"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="243"/>
         <source>α = softmax(s) over visible keys</source>
         <translation>α = softmax(s)，在可见的键上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="236"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="236"/>
         <source>α = softmax(s) over visible keys (causal mask: j ≤ {row})</source>
         <translation>α = softmax(s)，在可见的键上（因果掩蔽，自回归：j ≤ {row}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="238"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="238"/>
         <source>α = softmax(s) over visible keys (causal mask: j ≤ {row}; the source view is keys 1–{prompt})</source>
         <translation>α = softmax(s)，在可见的键上（因果掩蔽，自回归：j ≤ {row}；源视图为键 1–{prompt}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/query_computation.py" line="242"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="242"/>
         <source>α = softmax(s) over visible keys (padding mask: j &lt; {length})</source>
         <translation>α = softmax(s)，在可见的键上（填充掩码：j &lt; {length}）</translation>
     </message>

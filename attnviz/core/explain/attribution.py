@@ -102,7 +102,7 @@ def attention_detached(model: nn.Module) -> Iterator[None]:
     still carry the gradient. attnviz's attention modules compute their scores from W_q and W_k alone (multi-head
     attention) or from the queries and keys they are given (the RNN's additive and dot-product attention), so the
     outputs of those projections, or those inputs, are detached; the forward values are unchanged."""
-    from attnviz.core.attention import MultiHeadAttention, RecurrentQuery
+    from attnviz.core.attention.layers import MultiHeadAttention, RecurrentQuery
 
     def detached_output(_module: nn.Module, _args: tuple[Any, ...], output: Tensor) -> Tensor:
         return output.detach()

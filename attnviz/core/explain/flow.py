@@ -2,7 +2,7 @@
 
 The layers' attention is a layered graph: a node per position per layer, an edge from position i in layer k
 to position j in layer k − 1 whose capacity is A_k[i, j] (the head-averaged weights with the residual
-modelled as in rollout: :func:`attnviz.core.rollout.layer_matrices`). The flow of input token j into a query
+modelled as in rollout: :func:`attnviz.core.attention.rollout.layer_matrices`). The flow of input token j into a query
 is the maximum flow from the query's node to token j's node in the bottom layer. Unlike rollout (products of
 weights along every path, summed) a path carries at most its narrowest edge, and paths share capacities.
 Max flow here is Dinic's algorithm on a dense residual matrix (the graphs have at most a few hundred nodes).

@@ -4,7 +4,7 @@ One teacher-forced pass over the source and ``<bos>`` + the target prefix gives,
 position that predicts the next token): every layer's attention weights over its keys, the values each head
 mixes, projected by that head's slice of W_O (Kobayashi et al. 2020's f_h(x_j)), and the layer matrices that
 rollout and attention flow walk through. A family is one function here, which its registry record names
-(:attr:`attnviz.core.kinds.ModelKind.internals`). Shapes: L layers, H heads, K keys of a layer, S source tokens,
+(:attr:`attnviz.core.models.kinds.ModelKind.internals`). Shapes: L layers, H heads, K keys of a layer, S source tokens,
 t target positions (``<bos>`` + prefix), D width, Dh head width, P = S + t (decoder-only).
 """
 
@@ -18,14 +18,14 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.attention import Attended
-from attnviz.core.decoder_only import Block, DecoderOnly
-from attnviz.core.encoder_only import EncoderOnly
-from attnviz.core.kinds import ModelKind, kind_of
+from attnviz.core.attention.layers import Attended
+from attnviz.core.attention.rollout import layer_matrices, rollout, source_attribution
 from attnviz.core.layout import Capability
-from attnviz.core.rollout import layer_matrices, rollout, source_attribution
-from attnviz.core.seq2seq import Seq2SeqAttention
-from attnviz.core.transformer import DecoderBlock, EncoderBlock, Transformer
+from attnviz.core.models.decoder_only import Block, DecoderOnly
+from attnviz.core.models.encoder_only import EncoderOnly
+from attnviz.core.models.kinds import ModelKind, kind_of
+from attnviz.core.models.seq2seq import Seq2SeqAttention
+from attnviz.core.models.transformer import DecoderBlock, EncoderBlock, Transformer
 
 from .flow import layered_flow
 

@@ -24,9 +24,9 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.checkpoint import LoadedModel
-from attnviz.core.fill_mask import CLS, MASK, SEP
+from attnviz.core.decoding.fill_mask import CLS, MASK, SEP
 from attnviz.core.layout import Capability
+from attnviz.core.models.loaded import LoadedModel
 
 from .agreement import agreement_matrices
 from .attribution import (
@@ -231,7 +231,8 @@ def explain_mask(loaded: LoadedModel, tokens: Sequence[str], position: int, devi
                  ig_steps: int = DEFAULT_IG_STEPS, token: str | None = None, every_layer: bool = False
                  ) -> Explanation:
     """Explain an encoder-only model's (attnviz's small BERT's) prediction at ``position`` of ``tokens``, the whole
-    sequence as it reads it (``[CLS] … [MASK] … [SEP]``; :class:`attnviz.core.fill_mask.OwnEncoder`'s ``read``).
+    sequence as it reads it (``[CLS] … [MASK] … [SEP]``;
+    :class:`attnviz.core.decoding.fill_mask.OwnEncoder`'s ``read``).
 
     The rows run over every token, [CLS] and [SEP] included; occlusion replaces each by ``<unk>`` (leave-one-out
     is left out: removing a token would move the predicted position). token: default the most likely word (never

@@ -1,6 +1,6 @@
 """How well each cross-attention head follows a generated task's true alignment (``attnviz heads --task``).
 
-A task (:mod:`attnviz.core.tasks`: copy, reverse, sort, dates) knows, for every target token, the source
+A task (:mod:`attnviz.core.learning.tasks`: copy, reverse, sort, dates) knows, for every target token, the source
 positions it comes from. A head *agrees* on a target token when its strongest attention (the row's argmax, the
 model fed the right target so far: teacher forcing) falls on one of them; its agreement is the share of target
 tokens with a known alignment on which it does (``<eos>`` and padding have none). The same definition as live
@@ -18,13 +18,13 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from attnviz.core.attention_kind import AttentionKind
-from attnviz.core.decoding import encode_batch
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.decoding.beam_search import encode_batch
 from attnviz.core.heads.atlas import corpus_of
 from attnviz.core.heads.corpus import Corpus
 from attnviz.core.heads.distributed import Reducer
 from attnviz.core.heads.gates import head_layout
-from attnviz.core.tasks import HELD_OUT_SHARE, Example, Task
+from attnviz.core.learning.tasks import HELD_OUT_SHARE, Example, Task
 from attnviz.i18n import tr
 
 BATCH = 64  # examples per teacher-forced pass

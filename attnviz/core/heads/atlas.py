@@ -19,16 +19,16 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from attnviz.core.attention_kind import AttentionKind
-from attnviz.core.compact import release_freed_memory
-from attnviz.core.decoder import TranslationModel
-from attnviz.core.decoding import BeamSearch, encode_batch, encode_sources
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.decoding.beam_search import BeamSearch, encode_batch, encode_sources
 from attnviz.core.heads.corpus import Corpus, plan_batches, shard, split_sources
 from attnviz.core.heads.distributed import Reducer
 from attnviz.core.heads.gates import HeadGates
 from attnviz.core.heads.maps import sentence_maps
 from attnviz.core.heads.mask import Head, HeadLayout
 from attnviz.core.heads.statistics import OFFSETS, POSITIONAL_SHARE, KindSums
+from attnviz.core.models.compact import release_freed_memory
+from attnviz.core.models.translation import TranslationModel
 from attnviz.core.text import SourceWords, preprocess, tokenize
 from attnviz.i18n import tr
 

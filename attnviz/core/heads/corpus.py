@@ -2,9 +2,9 @@
 
 A corpus file holds one source sentence a line, or ``source<TAB>reference`` lines; sentences are read and grouped
 as ``attnviz eval`` groups them (every reference of a source kept, sources in first-seen order). The batches are
-those of :func:`attnviz.core.decoding.translate` (sorted by length, 256 rows at a time), so one process decodes
-exactly what ``eval`` decodes; the batches are dealt to the N processes in turn (the same batches whatever N is, so N
-processes add up to one process's numbers).
+those of :func:`attnviz.core.decoding.beam_search.translate` (sorted by length, 256 rows at a time), so one process
+decodes exactly what ``eval`` decodes; the batches are dealt to the N processes in turn (the same batches whatever N
+is, so N processes add up to one process's numbers).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from attnviz.core.files import kind_of
+from attnviz.core.safe_output import kind_of
 from attnviz.core.text import SourceWords, Vocab, preprocess, source_words, tokenize
 from attnviz.i18n import tr
 

@@ -1,8 +1,8 @@
 """Head gates ξ on a model's attention heads (Michel et al. 2019), installed as hooks.
 
 Each attention module multiplies head h's output by ξ_h before its output projection (``gate_heads`` of
-:class:`~attnviz.core.attention.MultiHeadAttention`; an RNN's one attention scales its context vector; a Hugging Face
-model's adapter gates its library's modules, :mod:`attnviz.core.hf.heads`). ξ = 1 leaves the model as it is;
+:class:`~attnviz.core.attention.layers.MultiHeadAttention`; an RNN's one attention scales its context vector; a Hugging
+Face model's adapter gates its library's modules, :mod:`attnviz.core.hf.heads`). ξ = 1 leaves the model as it is;
 ξ_h = 0 switches head h off (a :class:`HeadMask`); ξ as ones with ``requires_grad`` gives ∂L/∂ξ_h, the head's
 importance. Values per kind: (L, H) for every row alike, or (B, L, H), one gate per sentence of a batch (a sentence's
 gradient is then its own, from one backward pass).
@@ -11,15 +11,17 @@ gradient is then its own, from one backward pass).
 from __future__ import annotations
 
 import contextlib
+import copy
 from collections.abc import Iterator
 from typing import Any
 
 import torch
 from torch import Tensor, nn
+from torch.utils.hooks import RemovableHandle
 
-from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.heads.mask import KIND_ORDER, HeadLayout, HeadMask, KindShape
-from attnviz.core.kinds import kind_of
+from attnviz.core.models.kinds import kind_of
 from attnviz.i18n import tr
 
 # a decoder-only model's one self-attention answers for every kind: it is named by the first kind here
@@ -47,8 +49,8 @@ def _modules_by_kind(model: Any) -> dict[AttentionKind, list[nn.Module]]:
 
 
 def _chains_by_kind(model: Any) -> dict[AttentionKind, list[Any]]:
-    """Each kind's chains (:class:`~attnviz.core.attention.ExplainsChain`: ``heads``, ``gate_heads``), first layer
-    first, as the model's kind record makes them: attnviz's attention modules themselves, or a Hugging Face
+    """Each kind's chains (:class:`~attnviz.core.attention.layers.ExplainsChain`: ``heads``, ``gate_heads``), first
+    layer first, as the model's kind record makes them: attnviz's attention modules themselves, or a Hugging Face
     folder's adapters (:mod:`attnviz.core.hf.chains`)."""
     modules = _modules_by_kind(model)
     record = kind_of(model.config)
@@ -77,7 +79,7 @@ class HeadGates:
         chains_by_kind = _chains_by_kind(model)
         self.layout = _layout_of(chains_by_kind)
         self.values: dict[AttentionKind, Tensor] = {}
-        self._handles = []
+        self._handles: list[RemovableHandle] = []
         try:
             for kind, chains in chains_by_kind.items():
                 for layer, chain in enumerate(chains):
@@ -106,6 +108,11 @@ class HeadGates:
                                           requires_grad=requires_grad) for s in self.layout.kinds}
         return self.values
 
+    @property
+    def handles(self) -> tuple[RemovableHandle, ...]:
+        """The hooks' handles (removing one switches its gate off for good)."""
+        return tuple(self._handles)
+
     def remove(self) -> None:
         for handle in self._handles:
             handle.remove()
@@ -117,6 +124,16 @@ class HeadGates:
 
     def __exit__(self, *_exc: object) -> None:
         self.remove()
+
+
+def ungated_copy(model: nn.Module, gates: HeadGates | None) -> nn.Module:
+    """A deep copy of ``model`` without the hooks of ``gates`` (``model`` keeps them). The handles are copied with
+    the model in one deep copy, so the copies name the copy's hook dictionaries; removing them leaves the copy as
+    the model was before it was gated."""
+    model_copy, handles = copy.deepcopy((model, gates.handles if gates is not None else ()))
+    for handle in handles:
+        handle.remove()
+    return model_copy
 
 
 def mask_values(layout: HeadLayout, mask: HeadMask, device: torch.device | str = "cpu") -> dict[AttentionKind, Tensor]:

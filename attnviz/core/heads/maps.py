@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnviz.core.attention_kind import AttentionKind
-from attnviz.core.decoding import Hypothesis
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.decoding.hypothesis import Hypothesis
 from attnviz.core.heads.statistics import Keys
 from attnviz.core.text import BOS
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.i18n import tr
 
 # the names a user may give each kind (the CLI's slugs, and short forms)

@@ -2,7 +2,7 @@
 
 Heads are removed in order of importance (least important first, by the importance normalised per layer, as
 Michel et al. do) and in random orders (seeded; the curve is their mean). Each point decodes the corpus with those
-heads' gates at 0 and sums BLEU's sufficient statistics (:func:`attnviz.training.bleu.bleu_statistics`), which
+heads' gates at 0 and sums BLEU's sufficient statistics (:func:`attnviz.core.learning.bleu.bleu_statistics`), which
 processes add exactly: N processes give one process's BLEU. Its point with no head removed is ``attnviz eval``'s
 BLEU on the same lines with the same beam.
 """
@@ -16,16 +16,16 @@ from typing import Any, cast
 import numpy as np
 import torch
 
-from attnviz.core.compact import release_freed_memory
-from attnviz.core.decoder import TranslationModel
 from attnviz.core.heads.atlas import HeadAtlas, HeadsCancelled, Progress, decode_batch
 from attnviz.core.heads.corpus import Corpus, plan_batches, shard, split_sources
 from attnviz.core.heads.distributed import Reducer
 from attnviz.core.heads.gates import HeadGates
 from attnviz.core.heads.mask import Head, HeadMask
+from attnviz.core.learning.bleu import STATISTICS, bleu_from_statistics, bleu_statistics
+from attnviz.core.models.compact import release_freed_memory
+from attnviz.core.models.translation import TranslationModel
 from attnviz.core.text import preprocess
 from attnviz.i18n import tr
-from attnviz.training.bleu import STATISTICS, bleu_from_statistics, bleu_statistics
 
 PERCENTS = (10, 20, 40, 60)  # the shares of heads pruned that Michel et al. 2019 discuss (and the README quotes)
 

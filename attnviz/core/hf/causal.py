@@ -18,13 +18,13 @@ from typing import Any
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.decoder import EncoderAttention, StepAttention
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.decoding.search_rules import SearchRules
 from attnviz.core.hf import compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
 from attnviz.core.hf.folder import Architecture, architecture_of
-from attnviz.core.hf.generation import library_rules
-from attnviz.core.kinds import AttentionKind
-from attnviz.core.search_rules import SearchRules
+from attnviz.core.hf.generation import left_padded, library_rules
+from attnviz.core.models.translation import SourceSelfAttention, StepAttention
 
 
 @dataclass(frozen=True)
@@ -45,16 +45,6 @@ class CausalState:
                            self.next_position[index], self.prompt_width, first)  # type: ignore[arg-type]
 
 
-def left_padded(src: Tensor, valid_lens: Tensor, pad_id: int) -> tuple[Tensor, Tensor]:
-    """Right-padded ids (B, S) -> left-padded ids and their mask (B, S) (1: a real token)."""
-    width = src.shape[1]
-    columns = torch.arange(width, device=src.device)
-    start = (width - valid_lens)[:, None]
-    mask = columns[None, :] >= start
-    moved = torch.gather(src, 1, (columns[None, :] - start).clamp(min=0))
-    return torch.where(mask, moved, torch.full_like(moved, pad_id)), mask.long()
-
-
 def _layers(model: nn.Module, architecture: Architecture) -> list[nn.Module]:
     """The attention module of each block, where the record says: GPT-2's ``transformer.h[i].attn``, Llama's
     ``model.layers[i].self_attn``."""
@@ -64,7 +54,7 @@ def _layers(model: nn.Module, architecture: Architecture) -> list[nn.Module]:
 
 
 class HFCausal(nn.Module):
-    """attnviz's decoder interface (:mod:`attnviz.core.decoder`) over a transformers ``*ForCausalLM`` /
+    """attnviz's decoder interface (:mod:`attnviz.core.models.translation`) over a transformers ``*ForCausalLM`` /
     ``GPT2LMHeadModel``. ``architecture``: its record (the folder's; else found by the model's ``model_type``)."""
 
     def __init__(self, model: Any, config: Any, pad_id: int, architecture: Architecture | None = None):
@@ -113,7 +103,7 @@ class HFCausal(nn.Module):
         return out.logits[:, -1].float(), compat.keys_and_values(out.past_key_values), self._ordered(calls)
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
-              ) -> tuple[CausalState, EncoderAttention | None]:
+              ) -> tuple[CausalState, SourceSelfAttention | None]:
         """src (B, S) right-padded prompt ids -> the state after the prompt and its self-attention
         (B, L, H, S, S), left-padded."""
         ids, mask = left_padded(src, src_valid_lens, self.pad_id)
@@ -123,7 +113,7 @@ class HFCausal(nn.Module):
         scores = torch.stack([c.scores for c in calls], dim=1)
         first = (logits, weights[:, :, :, -1], scores[:, :, :, -1])
         state = CausalState(kv, mask, positions[:, -1] + 1, src.shape[1], first)
-        return state, EncoderAttention(weights, scores) if need_attention else None
+        return state, SourceSelfAttention(weights, scores) if need_attention else None
 
     def step(self, tokens: Tensor, state: CausalState, need_attention: bool = False
              ) -> tuple[Tensor, CausalState, StepAttention | None]:

@@ -1,8 +1,8 @@
 """How a Hugging Face attention module makes one head's query, keys and values: one adapter per projection style.
 
 Each adapter wraps one attention module and explains its chain for the one Computation runner
-(:func:`attnviz.core.query_computation.compute_query`), as attnviz's own attention classes do
-(:class:`~attnviz.core.attention.ExplainsChain`): ``record_inputs`` hooks what the module receives, ``inputs_of``
+(:func:`attnviz.core.decoding.query_computation.compute_query`), as attnviz's own attention classes do
+(:class:`~attnviz.core.attention.layers.ExplainsChain`): ``record_inputs`` hooks what the module receives, ``inputs_of``
 picks the keys and values a query saw, ``explain`` projects one head by hand with the module's own weights.
 
 The styles, as the model's record (:class:`~attnviz.core.hf.folder.Architecture`) names them:
@@ -26,11 +26,11 @@ import torch
 from torch import Tensor, nn
 from torch.utils.hooks import RemovableHandle
 
-from attnviz.core.attention import Chain, GateSource, Sink
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.layers import Chain, GateSource, Sink
 from attnviz.core.hf import compat
 from attnviz.core.hf.folder import Architecture
 from attnviz.core.hf.heads import gate_heads
-from attnviz.core.kinds import AttentionKind
 from attnviz.i18n import tr
 
 

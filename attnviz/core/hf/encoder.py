@@ -3,7 +3,7 @@
 :class:`HFEncoder` runs the model on one sentence or a pair through the library's own forward pass and
 :mod:`attnviz.core.hf.attention`'s recording attention: every layer's weights and pre-softmax scores, and, where
 the folder has a masked-language-model head, the logits at one position. :class:`HFMaskedLM` reads text with the
-folder's own tokenizer for :class:`~attnviz.core.fill_mask.FillMaskSession` (``[MASK]`` or the tokenizer's mask
+folder's own tokenizer for :class:`~attnviz.core.decoding.fill_mask.FillMaskSession` (``[MASK]`` or the tokenizer's mask
 token marks a word to guess; ``[SEP]`` or its separator starts the second sentence of a pair, which becomes the
 tokenizer's own pair encoding); :class:`HFFillMaskSession` is the stepping class of the ``hf-encoder`` kind.
 A folder with the bare model (``BertModel``, no head) shows its attention and says, when a step is asked, that it
@@ -21,13 +21,13 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.checkpoint import LoadedModel
-from attnviz.core.decoder import EncoderAttention
-from attnviz.core.fill_mask import MASK, SEP, FillMaskSession, Prediction, ReadSentence
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.decoding.fill_mask import MASK, SEP, FillMaskSession, Prediction, ReadSentence
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.vocab import CONTINUES, SubwordVocab, _tokenizer_errors
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.models.loaded import LoadedModel
+from attnviz.core.models.translation import SourceSelfAttention
 from attnviz.core.results import DecodeStep
 from attnviz.core.text import check_text_size, valid_text
 from attnviz.i18n import tr
@@ -89,14 +89,14 @@ class HFEncoder(nn.Module):
 
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False,
-              segments: Tensor | None = None) -> tuple[None, EncoderAttention | None]:
+              segments: Tensor | None = None) -> tuple[None, SourceSelfAttention | None]:
         """The one pass a translator's ``start`` makes, for the Computation view: src (1, S) whole-sentence ids,
         segments (1, S) token type ids (None: the tokenizer makes none) -> (no state, every layer's attention)."""
         if int(src_valid_lens.min()) < src.shape[1]:
             raise ValueError("an encoder-only folder's sentence is read whole, without padding")
         types = segments if self.segment_count > 1 else None  # (RoBERTa's one type, DistilBERT's none: not read)
         reading = self.read(src, types, 0)
-        return None, EncoderAttention(reading.weights, reading.scores) if need_attention else None
+        return None, SourceSelfAttention(reading.weights, reading.scores) if need_attention else None
 
 
 def _written(*forms: str | None) -> re.Pattern[str]:
@@ -106,7 +106,7 @@ def _written(*forms: str | None) -> re.Pattern[str]:
 
 class HFMaskedLM:
     """The masked-language model of a Hugging Face folder, read with its own tokenizer (the interface of
-    :class:`~attnviz.core.fill_mask.MaskedLanguageModel`)."""
+    :class:`~attnviz.core.decoding.fill_mask.MaskedLanguageModel`)."""
 
     def __init__(self, loaded: LoadedModel, device: torch.device):
         self.model = cast(HFEncoder, loaded.model.to(device).eval())

@@ -17,7 +17,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from attnviz.core.files import kind_of
+from attnviz.core.safe_output import kind_of
 from attnviz.i18n import tr
 
 MB = 1_000_000

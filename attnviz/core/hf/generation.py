@@ -4,7 +4,8 @@
 forced end token, bad words, minimum length, …) as ``generate`` merges it, and builds the very logits
 processors ``generate`` would (through :mod:`attnviz.core.hf.compat`: private methods, checked against the library's
 version), with the length limit attnviz decodes to written in first — the forced end token fires one token before it,
-as in ``generate``. attnviz's search (:mod:`attnviz.core.search_rules`) then ranks and stops as the library does.
+as in ``generate``. attnviz's search (:mod:`attnviz.core.decoding.search_rules`) then ranks and stops as the library
+does.
 Shapes: B sentences, S source (prompt) width, R live rows, V vocabulary.
 """
 
@@ -16,16 +17,24 @@ from typing import Any
 import torch
 from torch import Tensor
 
+from attnviz.core.decoding.search_rules import SearchRules
 from attnviz.core.hf import compat
-from attnviz.core.search_rules import SearchRules
+
+
+def left_padded(src: Tensor, valid_lens: Tensor, pad_id: int) -> tuple[Tensor, Tensor]:
+    """Right-padded ids (B, S) -> left-padded ids and their mask (B, S) (1: a real token)."""
+    width = src.shape[1]
+    columns = torch.arange(width, device=src.device)
+    start = (width - valid_lens)[:, None]
+    mask = columns[None, :] >= start
+    moved = torch.gather(src, 1, (columns[None, :] - start).clamp(min=0))
+    return torch.where(mask, moved, torch.full_like(moved, pad_id)), mask.long()
 
 
 def library_rules(model: Any, src: Tensor, src_valid_lens: Tensor, max_new_tokens: int, beam_size: int, *,
                   continues_prompt: bool, start_id: int, pad_id: int) -> SearchRules:
     """The rules ``model.generate(..., num_beams=beam_size, max_new_tokens=max_new_tokens, do_sample=False)``
     decodes ``src`` (B, S) right-padded, valid lengths (B,) by."""
-    from attnviz.core.hf.causal import left_padded
-
     config = compat.generation_config(model, beam_size)
     prefixes: list[list[int]]
     inputs: dict[str, Tensor] = {}  # (what generate's processors see of the input: a prompt's padding)

@@ -4,7 +4,7 @@ Every architecture attnviz decodes puts its heads side by side, (B, Q, H·D) wit
 into one output projection (BART's and Marian's ``out_proj``, Llama's and Qwen2's ``o_proj``, GPT-2's Conv1D
 ``c_proj``, T5's ``o``). A gate is a forward pre-hook on that projection that multiplies head h's columns by ξ_h:
 ξ = 1 leaves the model as it is, ξ_h = 0 zeroes the head's output — the mechanism of attnviz's own
-:class:`~attnviz.core.attention.MultiHeadAttention` (``gate_heads``). The projection and a head's width are found
+:class:`~attnviz.core.attention.layers.MultiHeadAttention` (``gate_heads``). The projection and a head's width are found
 where the model's :class:`~attnviz.core.hf.folder.Architecture` record says (``projection.output``,
 ``projection.head_width``). Shapes: B rows, Q queries, H heads, D a head's width.
 """

@@ -1,4 +1,4 @@
-"""Open a Hugging Face model folder as a :class:`~attnviz.core.checkpoint.LoadedModel`.
+"""Open a Hugging Face model folder as a :class:`~attnviz.core.checkpoints.checkpoint.LoadedModel`.
 
 The folder is checked first (:mod:`attnviz.core.hf.folder`: nothing is read until its files, config and
 sizes pass). Then transformers builds the model from disk only — offline, ``local_files_only``, never
@@ -79,7 +79,7 @@ def _offline() -> None:
 def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
     """The model in the folder ``path`` as a LoadedModel (HFFolderError, or the library's error in one
     sentence as ValueError, when it cannot be)."""
-    from attnviz.core.checkpoint import LoadedModel
+    from attnviz.core.models.loaded import LoadedModel
 
     folder = inspect_folder(path)
     if folder.model_type not in DECODED:

@@ -16,13 +16,13 @@ from typing import Any
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.decoder import EncoderAttention, StepAttention
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.decoding.search_rules import SearchRules
 from attnviz.core.hf import compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import library_rules
-from attnviz.core.kinds import AttentionKind
-from attnviz.core.search_rules import SearchRules
+from attnviz.core.models.translation import SourceSelfAttention, StepAttention
 
 
 @dataclass(frozen=True)
@@ -53,9 +53,9 @@ def attention_modules_of(model: Any, architecture: Architecture | None = None) -
 
 
 class HFEncoderDecoder(nn.Module):
-    """attnviz's decoder interface (:mod:`attnviz.core.decoder`) over a transformers ``*ForConditionalGeneration``
-    (Marian, BART, mBART, T5: :func:`attention_modules_of`). ``architecture``: its record (the folder's; else
-    found by the model's ``model_type``)."""
+    """attnviz's decoder interface (:mod:`attnviz.core.models.translation`) over a transformers
+    ``*ForConditionalGeneration`` (Marian, BART, mBART, T5: :func:`attention_modules_of`). ``architecture``: its
+    record (the folder's; else found by the model's ``model_type``)."""
 
     def __init__(self, model: Any, config: Any, start_id: int = 0, pad_id: int = 0,
                  architecture: Architecture | None = None):
@@ -88,7 +88,7 @@ class HFEncoderDecoder(nn.Module):
         return sorted((c for c in calls if id(c.module) in order), key=lambda c: order[id(c.module)])
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
-              ) -> tuple[Seq2SeqState, EncoderAttention | None]:
+              ) -> tuple[Seq2SeqState, SourceSelfAttention | None]:
         """src (B, S) right-padded ids, valid lengths (B,) -> the state and the encoder's self-attention."""
         mask = (torch.arange(src.shape[1], device=src.device)[None, :] < src_valid_lens[:, None]).long()
         with recording() as calls:
@@ -97,7 +97,7 @@ class HFEncoderDecoder(nn.Module):
         if not need_attention:
             return state, None
         layers = self._of_kind(calls, AttentionKind.ENCODER_SELF)
-        return state, EncoderAttention(torch.stack([c.weights for c in layers], dim=1),
+        return state, SourceSelfAttention(torch.stack([c.weights for c in layers], dim=1),
                                        torch.stack([c.scores for c in layers], dim=1))
 
     def step(self, tokens: Tensor, state: Seq2SeqState, need_attention: bool = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import ENCODER_DECODER, SequenceLayout
 from attnviz.core.results import BatchDecoding
 from attnviz.figures.attention import matrix_figure, select, shown_index

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
-from attnviz.core.checkpoint_file import checkpoint_kind
-from attnviz.core.kinds import KINDS
+from attnviz.core.checkpoints.header import checkpoint_kind
 from attnviz.core.layout import Capability
+from attnviz.core.models.kinds import KINDS
 from attnviz.figures.compare import comparison_figures, comparison_grid
 from attnviz.figures.spec import GridSpec
 from attnviz.gui import file_dialogs

@@ -13,8 +13,8 @@ import html
 
 from PySide6 import QtCore, QtWidgets
 
-from attnviz.core.computation import QueryComputation
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.computation import QueryComputation
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import ENCODER_DECODER
 from attnviz.figures.computation import SIGNED_MAP, Stage, computation_stages, computation_title
 from attnviz.figures.panels import MASK_MAP

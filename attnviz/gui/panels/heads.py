@@ -18,7 +18,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.figures.spec import FigureSpec, empty_figure, fit_levels
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap

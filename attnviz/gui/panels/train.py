@@ -20,10 +20,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.core.kinds import kind_named
-from attnviz.core.tasks import SIZE_PRESETS, TASKS, arch_for, model_size, size_of
+from attnviz.core.learning.history import LEARNED_EVALUATIONS, LEARNED_PERCENT, Snapshot, TrainingHistory
+from attnviz.core.learning.tasks import SIZE_PRESETS, TASKS, arch_for, model_size, size_of
+from attnviz.core.models.kinds import kind_named
 from attnviz.core.text import tokenize
-from attnviz.core.training_history import LEARNED_EVALUATIONS, LEARNED_PERCENT, Snapshot, TrainingHistory
 from attnviz.figures.spec import NamedFigure, StackSpec, empty_figure
 from attnviz.figures.training import curves_figure, snapshot_caption, snapshot_figure
 from attnviz.gui import file_dialogs

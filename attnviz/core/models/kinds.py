@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from attnviz.core import limits
-from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.i18n import N_, tr
 
 if TYPE_CHECKING:
@@ -54,10 +54,11 @@ class ModelKind:
     hugging_face: bool = False  # a transformers model opened from its folder (its own modules and tokenizer)
     trainable: bool = True  # ``attnviz train`` can train it (a Hugging Face model is opened, not trained here)
     prompt_predicts: bool = False  # no separator: the prompt's last token is the query of the first new token
-    stepping: str = "attnviz.core.stepping:DecodeSession"  # module:class that steps through one sentence
+    stepping: str = "attnviz.core.decoding.stepping:DecodeSession"  # module:class that steps through one sentence
     # module:function (model, kind) -> each layer's chain of that kind for the Computation view
-    # (attnviz.core.attention.ExplainsChain): attnviz's attention modules explain their own; a library's get adapters
-    query_chains: str = "attnviz.core.query_computation:own_chains"
+    # (attnviz.core.attention.layers.ExplainsChain): attnviz's attention modules explain their own; a library's get
+    # adapters
+    query_chains: str = "attnviz.core.decoding.query_computation:own_chains"
     # module:function reading one step's internals for the Explain dock's methods (attnviz.core.explain.internals):
     # a decoded step's (model, src, tgt_in, labels, target_labels), or, where the layout fills masks, a masked
     # position's (model, ids, segments, position, labels). None: the Explain dock does not cover the kind
@@ -90,12 +91,13 @@ class ModelKind:
     def stepping_cls(self) -> type:
         """The class that steps through one sentence with a loaded model of this kind: constructed as
         ``cls(loaded, device, beam_size=…)``, then ``encode(text)``, ``step(force=None)``, ``rewind(count)``,
-        ``prefetch()``, ``target_id(token)``, ``steps``, ``finished`` (:class:`attnviz.core.stepping.DecodeSession`)."""
+        ``prefetch()``, ``target_id(token)``, ``steps``, ``finished``
+        (:class:`attnviz.core.decoding.stepping.DecodeSession`)."""
         module, name = self.stepping.split(":")
         return cast(type, getattr(importlib.import_module(module), name))
 
     def chains_of(self, model: Any, kind: AttentionKind) -> list[Any]:
-        """Each layer's chain of ``kind`` in ``model`` (:class:`attnviz.core.attention.ExplainsChain`), for the
+        """Each layer's chain of ``kind`` in ``model`` (:class:`attnviz.core.attention.layers.ExplainsChain`), for the
         Computation view's one runner."""
         module, name = self.query_chains.split(":")
         return cast(list[Any], getattr(importlib.import_module(module), name)(model, kind))
@@ -139,24 +141,24 @@ class ModelKind:
                 if f.name not in {"src_vocab_size", "tgt_vocab_size", *self.fixed}]
 
 
-_RNN = "attnviz.core.seq2seq"
+_RNN = "attnviz.core.models.seq2seq"
 _INTERNALS = "attnviz.core.explain.internals:"
 
 
 def _encoder_only_cells(values: Mapping[str, Any]) -> int:
-    from attnviz.core.encoder_only import recorded_cells  # (torch: only when a checkpoint is read)
+    from attnviz.core.models.encoder_only import recorded_cells  # (torch: only when a checkpoint is read)
 
     return recorded_cells(values)
 
 KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
-    ModelKind("transformer", "translation", N_("Transformer encoder–decoder"), "attnviz.core.transformer",
+    ModelKind("transformer", "translation", N_("Transformer encoder–decoder"), "attnviz.core.models.transformer",
               "TransformerConfig", "Transformer", default_lr=1e-3,
               scoring_formula=N_("scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
               attention_cells=limits.encoder_decoder_cells, sinusoidal_positions=True,
               internals=_INTERNALS + "transformer_internals"),
     ModelKind("decoder-only", "translation", N_("Decoder-only Transformer (GPT-style), translating as continuation"),
-              "attnviz.core.decoder_only", "DecoderOnlyConfig", "DecoderOnly", default_lr=1e-3,
+              "attnviz.core.models.decoder_only", "DecoderOnlyConfig", "DecoderOnly", default_lr=1e-3,
               scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
               layout="decoder-only", attention_cells=limits.one_sequence_cells, sinusoidal_positions=True,
@@ -184,11 +186,11 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               layout="decoder-only", hugging_face=True, trainable=False, prompt_predicts=True,
               query_chains="attnviz.core.hf.chains:hf_chains"),
     ModelKind("encoder-only", "encoder-only", N_("Encoder-only Transformer (a small BERT), filling masked words"),
-              "attnviz.core.encoder_only", "EncoderOnlyConfig", "EncoderOnly", default_lr=1e-3,
+              "attnviz.core.models.encoder_only", "EncoderOnlyConfig", "EncoderOnly", default_lr=1e-3,
               scoring_formula=N_("scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / "
                                  "√d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="encoder-only",
-              attention_cells=_encoder_only_cells, stepping="attnviz.core.fill_mask:FillMaskSession",
+              attention_cells=_encoder_only_cells, stepping="attnviz.core.decoding.fill_mask:FillMaskSession",
               internals=_INTERNALS + "masked_internals"),
     ModelKind("hf-encoder", "encoder-only", N_("Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)"),
               "attnviz.core.hf.load", "HFEncoderConfig", "HFEncoder",
@@ -197,7 +199,8 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               attention=(AttentionKind.ENCODER_SELF,), layout="encoder-only", hugging_face=True, trainable=False,
               stepping="attnviz.core.hf.encoder:HFFillMaskSession", query_chains="attnviz.core.hf.chains:hf_chains"),
     ModelKind("kernel-regression", "regression", N_("Nadaraya–Watson kernel regression (attention pooling)"),
-              "attnviz.core.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel", layout="regression"),
+              "attnviz.core.models.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel",
+              layout="regression"),
 )}
 
 

@@ -23,7 +23,6 @@ import tempfile
 import unicodedata
 import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -33,12 +32,12 @@ from safetensors.torch import save_file
 from torch import nn
 from torch.overrides import TorchFunctionMode
 
-from attnviz.core.checkpoint_file import MAX_MODEL_BYTES, checkpoint_file_problem
-from attnviz.core.compact import compact, release_freed_memory
-from attnviz.core.files import atomic_output
-from attnviz.core.kinds import KINDS, ModelKind, kind_of
-from attnviz.core.layout import Capability, SequenceLayout
+from attnviz.core.checkpoints.header import MAX_MODEL_BYTES, checkpoint_file_problem
 from attnviz.core.limits import check_config_values
+from attnviz.core.models.compact import compact, release_freed_memory
+from attnviz.core.models.kinds import KINDS, ModelKind, kind_of
+from attnviz.core.models.loaded import LoadedModel
+from attnviz.core.safe_output import atomic_output
 from attnviz.core.text import Vocab
 from attnviz.i18n import tr
 
@@ -50,43 +49,6 @@ MAX_ABS_VALUE = 1e6  # trained weights and the kernel-regression data are far sm
 
 class CheckpointError(Exception):
     """A checkpoint that cannot be used; the message names the file and the problem."""
-
-
-@dataclass
-class LoadedModel:
-    """A model rebuilt from a checkpoint (in eval mode, on the CPU unless moved)."""
-
-    kind: str
-    config: Any
-    model: nn.Module
-    src_vocab: Vocab | None = None
-    tgt_vocab: Vocab | None = None
-    training: dict[str, Any] = field(default_factory=dict)
-    path: Path | None = None
-
-    @property
-    def device(self) -> torch.device:
-        return next(self.model.parameters()).device
-
-    @property
-    def name(self) -> str:
-        """What the views call it: the checkpoint's stem, or a Hugging Face model's name (``opus-mt-en-fr``, not
-        the hash of its cache snapshot's folder)."""
-        if self.training.get("source") == "Hugging Face" and self.training.get("name"):
-            return str(self.training["name"]).rsplit("/", 1)[-1]
-        return self.path.stem if self.path else self.kind
-
-    @property
-    def model_kind(self) -> ModelKind:
-        return KINDS[self.kind]
-
-    @property
-    def layout(self) -> SequenceLayout:
-        """How its attention is laid out (what the views ask instead of its kind)."""
-        return self.model_kind.sequence_layout
-
-    def offers(self, capability: Capability) -> bool:
-        return self.layout.offers(capability)
 
 
 def build_model(config: Any) -> nn.Module:
@@ -314,7 +276,7 @@ def load_checkpoint(path: str | Path, device: torch.device | str = "cpu", compac
     """Validate and load a checkpoint written by :func:`save_checkpoint`; the model is in eval mode.
 
     compact_weights: hold a translation model's weights in less memory with the same numbers
-    (:mod:`attnviz.core.compact`; for decoding, not for training it further)."""
+    (:mod:`attnviz.core.models.compact`; for decoding, not for training it further)."""
     path = Path(path)
     if path.is_dir():
         return _load_hf_folder(path, device)

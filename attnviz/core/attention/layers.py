@@ -19,7 +19,7 @@ import torch
 from torch import Tensor, nn
 from torch.utils.hooks import RemovableHandle
 
-from attnviz.core.masking import masked_softmax
+from attnviz.core.attention.masking import masked_softmax
 from attnviz.i18n import tr
 
 Scoring = Literal["dot", "additive"]

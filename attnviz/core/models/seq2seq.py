@@ -16,10 +16,10 @@ import torch
 from torch import Tensor, nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from attnviz.core.attention import AdditiveAttention, DotProductAttention
-from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationConfig
-from attnviz.core.kinds import AttentionKind
-from attnviz.core.projection import project
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.layers import AdditiveAttention, DotProductAttention
+from attnviz.core.models.projection import project
+from attnviz.core.models.translation import SourceSelfAttention, StepAttention, TranslationConfig
 
 
 @dataclass(frozen=True)
@@ -102,13 +102,13 @@ class Seq2SeqAttention(nn.Module):
         next_state = RnnState(state.enc_outputs, state.src_valid_lens, hidden)
         return logits, next_state, RnnStepAttention(attended.weights, attended.scores)
 
-    # -- the decoder interface (attnviz.core.decoder) ------------------------------------------
+    # -- the decoder interface (attnviz.core.models.translation) ------------------------------------------
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """The module that computes ``kind`` in each layer: cross-attention only, one layer."""
         return [self.attention] if kind is AttentionKind.CROSS else []
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
-              ) -> tuple[RnnState, EncoderAttention | None]:
+              ) -> tuple[RnnState, SourceSelfAttention | None]:
         return self.encode(src, src_valid_lens), None  # no encoder self-attention
 
     def step(self, tokens: Tensor, state: RnnState, need_attention: bool = False

@@ -4,7 +4,7 @@
 ``step`` per decoder input, in eval mode under ``torch.inference_mode``) while forward hooks on the
 chosen attention layer record the inputs it really received: the query inputs ``a`` and the key and
 value inputs ``a_j``. Then it does that one head's projection, scoring, masked softmax and weighted
-sum by hand (numpy, float64) and returns a :class:`~attnviz.core.computation.QueryComputation`, with
+sum by hand (numpy, float64) and returns a :class:`~attnviz.core.attention.computation.QueryComputation`, with
 the row the model itself computed next to it for comparison.
 
 The hooks record only calls made on the calling thread, and are removed before returning; like every
@@ -25,12 +25,12 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.attention import ExplainsChain
-from attnviz.core.checkpoint import LoadedModel
-from attnviz.core.computation import QueryComputation, StageFormulas, masked_softmax
-from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationModel
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.computation import QueryComputation, StageFormulas, masked_softmax
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.layers import ExplainsChain
 from attnviz.core.layout import Capability
+from attnviz.core.models.loaded import LoadedModel
+from attnviz.core.models.translation import SourceSelfAttention, StepAttention, TranslationModel
 from attnviz.i18n import N_, tr
 
 _SLUGS = {kind.slug: kind for kind in AttentionKind}
@@ -148,9 +148,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         if loaded.tgt_vocab is None:
             raise ValueError(tr("{kind} is not a translation model: it has no attention queries to show").format(
                 kind=loaded.kind))
-        first = loaded.tgt_vocab.tokens[loaded.tgt_vocab.bos_id]  # (attnviz's models: <bos>)
-        if loaded.model_kind.prompt_predicts and source_tokens:
-            first = source_tokens[-1]
+        first = loaded.first_query(source_tokens)
         if not query_tokens or query_tokens[0] != first:
             raise ValueError(tr("query_tokens must start with {first} (as DecodeStep.query_tokens does), "
                                 "got {tokens}").format(first=first, tokens=list(query_tokens[:3])))
@@ -158,7 +156,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     layout = loaded.layout
     asked = kind  # (a decoder-only model's source view is the English columns of the answer's rows)
     kind = layout.computed_kind(kind)
-    if layout.pads_left and valid_len < len(source_tokens):
+    if not layout.recomputable(valid_len, len(source_tokens)):
         raise ValueError(tr("a padded row of a decoder-only model's batch: recompute its sentence alone"))
 
     # -- which layer, and the ranges -------------------------------------------------------------
@@ -196,7 +194,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
 
     # -- the model's own row --------------------------------------------------------------------
     if kind is AttentionKind.ENCODER_SELF:
-        assert isinstance(encoder_attention, EncoderAttention)
+        assert isinstance(encoder_attention, SourceSelfAttention)
         own_weights = encoder_attention.weights[0, layer, head, query_index]
         own_scores = encoder_attention.scores[0, layer, head, query_index]
     elif kind is AttentionKind.CROSS:
@@ -206,7 +204,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         self_weights, self_scores = step_rows[query_index].self_weights, step_rows[query_index].self_scores
         assert self_weights is not None and self_scores is not None
         own_weights, own_scores = self_weights[0, layer, head], self_scores[0, layer, head]
-    shared = 1 if loaded.model_kind.prompt_predicts else 0  # (the answer's first query is the prompt's last row)
+    shared = loaded.shared_rows  # (1: the answer's first query is the prompt's last row)
     key_tokens = source_tokens
     if kind is AttentionKind.DECODER_SELF:
         key_tokens = layout.answer_keys(source_tokens, query_tokens, shared)
@@ -231,7 +229,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
 
     # -- which keys the query may see -----------------------------------------------------------
     positions = np.arange(len(key_tokens))
-    if kind is AttentionKind.DECODER_SELF or (layout.source_causal and kind is AttentionKind.ENCODER_SELF):
+    if layout.causal(kind):
         visible = positions <= query_row
         weights_formula = tr("α = softmax(s) over visible keys (causal mask: j ≤ {row})").format(row=query_row)
         if asked is not kind:  # the source view, computed as the self-attention it is part of

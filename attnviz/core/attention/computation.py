@@ -4,7 +4,7 @@ A lecture draws one query of one head as a chain: the query's input vector ``a``
 ``q``, every key's input ``a_j`` to ``k_j`` and ``v_j``, the scores ``s_j`` compare q with each k_j,
 the masked softmax turns them into weights ``α`` (exactly 0 on masked keys) and the output ``b`` is
 the weighted sum of the values. :class:`QueryComputation` holds every vector of that chain, taken
-from a trained model's real numbers by :func:`attnviz.core.query_computation.compute_query`.
+from a trained model's real numbers by :func:`attnviz.core.decoding.query_computation.compute_query`.
 
 numpy only (no torch, no Qt): the GUI imports this module.
 Shapes: D width of the layer's inputs, d width of one head's queries and keys (the head width
@@ -19,7 +19,7 @@ from typing import Literal
 
 import numpy as np
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 
 Scoring = Literal["dot", "additive"]
 
@@ -123,7 +123,7 @@ class QueryComputation:
 
 def masked_softmax(scores: np.ndarray, visible: np.ndarray) -> np.ndarray:
     """Softmax of ``scores`` (K,) over the keys where ``visible`` (K,) is True; exactly 0 elsewhere,
-    all zeros when nothing is visible (the rule of :func:`attnviz.core.masking.masked_softmax`)."""
+    all zeros when nothing is visible (the rule of :func:`attnviz.core.attention.masking.masked_softmax`)."""
     scores = np.asarray(scores, dtype=np.float64)
     visible = np.asarray(visible, dtype=bool)
     weights = np.zeros_like(scores)

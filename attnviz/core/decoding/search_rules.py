@@ -14,14 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from torch import Tensor
 
+from attnviz.core.decoding.hypothesis import Hypothesis
 from attnviz.core.results import LENGTH_PENALTY
-
-if TYPE_CHECKING:
-    from attnviz.core.decoding import BeamSearch, Hypothesis
 
 # (sentence of each row (R,), the tokens each row generated so far, log-probabilities (R, V)) -> adjusted (R, V)
 Processor = Callable[[Sequence[int], Sequence[Sequence[int]], Tensor], Tensor]
@@ -51,7 +49,21 @@ class LibraryBeams:
     improvable: bool = True
 
 
-def library_step(search: BeamSearch, sentence: int, candidates: list[tuple[Hypothesis, int]]) -> list[int]:
+class LibrarySearch(Protocol):
+    """What :func:`library_step` reads and sets of a search (:class:`~attnviz.core.decoding.beam_search.BeamSearch`
+    is one): its rules and beam size, the step it is at and its length limit, and per sentence its library state,
+    its hypotheses and whether it is done."""
+
+    rules: SearchRules
+    beam_size: int
+    steps_taken: int
+    max_len: int
+    library: list[LibraryBeams]
+    hypotheses: list[list[Hypothesis]]
+    done: list[bool]
+
+
+def library_step(search: LibrarySearch, sentence: int, candidates: list[tuple[Hypothesis, int]]) -> list[int]:
     """Apply one step of the library's beam search to ``sentence``: ``candidates`` are its 2k best extensions
     (hypothesis, parent cache row), best first. Sets its hypotheses (``search.hypotheses``: the running ones, then
     the finished ones; once done, the finished ones best first), finished ones and ``search.done``; returns the

@@ -26,12 +26,18 @@ from typing import cast
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.attention import Attended, MultiHeadAttention
-from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationConfig, stack_layers, token_embeddings
-from attnviz.core.kinds import AttentionKind
-from attnviz.core.positional import PositionalEncoding
-from attnviz.core.projection import project
-from attnviz.core.transformer import PositionWiseFFN
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.layers import Attended, MultiHeadAttention
+from attnviz.core.attention.positional import PositionalEncoding
+from attnviz.core.models.projection import project
+from attnviz.core.models.transformer import PositionWiseFFN
+from attnviz.core.models.translation import (
+    SourceSelfAttention,
+    StepAttention,
+    TranslationConfig,
+    stack_layers,
+    token_embeddings,
+)
 
 
 @dataclass(frozen=True)
@@ -95,7 +101,7 @@ def left_padded(src: Tensor, valid_lens: Tensor, pad_id: int) -> tuple[Tensor, T
 
 
 class DecoderOnly(nn.Module):
-    """Decoder-only translator; the decoder interface of :mod:`attnviz.core.decoder` and a teacher-forcing
+    """Decoder-only translator; the decoder interface of :mod:`attnviz.core.models.translation` and a teacher-forcing
     ``forward`` for training."""
 
     PAD_ID = 0  # (the row of a padded column's embedding does not matter: it is never attended to)
@@ -170,19 +176,19 @@ class DecoderOnly(nn.Module):
         out, state, attention = self._run(x, state, visible_new, need_scores)
         return project(self.output, out), state, attention
 
-    # -- the decoder interface (attnviz.core.decoder) ------------------------------------------
+    # -- the decoder interface (attnviz.core.models.translation) ------------------------------------------
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """The module that computes ``kind`` in each layer: the one causal self-attention of each block
         (the prompt's rows, the answer's rows and the source view are all parts of it)."""
         return [cast(Block, block).attention for block in self.blocks]
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
-              ) -> tuple[DecoderOnlyState, EncoderAttention | None]:
+              ) -> tuple[DecoderOnlyState, SourceSelfAttention | None]:
         """The prompt's cache and, when asked, its self-attention (B, L, H, S, S) (left-padded)."""
         state, attention = self.prompt(src, src_valid_lens, need_scores=need_attention)
         if not need_attention:
             return state, None
-        return state, EncoderAttention(*stack_layers(attention, last_row=False))
+        return state, SourceSelfAttention(*stack_layers(attention, last_row=False))
 
     def step(self, tokens: Tensor, state: DecoderOnlyState, need_attention: bool = False
              ) -> tuple[Tensor, DecoderOnlyState, StepAttention | None]:

@@ -1,7 +1,7 @@
 """The one decode loop: beam search over a batch of sentences (beam size 1 is greedy decoding).
 
-It drives any model with the decoder interface of :mod:`attnviz.core.decoder`. The app steps it one
-token at a time for one sentence (:mod:`attnviz.core.stepping`); ``attnviz translate`` / ``eval`` and
+It drives any model with the decoder interface of :mod:`attnviz.core.models.translation`. The app steps it one
+token at a time for one sentence (:mod:`attnviz.core.decoding.stepping`); ``attnviz translate`` / ``eval`` and
 training's BLEU run :func:`translate` over many sentences at once, every live hypothesis of every
 sentence in one model call per step.
 Shapes: B sentences, k beam size, R live rows (≤ B·k), S source length, V target vocabulary,
@@ -17,38 +17,11 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from attnviz.core.decoder import DecoderState, StepAttention, TranslationModel
-from attnviz.core.results import LENGTH_PENALTY, length_normalised
-from attnviz.core.search_rules import LibraryBeams, SearchRules, library_step
+from attnviz.core.decoding.hypothesis import AttentionRow, Hypothesis
+from attnviz.core.decoding.search_rules import LibraryBeams, SearchRules, library_step
+from attnviz.core.models.translation import DecoderState, StepAttention, TranslationModel
 from attnviz.core.text import SourceWords, Vocab
 from attnviz.i18n import tr
-
-
-@dataclass(frozen=True)
-class AttentionRow:
-    """One step's attention for one hypothesis, newest query row only, as numpy: cross (L, H, S),
-    self (L, H, t) or None (RNN)."""
-
-    cross_weights: np.ndarray
-    cross_scores: np.ndarray
-    self_weights: np.ndarray | None
-    self_scores: np.ndarray | None
-
-
-@dataclass
-class Hypothesis:
-    """ids: tokens chosen so far (no <bos>, <eos> last once finished); rows: its attention per step
-    (empty unless recorded); top: the next-token distribution (ids, probabilities) at its last step."""
-
-    ids: list[int]
-    log_prob: float
-    finished: bool = False
-    rows: list[AttentionRow] = field(default_factory=list)
-    top: tuple[list[int], list[float]] = ([], [])
-    penalty: float = LENGTH_PENALTY  # the length's exponent in its score (a library's rules may set another)
-
-    def score(self) -> float:
-        return length_normalised(self.log_prob, len(self.ids), self.penalty)
 
 
 def _host_rows(att: StepAttention | None, count: int) -> list[AttentionRow | None]:
@@ -87,7 +60,7 @@ class BeamSearch:
     candidates (a barely trained model may rank them first): not chosen, not in the top-k, not forced;
     ``banned`` replaces that set where a model says otherwise (GPT-2's <bos> is its <eos>).
     A model with a ``search_rules(src, src_valid_lens, max_len, beam_size)`` method (a Hugging Face model)
-    decodes by the rules it returns (:mod:`attnviz.core.search_rules`: its library's own).
+    decodes by the rules it returns (:mod:`attnviz.core.decoding.search_rules`: its library's own).
     """
 
     def __init__(self, model: TranslationModel, src: Tensor, src_valid_lens: Tensor, *, bos_id: int, eos_id: int,

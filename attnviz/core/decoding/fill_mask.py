@@ -16,9 +16,9 @@ from typing import Any, Protocol, cast
 import numpy as np
 import torch
 
-from attnviz.core.checkpoint import LoadedModel
+from attnviz.core.decoding.stepping import Replaying
+from attnviz.core.models.loaded import LoadedModel
 from attnviz.core.results import DecodeStep, EncodedSource
-from attnviz.core.stepping import Replaying
 from attnviz.core.text import RESERVED, Vocab, check_text_size, preprocess, tokenize, valid_text
 from attnviz.i18n import tr
 
@@ -63,7 +63,7 @@ class MaskedLanguageModel(Protocol):
 
 
 class OwnMaskedLM:
-    """attnviz's small BERT (:class:`attnviz.core.encoder_only.EncoderOnly`) with its vocabulary: a sentence is
+    """attnviz's small BERT (:class:`attnviz.core.models.encoder_only.EncoderOnly`) with its vocabulary: a sentence is
     preprocessed as the translators' English (lowercase, punctuation split off); ``[MASK]`` marks a word to guess
     and ``[SEP]`` starts the second sentence of a pair."""
 
@@ -118,7 +118,8 @@ class OwnMaskedLM:
 
 
 class FillMaskSession(Replaying):
-    """Fill the masks of one sentence step by step (the interface of :class:`attnviz.core.stepping.DecodeSession`).
+    """Fill the masks of one sentence step by step (the interface of
+    :class:`attnviz.core.decoding.stepping.DecodeSession`).
 
     ``encode(text)``, then ``step()`` until ``finished``; ``step(force=word)`` fills the mask with ``word``.
     """

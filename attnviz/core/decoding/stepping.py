@@ -1,6 +1,6 @@
 """Step-wise decoding of one sentence for the app and ``attnviz export``: encode once, one token per step.
 
-A thin layer over :class:`attnviz.core.decoding.BeamSearch` (batch of one) that turns each step into a
+A thin layer over :class:`attnviz.core.decoding.beam_search.BeamSearch` (batch of one) that turns each step into a
 frozen :class:`DecodeStep` of numpy arrays (no torch tensor leaves this module), so a GUI can draw it
 on any thread. Greedy decoding is beam size 1.
 Shapes: L layers, H heads, S source tokens, T decoded steps so far, k top-k size.
@@ -16,13 +16,14 @@ from typing import cast
 import numpy as np
 import torch
 
-from attnviz.core.checkpoint import LoadedModel
-from attnviz.core.decoder import TranslationModel
-from attnviz.core.decoding import BeamSearch, Hypothesis, SearchPoint, encode_sources
+from attnviz.core.attention.row_stack import RowStacks, stack_rows
+from attnviz.core.decoding.beam_search import BeamSearch, SearchPoint, encode_sources
+from attnviz.core.decoding.hypothesis import Hypothesis
 from attnviz.core.layout import Capability
 from attnviz.core.limits import MAX_BEAM
+from attnviz.core.models.loaded import LoadedModel
+from attnviz.core.models.translation import TranslationModel
 from attnviz.core.results import BatchDecoding, Beam, Comparison, DecodeStep, EncodedSource
-from attnviz.core.row_stack import RowStacks, stack_rows
 from attnviz.core.text import BOS, PAD, SourceWords, Vocab, source_words
 from attnviz.i18n import tr
 
@@ -187,10 +188,8 @@ class DecodeSession(Replaying):
 def first_query(loaded: LoadedModel, source: EncodedSource | SourceWords | None) -> str:
     """The query token of the first step: the decoder's start token (<bos>), or, for a model whose prompt's
     last token predicts the first new one (a Hugging Face decoder-only model), that token."""
-    vocab = loaded.tgt_vocab
-    assert vocab is not None
     words = source.tokens if isinstance(source, EncodedSource) else source.words if source else ()
-    return words[-1] if loaded.model_kind.prompt_predicts and words else vocab.tokens[vocab.bos_id]
+    return loaded.first_query(words)
 
 
 def describe_step(hyps: list[Hypothesis], finished: bool, seconds: float, index: int, source_len: int,

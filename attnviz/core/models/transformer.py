@@ -15,12 +15,18 @@ from typing import Protocol, cast
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.attention import Attended, MultiHeadAttention
-from attnviz.core.decoder import EncoderAttention, StepAttention, TranslationConfig, stack_layers, token_embeddings
-from attnviz.core.kinds import AttentionKind
-from attnviz.core.masking import causal_mask
-from attnviz.core.positional import PositionalEncoding
-from attnviz.core.projection import project
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.layers import Attended, MultiHeadAttention
+from attnviz.core.attention.masking import causal_mask
+from attnviz.core.attention.positional import PositionalEncoding
+from attnviz.core.models.projection import project
+from attnviz.core.models.translation import (
+    SourceSelfAttention,
+    StepAttention,
+    TranslationConfig,
+    stack_layers,
+    token_embeddings,
+)
 
 
 @dataclass(frozen=True)
@@ -218,7 +224,7 @@ class Transformer(nn.Module):
         next_state = TransformerState(caches, state.src_valid_lens, state.offset + tokens.shape[1], state.padded)
         return project(self.output, x), next_state, TransformerStepAttention(self_atts, cross_atts)
 
-    # -- the decoder interface (attnviz.core.decoder) ------------------------------------------
+    # -- the decoder interface (attnviz.core.models.translation) ------------------------------------------
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """The module that computes ``kind`` in each layer, first layer first."""
         if kind is AttentionKind.ENCODER_SELF:
@@ -228,12 +234,12 @@ class Transformer(nn.Module):
                 for block in decoder]
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
-              ) -> tuple[TransformerState, EncoderAttention | None]:
+              ) -> tuple[TransformerState, SourceSelfAttention | None]:
         encoding = self.encode(src, src_valid_lens, need_scores=need_attention)
         state = replace(encoding.state, padded=bool((src_valid_lens < src.shape[1]).any()))
         if not need_attention:
             return state, None
-        return state, EncoderAttention(*stack_layers(encoding.attention, last_row=False))
+        return state, SourceSelfAttention(*stack_layers(encoding.attention, last_row=False))
 
     def step(self, tokens: Tensor, state: TransformerState, need_attention: bool = False
              ) -> tuple[Tensor, TransformerState, StepAttention | None]:

@@ -5,7 +5,7 @@ is 1.5–2× quicker over a contiguous (D, V) copy of W, and this product is the
 (12.9 MB of weights for the shipped Transformer's 12,614 French words). The copy is kept on the
 layer, remade whenever the weight changes (an optimiser step bumps the tensor's version) and used
 only on a CPU when no gradient is recorded; training and GPUs use the layer itself. A loaded model's
-weight is stored that way already (:func:`attnviz.core.compact.lay_out_for_projection`): then no copy
+weight is stored that way already (:func:`attnviz.core.models.compact.lay_out_for_projection`): then no copy
 is kept. Measured by ``bench/decode_latency.py``.
 """
 

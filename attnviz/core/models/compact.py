@@ -3,7 +3,7 @@
 Two changes, both exact:
 
 - The output projection's weight (V, D), tied to the target embedding, is laid out column-major, i.e.
-  stored as the contiguous (D, V) matrix that :func:`attnviz.core.projection.project` multiplies by.
+  stored as the contiguous (D, V) matrix that :func:`attnviz.core.models.projection.project` multiplies by.
   Before, the projection kept a transposed copy beside the weight: 12.9 MB per shipped model decoded.
   An embedding lookup reads its rows just as fast from this layout.
 - The source embedding, when the checkpoint stored it as float16 (the shipped models do), stays float16

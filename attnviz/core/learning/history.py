@@ -148,7 +148,7 @@ def _number(value: float, digits: int) -> float | None:
 class TrainingHistory:
     """What was trained on what, and its snapshots in step order.
 
-    task: a task name (:data:`attnviz.core.tasks.TASKS`), ``"file"`` or ``"kernel-regression"``;
+    task: a task name (:data:`attnviz.core.learning.tasks.TASKS`), ``"file"`` or ``"kernel-regression"``;
     score_name: what ``Snapshot.score`` measures ("exact match", "BLEU", "test MSE"), higher_is_better
     for the curves' reading.
     """

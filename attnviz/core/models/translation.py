@@ -1,4 +1,4 @@
-"""The decoder interface every translation model implements; :mod:`attnviz.core.decoding` drives it.
+"""The decoder interface every translation model implements; :mod:`attnviz.core.decoding.beam_search` drives it.
 
 ``start`` encodes a batch of sources and returns the decoder's initial state; ``step`` decodes one
 token per row with a cache in that state; ``state.reorder(index)`` selects rows (beam search).
@@ -14,8 +14,8 @@ from typing import Any, Protocol, Self
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.attention import Attended
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.layers import Attended
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,11 @@ class DecoderState(Protocol):
 
 
 @dataclass(frozen=True)
-class EncoderAttention:
-    """Every encoder layer's self-attention: weights and pre-softmax scores (B, L, H, S, S)."""
+class SourceSelfAttention:
+    """The self-attention of every layer that reads the source, weights and pre-softmax scores (B, L, H, S, S): an
+    encoder's (each position reads the whole source), or a decoder-only model's over its prompt (causal: each
+    position reads the prompt up to itself). The views show it as the source's self-attention
+    (``AttentionKind.ENCODER_SELF``, named by the model's layout: "prompt self-attention" for a decoder-only one)."""
 
     weights: Tensor
     scores: Tensor
@@ -79,9 +82,9 @@ class TranslationModel(Protocol):
         ...
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
-              ) -> tuple[DecoderState, EncoderAttention | None]:
+              ) -> tuple[DecoderState, SourceSelfAttention | None]:
         """src (B, S) ids, src_valid_lens (B,) -> initial state and, when asked and the model has one,
-        its encoder self-attention."""
+        the self-attention of its pass over the source (:class:`SourceSelfAttention`)."""
         ...
 
     def step(self, tokens: Tensor, state: Any, need_attention: bool = False

@@ -5,7 +5,7 @@ sees every real token of its sentence, and padding keys get weight exactly 0. Th
 learned tables, as in d2l's ``BERTEncoder``: token embeddings, segment embeddings (sentence A = 0, B = 1) and
 **learned** position embeddings (a ``(1, max_len, D)`` parameter, not the sinusoidal table of the
 translators). The blocks are the Transformer's post-norm encoder blocks (d2l's ``TransformerEncoderBlock``,
-:class:`attnviz.core.transformer.EncoderBlock`, with biases on the projections as d2l's BERT):
+:class:`attnviz.core.models.transformer.EncoderBlock`, with biases on the projections as d2l's BERT):
 ``AddNorm(x, MHA(x))`` then ``AddNorm(y, FFN(y))``.
 The MLM head is d2l's ``MaskLM``: Linear(D, D) – ReLU – LayerNorm(D) – Linear(D, V), read at the positions
 to predict only. There is no next-sentence head: the model is trained on masked words alone
@@ -30,11 +30,11 @@ from typing import Any, cast
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.attention import MultiHeadAttention
-from attnviz.core.attention_kind import AttentionKind
-from attnviz.core.decoder import EncoderAttention
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.layers import MultiHeadAttention
+from attnviz.core.models.transformer import EncoderBlock
+from attnviz.core.models.translation import SourceSelfAttention
 from attnviz.core.results import PositionalDescription
-from attnviz.core.transformer import EncoderBlock
 from attnviz.i18n import N_, tr
 
 
@@ -159,11 +159,11 @@ class EncoderOnly(nn.Module):
         return EncoderOnlyEncoding(x, torch.stack(weights, dim=1), torch.stack(scores, dim=1))
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False,
-              segments: Tensor | None = None) -> tuple[EncoderOnlyEncoding, EncoderAttention | None]:
+              segments: Tensor | None = None) -> tuple[EncoderOnlyEncoding, SourceSelfAttention | None]:
         """The one pass a translator's ``start`` makes, for the Computation view: src (B, S) ids, src_valid_lens (B,),
         segments (B, S) (default: one sentence) -> the encoding and, if asked, every layer's attention."""
         encoding = self.encode(src, torch.zeros_like(src) if segments is None else segments, src_valid_lens)
-        return encoding, EncoderAttention(encoding.weights, encoding.scores) if need_attention else None
+        return encoding, SourceSelfAttention(encoding.weights, encoding.scores) if need_attention else None
 
     def mlm_logits(self, hidden: Tensor, positions: Tensor) -> Tensor:
         """hidden (B, S, D) from :meth:`encode`, positions (B, P) columns to predict -> logits (B, P, V)."""
