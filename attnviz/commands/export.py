@@ -1,5 +1,7 @@
-"""``attnviz export``: write every attention map of a sentence (or a saved session's figures, a kernel-regression
-fit, a decoding's flip-book, a checkpoint's training history) as files, without a window."""
+"""``attnviz export``: write every attention map of a sentence as files, without a window.
+
+Or a saved session's figures (--session), a kernel-regression model's fit, every step of one view as a flip-book
+(--flipbook), a checkpoint's training history (--training)."""
 
 from __future__ import annotations
 

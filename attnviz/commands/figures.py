@@ -1,5 +1,4 @@
-"""``attnviz figures``: render the book's attention figures (d2l.ai, the Transformer paper) with an index page,
-without a window."""
+"""``attnviz figures``: render the book's attention figures (d2l.ai, the Transformer paper) and their index page."""
 
 from __future__ import annotations
 

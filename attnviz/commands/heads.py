@@ -1,4 +1,5 @@
 """``attnviz heads``: the head atlas of a translation model over a corpus (statistics, importance, pruning curve).
+
 Runs alone or as every process of a ``torchrun`` job (process r decodes its share; the sums are added across
 processes; rank 0 writes the files).
 

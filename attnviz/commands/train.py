@@ -1,5 +1,4 @@
-"""``attnviz train``: train one model (on sentence pairs, a generated --task, or masked words) and write its
-checkpoint."""
+"""``attnviz train``: train one model (on sentence pairs, a generated --task or masked words), write its checkpoint."""
 
 from __future__ import annotations
 
