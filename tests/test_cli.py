@@ -74,13 +74,14 @@ def test_train_kernel_regression_writes_a_loadable_checkpoint(attnviz, tmp_path)
     done = attnviz("train", "kernel-regression", "--out", str(out), "--epochs", "5")
     assert done.returncode == 0, done.stderr
     assert "learned w=" in done.stdout
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
 
     assert load_checkpoint(out).training["loss_after"] < load_checkpoint(out).training["loss_before"]
 
 
 def test_train_translation_from_tsv(attnviz, tmp_path):
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+
     from tests.tiny import write_reversal_data
 
     data = write_reversal_data(tmp_path / "r.tsv", n=200)
@@ -127,8 +128,9 @@ def test_translate_many_lines_at_once_equals_one_at_a_time(attnviz, tiny_models)
     sentence gets alone, in input order."""
     import random
 
-    from attnviz.core.checkpoint import load_checkpoint
-    from attnviz.core.stepping import DecodeSession
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.decoding.stepping import DecodeSession
+
     from tests.tiny import WORDS
 
     rng = random.Random(3)

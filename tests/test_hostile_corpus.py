@@ -26,8 +26,9 @@ def test_a_task_limit_beyond_its_distinct_inputs_is_refused_before_anything_is_g
 
 
 def test_every_distinct_held_out_date_can_be_had_and_no_more() -> None:
+    from attnviz.core.learning.tasks import is_held_out, task_named
+
     from attnviz.core.heads.alignment import task_examples
-    from attnviz.core.tasks import is_held_out, task_named
 
     dates = task_named("dates")
     assert dates.held_out_inputs() == 3635 and dates.distinct_inputs() == 36525
@@ -125,7 +126,8 @@ def test_stdin_without_line_ends_is_refused_after_64_kib_not_read_into_memory(mo
 
 
 def test_a_long_text_is_refused_before_any_tokenizer_sees_it(hf_folders) -> None:
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+
     from attnviz.core.hf.encoder import HFMaskedLM
 
     loaded = load_checkpoint(hf_folders["bert"])
@@ -164,7 +166,7 @@ def test_bytes_that_are_not_utf8_are_read_as_the_replacement_character_by_every_
                                        "--text", "\udcff the house")
         assert code == 0 and stdout.count("\n") == 1, stderr
         assert "internal error" not in stderr and "\\udcff" not in stderr
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
 
     split = load_checkpoint(hf_folders["marian"]).src_vocab.split("the \udcff house", 64)  # (the window's way in)
     assert split.ids and len(split.words) == len(split.ids)

@@ -22,10 +22,10 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Corpus BLEU of a checkpoint on a TSV of pairs (all references of a source used)."""
-    from attnviz.core.decoding import translate
+    from attnviz.core.decoding.beam_search import translate
     from attnviz.core.heads.corpus import CorpusError, check_data_file
+    from attnviz.core.learning.bleu import corpus_bleu
     from attnviz.core.text import preprocess, source_words
-    from attnviz.training.bleu import corpus_bleu
     from attnviz.training.data import group_references, read_pairs, training_split
 
     try:  # (a folder, a device or a dangling link is called what it is, not "not found")

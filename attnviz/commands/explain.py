@@ -104,7 +104,7 @@ Steps = Iterator[list[tuple[Callable[..., Any], dict[str, Any]]]]  # per sentenc
 def _decoded_steps(loaded: Any, sentences: list[str], device: Any) -> Steps:
     """A translation model: each sentence decoded greedily (all at once, batched), then every token it wrote,
     its final <eos> included (unless it stopped at the length limit)."""
-    from attnviz.core.decoding import translate
+    from attnviz.core.decoding.beam_search import translate
     from attnviz.core.explain import explain_step
     from attnviz.core.text import source_words
 
@@ -120,8 +120,8 @@ def _decoded_steps(loaded: Any, sentences: list[str], device: Any) -> Steps:
 
 def _masked_steps(loaded: Any, sentences: list[str]) -> Steps:
     """An encoder-only model: each word of each sentence masked in turn, its fill explained."""
+    from attnviz.core.decoding.fill_mask import CLS, MASK, SEP
     from attnviz.core.explain import explain_mask
-    from attnviz.core.fill_mask import CLS, MASK, SEP
     from attnviz.core.text import preprocess, tokenize
 
     for sentence in sentences:

@@ -220,7 +220,7 @@ def _read_saved_session(args: argparse.Namespace):
 def _export_kernel(args: argparse.Namespace, loaded, saved, formats: list[str]) -> int:
     """export of a kernel-regression checkpoint: its predictions, the query's weights and both weight
     heatmaps, for --kernel, --bandwidth and --query (or the saved session's, or the model's own)."""
-    from attnviz.core.kernel_regression import explain
+    from attnviz.core.models.kernel_regression import explain
     from attnviz.core.results import KERNELS
     from attnviz.figures.panels import kernel_figures, kernel_sidecar
 
@@ -256,7 +256,7 @@ def _export_kernel(args: argparse.Namespace, loaded, saved, formats: list[str]) 
 def _export_flipbook(args: argparse.Namespace, source, steps: list, model: str) -> int:
     """export --flipbook: the view (--kind, --layer, --head or --all-heads) at every step of the decoding as
     ``<stem>_flipbook.pdf`` and ``<stem>_flipbook.gif`` in --out; both written, or neither."""
-    from attnviz.core.kinds import AttentionKind
+    from attnviz.core.attention.kind import AttentionKind
     from attnviz.figures.attention import (
         AttentionView,
         available_kinds,
@@ -320,7 +320,7 @@ def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
     maps) in --format; all the files are written, or none."""
     import tempfile
 
-    from attnviz.core.training_history import HistoryError, TrainingHistory
+    from attnviz.core.learning.history import HistoryError, TrainingHistory
     from attnviz.figures.training import training_figures, training_frames
     from attnviz.render.figure_files import ExportError, batch_names
     from attnviz.render.flipbook import gif_scale, scale_notice, write_flipbook

@@ -97,7 +97,7 @@ def _checked(args: argparse.Namespace) -> None:
         raise CliError(tr("give the sentences with --data FILE or a generated task with --task NAME (one of them)"))
     if args.task is not None:
         from attnviz.core.heads.alignment import check_task_count
-        from attnviz.core.tasks import task_named
+        from attnviz.core.learning.tasks import task_named
 
         try:
             check_task_count(task_named(args.task), args.limit or TASK_SENTENCES)
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
-    from attnviz.core.attention_kind import AttentionKind
+    from attnviz.core.attention.kind import AttentionKind
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.heads import (
         CorpusError,
@@ -146,7 +146,7 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     progress.stage(tr("reading the sentences"))
     if args.task is not None:
         from attnviz.core.heads.alignment import check_vocabulary, task_examples
-        from attnviz.core.tasks import task_named
+        from attnviz.core.learning.tasks import task_named
 
         try:
             task = task_named(args.task)

@@ -86,7 +86,7 @@ def set_threads(threads: int | None) -> None:
 
 def load_model(path: str, device_name: str):
     """The checkpoint (or model folder) at ``path`` loaded on --device: (loaded model, device); CliError if not."""
-    from attnviz.core.checkpoint import CheckpointError, load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint
 
     device = chosen_device(device_name)
     try:

@@ -22,7 +22,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write attnviz's Transformer as a Hugging Face Marian folder (the same network: core/hf/convert.py)."""
-    from attnviz.core.checkpoint import CheckpointError, load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint
     from attnviz.core.hf.convert import save_marian_folder
 
     try:

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from attnviz.commands.shared import CliError, Terminated, chosen_device, set_threads
-from attnviz.core.kinds import KINDS
 from attnviz.core.layout import Capability
+from attnviz.core.models.kinds import KINDS
 from attnviz.i18n import tr
 
 TRAIN_TRANSLATION_ONLY = ("data", "arch", "batch_size", "minutes", "stop_after", "resume")  # kernel-regression has none
@@ -54,7 +54,7 @@ def add_parser(subparsers: Any) -> None:
     train.add_argument("--threads", type=int, help=tr("CPU threads for torch (default: torch's own choice)"))
     train.add_argument("--arch", help=tr('JSON of model settings, e.g. \'{"num_decoder_layers": 3}\' '
                                          "(default: the kind's standard model, models/MODELS.md)"))
-    from attnviz.core.tasks import TASKS
+    from attnviz.core.learning.tasks import TASKS
 
     train.add_argument("--task", choices=[*TASKS, MLM_TASK], help=tr("train on a generated task whose right alignment "
                        "is known, recording the training's history (default: none, train on --data; README \"Watch "
@@ -73,8 +73,9 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Train one model and write its checkpoint; every option, --arch and --out are checked first."""
+    from attnviz.training.options import TrainingError
     from attnviz.training.resume import state_path
-    from attnviz.training.train import TrainingError, TrainOptions, train_kernel_regression, train_translation
+    from attnviz.training.train import TrainOptions, train_kernel_regression, train_translation
 
     if args.threads is not None:
         set_threads(args.threads)
@@ -125,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
 def _train_mlm(args: argparse.Namespace) -> int:
     """``attnviz train encoder-only --task mlm --data FILE``: the small BERT on the English of the translators'
     split (same vocabulary, same held-out sentences), written as one checkpoint with its per-epoch history."""
-    from attnviz.core.checkpoint import save_checkpoint
+    from attnviz.core.checkpoints.checkpoint import save_checkpoint
     from attnviz.training.mlm import MlmOptions, train_encoder_only
     from attnviz.training.target import TargetError, check_target
 
@@ -163,10 +164,10 @@ def _train_task(args: argparse.Namespace) -> int:
     the loss, the exact-match score and the alignment agreement; Ctrl-C stops it and saves what it learned."""
     import signal
 
-    from attnviz.core.training_history import LEARNED_PERCENT
+    from attnviz.core.learning.history import LEARNED_PERCENT
     from attnviz.training.live import LIVE_KINDS, Control, LiveSettings, LiveTraining, preset_arch, task_data
+    from attnviz.training.options import TrainingError
     from attnviz.training.target import TargetError, check_target
-    from attnviz.training.train import TrainingError
 
     if args.kind not in LIVE_KINDS:
         raise CliError(tr("--task trains {kinds}; {kind} trains on its own data (leave out --task)").format(
@@ -231,7 +232,7 @@ def _train_task(args: argparse.Namespace) -> int:
 
 def _parse_arch(kind: str, text: str) -> dict:
     """--arch: a JSON object of model settings, each one the kind's config has, in the loader's ranges."""
-    from attnviz.core.kinds import kind_named
+    from attnviz.core.models.kinds import kind_named
     from attnviz.training.options import arch_problems
 
     try:

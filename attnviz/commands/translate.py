@@ -31,7 +31,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Translate --text, or every stdin line; exactly one output line per input line."""
-    from attnviz.core.decoding import translate
+    from attnviz.core.decoding.beam_search import translate
     from attnviz.core.heads import masked_heads
     from attnviz.core.text import source_words
 
