@@ -1,6 +1,7 @@
 """Entry point of ``attnviz``, ``python -m attnviz`` and ``main.py``.
 
-``attnviz COMMAND …`` runs a CLI command (see :mod:`attnviz.cli`); anything else opens the window.
+``attnviz COMMAND …`` runs a CLI command (see :mod:`attnviz.cli` and :mod:`attnviz.commands`); anything else opens
+the window.
 ``attnviz FILE`` opens a checkpoint or a saved session in the window; a path that is not a regular file is
 one line on stderr and exit code 2, or, with ``--open PATH`` (the desktop entry), a message in the window.
 """
@@ -204,12 +205,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     translate_argparse()
     from attnviz import cli
+    from attnviz.commands.shared import shown
 
     if args and not args[0].startswith("-") and args[0] not in cli.COMMANDS:
         if _is_file(Path(args[0])) or is_model_folder(args[0]):  # a checkpoint, a saved session, a model folder
             args = ["--session" if args[0].lower().endswith(".json") else "--checkpoint", *args]
         elif looks_like_a_path(args[0]):  # a folder, a pipe, a device, a missing file: say which, not "COMMAND"
-            print(tr("attnviz: error: {problem}").format(problem=cli.shown(why_unopenable(args[0]))), file=sys.stderr)
+            print(tr("attnviz: error: {problem}").format(problem=shown(why_unopenable(args[0]))), file=sys.stderr)
             return 2
     if args and not args[0].startswith("-"):  # a command (argparse names the valid ones if it is not)
         try:

@@ -151,12 +151,12 @@ def test_stdin_batches_hold_what_is_ready_and_every_line_once(capsys):
     its line, not fatal."""
     import os
 
-    from attnviz.cli import _input_batches
+    from attnviz.commands.shared import input_batches
 
     read_end, write_end = os.pipe()
     os.write(write_end, b"one\ntwo\nthr\xffee\n")
     with os.fdopen(read_end, "r") as stream:
-        batches = _input_batches(stream, 2)
+        batches = input_batches(stream, 2)
         assert next(batches) == ["one", "two"]
         assert next(batches) == ["thr\ufffdee"]
         assert "line 3: bytes that are not UTF-8 were replaced" in capsys.readouterr().err

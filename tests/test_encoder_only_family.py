@@ -1,6 +1,6 @@
-"""attnviz's own encoder-only model as a family: its checkpoint, filling masks step by step (core/decoding/fill_mask.py),
-``attnviz fill-mask``, ``attnviz train encoder-only --task mlm`` and the window. A tiny BERT learns runs of
-consecutive words (w3 w4 [MASK] w6 → w5) here; the tests never read ../shared."""
+"""attnviz's own encoder-only model as a family: its checkpoint, filling masks step by step
+(core/decoding/fill_mask.py), ``attnviz fill-mask``, ``attnviz train encoder-only --task mlm`` and the window. A tiny
+BERT learns runs of consecutive words (w3 w4 [MASK] w6 → w5) here; the tests never read ../shared."""
 
 from __future__ import annotations
 

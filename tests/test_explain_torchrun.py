@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from attnviz.cli_explain import my_share
+from attnviz.commands.explain import my_share
 from tests.helpers import one_error_line, run_cli, torchrun
 
 CSVS = ("agreement.csv", "layers.csv", "sinks.csv")

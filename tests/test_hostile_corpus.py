@@ -51,7 +51,7 @@ def hf_folders(tmp_path_factory) -> dict[str, Path]:
 def test_explain_reads_its_data_a_line_at_a_time_and_no_further_than_the_limit(capsys, tmp_path) -> None:
     import argparse
 
-    from attnviz.cli_explain import _sentences
+    from attnviz.commands.explain import sentences_to_explain
 
     huge = tmp_path / "huge.txt"  # a 1 GB file of one line (sparse: no disk used); read whole it would need 1 GB
     with open(huge, "wb") as handle:
@@ -63,7 +63,7 @@ def test_explain_reads_its_data_a_line_at_a_time_and_no_further_than_the_limit(c
     data = tmp_path / "data.txt"  # two good lines, then one that is never reached with --limit 2
     data.write_bytes(b"i am here .\t je suis la .\n\nhe is tall .\n" + b"x" * (1 << 20) + b"\n")
     args = argparse.Namespace(data=data, heldout=False, limit=2)
-    assert _sentences(args, None) == ["i am here .", "he is tall ."]
+    assert sentences_to_explain(args, None) == ["i am here .", "he is tall ."]
 
 
 @pytest.mark.parametrize("make, said", [
@@ -103,7 +103,7 @@ def test_stdin_without_line_ends_is_refused_after_64_kib_not_read_into_memory(mo
     import io
     import sys
 
-    from attnviz import cli
+    from attnviz.commands.shared import CliError, input_batches, stdin_lines
 
     class Zeros(io.RawIOBase):  # /dev/zero: endless, no line end
         served = 0
@@ -117,11 +117,11 @@ def test_stdin_without_line_ends_is_refused_after_64_kib_not_read_into_memory(mo
             return len(buffer)
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Zeros())))
-    with pytest.raises(cli.CliError, match="stdin: line 1 is over 64 KiB"):
-        next(cli._stdin_lines())
+    with pytest.raises(CliError, match="stdin: line 1 is over 64 KiB"):
+        next(stdin_lines())
     assert Zeros.served < 1 << 20
-    with open("/dev/zero", "rb") as zero, pytest.raises(cli.CliError, match="stdin: line 1 is over 64 KiB"):
-        next(cli._input_batches(zero, 256))  # (translate's reader)
+    with open("/dev/zero", "rb") as zero, pytest.raises(CliError, match="stdin: line 1 is over 64 KiB"):
+        next(input_batches(zero, 256))  # (translate's reader)
 
 
 def test_a_long_text_is_refused_before_any_tokenizer_sees_it(hf_folders) -> None:

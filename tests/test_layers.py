@@ -21,6 +21,7 @@ RULES = {  # package folder or module -> top-level packages it must never import
                "attnviz.core.checkpoints.checkpoint", "attnviz.core.models.loaded", "attnviz.core.decoding.stepping",
                "attnviz.core.decoding.beam_search", "attnviz.training"),
     "cli.py": ("attnviz.gui",),  # the CLI paints through attnviz.render, never through the window's code
+    "commands": ("attnviz.gui",),
 }
 
 

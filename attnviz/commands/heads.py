@@ -1,6 +1,7 @@
-"""``attnviz heads``: the head atlas of a translation model over a corpus (statistics, importance, pruning curve),
-and ``--mask-heads`` for ``translate`` and ``export``. Runs alone or as every process of a ``torchrun`` job
-(process r decodes its share; the sums are added across processes; rank 0 writes the files).
+"""``attnviz heads``: the head atlas of a translation model over a corpus (statistics, importance, pruning curve).
+
+Runs alone or as every process of a ``torchrun`` job (process r decodes its share; the sums are added across
+processes; rank 0 writes the files).
 
 The files appear in --out only when all of them are whole (:func:`attnviz.render.figure_files.export_batch`).
 """
@@ -16,9 +17,23 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attnviz.commands.shared import (
+    EXIT_USAGE,
+    CliError,
+    check_beam,
+    check_out_option,
+    check_scale_option,
+    formats_option,
+    load_model,
+    offscreen_qt_application,
+    refuse_replacing,
+    set_threads,
+    shown,
+    warn,
+    write_batch,
+)
 from attnviz.core.columns import HEADS_FILES, NOT_APPLICABLE, PRUNING_CSV, PRUNING_FIGURE_CSV, columns_file
 from attnviz.core.layout import Capability
-from attnviz.core.limits import MAX_BEAM
 from attnviz.i18n import tr
 from attnviz.paths import DEFAULT_CHECKPOINT
 
@@ -31,9 +46,9 @@ TASK_SENTENCES = 1000  # --task without --limit: this many distinct held-out inp
 HEADS_FORMATS = "png,svg,pdf"
 
 
-def add_heads_parser(sub: Any) -> None:
+def add_parser(subparsers: Any) -> None:
     """The ``heads`` command's options."""
-    heads = sub.add_parser("heads", help=tr("statistics, importance and pruning of every attention head over a "
+    heads = subparsers.add_parser("heads", help=tr("statistics, importance and pruning of every attention head over a "
                                             "corpus (also under torchrun)"))
     heads.add_argument("--checkpoint", default=str(DEFAULT_CHECKPOINT),
                        help=tr("a translation checkpoint (.safetensors) or a Hugging Face model folder (default: "
@@ -59,7 +74,7 @@ def add_heads_parser(sub: Any) -> None:
                                                            "CUDA: each process its LOCAL_RANK's GPU)"))
     heads.add_argument("--threads", type=int, default=1, help=tr("CPU threads for torch per process (default 1)"))
     heads.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
-    heads.set_defaults(run=run_heads)
+    heads.set_defaults(run=run)
 
 
 def _csv(rows: list[dict[str, Any]]) -> bytes:
@@ -73,10 +88,7 @@ def _csv(rows: list[dict[str, Any]]) -> bytes:
 
 
 def _checked(args: argparse.Namespace) -> None:
-    from attnviz.cli import CliError
-
-    if not 1 <= args.beam <= MAX_BEAM:
-        raise CliError(tr("--beam must be from 1 to {most}, got {beam}").format(most=MAX_BEAM, beam=args.beam))
+    check_beam(args.beam)
     if not 1 <= args.seeds <= MAX_SEEDS:
         raise CliError(tr("--seeds must be from 1 to {most}, got {seeds}").format(most=MAX_SEEDS, seeds=args.seeds))
     if args.limit is not None and args.limit < 1:
@@ -95,11 +107,10 @@ def _checked(args: argparse.Namespace) -> None:
             raise CliError(f"--limit {args.limit}: {error}") from None
 
 
-def run_heads(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """The atlas, the importance and the pruning curve of --checkpoint over --data, written into --out. Under
     torchrun every process meets bad input alike: rank 0 says it, the others exit 2 quietly. Progress on stderr
     (rank 0): each part of the work as it starts, every tenth, and at least every 10 s (:mod:`attnviz.progress`)."""
-    from attnviz.cli import EXIT_USAGE, CliError
     from attnviz.progress import Heartbeat
 
     try:
@@ -112,7 +123,6 @@ def run_heads(args: argparse.Namespace) -> int:
 
 
 def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
-    from attnviz.cli import CliError, _load, _set_threads, _write_batch, shown, warn
     from attnviz.core.attention.kind import AttentionKind
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.heads import (
@@ -124,23 +134,14 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
         read_corpus,
     )
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
-    from attnviz.figures.heads import atlas_figure_stems
-    from attnviz.render.figure_files import SIDECAR, ExportError, check_output_folder, check_scale, parse_formats
+    from attnviz.figures.heads import atlas_figure_stems, atlas_figures
+    from attnviz.render.figure_files import SIDECAR
 
     _checked(args)  # everything that can be checked is, before the hours of work: options, --out, the data
-    try:
-        formats = parse_formats(args.format)
-    except ExportError as error:
-        raise CliError(str(error)) from None
-    try:
-        check_scale(args.scale)
-    except ExportError as error:
-        raise CliError(f"--scale: {error}") from None
-    try:
-        check_output_folder(args.out)
-    except ExportError as error:
-        raise CliError(f"--out: {error}") from None
-    _set_threads(args.threads)
+    formats = formats_option(args.format)
+    check_scale_option(args.scale)
+    check_out_option(args.out)
+    set_threads(args.threads)
     examples: list[Any] | None = None
     progress.stage(tr("reading the sentences"))
     if args.task is not None:
@@ -158,9 +159,9 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
         except CorpusError as error:
             raise CliError(str(error)) from None
     pruning = corpus.references is not None and not args.no_pruning
-    _refuse_replacing(args, ["heads.csv", *(["pruning.csv"] if pruning else []), "COLUMNS.md", SIDECAR])
+    refuse_replacing(args, ["heads.csv", *(["pruning.csv"] if pruning else []), "COLUMNS.md", SIDECAR])
     progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
-    loaded, device = _load(args.checkpoint, args.device)
+    loaded, device = load_model(args.checkpoint, args.device)
     if not loaded.offers(Capability.DECODER):
         raise CliError(tr("{checkpoint}: a {kind} checkpoint does not translate").format(
             checkpoint=args.checkpoint, kind=loaded.kind))
@@ -173,17 +174,12 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
         cross = any(s.kind is AttentionKind.CROSS for s in head_layout(loaded.model).kinds)
     except GatesUnavailable as error:
         raise CliError(f"{args.checkpoint}: {error}") from None
-    _refuse_replacing(args, [f"{stem}.{fmt}" for stem in atlas_figure_stems(cross, pruning) for fmt in formats
-                             if fmt != "npy"])
+    refuse_replacing(args, [f"{stem}.{fmt}" for stem in atlas_figure_stems(cross, pruning) for fmt in formats
+                            if fmt != "npy"])
     try:
         device = device_for_rank(device)
     except DeviceUnavailableError as error:
         raise CliError(str(error)) from None
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6 import QtGui
-
-    from attnviz.figures.heads import atlas_figures
-
     model = Path(args.checkpoint).stem
     with reducer_from_environment(device) as reducer:
         speaker = reducer.rank == 0
@@ -223,7 +219,7 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
         extra["pruning.csv"] = _csv(curve.table())
     extra["COLUMNS.md"] = columns_file(HEADS_FILES if curve is not None else tuple(
         f for f in HEADS_FILES if f not in (PRUNING_CSV, PRUNING_FIGURE_CSV)), "attnviz heads").encode("utf-8")
-    _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
+    _app = offscreen_qt_application()  # fonts need it
     progress.stage(tr("drawing the figures"))
     figures = atlas_figures(atlas, curve, model)
     sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind,
@@ -232,7 +228,7 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
                "importance_target": atlas.target, "pairs": atlas.pairs, "processes": reducer.world,
                **({"task": args.task} if args.task is not None else {}),
                "seconds": round(seconds, 1), **({"seeds": args.seeds} if curve is not None else {})}
-    written = _write_batch(figures, args, [f for f in formats if f != "npy"], sidecar, extra, progress)
+    written = write_batch(figures, args, [f for f in formats if f != "npy"], sidecar, extra, progress)
     summary = ""
     if curve is not None:
         half = len(curve.heads) // 2
@@ -246,35 +242,9 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     return 0
 
 
-def _refuse_replacing(args: argparse.Namespace, names: list[str]) -> None:
-    """CliError when files of these names are in --out and --force is not given."""
-    from attnviz.cli import CliError
-    from attnviz.render.figure_files import batch_targets_in_the_way
-
-    if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, names)):
-        raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
-                          "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
-
-
 def _with_alignment(rows: list[dict[str, Any]], agreement: Any) -> list[dict[str, Any]]:
     """heads.csv's rows with --task's ``alignment`` column on the cross-attention rows (agreement (L, H))."""
     if agreement is None:
         return rows
     return [{**row, "alignment": float(agreement[row["layer"] - 1, row["head"] - 1])} if row["kind"] == "cross"
             else row for row in rows]
-
-
-def head_mask_of(loaded: Any, text: str | None):
-    """--mask-heads for ``loaded``: the parsed mask (empty without the option); CliError for a bad one."""
-    from attnviz.cli import CliError
-    from attnviz.core.heads import GatesUnavailable, HeadMask, HeadMaskError, head_layout
-
-    if text is None:
-        return HeadMask()
-    try:
-        mask = HeadMask.parse(text, head_layout(loaded.model))
-    except (HeadMaskError, GatesUnavailable) as error:
-        raise CliError(f"--mask-heads {error}") from None
-    if not mask:
-        raise CliError(tr("--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3"))
-    return mask

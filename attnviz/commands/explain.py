@@ -1,6 +1,8 @@
-"""``attnviz explain``: decode a corpus greedily and explain every decoded token by every method
-(:mod:`attnviz.core.explain`); write how far the methods agree (agreement.csv, layers.csv), where attention
-parks (sinks.csv) and the figures (:mod:`attnviz.figures.explain`), all at once or nothing."""
+"""``attnviz explain``: explain every greedily decoded token of a corpus by every method and measure their agreement.
+
+Each sentence is decoded greedily and every decoded token explained by every method (:mod:`attnviz.core.explain`);
+it writes how far the methods agree (agreement.csv, layers.csv), where attention parks (sinks.csv) and the figures
+(:mod:`attnviz.figures.explain`), all at once or nothing. Runs alone or as every process of a ``torchrun`` job."""
 
 from __future__ import annotations
 
@@ -11,19 +13,29 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from attnviz.i18n import N_, tr
+from attnviz.commands.shared import (
+    EXIT_USAGE,
+    THREADS_HELP,
+    CliError,
+    check_out_option,
+    check_scale_option,
+    formats_option,
+    load_model,
+    offscreen_qt_application,
+    refuse_replacing,
+    set_threads,
+)
+from attnviz.i18n import tr
 
 if TYPE_CHECKING:
     from attnviz.progress import Heartbeat
 
-THREADS_HELP = N_("CPU threads for torch (default 1: steady speed on a busy machine)")
 
-
-def add_parser(sub: Any) -> None:
-    """The ``explain`` subcommand (cli.py calls this)."""
+def add_parser(subparsers: Any) -> None:
+    """The ``explain`` command's options."""
     from attnviz.core.explain import DEFAULT_IG_STEPS, MAX_IG_STEPS
 
-    cmd = sub.add_parser("explain", help=tr("explain every greedily decoded token of a corpus by attention, "
+    cmd = subparsers.add_parser("explain", help=tr("explain every greedily decoded token of a corpus by attention, "
                                             "rollout, flow, norms, gradients and occlusion, and measure their "
                                             "agreement"))
     cmd.add_argument("--checkpoint", required=True, help=tr("an attnviz translation checkpoint (.safetensors)"))
@@ -46,9 +58,8 @@ def add_parser(sub: Any) -> None:
     cmd.set_defaults(run=run)
 
 
-def _sentences(args: argparse.Namespace, loaded: Any) -> list[str]:
+def sentences_to_explain(args: argparse.Namespace, loaded: Any) -> list[str]:
     """The English sentences to explain: --data's first column (or the held-out split's sources), in order."""
-    from attnviz.cli import CliError
     from attnviz.core.heads.corpus import CorpusError, check_data_file, data_lines
     from attnviz.core.layout import Capability
     from attnviz.training.data import training_split
@@ -123,7 +134,6 @@ def _masked_steps(loaded: Any, sentences: list[str]) -> Steps:
 def run(args: argparse.Namespace) -> int:
     """Explain --data with --checkpoint and write the files into --out. Under torchrun every process explains its
     share and meets bad input alike: rank 0 says it, the others exit 2 quietly."""
-    from attnviz.cli import EXIT_USAGE, CliError
     from attnviz.progress import Heartbeat
 
     try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s
@@ -145,7 +155,6 @@ def my_share(sentences: list[str], rank: int, world: int) -> list[int]:
 
 
 def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
-    from attnviz.cli import CliError, _load, _set_threads
     from attnviz.core.columns import EXPLAIN_FILES, columns_file
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.explain import MAX_IG_STEPS, SINK_CLASSES
@@ -153,50 +162,30 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
     from attnviz.core.layout import Capability
     from attnviz.figures.explain import explain_figures
-    from attnviz.render.figure_files import (
-        SIDECAR,
-        ExportError,
-        WouldReplace,
-        batch_targets_in_the_way,
-        check_output_folder,
-        check_scale,
-        parse_formats,
-        render_batch,
-        write_files_into,
-    )
+    from attnviz.render.figure_files import SIDECAR, ExportError, WouldReplace, render_batch, write_files_into
 
     if args.limit is not None and args.limit < 1:
         raise CliError(tr("--limit must be at least 1, got {limit}").format(limit=args.limit))
     if not 1 <= args.ig_steps <= MAX_IG_STEPS:
         raise CliError(tr("--ig-steps must be from 1 to {most}, got {steps}").format(most=MAX_IG_STEPS,
                                                                                   steps=args.ig_steps))
-    try:
-        formats = [f for f in parse_formats(args.format) if f != "npy"]
-    except ExportError as error:
-        raise CliError(str(error)) from None
-    try:
-        check_scale(args.scale)
-    except ExportError as error:
-        raise CliError(f"--scale: {error}") from None
-    try:  # everything that can be checked is, before the work: options, --out, the data, then the model
-        check_output_folder(args.out)
-    except ExportError as error:
-        raise CliError(f"--out: {error}") from None
+    formats = [f for f in formats_option(args.format) if f != "npy"]
+    check_scale_option(args.scale)
+    # everything that can be checked is, before the work: options, --out, the data, then the model
+    check_out_option(args.out)
     csv_names = ["agreement.csv", "layers.csv", "sinks.csv", "COLUMNS.md", SIDECAR]  # (figures: by the methods)
-    if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, csv_names)):
-        raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
-                          "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
+    refuse_replacing(args, csv_names)
     progress.stage(tr("reading the sentences"))
-    sentences = None if args.heldout else _sentences(args, None)  # (the held-out split needs the model's options)
-    _set_threads(args.threads if args.threads is not None else 1)
+    sentences = None if args.heldout else sentences_to_explain(args, None)  # (the held-out split: the model's options)
+    set_threads(args.threads if args.threads is not None else 1)
     progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
-    loaded, device = _load(args.checkpoint, args.device)
+    loaded, device = load_model(args.checkpoint, args.device)
     if not loaded.model_kind.explains:
         raise CliError(tr("{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, "
                           "the small BERT), not a {kind} model").format(checkpoint=args.checkpoint,
                                                                        kind=loaded.kind)) from None
     if sentences is None:
-        sentences = _sentences(args, loaded)
+        sentences = sentences_to_explain(args, loaded)
     try:
         device = device_for_rank(device)
     except DeviceUnavailableError as error:
@@ -229,10 +218,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     files = {"agreement.csv": agreement_csv(tally).encode(), "layers.csv": layers_csv(tally).encode(),
              "sinks.csv": sinks_csv(tally, SINK_CLASSES).encode(),
              "COLUMNS.md": columns_file(EXPLAIN_FILES, "attnviz explain").encode()}
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # never a window, display or not
-    from PySide6 import QtGui
-
-    _app = QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])  # fonts need it
+    _app = offscreen_qt_application()  # fonts need it
     sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(sentences),
                "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout),
                "processes": reducer.world}

@@ -1,0 +1,372 @@
+"""``attnviz export``: write every attention map of a sentence as files, without a window.
+
+Or a saved session's figures (--session), a kernel-regression model's fit, every step of one view as a flip-book
+(--flipbook), a checkpoint's training history (--training)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from attnviz.commands.shared import (
+    MASK_HEADS_HELP,
+    THREADS_HELP,
+    CliError,
+    check_beam,
+    check_scale_option,
+    formats_option,
+    head_mask_of,
+    load_model,
+    offscreen_qt_application,
+    refuse_replacing,
+    set_threads,
+    shown,
+    text_option,
+    warn,
+    warn_about_source,
+    write_batch,
+)
+from attnviz.core.layout import Capability
+from attnviz.core.limits import BANDWIDTH_CHOICES, bandwidth_choosable
+from attnviz.i18n import tr
+from attnviz.paths import DEFAULT_CHECKPOINT
+
+PROGRESS_FRAMES = 100  # a flip-book of this many frames or more says how far it has got (a tenth at a time)
+FLIPBOOK_KINDS = {"cross": "CROSS", "dec-self": "DECODER_SELF"}  # --kind: the attention that changes per step
+FLIPBOOK_ONLY = ("kind", "layer", "head", "all_heads")
+KERNEL_ONLY = ("kernel", "bandwidth", "query")  # export options of a kernel-regression model
+TRAINING_CONFLICTS = ("text", "session", "step", "flipbook", "kind", "layer", "head", "all_heads", "kernel",
+                      "bandwidth", "query", "scores", "blank_masked", "mask_heads")
+
+
+def add_parser(subparsers: Any) -> None:
+    """The ``export`` command's options."""
+    export = subparsers.add_parser("export", help=tr("write every attention map of a sentence as files, no window "
+                                                     "needed"))
+    export.add_argument("--checkpoint", help=tr("a checkpoint (.safetensors; default: the shipped Transformer); "
+                                                "a kernel-regression one exports its fit"))
+    export.add_argument("--text", help=tr("the sentence to decode (translation models)"))
+    export.add_argument("--session", type=Path, help=tr("a saved session (File ▸ Save session): its model, "
+                                                        "sentence, forced tokens, step and view"))
+    export.add_argument("--out", required=True, type=Path, help=tr("folder to write into (created if missing)"))
+    export.add_argument("--format", help=tr("comma-separated: png, svg, pdf, csv, npy (default png,csv)"))
+    export.add_argument("--step", help=tr("1-based step to export, or 'all' (default: the last step)"))
+    export.add_argument("--scale", type=float, default=2.0,
+                        help=tr("PNG (and flip-book GIF) scale factor (default 2)"))
+    export.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps"))
+    export.add_argument("--threads", type=int, help=tr(THREADS_HELP))
+    export.add_argument("--beam", type=int, default=1, help=tr("beam size (1 = greedy)"))
+    export.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
+    export.add_argument("--scores", action="store_true", help=tr("pre-softmax scores instead of weights"))
+    export.add_argument("--blank-masked", action="store_true",
+                        help=tr("leave masked cells blank instead of marking them (as the app's 'Show masked "
+                                "cells' off)"))
+    export.add_argument("--flipbook", action="store_true",
+                        help=tr("write every step of one view as a multi-page PDF and an animated GIF "
+                                "(<view>_flipbook.pdf, <view>_flipbook.gif) instead of picture files per step"))
+    export.add_argument("--training", action="store_true", help=tr("the checkpoint's training history: a "
+                        "flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format"))
+    export.add_argument("--kind", choices=list(FLIPBOOK_KINDS),
+                        help=tr("--flipbook: which attention (default cross)"))
+    export.add_argument("--layer", type=int, help=tr("--flipbook: 1-based layer (default 1)"))
+    export.add_argument("--head", type=int, help=tr("--flipbook: 1-based head (default 1)"))
+    export.add_argument("--all-heads", action="store_true",
+                        help=tr("--flipbook: every layer and head, small multiples"))
+    export.add_argument("--mask-heads", metavar="HEADS", help=tr(MASK_HEADS_HELP))
+    export.add_argument("--kernel", help=tr("kernel regression: gaussian, boxcar, epanechnikov or constant"))
+    export.add_argument("--bandwidth", type=float, help=tr("kernel regression: the bandwidth h"))
+    export.add_argument("--query", type=float, help=tr("kernel regression: the query x (default 2.5)"))
+    export.set_defaults(run=run)
+
+
+def _parse_step(text: str) -> int | None:
+    """``--step``: a 1-based step number, or ``all`` (None)."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        number = int(text)
+    except ValueError:
+        raise CliError(tr("--step must be a step number or 'all', got {text!r}").format(text=text)) from None
+    if number < 1:
+        raise CliError(tr("--step counts from 1, got {number}").format(number=number))
+    return number
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write every attention map of a sentence (or a kernel-regression model's figures) as pictures and
+    numbers, without a window; with --session, the figures of a saved session."""
+    from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
+
+    if args.flipbook:
+        if args.format is not None or args.step is not None:
+            raise CliError(tr("{option} does not go with --flipbook (it writes every step as one PDF and one GIF)"
+                              ).format(option="--format" if args.format is not None else "--step"))
+    elif given := [name for name in FLIPBOOK_ONLY if getattr(args, name) not in (None, False)]:
+        raise CliError(tr("{option} chooses the view of --flipbook; add --flipbook").format(
+            option=f"--{given[0].replace('_', '-')}"))
+    formats = formats_option(args.format or "png,csv")
+    wanted = _parse_step(args.step) if args.step is not None else -1  # -1: the last step
+    check_scale_option(args.scale)
+    if args.training:
+        return _export_training(args, formats)
+    saved = _read_saved_session(args) if args.session is not None else None
+    set_threads(args.threads)
+    loaded, device = load_model(args.checkpoint or str(DEFAULT_CHECKPOINT), args.device)
+    args.checkpoint = args.checkpoint or str(DEFAULT_CHECKPOINT)
+    if loaded.offers(Capability.KERNEL):
+        return _export_kernel(args, loaded, saved, formats)
+    if given := [f"--{name}" for name in KERNEL_ONLY if getattr(args, name) is not None]:
+        raise CliError(tr("{option} sets the kernel-regression view; {checkpoint} is a {kind} model").format(
+            option=given[0], checkpoint=args.checkpoint, kind=loaded.kind))
+    if args.text is None or not args.text.strip():
+        raise CliError(tr("--text is empty: give the sentence whose attention to export"))
+    args.text = text_option(args.text)
+    check_beam(args.beam)
+    from attnviz.core.heads import masked_heads
+
+    mask = head_mask_of(loaded, args.mask_heads) if args.mask_heads is not None else None
+    if saved is not None and saved.heads_off:  # the heads the window had switched off, switched off here too
+        mask = _saved_heads_off(args, loaded, saved.heads_off)
+    session = loaded.model_kind.stepping_cls(loaded, device, beam_size=args.beam)  # (translating, filling masks)
+    with masked_heads(loaded.model, mask) if mask else contextlib.nullcontext():
+        source = session.encode(args.text)
+        warn_about_source(source, session.max_src_len)
+        if saved is not None and saved.plan:  # the saved steps, with the tokens the user forced
+            from attnviz.session_file import replay
+
+            shown_step = replay(saved, session)
+            steps = session.steps
+            if wanted == -1 and shown_step >= 0:
+                wanted = shown_step + 1
+        else:
+            steps = session.run()
+    name = Path(args.checkpoint).stem
+    if mask:  # (as the window names a model with heads off: ModelInfo.name)
+        name = tr("{model}, heads off {heads}").format(model=name, heads=mask)
+    if args.flipbook:
+        return _export_flipbook(args, source, steps, name)
+    if not steps:  # (a sentence with no mask to fill: its encoding alone)
+        chosen: list = [None]
+    elif wanted is None:
+        chosen = list(steps)
+    elif wanted == -1:
+        chosen = [steps[-1]]
+    elif wanted > len(steps):
+        raise CliError(tr("--step {step}: the decoding of this sentence has only {count} steps").format(
+            step=wanted, count=len(steps)))
+    else:
+        chosen = [steps[wanted - 1]]
+    _app = offscreen_qt_application()  # fonts need it
+    view = AttentionView(scores=args.scores, show_masked=not args.blank_masked)
+    figures = attention_figures(source, chosen, view, name)
+    sidecar = attention_sidecar(source, chosen, view, name, loaded.kind, str(args.checkpoint), str(device))
+    if mask:
+        sidecar["masked_heads"] = str(mask)
+    if saved is not None:
+        sidecar["session"] = str(args.session)
+        sidecar["forced_tokens"] = [token for token in saved.plan if token is not None]
+    written = write_batch(figures, args, formats, sidecar)
+    print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
+    return 0
+
+
+def _saved_heads_off(args: argparse.Namespace, loaded, heads_off: str):
+    """export --session: the session's switched-off heads as the mask its figures are decoded with (the window's
+    own parsing; heads this model does not have are refused with its message). CliError with --mask-heads too."""
+    from attnviz.core.heads import GatesUnavailable, HeadMask, HeadMaskError, head_layout
+
+    if args.mask_heads is not None:
+        raise CliError(tr("--session switches its own heads off ({heads}): leave out --mask-heads").format(
+            heads=heads_off))
+    try:
+        return HeadMask.parse(heads_off, head_layout(loaded.model))
+    except (HeadMaskError, GatesUnavailable) as error:
+        raise CliError(tr("{session}: the heads it switches off: {error}").format(session=args.session,
+                                                                                  error=error)) from None
+
+
+def _read_saved_session(args: argparse.Namespace):
+    """export --session: read it, and take the checkpoint, sentence, beam and view options from it."""
+    from attnviz.session_file import CheckpointOutside, checkpoint_changed, find_checkpoint, read_session
+
+    if args.checkpoint is not None or args.text is not None:
+        raise CliError(tr("--session names the checkpoint and the sentence: leave out {option}").format(
+            option="--checkpoint" if args.checkpoint is not None else "--text"))
+    saved = read_session(args.session)  # (its errors are ValueErrors: one line, exit 2)
+    try:
+        checkpoint = find_checkpoint(saved, args.session)
+    except CheckpointOutside as outside:
+        raise CliError(tr("{problem}: not followed without asking (open the session in the window to confirm it, "
+                          "or move the session beside its checkpoint)").format(problem=outside)) from None
+    if note := checkpoint_changed(saved, checkpoint):
+        warn(note)
+    args.checkpoint, args.text, args.beam = str(checkpoint), saved.sentence, saved.beam_size
+    args.scores = args.scores or saved.view.scores
+    args.blank_masked = args.blank_masked or not saved.view.show_masked
+    if args.flipbook and args.kind is None and args.layer is None and args.head is None and not args.all_heads:
+        kinds = {value: key for key, value in FLIPBOOK_KINDS.items()}
+        args.kind = kinds.get(saved.view.kind.name)
+        if args.kind is not None:
+            args.layer, args.head, args.all_heads = saved.view.layer + 1, saved.view.head + 1, saved.view.all_heads
+            if args.all_heads:
+                args.layer = args.head = None
+    return saved
+
+
+def _export_kernel(args: argparse.Namespace, loaded, saved, formats: list[str]) -> int:
+    """export of a kernel-regression checkpoint: its predictions, the query's weights and both weight
+    heatmaps, for --kernel, --bandwidth and --query (or the saved session's, or the model's own)."""
+    from attnviz.core.models.kernel_regression import explain
+    from attnviz.core.results import KERNELS
+    from attnviz.figures.panels import kernel_figures, kernel_sidecar
+
+    if args.flipbook:
+        raise CliError(tr("--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not "
+                          "translate").format(checkpoint=args.checkpoint, kind=loaded.kind))
+    if args.text is not None and args.session is None:
+        raise CliError(tr("--text: {checkpoint} is a {kind} model, which does not translate; "
+                          "choose its view with --kernel, --bandwidth and --query").format(
+            checkpoint=args.checkpoint, kind=loaded.kind))
+    if args.step is not None:
+        raise CliError(tr("--step: a {kind} model has no decoding steps").format(kind=loaded.kind))
+    kept = saved.kernel if saved is not None else None
+    kernel = args.kernel or (kept.kernel if kept else None)
+    bandwidth = args.bandwidth if args.bandwidth is not None else (kept.bandwidth if kept else None)
+    query = args.query if args.query is not None else (kept.query if kept else 2.5)
+    if kernel is not None and kernel not in KERNELS:
+        raise CliError(tr("--kernel must be one of: {names}").format(names=", ".join(KERNELS)))
+    if bandwidth is not None and not bandwidth_choosable(bandwidth):
+        raise CliError(tr("--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got "
+                          "{bandwidth}").format(low=BANDWIDTH_CHOICES[0], high=BANDWIDTH_CHOICES[1],
+                                                bandwidth=bandwidth))
+    if not (math.isfinite(query) and abs(query) < 1e6):
+        raise CliError(tr("--query must be a finite number, got {query}").format(query=query))
+    fit = explain(loaded.model, kernel, bandwidth, query)
+    _app = offscreen_qt_application()  # fonts need it
+    sidecar = kernel_sidecar(fit, Path(args.checkpoint), loaded.kind)
+    written = write_batch(kernel_figures(fit), args, formats, sidecar)
+    print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
+    return 0
+
+
+def _export_flipbook(args: argparse.Namespace, source, steps: list, model: str) -> int:
+    """export --flipbook: the view (--kind, --layer, --head or --all-heads) at every step of the decoding as
+    ``<stem>_flipbook.pdf`` and ``<stem>_flipbook.gif`` in --out; both written, or neither."""
+    from attnviz.core.attention.kind import AttentionKind
+    from attnviz.figures.attention import (
+        AttentionView,
+        available_kinds,
+        figure_stem,
+        figure_title,
+        flipbook_figures,
+        stack_for,
+    )
+    from attnviz.render.figure_files import ExportError, WouldReplace, cannot_write
+    from attnviz.render.flipbook import flipbook_paths, gif_scale, scale_notice, write_flipbook
+
+    kinds = available_kinds(source)  # (without --kind: the last the model has, cross-attention if it has one)
+    kind = AttentionKind[FLIPBOOK_KINDS[args.kind]] if args.kind else kinds[-1]
+    if kind not in kinds:
+        raise CliError(tr("--kind {name}: this model has no {kind}").format(name=args.kind, kind=kind.label()))
+    layers, heads = stack_for(kind, source, steps[-1], args.scores)[0].shape[:2]
+    for option, number, most, problem in (
+            ("--layer", args.layer, layers, tr("{option} {number}: this model's {kind} has {most} layer(s), "
+                                               "counted from 1")),
+            ("--head", args.head, heads, tr("{option} {number}: this model's {kind} has {most} head(s), "
+                                            "counted from 1"))):
+        if number is not None and not 1 <= number <= most:
+            raise CliError(problem.format(option=option, number=number, kind=kind.label(), most=most))
+    if args.all_heads and (args.layer is not None or args.head is not None):
+        raise CliError(tr("--all-heads shows every layer and head: leave out --layer and --head"))
+    layer, head = (args.layer or 1) - 1, (args.head or 1) - 1
+    view = AttentionView(kind, layer, head, scores=args.scores, show_masked=not args.blank_masked,
+                         all_heads=args.all_heads)
+    _app = offscreen_qt_application()  # fonts need it
+    figures = flipbook_figures(source, steps, view, model)
+    what = "all-heads" if args.all_heads else f"layer{layer + 1}_head{head + 1}"
+    shown_what = tr("all heads") if args.all_heads else tr("layer {layer} · head {head}").format(
+        layer=layer + 1, head=head + 1)
+    pdf, gif = flipbook_paths(args.out, figure_stem(kind, what, None, args.scores))
+    created = not args.out.exists()
+    try:
+        fitted = gif_scale(figures, args.scale)  # (refused here, before the folder is made, when too large)
+        args.out.mkdir(parents=True, exist_ok=True)
+        written = write_flipbook(figures, pdf, gif, scale=fitted, force=args.force,
+                                 title=figure_title(model, kind, shown_what, None, args.scores))
+    except BaseException as error:
+        if created:
+            with contextlib.suppress(OSError):
+                args.out.rmdir()  # only if empty: it was made for this export
+        if isinstance(error, WouldReplace):
+            raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None
+        if isinstance(error, ExportError):
+            raise CliError(str(error)) from None
+        if isinstance(error, OSError):
+            raise CliError(str(cannot_write(args.out, error))) from None
+        raise
+    if notice := scale_notice(figures, args.scale, fitted):
+        print(tr("attnviz: note: {notice}").format(notice=notice), file=sys.stderr)
+    print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
+    return 0
+
+
+def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
+    """export --training: a checkpoint's training history as a flip-book (``training.gif``, ``training.pdf``:
+    one frame per snapshot, the loss so far under each) and figures (the curves, the first, middle and last
+    maps) in --format; all the files are written, or none."""
+    import tempfile
+
+    from attnviz.core.learning.history import HistoryError, TrainingHistory
+    from attnviz.figures.training import training_figures, training_frames
+    from attnviz.render.figure_files import ExportError, batch_names
+    from attnviz.render.flipbook import gif_scale, scale_notice, write_flipbook
+
+    if given := [f"--{name.replace('_', '-')}" for name in TRAINING_CONFLICTS
+                 if getattr(args, name) not in (None, False)]:
+        raise CliError(tr("{option} does not go with --training (it exports the checkpoint's training history)"
+                          ).format(option=given[0]))
+    if args.checkpoint is None:
+        raise CliError(tr("--training needs --checkpoint: a model trained by attnviz train --task or the Train dock"))
+    loaded, _device_used = load_model(args.checkpoint, "cpu")
+    if "history" not in loaded.training:
+        raise CliError(tr("{checkpoint} has no training history (train it with attnviz train --task, the Train "
+                          "dock, or attnviz train kernel-regression)").format(checkpoint=args.checkpoint))
+    try:
+        history = TrainingHistory.from_json(loaded.training["history"])
+    except HistoryError as error:
+        raise CliError(f"{args.checkpoint}: {error}") from None
+    _app = offscreen_qt_application()  # fonts need it
+    frames = training_frames(history)
+    stem = Path(args.checkpoint).stem
+    figures = training_figures(history, stem)
+    flipbook = [f"{stem}_training.pdf", f"{stem}_training.gif"]
+    # files in the way are said before minutes of drawing, not after
+    refuse_replacing(args, batch_names(figures, formats, True, flipbook))
+
+    def drawn(done: int, total: int) -> bool:  # (pages and frames of the PDF and the GIF's two passes)
+        if len(frames) >= PROGRESS_FRAMES and (done == total or done % max(total // 10, 1) == 0):
+            print(tr("attnviz: flip-book of {count:,} snapshots: drawn {percent} %").format(
+                count=len(frames), percent=100 * done // total), file=sys.stderr, flush=True)
+        return True
+
+    try:
+        fitted = gif_scale(frames, args.scale)
+        with tempfile.TemporaryDirectory(prefix="attnviz-training-") as staging:
+            pdf, gif = Path(staging, "training.pdf"), Path(staging, "training.gif")
+            write_flipbook(frames, pdf, gif, scale=fitted, title=tr("{stem}: training").format(stem=stem),
+                           progress=drawn)
+            extra = {flipbook[0]: pdf.read_bytes(), flipbook[1]: gif.read_bytes()}
+    except ExportError as error:
+        raise CliError(str(error)) from None
+    sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind, "task": history.task,
+               "snapshots": len(history.snapshots), "training": {k: v for k, v in loaded.training.items()
+                                                                  if k != "history"}}
+    written = write_batch(figures, args, formats, sidecar, extra)
+    if notice := scale_notice(frames, args.scale, fitted):
+        print(tr("attnviz: note: {notice}").format(notice=notice), file=sys.stderr)
+    print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
+    return 0

@@ -1,0 +1,282 @@
+"""What several commands share: the one-line error (:class:`CliError`, the exit codes, :func:`shown`, :func:`warn`),
+SIGTERM's :class:`Terminated`, loading a checkpoint for a device and setting torch's threads, reading --text and
+stdin's lines, the options and checks more than one command has, writing a batch of figure files, and the offscreen
+Qt application that paints them."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import select
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from attnviz.core.layout import Capability
+from attnviz.core.limits import MAX_BEAM
+from attnviz.core.text import MAX_TEXT_BYTES, check_text_size, valid_text
+from attnviz.i18n import N_, tr
+from attnviz.paths import DEFAULT_CHECKPOINT
+
+if TYPE_CHECKING:
+    from PySide6 import QtCore
+
+EXIT_USAGE = 2
+EXIT_INTERNAL = 1
+DEFAULT_BEAM = 4  # translate and eval: beam search scores about 1.5 BLEU above greedy (models/MODELS.md)
+THREADS_HELP = N_("CPU threads for torch (default 1: steady speed on a busy machine)")
+MASK_HEADS_HELP = N_("switch heads off: kind:layer.head, comma-separated, counted from 1, e.g. cross:2.1,enc:1.3 "
+                     "(kinds: enc, dec, cross)")
+
+
+class CliError(Exception):
+    """A problem the user can fix; printed as one line on stderr, exit code 2."""
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP (a closed terminal), raised where the program is so that it unwinds as Ctrl+C does:
+    outputs in progress are taken back (staging folders, temporary files, a folder made for them) before the exit.
+    ``signum``: which."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def shown(text: object) -> str:
+    """``text`` safe for a terminal: control characters (ESC, BEL, OSC sequences …) written as escapes,
+    so input echoed in a message can never move the cursor, retitle the window or ring a bell."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in str(text))
+
+
+def warn(message: str) -> None:
+    print(tr("attnviz: warning: {message}").format(message=shown(message)), file=sys.stderr)
+
+
+def warn_about_source(source, max_len: int, line: int | None = None) -> None:
+    """Say on stderr which words became <unk> and whether the input was cut to the model's limit."""
+    where = tr("line {line}: ").format(line=line) if line is not None else ""
+    if source.unknown:
+        warn(tr("{where}unknown words mapped to <unk>: {words}").format(where=where, words=" ".join(source.unknown)))
+    if source.truncated_from:
+        warn(tr("{where}input of {count} tokens truncated to the model's limit of {most}").format(
+            where=where, count=source.truncated_from, most=max_len))
+
+
+def chosen_device(name: str):
+    """--device as a torch device; CliError when it is not there."""
+    from attnviz.core.device import DeviceUnavailableError, pick_device
+
+    try:
+        return pick_device(name)
+    except DeviceUnavailableError as error:
+        raise CliError(str(error)) from None
+
+
+def set_threads(threads: int | None) -> None:
+    """--threads for torch; CliError for a count it refuses."""
+    from attnviz.core.device import set_threads as set_torch_threads
+
+    try:
+        set_torch_threads(threads)
+    except ValueError as error:
+        raise CliError(f"--threads: {error}") from None
+
+
+def load_model(path: str, device_name: str):
+    """The checkpoint (or model folder) at ``path`` loaded on --device: (loaded model, device); CliError if not."""
+    from attnviz.core.checkpoints.checkpoint import CheckpointError, load_checkpoint
+
+    device = chosen_device(device_name)
+    try:
+        return load_checkpoint(path, device), device
+    except CheckpointError as error:
+        raise CliError(str(error)) from None
+
+
+def check_beam(beam: int) -> None:
+    """--beam within 1 to :data:`MAX_BEAM`, else CliError."""
+    if not 1 <= beam <= MAX_BEAM:
+        raise CliError(tr("--beam must be from 1 to {most}, got {beam}").format(most=MAX_BEAM, beam=beam))
+
+
+def add_translation_model_options(cmd: argparse.ArgumentParser) -> None:
+    """The options of a command that decodes with a translation model: --checkpoint, --device, --threads, --beam."""
+    cmd.add_argument("--checkpoint", default=str(DEFAULT_CHECKPOINT),
+                     help=tr("a .safetensors checkpoint (default: the shipped Transformer)"))
+    cmd.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps"))
+    cmd.add_argument("--threads", type=int, help=tr(THREADS_HELP))
+    cmd.add_argument("--beam", type=int, default=DEFAULT_BEAM,
+                     help=tr("beam size (default {beam}; 1 = greedy, as the app steps by default)").format(
+                         beam=DEFAULT_BEAM))
+
+
+def translation_model(args: argparse.Namespace):
+    """The --checkpoint as a loaded translation model and its device; torch threads per --threads."""
+    set_threads(args.threads)
+    loaded, device = load_model(args.checkpoint, args.device)
+    if not loaded.offers(Capability.DECODER):
+        raise CliError(tr("{checkpoint}: a {kind} checkpoint does not translate").format(
+            checkpoint=args.checkpoint, kind=loaded.kind))
+    check_beam(args.beam)
+    return loaded, device
+
+
+def head_mask_of(loaded: Any, text: str | None):
+    """--mask-heads for ``loaded``: the parsed mask (empty without the option); CliError for a bad one."""
+    from attnviz.core.heads import GatesUnavailable, HeadMask, HeadMaskError, head_layout
+
+    if text is None:
+        return HeadMask()
+    try:
+        mask = HeadMask.parse(text, head_layout(loaded.model))
+    except (HeadMaskError, GatesUnavailable) as error:
+        raise CliError(f"--mask-heads {error}") from None
+    if not mask:
+        raise CliError(tr("--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3"))
+    return mask
+
+
+def text_option(text: str) -> str:
+    """--text as a sentence: over 64 KiB refused (CliError) before any tokenizer sees it; bytes that were not UTF-8
+    (Python carries them as lone surrogates) become U+FFFD with a warning, as stdin's lines do."""
+    try:
+        check_text_size(text)
+    except ValueError as error:
+        raise CliError(f"--text: {error}") from None
+    cleaned = valid_text(text)
+    if cleaned != text:
+        warn(tr("--text: bytes that are not UTF-8 were replaced by U+FFFD"))
+    return cleaned
+
+
+def input_batches(stream, most: int) -> Iterator[list[str]]:
+    """Lines of ``stream`` in batches of up to ``most``: each batch holds the lines already available, so
+    a batch job is decoded many sentences at a time while a person typing gets each answer at once."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (tests): plain iteration
+        lines = [line.rstrip("\n") for line in stream]
+        for begin in range(0, len(lines), most):
+            yield lines[begin: begin + most]
+        return
+    pending, eof, number = b"", False, 0
+    while pending or not eof:
+        while b"\n" not in pending and not eof:  # block for at least one whole line
+            if len(pending) > MAX_TEXT_BYTES:  # (never held whole: /dev/zero has no line end)
+                raise CliError(_line_too_long(number + 1))
+            chunk = os.read(fd, 1 << 16)
+            eof = not chunk
+            pending += chunk
+        while not eof and pending.count(b"\n") < most and select.select([fd], [], [], 0)[0]:
+            chunk = os.read(fd, 1 << 16)
+            eof = not chunk
+            pending += chunk
+        *lines, pending = pending.split(b"\n")
+        if eof and pending:
+            lines, pending = [*lines, pending], b""
+        for begin in range(0, len(lines), most):
+            batch = []
+            for line in lines[begin: begin + most]:
+                number += 1
+                if len(line) > MAX_TEXT_BYTES:
+                    raise CliError(_line_too_long(number))
+                batch.append(_decoded_line(line, number))
+            yield batch
+
+
+def stdin_lines() -> Iterator[str]:
+    """stdin's lines as text, one at a time, none held past 64 KiB (CliError naming the line: ``< /dev/zero`` is
+    refused after 64 KiB, not read into memory); bytes that are not UTF-8 become U+FFFD, with a warning."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # (a text stream without bytes beneath it: tests)
+        yield from (line.rstrip("\r\n") for line in sys.stdin)
+        return
+    number = 0
+    while raw := stream.readline(MAX_TEXT_BYTES + 2):
+        number += 1
+        line = raw[:-1] if raw.endswith(b"\n") else raw
+        if len(line) > MAX_TEXT_BYTES:
+            raise CliError(_line_too_long(number))
+        yield _decoded_line(line, number)
+
+
+def _line_too_long(number: int) -> str:
+    return tr("stdin: line {line} is over {kib} KiB: one sentence a line").format(line=number,
+                                                                                  kib=MAX_TEXT_BYTES // 1024)
+
+
+def _decoded_line(line: bytes, number: int) -> str:
+    """One input line as text; bytes that are not UTF-8 become U+FFFD, with a warning (the rest of the
+    input is still translated)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        text = line.decode("utf-8", errors="replace")
+        warn(tr("line {number}: bytes that are not UTF-8 were replaced by U+FFFD").format(number=number))
+    return text.rstrip("\r")
+
+
+def formats_option(text: str) -> list[str]:
+    """--format as the list of file formats; CliError for an unknown one."""
+    from attnviz.render.figure_files import ExportError, parse_formats
+
+    try:
+        return parse_formats(text)
+    except ExportError as error:
+        raise CliError(str(error)) from None
+
+
+def check_scale_option(scale: float) -> None:
+    """--scale within what the renderers draw; CliError naming --scale if not."""
+    from attnviz.render.figure_files import ExportError, check_scale
+
+    try:
+        check_scale(scale)
+    except ExportError as error:
+        raise CliError(f"--scale: {error}") from None
+
+
+def check_out_option(out: Path) -> None:
+    """--out a folder that can be written into (or made); CliError naming --out if not."""
+    from attnviz.render.figure_files import ExportError, check_output_folder
+
+    try:
+        check_output_folder(out)
+    except ExportError as error:
+        raise CliError(f"--out: {error}") from None
+
+
+def refuse_replacing(args: argparse.Namespace, names: list[str]) -> None:
+    """CliError when files of these names are in --out and --force is not given."""
+    from attnviz.render.figure_files import batch_targets_in_the_way
+
+    if not args.force and args.out.is_dir() and (in_the_way := batch_targets_in_the_way(args.out, names)):
+        raise CliError(tr("{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace "
+                          "them").format(count=len(in_the_way), folder=args.out, name=in_the_way[0].name))
+
+
+def write_batch(figures: list, args: argparse.Namespace, formats: list[str], sidecar: dict,
+                extra_files: dict[str, bytes] | None = None,
+                progress: Callable[[int, int], bool] | None = None) -> list[Path]:
+    """export_batch into --out at --scale, replacing files only with --force; problems as CliError. ``progress``
+    (done, total) after each file drawn."""
+    from attnviz.render.figure_files import ExportError, WouldReplace, export_batch
+
+    try:
+        return export_batch(figures, args.out, formats, args.scale, sidecar, overwrite=args.force,
+                            extra_files=extra_files, progress=progress)
+    except WouldReplace as error:
+        raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None
+    except ExportError as error:
+        raise CliError(str(error)) from None
+
+
+def offscreen_qt_application() -> QtCore.QCoreApplication:
+    """The process's Qt application, made on the offscreen platform when there is none yet (never a window, display
+    or not): figures are painted with its fonts. Qt is imported only here; hold what it returns while painting."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6 import QtGui
+
+    return QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])
