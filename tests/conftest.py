@@ -50,7 +50,7 @@ def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """
     import io
 
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.core.device import set_threads
     from attnviz.training.train import train_translation
     from tests.tiny import TINY_ARCH, TINY_OPTIONS, write_reversal_data
@@ -88,7 +88,7 @@ def _tiny_models_shared(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
     from filelock import FileLock, Timeout
 
-    from attnviz.core.checkpoint import load_checkpoint
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.core.device import set_threads
     from attnviz.training.train import train_translation
     from tests.tiny import TINY_ARCH, TINY_OPTIONS, write_reversal_data
