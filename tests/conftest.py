@@ -45,7 +45,8 @@ def _widgets_possible(request: pytest.FixtureRequest) -> None:
 def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """One tiny model of each translation kind, trained once per test run on a reversal task.
 
-    Returns {kind: (checkpoint path, training info)} plus "data": the TSV used.
+    Returns {kind: (checkpoint path, training info)} plus "data": the TSV used. Under pytest-xdist the
+    workers share one set (see :func:`_tiny_models_shared`).
     """
     import io
 
@@ -57,6 +58,8 @@ def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
     # ATTNVIZ_TINY_MODELS=DIR reuses tiny models trained by an earlier run (a developer's shortcut;
     # CI always trains them afresh).
     cache = os.environ.get("ATTNVIZ_TINY_MODELS")
+    if not cache and os.environ.get("PYTEST_XDIST_WORKER"):
+        return _tiny_models_shared(tmp_path_factory)
     folder = Path(cache) if cache else tmp_path_factory.mktemp("tiny")
     folder.mkdir(parents=True, exist_ok=True)
     data = write_reversal_data(folder / "reverse.tsv")
@@ -73,6 +76,46 @@ def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict:
         info = train_translation(kind, data, out, torch.device("cpu"), TINY_OPTIONS, arch, log=io.StringIO())
         models[kind] = (out, info)
     return models
+
+
+def _tiny_models_shared(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """:func:`tiny_models` for a pytest-xdist worker: each model is trained once for all workers of the run, in a
+    folder beside the workers' own temporary folders. A worker trains the models no other worker is training
+    (a file lock per model; two workers that ask at once train two models each), then waits for the rest.
+    A model is trained under a name of its own and renamed into place when done, so a worker never reads half
+    of one; its training info is the one saved in it (what ``train_translation`` returned)."""
+    import io
+
+    from filelock import FileLock, Timeout
+
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.device import set_threads
+    from attnviz.training.train import train_translation
+    from tests.tiny import TINY_ARCH, TINY_OPTIONS, write_reversal_data
+
+    # Each worker writes the data itself (the same lines: the seed is fixed), so no worker reads a file
+    # another is writing
+    data = write_reversal_data(tmp_path_factory.mktemp("tiny-data") / "reverse.tsv")
+    folder = tmp_path_factory.getbasetemp().parent / "tiny-models"
+    folder.mkdir(exist_ok=True)
+    set_threads()  # one thread, as the app and the CLI run: quicker for models this small
+    models: dict = {"data": data}
+    for wait in (False, True):  # first the models nobody is training, then wait for the others
+        for kind, arch in TINY_ARCH.items():
+            if kind in models:
+                continue
+            out = folder / f"{kind}.safetensors"
+            try:
+                lock = FileLock(str(folder / f"{kind}.lock")).acquire(timeout=-1 if wait else 0)
+            except Timeout:
+                continue
+            with lock:
+                if not out.is_file():
+                    partial = folder / f"{kind}.{os.getpid()}.partial.safetensors"
+                    train_translation(kind, data, partial, torch.device("cpu"), TINY_OPTIONS, arch, log=io.StringIO())
+                    partial.replace(out)
+            models[kind] = (out, load_checkpoint(out).training)
+    return {"data": data, **{kind: models[kind] for kind in TINY_ARCH}}
 
 
 @pytest.fixture

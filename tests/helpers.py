@@ -137,6 +137,16 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+# Tries of a torchrun job whose rendezvous port another process took between free_port() and torchrun's own
+# bind (other test processes, pytest-xdist workers, pick ports at the same time)
+TORCHRUN_PORT_ATTEMPTS = 3
+
+
+def _port_taken(stderr: str) -> bool:
+    """Whether torchrun failed because its rendezvous port was in use (torch's c10d store says EADDRINUSE)."""
+    return "EADDRINUSE" in stderr or "address already in use" in stderr.lower()
+
+
 def torchrun(command: str, *args: str):
     """``attnviz COMMAND ARGS`` as a 2-process torchrun job on this machine (gloo, one thread each); the finished
     process (a test failure, not a hang, past TORCHRUN_CAP_S)."""
@@ -147,13 +157,17 @@ def torchrun(command: str, *args: str):
     root = Path(__file__).resolve().parent.parent
     env = {**os.environ, "PYTHONPATH": str(root), "OMP_NUM_THREADS": "1", "QT_QPA_PLATFORM": "offscreen",
            "ATTNVIZ_HEADS_TIMEOUT": "120"}
-    launch = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
-              "--master-port", str(free_port()), "-m", "attnviz", command, *args]
-    try:
-        return subprocess.run(launch, env=env, cwd=root, capture_output=True, text=True, timeout=TORCHRUN_CAP_S,
-                              check=False)
-    except subprocess.TimeoutExpired as expired:
-        pytest.fail(f"torchrun did not finish in {TORCHRUN_CAP_S} s: {expired.stderr!r}")
+    for _attempt in range(TORCHRUN_PORT_ATTEMPTS):
+        launch = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr",
+                  "127.0.0.1", "--master-port", str(free_port()), "-m", "attnviz", command, *args]
+        try:
+            done = subprocess.run(launch, env=env, cwd=root, capture_output=True, text=True,
+                                  timeout=TORCHRUN_CAP_S, check=False)
+        except subprocess.TimeoutExpired as expired:
+            pytest.fail(f"torchrun did not finish in {TORCHRUN_CAP_S} s: {expired.stderr!r}")
+        if done.returncode == 0 or not _port_taken(done.stderr):
+            return done
+    return done
 
 
 def pairs_file(tiny_models: dict, tmp_path: Path, count: int = 40) -> Path:
