@@ -55,11 +55,11 @@ def test_typing_step_back_and_scrub(window, qtbot):
         qtbot.mouseClick(window.step_button, QtCore.Qt.MouseButton.LeftButton)
         rows.append(window.attention.heatmap.values.shape[0])
     assert rows == [1, 2, 3]  # the cross-attention matrix grows one row per step
-    window.back_action.trigger()
+    window.menus.back_action.trigger()
     assert window.attention.heatmap.values.shape[0] == 2
     window.timeline.setValue(1)
     assert window.session.state.position == 0 and window.attention.heatmap.values.shape[0] == 1
-    window.step_action.trigger()  # re-shows the recorded step 2, no new decoding
+    window.menus.step_action.trigger()  # re-shows the recorded step 2, no new decoding
     assert len(window.session.state.steps) == 3 and window.attention.heatmap.values.shape[0] == 2
 
 
@@ -188,7 +188,7 @@ def test_copy_puts_the_figure_on_the_clipboard(window):
 def test_open_dialog_loads_the_chosen_checkpoint(window, tiny_models, monkeypatch):
     path = tiny_models["rnn-dot"][0]
     monkeypatch.setattr(file_dialogs, "open_file_name", lambda *_a, **_k: (str(path), ""))
-    window.open_action.trigger()
+    window.menus.open_action.trigger()
     assert window.session.state.model.kind == "rnn-dot"
     assert window.settings.recent_files[0] == str(path)
     assert "rnn-dot" in window.windowTitle()
@@ -197,8 +197,8 @@ def test_open_dialog_loads_the_chosen_checkpoint(window, tiny_models, monkeypatc
 def test_scoring_panel_replays_masking_on_the_real_scores(window, tiny_models):
     window.load(tiny_models["rnn-additive"][0])
     window.set_sentence("a b c d", run=False)
-    window.step_action.trigger()
-    window.step_action.trigger()
+    window.menus.step_action.trigger()
+    window.menus.step_action.trigger()
     panel = window.panels.panels['scoring']
     assert not window.panels.showing("scoring") and panel.scores.size == 0  # a tab behind another: not drawn
     window.docks["scoring"].raise_()  # the user picks the Scoring tab: it catches up
@@ -372,10 +372,10 @@ def test_export_all_refuses_a_relative_folder(window, errors, tmp_path, monkeypa
 
 def test_an_unavailable_device_is_refused_and_the_old_choice_stays(window, errors):
     before = window.session.state.device
-    window.set_device("cuda:99")
+    window.session.set_device("cuda:99")
     assert errors and "cuda:99" in errors[-1]
     assert window.settings.device == before == window.session.state.device
-    assert [a.text() for a in window.device_group.actions() if a.isChecked()] == [before]
+    assert [a.text() for a in window.menus.device_group.actions() if a.isChecked()] == [before]
 
 
 def test_hover_readout_follows_the_matrix_on_show(window, qtbot):
