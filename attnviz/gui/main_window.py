@@ -22,7 +22,7 @@ from attnviz.core.layout import Capability
 from attnviz.figures.spec import NamedFigure
 from attnviz.gui import errors
 from attnviz.gui.collector import collect_on_gui_thread
-from attnviz.gui.decoding_area import DecodingArea, FixedTextLabel
+from attnviz.gui.decoding_area import DecodingArea
 from attnviz.gui.decoding_controls import DecodingControls
 from attnviz.gui.file_opening import FileOpening
 from attnviz.gui.language import restart_command
@@ -30,11 +30,11 @@ from attnviz.gui.live_view import LiveView
 from attnviz.gui.menus import Menus
 from attnviz.gui.screen_fit import FirstPlacement
 from attnviz.gui.settings import ATTENTION_TOGGLES, Settings
-from attnviz.gui.status_bar import ElidingStatusBar
+from attnviz.gui.status_bar import StatusReports
 from attnviz.gui.text_size import apply_text_scale, refresh_graphics
 from attnviz.i18n import tr
 from attnviz.paths import ICON
-from attnviz.session import Runner, Session, SessionState, changed
+from attnviz.session import Runner, Session, SessionState
 
 if TYPE_CHECKING:
     from attnviz.gui.book_dialog import BookDialog
@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from attnviz.gui.panel_links import PanelLinks
 
 log = logging.getLogger(__name__)
-BUSY_INDICATOR_DELAY_MS = 150  # quicker jobs finish before an indicator would only flicker
 
 
 class Poster(QtCore.QObject):
@@ -99,29 +98,15 @@ class MainWindow(QtWidgets.QMainWindow):
         self.menus = Menus(self, settings, self.session, self.files, self.decoding, self.build_docks,
                            self.open_book_figures, self.restart)
         self.lecture = self.menus.lecture
-        self.setStatusBar(ElidingStatusBar())
-        self.busy_bar = QtWidgets.QProgressBar()  # indeterminate: a job runs that the user is waiting for
-        self.busy_bar.setRange(0, 0)
-        self.busy_bar.setMaximumWidth(110)
-        self.busy_bar.setTextVisible(False)
-        self.busy_bar.hide()
-        self.statusBar().addPermanentWidget(self.busy_bar)
-        self.busy_timer = QtCore.QTimer(self, singleShot=True, interval=BUSY_INDICATOR_DELAY_MS)
-        self.busy_timer.timeout.connect(self._on_busy_timer_timeout)
-        self.device_label = QtWidgets.QLabel()  # where the model runs
-        self.step_time_label = FixedTextLabel(tr("step {ms:.1f} ms").format(ms=8888.8))  # how long the last step took
-        self.step_time_label.setToolTip(tr("Time the model took for the decoding step on show"))
-        self.statusBar().addPermanentWidget(self.device_label)
-        self.statusBar().addPermanentWidget(self.step_time_label)
+        self.status = StatusReports(self, settings, self.session)
         geometry, _state = settings.window_state()
         self.placement = FirstPlacement(self, restored=geometry is not None and self.restoreGeometry(geometry))
         self.decoding.enable_buttons(self.session.state)
         self.menus.enable_actions(self.session.state)
-        self._reported_settings = 0
         toggles = settings.attention_toggles  # as left last time
         self.session.set_view(replace(self.session.state.view, all_heads=toggles["all_heads"], scores=toggles["scores"],
                                       show_masked=toggles["show_masked"]))
-        self._report_settings_problems()
+        self.status.report_settings_problems()
         if not defer_docks:
             self.build_docks()
 
@@ -219,23 +204,7 @@ class MainWindow(QtWidgets.QMainWindow):
             assert self.links is not None  # (the docks are built once a model has loaded)
             self.links.suggest_probe(old, new)
         self.decoding.show_state(old, new)
-        if changed(old, new, "step", "shown_source") and new.step is not None and new.model is not None:
-            self.step_time_label.setText(tr("step {ms:.1f} ms").format(ms=new.step.seconds * 1000))
-            self._say_if_cut(new)
-        if new.busy != old.busy:
-            # A job's name and the busy bar appear only once it has taken BUSY_INDICATOR_DELAY_MS: a step
-            # of a few milliseconds must not make the status bar flicker (and repaint) every time.
-            if new.busy and not old.busy:
-                self.busy_timer.start()
-            elif not new.busy:
-                self.busy_timer.stop()
-                if self.busy_bar.isVisible():
-                    self.busy_bar.hide()
-                    self.statusBar().clearMessage()
-            if new.busy and self.busy_bar.isVisible():
-                self.statusBar().showMessage(new.busy)
-            if not new.busy and new.model is not None and new.model is not old.model:
-                self._say_loaded(new)
+        self.status.show_state(old, new)
         self.menus.enable_actions(new)
         self._remember_attention_toggles(old, new)
         self.decoding.prefetch_when_shown(old, new)
@@ -257,15 +226,6 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         self.settings.attention_toggles = toggles
 
-    def _say_if_cut(self, state: SessionState) -> None:
-        """A Hugging Face model that sets no length limit of its own, stopped at attnviz's: say so (a folder's own
-        limit is the model's behaviour, as generate has it; attnviz's is not)."""
-        step, model = state.step, state.model
-        if (step is not None and model is not None and step.finished and not step.ended
-                and model.training.get("output_limit_set_by") == "attnviz"):
-            self.statusBar().showMessage(tr("Stopped at attnviz's limit of {count} tokens: the model's folder sets no "
-                                            "length limit of its own").format(count=len(step.output_tokens)), 15000)
-
     def _model_loaded(self, state: SessionState) -> None:
         info = state.model
         assert info is not None
@@ -276,54 +236,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self.decoding_area.setVisible(info.offers(Capability.SENTENCE))  # nothing to type for kernel regression
         self.decoding_area.follow(info.layout)
         self.exports.flipbook_action.setEnabled(info.offers(Capability.STEPS))
-        self.device_label.setText(info.device)
-        self.step_time_label.clear()
         self.decoding_area.forget_forcing()
         self.setWindowTitle(f"attnviz — {info.label}")
-        self._say_loaded(state)
-        self._report_settings_problems()
-
-    def _report_settings_problems(self) -> None:
-        """Unusable settings (reported once each) and a settings file that cannot be written (once)."""
-        if failed := self.settings.sync():
-            log.warning(failed)
-            self.statusBar().showMessage(failed, 15000)
-        new = self.settings.problems[self._reported_settings:]
-        self._reported_settings = len(self.settings.problems)
-        for problem in new:
-            log.warning(problem)
-        if new:
-            self.statusBar().showMessage(tr("Some settings were unusable and reset: {problems}").format(
-                problems="; ".join(new)), 15000)
-
-    def _say_loaded(self, state: SessionState) -> None:
-        info = state.model
-        assert info is not None
-        from attnviz.model_card import card_bleu
-
-        card = card_bleu(info.path, info.sha256)  # a shipped file: the model card's numbers (one owner)
-        bleu = info.training.get("val_bleu")
-        if card is not None:
-            extra = tr(", validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)").format(
-                greedy=card[0], beam=card[1])
-        else:
-            extra = tr(", validation BLEU {bleu}").format(bleu=bleu) if bleu is not None else ""
-        kind = info.kind
-        if info.training.get("source") == "Hugging Face":
-            kind = tr("a Hugging Face {architecture} model").format(
-                architecture=info.training.get("architecture", "")).replace("  ", " ")
-        loaded = (tr("Loaded {label}: {kind}, {count:,} parameter{extra}") if info.parameters == 1
-                  else tr("Loaded {label}: {kind}, {count:,} parameters{extra}"))
-        self.statusBar().showMessage(loaded.format(label=info.label, kind=kind, count=info.parameters, extra=extra),
-                                     8000)
+        self.status.model_loaded(state)
 
     # -- handlers ---------------------------------------------------------------------------
-    def _on_busy_timer_timeout(self) -> None:
-        if self.session.state.busy:
-            self.busy_bar.setToolTip(self.session.state.busy)
-            self.busy_bar.show()
-            self.statusBar().showMessage(self.session.state.busy)
-
     def _on_export_notified(self, message: str) -> None:
         self.statusBar().showMessage(message, 10000)
 
