@@ -3,9 +3,10 @@
 The window paints first with plain Qt widgets; ``build_docks`` then loads pyqtgraph and adds the
 panels (at once by default, or after the first paint when the app starts). What each part does is its
 own module's: the decoding area's wiring (gui/decoding_controls.py), the menus, toolbar and actions
-(gui/menus.py), opening and saving files (gui/file_opening.py), the panels' links to the rest of the window
-(gui/panel_links.py), the lecture view (gui/lecture.py) and the first placement on the screen
-(gui/screen_fit.py); the window draws each new state through them, and its status bar itself.
+(gui/menus.py), opening and saving files (gui/file_opening.py), the status bar's reports (gui/status_bar.py),
+the panels' links to the rest of the window (gui/panel_links.py), the lecture view (gui/lecture.py) and the
+first placement on the screen (gui/screen_fit.py); the window builds them and draws each new state through
+them.
 """
 
 from __future__ import annotations
