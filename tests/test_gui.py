@@ -55,11 +55,11 @@ def test_typing_step_back_and_scrub(window, qtbot):
         qtbot.mouseClick(window.step_button, QtCore.Qt.MouseButton.LeftButton)
         rows.append(window.attention.heatmap.values.shape[0])
     assert rows == [1, 2, 3]  # the cross-attention matrix grows one row per step
-    window.menus.back_action.trigger()
+    window.back_action.trigger()
     assert window.attention.heatmap.values.shape[0] == 2
     window.timeline.setValue(1)
     assert window.session.state.position == 0 and window.attention.heatmap.values.shape[0] == 1
-    window.menus.step_action.trigger()  # re-shows the recorded step 2, no new decoding
+    window.step_action.trigger()  # re-shows the recorded step 2, no new decoding
     assert len(window.session.state.steps) == 3 and window.attention.heatmap.values.shape[0] == 2
 
 
@@ -197,8 +197,8 @@ def test_open_dialog_loads_the_chosen_checkpoint(window, tiny_models, monkeypatc
 def test_scoring_panel_replays_masking_on_the_real_scores(window, tiny_models):
     window.load(tiny_models["rnn-additive"][0])
     window.set_sentence("a b c d", run=False)
-    window.menus.step_action.trigger()
-    window.menus.step_action.trigger()
+    window.step_action.trigger()
+    window.step_action.trigger()
     panel = window.panels.panels['scoring']
     assert not window.panels.showing("scoring") and panel.scores.size == 0  # a tab behind another: not drawn
     window.docks["scoring"].raise_()  # the user picks the Scoring tab: it catches up

@@ -58,7 +58,7 @@ def held_window(qtbot, tmp_path, long_checkpoint, errors):
     window.set_sentence(" ".join(words))
     runner.run_all()
     for _ in range(2):
-        window.menus.step_action.trigger()
+        window.step_action.trigger()
         runner.run_all()
     assert len(window.session.state.source.tokens) == TOKENS and len(window.session.state.steps) == 2
     return window, runner

@@ -30,7 +30,7 @@ def test_forced_words_are_forgotten_on_reset_a_new_sentence_and_another_model(wi
     field.setText("ax bx")
     window.decoding_area.force_button.click()
     assert window.output.text().startswith("ax bx") and field.text() == "ax bx"  # kept while it applies
-    window.menus.reset_action.trigger()
+    window.reset_action.trigger()
     assert field.text() == ""
     field.setText("ax bx")
     window.set_sentence("c d e")  # (an example sentence, a saved session: set in the field)

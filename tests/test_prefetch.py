@@ -133,10 +133,10 @@ def test_the_window_decodes_the_next_step_once_one_is_on_screen(window, qtbot, t
     window.set_sentence("a b c d")
     decoding = window.session._decoding
     qtbot.waitUntil(lambda: decoding._ahead is not None, timeout=WAIT_MS)
-    window.menus.step_action.trigger()
+    window.step_action.trigger()
     qtbot.waitUntil(lambda: decoding._ahead is not None, timeout=WAIT_MS)
     assert decoding._ahead[0].index == 1 and len(window.session.state.steps) == 1
-    window.menus.step_action.trigger()
+    window.step_action.trigger()
     assert window.output.text() == "dx cx"
     window.decoding_area.force_field.setText("dx ax")
     window.decoding_area.force_button.click()

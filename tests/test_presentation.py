@@ -74,7 +74,7 @@ def test_ctrl_equals_enlarges_every_text_together_and_ctrl_0_restores_it(window,
         QTest.keyClick(window.sentence, Key.Key_Equal, Mod.ControlModifier)
     settle(window)  # (the plots of hidden docks follow in the next turns of the event loop, one at a time)
     assert window.settings.text_scale == pytest.approx(1.5)
-    assert window.menus.presentation_action.isChecked()
+    assert window.presentation_action.isChecked()
     larger = _sizes(window)
     for name, size in before.items():
         assert larger[name] >= 1.3 * size, (name, size, larger[name])
@@ -85,7 +85,7 @@ def test_ctrl_equals_enlarges_every_text_together_and_ctrl_0_restores_it(window,
     assert window.settings.text_scale == pytest.approx(1.25)
     QTest.keyClick(window.sentence, Key.Key_0, Mod.ControlModifier)
     settle(window)
-    assert window.settings.text_scale == 1.0 and not window.menus.presentation_action.isChecked()
+    assert window.settings.text_scale == 1.0 and not window.presentation_action.isChecked()
     assert _sizes(window) == before
     assert window.output.height() == output_height
 
@@ -94,17 +94,17 @@ def test_presentation_mode_is_remembered_for_the_next_start(qtbot, tmp_path, tin
     path = tmp_path / "s.ini"
     first = MainWindow(Settings(path), InlineRunner())
     qtbot.addWidget(first)
-    first.menus.presentation_action.trigger()
+    first.presentation_action.trigger()
     assert QtWidgets.QApplication.font().pointSizeF() == pytest.approx(1.5 * base_font().pointSizeF())
     first.close()
     apply_text_scale(1.0)  # (as a new process starts)
     second = MainWindow(Settings(path), InlineRunner())
     qtbot.addWidget(second)
-    assert second.menus.presentation_action.isChecked()
+    assert second.presentation_action.isChecked()
     assert second.sentence.font().pointSizeF() == pytest.approx(1.5 * base_font().pointSizeF())
     legend = second.panels.panels["kernel"].curves.legend  # made with pyqtgraph's own 9-pt labels
     assert legend.opts["labelTextSize"] == f"{1.5 * base_font().pointSizeF():g}pt"
-    second.menus.presentation_action.trigger()
+    second.presentation_action.trigger()
     assert second.sentence.font().pointSizeF() == pytest.approx(base_font().pointSizeF())
 
 
@@ -113,7 +113,7 @@ def test_a_bad_text_size_in_the_settings_falls_back_to_normal(qtbot, tmp_path, e
     path.write_text("[General]\ntext_scale=40\n")
     window = MainWindow(Settings(path), InlineRunner(), defer_docks=True)
     qtbot.addWidget(window)
-    assert window.settings.text_scale == 1.0 and not window.menus.presentation_action.isChecked()
+    assert window.settings.text_scale == 1.0 and not window.presentation_action.isChecked()
     assert any("text_scale" in problem for problem in window.settings.problems)
 
 
@@ -201,7 +201,7 @@ def test_presentation_mode_at_1024_by_700_fits_the_window_the_top_5_and_every_la
         window = open_window(qtbot, tmp_path, DEFAULT_CHECKPOINT, (1024, 700))
         window.set_sentence("i think we should go home before it rains .", run=True)
         settle(window)
-        window.menus.presentation_action.trigger()
+        window.presentation_action.trigger()
         settle(window)
         assert window.size() == QtCore.QSize(1024, 700) and window.minimumSizeHint().height() <= 700
         topk = window.topk
@@ -211,7 +211,7 @@ def test_presentation_mode_at_1024_by_700_fits_the_window_the_top_5_and_every_la
         layout = heatmap.figure_layout()
         assert [t for _, t in layout.col_ticks] == list(heatmap.spec.col_labels)
         assert [t for _, t in layout.row_ticks] == list(heatmap.spec.row_labels)
-        window.menus.presentation_action.trigger()
+        window.presentation_action.trigger()
         settle(window)
         assert window.size() == QtCore.QSize(1024, 700)
     finally:
@@ -222,7 +222,7 @@ def test_kernel_regression_in_presentation_mode_keeps_its_predictions_plot_tall(
     from attnviz.paths import MODELS_DIR
 
     window = open_window(qtbot, tmp_path, MODELS_DIR / "kernel-regression.safetensors", (1280, 800))
-    window.menus.presentation_action.trigger()
+    window.presentation_action.trigger()
     settle(window)
     panel = window.panels.panels["kernel"]
     legend = panel.curves.legend
@@ -243,7 +243,7 @@ def test_kernel_regression_in_presentation_mode_at_1024_by_768_keeps_the_predict
     install_language(qapp, language)
     try:
         window = open_window(qtbot, tmp_path, MODELS_DIR / "kernel-regression.safetensors", (1024, 768))
-        window.menus.presentation_action.trigger()
+        window.presentation_action.trigger()
         settle(window)
         qtbot.waitUntil(lambda: window.panels is not None and window.panels.panels["kernel"].fit is not None)
         panel = window.panels.panels["kernel"]
@@ -262,7 +262,7 @@ def test_the_scoring_plots_value_labels_never_overlap_in_presentation_mode(windo
     window.resize(1024, 700)
     window.set_sentence("a b c d", run=True)
     window.docks["scoring"].raise_()
-    window.menus.presentation_action.trigger()
+    window.presentation_action.trigger()
     settle(window)
     for plot in (window.panels.panels["scoring"].score_plot, window.panels.panels["scoring"].weight_plot):
         axis = plot.plot.getAxis("left")

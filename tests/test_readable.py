@@ -167,7 +167,7 @@ def test_before_the_first_step_the_empty_figures_say_what_to_do(window, qtbot):
     middle = [image.pixelColor(x, y) for x in range(0, heatmap.width(), 2)
               for y in range(heatmap.height() // 2 - 20, heatmap.height() // 2 + 30)]
     assert any(c.lightness() < 200 for c in middle)  # the hint is drawn across the middle
-    window.menus.step_action.trigger()
+    window.step_action.trigger()
     assert panel.heatmap.hint == "" and window.decoding_area.topk.hint == ""
 
 

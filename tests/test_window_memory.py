@@ -83,13 +83,13 @@ def test_the_lecture_view_and_presentation_mode_again_and_again_leave_no_widgets
 
     def cycle(number: int) -> None:
         window.set_sentence(sentences[number % len(sentences)])
-        window.menus.step_action.trigger()
+        window.step_action.trigger()
         window.lecture.action.trigger()  # F5: in
         settle(window)
-        window.menus.step_action.trigger()
+        window.step_action.trigger()
         window.lecture.action.trigger()  # and out
-        window.menus.presentation_action.trigger()
-        window.menus.presentation_action.trigger()
+        window.presentation_action.trigger()
+        window.presentation_action.trigger()
         window.attention.all_heads.toggle()
         settle(window)
         _deleted_later()

@@ -99,6 +99,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.menus = Menus(self, settings, self.session, self.files, self.decoding, self.build_docks,
                            self.open_book_figures, self.restart)
         self.lecture = self.menus.lecture
+        # the Decode actions, presentation mode and the prefetch, as the benchmarks (bench/) and tests press them
+        self.step_action, self.back_action = self.menus.step_action, self.menus.back_action
+        self.run_action, self.reset_action = self.menus.run_action, self.menus.reset_action
+        self.presentation_action, self.prefetch_timer = self.menus.presentation_action, self.decoding.prefetch_timer
         self.status = StatusReports(self, settings, self.session)
         geometry, _state = settings.window_state()
         self.placement = FirstPlacement(self, restored=geometry is not None and self.restoreGeometry(geometry))
