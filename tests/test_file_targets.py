@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnviz.core import files
+from attnviz.core import safe_output as files
 from attnviz.figures.spec import FigureSpec, NamedFigure
 from attnviz.render import figure_files
 from attnviz.render.figure_files import ExportError, export_batch, export_figure

@@ -7,7 +7,7 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.figures.spec import bar_ticks, tick_text
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.main_window import MainWindow

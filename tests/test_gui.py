@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.figures.spec import NamedFigure
 from attnviz.gui import file_dialogs
 from attnviz.gui.main_window import MainWindow

@@ -10,7 +10,7 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.paths import shipped_models
 from tests.helpers import open_window, settle
 

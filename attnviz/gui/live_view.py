@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6 import QtCore, QtWidgets
 
-from attnviz.core.kinds import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.figures.attention import AttentionView, stack_for
 from attnviz.figures.book import Live
 from attnviz.gui.panels.kernel import HEATMAP_MODELS

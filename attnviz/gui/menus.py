@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz import __version__
-from attnviz.core.kinds import KINDS
+from attnviz.core.models.kinds import KINDS
 from attnviz.gui.decoding_area import BACK_HINT, BACK_KEYS, STEP_HINT, STEP_KEYS, ShortcutPassThrough
 from attnviz.gui.decoding_controls import DecodingControls
 from attnviz.gui.file_opening import FileOpening

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
-from attnviz.core.attention_kind import AttentionKind
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import Capability
 from attnviz.gui import file_dialogs
 from attnviz.gui.decoding_controls import DecodingControls
