@@ -138,7 +138,7 @@ def test_a_write_that_waits_never_blocks_the_window(threaded_window, qtbot, tmp_
     QtCore.QTimer.singleShot(0, lambda: ticked.append(True))
     qtbot.waitUntil(lambda: bool(ticked), timeout=30000)  # the GUI thread runs its event loop meanwhile
     assert threaded_window.session.state.busy == "Writing slow.png…" and not target.exists()
-    qtbot.waitUntil(threaded_window.busy_bar.isVisible, timeout=30000)  # the busy indicator
+    qtbot.waitUntil(threaded_window.status.busy_bar.isVisible, timeout=30000)  # the busy indicator
     release.set()
     qtbot.waitUntil(lambda: target.exists() and not threaded_window.session.state.busy, timeout=30000)
     assert threads and threads[0] is not threading.main_thread()

@@ -261,8 +261,8 @@ def test_while_a_model_loads_panels_say_loading_and_a_busy_indicator_appears(qtb
     qtbot.addWidget(window)
     window.show()
     window.load(tiny_models["transformer"][0])
-    assert not window.busy_bar.isVisible()  # not at once: quick jobs would only flicker
-    qtbot.waitUntil(window.busy_bar.isVisible, timeout=WAIT_MS)
+    assert not window.status.busy_bar.isVisible()  # not at once: quick jobs would only flicker
+    qtbot.waitUntil(window.status.busy_bar.isVisible, timeout=WAIT_MS)
     masks, positional = window.panels.panels["masks"], window.panels.panels["positional"]
     assert masks.padding.title_text() == "Loading…"
     window.docks["positional"].raise_()  # a tab behind another is drawn when it is raised
@@ -270,7 +270,7 @@ def test_while_a_model_loads_panels_say_loading_and_a_busy_indicator_appears(qtb
         assert heatmap.title_text() == "Loading…", heatmap
         assert heatmap.figure_layout().grid.isEmpty()  # no meaningless axes around the message
     runner.run_all()
-    assert not window.busy_bar.isVisible()
+    assert not window.status.busy_bar.isVisible()
     assert positional.table_view.values.size and not positional.table_view.figure_layout().grid.isEmpty()
 
 

@@ -188,7 +188,7 @@ def test_copy_puts_the_figure_on_the_clipboard(window):
 def test_open_dialog_loads_the_chosen_checkpoint(window, tiny_models, monkeypatch):
     path = tiny_models["rnn-dot"][0]
     monkeypatch.setattr(file_dialogs, "open_file_name", lambda *_a, **_k: (str(path), ""))
-    window.open_action.trigger()
+    window.menus.open_action.trigger()
     assert window.session.state.model.kind == "rnn-dot"
     assert window.settings.recent_files[0] == str(path)
     assert "rnn-dot" in window.windowTitle()
@@ -372,10 +372,10 @@ def test_export_all_refuses_a_relative_folder(window, errors, tmp_path, monkeypa
 
 def test_an_unavailable_device_is_refused_and_the_old_choice_stays(window, errors):
     before = window.session.state.device
-    window.set_device("cuda:99")
+    window.session.set_device("cuda:99")
     assert errors and "cuda:99" in errors[-1]
     assert window.settings.device == before == window.session.state.device
-    assert [a.text() for a in window.device_group.actions() if a.isChecked()] == [before]
+    assert [a.text() for a in window.menus.device_group.actions() if a.isChecked()] == [before]
 
 
 def test_hover_readout_follows_the_matrix_on_show(window, qtbot):

@@ -89,7 +89,7 @@ def test_the_menu_opens_the_chosen_cached_model_in_the_window(window, errors, ca
         return dialog.result()
 
     monkeypatch.setattr(OpenHuggingFaceDialog, "exec", choose)
-    window.open_hf_action.trigger()
+    window.menus.open_hf_action.trigger()
     state = window.session.state
     assert not errors, errors
     assert state.model.kind == "hf-seq2seq" and state.model.path == snapshot

@@ -125,8 +125,8 @@ def test_the_quick_marian_table_is_the_librarys_table(positions, dim):
 
 
 def test_eval_scores_a_folder_on_what_generate_says(tmp_path, capsys, monkeypatch):
+    from attnviz.core.learning import bleu
     from attnviz.core.text import preprocess
-    from attnviz.training import bleu
 
     folder = gpt2_folder(tmp_path / "gpt2")
     model = transformers.AutoModelForCausalLM.from_pretrained(folder).eval()

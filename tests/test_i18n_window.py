@@ -136,6 +136,6 @@ def test_the_chinese_window_names_the_book_terms(chinese_window):
 
 
 def test_the_shipped_models_menu_describes_each_model_in_chinese(chinese_window):
-    texts = [action.text() for action in chinese_window.shipped_menu.actions()]
+    texts = [action.text() for action in chinese_window.menus.shipped_menu.actions()]
     assert "transformer — Transformer 编码器－解码器" in texts
     assert any(text.startswith("kernel-regression — Nadaraya-Watson 核回归") for text in texts)

@@ -36,7 +36,7 @@ def _layout(window) -> tuple:
     """What a user sees of the layout: the window's geometry, each dock's and the centre's place and size."""
     docks = {name: (dock.isVisible(), dock.geometry().getRect()) for name, dock in window.docks.items()}
     return (window.geometry().getRect(), window.decoding_area.geometry().getRect(), docks,
-            window.toolbar.isVisible(), window.statusBar().isVisible(), window.menuBar().isVisible())
+            window.menus.toolbar.isVisible(), window.statusBar().isVisible(), window.menuBar().isVisible())
 
 
 def _shown_docks(window) -> set[str]:
@@ -51,13 +51,14 @@ def test_the_lecture_view_shows_the_map_large_with_every_label_and_leaving_resto
     state = window.session.state
     assert len(state.source.tokens) >= 16 and state.finished
     before = _layout(window)
-    assert window.lecture.action.shortcut().toString() == "F5" and window.lecture.action in window.view_menu.actions()
+    assert (window.lecture.action.shortcut().toString() == "F5"
+            and window.lecture.action in window.menus.view_menu.actions())
 
     window.lecture.action.trigger()
     settle(window)
     heatmap = window.attention.heatmap
     assert _shown_docks(window) == {"attention"}
-    assert not window.toolbar.isVisible() and not window.statusBar().isVisible()
+    assert not window.menus.toolbar.isVisible() and not window.statusBar().isVisible()
     assert not window.attention.controls.isVisible() and not window.decoding_area.force_field.isVisible()
     for shown in (window.sentence, window.output, window.topk, window.step_button, window.back_button,
                   window.lecture.play_button):
@@ -78,7 +79,7 @@ def test_the_lecture_view_shows_the_map_large_with_every_label_and_leaving_resto
     window.lecture.action.trigger()  # F5 again: leave
     settle(window)
     assert _layout(window) == before
-    assert window.toolbar.isVisible() and window.statusBar().isVisible() and window.attention.controls.isVisible()
+    assert window.menus.toolbar.isVisible() and window.statusBar().isVisible() and window.attention.controls.isVisible()
     full = QtGui.QFontInfo(heatmap.font()).pixelSize()  # the window's font again (shrunk a little, not thinned)
     assert heatmap.label_pixels is None and 0.7 * full - 1 <= QtGui.QFontInfo(heatmap.label_font).pixelSize() <= full
 
@@ -224,7 +225,7 @@ def test_in_chinese_the_lecture_keys_menu_names_the_page_keys_in_chinese(qapp, q
         native = QtGui.QKeySequence.SequenceFormat.NativeText
         shown = {action.shortcut().toString(native) for action in window.lecture.keys}
         assert {"下翻页", "上翻页"} <= shown, shown
-        about = [action.text() for action in window.shipped_menu.actions()]
+        about = [action.text() for action in window.menus.shipped_menu.actions()]
         assert "encoder-only — 仅编码器 Transformer（小型 BERT），填补掩蔽词" in about, about  # (the registry's words)
     finally:
         install_language(qapp, "en")

@@ -76,7 +76,7 @@ def test_a_new_panel_is_one_row_docked_fed_and_exported(qtbot, tmp_path, tiny_mo
     window.set_sentence("a b c d", run=True)
     dock, panel = window.docks["positions"], window.panels.panels["positions"]
     assert dock.objectName() == "dock_positions" and dock.isVisibleTo(window)
-    assert dock.toggleViewAction() in window.view_menu.actions()
+    assert dock.toggleViewAction() in window.menus.view_menu.actions()
     assert panel.heatmap.col_labels == ("a", "b", "c", "d")  # it draws the session's state
     np.testing.assert_allclose(panel.heatmap.values, [[0, 1 / 3, 2 / 3, 1]], rtol=1e-6)
     expected = pixels(figure_image(panel.heatmap.spec, window.settings.export_scale))

@@ -124,7 +124,7 @@ def _dock_tab_bars(window) -> list[QtWidgets.QTabBar]:
 
 @pytest.mark.parametrize("scale", [1.0, 1.5])
 def test_every_dock_name_is_shown_whole_at_1024_by_700(window, qtbot, scale):
-    window.set_text_scale(scale)
+    window.menus.set_text_scale(scale)
     window.resize(1024, 700)
     qtbot.waitUntil(lambda: window.size() == QtCore.QSize(1024, 700), timeout=30000)
     least = window.minimumSizeHint()

@@ -16,18 +16,20 @@ Leaving restores the window exactly: its geometry, docks, toolbar, status bar an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.attention import available_kinds, stack_extent
-from attnviz.gui.settings import LECTURE_INTERVALS
+from attnviz.gui.decoding_area import DecodingArea
+from attnviz.gui.settings import LECTURE_INTERVALS, Settings
 from attnviz.i18n import tr
-from attnviz.session import SessionState
+from attnviz.session import Session, SessionState
 
 if TYPE_CHECKING:
-    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.docks import Docks
 
 LABEL_SHARE = (30, 42)  # label pixel size: the window's height divided by these (largest, smallest)
 CENTRE_SHARE = 0.32  # of the window's width: the sentence, translation, top-5 and buttons beside the map
@@ -44,6 +46,17 @@ class LecturePanel(Protocol):
     def set_lecture(self, label_pixels: tuple[int, int] | None) -> None: ...
 
 
+class LectureControls(Protocol):
+    """What the lecture view hides and presses besides the docks: the window's toolbar, and its Step action
+    (auto-play presses it)."""
+
+    @property
+    def toolbar(self) -> QtWidgets.QToolBar: ...
+
+    @property
+    def step_action(self) -> QtGui.QAction: ...
+
+
 def _standard_title_bar(dock: QtWidgets.QDockWidget) -> None:
     """The dock's standard title bar back; the blank one the lecture view gave it is deleted (Qt only takes a
     title bar widget out, and keeps it as the dock's child: one more widget each time the view was entered)."""
@@ -54,11 +67,17 @@ def _standard_title_bar(dock: QtWidgets.QDockWidget) -> None:
 
 
 class LectureView(QtCore.QObject):
-    """Turns ``window`` into the lecture layout and back (``action``, checkable), and auto-plays steps."""
+    """Turns ``window`` into the lecture layout and back (``action``, checkable), and auto-plays steps.
 
-    def __init__(self, window: MainWindow):
+    area: the window's decoding area (it stays, beside the main dock); docks: builds the window's docks if they
+    are not built yet, and gives them; controls: the toolbar and the Step action (read when first needed)."""
+
+    def __init__(self, window: QtWidgets.QMainWindow, session: Session, settings: Settings, area: DecodingArea,
+                 docks: Callable[[], Docks], controls: LectureControls):
         super().__init__(window)
-        self.window = window
+        self.window, self.session, self.settings, self.area = window, session, settings, area
+        self._build_docks, self.controls = docks, controls
+        self.panels: Docks | None = None  # the window's docks, once the view was entered
         self.active = False
         self._saved: tuple[QtCore.QRect, QtCore.QByteArray, bool, bool, bool] | None = None
         self._main = ""  # the dock shown large
@@ -102,7 +121,7 @@ class LectureView(QtCore.QObject):
 
     def _controls(self) -> QtWidgets.QWidget:
         """Play / pause, the interval, "through the layers" and Leave: a row the decoding area shows."""
-        settings = self.window.settings
+        settings = self.settings
         row = QtWidgets.QWidget()
         self.play_button = QtWidgets.QPushButton(tr("▶ Play"))
         self.play_button.setToolTip(tr("Step on by itself, from the first step to the end (Space)"))
@@ -155,15 +174,13 @@ class LectureView(QtCore.QObject):
 
     def _apply(self) -> None:
         window = self.window
-        window.build_docks()
-        panels = window.panels
-        assert panels is not None
-        self._saved = (window.geometry(), window.saveState(), window.toolbar.isVisible(),
+        self.panels = panels = self._build_docks()
+        self._saved = (window.geometry(), window.saveState(), self.controls.toolbar.isVisible(),
                        window.statusBar().isVisible(), window.menuBar().isVisible())
-        self._all_heads = window.session.state.view.all_heads
-        self._model = window.session.state.model  # (another one loaded meanwhile: its docks, not these)
+        self._all_heads = self.session.state.view.all_heads
+        self._model = self.session.state.model  # (another one loaded meanwhile: its docks, not these)
         if self._all_heads:  # the lecture shows one map, large
-            window.session.set_view(replace(window.session.state.view, all_heads=False))
+            self.session.set_view(replace(self.session.state.view, all_heads=False))
         self.active = True
         self._main = panels.main_name()
         for name, dock in panels.docks.items():
@@ -174,13 +191,13 @@ class LectureView(QtCore.QObject):
         dock.show()
         dock.raise_()
         dock.setTitleBarWidget(QtWidgets.QWidget())  # (no title bar: the map's own title says what it is)
-        window.toolbar.hide()
+        self.controls.toolbar.hide()
         window.statusBar().hide()
         window.menuBar().hide()
         for action in self.keys:
             action.setEnabled(True)
         self._fonts()
-        window.sentence.setCursorPosition(0)  # (the sentence from its beginning)
+        self.area.sentence.setCursorPosition(0)  # (the sentence from its beginning)
         self._take_focus_from_text_fields()
         QtCore.QTimer.singleShot(0, self._share_width)
 
@@ -189,60 +206,60 @@ class LectureView(QtCore.QObject):
         sentence field they would move its cursor or type). The focus goes to the map's dock, which no step
         disables (a focused Step button hands the focus on, to a field, when the translation ends); a click
         puts it back in a field."""
-        assert self.window.panels is not None
-        target = self.window.panels.docks[self._main]
+        assert self.panels is not None
+        target = self.panels.docks[self._main]
         target.setFocusPolicy(QtCore.Qt.FocusPolicy.ClickFocus)
         target.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
 
     def _fonts(self) -> None:
         """The map's labels, the central area and the kernel panel sized for the window's height now."""
-        window, pixels = self.window, self.label_pixels()
-        assert window.panels is not None
+        pixels = self.label_pixels()
+        assert self.panels is not None
         font = QtGui.QFont(QtWidgets.QApplication.font())
         font.setPixelSize(pixels[1])  # (the translation is written 1.5 × as large)
-        window.decoding_area.set_lecture(self.row, font)
-        panel = window.panels.panels[self._main]
+        self.area.set_lecture(self.row, font)
+        panel = self.panels.panels[self._main]
         if isinstance(panel, LecturePanel):
             panel.set_lecture(pixels)
 
     def _share_width(self) -> None:
         """The centre keeps CENTRE_SHARE of the width; the main dock takes the rest."""
         window = self.window
-        if not self.active or window.panels is None:
+        if not self.active or self.panels is None:
             return
-        centre = window.decoding_area
+        centre = self.area
         width = window.width()
         centre.setMaximumWidth(int(CENTRE_SHARE * width) if centre.isVisible() else WIDGET_SIZE_MAX)
-        dock = window.panels.docks[self._main]
+        dock = self.panels.docks[self._main]
         window.resizeDocks([dock], [width - (centre.maximumWidth() if centre.isVisible() else 0)],
                            QtCore.Qt.Orientation.Horizontal)
 
     def _restore(self) -> None:
         self.pause()
-        window = self.window
-        assert window.panels is not None and self._saved is not None
+        window, panels = self.window, self.panels
+        assert panels is not None and self._saved is not None
         self.active = False
         for action in self.keys:
             action.setEnabled(False)
-        panel = window.panels.panels[self._main]
+        panel = panels.panels[self._main]
         if isinstance(panel, LecturePanel):
             panel.set_lecture(None)
-        window.decoding_area.set_lecture(None)
-        window.decoding_area.setMaximumWidth(WIDGET_SIZE_MAX)
-        _standard_title_bar(window.panels.docks[self._main])
+        self.area.set_lecture(None)
+        self.area.setMaximumWidth(WIDGET_SIZE_MAX)
+        _standard_title_bar(panels.docks[self._main])
         geometry, state, toolbar, status, menu = self._saved
         self._saved = None
         window.menuBar().setVisible(menu)
         window.statusBar().setVisible(status)
-        window.toolbar.setVisible(toolbar)
+        self.controls.toolbar.setVisible(toolbar)
         window.restoreState(state)
-        model = window.session.state.model
+        model = self.session.state.model
         if model is not None and model is not self._model:  # the layout kept, the docks the model on show has
-            window.panels.follow_model(model)
+            panels.follow_model(model)
         if window.geometry() != geometry and not (window.isMaximized() or window.isFullScreen()):
             window.setGeometry(geometry)
         if self._all_heads:
-            window.session.set_view(replace(window.session.state.view, all_heads=True))
+            self.session.set_view(replace(self.session.state.view, all_heads=True))
 
     def resized(self) -> None:
         """The window changed size: labels and widths follow its new height and width."""
@@ -252,16 +269,17 @@ class LectureView(QtCore.QObject):
 
     def state_changed(self, old: SessionState, new: SessionState) -> None:
         """Another model loaded while the view is on: show its main panel (the docks followed the model)."""
-        if self.active and new.model is not old.model and new.model is not None and self.window.panels is not None:
-            main = self.window.panels.main_name()
-            old_panel = self.window.panels.panels[self._main]
+        panels = self.panels
+        if self.active and new.model is not old.model and new.model is not None and panels is not None:
+            main = panels.main_name()
+            old_panel = panels.panels[self._main]
             if isinstance(old_panel, LecturePanel):
                 old_panel.set_lecture(None)
-            _standard_title_bar(self.window.panels.docks[self._main])
+            _standard_title_bar(panels.docks[self._main])
             self._main = main
-            for name, dock in self.window.panels.docks.items():
+            for name, dock in panels.docks.items():
                 dock.setVisible(name == main)
-            self.window.panels.docks[main].setTitleBarWidget(QtWidgets.QWidget())
+            panels.docks[main].setTitleBarWidget(QtWidgets.QWidget())
             self._take_focus_from_text_fields()
             self._fonts()
             QtCore.QTimer.singleShot(0, self._share_width)
@@ -271,24 +289,24 @@ class LectureView(QtCore.QObject):
     # -- keys ----------------------------------------------------------------------------------
     def move_view(self, layer: int = 0, head: int = 0) -> None:
         """Show the next or previous head or layer (wrapping around), of the attention kind on show."""
-        state = self.window.session.state
+        state = self.session.state
         source = state.shown_source
         if source is None:
             return
         view = state.view
         layers, heads = stack_extent(view.kind, source, state.step)
-        self.window.session.set_view(replace(view, all_heads=False, layer=(view.layer + layer) % max(layers, 1),
+        self.session.set_view(replace(view, all_heads=False, layer=(view.layer + layer) % max(layers, 1),
                                              head=(view.head + head) % max(heads, 1)))
 
     def next_kind(self) -> None:
         """The next attention kind the model has (encoder self, decoder self, cross, …)."""
-        state = self.window.session.state
+        state = self.session.state
         kinds = available_kinds(state.shown_source)
         if state.shown_source is None or len(kinds) < 2:
             return
         view = state.view
         kind = kinds[(kinds.index(view.kind) + 1) % len(kinds)] if view.kind in kinds else kinds[0]
-        self.window.session.set_view(replace(view, kind=kind, all_heads=False))
+        self.session.set_view(replace(view, kind=kind, all_heads=False))
 
     # -- auto-play -----------------------------------------------------------------------------
     def toggle_play(self) -> None:
@@ -299,11 +317,11 @@ class LectureView(QtCore.QObject):
 
     def play(self) -> None:
         """Step on every interval from the first step (from the one on show when it is not the last)."""
-        state = self.window.session.state
+        state = self.session.state
         if not state.can_reset:  # (nothing to decode: no sentence, or a model that does not decode)
             return
         if not state.can_step and state.steps:
-            self.window.session.show(0)  # at the end: again from the first step
+            self.session.show(0)  # at the end: again from the first step
         self.timer.start(round(self.interval_box.value() * 1000))
         self.play_button.setText(tr("❚❚ Pause"))
 
@@ -312,25 +330,25 @@ class LectureView(QtCore.QObject):
         self.play_button.setText(tr("▶ Play"))
 
     def _on_timer_timeout(self) -> None:
-        state = self.window.session.state
+        state = self.session.state
         if state.busy:
             return  # a step still decodes: the next tick goes on
         if state.can_step:
-            self.window.step_action.trigger()
+            self.controls.step_action.trigger()
             return
         source = state.shown_source
         if self.layers_check.isChecked() and source is not None:
             layers, _heads = stack_extent(state.view.kind, source, state.step)
             if state.view.layer + 1 < layers:
-                self.window.session.set_view(replace(state.view, layer=state.view.layer + 1, all_heads=False))
-                self.window.session.show(0)
+                self.session.set_view(replace(state.view, layer=state.view.layer + 1, all_heads=False))
+                self.session.show(0)
                 return
         self.pause()
 
     def _on_interval_box_value_changed(self, seconds: float) -> None:
-        self.window.settings.lecture_interval = seconds
+        self.settings.lecture_interval = seconds
         if self.timer.isActive():
             self.timer.setInterval(round(seconds * 1000))
 
     def _on_layers_check_toggled(self, on: bool) -> None:
-        self.window.settings.lecture_through_layers = on
+        self.settings.lecture_through_layers = on

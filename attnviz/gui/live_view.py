@@ -5,26 +5,49 @@ window showed before."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.figures.attention import AttentionView, stack_for
 from attnviz.figures.book import Live
 from attnviz.gui.panels.kernel import HEATMAP_MODELS
 from attnviz.paths import MODELS_DIR
-from attnviz.session import SessionState
+from attnviz.session import Session, SessionState
 
 if TYPE_CHECKING:
-    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.docks import Docks
+
+
+class LiveWindow(Protocol):
+    """What a live view asks of the window: its session, docks (None before they are built) and beam box, to load
+    a checkpoint and decode a sentence, and to come to the front."""
+
+    @property
+    def session(self) -> Session: ...
+
+    @property
+    def panels(self) -> Docks | None: ...
+
+    @property
+    def beam_box(self) -> QtWidgets.QSpinBox: ...
+
+    def load(self, path: str | Path, fall_back: bool = False) -> None: ...
+
+    def set_sentence(self, text: str, run: bool = False) -> None: ...
+
+    def raise_(self) -> None: ...
+
+    def activateWindow(self) -> None: ...
 
 
 class LiveView:
     """Carries one :class:`Live` request through the window: load its model (if another is loaded), then
     raise its dock and set the kernel fit, or decode its sentence, then choose its attention view."""
 
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: LiveWindow):
         self.window = window
         self.pending: Live | None = None  # a request not yet fully applied
         self._decoding = False  # its sentence is being decoded: the view follows once it has been
@@ -60,7 +83,7 @@ class LiveView:
         state = window.session.state
         if live is None or window.panels is None or state.model is None or state.model.path.name != live.checkpoint:
             return
-        dock = window.docks.get(live.dock)
+        dock = window.panels.docks.get(live.dock)
         if dock is not None:
             dock.show()
             dock.raise_()
@@ -98,7 +121,7 @@ class LiveView:
         stack = stack_for(kind, source, state.step)[0]  # (L, H, Q, K)
         layer = live.layer % stack.shape[0]
         window.panels.ensure_current("attention")
-        window.attention.set_view(AttentionView(kind, layer, live.head, scores=False, show_masked=True,
+        window.panels.attention.set_view(AttentionView(kind, layer, live.head, scores=False, show_masked=True,
                                                 all_heads=live.all_heads))
         if live.dock == "computation":
             window.panels.ensure_current("computation")
