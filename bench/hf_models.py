@@ -188,6 +188,9 @@ def main() -> int:
                              (QUICK if args.quick else SIZES)[family])
         text_file = folder.parent / "long.txt"
         text_file.write_text(text_of_tokens(folder, args.tokens))
+        if args.quick:  # (a smoke run measures in this process: no figure of it is reported)
+            rows.append((family, measure(family, folder, args.steps, text_file.read_text())))
+            continue
         child = subprocess.run([sys.executable, __file__, "--measure", family, str(folder), str(text_file),
                                 "--steps", str(args.steps)], capture_output=True, text=True, check=False)
         if child.returncode != 0:

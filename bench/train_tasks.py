@@ -33,13 +33,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 TARGET_SCORE, TARGET_AGREEMENT = 95.0, 0.90
 
 
-def learn(kind: str, task: str, epochs: int) -> dict:
+QUICK_EXAMPLES = 512  # --quick: examples per epoch (a smoke run; the full runs train on the tasks' 8,192)
+
+
+def learn(kind: str, task: str, epochs: int, quick: bool = False) -> dict:
     import torch
 
     from attnviz.training.live import LiveSettings, LiveTraining, preset_arch, task_data
 
     torch.set_num_threads(2)
-    settings = LiveSettings(epochs=epochs, snapshots=epochs)
+    settings = LiveSettings(epochs=epochs, snapshots=epochs, **({"train_size": QUICK_EXAMPLES} if quick else {}))
     run = LiveTraining(kind, task_data(task, settings), preset_arch(kind, "small"), settings)
     history = run.run().history
     reached = next((s for s in history.snapshots if s.score >= TARGET_SCORE and (s.agreement or 0) >= TARGET_AGREEMENT),
@@ -112,13 +115,13 @@ def watched(epochs: int, tick: bool) -> dict:
             1000 * sorted(gaps)[int(0.99 * len(gaps))]}
 
 
-def unwatched(epochs: int) -> float:
+def unwatched(epochs: int, quick: bool = False) -> float:
     import torch
 
     from attnviz.training.live import LiveSettings, LiveTraining, preset_arch, task_data
 
     torch.set_num_threads(1)
-    settings = LiveSettings(epochs=epochs)
+    settings = LiveSettings(epochs=epochs, **({"train_size": QUICK_EXAMPLES} if quick else {}))
     run = LiveTraining("transformer", task_data("reverse", settings), preset_arch("transformer", "small"), settings)
     last = run.run().history.snapshots[-1]
     return last.step / last.seconds
@@ -165,7 +168,9 @@ def command_line(args: argparse.Namespace) -> None:
     for kind, task in runs:
         extra = ["--epochs", "1", "--snapshots", "2"] if args.quick else []
         learned = [cli_seconds(kind, task, extra) for _ in range(args.repeats)]
-        full = [cli_seconds(kind, task, [*extra, "--learned", "0"])[0] for _ in range(args.repeats)]
+        # (--quick: one epoch is all either run trains, so one process stands for both columns)
+        full = [s for s, _ in learned] if args.quick else [
+            cli_seconds(kind, task, [*extra, "--learned", "0"])[0] for _ in range(args.repeats)]
         print(f"| {kind} --task {task} | {statistics.median(s for s, _ in learned):.1f} s | "
               f"{statistics.median(full):.1f} s |", flush=True)
         print(f"<!-- {learned[0][1]} -->")
@@ -177,7 +182,7 @@ def learning(args: argparse.Namespace) -> None:
     print("| --- | --- | --- | --- |")
     for kind, task, epochs in (("rnn-additive", "dates", 10), ("transformer", "reverse", 20)):
         epochs = 1 if args.quick else epochs
-        results = [learn(kind, task, epochs) for _ in range(args.repeats)]
+        results = [learn(kind, task, epochs, args.quick) for _ in range(args.repeats)]
         times = [r["reached_s"] for r in results if r["reached_s"] is not None]
         final = results[0]["final"]
         shown = f"{statistics.median(times):.0f} s (step {results[0]['reached_step']})" if times else "not reached"
@@ -192,8 +197,9 @@ def watching(args: argparse.Namespace) -> None:
     ticked, seen, alone = [], [], []
     for _ in range(args.repeats):  # interleaved: a slow minute of the machine falls on all three alike
         ticked.append(watched(args.epochs, tick=True))
-        seen.append(watched(args.epochs, tick=False)["steps_per_s"])
-        alone.append(unwatched(args.epochs))
+        # (--quick: one run in the dock stands for both rows: a smoke run reports no figure)
+        seen.append(ticked[-1]["steps_per_s"] if args.quick else watched(args.epochs, tick=False)["steps_per_s"])
+        alone.append(unwatched(args.epochs, args.quick))
     watched_rate, alone_rate = statistics.median(seen), statistics.median(alone)
     print("| Transformer · reverse, 1 thread | steps/s | longest event-loop gap | 99th percentile gap |")
     print("| --- | --- | --- | --- |")

@@ -4,12 +4,12 @@
 <context>
     <name>attnviz</name>
     <message>
-        <location filename="../../attnviz/cli.py" line="62"/>
+        <location filename="../../attnviz/commands/demo.py" line="41"/>
         <source>  non-parametric {kernel:&lt;13} h=0.5  test MSE {mse:.3f}</source>
         <translation>  非参数 {kernel:&lt;13} h=0.5  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="67"/>
+        <location filename="../../attnviz/commands/demo.py" line="46"/>
         <source>  parametric     learned w={w:.2f}  loss {before:.1f} -&gt; {after:.1f}  test MSE {mse:.3f}</source>
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="245"/>
+        <location filename="../../attnviz/commands/train.py" line="225"/>
         <source> (stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -34,7 +34,7 @@
         <translation> 或 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="106"/>
+        <location filename="../../attnviz/gui/lecture.py" line="134"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
@@ -51,17 +51,17 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="394"/>
+        <location filename="../../attnviz/gui/menus.py" line="122"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="349"/>
+        <location filename="../../attnviz/gui/menus.py" line="77"/>
         <source>&amp;Back</source>
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="389"/>
+        <location filename="../../attnviz/gui/menus.py" line="117"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -71,7 +71,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="371"/>
+        <location filename="../../attnviz/gui/menus.py" line="99"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -81,17 +81,17 @@
         <translation>导出热图(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="355"/>
+        <location filename="../../attnviz/gui/menus.py" line="83"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="388"/>
+        <location filename="../../attnviz/gui/menus.py" line="116"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="393"/>
+        <location filename="../../attnviz/gui/menus.py" line="121"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -101,17 +101,17 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="408"/>
+        <location filename="../../attnviz/gui/menus.py" line="181"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="58"/>
+        <location filename="../../attnviz/gui/lecture.py" line="86"/>
         <source>&amp;Lecture view</source>
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="412"/>
+        <location filename="../../attnviz/gui/menus.py" line="185"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -121,47 +121,47 @@
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="340"/>
+        <location filename="../../attnviz/gui/menus.py" line="68"/>
         <source>&amp;Open checkpoint…</source>
         <translation>打开检查点(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="81"/>
+        <location filename="../../attnviz/gui/lecture.py" line="109"/>
         <source>&amp;Play or pause</source>
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="404"/>
+        <location filename="../../attnviz/gui/menus.py" line="177"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="346"/>
+        <location filename="../../attnviz/gui/menus.py" line="74"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="365"/>
+        <location filename="../../attnviz/gui/menus.py" line="93"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="353"/>
+        <location filename="../../attnviz/gui/menus.py" line="81"/>
         <source>&amp;Reset</source>
         <translation>重置(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="341"/>
+        <location filename="../../attnviz/gui/menus.py" line="69"/>
         <source>&amp;Save session…</source>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="347"/>
+        <location filename="../../attnviz/gui/menus.py" line="75"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="379"/>
+        <location filename="../../attnviz/gui/menus.py" line="107"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -181,7 +181,7 @@
         <translation>（选择模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="222"/>
+        <location filename="../../attnviz/commands/train.py" line="202"/>
         <location filename="../../attnviz/gui/panels/train.py" line="536"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
@@ -209,185 +209,183 @@
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="217"/>
+        <location filename="../../attnviz/commands/train.py" line="197"/>
         <source>, agreement {agreement:.0f} %</source>
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="584"/>
+        <location filename="../../attnviz/gui/status_bar.py" line="150"/>
         <source>, validation BLEU {bleu}</source>
         <translation>，验证集 BLEU {bleu}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="581"/>
+        <location filename="../../attnviz/gui/status_bar.py" line="147"/>
         <source>, validation BLEU {greedy:.2f} greedy, {beam:.2f} with beam 4 (models/MODELS.md)</source>
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="732"/>
+        <location filename="../../attnviz/commands/export.py" line="284"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="263"/>
+        <location filename="../../attnviz/commands/train.py" line="243"/>
         <source>--arch is nested too deeply; give a flat JSON object of settings</source>
         <translation>--arch 嵌套过深；请给出一个扁平的设置 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="261"/>
+        <location filename="../../attnviz/commands/train.py" line="241"/>
         <source>--arch is not valid JSON ({reason})</source>
         <translation>--arch 不是有效的 JSON（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="265"/>
+        <location filename="../../attnviz/commands/train.py" line="245"/>
         <source>--arch must be a JSON object, e.g. '{"num_decoder_layers": 3}'</source>
         <translation>--arch 必须是 JSON 对象，例如 '{"num_decoder_layers": 3}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="268"/>
+        <location filename="../../attnviz/commands/train.py" line="248"/>
         <source>--arch: {kind} has no setting {unknown}; known: {known}</source>
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="689"/>
+        <location filename="../../attnviz/commands/export.py" line="243"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="302"/>
-        <location filename="../../attnviz/cli.py" line="568"/>
-        <location filename="../../attnviz/cli_heads.py" line="79"/>
+        <location filename="../../attnviz/commands/shared.py" line="101"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live_kernel.py" line="31"/>
+        <location filename="../../attnviz/training/live_kernel.py" line="30"/>
         <source>--epochs must be from 1 to {most:,}</source>
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="674"/>
+        <location filename="../../attnviz/commands/export.py" line="228"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1009"/>
+        <location filename="../../attnviz/commands/export.py" line="76"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1008"/>
+        <location filename="../../attnviz/commands/export.py" line="75"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1011"/>
+        <location filename="../../attnviz/commands/export.py" line="78"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1007"/>
+        <location filename="../../attnviz/commands/export.py" line="74"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="171"/>
+        <location filename="../../attnviz/commands/explain.py" line="170"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="687"/>
+        <location filename="../../attnviz/commands/export.py" line="241"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="722"/>
+        <location filename="../../attnviz/commands/export.py" line="274"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="82"/>
+        <location filename="../../attnviz/training/live.py" line="83"/>
         <source>--learned must be more than 0 and at most 100 (%)</source>
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="169"/>
-        <location filename="../../attnviz/cli_heads.py" line="83"/>
+        <location filename="../../attnviz/commands/explain.py" line="168"/>
+        <location filename="../../attnviz/commands/heads.py" line="95"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="86"/>
+        <location filename="../../attnviz/training/live.py" line="87"/>
         <source>--lr must be more than 0 and at most 1</source>
         <translation>--lr 必须大于 0 且不超过 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live_kernel.py" line="34"/>
+        <location filename="../../attnviz/training/live_kernel.py" line="33"/>
         <source>--lr must be more than 0 and at most 10</source>
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="279"/>
+        <location filename="../../attnviz/commands/shared.py" line="137"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="84"/>
+        <location filename="../../attnviz/training/live.py" line="85"/>
         <source>--minutes must be more than 0 and at most 1,440</source>
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="693"/>
+        <location filename="../../attnviz/commands/export.py" line="247"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="161"/>
+        <location filename="../../attnviz/training/train.py" line="145"/>
         <source>--resume: {path} is another run's: {why}</source>
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="81"/>
+        <location filename="../../attnviz/commands/heads.py" line="93"/>
         <source>--seeds must be from 1 to {most}, got {seeds}</source>
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="641"/>
+        <location filename="../../attnviz/commands/export.py" line="197"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="627"/>
+        <location filename="../../attnviz/commands/export.py" line="183"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="503"/>
+        <location filename="../../attnviz/commands/export.py" line="95"/>
         <source>--step counts from 1, got {number}</source>
         <translation>--step 从 1 开始计数，实际为 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="501"/>
+        <location filename="../../attnviz/commands/export.py" line="93"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="600"/>
+        <location filename="../../attnviz/commands/export.py" line="159"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="681"/>
+        <location filename="../../attnviz/commands/export.py" line="235"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/options.py" line="46"/>
+        <location filename="../../attnviz/training/options.py" line="50"/>
         <source>--stop-after {stop} is past the last epoch (--epochs {epochs})</source>
         <translation>--stop-after {stop} 超过了最后一个迭代周期（--epochs {epochs}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="281"/>
+        <location filename="../../attnviz/training/train.py" line="265"/>
         <source>--stop-after {stop}: the run in {path} has already finished epoch {epoch}</source>
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
     </message>
@@ -402,52 +400,52 @@
         <translation>--task 最多取 {most:,} 个留出输入（{task} 任务在 {total:,} 个不同输入中约有 {count:,} 个留出输入）：请给出不大于 {most} 的 --limit</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="193"/>
+        <location filename="../../attnviz/commands/train.py" line="173"/>
         <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="156"/>
+        <location filename="../../attnviz/commands/train.py" line="136"/>
         <source>--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)</source>
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="946"/>
+        <location filename="../../attnviz/commands/train.py" line="64"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="951"/>
+        <location filename="../../attnviz/commands/train.py" line="69"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="949"/>
+        <location filename="../../attnviz/commands/train.py" line="67"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="944"/>
+        <location filename="../../attnviz/commands/train.py" line="62"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="565"/>
+        <location filename="../../attnviz/commands/export.py" line="126"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="402"/>
+        <location filename="../../attnviz/commands/shared.py" line="150"/>
         <source>--text: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="677"/>
+        <location filename="../../attnviz/commands/export.py" line="231"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="787"/>
+        <location filename="../../attnviz/commands/export.py" line="333"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -462,12 +460,12 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="990"/>
+        <location filename="../../attnviz/commands/export.py" line="57"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="239"/>
+        <location filename="../../attnviz/commands/heads.py" line="235"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -482,7 +480,7 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="959"/>
+        <location filename="../../attnviz/commands/shared.py" line="107"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -499,12 +497,12 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="983"/>
+        <location filename="../../attnviz/commands/export.py" line="50"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="49"/>
+        <location filename="../../attnviz/app.py" line="50"/>
         <source>a checkpoint or saved session, as the desktop entry passes it: a path that cannot be opened is explained in the window</source>
         <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
     </message>
@@ -534,7 +532,7 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="587"/>
+        <location filename="../../attnviz/gui/status_bar.py" line="153"/>
         <source>a Hugging Face {architecture} model</source>
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
@@ -544,7 +542,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="868"/>
+        <location filename="../../attnviz/gui/main_window.py" line="187"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -555,17 +553,17 @@
         <translation>命名管道（FIFO）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="162"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="160"/>
         <source>a padded row of a decoder-only model's batch: recompute its sentence alone</source>
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="986"/>
+        <location filename="../../attnviz/commands/export.py" line="53"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="43"/>
+        <location filename="../../attnviz/app.py" line="44"/>
         <source>a saved session to open (File ▸ Save session)</source>
         <translation>要打开的已保存会话（文件 ▸ 保存会话）</translation>
     </message>
@@ -586,12 +584,12 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="358"/>
+        <location filename="../../attnviz/gui/menus.py" line="86"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="39"/>
+        <location filename="../../attnviz/commands/heads.py" line="54"/>
         <source>a translation checkpoint (.safetensors) or a Hugging Face model folder (default: the shipped Transformer)</source>
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
@@ -616,12 +614,12 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="839"/>
+        <location filename="../../attnviz/gui/menus.py" line="254"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="166"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="168"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -636,7 +634,7 @@
         <translation>小例子上的加性注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="111"/>
+        <location filename="../../attnviz/gui/lecture.py" line="139"/>
         <source>After the last step, play the next layer's map from the first step</source>
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
@@ -646,7 +644,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="204"/>
+        <location filename="../../attnviz/commands/heads.py" line="200"/>
         <source>agreement with the task's alignment</source>
         <translation>与任务对齐的一致率</translation>
     </message>
@@ -672,7 +670,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="739"/>
+        <location filename="../../attnviz/commands/export.py" line="291"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -693,12 +691,12 @@
         <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1020"/>
+        <location filename="../../attnviz/commands/to_hf.py" line="18"/>
         <source>an attnviz Transformer checkpoint (default: the shipped one)</source>
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="29"/>
+        <location filename="../../attnviz/commands/explain.py" line="41"/>
         <source>an attnviz translation checkpoint (.safetensors)</source>
         <translation>attnviz 的翻译模型检查点（.safetensors）</translation>
     </message>
@@ -708,7 +706,7 @@
         <translation>仅编码器模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="976"/>
+        <location filename="../../attnviz/commands/fill_mask.py" line="21"/>
         <source>an encoder-only model: models/encoder-only.safetensors or a Hugging Face BERT folder</source>
         <translation>仅编码器模型：models/encoder-only.safetensors 或 Hugging Face BERT 文件夹</translation>
     </message>
@@ -718,7 +716,7 @@
         <translation>以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="363"/>
+        <location filename="../../attnviz/core/layout.py" line="411"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -783,12 +781,12 @@
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="383"/>
+        <location filename="../../attnviz/core/layout.py" line="431"/>
         <source>Attention mask (no causal mask: every position reads every other)</source>
         <translation>注意力掩蔽（无因果掩蔽：每个位置都读取所有位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="382"/>
+        <location filename="../../attnviz/core/layout.py" line="430"/>
         <source>Attention mask at step {step} (no causal mask)</source>
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
@@ -828,17 +826,17 @@
         <translation>注意力展开（attention rollout；Abnar &amp; Zuidema, 2020）：各头取平均，以 0.5·A + 0.5·I 表示残差，行重新归一化，各层相乘。悬停在此查看详情。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="71"/>
+        <location filename="../../attnviz/core/layout.py" line="109"/>
         <source>Attention rollout, encoder {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="269"/>
+        <location filename="../../attnviz/core/layout.py" line="317"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="379"/>
+        <location filename="../../attnviz/core/layout.py" line="427"/>
         <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
@@ -869,13 +867,13 @@
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="688"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="54"/>
         <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="207"/>
+        <location filename="../../attnviz/commands/explain.py" line="196"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -885,7 +883,7 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="192"/>
+        <location filename="../../attnviz/commands/heads.py" line="188"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -895,12 +893,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="793"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="148"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="800"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="155"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -915,7 +913,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="311"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="94"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -930,41 +928,41 @@
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1117"/>
-        <location filename="../../attnviz/cli.py" line="1122"/>
+        <location filename="../../attnviz/cli.py" line="93"/>
+        <location filename="../../attnviz/cli.py" line="98"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="131"/>
-        <location filename="../../attnviz/app.py" line="203"/>
-        <location filename="../../attnviz/app.py" line="212"/>
+        <location filename="../../attnviz/app.py" line="132"/>
+        <location filename="../../attnviz/app.py" line="204"/>
+        <location filename="../../attnviz/app.py" line="214"/>
         <source>attnviz: error: {problem}</source>
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="810"/>
+        <location filename="../../attnviz/commands/export.py" line="352"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1107"/>
+        <location filename="../../attnviz/cli.py" line="83"/>
         <source>attnviz: hung up (the terminal closed); no output was left half-written</source>
         <translation>attnviz：已挂断（终端已关闭）；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1127"/>
+        <location filename="../../attnviz/cli.py" line="103"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1106"/>
+        <location filename="../../attnviz/cli.py" line="82"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="760"/>
-        <location filename="../../attnviz/cli.py" line="828"/>
+        <location filename="../../attnviz/commands/export.py" line="312"/>
+        <location filename="../../attnviz/commands/export.py" line="370"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -978,12 +976,12 @@ Install them with:  sudo apt-get install {packages}
 （其他发行版：安装提供这些库的软件包；或在 Wayland 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="210"/>
+        <location filename="../../attnviz/commands/train.py" line="190"/>
         <source>attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)</source>
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1108"/>
+        <location filename="../../attnviz/cli.py" line="84"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -993,12 +991,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：书中的注意力图表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="124"/>
+        <location filename="../../attnviz/commands/train.py" line="112"/>
         <source>attnviz: the run's state is kept in {state}: the same command with --resume continues it</source>
         <translation>attnviz：本次运行的状态保存在 {state}：加上 --resume 运行同一命令即可继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="313"/>
+        <location filename="../../attnviz/commands/shared.py" line="54"/>
         <source>attnviz: warning: {message}</source>
         <translation>attnviz：警告：{message}</translation>
     </message>
@@ -1008,29 +1006,29 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1102"/>
+        <location filename="../../attnviz/cli.py" line="78"/>
         <source>attnviz: {signal} came as the output was being moved into place; the move was finished first, so {folder} is complete</source>
         <translation>attnviz：{signal} 到达时输出正在移入位置；移动已先完成，因此 {folder} 是完整的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="444"/>
+        <location filename="../../attnviz/gui/menus.py" line="221"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="44"/>
-        <location filename="../../attnviz/cli.py" line="979"/>
-        <location filename="../../attnviz/cli.py" line="993"/>
+        <location filename="../../attnviz/app.py" line="45"/>
+        <location filename="../../attnviz/commands/explain.py" line="55"/>
+        <location filename="../../attnviz/commands/export.py" line="60"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="919"/>
+        <location filename="../../attnviz/commands/train.py" line="37"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="58"/>
+        <location filename="../../attnviz/commands/heads.py" line="73"/>
         <source>auto, cpu, cuda, cuda:N or mps (under torchrun on CUDA: each process its LOCAL_RANK's GPU)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
@@ -1056,12 +1054,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="278"/>
-        <location filename="../../attnviz/gui/main_window.py" line="350"/>
+        <location filename="../../attnviz/gui/menus.py" line="78"/>
         <source>Back one step ({keys})</source>
         <translation>后退一步（{keys}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="115"/>
+        <location filename="../../attnviz/gui/lecture.py" line="143"/>
         <source>Back to the window as it was (Esc)</source>
         <translation>回到原来的窗口布局（Esc）</translation>
     </message>
@@ -1137,22 +1135,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="995"/>
+        <location filename="../../attnviz/commands/export.py" line="62"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="49"/>
+        <location filename="../../attnviz/commands/heads.py" line="64"/>
         <source>beam size (default 1: greedy)</source>
         <translation>束宽（默认 1：贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="963"/>
+        <location filename="../../attnviz/commands/shared.py" line="111"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/stepping.py" line="78"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="79"/>
         <source>beam size must be from 1 to {most}, got {size}</source>
         <translation>束宽必须在 1 到 {most} 之间，实际为 {size}</translation>
     </message>
@@ -1188,7 +1186,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位 {n}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="158"/>
+        <location filename="../../attnviz/training/live.py" line="159"/>
         <source>BLEU</source>
         <translation>BLEU</translation>
     </message>
@@ -1213,7 +1211,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="490"/>
+        <location filename="../../attnviz/commands/eval.py" line="57"/>
         <source>BLEU {bleu:.2f} on {count} source sentences</source>
         <translation>在 {count} 个源句子上的 BLEU 为 {bleu:.2f}</translation>
     </message>
@@ -1234,7 +1232,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>矩形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="345"/>
+        <location filename="../../attnviz/gui/menus.py" line="73"/>
         <source>Bring back a saved session (Ctrl+Shift+O)</source>
         <translation>恢复已保存的会话（Ctrl+Shift+O）</translation>
     </message>
@@ -1280,22 +1278,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法写入 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="76"/>
+        <location filename="../../attnviz/core/layout.py" line="114"/>
         <source>Causal mask (decoder self-attention)</source>
         <translation>解码器自注意力的因果掩蔽（自回归）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="75"/>
+        <location filename="../../attnviz/core/layout.py" line="113"/>
         <source>Causal mask at step {step}</source>
         <translation>第 {step} 步的因果掩蔽（自回归）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="41"/>
+        <location filename="../../attnviz/app.py" line="42"/>
         <source>checkpoint to open (default: the shipped Transformer)</source>
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="912"/>
+        <location filename="../../attnviz/commands/train.py" line="30"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1356,13 +1354,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击“注意力”热图中的一行，或在此选择一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="83"/>
+        <location filename="../../attnviz/core/layout.py" line="121"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="302"/>
         <source>Click a token to make the decoder take it at this step instead of its own choice</source>
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="387"/>
+        <location filename="../../attnviz/core/layout.py" line="435"/>
         <source>Click a word to fill the mask with it instead of the model's choice</source>
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
@@ -1382,12 +1380,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1026"/>
+        <location filename="../../attnviz/commands/figures.py" line="27"/>
         <source>comma-separated: png, svg, pdf, csv, npy</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="989"/>
+        <location filename="../../attnviz/commands/export.py" line="56"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1397,7 +1395,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>命令</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="40"/>
+        <location filename="../../attnviz/app.py" line="41"/>
         <source>commands (attnviz COMMAND --help): {commands}</source>
         <translation>命令（attnviz COMMAND --help）：{commands}</translation>
     </message>
@@ -1433,7 +1431,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="881"/>
+        <location filename="../../attnviz/commands/figures.py" line="62"/>
         <source>computing the figures</source>
         <translation>正在计算图</translation>
     </message>
@@ -1470,7 +1468,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="928"/>
+        <location filename="../../attnviz/commands/train.py" line="46"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1487,7 +1485,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="394"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="631"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="667"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -1522,7 +1520,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="757"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="117"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1532,7 +1530,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="729"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="89"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1557,18 +1555,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>覆盖度（每个源词元获得的注意力）：{what}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="30"/>
-        <location filename="../../attnviz/cli_explain.py" line="19"/>
+        <location filename="../../attnviz/commands/shared.py" line="28"/>
         <source>CPU threads for torch (default 1: steady speed on a busy machine)</source>
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="936"/>
+        <location filename="../../attnviz/commands/train.py" line="54"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="60"/>
+        <location filename="../../attnviz/commands/heads.py" line="75"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -1594,7 +1591,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/attention/kind.py" line="15"/>
-        <location filename="../../attnviz/core/layout.py" line="231"/>
+        <location filename="../../attnviz/core/layout.py" line="279"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
@@ -1664,15 +1661,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>作为一个批量解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="85"/>
+        <location filename="../../attnviz/core/layout.py" line="123"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
-        <location filename="../../attnviz/gui/main_window.py" line="348"/>
+        <location filename="../../attnviz/gui/menus.py" line="76"/>
         <source>Decode one token ({keys})</source>
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
-        <location filename="../../attnviz/gui/main_window.py" line="352"/>
+        <location filename="../../attnviz/gui/menus.py" line="80"/>
         <source>Decode to the end (Ctrl+Return)</source>
         <translation>解码到结束（Ctrl+Return）</translation>
     </message>
@@ -1682,13 +1679,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>将两个或更多句子一起解码，以查看填充的作用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="74"/>
+        <location filename="../../attnviz/core/layout.py" line="112"/>
         <location filename="../../attnviz/gui/panels/rollout.py" line="36"/>
         <source>decoder layer {n}</source>
         <translation>解码器第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="255"/>
+        <location filename="../../attnviz/core/layout.py" line="303"/>
         <source>decoder queries</source>
         <translation>解码器查询</translation>
     </message>
@@ -1708,7 +1705,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="158"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="160"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1728,14 +1725,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在批量解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/decoding.py" line="174"/>
-        <location filename="../../attnviz/session/decoding.py" line="211"/>
-        <location filename="../../attnviz/session/decoding.py" line="244"/>
+        <location filename="../../attnviz/session/decoding.py" line="173"/>
+        <location filename="../../attnviz/session/decoding.py" line="210"/>
+        <location filename="../../attnviz/session/decoding.py" line="243"/>
         <source>Decoding…</source>
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="376"/>
+        <location filename="../../attnviz/gui/menus.py" line="104"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
     </message>
@@ -1813,13 +1810,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="240"/>
-        <location filename="../../attnviz/cli_heads.py" line="227"/>
+        <location filename="../../attnviz/commands/explain.py" line="226"/>
+        <location filename="../../attnviz/commands/heads.py" line="223"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="891"/>
+        <location filename="../../attnviz/commands/figures.py" line="72"/>
         <source>drawing the files</source>
         <translation>正在绘制文件</translation>
     </message>
@@ -1834,7 +1831,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="373"/>
+        <location filename="../../attnviz/gui/menus.py" line="101"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1844,7 +1841,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个头的该统计量的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="169"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
         <source>each layer of this {kind}</source>
         <translation>此 {kind} 的每一层</translation>
     </message>
@@ -1864,7 +1861,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="73"/>
+        <location filename="../../attnviz/core/layout.py" line="111"/>
         <location filename="../../attnviz/gui/panels/rollout.py" line="34"/>
         <source>encoder layers 1–{n}</source>
         <translation>编码器第 1–{n} 层</translation>
@@ -1875,7 +1872,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="186"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="188"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -1901,12 +1898,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="239"/>
-        <location filename="../../attnviz/session/decoding.py" line="86"/>
+        <location filename="../../attnviz/session/decoding.py" line="85"/>
         <source>Encoding…</source>
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="31"/>
+        <location filename="../../attnviz/commands/explain.py" line="43"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
@@ -1943,22 +1940,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>已到迭代周期上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="260"/>
+        <location filename="../../attnviz/training/train.py" line="244"/>
         <source>epoch {epoch} could not be saved: {error}; {kept}</source>
         <translation>无法保存第 {epoch} 个迭代周期：{error}；{kept}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="202"/>
+        <location filename="../../attnviz/training/train.py" line="186"/>
         <source>epoch {epoch}/{epochs}</source>
         <translation>迭代周期 {epoch}/{epochs}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="253"/>
+        <location filename="../../attnviz/training/train.py" line="237"/>
         <source>epoch {epoch}: training BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
         <translation>第 {epoch} 个迭代周期：训练集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="252"/>
+        <location filename="../../attnviz/training/train.py" line="236"/>
         <source>epoch {epoch}: validation BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
         <translation>第 {epoch} 个迭代周期：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
@@ -1973,12 +1970,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="105"/>
+        <location filename="../../attnviz/gui/lecture.py" line="133"/>
         <source>every </source>
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="390"/>
+        <location filename="../../attnviz/gui/menus.py" line="118"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -1993,28 +1990,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个已记录的步骤（不只是当前显示的一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/stepping.py" line="244"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="243"/>
         <source>every sentence of a batch needs at least one word</source>
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="405"/>
+        <location filename="../../attnviz/gui/menus.py" line="178"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="409"/>
+        <location filename="../../attnviz/gui/menus.py" line="182"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="411"/>
+        <location filename="../../attnviz/gui/menus.py" line="184"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="42"/>
-        <location filename="../../attnviz/training/live.py" line="129"/>
+        <location filename="../../attnviz/training/live.py" line="130"/>
         <source>exact match</source>
         <translation>完全匹配率</translation>
     </message>
@@ -2049,22 +2046,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="26"/>
+        <location filename="../../attnviz/commands/explain.py" line="38"/>
         <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="33"/>
+        <location filename="../../attnviz/commands/explain.py" line="45"/>
         <source>explain the first N sentences only (default all)</source>
         <translation>只解释前 N 个句子（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="248"/>
+        <location filename="../../attnviz/commands/explain.py" line="234"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="215"/>
+        <location filename="../../attnviz/commands/explain.py" line="204"/>
         <source>explaining</source>
         <translation>正在解释</translation>
     </message>
@@ -2121,7 +2118,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="630"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="666"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="65"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
@@ -2142,7 +2139,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="307"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="90"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -2183,17 +2180,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="40"/>
+        <location filename="../../attnviz/commands/explain.py" line="52"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="55"/>
+        <location filename="../../attnviz/commands/heads.py" line="70"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1027"/>
+        <location filename="../../attnviz/commands/figures.py" line="28"/>
         <source>figures whose key or section (in either edition) starts with these, e.g. 10.6,paper or 11.6</source>
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
@@ -2203,7 +2200,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="389"/>
+        <location filename="../../attnviz/core/layout.py" line="437"/>
         <source>Fill the next mask ({keys})</source>
         <translation>填下一个掩蔽（{keys}）</translation>
     </message>
@@ -2229,9 +2226,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="988"/>
-        <location filename="../../attnviz/cli.py" line="1025"/>
-        <location filename="../../attnviz/cli_explain.py" line="32"/>
+        <location filename="../../attnviz/commands/explain.py" line="44"/>
+        <location filename="../../attnviz/commands/export.py" line="55"/>
+        <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
     </message>
@@ -2251,7 +2248,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="84"/>
+        <location filename="../../attnviz/core/layout.py" line="122"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="305"/>
         <source>Force target words (a reference translation or its start)…</source>
         <translation>强制目标词（参考译文或其开头）…</translation>
@@ -2282,7 +2279,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="85"/>
+        <location filename="../../attnviz/commands/heads.py" line="97"/>
         <source>give the sentences with --data FILE or a generated task with --task NAME (one of them)</source>
         <translation>用 --data FILE 给出句子，或用 --task NAME 给出生成任务（二者选一）</translation>
     </message>
@@ -2312,18 +2309,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="164"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="166"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="169"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="171"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
         <location filename="../../attnviz/core/hf/positional.py" line="109"/>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="169"/>
         <location filename="../../attnviz/figures/heads.py" line="41"/>
         <source>head</source>
         <translation>头</translation>
@@ -2419,22 +2416,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1030"/>
+        <location filename="../../attnviz/commands/figures.py" line="31"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="180"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="182"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="193"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="195"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="174"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="176"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
@@ -2485,7 +2482,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="599"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="134"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -2495,7 +2492,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>安装缺少的库（需 root 权限和 apt-get）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="43"/>
+        <location filename="../../attnviz/commands/heads.py" line="58"/>
         <source>instead of --data: a generated task's held-out inputs and right outputs (copy, reverse, sort, dates; --limit of them, default {count}), and each cross-attention head's agreement with the task's true alignment (heads.csv's alignment column) — for a model trained with attnviz train KIND --task NAME</source>
         <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
     </message>
@@ -2505,7 +2502,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="35"/>
+        <location filename="../../attnviz/commands/explain.py" line="47"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
@@ -2535,7 +2532,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它是{kind}，不是普通文件；attnviz 只写入普通文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="227"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="189"/>
         <source>it must be a JSON list of strings</source>
         <translation>它必须是由字符串组成的 JSON 列表</translation>
     </message>
@@ -2561,7 +2558,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="937"/>
+        <location filename="../../attnviz/commands/train.py" line="55"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
@@ -2597,17 +2594,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1013"/>
+        <location filename="../../attnviz/commands/export.py" line="80"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1014"/>
+        <location filename="../../attnviz/commands/export.py" line="81"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1015"/>
+        <location filename="../../attnviz/commands/export.py" line="82"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -2699,7 +2696,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>稍后</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="165"/>
         <location filename="../../attnviz/figures/heads.py" line="41"/>
         <source>layer</source>
         <translation>层</translation>
@@ -2710,13 +2707,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="494"/>
+        <location filename="../../attnviz/core/layout.py" line="542"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="739"/>
+        <location filename="../../attnviz/commands/export.py" line="291"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -2740,12 +2737,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="494"/>
+        <location filename="../../attnviz/core/layout.py" line="542"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="380"/>
+        <location filename="../../attnviz/core/layout.py" line="428"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
     </message>
@@ -2760,9 +2757,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/encoder_only.py" line="130"/>
         <location filename="../../attnviz/core/hf/positional.py" line="87"/>
         <location filename="../../attnviz/core/hf/positional.py" line="71"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="78"/>
         <source>learned</source>
         <translation>可学习</translation>
     </message>
@@ -2819,12 +2816,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>从最不重要的开始，或随机顺序的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="114"/>
+        <location filename="../../attnviz/gui/lecture.py" line="142"/>
         <source>Leave</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="999"/>
+        <location filename="../../attnviz/commands/export.py" line="66"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -2834,7 +2831,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>留一法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="82"/>
+        <location filename="../../attnviz/gui/lecture.py" line="110"/>
         <source>Leave the lecture view</source>
         <translation>退出课堂视图</translation>
     </message>
@@ -2849,27 +2846,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>留一法，总变差距离</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="382"/>
+        <location filename="../../attnviz/gui/menus.py" line="110"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="836"/>
+        <location filename="../../attnviz/gui/menus.py" line="251"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="318"/>
+        <location filename="../../attnviz/commands/shared.py" line="59"/>
         <source>line {line}: </source>
         <translation>第 {line} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="442"/>
+        <location filename="../../attnviz/commands/fill_mask.py" line="40"/>
         <source>line {number}: </source>
         <translation>第 {number} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="389"/>
+        <location filename="../../attnviz/commands/shared.py" line="217"/>
         <source>line {number}: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
@@ -2889,18 +2886,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>加载模型并打开显示此图的面板，以便更改句子、头或带宽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="590"/>
+        <location filename="../../attnviz/gui/status_bar.py" line="156"/>
         <source>Loaded {label}: {kind}, {count:,} parameters{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="589"/>
+        <location filename="../../attnviz/gui/status_bar.py" line="155"/>
         <source>Loaded {label}: {kind}, {count:,} parameter{extra}</source>
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="192"/>
-        <location filename="../../attnviz/cli_heads.py" line="162"/>
+        <location filename="../../attnviz/commands/explain.py" line="181"/>
+        <location filename="../../attnviz/commands/heads.py" line="163"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
@@ -2918,7 +2915,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="52"/>
+        <location filename="../../attnviz/app.py" line="53"/>
         <source>log file (default: attnviz.log in the app's data folder)</source>
         <translation>日志文件（默认：应用数据文件夹中的 attnviz.log）</translation>
     </message>
@@ -2929,7 +2926,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="219"/>
+        <location filename="../../attnviz/commands/train.py" line="199"/>
         <source>loss {loss:.3f}, </source>
         <translation>损失 {loss:.3f}，</translation>
     </message>
@@ -2939,7 +2936,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="395"/>
+        <location filename="../../attnviz/gui/menus.py" line="123"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -2964,7 +2961,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制头图谱…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="463"/>
+        <location filename="../../attnviz/core/layout.py" line="511"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -2975,12 +2972,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="225"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="220"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="239"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="71"/>
+        <location filename="../../attnviz/commands/demo.py" line="50"/>
         <source>masked softmax of scores [2, 1, 0.5, 3, -1] with valid length 3:</source>
         <translation>评分 [2, 1, 0.5, 3, -1] 在有效长度 3 下的掩蔽 softmax 操作：</translation>
     </message>
@@ -3164,12 +3161,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="199"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="201"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="58"/>
+        <location filename="../../attnviz/commands/demo.py" line="37"/>
         <source>Nadaraya–Watson kernel regression on f(x) = 2 sin x + x^0.8 (50 noisy points)</source>
         <translation>在 f(x) = 2 sin x + x^0.8 上的 Nadaraya-Watson 核回归（50 个带噪声的点）</translation>
     </message>
@@ -3184,17 +3181,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson：训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="76"/>
+        <location filename="../../attnviz/gui/lecture.py" line="104"/>
         <source>Next &amp;head</source>
         <translation>下一个头(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="80"/>
+        <location filename="../../attnviz/gui/lecture.py" line="108"/>
         <source>Next attention &amp;kind</source>
         <translation>下一种注意力(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="78"/>
+        <location filename="../../attnviz/gui/lecture.py" line="106"/>
         <source>Next la&amp;yer</source>
         <translation>下一层(&amp;Y)</translation>
     </message>
@@ -3204,7 +3201,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>下一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="82"/>
+        <location filename="../../attnviz/core/layout.py" line="120"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="337"/>
         <source>Next-token probabilities at this step</source>
         <translation>这一步下一个词元的概率</translation>
@@ -3230,7 +3227,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无差异图：两个模型读取句子的方式不同（长度上限不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="86"/>
+        <location filename="../../attnviz/app.py" line="87"/>
         <source>no display found (DISPLAY and WAYLAND_DISPLAY are unset): run attnviz on a desktop, under xvfb-run, or use a command such as 'attnviz export' (attnviz --help)</source>
         <translation>未找到显示器（DISPLAY 和 WAYLAND_DISPLAY 均未设置）：请在桌面环境中或用 xvfb-run 运行 attnviz，或使用 'attnviz export' 之类的命令（attnviz --help）</translation>
     </message>
@@ -3271,7 +3268,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="219"/>
+        <location filename="../../attnviz/commands/heads.py" line="215"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3286,7 +3283,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 处没有训练状态：没有可继续的运行（训练在每个迭代周期结束后写入状态，并在整个调度完成后删除它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="446"/>
+        <location filename="../../attnviz/commands/fill_mask.py" line="44"/>
         <source>no {mask} to fill: write {mask} in place of a word</source>
         <translation>没有可填的 {mask}：请把某个词换成 {mask}</translation>
     </message>
@@ -3383,22 +3380,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>不是 UTF-8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="196"/>
+        <location filename="../../attnviz/training/train.py" line="180"/>
         <source>note: the training state could not be saved to {path} ({error}); this run cannot be resumed from here</source>
         <translation>注意：无法把训练状态保存到 {path}（{error}）；本次运行无法从这里继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="141"/>
+        <location filename="../../attnviz/training/train.py" line="125"/>
         <source>note: {count:,} line of {name} skipped: {reasons}</source>
         <translation>注意：跳过了 {name} 中的 {count:,} 行：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="140"/>
+        <location filename="../../attnviz/training/train.py" line="124"/>
         <source>note: {count:,} lines of {name} skipped: {reasons}</source>
         <translation>注意：跳过了 {name} 中的 {count:,} 行：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="144"/>
+        <location filename="../../attnviz/training/train.py" line="128"/>
         <source>note: {count} distinct source sentences are too few to hold out a validation split (10 or more are needed); BLEU is measured on the training pairs</source>
         <translation>注意：只有 {count} 个不同的源句子，太少，无法留出验证集（至少需要 10 个）；BLEU 在训练句对上计算</translation>
     </message>
@@ -3498,17 +3495,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行：{row}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="977"/>
+        <location filename="../../attnviz/commands/fill_mask.py" line="22"/>
         <source>one sentence with [MASK] (or the tokenizer's own mask token); without it, read stdin</source>
         <translation>一个含 [MASK]（或分词器自己的掩蔽词元）的句子；不给则读标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="966"/>
+        <location filename="../../attnviz/commands/translate.py" line="27"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="41"/>
+        <location filename="../../attnviz/commands/heads.py" line="56"/>
         <source>one source sentence a line, or source&lt;TAB&gt;reference lines (references give the pruning curve)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）</translation>
     </message>
@@ -3518,7 +3515,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="357"/>
+        <location filename="../../attnviz/gui/menus.py" line="85"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
@@ -3528,7 +3525,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="110"/>
+        <location filename="../../attnviz/app.py" line="111"/>
         <source>Open a checkpoint (Ctrl+O) to begin.</source>
         <translation>打开一个检查点（Ctrl+O）即可开始。</translation>
     </message>
@@ -3538,7 +3535,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="687"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="53"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
     </message>
@@ -3548,17 +3545,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="344"/>
+        <location filename="../../attnviz/gui/menus.py" line="72"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="799"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="154"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="765"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="120"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
@@ -3710,7 +3707,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="917"/>
+        <location filename="../../attnviz/commands/train.py" line="35"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -3731,7 +3728,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="308"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="91"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -3756,7 +3753,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="931"/>
+        <location filename="../../attnviz/commands/train.py" line="49"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -3772,7 +3769,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="992"/>
+        <location filename="../../attnviz/commands/export.py" line="59"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -3792,9 +3789,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1034"/>
-        <location filename="../../attnviz/cli_explain.py" line="42"/>
-        <location filename="../../attnviz/cli_heads.py" line="57"/>
+        <location filename="../../attnviz/commands/explain.py" line="54"/>
+        <location filename="../../attnviz/commands/figures.py" line="35"/>
+        <location filename="../../attnviz/commands/heads.py" line="72"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -3851,8 +3848,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="272"/>
-        <location filename="../../attnviz/core/layout.py" line="384"/>
+        <location filename="../../attnviz/core/layout.py" line="320"/>
+        <location filename="../../attnviz/core/layout.py" line="432"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
@@ -3867,7 +3864,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="997"/>
+        <location filename="../../attnviz/commands/export.py" line="64"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -3883,33 +3880,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>预测（拖动红线可移动查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="86"/>
+        <location filename="../../attnviz/core/layout.py" line="124"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="25"/>
         <source>Press Step (F10) to decode the first word</source>
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="389"/>
+        <location filename="../../attnviz/core/layout.py" line="437"/>
         <source>Press Step (F10) to fill the first mask</source>
         <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="77"/>
+        <location filename="../../attnviz/gui/lecture.py" line="105"/>
         <source>Previous h&amp;ead</source>
         <translation>上一个头(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="79"/>
+        <location filename="../../attnviz/gui/lecture.py" line="107"/>
         <source>Previous lay&amp;er</source>
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="956"/>
+        <location filename="../../attnviz/commands/eval.py" line="14"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="901"/>
+        <location filename="../../attnviz/commands/demo.py" line="14"/>
         <source>print what the attention core computes, as text</source>
         <translation>以文本输出注意力核心的计算结果</translation>
     </message>
@@ -3924,27 +3921,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="270"/>
+        <location filename="../../attnviz/core/layout.py" line="318"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="278"/>
+        <location filename="../../attnviz/core/layout.py" line="326"/>
         <source>prompt self-attention</source>
         <translation>提示词自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="363"/>
+        <location filename="../../attnviz/core/layout.py" line="411"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="273"/>
+        <location filename="../../attnviz/core/layout.py" line="321"/>
         <source>Prompt | answer causal mask</source>
         <translation>提示词 | 回答的因果掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="272"/>
+        <location filename="../../attnviz/core/layout.py" line="320"/>
         <source>Prompt | answer causal mask, step {step}</source>
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
@@ -3955,7 +3952,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="199"/>
+        <location filename="../../attnviz/commands/heads.py" line="195"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -3980,24 +3977,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="77"/>
+        <location filename="../../attnviz/core/layout.py" line="115"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
         <location filename="../../attnviz/gallery.py" line="97"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="72"/>
+        <location filename="../../attnviz/core/layout.py" line="110"/>
         <source>queries (encoder output)</source>
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="380"/>
+        <location filename="../../attnviz/core/layout.py" line="428"/>
         <source>queries (positions)</source>
         <translation>查询（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="270"/>
+        <location filename="../../attnviz/core/layout.py" line="318"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
     </message>
@@ -4044,22 +4041,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="79"/>
+        <location filename="../../attnviz/core/layout.py" line="117"/>
         <source>Query “{query}” at step {step}. {note}</source>
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="275"/>
+        <location filename="../../attnviz/core/layout.py" line="323"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="155"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="153"/>
         <source>query_tokens must start with {first} (as DecodeStep.query_tokens does), got {tokens}</source>
         <translation>query_tokens 必须以 {first} 开头（与 DecodeStep.query_tokens 一样），实际为 {tokens}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="173"/>
+        <location filename="../../attnviz/app.py" line="174"/>
         <source>quitting while a background job still runs</source>
         <translation>退出时仍有后台任务在运行</translation>
     </message>
@@ -4079,7 +4076,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="51"/>
+        <location filename="../../attnviz/commands/heads.py" line="66"/>
         <source>random pruning orders averaged (default {seeds})</source>
         <translation>取平均的随机剪枝顺序个数（默认 {seeds}）</translation>
     </message>
@@ -4119,8 +4116,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="189"/>
-        <location filename="../../attnviz/cli_heads.py" line="145"/>
+        <location filename="../../attnviz/commands/explain.py" line="178"/>
+        <location filename="../../attnviz/commands/heads.py" line="146"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
     </message>
@@ -4150,7 +4147,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1024"/>
+        <location filename="../../attnviz/commands/figures.py" line="25"/>
         <source>render the book's attention figures (d2l.ai, the Transformer paper)</source>
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
@@ -4165,14 +4162,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="915"/>
+        <location filename="../../attnviz/commands/train.py" line="33"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="996"/>
-        <location filename="../../attnviz/cli.py" line="1036"/>
-        <location filename="../../attnviz/cli_explain.py" line="45"/>
+        <location filename="../../attnviz/commands/explain.py" line="57"/>
+        <location filename="../../attnviz/commands/export.py" line="63"/>
+        <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
     </message>
@@ -4197,7 +4194,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="180"/>
+        <location filename="../../attnviz/training/train.py" line="164"/>
         <source>resuming epoch {epoch} at batch {batch} (step {step:,}) from {path}</source>
         <translation>从 {path} 继续第 {epoch} 个迭代周期，自第 {batch} 批（第 {step:,} 步）起</translation>
     </message>
@@ -4237,7 +4234,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="462"/>
+        <location filename="../../attnviz/core/layout.py" line="510"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -4267,7 +4264,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="351"/>
+        <location filename="../../attnviz/gui/menus.py" line="79"/>
         <source>Run to &amp;end</source>
         <translation>运行到结束(&amp;E)</translation>
     </message>
@@ -4277,7 +4274,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="410"/>
+        <location filename="../../attnviz/gui/menus.py" line="183"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -4292,12 +4289,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="792"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="147"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="342"/>
+        <location filename="../../attnviz/gui/menus.py" line="70"/>
         <source>Save the model, sentence, steps, forced tokens and view as a small file that brings this view back (Ctrl+S)</source>
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
@@ -4307,7 +4304,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="725"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="85"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
@@ -4317,7 +4314,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="728"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="88"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
@@ -4332,25 +4329,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="188"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="195"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="190"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="197"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="160"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="182"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="162"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="184"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="154"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="177"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="156"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="179"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="171"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="173"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -4360,7 +4357,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="971"/>
+        <location filename="../../attnviz/commands/eval.py" line="18"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -4390,7 +4387,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>拖动浏览已记录的解码步骤（橙色标记：强制的词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="108"/>
+        <location filename="../../attnviz/gui/lecture.py" line="136"/>
         <source>Seconds between two steps of auto-play</source>
         <translation>自动播放时两步之间的秒数</translation>
     </message>
@@ -4400,33 +4397,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="899"/>
+        <location filename="../../attnviz/cli.py" line="28"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="39"/>
+        <location filename="../../attnviz/app.py" line="40"/>
         <source>See attention. Without a command, opens the desktop app.</source>
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="835"/>
+        <location filename="../../attnviz/gui/menus.py" line="250"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="921"/>
+        <location filename="../../attnviz/commands/train.py" line="39"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="412"/>
-        <location filename="../../attnviz/core/layout.py" line="378"/>
+        <location filename="../../attnviz/core/layout.py" line="460"/>
+        <location filename="../../attnviz/core/layout.py" line="426"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="279"/>
+        <location filename="../../attnviz/core/layout.py" line="327"/>
         <source>self-attention (prompt + answer)</source>
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
@@ -4452,17 +4449,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="935"/>
+        <location filename="../../attnviz/commands/train.py" line="53"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="42"/>
+        <location filename="../../attnviz/app.py" line="43"/>
         <source>sentence to decode on start</source>
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="214"/>
+        <location filename="../../attnviz/commands/explain.py" line="203"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -4553,7 +4550,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="360"/>
+        <location filename="../../attnviz/gui/menus.py" line="88"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
     </message>
@@ -4598,7 +4595,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="53"/>
+        <location filename="../../attnviz/commands/heads.py" line="68"/>
         <source>skip the pruning curve (the slow part)</source>
         <translation>跳过剪枝曲线（耗时的部分）</translation>
     </message>
@@ -4633,7 +4630,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="570"/>
+        <location filename="../../attnviz/gui/status_bar.py" line="136"/>
         <source>Some settings were unusable and reset: {problems}</source>
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
@@ -4648,7 +4645,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>排序 — 一个置换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="252"/>
+        <location filename="../../attnviz/core/layout.py" line="300"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
         <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
@@ -4663,34 +4660,34 @@ Install them with:  sudo apt-get install {packages}
         <translation>源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="255"/>
+        <location filename="../../attnviz/core/layout.py" line="303"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
         <location filename="../../attnviz/figures/explain.py" line="44"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="279"/>
+        <location filename="../../attnviz/core/layout.py" line="327"/>
         <source>source view</source>
         <translation>源视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="340"/>
+        <location filename="../../attnviz/core/layout.py" line="388"/>
         <source>source view (renormalised over the English)</source>
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="271"/>
+        <location filename="../../attnviz/core/layout.py" line="319"/>
         <source>source view after layers 1–{n}</source>
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="361"/>
+        <location filename="../../attnviz/core/layout.py" line="409"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="295"/>
+        <location filename="../../attnviz/core/layout.py" line="343"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
@@ -4721,27 +4718,27 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="281"/>
-        <location filename="../../attnviz/gui/main_window.py" line="354"/>
+        <location filename="../../attnviz/gui/menus.py" line="82"/>
         <source>Start the decoding again (Ctrl+R)</source>
         <translation>重新开始解码（Ctrl+R）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="161"/>
+        <location filename="../../attnviz/app.py" line="162"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="195"/>
+        <location filename="../../attnviz/commands/heads.py" line="191"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="36"/>
+        <location filename="../../attnviz/commands/heads.py" line="51"/>
         <source>statistics, importance and pruning of every attention head over a corpus (also under torchrun)</source>
         <translation>在语料上统计每个注意力头、计算其重要性并剪枝（也可在 torchrun 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="362"/>
+        <location filename="../../attnviz/commands/shared.py" line="206"/>
         <source>stdin: line {line} is over {kib} KiB: one sentence a line</source>
         <translation>标准输入：第 {line} 行超过 {kib} KiB：每行一个句子</translation>
     </message>
@@ -4758,7 +4755,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 888 步 · 搜索第 888 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="99"/>
+        <location filename="../../attnviz/gui/lecture.py" line="127"/>
         <source>Step on by itself, from the first step to the end (Space)</source>
         <translation>从第一步到结束自动逐步解码（空格键）</translation>
     </message>
@@ -4789,18 +4786,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码：每一步出现一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="161"/>
-        <location filename="../../attnviz/gui/main_window.py" line="486"/>
+        <location filename="../../attnviz/gui/status_bar.py" line="82"/>
+        <location filename="../../attnviz/gui/status_bar.py" line="91"/>
         <source>step {ms:.1f} ms</source>
         <translation>本步 {ms:.1f} ms</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="73"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="34"/>
         <source>step {number}</source>
         <translation>第 {number} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="74"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="35"/>
         <source>step {number} · search {search}</source>
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
@@ -4821,13 +4818,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="220"/>
+        <location filename="../../attnviz/commands/train.py" line="200"/>
         <source>step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -&gt; {said}</source>
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f}%{agreement}；{probe} -&gt; {said}</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="92"/>
-        <location filename="../../attnviz/render/figure_painter.py" line="210"/>
+        <location filename="../../attnviz/render/figure_painter.py" line="214"/>
         <source>step {step}</source>
         <translation>第 {step} 步</translation>
     </message>
@@ -4847,7 +4844,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="925"/>
+        <location filename="../../attnviz/commands/train.py" line="43"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -4862,17 +4859,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="923"/>
+        <location filename="../../attnviz/commands/train.py" line="41"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="534"/>
+        <location filename="../../attnviz/gui/status_bar.py" line="123"/>
         <source>Stopped at attnviz's limit of {count} tokens: the model's folder sets no length limit of its own</source>
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="242"/>
+        <location filename="../../attnviz/commands/train.py" line="222"/>
         <source>stopped at step {step:,}: held-out exact match at least {level:g} % at {count} evaluations in a row (--learned 0 trains every epoch)</source>
         <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
     </message>
@@ -4882,7 +4879,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>由用户停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="268"/>
+        <location filename="../../attnviz/training/train.py" line="252"/>
         <source>stopped; continue the schedule with the same command and --resume ({path})</source>
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
@@ -4912,7 +4909,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重新打开第 {layer} 层第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="32"/>
+        <location filename="../../attnviz/commands/shared.py" line="29"/>
         <source>switch heads off: kind:layer.head, comma-separated, counted from 1, e.g. cross:2.1,enc:1.3 (kinds: enc, dec, cross)</source>
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
@@ -4974,7 +4971,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/training.py" line="79"/>
         <location filename="../../attnviz/gui/panels/train.py" line="42"/>
-        <location filename="../../attnviz/training/live_kernel.py" line="23"/>
+        <location filename="../../attnviz/training/live_kernel.py" line="22"/>
         <source>test MSE</source>
         <translation>测试 MSE</translation>
     </message>
@@ -4990,7 +4987,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="413"/>
+        <location filename="../../attnviz/gui/menus.py" line="186"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
@@ -5000,7 +4997,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="426"/>
+        <location filename="../../attnviz/gui/menus.py" line="200"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -5010,7 +5007,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>反对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="61"/>
+        <location filename="../../attnviz/gui/lecture.py" line="89"/>
         <source>The attention map as large as the screen allows, with the sentence, the translation, the top-5 and the step buttons only ({key}; Esc leaves)</source>
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
@@ -5045,7 +5042,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取缓存 {cache}（{error}）。请改为选择一个模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="313"/>
+        <location filename="../../attnviz/training/train.py" line="297"/>
         <source>the checkpoint could not be saved: {error}; {path} is as it was</source>
         <translation>无法保存检查点：{error}；{path} 保持原样</translation>
     </message>
@@ -5055,17 +5052,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1004"/>
+        <location filename="../../attnviz/commands/export.py" line="71"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="166"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="164"/>
         <source>the decoder of this {kind}</source>
         <translation>此 {kind} 的解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="175"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="173"/>
         <source>the decoding so far ({tokens})</source>
         <translation>目前的解码（{tokens}）</translation>
     </message>
@@ -5100,7 +5097,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽的影响</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="78"/>
+        <location filename="../../attnviz/core/layout.py" line="116"/>
         <source>the encoder of this {kind}</source>
         <translation>此 {kind} 的编码器</translation>
     </message>
@@ -5145,7 +5142,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1021"/>
+        <location filename="../../attnviz/commands/to_hf.py" line="19"/>
         <source>the folder to write (must not exist)</source>
         <translation>要写入的文件夹（必须不存在）</translation>
     </message>
@@ -5195,7 +5192,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入（probe input）：每个快照之后都会绘制其注意力图的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/app.py" line="45"/>
+        <location filename="../../attnviz/app.py" line="46"/>
         <source>the interface's language: en or zh_CN (any command takes it too; default: View ▸ Language's choice, else the system's)</source>
         <translation>界面语言：en 或 zh_CN（所有命令都接受此选项；默认：视图 ▸ 语言中的选择，否则跟随系统）</translation>
     </message>
@@ -5237,7 +5234,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="384"/>
+        <location filename="../../attnviz/core/layout.py" line="432"/>
         <source>the layers of this {kind}</source>
         <translation>此 {kind} 的各层</translation>
     </message>
@@ -5247,7 +5244,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="381"/>
+        <location filename="../../attnviz/core/layout.py" line="429"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
@@ -5257,7 +5254,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>τ 的中位数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="214"/>
+        <location filename="../../attnviz/training/live.py" line="215"/>
         <source>the model cannot be built: {problem}</source>
         <translation>无法构建模型：{problem}</translation>
     </message>
@@ -5268,7 +5265,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/stepping.py" line="172"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="173"/>
         <source>the model cannot say {token!r}: its target vocabulary has no such token</source>
         <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
     </message>
@@ -5288,7 +5285,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型未保存：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="298"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="260"/>
         <location filename="../../attnviz/core/hf/load.py" line="144"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
@@ -5335,22 +5332,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="156"/>
+        <location filename="../../attnviz/training/live.py" line="157"/>
         <source>the probe sentence is empty</source>
         <translation>探针输入句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="125"/>
+        <location filename="../../attnviz/training/live.py" line="126"/>
         <source>the probe {text!r} is longer than the {name} task's inputs ({low} to {high} digits)</source>
         <translation>探针输入 {text!r} 比 {name} 任务的输入更长（{low} 到 {high} 个数字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="122"/>
+        <location filename="../../attnviz/training/live.py" line="123"/>
         <source>the probe {text!r} is not an input of the {name} task (e.g. {example!r})</source>
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="274"/>
+        <location filename="../../attnviz/core/layout.py" line="322"/>
         <source>the prompt of this {kind}</source>
         <translation>此 {kind} 的提示词</translation>
     </message>
@@ -5405,12 +5402,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="985"/>
+        <location filename="../../attnviz/commands/export.py" line="52"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="385"/>
+        <location filename="../../attnviz/core/layout.py" line="433"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
     </message>
@@ -5470,7 +5467,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="172"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="170"/>
         <source>the source ({tokens})</source>
         <translation>源（{tokens}）</translation>
     </message>
@@ -5525,7 +5522,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>τ 落在该区间内的词元数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="974"/>
+        <location filename="../../attnviz/commands/fill_mask.py" line="18"/>
         <source>the top-5 words for the first [MASK] of --text, or of each stdin line</source>
         <translation>--text 或标准输入每一行中第一个 [MASK] 的前 5 个词</translation>
     </message>
@@ -5622,12 +5619,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有源：source_tokens 为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/fill_mask.py" line="183"/>
+        <location filename="../../attnviz/core/decoding/fill_mask.py" line="184"/>
         <source>There is no {mask} in the sentence: write {mask} in place of a word to see what the model guesses there, e.g. “i {mask} to go home .”</source>
         <translation>句子里没有 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么，例如“i {mask} to go home .”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/fill_mask.py" line="187"/>
+        <location filename="../../attnviz/core/decoding/fill_mask.py" line="188"/>
         <source>There is no {mask} left to fill: write {mask} in place of a word to see what the model guesses there.</source>
         <translation>已没有要填的 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么。</translation>
     </message>
@@ -5678,17 +5675,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可制作翻页动画的内容：请先解码一个句子。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/fill_mask.py" line="164"/>
+        <location filename="../../attnviz/core/decoding/fill_mask.py" line="165"/>
         <source>there is nothing to read: the sentence is empty</source>
         <translation>没有可读的内容：句子是空的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="719"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="79"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/stepping.py" line="105"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="106"/>
         <source>there is nothing to translate: the sentence is empty</source>
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
@@ -5698,18 +5695,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>这个模型不认识 {task} 任务的符号（例如 {symbol!r}）：请用 attnviz train KIND --task {task} 训练一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/gates.py" line="37"/>
+        <location filename="../../attnviz/core/heads/gates.py" line="39"/>
         <source>this model does not say where its attention heads are</source>
         <translation>此模型没有说明它的注意力头在哪里</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="182"/>
-        <location filename="../../attnviz/core/layout.py" line="201"/>
+        <location filename="../../attnviz/core/layout.py" line="230"/>
+        <location filename="../../attnviz/core/layout.py" line="249"/>
         <source>this model has no decoder self-attention</source>
         <translation>此模型没有解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="167"/>
+        <location filename="../../attnviz/core/layout.py" line="215"/>
         <source>this model has no encoder self-attention</source>
         <translation>此模型没有编码器自注意力</translation>
     </message>
@@ -5725,19 +5722,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="430"/>
-        <location filename="../../attnviz/core/layout.py" line="436"/>
-        <location filename="../../attnviz/core/layout.py" line="312"/>
+        <location filename="../../attnviz/core/layout.py" line="478"/>
+        <location filename="../../attnviz/core/layout.py" line="484"/>
+        <location filename="../../attnviz/core/layout.py" line="360"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="531"/>
+        <location filename="../../attnviz/core/layout.py" line="579"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="110"/>
+        <location filename="../../attnviz/gui/lecture.py" line="138"/>
         <source>through the layers</source>
         <translation>逐层播放</translation>
     </message>
@@ -5747,7 +5744,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已到时间上限（{minutes:g} 分钟）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="162"/>
+        <location filename="../../attnviz/gui/status_bar.py" line="83"/>
         <source>Time the model took for the decoding step on show</source>
         <translation>模型完成当前所示解码步所用的时间</translation>
     </message>
@@ -5757,22 +5754,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>微型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/beam_search.py" line="148"/>
+        <location filename="../../attnviz/core/decoding/beam_search.py" line="121"/>
         <source>token id {id} is never decoded (&lt;bos&gt;, &lt;pad&gt; or banned): it cannot be forced</source>
         <translation>词元 id {id} 从不会被解码（&lt;bos&gt;、&lt;pad&gt; 或被禁用的词元）：无法强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/beam_search.py" line="165"/>
+        <location filename="../../attnviz/core/decoding/beam_search.py" line="138"/>
         <source>token id {id} is outside the vocabulary of {count} tokens</source>
         <translation>词元 id {id} 超出了 {count} 个词元的词表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="229"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="191"/>
         <source>token {token!r}… is not a word (too long, or control characters)</source>
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="463"/>
+        <location filename="../../attnviz/core/layout.py" line="511"/>
         <location filename="../../attnviz/figures/explain.py" line="66"/>
         <location filename="../../attnviz/figures/explain.py" line="65"/>
         <source>tokens</source>
@@ -5795,7 +5792,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="909"/>
+        <location filename="../../attnviz/commands/train.py" line="27"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -5810,7 +5807,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="941"/>
+        <location filename="../../attnviz/commands/train.py" line="59"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"); mlm: an encoder-only model on the masked words of --data's English</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
     </message>
@@ -5820,7 +5817,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="158"/>
+        <location filename="../../attnviz/training/live.py" line="159"/>
         <source>training BLEU</source>
         <translation>训练集 BLEU</translation>
     </message>
@@ -5830,23 +5827,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="162"/>
-        <location filename="../../attnviz/cli.py" line="115"/>
+        <location filename="../../attnviz/commands/train.py" line="142"/>
+        <location filename="../../attnviz/commands/train.py" line="102"/>
         <source>training data not found: {path}</source>
         <translation>找不到训练数据：{path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="230"/>
+        <location filename="../../attnviz/training/train.py" line="214"/>
         <source>training diverged in epoch {epoch}: the weights became NaN or infinite (try a smaller --lr than {lr:g}); {kept}</source>
         <translation>训练在第 {epoch} 个迭代周期发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="284"/>
+        <location filename="../../attnviz/training/live.py" line="285"/>
         <source>training diverged: the weights became NaN or infinite (try a smaller learning rate than {lr:g})</source>
         <translation>训练发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的学习率）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live_kernel.py" line="72"/>
+        <location filename="../../attnviz/training/live_kernel.py" line="71"/>
         <source>training diverged: w became NaN or infinite (try a smaller learning rate than {lr:g})</source>
         <translation>训练发散：w 变为 NaN 或无穷大（请尝试小于 {lr:g} 的学习率）</translation>
     </message>
@@ -5943,7 +5940,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="152"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="154"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -5968,17 +5965,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>已安装的是 transformers {version}，而 attnviz 只在 transformers {tested} 上测试过：此版本不支持打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="955"/>
+        <location filename="../../attnviz/commands/translate.py" line="25"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="837"/>
+        <location filename="../../attnviz/gui/menus.py" line="252"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="81"/>
+        <location filename="../../attnviz/core/layout.py" line="119"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="327"/>
         <source>Translation so far</source>
         <translation>目前的译文</translation>
@@ -5991,12 +5988,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="969"/>
+        <location filename="../../attnviz/commands/eval.py" line="16"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="911"/>
+        <location filename="../../attnviz/commands/train.py" line="29"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
     </message>
@@ -6016,7 +6013,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="679"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="167"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -6026,12 +6023,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个英语句子…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/decoding.py" line="142"/>
+        <location filename="../../attnviz/session/decoding.py" line="141"/>
         <source>Type the target words to force (a translation or its beginning).</source>
         <translation>请输入要强制的目标词（译文或其开头）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/base.py" line="116"/>
+        <location filename="../../attnviz/session/base.py" line="130"/>
         <source>Unexpected error: {kind}: {error}</source>
         <translation>意外错误：{kind}：{error}</translation>
     </message>
@@ -6071,17 +6068,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="209"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="212"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/tasks.py" line="224"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="226"/>
         <source>unknown task {name!r}; known: {known}</source>
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="602"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="137"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -6101,12 +6098,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="38"/>
+        <location filename="../../attnviz/commands/explain.py" line="50"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="52"/>
+        <location filename="../../attnviz/commands/heads.py" line="67"/>
         <source>use the first N distinct source sentences</source>
         <translation>使用前 N 个不同的源句子</translation>
     </message>
@@ -6262,22 +6259,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="386"/>
+        <location filename="../../attnviz/core/layout.py" line="434"/>
         <source>Words for the mask at this step</source>
         <translation>这一步掩蔽处的候选词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="388"/>
+        <location filename="../../attnviz/core/layout.py" line="436"/>
         <source>Words for the masks, first mask first…</source>
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="982"/>
+        <location filename="../../attnviz/commands/export.py" line="48"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1002"/>
+        <location filename="../../attnviz/commands/export.py" line="69"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -6287,7 +6284,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="1018"/>
+        <location filename="../../attnviz/commands/to_hf.py" line="16"/>
         <source>write the Transformer as a Hugging Face (Marian) model folder</source>
         <translation>将 Transformer 写成 Hugging Face（Marian）模型文件夹</translation>
     </message>
@@ -6307,49 +6304,49 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="614"/>
-        <location filename="../../attnviz/cli.py" line="698"/>
-        <location filename="../../attnviz/cli.py" line="761"/>
+        <location filename="../../attnviz/commands/export.py" line="173"/>
+        <location filename="../../attnviz/commands/export.py" line="252"/>
+        <location filename="../../attnviz/commands/export.py" line="313"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="243"/>
+        <location filename="../../attnviz/commands/heads.py" line="239"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="893"/>
+        <location filename="../../attnviz/commands/figures.py" line="74"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="849"/>
+        <location filename="../../attnviz/commands/to_hf.py" line="39"/>
         <source>wrote {out}: a Hugging Face Marian model and its tokenizer (transformers: MarianMTModel.from_pretrained; attnviz --checkpoint {out})</source>
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="111"/>
+        <location filename="../../attnviz/commands/train.py" line="98"/>
         <source>wrote {out}: learned w={w:.3f}, loss {before:.2f} -&gt; {after:.2f}</source>
         <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="176"/>
+        <location filename="../../attnviz/commands/train.py" line="156"/>
         <source>wrote {out}: masked-word accuracy {accuracy:.1%}; one content word top-1 {top1:.1%}, top-5 {top5:.1%} on the held-out sentences</source>
         <translation>已写入 {out}：掩蔽词准确率 {accuracy:.1%}；留出句子中遮住一个实词时，前 1 命中 {top1:.1%}，前 5 命中 {top5:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="130"/>
+        <location filename="../../attnviz/commands/train.py" line="118"/>
         <source>wrote {out}: training BLEU {bleu:.2f} (too few sentences for a validation split) after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，训练集 BLEU {bleu:.2f}（句子太少，未划分验证集）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="133"/>
+        <location filename="../../attnviz/commands/train.py" line="121"/>
         <source>wrote {out}: validation BLEU {bleu:.2f} after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，验证集 BLEU {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="246"/>
+        <location filename="../../attnviz/commands/train.py" line="226"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -6409,29 +6406,29 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="790"/>
+        <location filename="../../attnviz/commands/export.py" line="336"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="299"/>
-        <location filename="../../attnviz/cli_heads.py" line="165"/>
+        <location filename="../../attnviz/commands/heads.py" line="166"/>
+        <location filename="../../attnviz/commands/shared.py" line="120"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="437"/>
+        <location filename="../../attnviz/commands/fill_mask.py" line="35"/>
         <source>{checkpoint}: a {kind} model does not fill masks (open an encoder-only model: BERT, DistilBERT, RoBERTa or attnviz's own)</source>
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="195"/>
+        <location filename="../../attnviz/commands/explain.py" line="184"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="472"/>
-        <location filename="../../attnviz/cli_explain.py" line="64"/>
+        <location filename="../../attnviz/commands/eval.py" line="39"/>
+        <location filename="../../attnviz/commands/explain.py" line="75"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -6446,7 +6443,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_heads.py" line="216"/>
+        <location filename="../../attnviz/commands/heads.py" line="212"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -6470,9 +6467,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="805"/>
-        <location filename="../../attnviz/cli_explain.py" line="187"/>
-        <location filename="../../attnviz/cli_heads.py" line="255"/>
+        <location filename="../../attnviz/commands/shared.py" line="256"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -6512,9 +6507,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="518"/>
-        <location filename="../../attnviz/cli.py" line="753"/>
-        <location filename="../../attnviz/cli_explain.py" line="245"/>
+        <location filename="../../attnviz/commands/explain.py" line="231"/>
+        <location filename="../../attnviz/commands/export.py" line="305"/>
+        <location filename="../../attnviz/commands/shared.py" line="271"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -6576,13 +6571,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{key!r} 必须在 {low} 到 {high} 之间，实际为 {value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="205"/>
+        <location filename="../../attnviz/training/live.py" line="206"/>
         <source>{kind} cannot be trained here; choose one of {kinds}</source>
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/stepping.py" line="239"/>
-        <location filename="../../attnviz/core/decoding/stepping.py" line="76"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="238"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="77"/>
         <source>{kind} is not a translation model</source>
         <translation>{kind} 不是翻译模型</translation>
     </message>
@@ -6598,7 +6593,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}（最后一层，各头平均）：“{hypothesis}”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="230"/>
+        <location filename="../../attnviz/commands/train.py" line="210"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
@@ -6613,17 +6608,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind} · 第 {layer} 层 · 第 {head} 个头 · 查询 {query}（{token!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="164"/>
+        <location filename="../../attnviz/training/train.py" line="148"/>
         <source>{kind}: {train:,} training pairs, {val:,} validation pairs; vocab {src:,} en / {tgt:,} fr; {parameters:,} parameters; device {device}</source>
         <translation>{kind}：{train:,} 个训练句对，{val:,} 个验证句对；词表：英语 {src:,}，法语 {tgt:,}；{parameters:,} 个参数；设备 {device}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="72"/>
+        <location filename="../../attnviz/training/train.py" line="69"/>
         <source>{label} [{bar}] {done}/{total} loss {loss:.3f}  {rate:,.0f} tok/s  ETA {eta:.1f} min</source>
         <translation>{label} [{bar}] {done}/{total} 损失 {loss:.3f}  {rate:,.0f} 词元/秒  预计剩余 {eta:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="75"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="36"/>
         <source>{label} · forced</source>
         <translation>{label} · 强制</translation>
     </message>
@@ -6643,13 +6638,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/safe_output.py" line="131"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="51"/>
+        <location filename="../../attnviz/core/safe_output.py" line="131"/>
         <source>{link} is a symbolic link to {target}, which does not exist</source>
         <translation>{link} 是指向 {target} 的符号链接，而该目标不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/base.py" line="117"/>
+        <location filename="../../attnviz/session/base.py" line="131"/>
         <source>{message}. {then}</source>
         <translation>{message}。{then}</translation>
     </message>
@@ -6689,9 +6684,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="590"/>
-        <location filename="../../attnviz/session/state.py" line="57"/>
-        <location filename="../../attnviz/session/state.py" line="82"/>
+        <location filename="../../attnviz/commands/export.py" line="149"/>
+        <location filename="../../attnviz/session/state.py" line="58"/>
+        <location filename="../../attnviz/session/state.py" line="83"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
@@ -6853,27 +6848,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="363"/>
+        <location filename="../../attnviz/gui/menus.py" line="91"/>
         <source>{name} — {about}</source>
         <translation>{name} — {about}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="140"/>
+        <location filename="../../attnviz/training/live.py" line="141"/>
         <source>{name}: cannot be read ({error})</source>
         <translation>{name}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="144"/>
+        <location filename="../../attnviz/training/live.py" line="145"/>
         <source>{name}: no usable source&lt;TAB&gt;target pairs (lines skipped: {skipped})</source>
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（跳过的行：{skipped}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="146"/>
+        <location filename="../../attnviz/training/live.py" line="147"/>
         <source>{name}: no usable source&lt;TAB&gt;target pairs (the file has no lines)</source>
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="151"/>
+        <location filename="../../attnviz/training/train.py" line="135"/>
         <source>{name}: the model cannot be built from this data: {problem}</source>
         <translation>{name}：无法用这份数据构建模型：{problem}</translation>
     </message>
@@ -6903,57 +6898,57 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度 {n} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="542"/>
+        <location filename="../../attnviz/commands/export.py" line="109"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="539"/>
+        <location filename="../../attnviz/commands/export.py" line="106"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="196"/>
+        <location filename="../../attnviz/commands/train.py" line="176"/>
         <source>{option} does not go with --task (the task's data is generated)</source>
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="160"/>
+        <location filename="../../attnviz/commands/train.py" line="140"/>
         <source>{option} does not go with --task {task}</source>
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="784"/>
+        <location filename="../../attnviz/commands/export.py" line="330"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="100"/>
+        <location filename="../../attnviz/commands/train.py" line="87"/>
         <source>{option} goes with --task (a task's training is recorded in snapshots)</source>
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="75"/>
+        <location filename="../../attnviz/training/live.py" line="76"/>
         <source>{option} must be from {low:,} to {high:,}</source>
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="562"/>
+        <location filename="../../attnviz/commands/export.py" line="123"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="727"/>
+        <location filename="../../attnviz/commands/export.py" line="279"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="725"/>
+        <location filename="../../attnviz/commands/export.py" line="277"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="105"/>
+        <location filename="../../attnviz/commands/train.py" line="92"/>
         <source>{option}: {kind} trains on its own synthetic data (it takes --epochs, --seed, --lr and --force)</source>
         <translation>{option}：{kind} 在自己的合成数据上训练（它接受 --epochs、--seed、--lr 和 --force）</translation>
     </message>
@@ -7019,12 +7014,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 已存在：请给出新的文件夹名（不会覆盖任何内容）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="131"/>
+        <location filename="../../attnviz/training/train.py" line="115"/>
         <source>{path} holds an unfinished run: add --resume to continue it, or --force to start over</source>
         <translation>{path} 中有一次未完成的运行：添加 --resume 继续它，或添加 --force 重新开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="227"/>
+        <location filename="../../attnviz/training/train.py" line="211"/>
         <source>{path} holds epoch {epoch}</source>
         <translation>{path} 保存的是第 {epoch} 个迭代周期的模型</translation>
     </message>
@@ -7049,7 +7044,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 是指向 {target} 的符号链接，而该目标不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="228"/>
+        <location filename="../../attnviz/training/train.py" line="212"/>
         <source>{path} is as it was</source>
         <translation>{path} 保持原样</translation>
     </message>
@@ -7099,12 +7094,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="334"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="296"/>
         <source>{path}: cannot be loaded ({error})</source>
         <translation>{path}：无法加载（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="374"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="336"/>
         <source>{path}: cannot be opened ({error})</source>
         <translation>{path}：无法打开（{error}）</translation>
     </message>
@@ -7115,7 +7110,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="151"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="113"/>
         <location filename="../../attnviz/training/target.py" line="32"/>
         <source>{path}: cannot be written ({error})</source>
         <translation>{path}：无法写入（{error}）</translation>
@@ -7126,27 +7121,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：无法写入 {folder}（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="438"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="400"/>
         <source>{path}: config cannot build a model ({error})</source>
         <translation>{path}：无法用该配置构建模型（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="173"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="135"/>
         <source>{path}: config has unknown fields {names}</source>
         <translation>{path}：config 含有未知字段 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="171"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="133"/>
         <source>{path}: config is missing {names}</source>
         <translation>{path}：config 缺少 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="166"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="128"/>
         <source>{path}: config must be a JSON object</source>
         <translation>{path}：config 必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="177"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="139"/>
         <source>{path}: config.{key} is {value!r}, kind {kind!r} needs {needed!r}</source>
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
@@ -7161,7 +7156,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：已存在且不是 attnviz 检查点；训练只替换检查点（请换一个名称）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="420"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="382"/>
         <source>{path}: format_version {version!r} is not supported (expected {expected})</source>
         <translation>{path}：不支持 format_version {version!r}（应为 {expected}）</translation>
     </message>
@@ -7252,17 +7247,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：init_inputs 向分词器传入 {value!r}；attnviz 只向分词器传入文件夹自身的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="184"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="146"/>
         <source>{path}: invalid config ({error})</source>
         <translation>{path}：配置无效（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="180"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="142"/>
         <source>{path}: invalid config: {problems}</source>
         <translation>{path}：配置无效：{problems}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="369"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="331"/>
         <source>{path}: is a folder, not a checkpoint file</source>
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
@@ -7413,17 +7408,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出了 {count:,} 个分片；attnviz 只打开不超过 {most:,} 个分片的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="163"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="125"/>
         <source>{path}: metadata has no 'config'</source>
         <translation>{path}：元数据中没有 'config'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="213"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="175"/>
         <source>{path}: metadata has no '{key}'</source>
         <translation>{path}：元数据中没有 '{key}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="274"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="236"/>
         <source>{path}: missing tensors {names}</source>
         <translation>{path}：缺少张量 {names}</translation>
     </message>
@@ -7438,22 +7433,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出的 {shard!r} 不是此文件夹中的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="480"/>
+        <location filename="../../attnviz/commands/eval.py" line="47"/>
         <source>{path}: no held-out sentence pairs (is it the file the model was trained on?)</source>
         <translation>{path}：没有留出的句对（它是训练该模型所用的文件吗？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="481"/>
+        <location filename="../../attnviz/commands/eval.py" line="48"/>
         <source>{path}: no sentence pairs</source>
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="86"/>
+        <location filename="../../attnviz/commands/explain.py" line="97"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="367"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="329"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="53"/>
         <source>{path}: no such file</source>
         <translation>{path}：文件不存在</translation>
@@ -7479,12 +7474,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="403"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="365"/>
         <source>{path}: not a readable safetensors file ({error})</source>
         <translation>{path}：不是可读的 safetensors 文件（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="364"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="326"/>
         <source>{path}: not a regular file (a pipe or a device?)</source>
         <translation>{path}：不是普通文件（是管道还是设备？）</translation>
     </message>
@@ -7494,12 +7489,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是可读取的 SentencePiece 模型；分词器需要它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="416"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="378"/>
         <source>{path}: not an attnviz checkpoint: no attnviz metadata (a safetensors file, but not one attnviz wrote)</source>
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli_explain.py" line="228"/>
+        <location filename="../../attnviz/commands/explain.py" line="217"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -7514,7 +7509,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="371"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="333"/>
         <source>{path}: permission denied (the file is not readable by you)</source>
         <translation>{path}：权限不足（你无权读取该文件）</translation>
     </message>
@@ -7524,27 +7519,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：sp_model_kwargs 向 SentencePiece 传入 {keys}；attnviz 只传入 {allowed}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="448"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="410"/>
         <source>{path}: tensor {name} changed while it was read</source>
         <translation>{path}：张量 {name} 在读取过程中发生了变化</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="287"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="249"/>
         <source>{path}: tensor {name} has dtype {dtype}, expected {expected}</source>
         <translation>{path}：张量 {name} 的数据类型为 {dtype}，应为 {expected}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="281"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="243"/>
         <source>{path}: tensor {name} has shape {shape}, expected {expected} (the config does not match the weights)</source>
         <translation>{path}：张量 {name} 的形状为 {shape}，应为 {expected}（配置与权重不符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="450"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="412"/>
         <source>{path}: tensor {name} holds NaN or infinite values</source>
         <translation>{path}：张量 {name} 含有 NaN 或无穷值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="453"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="415"/>
         <source>{path}: tensor {name} holds values beyond ±{most:g}, which no attnviz model has</source>
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
@@ -7554,7 +7549,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="444"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="406"/>
         <source>{path}: the tensor data does not match its checksum: the file is corrupted (download or copy it again)</source>
         <translation>{path}：张量数据与其校验和不符：文件已损坏（请重新下载或复制）</translation>
     </message>
@@ -7569,7 +7564,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：分词器文件定义了 {count:,} 个特殊词元和新增词元；attnviz 只打开不超过 {most:,} 个的分词器（超过后 transformers 对每个词元的处理越来越慢）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="434"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="396"/>
         <source>{path}: training info must be a JSON object</source>
         <translation>{path}：训练信息必须是 JSON 对象</translation>
     </message>
@@ -7579,17 +7574,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：transformers 无法打开它（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="276"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="238"/>
         <source>{path}: unexpected tensors {names}</source>
         <translation>{path}：多出了张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="424"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="386"/>
         <source>{path}: unknown model kind {name!r}; known: {known}</source>
         <translation>{path}：未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="411"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="373"/>
         <source>{path}: {count:,} tensors; no attnviz model has more than {most:,}</source>
         <translation>{path}：有 {count:,} 个张量；attnviz 的模型最多只有 {most:,} 个</translation>
     </message>
@@ -7614,22 +7609,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="236"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="198"/>
         <source>{path}: {key} has {count} tokens but the config says {expected}</source>
         <translation>{path}：{key} 有 {count} 个词元，但配置中为 {expected} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="194"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="156"/>
         <source>{path}: {key} is nested too deeply to be attnviz metadata</source>
         <translation>{path}：{key} 嵌套过深，不可能是 attnviz 元数据</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="233"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="195"/>
         <source>{path}: {key} is not a valid vocabulary ({error})</source>
         <translation>{path}：{key} 不是有效的词表（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="191"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="153"/>
         <source>{path}: {key} is not valid JSON ({error})</source>
         <translation>{path}：{key} 不是有效的 JSON（{error}）</translation>
     </message>
@@ -7639,24 +7634,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} 指向模型文件夹之外的 {named}；attnviz 只读取文件夹自身的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="290"/>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="377"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="252"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="339"/>
         <location filename="../../attnviz/core/hf/load.py" line="97"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="155"/>
+        <location filename="../../attnviz/training/train.py" line="139"/>
         <source>{problem} (make --arch smaller)</source>
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="647"/>
+        <location filename="../../attnviz/commands/export.py" line="203"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="221"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="240"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
@@ -7686,7 +7681,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="632"/>
+        <location filename="../../attnviz/commands/export.py" line="188"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
@@ -7701,7 +7696,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="818"/>
+        <location filename="../../attnviz/commands/export.py" line="360"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
@@ -7731,12 +7726,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="737"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="97"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="740"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="100"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -7786,7 +7781,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}，已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="752"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="112"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>
@@ -7795,12 +7790,12 @@ Open the session with that checkpoint?</source>
 用该检查点打开会话吗？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="322"/>
+        <location filename="../../attnviz/commands/shared.py" line="63"/>
         <source>{where}input of {count} tokens truncated to the model's limit of {most}</source>
         <translation>{where}输入有 {count} 个词元，已截断到模型的上限 {most}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="320"/>
+        <location filename="../../attnviz/commands/shared.py" line="61"/>
         <source>{where}unknown words mapped to &lt;unk&gt;: {words}</source>
         <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
     </message>
@@ -7810,22 +7805,22 @@ Open the session with that checkpoint?</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="243"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="241"/>
         <source>α = softmax(s) over visible keys</source>
         <translation>α = softmax(s)，在可见的键上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="236"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="234"/>
         <source>α = softmax(s) over visible keys (causal mask: j ≤ {row})</source>
         <translation>α = softmax(s)，在可见的键上（因果掩蔽，自回归：j ≤ {row}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="238"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="236"/>
         <source>α = softmax(s) over visible keys (causal mask: j ≤ {row}; the source view is keys 1–{prompt})</source>
         <translation>α = softmax(s)，在可见的键上（因果掩蔽，自回归：j ≤ {row}；源视图为键 1–{prompt}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="242"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="240"/>
         <source>α = softmax(s) over visible keys (padding mask: j &lt; {length})</source>
         <translation>α = softmax(s)，在可见的键上（填充掩码：j &lt; {length}）</translation>
     </message>
@@ -7880,8 +7875,8 @@ Open the session with that checkpoint?</source>
         <translation>焦点不在文本框中时，→ 和 ← 单步前进或后退；课堂视图的按键只在课堂视图中起作用。点击热图中的一行可查看该查询的权重是如何计算的。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="98"/>
-        <location filename="../../attnviz/gui/lecture.py" line="303"/>
+        <location filename="../../attnviz/gui/lecture.py" line="126"/>
+        <location filename="../../attnviz/gui/lecture.py" line="330"/>
         <source>▶ Play</source>
         <translation>▶ 自动播放</translation>
     </message>
@@ -7891,7 +7886,7 @@ Open the session with that checkpoint?</source>
         <translation>◀ 后退</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/lecture.py" line="299"/>
+        <location filename="../../attnviz/gui/lecture.py" line="326"/>
         <source>❚❚ Pause</source>
         <translation>❚❚ 暂停</translation>
     </message>
