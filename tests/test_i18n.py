@@ -4,6 +4,7 @@ carries covers every character of it; Chinese renders as glyphs, not boxes, in a
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -159,35 +160,49 @@ def test_exports_in_chinese_name_and_embed_a_font_that_has_the_glyphs(tmp_path, 
     assert b"NotoSansCJKsc" in pdf and b"NotoSansCJKjp" not in pdf
 
 
-def test_chinese_glyphs_come_from_the_carried_font_whatever_the_system_has(qapp):
+CARRIED_GLYPHS_PROBE = r"""
+import struct, sys
+from PySide6 import QtGui
+from attnviz.render.fonts import CJK_FONT_FILE, with_cjk_fallback
+
+def glyph_count(data):  # maxp.numGlyphs of a bare OpenType file (one font, not a collection)
+    tables = struct.unpack(">H", data[4:6])[0]
+    for index in range(tables):
+        tag, _, offset, _ = struct.unpack(">4sIII", data[12 + 16 * index:28 + 16 * index])
+        if tag == b"maxp":
+            return struct.unpack(">H", data[offset + 4:offset + 6])[0]
+    raise SystemExit("no maxp table")
+
+app = QtGui.QGuiApplication(sys.argv[:1])
+print("carried", glyph_count(CJK_FONT_FILE.read_bytes()))
+font = with_cjk_fallback(QtGui.QFont())
+print("last family", font.families()[-1])
+layout = QtGui.QTextLayout("缩放点积注意力", font)
+layout.beginLayout()
+layout.createLine()
+layout.endLayout()
+for run in layout.glyphRuns():
+    maxp = bytes(run.rawFont().fontTable("maxp"))
+    print("run", struct.unpack(">H", maxp[4:6])[0], run.rawFont().familyName())
+"""
+
+
+def test_chinese_glyphs_come_from_the_carried_font_whatever_the_system_has():
     """The figures' and the window's fonts take Chinese from the app's own file (a subset: fewer glyphs than
-    any system Noto CJK), also on a machine whose fonts-noto-cjk has a family of the same name."""
-    import struct
-
-    from PySide6 import QtGui
-
-    from attnviz.render.fonts import CJK_FONT_FILE, with_cjk_fallback
-
-    def glyph_count(data: bytes) -> int:  # maxp.numGlyphs of a bare OpenType file (one font, not a collection)
-        tables = struct.unpack(">H", data[4:6])[0]
-        for index in range(tables):
-            tag, _, offset, _ = struct.unpack(">4sIII", data[12 + 16 * index:28 + 16 * index])
-            if tag == b"maxp":
-                return struct.unpack(">H", data[offset + 4:offset + 6])[0]
-        raise AssertionError("no maxp table")
-
-    carried = glyph_count(CJK_FONT_FILE.read_bytes())
-    font = with_cjk_fallback(QtGui.QFont())
-    assert font.families()[-1] == "Noto Sans CJK SC"
-    layout = QtGui.QTextLayout("缩放点积注意力", font)
-    layout.beginLayout()
-    layout.createLine()
-    layout.endLayout()
-    runs = layout.glyphRuns()
+    any system Noto CJK), also on a machine whose fonts-noto-cjk has a family of the same name. In a fresh
+    process, as the app starts: the carried font is registered before any Chinese is drawn (a test process
+    that drew Chinese earlier has the system's face of that family in Qt's font cache already)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", CARRIED_GLYPHS_PROBE], capture_output=True, text=True, env=env,
+                          timeout=120, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    carried = int(lines[0].split()[1])
+    assert lines[1] == "last family Noto Sans CJK SC"
+    runs = [line.split(maxsplit=2) for line in lines[2:]]
     assert runs
-    for run in runs:
-        maxp = bytes(run.rawFont().fontTable("maxp"))
-        assert struct.unpack(">H", maxp[4:6])[0] == carried, run.rawFont().familyName()
+    for _, glyphs, family in runs:
+        assert int(glyphs) == carried, family
 
 
 def _attnviz(*args: str, **environment: str) -> subprocess.CompletedProcess:
