@@ -3,10 +3,15 @@
     pip install fonttools
     python scripts/subset_cjk_font.py /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc \
         resources/fonts/NotoSansCJKsc-Regular-subset.otf
+    python scripts/subset_cjk_font.py --rename resources/fonts/NotoSansCJKsc-Regular-subset.otf   # names only
 
 Keeps the Simplified Chinese face (face 2 of Debian's fonts-noto-cjk collection) for GB 2312's 6,763
 hanzi and symbol rows, CJK punctuation, full-width forms, ASCII, Latin-1 and general punctuation, plus every
 character of the translation catalogues (tests/test_i18n.py checks the font covers them).
+
+The subset gets a family name of its own (``FAMILY``; the PostScript name stays NotoSansCJKsc-Regular): a
+system with fonts-noto-cjk has a "Noto Sans CJK SC" too, and Qt chose between two faces of one name by
+something that depended on the file's path, so on some installs Chinese came from the system's face.
 """
 
 import contextlib
@@ -17,6 +22,7 @@ from fontTools import subset
 from fontTools.ttLib import TTCollection
 
 ROOT = Path(__file__).resolve().parent.parent
+FAMILY = "attnviz CJK SC"  # = attnviz/render/fonts.py CJK_FAMILY (OFL 1.1: a Modified Version, no Reserved Font Name)
 
 
 def characters() -> set[str]:
@@ -44,8 +50,27 @@ def main(source: str, target: str) -> None:
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=[ord(c) for c in characters()])
     subsetter.subset(font)
+    rename(font)
     font.save(target)
 
 
+def rename(font) -> None:
+    """Name the face ``FAMILY`` (family and full name, every language), keeping its PostScript name."""
+    for record in font["name"].names:
+        if record.nameID == 1:
+            record.string = FAMILY
+        elif record.nameID == 4:
+            record.string = f"{FAMILY} Regular" if record.toUnicode().endswith("Regular") else FAMILY
+        elif record.nameID == 16:
+            record.string = FAMILY
+
+
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    if sys.argv[1] == "--rename":
+        from fontTools.ttLib import TTFont
+
+        carried = TTFont(sys.argv[2])
+        rename(carried)
+        carried.save(sys.argv[2])
+    else:
+        main(*sys.argv[1:3])

@@ -1,9 +1,10 @@
-"""The CJK font the app carries (Noto Sans CJK SC, a GB 2312 subset: ``resources/fonts``), registered with
-Qt's font database so that Chinese text renders everywhere Qt draws it — the window, PNG, SVG and PDF
-exports, the flip-book — whether or not the system has a CJK font. Fonts made with :func:`with_cjk_fallback`
-name it right after their own family, so Latin text keeps the system's font and every Chinese glyph comes from
-the carried Simplified Chinese face: never from whatever the system's fallback prefers (with Debian's
-``fonts-noto-cjk`` installed that is the Japanese variant, whose glyphs differ and which a PDF would embed)."""
+"""The CJK font the app carries (Noto Sans CJK SC, a GB 2312 subset under a family name of its own, "attnviz
+CJK SC": ``resources/fonts``), registered with Qt's font database so that Chinese text renders everywhere Qt
+draws it — the window, PNG, SVG and PDF exports, the flip-book — whether or not the system has a CJK font. Fonts
+made with :func:`with_cjk_fallback` name it right after their own family, so Latin text keeps the system's font
+and every Chinese glyph comes from the carried Simplified Chinese face: never from whatever the system's fallback
+prefers (with Debian's ``fonts-noto-cjk`` installed that is the Japanese variant, whose glyphs differ and which a
+PDF would embed), nor from a system face of the original name."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from PySide6 import QtGui
 from attnviz.paths import RESOURCES_DIR
 
 CJK_FONT_FILE = RESOURCES_DIR / "fonts" / "NotoSansCJKsc-Regular-subset.otf"
-CJK_FAMILY = "Noto Sans CJK SC"
+CJK_FAMILY = "attnviz CJK SC"  # its own name: a system "Noto Sans CJK SC" could shadow the original name
 # What an exported SVG names after the font Qt drew with, for a viewer on another machine: the same font
 # (where installed), the usual Chinese system fonts of Linux, Windows and macOS, then any sans-serif.
 SVG_FALLBACK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Microsoft YaHei",
@@ -26,8 +27,8 @@ _registered_with: object | None = None  # the application whose font database ho
 
 def ensure_cjk_font() -> bool:
     """Register the carried CJK font with the running QGuiApplication (again after an application was
-    replaced: its font database goes with it), also where the system has a family of the same name: Qt then
-    prefers the application's file, so exports embed the app's own font on every machine. False when there is
+    replaced: its font database goes with it). Its family name is its own, so no system font can stand in for
+    it and exports embed the app's own font on every machine. False when there is
     no application yet or the file is missing or unreadable (Chinese then draws only where the system has a
     font for it)."""
     global _unloadable, _registered_with
