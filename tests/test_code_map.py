@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.helpers import CHILD_CAP_S
+
 ROOT = Path(__file__).resolve().parent.parent
 PATH = re.compile(r"`(attnviz/[\w/.]*)`")
 
@@ -71,7 +73,7 @@ def test_imports_run_down_the_table():
 
 def test_no_import_circle_between_modules():
     done = subprocess.run([sys.executable, "scripts/import_circles.py"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=CHILD_CAP_S)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip().endswith(" 0 circles")
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from attnviz import i18n
+from tests.helpers import CHILD_CAP_S
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -194,7 +195,7 @@ def test_chinese_glyphs_come_from_the_carried_font_whatever_the_system_has():
     that drew Chinese earlier has the system's face of that family in Qt's font cache already)."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     done = subprocess.run([sys.executable, "-c", CARRIED_GLYPHS_PROBE], capture_output=True, text=True, env=env,
-                          timeout=120, cwd=Path(__file__).resolve().parent.parent)
+                          timeout=CHILD_CAP_S, cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.splitlines()
     carried = int(lines[0].split()[1])

@@ -176,7 +176,7 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
                     outputs[i] = _without_end(tokens, tgt_vocab)
                 for kind_map in sentence_maps(kinds, search.best(b), splits[i].words, tokens,
                                               None if host is None else host[b], width, loaded.layout.pads_left,
-                                              loaded.model_kind.prompt_predicts, counts):
+                                              bool(loaded.shared_rows), counts):
                     sums[kind_map.kind].add(kind_map.weights, kind_map.positions, kind_map.keys)
             release_freed_memory()  # (a batch's maps and caches go back to the system: the peak is one batch's)
             if progress is not None and not progress(done, total):

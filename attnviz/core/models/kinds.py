@@ -65,6 +65,12 @@ class ModelKind:
     internals: str | None = None
 
     @property
+    def shared_rows(self) -> int:
+        """1 where the answer's first query is the prompt's last position (``prompt_predicts``), else 0: how many
+        query rows the prompt and the answer share."""
+        return 1 if self.prompt_predicts else 0
+
+    @property
     def sequence_layout(self) -> SequenceLayout:
         """Its :class:`~attnviz.core.layout.SequenceLayout` (the one object views ask about its attention)."""
         from attnviz.core.layout import layout_named  # (the layout module imports this one)

@@ -59,7 +59,7 @@ class LoadedModel:
     def shared_rows(self) -> int:
         """1 where the answer's first query is the prompt's last position (a model whose prompt's last token
         predicts the first new one: a Hugging Face decoder-only model, which has no separator), else 0."""
-        return 1 if self.model_kind.prompt_predicts else 0
+        return self.model_kind.shared_rows
 
     def first_query(self, source_tokens: Sequence[str]) -> str:
         """The query token of the first decoding step: the decoder's start token (``<bos>``), or the source's last
