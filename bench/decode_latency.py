@@ -26,6 +26,7 @@ from attnviz.core.decoding.beam_search import encode_batch  # noqa: E402
 from attnviz.core.device import pick_device  # noqa: E402
 from attnviz.core.layout import Capability  # noqa: E402
 
+QUICK_MODELS = ("rnn-additive.safetensors", "transformer.safetensors")  # --quick: one of each branch of step_uncached
 SOURCE = "i think that we should go home before it rains tonight ."  # 11 tokens
 
 
@@ -101,7 +102,8 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=50)
     parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (0 = torch's default)")
     parser.add_argument("--quick", action="store_true",
-                        help="a seconds-long smoke run (tests/test_bench.py): 3 repeats")
+                        help="a seconds-long smoke run (tests/test_bench.py): 3 repeats, and without checkpoints "
+                             "two models (a Transformer and an RNN: both ways of recomputing a prefix)")
     args = parser.parse_args()
     if args.quick:
         args.repeats = 3
@@ -109,6 +111,8 @@ def main() -> int:
         torch.set_num_threads(args.threads)
     device = pick_device(args.device)
     paths = args.checkpoints or sorted((ROOT / "models").glob("*.safetensors"))
+    if args.quick and not args.checkpoints:
+        paths = [ROOT / "models" / name for name in QUICK_MODELS]
     print(f"device {device}, torch {torch.__version__}, {torch.get_num_threads()} CPU threads, "
           f"medians of {args.repeats}")
     print(f"{'model':<28} {'step @10 src':>13} {'@50 cached':>11} {'@50 recompute':>14} {'ratio':>6}")

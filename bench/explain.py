@@ -63,12 +63,13 @@ def main() -> int:
     parser.add_argument("--checkpoint", default=str(ROOT / "models" / "transformer.safetensors"))
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--quick", action="store_true", help="one sentence, one repeat, one thread count (smoke test)")
+    parser.add_argument("--quick", action="store_true", help="three steps of one sentence, one repeat, one thread count "
+                        "(smoke test)")
     args = parser.parse_args()
     loaded = load_checkpoint(args.checkpoint)
     sentences, repeats, threads = (SENTENCES[:1], 1, args.threads[:1]) if args.quick else \
         (SENTENCES, args.repeats, args.threads)
-    cases = steps(loaded, sentences)
+    cases = steps(loaded, sentences)[: 3 if args.quick else None]  # (--quick: its first three steps)
     explain_step(loaded, *cases[0][:2], token=cases[0][2])  # warm-up (first calls load kernels)
     print(f"{loaded.name}: {len(cases)} decoded steps of {len(sentences)} sentence(s), medians per step (ms)")
     print("| method | " + " | ".join(f"{n} thread(s)" for n in threads) + " |")

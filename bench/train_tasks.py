@@ -41,7 +41,7 @@ def learn(kind: str, task: str, epochs: int, quick: bool = False) -> dict:
 
     from attnviz.training.live import LiveSettings, LiveTraining, preset_arch, task_data
 
-    torch.set_num_threads(2)
+    torch.set_num_threads(1 if quick else 2)  # (--quick: a smoke run beside the test suite's other worker)
     settings = LiveSettings(epochs=epochs, snapshots=epochs, **({"train_size": QUICK_EXAMPLES} if quick else {}))
     run = LiveTraining(kind, task_data(task, settings), preset_arch(kind, "small"), settings)
     history = run.run().history
@@ -60,7 +60,7 @@ def kernel_seconds() -> float:
     return time.perf_counter() - started
 
 
-def watched(epochs: int, tick: bool) -> dict:
+def watched(epochs: int, tick: bool, quick: bool = False) -> dict:
     """A Transformer reverse run in the Train dock: its steps per second and (``tick``: with a 1 ms timer on the
     GUI thread, which itself slows the run: every tick takes Python's lock from the training thread) the GUI
     thread's longest gap."""
@@ -86,6 +86,8 @@ def watched(epochs: int, tick: bool) -> dict:
     panel.family_box.setCurrentIndex(panel.family_box.findData("transformer"))
     panel.task_box.setCurrentIndex(panel.task_box.findData("reverse"))
     panel.epochs_box.setValue(epochs)
+    if quick:  # (a smoke run: the tiny model, whose epoch takes seconds)
+        panel.size_box.setCurrentIndex(panel.size_box.findData("tiny"))
     ticks: list[float] = []
     timer = QtCore.QTimer()
     timer.setInterval(1)
@@ -122,7 +124,8 @@ def unwatched(epochs: int, quick: bool = False) -> float:
 
     torch.set_num_threads(1)
     settings = LiveSettings(epochs=epochs, **({"train_size": QUICK_EXAMPLES} if quick else {}))
-    run = LiveTraining("transformer", task_data("reverse", settings), preset_arch("transformer", "small"), settings)
+    size = "tiny" if quick else "small"  # (the size the dock trained)
+    run = LiveTraining("transformer", task_data("reverse", settings), preset_arch("transformer", size), settings)
     last = run.run().history.snapshots[-1]
     return last.step / last.seconds
 
@@ -196,7 +199,7 @@ def learning(args: argparse.Namespace) -> None:
 def watching(args: argparse.Namespace) -> None:
     ticked, seen, alone = [], [], []
     for _ in range(args.repeats):  # interleaved: a slow minute of the machine falls on all three alike
-        ticked.append(watched(args.epochs, tick=True))
+        ticked.append(watched(args.epochs, tick=True, quick=args.quick))
         # (--quick: one run in the dock stands for both rows: a smoke run reports no figure)
         seen.append(ticked[-1]["steps_per_s"] if args.quick else watched(args.epochs, tick=False)["steps_per_s"])
         alone.append(unwatched(args.epochs, args.quick))

@@ -15,6 +15,7 @@ from attnviz.i18n import tr
 
 TRAIN_TRANSLATION_ONLY = ("data", "arch", "batch_size", "minutes", "stop_after", "resume")  # kernel-regression has none
 LIVE_ONLY = ("preset", "snapshots", "probe", "learned")  # train options of a --task run
+MAX_ARCH_NESTING = 16  # --arch is one flat object: deeper JSON is refused before it is parsed
 MLM_TASK = "mlm"  # attnviz train encoder-only --task mlm: masked words of the English side of --data
 
 
@@ -230,11 +231,31 @@ def _train_task(args: argparse.Namespace) -> int:
     return 0
 
 
+def _nesting(text: str) -> int:
+    """How deep JSON ``text`` nests objects and arrays (brackets inside strings do not count), read without
+    parsing it: json's own limit follows the interpreter's recursion limit, which an imported library may raise."""
+    deepest = depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "}]":
+            depth -= 1
+    return deepest
+
+
 def _parse_arch(kind: str, text: str) -> dict:
     """--arch: a JSON object of model settings, each one the kind's config has, in the loader's ranges."""
     from attnviz.core.models.kinds import kind_named
     from attnviz.training.options import arch_problems
 
+    if _nesting(text) > MAX_ARCH_NESTING:
+        raise CliError(tr("--arch is nested too deeply; give a flat JSON object of settings"))
     try:
         arch = json.loads(text)
     except json.JSONDecodeError as error:
