@@ -71,9 +71,28 @@ def test_an_input_of_another_task_is_refused():
 
 
 def test_a_stored_architecture_gives_back_the_size_it_was_made_from():
-    from attnviz.core.learning.tasks import arch_for, size_of
+    from attnviz.core.models.kinds import arch_for, size_of
 
     for kind, size in (("rnn-dot", (48, 2, 1)), ("transformer", (64, 3, 4)), ("decoder-only", (32, 2, 2))):
         assert size_of(kind, arch_for(kind, *size)) == size
     for hostile in (None, [], {"num_hiddens": "64"}, {"num_hiddens": True, "num_layers": 1}, {"num_hiddens": 64}):
         assert size_of("rnn-additive", hostile) is None
+
+
+def test_the_kinds_that_learn_tasks_are_the_registrys_records_with_sizes():
+    """The Train dock, ``attnviz train --task`` and live training read one list: the kinds whose registry record
+    says how to size them; a kind without sizes is refused by name."""
+    from attnviz.core.models.kinds import KINDS, SIZE_PRESETS, model_size, preset_arch, task_kinds
+    from attnviz.gui.panels.train import FAMILIES, KERNEL_TASK
+    from attnviz.training.live import LIVE_KINDS
+
+    assert task_kinds() == LIVE_KINDS == ("rnn-additive", "rnn-dot", "transformer", "decoder-only")
+    assert (*LIVE_KINDS, KERNEL_TASK) == FAMILIES
+    assert all(KINDS[kind].trainable and not KINDS[kind].hugging_face for kind in LIVE_KINDS)
+    assert model_size("transformer", "small") == (64, 2, 4) and model_size("rnn-dot", "tiny") == (32, 1, 1)
+    assert preset_arch("decoder-only", "tiny") == {"num_hiddens": 32, "dropout": 0.0, "num_decoder_layers": 2,
+                                                   "ffn_hiddens": 64, "num_heads": 2}
+    assert set(SIZE_PRESETS) == {"tiny", "small"}
+    with pytest.raises(ValueError, match="encoder-only cannot be trained on a task; choose one of rnn-additive, "
+                                         "rnn-dot, transformer, decoder-only"):
+        model_size("encoder-only", "tiny")

@@ -292,7 +292,7 @@ def test_a_probe_asked_for_while_a_model_loads_after_the_kernel_regression_is_de
 
 def test_the_dock_follows_the_open_model_and_carries_no_sentence_into_another(window, panel, dates_models, tmp_path,
                                                                             capsys, qtbot, tiny_models):
-    from attnviz.core.learning.tasks import model_size
+    from attnviz.core.models.kinds import model_size
     from tests.helpers import run_cli
 
     reverse = tmp_path / "reverse.safetensors"

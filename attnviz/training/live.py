@@ -34,9 +34,9 @@ from attnviz.core.learning.history import (
     TrainingHistory,
     has_learned,
 )
-from attnviz.core.learning.tasks import Example, preset_arch, task_named
+from attnviz.core.learning.tasks import Example, task_named
 from attnviz.core.limits import check_config_values, seed_problem
-from attnviz.core.models.kinds import kind_named
+from attnviz.core.models.kinds import kind_named, preset_arch, task_kinds
 from attnviz.core.text import Vocab, tokenize
 from attnviz.i18n import N_, tr
 from attnviz.training.control import Control
@@ -44,7 +44,7 @@ from attnviz.training.data import describe_skipped, make_batches, read_pairs, sp
 from attnviz.training.options import TrainingError
 from attnviz.training.schedule import lr_at
 
-LIVE_KINDS = ("rnn-additive", "rnn-dot", "transformer", "decoder-only")  # the translation kinds it trains
+LIVE_KINDS = task_kinds()  # the kinds it trains: the registry's records with task sizes
 __all__ = ["preset_arch"]  # (re-exported: the CLI, the bench and the tests build their models with it)
 MAX_FILE_PAIRS = 200_000  # a TSV's pairs kept for live training (the Tatoeba file has about 230,000)
 

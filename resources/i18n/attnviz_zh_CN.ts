@@ -182,7 +182,7 @@
     </message>
     <message>
         <location filename="../../attnviz/commands/train.py" line="202"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="536"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="538"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
@@ -619,7 +619,7 @@
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="168"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="221"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -639,7 +639,7 @@
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="514"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="516"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
     </message>
@@ -731,12 +731,12 @@
         <translation>参数 %(argument_name)s：%(message)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="540"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="542"/>
         <source>At step {step:,} the model answers {probe} with {answer}</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="538"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="540"/>
         <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
@@ -862,7 +862,7 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="583"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="585"/>
         <source>attnviz checkpoint (*.safetensors)</source>
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
@@ -1319,7 +1319,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="149"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="470"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="472"/>
         <source>Choose a model and a task, then press Train.</source>
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
@@ -1334,7 +1334,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请至少选择一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="338"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="340"/>
         <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
     </message>
@@ -1705,7 +1705,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="160"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="212"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1789,12 +1789,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="381"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="383"/>
         <source>Done — {why}. {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成——{why}。{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="383"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="385"/>
         <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
@@ -1872,7 +1872,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="188"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="241"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -2309,12 +2309,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="166"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="219"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="171"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="224"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
@@ -2390,7 +2390,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="156"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="485"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="487"/>
         <source>Held-out exact match and alignment agreement (%), by step</source>
         <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
     </message>
@@ -2400,7 +2400,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>留出集得分与对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="486"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="488"/>
         <source>Held-out {score}, by step</source>
         <translation>{score}（留出集，按步数）</translation>
     </message>
@@ -2421,17 +2421,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="182"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="235"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="195"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="248"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="176"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="229"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
@@ -3161,7 +3161,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="201"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="254"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3243,7 +3243,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="186"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="555"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="557"/>
         <source>no history yet</source>
         <translation>尚无历史</translation>
     </message>
@@ -3713,12 +3713,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="124"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="395"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="397"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="365"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="367"/>
         <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
@@ -4189,7 +4189,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>立即重启</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="395"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="397"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -4299,7 +4299,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="582"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="584"/>
         <source>Save the trained model</source>
         <translation>保存训练好的模型</translation>
     </message>
@@ -4309,7 +4309,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="600"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="602"/>
         <source>Saved the trained model, with its training history, as {target}.</source>
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
@@ -4329,25 +4329,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="190"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="197"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="243"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="250"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="162"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="184"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="214"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="237"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="156"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="179"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="206"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="232"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="173"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="226"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -4610,7 +4610,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>小型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="530"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="532"/>
         <source>snapshot {index} of {count} · step {step:,}</source>
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
@@ -4884,7 +4884,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="371"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="373"/>
         <source>Stopping after this step; the model will open as it is…</source>
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
@@ -5280,7 +5280,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="594"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="596"/>
         <source>The model was not saved: {error}</source>
         <translation>模型未保存：{error}</translation>
     </message>
@@ -5562,7 +5562,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="334"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="336"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
@@ -5872,7 +5872,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练样本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="362"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="364"/>
         <source>Training resumed.</source>
         <translation>训练已继续。</translation>
     </message>
@@ -5882,12 +5882,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练步数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="388"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="390"/>
         <source>Training stopped: {message}</source>
         <translation>训练已停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="344"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="346"/>
         <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
@@ -5909,17 +5909,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="346"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="348"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model; training stops once held-out exact match is at least {level:g} % at {count} evaluations in a row…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型；留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}% 时训练即停止…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="351"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="353"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="508"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="510"/>
         <source>Training: {summary}</source>
         <translation>训练中：{summary}</translation>
     </message>
@@ -5940,7 +5940,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="154"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="204"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -6068,12 +6068,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="212"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="265"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/tasks.py" line="226"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="175"/>
         <source>unknown task {name!r}; known: {known}</source>
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
@@ -6576,6 +6576,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/models/kinds.py" line="287"/>
+        <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
+        <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/decoding/stepping.py" line="238"/>
         <location filename="../../attnviz/core/decoding/stepping.py" line="77"/>
         <source>{kind} is not a translation model</source>
@@ -6706,7 +6711,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="418"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="420"/>
         <source>{model}: its training history cannot be shown ({error}).</source>
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
@@ -6721,12 +6726,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个头的原始重要性（目标：{target}；剪枝顺序用归一化后的值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="431"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="433"/>
         <source>{model}: trained on {task} ({count} snapshots); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="428"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="430"/>
         <source>{model}: trained on {task} ({count} snapshots; {why}); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照；{why}）；可拖动下方的历史回看。</translation>
     </message>

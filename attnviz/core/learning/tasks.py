@@ -167,57 +167,6 @@ TASKS: dict[str, Task] = {task.name: task for task in (
 )}
 
 
-# The size presets of the models trained on the tasks, as the three numbers the Train dock lets a user edit:
-# (width, layers, heads); every other setting follows from them (arch_for).
-SIZE_PRESETS: dict[str, dict[str, tuple[int, int, int]]] = {
-    "tiny": {"rnn": (32, 1, 1), "transformer": (32, 1, 2), "decoder-only": (32, 2, 2)},
-    "small": {"rnn": (64, 1, 1), "transformer": (64, 2, 4), "decoder-only": (64, 3, 4)},
-}
-
-
-def _family(kind: str) -> str:
-    return "rnn" if kind.startswith("rnn") else kind
-
-
-def model_size(kind: str, preset: str) -> tuple[int, int, int]:
-    """(width, layers, heads) of ``preset`` ("tiny" or "small") for ``kind`` (the RNNs have one head)."""
-    return SIZE_PRESETS[preset][_family(kind)]
-
-
-# the config settings that hold a family's layer count (the Transformer's encoder and decoder have as many each)
-LAYER_SETTINGS = {"rnn": ("num_layers",), "transformer": ("num_encoder_layers", "num_decoder_layers")}
-DECODER_LAYERS = ("num_decoder_layers",)  # the decoder-only model's
-
-
-def arch_for(kind: str, width: int, layers: int, heads: int) -> dict[str, object]:
-    """The config settings of a ``kind`` model of that width, layers (the RNN's GRU layers; the Transformer's
-    encoder and decoder layers each) and heads; dropout off (the tasks are noise-free)."""
-    family = _family(kind)
-    arch: dict[str, object] = {"num_hiddens": width, "dropout": 0.0}
-    arch |= {setting: layers for setting in LAYER_SETTINGS.get(family, DECODER_LAYERS)}
-    if family == "rnn":  # (one attention, no heads)
-        return arch | {"embed_size": max(32, width // 2)}
-    return arch | {"ffn_hiddens": 2 * width, "num_heads": heads}
-
-
-def size_of(kind: str, arch: object) -> tuple[int, int, int] | None:
-    """The (width, layers, heads) that :func:`arch_for` turned into ``arch`` (a checkpoint's stored settings,
-    untrusted), or None where they are not all there as whole numbers."""
-    if not isinstance(arch, dict):
-        return None
-    made = arch_for(kind, 1, 1, 1)  # (which settings this kind's arch_for writes)
-    size = (arch.get("num_hiddens"), arch.get(next(iter(LAYER_SETTINGS.get(_family(kind), DECODER_LAYERS)))),
-            arch.get("num_heads") if "num_heads" in made else 1)
-    if not all(isinstance(value, int) and not isinstance(value, bool) and value > 0 for value in size):
-        return None
-    return size  # type: ignore[return-value]
-
-
-def preset_arch(kind: str, preset: str) -> dict[str, object]:
-    """The config settings of ``preset`` for ``kind``."""
-    return arch_for(kind, *model_size(kind, preset))
-
-
 def task_named(name: str) -> Task:
     """The task called ``name``; KeyError names the known ones."""
     try:

@@ -24,6 +24,46 @@ if TYPE_CHECKING:
 Family = Literal["translation", "encoder-only", "regression"]
 
 
+SIZE_PRESETS = ("tiny", "small")  # the sizes a model learning a generated task comes in (the Train dock's Size box)
+
+
+@dataclass(frozen=True)
+class TaskSizes:
+    """How a kind is sized when it learns a generated task (``attnviz train KIND --task``, the Train dock): the
+    three numbers the dock lets a user edit, (width, layers, heads); every other setting follows from them.
+
+    presets: (width, layers, heads) of each of :data:`SIZE_PRESETS`; layer_settings: the config fields that take
+    the layer count (the Transformer's encoder and decoder have as many layers each); heads: the model has heads
+    (``num_heads``, a feed-forward width of 2 × width), else one attention and an embedding of max(32, width / 2)
+    (the RNNs); place: where it comes in the lists a user picks from (the Train dock's Model box, the CLI's
+    messages): the book's order, the RNNs of §10.4 before the Transformers of §10.7.
+    """
+
+    presets: Mapping[str, tuple[int, int, int]]
+    layer_settings: tuple[str, ...]
+    heads: bool = True
+    place: int = 0
+
+    def arch(self, width: int, layers: int, heads: int) -> dict[str, object]:
+        """The config settings of a model of that width, layers and heads; dropout off (the tasks are
+        noise-free)."""
+        arch: dict[str, object] = {"num_hiddens": width, "dropout": 0.0}
+        arch |= {setting: layers for setting in self.layer_settings}
+        if not self.heads:  # (one attention, no heads)
+            return arch | {"embed_size": max(32, width // 2)}
+        return arch | {"ffn_hiddens": 2 * width, "num_heads": heads}
+
+    def size_of(self, arch: object) -> tuple[int, int, int] | None:
+        """The (width, layers, heads) that :meth:`arch` turned into ``arch`` (a checkpoint's stored settings,
+        untrusted), or None where they are not all there as whole numbers."""
+        if not isinstance(arch, dict):
+            return None
+        size = (arch.get("num_hiddens"), arch.get(self.layer_settings[0]), arch.get("num_heads") if self.heads else 1)
+        if not all(isinstance(value, int) and not isinstance(value, bool) and value > 0 for value in size):
+            return None
+        return size  # type: ignore[return-value]
+
+
 @dataclass(frozen=True)
 class ModelKind:
     """Everything attnviz knows about one kind of model.
@@ -63,6 +103,9 @@ class ModelKind:
     # a decoded step's (model, src, tgt_in, labels, target_labels), or, where the layout fills masks, a masked
     # position's (model, ids, segments, position, labels). None: the Explain dock does not cover the kind
     internals: str | None = None
+    # its sizes when it learns a generated task (None: it does not: ``attnviz train --task`` and the Train dock
+    # train only the kinds that have them)
+    task_sizes: TaskSizes | None = None
 
     @property
     def shared_rows(self) -> int:
@@ -148,6 +191,7 @@ class ModelKind:
 
 
 _RNN = "attnviz.core.models.seq2seq"
+_RNN_SIZES = TaskSizes({"tiny": (32, 1, 1), "small": (64, 1, 1)}, ("num_layers",), heads=False, place=0)
 _INTERNALS = "attnviz.core.explain.internals:"
 
 
@@ -162,23 +206,26 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               scoring_formula=N_("scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
               attention_cells=limits.encoder_decoder_cells, sinusoidal_positions=True,
-              internals=_INTERNALS + "transformer_internals"),
+              internals=_INTERNALS + "transformer_internals",
+              task_sizes=TaskSizes({"tiny": (32, 1, 2), "small": (64, 2, 4)},
+                                   ("num_encoder_layers", "num_decoder_layers"), place=1)),
     ModelKind("decoder-only", "translation", N_("Decoder-only Transformer (GPT-style), translating as continuation"),
               "attnviz.core.models.decoder_only", "DecoderOnlyConfig", "DecoderOnly", default_lr=1e-3,
               scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
               layout="decoder-only", attention_cells=limits.one_sequence_cells, sinusoidal_positions=True,
-              internals=_INTERNALS + "decoder_only_internals"),
+              internals=_INTERNALS + "decoder_only_internals",
+              task_sizes=TaskSizes({"tiny": (32, 2, 2), "small": (64, 3, 4)}, ("num_decoder_layers",), place=2)),
     ModelKind("rnn-additive", "translation", N_("GRU encoder–decoder, additive (Bahdanau) attention"), _RNN,
               "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "additive"}, default_lr=2e-3,
               scoring_formula=N_("additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)"),
               attention=(AttentionKind.CROSS,), attention_cells=limits.rnn_cells,
-              internals=_INTERNALS + "recurrent_internals"),
+              internals=_INTERNALS + "recurrent_internals", task_sizes=_RNN_SIZES),
     ModelKind("rnn-dot", "translation", N_("GRU encoder–decoder, scaled dot-product attention"), _RNN,
               "Seq2SeqConfig", "Seq2SeqAttention", {"scoring": "dot"}, default_lr=2e-3,
               scoring_formula=N_("scaled dot-product scoring: a(q, k) = qᵀk / √d"),
               attention=(AttentionKind.CROSS,), attention_cells=limits.rnn_cells,
-              internals=_INTERNALS + "recurrent_internals"),
+              internals=_INTERNALS + "recurrent_internals", task_sizes=_RNN_SIZES),
     ModelKind("hf-seq2seq", "translation", N_("Hugging Face encoder–decoder (Marian, BART, mBART, T5)"),
               "attnviz.core.hf.load",
               "HFSeq2SeqConfig", "HFEncoderDecoder",
@@ -225,6 +272,41 @@ def kind_of(config: Any) -> ModelKind:
         if kind.owns(config):
             return kind
     raise TypeError(f"no model kind for {type(config).__name__}")
+
+
+def task_kinds() -> tuple[str, ...]:
+    """The kinds that learn generated tasks (those with :attr:`ModelKind.task_sizes`), in their places' order."""
+    sized = [(kind.task_sizes.place, name) for name, kind in KINDS.items() if kind.task_sizes is not None]
+    return tuple(name for _place, name in sorted(sized, key=lambda pair: pair[0]))
+
+
+def task_sizes(kind: str) -> TaskSizes:
+    """``kind``'s :class:`TaskSizes`; ValueError where it does not learn generated tasks."""
+    sizes = kind_named(kind).task_sizes
+    if sizes is None:
+        raise ValueError(tr("{kind} cannot be trained on a task; choose one of {kinds}").format(
+            kind=kind, kinds=", ".join(task_kinds())))
+    return sizes
+
+
+def model_size(kind: str, preset: str) -> tuple[int, int, int]:
+    """(width, layers, heads) of ``preset`` (one of :data:`SIZE_PRESETS`) for ``kind`` (the RNNs have one head)."""
+    return task_sizes(kind).presets[preset]
+
+
+def arch_for(kind: str, width: int, layers: int, heads: int) -> dict[str, object]:
+    """The config settings of a ``kind`` model of that width, layers and heads (:meth:`TaskSizes.arch`)."""
+    return task_sizes(kind).arch(width, layers, heads)
+
+
+def size_of(kind: str, arch: object) -> tuple[int, int, int] | None:
+    """The (width, layers, heads) a ``kind`` model's stored settings hold (:meth:`TaskSizes.size_of`)."""
+    return task_sizes(kind).size_of(arch)
+
+
+def preset_arch(kind: str, preset: str) -> dict[str, object]:
+    """The config settings of ``preset`` for ``kind``."""
+    return arch_for(kind, *model_size(kind, preset))
 
 
 def families() -> list[str]:

@@ -21,8 +21,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.learning.history import LEARNED_EVALUATIONS, LEARNED_PERCENT, Snapshot, TrainingHistory
-from attnviz.core.learning.tasks import SIZE_PRESETS, TASKS, arch_for, model_size, size_of
-from attnviz.core.models.kinds import kind_named
+from attnviz.core.learning.tasks import TASKS
+from attnviz.core.models.kinds import SIZE_PRESETS, arch_for, kind_named, model_size, size_of, task_kinds
 from attnviz.core.text import tokenize
 from attnviz.figures.spec import NamedFigure, StackSpec, empty_figure
 from attnviz.figures.training import curves_figure, snapshot_caption, snapshot_figure
@@ -33,7 +33,7 @@ from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 from attnviz.session.training import FILE_TASK, KERNEL_TASK, TrainingRun, TrainRequest, save_copy
 
-FAMILIES = ("rnn-additive", "rnn-dot", "transformer", "decoder-only", KERNEL_TASK)  # named by the kinds' registry
+FAMILIES = (*task_kinds(), KERNEL_TASK)  # the registry's kinds that learn tasks, then the book's kernel regression
 # (a task's label: its short name before " — ", which the status line repeats; translations keep the " — ")
 TASK_CHOICES = ((N_("copy — the diagonal"), "copy"), (N_("reverse — the anti-diagonal"), "reverse"),
                 (N_("sort — a permutation"), "sort"), (N_("dates — crossing lines"), "dates"),
@@ -312,7 +312,9 @@ class TrainPanel(QtWidgets.QWidget):
             self.probe_edit.clear()  # another task's input: training would refuse it, or read it as unknown words
 
     def arch(self) -> dict:
-        """The architecture settings the three numbers say."""
+        """The architecture settings the three numbers say (none for the kernel regression: it has one weight)."""
+        if self.kind == KERNEL_TASK:
+            return {}
         return arch_for(self.kind, self.width_box.value(), self.layers_box.value(), self.heads_box.value())
 
     def request(self) -> TrainRequest:
