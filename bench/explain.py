@@ -63,8 +63,8 @@ def main() -> int:
     parser.add_argument("--checkpoint", default=str(ROOT / "models" / "transformer.safetensors"))
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--quick", action="store_true", help="three steps of one sentence, one repeat, one thread count "
-                        "(smoke test)")
+    parser.add_argument("--quick", action="store_true",
+                        help="three steps of one sentence, one repeat, one thread count (smoke test)")
     args = parser.parse_args()
     loaded = load_checkpoint(args.checkpoint)
     sentences, repeats, threads = (SENTENCES[:1], 1, args.threads[:1]) if args.quick else \

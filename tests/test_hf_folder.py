@@ -133,3 +133,17 @@ def test_a_file_or_a_missing_path_is_not_a_model_folder(tmp_path):
     for path in (tmp_path / "x.safetensors", tmp_path / "nowhere"):
         with pytest.raises(HFFolderError, match="not a folder"):
             inspect_folder(path)
+
+
+def test_every_architectures_layout_is_one_of_the_windows_layouts():
+    """A folder's layout names one of core/layout.py's layouts (the views ask that object); hf/ keeps no list of
+    its own, and a record naming another is refused when it is made."""
+    import dataclasses
+
+    from attnviz.core.hf.folder import ARCHITECTURES
+    from attnviz.core.layout import LAYOUTS
+
+    assert {record.layout for record in ARCHITECTURES.values()} == {"encoder-decoder", "decoder-only", "encoder-only"}
+    assert all(record.layout in LAYOUTS for record in ARCHITECTURES.values())
+    with pytest.raises(KeyError, match="unknown sequence layout 'sentence'"):
+        dataclasses.replace(next(iter(ARCHITECTURES.values())), layout="sentence")

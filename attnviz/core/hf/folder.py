@@ -24,12 +24,12 @@ from typing import Any, Literal
 from attnviz.core.hf.contents import check_contents
 from attnviz.core.hf.files import MAX_PARAMETERS, HFFolderError, cannot_read, check_every_file, member, read_json
 from attnviz.core.hf.files import weights as weight_files_of
+from attnviz.core.layout import layout_named
 from attnviz.i18n import tr
 
 __all__ = ["ARCHITECTURES", "Architecture", "HFFolder", "HFFolderError", "Modules", "Projection", "architecture_of",
            "cached_models", "has_masked_lm_head", "hub_cache", "inspect_folder", "model_name"]
 
-Layout = Literal["encoder-decoder", "decoder-only", "encoder-only"]
 
 
 PositionKind = Literal["sinusoidal", "learned", "rotary", "relative bias"]
@@ -79,7 +79,7 @@ class Architecture:
     attributes."""
 
     name: str
-    layout: Layout
+    layout: str  # the name of its sequence layout: one of attnviz.core.layout.LAYOUTS (checked when it is made)
     width: str
     layers: tuple[str, ...]
     heads: tuple[str, ...]
@@ -95,6 +95,9 @@ class Architecture:
     masked_lm: tuple[str, ...] = ()
     bare: str = ""
     unused: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        layout_named(self.layout)  # (KeyError: the layouts attnviz knows are core/layout.py's, not a list of its own)
 
     def root(self, model: Any) -> Any:
         """The module the record's paths start from: an encoder-only model's base model (the same ``bert``,
