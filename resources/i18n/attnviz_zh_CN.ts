@@ -619,7 +619,7 @@
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="168"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="174"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -1268,6 +1268,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开：{reason}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="93"/>
+        <source>cannot read {path}: {reason}</source>
+        <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/convert.py" line="158"/>
         <source>cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
@@ -1705,7 +1710,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="160"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="166"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1872,7 +1877,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="188"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="194"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -2309,12 +2314,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="166"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="172"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="171"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="177"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
@@ -2421,17 +2426,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="182"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="188"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="195"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="201"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="176"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="182"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
@@ -3161,7 +3166,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="201"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="207"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -4329,25 +4334,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="190"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="197"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="196"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="203"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="162"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="184"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="168"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="190"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="156"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="179"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="162"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="185"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="173"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="179"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -5940,7 +5945,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="154"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="160"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -6068,7 +6073,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="212"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="218"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -6519,9 +6524,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>{first} 和 {second}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="58"/>
+        <source>{folder} has no Fashion-MNIST file {name} (nor {name}.gz)</source>
+        <translation>{folder} 中没有 Fashion-MNIST 文件 {name}（也没有 {name}.gz）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/safe_output.py" line="74"/>
         <source>{folder} is a kernel interface ({kind}), not a folder on disk; choose a folder of your own</source>
         <translation>{folder} 是内核接口（{kind}），不是磁盘上的文件夹；请选择你自己的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="100"/>
+        <source>{folder} is not a folder (give the one with the four Fashion-MNIST files)</source>
+        <translation>{folder} 不是文件夹（请给出存放四个 Fashion-MNIST 文件的文件夹）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/safe_output.py" line="96"/>
@@ -6544,6 +6559,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/progress.py" line="30"/>
         <source>{h} h {m:02d} min</source>
         <translation>{h} 小时 {m:02d} 分</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="106"/>
+        <source>{images} holds {count:,} images but {labels} {label_count:,} labels</source>
+        <translation>{images} 含 {count:,} 张图像，而 {labels} 含 {label_count:,} 个标签</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="210"/>
@@ -6994,6 +7014,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取 {path}：{reason}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="85"/>
+        <source>{path} claims {count:,} items, more than the {limit:,} allowed</source>
+        <translation>{path} 声称有 {count:,} 项，超过允许的 {limit:,} 项</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/render/figure_files.py" line="274"/>
         <source>{path} exists</source>
         <translation>{path} 已存在</translation>
@@ -7014,6 +7039,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 已存在：请给出新的文件夹名（不会覆盖任何内容）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="113"/>
+        <source>{path} has a label {label}, outside 0–9</source>
+        <translation>{path} 中有标签 {label}，不在 0–9 之内</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="90"/>
+        <source>{path} has bytes after its {count:,} items</source>
+        <translation>{path} 在其 {count:,} 项之后还有多余的字节</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/train.py" line="115"/>
         <source>{path} holds an unfinished run: add --resume to continue it, or --force to start over</source>
         <translation>{path} 中有一次未完成的运行：添加 --resume 继续它，或添加 --force 重新开始</translation>
@@ -7022,6 +7057,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/train.py" line="211"/>
         <source>{path} holds epoch {epoch}</source>
         <translation>{path} 保存的是第 {epoch} 个迭代周期的模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="81"/>
+        <source>{path} holds images of {dims}, not 28 × 28</source>
+        <translation>{path} 中的图像为 {dims}，而非 28 × 28</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="109"/>
+        <source>{path} holds no images</source>
+        <translation>{path} 中没有图像</translation>
     </message>
     <message>
         <location filename="../../attnviz/unopenable.py" line="63"/>
@@ -7049,9 +7094,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 保持原样</translation>
     </message>
     <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="65"/>
+        <source>{path} is cut short: {got:,} of {want:,} bytes</source>
+        <translation>{path} 不完整：只有 {got:,} 字节，应为 {want:,} 字节</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/heads/corpus.py" line="123"/>
         <source>{path} is empty: give one source sentence a line, or source&lt;TAB&gt;reference lines</source>
         <translation>{path} 是空的：请每行给一个源句子，或每行“源句子&lt;TAB&gt;参考译文”</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="77"/>
+        <source>{path} is not a Fashion-MNIST idx file of this kind (magic number {found:#010x}, expected {magic:#010x})</source>
+        <translation>{path} 不是此类 Fashion-MNIST idx 文件（魔数为 {found:#010x}，应为 {magic:#010x}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/unopenable.py" line="69"/>
