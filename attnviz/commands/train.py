@@ -23,10 +23,12 @@ def add_parser(subparsers: Any) -> None:
     from attnviz.training.options import KERNEL_REGRESSION_EPOCHS, KERNEL_REGRESSION_LR, TrainOptions
 
     trainable = [name for name, kind in KINDS.items() if kind.trainable]
-    lrs = "; ".join(f"{name} {KINDS[name].default_lr:g}" for name in trainable if KINDS[name].reads_text)
+    lrs = "; ".join(f"{name} {KINDS[name].default_lr:g}" for name in trainable
+                    if KINDS[name].reads_text or KINDS[name].reads_images)
     train = subparsers.add_parser("train", help=tr("train a model on sentence pairs and write a checkpoint"))
     train.add_argument("kind", choices=trainable)
-    train.add_argument("--data", help=tr("TSV of english<TAB>french pairs (required; kernel-regression takes none)"))
+    train.add_argument("--data", help=tr("TSV of english<TAB>french pairs (required; kernel-regression takes none; an "
+                                         "image model: the folder of Fashion-MNIST's four idx files)"))
     train.add_argument("--out", required=True, help=tr("checkpoint to write (.safetensors); an existing checkpoint "
                                                        "is replaced only with --force, any other file never"))
     train.add_argument("--force", action="store_true",
@@ -86,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     if given := [f"--{name}" for name in LIVE_ONLY if getattr(args, name) is not None]:
         raise CliError(tr("{option} goes with --task (a task's training is recorded in snapshots)").format(
             option=given[0]))
+    if KINDS[args.kind].reads_images:
+        return _train_images(args)
     try:
         if not KINDS[args.kind].reads_text:  # the regression family trains on its own synthetic data
             if given := [name for name in TRAIN_TRANSLATION_ONLY if getattr(args, name) is not None]:
@@ -120,6 +124,35 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(tr("wrote {out}: validation BLEU {bleu:.2f} after {minutes} min").format(
             out=args.out, bleu=info["val_bleu"], minutes=info["minutes"]))
+    return 0
+
+
+def _train_images(args: argparse.Namespace) -> int:
+    """``attnviz train vit --data DIR``: a vision transformer on the Fashion-MNIST folder DIR, with per-epoch
+    validation accuracy in its checkpoint (:mod:`attnviz.training.vision`)."""
+    from attnviz.training.options import TrainingError
+    from attnviz.training.resume import state_path
+    from attnviz.training.vision import ViTOptions, train_vit
+
+    if args.data is None or not Path(args.data).is_dir():
+        raise CliError(tr("--data: give the folder with Fashion-MNIST's four idx files (not found: {path})").format(
+            path=args.data))
+    overrides = {k: v for k, v in {"epochs": args.epochs, "seed": args.seed, "minutes": args.minutes, "lr": args.lr,
+                                    "batch_size": args.batch_size, "stop_after": args.stop_after}.items()
+                 if v is not None}
+    arch = _parse_arch(args.kind, args.arch) if args.arch is not None else None
+    try:
+        info = train_vit(args.data, args.out, chosen_device(args.device), ViTOptions(**overrides), arch,
+                         replace_existing=args.force, resume=bool(args.resume))
+    except (KeyboardInterrupt, Terminated):
+        if (state := state_path(args.out)).is_file():
+            print(tr("attnviz: the run's state is kept in {state}: the same command with --resume continues it"
+                     ).format(state=state), file=sys.stderr)
+        raise
+    except TrainingError as error:
+        raise CliError(str(error)) from None
+    print(tr("wrote {out}: validation accuracy {accuracy:.2f} % after {minutes} min").format(
+        out=args.out, accuracy=info["val_accuracy"], minutes=info["minutes"]))
     return 0
 
 

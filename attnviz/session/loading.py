@@ -12,6 +12,8 @@ from attnviz.core.results import KernelFit
 from attnviz.i18n import tr
 from attnviz.session.state import ModelInfo
 
+WINDOW_SHOWS = frozenset({Capability.SENTENCE, Capability.KERNEL})  # a model that offers neither has no view yet
+
 if TYPE_CHECKING:
     from attnviz.core.models.loaded import LoadedModel
     from attnviz.core.models.translation import TranslationModel
@@ -35,6 +37,10 @@ def load_model(path: Path, device_name: str, fall_back: bool) -> tuple[LoadedMod
         name, chosen = "auto", pick_device("auto")
         notice = tr("{error}. Using {device} instead.").format(error=error, device=chosen)
     loaded = load_checkpoint(path, chosen)
+    if not loaded.layout.capabilities & WINDOW_SHOWS:
+        raise ValueError(tr("{name} is an image model ({kind}): the window cannot show it yet; classify images with "
+                            "it from the command line (attnviz classify --checkpoint {name})").format(
+            name=path.name, kind=loaded.kind))
     kernel = explain(cast(KernelRegressionModel, loaded.model)) if loaded.offers(Capability.KERNEL) else None
     return loaded, model_info(loaded, str(chosen), notice), kernel, name
 

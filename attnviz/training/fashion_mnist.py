@@ -50,7 +50,7 @@ class Split:
         return int(self.labels.shape[0])
 
 
-def _file(folder: Path, stem: str) -> Path:
+def idx_file(folder: Path, stem: str) -> Path:
     """``folder/stem`` or ``folder/stem.gz``, whichever is a regular file."""
     for candidate in (folder / stem, folder / f"{stem}.gz"):
         if candidate.is_file():
@@ -99,7 +99,8 @@ def read_split(folder: str | Path, which: str) -> Split:
     if not folder.is_dir():
         raise TrainingError(tr("{folder} is not a folder (give the one with the four Fashion-MNIST files)").format(
             folder=folder))
-    images_path, labels_path = _file(folder, f"{which}-images-idx3-ubyte"), _file(folder, f"{which}-labels-idx1-ubyte")
+    images_path = idx_file(folder, f"{which}-images-idx3-ubyte")
+    labels_path = idx_file(folder, f"{which}-labels-idx1-ubyte")
     count, pixels = _read_idx(images_path, IMAGES_MAGIC, (None, SIDE, SIDE))
     label_count, label_bytes = _read_idx(labels_path, LABELS_MAGIC, (None,))
     if count != label_count:
