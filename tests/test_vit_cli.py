@@ -185,6 +185,21 @@ def test_stopped_then_resumed_equals_one_run(cli, data, tmp_path):
         assert a.metadata()["tensor_digest"] == b.metadata()["tensor_digest"]
 
 
+def test_augment_is_an_image_models_option(cli, data, tmp_path, monkeypatch):
+    import attnviz.training.vision as vision
+
+    seen = []
+    monkeypatch.setattr(vision, "augment", lambda images: seen.append(images.shape) or images.flip(-1))
+    out = tmp_path / "aug.safetensors"
+    code, _, err = cli("train", "vit", "--data", str(data), "--out", str(out), "--epochs", "1", "--batch-size", "50",
+                       "--arch", TINY_ARCH, "--augment")
+    assert code == 0, err
+    assert seen == [(50, 28, 28)] * 2 and load_checkpoint(out).training["options"]["augment"] is True
+    code, _, err = cli("train", "transformer", "--data", str(data), "--out", str(tmp_path / "t.safetensors"),
+                       "--augment")
+    assert code == 2 and "--augment goes with an image model" in one_error(err)
+
+
 def test_train_never_overwrites(cli, data, tmp_path, model_path):
     notes = tmp_path / "notes.txt"
     notes.write_text("mine", encoding="utf-8")

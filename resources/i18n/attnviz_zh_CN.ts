@@ -19,7 +19,7 @@
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="258"/>
+        <location filename="../../attnviz/commands/train.py" line="264"/>
         <source> (stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -181,7 +181,7 @@
         <translation>（选择模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="235"/>
+        <location filename="../../attnviz/commands/train.py" line="241"/>
         <location filename="../../attnviz/gui/panels/train.py" line="536"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
@@ -209,7 +209,7 @@
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="230"/>
+        <location filename="../../attnviz/commands/train.py" line="236"/>
         <source>, agreement {agreement:.0f} %</source>
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -229,24 +229,29 @@
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="276"/>
+        <location filename="../../attnviz/commands/train.py" line="282"/>
         <source>--arch is nested too deeply; give a flat JSON object of settings</source>
         <translation>--arch 嵌套过深；请给出一个扁平的设置 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="274"/>
+        <location filename="../../attnviz/commands/train.py" line="280"/>
         <source>--arch is not valid JSON ({reason})</source>
         <translation>--arch 不是有效的 JSON（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="278"/>
+        <location filename="../../attnviz/commands/train.py" line="284"/>
         <source>--arch must be a JSON object, e.g. '{"num_decoder_layers": 3}'</source>
         <translation>--arch 必须是 JSON 对象，例如 '{"num_decoder_layers": 3}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="281"/>
+        <location filename="../../attnviz/commands/train.py" line="287"/>
         <source>--arch: {kind} has no setting {unknown}; known: {known}</source>
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/train.py" line="97"/>
+        <source>--augment goes with an image model (attnviz train vit)</source>
+        <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="243"/>
@@ -264,7 +269,7 @@
         <translation>--data 用于测量测试集：请不要同时给出图像文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="138"/>
+        <location filename="../../attnviz/commands/train.py" line="143"/>
         <source>--data: give the folder with Fashion-MNIST's four idx files (not found: {path})</source>
         <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
     </message>
@@ -418,32 +423,32 @@
         <translation>--task 最多取 {most:,} 个留出输入（{task} 任务在 {total:,} 个不同输入中约有 {count:,} 个留出输入）：请给出不大于 {most} 的 --limit</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="206"/>
+        <location filename="../../attnviz/commands/train.py" line="211"/>
         <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="169"/>
+        <location filename="../../attnviz/commands/train.py" line="174"/>
         <source>--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)</source>
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="66"/>
+        <location filename="../../attnviz/commands/train.py" line="69"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="71"/>
+        <location filename="../../attnviz/commands/train.py" line="74"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="69"/>
+        <location filename="../../attnviz/commands/train.py" line="72"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="64"/>
+        <location filename="../../attnviz/commands/train.py" line="67"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
@@ -735,6 +740,11 @@
         <translation>图像模型：models/vit.safetensors</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/train.py" line="58"/>
+        <source>an image model: train on random crops (padding 2) and mirror images of the training images (default: the images as they are)</source>
+        <translation>图像模型：用训练图像的随机裁剪（填充 2）和镜像进行训练（默认：使用原图）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/text.py" line="191"/>
         <source>and {count:,} more</source>
         <translation>以及另外 {count:,} 个</translation>
@@ -1000,7 +1010,7 @@ Install them with:  sudo apt-get install {packages}
 （其他发行版：安装提供这些库的软件包；或在 Wayland 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="223"/>
+        <location filename="../../attnviz/commands/train.py" line="229"/>
         <source>attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)</source>
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
@@ -1015,8 +1025,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：书中的注意力图表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="116"/>
-        <location filename="../../attnviz/commands/train.py" line="149"/>
+        <location filename="../../attnviz/commands/train.py" line="121"/>
+        <location filename="../../attnviz/commands/train.py" line="154"/>
         <source>attnviz: the run's state is kept in {state}: the same command with --resume continues it</source>
         <translation>attnviz：本次运行的状态保存在 {state}：加上 --resume 运行同一命令即可继续</translation>
     </message>
@@ -2599,7 +2609,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="57"/>
+        <location filename="../../attnviz/commands/train.py" line="60"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
@@ -2967,7 +2977,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="232"/>
+        <location filename="../../attnviz/commands/train.py" line="238"/>
         <source>loss {loss:.3f}, </source>
         <translation>损失 {loss:.3f}，</translation>
     </message>
@@ -4872,7 +4882,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="233"/>
+        <location filename="../../attnviz/commands/train.py" line="239"/>
         <source>step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -&gt; {said}</source>
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f}%{agreement}；{probe} -&gt; {said}</translation>
     </message>
@@ -4923,7 +4933,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="255"/>
+        <location filename="../../attnviz/commands/train.py" line="261"/>
         <source>stopped at step {step:,}: held-out exact match at least {level:g} % at {count} evaluations in a row (--learned 0 trains every epoch)</source>
         <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
     </message>
@@ -5877,7 +5887,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="61"/>
+        <location filename="../../attnviz/commands/train.py" line="64"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"); mlm: an encoder-only model on the masked words of --data's English</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
     </message>
@@ -5897,8 +5907,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="175"/>
-        <location filename="../../attnviz/commands/train.py" line="106"/>
+        <location filename="../../attnviz/commands/train.py" line="180"/>
+        <location filename="../../attnviz/commands/train.py" line="111"/>
         <source>training data not found: {path}</source>
         <translation>找不到训练数据：{path}</translation>
     </message>
@@ -6402,32 +6412,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="102"/>
+        <location filename="../../attnviz/commands/train.py" line="107"/>
         <source>wrote {out}: learned w={w:.3f}, loss {before:.2f} -&gt; {after:.2f}</source>
         <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="189"/>
+        <location filename="../../attnviz/commands/train.py" line="194"/>
         <source>wrote {out}: masked-word accuracy {accuracy:.1%}; one content word top-1 {top1:.1%}, top-5 {top5:.1%} on the held-out sentences</source>
         <translation>已写入 {out}：掩蔽词准确率 {accuracy:.1%}；留出句子中遮住一个实词时，前 1 命中 {top1:.1%}，前 5 命中 {top5:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="122"/>
+        <location filename="../../attnviz/commands/train.py" line="127"/>
         <source>wrote {out}: training BLEU {bleu:.2f} (too few sentences for a validation split) after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，训练集 BLEU {bleu:.2f}（句子太少，未划分验证集）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="154"/>
+        <location filename="../../attnviz/commands/train.py" line="159"/>
         <source>wrote {out}: validation accuracy {accuracy:.2f} % after {minutes} min</source>
         <translation>已写入 {out}：验证准确率 {accuracy:.2f} %，用时 {minutes} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="125"/>
+        <location filename="../../attnviz/commands/train.py" line="130"/>
         <source>wrote {out}: validation BLEU {bleu:.2f} after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，验证集 BLEU {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="259"/>
+        <location filename="../../attnviz/commands/train.py" line="265"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -6694,7 +6704,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}（最后一层，各头平均）：“{hypothesis}”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="243"/>
+        <location filename="../../attnviz/commands/train.py" line="249"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
@@ -7019,12 +7029,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="209"/>
+        <location filename="../../attnviz/commands/train.py" line="215"/>
         <source>{option} does not go with --task (the task's data is generated)</source>
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="173"/>
+        <location filename="../../attnviz/commands/train.py" line="178"/>
         <source>{option} does not go with --task {task}</source>
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
@@ -7034,7 +7044,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="89"/>
+        <location filename="../../attnviz/commands/train.py" line="92"/>
         <source>{option} goes with --task (a task's training is recorded in snapshots)</source>
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
@@ -7059,7 +7069,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="96"/>
+        <location filename="../../attnviz/commands/train.py" line="101"/>
         <source>{option}: {kind} trains on its own synthetic data (it takes --epochs, --seed, --lr and --force)</source>
         <translation>{option}：{kind} 在自己的合成数据上训练（它接受 --epochs、--seed、--lr 和 --force）</translation>
     </message>
