@@ -140,6 +140,7 @@ class SequenceLayout:
     words: ClassVar[Words] = Words()
     kind_names: ClassVar[dict[AttentionKind, str]] = {}  # kinds this layout names its own way
     source_causal: ClassVar[bool] = False  # the source's own self-attention is causal (a prompt)
+    in_window: ClassVar[bool] = True  # the window has views for it (an image, not yet: attnviz classify reads one)
 
     def __repr__(self) -> str:
         return f"<{self.name} layout>"
@@ -527,6 +528,7 @@ class ImageLayout(SequenceLayout):
     name = "image"
     capabilities = frozenset({Capability.IMAGE})
     dock_group = "vision"
+    in_window = False
     kind_names: ClassVar[dict[AttentionKind, str]] = {AttentionKind.ENCODER_SELF: N_("self-attention")}
 
     def kinds(self, source: RecordedSource) -> list[AttentionKind]:

@@ -12,8 +12,6 @@ from attnviz.core.results import KernelFit
 from attnviz.i18n import tr
 from attnviz.session.state import ModelInfo
 
-WINDOW_SHOWS = frozenset({Capability.SENTENCE, Capability.KERNEL})  # a model that offers neither has no view yet
-
 if TYPE_CHECKING:
     from attnviz.core.models.loaded import LoadedModel
     from attnviz.core.models.translation import TranslationModel
@@ -37,7 +35,7 @@ def load_model(path: Path, device_name: str, fall_back: bool) -> tuple[LoadedMod
         name, chosen = "auto", pick_device("auto")
         notice = tr("{error}. Using {device} instead.").format(error=error, device=chosen)
     loaded = load_checkpoint(path, chosen)
-    if not loaded.layout.capabilities & WINDOW_SHOWS:
+    if not loaded.layout.in_window:
         raise ValueError(tr("{name} is an image model ({kind}): the window cannot show it yet; classify images with "
                             "it from the command line (attnviz classify --checkpoint {name})").format(
             name=path.name, kind=loaded.kind))
