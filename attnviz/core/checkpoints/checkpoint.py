@@ -195,6 +195,8 @@ def _read_labels(path: Path, raw: str | None, expected: int) -> tuple[str, ...]:
     if len(set(names)) != len(names):
         raise CheckpointError(tr("{path}: labels names a class twice").format(path=path))
     return tuple(names)
+
+
 _VOCABS: weakref.WeakValueDictionary[str, Vocab] = weakref.WeakValueDictionary()  # SHA-256 of the JSON -> one
 # Vocab while any model uses it: the shipped models share their vocabularies (2.5 MB of strings per model)
 
