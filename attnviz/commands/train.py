@@ -24,10 +24,12 @@ def add_parser(subparsers: Any) -> None:
     from attnviz.training.options import KERNEL_REGRESSION_EPOCHS, KERNEL_REGRESSION_LR, TrainOptions
 
     trainable = [name for name, kind in KINDS.items() if kind.trainable]
-    lrs = "; ".join(f"{name} {KINDS[name].default_lr:g}" for name in trainable if KINDS[name].reads_text)
+    lrs = "; ".join(f"{name} {KINDS[name].default_lr:g}" for name in trainable
+                    if KINDS[name].reads_text or KINDS[name].reads_images)
     train = subparsers.add_parser("train", help=tr("train a model on sentence pairs and write a checkpoint"))
     train.add_argument("kind", choices=trainable)
-    train.add_argument("--data", help=tr("TSV of english<TAB>french pairs (required; kernel-regression takes none)"))
+    train.add_argument("--data", help=tr("TSV of english<TAB>french pairs (required; kernel-regression takes none; an "
+                                         "image model: the folder of Fashion-MNIST's four idx files)"))
     train.add_argument("--out", required=True, help=tr("checkpoint to write (.safetensors); an existing checkpoint "
                                                        "is replaced only with --force, any other file never"))
     train.add_argument("--force", action="store_true",
@@ -53,6 +55,9 @@ def add_parser(subparsers: Any) -> None:
     train.add_argument("--batch-size", type=int, metavar="N",
                        help=tr("sentence pairs per step (default {size})").format(size=TrainOptions.batch_size))
     train.add_argument("--threads", type=int, help=tr("CPU threads for torch (default: torch's own choice)"))
+    train.add_argument("--augment", action="store_true", default=None,
+                       help=tr("an image model: train on random crops (padding 2) and mirror images of the training "
+                               "images (default: the images as they are)"))
     train.add_argument("--arch", help=tr('JSON of model settings, e.g. \'{"num_decoder_layers": 3}\' '
                                          "(default: the kind's standard model, models/MODELS.md)"))
     from attnviz.core.learning.tasks import TASKS
@@ -87,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
     if given := [f"--{name}" for name in LIVE_ONLY if getattr(args, name) is not None]:
         raise CliError(tr("{option} goes with --task (a task's training is recorded in snapshots)").format(
             option=given[0]))
+    if KINDS[args.kind].reads_images:
+        return _train_images(args)
+    if args.augment:
+        raise CliError(tr("--augment goes with an image model (attnviz train vit)"))
     try:
         if not KINDS[args.kind].reads_text:  # the regression family trains on its own synthetic data
             if given := [name for name in TRAIN_TRANSLATION_ONLY if getattr(args, name) is not None]:
@@ -124,6 +133,35 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train_images(args: argparse.Namespace) -> int:
+    """``attnviz train vit --data DIR``: a vision transformer on the Fashion-MNIST folder DIR, with per-epoch
+    validation accuracy in its checkpoint (:mod:`attnviz.training.vision`)."""
+    from attnviz.training.options import TrainingError
+    from attnviz.training.resume import state_path
+    from attnviz.training.vision import ViTOptions, train_vit
+
+    if args.data is None or not Path(args.data).is_dir():
+        raise CliError(tr("--data: give the folder with Fashion-MNIST's four idx files (not found: {path})").format(
+            path=args.data))
+    overrides = {k: v for k, v in {"epochs": args.epochs, "seed": args.seed, "minutes": args.minutes, "lr": args.lr,
+                                    "batch_size": args.batch_size, "stop_after": args.stop_after,
+                                    "augment": args.augment}.items() if v is not None}
+    arch = _parse_arch(args.kind, args.arch) if args.arch is not None else None
+    try:
+        info = train_vit(args.data, args.out, chosen_device(args.device), ViTOptions(**overrides), arch,
+                         replace_existing=args.force, resume=bool(args.resume))
+    except (KeyboardInterrupt, Terminated):
+        if (state := state_path(args.out)).is_file():
+            print(tr("attnviz: the run's state is kept in {state}: the same command with --resume continues it"
+                     ).format(state=state), file=sys.stderr)
+        raise
+    except TrainingError as error:
+        raise CliError(str(error)) from None
+    print(tr("wrote {out}: validation accuracy {accuracy:.2f} % after {minutes} min").format(
+        out=args.out, accuracy=info["val_accuracy"], minutes=info["minutes"]))
+    return 0
+
+
 def _train_mlm(args: argparse.Namespace) -> int:
     """``attnviz train encoder-only --task mlm --data FILE``: the small BERT on the English of the translators'
     split (same vocabulary, same held-out sentences), written as one checkpoint with its per-epoch history."""
@@ -136,7 +174,7 @@ def _train_mlm(args: argparse.Namespace) -> int:
                  if kind.trainable and kind.sequence_layout.offers(Capability.MASKS)]
         raise CliError(tr("--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)").format(
             task=MLM_TASK, kinds=", ".join(fills)))
-    if given := [f"--{name.replace('_', '-')}" for name in (*LIVE_ONLY, "stop_after", "resume", "minutes")
+    if given := [f"--{name.replace('_', '-')}" for name in (*LIVE_ONLY, "stop_after", "resume", "minutes", "augment")
                  if getattr(args, name) is not None]:
         raise CliError(tr("{option} does not go with --task {task}").format(option=given[0], task=MLM_TASK))
     if args.data is None or not Path(args.data).is_file():
@@ -173,7 +211,8 @@ def _train_task(args: argparse.Namespace) -> int:
     if args.kind not in LIVE_KINDS:
         raise CliError(tr("--task trains {kinds}; {kind} trains on its own data (leave out --task)").format(
             kinds=", ".join(LIVE_KINDS), kind=args.kind))
-    if given := [f"--{name.replace('_', '-')}" for name in ("data", "stop_after", "resume") if getattr(args, name)]:
+    if given := [f"--{name.replace('_', '-')}" for name in ("data", "stop_after", "resume", "augment")
+                 if getattr(args, name)]:
         raise CliError(tr("{option} does not go with --task (the task's data is generated)").format(option=given[0]))
     changes = {k: v for k, v in {"epochs": args.epochs, "minutes": args.minutes, "snapshots": args.snapshots,
                                    "batch_size": args.batch_size, "lr": args.lr, "seed": args.seed}.items()

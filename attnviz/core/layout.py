@@ -73,6 +73,7 @@ class Capability(Enum):
     DECODER = "decoder"  # it translates: cross-attention, beams, batches, Compare, the Scoring and Computation views
     KERNEL = "kernel"  # Nadaraya–Watson kernel regression: points, a kernel and a bandwidth
     MASKS = "masks"  # it guesses masked words: each step fills one (``attnviz fill-mask``)
+    IMAGE = "image"  # it reads an image cut into patches and names its class (``attnviz classify``)
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,7 @@ class SequenceLayout:
     words: ClassVar[Words] = Words()
     kind_names: ClassVar[dict[AttentionKind, str]] = {}  # kinds this layout names its own way
     source_causal: ClassVar[bool] = False  # the source's own self-attention is causal (a prompt)
+    in_window: ClassVar[bool] = True  # the window has views for it (an image, not yet: attnviz classify reads one)
 
     def __repr__(self) -> str:
         return f"<{self.name} layout>"
@@ -519,9 +521,23 @@ class RegressionLayout(SequenceLayout):
     dock_group = "regression"
 
 
+class ImageLayout(SequenceLayout):
+    """An image cut into patches, read with ``[CLS]`` in front by every layer in both directions (a vision
+    transformer): self-attention only, (N, N) per layer and head over N = 1 + P positions."""
+
+    name = "image"
+    capabilities = frozenset({Capability.IMAGE})
+    dock_group = "vision"
+    in_window = False
+    kind_names: ClassVar[dict[AttentionKind, str]] = {AttentionKind.ENCODER_SELF: N_("self-attention")}
+
+    def kinds(self, source: RecordedSource) -> list[AttentionKind]:
+        return [AttentionKind.ENCODER_SELF]
+
+
 ENCODER_DECODER = SequenceLayout()
 LAYOUTS: dict[str, SequenceLayout] = {layout.name: layout for layout in (
-    ENCODER_DECODER, DecoderOnlyLayout(), EncoderOnlyLayout(), RegressionLayout())}
+    ENCODER_DECODER, DecoderOnlyLayout(), EncoderOnlyLayout(), RegressionLayout(), ImageLayout())}
 
 
 def layout_named(name: str) -> SequenceLayout:

@@ -49,11 +49,15 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "n_train": (1, 100_000), "seed": (0, 2**32 - 1),
     # training options (TrainOptions, stored in a checkpoint's training info)
     "epochs": (1, 100_000), "stop_after": (1, 100_000), "batch_size": (1, 4096),
+    # a vision transformer's image (ViTConfig; its positions are bounded by ``vit_cells``)
+    "image_size": (1, 1024), "patch_size": (1, 1024), "channels": (1, 4), "mlp_hiddens": (1, 16384),
+    "num_classes": (1, 100_000), "warmup_steps": (0, 1_000_000), "val_images": (1, 50_000),
 }
 TEXT_CHOICES: dict[str, tuple[str, ...]] = {"kernel": KERNELS}
 FLOAT_RANGES: dict[str, tuple[float, float]] = {
     "dropout": (0.0, 0.99), "noise": (0.0, 1000.0), "bandwidth": CONFIG_BANDWIDTHS,
     "lr": (1e-8, 1.0), "minutes": (0.01, 1e6),  # training options
+    "weight_decay": (0.0, 10.0), "label_smoothing": (0.0, 0.99), "clip_norm": (1e-6, 1e6),
 }
 
 
@@ -89,6 +93,14 @@ def rnn_cells(values: Mapping[str, Any]) -> int:
     """An RNN encoder–decoder: one cross-attention (one layer, one head), t·S per step t."""
     _, source, steps = _sizes(values)
     return sum(t * source for t in steps)
+
+
+def vit_cells(values: Mapping[str, Any]) -> int:
+    """A vision transformer: one image, L·H·N² with N = 1 + (image_size / patch_size)² positions ([CLS] and
+    the patches)."""
+    patch = max(int(values.get("patch_size", 1)), 1)
+    positions = 1 + (int(values.get("image_size", 0)) // patch) ** 2
+    return int(values.get("num_layers", 0)) * int(values.get("num_heads", 1)) * positions**2
 
 
 def recorded_attention_bytes(values: Mapping[str, Any], cells: AttentionCells) -> int:

@@ -47,7 +47,7 @@ class RunIdentity:
 
     kind: str
     data_sha256: str
-    schedule: dict[str, Any]  # the TrainOptions fields of SCHEDULE_OPTIONS (peak lr as resolved)
+    schedule: dict[str, Any]  # the TrainOptions fields of SCHEDULE_OPTIONS, or a kind's own (peak lr as resolved)
     arch: dict[str, Any]
     vocab_sizes: tuple[int, int]
 
@@ -57,7 +57,8 @@ class RunIdentity:
             return tr("it trained {other}, not {this}").format(other=other.kind, this=self.kind)
         if self.data_sha256 != other.data_sha256:
             return tr("it trained on a different --data file (its contents differ)")
-        for name in SCHEDULE_OPTIONS:
+        extra = sorted((set(self.schedule) | set(other.schedule)) - set(SCHEDULE_OPTIONS))  # (another kind's own)
+        for name in (*SCHEDULE_OPTIONS, *extra):
             if self.schedule.get(name) != other.schedule.get(name):
                 flag = "--" + name.replace("_", "-")
                 return tr("it ran with {option} {other}, this run has {this}").format(
@@ -86,6 +87,7 @@ class TrainingState:
     loss_batches: int = 0
     bleu_history: list[float] = field(default_factory=list)
     loss_history: list[float] = field(default_factory=list)
+    accuracy_history: list[float] = field(default_factory=list)  # a classifier's validation accuracy per epoch, %
     minutes: float = 0.0  # wall-clock minutes of the earlier runs
     cuda_rng: torch.Tensor | None = None  # the CUDA generator's state when the run trains on a GPU
     runs: int = 1  # how many runs (this one included) made the model

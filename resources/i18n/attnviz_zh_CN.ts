@@ -19,7 +19,7 @@
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="225"/>
+        <location filename="../../attnviz/commands/train.py" line="265"/>
         <source> (stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -181,7 +181,7 @@
         <translation>（选择模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="202"/>
+        <location filename="../../attnviz/commands/train.py" line="242"/>
         <location filename="../../attnviz/gui/panels/train.py" line="538"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
@@ -209,7 +209,7 @@
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="197"/>
+        <location filename="../../attnviz/commands/train.py" line="237"/>
         <source>, agreement {agreement:.0f} %</source>
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -229,24 +229,30 @@
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="243"/>
+        <location filename="../../attnviz/commands/train.py" line="297"/>
+        <location filename="../../attnviz/commands/train.py" line="303"/>
         <source>--arch is nested too deeply; give a flat JSON object of settings</source>
         <translation>--arch 嵌套过深；请给出一个扁平的设置 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="241"/>
+        <location filename="../../attnviz/commands/train.py" line="301"/>
         <source>--arch is not valid JSON ({reason})</source>
         <translation>--arch 不是有效的 JSON（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="245"/>
+        <location filename="../../attnviz/commands/train.py" line="305"/>
         <source>--arch must be a JSON object, e.g. '{"num_decoder_layers": 3}'</source>
         <translation>--arch 必须是 JSON 对象，例如 '{"num_decoder_layers": 3}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="248"/>
+        <location filename="../../attnviz/commands/train.py" line="308"/>
         <source>--arch: {kind} has no setting {unknown}; known: {known}</source>
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/train.py" line="98"/>
+        <source>--augment goes with an image model (attnviz train vit)</source>
+        <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="243"/>
@@ -257,6 +263,21 @@
         <location filename="../../attnviz/commands/shared.py" line="101"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/classify.py" line="43"/>
+        <source>--data measures the test set: give it without image files</source>
+        <translation>--data 用于测量测试集：请不要同时给出图像文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/train.py" line="144"/>
+        <source>--data: give the folder with Fashion-MNIST's four idx files (not found: {path})</source>
+        <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/classify.py" line="97"/>
+        <source>--data: this model does not read Fashion-MNIST (28 × 28 grey images of its ten classes)</source>
+        <translation>--data：此模型不读取 Fashion-MNIST（其十个类别的 28 × 28 灰度图像）</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live_kernel.py" line="30"/>
@@ -341,6 +362,7 @@
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="145"/>
+        <location filename="../../attnviz/training/vision.py" line="160"/>
         <source>--resume: {path} is another run's: {why}</source>
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
@@ -381,11 +403,13 @@
     </message>
     <message>
         <location filename="../../attnviz/training/options.py" line="50"/>
+        <location filename="../../attnviz/training/vision.py" line="77"/>
         <source>--stop-after {stop} is past the last epoch (--epochs {epochs})</source>
         <translation>--stop-after {stop} 超过了最后一个迭代周期（--epochs {epochs}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="265"/>
+        <location filename="../../attnviz/training/vision.py" line="278"/>
         <source>--stop-after {stop}: the run in {path} has already finished epoch {epoch}</source>
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
     </message>
@@ -400,32 +424,32 @@
         <translation>--task 最多取 {most:,} 个留出输入（{task} 任务在 {total:,} 个不同输入中约有 {count:,} 个留出输入）：请给出不大于 {most} 的 --limit</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="173"/>
+        <location filename="../../attnviz/commands/train.py" line="212"/>
         <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="136"/>
+        <location filename="../../attnviz/commands/train.py" line="175"/>
         <source>--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)</source>
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="64"/>
+        <location filename="../../attnviz/commands/train.py" line="70"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="69"/>
+        <location filename="../../attnviz/commands/train.py" line="75"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="67"/>
+        <location filename="../../attnviz/commands/train.py" line="73"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="62"/>
+        <location filename="../../attnviz/commands/train.py" line="68"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
@@ -522,6 +546,7 @@
         <translation>句子文件…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/images.py" line="41"/>
         <location filename="../../attnviz/core/safe_output.py" line="32"/>
         <source>a folder</source>
         <translation>文件夹</translation>
@@ -619,7 +644,7 @@
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="221"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="231"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -711,12 +736,22 @@
         <translation>仅编码器模型：models/encoder-only.safetensors 或 Hugging Face BERT 文件夹</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/classify.py" line="24"/>
+        <source>an image model: models/vit.safetensors</source>
+        <translation>图像模型：models/vit.safetensors</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/train.py" line="59"/>
+        <source>an image model: train on random crops (padding 2) and mirror images of the training images (default: the images as they are)</source>
+        <translation>图像模型：用训练图像的随机裁剪（填充 2）和镜像进行训练（默认：使用原图）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/text.py" line="191"/>
         <source>and {count:,} more</source>
         <translation>以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="411"/>
+        <location filename="../../attnviz/core/layout.py" line="413"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -781,12 +816,12 @@
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="431"/>
+        <location filename="../../attnviz/core/layout.py" line="433"/>
         <source>Attention mask (no causal mask: every position reads every other)</source>
         <translation>注意力掩蔽（无因果掩蔽：每个位置都读取所有位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="430"/>
+        <location filename="../../attnviz/core/layout.py" line="432"/>
         <source>Attention mask at step {step} (no causal mask)</source>
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
@@ -826,17 +861,17 @@
         <translation>注意力展开（attention rollout；Abnar &amp; Zuidema, 2020）：各头取平均，以 0.5·A + 0.5·I 表示残差，行重新归一化，各层相乘。悬停在此查看详情。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="109"/>
+        <location filename="../../attnviz/core/layout.py" line="110"/>
         <source>Attention rollout, encoder {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="317"/>
+        <location filename="../../attnviz/core/layout.py" line="319"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="427"/>
+        <location filename="../../attnviz/core/layout.py" line="429"/>
         <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
@@ -928,8 +963,8 @@
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="93"/>
-        <location filename="../../attnviz/cli.py" line="98"/>
+        <location filename="../../attnviz/cli.py" line="95"/>
+        <location filename="../../attnviz/cli.py" line="100"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -946,17 +981,17 @@
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="83"/>
+        <location filename="../../attnviz/cli.py" line="85"/>
         <source>attnviz: hung up (the terminal closed); no output was left half-written</source>
         <translation>attnviz：已挂断（终端已关闭）；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="103"/>
+        <location filename="../../attnviz/cli.py" line="105"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="82"/>
+        <location filename="../../attnviz/cli.py" line="84"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
@@ -976,12 +1011,12 @@ Install them with:  sudo apt-get install {packages}
 （其他发行版：安装提供这些库的软件包；或在 Wayland 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="190"/>
+        <location filename="../../attnviz/commands/train.py" line="230"/>
         <source>attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)</source>
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="84"/>
+        <location filename="../../attnviz/cli.py" line="86"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -991,7 +1026,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：书中的注意力图表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="112"/>
+        <location filename="../../attnviz/commands/train.py" line="122"/>
+        <location filename="../../attnviz/commands/train.py" line="155"/>
         <source>attnviz: the run's state is kept in {state}: the same command with --resume continues it</source>
         <translation>attnviz：本次运行的状态保存在 {state}：加上 --resume 运行同一命令即可继续</translation>
     </message>
@@ -1006,7 +1042,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="78"/>
+        <location filename="../../attnviz/cli.py" line="80"/>
         <source>attnviz: {signal} came as the output was being moved into place; the move was finished first, so {folder} is complete</source>
         <translation>attnviz：{signal} 到达时输出正在移入位置；移动已先完成，因此 {folder} 是完整的</translation>
     </message>
@@ -1017,13 +1053,13 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
+        <location filename="../../attnviz/commands/classify.py" line="27"/>
         <location filename="../../attnviz/commands/explain.py" line="55"/>
-        <location filename="../../attnviz/commands/export.py" line="60"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="37"/>
+        <location filename="../../attnviz/commands/train.py" line="40"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
@@ -1268,6 +1304,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开：{reason}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="93"/>
+        <source>cannot read {path}: {reason}</source>
+        <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/convert.py" line="158"/>
         <source>cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
@@ -1278,12 +1319,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法写入 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="114"/>
+        <location filename="../../attnviz/core/layout.py" line="115"/>
         <source>Causal mask (decoder self-attention)</source>
         <translation>解码器自注意力的因果掩蔽（自回归）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="113"/>
+        <location filename="../../attnviz/core/layout.py" line="114"/>
         <source>Causal mask at step {step}</source>
         <translation>第 {step} 步的因果掩蔽（自回归）</translation>
     </message>
@@ -1293,7 +1334,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="30"/>
+        <location filename="../../attnviz/commands/train.py" line="33"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1354,13 +1395,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击“注意力”热图中的一行，或在此选择一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="121"/>
+        <location filename="../../attnviz/core/layout.py" line="122"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="302"/>
         <source>Click a token to make the decoder take it at this step instead of its own choice</source>
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="435"/>
+        <location filename="../../attnviz/core/layout.py" line="437"/>
         <source>Click a word to fill the mask with it instead of the model's choice</source>
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
@@ -1468,7 +1509,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="46"/>
+        <location filename="../../attnviz/commands/train.py" line="49"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1560,7 +1601,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="54"/>
+        <location filename="../../attnviz/commands/train.py" line="57"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
@@ -1591,7 +1632,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/attention/kind.py" line="15"/>
-        <location filename="../../attnviz/core/layout.py" line="279"/>
+        <location filename="../../attnviz/core/layout.py" line="281"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
@@ -1661,7 +1702,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>作为一个批量解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="123"/>
+        <location filename="../../attnviz/core/layout.py" line="124"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
         <location filename="../../attnviz/gui/menus.py" line="76"/>
         <source>Decode one token ({keys})</source>
@@ -1679,13 +1720,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>将两个或更多句子一起解码，以查看填充的作用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="112"/>
+        <location filename="../../attnviz/core/layout.py" line="113"/>
         <location filename="../../attnviz/gui/panels/rollout.py" line="36"/>
         <source>decoder layer {n}</source>
         <translation>解码器第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="303"/>
+        <location filename="../../attnviz/core/layout.py" line="305"/>
         <source>decoder queries</source>
         <translation>解码器查询</translation>
     </message>
@@ -1705,7 +1746,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="212"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="222"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1715,7 +1756,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按 generate 的规则解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="118"/>
+        <location filename="../../attnviz/core/limits.py" line="130"/>
         <source>decoding one sentence would record {gb:.1f} GB of attention maps (layers × heads × lengths too large; attnviz allows {most:.0f} GB)</source>
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
@@ -1861,7 +1902,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="111"/>
+        <location filename="../../attnviz/core/layout.py" line="112"/>
         <location filename="../../attnviz/gui/panels/rollout.py" line="34"/>
         <source>encoder layers 1–{n}</source>
         <translation>编码器第 1–{n} 层</translation>
@@ -1872,7 +1913,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="241"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="251"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -1941,6 +1982,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="244"/>
+        <location filename="../../attnviz/training/vision.py" line="257"/>
         <source>epoch {epoch} could not be saved: {error}; {kept}</source>
         <translation>无法保存第 {epoch} 个迭代周期：{error}；{kept}</translation>
     </message>
@@ -1950,9 +1992,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期 {epoch}/{epochs}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/training/vision.py" line="123"/>
+        <source>epoch {epoch}/{epochs}: batch {done:,}/{total:,}, loss {loss:.3f}, {rate:,.0f} images/s, {eta:.1f} min left in the epoch</source>
+        <translation>第 {epoch}/{epochs} 轮：批次 {done:,}/{total:,}，损失 {loss:.3f}，每秒 {rate:,.0f} 张图像，本轮还剩 {eta:.1f} 分钟</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/train.py" line="237"/>
         <source>epoch {epoch}: training BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
         <translation>第 {epoch} 个迭代周期：训练集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/vision.py" line="251"/>
+        <source>epoch {epoch}: validation accuracy {accuracy:.2f} % after {minutes:.1f} min</source>
+        <translation>第 {epoch} 轮：验证准确率 {accuracy:.2f} %，用时 {minutes:.1f} 分钟</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="236"/>
@@ -2200,7 +2252,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="437"/>
+        <location filename="../../attnviz/core/layout.py" line="439"/>
         <source>Fill the next mask ({keys})</source>
         <translation>填下一个掩蔽（{keys}）</translation>
     </message>
@@ -2248,7 +2300,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="122"/>
+        <location filename="../../attnviz/core/layout.py" line="123"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="305"/>
         <source>Force target words (a reference translation or its start)…</source>
         <translation>强制目标词（参考译文或其开头）…</translation>
@@ -2309,12 +2361,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="219"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="229"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="224"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="234"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
@@ -2421,17 +2473,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="235"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="245"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="248"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="258"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="229"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="239"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
@@ -2532,13 +2584,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>它是{kind}，不是普通文件；attnviz 只写入普通文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="189"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="221"/>
         <source>it must be a JSON list of strings</source>
         <translation>它必须是由字符串组成的 JSON 列表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/resume.py" line="66"/>
-        <location filename="../../attnviz/training/resume.py" line="63"/>
+        <location filename="../../attnviz/training/resume.py" line="67"/>
+        <location filename="../../attnviz/training/resume.py" line="64"/>
         <source>it ran with {option} {other}, this run has {this}</source>
         <translation>它使用的是 {option} {other}，本次运行为 {this}</translation>
     </message>
@@ -2553,12 +2605,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>它训练的是 {other}，而不是 {this}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/resume.py" line="69"/>
+        <location filename="../../attnviz/training/resume.py" line="70"/>
         <source>its vocabularies differ from this data's</source>
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="55"/>
+        <location filename="../../attnviz/commands/train.py" line="61"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
@@ -2707,7 +2759,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="542"/>
+        <location filename="../../attnviz/core/layout.py" line="558"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
@@ -2737,12 +2789,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="542"/>
+        <location filename="../../attnviz/core/layout.py" line="558"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="428"/>
+        <location filename="../../attnviz/core/layout.py" line="430"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
     </message>
@@ -2926,7 +2978,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="199"/>
+        <location filename="../../attnviz/commands/train.py" line="239"/>
         <source>loss {loss:.3f}, </source>
         <translation>损失 {loss:.3f}，</translation>
     </message>
@@ -2961,7 +3013,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制头图谱…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="511"/>
+        <location filename="../../attnviz/core/layout.py" line="513"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -3161,7 +3213,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="254"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="270"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3201,7 +3253,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>下一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="120"/>
+        <location filename="../../attnviz/core/layout.py" line="121"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="337"/>
         <source>Next-token probabilities at this step</source>
         <translation>这一步下一个词元的概率</translation>
@@ -3278,7 +3330,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可评分的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/resume.py" line="105"/>
+        <location filename="../../attnviz/training/resume.py" line="107"/>
         <source>no training state at {path}: there is nothing to resume (a run writes it after each epoch and removes it when its schedule is done)</source>
         <translation>{path} 处没有训练状态：没有可继续的运行（训练在每个迭代周期结束后写入状态，并在整个调度完成后删除它）</translation>
     </message>
@@ -3381,6 +3433,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="180"/>
+        <location filename="../../attnviz/training/vision.py" line="198"/>
         <source>note: the training state could not be saved to {path} ({error}); this run cannot be resumed from here</source>
         <translation>注意：无法把训练状态保存到 {path}（{error}）；本次运行无法从这里继续</translation>
     </message>
@@ -3400,7 +3453,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意：只有 {count} 个不同的源句子，太少，无法留出验证集（至少需要 10 个）；BLEU 在训练句对上计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="115"/>
+        <location filename="../../attnviz/core/limits.py" line="127"/>
         <source>num_heads = {heads} does not divide num_hiddens = {width}</source>
         <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
     </message>
@@ -3707,7 +3760,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="35"/>
+        <location filename="../../attnviz/commands/train.py" line="38"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -3753,7 +3806,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="49"/>
+        <location filename="../../attnviz/commands/train.py" line="52"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -3794,6 +3847,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/commands/heads.py" line="72"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/classify.py" line="23"/>
+        <source>PNG, JPEG, WebP, BMP or GIF files (default: their paths on stdin, one a line)</source>
+        <translation>PNG、JPEG、WebP、BMP 或 GIF 文件（默认：从标准输入读取其路径，每行一个）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="38"/>
@@ -3848,8 +3906,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="320"/>
-        <location filename="../../attnviz/core/layout.py" line="432"/>
+        <location filename="../../attnviz/core/layout.py" line="322"/>
+        <location filename="../../attnviz/core/layout.py" line="434"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
@@ -3880,13 +3938,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>预测（拖动红线可移动查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="124"/>
+        <location filename="../../attnviz/core/layout.py" line="125"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="25"/>
         <source>Press Step (F10) to decode the first word</source>
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="437"/>
+        <location filename="../../attnviz/core/layout.py" line="439"/>
         <source>Press Step (F10) to fill the first mask</source>
         <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
@@ -3921,27 +3979,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="318"/>
+        <location filename="../../attnviz/core/layout.py" line="320"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="326"/>
+        <location filename="../../attnviz/core/layout.py" line="328"/>
         <source>prompt self-attention</source>
         <translation>提示词自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="411"/>
+        <location filename="../../attnviz/core/layout.py" line="413"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="321"/>
+        <location filename="../../attnviz/core/layout.py" line="323"/>
         <source>Prompt | answer causal mask</source>
         <translation>提示词 | 回答的因果掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="320"/>
+        <location filename="../../attnviz/core/layout.py" line="322"/>
         <source>Prompt | answer causal mask, step {step}</source>
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
@@ -3977,24 +4035,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="115"/>
+        <location filename="../../attnviz/core/layout.py" line="116"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
         <location filename="../../attnviz/gallery.py" line="97"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="110"/>
+        <location filename="../../attnviz/core/layout.py" line="111"/>
         <source>queries (encoder output)</source>
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="428"/>
+        <location filename="../../attnviz/core/layout.py" line="430"/>
         <source>queries (positions)</source>
         <translation>查询（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="318"/>
+        <location filename="../../attnviz/core/layout.py" line="320"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
     </message>
@@ -4041,12 +4099,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="117"/>
+        <location filename="../../attnviz/core/layout.py" line="118"/>
         <source>Query “{query}” at step {step}. {note}</source>
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="323"/>
+        <location filename="../../attnviz/core/layout.py" line="325"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
@@ -4162,7 +4220,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="33"/>
+        <location filename="../../attnviz/commands/train.py" line="36"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
@@ -4195,6 +4253,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="164"/>
+        <location filename="../../attnviz/training/vision.py" line="183"/>
         <source>resuming epoch {epoch} at batch {batch} (step {step:,}) from {path}</source>
         <translation>从 {path} 继续第 {epoch} 个迭代周期，自第 {batch} 批（第 {step:,} 步）起</translation>
     </message>
@@ -4234,7 +4293,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="510"/>
+        <location filename="../../attnviz/core/layout.py" line="512"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -4329,25 +4388,30 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="243"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="250"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="253"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="260"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="214"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="237"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="224"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="247"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="206"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="232"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="266"/>
+        <source>scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
+        <translation>每个头的缩放点积评分，作用于 [CLS] 和各图像块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/models/kinds.py" line="216"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="242"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="226"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="236"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -4397,7 +4461,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>节号依照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="28"/>
+        <location filename="../../attnviz/cli.py" line="30"/>
         <source>See attention.</source>
         <translation>看见注意力。</translation>
     </message>
@@ -4412,18 +4476,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="39"/>
+        <location filename="../../attnviz/commands/train.py" line="42"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="460"/>
-        <location filename="../../attnviz/core/layout.py" line="426"/>
+        <location filename="../../attnviz/core/layout.py" line="462"/>
+        <location filename="../../attnviz/core/layout.py" line="428"/>
+        <location filename="../../attnviz/core/layout.py" line="532"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="327"/>
+        <location filename="../../attnviz/core/layout.py" line="329"/>
         <source>self-attention (prompt + answer)</source>
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
@@ -4449,7 +4514,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="53"/>
+        <location filename="../../attnviz/commands/train.py" line="56"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -4645,7 +4710,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>排序 — 一个置换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="300"/>
+        <location filename="../../attnviz/core/layout.py" line="302"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
         <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
@@ -4660,34 +4725,34 @@ Install them with:  sudo apt-get install {packages}
         <translation>源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="303"/>
+        <location filename="../../attnviz/core/layout.py" line="305"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
         <location filename="../../attnviz/figures/explain.py" line="44"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="327"/>
+        <location filename="../../attnviz/core/layout.py" line="329"/>
         <source>source view</source>
         <translation>源视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="388"/>
+        <location filename="../../attnviz/core/layout.py" line="390"/>
         <source>source view (renormalised over the English)</source>
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="319"/>
+        <location filename="../../attnviz/core/layout.py" line="321"/>
         <source>source view after layers 1–{n}</source>
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="409"/>
+        <location filename="../../attnviz/core/layout.py" line="411"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="343"/>
+        <location filename="../../attnviz/core/layout.py" line="345"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
@@ -4818,7 +4883,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="200"/>
+        <location filename="../../attnviz/commands/train.py" line="240"/>
         <source>step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -&gt; {said}</source>
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f}%{agreement}；{probe} -&gt; {said}</translation>
     </message>
@@ -4844,7 +4909,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="43"/>
+        <location filename="../../attnviz/commands/train.py" line="46"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -4859,7 +4924,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="41"/>
+        <location filename="../../attnviz/commands/train.py" line="44"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
@@ -4869,7 +4934,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="222"/>
+        <location filename="../../attnviz/commands/train.py" line="262"/>
         <source>stopped at step {step:,}: held-out exact match at least {level:g} % at {count} evaluations in a row (--learned 0 trains every epoch)</source>
         <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
     </message>
@@ -4880,6 +4945,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="252"/>
+        <location filename="../../attnviz/training/vision.py" line="265"/>
         <source>stopped; continue the schedule with the same command and --resume ({path})</source>
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
@@ -5097,7 +5163,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽的影响</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="116"/>
+        <location filename="../../attnviz/core/layout.py" line="117"/>
         <source>the encoder of this {kind}</source>
         <translation>此 {kind} 的编码器</translation>
     </message>
@@ -5140,6 +5206,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/render/flipbook.py" line="164"/>
         <source>The flip-book's GIF is drawn at {fitted:g}× instead of {scale:g}×: {frames} frames at {scale:g}× would be over the {budget} a GIF may have (frames × width × height; {frame_millions} million a frame).</source>
         <translation>翻页动画的 GIF 按 {fitted:g}× 而不是 {scale:g}× 绘制：{scale:g}× 下的 {frames} 帧会超过 GIF 允许的 {budget}（帧数 × 宽 × 高；每帧 {frame_millions} 百万像素）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/classify.py" line="25"/>
+        <source>the folder of Fashion-MNIST's four idx files: print the top-1 accuracy on its 10,000 test images instead</source>
+        <translation>存放 Fashion-MNIST 四个 idx 文件的文件夹：改为输出其 10,000 张测试图像上的 top-1 准确率</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/to_hf.py" line="19"/>
@@ -5234,7 +5305,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="432"/>
+        <location filename="../../attnviz/core/layout.py" line="434"/>
         <source>the layers of this {kind}</source>
         <translation>此 {kind} 的各层</translation>
     </message>
@@ -5244,7 +5315,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="429"/>
+        <location filename="../../attnviz/core/layout.py" line="431"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
@@ -5285,7 +5356,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型未保存：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="260"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="292"/>
         <location filename="../../attnviz/core/hf/load.py" line="144"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
@@ -5347,7 +5418,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="322"/>
+        <location filename="../../attnviz/core/layout.py" line="324"/>
         <source>the prompt of this {kind}</source>
         <translation>此 {kind} 的提示词</translation>
     </message>
@@ -5407,7 +5478,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="433"/>
+        <location filename="../../attnviz/core/layout.py" line="435"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
     </message>
@@ -5520,6 +5591,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="142"/>
         <source>the tokens whose τ falls in the bin</source>
         <translation>τ 落在该区间内的词元数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/classify.py" line="20"/>
+        <source>the top-5 classes of each image (paths as arguments, or one a line on stdin), or --data's test accuracy</source>
+        <translation>每张图像的前 5 个类别（路径作为参数给出，或从标准输入每行读一个），或 --data 的测试准确率</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/fill_mask.py" line="18"/>
@@ -5700,13 +5776,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有说明它的注意力头在哪里</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="230"/>
-        <location filename="../../attnviz/core/layout.py" line="249"/>
+        <location filename="../../attnviz/core/layout.py" line="232"/>
+        <location filename="../../attnviz/core/layout.py" line="251"/>
         <source>this model has no decoder self-attention</source>
         <translation>此模型没有解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="215"/>
+        <location filename="../../attnviz/core/layout.py" line="217"/>
         <source>this model has no encoder self-attention</source>
         <translation>此模型没有编码器自注意力</translation>
     </message>
@@ -5722,14 +5798,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="478"/>
-        <location filename="../../attnviz/core/layout.py" line="484"/>
-        <location filename="../../attnviz/core/layout.py" line="360"/>
+        <location filename="../../attnviz/core/layout.py" line="480"/>
+        <location filename="../../attnviz/core/layout.py" line="486"/>
+        <location filename="../../attnviz/core/layout.py" line="362"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="579"/>
+        <location filename="../../attnviz/core/layout.py" line="595"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
@@ -5764,16 +5840,21 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 id {id} 超出了 {count} 个词元的词表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="191"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="223"/>
         <source>token {token!r}… is not a word (too long, or control characters)</source>
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="511"/>
+        <location filename="../../attnviz/core/layout.py" line="513"/>
         <location filename="../../attnviz/figures/explain.py" line="66"/>
         <location filename="../../attnviz/figures/explain.py" line="65"/>
         <source>tokens</source>
         <translation>词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/classify.py" line="103"/>
+        <source>top-1 accuracy {accuracy:.2f} % on the {count:,} test images of {folder}</source>
+        <translation>在 {folder} 的 {count:,} 张测试图像上的 top-1 准确率为 {accuracy:.2f} %</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/heads/distributed.py" line="110"/>
@@ -5792,7 +5873,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="27"/>
+        <location filename="../../attnviz/commands/train.py" line="29"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -5807,7 +5888,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="59"/>
+        <location filename="../../attnviz/commands/train.py" line="65"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"); mlm: an encoder-only model on the masked words of --data's English</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
     </message>
@@ -5827,13 +5908,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="142"/>
-        <location filename="../../attnviz/commands/train.py" line="102"/>
+        <location filename="../../attnviz/commands/train.py" line="181"/>
+        <location filename="../../attnviz/commands/train.py" line="112"/>
         <source>training data not found: {path}</source>
         <translation>找不到训练数据：{path}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="214"/>
+        <location filename="../../attnviz/training/vision.py" line="235"/>
         <source>training diverged in epoch {epoch}: the weights became NaN or infinite (try a smaller --lr than {lr:g}); {kept}</source>
         <translation>训练在第 {epoch} 个迭代周期发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
     </message>
@@ -5940,7 +6022,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="204"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="214"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -5975,7 +6057,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="119"/>
+        <location filename="../../attnviz/core/layout.py" line="120"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="327"/>
         <source>Translation so far</source>
         <translation>目前的译文</translation>
@@ -5993,9 +6075,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="29"/>
-        <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none)</source>
-        <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件（必需；核回归不需要）</translation>
+        <location filename="../../attnviz/commands/train.py" line="31"/>
+        <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none; an image model: the folder of Fashion-MNIST's four idx files)</source>
+        <translation>英语&lt;TAB&gt;法语句对的 TSV 文件（必需；kernel-regression 不需要；图像模型：存放 Fashion-MNIST 四个 idx 文件的文件夹）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="35"/>
@@ -6068,7 +6150,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="265"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="281"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -6150,6 +6232,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/computation.py" line="83"/>
         <source>visible</source>
         <translation>可见</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/models/kinds.py" line="264"/>
+        <source>Vision Transformer (ViT), classifying images by their patches</source>
+        <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="39"/>
@@ -6259,12 +6346,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="434"/>
+        <location filename="../../attnviz/core/layout.py" line="436"/>
         <source>Words for the mask at this step</source>
         <translation>这一步掩蔽处的候选词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="436"/>
+        <location filename="../../attnviz/core/layout.py" line="438"/>
         <source>Words for the masks, first mask first…</source>
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
@@ -6326,27 +6413,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="98"/>
+        <location filename="../../attnviz/commands/train.py" line="108"/>
         <source>wrote {out}: learned w={w:.3f}, loss {before:.2f} -&gt; {after:.2f}</source>
         <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="156"/>
+        <location filename="../../attnviz/commands/train.py" line="195"/>
         <source>wrote {out}: masked-word accuracy {accuracy:.1%}; one content word top-1 {top1:.1%}, top-5 {top5:.1%} on the held-out sentences</source>
         <translation>已写入 {out}：掩蔽词准确率 {accuracy:.1%}；留出句子中遮住一个实词时，前 1 命中 {top1:.1%}，前 5 命中 {top5:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="118"/>
+        <location filename="../../attnviz/commands/train.py" line="128"/>
         <source>wrote {out}: training BLEU {bleu:.2f} (too few sentences for a validation split) after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，训练集 BLEU {bleu:.2f}（句子太少，未划分验证集）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="121"/>
+        <location filename="../../attnviz/commands/train.py" line="160"/>
+        <source>wrote {out}: validation accuracy {accuracy:.2f} % after {minutes} min</source>
+        <translation>已写入 {out}：验证准确率 {accuracy:.2f} %，用时 {minutes} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/train.py" line="131"/>
         <source>wrote {out}: validation BLEU {bleu:.2f} after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，验证集 BLEU {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="226"/>
+        <location filename="../../attnviz/commands/train.py" line="266"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -6415,6 +6507,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/commands/shared.py" line="120"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/classify.py" line="39"/>
+        <source>{checkpoint}: a {kind} model does not classify images (give an image model, e.g. models/vit.safetensors)</source>
+        <translation>{checkpoint}：{kind} 模型不对图像分类（请给出图像模型，例如 models/vit.safetensors）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/fill_mask.py" line="35"/>
@@ -6519,9 +6616,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>{first} 和 {second}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="58"/>
+        <source>{folder} has no Fashion-MNIST file {name} (nor {name}.gz)</source>
+        <translation>{folder} 中没有 Fashion-MNIST 文件 {name}（也没有 {name}.gz）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/safe_output.py" line="74"/>
         <source>{folder} is a kernel interface ({kind}), not a folder on disk; choose a folder of your own</source>
         <translation>{folder} 是内核接口（{kind}），不是磁盘上的文件夹；请选择你自己的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="100"/>
+        <source>{folder} is not a folder (give the one with the four Fashion-MNIST files)</source>
+        <translation>{folder} 不是文件夹（请给出存放四个 Fashion-MNIST 文件的文件夹）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/safe_output.py" line="96"/>
@@ -6544,6 +6651,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/progress.py" line="30"/>
         <source>{h} h {m:02d} min</source>
         <translation>{h} 小时 {m:02d} 分</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="107"/>
+        <source>{images} holds {count:,} images but {labels} {label_count:,} labels</source>
+        <translation>{images} 含 {count:,} 张图像，而 {labels} 含 {label_count:,} 个标签</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="210"/>
@@ -6576,7 +6688,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="287"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="303"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -6598,7 +6710,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}（最后一层，各头平均）：“{hypothesis}”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="210"/>
+        <location filename="../../attnviz/commands/train.py" line="250"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
@@ -6611,6 +6723,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/computation.py" line="98"/>
         <source>{kind} · layer {layer} · head {head} · query {query} ({token!r})</source>
         <translation>{kind} · 第 {layer} 层 · 第 {head} 个头 · 查询 {query}（{token!r}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/vision.py" line="164"/>
+        <source>{kind}: {train:,} training images, {val:,} validation images; {parameters:,} parameters; device {device}</source>
+        <translation>{kind}：{train:,} 张训练图像，{val:,} 张验证图像；{parameters:,} 个参数；设备 {device}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="148"/>
@@ -6757,12 +6874,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{names} 以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="153"/>
+        <location filename="../../attnviz/core/limits.py" line="165"/>
         <source>{name} = {value} is outside {low:g}..{high:g}</source>
         <translation>{name} = {value} 超出范围 {low:g}..{high:g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="147"/>
+        <location filename="../../attnviz/core/limits.py" line="159"/>
         <source>{name} = {value} is outside {low}..{high}</source>
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
@@ -6792,6 +6909,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/loading.py" line="39"/>
+        <source>{name} is an image model ({kind}): the window cannot show it yet; classify images with it from the command line (attnviz classify --checkpoint {name})</source>
+        <translation>{name} 是图像模型（{kind}）：窗口暂时还不能显示它；请在命令行中用它对图像分类（attnviz classify --checkpoint {name}）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session_file.py" line="164"/>
         <source>{name} is not a regular file</source>
         <translation>{name} 不是普通文件</translation>
@@ -6817,28 +6939,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="151"/>
+        <location filename="../../attnviz/core/limits.py" line="163"/>
         <source>{name} must be a finite number, not {value!r}</source>
         <translation>{name} 必须是有限的数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="160"/>
+        <location filename="../../attnviz/core/limits.py" line="172"/>
         <source>{name} must be a short text</source>
         <translation>{name} 必须是简短的文本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="145"/>
+        <location filename="../../attnviz/core/limits.py" line="157"/>
         <source>{name} must be a whole number, not {value!r}</source>
         <translation>{name} 必须是整数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="138"/>
-        <location filename="../../attnviz/core/limits.py" line="158"/>
+        <location filename="../../attnviz/core/limits.py" line="150"/>
+        <location filename="../../attnviz/core/limits.py" line="170"/>
         <source>{name} must be one of {choices}, not {value!r}</source>
         <translation>{name} 必须是 {choices} 之一，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="141"/>
+        <location filename="../../attnviz/core/limits.py" line="153"/>
         <source>{name} must be true or false, not {value!r}</source>
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
@@ -6848,7 +6970,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/loading.py" line="56"/>
+        <location filename="../../attnviz/session/loading.py" line="60"/>
         <source>{name} splits text into other tokens than the model on show: Compare puts two models' attention over the same tokens side by side, so it needs two models with one tokenizer (attnviz's own models share theirs; a Hugging Face model compares with one of its family that uses its tokenizer)</source>
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
@@ -6913,12 +7035,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="176"/>
+        <location filename="../../attnviz/commands/train.py" line="216"/>
         <source>{option} does not go with --task (the task's data is generated)</source>
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="140"/>
+        <location filename="../../attnviz/commands/train.py" line="179"/>
         <source>{option} does not go with --task {task}</source>
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
@@ -6928,7 +7050,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="87"/>
+        <location filename="../../attnviz/commands/train.py" line="93"/>
         <source>{option} goes with --task (a task's training is recorded in snapshots)</source>
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
@@ -6953,7 +7075,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="92"/>
+        <location filename="../../attnviz/commands/train.py" line="102"/>
         <source>{option}: {kind} trains on its own synthetic data (it takes --epochs, --seed, --lr and --force)</source>
         <translation>{option}：{kind} 在自己的合成数据上训练（它接受 --epochs、--seed、--lr 和 --force）</translation>
     </message>
@@ -6999,6 +7121,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取 {path}：{reason}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="85"/>
+        <source>{path} claims {count:,} items, more than the {limit:,} allowed</source>
+        <translation>{path} 声称有 {count:,} 项，超过允许的 {limit:,} 项</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/render/figure_files.py" line="274"/>
         <source>{path} exists</source>
         <translation>{path} 已存在</translation>
@@ -7019,14 +7146,36 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 已存在：请给出新的文件夹名（不会覆盖任何内容）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="114"/>
+        <source>{path} has a label {label}, outside 0–9</source>
+        <translation>{path} 中有标签 {label}，不在 0–9 之内</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="90"/>
+        <source>{path} has bytes after its {count:,} items</source>
+        <translation>{path} 在其 {count:,} 项之后还有多余的字节</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/train.py" line="115"/>
+        <location filename="../../attnviz/training/vision.py" line="143"/>
         <source>{path} holds an unfinished run: add --resume to continue it, or --force to start over</source>
         <translation>{path} 中有一次未完成的运行：添加 --resume 继续它，或添加 --force 重新开始</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="211"/>
+        <location filename="../../attnviz/training/vision.py" line="232"/>
         <source>{path} holds epoch {epoch}</source>
         <translation>{path} 保存的是第 {epoch} 个迭代周期的模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="81"/>
+        <source>{path} holds images of {dims}, not 28 × 28</source>
+        <translation>{path} 中的图像为 {dims}，而非 28 × 28</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="110"/>
+        <source>{path} holds no images</source>
+        <translation>{path} 中没有图像</translation>
     </message>
     <message>
         <location filename="../../attnviz/unopenable.py" line="63"/>
@@ -7050,13 +7199,24 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="212"/>
+        <location filename="../../attnviz/training/vision.py" line="233"/>
         <source>{path} is as it was</source>
         <translation>{path} 保持原样</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="65"/>
+        <source>{path} is cut short: {got:,} of {want:,} bytes</source>
+        <translation>{path} 不完整：只有 {got:,} 字节，应为 {want:,} 字节</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/heads/corpus.py" line="123"/>
         <source>{path} is empty: give one source sentence a line, or source&lt;TAB&gt;reference lines</source>
         <translation>{path} 是空的：请每行给一个源句子，或每行“源句子&lt;TAB&gt;参考译文”</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/fashion_mnist.py" line="77"/>
+        <source>{path} is not a Fashion-MNIST idx file of this kind (magic number {found:#010x}, expected {magic:#010x})</source>
+        <translation>{path} 不是此类 Fashion-MNIST idx 文件（魔数为 {found:#010x}，应为 {magic:#010x}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/unopenable.py" line="69"/>
@@ -7069,7 +7229,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不是文本文件（第 {line} 行含有 NUL 字节）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/resume.py" line="112"/>
+        <location filename="../../attnviz/training/resume.py" line="114"/>
         <source>{path} is not a training state attnviz can continue ({kind})</source>
         <translation>{path} 不是 attnviz 可以继续的训练状态（{kind}）</translation>
     </message>
@@ -7089,7 +7249,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="262"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="265"/>
         <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
         <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
@@ -7099,23 +7259,30 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="296"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="328"/>
         <source>{path}: cannot be loaded ({error})</source>
         <translation>{path}：无法加载（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="336"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="368"/>
+        <location filename="../../attnviz/core/images.py" line="48"/>
         <source>{path}: cannot be opened ({error})</source>
         <translation>{path}：无法打开（{error}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="292"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="295"/>
+        <location filename="../../attnviz/core/images.py" line="65"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="113"/>
+        <location filename="../../attnviz/core/images.py" line="63"/>
+        <source>{path}: cannot be read without waiting (not an image file)</source>
+        <translation>{path}：无法不等待地读取（不是图像文件）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="119"/>
         <location filename="../../attnviz/training/target.py" line="32"/>
         <source>{path}: cannot be written ({error})</source>
         <translation>{path}：无法写入（{error}）</translation>
@@ -7126,32 +7293,37 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：无法写入 {folder}（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="400"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="193"/>
+        <source>{path}: class name {name!r}… is not a name (empty, too long, or control characters)</source>
+        <translation>{path}：类别名 {name!r}… 不是有效名称（为空、过长或含控制字符）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="434"/>
         <source>{path}: config cannot build a model ({error})</source>
         <translation>{path}：无法用该配置构建模型（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="135"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="141"/>
         <source>{path}: config has unknown fields {names}</source>
         <translation>{path}：config 含有未知字段 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="133"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="139"/>
         <source>{path}: config is missing {names}</source>
         <translation>{path}：config 缺少 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="128"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="134"/>
         <source>{path}: config must be a JSON object</source>
         <translation>{path}：config 必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="139"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="145"/>
         <source>{path}: config.{key} is {value!r}, kind {kind!r} needs {needed!r}</source>
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="370"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="373"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -7161,7 +7333,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：已存在且不是 attnviz 检查点；训练只替换检查点（请换一个名称）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="382"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="414"/>
         <source>{path}: format_version {version!r} is not supported (expected {expected})</source>
         <translation>{path}：不支持 format_version {version!r}（应为 {expected}）</translation>
     </message>
@@ -7187,12 +7359,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="222"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="225"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="238"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="241"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -7202,7 +7374,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="328"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="331"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
@@ -7252,22 +7424,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：init_inputs 向分词器传入 {value!r}；attnviz 只向分词器传入文件夹自身的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="146"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="152"/>
         <source>{path}: invalid config ({error})</source>
         <translation>{path}：配置无效（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="142"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="148"/>
         <source>{path}: invalid config: {problems}</source>
         <translation>{path}：配置无效：{problems}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="331"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="363"/>
         <source>{path}: is a folder, not a checkpoint file</source>
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="215"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="218"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -7303,7 +7475,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="219"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="222"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -7311,6 +7483,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/target.py" line="40"/>
         <source>{path}: is not a regular file (a device or a pipe?); training writes only checkpoints</source>
         <translation>{path}：不是普通文件（设备还是管道？）；训练只写入检查点</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/images.py" line="46"/>
+        <source>{path}: is not a regular file (a pipe, socket or device?)</source>
+        <translation>{path}：不是普通文件（管道、套接字或设备？）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="206"/>
@@ -7353,6 +7530,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是{kind}，不是文件</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/images.py" line="41"/>
+        <location filename="../../attnviz/core/images.py" line="53"/>
+        <source>{path}: is {kind}, not an image file</source>
+        <translation>{path}：是{kind}，不是图像文件</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/files.py" line="92"/>
         <source>{path}: is {mb:,.0f} MB, larger than any real {name} (at most {most:,.0f} MB)</source>
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
@@ -7371,6 +7554,21 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/hf/files.py" line="174"/>
         <source>{path}: its shards' headers take more than {most:,.0f} MB together; a real model's take less than one</source>
         <translation>{path}：各分片的文件头合计超过 {most:,.0f} MB；真实模型的文件头合计不到 1 MB</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="190"/>
+        <source>{path}: labels has {count} class names but the config says {expected}</source>
+        <translation>{path}：labels 含 {count} 个类别名，但配置要求 {expected} 个</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="188"/>
+        <source>{path}: labels must be a JSON list of class names</source>
+        <translation>{path}：labels 必须是类别名的 JSON 列表</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="196"/>
+        <source>{path}: labels names a class twice</source>
+        <translation>{path}：labels 中有重复的类别名</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/guard.py" line="113"/>
@@ -7413,24 +7611,30 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出了 {count:,} 个分片；attnviz 只打开不超过 {most:,} 个分片的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="125"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="131"/>
         <source>{path}: metadata has no 'config'</source>
         <translation>{path}：元数据中没有 'config'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="175"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="185"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="207"/>
         <source>{path}: metadata has no '{key}'</source>
         <translation>{path}：元数据中没有 '{key}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="236"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="268"/>
         <source>{path}: missing tensors {names}</source>
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="227"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="230"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/images.py" line="96"/>
+        <source>{path}: more than {most:,} pixels, more than attnviz decodes (a decompression bomb?)</source>
+        <translation>{path}：超过 {most:,} 像素，超出 attnviz 解码的上限（解压炸弹？）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="166"/>
@@ -7453,8 +7657,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可解释的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="329"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="361"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="53"/>
+        <location filename="../../attnviz/core/images.py" line="39"/>
         <source>{path}: no such file</source>
         <translation>{path}：文件不存在</translation>
     </message>
@@ -7474,17 +7679,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="209"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="212"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="365"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="397"/>
         <source>{path}: not a readable safetensors file ({error})</source>
         <translation>{path}：不是可读的 safetensors 文件（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="326"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="358"/>
         <source>{path}: not a regular file (a pipe or a device?)</source>
         <translation>{path}：不是普通文件（是管道还是设备？）</translation>
     </message>
@@ -7494,9 +7699,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是可读取的 SentencePiece 模型；分词器需要它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="378"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="410"/>
         <source>{path}: not an attnviz checkpoint: no attnviz metadata (a safetensors file, but not one attnviz wrote)</source>
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/images.py" line="93"/>
+        <source>{path}: not an image attnviz reads (PNG, JPEG, WebP, BMP or GIF)</source>
+        <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="217"/>
@@ -7509,12 +7719,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="356"/>
+        <location filename="../../attnviz/core/images.py" line="58"/>
+        <source>{path}: over {mb} MB, larger than any image attnviz reads</source>
+        <translation>{path}：超过 {mb} MB，大于 attnviz 读取的任何图像</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="359"/>
         <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="333"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="365"/>
+        <location filename="../../attnviz/core/images.py" line="43"/>
         <source>{path}: permission denied (the file is not readable by you)</source>
         <translation>{path}：权限不足（你无权读取该文件）</translation>
     </message>
@@ -7524,37 +7740,42 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：sp_model_kwargs 向 SentencePiece 传入 {keys}；attnviz 只传入 {allowed}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="410"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="444"/>
         <source>{path}: tensor {name} changed while it was read</source>
         <translation>{path}：张量 {name} 在读取过程中发生了变化</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="249"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="281"/>
         <source>{path}: tensor {name} has dtype {dtype}, expected {expected}</source>
         <translation>{path}：张量 {name} 的数据类型为 {dtype}，应为 {expected}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="243"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="275"/>
         <source>{path}: tensor {name} has shape {shape}, expected {expected} (the config does not match the weights)</source>
         <translation>{path}：张量 {name} 的形状为 {shape}，应为 {expected}（配置与权重不符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="412"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="446"/>
         <source>{path}: tensor {name} holds NaN or infinite values</source>
         <translation>{path}：张量 {name} 含有 NaN 或无穷值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="415"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="449"/>
         <source>{path}: tensor {name} holds values beyond ±{most:g}, which no attnviz model has</source>
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="224"/>
+        <location filename="../../attnviz/core/images.py" line="99"/>
+        <source>{path}: the image is damaged or cut short ({error})</source>
+        <translation>{path}：图像已损坏或不完整（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="227"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="406"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="440"/>
         <source>{path}: the tensor data does not match its checksum: the file is corrupted (download or copy it again)</source>
         <translation>{path}：张量数据与其校验和不符：文件已损坏（请重新下载或复制）</translation>
     </message>
@@ -7569,7 +7790,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：分词器文件定义了 {count:,} 个特殊词元和新增词元；attnviz 只打开不超过 {most:,} 个的分词器（超过后 transformers 对每个词元的处理越来越慢）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="396"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="429"/>
         <source>{path}: training info must be a JSON object</source>
         <translation>{path}：训练信息必须是 JSON 对象</translation>
     </message>
@@ -7579,17 +7800,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：transformers 无法打开它（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="238"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="270"/>
         <source>{path}: unexpected tensors {names}</source>
         <translation>{path}：多出了张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="386"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="418"/>
         <source>{path}: unknown model kind {name!r}; known: {known}</source>
         <translation>{path}：未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="373"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="405"/>
         <source>{path}: {count:,} tensors; no attnviz model has more than {most:,}</source>
         <translation>{path}：有 {count:,} 个张量；attnviz 的模型最多只有 {most:,} 个</translation>
     </message>
@@ -7599,7 +7820,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="330"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="333"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
@@ -7609,27 +7830,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="346"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="349"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="198"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="230"/>
         <source>{path}: {key} has {count} tokens but the config says {expected}</source>
         <translation>{path}：{key} 有 {count} 个词元，但配置中为 {expected} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="156"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="162"/>
         <source>{path}: {key} is nested too deeply to be attnviz metadata</source>
         <translation>{path}：{key} 嵌套过深，不可能是 attnviz 元数据</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="195"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="227"/>
         <source>{path}: {key} is not a valid vocabulary ({error})</source>
         <translation>{path}：{key} 不是有效的词表（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="153"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="159"/>
         <source>{path}: {key} is not valid JSON ({error})</source>
         <translation>{path}：{key} 不是有效的 JSON（{error}）</translation>
     </message>
@@ -7639,14 +7860,20 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} 指向模型文件夹之外的 {named}；attnviz 只读取文件夹自身的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="252"/>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="339"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="284"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="371"/>
         <location filename="../../attnviz/core/hf/load.py" line="97"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/images.py" line="84"/>
+        <source>{path}: {width:,} × {height:,} pixels, more than the {most:,} attnviz decodes (a decompression bomb?)</source>
+        <translation>{path}：{width:,} × {height:,} 像素，超过 attnviz 解码的上限 {most:,}（解压炸弹？）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/train.py" line="139"/>
+        <location filename="../../attnviz/training/vision.py" line="155"/>
         <source>{problem} (make --arch smaller)</source>
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>

@@ -6,7 +6,8 @@ torch's ``meta`` device (no memory) and its tensor shapes compared with the file
 estimated, all before one byte of tensor data is read or one real tensor allocated. Every problem
 raises :class:`CheckpointError`, whose message names the file and what is wrong with it.
 Metadata keys (all strings): ``format_version``, ``kind``, ``config`` (JSON), ``src_vocab`` and
-``tgt_vocab`` (JSON token lists; absent for kernel regression), ``training`` (JSON object) and
+``tgt_vocab`` (JSON token lists; absent for kernel regression and image models), ``labels`` (an image model's
+class names, a JSON list by class index), ``training`` (JSON object) and
 ``tensor_digest`` (SHA-256 of the tensors, see :func:`tensor_digest`; files written before it existed
 load without the check).
 """
@@ -22,7 +23,7 @@ import stat
 import tempfile
 import unicodedata
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -80,9 +81,10 @@ def tensor_digest(tensors: dict[str, torch.Tensor]) -> str:
 
 def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | None = None,
                     tgt_vocab: Vocab | None = None, training: dict[str, Any] | None = None,
-                    half: bool = False, verify: bool = False) -> Path:
+                    half: bool = False, verify: bool = False, labels: Sequence[str] | None = None) -> Path:
     """Write ``model`` atomically (temp file in the same folder, then rename).
 
+    labels: an image model's class names, by class index (required for one, one per class).
     half: store floating tensors as float16 (the loader converts back to float32).
     verify: load the written file with :func:`load_checkpoint` before renaming it; a file the loader
     refuses raises :class:`CheckpointError` and ``path`` is left as it was.
@@ -98,6 +100,10 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
             raise ValueError("a translation checkpoint needs src_vocab and tgt_vocab")
         metadata["src_vocab"] = json.dumps(list(src_vocab.tokens), ensure_ascii=False)
         metadata["tgt_vocab"] = json.dumps(list(tgt_vocab.tokens), ensure_ascii=False)
+    if kind.reads_images:
+        if labels is None or len(labels) != config.num_classes or not all(map(is_label, labels)):
+            raise ValueError(f"an image checkpoint needs {config.num_classes} class names without control characters")
+        metadata["labels"] = json.dumps(list(labels), ensure_ascii=False)
     tensors = {}
     for name, tensor in _stored_tensors(model).items():
         tensor = tensor.detach().cpu()
@@ -165,6 +171,32 @@ def has_control_characters(text: str) -> bool:
 def is_word(token: str) -> bool:
     """Whether a vocabulary may hold ``token``: at most MAX_TOKEN_CHARS long, no control characters."""
     return len(token) <= MAX_TOKEN_CHARS and not has_control_characters(token)
+
+
+def is_label(name: object) -> bool:
+    """Whether ``name`` may name a class: a word (:func:`is_word`) that is not empty nor only spaces."""
+    return isinstance(name, str) and bool(name.strip()) and is_word(name)
+
+
+def _read_labels(path: Path, raw: str | None, expected: int) -> tuple[str, ...]:
+    """An image model's class names (metadata ``labels``): a JSON list of ``expected`` names, each
+    :func:`is_label`, all different."""
+    if raw is None:
+        raise CheckpointError(tr("{path}: metadata has no '{key}'").format(path=path, key="labels"))
+    names = _json(path, "labels", raw)
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise CheckpointError(tr("{path}: labels must be a JSON list of class names").format(path=path))
+    if len(names) != expected:
+        raise CheckpointError(tr("{path}: labels has {count} class names but the config says {expected}").format(
+            path=path, count=len(names), expected=expected))
+    if bad := next((n for n in names if not is_label(n)), None):
+        raise CheckpointError(tr("{path}: class name {name!r}… is not a name (empty, too long, or control "
+                                 "characters)").format(path=path, name=bad[:20]))
+    if len(set(names)) != len(names):
+        raise CheckpointError(tr("{path}: labels names a class twice").format(path=path))
+    return tuple(names)
+
+
 _VOCABS: weakref.WeakValueDictionary[str, Vocab] = weakref.WeakValueDictionary()  # SHA-256 of the JSON -> one
 # Vocab while any model uses it: the shipped models share their vocabularies (2.5 MB of strings per model)
 
@@ -391,11 +423,13 @@ def _load_from(path: Path, handle: Any, device: torch.device | str, compact_weig
     if kind.reads_text:
         src_vocab = _read_vocab(path, metadata, "src_vocab", config.src_vocab_size)
         tgt_vocab = _read_vocab(path, metadata, "tgt_vocab", config.tgt_vocab_size)
+    labels = _read_labels(path, metadata.get("labels"), config.num_classes) if kind.reads_images else ()
     training = _json(path, "training", metadata.get("training", "{}"))
     if not isinstance(training, dict):
         raise CheckpointError(tr("{path}: training info must be a JSON object").format(path=path))
     try:
-        skeleton = _skeleton(config) if kind.reads_text else build_model(config)  # (regression: ≤ 100k points)
+        meta = kind.reads_text or kind.reads_images  # (kernel regression is built for real: ≤ 100k points)
+        skeleton = _skeleton(config) if meta else build_model(config)
     except (ValueError, RuntimeError) as error:
         raise CheckpointError(tr("{path}: config cannot build a model ({error})").format(path=path, error=error)
                               ) from None
@@ -423,4 +457,4 @@ def _load_from(path: Path, handle: Any, device: torch.device | str, compact_weig
         compact(model, {name for name, tensor in tensors.items() if tensor.dtype == torch.float16})
     del tensors, state  # (before the model moves: a copy on the GPU need not sit beside these)
     release_freed_memory()
-    return LoadedModel(kind.name, config, model.to(device).eval(), src_vocab, tgt_vocab, training, path)
+    return LoadedModel(kind.name, config, model.to(device).eval(), src_vocab, tgt_vocab, training, path, labels)

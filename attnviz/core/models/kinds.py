@@ -21,7 +21,7 @@ from attnviz.i18n import N_, tr
 if TYPE_CHECKING:
     from attnviz.core.layout import SequenceLayout
 
-Family = Literal["translation", "encoder-only", "regression"]
+Family = Literal["translation", "encoder-only", "regression", "vision"]
 
 
 SIZE_PRESETS = ("tiny", "small")  # the sizes a model learning a generated task comes in (the Train dock's Size box)
@@ -106,6 +106,9 @@ class ModelKind:
     # its sizes when it learns a generated task (None: it does not: ``attnviz train --task`` and the Train dock
     # train only the kinds that have them)
     task_sizes: TaskSizes | None = None
+    # config fields the training data decides (the vocabularies' sizes; an image model's image and classes):
+    # never set with ``attnviz train --arch``
+    data_fields: tuple[str, ...] = ("src_vocab_size", "tgt_vocab_size")
 
     @property
     def shared_rows(self) -> int:
@@ -131,6 +134,13 @@ class ModelKind:
         from attnviz.core.layout import Capability
 
         return self.sequence_layout.offers(Capability.SENTENCE)
+
+    @property
+    def reads_images(self) -> bool:
+        """It reads an image cut into patches and names classes (a checkpoint stores their names)."""
+        from attnviz.core.layout import Capability
+
+        return self.sequence_layout.offers(Capability.IMAGE)
 
     @property
     def config_cls(self) -> type:
@@ -185,9 +195,9 @@ class ModelKind:
         return max(int(config.max_src_len), int(config.max_tgt_len))
 
     def settable_fields(self) -> list[str]:
-        """Config fields a user may set (``attnviz train --arch``): all but the vocabularies and fixed ones."""
-        return [f.name for f in dataclasses.fields(self.config_cls)
-                if f.name not in {"src_vocab_size", "tgt_vocab_size", *self.fixed}]
+        """Config fields a user may set (``attnviz train --arch``): all but the data's (``data_fields``) and fixed
+        ones."""
+        return [f.name for f in dataclasses.fields(self.config_cls) if f.name not in {*self.data_fields, *self.fixed}]
 
 
 _RNN = "attnviz.core.models.seq2seq"
@@ -251,6 +261,12 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
                                  "√d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="encoder-only", hugging_face=True, trainable=False,
               stepping="attnviz.core.hf.encoder:HFFillMaskSession", query_chains="attnviz.core.hf.chains:hf_chains"),
+    ModelKind("vit", "vision", N_("Vision Transformer (ViT), classifying images by their patches"),
+              "attnviz.core.models.vit", "ViTConfig", "VisionTransformer", default_lr=2e-3,
+              scoring_formula=N_("scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = "
+                                 "(W_q q)ᵀ(W_k k) / √d_head"),
+              attention=(AttentionKind.ENCODER_SELF,), layout="image", attention_cells=limits.vit_cells,
+              data_fields=("image_size", "channels", "num_classes")),
     ModelKind("kernel-regression", "regression", N_("Nadaraya–Watson kernel regression (attention pooling)"),
               "attnviz.core.models.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel",
               layout="regression"),

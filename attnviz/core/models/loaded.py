@@ -30,6 +30,7 @@ class LoadedModel:
     tgt_vocab: Vocab | None = None
     training: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None
+    labels: tuple[str, ...] = ()  # a classifier's class names, by class index (an image model's; else none)
 
     @property
     def device(self) -> torch.device:

@@ -1,0 +1,105 @@
+"""``attnviz classify``: the top-5 classes of each image with an image model, or its accuracy on Fashion-MNIST's
+test set (``--data``). Needs no display: Qt is never imported."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from attnviz.commands.shared import THREADS_HELP, CliError, load_model, set_threads, stdin_lines
+from attnviz.i18n import tr
+
+TOP_CLASSES = 5  # classes per line, best first
+BATCH = 256  # images classified at once
+
+
+def add_parser(subparsers: Any) -> None:
+    """The ``classify`` command's options."""
+    classify = subparsers.add_parser("classify", help=tr("the top-5 classes of each image (paths as arguments, or "
+                                                         "one a line on stdin), or --data's test accuracy"))
+    classify.add_argument("images", nargs="*", metavar="IMAGE",
+                          help=tr("PNG, JPEG, WebP, BMP or GIF files (default: their paths on stdin, one a line)"))
+    classify.add_argument("--checkpoint", required=True, help=tr("an image model: models/vit.safetensors"))
+    classify.add_argument("--data", help=tr("the folder of Fashion-MNIST's four idx files: print the top-1 accuracy "
+                                            "on its 10,000 test images instead"))
+    classify.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps"))
+    classify.add_argument("--threads", type=int, help=tr(THREADS_HELP))
+    classify.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """One line per image: its top-5 class names, tab-separated, best first (in the order given); or, with --data,
+    the test set's top-1 accuracy. A file that is not a readable image stops the run with one line naming it (the
+    images before it are printed)."""
+    set_threads(args.threads)
+    loaded, device = load_model(args.checkpoint, args.device)
+    if not loaded.model_kind.reads_images:
+        raise CliError(tr("{checkpoint}: a {kind} model does not classify images (give an image model, e.g. "
+                          "models/vit.safetensors)").format(checkpoint=args.checkpoint, kind=loaded.kind))
+    if args.data is not None:
+        if args.images:
+            raise CliError(tr("--data measures the test set: give it without image files"))
+        return _test_accuracy(loaded, device, args.data)
+    paths = args.images if args.images else (line for line in stdin_lines() if line.strip())
+    for batch in _batches(paths, BATCH):
+        _classify(loaded, device, batch)
+    return 0
+
+
+def _batches(paths: Iterable[str], size: int) -> Iterator[list[str]]:
+    batch: list[str] = []
+    for path in paths:
+        batch.append(path)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _classify(loaded: Any, device: Any, paths: list[str]) -> None:
+    """Read ``paths``, classify the images read, print their lines; the first unreadable file a CliError after the
+    lines of the images before it."""
+    import numpy as np
+    import torch
+
+    from attnviz.core.images import ImageError, read_grey
+
+    config = loaded.config
+    pixels, problem = [], None
+    for path in paths:
+        try:
+            pixels.append(read_grey(path, config.image_size))
+        except ImageError as error:
+            problem = error
+            break
+    if pixels:
+        inputs = torch.from_numpy(np.stack(pixels))[:, None].expand(-1, config.channels, -1, -1)  # (B, C, S, S)
+        with torch.no_grad():
+            logits = loaded.model(inputs.to(device)).logits
+        top = logits.topk(min(TOP_CLASSES, logits.shape[-1]), dim=-1).indices.cpu().tolist()
+        sys.stdout.write("".join("\t".join(loaded.labels[i] for i in row) + "\n" for row in top))
+        sys.stdout.flush()
+    if problem is not None:
+        raise CliError(str(problem))
+
+
+def _test_accuracy(loaded: Any, device: Any, folder: str) -> int:
+    """Top-1 accuracy on the Fashion-MNIST test images of ``folder``, printed."""
+    from attnviz.training.fashion_mnist import CLASS_NAMES, SIDE, read_test
+    from attnviz.training.options import TrainingError
+    from attnviz.training.vision import accuracy
+
+    config = loaded.config
+    if (config.image_size, config.channels, loaded.labels) != (SIDE, 1, CLASS_NAMES):
+        raise CliError(tr("--data: this model does not read Fashion-MNIST (28 × 28 grey images of its ten classes)"))
+    try:
+        test = read_test(folder)
+    except TrainingError as error:
+        raise CliError(f"--data: {error}") from None
+    score = accuracy(loaded.model, test, device)
+    print(tr("top-1 accuracy {accuracy:.2f} % on the {count:,} test images of {folder}").format(
+        accuracy=100 * score, count=len(test), folder=folder))
+    return 0

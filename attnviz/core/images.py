@@ -1,0 +1,119 @@
+"""Image files from untrusted paths, read as a vision model expects them (Pillow; no Qt).
+
+Only a regular file is read, opened without blocking (a named pipe or a device is refused by its type, checked on
+the open descriptor), at most :data:`MAX_IMAGE_BYTES` of it; Pillow may decode only PNG, JPEG, WebP, BMP and GIF
+(the first frame), and an image of more than :data:`MAX_IMAGE_PIXELS` pixels is refused from its header, before
+it is decoded (a decompression bomb: a 30,000 × 30,000 PNG of a few KB). Any mode (grey, RGB, RGBA, palette,
+16-bit, CMYK) becomes grey, transparency over black (the background of Fashion-MNIST's pictures), and is resized
+to the model's square size. Every problem is an :class:`ImageError` whose message names the file.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import stat
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from attnviz.core.safe_output import kind_of
+from attnviz.i18n import tr
+
+MAX_IMAGE_BYTES = 64 * 1024 * 1024  # a 28 × 28 picture takes a few hundred bytes; a photograph a few MB
+MAX_IMAGE_PIXELS = 50_000_000  # width × height at most (a 50-megapixel photograph)
+FORMATS = ("PNG", "JPEG", "WEBP", "BMP", "GIF")
+
+
+class ImageError(ValueError):
+    """An image file that cannot be read; the message names the file and the problem, in one sentence."""
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes, refused unless it is a regular file of at most MAX_IMAGE_BYTES (never blocks)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise ImageError(tr("{path}: no such file").format(path=path)) from None
+    except IsADirectoryError:
+        raise ImageError(tr("{path}: is {kind}, not an image file").format(path=path, kind=tr("a folder"))) from None
+    except PermissionError:
+        raise ImageError(tr("{path}: permission denied (the file is not readable by you)").format(path=path)) from None
+    except OSError as error:
+        if error.errno == errno.ENXIO:  # a socket, or a FIFO no one writes to, refused by the open itself
+            raise ImageError(tr("{path}: is not a regular file (a pipe, socket or device?)").format(path=path)
+                             ) from None
+        raise ImageError(tr("{path}: cannot be opened ({error})").format(path=path, error=error.strerror or error)
+                         ) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ImageError(tr("{path}: is {kind}, not an image file").format(path=path, kind=kind_of(mode)))
+        chunks, size = [], 0
+        while chunk := os.read(fd, 1 << 20):
+            size += len(chunk)
+            if size > MAX_IMAGE_BYTES:
+                raise ImageError(tr("{path}: over {mb} MB, larger than any image attnviz reads").format(
+                    path=path, mb=MAX_IMAGE_BYTES // 2**20))
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except BlockingIOError:  # a regular file that has nothing to give now (/proc/kmsg)
+        raise ImageError(tr("{path}: cannot be read without waiting (not an image file)").format(path=path)) from None
+    except OSError as error:
+        raise ImageError(tr("{path}: cannot be read ({error})").format(path=path, error=error.strerror or error)
+                         ) from None
+    finally:
+        os.close(fd)
+
+
+def read_grey(path: str | Path, side: int) -> np.ndarray:
+    """The image at ``path`` as grey pixels (side, side), float32 in [0, 1] (0 black); ImageError if it cannot be."""
+    from PIL import Image, UnidentifiedImageError
+
+    path = Path(path)
+    data = _read_bytes(path)
+    Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS  # Pillow refuses twice this at open; between, the check below does
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # (refused below, with the sizes)
+            with Image.open(io.BytesIO(data), formats=FORMATS) as image:  # (reads the header only)
+                width, height = image.size
+                if width * height > MAX_IMAGE_PIXELS:
+                    raise ImageError(tr("{path}: {width:,} × {height:,} pixels, more than the {most:,} attnviz "
+                                        "decodes (a decompression bomb?)").format(path=path, width=width,
+                                                                                  height=height, most=MAX_IMAGE_PIXELS))
+                image.seek(0)  # a GIF's first frame
+                image.load()
+                return _to_grey(image, side)
+    except ImageError:
+        raise
+    except UnidentifiedImageError:
+        raise ImageError(tr("{path}: not an image attnviz reads (PNG, JPEG, WebP, BMP or GIF)").format(path=path)
+                         ) from None
+    except Image.DecompressionBombError:
+        raise ImageError(tr("{path}: more than {most:,} pixels, more than attnviz decodes (a decompression "
+                            "bomb?)").format(path=path, most=MAX_IMAGE_PIXELS)) from None
+    except (OSError, SyntaxError, ValueError, EOFError, MemoryError, IndexError, TypeError, ZeroDivisionError) as error:
+        raise ImageError(tr("{path}: the image is damaged or cut short ({error})").format(path=path, error=error)
+                         ) from None
+
+
+def _to_grey(image, side: int) -> np.ndarray:
+    """A loaded Pillow image of any mode -> grey (side, side) float32 in [0, 1]."""
+    from PIL import Image
+
+    if image.mode in ("I", "I;16", "I;16B", "I;16L", "I;16N", "F"):  # 16-bit (or wider) grey: scale, never clip
+        values = np.asarray(image, dtype=np.float64)
+        top = 65535.0 if image.mode != "F" else max(float(values.max()), 1.0)
+        grey = Image.fromarray(np.clip(values / top * 255.0, 0, 255).astype(np.uint8), mode="L")
+    else:
+        if image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info:
+            rgba = image.convert("RGBA")
+            image = Image.alpha_composite(Image.new("RGBA", rgba.size, (0, 0, 0, 255)), rgba)
+        grey = image.convert("L")
+    if grey.size != (side, side):  # smaller: each pixel the mean of the area it covers; larger: bilinear
+        shrinks = grey.width >= side and grey.height >= side
+        grey = grey.resize((side, side), Image.Resampling.BOX if shrinks else Image.Resampling.BILINEAR)
+    return np.asarray(grey, dtype=np.float32) / 255.0
