@@ -54,7 +54,7 @@ def add_parser(subparsers: Any) -> None:
                        help=tr("a translation checkpoint (.safetensors) or a Hugging Face model folder (default: "
                                "the shipped Transformer)"))
     heads.add_argument("--data", help=tr("one source sentence a line, or source<TAB>reference lines (references give "
-                                         "the pruning curve)"))
+                                         "the pruning curve); for an image model, a folder of images"))
     heads.add_argument("--task", metavar="NAME", help=tr(
         "instead of --data: a generated task's held-out inputs and right outputs (copy, reverse, sort, dates; "
         "--limit of them, default {count}), and each cross-attention head's agreement with the task's true "
@@ -138,6 +138,8 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.render.figure_files import SIDECAR
 
     _checked(args)  # everything that can be checked is, before the hours of work: options, --out, the data
+    if args.data is not None and Path(args.data).is_dir():
+        return _run_image_heads(args, progress)
     formats = formats_option(args.format)
     check_scale_option(args.scale)
     check_out_option(args.out)
@@ -239,6 +241,53 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     print(tr("wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}"
              ).format(count=len(written), out=shown(args.out), heads=len(atlas.heads()), sentences=atlas.sentences,
                       seconds=seconds, summary=summary))
+    return 0
+
+
+def _run_image_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
+    """The atlas of an image model over --data, a folder of images: image_heads.csv (per layer and head: entropy,
+    [CLS] share, mean attention distance in pixels), distances_by_layer.csv (its heads averaged) and COLUMNS.md; the
+    distances by layer printed too. One process (the images of a folder are few enough)."""
+    from attnviz.core.columns import DISTANCES_CSV, IMAGE_HEADS_CSV, IMAGE_HEADS_FILES
+    from attnviz.core.heads.distributed import launched_by_torchrun
+    from attnviz.core.heads.image_atlas import image_atlas, image_paths
+    from attnviz.core.images import ImageError
+    from attnviz.render.figure_files import SIDECAR
+
+    if launched_by_torchrun():
+        raise CliError(tr("the atlas of a folder of images runs in one process: run attnviz heads without torchrun"))
+    check_out_option(args.out)
+    set_threads(args.threads)
+    try:
+        paths = image_paths(args.data, args.limit)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    refuse_replacing(args, [IMAGE_HEADS_CSV, DISTANCES_CSV, "COLUMNS.md", SIDECAR])
+    progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
+    loaded, device = load_model(args.checkpoint, args.device)
+    if not loaded.model_kind.reads_images:
+        raise CliError(tr("{data} is a folder of images: give an image model with --checkpoint (e.g. "
+                          "models/vit.safetensors), not a {kind} model").format(data=args.data, kind=loaded.kind))
+    progress.stage(tr("attention over {count:,} images").format(count=len(paths)))
+    started = time.perf_counter()
+    try:
+        sums = image_atlas(loaded, paths, device, progress)
+    except ImageError as error:
+        raise CliError(str(error)) from None
+    seconds = time.perf_counter() - started
+    by_layer = sums.layer_distances()
+    extra = {IMAGE_HEADS_CSV: _csv(sums.table()),
+             DISTANCES_CSV: _csv([{"layer": layer + 1, "mean_distance_px": float(distance)}
+                                  for layer, distance in enumerate(by_layer)]),
+             "COLUMNS.md": columns_file(IMAGE_HEADS_FILES, "attnviz heads").encode("utf-8")}
+    sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind, "data": str(args.data),
+               "images": sums.images, "seconds": round(seconds, 1)}
+    written = write_batch([], args, [], sidecar, extra)
+    print(tr("mean attention distance by layer, pixels (heads averaged): {distances}").format(
+        distances=", ".join(f"{distance:.1f}" for distance in by_layer)))
+    print(tr("wrote {count} files into {out}: {heads} heads over {images:,} images in {seconds:.0f} s").format(
+        count=len(written), out=shown(args.out), heads=by_layer.size * sums.entropy.shape[1], images=sums.images,
+        seconds=seconds))
     return 0
 
 

@@ -24,6 +24,9 @@ IMPORTANCE_FIGURE_CSV = "importance_per_head.csv, importance_normalised_per_head
 PRUNING_FIGURE_CSV = "pruning_curve.csv"
 TAU_FIGURE_CSV = "tau_A_vs_B.csv"
 LAYERS_FIGURE_CSV = "layers_spearman_vs_REFERENCE.csv"
+IMAGE_HEADS_CSV = "image_heads.csv"  # attnviz heads over a folder of images (an image model)
+DISTANCES_CSV = "distances_by_layer.csv"
+IMAGE_HEADS_FILES = (IMAGE_HEADS_CSV, DISTANCES_CSV)
 HEADS_FILES = (HEADS_CSV, PRUNING_CSV, ATLAS_FIGURE_CSV, IMPORTANCE_FIGURE_CSV, PRUNING_FIGURE_CSV)
 EXPLAIN_FILES = (AGREEMENT_CSV, LAYERS_CSV, SINKS_CSV, TAU_FIGURE_CSV, LAYERS_FIGURE_CSV)
 
@@ -146,6 +149,20 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('series', N_('the attention-based method, in words')),
         ('layer of the attention explained (…)', N_('the layer, from 1')),
         ('mean Spearman ρ over the tokens', N_("layers.csv's `spearman_mean` (`nan` where it has no number)")),
+    )),
+    (IMAGE_HEADS_CSV, N_("one attention head of an image model over a folder of images (means over every image)"), (
+        ('layer', N_('the layer, from 1 (nearest the input)')),
+        ('head', N_('the head within the layer, from 1')),
+        ('entropy', N_('mean entropy of a row, −Σ w ln w, in nats, over every query ([CLS] and the patches)')),
+        ('cls_share', N_("mean weight a patch's query puts on [CLS]")),
+        ('mean_distance_px', N_("mean attention distance in pixels of the model's input: for a patch's query, the "
+                                'distance between its centre and each patch\'s centre weighted by the attention, '
+                                'renormalised over the patches ([CLS] has no place on the image); the mean over every '
+                                'patch query (Dosovitskiy et al. 2021, Figure 7)')),
+    )),
+    (DISTANCES_CSV, N_('one layer of an image model (its heads averaged)'), (
+        ('layer', N_('the layer, from 1 (nearest the input)')),
+        ('mean_distance_px', N_("the mean of its heads' `mean_distance_px` (image_heads.csv)")),
     )),
 )
 

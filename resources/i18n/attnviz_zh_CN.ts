@@ -39,7 +39,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="181"/>
+        <location filename="../../attnviz/core/columns.py" line="198"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -489,12 +489,12 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="235"/>
+        <location filename="../../attnviz/commands/heads.py" line="237"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="115"/>
+        <location filename="../../attnviz/core/columns.py" line="118"/>
         <source>&lt;eos&gt; (also `[SEP]`), &lt;bos&gt; (also `[CLS]`) or punctuation</source>
         <translation>&lt;eos&gt;（也包括 `[SEP]`）、&lt;bos&gt;（也包括 `[CLS]`）或 punctuation（标点）</translation>
     </message>
@@ -669,7 +669,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="200"/>
+        <location filename="../../attnviz/commands/heads.py" line="202"/>
         <source>agreement with the task's alignment</source>
         <translation>与任务对齐的一致率</translation>
     </message>
@@ -706,7 +706,7 @@
         <translation>打开所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="140"/>
+        <location filename="../../attnviz/core/columns.py" line="143"/>
         <source>always `tokens`</source>
         <translation>总是 `tokens`</translation>
     </message>
@@ -786,7 +786,7 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="104"/>
+        <location filename="../../attnviz/core/columns.py" line="107"/>
         <source>attention (raw, the heads' mean), rollout, flow or norm, read after this layer</source>
         <translation>attention（原始注意力，各头均值）、rollout、flow 或 norm，取该层之后的值</translation>
     </message>
@@ -829,6 +829,11 @@
         <location filename="../../attnviz/gui/panels/compare.py" line="107"/>
         <source>Attention of two models on the source sentence, and their difference</source>
         <translation>两个模型在源句子上的注意力及其差异</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/heads.py" line="271"/>
+        <source>attention over {count:,} images</source>
+        <translation>{count:,} 张图像上的注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="96"/>
@@ -918,7 +923,7 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="188"/>
+        <location filename="../../attnviz/commands/heads.py" line="190"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1232,7 +1237,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="77"/>
+        <location filename="../../attnviz/core/columns.py" line="80"/>
         <source>BLEU with a number of heads switched off (ξ_h = 0), in one order</source>
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
@@ -1546,12 +1551,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="82"/>
+        <location filename="../../attnviz/core/columns.py" line="85"/>
         <source>corpus BLEU on the reference lines (0–100); heads_pruned 0 is `attnviz eval`'s BLEU</source>
         <translation>在参考译文上的语料级 BLEU（0–100）；heads_pruned 为 0 时即 `attnviz eval` 的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="137"/>
+        <location filename="../../attnviz/core/columns.py" line="140"/>
         <source>corpus BLEU, 0–100</source>
         <translation>语料级 BLEU，0–100</translation>
     </message>
@@ -1616,17 +1621,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>严重错误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="61"/>
+        <location filename="../../attnviz/core/columns.py" line="64"/>
         <source>cross only: mean weight on source position round(i (S − 1) / (T − 1)) of target row i; `n/a` for the other kinds</source>
         <translation>仅 cross：目标行 i 在源位置 round(i (S − 1) / (T − 1)) 上的平均权重；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="63"/>
+        <location filename="../../attnviz/core/columns.py" line="66"/>
         <source>cross only: mean weight on the running maximum of the rows' argmax positions (a monotone alignment read off the head); `n/a` for the other kinds</source>
         <translation>仅 cross：各行最大值位置的累计最大值上的平均权重（从该头读出的单调对齐）；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="113"/>
+        <location filename="../../attnviz/core/columns.py" line="116"/>
         <source>cross, decoder self, or self (the small BERT's, or a decoder-only model's one)</source>
         <translation>cross、decoder self 或 self（小型 BERT 的，或仅解码器模型唯一的自注意力）</translation>
     </message>
@@ -1852,7 +1857,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="226"/>
-        <location filename="../../attnviz/commands/heads.py" line="223"/>
+        <location filename="../../attnviz/commands/heads.py" line="225"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
     </message>
@@ -1877,7 +1882,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="126"/>
+        <location filename="../../attnviz/core/columns.py" line="129"/>
         <source>each head's value of the statistic</source>
         <translation>每个头的该统计量的值</translation>
     </message>
@@ -1892,12 +1897,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个输出数字的来源位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="33"/>
+        <location filename="../../attnviz/core/columns.py" line="36"/>
         <source>enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's one self-attention) or cross (cross-attention)</source>
         <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="124"/>
+        <location filename="../../attnviz/core/columns.py" line="127"/>
         <source>enc-self, dec-self or cross</source>
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
@@ -2462,8 +2467,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="80"/>
-        <location filename="../../attnviz/core/columns.py" line="136"/>
+        <location filename="../../attnviz/core/columns.py" line="83"/>
+        <location filename="../../attnviz/core/columns.py" line="139"/>
         <source>how many heads are off</source>
         <translation>关闭的头数</translation>
     </message>
@@ -2498,7 +2503,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>忽略了显式参数 %r</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="78"/>
+        <location filename="../../attnviz/core/columns.py" line="81"/>
         <source>importance (least important first, by `importance_normalised`) or random (the mean of `--seeds` seeded random orders)</source>
         <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
     </message>
@@ -2509,12 +2514,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="85"/>
+        <location filename="../../attnviz/core/columns.py" line="88"/>
         <source>importance rows: that head's `importance_normalised`; `none` and `mean of the random orders` as in `head`</source>
         <translation>importance 行：该头的 `importance_normalised`；`none` 和 `mean of the random orders` 同 `head` 列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="83"/>
+        <location filename="../../attnviz/core/columns.py" line="86"/>
         <source>importance rows: the head switched off last (kind:layer.head); `none` where no head is off; random rows: `mean of the random orders` (each order switches other heads off)</source>
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
@@ -2799,7 +2804,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="148"/>
+        <location filename="../../attnviz/core/columns.py" line="151"/>
         <source>layers.csv's `spearman_mean` (`nan` where it has no number)</source>
         <translation>即 layers.csv 的 `spearman_mean`（没有数值时为 `nan`）</translation>
     </message>
@@ -2863,7 +2868,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>先剪最不重要的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="135"/>
+        <location filename="../../attnviz/core/columns.py" line="138"/>
         <source>least important first, or the random orders' mean</source>
         <translation>从最不重要的开始，或随机顺序的均值</translation>
     </message>
@@ -2949,7 +2954,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="181"/>
-        <location filename="../../attnviz/commands/heads.py" line="163"/>
+        <location filename="../../attnviz/commands/heads.py" line="165"/>
+        <location filename="../../attnviz/commands/heads.py" line="266"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
@@ -3064,37 +3070,52 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/heads.py" line="286"/>
+        <source>mean attention distance by layer, pixels (heads averaged): {distances}</source>
+        <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="158"/>
+        <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] has no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
+        <translation>以模型输入的像素计的平均注意力距离：对一个图像块的查询，其中心到各图像块中心的距离按注意力加权（权重在图像块上重新归一化；[CLS] 在图像上没有位置），再对所有图像块查询取平均（Dosovitskiy 等，2021，图 7）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/heads.py" line="15"/>
         <source>mean entropy of a row (nats)</source>
         <translation>每行的平均熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="37"/>
+        <location filename="../../attnviz/core/columns.py" line="40"/>
         <source>mean entropy of a row, −Σ w ln w, in nats</source>
         <translation>每行的平均熵 −Σ w ln w，单位奈特</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="95"/>
+        <location filename="../../attnviz/core/columns.py" line="156"/>
+        <source>mean entropy of a row, −Σ w ln w, in nats, over every query ([CLS] and the patches)</source>
+        <translation>一行的平均熵 −Σ w ln w，单位为奈特，对所有查询（[CLS] 和各图像块）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="98"/>
         <source>mean Kendall τ-b of the two rows over those tokens</source>
         <translation>这些词元上两行的肯德尔 τ-b 均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="38"/>
+        <location filename="../../attnviz/core/columns.py" line="41"/>
         <source>mean largest weight of a row, every key included</source>
         <translation>每行最大权重的均值，包含所有键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="116"/>
+        <location filename="../../attnviz/core/columns.py" line="119"/>
         <source>mean share of the attention weight (heads' mean) on those keys, over the tokens whose keys hold one; `no such key` where none does: the source of attnviz's own translators has no end token, a decoder's prefix never holds &lt;eos&gt;</source>
         <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="99"/>
+        <location filename="../../attnviz/core/columns.py" line="102"/>
         <source>mean Spearman ρ</source>
         <translation>斯皮尔曼 ρ 的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="108"/>
+        <location filename="../../attnviz/core/columns.py" line="111"/>
         <source>mean Spearman ρ of the method's row with the reference's row (`no token with an order` where every row was constant)</source>
         <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
     </message>
@@ -3109,37 +3130,42 @@ Install them with:  sudo apt-get install {packages}
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="52"/>
+        <location filename="../../attnviz/core/columns.py" line="157"/>
+        <source>mean weight a patch's query puts on [CLS]</source>
+        <translation>图像块的查询放在 [CLS] 上的平均权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="55"/>
         <source>mean weight on punctuation keys</source>
         <translation>标点键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="50"/>
+        <location filename="../../attnviz/core/columns.py" line="53"/>
         <source>mean weight on the end of the source (0 where the keys hold no source: a Transformer's dec-self)</source>
         <translation>源句末尾上的平均权重（键中没有源句时为 0：Transformer 的 dec-self）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="48"/>
+        <location filename="../../attnviz/core/columns.py" line="51"/>
         <source>mean weight on the first key (`&lt;bos&gt;` in a decoder, the first source token in an encoder)</source>
         <translation>第一个键上的平均权重（解码器中为 `&lt;bos&gt;`，编码器中为源句第一个词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="47"/>
+        <location filename="../../attnviz/core/columns.py" line="50"/>
         <source>mean weight on the first key, the end of the source and punctuation together</source>
         <translation>第一个键、源句末尾和标点合计的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="45"/>
+        <location filename="../../attnviz/core/columns.py" line="48"/>
         <source>mean weight on the key at the query's own position</source>
         <translation>查询自身位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="46"/>
+        <location filename="../../attnviz/core/columns.py" line="49"/>
         <source>mean weight on the key one position after the query's own</source>
         <translation>查询自身位置后一个位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="44"/>
+        <location filename="../../attnviz/core/columns.py" line="47"/>
         <source>mean weight on the key one position before the query's own (cross: the target position)</source>
         <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
     </message>
@@ -3149,7 +3175,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="53"/>
+        <location filename="../../attnviz/core/columns.py" line="56"/>
         <source>mean |query − key| distance, in positions, weighted by the attention</source>
         <translation>以注意力加权的平均 |查询 − 键| 距离，单位为位置</translation>
     </message>
@@ -3269,7 +3295,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="182"/>
+        <location filename="../../attnviz/core/columns.py" line="199"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -3320,7 +3346,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="215"/>
+        <location filename="../../attnviz/commands/heads.py" line="217"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3478,7 +3504,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="105"/>
+        <location filename="../../attnviz/core/columns.py" line="108"/>
         <source>occlusion (each input token replaced by `&lt;unk&gt;`) or ig (integrated gradients)</source>
         <translation>occlusion（每个输入词元替换为 `&lt;unk&gt;`）或 ig（积分梯度）</translation>
     </message>
@@ -3488,37 +3514,47 @@ Install them with:  sudo apt-get install {packages}
         <translation>磁盘占用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="32"/>
+        <location filename="../../attnviz/core/columns.py" line="35"/>
         <source>one attention head (its statistics are means over every attention row of the decoded corpus)</source>
         <translation>一个注意力头（其统计量是解码语料中每个注意力行的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="103"/>
+        <location filename="../../attnviz/core/columns.py" line="153"/>
+        <source>one attention head of an image model over a folder of images (means over every image)</source>
+        <translation>图像模型在一个图像文件夹上的一个注意力头（对所有图像取平均）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="106"/>
         <source>one attention-based method, one reference method and one layer (Abnar &amp; Zuidema 2020's table)</source>
         <translation>一种基于注意力的方法、一种参照方法和一层（Abnar &amp; Zuidema 2020 的表格）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="139"/>
+        <location filename="../../attnviz/core/columns.py" line="142"/>
         <source>one bin of the histogram of Kendall τ of methods A and B over the tokens</source>
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <location filename="../../attnviz/core/columns.py" line="131"/>
         <source>one head in an importance figure (its numbers)</source>
         <translation>重要性图中的一个头（图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="122"/>
+        <location filename="../../attnviz/core/columns.py" line="125"/>
         <source>one kind of attention's layer in one atlas figure (with `--format csv`: its numbers)</source>
         <translation>某一注意力种类在某个图谱图中的一层（使用 `--format csv` 时：图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="112"/>
+        <location filename="../../attnviz/core/columns.py" line="115"/>
         <source>one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)</source>
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="144"/>
+        <location filename="../../attnviz/core/columns.py" line="163"/>
+        <source>one layer of an image model (its heads averaged)</source>
+        <translation>图像模型的一层（各头平均）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="147"/>
         <source>one method and one layer of the per-layer curves against REFERENCE (layers.csv, as plotted)</source>
         <translation>与 REFERENCE 比较的逐层曲线中的一种方法和一层（即 layers.csv，按图中所画）</translation>
     </message>
@@ -3528,12 +3564,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="88"/>
+        <location filename="../../attnviz/core/columns.py" line="91"/>
         <source>one pair of explanation methods over every explained token</source>
         <translation>一对解释方法在所有被解释词元上的结果</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="134"/>
+        <location filename="../../attnviz/core/columns.py" line="137"/>
         <source>one point of the pruning curves (pruning.csv's BLEU, as plotted)</source>
         <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
@@ -3559,8 +3595,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="56"/>
-        <source>one source sentence a line, or source&lt;TAB&gt;reference lines (references give the pruning curve)</source>
-        <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）</translation>
+        <source>one source sentence a line, or source&lt;TAB&gt;reference lines (references give the pruning curve); for an image model, a folder of images</source>
+        <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="85"/>
@@ -4010,7 +4046,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="195"/>
+        <location filename="../../attnviz/commands/heads.py" line="197"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -4154,7 +4190,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="65"/>
+        <location filename="../../attnviz/core/columns.py" line="68"/>
         <source>raw importance E|∂L/∂ξ_h| (Michel et al. 2019): the mean over (source, target) pairs of the gradient of the pair's mean token cross-entropy with respect to the head's gate</source>
         <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：各（源句，目标句）对的平均词元交叉熵对该头门控的梯度绝对值在所有句对上的均值</translation>
     </message>
@@ -4175,7 +4211,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="178"/>
-        <location filename="../../attnviz/commands/heads.py" line="146"/>
+        <location filename="../../attnviz/commands/heads.py" line="148"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
     </message>
@@ -4585,7 +4621,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最大值落在频率最低源词元上的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="54"/>
+        <location filename="../../attnviz/core/columns.py" line="57"/>
         <source>share of rows whose largest weight falls on a least frequent source token of the sentence (Voita et al. 2019's rare-word heads); frequency counted over the distinct source sentences of `--data` as the model splits them, every token tied for least frequent counting; `n/a` for dec-self, whose keys are not the source</source>
         <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
     </message>
@@ -4793,7 +4829,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="191"/>
+        <location filename="../../attnviz/commands/heads.py" line="193"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
@@ -5073,12 +5109,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>反对角线</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/heads.py" line="258"/>
+        <source>the atlas of a folder of images runs in one process: run attnviz heads without torchrun</source>
+        <translation>图像文件夹的注意力头图谱在一个进程中运行：请不用 torchrun 运行 attnviz heads</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/lecture.py" line="89"/>
         <source>The attention map as large as the screen allows, with the sentence, the translation, the top-5 and the step buttons only ({key}; Esc leaves)</source>
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="146"/>
+        <location filename="../../attnviz/core/columns.py" line="149"/>
         <source>the attention-based method, in words</source>
         <translation>基于注意力的方法（文字）</translation>
     </message>
@@ -5093,7 +5134,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="141"/>
+        <location filename="../../attnviz/core/columns.py" line="144"/>
         <source>the bin's centre (bins of 0.1 from −1 to 1)</source>
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
@@ -5183,12 +5224,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件中的第一个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="89"/>
+        <location filename="../../attnviz/core/columns.py" line="92"/>
         <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out, leave_one_out_tvd</source>
         <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out、leave_one_out_tvd</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="96"/>
+        <location filename="../../attnviz/core/columns.py" line="99"/>
         <source>the first quartile of τ</source>
         <translation>τ 的第一四分位数</translation>
     </message>
@@ -5238,22 +5279,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="36"/>
+        <location filename="../../attnviz/core/columns.py" line="39"/>
+        <location filename="../../attnviz/core/columns.py" line="155"/>
         <source>the head within the layer, from 1</source>
         <translation>层内的头，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="132"/>
+        <location filename="../../attnviz/core/columns.py" line="135"/>
         <source>the head's `importance` or `importance_normalised`</source>
         <translation>该头的 `importance` 或 `importance_normalised`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="130"/>
+        <location filename="../../attnviz/core/columns.py" line="133"/>
         <source>the head's place in heads.csv's order, from 1 (the figure's ticks name each layer's head 1 as layer.1)</source>
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="67"/>
+        <location filename="../../attnviz/core/columns.py" line="70"/>
         <source>the importance divided by the ℓ2 norm of its layer's importances (per kind): the score the pruning order sorts by, least important first</source>
         <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
     </message>
@@ -5278,12 +5320,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="129"/>
+        <location filename="../../attnviz/core/columns.py" line="132"/>
         <source>the kind of attention, in words</source>
         <translation>注意力的种类（文字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="106"/>
+        <location filename="../../attnviz/core/columns.py" line="109"/>
         <source>the layer of the attention explained, from 1 (a translator: its decoder layers' cross-attention; the small BERT: its encoder layers at the masked position)</source>
         <translation>所解释的注意力所在的层，从 1 开始（翻译模型：各解码器层的编码器－解码器注意力；小型 BERT：各编码器层在被遮蔽位置上的注意力）</translation>
     </message>
@@ -5293,14 +5335,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="114"/>
-        <location filename="../../attnviz/core/columns.py" line="125"/>
-        <location filename="../../attnviz/core/columns.py" line="147"/>
+        <location filename="../../attnviz/core/columns.py" line="117"/>
+        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <location filename="../../attnviz/core/columns.py" line="150"/>
         <source>the layer, from 1</source>
         <translation>层，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="35"/>
+        <location filename="../../attnviz/core/columns.py" line="38"/>
+        <location filename="../../attnviz/core/columns.py" line="154"/>
+        <location filename="../../attnviz/core/columns.py" line="164"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
@@ -5320,7 +5364,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="97"/>
+        <location filename="../../attnviz/core/columns.py" line="165"/>
+        <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
+        <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="100"/>
         <source>the median of τ</source>
         <translation>τ 的中位数</translation>
     </message>
@@ -5438,22 +5487,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="69"/>
+        <location filename="../../attnviz/core/columns.py" line="72"/>
         <source>the relative position key − query (−4 … +4) that is most often the row's argmax (cross: key − target position)</source>
         <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="81"/>
+        <location filename="../../attnviz/core/columns.py" line="84"/>
         <source>the same as a percentage of all the model's heads</source>
         <translation>同上，以占模型全部头数的百分比表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="119"/>
+        <location filename="../../attnviz/core/columns.py" line="122"/>
         <source>the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys</source>
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="92"/>
+        <location filename="../../attnviz/core/columns.py" line="95"/>
         <source>the second method; `|name|` is that signed row taken as magnitudes</source>
         <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
     </message>
@@ -5528,12 +5577,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="71"/>
+        <location filename="../../attnviz/core/columns.py" line="74"/>
         <source>the share of rows whose argmax is at `positional_offset`</source>
         <translation>最大值位于 `positional_offset` 的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="100"/>
+        <location filename="../../attnviz/core/columns.py" line="103"/>
         <source>the share of tokens whose τ is significant at p &lt; 0.05 (two-sided; exact without ties, else the normal approximation with ties), Jain &amp; Wallace 2019's "Sig. Frac."</source>
         <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
     </message>
@@ -5543,7 +5592,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="123"/>
+        <location filename="../../attnviz/core/columns.py" line="126"/>
         <source>the statistic shown (heads.csv's column of that name)</source>
         <translation>所示的统计量（heads.csv 中同名的列）</translation>
     </message>
@@ -5558,7 +5607,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本超过 {kib} KiB；attnviz 每次读取一个句子，最多 {kib} KiB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="98"/>
+        <location filename="../../attnviz/core/columns.py" line="101"/>
         <source>the third quartile of τ</source>
         <translation>τ 的第三四分位数</translation>
     </message>
@@ -5573,22 +5622,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="110"/>
+        <location filename="../../attnviz/core/columns.py" line="113"/>
         <source>the tokens averaged (a constant row has no ρ)</source>
         <translation>参与平均的词元数（常数行没有 ρ）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="120"/>
+        <location filename="../../attnviz/core/columns.py" line="123"/>
         <source>the tokens averaged (those whose keys hold such a token)</source>
         <translation>参与平均的词元数（键中含有此类词元的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="93"/>
+        <location filename="../../attnviz/core/columns.py" line="96"/>
         <source>the tokens where both rows have an order (a constant row has none); the other columns read `no token with an order` where there is none</source>
         <translation>两行都有次序的词元数（常数行没有次序）；没有这样的词元时其他列为 `no token with an order`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="142"/>
+        <location filename="../../attnviz/core/columns.py" line="145"/>
         <source>the tokens whose τ falls in the bin</source>
         <translation>τ 落在该区间内的词元数</translation>
     </message>
@@ -6239,7 +6288,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="39"/>
+        <location filename="../../attnviz/core/columns.py" line="42"/>
         <source>Voita et al. 2019's confidence: mean largest weight over the keys other than the end of the source (a Hugging Face translator's `&lt;/s&gt;`; the source's last token, nearly always its final punctuation, for attnviz's own models, whose source has no end token); equals `confidence` where the keys hold no source (a Transformer's dec-self)</source>
         <translation>Voita 等 2019 的置信度：除源句末尾之外各键上最大权重的均值（Hugging Face 翻译模型为 `&lt;/s&gt;`；attnviz 自己的模型源句没有结束词元，取源句最后一个词元，几乎总是句末标点）；键中没有源句时（Transformer 的 dec-self）与 `confidence` 相同</translation>
     </message>
@@ -6286,7 +6335,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="58"/>
+        <location filename="../../attnviz/core/columns.py" line="61"/>
         <source>what `rare` would be if each row's argmax fell on one of its keys at random: the mean share of a row's keys that are a least frequent source token; `n/a` for dec-self</source>
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
@@ -6326,7 +6375,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型的宽度（num_hiddens）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="73"/>
+        <location filename="../../attnviz/core/columns.py" line="76"/>
         <source>with `--task` only, cross only: the share of target tokens whose strongest attention falls on a source position they come from in the task's true alignment; `n/a` for the other kinds</source>
         <translation>仅用于 `--task`，仅 cross：最强注意力落在任务真实对齐中其来源位置上的目标词元所占比例；其他种类为 `n/a`</translation>
     </message>
@@ -6398,7 +6447,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="239"/>
+        <location filename="../../attnviz/commands/heads.py" line="288"/>
+        <source>wrote {count} files into {out}: {heads} heads over {images:,} images in {seconds:.0f} s</source>
+        <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/heads.py" line="241"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -6443,7 +6497,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="72"/>
+        <location filename="../../attnviz/core/columns.py" line="75"/>
         <source>yes when `positional_share` ≥ 0.9: Voita et al. 2019's positional head</source>
         <translation>`positional_share` ≥ 0.9 时为 yes：Voita 等 2019 的位置头</translation>
     </message>
@@ -6503,7 +6557,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="166"/>
+        <location filename="../../attnviz/commands/heads.py" line="168"/>
         <location filename="../../attnviz/commands/shared.py" line="120"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
@@ -6540,7 +6594,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="212"/>
+        <location filename="../../attnviz/commands/heads.py" line="214"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -6589,6 +6643,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count} 步</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/heads.py" line="269"/>
+        <source>{data} is a folder of images: give an image model with --checkpoint (e.g. models/vit.safetensors), not a {kind} model</source>
+        <translation>{data} 是一个图像文件夹：请用 --checkpoint 给出图像模型（例如 models/vit.safetensors），而不是 {kind} 模型</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/progress.py" line="80"/>
         <source>{done:,} of {total:,}</source>
         <translation>{done:,}/{total:,}</translation>
@@ -6635,6 +6694,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/safe_output.py" line="117"/>
         <source>{folder} is {kind}, not a folder</source>
         <translation>{folder} 是{kind}，不是文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/image_atlas.py" line="44"/>
+        <source>{folder}: cannot be listed ({error})</source>
+        <translation>{folder}：无法列出其内容（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/image_atlas.py" line="47"/>
+        <source>{folder}: no images in it (PNG, JPEG, WebP, BMP or GIF files)</source>
+        <translation>{folder}：其中没有图像（PNG、JPEG、WebP、BMP 或 GIF 文件）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="125"/>
