@@ -376,3 +376,38 @@ def test_classify_needs_no_display_and_never_imports_qt(model_path, tmp_path):
                            str(tmp_path / "one.png")], capture_output=True, text=True, env=env, timeout=CHILD_CAP_S)
     assert done.returncode == 0, done.stderr
     assert done.stdout == _expected_line(model_path, _picture(2)) + "\n"
+
+
+# -- the shipped model --------------------------------------------------------------------------------------------
+
+FASHION_MNIST = Path("/usr/share/datasets/fashion-mnist")  # Debian's dataset-fashion-mnist
+
+
+def test_the_shipped_vit_carries_its_record_and_its_digest():
+    from attnviz.paths import MODELS_DIR
+
+    path = MODELS_DIR / "vit.safetensors"
+    assert path.stat().st_size <= 25 * 1024**2
+    loaded = load_checkpoint(path)  # (the loader checks the tensor digest)
+    training = loaded.training
+    assert loaded.kind == "vit" and loaded.labels == CLASS_NAMES
+    assert (loaded.config.image_size, loaded.config.patch_size, loaded.config.num_patches) == (28, 4, 49)
+    assert training["val_images"] == 5000 and training["train_images"] == 55000
+    assert training["val_accuracy"] == training["val_accuracy_per_epoch"][-1]
+    card = (MODELS_DIR / "MODELS.md").read_text(encoding="utf-8")
+    with safe_open(str(path), framework="pt") as handle:
+        assert handle.metadata()["tensor_digest"] in card
+
+
+@pytest.mark.skipif(not FASHION_MNIST.is_dir(), reason="Fashion-MNIST is not installed (apt-get install "
+                    "dataset-fashion-mnist)")
+def test_the_shipped_vit_reaches_89_percent_on_the_test_set(cli):
+    from attnviz.paths import MODELS_DIR
+
+    code, stdout, err = cli("classify", "--checkpoint", str(MODELS_DIR / "vit.safetensors"), "--data",
+                            str(FASHION_MNIST))
+    assert code == 0, err
+    accuracy = float(stdout.split("top-1 accuracy ")[1].split(" %")[0])
+    assert accuracy >= 89.0
+    card = (MODELS_DIR / "MODELS.md").read_text(encoding="utf-8")
+    assert f"the 10,000 test images): {accuracy:.2f} %**" in card  # the card quotes what the command measures
