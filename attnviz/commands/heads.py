@@ -138,8 +138,8 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.render.figure_files import SIDECAR
 
     _checked(args)  # everything that can be checked is, before the hours of work: options, --out, the data
-    if args.data is not None and Path(args.data).is_dir():
-        return _run_image_heads(args, progress)
+    if args.data is not None and Path(args.data).is_dir() and (code := _run_image_heads(args, progress)) is not None:
+        return code
     formats = formats_option(args.format)
     check_scale_option(args.scale)
     check_out_option(args.out)
@@ -244,10 +244,12 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     return 0
 
 
-def _run_image_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
+def _run_image_heads(args: argparse.Namespace, progress: Heartbeat) -> int | None:
     """The atlas of an image model over --data, a folder of images: image_heads.csv (per layer and head: entropy,
     [CLS] share, mean attention distance in pixels), distances_by_layer.csv (its heads averaged) and COLUMNS.md; the
-    distances by layer printed too. One process (the images of a folder are few enough)."""
+    distances by layer printed too. One process (the images of a folder are few enough). None where --checkpoint
+    is not an image model and the folder holds no images: the sentences' own check then says what --data should
+    be."""
     from attnviz.core.columns import DISTANCES_CSV, IMAGE_HEADS_CSV, IMAGE_HEADS_FILES
     from attnviz.core.heads.distributed import launched_by_torchrun
     from attnviz.core.heads.image_atlas import image_atlas, image_paths
@@ -260,14 +262,20 @@ def _run_image_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     set_threads(args.threads)
     try:
         paths = image_paths(args.data, args.limit)
-    except ValueError as error:
+    except ValueError as error:  # (no images: an image model says so; any other --data's own check says what it is)
+        try:
+            image_model = load_model(args.checkpoint, args.device)[0].model_kind.reads_images
+        except CliError:
+            return None
+        if not image_model:
+            return None
         raise CliError(str(error)) from None
-    refuse_replacing(args, [IMAGE_HEADS_CSV, DISTANCES_CSV, "COLUMNS.md", SIDECAR])
     progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
     loaded, device = load_model(args.checkpoint, args.device)
     if not loaded.model_kind.reads_images:
         raise CliError(tr("{data} is a folder of images: give an image model with --checkpoint (e.g. "
                           "models/vit.safetensors), not a {kind} model").format(data=args.data, kind=loaded.kind))
+    refuse_replacing(args, [IMAGE_HEADS_CSV, DISTANCES_CSV, "COLUMNS.md", SIDECAR])
     progress.stage(tr("attention over {count:,} images").format(count=len(paths)))
     started = time.perf_counter()
     try:
