@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +81,6 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Train one model and write its checkpoint; every option, --arch and --out are checked first."""
-    from attnviz.training.options import TrainingError
-    from attnviz.training.resume import state_path
     from attnviz.training.train import TrainOptions, train_kernel_regression, train_translation
 
     if args.threads is not None:
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         return _train_images(args)
     if args.augment:
         raise CliError(tr("--augment goes with an image model (attnviz train vit)"))
-    try:
+    with _training_errors(args.out):
         if not KINDS[args.kind].reads_text:  # the regression family trains on its own synthetic data
             if given := [name for name in TRAIN_TRANSLATION_ONLY if getattr(args, name) is not None]:
                 raise CliError(tr("{option}: {kind} trains on its own synthetic data "
@@ -117,13 +117,6 @@ def run(args: argparse.Namespace) -> int:
         info = train_translation(args.kind, args.data, args.out, chosen_device(args.device),
                                  TrainOptions(**overrides), arch, replace_existing=args.force,
                                  resume=bool(args.resume))
-    except (KeyboardInterrupt, Terminated):
-        if (state := state_path(args.out)).is_file():
-            print(tr("attnviz: the run's state is kept in {state}: the same command with --resume continues it"
-                     ).format(state=state), file=sys.stderr)
-        raise
-    except TrainingError as error:
-        raise CliError(str(error)) from None
     if info["val_bleu"] is None:
         print(tr("wrote {out}: training BLEU {bleu:.2f} (too few sentences for a validation split) after "
                  "{minutes} min").format(out=args.out, bleu=info["train_bleu"], minutes=info["minutes"]))
@@ -133,11 +126,27 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _training_errors(out: Path) -> Iterator[None]:
+    """A run stopped by Ctrl+C or SIGTERM says where its state is kept (the same command with --resume continues
+    it) and stops; a TrainingError becomes the command's one error line."""
+    from attnviz.training.options import TrainingError
+    from attnviz.training.resume import state_path
+
+    try:
+        yield
+    except (KeyboardInterrupt, Terminated):
+        if (state := state_path(out)).is_file():
+            print(tr("attnviz: the run's state is kept in {state}: the same command with --resume continues it"
+                     ).format(state=state), file=sys.stderr)
+        raise
+    except TrainingError as error:
+        raise CliError(str(error)) from None
+
+
 def _train_images(args: argparse.Namespace) -> int:
     """``attnviz train vit --data DIR``: a vision transformer on the Fashion-MNIST folder DIR, with per-epoch
     validation accuracy in its checkpoint (:mod:`attnviz.training.vision`)."""
-    from attnviz.training.options import TrainingError
-    from attnviz.training.resume import state_path
     from attnviz.training.vision import ViTOptions, train_vit
 
     if args.data is None or not Path(args.data).is_dir():
@@ -147,16 +156,9 @@ def _train_images(args: argparse.Namespace) -> int:
                                     "batch_size": args.batch_size, "stop_after": args.stop_after,
                                     "augment": args.augment}.items() if v is not None}
     arch = _parse_arch(args.kind, args.arch) if args.arch is not None else None
-    try:
+    with _training_errors(args.out):
         info = train_vit(args.data, args.out, chosen_device(args.device), ViTOptions(**overrides), arch,
                          replace_existing=args.force, resume=bool(args.resume))
-    except (KeyboardInterrupt, Terminated):
-        if (state := state_path(args.out)).is_file():
-            print(tr("attnviz: the run's state is kept in {state}: the same command with --resume continues it"
-                     ).format(state=state), file=sys.stderr)
-        raise
-    except TrainingError as error:
-        raise CliError(str(error)) from None
     print(tr("wrote {out}: validation accuracy {accuracy:.2f} % after {minutes} min").format(
         out=args.out, accuracy=info["val_accuracy"], minutes=info["minutes"]))
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 import time
@@ -21,6 +22,7 @@ from attnviz.core.models.kinds import kind_named
 from attnviz.core.text import Vocab
 from attnviz.i18n import tr
 from attnviz.training.data import Pair, describe_skipped, group_references, make_batches, training_split
+from attnviz.training.epochs import check_finite, check_out, end_epoch, kept_note, read_state
 from attnviz.training.options import (
     KERNEL_REGRESSION_EPOCHS,
     KERNEL_REGRESSION_LR,
@@ -32,16 +34,13 @@ from attnviz.training.options import (
 from attnviz.training.resume import (
     SAVE_EVERY_S,
     SCHEDULE_OPTIONS,
-    ResumeError,
     RunIdentity,
     TrainingState,
     data_digest,
-    load_state,
     save_state,
     state_path,
 )
 from attnviz.training.schedule import lr_at
-from attnviz.training.target import check_target
 
 BOOK_SENTENCES = ("go .", "i lost .", "he's calm .", "i'm home .")  # d2l's test sentences
 
@@ -110,11 +109,11 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
     if problems := option_problems(vars(opts)) or arch_problems(kind, arch or {}):
         raise TrainingError(problems[0])
     state_file = state_path(out)
-    resumed = _read_state(state_file, opts) if resume else None
+    resumed = read_state(state_file, opts.stop_after) if resume else None
     if not resume and not replace_existing and state_file.exists():
         raise TrainingError(tr("{path} holds an unfinished run: add --resume to continue it, or --force to "
                                "start over").format(path=state_file))
-    _check_target(out, replace_existing or resume)
+    check_out(out, replace_existing or resume)
     torch.manual_seed(opts.seed)
     skipped: Counter[str] = Counter()
     train, val = training_split(data_path, opts.max_src_tokens, opts.max_tgt_tokens, opts.val_sources, opts.seed,
@@ -208,12 +207,8 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
             if out_of_time:
                 break
         progress.close()
-        kept = tr("{path} holds epoch {epoch}").format(path=out, epoch=epoch - 1) if epoch > 1 else \
-            tr("{path} is as it was").format(path=out)
-        if not all(bool(torch.isfinite(p).all()) for p in model.parameters()):
-            raise TrainingError(tr("training diverged in epoch {epoch}: the weights became NaN or infinite "
-                                   "(try a smaller --lr than {lr:g}); {kept}").format(epoch=epoch, lr=peak_lr,
-                                                                                     kept=kept))
+        kept = kept_note(out, epoch)
+        check_finite(model, epoch, peak_lr, kept)
         bleu = evaluate_bleu(model, scored, src_vocab, tgt_vocab, device)
         minutes = run.minutes + (time.perf_counter() - started) / 60
         run.bleu_history.append(round(bleu, 2))
@@ -236,35 +231,15 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
         scored_line = tr("epoch {epoch}: validation BLEU {bleu:.2f} after {minutes:.1f} min; {said}") if val else \
             tr("epoch {epoch}: training BLEU {bleu:.2f} after {minutes:.1f} min; {said}")
         log.write(scored_line.format(epoch=epoch, bleu=bleu, minutes=minutes, said=said) + "\n")
-        _check_target(out, replace_existing or resume or epoch > 1)  # (a file put there while training is kept)
-        try:
-            save_checkpoint(out, model, src_vocab=src_vocab, tgt_vocab=tgt_vocab, training=info, half=True,
-                            verify=True)
-        except (OSError, CheckpointError) as error:
-            raise TrainingError(tr("epoch {epoch} could not be saved: {error}; {kept}").format(
-                epoch=epoch, error=error, kept=kept)) from None
-        if epoch == opts.epochs and not out_of_time:
-            state_file.unlink(missing_ok=True)  # the schedule is done: nothing is left to resume
-        elif not out_of_time:
-            keep_state(epoch + 1, 0, 0.0, 0)
-        if out_of_time or epoch == opts.stop_after or (deadline and time.perf_counter() > deadline):
-            if out_of_time or epoch < opts.epochs:
-                log.write(tr("stopped; continue the schedule with the same command and --resume ({path})").format(
-                    path=state_file) + "\n")
+        check_out(out, replace_existing or resume or epoch > 1)  # (a file put there while training is kept)
+        save = functools.partial(save_checkpoint, out, model, src_vocab=src_vocab, tgt_vocab=tgt_vocab, training=info,
+                                 half=True, verify=True)
+        if end_epoch(save, epoch, kept,
+                     epochs=opts.epochs, stop_after=opts.stop_after, out_of_time=out_of_time, deadline=deadline,
+                     state_file=state_file, keep_state=keep_state, log=log):
             break
     return info
 
-
-def _read_state(state_file: Path, opts: TrainOptions) -> TrainingState:
-    """The state ``--resume`` continues, checked against ``--stop-after`` (TrainingError if it cannot be)."""
-    try:
-        state = load_state(state_file)
-    except ResumeError as error:
-        raise TrainingError(f"--resume: {error}") from None
-    if opts.stop_after is not None and opts.stop_after < state.epoch:
-        raise TrainingError(tr("--stop-after {stop}: the run in {path} has already finished epoch {epoch}").format(
-            stop=opts.stop_after, path=state_file, epoch=state.epoch - 1))
-    return state
 
 
 def _restore_rng(state: TrainingState, device: torch.device) -> None:
@@ -273,11 +248,6 @@ def _restore_rng(state: TrainingState, device: torch.device) -> None:
         torch.cuda.set_rng_state(state.cuda_rng, device)
 
 
-def _check_target(out: str | Path, replace_existing: bool) -> None:
-    try:
-        check_target(out, replace_existing)
-    except ValueError as error:
-        raise TrainingError(f"--out {error}") from None
 
 
 def train_kernel_regression(out: str | Path, epochs: int = KERNEL_REGRESSION_EPOCHS, seed: int = 0,
@@ -288,7 +258,7 @@ def train_kernel_regression(out: str | Path, epochs: int = KERNEL_REGRESSION_EPO
 
     if problems := option_problems({"epochs": epochs, "seed": seed, "lr": lr}):
         raise TrainingError(problems[0])
-    _check_target(out, replace_existing)
+    check_out(out, replace_existing)
     trained = KernelTraining(epochs, lr, seed).run()
     info = trained.info
     try:

@@ -13,6 +13,7 @@ Shapes: B batch, C channels, S image side.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import sys
@@ -24,23 +25,21 @@ from typing import Any, TextIO
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.checkpoints.checkpoint import CheckpointError, build_model, model_size_problem, save_checkpoint
+from attnviz.core.checkpoints.checkpoint import build_model, model_size_problem, save_checkpoint
 from attnviz.core.limits import check_config_values
 from attnviz.core.models.kinds import kind_named
 from attnviz.i18n import tr
+from attnviz.training.epochs import check_finite, check_out, end_epoch, kept_note, read_state
 from attnviz.training.fashion_mnist import CLASS_NAMES, SIDE, TRAIN, Split, idx_file, to_inputs, train_validation
 from attnviz.training.options import TrainingError, arch_problems
 from attnviz.training.resume import (
     SAVE_EVERY_S,
-    ResumeError,
     RunIdentity,
     TrainingState,
-    load_state,
     save_state,
     state_path,
 )
 from attnviz.training.schedule import lr_at
-from attnviz.training.target import check_target
 
 PAD = 2  # the random crop's padding, pixels on each side
 EVAL_BATCH = 1000
@@ -138,11 +137,11 @@ def train_vit(data: str | Path, out: str | Path, device: torch.device, opts: ViT
     if problems := vit_option_problems(vars(opts)) or arch_problems(kind, arch or {}):
         raise TrainingError(problems[0])
     state_file = state_path(out)
-    resumed = _read_state(state_file, opts) if resume else None
+    resumed = read_state(state_file, opts.stop_after) if resume else None
     if not resume and not replace_existing and state_file.exists():
         raise TrainingError(tr("{path} holds an unfinished run: add --resume to continue it, or --force to "
                                "start over").format(path=state_file))
-    _check_target(out, replace_existing or resume)
+    check_out(out, replace_existing or resume)
     train, val = train_validation(data, opts.seed, opts.val_images)
     values = {**(arch or {}), "image_size": SIDE, "channels": 1, "num_classes": len(CLASS_NAMES)}
     if problems := check_config_values(model_kind.config_cls, values, model_kind.attention_cells):
@@ -229,12 +228,8 @@ def train_vit(data: str | Path, out: str | Path, device: torch.device, opts: ViT
                 last_saved = time.perf_counter()
             if out_of_time:
                 break
-        kept = tr("{path} holds epoch {epoch}").format(path=out, epoch=epoch - 1) if epoch > 1 else \
-            tr("{path} is as it was").format(path=out)
-        if not all(bool(torch.isfinite(p).all()) for p in model.parameters()):
-            raise TrainingError(tr("training diverged in epoch {epoch}: the weights became NaN or infinite "
-                                   "(try a smaller --lr than {lr:g}); {kept}").format(epoch=epoch, lr=peak_lr,
-                                                                                     kept=kept))
+        kept = kept_note(out, epoch)
+        check_finite(model, epoch, peak_lr, kept)
         score = accuracy(model, val, device)
         minutes = run.minutes + (time.perf_counter() - started) / 60
         run.accuracy_history.append(round(100 * score, 2))
@@ -250,38 +245,13 @@ def train_vit(data: str | Path, out: str | Path, device: torch.device, opts: ViT
             run.loss_history.pop()
         log.write(tr("epoch {epoch}: validation accuracy {accuracy:.2f} % after {minutes:.1f} min").format(
             epoch=epoch, accuracy=100 * score, minutes=minutes) + "\n")
-        _check_target(out, replace_existing or resume or epoch > 1)  # (a file put there while training is kept)
-        try:
-            save_checkpoint(out, model, labels=CLASS_NAMES, training=info, verify=True)
-        except (OSError, CheckpointError) as error:
-            raise TrainingError(tr("epoch {epoch} could not be saved: {error}; {kept}").format(
-                epoch=epoch, error=error, kept=kept)) from None
-        if epoch == opts.epochs and not out_of_time:
-            state_file.unlink(missing_ok=True)  # the schedule is done: nothing is left to resume
-        elif not out_of_time:
-            keep_state(epoch + 1, 0, 0.0, 0)
-        if out_of_time or epoch == opts.stop_after or (deadline and time.perf_counter() > deadline):
-            if out_of_time or epoch < opts.epochs:
-                log.write(tr("stopped; continue the schedule with the same command and --resume ({path})").format(
-                    path=state_file) + "\n")
+        check_out(out, replace_existing or resume or epoch > 1)  # (a file put there while training is kept)
+        save = functools.partial(save_checkpoint, out, model, labels=CLASS_NAMES, training=info, verify=True)
+        if end_epoch(save, epoch, kept,
+                     epochs=opts.epochs, stop_after=opts.stop_after, out_of_time=out_of_time, deadline=deadline,
+                     state_file=state_file, keep_state=keep_state, log=log):
             break
     return info
 
 
-def _read_state(state_file: Path, opts: ViTOptions) -> TrainingState:
-    """The state ``--resume`` continues, checked against ``--stop-after`` (TrainingError if it cannot be)."""
-    try:
-        state = load_state(state_file)
-    except ResumeError as error:
-        raise TrainingError(f"--resume: {error}") from None
-    if opts.stop_after is not None and opts.stop_after < state.epoch:
-        raise TrainingError(tr("--stop-after {stop}: the run in {path} has already finished epoch {epoch}").format(
-            stop=opts.stop_after, path=state_file, epoch=state.epoch - 1))
-    return state
 
-
-def _check_target(out: str | Path, replace_existing: bool) -> None:
-    try:
-        check_target(out, replace_existing)
-    except ValueError as error:
-        raise TrainingError(f"--out {error}") from None

@@ -19,7 +19,7 @@
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="265"/>
+        <location filename="../../attnviz/commands/train.py" line="267"/>
         <source> (stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
@@ -181,7 +181,7 @@
         <translation>（选择模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="242"/>
+        <location filename="../../attnviz/commands/train.py" line="244"/>
         <location filename="../../attnviz/gui/panels/train.py" line="538"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
@@ -209,7 +209,7 @@
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="237"/>
+        <location filename="../../attnviz/commands/train.py" line="239"/>
         <source>, agreement {agreement:.0f} %</source>
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -229,23 +229,23 @@
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="297"/>
-        <location filename="../../attnviz/commands/train.py" line="303"/>
+        <location filename="../../attnviz/commands/train.py" line="299"/>
+        <location filename="../../attnviz/commands/train.py" line="305"/>
         <source>--arch is nested too deeply; give a flat JSON object of settings</source>
         <translation>--arch 嵌套过深；请给出一个扁平的设置 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="301"/>
+        <location filename="../../attnviz/commands/train.py" line="303"/>
         <source>--arch is not valid JSON ({reason})</source>
         <translation>--arch 不是有效的 JSON（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="305"/>
+        <location filename="../../attnviz/commands/train.py" line="307"/>
         <source>--arch must be a JSON object, e.g. '{"num_decoder_layers": 3}'</source>
         <translation>--arch 必须是 JSON 对象，例如 '{"num_decoder_layers": 3}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="308"/>
+        <location filename="../../attnviz/commands/train.py" line="310"/>
         <source>--arch: {kind} has no setting {unknown}; known: {known}</source>
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
@@ -270,7 +270,7 @@
         <translation>--data 用于测量测试集：请不要同时给出图像文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="144"/>
+        <location filename="../../attnviz/commands/train.py" line="153"/>
         <source>--data: give the folder with Fashion-MNIST's four idx files (not found: {path})</source>
         <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
     </message>
@@ -361,8 +361,8 @@
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="145"/>
-        <location filename="../../attnviz/training/vision.py" line="160"/>
+        <location filename="../../attnviz/training/train.py" line="144"/>
+        <location filename="../../attnviz/training/vision.py" line="159"/>
         <source>--resume: {path} is another run's: {why}</source>
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
@@ -403,13 +403,12 @@
     </message>
     <message>
         <location filename="../../attnviz/training/options.py" line="50"/>
-        <location filename="../../attnviz/training/vision.py" line="77"/>
+        <location filename="../../attnviz/training/vision.py" line="76"/>
         <source>--stop-after {stop} is past the last epoch (--epochs {epochs})</source>
         <translation>--stop-after {stop} 超过了最后一个迭代周期（--epochs {epochs}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="265"/>
-        <location filename="../../attnviz/training/vision.py" line="278"/>
+        <location filename="../../attnviz/training/epochs.py" line="49"/>
         <source>--stop-after {stop}: the run in {path} has already finished epoch {epoch}</source>
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
     </message>
@@ -424,32 +423,32 @@
         <translation>--task 最多取 {most:,} 个留出输入（{task} 任务在 {total:,} 个不同输入中约有 {count:,} 个留出输入）：请给出不大于 {most} 的 --limit</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="212"/>
+        <location filename="../../attnviz/commands/train.py" line="214"/>
         <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="175"/>
+        <location filename="../../attnviz/commands/train.py" line="177"/>
         <source>--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)</source>
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="70"/>
+        <location filename="../../attnviz/commands/train.py" line="72"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="75"/>
+        <location filename="../../attnviz/commands/train.py" line="77"/>
         <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
         <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="73"/>
+        <location filename="../../attnviz/commands/train.py" line="75"/>
         <source>--task: the input whose attention map is recorded (default: the task's own)</source>
         <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="68"/>
+        <location filename="../../attnviz/commands/train.py" line="70"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
@@ -741,7 +740,7 @@
         <translation>图像模型：models/vit.safetensors</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="59"/>
+        <location filename="../../attnviz/commands/train.py" line="61"/>
         <source>an image model: train on random crops (padding 2) and mirror images of the training images (default: the images as they are)</source>
         <translation>图像模型：用训练图像的随机裁剪（填充 2）和镜像进行训练（默认：使用原图）</translation>
     </message>
@@ -831,7 +830,7 @@
         <translation>两个模型在源句子上的注意力及其差异</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="271"/>
+        <location filename="../../attnviz/commands/heads.py" line="279"/>
         <source>attention over {count:,} images</source>
         <translation>{count:,} 张图像上的注意力</translation>
     </message>
@@ -1016,7 +1015,7 @@ Install them with:  sudo apt-get install {packages}
 （其他发行版：安装提供这些库的软件包；或在 Wayland 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="230"/>
+        <location filename="../../attnviz/commands/train.py" line="232"/>
         <source>attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)</source>
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
@@ -1031,8 +1030,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：书中的注意力图表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="122"/>
-        <location filename="../../attnviz/commands/train.py" line="155"/>
+        <location filename="../../attnviz/commands/train.py" line="140"/>
         <source>attnviz: the run's state is kept in {state}: the same command with --resume continues it</source>
         <translation>attnviz：本次运行的状态保存在 {state}：加上 --resume 运行同一命令即可继续</translation>
     </message>
@@ -1064,7 +1062,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="40"/>
+        <location filename="../../attnviz/commands/train.py" line="42"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
@@ -1339,7 +1337,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="33"/>
+        <location filename="../../attnviz/commands/train.py" line="35"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1514,7 +1512,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="49"/>
+        <location filename="../../attnviz/commands/train.py" line="51"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1606,7 +1604,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="57"/>
+        <location filename="../../attnviz/commands/train.py" line="59"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
@@ -1986,33 +1984,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>已到迭代周期上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="244"/>
-        <location filename="../../attnviz/training/vision.py" line="257"/>
+        <location filename="../../attnviz/training/epochs.py" line="64"/>
         <source>epoch {epoch} could not be saved: {error}; {kept}</source>
         <translation>无法保存第 {epoch} 个迭代周期：{error}；{kept}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="186"/>
+        <location filename="../../attnviz/training/train.py" line="185"/>
         <source>epoch {epoch}/{epochs}</source>
         <translation>迭代周期 {epoch}/{epochs}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/vision.py" line="123"/>
+        <location filename="../../attnviz/training/vision.py" line="122"/>
         <source>epoch {epoch}/{epochs}: batch {done:,}/{total:,}, loss {loss:.3f}, {rate:,.0f} images/s, {eta:.1f} min left in the epoch</source>
         <translation>第 {epoch}/{epochs} 轮：批次 {done:,}/{total:,}，损失 {loss:.3f}，每秒 {rate:,.0f} 张图像，本轮还剩 {eta:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="237"/>
+        <location filename="../../attnviz/training/train.py" line="232"/>
         <source>epoch {epoch}: training BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
         <translation>第 {epoch} 个迭代周期：训练集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/vision.py" line="251"/>
+        <location filename="../../attnviz/training/vision.py" line="246"/>
         <source>epoch {epoch}: validation accuracy {accuracy:.2f} % after {minutes:.1f} min</source>
         <translation>第 {epoch} 轮：验证准确率 {accuracy:.2f} %，用时 {minutes:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="236"/>
+        <location filename="../../attnviz/training/train.py" line="231"/>
         <source>epoch {epoch}: validation BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
         <translation>第 {epoch} 个迭代周期：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
@@ -2615,7 +2612,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="61"/>
+        <location filename="../../attnviz/commands/train.py" line="63"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
@@ -2955,7 +2952,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/commands/explain.py" line="181"/>
         <location filename="../../attnviz/commands/heads.py" line="165"/>
-        <location filename="../../attnviz/commands/heads.py" line="266"/>
+        <location filename="../../attnviz/commands/heads.py" line="273"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
@@ -2984,7 +2981,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="239"/>
+        <location filename="../../attnviz/commands/train.py" line="241"/>
         <source>loss {loss:.3f}, </source>
         <translation>损失 {loss:.3f}，</translation>
     </message>
@@ -3070,7 +3067,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="286"/>
+        <location filename="../../attnviz/commands/heads.py" line="294"/>
         <source>mean attention distance by layer, pixels (heads averaged): {distances}</source>
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
@@ -3458,23 +3455,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>不是 UTF-8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="180"/>
-        <location filename="../../attnviz/training/vision.py" line="198"/>
+        <location filename="../../attnviz/training/train.py" line="179"/>
+        <location filename="../../attnviz/training/vision.py" line="197"/>
         <source>note: the training state could not be saved to {path} ({error}); this run cannot be resumed from here</source>
         <translation>注意：无法把训练状态保存到 {path}（{error}）；本次运行无法从这里继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="125"/>
+        <location filename="../../attnviz/training/train.py" line="124"/>
         <source>note: {count:,} line of {name} skipped: {reasons}</source>
         <translation>注意：跳过了 {name} 中的 {count:,} 行：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="124"/>
+        <location filename="../../attnviz/training/train.py" line="123"/>
         <source>note: {count:,} lines of {name} skipped: {reasons}</source>
         <translation>注意：跳过了 {name} 中的 {count:,} 行：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="128"/>
+        <location filename="../../attnviz/training/train.py" line="127"/>
         <source>note: {count} distinct source sentences are too few to hold out a validation split (10 or more are needed); BLEU is measured on the training pairs</source>
         <translation>注意：只有 {count} 个不同的源句子，太少，无法留出验证集（至少需要 10 个）；BLEU 在训练句对上计算</translation>
     </message>
@@ -3796,7 +3793,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="38"/>
+        <location filename="../../attnviz/commands/train.py" line="40"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -3842,7 +3839,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="52"/>
+        <location filename="../../attnviz/commands/train.py" line="54"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -4256,7 +4253,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="36"/>
+        <location filename="../../attnviz/commands/train.py" line="38"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
@@ -4288,8 +4285,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="164"/>
-        <location filename="../../attnviz/training/vision.py" line="183"/>
+        <location filename="../../attnviz/training/train.py" line="163"/>
+        <location filename="../../attnviz/training/vision.py" line="182"/>
         <source>resuming epoch {epoch} at batch {batch} (step {step:,}) from {path}</source>
         <translation>从 {path} 继续第 {epoch} 个迭代周期，自第 {batch} 批（第 {step:,} 步）起</translation>
     </message>
@@ -4512,7 +4509,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="42"/>
+        <location filename="../../attnviz/commands/train.py" line="44"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
@@ -4550,7 +4547,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="56"/>
+        <location filename="../../attnviz/commands/train.py" line="58"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -4919,7 +4916,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="240"/>
+        <location filename="../../attnviz/commands/train.py" line="242"/>
         <source>step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -&gt; {said}</source>
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f}%{agreement}；{probe} -&gt; {said}</translation>
     </message>
@@ -4945,7 +4942,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="46"/>
+        <location filename="../../attnviz/commands/train.py" line="48"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -4960,7 +4957,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="44"/>
+        <location filename="../../attnviz/commands/train.py" line="46"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
@@ -4970,7 +4967,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="262"/>
+        <location filename="../../attnviz/commands/train.py" line="264"/>
         <source>stopped at step {step:,}: held-out exact match at least {level:g} % at {count} evaluations in a row (--learned 0 trains every epoch)</source>
         <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
     </message>
@@ -4980,8 +4977,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>由用户停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="252"/>
-        <location filename="../../attnviz/training/vision.py" line="265"/>
+        <location filename="../../attnviz/training/epochs.py" line="72"/>
         <source>stopped; continue the schedule with the same command and --resume ({path})</source>
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
@@ -5109,7 +5105,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>反对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="258"/>
+        <location filename="../../attnviz/commands/heads.py" line="260"/>
         <source>the atlas of a folder of images runs in one process: run attnviz heads without torchrun</source>
         <translation>图像文件夹的注意力头图谱在一个进程中运行：请不用 torchrun 运行 attnviz heads</translation>
     </message>
@@ -5149,7 +5145,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取缓存 {cache}（{error}）。请改为选择一个模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="297"/>
+        <location filename="../../attnviz/training/train.py" line="267"/>
         <source>the checkpoint could not be saved: {error}; {path} is as it was</source>
         <translation>无法保存检查点：{error}；{path} 保持原样</translation>
     </message>
@@ -5922,7 +5918,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="29"/>
+        <location filename="../../attnviz/commands/train.py" line="31"/>
         <source>train a model on sentence pairs and write a checkpoint</source>
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
@@ -5937,7 +5933,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="65"/>
+        <location filename="../../attnviz/commands/train.py" line="67"/>
         <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"); mlm: an encoder-only model on the masked words of --data's English</source>
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
     </message>
@@ -5957,14 +5953,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="181"/>
+        <location filename="../../attnviz/commands/train.py" line="183"/>
         <location filename="../../attnviz/commands/train.py" line="112"/>
         <source>training data not found: {path}</source>
         <translation>找不到训练数据：{path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="214"/>
-        <location filename="../../attnviz/training/vision.py" line="235"/>
+        <location filename="../../attnviz/training/epochs.py" line="30"/>
         <source>training diverged in epoch {epoch}: the weights became NaN or infinite (try a smaller --lr than {lr:g}); {kept}</source>
         <translation>训练在第 {epoch} 个迭代周期发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
     </message>
@@ -6124,7 +6119,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="31"/>
+        <location filename="../../attnviz/commands/train.py" line="33"/>
         <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none; an image model: the folder of Fashion-MNIST's four idx files)</source>
         <translation>英语&lt;TAB&gt;法语句对的 TSV 文件（必需；kernel-regression 不需要；图像模型：存放 Fashion-MNIST 四个 idx 文件的文件夹）</translation>
     </message>
@@ -6447,7 +6442,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="288"/>
+        <location filename="../../attnviz/commands/heads.py" line="296"/>
         <source>wrote {count} files into {out}: {heads} heads over {images:,} images in {seconds:.0f} s</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
@@ -6472,27 +6467,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="195"/>
+        <location filename="../../attnviz/commands/train.py" line="197"/>
         <source>wrote {out}: masked-word accuracy {accuracy:.1%}; one content word top-1 {top1:.1%}, top-5 {top5:.1%} on the held-out sentences</source>
         <translation>已写入 {out}：掩蔽词准确率 {accuracy:.1%}；留出句子中遮住一个实词时，前 1 命中 {top1:.1%}，前 5 命中 {top5:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="128"/>
+        <location filename="../../attnviz/commands/train.py" line="121"/>
         <source>wrote {out}: training BLEU {bleu:.2f} (too few sentences for a validation split) after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，训练集 BLEU {bleu:.2f}（句子太少，未划分验证集）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="160"/>
+        <location filename="../../attnviz/commands/train.py" line="162"/>
         <source>wrote {out}: validation accuracy {accuracy:.2f} % after {minutes} min</source>
         <translation>已写入 {out}：验证准确率 {accuracy:.2f} %，用时 {minutes} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="131"/>
+        <location filename="../../attnviz/commands/train.py" line="124"/>
         <source>wrote {out}: validation BLEU {bleu:.2f} after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，验证集 BLEU {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="266"/>
+        <location filename="../../attnviz/commands/train.py" line="268"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -6643,7 +6638,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="269"/>
+        <location filename="../../attnviz/commands/heads.py" line="276"/>
         <source>{data} is a folder of images: give an image model with --checkpoint (e.g. models/vit.safetensors), not a {kind} model</source>
         <translation>{data} 是一个图像文件夹：请用 --checkpoint 给出图像模型（例如 models/vit.safetensors），而不是 {kind} 模型</translation>
     </message>
@@ -6779,7 +6774,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}（最后一层，各头平均）：“{hypothesis}”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="250"/>
+        <location filename="../../attnviz/commands/train.py" line="252"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
@@ -6794,17 +6789,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind} · 第 {layer} 层 · 第 {head} 个头 · 查询 {query}（{token!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/vision.py" line="164"/>
+        <location filename="../../attnviz/training/vision.py" line="163"/>
         <source>{kind}: {train:,} training images, {val:,} validation images; {parameters:,} parameters; device {device}</source>
         <translation>{kind}：{train:,} 张训练图像，{val:,} 张验证图像；{parameters:,} 个参数；设备 {device}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="148"/>
+        <location filename="../../attnviz/training/train.py" line="147"/>
         <source>{kind}: {train:,} training pairs, {val:,} validation pairs; vocab {src:,} en / {tgt:,} fr; {parameters:,} parameters; device {device}</source>
         <translation>{kind}：{train:,} 个训练句对，{val:,} 个验证句对；词表：英语 {src:,}，法语 {tgt:,}；{parameters:,} 个参数；设备 {device}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="69"/>
+        <location filename="../../attnviz/training/train.py" line="68"/>
         <source>{label} [{bar}] {done}/{total} loss {loss:.3f}  {rate:,.0f} tok/s  ETA {eta:.1f} min</source>
         <translation>{label} [{bar}] {done}/{total} 损失 {loss:.3f}  {rate:,.0f} 词元/秒  预计剩余 {eta:.1f} 分钟</translation>
     </message>
@@ -7064,7 +7059,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="135"/>
+        <location filename="../../attnviz/training/train.py" line="134"/>
         <source>{name}: the model cannot be built from this data: {problem}</source>
         <translation>{name}：无法用这份数据构建模型：{problem}</translation>
     </message>
@@ -7104,12 +7099,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="216"/>
+        <location filename="../../attnviz/commands/train.py" line="218"/>
         <source>{option} does not go with --task (the task's data is generated)</source>
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="179"/>
+        <location filename="../../attnviz/commands/train.py" line="181"/>
         <source>{option} does not go with --task {task}</source>
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
@@ -7225,14 +7220,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 在其 {count:,} 项之后还有多余的字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="115"/>
-        <location filename="../../attnviz/training/vision.py" line="143"/>
+        <location filename="../../attnviz/training/train.py" line="114"/>
+        <location filename="../../attnviz/training/vision.py" line="142"/>
         <source>{path} holds an unfinished run: add --resume to continue it, or --force to start over</source>
         <translation>{path} 中有一次未完成的运行：添加 --resume 继续它，或添加 --force 重新开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="211"/>
-        <location filename="../../attnviz/training/vision.py" line="232"/>
+        <location filename="../../attnviz/training/epochs.py" line="23"/>
         <source>{path} holds epoch {epoch}</source>
         <translation>{path} 保存的是第 {epoch} 个迭代周期的模型</translation>
     </message>
@@ -7267,8 +7261,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 是指向 {target} 的符号链接，而该目标不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="212"/>
-        <location filename="../../attnviz/training/vision.py" line="233"/>
+        <location filename="../../attnviz/training/epochs.py" line="24"/>
         <source>{path} is as it was</source>
         <translation>{path} 保持原样</translation>
     </message>
@@ -7941,8 +7934,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{width:,} × {height:,} 像素，超过 attnviz 解码的上限 {most:,}（解压炸弹？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="139"/>
-        <location filename="../../attnviz/training/vision.py" line="155"/>
+        <location filename="../../attnviz/training/train.py" line="138"/>
+        <location filename="../../attnviz/training/vision.py" line="154"/>
         <source>{problem} (make --arch smaller)</source>
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
