@@ -14,7 +14,7 @@ from torch import nn
 from attnviz.core.checkpoints.checkpoint import CheckpointError
 from attnviz.i18n import tr
 from attnviz.training.options import TrainingError
-from attnviz.training.resume import ResumeError, TrainingState, load_state
+from attnviz.training.resume import ResumeError, TrainingState, load_state, state_path
 from attnviz.training.target import check_target
 
 
@@ -49,6 +49,20 @@ def read_state(state_file: Path, stop_after: int | None) -> TrainingState:
         raise TrainingError(tr("--stop-after {stop}: the run in {path} has already finished epoch {epoch}").format(
             stop=stop_after, path=state_file, epoch=state.epoch - 1))
     return state
+
+
+def start_run(out: str | Path, *, resume: bool, replace_existing: bool,
+              stop_after: int | None) -> tuple[Path, TrainingState | None]:
+    """Before a run: the file its state is kept in beside ``out`` and, with ``resume``, the state it continues
+    (:func:`read_state`); TrainingError where an unfinished run is there and neither --resume nor --force is given,
+    or where ``out`` may not be written (:func:`check_out`)."""
+    state_file = state_path(out)
+    resumed = read_state(state_file, stop_after) if resume else None
+    if not resume and not replace_existing and state_file.exists():
+        raise TrainingError(tr("{path} holds an unfinished run: add --resume to continue it, or --force to "
+                               "start over").format(path=state_file))
+    check_out(out, replace_existing or resume)
+    return state_file, resumed
 
 
 def end_epoch(save: Callable[[], object], epoch: int, kept: str, *, epochs: int, stop_after: int | None,

@@ -22,7 +22,7 @@ from attnviz.core.models.kinds import kind_named
 from attnviz.core.text import Vocab
 from attnviz.i18n import tr
 from attnviz.training.data import Pair, describe_skipped, group_references, make_batches, training_split
-from attnviz.training.epochs import check_finite, check_out, end_epoch, kept_note, read_state
+from attnviz.training.epochs import check_finite, check_out, end_epoch, kept_note, start_run
 from attnviz.training.options import (
     KERNEL_REGRESSION_EPOCHS,
     KERNEL_REGRESSION_LR,
@@ -38,7 +38,6 @@ from attnviz.training.resume import (
     TrainingState,
     data_digest,
     save_state,
-    state_path,
 )
 from attnviz.training.schedule import lr_at
 
@@ -108,12 +107,7 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
     model_kind = kind_named(kind)
     if problems := option_problems(vars(opts)) or arch_problems(kind, arch or {}):
         raise TrainingError(problems[0])
-    state_file = state_path(out)
-    resumed = read_state(state_file, opts.stop_after) if resume else None
-    if not resume and not replace_existing and state_file.exists():
-        raise TrainingError(tr("{path} holds an unfinished run: add --resume to continue it, or --force to "
-                               "start over").format(path=state_file))
-    check_out(out, replace_existing or resume)
+    state_file, resumed = start_run(out, resume=resume, replace_existing=replace_existing, stop_after=opts.stop_after)
     torch.manual_seed(opts.seed)
     skipped: Counter[str] = Counter()
     train, val = training_split(data_path, opts.max_src_tokens, opts.max_tgt_tokens, opts.val_sources, opts.seed,

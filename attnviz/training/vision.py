@@ -29,7 +29,7 @@ from attnviz.core.checkpoints.checkpoint import build_model, model_size_problem,
 from attnviz.core.limits import check_config_values
 from attnviz.core.models.kinds import kind_named
 from attnviz.i18n import tr
-from attnviz.training.epochs import check_finite, check_out, end_epoch, kept_note, read_state
+from attnviz.training.epochs import check_finite, check_out, end_epoch, kept_note, start_run
 from attnviz.training.fashion_mnist import CLASS_NAMES, SIDE, TRAIN, Split, idx_file, to_inputs, train_validation
 from attnviz.training.options import TrainingError, arch_problems
 from attnviz.training.resume import (
@@ -37,7 +37,6 @@ from attnviz.training.resume import (
     RunIdentity,
     TrainingState,
     save_state,
-    state_path,
 )
 from attnviz.training.schedule import lr_at
 
@@ -136,12 +135,7 @@ def train_vit(data: str | Path, out: str | Path, device: torch.device, opts: ViT
     model_kind = kind_named(kind)
     if problems := vit_option_problems(vars(opts)) or arch_problems(kind, arch or {}):
         raise TrainingError(problems[0])
-    state_file = state_path(out)
-    resumed = read_state(state_file, opts.stop_after) if resume else None
-    if not resume and not replace_existing and state_file.exists():
-        raise TrainingError(tr("{path} holds an unfinished run: add --resume to continue it, or --force to "
-                               "start over").format(path=state_file))
-    check_out(out, replace_existing or resume)
+    state_file, resumed = start_run(out, resume=resume, replace_existing=replace_existing, stop_after=opts.stop_after)
     train, val = train_validation(data, opts.seed, opts.val_images)
     values = {**(arch or {}), "image_size": SIDE, "channels": 1, "num_classes": len(CLASS_NAMES)}
     if problems := check_config_values(model_kind.config_cls, values, model_kind.attention_cells):

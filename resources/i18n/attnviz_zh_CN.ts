@@ -361,8 +361,8 @@
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="144"/>
-        <location filename="../../attnviz/training/vision.py" line="159"/>
+        <location filename="../../attnviz/training/train.py" line="138"/>
+        <location filename="../../attnviz/training/vision.py" line="153"/>
         <source>--resume: {path} is another run's: {why}</source>
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
@@ -403,7 +403,7 @@
     </message>
     <message>
         <location filename="../../attnviz/training/options.py" line="50"/>
-        <location filename="../../attnviz/training/vision.py" line="76"/>
+        <location filename="../../attnviz/training/vision.py" line="75"/>
         <source>--stop-after {stop} is past the last epoch (--epochs {epochs})</source>
         <translation>--stop-after {stop} 超过了最后一个迭代周期（--epochs {epochs}）</translation>
     </message>
@@ -1984,32 +1984,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>已到迭代周期上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/epochs.py" line="64"/>
+        <location filename="../../attnviz/training/epochs.py" line="78"/>
         <source>epoch {epoch} could not be saved: {error}; {kept}</source>
         <translation>无法保存第 {epoch} 个迭代周期：{error}；{kept}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="185"/>
+        <location filename="../../attnviz/training/train.py" line="179"/>
         <source>epoch {epoch}/{epochs}</source>
         <translation>迭代周期 {epoch}/{epochs}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/vision.py" line="122"/>
+        <location filename="../../attnviz/training/vision.py" line="121"/>
         <source>epoch {epoch}/{epochs}: batch {done:,}/{total:,}, loss {loss:.3f}, {rate:,.0f} images/s, {eta:.1f} min left in the epoch</source>
         <translation>第 {epoch}/{epochs} 轮：批次 {done:,}/{total:,}，损失 {loss:.3f}，每秒 {rate:,.0f} 张图像，本轮还剩 {eta:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="232"/>
+        <location filename="../../attnviz/training/train.py" line="226"/>
         <source>epoch {epoch}: training BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
         <translation>第 {epoch} 个迭代周期：训练集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/vision.py" line="246"/>
+        <location filename="../../attnviz/training/vision.py" line="240"/>
         <source>epoch {epoch}: validation accuracy {accuracy:.2f} % after {minutes:.1f} min</source>
         <translation>第 {epoch} 轮：验证准确率 {accuracy:.2f} %，用时 {minutes:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="231"/>
+        <location filename="../../attnviz/training/train.py" line="225"/>
         <source>epoch {epoch}: validation BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
         <translation>第 {epoch} 个迭代周期：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
@@ -3455,23 +3455,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>不是 UTF-8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="179"/>
-        <location filename="../../attnviz/training/vision.py" line="197"/>
+        <location filename="../../attnviz/training/train.py" line="173"/>
+        <location filename="../../attnviz/training/vision.py" line="191"/>
         <source>note: the training state could not be saved to {path} ({error}); this run cannot be resumed from here</source>
         <translation>注意：无法把训练状态保存到 {path}（{error}）；本次运行无法从这里继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="124"/>
+        <location filename="../../attnviz/training/train.py" line="118"/>
         <source>note: {count:,} line of {name} skipped: {reasons}</source>
         <translation>注意：跳过了 {name} 中的 {count:,} 行：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="123"/>
+        <location filename="../../attnviz/training/train.py" line="117"/>
         <source>note: {count:,} lines of {name} skipped: {reasons}</source>
         <translation>注意：跳过了 {name} 中的 {count:,} 行：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="127"/>
+        <location filename="../../attnviz/training/train.py" line="121"/>
         <source>note: {count} distinct source sentences are too few to hold out a validation split (10 or more are needed); BLEU is measured on the training pairs</source>
         <translation>注意：只有 {count} 个不同的源句子，太少，无法留出验证集（至少需要 10 个）；BLEU 在训练句对上计算</translation>
     </message>
@@ -4285,8 +4285,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="163"/>
-        <location filename="../../attnviz/training/vision.py" line="182"/>
+        <location filename="../../attnviz/training/train.py" line="157"/>
+        <location filename="../../attnviz/training/vision.py" line="176"/>
         <source>resuming epoch {epoch} at batch {batch} (step {step:,}) from {path}</source>
         <translation>从 {path} 继续第 {epoch} 个迭代周期，自第 {batch} 批（第 {step:,} 步）起</translation>
     </message>
@@ -4977,7 +4977,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>由用户停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/epochs.py" line="72"/>
+        <location filename="../../attnviz/training/epochs.py" line="86"/>
         <source>stopped; continue the schedule with the same command and --resume ({path})</source>
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
@@ -5145,7 +5145,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取缓存 {cache}（{error}）。请改为选择一个模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="267"/>
+        <location filename="../../attnviz/training/train.py" line="261"/>
         <source>the checkpoint could not be saved: {error}; {path} is as it was</source>
         <translation>无法保存检查点：{error}；{path} 保持原样</translation>
     </message>
@@ -6789,17 +6789,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind} · 第 {layer} 层 · 第 {head} 个头 · 查询 {query}（{token!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/vision.py" line="163"/>
+        <location filename="../../attnviz/training/vision.py" line="157"/>
         <source>{kind}: {train:,} training images, {val:,} validation images; {parameters:,} parameters; device {device}</source>
         <translation>{kind}：{train:,} 张训练图像，{val:,} 张验证图像；{parameters:,} 个参数；设备 {device}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="147"/>
+        <location filename="../../attnviz/training/train.py" line="141"/>
         <source>{kind}: {train:,} training pairs, {val:,} validation pairs; vocab {src:,} en / {tgt:,} fr; {parameters:,} parameters; device {device}</source>
         <translation>{kind}：{train:,} 个训练句对，{val:,} 个验证句对；词表：英语 {src:,}，法语 {tgt:,}；{parameters:,} 个参数；设备 {device}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="68"/>
+        <location filename="../../attnviz/training/train.py" line="67"/>
         <source>{label} [{bar}] {done}/{total} loss {loss:.3f}  {rate:,.0f} tok/s  ETA {eta:.1f} min</source>
         <translation>{label} [{bar}] {done}/{total} 损失 {loss:.3f}  {rate:,.0f} 词元/秒  预计剩余 {eta:.1f} 分钟</translation>
     </message>
@@ -7059,7 +7059,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：没有可用的 源&lt;TAB&gt;目标 句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="134"/>
+        <location filename="../../attnviz/training/train.py" line="128"/>
         <source>{name}: the model cannot be built from this data: {problem}</source>
         <translation>{name}：无法用这份数据构建模型：{problem}</translation>
     </message>
@@ -7220,8 +7220,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 在其 {count:,} 项之后还有多余的字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="114"/>
-        <location filename="../../attnviz/training/vision.py" line="142"/>
+        <location filename="../../attnviz/training/epochs.py" line="62"/>
         <source>{path} holds an unfinished run: add --resume to continue it, or --force to start over</source>
         <translation>{path} 中有一次未完成的运行：添加 --resume 继续它，或添加 --force 重新开始</translation>
     </message>
@@ -7934,8 +7933,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{width:,} × {height:,} 像素，超过 attnviz 解码的上限 {most:,}（解压炸弹？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="138"/>
-        <location filename="../../attnviz/training/vision.py" line="154"/>
+        <location filename="../../attnviz/training/train.py" line="132"/>
+        <location filename="../../attnviz/training/vision.py" line="148"/>
         <source>{problem} (make --arch smaller)</source>
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
