@@ -62,25 +62,22 @@ def _batches(paths: Iterable[str], size: int) -> Iterator[list[str]]:
 def _classify(loaded: Any, device: Any, paths: list[str]) -> None:
     """Read ``paths``, classify the images read, print their lines; the first unreadable file a CliError after the
     lines of the images before it."""
-    import numpy as np
-    import torch
+    from attnviz.core.images import ImageError, open_image
+    from attnviz.core.models.image_reading import classify
 
-    from attnviz.core.images import ImageError, read_grey
-
-    config = loaded.config
-    pixels, problem = [], None
+    images, problem = [], None
     for path in paths:
         try:
-            pixels.append(read_grey(path, config.image_size))
+            images.append(open_image(path))
         except ImageError as error:
             problem = error
             break
-    if pixels:
-        inputs = torch.from_numpy(np.stack(pixels))[:, None].expand(-1, config.channels, -1, -1)  # (B, C, S, S)
-        with torch.no_grad():
-            logits = loaded.model(inputs.to(device)).logits
-        top = logits.topk(min(TOP_CLASSES, logits.shape[-1]), dim=-1).indices.cpu().tolist()
-        sys.stdout.write("".join("\t".join(loaded.labels[i] for i in row) + "\n" for row in top))
+    if images:
+        try:
+            lines = classify(loaded, images, device, TOP_CLASSES)
+        except ValueError as error:  # (a folder's processor refusing an image; a model without a classifier head)
+            raise CliError(str(error)) from None
+        sys.stdout.write("".join("\t".join(line) + "\n" for line in lines))
         sys.stdout.flush()
     if problem is not None:
         raise CliError(str(problem))

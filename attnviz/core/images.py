@@ -70,6 +70,13 @@ def _read_bytes(path: Path) -> bytes:
 
 def read_grey(path: str | Path, side: int) -> np.ndarray:
     """The image at ``path`` as grey pixels (side, side), float32 in [0, 1] (0 black); ImageError if it cannot be."""
+    return to_grey(open_image(path), side)
+
+
+def open_image(path: str | Path):  # -> PIL.Image.Image (Pillow is imported when an image is read)
+    """The image at ``path``, decoded (its first frame), as Pillow's "L" (grey) or "RGB": 16-bit grey scaled to 8
+    bits (never clipped), transparency composited over black, palette, CMYK and bilevel images converted;
+    ImageError (naming the file) if it cannot be read."""
     from PIL import Image, UnidentifiedImageError
 
     path = Path(path)
@@ -86,7 +93,7 @@ def read_grey(path: str | Path, side: int) -> np.ndarray:
                                                                                   height=height, most=MAX_IMAGE_PIXELS))
                 image.seek(0)  # a GIF's first frame
                 image.load()
-                return _to_grey(image, side)
+                return _plain(image)
     except ImageError:
         raise
     except UnidentifiedImageError:
@@ -100,20 +107,46 @@ def read_grey(path: str | Path, side: int) -> np.ndarray:
                          ) from None
 
 
-def _to_grey(image, side: int) -> np.ndarray:
-    """A loaded Pillow image of any mode -> grey (side, side) float32 in [0, 1]."""
+def _plain(image):  # PIL.Image.Image -> PIL.Image.Image
+    """A loaded Pillow image of any mode as "L" or "RGB" (see :func:`open_image`)."""
     from PIL import Image
 
     if image.mode in ("I", "I;16", "I;16B", "I;16L", "I;16N", "F"):  # 16-bit (or wider) grey: scale, never clip
         values = np.asarray(image, dtype=np.float64)
         top = 65535.0 if image.mode != "F" else max(float(values.max()), 1.0)
-        grey = Image.fromarray(np.clip(values / top * 255.0, 0, 255).astype(np.uint8), mode="L")
-    else:
-        if image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info:
-            rgba = image.convert("RGBA")
-            image = Image.alpha_composite(Image.new("RGBA", rgba.size, (0, 0, 0, 255)), rgba)
-        grey = image.convert("L")
-    if grey.size != (side, side):  # smaller: each pixel the mean of the area it covers; larger: bilinear
+        return Image.fromarray(np.clip(values / top * 255.0, 0, 255).astype(np.uint8), mode="L")
+    grey = image.mode in ("L", "LA", "La", "1") or (image.mode in ("P", "PA") and _grey_palette(image))
+    if image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info:
+        rgba = image.convert("RGBA")
+        image = Image.alpha_composite(Image.new("RGBA", rgba.size, (0, 0, 0, 255)), rgba)
+    return image.convert("L" if grey else "RGB")
+
+
+def _grey_palette(image) -> bool:
+    """Whether a palette image's colours are all greys."""
+    palette = image.getpalette() or []
+    triples = np.asarray(palette[: len(palette) // 3 * 3]).reshape(-1, 3)
+    return bool(len(triples)) and bool((triples == triples[:, :1]).all())
+
+
+def to_grey(image, side: int) -> np.ndarray:
+    """An "L" or "RGB" Pillow image (:func:`open_image`) -> grey (side, side) float32 in [0, 1]: smaller images are
+    enlarged bilinearly, larger ones shrunk with each pixel the mean of the area it covers."""
+    from PIL import Image
+
+    grey = image.convert("L")
+    if grey.size != (side, side):
         shrinks = grey.width >= side and grey.height >= side
         grey = grey.resize((side, side), Image.Resampling.BOX if shrinks else Image.Resampling.BILINEAR)
     return np.asarray(grey, dtype=np.float32) / 255.0
+
+
+def to_rgb(image, size: tuple[int, int] | None = None) -> np.ndarray:
+    """An "L" or "RGB" Pillow image -> (height, width, 3) float32 in [0, 1], resized to ``size`` (width, height)
+    where given (bilinear)."""
+    from PIL import Image
+
+    rgb = image.convert("RGB")
+    if size is not None and rgb.size != size:
+        rgb = rgb.resize(size, Image.Resampling.BILINEAR)
+    return np.asarray(rgb, dtype=np.float32) / 255.0

@@ -65,6 +65,45 @@ class RecordedStep(Protocol):
     def focus(self) -> int | None: ...
 
 
+@dataclass(frozen=True, eq=False)
+class Picture:
+    """Where an image's positions lie on it, for the views that draw attention over the image.
+
+    pixels: (Hp, Wp, 3) float32 in [0, 1], the image as the model read it (resized by its processor, before any
+        normalisation); boxes: (N, 4) int, each position's (top, left, bottom, right) in those pixels (bottom and
+        right exclusive), −1 throughout for a position with no place on the image (``[CLS]``, a distillation or a
+        register token); grid: (rows, columns) of patches, read row by row after the ``specials`` positions.
+    """
+
+    pixels: np.ndarray
+    boxes: np.ndarray
+    grid: tuple[int, int]
+    specials: int = 1
+
+    @property
+    def patch(self) -> tuple[int, int]:
+        """(height, width) of one patch in pixels."""
+        top, left, bottom, right = (int(v) for v in self.boxes[self.specials])
+        return bottom - top, right - left
+
+    def position_at(self, row: float, col: float) -> int | None:
+        """The position whose patch holds pixel (row, col) of :attr:`pixels`, or None outside the patches."""
+        height, width = self.patch
+        r, c = int(row // max(height, 1)), int(col // max(width, 1))
+        if row < 0 or col < 0 or not (0 <= r < self.grid[0] and 0 <= c < self.grid[1]):
+            return None
+        return self.specials + r * self.grid[1] + c
+
+    def on_grid(self, row: np.ndarray) -> np.ndarray:
+        """A row of N values over the positions -> (rows, columns): the patches' values laid out on the image."""
+        return np.asarray(row)[self.specials: self.specials + self.grid[0] * self.grid[1]].reshape(self.grid)
+
+
+def patch_labels(specials: tuple[str, ...], grid: tuple[int, int]) -> tuple[str, ...]:
+    """The labels of an image's positions: its special tokens', then ``r1c1`` … row by row (1-based)."""
+    return (*specials, *(f"r{row + 1}c{col + 1}" for row in range(grid[0]) for col in range(grid[1])))
+
+
 class Capability(Enum):
     """What a model offers the window; each panel names the capabilities it needs (``gui/docks.py``)."""
 

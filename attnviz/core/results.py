@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnviz.core.layout import ENCODER_DECODER, SequenceLayout
+from attnviz.core.layout import ENCODER_DECODER, Picture, SequenceLayout
 from attnviz.i18n import N_
 
 KERNELS = ("gaussian", "boxcar", "epanechnikov", "constant")  # constant: average pooling
@@ -31,6 +31,9 @@ class EncodedSource:
     ids: the S ids the model read, where a subword tokenizer gave them (its tokens may not map back to
         them: a first word shown without its continuation mark); None for attnviz's own vocabularies.
     segments: (S,) int, the segment of each token (0: sentence A, 1: sentence B of a pair), or None (one part).
+    picture: an image's pixels and where each position lies on them (an image model's input: ``text`` is the file's
+        name and ``tokens`` the positions' labels, :func:`attnviz.core.layout.patch_labels`), else None.
+    classes, class_probs: an image model's most likely classes, best first, and their (k,) probabilities.
     """
 
     text: str
@@ -43,6 +46,9 @@ class EncodedSource:
     layout: SequenceLayout = ENCODER_DECODER
     ids: tuple[int, ...] | None = None
     segments: np.ndarray | None = None
+    picture: Picture | None = None
+    classes: tuple[str, ...] = ()
+    class_probs: np.ndarray | None = None
 
 
 LENGTH_PENALTY = 0.75  # beam search ranks hypotheses by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)

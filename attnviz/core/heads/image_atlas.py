@@ -29,7 +29,7 @@ from attnviz.i18n import tr
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif")  # what a folder of images is read for
 MAX_IMAGES = 100_000  # a folder's images read at most (its first, by name)
 BATCH = 64  # images through the model at once
-IMAGE_HEADS_COLUMNS = ("layer", "head", "entropy", "cls_share", "mean_distance_px")
+IMAGE_HEADS_COLUMNS = ("layer", "head", "entropy", "cls_share", "other_specials_share", "mean_distance_px")
 
 
 def image_paths(folder: str | Path, limit: int | None = None) -> list[Path]:
@@ -53,14 +53,17 @@ def _entries(folder: Path) -> Iterator[os.DirEntry[str]]:
         yield from entries
 
 
-def patch_centres(grid: int, patch: int) -> np.ndarray:
-    """(P, 2): the (row, column) centre of each of the g × g patches in pixels, in reading order (row by row)."""
-    index = np.arange(grid * grid)
-    return (np.stack([index // grid, index % grid], axis=1) + 0.5) * patch
+def patch_centres(grid: int | tuple[int, int], patch: int | tuple[int, int]) -> np.ndarray:
+    """(P, 2): the (row, column) centre of each patch of a rows × columns grid (an int: square) in pixels, in
+    reading order (row by row); patch: its (height, width) in pixels (an int: square)."""
+    rows, cols = (grid, grid) if isinstance(grid, int) else grid
+    height, width = (patch, patch) if isinstance(patch, int) else patch
+    index = np.arange(rows * cols)
+    return (np.stack([index // cols, index % cols], axis=1) + 0.5) * np.array([height, width])
 
 
-def patch_distances(grid: int, patch: int) -> np.ndarray:
-    """(P, P): the distance in pixels between the centres of every two patches."""
+def patch_distances(grid: int | tuple[int, int], patch: int | tuple[int, int]) -> np.ndarray:
+    """(P, P): the distance in pixels between the centres of every two patches (:func:`patch_centres`)."""
     centres = patch_centres(grid, patch)
     return np.sqrt(((centres[:, None, :] - centres[None, :, :]) ** 2).sum(-1))
 
@@ -68,33 +71,38 @@ def patch_distances(grid: int, patch: int) -> np.ndarray:
 @dataclass
 class ImageHeadSums:
     """The atlas's running sums, (L, H) each: ``entropy`` over every query row (nats), ``cls_share`` (the weight on
-    ``[CLS]``) and ``distance`` (the mean attention distance in pixels) over every patch query; ``rows`` and
+    ``[CLS]``), ``other_specials`` (on the other positions before the patches: DeiT's distillation token, DINOv2's
+    registers) and ``distance`` (the mean attention distance in pixels) over every patch query; ``rows`` and
     ``patch_rows`` count what was summed; ``images`` how many images were read."""
 
     entropy: np.ndarray
     cls_share: np.ndarray
+    other_specials: np.ndarray
     distance: np.ndarray
     rows: int = 0
     patch_rows: int = 0
     images: int = 0
+    specials: int = 1  # the positions before the patches ([CLS], a distillation token, registers)
 
     @classmethod
-    def empty(cls, layers: int, heads: int) -> ImageHeadSums:
-        return cls(np.zeros((layers, heads)), np.zeros((layers, heads)), np.zeros((layers, heads)))
+    def empty(cls, layers: int, heads: int, specials: int = 1) -> ImageHeadSums:
+        return cls(*(np.zeros((layers, heads)) for _ in range(4)), specials=specials)
 
     def add(self, weights: np.ndarray, distances: np.ndarray) -> None:
         """Add the maps of B images: weights (L, B, H, N, N), rows summing to 1; distances (P, P) in pixels."""
         w = weights.astype(np.float64)
         self.entropy += -np.where(w > 0, w * np.log(np.where(w > 0, w, 1.0)), 0.0).sum(-1).sum(axis=(1, 3))
-        patches = w[:, :, :, 1:, :]  # (L, B, H, P, N): the patch queries
+        first = self.specials
+        patches = w[:, :, :, first:, :]  # (L, B, H, P, N): the patch queries
         self.cls_share += patches[..., 0].sum(axis=(1, 3))
-        on_patches = patches[..., 1:]  # (L, B, H, P, P)
+        self.other_specials += patches[..., 1:first].sum(-1).sum(axis=(1, 3))
+        on_patches = patches[..., first:]  # (L, B, H, P, P)
         total = on_patches.sum(-1)  # (L, B, H, P): the share the patches hold of each row
         mean = (on_patches * distances).sum(-1) / np.where(total > 0, total, 1.0)  # renormalised over the patches
         self.distance += mean.sum(axis=(1, 3))
         self.images += w.shape[1]
         self.rows += w.shape[1] * w.shape[3]
-        self.patch_rows += w.shape[1] * (w.shape[3] - 1)
+        self.patch_rows += w.shape[1] * (w.shape[3] - first)
 
     def table(self) -> list[dict[str, Any]]:
         """heads.csv's rows: one per layer and head (1-based), its mean entropy, ``[CLS]`` share and distance."""
@@ -102,6 +110,7 @@ class ImageHeadSums:
         return [{"layer": layer + 1, "head": head + 1,
                  "entropy": float(self.entropy[layer, head] / max(self.rows, 1)),
                  "cls_share": float(self.cls_share[layer, head] / max(self.patch_rows, 1)),
+                 "other_specials_share": float(self.other_specials[layer, head] / max(self.patch_rows, 1)),
                  "mean_distance_px": float(self.distance[layer, head] / max(self.patch_rows, 1))}
                 for layer in range(layers) for head in range(heads)]
 
@@ -112,24 +121,22 @@ class ImageHeadSums:
 
 def image_atlas(loaded: Any, paths: Sequence[Path], device: torch.device | str,
                 progress: Callable[[int, int], object] | None = None) -> ImageHeadSums:
-    """The atlas of ``loaded`` (an image model: ``config.image_size``, ``patch_size``, ``channels``) over the
-    images at ``paths``, read in batches of :data:`BATCH`; ImageError (a ValueError naming the file) for one that
-    cannot be read. progress(done, total) after each batch."""
-    from attnviz.core.images import read_grey
+    """The atlas of ``loaded`` (an image model, read through its
+    :class:`~attnviz.core.models.image_reading.ImageReader`) over the images at ``paths``, read in batches of
+    :data:`BATCH`; ImageError (a ValueError naming the file) for one that cannot be read. progress(done, total)
+    after each batch."""
+    from attnviz.core.images import open_image
+    from attnviz.core.models.image_reading import reader_of
 
-    config = loaded.config
-    grid = config.image_size // config.patch_size
-    distances = patch_distances(grid, config.patch_size)
-    model = loaded.model.eval()
+    reader = reader_of(loaded)
+    distances = patch_distances(reader.grid, reader.patch)
     sums: ImageHeadSums | None = None
     for start in range(0, len(paths), BATCH):
-        pixels = np.stack([read_grey(path, config.image_size) for path in paths[start: start + BATCH]])
-        images = torch.from_numpy(pixels)[:, None].expand(-1, config.channels, -1, -1).to(device)  # (B, C, S, S)
+        inputs, _pictures = reader.prepare([open_image(path) for path in paths[start: start + BATCH]])
         with torch.no_grad():
-            weights = model(images, need_weights=True).weights  # (L, B, H, N, N)
-        assert weights is not None
+            weights = reader.run(inputs.to(device)).weights  # (L, B, H, N, N)
         if sums is None:
-            sums = ImageHeadSums.empty(weights.shape[0], weights.shape[2])
+            sums = ImageHeadSums.empty(weights.shape[0], weights.shape[2], len(reader.specials))
         sums.add(weights.float().cpu().numpy(), distances)
         if progress is not None:
             progress(min(start + BATCH, len(paths)), len(paths))

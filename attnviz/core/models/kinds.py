@@ -109,6 +109,9 @@ class ModelKind:
     # config fields the training data decides (the vocabularies' sizes; an image model's image and classes):
     # never set with ``attnviz train --arch``
     data_fields: tuple[str, ...] = ("src_vocab_size", "tgt_vocab_size")
+    # module:function (loaded model) -> its ImageReader (attnviz.core.models.image_reading): how a model that reads
+    # images prepares them and runs (None: it reads no images)
+    image_reader: str | None = None
 
     @property
     def shared_rows(self) -> int:
@@ -266,7 +269,7 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               scoring_formula=N_("scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = "
                                  "(W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="image", attention_cells=limits.vit_cells,
-              data_fields=("image_size", "channels", "num_classes")),
+              data_fields=("image_size", "channels", "num_classes"), image_reader="attnviz.core.models.vit:ViTReader"),
     ModelKind("kernel-regression", "regression", N_("Nadaraya–Watson kernel regression (attention pooling)"),
               "attnviz.core.models.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel",
               layout="regression"),

@@ -16,8 +16,11 @@ Dh = D / H head width, K classes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 import torch
 from torch import Tensor, nn
 
@@ -169,3 +172,33 @@ class VisionTransformer(nn.Module):
     def num_params(self) -> int:
         """How many parameters it has."""
         return sum(p.numel() for p in self.parameters())
+
+
+class ViTReader:
+    """How attnviz's own ViT reads pictures (:class:`attnviz.core.models.image_reading.ImageReader`): grey, resized to
+    its square side, pixel values in [0, 1] (Fashion-MNIST's: no normalisation); ``[CLS]`` is its one special
+    position."""
+
+    specials = ("[CLS]",)
+
+    def __init__(self, loaded: Any):
+        self.model: VisionTransformer = loaded.model
+        self.config: ViTConfig = loaded.config
+        self.labels: tuple[str, ...] = tuple(loaded.labels)
+        self.grid = (self.config.grid, self.config.grid)
+        self.patch = (self.config.patch_size, self.config.patch_size)
+
+    def prepare(self, images: Sequence[Any]) -> tuple[Tensor, np.ndarray]:
+        from attnviz.core.images import to_grey
+
+        side = self.config.image_size
+        grey = np.stack([to_grey(image, side) for image in images]) if images else np.zeros((0, side, side), np.float32)
+        inputs = torch.from_numpy(grey)[:, None].expand(-1, self.config.channels, -1, -1).contiguous()
+        return inputs, np.repeat(grey[..., None], 3, axis=-1)
+
+    def run(self, inputs: Tensor, need_scores: bool = False) -> Any:
+        from attnviz.core.models.image_reading import ImageOutputs
+
+        output = self.model.eval()(inputs, need_weights=True, need_scores=need_scores)
+        assert output.weights is not None
+        return ImageOutputs(output.logits, output.weights, output.scores)

@@ -1,0 +1,142 @@
+"""Reading images with an image model, whatever its family: one protocol each family implements, and what every
+command and view does with it (torch + numpy, no Qt).
+
+A family says how it reads images through its registry record (``ModelKind.image_reader``, "module:function"
+building an :class:`ImageReader` from a loaded model): attnviz's own ViT (:mod:`attnviz.core.models.vit`) and the
+Hugging Face vision folders each have one. Everything after — classifying a batch, one image's maps for the window,
+the head atlas, exports — goes through the reader, so a new family of image model is its module and its record.
+
+Shapes: B images, C channels, L layers, H heads, N positions (the specials, then P patches row by row), K classes,
+Hp × Wp the picture as the model read it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from attnviz.core.layout import Picture, patch_labels, layout_named
+from attnviz.core.results import EncodedSource
+
+TOP_CLASSES = 5  # the classes an image's line and the window name, best first
+
+
+@dataclass(frozen=True)
+class ImageOutputs:
+    """What a reader's model gives for a batch: logits (B, K) (None: a model without a classifier head), weights
+    (L, B, H, N, N) every layer's attention (rows sum to 1), scores (L, B, H, N, N) before the softmax, or None
+    unless asked for."""
+
+    logits: Tensor | None
+    weights: Tensor
+    scores: Tensor | None = None
+
+
+class ImageReader(Protocol):
+    """How one loaded image model reads pictures.
+
+    labels: the class names by class index (empty: no classifier head); specials: the labels of the positions
+    before the patches ("[CLS]", DeiT's "[DIST]", DINOv2's registers); grid: (rows, columns) of patches; patch:
+    (height, width) of a patch in the prepared picture's pixels.
+    """
+
+    labels: tuple[str, ...]
+    specials: tuple[str, ...]
+    grid: tuple[int, int]
+    patch: tuple[int, int]
+
+    def prepare(self, images: Sequence[Any]) -> tuple[Tensor, np.ndarray]:
+        """Pillow images ("L" or "RGB", :func:`attnviz.core.images.open_image`) -> (the model's input (B, C, ·, ·)
+        on the CPU, the pictures as read (B, Hp, Wp, 3) float32 in [0, 1], before any normalisation)."""
+        ...
+
+    def run(self, inputs: Tensor, need_scores: bool = False) -> ImageOutputs:
+        """The model on a prepared batch (already on its device), with every layer's attention."""
+        ...
+
+
+def reader_of(loaded: Any) -> ImageReader:
+    """The :class:`ImageReader` of ``loaded`` (an image model: its record's ``image_reader``); ValueError for a
+    model that does not read images."""
+    path = loaded.model_kind.image_reader
+    if path is None:
+        raise ValueError(f"a {loaded.kind} model does not read images")
+    module, name = path.split(":")
+    return getattr(importlib.import_module(module), name)(loaded)  # type: ignore[no-any-return]
+
+
+def boxes_of(reader: ImageReader) -> np.ndarray:
+    """(N, 4) int: each position's (top, left, bottom, right) on the picture; −1 for the specials."""
+    rows, cols = reader.grid
+    height, width = reader.patch
+    index = np.arange(rows * cols)
+    top, left = index // cols * height, index % cols * width
+    patches = np.stack([top, left, top + height, left + width], axis=1)
+    return np.concatenate([np.full((len(reader.specials), 4), -1), patches]).astype(np.int64)
+
+
+def picture_of(reader: ImageReader, pixels: np.ndarray) -> Picture:
+    """The :class:`~attnviz.core.layout.Picture` of one prepared picture (Hp, Wp, 3)."""
+    return Picture(np.ascontiguousarray(pixels, dtype=np.float32), boxes_of(reader), reader.grid,
+                   len(reader.specials))
+
+
+def top_classes(reader: ImageReader, logits: Tensor, top: int = TOP_CLASSES) -> tuple[list[list[int]], np.ndarray]:
+    """The ``top`` most likely classes of each image, best first: (their indices (B, k), their probabilities (B, k))."""
+    probs = logits.float().softmax(-1)
+    values, indices = probs.topk(min(top, probs.shape[-1]), dim=-1)
+    return indices.cpu().tolist(), values.cpu().numpy()
+
+
+def classify(loaded: Any, images: Sequence[Any], device: torch.device | str, top: int = TOP_CLASSES
+             ) -> list[tuple[str, ...]]:
+    """The ``top`` class names of each image (Pillow images, :func:`attnviz.core.images.open_image`), best first,
+    in one batch; ValueError for a model without a classifier head."""
+    reader = reader_of(loaded)
+    if not reader.labels:
+        raise ValueError(f"{loaded.name} has no classifier head: it names no classes")
+    inputs, _pictures = reader.prepare(images)
+    with torch.no_grad():
+        logits = reader.run(inputs.to(device)).logits
+    assert logits is not None
+    indices, _probs = top_classes(reader, logits, top)
+    return [tuple(reader.labels[i] for i in row) for row in indices]
+
+
+def encode_image(loaded: Any, image: Any, name: str, device: torch.device | str) -> EncodedSource:
+    """One image read by ``loaded`` for the views: its positions' labels as tokens, every layer's attention and
+    scores (L, H, N, N) as the source's self-attention, the picture and where each position lies on it, and the
+    top classes with their probabilities. name: what the views call the input (the file's name)."""
+    reader = reader_of(loaded)
+    inputs, pictures = reader.prepare([image])
+    with torch.no_grad():
+        outputs = reader.run(inputs.to(device), need_scores=True)
+    weights = outputs.weights[:, 0].float().cpu().numpy()  # (L, H, N, N)
+    scores = outputs.scores[:, 0].float().cpu().numpy() if outputs.scores is not None else weights.copy()
+    classes: tuple[str, ...] = ()
+    probs = None
+    if outputs.logits is not None and reader.labels:
+        indices, values = top_classes(reader, outputs.logits)
+        classes, probs = tuple(reader.labels[i] for i in indices[0]), values[0].astype(np.float32)
+    labels = patch_labels(reader.specials, reader.grid)
+    if len(labels) != weights.shape[-1]:
+        raise ValueError(f"{loaded.name}: the model read {weights.shape[-1]} positions, not the {len(labels)} its "
+                         "patches make")
+    return EncodedSource(text=name, tokens=labels, unknown=(), truncated_from=None, encoder_weights=weights,
+                         encoder_scores=scores, padding_mask=np.ones(len(labels), bool),
+                         layout=layout_named(loaded.model_kind.layout), picture=picture_of(reader, pixels=pictures[0]),
+                         classes=classes, class_probs=probs)
+
+
+def encode_image_file(loaded: Any, path: str | Path, device: torch.device | str) -> EncodedSource:
+    """:func:`encode_image` of the file at ``path`` (ImageError naming it where it cannot be read)."""
+    from attnviz.core.images import open_image
+
+    return encode_image(loaded, open_image(path), Path(path).name, device)
