@@ -22,7 +22,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from attnviz.core.layout import Picture, patch_labels, layout_named
+from attnviz.core.layout import Picture, layout_named, patch_labels
 from attnviz.core.results import EncodedSource
 
 TOP_CLASSES = 5  # the classes an image's line and the window name, best first
