@@ -161,7 +161,8 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('mean_distance_px', N_("mean attention distance in pixels of the model's input: for a patch's query, the "
                                 'distance between its centre and each patch\'s centre weighted by the attention, '
                                 'renormalised over the patches ([CLS] and the other special positions have no '
-                                'place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)')),
+                                'place on the image); the mean over every patch query (Dosovitskiy et al. 2021, '
+                                'Figure 7)')),
     )),
     (DISTANCES_CSV, N_('one layer of an image model (its heads averaged)'), (
         ('layer', N_('the layer, from 1 (nearest the input)')),
