@@ -467,6 +467,73 @@ def encoder_decoder_vs_decoder_only() -> AnyFigure:
                            tr("Encoder–decoder vs decoder-only on the same sentence"))
 
 
+VISION_SAMPLE = "9-ankle-boot.png"  # the shipped sample the vision figures read (the first Fashion-MNIST test image)
+
+
+def _vision_source():
+    """The shipped ViT and its reading of :data:`VISION_SAMPLE`: (loaded, source)."""
+    from attnviz.core.models.image_reading import encode_image_file
+    from attnviz.paths import SAMPLE_IMAGES
+
+    loaded = _shipped("vit")
+    return loaded, encode_image_file(loaded, SAMPLE_IMAGES / VISION_SAMPLE, "cpu")
+
+
+def vit_patches_and_cls() -> AnyFigure:
+    """The sequence a ViT reads: [CLS] and the 49 patches of a 28 × 28 image, as the first layer's self-attention
+    over them (heads averaged): every patch is a token, [CLS] one more."""
+    _loaded, source = _vision_source()
+    assert source.encoder_weights is not None
+    weights = source.encoder_weights.mean(axis=1)[0]
+    return FigureSpec(weights.astype(np.float32), source.tokens, source.tokens,
+                      tr("ViT layer 1 self-attention over [CLS] and the 7 × 7 patches of {image} (heads averaged)"
+                         ).format(image=VISION_SAMPLE), levels=fit_levels(weights), row_axis=tr("queries"),
+                      col_axis=tr("keys"))
+
+
+def vit_attention_by_layer() -> AnyFigure:
+    """[CLS]'s attention over the image in each layer (heads averaged), and the rollout after each layer."""
+    from attnviz.figures.image import ATTENTION, ROLLOUT, OverlayChoice, overlay
+
+    _loaded, source = _vision_source()
+    assert source.encoder_weights is not None
+    layers = source.encoder_weights.shape[0]
+    titles = {ATTENTION: N_("attention, layer {layer}"), ROLLOUT: N_("rollout after layer {layer}")}
+    panels = [replace(overlay(source, OverlayChoice(what, layer, None, 0), max_grid_px=140.0),
+                      title=tr(titles[what]).format(layer=layer + 1), colour_bar=False, row_axis="", col_axis="",
+                      ticks=False) for what in (ATTENTION, ROLLOUT) for layer in range(layers)]
+    high = max(float(p.values.max()) for p in panels) or 1.0
+    panels = [replace(p, levels=(0.0, high)) for p in panels]
+    return GridSpec(tuple(panels), layers, tr("[CLS] over {image}, layer by layer: attention (heads averaged), then "
+                                              "rollout").format(image=VISION_SAMPLE), (0.0, high),
+                    (tr("attention"), tr("rollout")), tuple(tr("layer {layer}").format(layer=i + 1)
+                                                            for i in range(layers)), colormap="inferno",
+                    name_columns=("row", "layer"))
+
+
+def vit_attention_distance() -> AnyFigure:
+    """The ViT paper's Figure 7 (right): each head's mean attention distance in pixels by depth, over the shipped
+    sample images, with each layer's mean and the distance of attention spread evenly over the patches."""
+    from attnviz.core.heads.image_atlas import image_atlas, image_paths, patch_distances
+    from attnviz.paths import SAMPLE_IMAGES
+
+    loaded = _shipped("vit")
+    sums = image_atlas(loaded, image_paths(SAMPLE_IMAGES), "cpu")
+    heads = np.asarray([[row["mean_distance_px"] for row in sums.table() if row["layer"] == layer + 1]
+                        for layer in range(sums.distance.shape[0])])  # (L, H)
+    layers = np.arange(1, heads.shape[0] + 1, dtype=np.float64)
+    config = loaded.config
+    even = float(patch_distances(config.grid, config.patch_size).mean())
+    points = Series(tr("one head"), np.repeat(layers, heads.shape[1]), heads.ravel(), "points")
+    mean = Series(tr("the layer's mean"), layers, heads.mean(axis=1))
+    uniform = Series(tr("attention spread evenly ({px:.1f} px)").format(px=even), layers, np.full_like(layers, even),
+                     "dashed")
+    return LineSpec((points, mean, uniform), tr("Mean attention distance by depth, over the {count} sample images"
+                                                 ).format(count=sums.images), tr("layer"), tr("distance (pixels)"),
+                    y_range=(0.0, float(max(heads.max(), even)) * 1.15),
+                    x_ticks=tuple((float(x), str(int(x))) for x in layers))
+
+
 def pe_of_model() -> AnyFigure:
     loaded = _shipped("transformer")
     table = np.asarray(positional_encoding_table(loaded.config.max_src_len, loaded.config.num_hiddens))
@@ -595,6 +662,12 @@ GALLERY: tuple[GalleryEntry, ...] = (
                  "same sentence: cross-attention beside the decoder-only model's source view"),
                  encoder_decoder_vs_decoder_only, Live("transformer.safetensors", "compare", BOOK_SENTENCE,
                                                        compare_with="decoder-only.safetensors"), NEITHER),
+    GalleryEntry("10.7-vit-patches-and-cls", "vision", N_("A ViT reads [CLS] and the image's patches as one sequence"),
+                 vit_patches_and_cls, editions=NEW_ONLY),
+    GalleryEntry("10.7-vit-attention-by-layer", "vision", N_("[CLS]'s attention over the image, layer by layer"),
+                 vit_attention_by_layer, editions=NEW_ONLY),
+    GalleryEntry("10.7-vit-attention-distance", "vision", N_("Mean attention distance by depth (the ViT paper's "
+                                                             "Figure 7)"), vit_attention_distance, editions=NEW_ONLY),
     *(GalleryEntry(f"learn-{task}", "watch", caption, functools.partial(learned, task)) for task, caption in (
         ("copy", N_("Learning to copy (the diagonal): the map untrained, midway and trained")),
         ("reverse", N_("Learning to reverse (the anti-diagonal): the map untrained, midway and trained")),

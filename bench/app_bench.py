@@ -98,16 +98,11 @@ from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
 from attnviz.session import InlineRunner
 from attnviz.paths import shipped_models
-from attnviz.core.checkpoints.header import checkpoint_kind
-from attnviz.core.models.kinds import KINDS
-def in_window(path):  # (an image model opens in attnviz classify, not yet in the window)
-    kind = KINDS.get(checkpoint_kind(path))
-    return kind is not None and kind.sequence_layout.in_window
 app = QtWidgets.QApplication([])
 window = MainWindow(Settings(Path({tempfile.gettempdir()!r}) / "attnviz-bench.ini"), InlineRunner())
 window.show()
 held = []
-for path in filter(in_window, shipped_models()):  # the window loads each (its panels draw it), every one kept alive
+for path in shipped_models():  # the window loads each (its panels draw it), every one kept alive
     window.load(path)
     held.append(window.session.loaded)
 window.set_sentence({SENTENCE!r}, run=True)
@@ -143,11 +138,6 @@ from attnviz.gui.main_window import MainWindow
 from attnviz.gui.settings import Settings
 from attnviz.session import InlineRunner
 from attnviz.paths import shipped_models
-from attnviz.core.checkpoints.header import checkpoint_kind
-from attnviz.core.models.kinds import KINDS
-def in_window(path):  # (an image model opens in attnviz classify, not yet in the window)
-    kind = KINDS.get(checkpoint_kind(path))
-    return kind is not None and kind.sequence_layout.in_window
 window = MainWindow(Settings(Path({tempfile.gettempdir()!r}) / "attnviz-bench.ini"), InlineRunner())
 window.show()
 app.processEvents()
@@ -155,7 +145,7 @@ mark("attnviz's GUI and the window with its docks")
 import torch
 mark("import torch")
 held = []
-for path in filter(in_window, shipped_models()):
+for path in shipped_models():
     window.load(path)
     held.append(window.session.loaded)
     mark("load " + path.stem)

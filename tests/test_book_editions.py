@@ -116,9 +116,10 @@ def test_the_dialog_opens_in_the_edition_of_the_settings(window):
 
 # The figures each edition's book does not have (checked against the chapter: d2l 0.17 / 第二版 10.2 has no kernel
 # or bandwidth plots, d2l 1.0's 11.2 no parametric pooling; neither draws 10.5's maps, PE · PEᵀ, or compares an
-# encoder–decoder with a decoder-only model)
+# encoder–decoder with a decoder-only model; d2l 0.17 / 第二版 has no vision transformers, d2l 1.0's 11.8)
 NOT_IN = {"0.17": ["10.2-kernels", "10.2-bandwidths", "10.5-heads", "10.5-one-query", "10.6-pe-similarity",
-                   "10.7-encoder-decoder-vs-decoder-only"],
+                   "10.7-encoder-decoder-vs-decoder-only", "10.7-vit-patches-and-cls", "10.7-vit-attention-by-layer",
+                   "10.7-vit-attention-distance"],
           "1.0": ["10.2-parametric-loss", "10.2-parametric", "10.2-parametric-weights", "10.5-heads", "10.5-one-query",
                   "10.6-pe-similarity", "10.7-encoder-decoder-vs-decoder-only"]}
 

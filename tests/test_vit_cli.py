@@ -69,11 +69,9 @@ def test_the_registry_record_and_the_image_layout():
     assert (vit.family, vit.layout, vit.trainable) == ("vision", "image", True)
     assert vit.reads_images and not vit.reads_text
     assert isinstance(LAYOUTS["image"], ImageLayout) and vit.sequence_layout is LAYOUTS["image"]
-    assert vit.sequence_layout.capabilities == frozenset({Capability.IMAGE})
+    assert vit.sequence_layout.capabilities == frozenset({Capability.IMAGE, Capability.MAPS})
     assert vit.sequence_layout.kind_label(vit.attention[0]) == "self-attention"
     assert "vision" in families()
-    assert not vit.sequence_layout.in_window  # (the window says so on opening one: below)
-    assert all(kind.sequence_layout.in_window for name, kind in KINDS.items() if name != "vit")
     assert not any(kind.reads_images for name, kind in KINDS.items() if name != "vit")
     assert set(vit.settable_fields()) == {"patch_size", "num_hiddens", "num_heads", "num_layers", "mlp_hiddens",
                                           "dropout"}  # the image and the classes are the data's
@@ -126,14 +124,6 @@ def test_loading_validates_class_names(model_path, tmp_path, labels, message):
     with pytest.raises(CheckpointError, match=message) as caught:
         load_checkpoint(bad)
     assert str(bad) in str(caught.value)
-
-
-def test_the_window_says_it_cannot_show_an_image_model_yet(window, model_path, errors):
-    window.load(model_path)
-    assert errors and errors[-1] == ("vit.safetensors is an image model (vit): the window cannot show it yet; "
-                                     "classify images with it from the command line (attnviz classify "
-                                     "--checkpoint vit.safetensors)")
-    assert window.session.state.model.kind == "transformer"  # the model on show stays
 
 
 # -- attnviz train vit --------------------------------------------------------------------------------------------

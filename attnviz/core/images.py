@@ -25,6 +25,7 @@ from attnviz.i18n import tr
 MAX_IMAGE_BYTES = 64 * 1024 * 1024  # a 28 × 28 picture takes a few hundred bytes; a photograph a few MB
 MAX_IMAGE_PIXELS = 50_000_000  # width × height at most (a 50-megapixel photograph)
 FORMATS = ("PNG", "JPEG", "WEBP", "BMP", "GIF")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif")  # a file taken for an image (a folder's, a drop)
 
 
 class ImageError(ValueError):

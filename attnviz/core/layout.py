@@ -113,6 +113,7 @@ class Capability(Enum):
     KERNEL = "kernel"  # Nadaraya–Watson kernel regression: points, a kernel and a bandwidth
     MASKS = "masks"  # it guesses masked words: each step fills one (``attnviz fill-mask``)
     IMAGE = "image"  # it reads an image cut into patches and names its class (``attnviz classify``)
+    MAPS = "maps"  # it records attention over its input's positions: the Attention and Rollout views draw them
 
 
 @dataclass(frozen=True)
@@ -173,13 +174,12 @@ class SequenceLayout:
 
     name: ClassVar[str] = "encoder-decoder"
     capabilities: ClassVar[frozenset[Capability]] = frozenset({Capability.SENTENCE, Capability.STEPS,
-                                                              Capability.DECODER})
+                                                              Capability.DECODER, Capability.MAPS})
     dock_group: ClassVar[str] = "translation"  # the docks a user closed are remembered per group
     pads_left: ClassVar[bool] = False  # a batch pads its sentences on the left (as generate does)
     words: ClassVar[Words] = Words()
     kind_names: ClassVar[dict[AttentionKind, str]] = {}  # kinds this layout names its own way
     source_causal: ClassVar[bool] = False  # the source's own self-attention is causal (a prompt)
-    in_window: ClassVar[bool] = True  # the window has views for it (an image, not yet: attnviz classify reads one)
 
     def __repr__(self) -> str:
         return f"<{self.name} layout>"
@@ -462,7 +462,7 @@ class EncoderOnlyLayout(SequenceLayout):
     """
 
     name = "encoder-only"
-    capabilities = frozenset({Capability.SENTENCE, Capability.STEPS, Capability.MASKS})
+    capabilities = frozenset({Capability.SENTENCE, Capability.STEPS, Capability.MASKS, Capability.MAPS})
     dock_group = "encoder-only"
     kind_names: ClassVar[dict[AttentionKind, str]] = {AttentionKind.ENCODER_SELF: N_("self-attention")}
     words = Words(source_rollout=N_("Attention rollout, {layers} (heads averaged, + I for the residual)"),
@@ -565,9 +565,8 @@ class ImageLayout(SequenceLayout):
     transformer): self-attention only, (N, N) per layer and head over N = 1 + P positions."""
 
     name = "image"
-    capabilities = frozenset({Capability.IMAGE})
+    capabilities = frozenset({Capability.IMAGE, Capability.MAPS})
     dock_group = "vision"
-    in_window = False
     kind_names: ClassVar[dict[AttentionKind, str]] = {AttentionKind.ENCODER_SELF: N_("self-attention")}
 
     def kinds(self, source: RecordedSource) -> list[AttentionKind]:

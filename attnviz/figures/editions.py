@@ -106,6 +106,9 @@ SECTIONS: dict[str, Section] = {
     # the Transformer's own (same number, same title: one 10.7)
     "decoder-only": _book("10.7", N_("Transformer"), "Transformer", "11.9",
                           N_("Large-Scale Pretraining with Transformers")),
+    # d2l 1.0's 11.8 (vision transformers); d2l 0.17 / 第二版 has no such section: its nearest is 10.7, the
+    # Transformer's own (as the decoder-only entry)
+    "vision": _book("10.7", N_("Transformer"), "Transformer", "11.8", N_("Transformers for Vision")),
     "watch": _own(N_("Watching attention learn (tasks whose right alignment is known)"),
                   "观察注意力的学习过程（对齐已知的任务）"),
     "paper-scaling": _paper("§3.2.1"),

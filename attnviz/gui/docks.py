@@ -28,6 +28,7 @@ from attnviz.gui.panels.compare import ComparePanel
 from attnviz.gui.panels.computation import ComputationPanel
 from attnviz.gui.panels.explain import ExplainPanel
 from attnviz.gui.panels.heads import HeadsPanel
+from attnviz.gui.panels.image import ImagePanel
 from attnviz.gui.panels.kernel import KernelPanel
 from attnviz.gui.panels.masks import MasksPanel
 from attnviz.gui.panels.positional import PositionalPanel
@@ -107,7 +108,9 @@ class PanelEntry:
 
 
 PANELS: tuple[PanelEntry, ...] = (
-    PanelEntry("attention", N_("Attention"), AttentionPanel, Area.RightDockWidgetArea, needs(Capability.SENTENCE),
+    PanelEntry("image", N_("Image"), ImagePanel, Area.LeftDockWidgetArea, needs(Capability.IMAGE),
+               figure=ImagePanel.figure, main=True, at_start=False),
+    PanelEntry("attention", N_("Attention"), AttentionPanel, Area.RightDockWidgetArea, needs(Capability.MAPS),
                figure=AttentionPanel.figure, main=True),
     PanelEntry("kernel", N_("Kernel regression"), KernelPanel, Area.RightDockWidgetArea, needs(Capability.KERNEL),
                tab_with="attention", figure=named(KernelPanel.figure), main=True, at_start=False),
@@ -262,17 +265,23 @@ class Docks:
     def _mains(self) -> list[PanelEntry]:
         return [entry for entry in self.entries.values() if entry.main]
 
+    @staticmethod
+    def _main_for(entry: PanelEntry, model: ModelInfo | None) -> bool:
+        """Whether main row ``entry`` is the loaded model's (before a model: one shown at start)."""
+        return entry.applies(model) if model is not None else entry.at_start
+
     def main_name(self) -> str:
-        """The main panel for the loaded model (the first main row that applies; before a model: the first)."""
+        """The main panel for the loaded model (the first main row that applies; before a model: the first shown at
+        start)."""
         model = self.session.state.model
-        entry = next((entry for entry in self._mains() if model is None or entry.applies(model)), self._mains()[0])
+        entry = next((entry for entry in self._mains() if self._main_for(entry, model)), self._mains()[0])
         return entry.name
 
     def main_figure(self) -> NamedFigure | None:
         """What Export and Copy act on: the figure of the first main panel that applies to the loaded model
         (before one is loaded: of the first main panel), brought up to date first."""
         model = self.session.state.model
-        entry = next((entry for entry in self._mains() if model is None or entry.applies(model)), None)
+        entry = next((entry for entry in self._mains() if self._main_for(entry, model)), None)
         return None if entry is None else self.figure(entry.name)
 
     def figure(self, name: str) -> NamedFigure | None:

@@ -68,6 +68,16 @@ class FileOpening(QtCore.QObject):
         finally:
             dialog.deleteLater()
 
+    # -- images -------------------------------------------------------------------------------
+    def ask_and_open_image(self) -> None:
+        """File ▸ Open image…: an image for the image model on show, from the folder of the last one."""
+        last = self.session.image_path
+        start = str(last.parent) if last is not None and last.parent.is_dir() else str(Path.home())
+        path, _ = file_dialogs.open_file_name(self.window, tr("Open image"), start,
+                                              tr("Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif);;All files (*)"))
+        if path:
+            self.session.open_image(path)
+
     # -- saved sessions ---------------------------------------------------------------------
     def save_session(self, path: str | Path) -> Path | None:
         """Write the view on show as a session file, off the GUI thread (Session.file_job); returns its path
@@ -163,11 +173,16 @@ class FileOpening(QtCore.QObject):
             event.acceptProposedAction()
 
     def dropped(self, event: QtGui.QDropEvent) -> None:
-        """The window's drop event: a session file (.json) is opened as a session, anything else as a checkpoint."""
+        """The window's drop event: a session file (.json) is opened as a session, an image (by its suffix) with the
+        image model on show, anything else as a checkpoint."""
+        from attnviz.core.images import IMAGE_SUFFIXES
+
         files = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
         if files:
             if files[0].lower().endswith(".json"):
                 self.open_session(files[0])
+            elif Path(files[0]).suffix.lower() in IMAGE_SUFFIXES:
+                self.session.open_image(files[0])
             else:
                 self.load(files[0])
             event.acceptProposedAction()

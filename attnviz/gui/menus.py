@@ -85,6 +85,10 @@ class Menus(QtCore.QObject):
         self.open_hf_action = self._action(tr("Open &Hugging Face model…"), files.ask_and_open_hugging_face,
                                            tip=tr("A transformers model folder, or one in your Hugging Face cache"))
         self.file_menu.addAction(self.open_hf_action)
+        self.open_image_action = self._action(tr("Open &image…"), files.ask_and_open_image, "Ctrl+I",
+                                              tr("An image for the image model on show (Ctrl+I; or drop it on the "
+                                                 "window)"))
+        self.file_menu.addAction(self.open_image_action)
         self.shipped_menu = self.file_menu.addMenu(tr("Shipped &models"))
         for path in shipped_models():
             about = KINDS.get(path.stem)  # (a shipped file is named for its kind: the registry describes it)

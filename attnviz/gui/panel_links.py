@@ -35,6 +35,7 @@ class PanelLinks(QtCore.QObject):
         self.files, self.decoding, self.exports, self.lecture = files, decoding, exports, lecture
         docks.attention.heatmap.clicked.connect(self._on_attention_cell_clicked)
         docks.panels["heads"].head_chosen.connect(self._on_head_chosen)  # type: ignore[attr-defined]
+        docks.panels["image"].open_requested.connect(files.ask_and_open_image)  # type: ignore[attr-defined]
         train_panel = docks.panels["train"]
         assert isinstance(train_panel, TrainPanel)
         self.train_panel = train_panel

@@ -334,6 +334,8 @@ def _axis_ticks(spec: FigureSpec, cell: float,
     """An exported figure's row and column labels (cell index, text) and whether the column labels are
     rotated: round values for numeric axes, else the tokens by the screen's rules."""
     rows, cols = spec.values.shape
+    if not spec.ticks:
+        return [], [], False
     line, width_of = metrics.height(), metrics.horizontalAdvance
     row_ticks: list[tuple[float, str]] = list(thinned(spec.row_labels, cell, line))
     if spec.row_values is not None:
@@ -413,10 +415,40 @@ def _paint_stack(painter: QtGui.QPainter, spec: StackSpec, vector: bool) -> None
         top += figure_size(part).height()
 
 
+def picture_image(pixels: np.ndarray) -> QtGui.QImage:
+    """An (H, W, 3) float picture in [0, 1] as an opaque QImage."""
+    rgb = (np.clip(np.asarray(pixels, np.float64), 0, 1) * 255 + 0.5).astype(np.uint32)
+    argb = (0xFF << 24) | (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
+    return qimage_of(np.ascontiguousarray(argb, dtype=np.uint32)).copy()  # (a copy: the words are freed here)
+
+
 def _paint_cells(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, vector: bool) -> None:
     rows, cols = spec.values.shape
     if not (rows and cols):
         return
+    painter.save()
+    if spec.picture is not None:  # an overlay: the picture first, stretched to the grid, the cells over it
+        small = max(spec.picture.shape[:2]) < layout.grid.width()  # (a 28-pixel picture: its pixels, smoothed)
+        painter.setRenderHint(QtGui.QPainter.RenderHint.SmoothPixmapTransform, small)
+        painter.drawImage(layout.grid, picture_image(spec.picture))
+        painter.setOpacity(min(max(spec.opacity, 0.0), 1.0))
+    _paint_cell_colours(painter, spec, layout, vector)
+    painter.restore()
+    if spec.marked is not None:
+        row, col = spec.marked
+        painter.save()
+        painter.setPen(QtGui.QPen(QtGui.QColor("white"), 2.0))
+        painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+        painter.drawRect(QtCore.QRectF(layout.grid.left() + col * layout.cell, layout.grid.top() + row * layout.cell,
+                                       layout.cell, layout.cell))
+        painter.setPen(QtGui.QPen(QtGui.QColor("black"), 1.0, QtCore.Qt.PenStyle.DashLine))
+        painter.drawRect(QtCore.QRectF(layout.grid.left() + col * layout.cell, layout.grid.top() + row * layout.cell,
+                                       layout.cell, layout.cell))
+        painter.restore()
+
+
+def _paint_cell_colours(painter: QtGui.QPainter, spec: FigureSpec, layout: _Layout, vector: bool) -> None:
+    rows, cols = spec.values.shape
     if vector and rows * cols <= VECTOR_CELL_LIMIT:
         lut = lookup_table(spec.colormap)
         index = colour_indices(spec.values, spec.levels)
@@ -672,3 +704,30 @@ def paint_tree(painter: QtGui.QPainter, spec: TreeSpec, font: QtGui.QFont, bold:
                              QtCore.Qt.AlignmentFlag.AlignCenter, f"log p {node.log_prob:.2f}")
     painter.setOpacity(1.0)
     painter.restore()
+
+
+def cell_at(spec: AnyFigure, x: float, y: float) -> tuple[int, int, int] | None:
+    """The cell under point (x, y) of ``spec`` painted at scale 1 (:func:`paint_figure`): (panel, row, column) —
+    panel 0 for a lone heatmap, a GridSpec's panel index otherwise — or None off every cell grid."""
+    if isinstance(spec, FigureSpec):
+        return _cell_in(spec, _layout(spec, *_fonts()), x, y, 0)
+    if isinstance(spec, GridSpec) and spec.panels:
+        layout = _grid_layout(spec)
+        col = math.floor((x - layout.origin.x()) / max(layout.panel.width(), 1e-9))
+        row = math.floor((y - layout.origin.y()) / max(layout.panel.height(), 1e-9))
+        index = row * spec.columns + col
+        if not (0 <= col < spec.columns and 0 <= index < len(spec.panels)):
+            return None
+        panel = spec.panels[index]
+        return _cell_in(panel, _layout(panel, *_fonts()), x - layout.origin.x() - col * layout.panel.width(),
+                        y - layout.origin.y() - row * layout.panel.height(), index)
+    return None
+
+
+def _cell_in(spec: FigureSpec, layout: _Layout, x: float, y: float, panel: int) -> tuple[int, int, int] | None:
+    rows, cols = spec.values.shape
+    if not layout.grid.contains(QtCore.QPointF(x, y)) or not (rows and cols):
+        return None
+    row = min(int((y - layout.grid.top()) / layout.cell), rows - 1)
+    col = min(int((x - layout.grid.left()) / layout.cell), cols - 1)
+    return panel, row, col

@@ -35,10 +35,6 @@ def load_model(path: Path, device_name: str, fall_back: bool) -> tuple[LoadedMod
         name, chosen = "auto", pick_device("auto")
         notice = tr("{error}. Using {device} instead.").format(error=error, device=chosen)
     loaded = load_checkpoint(path, chosen)
-    if not loaded.layout.in_window:
-        raise ValueError(tr("{name} is an image model ({kind}): the window cannot show it yet; classify images with "
-                            "it from the command line (attnviz classify --checkpoint {name})").format(
-            name=path.name, kind=loaded.kind))
     kernel = explain(cast(KernelRegressionModel, loaded.model)) if loaded.offers(Capability.KERNEL) else None
     return loaded, model_info(loaded, str(chosen), notice), kernel, name
 

@@ -22,6 +22,7 @@ from attnviz.figures.attention import AttentionView
 from attnviz.i18n import tr
 from attnviz.session.analysis import AnalysisRequests
 from attnviz.session.decoding import DecodingRequests
+from attnviz.session.images import ImageRequests
 from attnviz.session.latest import LOAD
 from attnviz.session.loading import load_model
 from attnviz.session.panels import PanelRequests
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from attnviz.core.models.loaded import LoadedModel
 
 
-class Session(DecodingRequests, PanelRequests, AnalysisRequests):
+class Session(DecodingRequests, ImageRequests, PanelRequests, AnalysisRequests):
     """Load a checkpoint, encode text, step the decoder, walk back through recorded steps; the side panels'
     requests (:class:`PanelRequests`); save and restore what is on show.
 
@@ -82,6 +83,8 @@ class Session(DecodingRequests, PanelRequests, AnalysisRequests):
                 self.switch_heads_off(restoring.heads_off, decode_again=False)  # (on the worker, before the encoding)
             if self.loaded.offers(Capability.STEPS) and self._state.text.strip():
                 self.encode(run=self._pending_to_end)
+            if self.loaded.offers(Capability.IMAGE):
+                self.open_image_again()
 
         def failed(error: BaseException) -> None:
             if self._latest.wins(ticket):

@@ -29,7 +29,7 @@
         <translation>详情见 {path}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="122"/>
+        <location filename="../../attnviz/figures/editions.py" line="125"/>
         <source> or </source>
         <translation> 或 </translation>
     </message>
@@ -39,7 +39,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="198"/>
+        <location filename="../../attnviz/core/columns.py" line="202"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -51,7 +51,7 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="122"/>
+        <location filename="../../attnviz/gui/menus.py" line="126"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
@@ -61,7 +61,7 @@
         <translation>后退(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="117"/>
+        <location filename="../../attnviz/gui/menus.py" line="121"/>
         <source>&amp;Book figures…</source>
         <translation>书中图表(&amp;B)…</translation>
     </message>
@@ -71,7 +71,7 @@
         <translation>复制热图(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="99"/>
+        <location filename="../../attnviz/gui/menus.py" line="103"/>
         <source>&amp;Decode</source>
         <translation>解码(&amp;D)</translation>
     </message>
@@ -86,12 +86,12 @@
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="116"/>
+        <location filename="../../attnviz/gui/menus.py" line="120"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="121"/>
+        <location filename="../../attnviz/gui/menus.py" line="125"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -101,7 +101,7 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="181"/>
+        <location filename="../../attnviz/gui/menus.py" line="185"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -111,7 +111,7 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="185"/>
+        <location filename="../../attnviz/gui/menus.py" line="189"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -131,7 +131,7 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="177"/>
+        <location filename="../../attnviz/gui/menus.py" line="181"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
@@ -141,7 +141,7 @@
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="93"/>
+        <location filename="../../attnviz/gui/menus.py" line="97"/>
         <source>&amp;Recent files</source>
         <translation>最近打开的文件(&amp;R)</translation>
     </message>
@@ -161,7 +161,7 @@
         <translation>单步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="107"/>
+        <location filename="../../attnviz/gui/menus.py" line="111"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -202,7 +202,7 @@
         <translation>（评分 &lt;b&gt;{score}&lt;/b&gt;，log p {log_prob}，T = {length}，已结束）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="160"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="185"/>
         <location filename="../../attnviz/training/data.py" line="85"/>
         <source>, </source>
         <comment>list separator</comment>
@@ -275,7 +275,7 @@
         <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="97"/>
+        <location filename="../../attnviz/commands/classify.py" line="94"/>
         <source>--data: this model does not read Fashion-MNIST (28 × 28 grey images of its ten classes)</source>
         <translation>--data：此模型不读取 Fashion-MNIST（其十个类别的 28 × 28 灰度图像）</translation>
     </message>
@@ -503,6 +503,16 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gallery.py" line="505"/>
+        <source>[CLS] over {image}, layer by layer: attention (heads averaged), then rollout</source>
+        <translation>{image} 上的 [CLS]，逐层：注意力（各头平均），然后是注意力展开（rollout）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="665"/>
+        <source>[CLS]'s attention over the image, layer by layer</source>
+        <translation>[CLS] 在图像上的注意力，逐层</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/shared.py" line="107"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
@@ -545,7 +555,7 @@
         <translation>句子文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="41"/>
+        <location filename="../../attnviz/core/images.py" line="42"/>
         <location filename="../../attnviz/core/safe_output.py" line="32"/>
         <source>a folder</source>
         <translation>文件夹</translation>
@@ -618,6 +628,11 @@
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gallery.py" line="663"/>
+        <source>A ViT reads [CLS] and the image's patches as one sequence</source>
+        <translation>ViT 把 [CLS] 和图像的各个图块当作一个序列读取</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/text.py" line="91"/>
         <source>a vocabulary must not repeat a token</source>
         <translation>词表中不能有重复的词元</translation>
@@ -638,17 +653,17 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="254"/>
+        <location filename="../../attnviz/gui/menus.py" line="258"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="231"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="234"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="569"/>
+        <location filename="../../attnviz/gallery.py" line="634"/>
         <source>Additive attention on the toy example</source>
         <translation>小例子上的加性注意力</translation>
     </message>
@@ -690,6 +705,7 @@
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="54"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="118"/>
         <source>All heads</source>
         <translation>所有头</translation>
     </message>
@@ -735,6 +751,11 @@
         <translation>仅编码器模型：models/encoder-only.safetensors 或 Hugging Face BERT 文件夹</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/menus.py" line="89"/>
+        <source>An image for the image model on show (Ctrl+I; or drop it on the window)</source>
+        <translation>为当前的图像模型打开一张图像（Ctrl+I；或把图像拖到窗口上）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/classify.py" line="24"/>
         <source>an image model: models/vit.safetensors</source>
         <translation>图像模型：models/vit.safetensors</translation>
@@ -750,7 +771,12 @@
         <translation>以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="413"/>
+        <location filename="../../attnviz/session/images.py" line="19"/>
+        <source>Ankle boot</source>
+        <translation>短靴</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="452"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -780,8 +806,14 @@
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="110"/>
+        <location filename="../../attnviz/gui/docks.py" line="113"/>
         <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="24"/>
+        <location filename="../../attnviz/gallery.py" line="507"/>
+        <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
@@ -795,7 +827,7 @@
         <translation>注意力提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="546"/>
+        <location filename="../../attnviz/gallery.py" line="611"/>
         <source>Attention cues: the identity matrix as attention weights</source>
         <translation>注意力提示：以单位矩阵作为注意力权重</translation>
     </message>
@@ -815,12 +847,12 @@
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="433"/>
+        <location filename="../../attnviz/core/layout.py" line="472"/>
         <source>Attention mask (no causal mask: every position reads every other)</source>
         <translation>注意力掩蔽（无因果掩蔽：每个位置都读取所有位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="432"/>
+        <location filename="../../attnviz/core/layout.py" line="471"/>
         <source>Attention mask at step {step} (no causal mask)</source>
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
@@ -828,6 +860,11 @@
         <location filename="../../attnviz/gui/panels/compare.py" line="107"/>
         <source>Attention of two models on the source sentence, and their difference</source>
         <translation>两个模型在源句子上的注意力及其差异</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="131"/>
+        <source>Attention of {query} over {image}, every layer and head</source>
+        <translation>{query} 在 {image} 上的注意力，所有层和头</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="279"/>
@@ -865,17 +902,17 @@
         <translation>注意力展开（attention rollout；Abnar &amp; Zuidema, 2020）：各头取平均，以 0.5·A + 0.5·I 表示残差，行重新归一化，各层相乘。悬停在此查看详情。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="110"/>
+        <location filename="../../attnviz/core/layout.py" line="150"/>
         <source>Attention rollout, encoder {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="319"/>
+        <location filename="../../attnviz/core/layout.py" line="358"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="429"/>
+        <location filename="../../attnviz/core/layout.py" line="468"/>
         <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
@@ -884,6 +921,11 @@
         <location filename="../../attnviz/figures/editions.py" line="98"/>
         <source>Attention Scoring Functions</source>
         <translation>注意力评分函数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="527"/>
+        <source>attention spread evenly ({px:.1f} px)</source>
+        <translation>注意力均匀分布（{px:.1f} 像素）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/kernel.py" line="81"/>
@@ -899,6 +941,16 @@
         <location filename="../../attnviz/figures/panels.py" line="114"/>
         <source>Attention weights, {model}</source>
         <translation>注意力权重，{model}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="499"/>
+        <source>attention, layer {layer}</source>
+        <translation>注意力，第 {layer} 层</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="108"/>
+        <source>Attention: one head's (or the heads' mean) weights of the query. Rollout: how much of each patch reaches the query after this layer, the heads averaged (Abnar &amp; Zuidema 2020), with or without 0.5·I for the residual</source>
+        <translation>注意力：查询在一个头中（或各头平均）的注意力权重。注意力展开（rollout）：到这一层为止，每个图块有多少流到该查询，各头平均（Abnar &amp; Zuidema 2020），可加或不加代表残差连接的 0.5·I</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="585"/>
@@ -932,12 +984,12 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="148"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="158"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="155"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="165"/>
         <source>attnviz sessions (*.attnviz.json *.json);;All files (*)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json);;所有文件 (*)</translation>
     </message>
@@ -952,7 +1004,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panel_links.py" line="94"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="95"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -965,6 +1017,11 @@
         <location filename="../../attnviz/core/models/encoder_only.py" line="130"/>
         <source>attnviz's BERT adds a learned table, one vector per position, to the token and segment embeddings.</source>
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/models/vit.py" line="179"/>
+        <source>attnviz's ViT adds a learned vector per position — [CLS], then each patch, row by row — to the patch embeddings (d2l 1.0 §11.8).</source>
+        <translation>attnviz 的 ViT 为每个位置（先是 [CLS]，然后逐行是每个图块）学一个向量，加到图块嵌入上（d2l 1.0 §11.8）。</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="95"/>
@@ -1025,7 +1082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="652"/>
+        <location filename="../../attnviz/gallery.py" line="723"/>
         <source>attnviz: the book's attention figures</source>
         <translation>attnviz：书中的注意力图表</translation>
     </message>
@@ -1050,7 +1107,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{signal} 到达时输出正在移入位置；移动已先完成，因此 {folder} 是完整的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="221"/>
+        <location filename="../../attnviz/gui/menus.py" line="225"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -1072,7 +1129,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="550"/>
+        <location filename="../../attnviz/gallery.py" line="615"/>
         <source>Average pooling</source>
         <translation>平均汇聚</translation>
     </message>
@@ -1082,7 +1139,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="551"/>
+        <location filename="../../attnviz/gallery.py" line="616"/>
         <source>Average pooling is the non-parametric pooling with the constant kernel.</source>
         <translation>平均汇聚就是使用常数核的非参数汇聚。</translation>
     </message>
@@ -1103,6 +1160,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>回到原来的窗口布局（Esc）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/images.py" line="19"/>
+        <source>Bag</source>
+        <translation>包</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/editions.py" line="99"/>
         <source>Bahdanau Attention</source>
         <translation>Bahdanau 注意力</translation>
@@ -1113,7 +1175,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="572"/>
+        <location filename="../../attnviz/gallery.py" line="637"/>
         <source>Bahdanau attention of the trained model</source>
         <translation>训练好的模型的 Bahdanau 注意力</translation>
     </message>
@@ -1123,7 +1185,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="574"/>
+        <location filename="../../attnviz/gallery.py" line="639"/>
         <source>Bahdanau model: training curve</source>
         <translation>Bahdanau 模型：训练曲线</translation>
     </message>
@@ -1143,7 +1205,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽必须是正数，实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="119"/>
+        <location filename="../../attnviz/gui/docks.py" line="122"/>
         <source>Batch</source>
         <translation>批量</translation>
     </message>
@@ -1195,7 +1257,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="167"/>
-        <location filename="../../attnviz/gui/docks.py" line="131"/>
+        <location filename="../../attnviz/gui/docks.py" line="134"/>
         <source>Beams</source>
         <translation>束搜索</translation>
     </message>
@@ -1210,7 +1272,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运算量（十亿次）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="581"/>
+        <location filename="../../attnviz/gallery.py" line="646"/>
         <source>Binary representations of 0…7</source>
         <translation>0…7 的二进制表示</translation>
     </message>
@@ -1322,12 +1384,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法写入 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="115"/>
+        <location filename="../../attnviz/core/layout.py" line="155"/>
         <source>Causal mask (decoder self-attention)</source>
         <translation>解码器自注意力的因果掩蔽（自回归）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="114"/>
+        <location filename="../../attnviz/core/layout.py" line="154"/>
         <source>Causal mask at step {step}</source>
         <translation>第 {step} 步的因果掩蔽（自回归）</translation>
     </message>
@@ -1398,15 +1460,20 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击“注意力”热图中的一行，或在此选择一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="122"/>
+        <location filename="../../attnviz/core/layout.py" line="162"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="302"/>
         <source>Click a token to make the decoder take it at this step instead of its own choice</source>
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="437"/>
+        <location filename="../../attnviz/core/layout.py" line="476"/>
         <source>Click a word to fill the mask with it instead of the model's choice</source>
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/images.py" line="18"/>
+        <source>Coat</source>
+        <translation>外套</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="289"/>
@@ -1444,7 +1511,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>命令（attnviz COMMAND --help）：{commands}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="129"/>
+        <location filename="../../attnviz/gui/docks.py" line="132"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
@@ -1465,7 +1532,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="121"/>
+        <location filename="../../attnviz/gui/docks.py" line="124"/>
         <source>Computation</source>
         <translation>计算过程</translation>
     </message>
@@ -1559,12 +1626,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料级 BLEU，0–100</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="605"/>
+        <location filename="../../attnviz/gallery.py" line="676"/>
         <source>Cost per layer: self-attention, recurrent, convolutional</source>
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="117"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="127"/>
         <source>Could not open the session: {error}</source>
         <translation>无法打开会话：{error}</translation>
     </message>
@@ -1574,7 +1641,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="89"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="99"/>
         <source>Could not save the session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -1635,7 +1702,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/attention/kind.py" line="15"/>
-        <location filename="../../attnviz/core/layout.py" line="281"/>
+        <location filename="../../attnviz/core/layout.py" line="320"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
@@ -1665,7 +1732,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>CSV 数值 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="76"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="78"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
@@ -1705,7 +1772,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>作为一个批量解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="124"/>
+        <location filename="../../attnviz/core/layout.py" line="164"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
         <location filename="../../attnviz/gui/menus.py" line="76"/>
         <source>Decode one token ({keys})</source>
@@ -1723,13 +1790,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>将两个或更多句子一起解码，以查看填充的作用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="113"/>
+        <location filename="../../attnviz/core/layout.py" line="153"/>
         <location filename="../../attnviz/gui/panels/rollout.py" line="36"/>
         <source>decoder layer {n}</source>
         <translation>解码器第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="305"/>
+        <location filename="../../attnviz/core/layout.py" line="344"/>
         <source>decoder queries</source>
         <translation>解码器查询</translation>
     </message>
@@ -1744,12 +1811,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器自注意力（因果掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="482"/>
+        <location filename="../../attnviz/gallery.py" line="547"/>
         <source>Decoder-only Transformer</source>
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="222"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="225"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1776,7 +1843,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="104"/>
+        <location filename="../../attnviz/gui/menus.py" line="108"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
     </message>
@@ -1796,31 +1863,36 @@ Install them with:  sudo apt-get install {packages}
         <translation>差异：{first} − {second}（红色：{first} 关注更多）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="169"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="194"/>
         <source>dim {number}</source>
         <translation>维 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="97"/>
+        <location filename="../../attnviz/core/results.py" line="103"/>
         <location filename="../../attnviz/figures/computation.py" line="54"/>
         <location filename="../../attnviz/figures/computation.py" line="47"/>
         <source>dimension</source>
         <translation>维度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="158"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="183"/>
         <source>dimensions after the first {count} (of {total})</source>
         <translation>前 {count} 个之后的维度（共 {total} 个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="56"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="58"/>
         <source>Dimensions to plot over positions, e.g. 6, 7, 8-9</source>
         <translation>要随位置绘制的维度，例如 6, 7, 8-9</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="67"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="69"/>
         <source>Dimensions:</source>
         <translation>维度：</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="530"/>
+        <source>distance (pixels)</source>
+        <translation>距离（像素）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="108"/>
@@ -1828,7 +1900,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离（键 − 查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="83"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="89"/>
         <source>distance m (positions)</source>
         <translation>距离 m（位置数）</translation>
     </message>
@@ -1875,7 +1947,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="101"/>
+        <location filename="../../attnviz/session/images.py" line="18"/>
+        <source>Dress</source>
+        <translation>连衣裙</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/menus.py" line="105"/>
         <source>E&amp;xample sentences</source>
         <translation>示例句子(&amp;X)</translation>
     </message>
@@ -1905,7 +1982,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="112"/>
+        <location filename="../../attnviz/core/layout.py" line="152"/>
         <location filename="../../attnviz/gui/panels/rollout.py" line="34"/>
         <source>encoder layers 1–{n}</source>
         <translation>编码器第 1–{n} 层</translation>
@@ -1916,7 +1993,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="251"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="254"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -1931,7 +2008,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>同一句子上的编码器－解码器与仅解码器对比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="594"/>
+        <location filename="../../attnviz/gallery.py" line="659"/>
         <source>Encoder–decoder vs decoder-only on the same sentence: cross-attention beside the decoder-only model's source view</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比：编码器－解码器注意力与仅解码器模型的源视图并列</translation>
     </message>
@@ -2029,7 +2106,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="118"/>
+        <location filename="../../attnviz/gui/menus.py" line="122"/>
         <source>Every attention figure of d2l.ai's attention chapters and of the Transformer paper, live and exportable (F1)</source>
         <translation>d2l.ai 注意力章节和 Transformer 论文中的每一张注意力图，可实时显示，可导出（F1）</translation>
     </message>
@@ -2037,6 +2114,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/scoring.py" line="148"/>
         <source>Every key is masked: the row is all zeros (attnviz never divides by zero).</source>
         <translation>所有键都被掩蔽：该行全为 0（attnviz 从不除以零）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="119"/>
+        <source>Every layer × head as a small overlay; click one to show it</source>
+        <translation>所有层 × 头，各画成一张小叠加图；点击其中一张即可显示它</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="73"/>
@@ -2049,17 +2131,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="178"/>
+        <location filename="../../attnviz/gui/menus.py" line="182"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="182"/>
+        <location filename="../../attnviz/gui/menus.py" line="186"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="184"/>
+        <location filename="../../attnviz/gui/menus.py" line="188"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
@@ -2095,7 +2177,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>需要一个参数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="127"/>
+        <location filename="../../attnviz/gui/docks.py" line="130"/>
         <source>Explain</source>
         <translation>解释</translation>
     </message>
@@ -2193,7 +2275,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panel_links.py" line="90"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="91"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -2234,6 +2316,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="96"/>
+        <source>Fashion-MNIST test images shipped with attnviz (the ViT never trained on them)</source>
+        <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/explain.py" line="52"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
@@ -2254,7 +2341,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="439"/>
+        <location filename="../../attnviz/core/layout.py" line="478"/>
         <source>Fill the next mask ({keys})</source>
         <translation>填下一个掩蔽（{keys}）</translation>
     </message>
@@ -2302,7 +2389,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="123"/>
+        <location filename="../../attnviz/core/layout.py" line="163"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="305"/>
         <source>Force target words (a reference translation or its start)…</source>
         <translation>强制目标词（参考译文或其开头）…</translation>
@@ -2328,7 +2415,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="112"/>
+        <location filename="../../attnviz/session/session.py" line="115"/>
         <source>Getting ready to open Hugging Face models…</source>
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
@@ -2363,14 +2450,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="229"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="232"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="234"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="237"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="126"/>
+        <source>Head</source>
+        <translation>头</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
@@ -2385,18 +2477,20 @@ Install them with:  sudo apt-get install {packages}
         <translation>头（层.头；颜色：注意力的种类）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="123"/>
+        <location filename="../../attnviz/gui/docks.py" line="126"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="210"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="186"/>
+        <location filename="../../attnviz/figures/image.py" line="94"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="195"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="168"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="193"/>
         <source>head {number}</source>
         <translation>第 {number} 个头</translation>
     </message>
@@ -2411,6 +2505,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/train.py" line="133"/>
         <source>Heads</source>
         <translation>头数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="93"/>
+        <source>heads averaged</source>
+        <translation>各头平均</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/chains.py" line="99"/>
@@ -2475,17 +2574,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="245"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="117"/>
+        <source>How strongly the attention covers the image</source>
+        <translation>注意力覆盖图像的浓淡</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/models/kinds.py" line="248"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="258"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="261"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="239"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="242"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
@@ -2498,6 +2602,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/argparse_text.py" line="19"/>
         <source>ignored explicit argument %r</source>
         <translation>忽略了显式参数 %r</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/docks.py" line="111"/>
+        <source>Image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/file_opening.py" line="77"/>
+        <source>Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif);;All files (*)</source>
+        <translation>图像 (*.png *.jpg *.jpeg *.webp *.bmp *.gif);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="81"/>
@@ -2643,7 +2757,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>核</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="112"/>
+        <location filename="../../attnviz/gui/docks.py" line="115"/>
         <source>Kernel regression</source>
         <translation>核回归</translation>
     </message>
@@ -2668,7 +2782,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>核 K(u) 作为距离 u = (x − xᵢ)/h 的函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="563"/>
+        <location filename="../../attnviz/gallery.py" line="628"/>
         <source>Kernels side by side</source>
         <translation>各种核的并列对比</translation>
     </message>
@@ -2750,8 +2864,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>稍后</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="125"/>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="165"/>
         <location filename="../../attnviz/figures/heads.py" line="41"/>
+        <location filename="../../attnviz/gallery.py" line="530"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
@@ -2761,8 +2881,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="558"/>
+        <location filename="../../attnviz/core/layout.py" line="596"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
+        <location filename="../../attnviz/gallery.py" line="507"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
@@ -2779,6 +2900,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/image.py" line="125"/>
+        <source>layer {layer}, head {head}</source>
+        <translation>第 {layer} 层，第 {head} 个头</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="46"/>
@@ -2791,12 +2917,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="558"/>
+        <location filename="../../attnviz/core/layout.py" line="596"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="430"/>
+        <location filename="../../attnviz/core/layout.py" line="469"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
     </message>
@@ -2833,28 +2959,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="599"/>
+        <location filename="../../attnviz/gallery.py" line="670"/>
         <source>Learning to copy (the diagonal): the map untrained, midway and trained</source>
         <translation>学习复制（对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="600"/>
+        <location filename="../../attnviz/gallery.py" line="671"/>
         <source>Learning to reverse (the anti-diagonal): the map untrained, midway and trained</source>
         <translation>学习反转（反对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="602"/>
+        <location filename="../../attnviz/gallery.py" line="673"/>
         <source>Learning to rewrite dates (crossing lines): the map untrained, midway and trained</source>
         <translation>学习改写日期（交叉的线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="601"/>
+        <location filename="../../attnviz/gallery.py" line="672"/>
         <source>Learning to sort (a permutation): the map untrained, midway and trained</source>
         <translation>学习排序（一个置换）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="320"/>
-        <location filename="../../attnviz/gallery.py" line="603"/>
+        <location filename="../../attnviz/gallery.py" line="674"/>
         <source>Learning-rate schedules</source>
         <translation>学习率调度</translation>
     </message>
@@ -2900,12 +3026,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>留一法，总变差距离</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="110"/>
+        <location filename="../../attnviz/gui/menus.py" line="114"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="251"/>
+        <location filename="../../attnviz/gui/menus.py" line="255"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -2958,7 +3084,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/session/panels.py" line="162"/>
-        <location filename="../../attnviz/session/session.py" line="102"/>
+        <location filename="../../attnviz/session/session.py" line="105"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
@@ -2991,7 +3117,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="123"/>
+        <location filename="../../attnviz/gui/menus.py" line="127"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -3016,7 +3142,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制头图谱…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="513"/>
+        <location filename="../../attnviz/core/layout.py" line="552"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -3042,12 +3168,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个查询各有一个有效长度的掩蔽 softmax 操作（二维有效长度）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="567"/>
+        <location filename="../../attnviz/gallery.py" line="632"/>
         <source>Masked softmax, a valid length per query</source>
         <translation>掩蔽 softmax 操作，每个查询一个有效长度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="566"/>
+        <location filename="../../attnviz/gallery.py" line="631"/>
         <source>Masked softmax, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作，有效长度为 2 和 3</translation>
     </message>
@@ -3062,9 +3188,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="114"/>
+        <location filename="../../attnviz/gui/docks.py" line="117"/>
         <source>Masks</source>
         <translation>掩码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="667"/>
+        <source>Mean attention distance by depth (the ViT paper's Figure 7)</source>
+        <translation>平均注意力距离随深度的变化（ViT 论文图 7）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="529"/>
+        <source>Mean attention distance by depth, over the {count} sample images</source>
+        <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="294"/>
@@ -3072,9 +3208,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="158"/>
-        <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] has no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
-        <translation>以模型输入的像素计的平均注意力距离：对一个图像块的查询，其中心到各图像块中心的距离按注意力加权（权重在图像块上重新归一化；[CLS] 在图像上没有位置），再对所有图像块查询取平均（Dosovitskiy 等，2021，图 7）</translation>
+        <location filename="../../attnviz/core/columns.py" line="161"/>
+        <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] and the other special positions have no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
+        <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="15"/>
@@ -3100,6 +3236,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="41"/>
         <source>mean largest weight of a row, every key included</source>
         <translation>每行最大权重的均值，包含所有键</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="196"/>
+        <source>mean of heads</source>
+        <translation>各头平均</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="119"/>
@@ -3130,6 +3271,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="157"/>
         <source>mean weight a patch's query puts on [CLS]</source>
         <translation>图像块的查询放在 [CLS] 上的平均权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="158"/>
+        <source>mean weight a patch's query puts on the other positions without a place on the image: DeiT's distillation token, DINOv2's registers (0 for a model with only [CLS])</source>
+        <translation>一个图块的查询放在图像上没有位置的其他位置上的平均权重：DeiT 的蒸馏词元、DINOv2 的寄存器词元（只有 [CLS] 的模型为 0）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="55"/>
@@ -3194,7 +3340,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="507"/>
+        <location filename="../../attnviz/gallery.py" line="572"/>
         <source>midway: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -3226,7 +3372,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="575"/>
+        <location filename="../../attnviz/gallery.py" line="640"/>
         <source>Multi-head attention: every head of every layer</source>
         <translation>多头注意力：每一层的每一个头</translation>
     </message>
@@ -3236,7 +3382,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="270"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="273"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3251,7 +3397,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="548"/>
+        <location filename="../../attnviz/gallery.py" line="613"/>
         <source>Nadaraya–Watson: training data and the true function</source>
         <translation>Nadaraya-Watson：训练数据与真实函数</translation>
     </message>
@@ -3276,13 +3422,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>下一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="121"/>
+        <location filename="../../attnviz/core/layout.py" line="161"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="337"/>
         <source>Next-token probabilities at this step</source>
         <translation>这一步下一个词元的概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="624"/>
+        <location filename="../../attnviz/gallery.py" line="695"/>
         <source>no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; keys: {keys}</source>
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
@@ -3292,7 +3438,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="199"/>
+        <location filename="../../attnviz/core/columns.py" line="203"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -3380,12 +3526,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>非参数注意力汇聚（高斯核，h = 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="553"/>
+        <location filename="../../attnviz/gallery.py" line="618"/>
         <source>Non-parametric attention pooling: prediction</source>
         <translation>非参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="555"/>
+        <location filename="../../attnviz/gallery.py" line="620"/>
         <source>Non-parametric attention pooling: weights</source>
         <translation>非参数注意力汇聚：权重</translation>
     </message>
@@ -3531,6 +3677,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gallery.py" line="525"/>
+        <source>one head</source>
+        <translation>一个头</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/columns.py" line="131"/>
         <source>one head in an importance figure (its numbers)</source>
         <translation>重要性图中的一个头（图中的数值）</translation>
@@ -3546,7 +3697,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="163"/>
+        <location filename="../../attnviz/core/columns.py" line="167"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
@@ -3601,12 +3752,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="126"/>
+        <source>Opacity</source>
+        <translation>不透明度</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/menus.py" line="85"/>
         <source>Open &amp;Hugging Face model…</source>
         <translation>打开 Hugging Face 模型(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="109"/>
+        <location filename="../../attnviz/gui/menus.py" line="88"/>
+        <source>Open &amp;image…</source>
+        <translation>打开图像(&amp;I)…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="115"/>
         <source>Open a checkpoint</source>
         <translation>打开一个检查点</translation>
     </message>
@@ -3621,6 +3782,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="90"/>
+        <source>Open a PNG, JPEG, WebP, BMP or GIF image (or drop one on the window)</source>
+        <translation>打开 PNG、JPEG、WebP、BMP 或 GIF 图像（或把图像拖到窗口上）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="137"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="246"/>
+        <source>Open an image, or pick a sample</source>
+        <translation>打开一张图像，或选一张示例图像</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/file_opening.py" line="53"/>
         <source>Open checkpoint</source>
         <translation>打开检查点</translation>
@@ -3631,22 +3803,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 Hugging Face 模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/file_opening.py" line="76"/>
+        <source>Open image</source>
+        <translation>打开图像</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="89"/>
+        <source>Open image…</source>
+        <translation>打开图像…</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/menus.py" line="72"/>
         <source>Open sess&amp;ion…</source>
         <translation>打开会话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="154"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="164"/>
         <source>Open session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="120"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="130"/>
         <source>Opening the session {name}…</source>
         <translation>正在打开会话 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="94"/>
+        <location filename="../../attnviz/session/session.py" line="97"/>
         <source>Opening the shipped model {name} instead.</source>
         <translation>改为打开内置模型 {name}。</translation>
     </message>
@@ -3716,7 +3898,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法开始写入 PDF 的第 {page} 页</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="79"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="85"/>
         <source>pair i</source>
         <translation>维度对 i</translation>
     </message>
@@ -3762,18 +3944,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数注意力汇聚（学到的 w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="559"/>
+        <location filename="../../attnviz/gallery.py" line="624"/>
         <source>Parametric attention pooling: prediction</source>
         <translation>带参数注意力汇聚：预测</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="163"/>
-        <location filename="../../attnviz/gallery.py" line="557"/>
+        <location filename="../../attnviz/gallery.py" line="622"/>
         <source>Parametric attention pooling: training loss</source>
         <translation>带参数注意力汇聚：训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="561"/>
+        <location filename="../../attnviz/gallery.py" line="626"/>
         <source>Parametric attention pooling: weights</source>
         <translation>带参数注意力汇聚：权重</translation>
     </message>
@@ -3798,6 +3980,21 @@ Install them with:  sudo apt-get install {packages}
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/image.py" line="102"/>
+        <source>patch columns</source>
+        <translation>图块列</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="102"/>
+        <source>patch rows</source>
+        <translation>图块行</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/positional.py" line="165"/>
+        <source>Patches (2-D)</source>
+        <translation>图块（二维）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/train.py" line="124"/>
         <location filename="../../attnviz/gui/panels/train.py" line="397"/>
         <source>Pause</source>
@@ -3814,7 +4011,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panel_links.py" line="91"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="92"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -3892,11 +4089,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="96"/>
+        <location filename="../../attnviz/core/results.py" line="102"/>
         <location filename="../../attnviz/figures/panels.py" line="73"/>
         <location filename="../../attnviz/figures/panels.py" line="102"/>
         <source>position</source>
         <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="152"/>
+        <source>Position embedding similarity: each patch's learned position against every patch's (cosine)</source>
+        <translation>位置嵌入的相似度：每个图块学到的位置与所有图块的位置（余弦）</translation>
     </message>
     <message>
         <location filename="../../attnviz/argparse_text.py" line="12"/>
@@ -3904,27 +4106,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="115"/>
+        <location filename="../../attnviz/gui/docks.py" line="118"/>
         <source>Positional encoding</source>
         <translation>位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="473"/>
+        <location filename="../../attnviz/gallery.py" line="538"/>
         <source>Positional encoding of the shipped Transformer: {positions} positions × {dimensions} dimensions</source>
         <translation>内置 Transformer 的位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="584"/>
+        <location filename="../../attnviz/gallery.py" line="649"/>
         <source>Positional encoding of the trained Transformer</source>
         <translation>训练好的 Transformer 的位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="579"/>
+        <location filename="../../attnviz/gallery.py" line="644"/>
         <source>Positional encoding table</source>
         <translation>位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="580"/>
+        <location filename="../../attnviz/gallery.py" line="645"/>
         <source>Positional encoding: dimensions 6–9</source>
         <translation>位置编码：第 6–9 维</translation>
     </message>
@@ -3939,8 +4141,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="322"/>
-        <location filename="../../attnviz/core/layout.py" line="434"/>
+        <location filename="../../attnviz/core/layout.py" line="361"/>
+        <location filename="../../attnviz/core/layout.py" line="473"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
@@ -3971,13 +4173,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>预测（拖动红线可移动查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="125"/>
+        <location filename="../../attnviz/core/layout.py" line="165"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="25"/>
         <source>Press Step (F10) to decode the first word</source>
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="439"/>
+        <location filename="../../attnviz/core/layout.py" line="478"/>
         <source>Press Step (F10) to fill the first mask</source>
         <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
@@ -4012,27 +4214,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="320"/>
+        <location filename="../../attnviz/core/layout.py" line="359"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="328"/>
+        <location filename="../../attnviz/core/layout.py" line="367"/>
         <source>prompt self-attention</source>
         <translation>提示词自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="413"/>
+        <location filename="../../attnviz/core/layout.py" line="452"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="323"/>
+        <location filename="../../attnviz/core/layout.py" line="362"/>
         <source>Prompt | answer causal mask</source>
         <translation>提示词 | 回答的因果掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="322"/>
+        <location filename="../../attnviz/core/layout.py" line="361"/>
         <source>Prompt | answer causal mask, step {step}</source>
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
@@ -4053,6 +4255,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在剪枝…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/images.py" line="17"/>
+        <source>Pullover</source>
+        <translation>套头衫</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/chains.py" line="192"/>
         <source>q = RoPE_m({projection}), m = {row}: rotated by its position</source>
         <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
@@ -4068,24 +4275,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="116"/>
+        <location filename="../../attnviz/core/layout.py" line="156"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
-        <location filename="../../attnviz/gallery.py" line="97"/>
+        <location filename="../../attnviz/gallery.py" line="489"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="111"/>
+        <location filename="../../attnviz/core/layout.py" line="151"/>
         <source>queries (encoder output)</source>
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="430"/>
+        <location filename="../../attnviz/core/layout.py" line="469"/>
         <source>queries (positions)</source>
         <translation>查询（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="320"/>
+        <location filename="../../attnviz/core/layout.py" line="359"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
     </message>
@@ -4132,14 +4339,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="118"/>
+        <location filename="../../attnviz/core/layout.py" line="158"/>
         <source>Query “{query}” at step {step}. {note}</source>
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="325"/>
+        <location filename="../../attnviz/core/layout.py" line="364"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="258"/>
+        <source>Query: {query}. Click a patch to show its attention; {cls} for the class's.</source>
+        <translation>查询：{query}。点击一个图块可显示它的注意力；点击 {cls} 显示类别所读的注意力。</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="153"/>
@@ -4152,7 +4364,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出时仍有后台任务在运行</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="82"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="88"/>
         <source>q·k of two all-ones vectors m apart (1 at m = 0)</source>
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
@@ -4213,6 +4425,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取句子</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/images.py" line="69"/>
+        <source>Reading {image}…</source>
+        <translation>正在读取 {image}…</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/compat.py" line="44"/>
         <source>recording attention</source>
         <translation>记录注意力</translation>
@@ -4243,7 +4460,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="653"/>
+        <location filename="../../attnviz/gallery.py" line="724"/>
         <source>Rendered by &lt;code&gt;attnviz figures&lt;/code&gt; from attnviz's own code: the attention chapter of &lt;i&gt;Dive into Deep Learning&lt;/i&gt; and “Attention Is All You Need”. Sections are numbered as in {edition}; the number in {other} stands beside each (&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; numbers them that way).</source>
         <translation>由 &lt;code&gt;attnviz figures&lt;/code&gt; 用 attnviz 自己的代码绘制：&lt;i&gt;《动手学深度学习》&lt;/i&gt;的注意力机制一章与“Attention Is All You Need”。节号按 {edition} 编排；{other} 中的节号列在每节旁边（&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; 按该版本编号）。</translation>
     </message>
@@ -4306,27 +4523,43 @@ Install them with:  sudo apt-get install {packages}
         <translation>把日期改写为年 月 日</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="481"/>
+        <location filename="../../attnviz/gallery.py" line="546"/>
         <source>RNN + additive attention</source>
         <translation>RNN + 加性注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="481"/>
+        <location filename="../../attnviz/gallery.py" line="546"/>
         <source>RNN + dot-product attention</source>
         <translation>RNN + 点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="125"/>
+        <location filename="../../attnviz/gui/docks.py" line="128"/>
         <source>Rollout</source>
         <translation>注意力展开</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gallery.py" line="507"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
         <source>rollout</source>
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="512"/>
+        <location filename="../../attnviz/figures/image.py" line="24"/>
+        <source>rollout (+ 0.5·I for the residual)</source>
+        <translation>注意力展开（加 0.5·I 代表残差）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="25"/>
+        <source>rollout (no residual)</source>
+        <translation>注意力展开（不加残差）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="499"/>
+        <source>rollout after layer {layer}</source>
+        <translation>第 {layer} 层后的注意力展开</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="551"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -4366,7 +4599,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="183"/>
+        <location filename="../../attnviz/gui/menus.py" line="187"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -4376,12 +4609,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="93"/>
+        <source>Samples…</source>
+        <translation>示例…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/images.py" line="18"/>
+        <source>Sandal</source>
+        <translation>凉鞋</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/train.py" line="194"/>
         <source>Save model…</source>
         <translation>保存模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="147"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="157"/>
         <source>Save session</source>
         <translation>保存会话</translation>
     </message>
@@ -4396,7 +4639,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>保存训练好的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="85"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="95"/>
         <source>Saved the session to {path}</source>
         <translation>会话已保存到 {path}</translation>
     </message>
@@ -4406,12 +4649,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="88"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="98"/>
         <source>Saving {name}…</source>
         <translation>正在保存 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="570"/>
+        <location filename="../../attnviz/gallery.py" line="635"/>
         <source>Scaled dot-product attention on the toy example</source>
         <translation>小例子上的缩放点积注意力</translation>
     </message>
@@ -4421,30 +4664,30 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="253"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="260"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="256"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="263"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="224"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="247"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="227"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="250"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="266"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="269"/>
         <source>scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于 [CLS] 和各图像块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="216"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="242"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="219"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="245"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="236"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="239"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -4469,7 +4712,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 之前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="117"/>
+        <location filename="../../attnviz/gui/docks.py" line="120"/>
         <source>Scoring</source>
         <translation>评分函数</translation>
     </message>
@@ -4504,7 +4747,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="250"/>
+        <location filename="../../attnviz/gui/menus.py" line="254"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -4514,14 +4757,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="462"/>
-        <location filename="../../attnviz/core/layout.py" line="428"/>
-        <location filename="../../attnviz/core/layout.py" line="532"/>
+        <location filename="../../attnviz/core/layout.py" line="501"/>
+        <location filename="../../attnviz/core/layout.py" line="467"/>
+        <location filename="../../attnviz/core/layout.py" line="570"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="329"/>
+        <location filename="../../attnviz/core/layout.py" line="368"/>
         <source>self-attention (prompt + answer)</source>
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
@@ -4648,9 +4891,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>Shift+F10 或 Alt+←；在文本框外按 ←</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="88"/>
+        <location filename="../../attnviz/gui/menus.py" line="92"/>
         <source>Shipped &amp;models</source>
         <translation>内置模型(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/images.py" line="18"/>
+        <source>Shirt</source>
+        <translation>衬衫</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="125"/>
+        <source>Show</source>
+        <translation>显示</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/titled_plot.py" line="241"/>
@@ -4666,6 +4919,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/attention.py" line="56"/>
         <source>Show masked cells</source>
         <translation>显示掩蔽单元格</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="121"/>
+        <source>Show the attention of [CLS], the query the class is read from (click a patch to show that patch's)</source>
+        <translation>显示 [CLS] 的注意力，类别由这个查询读出（点击一个图块可显示该图块的）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/computation.py" line="46"/>
@@ -4698,7 +4956,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>跳过剪枝曲线（耗时的部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="160"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="185"/>
         <source>Skipped {problems}</source>
         <translation>已跳过 {problems}</translation>
     </message>
@@ -4716,6 +4974,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/learning/history.py" line="203"/>
         <source>snapshot {number} of the training history</source>
         <translation>训练历史的第 {number} 个快照</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/images.py" line="19"/>
+        <source>Sneaker</source>
+        <translation>运动鞋</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="346"/>
@@ -4743,7 +5006,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>排序 — 一个置换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="302"/>
+        <location filename="../../attnviz/core/layout.py" line="341"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
         <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
@@ -4758,34 +5021,34 @@ Install them with:  sudo apt-get install {packages}
         <translation>源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="305"/>
+        <location filename="../../attnviz/core/layout.py" line="344"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
         <location filename="../../attnviz/figures/explain.py" line="44"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="329"/>
+        <location filename="../../attnviz/core/layout.py" line="368"/>
         <source>source view</source>
         <translation>源视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="390"/>
+        <location filename="../../attnviz/core/layout.py" line="429"/>
         <source>source view (renormalised over the English)</source>
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="321"/>
+        <location filename="../../attnviz/core/layout.py" line="360"/>
         <source>source view after layers 1–{n}</source>
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="411"/>
+        <location filename="../../attnviz/core/layout.py" line="450"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="345"/>
+        <location filename="../../attnviz/core/layout.py" line="384"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
@@ -5032,6 +5295,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在关闭头…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/images.py" line="17"/>
+        <source>T-shirt/top</source>
+        <translation>T恤/上衣</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/compat.py" line="45"/>
         <source>T5's relative position bias</source>
         <translation>T5 的相对位置偏置</translation>
@@ -5042,12 +5310,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="70"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="72"/>
         <source>Table</source>
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="113"/>
+        <location filename="../../attnviz/figures/editions.py" line="116"/>
         <source>Table 1</source>
         <translation>表 1</translation>
     </message>
@@ -5085,7 +5353,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="186"/>
+        <location filename="../../attnviz/gui/menus.py" line="190"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
@@ -5095,7 +5363,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="200"/>
+        <location filename="../../attnviz/gui/menus.py" line="204"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -5135,7 +5403,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="652"/>
+        <location filename="../../attnviz/gallery.py" line="723"/>
         <source>The book's attention figures</source>
         <translation>书中的注意力图表</translation>
     </message>
@@ -5195,12 +5463,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>你所读的《动手学深度学习》版本：显示的是该版本的节号（另一版本的节号列在旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="564"/>
+        <location filename="../../attnviz/gallery.py" line="629"/>
         <source>The effect of the bandwidth</source>
         <translation>带宽的影响</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="117"/>
+        <location filename="../../attnviz/core/layout.py" line="157"/>
         <source>the encoder of this {kind}</source>
         <translation>此 {kind} 的编码器</translation>
     </message>
@@ -5331,6 +5599,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gallery.py" line="526"/>
+        <source>the layer's mean</source>
+        <translation>该层平均</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/columns.py" line="117"/>
         <location filename="../../attnviz/core/columns.py" line="128"/>
         <location filename="../../attnviz/core/columns.py" line="150"/>
@@ -5340,12 +5613,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/columns.py" line="38"/>
         <location filename="../../attnviz/core/columns.py" line="154"/>
-        <location filename="../../attnviz/core/columns.py" line="164"/>
+        <location filename="../../attnviz/core/columns.py" line="168"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="434"/>
+        <location filename="../../attnviz/core/layout.py" line="473"/>
         <source>the layers of this {kind}</source>
         <translation>此 {kind} 的各层</translation>
     </message>
@@ -5355,12 +5628,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="431"/>
+        <location filename="../../attnviz/core/layout.py" line="470"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="165"/>
+        <location filename="../../attnviz/core/columns.py" line="169"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
@@ -5389,6 +5662,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/session_file.py" line="359"/>
         <source>The model folder {name} has changed since this session was saved (its config or its files' sizes differ): the attention shown may differ from what was saved.</source>
         <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/images.py" line="53"/>
+        <source>The model on show</source>
+        <translation>当前模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/compare.py" line="45"/>
@@ -5448,6 +5726,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/image.py" line="144"/>
+        <source>the position table has {count} rows, not one per patch</source>
+        <translation>位置表有 {count} 行，不是每个图块一行</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/live.py" line="157"/>
         <source>the probe sentence is empty</source>
         <translation>探针输入句子为空</translation>
@@ -5463,7 +5746,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="324"/>
+        <location filename="../../attnviz/core/layout.py" line="363"/>
         <source>the prompt of this {kind}</source>
         <translation>此 {kind} 的提示词</translation>
     </message>
@@ -5478,7 +5761,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线需要参考译文：请选择每行为“源句子&lt;TAB&gt;参考译文”的文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="577"/>
+        <location filename="../../attnviz/gallery.py" line="642"/>
         <source>The Q·K·V computation of one query, with the trained model's numbers</source>
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
@@ -5523,7 +5806,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="435"/>
+        <location filename="../../attnviz/core/layout.py" line="474"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
     </message>
@@ -5688,7 +5971,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="535"/>
+        <location filename="../../attnviz/gallery.py" line="600"/>
         <source>The window shows the h = 0.1 panel; change the bandwidth there to see the others.</source>
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
@@ -5801,7 +6084,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可读的内容：句子是空的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="79"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="89"/>
         <source>There is nothing to save yet: open a checkpoint first.</source>
         <translation>还没有可保存的内容：请先打开一个检查点。</translation>
     </message>
@@ -5809,6 +6092,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/decoding/stepping.py" line="106"/>
         <source>there is nothing to translate: the sentence is empty</source>
         <translation>没有可翻译的内容：句子为空</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="47"/>
+        <source>this input is not an image</source>
+        <translation>此输入不是图像</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/heads/alignment.py" line="108"/>
@@ -5821,13 +6109,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有说明它的注意力头在哪里</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="232"/>
-        <location filename="../../attnviz/core/layout.py" line="251"/>
+        <location filename="../../attnviz/core/layout.py" line="271"/>
+        <location filename="../../attnviz/core/layout.py" line="290"/>
         <source>this model has no decoder self-attention</source>
         <translation>此模型没有解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="217"/>
+        <location filename="../../attnviz/core/layout.py" line="256"/>
         <source>this model has no encoder self-attention</source>
         <translation>此模型没有编码器自注意力</translation>
     </message>
@@ -5843,14 +6131,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="480"/>
-        <location filename="../../attnviz/core/layout.py" line="486"/>
-        <location filename="../../attnviz/core/layout.py" line="362"/>
+        <location filename="../../attnviz/core/layout.py" line="519"/>
+        <location filename="../../attnviz/core/layout.py" line="525"/>
+        <location filename="../../attnviz/core/layout.py" line="401"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="595"/>
+        <location filename="../../attnviz/core/layout.py" line="633"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
@@ -5890,14 +6178,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="513"/>
+        <location filename="../../attnviz/core/layout.py" line="552"/>
         <location filename="../../attnviz/figures/explain.py" line="66"/>
         <location filename="../../attnviz/figures/explain.py" line="65"/>
         <source>tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="103"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="139"/>
+        <source>Top classes</source>
+        <translation>最可能的类别</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/classify.py" line="100"/>
         <source>top-1 accuracy {accuracy:.2f} % on the {count:,} test images of {folder}</source>
         <translation>在 {folder} 的 {count:,} 张测试图像上的 top-1 准确率为 {accuracy:.2f} %</translation>
     </message>
@@ -5912,7 +6205,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个源词元到目前为止获得的注意力总和（最后一层，各头取平均）：译过一次的词约为 1，漏译的词接近 0，重复的词远大于 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="133"/>
+        <location filename="../../attnviz/gui/docks.py" line="136"/>
         <location filename="../../attnviz/gui/panels/train.py" line="123"/>
         <source>Train</source>
         <translation>训练</translation>
@@ -5938,7 +6231,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="508"/>
+        <location filename="../../attnviz/gallery.py" line="573"/>
         <source>trained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -6052,33 +6345,39 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/editions.py" line="104"/>
         <location filename="../../attnviz/figures/editions.py" line="107"/>
+        <location filename="../../attnviz/figures/editions.py" line="111"/>
         <source>Transformer</source>
         <translation>Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="588"/>
+        <location filename="../../attnviz/gallery.py" line="653"/>
         <source>Transformer decoder self-attention (causal: masked cells marked)</source>
         <translation>Transformer 解码器自注意力（因果掩蔽：被掩蔽的单元格已标出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="586"/>
+        <location filename="../../attnviz/gallery.py" line="651"/>
         <source>Transformer encoder self-attention, layer × head</source>
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="214"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="217"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="591"/>
+        <location filename="../../attnviz/gallery.py" line="656"/>
         <source>Transformer encoder–decoder attention</source>
         <translation>Transformer 编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="593"/>
+        <location filename="../../attnviz/gallery.py" line="658"/>
         <source>Transformer: training curve</source>
         <translation>Transformer：训练曲线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="111"/>
+        <source>Transformers for Vision</source>
+        <translation>用于视觉的 Transformer</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/compat.py" line="126"/>
@@ -6096,15 +6395,20 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="252"/>
+        <location filename="../../attnviz/gui/menus.py" line="256"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="120"/>
+        <location filename="../../attnviz/core/layout.py" line="160"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="327"/>
         <source>Translation so far</source>
         <translation>目前的译文</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/images.py" line="17"/>
+        <source>Trouser</source>
+        <translation>裤子</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="140"/>
@@ -6174,7 +6478,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的注意力类型 {kind!r}；请使用 {kinds} 之一</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="121"/>
+        <location filename="../../attnviz/figures/editions.py" line="124"/>
         <source>unknown book edition {text}; choose {choices} ({names})</source>
         <translation>未知的书籍版本 {text}；请选择 {choices}（{names}）</translation>
     </message>
@@ -6194,7 +6498,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="281"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="284"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -6214,7 +6518,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法识别的参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="506"/>
+        <location filename="../../attnviz/gallery.py" line="571"/>
         <source>untrained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>未训练：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -6278,9 +6582,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="264"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="267"/>
         <source>Vision Transformer (ViT), classifying images by their patches</source>
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="488"/>
+        <source>ViT layer 1 self-attention over [CLS] and the 7 × 7 patches of {image} (heads averaged)</source>
+        <translation>ViT 第 1 层在 [CLS] 和 {image} 的 7 × 7 个图块上的自注意力（各头平均）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="42"/>
@@ -6303,7 +6612,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="109"/>
+        <location filename="../../attnviz/figures/editions.py" line="112"/>
         <source>Watching attention learn (tasks whose right alignment is known)</source>
         <translation>观察注意力的学习过程（对齐已知的任务）</translation>
     </message>
@@ -6350,7 +6659,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示所选句子的哪种注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="604"/>
+        <location filename="../../attnviz/gallery.py" line="675"/>
         <source>Why dot products are scaled by √d</source>
         <translation>为什么点积要除以 √d</translation>
     </message>
@@ -6390,12 +6699,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="436"/>
+        <location filename="../../attnviz/core/layout.py" line="475"/>
         <source>Words for the mask at this step</source>
         <translation>这一步掩蔽处的候选词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="438"/>
+        <location filename="../../attnviz/core/layout.py" line="477"/>
         <source>Words for the masks, first mask first…</source>
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
@@ -6722,6 +7031,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{images} 含 {count:,} 张图像，而 {labels} 含 {label_count:,} 个标签</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/image.py" line="96"/>
+        <source>{image}: {what} of {query}, layer {layer}, {head} ({specials:.0%} on positions off the image)</source>
+        <translation>{image}：{query} 的{what}，第 {layer} 层，{head}（{specials:.0%} 在图像之外的位置上）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session_file.py" line="210"/>
         <source>{key!r} has the wrong type ({type})</source>
         <translation>{key!r} 的类型错误（{type}）</translation>
@@ -6752,7 +7066,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="303"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="306"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -6814,12 +7128,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{layer} · {head} · 查询 {query} → 键 {key}：{value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="519"/>
+        <location filename="../../attnviz/gallery.py" line="584"/>
         <source>{learner} learning to {task}: its attention finds {alignment}</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="518"/>
+        <location filename="../../attnviz/gallery.py" line="583"/>
         <source>{learner} learning to {task}: its attention finds {alignment} (its best-aligned head: {head})</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
@@ -6858,6 +7172,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/compare.py" line="58"/>
         <source>{model} followed the final translation: the hypothesis on show at this search step is not the start of the final translation</source>
         <translation>{model} 沿用了最终译文：此搜索步显示的候选序列不是最终译文的开头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/images.py" line="52"/>
+        <source>{model} reads sentences, not images: open an image model first (File ▸ Open, e.g. models/vit.safetensors)</source>
+        <translation>{model} 读取的是句子，不是图像：请先打开一个图像模型（文件 ▸ 打开，例如 models/vit.safetensors）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/compare.py" line="53"/>
@@ -6973,11 +7292,6 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/loading.py" line="39"/>
-        <source>{name} is an image model ({kind}): the window cannot show it yet; classify images with it from the command line (attnviz classify --checkpoint {name})</source>
-        <translation>{name} 是图像模型（{kind}）：窗口暂时还不能显示它；请在命令行中用它对图像分类（attnviz classify --checkpoint {name}）</translation>
-    </message>
-    <message>
         <location filename="../../attnviz/session_file.py" line="164"/>
         <source>{name} is not a regular file</source>
         <translation>{name} 不是普通文件</translation>
@@ -7034,12 +7348,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/loading.py" line="60"/>
+        <location filename="../../attnviz/session/loading.py" line="56"/>
         <source>{name} splits text into other tokens than the model on show: Compare puts two models' attention over the same tokens side by side, so it needs two models with one tokenizer (attnviz's own models share theirs; a Hugging Face model compares with one of its family that uses its tokenizer)</source>
         <translation>{name} 切分出的词元与当前显示的模型不同：比较会把两个模型在相同词元上的注意力并排显示，因此需要两个使用同一分词器的模型（attnviz 自带的模型共用分词器；Hugging Face 模型可与同系列、使用其分词器的模型比较）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="91"/>
+        <location filename="../../attnviz/gui/menus.py" line="95"/>
         <source>{name} — {about}</source>
         <translation>{name} — {about}</translation>
     </message>
@@ -7326,19 +7640,19 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="368"/>
-        <location filename="../../attnviz/core/images.py" line="48"/>
+        <location filename="../../attnviz/core/images.py" line="49"/>
         <source>{path}: cannot be opened ({error})</source>
         <translation>{path}：无法打开（{error}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
         <location filename="../../attnviz/core/hf/folder.py" line="295"/>
-        <location filename="../../attnviz/core/images.py" line="65"/>
+        <location filename="../../attnviz/core/images.py" line="66"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="63"/>
+        <location filename="../../attnviz/core/images.py" line="64"/>
         <source>{path}: cannot be read without waiting (not an image file)</source>
         <translation>{path}：无法不等待地读取（不是图像文件）</translation>
     </message>
@@ -7546,7 +7860,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是普通文件（设备还是管道？）；训练只写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="46"/>
+        <location filename="../../attnviz/core/images.py" line="47"/>
         <source>{path}: is not a regular file (a pipe, socket or device?)</source>
         <translation>{path}：不是普通文件（管道、套接字或设备？）</translation>
     </message>
@@ -7591,8 +7905,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是{kind}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="41"/>
-        <location filename="../../attnviz/core/images.py" line="53"/>
+        <location filename="../../attnviz/core/images.py" line="42"/>
+        <location filename="../../attnviz/core/images.py" line="54"/>
         <source>{path}: is {kind}, not an image file</source>
         <translation>{path}：是{kind}，不是图像文件</translation>
     </message>
@@ -7693,7 +8007,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="96"/>
+        <location filename="../../attnviz/core/images.py" line="104"/>
         <source>{path}: more than {most:,} pixels, more than attnviz decodes (a decompression bomb?)</source>
         <translation>{path}：超过 {most:,} 像素，超出 attnviz 解码的上限（解压炸弹？）</translation>
     </message>
@@ -7720,7 +8034,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="361"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="53"/>
-        <location filename="../../attnviz/core/images.py" line="39"/>
+        <location filename="../../attnviz/core/images.py" line="40"/>
         <source>{path}: no such file</source>
         <translation>{path}：文件不存在</translation>
     </message>
@@ -7765,7 +8079,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="93"/>
+        <location filename="../../attnviz/core/images.py" line="101"/>
         <source>{path}: not an image attnviz reads (PNG, JPEG, WebP, BMP or GIF)</source>
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
@@ -7780,7 +8094,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="58"/>
+        <location filename="../../attnviz/core/images.py" line="59"/>
         <source>{path}: over {mb} MB, larger than any image attnviz reads</source>
         <translation>{path}：超过 {mb} MB，大于 attnviz 读取的任何图像</translation>
     </message>
@@ -7791,7 +8105,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="365"/>
-        <location filename="../../attnviz/core/images.py" line="43"/>
+        <location filename="../../attnviz/core/images.py" line="44"/>
         <source>{path}: permission denied (the file is not readable by you)</source>
         <translation>{path}：权限不足（你无权读取该文件）</translation>
     </message>
@@ -7826,7 +8140,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="99"/>
+        <location filename="../../attnviz/core/images.py" line="107"/>
         <source>{path}: the image is damaged or cut short ({error})</source>
         <translation>{path}：图像已损坏或不完整（{error}）</translation>
     </message>
@@ -7928,7 +8242,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="84"/>
+        <location filename="../../attnviz/core/images.py" line="92"/>
         <source>{path}: {width:,} × {height:,} pixels, more than the {most:,} attnviz decodes (a decompression bomb?)</source>
         <translation>{path}：{width:,} × {height:,} 像素，超过 attnviz 解码的上限 {most:,}（解压炸弹？）</translation>
     </message>
@@ -8019,12 +8333,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what} {value} 超出范围：{where}共有 {count} 个（0 到 {last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="97"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="107"/>
         <source>{what}: {error}</source>
         <translation>{what}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="100"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="110"/>
         <source>{what}: {kind}: {error}</source>
         <translation>{what}：{kind}：{error}</translation>
     </message>
@@ -8074,7 +8388,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{where}，已用 {elapsed}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/file_opening.py" line="112"/>
+        <location filename="../../attnviz/gui/file_opening.py" line="122"/>
         <source>{where}.
 
 Open the session with that checkpoint?</source>
@@ -8123,22 +8437,22 @@ Open the session with that checkpoint?</source>
         <translation>α，模型自身的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="80"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="86"/>
         <source>θ_i (radians)</source>
         <translation>θ_i（弧度）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="78"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="84"/>
         <source>θ_i: the angle pair i turns per position</source>
         <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="32"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="34"/>
         <source>“{part}” (not a number)</source>
         <translation>“{part}”（不是数字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="35"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="37"/>
         <source>“{part}” (outside 0…{last})</source>
         <translation>“{part}”（超出 0…{last}）</translation>
     </message>

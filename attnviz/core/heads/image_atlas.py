@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 import torch
 
+from attnviz.core.images import IMAGE_SUFFIXES
 from attnviz.i18n import tr
 
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif")  # what a folder of images is read for
 MAX_IMAGES = 100_000  # a folder's images read at most (its first, by name)
 BATCH = 64  # images through the model at once
 IMAGE_HEADS_COLUMNS = ("layer", "head", "entropy", "cls_share", "other_specials_share", "mean_distance_px")
@@ -86,7 +86,8 @@ class ImageHeadSums:
 
     @classmethod
     def empty(cls, layers: int, heads: int, specials: int = 1) -> ImageHeadSums:
-        return cls(*(np.zeros((layers, heads)) for _ in range(4)), specials=specials)
+        zeros = [np.zeros((layers, heads)) for _ in range(4)]
+        return cls(zeros[0], zeros[1], zeros[2], zeros[3], specials=specials)
 
     def add(self, weights: np.ndarray, distances: np.ndarray) -> None:
         """Add the maps of B images: weights (L, B, H, N, N), rows summing to 1; distances (P, P) in pixels."""

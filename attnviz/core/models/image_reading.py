@@ -69,7 +69,7 @@ def reader_of(loaded: Any) -> ImageReader:
     if path is None:
         raise ValueError(f"a {loaded.kind} model does not read images")
     module, name = path.split(":")
-    return getattr(importlib.import_module(module), name)(loaded)  # type: ignore[no-any-return]
+    return getattr(importlib.import_module(module), name)(loaded)
 
 
 def boxes_of(reader: ImageReader) -> np.ndarray:

@@ -169,6 +169,17 @@ class VisionTransformer(nn.Module):
         return ViTOutput(logits, torch.stack(weights) if need_weights else None,
                          torch.stack(scores) if need_scores else None)
 
+    def describe_positions(self) -> Any:
+        """Its learned position table (N, D), [CLS]'s row first, then the patches' row by row, for the Positional
+        panel (which also lays each patch's similarity to the others out on the patch grid)."""
+        from attnviz.core.results import PositionalDescription
+        from attnviz.i18n import N_, tr
+
+        return PositionalDescription(
+            N_("learned"), tr("attnviz's ViT adds a learned vector per position — [CLS], then each patch, row by row — "
+                              "to the patch embeddings (d2l 1.0 §11.8)."),
+            self.pos_embedding[0].detach().float().cpu().numpy())
+
     def num_params(self) -> int:
         """How many parameters it has."""
         return sum(p.numel() for p in self.parameters())

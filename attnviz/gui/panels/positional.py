@@ -7,9 +7,11 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
+from attnviz.core.layout import Picture
 from attnviz.core.results import PositionalDescription
+from attnviz.figures.image import position_similarity
 from attnviz.figures.panels import positional_similarity_figure, positional_table_figure
-from attnviz.figures.spec import empty_figure
+from attnviz.figures.spec import AnyFigure, empty_figure
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.titled_plot import legend_below
 from attnviz.i18n import tr
@@ -75,6 +77,10 @@ class PositionalPanel(QtWidgets.QWidget):
         curves_layout.addWidget(self.curves, 1)
         tabs.addTab(curves_page, tr("Curves"))
         tabs.addTab(self.similarity_view, "PE · PEᵀ")
+        from attnviz.gui.panels.image import FigureCanvas  # (an image model's: each patch against the others)
+
+        self.patches_view = FigureCanvas()
+        self.patches_view.setCursor(QtCore.Qt.CursorShape.ArrowCursor)
         self.rope_frequencies = pg.PlotWidget(background="w", title=tr("θ_i: the angle pair i turns per position"))
         self.rope_frequencies.setLabel("bottom", tr("pair i"))
         self.rope_frequencies.setLabel("left", tr("θ_i (radians)"))
@@ -118,6 +124,8 @@ class PositionalPanel(QtWidgets.QWidget):
             self._on_dims_edit_finished()
             self.sentence_length = -1  # re-outline on the new table
         source, step = new.shown_source, new.step
+        if changed(old, new, "model", "shown_source"):
+            self._show_patches(source.picture if source is not None else None)
         length = source.layout.positions(source, step) if source is not None else 0  # 0: no outline
         if length != self.sentence_length:
             self.sentence_length = length
@@ -143,6 +151,23 @@ class PositionalPanel(QtWidgets.QWidget):
         self.rope_decay.clear()
         self.rope_decay.plot(np.arange(len(described.rope_decay)), described.rope_decay, pen=pg.mkPen("#d62728",
                                                                                                     width=2))
+
+    def _show_patches(self, picture: Picture | None) -> None:
+        """An image model's learned positions on its patch grid (the ViT paper's Figure 7, centre), in a tab of its
+        own; none for a sentence, or a table that is not one row per position."""
+        index = self.tabs.indexOf(self.patches_view)
+        rows = picture.specials + picture.grid[0] * picture.grid[1] if picture is not None else -1
+        if picture is None or self.table.shape[0] != rows:
+            if index >= 0:
+                self.tabs.removeTab(index)
+            return
+        if index < 0:
+            self.tabs.addTab(self.patches_view, tr("Patches (2-D)"))
+        self.patches_view.show_figure(position_similarity(self.table, picture))
+
+    def patches_figure(self) -> AnyFigure | None:
+        """The patches' similarity grid on show (an image model's), or None."""
+        return self.patches_view.figure if self.tabs.indexOf(self.patches_view) >= 0 else None
 
     def _mark_sentence(self) -> None:
         self.table_view.highlight_rows(0, self.sentence_length)  # (longer than the table: no outline)

@@ -1,0 +1,315 @@
+"""The image panel: the picture a vision model read, with one query's attention laid over it.
+
+Open an image (the button, File ▸ Open image…, a file dropped on the window) or pick a shipped sample; the model's
+top-5 classes stand beside the picture. The overlay shows the ``[CLS]`` query's attention — or any patch's: click
+it — in the chosen layer and head (or the heads' mean), or the rollout up to that layer (with or without the
+residual's 0.5·I); All heads shows every layer × head as small overlays (click one to choose it). Layer and head
+are the Attention panel's: the two views always show the same map. What is drawn is the figure Export writes
+(PNG/SVG/PDF: the overlay; CSV/NPY: the patches' values on their grid).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.figures.image import ATTENTION, DEFAULT_OPACITY, SOURCES, OverlayChoice, overlay, overlay_grid
+from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, NamedFigure
+from attnviz.i18n import tr
+from attnviz.render.figure_painter import cell_at, figure_size, paint_figure
+from attnviz.session import Session, SessionState, changed
+from attnviz.session.images import sample_images, sample_name
+
+TOP_SHOWN = 5
+
+
+class FigureCanvas(QtWidgets.QWidget):
+    """Paints a figure scaled to fit (as its export paints it) and says which cell a click fell on."""
+
+    clicked = QtCore.Signal(int, int, int)  # (panel, row, column) of the cell clicked
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.figure: AnyFigure | None = None
+        self.message = ""
+        self.setMinimumSize(200, 200)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
+        self.setCursor(QtCore.Qt.CursorShape.PointingHandCursor)
+
+    def show_figure(self, figure: AnyFigure | None, message: str = "") -> None:
+        self.figure, self.message = figure, message
+        self.update()
+
+    def _placement(self) -> tuple[float, float, float]:
+        """(scale, left, top) of the figure in the widget."""
+        assert self.figure is not None
+        size = figure_size(self.figure)
+        scale = min(self.width() / max(size.width(), 1.0), self.height() / max(size.height(), 1.0))
+        return scale, (self.width() - size.width() * scale) / 2, (self.height() - size.height() * scale) / 2
+
+    def paintEvent(self, _event: QtGui.QPaintEvent) -> None:
+        painter = QtGui.QPainter(self)
+        painter.fillRect(self.rect(), QtGui.QColor("white"))
+        if self.figure is None:
+            painter.setPen(QtGui.QColor(90, 90, 90))
+            painter.drawText(self.rect().adjusted(12, 12, -12, -12),
+                             QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap, self.message)
+            return
+        scale, left, top = self._placement()
+        painter.translate(left, top)
+        painter.scale(scale, scale)
+        paint_figure(painter, self.figure)
+        painter.end()
+
+    def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
+        if self.figure is None or event.button() != QtCore.Qt.MouseButton.LeftButton:
+            return super().mousePressEvent(event)
+        scale, left, top = self._placement()
+        point = event.position()
+        cell = cell_at(self.figure, (point.x() - left) / scale, (point.y() - top) / scale)
+        if cell is not None:
+            self.clicked.emit(*cell)
+
+
+class ImagePanel(QtWidgets.QWidget):
+    """The image, its top classes and the attention over it; asks the session to open images and to show a layer
+    and head (the Attention panel's view)."""
+
+    open_requested = QtCore.Signal()  # File ▸ Open image…'s dialog (the window's: it remembers the folder)
+    export_requested = QtCore.Signal()
+
+    def __init__(self, session: Session | None = None, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.state = SessionState()
+        self.query = 0  # the position whose row is drawn (0: [CLS])
+        self.open_button = QtWidgets.QPushButton(tr("Open image…"))
+        self.open_button.setToolTip(tr("Open a PNG, JPEG, WebP, BMP or GIF image (or drop one on the window)"))
+        self.open_button.clicked.connect(self.open_requested)
+        self.samples = QtWidgets.QComboBox()
+        self.samples.addItem(tr("Samples…"), None)
+        for path in sample_images():
+            self.samples.addItem(sample_name(path), str(path))
+        self.samples.setToolTip(tr("Fashion-MNIST test images shipped with attnviz (the ViT never trained on them)"))
+        self.samples.activated.connect(self._on_sample)
+        self.name = QtWidgets.QLabel("")
+        self.name.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        top = QtWidgets.QHBoxLayout()
+        top.addWidget(self.open_button)
+        top.addWidget(self.samples)
+        top.addWidget(self.name, 1)
+
+        self.source_box = QtWidgets.QComboBox()
+        for key, label in SOURCES.items():
+            self.source_box.addItem(tr(label), key)
+        self.source_box.setToolTip(tr("Attention: one head's (or the heads' mean) weights of the query. Rollout: "
+                                      "how much of each patch reaches the query after this layer, the heads averaged "
+                                      "(Abnar & Zuidema 2020), with or without 0.5·I for the residual"))
+        self.layer = QtWidgets.QSpinBox()
+        self.layer.setRange(1, 1)
+        self.head = QtWidgets.QComboBox()
+        self.opacity = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.opacity.setRange(0, 100)
+        self.opacity.setValue(round(DEFAULT_OPACITY * 100))
+        self.opacity.setToolTip(tr("How strongly the attention covers the image"))
+        self.all_heads = QtWidgets.QCheckBox(tr("All heads"))
+        self.all_heads.setToolTip(tr("Every layer × head as a small overlay; click one to show it"))
+        self.cls_button = QtWidgets.QPushButton("[CLS]")
+        self.cls_button.setToolTip(tr("Show the attention of [CLS], the query the class is read from (click a patch "
+                                      "to show that patch's)"))
+        self.cls_button.clicked.connect(lambda: self._set_query(0))
+        controls = QtWidgets.QGridLayout()
+        for column, (label, widget) in enumerate(((tr("Show"), self.source_box), (tr("Layer"), self.layer),
+                                                  (tr("Head"), self.head), (tr("Opacity"), self.opacity))):
+            controls.addWidget(QtWidgets.QLabel(label), 0, column)
+            controls.addWidget(widget, 1, column)
+        controls.addWidget(self.all_heads, 1, 4)
+        controls.addWidget(self.cls_button, 1, 5)
+        controls.setColumnStretch(6, 1)
+
+        self.title = QtWidgets.QLabel("")
+        self.title.setWordWrap(True)
+        self.title.setStyleSheet("font-weight: bold")
+        self.canvas = FigureCanvas()
+        self.canvas.show_figure(None, tr("Open an image, or pick a sample"))
+        self.canvas.clicked.connect(self._on_cell_clicked)
+        self.classes_title = QtWidgets.QLabel(tr("Top classes"))
+        self.classes_title.setStyleSheet("font-weight: bold")
+        self.class_names = [QtWidgets.QLabel("") for _ in range(TOP_SHOWN)]
+        self.class_bars = [QtWidgets.QProgressBar() for _ in range(TOP_SHOWN)]
+        classes = QtWidgets.QGridLayout()
+        classes.addWidget(self.classes_title, 0, 0, 1, 2)
+        for row, (name, bar) in enumerate(zip(self.class_names, self.class_bars, strict=True), start=1):
+            bar.setRange(0, 1000)
+            bar.setTextVisible(True)
+            bar.setMaximumWidth(110)
+            classes.addWidget(name, row, 0)
+            classes.addWidget(bar, row, 1)
+        classes.setRowStretch(TOP_SHOWN + 1, 1)
+        self.info = QtWidgets.QLabel("")
+        self.info.setWordWrap(True)
+        middle = QtWidgets.QHBoxLayout()
+        shown = QtWidgets.QVBoxLayout()
+        shown.addWidget(self.title)
+        shown.addWidget(self.canvas, 1)
+        middle.addLayout(shown, 1)
+        middle.addLayout(classes)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(controls)
+        layout.addLayout(middle, 1)
+        layout.addWidget(self.info)
+        for signal in (self.source_box.currentIndexChanged, self.opacity.valueChanged, self.all_heads.toggled):
+            signal.connect(self._redraw)
+        self.layer.valueChanged.connect(self._on_layer_or_head)
+        self.head.currentIndexChanged.connect(self._on_layer_or_head)
+        self.setAcceptDrops(False)  # (the window takes dropped files)
+
+    # -- input ------------------------------------------------------------------------------
+    def show_state(self, old: SessionState | None, new: SessionState) -> None:
+        self.state = new
+        source = new.shown_source
+        picture = source.picture if source is not None else None
+        if changed(old, new, "shown_source"):
+            self.query = 0
+            self._fill_extent()
+            self._show_classes()
+            self.name.setText(source.text if source is not None and picture is not None else "")
+        if changed(old, new, "shown_source", "view"):
+            self._follow_view(new)
+            self._redraw()
+
+    def _fill_extent(self) -> None:
+        source = self.state.shown_source
+        weights = source.encoder_weights if source is not None and source.picture is not None else None
+        layers, heads = (weights.shape[0], weights.shape[1]) if weights is not None else (1, 1)
+        for widget in (self.layer, self.head):
+            widget.blockSignals(True)
+        self.layer.setRange(1, layers)
+        current = self.head.currentData()
+        self.head.clear()
+        for head in range(heads):
+            self.head.addItem(tr("head {head}").format(head=head + 1), head)
+        self.head.addItem(tr("mean of heads"), None)
+        self.head.setCurrentIndex(max(0, self.head.findData(current)) if current is not None else 0)
+        for widget in (self.layer, self.head):
+            widget.blockSignals(False)
+
+    def _follow_view(self, state: SessionState) -> None:
+        """Layer and head as the Attention panel's (the mean of heads stays while the view's head is unchanged)."""
+        for widget in (self.layer, self.head):
+            widget.blockSignals(True)
+        self.layer.setValue(state.view.layer + 1)
+        if self.head.currentData() is not None:
+            self.head.setCurrentIndex(max(0, self.head.findData(state.view.head)))
+        for widget in (self.layer, self.head):
+            widget.blockSignals(False)
+
+    def _show_classes(self) -> None:
+        source = self.state.shown_source
+        classes = source.classes if source is not None else ()
+        probs = [float(p) for p in source.class_probs] if source is not None and source.class_probs is not None else []
+        self.classes_title.setVisible(bool(classes))
+        for index, (label, bar) in enumerate(zip(self.class_names, self.class_bars, strict=True)):
+            shown = index < len(classes)
+            label.setVisible(shown)
+            bar.setVisible(shown)
+            if shown:
+                label.setText(classes[index])
+                bar.setValue(round(float(probs[index]) * 1000))
+                bar.setFormat(f"{float(probs[index]):.1%}")
+
+    # -- what is drawn ----------------------------------------------------------------------
+    def choice(self) -> OverlayChoice:
+        return OverlayChoice(self.source_box.currentData() or ATTENTION, self.layer.value() - 1,
+                             self.head.currentData(), self.query, self.opacity.value() / 100)
+
+    def figure(self) -> NamedFigure | None:
+        """The overlay on show (every layer × head's with All heads), named as its file; None with no image."""
+        source = self.state.shown_source
+        if source is None or source.picture is None:
+            return None
+        choice = self.choice()
+        if self.all_heads.isChecked():
+            query = source.tokens[choice.query].strip("[]")
+            return NamedFigure(f"overlay_all-heads_query-{query}", overlay_grid(source, choice))
+        from attnviz.figures.image import overlay_stem
+
+        return NamedFigure(overlay_stem(choice, source), overlay(source, choice))
+
+    def _redraw(self, *_args: object) -> None:
+        source = self.state.shown_source
+        if source is None or source.picture is None:
+            self.canvas.show_figure(None, tr("Open an image, or pick a sample"))
+            self.info.setText("")
+            self.title.setText("")
+            return
+        rollout = self.source_box.currentData() != ATTENTION
+        self.head.setEnabled(not rollout and not self.all_heads.isChecked())
+        self.source_box.setEnabled(not self.all_heads.isChecked())
+        named = self.figure()
+        assert named is not None
+        self.title.setText(named.spec.title)
+        spec = named.spec
+        assert isinstance(spec, FigureSpec | GridSpec)
+        self.canvas.show_figure(replace(spec, title=""))  # (its title above it, wrapped: the grid stays large)
+        self.cls_button.setEnabled(self.query != 0)
+        self.info.setText(tr("Query: {query}. Click a patch to show its attention; {cls} for the class's.").format(
+            query=source.tokens[self.query], cls="[CLS]"))
+
+    def set_lecture(self, label_pixels: tuple[int, int] | None) -> None:
+        """The lecture view: the overlay as large as the dock allows, its title, the classes and the controls in
+        the lecture's text size (↑/↓ head and Page Up/Down layer move the view, which the overlay follows); the
+        file row and the help line hidden. None: as it was."""
+        lecture = label_pixels is not None
+        font = QtGui.QFont()  # (unset: the application's)
+        if label_pixels is not None:
+            font = QtGui.QFont(QtWidgets.QApplication.font())
+            font.setPixelSize(label_pixels[1])
+        self.setFont(font)
+        for widget in (self.open_button, self.samples, self.name, self.info):
+            widget.setVisible(not lecture)
+
+    # -- handlers ---------------------------------------------------------------------------
+    def _set_query(self, query: int) -> None:
+        self.query = query
+        self._redraw()
+
+    def _on_cell_clicked(self, panel: int, row: int, col: int) -> None:
+        source = self.state.shown_source
+        if source is None or source.picture is None:
+            return
+        named = self.figure()
+        if named is not None and isinstance(named.spec, GridSpec):  # a small overlay: show its layer and head
+            heads = named.spec.columns
+            self.all_heads.setChecked(False)
+            self._choose(panel // heads, panel % heads)
+            return
+        self._set_query(source.picture.specials + row * source.picture.grid[1] + col)
+
+    def _on_layer_or_head(self, *_args: object) -> None:
+        head = self.head.currentData()
+        self._choose(self.layer.value() - 1, head, keep_mean=head is None)
+
+    def _choose(self, layer: int, head: int | None, keep_mean: bool = False) -> None:
+        """Show ``layer`` and ``head`` here and in the Attention panel (None: the heads' mean, here only)."""
+        if head is not None or not keep_mean:
+            self.head.blockSignals(True)
+            self.head.setCurrentIndex(max(0, self.head.findData(head)))
+            self.head.blockSignals(False)
+        view = self.state.view
+        new_view = replace(view, kind=AttentionKind.ENCODER_SELF, layer=layer,
+                           head=view.head if head is None else head)
+        if self.session is not None and new_view != view:
+            self.session.set_view(new_view)  # (drawn again when the state comes back)
+        else:
+            self._redraw()
+
+    def _on_sample(self, index: int) -> None:
+        path = self.samples.itemData(index)
+        self.samples.setCurrentIndex(0)
+        if path and self.session is not None:
+            self.session.open_image(Path(path))

@@ -1,0 +1,157 @@
+"""An image model in the window: the Image dock (the picture, its top classes, one query's attention over it), the
+Attention and Rollout views on its positions, images opened from files, samples and drops, and bad files refused
+in one sentence — checked against the model's own maps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from PIL import Image
+from PySide6 import QtCore
+
+from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.checkpoints.checkpoint import save_checkpoint
+from attnviz.core.models.vit import VisionTransformer, ViTConfig
+from attnviz.figures.spec import GridSpec
+from attnviz.render.figure_painter import figure_size
+from attnviz.session.images import sample_images
+from attnviz.training.fashion_mnist import CLASS_NAMES
+
+TINY = {"image_size": 8, "patch_size": 4, "num_hiddens": 16, "num_heads": 2, "num_layers": 2, "mlp_hiddens": 32,
+        "dropout": 0.0}  # a 2 × 2 grid of 4-pixel patches: positions [CLS], r1c1, r1c2, r2c1, r2c2
+
+
+@pytest.fixture(scope="module")
+def vit_path(tmp_path_factory) -> Path:
+    torch.manual_seed(3)
+    model = VisionTransformer(ViTConfig(**TINY)).eval()
+    return save_checkpoint(tmp_path_factory.mktemp("vit") / "vit.safetensors", model, labels=CLASS_NAMES, verify=True)
+
+
+@pytest.fixture()
+def image_file(tmp_path) -> Path:
+    path = tmp_path / "ramp.png"
+    Image.fromarray((np.arange(64).reshape(8, 8) * 4).astype(np.uint8), mode="L").save(path)
+    return path
+
+
+def own_maps(vit_path: Path, path: Path) -> torch.Tensor:
+    """(L, H, N, N): the model's own attention for the image at ``path`` (8 × 8 grey in [0, 1])."""
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+
+    loaded = load_checkpoint(vit_path)
+    pixels = torch.from_numpy(np.asarray(Image.open(path).convert("L"), np.float32) / 255)[None, None]
+    return loaded.model(pixels, need_weights=True).weights[:, 0].detach()
+
+
+def test_an_image_model_opens_with_a_sample_its_classes_and_the_cls_overlay(window, vit_path, errors):
+    window.load(vit_path)
+    state = window.session.state
+    assert state.model.kind == "vit" and not errors
+    source = state.shown_source
+    assert source is not None and source.picture is not None
+    assert source.text == sample_images()[0].name  # its first look: the first shipped sample
+    panel = window.panels.panels["image"]
+    assert window.docks["image"].isVisible() and not window.decoding_area.isVisible()
+    assert [label.text() for label in panel.class_names] == list(source.classes)
+    assert panel.class_bars[0].format() == f"{float(source.class_probs[0]):.1%}"
+    named = window.current_figure()  # Export and Copy write the overlay: the Image dock is the main panel
+    assert named is not None and named.stem == "overlay_attention_layer1_head1_query-CLS"
+    np.testing.assert_allclose(named.spec.values, source.encoder_weights[0, 0, 0, 1:].reshape(2, 2), atol=1e-7)
+
+
+def test_the_overlay_follows_layer_head_and_the_patch_clicked(window, vit_path, image_file, qtbot):
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    maps = own_maps(vit_path, image_file).numpy()
+    panel = window.panels.panels["image"]
+    assert window.session.state.shown_source.text == "ramp.png"
+    panel.layer.setValue(2)
+    panel.head.setCurrentIndex(panel.head.findData(1))
+    view = window.session.state.view
+    assert (view.kind, view.layer, view.head) == (AttentionKind.ENCODER_SELF, 1, 1)  # the Attention panel follows
+    np.testing.assert_allclose(window.attention.current.values, maps[1, 1], atol=1e-6)
+    np.testing.assert_allclose(panel.figure().spec.values, maps[1, 1, 0, 1:].reshape(2, 2), atol=1e-6)
+    canvas = panel.canvas
+    canvas.resize(400, 400)
+    spec = canvas.figure
+    from attnviz.render.figure_painter import _fonts, _layout  # (where the painter put the grid)
+
+    grid = _layout(spec, *_fonts()).grid
+    size = figure_size(spec)
+    scale = min(canvas.width() / size.width(), canvas.height() / size.height())
+    left, top = (canvas.width() - size.width() * scale) / 2, (canvas.height() - size.height() * scale) / 2
+    point = QtCore.QPoint(round(left + (grid.left() + grid.width() * 0.75) * scale),
+                          round(top + (grid.top() + grid.height() * 0.25) * scale))  # patch r1c2: position 2
+    qtbot.mouseClick(canvas, QtCore.Qt.MouseButton.LeftButton, pos=point)
+    assert panel.query == 2 and panel.figure().spec.marked == (0, 1)
+    np.testing.assert_allclose(panel.figure().spec.values, maps[1, 1, 2, 1:].reshape(2, 2), atol=1e-6)
+    panel.head.setCurrentIndex(panel.head.findData(None))  # the heads' mean
+    np.testing.assert_allclose(panel.figure().spec.values, maps[1, :, 2, 1:].mean(0).reshape(2, 2), atol=1e-6)
+    panel.source_box.setCurrentIndex(panel.source_box.findData("rollout"))
+    from attnviz.core.attention.rollout import rollout
+
+    np.testing.assert_allclose(panel.figure().spec.values, rollout(maps, 0.5)[1, 2, 1:].reshape(2, 2), atol=1e-6)
+    panel.cls_button.click()
+    assert panel.query == 0
+
+
+def test_all_heads_is_a_grid_of_overlays_and_a_click_chooses_one(window, vit_path, image_file):
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    panel = window.panels.panels["image"]
+    panel.all_heads.setChecked(True)
+    named = panel.figure()
+    assert isinstance(named.spec, GridSpec) and len(named.spec.panels) == 4 and named.spec.columns == 2
+    maps = own_maps(vit_path, image_file).numpy()
+    np.testing.assert_allclose(named.spec.values[1, 0], maps[1, 0, 0, 1:].reshape(2, 2), atol=1e-6)
+    panel.canvas.clicked.emit(3, 0, 0)  # layer 2, head 2
+    assert not panel.all_heads.isChecked()
+    assert (window.session.state.view.layer, window.session.state.view.head) == (1, 1)
+
+
+def test_the_overlay_exports_as_pictures_and_numbers(window, vit_path, image_file, tmp_path):
+    from attnviz.render.figure_files import export_figure, read_csv
+
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    named = window.current_figure()
+    png = export_figure(named.spec, tmp_path / f"{named.stem}.png")
+    assert Image.open(png).size[0] > 100
+    values, rows, cols = read_csv(export_figure(named.spec, tmp_path / f"{named.stem}.csv"))
+    assert rows == ("r1", "r2") and cols == ("c1", "c2")
+    np.testing.assert_allclose(values, named.spec.values, atol=1e-6)
+    svg = export_figure(named.spec, tmp_path / f"{named.stem}.svg").read_text()
+    assert "<image" in svg  # the picture under the cells
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p.write_text("not an image"), "not an image attnviz reads"),
+    (lambda p: p.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 20), "not an image attnviz reads"),
+    (lambda p: p.mkdir(), "is a folder"),
+])
+def test_a_bad_file_is_one_sentence_and_the_image_on_show_stays(window, vit_path, image_file, tmp_path, errors, make,
+                                                                message):
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    bad = tmp_path / "bad.png"
+    make(bad)
+    window.session.open_image(bad)
+    assert errors and message in errors[-1] and str(bad) in errors[-1] and "\n" not in errors[-1]
+    assert window.session.state.shown_source.text == "ramp.png"
+
+
+def test_a_text_model_refuses_an_image_and_keeps_its_sentence(window, vit_path, image_file, errors, tiny_models):
+    window.set_sentence("i'm home .")
+    window.session.open_image(image_file)
+    assert errors and "reads sentences, not images" in errors[-1]
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    assert window.session.state.shown_source.picture is not None
+    window.load(tiny_models["transformer"][0])  # back to the sentence: the image's name never replaced it
+    state = window.session.state
+    assert state.text == "i'm home ." and state.shown_source is not None and state.shown_source.picture is None
+    assert window.decoding_area.isVisible() and not window.docks["image"].isVisible()
