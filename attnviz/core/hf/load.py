@@ -105,9 +105,11 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
 
     training = {"architecture": folder.architecture.name, "source": "Hugging Face", "name": folder.name}
     if folder.architecture.layout == "image":  # (ViT, DeiT, DINOv2: core/hf/vision.py)
-        from attnviz.core.hf.vision import load_vision
+        from attnviz.core.hf.vision import load_vision, model_class_of
 
-        return load_vision(transformers, folder, device, training, Path(path))
+        with library_quiet(transformers):
+            model = _model(transformers, model_class_of(transformers, folder), folder)
+        return load_vision(transformers, folder, model, device, training, Path(path))
     if folder.architecture.layout == "encoder-only":  # (a bare model reads sentences but fills no mask)
         with library_quiet(transformers):
             head = has_masked_lm_head(folder.config, folder.architecture)

@@ -3,7 +3,7 @@
 The folder is checked first (:mod:`attnviz.core.hf.folder`: config, weights, ``preprocessor_config.json``); the
 model is the class config.json's ``architectures`` names (a classifier — ``ViTForImageClassification``,
 ``DeiTForImageClassificationWithTeacher`` … — or the bare ``ViTModel`` / ``Dinov2Model``), built from disk only
-(``local_files_only``, never ``trust_remote_code``), every weight required (:func:`attnviz.core.hf.load._model`), and
+(``local_files_only``, never ``trust_remote_code``), every weight required (:mod:`attnviz.core.hf.load`), and
 its attention recorded by :mod:`attnviz.core.hf.attention` (eager attention's weights, and the scores the softmax
 read). The folder's own image processor (``AutoImageProcessor``, ``local_files_only``) resizes, crops, rescales and
 normalises each image; the image is handed to it in the model's colours (RGB, or grey for a one-channel model), as
@@ -16,6 +16,7 @@ registers — then P patches row by row), K classes, Hp × Wp the picture as the
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ from attnviz.i18n import tr
 
 MAX_BATCH_BYTES = 256 * 1024**2  # what one batch's recorded attention (weights, scores, q, k, v) may take
 MAX_READER_BATCH = 64  # images through the model at once, at most
+MAX_LABEL_CHARS = 200  # a class name's characters (ImageNet's longest: 120)
 TRIAL_SIDE = 64  # the side of the blank image a folder's processor and model are tried on when it opens
 
 
@@ -200,28 +202,33 @@ def batch_size(config: HFVisionConfig, positions: int) -> int:
     return max(1, min(MAX_READER_BATCH, MAX_BATCH_BYTES // max(per_image, 1)))
 
 
-def load_vision(transformers: Any, folder: HFFolder, device: torch.device | str, training: dict[str, Any],
-                path: Path) -> Any:
-    """The image model of the checked ``folder`` as a LoadedModel of kind ``hf-vision`` (HFFolderError naming the
-    file for what cannot be opened)."""
-    from attnviz.core.hf.load import _model
-    from attnviz.core.models.loaded import LoadedModel
-
-    config_file = folder.path / "config.json"
+def model_class_of(transformers: Any, folder: HFFolder) -> Any:
+    """The transformers class of the checked image ``folder`` (the one config.json's ``architectures`` names, of
+    those its record knows); HFFolderError where the installed transformers lacks it."""
     class_name = model_class_name(folder.config, folder.architecture)
     model_class = getattr(transformers, class_name, None)
     if model_class is None:
         raise HFFolderError(tr("{path}: transformers {version} has no {name}: install a release that has it to open "
-                               "this folder").format(path=config_file, version=transformers.__version__,
-                                                     name=class_name))
+                               "this folder").format(path=folder.path / "config.json",
+                                                     version=transformers.__version__, name=class_name))
+    return model_class
+
+
+def load_vision(transformers: Any, folder: HFFolder, model: Any, device: torch.device | str,
+                training: dict[str, Any], path: Path) -> Any:
+    """The image ``model`` of the checked ``folder`` (:func:`model_class_of`, built with every weight by
+    :func:`attnviz.core.hf.load.load_hf_folder`) with the folder's image processor, as a LoadedModel of kind
+    ``hf-vision``; HFFolderError naming the file for what cannot be opened."""
+    from attnviz.core.models.loaded import LoadedModel
+
+    config_file = folder.path / "config.json"
     assert folder.processor is not None  # (inspect_folder requires it of an image folder)
-    with library_quiet(transformers):
-        model = _model(transformers, model_class, folder)
-        with refusing(folder.processor, quiet=True):
-            processor = transformers.AutoImageProcessor.from_pretrained(folder.path, local_files_only=True,
-                                                                        trust_remote_code=False)
-            trial = processed(processor, _blank(int(getattr(model.config, "num_channels", 3) or 3)))
-    labels = _labels(config_file, model) if class_name != folder.architecture.bare else ()
+    with library_quiet(transformers), refusing(folder.processor, quiet=True):
+        processor = transformers.AutoImageProcessor.from_pretrained(folder.path, local_files_only=True,
+                                                                    trust_remote_code=False)
+        trial = processed(processor, _blank(int(getattr(model.config, "num_channels", 3) or 3)))
+    head = model_class_name(folder.config, folder.architecture) != folder.architecture.bare
+    labels = _labels(config_file, model) if head else ()
     patch = int(model.config.patch_size)
     height, width = (int(side) for side in trial.shape[-2:])
     if height < patch or width < patch:
@@ -258,14 +265,13 @@ def _blank(channels: int) -> Any:
 
 def _labels(config_file: Path, model: Any) -> tuple[str, ...]:
     """A classifier's class names by index, from its config's id2label (one per class of its head; a class it does
-    not name is ``LABEL_i``, as transformers names it), each a one-line name."""
-    from attnviz.core.checkpoints.checkpoint import is_label
-
+    not name is ``LABEL_i``, as transformers names it), each a one-line name (no control characters: a tab or a line
+    break would split ``attnviz classify``'s lines) of at most MAX_LABEL_CHARS."""
     count = int(model.config.num_labels)
     given = getattr(model.config, "id2label", None) or {}
     names = tuple(str(given.get(i, f"LABEL_{i}")) for i in range(count))
     for index, name in enumerate(names):
-        if not is_label(name):
+        if not name.strip() or len(name) > MAX_LABEL_CHARS or any(unicodedata.category(c) == "Cc" for c in name):
             raise HFFolderError(tr("{path}: id2label names class {index} {name!r}, not a name on one line").format(
                 path=config_file, index=index, name=name[:40]))
     return names
