@@ -39,7 +39,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="198"/>
+        <location filename="../../attnviz/core/columns.py" line="202"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -265,7 +265,7 @@
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="43"/>
+        <location filename="../../attnviz/commands/classify.py" line="49"/>
         <source>--data measures the test set: give it without image files</source>
         <translation>--data 用于测量测试集：请不要同时给出图像文件</translation>
     </message>
@@ -275,7 +275,7 @@
         <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="97"/>
+        <location filename="../../attnviz/commands/classify.py" line="104"/>
         <source>--data: this model does not read Fashion-MNIST (28 × 28 grey images of its ten classes)</source>
         <translation>--data：此模型不读取 Fashion-MNIST（其十个类别的 28 × 28 灰度图像）</translation>
     </message>
@@ -643,7 +643,7 @@
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="231"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="234"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -750,7 +750,7 @@
         <translation>以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="413"/>
+        <location filename="../../attnviz/core/layout.py" line="452"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -815,12 +815,12 @@
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="433"/>
+        <location filename="../../attnviz/core/layout.py" line="472"/>
         <source>Attention mask (no causal mask: every position reads every other)</source>
         <translation>注意力掩蔽（无因果掩蔽：每个位置都读取所有位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="432"/>
+        <location filename="../../attnviz/core/layout.py" line="471"/>
         <source>Attention mask at step {step} (no causal mask)</source>
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
@@ -865,17 +865,17 @@
         <translation>注意力展开（attention rollout；Abnar &amp; Zuidema, 2020）：各头取平均，以 0.5·A + 0.5·I 表示残差，行重新归一化，各层相乘。悬停在此查看详情。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="110"/>
+        <location filename="../../attnviz/core/layout.py" line="149"/>
         <source>Attention rollout, encoder {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="319"/>
+        <location filename="../../attnviz/core/layout.py" line="358"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="429"/>
+        <location filename="../../attnviz/core/layout.py" line="468"/>
         <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
@@ -1322,12 +1322,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法写入 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="115"/>
+        <location filename="../../attnviz/core/layout.py" line="154"/>
         <source>Causal mask (decoder self-attention)</source>
         <translation>解码器自注意力的因果掩蔽（自回归）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="114"/>
+        <location filename="../../attnviz/core/layout.py" line="153"/>
         <source>Causal mask at step {step}</source>
         <translation>第 {step} 步的因果掩蔽（自回归）</translation>
     </message>
@@ -1398,13 +1398,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击“注意力”热图中的一行，或在此选择一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="122"/>
+        <location filename="../../attnviz/core/layout.py" line="161"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="302"/>
         <source>Click a token to make the decoder take it at this step instead of its own choice</source>
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="437"/>
+        <location filename="../../attnviz/core/layout.py" line="476"/>
         <source>Click a word to fill the mask with it instead of the model's choice</source>
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
@@ -1635,7 +1635,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/attention/kind.py" line="15"/>
-        <location filename="../../attnviz/core/layout.py" line="281"/>
+        <location filename="../../attnviz/core/layout.py" line="320"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
@@ -1705,7 +1705,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>作为一个批量解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="124"/>
+        <location filename="../../attnviz/core/layout.py" line="163"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
         <location filename="../../attnviz/gui/menus.py" line="76"/>
         <source>Decode one token ({keys})</source>
@@ -1723,13 +1723,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>将两个或更多句子一起解码，以查看填充的作用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="113"/>
+        <location filename="../../attnviz/core/layout.py" line="152"/>
         <location filename="../../attnviz/gui/panels/rollout.py" line="36"/>
         <source>decoder layer {n}</source>
         <translation>解码器第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="305"/>
+        <location filename="../../attnviz/core/layout.py" line="344"/>
         <source>decoder queries</source>
         <translation>解码器查询</translation>
     </message>
@@ -1749,7 +1749,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="222"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="225"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1801,7 +1801,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>维 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="97"/>
+        <location filename="../../attnviz/core/results.py" line="103"/>
         <location filename="../../attnviz/figures/computation.py" line="54"/>
         <location filename="../../attnviz/figures/computation.py" line="47"/>
         <source>dimension</source>
@@ -1905,7 +1905,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="112"/>
+        <location filename="../../attnviz/core/layout.py" line="151"/>
         <location filename="../../attnviz/gui/panels/rollout.py" line="34"/>
         <source>encoder layers 1–{n}</source>
         <translation>编码器第 1–{n} 层</translation>
@@ -1916,7 +1916,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="251"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="254"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -2254,7 +2254,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="439"/>
+        <location filename="../../attnviz/core/layout.py" line="478"/>
         <source>Fill the next mask ({keys})</source>
         <translation>填下一个掩蔽（{keys}）</translation>
     </message>
@@ -2302,7 +2302,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="123"/>
+        <location filename="../../attnviz/core/layout.py" line="162"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="305"/>
         <source>Force target words (a reference translation or its start)…</source>
         <translation>强制目标词（参考译文或其开头）…</translation>
@@ -2363,12 +2363,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="229"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="232"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="234"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="237"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
@@ -2475,19 +2475,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="245"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="248"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="258"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="261"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="239"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="242"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/models/kinds.py" line="273"/>
+        <source>Hugging Face vision transformer (ViT, DeiT, DINOv2), reading images by their patches</source>
+        <translation>Hugging Face 视觉 Transformer（ViT、DeiT、DINOv2），按图块读取图像</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="31"/>
@@ -2761,7 +2766,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="558"/>
+        <location filename="../../attnviz/core/layout.py" line="597"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
@@ -2791,12 +2796,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="558"/>
+        <location filename="../../attnviz/core/layout.py" line="597"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="430"/>
+        <location filename="../../attnviz/core/layout.py" line="469"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
     </message>
@@ -3016,7 +3021,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制头图谱…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="513"/>
+        <location filename="../../attnviz/core/layout.py" line="552"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -3072,9 +3077,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="158"/>
-        <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] has no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
-        <translation>以模型输入的像素计的平均注意力距离：对一个图像块的查询，其中心到各图像块中心的距离按注意力加权（权重在图像块上重新归一化；[CLS] 在图像上没有位置），再对所有图像块查询取平均（Dosovitskiy 等，2021，图 7）</translation>
+        <location filename="../../attnviz/core/columns.py" line="161"/>
+        <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] and the other special positions have no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
+        <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到各图块中心的距离按注意力加权，权重在图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="15"/>
@@ -3130,6 +3135,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="157"/>
         <source>mean weight a patch's query puts on [CLS]</source>
         <translation>图像块的查询放在 [CLS] 上的平均权重</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="158"/>
+        <source>mean weight a patch's query puts on the other positions without a place on the image: DeiT's distillation token, DINOv2's registers (0 for a model with only [CLS])</source>
+        <translation>图块的查询放在其他不在图像上的位置（DeiT 的蒸馏词元、DINOv2 的寄存器词元）上的平均权重（只有 [CLS] 的模型为 0）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="55"/>
@@ -3236,7 +3246,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="270"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="280"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3276,7 +3286,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>下一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="121"/>
+        <location filename="../../attnviz/core/layout.py" line="160"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="337"/>
         <source>Next-token probabilities at this step</source>
         <translation>这一步下一个词元的概率</translation>
@@ -3292,7 +3302,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="199"/>
+        <location filename="../../attnviz/core/columns.py" line="203"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -3546,7 +3556,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="163"/>
+        <location filename="../../attnviz/core/columns.py" line="167"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
@@ -3892,7 +3902,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="96"/>
+        <location filename="../../attnviz/core/results.py" line="102"/>
         <location filename="../../attnviz/figures/panels.py" line="73"/>
         <location filename="../../attnviz/figures/panels.py" line="102"/>
         <source>position</source>
@@ -3939,8 +3949,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="322"/>
-        <location filename="../../attnviz/core/layout.py" line="434"/>
+        <location filename="../../attnviz/core/layout.py" line="361"/>
+        <location filename="../../attnviz/core/layout.py" line="473"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
@@ -3971,13 +3981,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>预测（拖动红线可移动查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="125"/>
+        <location filename="../../attnviz/core/layout.py" line="164"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="25"/>
         <source>Press Step (F10) to decode the first word</source>
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="439"/>
+        <location filename="../../attnviz/core/layout.py" line="478"/>
         <source>Press Step (F10) to fill the first mask</source>
         <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
@@ -4012,27 +4022,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="320"/>
+        <location filename="../../attnviz/core/layout.py" line="359"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="328"/>
+        <location filename="../../attnviz/core/layout.py" line="367"/>
         <source>prompt self-attention</source>
         <translation>提示词自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="413"/>
+        <location filename="../../attnviz/core/layout.py" line="452"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="323"/>
+        <location filename="../../attnviz/core/layout.py" line="362"/>
         <source>Prompt | answer causal mask</source>
         <translation>提示词 | 回答的因果掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="322"/>
+        <location filename="../../attnviz/core/layout.py" line="361"/>
         <source>Prompt | answer causal mask, step {step}</source>
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
@@ -4068,24 +4078,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="116"/>
+        <location filename="../../attnviz/core/layout.py" line="155"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
         <location filename="../../attnviz/gallery.py" line="97"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="111"/>
+        <location filename="../../attnviz/core/layout.py" line="150"/>
         <source>queries (encoder output)</source>
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="430"/>
+        <location filename="../../attnviz/core/layout.py" line="469"/>
         <source>queries (positions)</source>
         <translation>查询（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="320"/>
+        <location filename="../../attnviz/core/layout.py" line="359"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
     </message>
@@ -4132,12 +4142,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="118"/>
+        <location filename="../../attnviz/core/layout.py" line="157"/>
         <source>Query “{query}” at step {step}. {note}</source>
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="325"/>
+        <location filename="../../attnviz/core/layout.py" line="364"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
@@ -4326,7 +4336,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="512"/>
+        <location filename="../../attnviz/core/layout.py" line="551"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -4421,30 +4431,35 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="253"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="260"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="256"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="263"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="224"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="247"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="227"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="250"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="266"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="269"/>
         <source>scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于 [CLS] 和各图像块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="216"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="242"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="276"/>
+        <source>scaled dot-product scoring per head, over the special tokens and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
+        <translation>每个头的缩放点积评分，作用于特殊词元和图块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/models/kinds.py" line="219"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="245"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="236"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="239"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -4514,14 +4529,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="462"/>
-        <location filename="../../attnviz/core/layout.py" line="428"/>
-        <location filename="../../attnviz/core/layout.py" line="532"/>
+        <location filename="../../attnviz/core/layout.py" line="501"/>
+        <location filename="../../attnviz/core/layout.py" line="467"/>
+        <location filename="../../attnviz/core/layout.py" line="571"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="329"/>
+        <location filename="../../attnviz/core/layout.py" line="368"/>
         <source>self-attention (prompt + answer)</source>
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
@@ -4743,7 +4758,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>排序 — 一个置换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="302"/>
+        <location filename="../../attnviz/core/layout.py" line="341"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
         <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
@@ -4758,34 +4773,34 @@ Install them with:  sudo apt-get install {packages}
         <translation>源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="305"/>
+        <location filename="../../attnviz/core/layout.py" line="344"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
         <location filename="../../attnviz/figures/explain.py" line="44"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="329"/>
+        <location filename="../../attnviz/core/layout.py" line="368"/>
         <source>source view</source>
         <translation>源视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="390"/>
+        <location filename="../../attnviz/core/layout.py" line="429"/>
         <source>source view (renormalised over the English)</source>
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="321"/>
+        <location filename="../../attnviz/core/layout.py" line="360"/>
         <source>source view after layers 1–{n}</source>
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="411"/>
+        <location filename="../../attnviz/core/layout.py" line="450"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="345"/>
+        <location filename="../../attnviz/core/layout.py" line="384"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
@@ -5200,7 +5215,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽的影响</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="117"/>
+        <location filename="../../attnviz/core/layout.py" line="156"/>
         <source>the encoder of this {kind}</source>
         <translation>此 {kind} 的编码器</translation>
     </message>
@@ -5340,12 +5355,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/columns.py" line="38"/>
         <location filename="../../attnviz/core/columns.py" line="154"/>
-        <location filename="../../attnviz/core/columns.py" line="164"/>
+        <location filename="../../attnviz/core/columns.py" line="168"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="434"/>
+        <location filename="../../attnviz/core/layout.py" line="473"/>
         <source>the layers of this {kind}</source>
         <translation>此 {kind} 的各层</translation>
     </message>
@@ -5355,12 +5370,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="431"/>
+        <location filename="../../attnviz/core/layout.py" line="470"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="165"/>
+        <location filename="../../attnviz/core/columns.py" line="169"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
@@ -5391,6 +5406,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="133"/>
+        <source>the model folder's image processor cannot prepare it ({error})</source>
+        <translation>模型文件夹的图像处理器无法处理它（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="137"/>
+        <source>the model folder's image processor makes a picture of {height} × {width} pixels in {channels} channels of it; the model reads {wanted}</source>
+        <translation>模型文件夹的图像处理器把它处理成 {height} × {width} 像素、{channels} 个通道的图片；模型读取的是 {wanted}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/compare.py" line="45"/>
         <source>The model to compare with the loaded one, on the same sentence</source>
         <translation>在同一句子上与已加载模型比较的模型</translation>
@@ -5402,7 +5427,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="292"/>
-        <location filename="../../attnviz/core/hf/load.py" line="144"/>
+        <location filename="../../attnviz/core/hf/load.py" line="152"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
@@ -5463,7 +5488,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="324"/>
+        <location filename="../../attnviz/core/layout.py" line="363"/>
         <source>the prompt of this {kind}</source>
         <translation>此 {kind} 的提示词</translation>
     </message>
@@ -5523,7 +5548,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="435"/>
+        <location filename="../../attnviz/core/layout.py" line="474"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
     </message>
@@ -5821,13 +5846,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有说明它的注意力头在哪里</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="232"/>
-        <location filename="../../attnviz/core/layout.py" line="251"/>
+        <location filename="../../attnviz/core/layout.py" line="271"/>
+        <location filename="../../attnviz/core/layout.py" line="290"/>
         <source>this model has no decoder self-attention</source>
         <translation>此模型没有解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="217"/>
+        <location filename="../../attnviz/core/layout.py" line="256"/>
         <source>this model has no encoder self-attention</source>
         <translation>此模型没有编码器自注意力</translation>
     </message>
@@ -5843,14 +5868,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="480"/>
-        <location filename="../../attnviz/core/layout.py" line="486"/>
-        <location filename="../../attnviz/core/layout.py" line="362"/>
+        <location filename="../../attnviz/core/layout.py" line="519"/>
+        <location filename="../../attnviz/core/layout.py" line="525"/>
+        <location filename="../../attnviz/core/layout.py" line="401"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="595"/>
+        <location filename="../../attnviz/core/layout.py" line="634"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
@@ -5890,14 +5915,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="513"/>
+        <location filename="../../attnviz/core/layout.py" line="552"/>
         <location filename="../../attnviz/figures/explain.py" line="66"/>
         <location filename="../../attnviz/figures/explain.py" line="65"/>
         <source>tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="103"/>
+        <location filename="../../attnviz/commands/classify.py" line="110"/>
         <source>top-1 accuracy {accuracy:.2f} % on the {count:,} test images of {folder}</source>
         <translation>在 {folder} 的 {count:,} 张测试图像上的 top-1 准确率为 {accuracy:.2f} %</translation>
     </message>
@@ -6066,7 +6091,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="214"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="217"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -6101,7 +6126,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="120"/>
+        <location filename="../../attnviz/core/layout.py" line="159"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="327"/>
         <source>Translation so far</source>
         <translation>目前的译文</translation>
@@ -6194,7 +6219,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="281"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="291"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -6278,7 +6303,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="264"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="267"/>
         <source>Vision Transformer (ViT), classifying images by their patches</source>
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
@@ -6390,12 +6415,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="436"/>
+        <location filename="../../attnviz/core/layout.py" line="475"/>
         <source>Words for the mask at this step</source>
         <translation>这一步掩蔽处的候选词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="438"/>
+        <location filename="../../attnviz/core/layout.py" line="477"/>
         <source>Words for the masks, first mask first…</source>
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
@@ -6502,7 +6527,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>你自己的文件（TSV）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="207"/>
+        <location filename="../../attnviz/core/hf/load.py" line="215"/>
         <source>{amount:,.1f} {unit}</source>
         <translation>{amount:,.1f} {unit}</translation>
     </message>
@@ -6579,12 +6604,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="204"/>
+        <location filename="../../attnviz/commands/classify.py" line="44"/>
+        <source>{checkpoint}: {name} has no classifier head, so it names no classes (attnviz heads --data shows its attention over a folder of images)</source>
+        <translation>{checkpoint}：{name} 没有分类头，因此不给出类别（attnviz heads --data 可显示它在一个图像文件夹上的注意力）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="212"/>
         <source>{count:,} bytes</source>
         <translation>{count:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="214"/>
+        <location filename="../../attnviz/core/hf/load.py" line="222"/>
         <source>{count:,} numbers</source>
         <translation>{count:,} 个数值</translation>
     </message>
@@ -6752,7 +6782,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="303"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="313"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -6835,7 +6865,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{message}。{then}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="215"/>
+        <location filename="../../attnviz/core/hf/load.py" line="223"/>
         <source>{millions:,.1f} million numbers</source>
         <translation>{millions:,.1f} 百万个数值</translation>
     </message>
@@ -6946,6 +6976,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/limits.py" line="159"/>
         <source>{name} = {value} is outside {low}..{high}</source>
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/models/image_reading.py" line="127"/>
+        <source>{name} has no classifier head: it names no classes (attnviz heads and the window show its attention)</source>
+        <translation>{name} 没有分类头：它不给出类别（attnviz heads 和窗口可显示它的注意力）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/encoder.py" line="229"/>
@@ -7062,6 +7097,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/train.py" line="128"/>
         <source>{name}: the model cannot be built from this data: {problem}</source>
         <translation>{name}：无法用这份数据构建模型：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="153"/>
+        <source>{name}: the model read {count} positions, not the {expected} its special tokens and patches make</source>
+        <translation>{name}：模型读取了 {count} 个位置，而不是其特殊词元与图块构成的 {expected} 个</translation>
     </message>
     <message>
         <location filename="../../attnviz/render/figure_files.py" line="215"/>
@@ -7310,12 +7350,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="265"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="315"/>
         <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
         <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="86"/>
+        <location filename="../../attnviz/core/hf/load.py" line="87"/>
         <source>{path}: attnviz does not step {architecture} models yet; it steps {names}</source>
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
@@ -7332,7 +7372,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="295"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="345"/>
         <location filename="../../attnviz/core/images.py" line="65"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
@@ -7384,7 +7424,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="373"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="415"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="473"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -7414,18 +7455,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：safetensors 文件头有 {mb:,.0f} MB；真实的文件头不到 1 MB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="305"/>
-        <location filename="../../attnviz/core/hf/load.py" line="334"/>
+        <location filename="../../attnviz/core/hf/load.py" line="313"/>
+        <location filename="../../attnviz/core/hf/load.py" line="342"/>
         <source>{path}: has a token of id {id!r}, beyond the model's {count:,} token ids</source>
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="225"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="256"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="241"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="282"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -7435,9 +7476,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="331"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="381"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="276"/>
+        <source>{path}: has no {name}: the image processor that prepares its images</source>
+        <translation>{path}：没有 {name}，即准备其图像的图像处理器</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="202"/>
@@ -7475,9 +7521,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：含有 config.json 没有描述的权重（{names}）：它们不属于这个模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="149"/>
+        <location filename="../../attnviz/core/hf/load.py" line="157"/>
         <source>{path}: holds {size} of weights, too few for the {numbers} config.json describes; attnviz does not start a model with made-up weights</source>
         <translation>{path}：只有 {size} 的权重，不足以容纳 config.json 描述的 {numbers}；attnviz 不会用随机编造的权重启动模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="405"/>
+        <source>{path}: id2label is not a mapping of at most {most:,} class numbers to names</source>
+        <translation>{path}：id2label 不是从至多 {most:,} 个类别编号到名称的映射</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="275"/>
+        <source>{path}: id2label names class {index} {name!r}, not a name on one line</source>
+        <translation>{path}：id2label 把类别 {index} 命名为 {name!r}，不是单行的名称</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="86"/>
@@ -7500,7 +7556,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="218"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="249"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -7536,7 +7592,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="222"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="253"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="427"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -7602,7 +7659,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="349"/>
+        <location filename="../../attnviz/core/hf/load.py" line="357"/>
         <source>{path}: its config names no end-of-text token or decoder start token</source>
         <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
     </message>
@@ -7672,6 +7729,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出了 {count:,} 个分片；attnviz 只打开不超过 {most:,} 个分片的模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="235"/>
+        <source>{path}: makes pictures of {height} × {width} pixels, smaller than the model's patch of {patch} × {patch}</source>
+        <translation>{path}：生成 {height} × {width} 像素的图片，小于模型 {patch} × {patch} 的图块</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="246"/>
+        <source>{path}: makes pictures of {height} × {width} pixels, {count:,} positions: the attention maps of one image would take {gb:.1f} GB, more than attnviz records</source>
+        <translation>{path}：生成 {height} × {width} 像素的图片，共 {count:,} 个位置：一张图像的注意力图将占用 {gb:.1f} GB，超过 attnviz 的记录上限</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="131"/>
         <source>{path}: metadata has no 'config'</source>
         <translation>{path}：元数据中没有 'config'</translation>
@@ -7688,12 +7755,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="230"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="261"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="96"/>
+        <location filename="../../attnviz/core/images.py" line="103"/>
         <source>{path}: more than {most:,} pixels, more than attnviz decodes (a decompression bomb?)</source>
         <translation>{path}：超过 {most:,} 像素，超出 attnviz 解码的上限（解压炸弹？）</translation>
     </message>
@@ -7740,7 +7807,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="212"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="243"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -7755,7 +7822,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是普通文件（是管道还是设备？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="196"/>
+        <location filename="../../attnviz/core/hf/load.py" line="204"/>
         <source>{path}: not a SentencePiece model that can be read; the tokenizer needs it</source>
         <translation>{path}：不是可读取的 SentencePiece 模型；分词器需要它</translation>
     </message>
@@ -7765,7 +7832,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="93"/>
+        <location filename="../../attnviz/core/images.py" line="100"/>
         <source>{path}: not an image attnviz reads (PNG, JPEG, WebP, BMP or GIF)</source>
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
@@ -7775,7 +7842,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="93"/>
+        <location filename="../../attnviz/core/hf/load.py" line="94"/>
         <source>{path}: opening Hugging Face models needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
@@ -7785,7 +7852,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：超过 {mb} MB，大于 attnviz 读取的任何图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="359"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="459"/>
         <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
@@ -7826,12 +7893,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="99"/>
+        <location filename="../../attnviz/core/images.py" line="106"/>
         <source>{path}: the image is damaged or cut short ({error})</source>
         <translation>{path}：图像已损坏或不完整（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="227"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="254"/>
+        <source>{path}: the model cannot read the pictures it makes ({error})</source>
+        <translation>{path}：模型无法读取它生成的图片（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="258"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -7861,6 +7933,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：transformers 无法打开它（{error}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="211"/>
+        <source>{path}: transformers {version} has no {name}: install a release that has it to open this folder</source>
+        <translation>{path}：transformers {version} 没有 {name}：请安装包含它的版本以打开此文件夹</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="270"/>
         <source>{path}: unexpected tensors {names}</source>
         <translation>{path}：多出了张量 {names}</translation>
@@ -7881,9 +7958,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="333"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="383"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="434"/>
+        <source>{path}: {key} = {value} is not a size in pixels from 1 to {most:,}</source>
+        <translation>{path}：{key} = {value} 不是 1 到 {most:,} 之间的像素尺寸</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/guard.py" line="132"/>
@@ -7891,7 +7973,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="349"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="408"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="449"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -7923,12 +8006,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="284"/>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="371"/>
-        <location filename="../../attnviz/core/hf/load.py" line="97"/>
+        <location filename="../../attnviz/core/hf/load.py" line="98"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="84"/>
+        <location filename="../../attnviz/core/images.py" line="91"/>
         <source>{path}: {width:,} × {height:,} pixels, more than the {most:,} attnviz decodes (a decompression bomb?)</source>
         <translation>{path}：{width:,} × {height:,} 像素，超过 attnviz 解码的上限 {most:,}（解压炸弹？）</translation>
     </message>
