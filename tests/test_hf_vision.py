@@ -208,6 +208,12 @@ def test_the_window_says_it_cannot_show_a_vision_folder_yet(folders):
         load_model(folders["vit"], "cpu", fall_back=False)
 
 
+def test_the_window_keeps_its_model_and_says_so_on_opening_a_vision_folder(window, folders, errors):
+    window.load(folders["deit"])
+    assert errors and errors[-1].startswith("deit is an image model (hf-vision): the window cannot show it yet")
+    assert window.session.state.model.kind == "transformer"  # the model on show stays
+
+
 # -- the commands -------------------------------------------------------------------------------------------------
 
 def test_attnviz_classify_prints_each_images_classes_best_first(folders, loaded, tmp_path, capsys):
