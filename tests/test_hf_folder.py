@@ -143,7 +143,8 @@ def test_every_architectures_layout_is_one_of_the_windows_layouts():
     from attnviz.core.hf.folder import ARCHITECTURES
     from attnviz.core.layout import LAYOUTS
 
-    assert {record.layout for record in ARCHITECTURES.values()} == {"encoder-decoder", "decoder-only", "encoder-only"}
+    assert {record.layout for record in ARCHITECTURES.values()} == {"encoder-decoder", "decoder-only", "encoder-only",
+                                                                    "image"}
     assert all(record.layout in LAYOUTS for record in ARCHITECTURES.values())
     with pytest.raises(KeyError, match="unknown sequence layout 'sentence'"):
         dataclasses.replace(next(iter(ARCHITECTURES.values())), layout="sentence")

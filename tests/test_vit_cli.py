@@ -72,7 +72,9 @@ def test_the_registry_record_and_the_image_layout():
     assert vit.sequence_layout.capabilities == frozenset({Capability.IMAGE, Capability.MAPS})
     assert vit.sequence_layout.kind_label(vit.attention[0]) == "self-attention"
     assert "vision" in families()
-    assert not any(kind.reads_images for name, kind in KINDS.items() if name != "vit")
+    images = {"vit", "hf-vision"}  # (our ViT and the Hugging Face vision folders)
+    assert not any(kind.reads_images for name, kind in KINDS.items() if name not in images)
+    assert KINDS["hf-vision"].reads_images and not KINDS["hf-vision"].trainable
     assert set(vit.settable_fields()) == {"patch_size", "num_hiddens", "num_heads", "num_layers", "mlp_hiddens",
                                           "dropout"}  # the image and the classes are the data's
 

@@ -38,6 +38,12 @@ def run(args: argparse.Namespace) -> int:
     if not loaded.model_kind.reads_images:
         raise CliError(tr("{checkpoint}: a {kind} model does not classify images (give an image model, e.g. "
                           "models/vit.safetensors)").format(checkpoint=args.checkpoint, kind=loaded.kind))
+    from attnviz.core.models.image_reading import reader_of
+
+    if not reader_of(loaded).labels:  # (a bare ViTModel or Dinov2Model: its attention, but no classes)
+        raise CliError(tr("{checkpoint}: {name} has no classifier head, so it names no classes (attnviz heads --data "
+                          "shows its attention over a folder of images)").format(checkpoint=args.checkpoint,
+                                                                                 name=loaded.name))
     if args.data is not None:
         if args.images:
             raise CliError(tr("--data measures the test set: give it without image files"))
@@ -63,9 +69,10 @@ def _classify(loaded: Any, device: Any, paths: list[str]) -> None:
     """Read ``paths``, classify the images read, print their lines; the first unreadable file a CliError after the
     lines of the images before it."""
     from attnviz.core.images import ImageError, open_image
-    from attnviz.core.models.image_reading import classify
+    from attnviz.core.models.image_reading import UnreadableImage, classify
 
-    images, problem = [], None
+    images: list[Any] = []
+    problem: ValueError | None = None
     for path in paths:
         try:
             images.append(open_image(path))
@@ -75,7 +82,10 @@ def _classify(loaded: Any, device: Any, paths: list[str]) -> None:
     if images:
         try:
             lines = classify(loaded, images, device, TOP_CLASSES)
-        except ValueError as error:  # (a folder's processor refusing an image; a model without a classifier head)
+        except UnreadableImage as error:  # (a folder's image processor refusing one: the lines of those before it)
+            lines = classify(loaded, images[: error.index], device, TOP_CLASSES) if error.index else []
+            problem = error.naming(paths[error.index])
+        except ValueError as error:  # (a model without a classifier head)
             raise CliError(str(error)) from None
         sys.stdout.write("".join("\t".join(line) + "\n" for line in lines))
         sys.stdout.flush()

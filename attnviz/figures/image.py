@@ -136,12 +136,13 @@ def overlay_grid(source: EncodedSource, choice: OverlayChoice) -> GridSpec:
 
 def position_similarity(table: np.ndarray, picture: Picture) -> GridSpec:
     """The ViT paper's Figure 7 (centre): for each patch, the cosine similarity of its learned position embedding
-    with every patch's, on the patch grid. table: (N, D) the position embeddings of every position, specials
-    first (the rows of :attr:`Picture.boxes`)."""
+    with every patch's, on the patch grid. table: the position embeddings, the specials' rows (some or none of
+    them: DINOv2's registers have none) then the P patches' row by row, (≤ N, D)."""
     rows, cols = picture.grid
-    patches = np.asarray(table, np.float64)[picture.specials: picture.specials + rows * cols]
-    if patches.shape[0] != rows * cols:
+    if not rows * cols <= len(table) <= picture.specials + rows * cols:
         raise ValueError(tr("the position table has {count} rows, not one per patch").format(count=len(table)))
+    patches = np.asarray(table, np.float64)[len(table) - rows * cols:]  # (the specials' rows come first; registers
+    # have none)
     unit = patches / np.maximum(np.linalg.norm(patches, axis=1, keepdims=True), 1e-12)
     similarity = unit @ unit.T  # (P, P)
     panels = tuple(FigureSpec(similarity[index].reshape(rows, cols).astype(np.float32), _row_labels(picture),

@@ -265,7 +265,7 @@
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="43"/>
+        <location filename="../../attnviz/commands/classify.py" line="49"/>
         <source>--data measures the test set: give it without image files</source>
         <translation>--data 用于测量测试集：请不要同时给出图像文件</translation>
     </message>
@@ -275,7 +275,7 @@
         <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="94"/>
+        <location filename="../../attnviz/commands/classify.py" line="104"/>
         <source>--data: this model does not read Fashion-MNIST (28 × 28 grey images of its ten classes)</source>
         <translation>--data：此模型不读取 Fashion-MNIST（其十个类别的 28 × 28 灰度图像）</translation>
     </message>
@@ -503,12 +503,12 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="505"/>
+        <location filename="../../attnviz/gallery.py" line="507"/>
         <source>[CLS] over {image}, layer by layer: attention (heads averaged), then rollout</source>
         <translation>{image} 上的 [CLS]，逐层：注意力（各头平均），然后是注意力展开（rollout）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="665"/>
+        <location filename="../../attnviz/gallery.py" line="667"/>
         <source>[CLS]'s attention over the image, layer by layer</source>
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
@@ -628,7 +628,7 @@
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="663"/>
+        <location filename="../../attnviz/gallery.py" line="665"/>
         <source>A ViT reads [CLS] and the image's patches as one sequence</source>
         <translation>ViT 把 [CLS] 和图像的各个图块当作一个序列读取</translation>
     </message>
@@ -663,7 +663,7 @@
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="634"/>
+        <location filename="../../attnviz/gallery.py" line="636"/>
         <source>Additive attention on the toy example</source>
         <translation>小例子上的加性注意力</translation>
     </message>
@@ -812,7 +812,7 @@
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="24"/>
-        <location filename="../../attnviz/gallery.py" line="507"/>
+        <location filename="../../attnviz/gallery.py" line="509"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
@@ -827,7 +827,7 @@
         <translation>注意力提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="611"/>
+        <location filename="../../attnviz/gallery.py" line="613"/>
         <source>Attention cues: the identity matrix as attention weights</source>
         <translation>注意力提示：以单位矩阵作为注意力权重</translation>
     </message>
@@ -923,7 +923,7 @@
         <translation>注意力评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="527"/>
+        <location filename="../../attnviz/gallery.py" line="529"/>
         <source>attention spread evenly ({px:.1f} px)</source>
         <translation>注意力均匀分布（{px:.1f} 像素）</translation>
     </message>
@@ -943,7 +943,7 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="499"/>
+        <location filename="../../attnviz/gallery.py" line="501"/>
         <source>attention, layer {layer}</source>
         <translation>注意力，第 {layer} 层</translation>
     </message>
@@ -1082,7 +1082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="723"/>
+        <location filename="../../attnviz/gallery.py" line="725"/>
         <source>attnviz: the book's attention figures</source>
         <translation>attnviz：书中的注意力图表</translation>
     </message>
@@ -1129,7 +1129,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="615"/>
+        <location filename="../../attnviz/gallery.py" line="617"/>
         <source>Average pooling</source>
         <translation>平均汇聚</translation>
     </message>
@@ -1139,7 +1139,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="616"/>
+        <location filename="../../attnviz/gallery.py" line="618"/>
         <source>Average pooling is the non-parametric pooling with the constant kernel.</source>
         <translation>平均汇聚就是使用常数核的非参数汇聚。</translation>
     </message>
@@ -1175,7 +1175,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="637"/>
+        <location filename="../../attnviz/gallery.py" line="639"/>
         <source>Bahdanau attention of the trained model</source>
         <translation>训练好的模型的 Bahdanau 注意力</translation>
     </message>
@@ -1185,7 +1185,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="639"/>
+        <location filename="../../attnviz/gallery.py" line="641"/>
         <source>Bahdanau model: training curve</source>
         <translation>Bahdanau 模型：训练曲线</translation>
     </message>
@@ -1272,7 +1272,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运算量（十亿次）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="646"/>
+        <location filename="../../attnviz/gallery.py" line="648"/>
         <source>Binary representations of 0…7</source>
         <translation>0…7 的二进制表示</translation>
     </message>
@@ -1626,7 +1626,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料级 BLEU，0–100</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="676"/>
+        <location filename="../../attnviz/gallery.py" line="678"/>
         <source>Cost per layer: self-attention, recurrent, convolutional</source>
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
@@ -1811,7 +1811,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器自注意力（因果掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="547"/>
+        <location filename="../../attnviz/gallery.py" line="549"/>
         <source>Decoder-only Transformer</source>
         <translation>仅解码器 Transformer</translation>
     </message>
@@ -1890,12 +1890,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>维度：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="530"/>
+        <location filename="../../attnviz/gallery.py" line="532"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="108"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="115"/>
         <source>distance key − query</source>
         <translation>距离（键 − 查询）</translation>
     </message>
@@ -2008,7 +2008,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>同一句子上的编码器－解码器与仅解码器对比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="659"/>
+        <location filename="../../attnviz/gallery.py" line="661"/>
         <source>Encoder–decoder vs decoder-only on the same sentence: cross-attention beside the decoder-only model's source view</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比：编码器－解码器注意力与仅解码器模型的源视图并列</translation>
     </message>
@@ -2466,7 +2466,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="109"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="116"/>
         <location filename="../../attnviz/figures/heads.py" line="41"/>
         <source>head</source>
         <translation>头</translation>
@@ -2592,6 +2592,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/models/kinds.py" line="242"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/models/kinds.py" line="273"/>
+        <source>Hugging Face vision transformer (ViT, DeiT, DINOv2), reading images by their patches</source>
+        <translation>Hugging Face 视觉 Transformer（ViT、DeiT、DINOv2），按图块读取图像</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="31"/>
@@ -2782,7 +2787,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>核 K(u) 作为距离 u = (x − xᵢ)/h 的函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="628"/>
+        <location filename="../../attnviz/gallery.py" line="630"/>
         <source>Kernels side by side</source>
         <translation>各种核的并列对比</translation>
     </message>
@@ -2871,7 +2876,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="165"/>
         <location filename="../../attnviz/figures/heads.py" line="41"/>
-        <location filename="../../attnviz/gallery.py" line="530"/>
+        <location filename="../../attnviz/gallery.py" line="532"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
@@ -2883,7 +2888,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="596"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
-        <location filename="../../attnviz/gallery.py" line="507"/>
+        <location filename="../../attnviz/gallery.py" line="509"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
@@ -2937,8 +2942,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="87"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="71"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="94"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="51"/>
         <location filename="../../attnviz/core/hf/positional.py" line="78"/>
         <source>learned</source>
         <translation>可学习</translation>
@@ -2959,28 +2964,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="670"/>
+        <location filename="../../attnviz/gallery.py" line="672"/>
         <source>Learning to copy (the diagonal): the map untrained, midway and trained</source>
         <translation>学习复制（对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="671"/>
+        <location filename="../../attnviz/gallery.py" line="673"/>
         <source>Learning to reverse (the anti-diagonal): the map untrained, midway and trained</source>
         <translation>学习反转（反对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="673"/>
+        <location filename="../../attnviz/gallery.py" line="675"/>
         <source>Learning to rewrite dates (crossing lines): the map untrained, midway and trained</source>
         <translation>学习改写日期（交叉的线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="672"/>
+        <location filename="../../attnviz/gallery.py" line="674"/>
         <source>Learning to sort (a permutation): the map untrained, midway and trained</source>
         <translation>学习排序（一个置换）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="320"/>
-        <location filename="../../attnviz/gallery.py" line="674"/>
+        <location filename="../../attnviz/gallery.py" line="676"/>
         <source>Learning-rate schedules</source>
         <translation>学习率调度</translation>
     </message>
@@ -3168,12 +3173,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个查询各有一个有效长度的掩蔽 softmax 操作（二维有效长度）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="632"/>
+        <location filename="../../attnviz/gallery.py" line="634"/>
         <source>Masked softmax, a valid length per query</source>
         <translation>掩蔽 softmax 操作，每个查询一个有效长度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="631"/>
+        <location filename="../../attnviz/gallery.py" line="633"/>
         <source>Masked softmax, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作，有效长度为 2 和 3</translation>
     </message>
@@ -3193,12 +3198,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="667"/>
+        <location filename="../../attnviz/gallery.py" line="669"/>
         <source>Mean attention distance by depth (the ViT paper's Figure 7)</source>
         <translation>平均注意力距离随深度的变化（ViT 论文图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="529"/>
+        <location filename="../../attnviz/gallery.py" line="531"/>
         <source>Mean attention distance by depth, over the {count} sample images</source>
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
@@ -3340,7 +3345,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="572"/>
+        <location filename="../../attnviz/gallery.py" line="574"/>
         <source>midway: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -3372,7 +3377,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="640"/>
+        <location filename="../../attnviz/gallery.py" line="642"/>
         <source>Multi-head attention: every head of every layer</source>
         <translation>多头注意力：每一层的每一个头</translation>
     </message>
@@ -3382,7 +3387,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="273"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="280"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3397,7 +3402,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="613"/>
+        <location filename="../../attnviz/gallery.py" line="615"/>
         <source>Nadaraya–Watson: training data and the true function</source>
         <translation>Nadaraya-Watson：训练数据与真实函数</translation>
     </message>
@@ -3428,7 +3433,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>这一步下一个词元的概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="695"/>
+        <location filename="../../attnviz/gallery.py" line="697"/>
         <source>no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; keys: {keys}</source>
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
@@ -3526,12 +3531,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>非参数注意力汇聚（高斯核，h = 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="618"/>
+        <location filename="../../attnviz/gallery.py" line="620"/>
         <source>Non-parametric attention pooling: prediction</source>
         <translation>非参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="620"/>
+        <location filename="../../attnviz/gallery.py" line="622"/>
         <source>Non-parametric attention pooling: weights</source>
         <translation>非参数注意力汇聚：权重</translation>
     </message>
@@ -3677,7 +3682,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="525"/>
+        <location filename="../../attnviz/gallery.py" line="527"/>
         <source>one head</source>
         <translation>一个头</translation>
     </message>
@@ -3944,18 +3949,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数注意力汇聚（学到的 w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="624"/>
+        <location filename="../../attnviz/gallery.py" line="626"/>
         <source>Parametric attention pooling: prediction</source>
         <translation>带参数注意力汇聚：预测</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="163"/>
-        <location filename="../../attnviz/gallery.py" line="622"/>
+        <location filename="../../attnviz/gallery.py" line="624"/>
         <source>Parametric attention pooling: training loss</source>
         <translation>带参数注意力汇聚：训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="626"/>
+        <location filename="../../attnviz/gallery.py" line="628"/>
         <source>Parametric attention pooling: weights</source>
         <translation>带参数注意力汇聚：权重</translation>
     </message>
@@ -4096,7 +4101,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="152"/>
+        <location filename="../../attnviz/figures/image.py" line="153"/>
         <source>Position embedding similarity: each patch's learned position against every patch's (cosine)</source>
         <translation>位置嵌入的相似度：每个图块学到的位置与所有图块的位置（余弦）</translation>
     </message>
@@ -4111,22 +4116,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="538"/>
+        <location filename="../../attnviz/gallery.py" line="540"/>
         <source>Positional encoding of the shipped Transformer: {positions} positions × {dimensions} dimensions</source>
         <translation>内置 Transformer 的位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="649"/>
+        <location filename="../../attnviz/gallery.py" line="651"/>
         <source>Positional encoding of the trained Transformer</source>
         <translation>训练好的 Transformer 的位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="644"/>
+        <location filename="../../attnviz/gallery.py" line="646"/>
         <source>Positional encoding table</source>
         <translation>位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="645"/>
+        <location filename="../../attnviz/gallery.py" line="647"/>
         <source>Positional encoding: dimensions 6–9</source>
         <translation>位置编码：第 6–9 维</translation>
     </message>
@@ -4277,7 +4282,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="156"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
-        <location filename="../../attnviz/gallery.py" line="489"/>
+        <location filename="../../attnviz/gallery.py" line="490"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
@@ -4349,7 +4354,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="258"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="260"/>
         <source>Query: {query}. Click a patch to show its attention; {cls} for the class's.</source>
         <translation>查询：{query}。点击一个图块可显示它的注意力；点击 {cls} 显示类别所读的注意力。</translation>
     </message>
@@ -4445,7 +4450,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>参考译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="103"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="110"/>
         <source>relative bias</source>
         <translation>相对偏置</translation>
     </message>
@@ -4460,7 +4465,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="724"/>
+        <location filename="../../attnviz/gallery.py" line="726"/>
         <source>Rendered by &lt;code&gt;attnviz figures&lt;/code&gt; from attnviz's own code: the attention chapter of &lt;i&gt;Dive into Deep Learning&lt;/i&gt; and “Attention Is All You Need”. Sections are numbered as in {edition}; the number in {other} stands beside each (&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; numbers them that way).</source>
         <translation>由 &lt;code&gt;attnviz figures&lt;/code&gt; 用 attnviz 自己的代码绘制：&lt;i&gt;《动手学深度学习》&lt;/i&gt;的注意力机制一章与“Attention Is All You Need”。节号按 {edition} 编排；{other} 中的节号列在每节旁边（&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; 按该版本编号）。</translation>
     </message>
@@ -4523,12 +4528,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>把日期改写为年 月 日</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="546"/>
+        <location filename="../../attnviz/gallery.py" line="548"/>
         <source>RNN + additive attention</source>
         <translation>RNN + 加性注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="546"/>
+        <location filename="../../attnviz/gallery.py" line="548"/>
         <source>RNN + dot-product attention</source>
         <translation>RNN + 点积注意力</translation>
     </message>
@@ -4538,7 +4543,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="507"/>
+        <location filename="../../attnviz/gallery.py" line="509"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
         <source>rollout</source>
         <translation>注意力展开</translation>
@@ -4554,7 +4559,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开（不加残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="499"/>
+        <location filename="../../attnviz/gallery.py" line="501"/>
         <source>rollout after layer {layer}</source>
         <translation>第 {layer} 层后的注意力展开</translation>
     </message>
@@ -4579,7 +4584,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RoPE 角度：m·θ_i 的 sin、cos，{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="66"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="73"/>
         <source>rotary (RoPE)</source>
         <translation>旋转（RoPE）</translation>
     </message>
@@ -4654,7 +4659,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在保存 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="635"/>
+        <location filename="../../attnviz/gallery.py" line="637"/>
         <source>Scaled dot-product attention on the toy example</source>
         <translation>小例子上的缩放点积注意力</translation>
     </message>
@@ -4679,6 +4684,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/models/kinds.py" line="269"/>
         <source>scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于 [CLS] 和各图像块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/models/kinds.py" line="276"/>
+        <source>scaled dot-product scoring per head, over the special tokens and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
+        <translation>每个头的缩放点积评分，作用于特殊词元和图块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/models/kinds.py" line="219"/>
@@ -4936,7 +4946,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="82"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="89"/>
         <source>sinusoidal</source>
         <translation>正弦</translation>
     </message>
@@ -5403,7 +5413,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="723"/>
+        <location filename="../../attnviz/gallery.py" line="725"/>
         <source>The book's attention figures</source>
         <translation>书中的注意力图表</translation>
     </message>
@@ -5463,7 +5473,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>你所读的《动手学深度学习》版本：显示的是该版本的节号（另一版本的节号列在旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="629"/>
+        <location filename="../../attnviz/gallery.py" line="631"/>
         <source>The effect of the bandwidth</source>
         <translation>带宽的影响</translation>
     </message>
@@ -5599,7 +5609,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="526"/>
+        <location filename="../../attnviz/gallery.py" line="528"/>
         <source>the layer's mean</source>
         <translation>该层平均</translation>
     </message>
@@ -5664,6 +5674,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="133"/>
+        <source>the model folder's image processor cannot prepare it ({error})</source>
+        <translation>模型文件夹的图像处理器无法处理它（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="137"/>
+        <source>the model folder's image processor makes a picture of {height} × {width} pixels in {channels} channels of it; the model reads {wanted}</source>
+        <translation>模型文件夹的图像处理器把它处理成 {height} × {width} 像素、{channels} 个通道的图片；模型读取的是 {wanted}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/images.py" line="53"/>
         <source>The model on show</source>
         <translation>当前模型</translation>
@@ -5680,7 +5700,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="292"/>
-        <location filename="../../attnviz/core/hf/load.py" line="144"/>
+        <location filename="../../attnviz/core/hf/load.py" line="152"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
@@ -5726,7 +5746,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="144"/>
+        <location filename="../../attnviz/figures/image.py" line="143"/>
         <source>the position table has {count} rows, not one per patch</source>
         <translation>位置表有 {count} 行，不是每个图块一行</translation>
     </message>
@@ -5761,7 +5781,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线需要参考译文：请选择每行为“源句子&lt;TAB&gt;参考译文”的文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="642"/>
+        <location filename="../../attnviz/gallery.py" line="644"/>
         <source>The Q·K·V computation of one query, with the trained model's numbers</source>
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
@@ -5971,7 +5991,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="600"/>
+        <location filename="../../attnviz/gallery.py" line="602"/>
         <source>The window shows the h = 0.1 panel; change the bandwidth there to see the others.</source>
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
@@ -6190,7 +6210,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最可能的类别</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="100"/>
+        <location filename="../../attnviz/commands/classify.py" line="110"/>
         <source>top-1 accuracy {accuracy:.2f} % on the {count:,} test images of {folder}</source>
         <translation>在 {folder} 的 {count:,} 张测试图像上的 top-1 准确率为 {accuracy:.2f} %</translation>
     </message>
@@ -6231,7 +6251,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="573"/>
+        <location filename="../../attnviz/gallery.py" line="575"/>
         <source>trained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -6350,12 +6370,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="653"/>
+        <location filename="../../attnviz/gallery.py" line="655"/>
         <source>Transformer decoder self-attention (causal: masked cells marked)</source>
         <translation>Transformer 解码器自注意力（因果掩蔽：被掩蔽的单元格已标出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="651"/>
+        <location filename="../../attnviz/gallery.py" line="653"/>
         <source>Transformer encoder self-attention, layer × head</source>
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
@@ -6365,12 +6385,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="656"/>
+        <location filename="../../attnviz/gallery.py" line="658"/>
         <source>Transformer encoder–decoder attention</source>
         <translation>Transformer 编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="658"/>
+        <location filename="../../attnviz/gallery.py" line="660"/>
         <source>Transformer: training curve</source>
         <translation>Transformer：训练曲线</translation>
     </message>
@@ -6498,7 +6518,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="284"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="291"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -6518,7 +6538,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法识别的参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="571"/>
+        <location filename="../../attnviz/gallery.py" line="573"/>
         <source>untrained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>未训练：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -6587,7 +6607,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="488"/>
+        <location filename="../../attnviz/gallery.py" line="489"/>
         <source>ViT layer 1 self-attention over [CLS] and the 7 × 7 patches of {image} (heads averaged)</source>
         <translation>ViT 第 1 层在 [CLS] 和 {image} 的 7 × 7 个图块上的自注意力（各头平均）</translation>
     </message>
@@ -6659,7 +6679,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示所选句子的哪种注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="675"/>
+        <location filename="../../attnviz/gallery.py" line="677"/>
         <source>Why dot products are scaled by √d</source>
         <translation>为什么点积要除以 √d</translation>
     </message>
@@ -6811,47 +6831,52 @@ Install them with:  sudo apt-get install {packages}
         <translation>你自己的文件（TSV）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="207"/>
+        <location filename="../../attnviz/core/hf/load.py" line="215"/>
         <source>{amount:,.1f} {unit}</source>
         <translation>{amount:,.1f} {unit}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="82"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="89"/>
         <source>{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first half of the dimensions, cosines in the second: the book's interleaved columns, reordered).</source>
         <translation>{architecture} 将一张固定的正弦表加到嵌入上（前一半维度为正弦，后一半为余弦：即书中交错排列的列，重新排序）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="71"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="78"/>
         <source>{architecture} adds a learned table, one vector per position (wpe), to the token embeddings.</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量，即 wpe）加到词元嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="87"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="94"/>
         <source>{architecture} adds a learned table, one vector per position, to the embeddings (the encoder's is shown; the decoder has its own).</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到嵌入上（显示的是编码器的表；解码器有自己的表）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="76"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="83"/>
         <source>{architecture} adds a learned table, one vector per position, to the token embeddings (position 0 is its row {offset}, after the padding id; the rows before it are not drawn).</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到词元嵌入上（位置 0 是表的第 {offset} 行，在填充 id 之后；之前的行不画出）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="75"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="82"/>
         <source>{architecture} adds a learned table, one vector per position, to the token embeddings.</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到词元嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="103"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="51"/>
+        <source>{architecture} adds a learned vector per position — its [CLS] (DeiT: and distillation) token's, then each patch's, row by row — to the patch embeddings (DINOv2 interpolates them to the image's patch grid; its registers have none).</source>
+        <translation>{architecture} 为每个位置学一个向量（先是 [CLS] 词元的——DeiT 还有蒸馏词元的——然后逐行是每个图块的），加到图块嵌入上（DINOv2 会把它们插值到图像的图块网格；它的寄存器词元没有位置向量）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="110"/>
         <source>{architecture} adds no position vectors: each head adds a learned number to the score of every query–key pair, chosen by their distance (one of {buckets} buckets: exact when near, logarithmic when far; the encoder's is drawn, the decoder has its own).</source>
         <translation>{architecture} 不添加位置向量：每个头为每一对查询–键的评分加上一个学习得到的数，按两者的距离选取（{buckets} 个桶之一：距离近时精确，远时按对数划分；绘制的是编码器的，解码器有自己的）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="58"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="65"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="62"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="69"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}, {scaling} scaling), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
@@ -6888,12 +6913,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="204"/>
+        <location filename="../../attnviz/commands/classify.py" line="44"/>
+        <source>{checkpoint}: {name} has no classifier head, so it names no classes (attnviz heads --data shows its attention over a folder of images)</source>
+        <translation>{checkpoint}：{name} 没有分类头，因此不给出类别（attnviz heads --data 可显示它在一个图像文件夹上的注意力）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/load.py" line="212"/>
         <source>{count:,} bytes</source>
         <translation>{count:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="214"/>
+        <location filename="../../attnviz/core/hf/load.py" line="222"/>
         <source>{count:,} numbers</source>
         <translation>{count:,} 个数值</translation>
     </message>
@@ -7066,7 +7096,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="306"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="313"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -7128,12 +7158,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{layer} · {head} · 查询 {query} → 键 {key}：{value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="584"/>
+        <location filename="../../attnviz/gallery.py" line="586"/>
         <source>{learner} learning to {task}: its attention finds {alignment}</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="583"/>
+        <location filename="../../attnviz/gallery.py" line="585"/>
         <source>{learner} learning to {task}: its attention finds {alignment} (its best-aligned head: {head})</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
@@ -7149,7 +7179,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{message}。{then}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="215"/>
+        <location filename="../../attnviz/core/hf/load.py" line="223"/>
         <source>{millions:,.1f} million numbers</source>
         <translation>{millions:,.1f} 百万个数值</translation>
     </message>
@@ -7267,6 +7297,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/models/image_reading.py" line="127"/>
+        <source>{name} has no classifier head: it names no classes (attnviz heads and the window show its attention)</source>
+        <translation>{name} 没有分类头：它不给出类别（attnviz heads 和窗口可显示它的注意力）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/encoder.py" line="229"/>
         <source>{name} holds the bare {model} without a masked-language-model head: attnviz shows its attention, but it cannot fill a mask (open a {masked} folder for that)</source>
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
@@ -7376,6 +7411,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/train.py" line="128"/>
         <source>{name}: the model cannot be built from this data: {problem}</source>
         <translation>{name}：无法用这份数据构建模型：{problem}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="153"/>
+        <source>{name}: the model read {count} positions, not the {expected} its special tokens and patches make</source>
+        <translation>{name}：模型读取了 {count} 个位置，而不是其特殊词元与图块构成的 {expected} 个</translation>
     </message>
     <message>
         <location filename="../../attnviz/render/figure_files.py" line="215"/>
@@ -7624,12 +7664,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="265"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="315"/>
         <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
         <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="86"/>
+        <location filename="../../attnviz/core/hf/load.py" line="87"/>
         <source>{path}: attnviz does not step {architecture} models yet; it steps {names}</source>
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
@@ -7646,7 +7686,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="295"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="345"/>
         <location filename="../../attnviz/core/images.py" line="66"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
@@ -7698,7 +7738,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="373"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="415"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="473"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -7728,18 +7769,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：safetensors 文件头有 {mb:,.0f} MB；真实的文件头不到 1 MB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="305"/>
-        <location filename="../../attnviz/core/hf/load.py" line="334"/>
+        <location filename="../../attnviz/core/hf/load.py" line="313"/>
+        <location filename="../../attnviz/core/hf/load.py" line="342"/>
         <source>{path}: has a token of id {id!r}, beyond the model's {count:,} token ids</source>
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="225"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="256"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="241"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="282"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -7749,9 +7790,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="331"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="381"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="276"/>
+        <source>{path}: has no {name}: the image processor that prepares its images</source>
+        <translation>{path}：没有 {name}，即准备其图像的图像处理器</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="202"/>
@@ -7789,9 +7835,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：含有 config.json 没有描述的权重（{names}）：它们不属于这个模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="149"/>
+        <location filename="../../attnviz/core/hf/load.py" line="157"/>
         <source>{path}: holds {size} of weights, too few for the {numbers} config.json describes; attnviz does not start a model with made-up weights</source>
         <translation>{path}：只有 {size} 的权重，不足以容纳 config.json 描述的 {numbers}；attnviz 不会用随机编造的权重启动模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="405"/>
+        <source>{path}: id2label is not a mapping of at most {most:,} class numbers to names</source>
+        <translation>{path}：id2label 不是从至多 {most:,} 个类别编号到名称的映射</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="275"/>
+        <source>{path}: id2label names class {index} {name!r}, not a name on one line</source>
+        <translation>{path}：id2label 把类别 {index} 命名为 {name!r}，不是单行的名称</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="86"/>
@@ -7814,7 +7870,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="218"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="249"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -7850,7 +7906,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="222"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="253"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="427"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -7916,7 +7973,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="349"/>
+        <location filename="../../attnviz/core/hf/load.py" line="357"/>
         <source>{path}: its config names no end-of-text token or decoder start token</source>
         <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
     </message>
@@ -7986,6 +8043,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出了 {count:,} 个分片；attnviz 只打开不超过 {most:,} 个分片的模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="235"/>
+        <source>{path}: makes pictures of {height} × {width} pixels, smaller than the model's patch of {patch} × {patch}</source>
+        <translation>{path}：生成 {height} × {width} 像素的图片，小于模型 {patch} × {patch} 的图块</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="246"/>
+        <source>{path}: makes pictures of {height} × {width} pixels, {count:,} positions: the attention maps of one image would take {gb:.1f} GB, more than attnviz records</source>
+        <translation>{path}：生成 {height} × {width} 像素的图片，共 {count:,} 个位置：一张图像的注意力图将占用 {gb:.1f} GB，超过 attnviz 的记录上限</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="131"/>
         <source>{path}: metadata has no 'config'</source>
         <translation>{path}：元数据中没有 'config'</translation>
@@ -8002,7 +8069,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="230"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="261"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
@@ -8054,7 +8121,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="212"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="243"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -8069,7 +8136,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是普通文件（是管道还是设备？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="196"/>
+        <location filename="../../attnviz/core/hf/load.py" line="204"/>
         <source>{path}: not a SentencePiece model that can be read; the tokenizer needs it</source>
         <translation>{path}：不是可读取的 SentencePiece 模型；分词器需要它</translation>
     </message>
@@ -8089,7 +8156,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="93"/>
+        <location filename="../../attnviz/core/hf/load.py" line="94"/>
         <source>{path}: opening Hugging Face models needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
@@ -8099,7 +8166,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：超过 {mb} MB，大于 attnviz 读取的任何图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="359"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="459"/>
         <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
@@ -8145,7 +8212,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：图像已损坏或不完整（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="227"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="254"/>
+        <source>{path}: the model cannot read the pictures it makes ({error})</source>
+        <translation>{path}：模型无法读取它生成的图片（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="258"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -8175,6 +8247,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：transformers 无法打开它（{error}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="211"/>
+        <source>{path}: transformers {version} has no {name}: install a release that has it to open this folder</source>
+        <translation>{path}：transformers {version} 没有 {name}：请安装包含它的版本以打开此文件夹</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="270"/>
         <source>{path}: unexpected tensors {names}</source>
         <translation>{path}：多出了张量 {names}</translation>
@@ -8195,9 +8272,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="333"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="383"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="434"/>
+        <source>{path}: {key} = {value} is not a size in pixels from 1 to {most:,}</source>
+        <translation>{path}：{key} = {value} 不是 1 到 {most:,} 之间的像素尺寸</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/guard.py" line="132"/>
@@ -8205,7 +8287,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="349"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="408"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="449"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -8237,7 +8320,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="284"/>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="371"/>
-        <location filename="../../attnviz/core/hf/load.py" line="97"/>
+        <location filename="../../attnviz/core/hf/load.py" line="98"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>

@@ -86,8 +86,8 @@ class ImageHeadSums:
 
     @classmethod
     def empty(cls, layers: int, heads: int, specials: int = 1) -> ImageHeadSums:
-        zeros = [np.zeros((layers, heads)) for _ in range(4)]
-        return cls(zeros[0], zeros[1], zeros[2], zeros[3], specials=specials)
+        entropy, cls_share, other_specials, distance = (np.zeros((layers, heads)) for _ in range(4))
+        return cls(entropy, cls_share, other_specials, distance, specials=specials)
 
     def add(self, weights: np.ndarray, distances: np.ndarray) -> None:
         """Add the maps of B images: weights (L, B, H, N, N), rows summing to 1; distances (P, P) in pixels."""
@@ -124,16 +124,22 @@ def image_atlas(loaded: Any, paths: Sequence[Path], device: torch.device | str,
                 progress: Callable[[int, int], object] | None = None) -> ImageHeadSums:
     """The atlas of ``loaded`` (an image model, read through its
     :class:`~attnviz.core.models.image_reading.ImageReader`) over the images at ``paths``, read in batches of
-    :data:`BATCH`; ImageError (a ValueError naming the file) for one that cannot be read. progress(done, total)
+    :data:`BATCH` (or fewer: the reader's own :attr:`~attnviz.core.models.image_reading.ImageReader.batch`); ImageError
+    (a ValueError naming the file) for one that cannot be read or that the reader cannot prepare. progress(done, total)
     after each batch."""
     from attnviz.core.images import open_image
-    from attnviz.core.models.image_reading import reader_of
+    from attnviz.core.models.image_reading import UnreadableImage, reader_of
 
     reader = reader_of(loaded)
     distances = patch_distances(reader.grid, reader.patch)
     sums: ImageHeadSums | None = None
-    for start in range(0, len(paths), BATCH):
-        inputs, _pictures = reader.prepare([open_image(path) for path in paths[start: start + BATCH]])
+    step = max(min(BATCH, reader.batch), 1)
+    for start in range(0, len(paths), step):
+        batch = paths[start: start + step]
+        try:
+            inputs, _pictures = reader.prepare([open_image(path) for path in batch])
+        except UnreadableImage as error:
+            raise error.naming(batch[error.index]) from None
         with torch.no_grad():
             weights = reader.run(inputs.to(device)).weights  # (L, B, H, N, N)
         if sums is None:

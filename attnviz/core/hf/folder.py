@@ -1,7 +1,8 @@
 """A Hugging Face model folder, looked at before anything is loaded (torch- and transformers-free).
 
 A folder made by ``save_pretrained`` holds ``config.json``, the weights (``model.safetensors``, shards listed
-in ``model.safetensors.index.json``, or a ``pytorch_model.bin``) and the tokenizer's files. Before a
+in ``model.safetensors.index.json``, or a ``pytorch_model.bin``) and the tokenizer's files (an image model's:
+its image processor's ``preprocessor_config.json``, whose sizes are bounded). Before a
 library reads any of them this module checks, in milliseconds: every file is a regular file inside the
 model's folder (a link may point into the Hugging Face cache's ``blobs/`` of the same model, nowhere
 else), of a plausible size; the config is a JSON object of a supported architecture that needs no code of
@@ -28,7 +29,7 @@ from attnviz.core.layout import layout_named
 from attnviz.i18n import tr
 
 __all__ = ["ARCHITECTURES", "Architecture", "HFFolder", "HFFolderError", "Modules", "Projection", "architecture_of",
-           "cached_models", "has_masked_lm_head", "hub_cache", "inspect_folder", "model_name"]
+           "cached_models", "has_masked_lm_head", "hub_cache", "inspect_folder", "model_class_name", "model_name"]
 
 
 
@@ -74,9 +75,11 @@ class Architecture:
     ``position_offset``: the table's rows before position 0; ``padding_offset``: they are RoBERTa's padding_idx + 1,
     :meth:`offset`). An encoder-only architecture names its classes (config.json's ``architectures``): those with a
     masked-language-model head (``masked_lm``) and the bare model (``bare``), and the weights its folders may hold
-    that the model attnviz opens does not use (``unused``: BERT's pooler and next-sentence head). Chosen once, when
-    the folder is read; the adapters, the Computation and the Positional views read it, never the modules'
-    attributes."""
+    that the model attnviz opens does not use (``unused``: BERT's pooler and next-sentence head). An image
+    architecture (layout "image") names its classes with a classifier head (``classifiers``) and the bare model, the
+    positions every image has before its patches (``specials``: ``[CLS]``, DeiT's distillation token) and the config
+    key counting its register tokens (``registers``: DINOv2 with registers). Chosen once, when the folder is read;
+    the adapters, the Computation and the Positional views read it, never the modules' attributes."""
 
     name: str
     layout: str  # the name of its sequence layout: one of attnviz.core.layout.LAYOUTS (checked when it is made)
@@ -95,14 +98,24 @@ class Architecture:
     masked_lm: tuple[str, ...] = ()
     bare: str = ""
     unused: tuple[str, ...] = ()
+    classifiers: tuple[str, ...] = ()
+    specials: tuple[str, ...] = ()
+    registers: str = ""
 
     def __post_init__(self) -> None:
         layout_named(self.layout)  # (KeyError: the layouts attnviz knows are core/layout.py's, not a list of its own)
 
     def root(self, model: Any) -> Any:
-        """The module the record's paths start from: an encoder-only model's base model (the same ``bert``,
-        ``distilbert`` or ``roberta`` with or without its masked-language-model head), else the model itself."""
-        return model.base_model if self.layout == "encoder-only" else model
+        """The module the record's paths start from: an encoder-only or image model's base model (the same ``bert``
+        or ``vit`` with or without its head), else the model itself."""
+        return model.base_model if self.layout in ("encoder-only", "image") else model
+
+    def special_positions(self, config: Any) -> tuple[str, ...]:
+        """The labels of the positions an image model puts before its patches for ``config`` (config.json's mapping
+        or a transformers config): the record's ``specials``, then ``[REG1]`` … one per register token."""
+        count = config.get(self.registers) if isinstance(config, Mapping) else getattr(config, self.registers, 0)
+        registers = int(count) if self.registers and isinstance(count, int) and not isinstance(count, bool) else 0
+        return (*self.specials, *(f"[REG{i + 1}]" for i in range(registers)))
 
     def offset(self, config: Any) -> int:
         """The position table's rows before position 0 for ``config`` (config.json's mapping or a transformers
@@ -133,6 +146,12 @@ _BERT_LIKE = dict(layout="encoder-only", width="hidden_size", layers=("num_hidde
                   projection=Projection("separate", ("query", "key", "value"), head_width="attention_head_size"),
                   position_kind="learned", position_module="embeddings.position_embeddings", position_tables=1,
                   unused=("pooler", "seq_relationship"))
+_VISION_PROJECTION = Projection("separate", ("q_proj", "k_proj", "v_proj"), output="o_proj")
+_VIT_LIKE = dict(layout="image", width="hidden_size", layers=("num_hidden_layers",), heads=("num_attention_heads",),
+                 ffn=("intermediate_size",), positions=None,
+                 modules=Modules(encoder_blocks="layers", encoder_self="attention"), projection=_VISION_PROJECTION,
+                 position_kind="learned", position_tables=1, unused=("pooler",))  # (DINOv2: 4 × width, mlp_ratio)
+_DINOV2_LIKE = {**_VIT_LIKE, "ffn": (), "modules": Modules(encoder_blocks="encoder.layer", encoder_self="attention")}
 ARCHITECTURES: dict[str, Architecture] = {
     "marian": Architecture("Marian", **_BART_LIKE, position_kind="sinusoidal"),  # type: ignore[arg-type]
     "bart": Architecture("BART", **_BART_LIKE, position_kind="learned", position_offset=2),  # type: ignore[arg-type]
@@ -160,6 +179,15 @@ ARCHITECTURES: dict[str, Architecture] = {
         masked_lm=("DistilBertForMaskedLM",), bare="DistilBertModel"),
     "roberta": Architecture("RoBERTa", **_BERT_LIKE, position_offset=2, padding_offset=True,  # type: ignore[arg-type]
                             masked_lm=("RobertaForMaskedLM",), bare="RobertaModel"),
+    "vit": Architecture("ViT", **_VIT_LIKE, classifiers=("ViTForImageClassification",),  # type: ignore[arg-type]
+                        bare="ViTModel", specials=("[CLS]",)),
+    "deit": Architecture("DeiT", **_VIT_LIKE, bare="DeiTModel", specials=("[CLS]", "[DIST]"),  # type: ignore[arg-type]
+                         classifiers=("DeiTForImageClassificationWithTeacher", "DeiTForImageClassification")),
+    "dinov2": Architecture("DINOv2", **_DINOV2_LIKE, classifiers=("Dinov2ForImageClassification",),  # type: ignore[arg-type]
+                           bare="Dinov2Model", specials=("[CLS]",)),
+    "dinov2_with_registers": Architecture(
+        "DINOv2 with registers", **_DINOV2_LIKE, classifiers=("Dinov2WithRegistersForImageClassification",),  # type: ignore[arg-type]
+        bare="Dinov2WithRegistersModel", specials=("[CLS]",), registers="num_register_tokens"),
 }
 
 
@@ -170,6 +198,8 @@ def architecture_of(model: Any) -> Architecture:
 
 BOUNDS = {"width": 16_384, "layers": 256, "heads": 256, "ffn": 131_072, "vocab_size": 1_000_000,
           "positions": 1_048_576, "buckets": 4_096}
+MAX_IMAGE_SIDE = 2048  # pixels: an image model's input side, and its processor's sizes (real ones: 224–1024)
+PROCESSOR_FILE = "preprocessor_config.json"
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin")
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.json", "merges.txt",
                    "vocab.txt", "source.spm", "target.spm", "spiece.model", "sentencepiece.bpe.model",
@@ -190,6 +220,7 @@ class HFFolder:
     weights: tuple[Path, ...]
     tokenizer_files: tuple[Path, ...]
     parameters: int
+    processor: Path | None = None  # an image model's preprocessor_config.json (its image processor's settings)
 
     @property
     def name(self) -> str:
@@ -230,20 +261,30 @@ def inspect_folder(path: str | Path, tokenizer_json: bool = True) -> HFFolder:
         raise HFFolderError(tr("{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}").format(
             path=config_file, model_type=model_type, names=", ".join(a.name for a in ARCHITECTURES.values())))
     architecture = ARCHITECTURES[model_type]
-    if architecture.layout == "encoder-only":
+    images = architecture.layout == "image"
+    if architecture.layout == "encoder-only" or images:
         _check_classes(config_file, config, architecture)
-    parameters = _check_sizes(config_file, config, architecture)
+    parameters = _check_image_sizes(config_file, config) if images else _check_sizes(config_file, config, architecture)
+    processor = None
     try:
         weight_files = weight_files_of(folder, root)
         check_every_file(folder, root)
-        tokenizer = tuple(p for name in TOKENIZER_FILES if (p := member(folder, root, name)))
-        if not any(p.name in TOKENIZER_CORE for p in tokenizer):
-            raise HFFolderError(tr("{path}: has no tokenizer (none of {names})").format(
-                path=folder, names=", ".join(TOKENIZER_CORE)))
+        tokenizer: tuple[Path, ...] = ()
+        if images:  # (an image model reads no text: its image processor's settings instead of a tokenizer)
+            processor = member(folder, root, PROCESSOR_FILE)
+            if processor is None:
+                raise HFFolderError(tr("{path}: has no {name}: the image processor that prepares its images").format(
+                    path=folder, name=PROCESSOR_FILE))
+            _check_processor(processor)
+        else:
+            tokenizer = tuple(p for name in TOKENIZER_FILES if (p := member(folder, root, name)))
+            if not any(p.name in TOKENIZER_CORE for p in tokenizer):
+                raise HFFolderError(tr("{path}: has no tokenizer (none of {names})").format(
+                    path=folder, names=", ".join(TOKENIZER_CORE)))
         check_contents(folder, root, tokenizer_json)
     except OSError as error:  # (a file that can be listed but not read: no permission …)
         raise cannot_read(getattr(error, "filename", None) or folder, error) from None
-    return HFFolder(folder, model_type, architecture, config, weight_files, tokenizer, parameters)
+    return HFFolder(folder, model_type, architecture, config, weight_files, tokenizer, parameters, processor)
 
 
 def has_masked_lm_head(config: Mapping[str, Any], architecture: Architecture) -> bool:
@@ -253,14 +294,23 @@ def has_masked_lm_head(config: Mapping[str, Any], architecture: Architecture) ->
     return isinstance(named, list) and any(name in architecture.masked_lm for name in named)
 
 
+def model_class_name(config: Mapping[str, Any], architecture: Architecture) -> str:
+    """The transformers class an image folder holds: the first of config.json's ``architectures`` that the record
+    knows (a classifier or the bare model; none named: the bare model). Checked by :func:`inspect_folder`."""
+    named = config.get("architectures")
+    known = (*architecture.classifiers, architecture.bare)
+    return next((name for name in named if name in known), architecture.bare) if isinstance(named, list) \
+        else architecture.bare
+
+
 def _check_classes(config_file: Path, config: Mapping[str, Any], architecture: Architecture) -> None:
     """An encoder-only folder holds a model with a masked-language-model head or the bare model (config.json's
     ``architectures``; none named: the bare model), not one with another head (a classifier's weights are not the
-    model attnviz opens)."""
+    model attnviz opens); an image folder a classifier (ViTForImageClassification …) or the bare model (ViTModel)."""
     named = config.get("architectures")
     if named is None:
         return
-    known = (*architecture.masked_lm, architecture.bare)
+    known = (*architecture.masked_lm, *architecture.classifiers, architecture.bare)
     if not isinstance(named, list) or not any(isinstance(name, str) and name in known for name in named):
         raise HFFolderError(tr("{path}: architectures = {named} is not a model attnviz opens; of model_type "
                                "{model_type!r} it opens {known}").format(
@@ -333,6 +383,56 @@ def _size(config_file: Path, config: Mapping[str, Any], key: str, bound: int, de
         raise HFFolderError(tr("{path}: {key} = {value!r} is not a whole number from 1 to {most:,}").format(
             path=config_file, key=key, value=value, most=bound))
     return value
+
+
+def _check_image_sizes(config_file: Path, config: Mapping[str, Any]) -> int:
+    """An image model's sizes, bounded (width, layers, heads, feed-forward width or DINOv2's ``mlp_ratio``, image
+    side, patch side, channels, register tokens, classes); returns the parameter count they imply (an estimate)."""
+    width = _size(config_file, config, "hidden_size", BOUNDS["width"])
+    layers = _size(config_file, config, "num_hidden_layers", BOUNDS["layers"])
+    heads = _size(config_file, config, "num_attention_heads", BOUNDS["heads"])
+    ratio = config.get("mlp_ratio")
+    ffn = _size(config_file, config, "intermediate_size", BOUNDS["ffn"], 4 * width) if ratio is None else \
+        _size(config_file, config, "mlp_ratio", BOUNDS["ffn"] // width)
+    ffn = ffn * width if ratio is not None else ffn
+    side = _size(config_file, config, "image_size", MAX_IMAGE_SIDE, 224)
+    patch = _size(config_file, config, "patch_size", MAX_IMAGE_SIDE, 16)
+    _size(config_file, config, "num_channels", 4, 3)
+    if config.get("num_register_tokens") is not None:
+        _size(config_file, config, "num_register_tokens", 256)
+    labels = config.get("id2label")
+    if labels is not None and (not isinstance(labels, dict) or len(labels) > BOUNDS["vocab_size"]):
+        raise HFFolderError(tr("{path}: id2label is not a mapping of at most {most:,} class numbers to names").format(
+            path=config_file, most=BOUNDS["vocab_size"]))
+    if width % heads and config.get("head_dim") is None:
+        raise HFFolderError(tr("{path}: {key} = {width} is not divisible into {heads} heads "
+                               "(or {heads} heads into {groups} groups)").format(
+            path=config_file, key="hidden_size", width=width, heads=heads, groups=heads))
+    positions = (side // patch) ** 2 + 1
+    parameters = layers * (4 * width * width + 2 * width * ffn) + positions * width + patch * patch * 4 * width
+    parameters += len(labels or ()) * width
+    if parameters > MAX_PARAMETERS:
+        raise HFFolderError(tr("{path}: describes a model of about {billions:,.1f} billion parameters; "
+                               "attnviz opens models of up to {most:g} billion").format(
+            path=config_file, billions=parameters / 1e9, most=MAX_PARAMETERS / 1e9))
+    return parameters
+
+
+def _check_processor(path: Path) -> None:
+    """preprocessor_config.json is a JSON object whose sizes (``size``, ``crop_size``: a number or a mapping of
+    them) are whole numbers up to :data:`MAX_IMAGE_SIDE` pixels: a processor that would make a picture of 10⁵ × 10⁵
+    pixels is refused before it is built."""
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise HFFolderError(tr("{path}: is not a JSON object of settings").format(path=path))
+    for key in ("size", "crop_size"):
+        value = data.get(key)
+        sides = value.values() if isinstance(value, dict) else () if value is None else (value,)
+        for side in sides:
+            if side is not None and (isinstance(side, bool) or not isinstance(side, int)
+                                     or not 1 <= side <= MAX_IMAGE_SIDE):
+                raise HFFolderError(tr("{path}: {key} = {value} is not a size in pixels from 1 to {most:,}").format(
+                    path=path, key=key, value=_shown(value), most=MAX_IMAGE_SIDE))
 
 
 def _check_sizes(config_file: Path, config: Mapping[str, Any], arch: Architecture) -> int:

@@ -5,7 +5,8 @@ sizes pass). Then transformers builds the model from disk only — offline, ``lo
 ``trust_remote_code`` — in float32 with attnviz's recording attention, and the tokenizer becomes a
 :class:`~attnviz.core.hf.vocab.SubwordVocab`. The model is wrapped in the decoder interface of its layout
 (:class:`~attnviz.core.hf.seq2seq.HFEncoderDecoder`, :class:`~attnviz.core.hf.causal.HFCausal`), or, encoder-only,
-in :class:`~attnviz.core.hf.encoder.HFEncoder`, which fills masks.
+in :class:`~attnviz.core.hf.encoder.HFEncoder`, which fills masks; an image model (ViT, DeiT, DINOv2) is
+:mod:`attnviz.core.hf.vision`'s, read with the folder's own image processor.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from attnviz.core.hf.vocab import SubwordVocab
 from attnviz.i18n import tr
 
 DECODED = ("marian", "bart", "mbart", "t5", "gpt2", "llama", "qwen2", "bert", "distilbert",
-           "roberta")  # the architectures whose adapters are tested
+           "roberta", "vit", "deit", "dinov2", "dinov2_with_registers")  # the architectures whose adapters are tested
 MAX_OUTPUT_TOKENS = 64  # subword pieces: about twice the words attnviz's own models take (a folder that sets none)
 MAX_FOLDER_OUTPUT_TOKENS = 512  # a folder's own length limit is followed up to this many new tokens
 MAX_SOURCE_TOKENS = 512  # a source (a decoder-only model's prompt and answer together) beyond is cut
@@ -103,6 +104,12 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
     from attnviz.core.hf.seq2seq import HFEncoderDecoder
 
     training = {"architecture": folder.architecture.name, "source": "Hugging Face", "name": folder.name}
+    if folder.architecture.layout == "image":  # (ViT, DeiT, DINOv2: core/hf/vision.py)
+        from attnviz.core.hf.vision import load_vision, model_class_of
+
+        with library_quiet(transformers):
+            model = _model(transformers, model_class_of(transformers, folder), folder)
+        return load_vision(transformers, folder, model, device, training, Path(path))
     if folder.architecture.layout == "encoder-only":  # (a bare model reads sentences but fills no mask)
         with library_quiet(transformers):
             head = has_masked_lm_head(folder.config, folder.architecture)
@@ -134,7 +141,8 @@ def _model(transformers: Any, model_class: Any, folder: HFFolder) -> Any:
     with refusing(config_file):
         config = transformers.AutoConfig.from_pretrained(folder.path, local_files_only=True, trust_remote_code=False)
         with torch.device("meta"):
-            skeleton = model_class.from_config(copy.deepcopy(config))
+            make = getattr(model_class, "from_config", model_class)  # (an Auto class, or a model's own class)
+            skeleton = make(copy.deepcopy(config))
     size = sum(t.numel() * (4 if t.is_floating_point() else t.element_size())  # (held in float32)
                for t in (*skeleton.parameters(), *skeleton.buffers()))
     numbers = sum(p.numel() for p in skeleton.parameters())

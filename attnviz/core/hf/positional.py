@@ -45,6 +45,13 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
     record = architecture_of(model)
     if record.position_kind == "relative bias":
         return _relative_bias(model, record, architecture)
+    if record.layout == "image":  # ViT, DeiT, DINOv2: one learned vector per position, a parameter of the embeddings
+        table = record.root(model).embeddings.position_embeddings[0]
+        return PositionalDescription(
+            N_("learned"), tr("{architecture} adds a learned vector per position — its [CLS] (DeiT: and distillation) "
+                              "token's, then each patch's, row by row — to the patch embeddings (DINOv2 interpolates "
+                              "them to the image's patch grid; its registers have none).").format(
+                architecture=architecture), table.detach().to("cpu", torch.float32).numpy())
     assert record.position_module is not None  # (every other kind names its table or its rotary embedding)
     source = record.root(model).get_submodule(record.position_module)
     if record.position_kind == "rotary":

@@ -39,22 +39,41 @@ class ImageOutputs:
     scores: Tensor | None = None
 
 
+class UnreadableImage(ValueError):
+    """An image a reader cannot prepare (a folder's image processor refusing it): its ``index`` in the batch given
+    to :meth:`ImageReader.prepare` and why, in words that do not name the file (the caller knows its name:
+    :meth:`naming`)."""
+
+    def __init__(self, index: int, reason: str):
+        super().__init__(reason)
+        self.index, self.reason = index, reason
+
+    def naming(self, name: str | Path) -> ValueError:
+        """The same problem as an :class:`~attnviz.core.images.ImageError` naming the file ``name``."""
+        from attnviz.core.images import ImageError
+
+        return ImageError(f"{name}: {self.reason}")
+
+
 class ImageReader(Protocol):
     """How one loaded image model reads pictures.
 
     labels: the class names by class index (empty: no classifier head); specials: the labels of the positions
     before the patches ("[CLS]", DeiT's "[DIST]", DINOv2's registers); grid: (rows, columns) of patches; patch:
-    (height, width) of a patch in the prepared picture's pixels.
+    (height, width) of a patch in the prepared picture's pixels; batch: the most images :meth:`run` takes at once
+    (what its maps of them take in memory: the callers split larger batches).
     """
 
     labels: tuple[str, ...]
     specials: tuple[str, ...]
     grid: tuple[int, int]
     patch: tuple[int, int]
+    batch: int
 
     def prepare(self, images: Sequence[Any]) -> tuple[Tensor, np.ndarray]:
         """Pillow images ("L" or "RGB", :func:`attnviz.core.images.open_image`) -> (the model's input (B, C, ·, ·)
-        on the CPU, the pictures as read (B, Hp, Wp, 3) float32 in [0, 1], before any normalisation)."""
+        on the CPU, the pictures as read (B, Hp, Wp, 3) float32 in [0, 1], before any normalisation);
+        :class:`UnreadableImage` for the first image it cannot prepare."""
         ...
 
     def run(self, inputs: Tensor, need_scores: bool = False) -> ImageOutputs:
@@ -69,7 +88,8 @@ def reader_of(loaded: Any) -> ImageReader:
     if path is None:
         raise ValueError(f"a {loaded.kind} model does not read images")
     module, name = path.split(":")
-    return getattr(importlib.import_module(module), name)(loaded)
+    reader: ImageReader = getattr(importlib.import_module(module), name)(loaded)
+    return reader
 
 
 def boxes_of(reader: ImageReader) -> np.ndarray:
@@ -98,16 +118,26 @@ def top_classes(reader: ImageReader, logits: Tensor, top: int = TOP_CLASSES) -> 
 def classify(loaded: Any, images: Sequence[Any], device: torch.device | str, top: int = TOP_CLASSES
              ) -> list[tuple[str, ...]]:
     """The ``top`` class names of each image (Pillow images, :func:`attnviz.core.images.open_image`), best first,
-    in one batch; ValueError for a model without a classifier head."""
+    in batches of the reader's :attr:`~ImageReader.batch`; ValueError for a model without a classifier head,
+    :class:`UnreadableImage` (its index among ``images``) for an image the reader cannot prepare."""
+    from attnviz.i18n import tr
+
     reader = reader_of(loaded)
     if not reader.labels:
-        raise ValueError(f"{loaded.name} has no classifier head: it names no classes")
-    inputs, _pictures = reader.prepare(images)
-    with torch.no_grad():
-        logits = reader.run(inputs.to(device)).logits
-    assert logits is not None
-    indices, _probs = top_classes(reader, logits, top)
-    return [tuple(reader.labels[i] for i in row) for row in indices]
+        raise ValueError(tr("{name} has no classifier head: it names no classes (attnviz heads and the window show "
+                            "its attention)").format(name=loaded.name))
+    lines: list[tuple[str, ...]] = []
+    for start in range(0, len(images), max(reader.batch, 1)):
+        try:
+            inputs, _pictures = reader.prepare(images[start: start + reader.batch])
+        except UnreadableImage as error:
+            raise UnreadableImage(start + error.index, error.reason) from None
+        with torch.no_grad():
+            logits = reader.run(inputs.to(device)).logits
+        assert logits is not None
+        indices, _probs = top_classes(reader, logits, top)
+        lines += [tuple(reader.labels[i] for i in row) for row in indices]
+    return lines
 
 
 def encode_image(loaded: Any, image: Any, name: str, device: torch.device | str) -> EncodedSource:
@@ -115,7 +145,10 @@ def encode_image(loaded: Any, image: Any, name: str, device: torch.device | str)
     scores (L, H, N, N) as the source's self-attention, the picture and where each position lies on it, and the
     top classes with their probabilities. name: what the views call the input (the file's name)."""
     reader = reader_of(loaded)
-    inputs, pictures = reader.prepare([image])
+    try:
+        inputs, pictures = reader.prepare([image])
+    except UnreadableImage as error:
+        raise error.naming(name) from None
     with torch.no_grad():
         outputs = reader.run(inputs.to(device), need_scores=True)
     weights = outputs.weights[:, 0].float().cpu().numpy()  # (L, H, N, N)

@@ -270,6 +270,13 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
                                  "(W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="image", attention_cells=limits.vit_cells,
               data_fields=("image_size", "channels", "num_classes"), image_reader="attnviz.core.models.vit:ViTReader"),
+    ModelKind("hf-vision", "vision", N_("Hugging Face vision transformer (ViT, DeiT, DINOv2), reading images by their "
+                                        "patches"),
+              "attnviz.core.hf.vision", "HFVisionConfig", "HFVision",
+              scoring_formula=N_("scaled dot-product scoring per head, over the special tokens and the patches: "
+                                 "a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
+              attention=(AttentionKind.ENCODER_SELF,), layout="image", hugging_face=True, trainable=False,
+              data_fields=(), image_reader="attnviz.core.hf.vision:HFVisionReader"),
     ModelKind("kernel-regression", "regression", N_("Nadaraya–Watson kernel regression (attention pooling)"),
               "attnviz.core.models.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel",
               layout="regression"),

@@ -191,6 +191,7 @@ class ViTReader:
     position."""
 
     specials = ("[CLS]",)
+    batch = 256  # images at once (the shipped ViT's maps of 256 images: 4 layers × 4 heads × 50² × 4 B × 256: 41 MB)
 
     def __init__(self, loaded: Any):
         self.model: VisionTransformer = loaded.model

@@ -156,8 +156,8 @@ class PositionalPanel(QtWidgets.QWidget):
         """An image model's learned positions on its patch grid (the ViT paper's Figure 7, centre), in a tab of its
         own; none for a sentence, or a table that is not one row per position."""
         index = self.tabs.indexOf(self.patches_view)
-        rows = picture.specials + picture.grid[0] * picture.grid[1] if picture is not None else -1
-        if picture is None or self.table.shape[0] != rows:
+        patches = picture.grid[0] * picture.grid[1] if picture is not None else -1
+        if picture is None or not patches <= self.table.shape[0] <= picture.specials + patches:
             if index >= 0:
                 self.tabs.removeTab(index)
             return
