@@ -44,7 +44,7 @@ from attnviz.training.data import describe_skipped, make_batches, read_pairs, sp
 from attnviz.training.options import TrainingError
 from attnviz.training.schedule import lr_at
 
-LIVE_KINDS = task_kinds()  # the kinds it trains: the registry's records with task sizes
+LIVE_KINDS = tuple(kind for kind in task_kinds() if kind_named(kind).reads_text)  # the kinds it trains
 __all__ = ["preset_arch"]  # (re-exported: the CLI, the bench and the tests build their models with it)
 MAX_FILE_PAIRS = 200_000  # a TSV's pairs kept for live training (the Tatoeba file has about 230,000)
 
@@ -386,6 +386,12 @@ def check_weights(model: nn.Module, lr: float) -> None:
     if not all(bool(torch.isfinite(p).all()) for p in model.parameters()):
         raise TrainingError(tr("training diverged: the weights became NaN or infinite (try a smaller learning "
                                "rate than {lr:g})").format(lr=lr))
+
+
+def task_training(kind: str, task: str, arch: dict[str, Any], settings: LiveSettings, probe: str | None = None,
+                  device: torch.device | str = "cpu") -> LiveTraining:
+    """The run of ``kind`` on the text task called ``task`` (the registry record's ``TaskSizes.trainer``)."""
+    return LiveTraining(kind, task_data(task, settings, probe), arch, settings, device)
 
 
 def with_settings(settings: LiveSettings, **changes: Any) -> LiveSettings:

@@ -113,6 +113,9 @@ class ImageTaskTraining:
             raise TrainingError(tr("the probe {text!r} is not a probe of the {name} task: give the seed of its probe "
                                    "image, a whole number (e.g. {example})").format(text=probe, name=task.name,
                                                                                    example=task.probe))
+        if arch.get("patch_size", task.patch) != task.patch:
+            raise TrainingError(tr("the {name} task's right attention is on patches of {patch} × {patch} pixels: "
+                                   "leave patch_size as it is").format(name=task.name, patch=task.patch))
         model_kind = kind_named(kind)
         values = {**arch, "image_size": task.side, "patch_size": task.patch, "channels": 1,
                   "num_classes": len(task.classes)}
