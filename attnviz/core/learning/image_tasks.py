@@ -137,7 +137,7 @@ class ImageTask:
         size = outline.shape[0]
         covered[top: top + size, left: left + size] = outline
         g, p = self.grid, self.patch
-        return covered.reshape(g, p, g, p).any(axis=(1, 3))  # (G, p, G, p) -> (G, G)
+        return np.asarray(covered.reshape(g, p, g, p).any(axis=(1, 3)))  # (G, p, G, p) -> (G, G)
 
     def stream(self, seed: int, held_out: bool = False, count: int | None = None) -> Iterator[ImageExample]:
         """Examples without end (or ``count`` of them), reproducible from ``seed``: training images, or
