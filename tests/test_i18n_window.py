@@ -26,6 +26,7 @@ KEPT = {
     "unk", "sep", "mse", "adam", "sgd", "opus", "qkv", "pytorch", "torch", "numpy", "pyside", "pyqtgraph",
     "mit", "cc", "org", "www", "http", "https", "com", "sqrt", "argmax", "top", "ffn", "qk", "kv", "ms",
     "abnar", "zuidema", "epanechnikov", "gru", "return", "enter", "english",  # names, keys, a language's own name
+    "vit", "cls",  # the Vision Transformer's name and its [CLS] token (as [SEP] above)
 }
 # Menus whose entries are data, not words: the shipped models' file names, the example sentences (token text)
 DATA_MENUS = ("Shipped &models", "E&xample sentences")
