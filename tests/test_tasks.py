@@ -86,8 +86,9 @@ def test_the_kinds_that_learn_tasks_are_the_registrys_records_with_sizes():
     from attnviz.gui.panels.train import FAMILIES, KERNEL_TASK
     from attnviz.training.live import LIVE_KINDS
 
-    assert task_kinds() == LIVE_KINDS == ("rnn-additive", "rnn-dot", "transformer", "decoder-only")
-    assert (*LIVE_KINDS, KERNEL_TASK) == FAMILIES
+    assert LIVE_KINDS == ("rnn-additive", "rnn-dot", "transformer", "decoder-only")  # (the text tasks' trainer)
+    assert task_kinds() == (*LIVE_KINDS, "vit")  # (the image task's: its record names it)
+    assert (*task_kinds(), KERNEL_TASK) == FAMILIES
     assert all(KINDS[kind].trainable and not KINDS[kind].hugging_face for kind in LIVE_KINDS)
     assert model_size("transformer", "small") == (64, 2, 4) and model_size("rnn-dot", "tiny") == (32, 1, 1)
     assert preset_arch("decoder-only", "tiny") == {"num_hiddens": 32, "dropout": 0.0, "num_decoder_layers": 2,

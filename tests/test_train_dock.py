@@ -357,3 +357,38 @@ def test_the_dock_shows_the_whole_map_on_a_small_screen(qtbot, tmp_path, dates_m
     assert area.verticalScrollBar().maximum() == 0 and panel.height() <= area.viewport().height()
     assert panel.heatmap.visibleRegion().boundingRect().size() == panel.heatmap.size()
     assert panel.heatmap.height() > 0.4 * area.viewport().height()
+
+
+def test_the_dock_offers_each_kind_its_tasks_and_trains_the_image_task_drawing_cls_over_the_probe(window, panel):
+    choose(panel, "vit")
+    assert [panel.task_box.itemData(i) for i in range(panel.task_box.count())] == ["shapes"]  # (no file of pairs)
+    assert panel.task_box.currentText() == "shapes — [CLS] on the bright shape"
+    assert panel.probe_edit.placeholderText() == "0" and panel.heads_box.isEnabled()
+    panel.size_box.setCurrentText("tiny")
+    assert (panel.width_box.value(), panel.layers_box.value(), panel.heads_box.value()) == (32, 2, 2)
+    panel.train_button.click()
+    history = panel.history
+    assert history is not None and history.task == "shapes" and history.probe_image is not None
+    assert len(history.snapshots) == 31 and history.snapshots[-1].step == 128
+    first, last = history.snapshots[0], history.snapshots[-1]
+    assert last.agreement > first.agreement + 0.2  # [CLS] came to attend to the shape
+    # the trained model opens in the window on its probe image (written beside it), [CLS]'s attention over it
+    state = window.session.state
+    assert state.model.kind == "vit" and state.model.path.parent == panel.trained_folder
+    assert "The model is open in the window" in panel.status.text() and panel.save_button.isEnabled()
+    assert sorted(p.suffix for p in panel.trained_folder.iterdir()) == [".png", ".safetensors"]
+    source = state.shown_source
+    assert source is not None and source.picture is not None and source.text.endswith("-probe.png")
+    np.testing.assert_allclose(source.picture.pixels[..., 0], history.probe_image.pixels, atol=0.6 / 255 + 1e-3)
+    # the probe with [CLS]'s attention over it, in the map's place; the map itself is the 7 × 7 patch grid
+    assert panel.map_stack.currentWidget() is panel.probe_view and panel.probe_view.isVisible()
+    assert np.array_equal(panel.probe_view.shares, last.map) and np.array_equal(panel.heatmap.values, last.map)
+    assert panel.said_label.text().startswith("At step 128 the model calls probe image 0 a ")
+    assert "top-k overlap" in panel.said_label.text() and "agreement" in panel.score_view.title_text()
+    trained = pixels(panel.probe_view)
+    panel.slider.setValue(0)
+    assert np.array_equal(panel.probe_view.shares, first.map) and not np.array_equal(pixels(panel.probe_view), trained)
+    # a text model again: its tasks and the user's file, the clearest first; the text map comes back with a run
+    choose(panel, "transformer", epochs=None)
+    tasks = [panel.task_box.itemData(i) for i in range(panel.task_box.count())]
+    assert tasks == ["copy", "reverse", "sort", "dates", "file"] and panel.task == "reverse"

@@ -62,20 +62,23 @@ def add_parser(subparsers: Any) -> None:
                                "images (default: the images as they are)"))
     train.add_argument("--arch", help=tr('JSON of model settings, e.g. \'{"num_decoder_layers": 3}\' '
                                          "(default: the kind's standard model, models/MODELS.md)"))
-    from attnviz.core.learning.tasks import TASKS
+    from attnviz.core.models.kinds import all_tasks, task_kinds, tasks_of
 
-    train.add_argument("--task", choices=[*TASKS, MLM_TASK], help=tr("train on a generated task whose right alignment "
-                       "is known, recording the training's history (default: none, train on --data; README \"Watch "
-                       "it learn\"); mlm: an encoder-only model on the masked words of --data's English"))
+    learns = "; ".join(f"{kind}: {', '.join(tasks_of(kind))}" for kind in task_kinds())
+    train.add_argument("--task", choices=[*all_tasks(), MLM_TASK], help=tr("train on a generated task whose right "
+                       "alignment is known, recording the training's history (default: none, train on --data; README "
+                       "\"Watch it learn\"; {learns}); mlm: an encoder-only model on the masked words of --data's "
+                       "English").format(learns=learns))
     train.add_argument("--preset", choices=["tiny", "small"], help=tr("--task: the model's size (default small; "
                        "--arch changes single settings)"))
     train.add_argument("--snapshots", type=int, metavar="N", help=tr("--task: snapshots of the probe's map and the "
                        "scores (default 30)"))
     train.add_argument("--probe",
-                       help=tr("--task: the input whose attention map is recorded (default: the task's own)"))
+                       help=tr("--task: the input whose attention map is recorded (default: the task's own; an image "
+                               "task: the seed of its probe image, 0)"))
     train.add_argument("--learned", type=float, metavar="PERCENT",
-                       help=tr("--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a "
-                               "row, and save (default 99; 0: train every epoch)"))
+                       help=tr("--task: stop once held-out exact match (an image task: accuracy) is at least PERCENT "
+                               "at 3 evaluations in a row, and save (default 99; 0: train every epoch)"))
     train.set_defaults(run=run)
 
 
@@ -202,17 +205,24 @@ def _train_mlm(args: argparse.Namespace) -> int:
 
 def _train_task(args: argparse.Namespace) -> int:
     """``attnviz train KIND --task NAME``: train on a generated task, recording snapshots of the probe's map,
-    the loss, the exact-match score and the alignment agreement; Ctrl-C stops it and saves what it learned."""
+    the loss, the held-out score and the agreement with the right attention; Ctrl-C stops it and saves what it
+    learned. The kind's registry record says which tasks it learns and what trains it."""
     import signal
 
     from attnviz.core.learning.history import LEARNED_PERCENT
-    from attnviz.training.live import LIVE_KINDS, Control, LiveSettings, LiveTraining, preset_arch, task_data
+    from attnviz.core.models.kinds import preset_arch, task_kinds, task_trainer, tasks_of
+    from attnviz.training.control import Control
+    from attnviz.training.live import LiveSettings
     from attnviz.training.options import TrainingError
     from attnviz.training.target import TargetError, check_target
 
-    if args.kind not in LIVE_KINDS:
+    if args.kind not in task_kinds():
         raise CliError(tr("--task trains {kinds}; {kind} trains on its own data (leave out --task)").format(
-            kinds=", ".join(LIVE_KINDS), kind=args.kind))
+            kinds=", ".join(task_kinds()), kind=args.kind))
+    if args.task not in tasks_of(args.kind):
+        learners = [kind for kind in task_kinds() if args.task in tasks_of(kind)]
+        raise CliError(tr("--task {task} trains {kinds}; {kind} learns {tasks}").format(
+            task=args.task, kinds=", ".join(learners), kind=args.kind, tasks=", ".join(tasks_of(args.kind))))
     if given := [f"--{name.replace('_', '-')}" for name in ("data", "stop_after", "resume", "augment")
                  if getattr(args, name)]:
         raise CliError(tr("{option} does not go with --task (the task's data is generated)").format(option=given[0]))
@@ -223,6 +233,7 @@ def _train_task(args: argparse.Namespace) -> int:
     settings = LiveSettings(**changes, learned=learned or None)  # (0: every epoch)
     arch = {**preset_arch(args.kind, args.preset or "small"),
             **(_parse_arch(args.kind, args.arch) if args.arch is not None else {})}
+    score = tr(tasks_of(args.kind)[args.task].score_name)
     control = Control()
 
     def interrupted(*_: object) -> None:
@@ -238,16 +249,22 @@ def _train_task(args: argparse.Namespace) -> int:
         last = history.snapshots[-1]
         agreement = "" if last.agreement is None else tr(", agreement {agreement:.0f} %").format(
             agreement=100 * last.agreement)
+        if last.overlap is not None:
+            agreement += tr(" (top-k overlap {overlap:.0f} %)").format(overlap=100 * last.overlap)
         loss = "" if last.loss != last.loss else tr("loss {loss:.3f}, ").format(loss=last.loss)
-        print(tr("step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -> {said}"
-                 ).format(step=last.step, seconds=last.seconds, loss=loss, score=last.score, agreement=agreement,
-                          probe=" ".join(last.cols), said=" ".join(last.said) or tr("(nothing)")),
+        if history.probe_image is not None:  # (an image: its seed, what it shows and what the model calls it)
+            probe = tr("probe image {seed} ({answer})").format(seed=history.probe_image.seed,
+                                                               answer=history.probe_image.answer)
+        else:
+            probe = " ".join(last.cols)
+        print(tr("step {step:,} ({seconds:.0f} s): {loss}{score} {value:.1f} %{agreement}; {probe} -> {said}"
+                 ).format(step=last.step, seconds=last.seconds, loss=loss, score=score, value=last.score,
+                          agreement=agreement, probe=probe, said=" ".join(last.said) or tr("(nothing)")),
               file=sys.stderr, flush=True)
 
     try:
         check_target(args.out, args.force)
-        run = LiveTraining(args.kind, task_data(args.task, settings, args.probe), arch, settings,
-                           chosen_device(args.device))
+        run = task_trainer(args.kind)(args.kind, args.task, arch, settings, args.probe, chosen_device(args.device))
         parameters = sum(p.numel() for p in run.model.parameters())
         print(tr("{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and "
                  "saves").format(kind=args.kind, task=args.task, parameters=parameters, epochs=settings.epochs,
@@ -261,10 +278,16 @@ def _train_task(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, previous)
     info = trained.info
     if info.get("learned"):
-        print(tr("stopped at step {step:,}: held-out exact match at least {level:g} % at {count} evaluations in a "
-                 "row (--learned 0 trains every epoch)").format(step=info["steps"], level=settings.learned,
+        print(tr("stopped at step {step:,}: held-out {score} at least {level:g} % at {count} evaluations in a "
+                 "row (--learned 0 trains every epoch)").format(step=info["steps"], score=score, level=settings.learned,
                                                               count=settings.learned_evaluations), file=sys.stderr)
     stopped = tr(" (stopped early)") if info["stopped"] else ""
+    if info.get("overlap") is not None:
+        print(tr("wrote {out}{stopped}: {score} {value:.1f} %, [CLS] attention on the right patches {agreement:.0f} % "
+                 "(top-k overlap {overlap:.0f} %) after {steps:,} steps ({minutes} min)").format(
+            out=args.out, stopped=stopped, score=score, value=info["score"], agreement=100 * (info["agreement"] or 0),
+            overlap=100 * info["overlap"], steps=info["steps"], minutes=info["minutes"]))
+        return 0
     print(tr("wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after "
              "{steps:,} steps ({minutes} min)").format(out=args.out, stopped=stopped, score=info["score"],
                                                         agreement=100 * (info["agreement"] or 0),

@@ -34,7 +34,7 @@ def score_name(history: TrainingHistory) -> str:
 
 
 def _score_text(history: TrainingHistory, score: float) -> str:
-    return f"{score:.1f} %" if history.score_name == "exact match" else f"{score:.3g}"
+    return f"{score:.1f} %" if history.in_percent else f"{score:.3g}"
 
 
 def _duration(seconds: float) -> str:
@@ -45,16 +45,22 @@ def _duration(seconds: float) -> str:
 def map_axes(history: TrainingHistory) -> tuple[str, str]:
     if history.task == "kernel-regression":
         return tr("queries x"), tr("keys xᵢ")
+    if history.probe_image is not None:
+        return tr("patch row"), tr("patch column")
     return tr("output tokens"), tr("input tokens")
 
 
 def snapshot_figure(history: TrainingHistory, index: int, max_grid_px: float = 560) -> FigureSpec:
-    """The probe's attention map at snapshot ``index``, titled with where training stood."""
+    """The probe's attention map at snapshot ``index``, titled with where training stood. An image probe's map is
+    its patch grid, coloured from 0 to the largest share any snapshot gives one patch (a share of 49 patches is far
+    from 1; one scale for every snapshot keeps them comparable)."""
     snapshot = history.snapshots[index]
     rows, cols = map_axes(history)
     note = f" · {snapshot.shown_note}" if snapshot.note else ""
     numeric = history.task == "kernel-regression"
+    top = max(float(s.map.max()) for s in history.snapshots) if history.probe_image is not None else 1.0
     return FigureSpec(snapshot.map, snapshot.rows, snapshot.cols, f"{snapshot_caption(history, snapshot)}{note}",
+                      levels=(0.0, top if top > 0 else 1.0),
                       row_axis=rows, col_axis=cols, max_grid_px=max_grid_px,
                       row_values=np.array([float(v) for v in snapshot.rows]) if numeric else None,
                       col_values=np.array([float(v) for v in snapshot.cols]) if numeric else None)

@@ -134,7 +134,8 @@ class TrainingRun:
 
     def _train(self) -> tuple[Path, TrainingHistory]:
         from attnviz.core.device import pick_device
-        from attnviz.training.live import LiveSettings, LiveTraining, file_data, task_data
+        from attnviz.core.models.kinds import task_trainer
+        from attnviz.training.live import LiveSettings, LiveTraining, file_data
         from attnviz.training.live_kernel import KernelTraining
 
         request = self.request
@@ -151,9 +152,10 @@ class TrainingRun:
                 if request.data_path is None:
                     raise ValueError(tr("choose the TSV of source<TAB>target pairs to train on"))
                 data = file_data(request.data_path, settings, request.probe)
-            else:
-                data = task_data(request.task, settings, request.probe)
-            trainer = LiveTraining(request.kind, data, request.arch, settings, pick_device(request.device))
+                trainer = LiveTraining(request.kind, data, request.arch, settings, pick_device(request.device))
+            else:  # (the kind's registry record names what trains it on a task)
+                trainer = task_trainer(request.kind)(request.kind, request.task, request.arch, settings,
+                                                     request.probe, pick_device(request.device))
         trained = trainer.run(self.control, snapshot)
         request.out.parent.mkdir(parents=True, exist_ok=True)
         return trained.save(request.out), trained.history

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,7 @@ from attnviz.training.data import describe_skipped, make_batches, read_pairs, sp
 from attnviz.training.options import TrainingError
 from attnviz.training.schedule import lr_at
 
-LIVE_KINDS = task_kinds()  # the kinds it trains: the registry's records with task sizes
+LIVE_KINDS = tuple(kind for kind in task_kinds() if kind_named(kind).reads_text)  # the kinds it trains
 __all__ = ["preset_arch"]  # (re-exported: the CLI, the bench and the tests build their models with it)
 MAX_FILE_PAIRS = 200_000  # a TSV's pairs kept for live training (the Tatoeba file has about 230,000)
 
@@ -232,60 +232,33 @@ class LiveTraining:
         control = control or Control()
         settings, data = self.settings, self.data
         total = settings.epochs * self.steps_per_epoch
-        step_marks = [round(total * (k + 1) / settings.snapshots) for k in range(settings.snapshots)]
-        budget = settings.minutes * 60 if settings.minutes else math.inf
-        time_marks = [budget * (k + 1) / settings.snapshots for k in range(settings.snapshots)]
         optimizer = torch.optim.Adam(self.model.parameters(), lr=self.lr, betas=(0.9, 0.98), foreach=True)
         loss_fn = nn.CrossEntropyLoss(ignore_index=data.tgt_vocab.pad_id)
-        started, paused_for, step, taken = time.perf_counter(), 0.0, 0, 0
-        loss_sum, loss_count = 0.0, 0
-        learned = False  # held-out exact match stayed at settings.learned for its evaluations in a row
-        why = "epochs"  # why the loop ended (Ending.why)
 
-        def elapsed() -> float:
-            return time.perf_counter() - started - paused_for
+        def batches(epoch: int) -> Iterable[Any]:
+            return make_batches(data.train, data.src_vocab, data.tgt_vocab, settings.batch_size,  # type: ignore[arg-type]
+                                settings.seed + epoch)
 
-        def snapshot() -> None:
-            nonlocal loss_sum, loss_count, learned
-            loss = loss_sum / loss_count if loss_count else math.nan
-            self.history = self.history.with_snapshot(self._snapshot(step, elapsed(), loss))
-            loss_sum, loss_count = 0.0, 0
-            if on_snapshot:
-                on_snapshot(self.history)
-            learned = self._has_learned()
+        def train_step(step: int, batch: Any) -> float:
+            batch = batch.to(self.device)
+            self.model.train()
+            for group in optimizer.param_groups:
+                group["lr"] = lr_at(step, total, self.lr, settings.warmup_steps)
+            logits = self.model(batch.src, batch.src_valid_lens, batch.tgt_in)
+            loss = loss_fn(logits.reshape(-1, logits.shape[-1]), batch.tgt_out.reshape(-1))
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
+            optimizer.step()
+            return float(loss.item())
 
-        snapshot()
-        for epoch in range(1, settings.epochs + 1):
-            batches = make_batches(data.train, data.src_vocab, data.tgt_vocab, settings.batch_size,  # type: ignore[arg-type]
-                                   settings.seed + epoch)
-            for batch in batches:
-                paused_for += control.wait_while_paused()
-                if control.stopped or elapsed() >= budget or learned:
-                    why = "learned" if learned else "stopped" if control.stopped else "minutes"
-                    break
-                batch = batch.to(self.device)
-                step += 1
-                self.model.train()
-                for group in optimizer.param_groups:
-                    group["lr"] = lr_at(step, total, self.lr, settings.warmup_steps)
-                logits = self.model(batch.src, batch.src_valid_lens, batch.tgt_in)
-                loss = loss_fn(logits.reshape(-1, logits.shape[-1]), batch.tgt_out.reshape(-1))
-                optimizer.zero_grad(set_to_none=True)
-                loss.backward()
-                nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
-                optimizer.step()
-                loss_sum, loss_count = loss_sum + loss.item(), loss_count + 1
-                if taken < len(step_marks) and (step >= step_marks[taken] or elapsed() >= time_marks[taken]):
-                    taken += 1
-                    snapshot()
-            else:
-                continue
-            break
-        if not all(bool(torch.isfinite(p).all()) for p in self.model.parameters()):
-            raise TrainingError(tr("training diverged: the weights became NaN or infinite (try a smaller learning "
-                                   "rate than {lr:g})").format(lr=self.lr))
-        if self.history.snapshots[-1].step != step:
-            snapshot()
+        def snapshot(step: int, seconds: float, loss: float) -> TrainingHistory:
+            self.history = self.history.with_snapshot(self._snapshot(step, seconds, loss))
+            return self.history
+
+        step, why = train_with_snapshots(settings, self.steps_per_epoch, batches, train_step, snapshot,
+                                         self._has_learned, control, on_snapshot,
+                                         lambda: check_weights(self.model, self.lr))
         self.history = self.history.ended(Ending(why, settings.learned, settings.learned_evaluations,
                                                  settings.epochs, settings.minutes))
         self.model.eval()
@@ -352,6 +325,73 @@ class LiveTraining:
         best = int(per_head.argmax())
         self.head = divmod(best, per_head.shape[1])
         return float(per_head.flatten()[best])
+
+
+def train_with_snapshots(settings: LiveSettings, steps_per_epoch: int, batches: Callable[[int], Iterable[Any]],
+                         train_step: Callable[[int, Any], float],
+                         snapshot: Callable[[int, float, float], TrainingHistory], learned: Callable[[], bool],
+                         control: Control, on_snapshot: Callable[[TrainingHistory], None] | None,
+                         finished: Callable[[], None] = lambda: None) -> tuple[int, str]:
+    """The loop of every run watched in snapshots (a text task's, a file's, an image task's): ``batches(epoch)``
+    for each of ``settings.epochs`` epochs, ``train_step(step, batch)`` (1-based step; the batch's loss) for each,
+    ``snapshot(step, seconds, mean loss since the last)`` before the first step and ``settings.snapshots`` times
+    spread over the epochs (or the minutes, where they end first), each handed to ``on_snapshot``; it stops at the
+    epochs' end, the minutes' end, ``control``'s stop or once ``learned()`` holds after a snapshot. Pausing does not
+    count as training time. Then ``finished()`` (which may refuse the weights) and the last step's snapshot, where it
+    has none yet. Returns the steps taken and why it ended (:data:`~attnviz.core.learning.history.ENDINGS`)."""
+    total = settings.epochs * steps_per_epoch
+    step_marks = [round(total * (k + 1) / settings.snapshots) for k in range(settings.snapshots)]
+    budget = settings.minutes * 60 if settings.minutes else math.inf
+    time_marks = [budget * (k + 1) / settings.snapshots for k in range(settings.snapshots)]
+    started, paused_for, step, taken = time.perf_counter(), 0.0, 0, 0
+    loss_sum, loss_count = 0.0, 0
+    has_learned = False  # the held-out score stayed at settings.learned for its evaluations in a row
+    why = "epochs"  # why the loop ended (Ending.why)
+    last_step = -1
+
+    def elapsed() -> float:
+        return time.perf_counter() - started - paused_for
+
+    def take() -> None:
+        nonlocal loss_sum, loss_count, has_learned, last_step
+        history = snapshot(step, elapsed(), loss_sum / loss_count if loss_count else math.nan)
+        loss_sum, loss_count, last_step = 0.0, 0, step
+        if on_snapshot:
+            on_snapshot(history)
+        has_learned = learned()
+
+    take()
+    for epoch in range(1, settings.epochs + 1):
+        for batch in batches(epoch):
+            paused_for += control.wait_while_paused()
+            if control.stopped or elapsed() >= budget or has_learned:
+                why = "learned" if has_learned else "stopped" if control.stopped else "minutes"
+                break
+            step += 1
+            loss_sum, loss_count = loss_sum + train_step(step, batch), loss_count + 1
+            if taken < len(step_marks) and (step >= step_marks[taken] or elapsed() >= time_marks[taken]):
+                taken += 1
+                take()
+        else:
+            continue
+        break
+    finished()
+    if last_step != step:
+        take()
+    return step, why
+
+
+def check_weights(model: nn.Module, lr: float) -> None:
+    """TrainingError where training left a weight NaN or infinite."""
+    if not all(bool(torch.isfinite(p).all()) for p in model.parameters()):
+        raise TrainingError(tr("training diverged: the weights became NaN or infinite (try a smaller learning "
+                               "rate than {lr:g})").format(lr=lr))
+
+
+def task_training(kind: str, task: str, arch: dict[str, Any], settings: LiveSettings, probe: str | None = None,
+                  device: torch.device | str = "cpu") -> LiveTraining:
+    """The run of ``kind`` on the text task called ``task`` (the registry record's ``TaskSizes.trainer``)."""
+    return LiveTraining(kind, task_data(task, settings, probe), arch, settings, device)
 
 
 def with_settings(settings: LiveSettings, **changes: Any) -> LiveSettings:

@@ -19,9 +19,14 @@
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="267"/>
+        <location filename="../../attnviz/commands/train.py" line="284"/>
         <source> (stopped early)</source>
         <translation>（提前停止）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/train.py" line="253"/>
+        <source> (top-k overlap {overlap:.0f} %)</source>
+        <translation>（top-k 重合率 {overlap:.0f} %）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/errors.py" line="107"/>
@@ -181,8 +186,9 @@
         <translation>（选择模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="244"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="538"/>
+        <location filename="../../attnviz/commands/train.py" line="262"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="619"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="595"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
@@ -209,7 +215,7 @@
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="239"/>
+        <location filename="../../attnviz/commands/train.py" line="250"/>
         <source>, agreement {agreement:.0f} %</source>
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -229,28 +235,28 @@
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="299"/>
-        <location filename="../../attnviz/commands/train.py" line="305"/>
+        <location filename="../../attnviz/commands/train.py" line="322"/>
+        <location filename="../../attnviz/commands/train.py" line="328"/>
         <source>--arch is nested too deeply; give a flat JSON object of settings</source>
         <translation>--arch 嵌套过深；请给出一个扁平的设置 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="303"/>
+        <location filename="../../attnviz/commands/train.py" line="326"/>
         <source>--arch is not valid JSON ({reason})</source>
         <translation>--arch 不是有效的 JSON（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="307"/>
+        <location filename="../../attnviz/commands/train.py" line="330"/>
         <source>--arch must be a JSON object, e.g. '{"num_decoder_layers": 3}'</source>
         <translation>--arch 必须是 JSON 对象，例如 '{"num_decoder_layers": 3}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="310"/>
+        <location filename="../../attnviz/commands/train.py" line="333"/>
         <source>--arch: {kind} has no setting {unknown}; known: {known}</source>
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="98"/>
+        <location filename="../../attnviz/commands/train.py" line="101"/>
         <source>--augment goes with an image model (attnviz train vit)</source>
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
@@ -270,7 +276,7 @@
         <translation>--data 用于测量测试集：请不要同时给出图像文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="153"/>
+        <location filename="../../attnviz/commands/train.py" line="156"/>
         <source>--data: give the folder with Fashion-MNIST's four idx files (not found: {path})</source>
         <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
     </message>
@@ -423,32 +429,37 @@
         <translation>--task 最多取 {most:,} 个留出输入（{task} 任务在 {total:,} 个不同输入中约有 {count:,} 个留出输入）：请给出不大于 {most} 的 --limit</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="214"/>
+        <location filename="../../attnviz/commands/train.py" line="220"/>
         <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="177"/>
+        <location filename="../../attnviz/commands/train.py" line="180"/>
         <source>--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)</source>
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="72"/>
+        <location filename="../../attnviz/commands/train.py" line="224"/>
+        <source>--task {task} trains {kinds}; {kind} learns {tasks}</source>
+        <translation>--task {task} 训练的是 {kinds}；{kind} 学习的是 {tasks}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/train.py" line="74"/>
         <source>--task: snapshots of the probe's map and the scores (default 30)</source>
         <translation>--task：探针输入的注意力图和得分的快照数（默认 30）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/train.py" line="80"/>
+        <source>--task: stop once held-out exact match (an image task: accuracy) is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
+        <translation>--task：一旦留出集完全匹配率（图像任务：准确率）连续 3 次评估都不低于 PERCENT，就停止并保存（默认 99；0：训练完所有轮）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/train.py" line="77"/>
-        <source>--task: stop once held-out exact match is at least PERCENT at 3 evaluations in a row, and save (default 99; 0: train every epoch)</source>
-        <translation>--task：留出集上的完全匹配率连续 3 次评估都不低于 PERCENT 时停止并保存（默认 99；0：训练完所有迭代周期）</translation>
+        <source>--task: the input whose attention map is recorded (default: the task's own; an image task: the seed of its probe image, 0)</source>
+        <translation>--task：记录其注意力图的输入（默认：任务自带的输入；图像任务：其探针图像的种子，0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="75"/>
-        <source>--task: the input whose attention map is recorded (default: the task's own)</source>
-        <translation>--task：记录其注意力图的输入（默认：任务自带的）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/commands/train.py" line="70"/>
+        <location filename="../../attnviz/commands/train.py" line="72"/>
         <source>--task: the model's size (default small; --arch changes single settings)</source>
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
@@ -503,9 +514,19 @@
         <translation>[attnviz] 正在安装 {packages}（Qt 的 X11 平台插件需要它们）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/learning/image_tasks.py" line="171"/>
+        <source>[CLS] on the shape's patches</source>
+        <translation>[CLS] 落在形状所在的图像块上</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="507"/>
         <source>[CLS] over {image}, layer by layer: attention (heads averaged), then rollout</source>
         <translation>{image} 上的 [CLS]，逐层：注意力（各头平均），然后是注意力展开（rollout）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/learning/history.py" line="26"/>
+        <source>[CLS] rollout · {layers} layers · {heads} heads averaged</source>
+        <translation>[CLS] 的注意力展开 · {layers} 层 · {heads} 个头取平均</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="667"/>
@@ -658,7 +679,13 @@
         <translation>关于 attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="234"/>
+        <location filename="../../attnviz/core/learning/image_tasks.py" line="101"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="51"/>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/models/kinds.py" line="242"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -678,7 +705,7 @@
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="516"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="570"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
     </message>
@@ -689,12 +716,12 @@
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="26"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="66"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="93"/>
         <source>agreement {percent:.0f} %</source>
         <translation>对齐一致率 {percent:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/training.py" line="83"/>
+        <location filename="../../attnviz/figures/training.py" line="89"/>
         <source>alignment agreement</source>
         <translation>对齐一致率</translation>
     </message>
@@ -791,14 +818,24 @@
         <translation>参数 %(argument_name)s：%(message)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="542"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="599"/>
         <source>At step {step:,} the model answers {probe} with {answer}</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="540"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="597"/>
         <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="623"/>
+        <source>At step {step:,} the model calls probe image {seed} a {answer}</source>
+        <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="625"/>
+        <source>At step {step:,} the model calls probe image {seed} a {answer} (right: {right})</source>
+        <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}（正确：{right}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
@@ -842,7 +879,7 @@
         <translation>注意力流</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="111"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
         <source>Attention heads per layer (Transformer models); they must divide the width</source>
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
@@ -953,7 +990,7 @@
         <translation>注意力：查询在一个头中（或各头平均）的注意力权重。注意力展开（rollout）：到这一层为止，每个图块有多少流到该查询，各头平均（Abnar &amp; Zuidema 2020），可加或不加代表残差连接的 0.5·I</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="585"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="667"/>
         <source>attnviz checkpoint (*.safetensors)</source>
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
@@ -1072,7 +1109,7 @@ Install them with:  sudo apt-get install {packages}
 （其他发行版：安装提供这些库的软件包；或在 Wayland 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="232"/>
+        <location filename="../../attnviz/commands/train.py" line="243"/>
         <source>attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)</source>
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
@@ -1087,7 +1124,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：书中的注意力图表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="140"/>
+        <location filename="../../attnviz/commands/train.py" line="143"/>
         <source>attnviz: the run's state is kept in {state}: the same command with --resume continues it</source>
         <translation>attnviz：本次运行的状态保存在 {state}：加上 --resume 运行同一命令即可继续</translation>
     </message>
@@ -1424,8 +1461,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="149"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="472"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="173"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="524"/>
         <source>Choose a model and a task, then press Train.</source>
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
@@ -1440,12 +1477,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>请至少选择一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="340"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="388"/>
         <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/training.py" line="152"/>
+        <location filename="../../attnviz/session/training.py" line="153"/>
         <source>choose the TSV of source&lt;TAB&gt;target pairs to train on</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对 TSV 文件</translation>
     </message>
@@ -1601,12 +1638,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制图片</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/tasks.py" line="157"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="163"/>
         <source>copy the digits</source>
         <translation>复制数字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="38"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="164"/>
         <source>copy — the diagonal</source>
         <translation>复制 — 对角线</translation>
     </message>
@@ -1686,6 +1723,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>严重错误</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/learning/image_tasks.py" line="29"/>
+        <source>cross</source>
+        <translation>十字</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/columns.py" line="64"/>
         <source>cross only: mean weight on source position round(i (S − 1) / (T − 1)) of target row i; `n/a` for the other kinds</source>
         <translation>仅 cross：目标行 i 在源位置 round(i (S − 1) / (T − 1)) 上的平均权重；其他种类为 `n/a`</translation>
@@ -1722,7 +1764,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个词元的交叉熵</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/tasks.py" line="163"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="170"/>
         <source>crossing: year ← last word, month ← first, day ← second</source>
         <translation>交叉：年 ← 最后一个词，月 ← 第一个，日 ← 第二个</translation>
     </message>
@@ -1737,7 +1779,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="192"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="221"/>
         <source>Curves…</source>
         <translation>曲线…</translation>
     </message>
@@ -1752,7 +1794,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>d2l 1.0，即今天的 d2l.ai（第 11 章）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="39"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="173"/>
         <source>dates — crossing lines</source>
         <translation>日期 — 交叉的线</translation>
     </message>
@@ -1816,7 +1858,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="225"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="233"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -1905,12 +1947,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="383"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="434"/>
         <source>Done — {why}. {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成——{why}。{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="385"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="436"/>
         <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
@@ -1967,7 +2009,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的每一层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/tasks.py" line="160"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="167"/>
         <source>each output digit on where it came from</source>
         <translation>每个输出数字的来源位置</translation>
     </message>
@@ -1993,7 +2035,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="254"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="262"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -2046,17 +2088,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="95"/>
+        <location filename="../../attnviz/core/learning/history.py" line="108"/>
         <source>epoch limit (1 epoch) reached</source>
         <translation>已到迭代周期上限（1 个迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="97"/>
+        <location filename="../../attnviz/core/learning/history.py" line="110"/>
         <source>epoch limit (all {epochs:,} epochs) reached</source>
         <translation>已到迭代周期上限（全部 {epochs:,} 个迭代周期）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="98"/>
+        <location filename="../../attnviz/core/learning/history.py" line="111"/>
         <source>epoch limit reached</source>
         <translation>已到迭代周期上限</translation>
     </message>
@@ -2091,7 +2133,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {epoch} 个迭代周期：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="158"/>
         <source>Epochs</source>
         <translation>迭代周期数</translation>
     </message>
@@ -2146,7 +2188,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="42"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="114"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="51"/>
         <location filename="../../attnviz/training/live.py" line="130"/>
         <source>exact match</source>
         <translation>完全匹配率</translation>
@@ -2260,7 +2303,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出图片或数值…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="193"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="222"/>
         <source>Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)</source>
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
@@ -2270,7 +2313,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将三幅热图导出为一张图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="190"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="219"/>
         <source>Export the training as a flip-book: a PDF page and a GIF frame per snapshot, the loss so far under each map</source>
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
@@ -2336,7 +2379,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="299"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="329"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="345"/>
         <source>file: {name}</source>
         <translation>文件：{name}</translation>
     </message>
@@ -2351,7 +2395,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在拟合…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="189"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="218"/>
         <source>Flip-book…</source>
         <translation>翻页动画…</translation>
     </message>
@@ -2450,12 +2494,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="232"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="240"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="237"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="245"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
@@ -2502,7 +2546,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="157"/>
         <source>Heads</source>
         <translation>头数</translation>
     </message>
@@ -2542,23 +2586,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>热图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="487"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="180"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="540"/>
         <source>Held-out exact match and alignment agreement (%), by step</source>
         <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/training.py" line="84"/>
+        <location filename="../../attnviz/figures/training.py" line="90"/>
         <source>Held-out score and alignment agreement</source>
         <translation>留出集得分与对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="488"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="541"/>
+        <source>Held-out {score} and attention agreement (%), by step</source>
+        <translation>留出集{score}与注意力一致率（%，按步数）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="542"/>
         <source>Held-out {score}, by step</source>
         <translation>{score}（留出集，按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="197"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="226"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -2579,22 +2628,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力覆盖图像的浓淡</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="248"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="256"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="261"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="269"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="242"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="250"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="273"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="284"/>
         <source>Hugging Face vision transformer (ViT, DeiT, DINOv2), reading images by their patches</source>
         <translation>Hugging Face 视觉 Transformer（ViT、DeiT、DINOv2），按图块读取图像</translation>
     </message>
@@ -2650,7 +2699,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缓存中：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/training.py" line="48"/>
+        <location filename="../../attnviz/figures/training.py" line="50"/>
         <source>input tokens</source>
         <translation>输入词元</translation>
     </message>
@@ -2917,7 +2966,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
@@ -2937,7 +2986,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>即 layers.csv 的 `spearman_mean`（没有数值时为 `nan`）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="109"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="133"/>
         <source>Layers: the RNN's GRU layers, the Transformer's encoder and decoder layers each</source>
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
@@ -2954,9 +3003,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>可学习位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="88"/>
+        <location filename="../../attnviz/core/learning/history.py" line="101"/>
         <source>learned: held-out exact match at least {level:g} % at {count} evaluations in a row</source>
         <translation>已学会：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/learning/history.py" line="99"/>
+        <source>learned: held-out {score} at least {level:g} % at {count} evaluations in a row</source>
+        <translation>已学会：留出集上的{score}连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="320"/>
@@ -3106,13 +3160,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>日志文件（默认：应用数据文件夹中的 attnviz.log）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/training.py" line="71"/>
+        <location filename="../../attnviz/figures/training.py" line="77"/>
         <location filename="../../attnviz/gallery.py" line="163"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="241"/>
+        <location filename="../../attnviz/commands/train.py" line="254"/>
         <source>loss {loss:.3f}, </source>
         <translation>损失 {loss:.3f}，</translation>
     </message>
@@ -3268,7 +3322,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>各词元 Spearman ρ 的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/training.py" line="80"/>
+        <location filename="../../attnviz/figures/training.py" line="86"/>
         <source>mean squared error</source>
         <translation>均方误差</translation>
     </message>
@@ -3350,13 +3404,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="158"/>
         <source>Minutes</source>
         <translation>分钟</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="25"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="155"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -3387,7 +3441,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="280"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="291"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3405,6 +3459,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="615"/>
         <source>Nadaraya–Watson: training data and the true function</source>
         <translation>Nadaraya-Watson：训练数据与真实函数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/learning/image_tasks.py" line="171"/>
+        <source>name the bright shape among dim clutter</source>
+        <translation>在暗淡的杂物中说出那个明亮形状的名字</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="104"/>
@@ -3468,8 +3527,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="186"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="557"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="215"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="637"/>
         <source>no history yet</source>
         <translation>尚无历史</translation>
     </message>
@@ -3479,7 +3538,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有键被掩蔽（真实的有效长度）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="143"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
@@ -3858,7 +3917,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/training.py" line="48"/>
+        <location filename="../../attnviz/figures/training.py" line="50"/>
         <source>output tokens</source>
         <translation>输出词元</translation>
     </message>
@@ -3970,12 +4029,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="275"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="305"/>
         <source>Passes over the 8,192 training examples (or the file's pairs); a run on a task stops earlier once it has learned: held-out exact match at least {level:g} % at {count} evaluations in a row</source>
         <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数；任务上的训练一旦学会就会提前停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="115"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="139"/>
         <source>Passes over the 8,192 training examples (the kernel regression: SGD steps)</source>
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
@@ -3985,9 +4044,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/training.py" line="49"/>
+        <source>patch column</source>
+        <translation>图像块列</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/image.py" line="102"/>
         <source>patch columns</source>
         <translation>图块列</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/training.py" line="49"/>
+        <source>patch row</source>
+        <translation>图像块行</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="102"/>
@@ -4000,13 +4069,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>图块（二维）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="124"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="397"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="148"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="449"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="367"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="415"/>
         <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
@@ -4214,9 +4283,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="159"/>
         <source>Probe</source>
         <translation>探针输入</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/train.py" line="256"/>
+        <source>probe image {seed} ({answer})</source>
+        <translation>探针图像 {seed}（{answer}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="359"/>
@@ -4502,7 +4576,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>立即重启</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="397"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="449"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -4513,19 +4587,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>从 {path} 继续第 {epoch} 个迭代周期，自第 {batch} 批（第 {step:,} 步）起</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/tasks.py" line="158"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="165"/>
         <source>reverse the digits</source>
         <translation>反转数字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="38"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="166"/>
         <source>reverse — the anti-diagonal</source>
         <translation>反转 — 反对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/tasks.py" line="162"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="169"/>
         <source>rewrite a date as year month day</source>
         <translation>把日期改写为年 月 日</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/learning/image_tasks.py" line="29"/>
+        <source>ring</source>
+        <translation>圆环</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="548"/>
@@ -4624,7 +4703,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>凉鞋</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="194"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="223"/>
         <source>Save model…</source>
         <translation>保存模型…</translation>
     </message>
@@ -4639,7 +4718,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="584"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="666"/>
         <source>Save the trained model</source>
         <translation>保存训练好的模型</translation>
     </message>
@@ -4649,7 +4728,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="602"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="685"/>
         <source>Saved the trained model, with its training history, as {target}.</source>
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
@@ -4669,35 +4748,35 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="256"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="263"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="264"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="271"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="227"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="250"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="235"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="258"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="269"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="277"/>
         <source>scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于 [CLS] 和各图像块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="276"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="287"/>
         <source>scaled dot-product scoring per head, over the special tokens and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于特殊词元和图块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="219"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="245"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="227"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="253"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="239"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="247"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -4727,7 +4806,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="185"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="214"/>
         <source>Scrub back through the snapshots of the training</source>
         <translation>拖动以回看训练过程中的快照</translation>
     </message>
@@ -4861,9 +4940,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="275"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="305"/>
         <source>SGD steps on w (the book trains 5)</source>
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/learning/image_tasks.py" line="172"/>
+        <source>shapes — [CLS] on the bright shape</source>
+        <translation>shapes——[CLS] 落在明亮的形状上</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="18"/>
@@ -4956,7 +5040,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正弦位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
         <source>Size</source>
         <translation>规模</translation>
     </message>
@@ -4971,17 +5055,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>已跳过 {problems}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="41"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="49"/>
         <source>small</source>
         <translation>小型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="532"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="587"/>
         <source>snapshot {index} of {count} · step {step:,}</source>
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="203"/>
+        <location filename="../../attnviz/core/learning/history.py" line="271"/>
         <source>snapshot {number} of the training history</source>
         <translation>训练历史的第 {number} 个快照</translation>
     </message>
@@ -5006,12 +5090,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>部分设置无法使用，已重置：{problems}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/tasks.py" line="160"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="167"/>
         <source>sort the digits</source>
         <translation>排序数字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="39"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="168"/>
         <source>sort — a permutation</source>
         <translation>排序 — 一个置换</translation>
     </message>
@@ -5088,6 +5172,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>特殊文件</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/learning/image_tasks.py" line="29"/>
+        <source>square</source>
+        <translation>正方形</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="281"/>
         <location filename="../../attnviz/gui/menus.py" line="82"/>
         <source>Start the decoding again (Ctrl+R)</source>
@@ -5114,9 +5203,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>标准输入：第 {line} 行超过 {kib} KiB：每行一个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/training.py" line="71"/>
-        <location filename="../../attnviz/figures/training.py" line="84"/>
-        <location filename="../../attnviz/figures/training.py" line="79"/>
+        <location filename="../../attnviz/figures/training.py" line="77"/>
+        <location filename="../../attnviz/figures/training.py" line="90"/>
+        <location filename="../../attnviz/figures/training.py" line="85"/>
         <source>step</source>
         <translation>步</translation>
     </message>
@@ -5184,14 +5273,14 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="20"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="61"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="88"/>
         <source>step {step:,}</source>
         <translation>第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="242"/>
-        <source>step {step:,} ({seconds:.0f} s): {loss}exact match {score:.1f} %{agreement}; {probe} -&gt; {said}</source>
-        <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}完全匹配率 {score:.1f}%{agreement}；{probe} -&gt; {said}</translation>
+        <location filename="../../attnviz/commands/train.py" line="260"/>
+        <source>step {step:,} ({seconds:.0f} s): {loss}{score} {value:.1f} %{agreement}; {probe} -&gt; {said}</source>
+        <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}{score} {value:.1f} %{agreement}；{probe} -&gt; {said}</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="92"/>
@@ -5210,7 +5299,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>步骤</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="149"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -5220,12 +5309,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="151"/>
         <source>Stop after the step under way; the model as it is then opens in the window</source>
         <translation>在当前这一步完成后停止；届时的模型会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="120"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="144"/>
         <source>Stop after this many minutes even if epochs remain (0: no limit)</source>
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
@@ -5240,12 +5329,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="264"/>
-        <source>stopped at step {step:,}: held-out exact match at least {level:g} % at {count} evaluations in a row (--learned 0 trains every epoch)</source>
-        <translation>在第 {step:,} 步停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%（--learned 0 训练完所有迭代周期）</translation>
+        <location filename="../../attnviz/commands/train.py" line="281"/>
+        <source>stopped at step {step:,}: held-out {score} at least {level:g} % at {count} evaluations in a row (--learned 0 trains every epoch)</source>
+        <translation>在第 {step:,} 步停止：留出集上的{score}连续 {count} 次评估都不低于 {level:g}%（--learned 0 会训练完所有轮）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="93"/>
+        <location filename="../../attnviz/core/learning/history.py" line="106"/>
         <source>stopped by the user</source>
         <translation>由用户停止</translation>
     </message>
@@ -5255,7 +5344,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="373"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="421"/>
         <source>Stopping after this step; the model will open as it is…</source>
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
@@ -5315,7 +5404,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>T5 的相对位置偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="295"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="325"/>
         <source>Tab-separated pairs, source&lt;TAB&gt;target (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -5330,7 +5419,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>表 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="155"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -5340,13 +5429,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>强制教学：解码器先采用这些词，再自行继续；按 Enter 解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/training.py" line="79"/>
+        <location filename="../../attnviz/figures/training.py" line="85"/>
         <source>Test error</source>
         <translation>测试误差</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/training.py" line="79"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="42"/>
+        <location filename="../../attnviz/figures/training.py" line="85"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="51"/>
         <location filename="../../attnviz/training/live_kernel.py" line="22"/>
         <source>test MSE</source>
         <translation>测试 MSE</translation>
@@ -5378,7 +5467,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字大小 {scale:.0%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/tasks.py" line="158"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="165"/>
         <source>the anti-diagonal</source>
         <translation>反对角线</translation>
     </message>
@@ -5448,7 +5537,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>目前的解码（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/tasks.py" line="157"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="163"/>
         <source>the diagonal</source>
         <translation>对角线</translation>
     </message>
@@ -5493,7 +5582,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="307"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="355"/>
         <source>the file's first sentence</source>
         <translation>文件中的第一个句子</translation>
     </message>
@@ -5574,7 +5663,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="122"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="146"/>
         <source>The input whose attention map is drawn after every snapshot</source>
         <translation>探针输入（probe input）：每个快照之后都会绘制其注意力图的输入</translation>
     </message>
@@ -5654,6 +5743,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="215"/>
+        <location filename="../../attnviz/training/vision_tasks.py" line="123"/>
+        <location filename="../../attnviz/training/vision_tasks.py" line="127"/>
         <source>the model cannot be built: {problem}</source>
         <translation>无法构建模型：{problem}</translation>
     </message>
@@ -5694,7 +5785,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="596"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="678"/>
         <source>The model was not saved: {error}</source>
         <translation>模型未保存：{error}</translation>
     </message>
@@ -5751,6 +5842,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置表有 {count} 行，不是每个图块一行</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/probe_image.py" line="29"/>
+        <source>The probe image: each patch tinted by the share of [CLS]'s attention on it (its rollout over every layer); the shape's patches, the right attention, outlined in green</source>
+        <translation>探针图像：每个图像块按 [CLS] 的注意力落在它上面的份额着色（经所有层的注意力展开）；形状所在的图像块，即正确的注意力，用绿色框出</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/live.py" line="157"/>
         <source>the probe sentence is empty</source>
         <translation>探针输入句子为空</translation>
@@ -5759,6 +5855,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/live.py" line="126"/>
         <source>the probe {text!r} is longer than the {name} task's inputs ({low} to {high} digits)</source>
         <translation>探针输入 {text!r} 比 {name} 任务的输入更长（{low} 到 {high} 个数字）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/vision_tasks.py" line="113"/>
+        <source>the probe {text!r} is not a probe of the {name} task: give the seed of its probe image, a whole number (e.g. {example})</source>
+        <translation>{text!r} 不是 {name} 任务的探针：请给出其探针图像的种子，一个整数（例如 {example}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="123"/>
@@ -5951,22 +6052,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>--text 或标准输入每一行中第一个 [MASK] 的前 5 个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="187"/>
+        <location filename="../../attnviz/core/learning/history.py" line="252"/>
         <source>the training history is not an object</source>
         <translation>训练历史不是一个对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="193"/>
+        <location filename="../../attnviz/core/learning/history.py" line="258"/>
         <source>the training history must hold 1 to {count} snapshots</source>
         <translation>训练历史必须包含 1 到 {count} 个快照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="190"/>
+        <location filename="../../attnviz/core/learning/history.py" line="255"/>
         <source>the training history's kind, task or score name is missing</source>
         <translation>训练历史缺少模型类型、任务或得分名称</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="196"/>
+        <location filename="../../attnviz/core/learning/history.py" line="265"/>
+        <source>the training history's maps are not one cell per patch of its probe image</source>
+        <translation>训练历史中的注意力图不是其探针图像的每个图像块一格</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/learning/history.py" line="138"/>
+        <source>the training history's probe image is not a grey image with its patches</source>
+        <translation>训练历史中的探针图像不是带有其图像块的灰度图像</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/learning/history.py" line="261"/>
         <source>the training history's snapshots are not in step order (each at a later step than the one before)</source>
         <translation>训练历史中的快照不是按步数顺序排列的（每个快照的步数都应晚于前一个）</translation>
     </message>
@@ -5986,7 +6097,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="336"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="384"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
@@ -6016,6 +6127,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/decoding/query_computation.py" line="138"/>
         <source>the {model} model has no {kind} (it has: {has})</source>
         <translation>{model} 模型没有{kind}（它有：{has}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/training/vision_tasks.py" line="117"/>
+        <source>the {name} task's right attention is on patches of {patch} × {patch} pixels: leave patch_size as it is</source>
+        <translation>{name} 任务的正确注意力落在 {patch} × {patch} 像素的图像块上：请不要更改 patch_size</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/heads/alignment.py" line="79"/>
@@ -6168,7 +6284,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层播放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="91"/>
+        <location filename="../../attnviz/core/learning/history.py" line="104"/>
         <source>time limit ({minutes:g} min) reached</source>
         <translation>已到时间上限（{minutes:g} 分钟）</translation>
     </message>
@@ -6178,7 +6294,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型完成当前所示解码步所用的时间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="41"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="49"/>
         <source>tiny</source>
         <translation>微型</translation>
     </message>
@@ -6215,6 +6331,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 {folder} 的 {count:,} 张测试图像上的 top-1 准确率为 {accuracy:.2f} %</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/train.py" line="620"/>
+        <source>top-k overlap {percent:.0f} %</source>
+        <translation>top-k 重合率 {percent:.0f} %</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/heads/distributed.py" line="110"/>
         <source>torchrun started {processes} processes on this machine, which has {gpus} GPU(s): start one process per GPU (--nproc-per-node {gpus}), or run on the CPU (--device cpu)</source>
         <translation>torchrun 在这台机器上启动了 {processes} 个进程，但它只有 {gpus} 块 GPU：每块 GPU 启动一个进程（--nproc-per-node {gpus}），或在 CPU 上运行（--device cpu）</translation>
@@ -6226,7 +6347,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="136"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="147"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
@@ -6236,19 +6357,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>在句对上训练模型并写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="150"/>
         <source>Train a new model with these settings; it opens in the window when done</source>
         <translation>用这些设置训练一个新模型；完成后它会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="294"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="324"/>
         <source>Train on a file of pairs</source>
         <translation>用句对文件训练</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="67"/>
-        <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"); mlm: an encoder-only model on the masked words of --data's English</source>
-        <translation>在已知正确对齐的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”）；mlm：用 --data 英文一侧的掩蔽词训练仅编码器模型</translation>
+        <location filename="../../attnviz/commands/train.py" line="68"/>
+        <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"; {learns}); mlm: an encoder-only model on the masked words of --data's English</source>
+        <translation>在正确对齐已知的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”；{learns}）；mlm：在 --data 英语部分的被遮蔽词上训练仅编码器模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="575"/>
@@ -6266,8 +6387,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="183"/>
-        <location filename="../../attnviz/commands/train.py" line="112"/>
+        <location filename="../../attnviz/commands/train.py" line="186"/>
+        <location filename="../../attnviz/commands/train.py" line="115"/>
         <source>training data not found: {path}</source>
         <translation>找不到训练数据：{path}</translation>
     </message>
@@ -6277,7 +6398,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练在第 {epoch} 个迭代周期发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="285"/>
+        <location filename="../../attnviz/training/live.py" line="387"/>
         <source>training diverged: the weights became NaN or infinite (try a smaller learning rate than {lr:g})</source>
         <translation>训练发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的学习率）</translation>
     </message>
@@ -6287,19 +6408,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练发散：w 变为 NaN 或无穷大（请尝试小于 {lr:g} 的学习率）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/training.py" line="71"/>
+        <location filename="../../attnviz/figures/training.py" line="77"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/training.py" line="70"/>
+        <location filename="../../attnviz/figures/training.py" line="76"/>
         <location filename="../../attnviz/gallery.py" line="162"/>
         <location filename="../../attnviz/gallery.py" line="424"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="153"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="177"/>
         <source>Training loss, by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
@@ -6311,7 +6432,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练样本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="364"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="412"/>
         <source>Training resumed.</source>
         <translation>训练已继续。</translation>
     </message>
@@ -6321,12 +6442,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练步数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="390"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="442"/>
         <source>Training stopped: {message}</source>
         <translation>训练已停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="346"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
         <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
@@ -6348,17 +6469,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="348"/>
-        <source>Training {model} on {task}: the first snapshot shows the untrained model; training stops once held-out exact match is at least {level:g} % at {count} evaluations in a row…</source>
-        <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型；留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}% 时训练即停止…</translation>
+        <location filename="../../attnviz/gui/panels/train.py" line="396"/>
+        <source>Training {model} on {task}: the first snapshot shows the untrained model; training stops once held-out {score} is at least {level:g} % at {count} evaluations in a row…</source>
+        <translation>正在 {task} 上训练 {model}：第一个快照显示未训练的模型；一旦留出集{score}连续 {count} 次评估都不低于 {level:g}%，训练就会停止…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="353"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="401"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="510"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="564"/>
         <source>Training: {summary}</source>
         <translation>训练中：{summary}</translation>
     </message>
@@ -6380,7 +6501,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="217"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="225"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -6424,6 +6545,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/decoding_area.py" line="327"/>
         <source>Translation so far</source>
         <translation>目前的译文</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/learning/image_tasks.py" line="29"/>
+        <source>triangle</source>
+        <translation>三角形</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/images.py" line="17"/>
@@ -6518,12 +6644,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="291"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="302"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/tasks.py" line="175"/>
+        <location filename="../../attnviz/core/learning/tasks.py" line="182"/>
+        <location filename="../../attnviz/training/vision_tasks.py" line="221"/>
         <source>unknown task {name!r}; known: {known}</source>
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
@@ -6602,7 +6729,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="267"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="275"/>
         <source>Vision Transformer (ViT), classifying images by their patches</source>
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
@@ -6689,12 +6816,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
         <source>Width</source>
         <translation>宽度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="108"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="132"/>
         <source>Width of the model (num_hiddens)</source>
         <translation>模型的宽度（num_hiddens）</translation>
     </message>
@@ -6739,7 +6866,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="195"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="224"/>
         <source>Write the trained model, with its history, as a checkpoint file</source>
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
@@ -6791,34 +6918,39 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}：Hugging Face Marian 模型及其分词器（transformers：MarianMTModel.from_pretrained；attnviz --checkpoint {out}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="108"/>
+        <location filename="../../attnviz/commands/train.py" line="111"/>
         <source>wrote {out}: learned w={w:.3f}, loss {before:.2f} -&gt; {after:.2f}</source>
         <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="197"/>
+        <location filename="../../attnviz/commands/train.py" line="200"/>
         <source>wrote {out}: masked-word accuracy {accuracy:.1%}; one content word top-1 {top1:.1%}, top-5 {top5:.1%} on the held-out sentences</source>
         <translation>已写入 {out}：掩蔽词准确率 {accuracy:.1%}；留出句子中遮住一个实词时，前 1 命中 {top1:.1%}，前 5 命中 {top5:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="121"/>
+        <location filename="../../attnviz/commands/train.py" line="124"/>
         <source>wrote {out}: training BLEU {bleu:.2f} (too few sentences for a validation split) after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，训练集 BLEU {bleu:.2f}（句子太少，未划分验证集）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="162"/>
+        <location filename="../../attnviz/commands/train.py" line="165"/>
         <source>wrote {out}: validation accuracy {accuracy:.2f} % after {minutes} min</source>
         <translation>已写入 {out}：验证准确率 {accuracy:.2f} %，用时 {minutes} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="124"/>
+        <location filename="../../attnviz/commands/train.py" line="127"/>
         <source>wrote {out}: validation BLEU {bleu:.2f} after {minutes} min</source>
         <translation>已写入 {out}：训练 {minutes} 分钟，验证集 BLEU {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="268"/>
+        <location filename="../../attnviz/commands/train.py" line="291"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/train.py" line="286"/>
+        <source>wrote {out}{stopped}: {score} {value:.1f} %, [CLS] attention on the right patches {agreement:.0f} % (top-k overlap {overlap:.0f} %) after {steps:,} steps ({minutes} min)</source>
+        <translation>已写入 {out}{stopped}：{score} {value:.1f} %，[CLS] 落在正确图像块上的注意力 {agreement:.0f} %（top-k 重合率 {overlap:.0f} %），共 {steps:,} 步（{minutes} 分钟）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="75"/>
@@ -6826,7 +6958,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>`positional_share` ≥ 0.9 时为 yes：Voita 等 2019 的位置头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="40"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="47"/>
         <source>your own file (TSV)…</source>
         <translation>你自己的文件（TSV）…</translation>
     </message>
@@ -7096,7 +7228,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="313"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="349"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -7118,7 +7250,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}（最后一层，各头平均）：“{hypothesis}”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="252"/>
+        <location filename="../../attnviz/commands/train.py" line="269"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
@@ -7241,7 +7373,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="420"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="472"/>
         <source>{model}: its training history cannot be shown ({error}).</source>
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
@@ -7256,12 +7388,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个头的原始重要性（目标：{target}；剪枝顺序用归一化后的值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="433"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="485"/>
         <source>{model}: trained on {task} ({count} snapshots); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="430"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="482"/>
         <source>{model}: trained on {task} ({count} snapshots; {why}); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照；{why}）；可拖动下方的历史回看。</translation>
     </message>
@@ -7453,12 +7585,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="218"/>
+        <location filename="../../attnviz/commands/train.py" line="228"/>
         <source>{option} does not go with --task (the task's data is generated)</source>
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="181"/>
+        <location filename="../../attnviz/commands/train.py" line="184"/>
         <source>{option} does not go with --task {task}</source>
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
@@ -7468,7 +7600,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="93"/>
+        <location filename="../../attnviz/commands/train.py" line="96"/>
         <source>{option} goes with --task (a task's training is recorded in snapshots)</source>
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
@@ -7493,7 +7625,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="102"/>
+        <location filename="../../attnviz/commands/train.py" line="105"/>
         <source>{option}: {kind} trains on its own synthetic data (it takes --epochs, --seed, --lr and --force)</source>
         <translation>{option}：{kind} 在自己的合成数据上训练（它接受 --epochs、--seed、--lr 和 --force）</translation>
     </message>
@@ -8426,42 +8558,42 @@ Install them with:  sudo apt-get install {packages}
         <translation>{what}：{kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="222"/>
+        <location filename="../../attnviz/core/learning/history.py" line="290"/>
         <source>{where} has bad labels</source>
         <translation>{where}的标签有误</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="209"/>
+        <location filename="../../attnviz/core/learning/history.py" line="277"/>
         <source>{where} has no step or time</source>
         <translation>{where}没有步数或时间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="212"/>
+        <location filename="../../attnviz/core/learning/history.py" line="280"/>
         <source>{where} holds a loss, score or agreement that is not a number</source>
         <translation>{where}的损失、得分或对齐一致率不是数字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="205"/>
+        <location filename="../../attnviz/core/learning/history.py" line="273"/>
         <source>{where} is not an object</source>
         <translation>{where}不是一个对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="215"/>
+        <location filename="../../attnviz/core/learning/history.py" line="283"/>
         <source>{where}'s agreement is not a share from 0 to 1</source>
         <translation>{where}的对齐一致率不是 0 到 1 之间的比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="224"/>
+        <location filename="../../attnviz/core/learning/history.py" line="292"/>
         <source>{where}'s map is empty or larger than {cells:,} cells</source>
         <translation>{where}的注意力图为空或超过 {cells:,} 个单元格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="229"/>
+        <location filename="../../attnviz/core/learning/history.py" line="297"/>
         <source>{where}'s map is not a table of numbers</source>
         <translation>{where}的注意力图不是数值表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/learning/history.py" line="231"/>
+        <location filename="../../attnviz/core/learning/history.py" line="299"/>
         <source>{where}'s map is not {rows} × {cols} finite numbers</source>
         <translation>{where}的注意力图不是 {rows} × {cols} 个有限数值</translation>
     </message>

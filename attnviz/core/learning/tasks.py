@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from attnviz.core.text import RESERVED, Vocab
+from attnviz.core.text import RESERVED, Vocab, tokenize
 from attnviz.i18n import N_, tr
 
 DIGITS = tuple(str(d) for d in range(10))
@@ -110,6 +110,12 @@ class Task:
     make_input: Callable[[random.Random, tuple[int, int]], tuple[str, ...]]
     solve: Callable[[tuple[str, ...]], Example | None]  # the right output and alignment; None: not an input
     lengths: tuple[int, int] = (3, 8)  # digits per input (the dates task ignores it)
+    choice: str = ""  # the Train dock's entry: its short name, " — ", the picture its alignment makes
+    score_name: str = N_("exact match")  # the held-out score: the share of inputs answered exactly right
+
+    def accepts_probe(self, text: str) -> bool:
+        """Whether ``text`` is an input of this task (as training reads it: lower-cased, tokenized)."""
+        return self.solve(tuple(tokenize(text.lower()))) is not None
 
     @property
     def max_src_len(self) -> int:
@@ -154,16 +160,17 @@ class Task:
 
 
 TASKS: dict[str, Task] = {task.name: task for task in (
-    Task("copy", N_("copy the digits"), N_("the diagonal"), DIGITS, DIGITS, "3 1 4 1 5 9 2", _digits, _copy),
+    Task("copy", N_("copy the digits"), N_("the diagonal"), DIGITS, DIGITS, "3 1 4 1 5 9 2", _digits, _copy,
+         choice=N_("copy — the diagonal")),
     Task("reverse", N_("reverse the digits"), N_("the anti-diagonal"), DIGITS, DIGITS, "3 1 4 1 5 9 2", _digits,
-         _reverse),
+         _reverse, choice=N_("reverse — the anti-diagonal")),
     Task("sort", N_("sort the digits"), N_("each output digit on where it came from"), DIGITS, DIGITS,
-         "3 1 4 1 5 9 2", _digits, _sort),
+         "3 1 4 1 5 9 2", _digits, _sort, choice=N_("sort — a permutation")),
     Task("dates", N_("rewrite a date as year month day"),
          N_("crossing: year ← last word, month ← first, day ← second"),
          (*MONTHS, *(str(d) for d in range(1, 32)), *(str(y) for y in YEARS)),
          (*(str(y) for y in YEARS), *(f"{d:02d}" for d in range(1, 32))), "march 14 2021", _date,
-         _rewrite_date),
+         _rewrite_date, choice=N_("dates — crossing lines")),
 )}
 
 

@@ -36,13 +36,21 @@ class TaskSizes:
     the layer count (the Transformer's encoder and decoder have as many layers each); heads: the model has heads
     (``num_heads``, a feed-forward width of 2 × width), else one attention and an embedding of max(32, width / 2)
     (the RNNs); place: where it comes in the lists a user picks from (the Train dock's Model box, the CLI's
-    messages): the book's order, the RNNs of §10.4 before the Transformers of §10.7.
+    messages): the book's order, the RNNs of §10.4 before the Transformers of §10.7; hidden_setting: the config
+    field of the feed-forward width; tasks: ``module:name`` of the tasks it learns (a dict, name → task: each has
+    ``label``, ``alignment``, ``choice`` (the Train dock's entry), ``probe``, ``score_name`` and
+    ``accepts_probe(text)``); trainer: ``module:function`` building a run, called as ``(kind, task, arch,
+    settings, probe, device)`` (an object with ``model``, ``steps_per_epoch`` and ``run(control, on_snapshot)``,
+    which returns the trained model with ``save(path)``, ``history`` and ``info``).
     """
 
     presets: Mapping[str, tuple[int, int, int]]
     layer_settings: tuple[str, ...]
     heads: bool = True
     place: int = 0
+    hidden_setting: str = "ffn_hiddens"
+    tasks: str = "attnviz.core.learning.tasks:TASKS"
+    trainer: str = "attnviz.training.live:task_training"
 
     def arch(self, width: int, layers: int, heads: int) -> dict[str, object]:
         """The config settings of a model of that width, layers and heads; dropout off (the tasks are
@@ -51,7 +59,7 @@ class TaskSizes:
         arch |= {setting: layers for setting in self.layer_settings}
         if not self.heads:  # (one attention, no heads)
             return arch | {"embed_size": max(32, width // 2)}
-        return arch | {"ffn_hiddens": 2 * width, "num_heads": heads}
+        return arch | {self.hidden_setting: 2 * width, "num_heads": heads}
 
     def size_of(self, arch: object) -> tuple[int, int, int] | None:
         """The (width, layers, heads) that :meth:`arch` turned into ``arch`` (a checkpoint's stored settings,
@@ -269,7 +277,10 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               scoring_formula=N_("scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = "
                                  "(W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="image", attention_cells=limits.vit_cells,
-              data_fields=("image_size", "channels", "num_classes"), image_reader="attnviz.core.models.vit:ViTReader"),
+              data_fields=("image_size", "channels", "num_classes"), image_reader="attnviz.core.models.vit:ViTReader",
+              task_sizes=TaskSizes({"tiny": (32, 2, 2), "small": (64, 3, 4)}, ("num_layers",), place=3,
+                                   hidden_setting="mlp_hiddens", tasks="attnviz.core.learning.image_tasks:IMAGE_TASKS",
+                                   trainer="attnviz.training.vision_tasks:task_training")),
     ModelKind("hf-vision", "vision", N_("Hugging Face vision transformer (ViT, DeiT, DINOv2), reading images by their "
                                         "patches"),
               "attnviz.core.hf.vision", "HFVisionConfig", "HFVision",
@@ -304,6 +315,31 @@ def task_kinds() -> tuple[str, ...]:
     """The kinds that learn generated tasks (those with :attr:`ModelKind.task_sizes`), in their places' order."""
     sized = [(kind.task_sizes.place, name) for name, kind in KINDS.items() if kind.task_sizes is not None]
     return tuple(name for _place, name in sorted(sized, key=lambda pair: pair[0]))
+
+
+def _named(path: str) -> Any:
+    module, name = path.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def tasks_of(kind: str) -> Mapping[str, Any]:
+    """The generated tasks ``kind`` learns (its record's :attr:`TaskSizes.tasks`), name → task; none where it learns
+    none."""
+    sizes = kind_named(kind).task_sizes
+    return cast(Mapping[str, Any], _named(sizes.tasks)) if sizes is not None else {}
+
+
+def all_tasks() -> dict[str, Any]:
+    """Every generated task some kind learns, name → task (the text tasks first)."""
+    found: dict[str, Any] = {}
+    for kind in task_kinds():
+        found |= tasks_of(kind)
+    return found
+
+
+def task_trainer(kind: str) -> Callable[..., Any]:
+    """The function that builds ``kind``'s run on a task (:attr:`TaskSizes.trainer`)."""
+    return cast(Callable[..., Any], _named(task_sizes(kind).trainer))
 
 
 def task_sizes(kind: str) -> TaskSizes:

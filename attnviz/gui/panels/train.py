@@ -21,25 +21,34 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.learning.history import LEARNED_EVALUATIONS, LEARNED_PERCENT, Snapshot, TrainingHistory
-from attnviz.core.learning.tasks import TASKS
-from attnviz.core.models.kinds import SIZE_PRESETS, arch_for, kind_named, model_size, size_of, task_kinds
-from attnviz.core.text import tokenize
+from attnviz.core.models.kinds import (
+    SIZE_PRESETS,
+    all_tasks,
+    arch_for,
+    kind_named,
+    model_size,
+    size_of,
+    task_kinds,
+    tasks_of,
+)
 from attnviz.figures.spec import NamedFigure, StackSpec, empty_figure
 from attnviz.figures.training import curves_figure, snapshot_caption, snapshot_figure
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.probe_image import ProbeImageView
 from attnviz.gui.titled_plot import TitledPlot
 from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 from attnviz.session.training import FILE_TASK, KERNEL_TASK, TrainingRun, TrainRequest, save_copy
 
 FAMILIES = (*task_kinds(), KERNEL_TASK)  # the registry's kinds that learn tasks, then the book's kernel regression
-# (a task's label: its short name before " — ", which the status line repeats; translations keep the " — ")
-TASK_CHOICES = ((N_("copy — the diagonal"), "copy"), (N_("reverse — the anti-diagonal"), "reverse"),
-                (N_("sort — a permutation"), "sort"), (N_("dates — crossing lines"), "dates"),
-                (N_("your own file (TSV)…"), FILE_TASK))
+# (a task's entry, its record's ``choice``: its short name before " — ", which the status line repeats; translations
+# keep the " — "). A kind that reads text also trains on the user's own file.
+FILE_CHOICE = N_("your own file (TSV)…")
+FIRST_TASK = "reverse"  # chosen where the kind learns it: the clearest picture (an anti-diagonal)
 SIZE_LABELS = {"tiny": N_("tiny"), "small": N_("small")}  # the names of SIZE_PRESETS, as shown
-SCORE_NAMES = (N_("exact match"), N_("test MSE"))  # values of TrainingHistory.score_name, translated where shown
+# values of TrainingHistory.score_name, translated where shown
+SCORE_NAMES = (N_("exact match"), N_("accuracy"), N_("test MSE"))
 LOSS_PEN = pg.mkPen((31, 119, 180), width=2)
 SCORE_PEN = pg.mkPen((44, 160, 44), width=2)
 AGREEMENT_PEN = pg.mkPen((255, 127, 14), width=2, style=QtCore.Qt.PenStyle.DashLine)
@@ -52,15 +61,33 @@ def trained_folder() -> Path:
 
 
 def probe_of(history: TrainingHistory) -> str:
-    """The input a task's history drew its maps for ("" for kernel regression)."""
+    """The input a task's history drew its maps for ("" for kernel regression; an image task's: its probe's seed)."""
+    if history.probe_image is not None:
+        return str(history.probe_image.seed)
     return " ".join(history.snapshots[-1].cols) if history.task != KERNEL_TASK and history.snapshots else ""
+
+
+def write_probe_image(history: TrainingHistory, checkpoint: Path) -> Path | None:
+    """An image task's probe as a PNG beside its trained ``checkpoint`` (``<stem>-probe.png``), for the window to
+    open with the model; None for a text task or where it cannot be written (the model opens with a sample)."""
+    probe = history.probe_image
+    if probe is None:
+        return None
+    from PIL import Image
+
+    target = checkpoint.with_name(f"{checkpoint.stem}-probe.png")
+    try:
+        Image.fromarray((np.clip(probe.pixels, 0, 1) * 255).round().astype(np.uint8), mode="L").save(target)
+    except OSError:
+        return None
+    return target
 
 
 def map_title(history: TrainingHistory, snapshot: Snapshot) -> str:
     """The dock's short title of a snapshot's map (the loss is in its curve; exports say everything)."""
     parts = [tr("step {step:,}").format(step=snapshot.step)]
     if math.isfinite(snapshot.score):
-        score = f"{snapshot.score:.0f} %" if history.score_name == "exact match" else f"{snapshot.score:.3g}"
+        score = f"{snapshot.score:.0f} %" if history.in_percent else f"{snapshot.score:.3g}"
         parts.append(f"{tr(history.score_name)} {score}")
     if snapshot.agreement is not None:
         parts.append(tr("agreement {percent:.0f} %").format(percent=100 * snapshot.agreement))
@@ -91,9 +118,6 @@ class TrainPanel(QtWidgets.QWidget):
         for kind in FAMILIES:  # (one name per kind, the registry's, as the rest of the window calls it)
             self.family_box.addItem(tr(kind_named(kind).label), kind)
         self.task_box = QtWidgets.QComboBox()
-        for label, task in TASK_CHOICES:
-            self.task_box.addItem(tr(label), task)
-        self.task_box.setCurrentIndex(1)  # reverse: the clearest picture (an anti-diagonal)
         self.size_box = QtWidgets.QComboBox()
         for preset in SIZE_PRESETS:
             self.size_box.addItem(tr(SIZE_LABELS.get(preset, preset)), preset)
@@ -172,8 +196,13 @@ class TrainPanel(QtWidgets.QWidget):
         scores_layout.addWidget(self.score_view, 1)
         scores_layout.addWidget(self.legend)
         curves.addWidget(scores)
+        # an image task's probe is drawn with its attention over it, in the map's place (the map stays for exports)
+        self.probe_view = ProbeImageView()
+        self.map_stack = QtWidgets.QStackedWidget()
+        self.map_stack.addWidget(self.heatmap)
+        self.map_stack.addWidget(self.probe_view)
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
-        split.addWidget(self.heatmap)
+        split.addWidget(self.map_stack)
         split.addWidget(curves)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
@@ -267,6 +296,7 @@ class TrainPanel(QtWidgets.QWidget):
     def _on_family_changed(self) -> None:
         kernel = self.kind == KERNEL_TASK
         self.family_box.setToolTip(self.family_box.currentText())  # (the whole name: a narrow dock cuts it)
+        self._fill_tasks()
         for widget in (self.task_box, self.size_box, self.width_box, self.layers_box, self.probe_edit):
             widget.setEnabled(not kernel)
         # (the heads box is on where the kind's architecture takes a heads setting: not the RNNs' one attention)
@@ -298,17 +328,35 @@ class TrainPanel(QtWidgets.QWidget):
                 self.task_box.setItemText(self.task_box.currentIndex(),
                                           tr("file: {name}").format(name=self.data_path.name))
             elif self.data_path is None:
-                self.task_box.setCurrentIndex(1)
+                self.task_box.setCurrentIndex(max(self.task_box.findData(FIRST_TASK), 0))
         self._update_probe_hint()
+
+    def _fill_tasks(self) -> None:
+        """The Task box offers the tasks the kind's registry record names (and the user's file where the kind reads
+        text), keeping the task chosen where the kind learns it too."""
+        if self.kind == KERNEL_TASK:
+            return
+        chosen = self.task_box.currentData()
+        self.task_box.blockSignals(True)
+        self.task_box.clear()
+        for name, task in tasks_of(self.kind).items():
+            self.task_box.addItem(tr(task.choice), name)
+        if kind_named(self.kind).reads_text:
+            self.task_box.addItem(tr("file: {name}").format(name=self.data_path.name) if self.data_path is not None
+                                  else tr(FILE_CHOICE), FILE_TASK)
+        index = self.task_box.findData(chosen)
+        self.task_box.setCurrentIndex(index if index >= 0 else max(self.task_box.findData(FIRST_TASK), 0))
+        self.task_box.blockSignals(False)
 
     def _update_probe_hint(self) -> None:
         """The probe field shows the task's own probe as its hint, and keeps no input of another task."""
-        task = TASKS.get(self.task)
+        tasks = all_tasks()
+        task = tasks.get(self.task)
         self.probe_edit.setPlaceholderText(task.probe if task else tr("the file's first sentence")
                                            if self.task == FILE_TASK else "")
-        words = tuple(tokenize(self.probe_edit.text().lower()))  # (as the training reads it)
-        if words and (task.solve(words) is None if task is not None else
-                      any(other.solve(words) is not None for other in TASKS.values())):
+        text = self.probe_edit.text()
+        if text.strip() and (not task.accepts_probe(text) if task is not None else
+                             any(other.accepts_probe(text) for other in tasks.values())):
             self.probe_edit.clear()  # another task's input: training would refuse it, or read it as unknown words
 
     def arch(self) -> dict:
@@ -344,11 +392,11 @@ class TrainPanel(QtWidgets.QWidget):
         request = self.request()
         if self.kind == KERNEL_TASK:
             self._say(tr("Training the book's kernel regression: the first snapshot shows the untrained model…"))
-        elif request.task in TASKS and request.learned is not None:  # (the rule attnviz train --task stops by)
+        elif request.task in all_tasks() and request.learned is not None:  # (the rule attnviz train --task stops by)
             self._say(tr("Training {model} on {task}: the first snapshot shows the untrained model; training stops "
-                         "once held-out exact match is at least {level:g} % at {count} evaluations in a row…").format(
+                         "once held-out {score} is at least {level:g} % at {count} evaluations in a row…").format(
                 model=self.family_box.currentText(), task=self.task_box.currentText().split(" — ")[0],
-                level=request.learned, count=LEARNED_EVALUATIONS))
+                score=tr(all_tasks()[request.task].score_name), level=request.learned, count=LEARNED_EVALUATIONS))
         else:
             self._say(tr("Training {model} on {task}: the first snapshot shows the untrained model…").format(
                 model=self.family_box.currentText(), task=self.task_box.currentText().split(" — ")[0]))
@@ -380,10 +428,14 @@ class TrainPanel(QtWidgets.QWidget):
         last = history.snapshots[-1] if history.snapshots else None
         summary = snapshot_caption(history, last) if last else ""
         why = history.ending.shown if history.ending is not None else ""
+        picture = write_probe_image(history, path)
+        if picture is not None and self.session is not None:
+            self.session.image_path = picture  # (the image model opens on its probe, drawn in every view)
         self._say(tr("Done — {why}. {summary}. The model is open in the window (Save model… keeps it).").format(
             why=why, summary=summary) if why else
             tr("Done: {summary}. The model is open in the window (Save model… keeps it).").format(summary=summary))
-        self.opened.emit(str(path), probe_of(history))  # (the window opens it, its probe decoded in every view)
+        self.opened.emit(str(path), "" if picture is not None else probe_of(history))  # (the window opens it, its
+        # probe decoded in every view)
 
     def _on_failed(self, message: str) -> None:
         self._update_buttons()
@@ -482,10 +534,12 @@ class TrainPanel(QtWidgets.QWidget):
         self.loss_curve.setData(steps[keep], loss[keep])
         self.loss_view.plot.enableAutoRange()
         self.score_view.plot.enableAutoRange(axis="x")
-        percent = history.score_name == "exact match"
+        percent = history.in_percent
         score = history.curve("score")
-        self.score_view.set_title(tr("Held-out exact match and alignment agreement (%), by step") if percent else
-                                  tr("Held-out {score}, by step").format(score=tr(history.score_name)))
+        self.score_view.set_title(
+            tr("Held-out exact match and alignment agreement (%), by step") if history.score_name == "exact match" else
+            tr("Held-out {score} and attention agreement (%), by step").format(score=tr(history.score_name))
+            if percent else tr("Held-out {score}, by step").format(score=tr(history.score_name)))
         self.score_curve.setData(steps, score)
         self._set_legend(history.score_name, percent)
         agreement = 100 * history.curve("agreement")
@@ -527,12 +581,15 @@ class TrainPanel(QtWidgets.QWidget):
         snapshot = self.history.snapshots[index]
         figure = snapshot_figure(self.history, index)
         self.heatmap.show_figure(replace(figure, title=map_title(self.history, snapshot)))
+        self.map_stack.setCurrentWidget(self.probe_view if self.history.probe_image is not None else self.heatmap)
         for line in self.cursor_lines:
             line.setValue(snapshot.step)
         self.slider_label.setText(tr("snapshot {index} of {count} · step {step:,}").format(
             index=index + 1, count=len(self.history.snapshots), step=snapshot.step))
-        if self.history.task != KERNEL_TASK:
-            known = self.history.task in TASKS  # (its rows are the right answer; a file's are what it said)
+        if self.history.probe_image is not None:
+            self._show_probe_image(snapshot)
+        elif self.history.task != KERNEL_TASK:
+            known = self.history.task in all_tasks()  # (its rows are the right answer; a file's are what it said)
             right = " ".join(snapshot.rows[:-1]) if known and snapshot.rows[-1:] == ("<eos>",) else ""
             said = dict(step=snapshot.step, probe=" ".join(snapshot.cols),
                         answer=" ".join(snapshot.said) or tr("(nothing)"), right=right)
@@ -545,6 +602,29 @@ class TrainPanel(QtWidgets.QWidget):
         else:
             self.said_label.setText(snapshot.shown_note)
 
+    def _show_probe_image(self, snapshot: Snapshot) -> None:
+        """An image task's snapshot: the probe with ``[CLS]``'s attention over it, and what the model calls it."""
+        history = self.history
+        assert history is not None and history.probe_image is not None
+        probe = history.probe_image
+        top = max(float(s.map.max()) for s in history.snapshots)
+        self.probe_view.show_probe(map_title(history, snapshot), probe.pixels, snapshot.map, probe.patches, top)
+        task = all_tasks().get(history.task)
+
+        def name(english: str) -> str:  # (a class as the history keeps it, in English, shown in the interface's)
+            classes = getattr(task, "classes", ())
+            return task.class_label(classes.index(english)) if task is not None and english in classes else tr(english)
+
+        said = dict(step=snapshot.step, seed=probe.seed, answer=name(snapshot.said[0]) if snapshot.said else
+                    tr("(nothing)"), right=name(probe.answer))
+        overlap = "" if snapshot.overlap is None else " · " + tr("top-k overlap {percent:.0f} %").format(
+            percent=100 * snapshot.overlap)
+        if snapshot.said[:1] == (probe.answer,):
+            text = tr("At step {step:,} the model calls probe image {seed} a {answer}").format(**said) + " ✓"
+        else:
+            text = tr("At step {step:,} the model calls probe image {seed} a {answer} (right: {right})").format(**said)
+        self.said_label.setText(text + overlap)
+
     def _clear(self) -> None:
         """No history: empty plots on their usual ranges, no step cursor."""
         for curve in (self.loss_curve, self.score_curve, self.agreement_curve):
@@ -556,6 +636,8 @@ class TrainPanel(QtWidgets.QWidget):
         self.slider.setEnabled(False)
         self.slider_label.setText(tr("no history yet"))
         self.said_label.setText(" ")
+        self.probe_view.clear()
+        self.map_stack.setCurrentWidget(self.heatmap)
 
     # -- figures and files ------------------------------------------------------------------
     def figure(self) -> StackSpec | None:
@@ -596,8 +678,9 @@ class TrainPanel(QtWidgets.QWidget):
             self._say(tr("The model was not saved: {error}").format(error=error), error=True)
             return False
         history = self.history
-        probe = " ".join(history.snapshots[-1].cols) if history and history.snapshots and history.task != KERNEL_TASK \
-            else ""
+        probe = probe_of(history) if history is not None else ""
+        if history is not None and history.probe_image is not None:
+            probe = ""  # (the image on show stays: the model reopens on it)
         self.opened.emit(str(target), probe)  # the window shows it under its new name (title, figures, status bar)
         self._say(tr("Saved the trained model, with its training history, as {target}.").format(target=target))
         return True
