@@ -21,7 +21,6 @@ from attnviz.commands.shared import (
     check_scale_option,
     formats_option,
     load_model,
-    offscreen_qt_application,
     refuse_replacing,
     set_threads,
 )
@@ -218,7 +217,6 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     files = {"agreement.csv": agreement_csv(tally).encode(), "layers.csv": layers_csv(tally).encode(),
              "sinks.csv": sinks_csv(tally, SINK_CLASSES).encode(),
              "COLUMNS.md": columns_file(EXPLAIN_FILES, "attnviz explain").encode()}
-    _app = offscreen_qt_application()  # fonts need it
     sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(sentences),
                "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout),
                "processes": reducer.world}

@@ -25,7 +25,6 @@ from attnviz.commands.shared import (
     check_scale_option,
     formats_option,
     load_model,
-    offscreen_qt_application,
     refuse_replacing,
     set_threads,
     shown,
@@ -221,7 +220,6 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
         extra["pruning.csv"] = _csv(curve.table())
     extra["COLUMNS.md"] = columns_file(HEADS_FILES if curve is not None else tuple(
         f for f in HEADS_FILES if f not in (PRUNING_CSV, PRUNING_FIGURE_CSV)), "attnviz heads").encode("utf-8")
-    _app = offscreen_qt_application()  # fonts need it
     progress.stage(tr("drawing the figures"))
     figures = atlas_figures(atlas, curve, model)
     sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind,
