@@ -13,12 +13,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attnviz.commands import processes
 from attnviz.commands.shared import (
     EXIT_USAGE,
     THREADS_HELP,
     CliError,
     check_out_option,
     check_scale_option,
+    chosen_device,
     formats_option,
     load_model,
     refuse_replacing,
@@ -54,6 +56,7 @@ def add_parser(subparsers: Any) -> None:
     cmd.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps"))
     cmd.add_argument("--threads", type=int, help=tr(THREADS_HELP))
     cmd.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
+    processes.add_options(cmd)
     cmd.set_defaults(run=run)
 
 
@@ -135,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
     share and meets bad input alike: rank 0 says it, the others exit 2 quietly."""
     from attnviz.progress import Heartbeat
 
+    if processes.wanted(args):  # this run starts the job's processes and watches them
+        return processes.launch(args, chosen_device(args.device))
     try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s
         with Heartbeat("attnviz explain", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
             return _run(args, progress)

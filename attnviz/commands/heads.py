@@ -17,12 +17,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attnviz.commands import processes
 from attnviz.commands.shared import (
     EXIT_USAGE,
     CliError,
     check_beam,
     check_out_option,
     check_scale_option,
+    chosen_device,
     formats_option,
     load_model,
     refuse_replacing,
@@ -73,6 +75,7 @@ def add_parser(subparsers: Any) -> None:
                                                            "CUDA: each process its LOCAL_RANK's GPU)"))
     heads.add_argument("--threads", type=int, default=1, help=tr("CPU threads for torch per process (default 1)"))
     heads.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
+    processes.add_options(heads)
     heads.set_defaults(run=run)
 
 
@@ -112,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
     (rank 0): each part of the work as it starts, every tenth, and at least every 10 s (:mod:`attnviz.progress`)."""
     from attnviz.progress import Heartbeat
 
+    if processes.wanted(args):  # this run starts the job's processes and watches them
+        return processes.launch(args, chosen_device(args.device))
     try:
         with Heartbeat("attnviz heads", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
             return _run_heads(args, progress)
