@@ -28,13 +28,10 @@ from attnviz.core import replace
 from attnviz.core.safe_output import atomic_output, check_folder, kind_of, probe_folder
 from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure, StackSpec, TreeSpec
 from attnviz.i18n import N_, tr
+from attnviz.render.export_error import ExportError
 
 FORMATS = ("png", "svg", "pdf", "csv", "npy")
 SIDECAR = "attnviz-export.json"
-
-
-class ExportError(Exception):
-    """An export that could not be written; the message says where and why."""
 
 
 class WouldReplace(ExportError):

@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from attnviz.i18n import N_, tr
-from attnviz.render.figure_files import ExportError
+from attnviz.render.export_error import ExportError
 
 PICTURE_FORMATS = ("png", "svg", "pdf")  # (a flip-book's PDF and GIF are pictures too)
 NUMBERS_ONLY = N_("write the numbers alone with --format csv, which needs no display")  # (the usual way out)

@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtGui, QtSvg
 
 from attnviz.figures.spec import AnyFigure
 from attnviz.i18n import tr
-from attnviz.render.figure_files import ExportError
+from attnviz.render.export_error import ExportError
 from attnviz.render.figure_painter import figure_image, figure_size, paint_figure
 from attnviz.render.fonts import name_fonts_in_svg
 
