@@ -141,6 +141,7 @@ class Job:
         self.lines: queue.Queue[tuple[int, str | None]] = queue.Queue()
         self.final: dict[int, list[str]] = {rank: [] for rank in self.ranks}  # what each said last (errors)
         self.processes: dict[int, subprocess.Popen[bytes]] = {}
+        self.ended: set[int] = set()  # the processes whose stderr has been read to its end
 
     def run(self, exit_peer: int) -> int:
         for local, rank in enumerate(self.ranks):
@@ -172,8 +173,8 @@ class Job:
             except queue.Empty:
                 return
             if line is None:
-                continue
-            if line.startswith(FINAL_PREFIXES):
+                self.ended.add(rank)
+            elif line.startswith(FINAL_PREFIXES):
                 self.final[rank].append(line)
             elif passing and rank == 0:
                 print(line, file=sys.stderr, flush=True)
@@ -223,15 +224,14 @@ class Job:
 
     def _settle(self) -> None:
         """Wait (briefly) for the processes' stderr to be read to its end."""
-        ended: set[int] = set()
         deadline = time.monotonic() + 5.0
-        while len(ended) < len(self.ranks) and time.monotonic() < deadline:
+        while len(self.ended) < len(self.ranks) and time.monotonic() < deadline:
             try:
                 rank, line = self.lines.get(timeout=0.1)
             except queue.Empty:
                 continue
             if line is None:
-                ended.add(rank)
+                self.ended.add(rank)
             elif line.startswith(FINAL_PREFIXES):
                 self.final[rank].append(line)
 
