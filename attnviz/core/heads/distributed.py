@@ -74,8 +74,12 @@ class TorchReducer(Reducer):
         values = np.asarray(array)
         dtype = torch.int64 if np.issubdtype(values.dtype, np.integer) else torch.float64
         tensor = torch.as_tensor(values, dtype=dtype).to(self.device)
-        self.watch.exchange(lambda: dist.all_reduce(tensor, op=dist.ReduceOp.SUM))
-        return tensor.cpu().numpy().astype(np.int64 if dtype == torch.int64 else np.float64)
+
+        def add() -> torch.Tensor:  # (the copy back waits for NCCL's asynchronous sum: watched too)
+            dist.all_reduce(tensor, op=dist.ReduceOp.SUM)
+            return tensor.cpu()
+
+        return self.watch.exchange(add).numpy().astype(np.int64 if dtype == torch.int64 else np.float64)
 
     def gather(self, value: Any) -> list[Any]:
         import torch.distributed as dist
