@@ -38,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one CLI command; returns the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # (a job's launcher starts its processes with it)
     run: Callable[[argparse.Namespace], int] = args.run
     with _sigterm_unwinds():
         return _run_reporting(run, args)

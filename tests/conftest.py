@@ -33,7 +33,8 @@ DEVICES = [
 # Order only: every collected test runs; a module not listed keeps its place after these.
 SLOWEST_MODULES_FIRST = (
     "test_bench.py", "test_gallery.py", "test_hf_decoding.py", "test_train_dock.py", "test_heads_torchrun.py",
-    "test_heads_hf.py", "test_train_task_cli.py", "test_gui_monkey.py", "test_explain_torchrun.py", "test_gui.py",
+    "test_processes.py", "test_heads_hf.py", "test_train_task_cli.py", "test_gui_monkey.py",
+    "test_explain_torchrun.py", "test_gui.py",
     "test_heads_task.py", "test_hf_window.py", "test_live_training.py", "test_lecture.py", "test_first_hour.py",
     "test_export_all.py", "test_presentation.py", "test_encoder_only_family.py", "test_cli.py",
 )

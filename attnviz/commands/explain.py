@@ -13,15 +13,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attnviz.commands import processes
 from attnviz.commands.shared import (
     EXIT_USAGE,
     THREADS_HELP,
     CliError,
     check_out_option,
     check_scale_option,
+    chosen_device,
     formats_option,
     load_model,
-    offscreen_qt_application,
     refuse_replacing,
     set_threads,
 )
@@ -55,6 +56,7 @@ def add_parser(subparsers: Any) -> None:
     cmd.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps"))
     cmd.add_argument("--threads", type=int, help=tr(THREADS_HELP))
     cmd.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
+    processes.add_options(cmd)
     cmd.set_defaults(run=run)
 
 
@@ -136,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
     share and meets bad input alike: rank 0 says it, the others exit 2 quietly."""
     from attnviz.progress import Heartbeat
 
+    if processes.wanted(args):  # this run starts the job's processes and watches them
+        return processes.launch(args, chosen_device(args.device))
     try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s
         with Heartbeat("attnviz explain", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
             return _run(args, progress)
@@ -218,7 +222,6 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     files = {"agreement.csv": agreement_csv(tally).encode(), "layers.csv": layers_csv(tally).encode(),
              "sinks.csv": sinks_csv(tally, SINK_CLASSES).encode(),
              "COLUMNS.md": columns_file(EXPLAIN_FILES, "attnviz explain").encode()}
-    _app = offscreen_qt_application()  # fonts need it
     sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(sentences),
                "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout),
                "processes": reducer.world}

@@ -21,7 +21,7 @@ from attnviz.commands.shared import (
     formats_option,
     head_mask_of,
     load_model,
-    offscreen_qt_application,
+    pictures_ready,
     refuse_replacing,
     set_threads,
     shown,
@@ -108,6 +108,10 @@ def run(args: argparse.Namespace) -> int:
     elif given := [name for name in FLIPBOOK_ONLY if getattr(args, name) not in (None, False)]:
         raise CliError(tr("{option} chooses the view of --flipbook; add --flipbook").format(
             option=f"--{given[0].replace('_', '-')}"))
+    if args.flipbook or args.training:  # (pictures always: said before the work, with what to do instead)
+        pictures_ready(["pdf"], tr("write each step's numbers with --format csv --step all instead of --flipbook, "
+                                   "which needs no display") if args.flipbook else
+                       tr("a training flip-book is a picture: export it on a machine where Qt starts"))
     formats = formats_option(args.format or "png,csv")
     wanted = _parse_step(args.step) if args.step is not None else -1  # -1: the last step
     check_scale_option(args.scale)
@@ -160,7 +164,6 @@ def run(args: argparse.Namespace) -> int:
             step=wanted, count=len(steps)))
     else:
         chosen = [steps[wanted - 1]]
-    _app = offscreen_qt_application()  # fonts need it
     view = AttentionView(scores=args.scores, show_masked=not args.blank_masked)
     figures = attention_figures(source, chosen, view, name)
     sidecar = attention_sidecar(source, chosen, view, name, loaded.kind, str(args.checkpoint), str(device))
@@ -246,7 +249,6 @@ def _export_kernel(args: argparse.Namespace, loaded, saved, formats: list[str]) 
     if not (math.isfinite(query) and abs(query) < 1e6):
         raise CliError(tr("--query must be a finite number, got {query}").format(query=query))
     fit = explain(loaded.model, kernel, bandwidth, query)
-    _app = offscreen_qt_application()  # fonts need it
     sidecar = kernel_sidecar(fit, Path(args.checkpoint), loaded.kind)
     written = write_batch(kernel_figures(fit), args, formats, sidecar)
     print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
@@ -285,7 +287,6 @@ def _export_flipbook(args: argparse.Namespace, source, steps: list, model: str) 
     layer, head = (args.layer or 1) - 1, (args.head or 1) - 1
     view = AttentionView(kind, layer, head, scores=args.scores, show_masked=not args.blank_masked,
                          all_heads=args.all_heads)
-    _app = offscreen_qt_application()  # fonts need it
     figures = flipbook_figures(source, steps, view, model)
     what = "all-heads" if args.all_heads else f"layer{layer + 1}_head{head + 1}"
     shown_what = tr("all heads") if args.all_heads else tr("layer {layer} · head {head}").format(
@@ -339,7 +340,6 @@ def _export_training(args: argparse.Namespace, formats: list[str]) -> int:
         history = TrainingHistory.from_json(loaded.training["history"])
     except HistoryError as error:
         raise CliError(f"{args.checkpoint}: {error}") from None
-    _app = offscreen_qt_application()  # fonts need it
     frames = training_frames(history)
     stem = Path(args.checkpoint).stem
     figures = training_figures(history, stem)

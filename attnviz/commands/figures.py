@@ -10,7 +10,7 @@ from attnviz.commands.shared import (
     THREADS_HELP,
     CliError,
     check_out_option,
-    offscreen_qt_application,
+    formats_option,
     set_threads,
     shown,
     write_batch,
@@ -44,11 +44,11 @@ def run(args: argparse.Namespace) -> int:
     from attnviz.figures.spec import NamedFigure
     from attnviz.gallery import entries, index_html
     from attnviz.progress import Heartbeat
-    from attnviz.render.figure_files import ExportError, check_scale, parse_formats
+    from attnviz.render.figure_files import ExportError, check_scale
 
+    formats = formats_option(args.format)  # (Qt started here only where a picture is asked for)
     try:
         edition = edition_of(args.edition)
-        formats = parse_formats(args.format)
         check_scale(args.scale)
         only = [part.strip() for part in args.only.split(",") if part.strip()] if args.only else None
         chosen = entries(only, edition)
@@ -56,7 +56,6 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     check_out_option(args.out)
     set_threads(args.threads)
-    _app = offscreen_qt_application()  # fonts need it
     with Heartbeat("attnviz figures") as progress:  # each tenth and at least every 10 s, on stderr
         # (chosen: in the edition's order, its supplementary figures last; files named by its section numbers)
         progress.stage(tr("computing the figures"))

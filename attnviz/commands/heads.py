@@ -17,15 +17,16 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attnviz.commands import processes
 from attnviz.commands.shared import (
     EXIT_USAGE,
     CliError,
     check_beam,
     check_out_option,
     check_scale_option,
+    chosen_device,
     formats_option,
     load_model,
-    offscreen_qt_application,
     refuse_replacing,
     set_threads,
     shown,
@@ -74,6 +75,7 @@ def add_parser(subparsers: Any) -> None:
                                                            "CUDA: each process its LOCAL_RANK's GPU)"))
     heads.add_argument("--threads", type=int, default=1, help=tr("CPU threads for torch per process (default 1)"))
     heads.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
+    processes.add_options(heads)
     heads.set_defaults(run=run)
 
 
@@ -113,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
     (rank 0): each part of the work as it starts, every tenth, and at least every 10 s (:mod:`attnviz.progress`)."""
     from attnviz.progress import Heartbeat
 
+    if processes.wanted(args):  # this run starts the job's processes and watches them
+        return processes.launch(args, chosen_device(args.device))
     try:
         with Heartbeat("attnviz heads", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
             return _run_heads(args, progress)
@@ -221,7 +225,6 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
         extra["pruning.csv"] = _csv(curve.table())
     extra["COLUMNS.md"] = columns_file(HEADS_FILES if curve is not None else tuple(
         f for f in HEADS_FILES if f not in (PRUNING_CSV, PRUNING_FIGURE_CSV)), "attnviz heads").encode("utf-8")
-    _app = offscreen_qt_application()  # fonts need it
     progress.stage(tr("drawing the figures"))
     figures = atlas_figures(atlas, curve, model)
     sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind,

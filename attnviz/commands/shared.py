@@ -1,7 +1,7 @@
 """What several commands share: the one-line error (:class:`CliError`, the exit codes, :func:`shown`, :func:`warn`),
 SIGTERM's :class:`Terminated`, loading a checkpoint for a device and setting torch's threads, reading --text and
-stdin's lines, the options and checks more than one command has, writing a batch of figure files, and the offscreen
-Qt application that paints them."""
+stdin's lines, the options and checks more than one command has, writing a batch of figure files, and starting Qt
+only where a picture is asked for (:func:`pictures_ready`: numbers need no display)."""
 
 from __future__ import annotations
 
@@ -11,16 +11,13 @@ import select
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from attnviz.core.layout import Capability
 from attnviz.core.limits import MAX_BEAM
 from attnviz.core.text import MAX_TEXT_BYTES, check_text_size, valid_text
 from attnviz.i18n import N_, tr
 from attnviz.paths import DEFAULT_CHECKPOINT
-
-if TYPE_CHECKING:
-    from PySide6 import QtCore
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 1
@@ -219,12 +216,30 @@ def _decoded_line(line: bytes, number: int) -> str:
 
 
 def formats_option(text: str) -> list[str]:
-    """--format as the list of file formats; CliError for an unknown one."""
+    """--format as the list of file formats; CliError for an unknown one, or for a picture format where Qt cannot
+    start (:func:`pictures_ready`: said before the work, not after)."""
     from attnviz.render.figure_files import ExportError, parse_formats
 
     try:
-        return parse_formats(text)
+        formats = parse_formats(text)
     except ExportError as error:
+        raise CliError(str(error)) from None
+    pictures_ready(formats)
+    return formats
+
+
+def pictures_ready(formats: list[str], alternative: str | None = None) -> None:
+    """Where ``formats`` hold a picture (png, svg, pdf): Qt imported and its offscreen application started, the one
+    way every command reaches Qt (:func:`attnviz.render.offscreen.start_qt`); a command that writes numbers alone
+    never imports it. CliError where Qt cannot start: one sentence naming the missing library and ``alternative``, a
+    clause saying what to do instead (default: write the numbers alone with --format csv)."""
+    from attnviz.render.offscreen import QtUnavailable, start_qt, wants_pictures
+
+    if not wants_pictures(formats):
+        return
+    try:
+        start_qt(alternative)
+    except QtUnavailable as error:
         raise CliError(str(error)) from None
 
 
@@ -272,11 +287,3 @@ def write_batch(figures: list, args: argparse.Namespace, formats: list[str], sid
     except ExportError as error:
         raise CliError(str(error)) from None
 
-
-def offscreen_qt_application() -> QtCore.QCoreApplication:
-    """The process's Qt application, made on the offscreen platform when there is none yet (never a window, display
-    or not): figures are painted with its fonts. Qt is imported only here; hold what it returns while painting."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6 import QtGui
-
-    return QtGui.QGuiApplication.instance() or QtGui.QGuiApplication(sys.argv[:1])

@@ -23,12 +23,12 @@ from attnviz.render.figure_files import (
     FORMATS,
     ExportError,
     WouldReplace,
-    copy_to_clipboard,
     figure_bytes,
     render_batch,
     save_bytes,
     write_files_into,
 )
+from attnviz.render.pictures import copy_to_clipboard
 from attnviz.session import Session
 
 log = logging.getLogger(__name__)

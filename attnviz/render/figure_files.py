@@ -3,6 +3,10 @@
 Every file is written atomically (temporary file, then rename). A batch (``export_batch``) is built
 in a hidden folder beside its destination and moved in only when every file is complete, so a
 failure leaves nothing half-written. Problems raise :class:`ExportError` with a readable message.
+
+Numbers need no Qt: this module imports none. Pictures are painted by :mod:`attnviz.render.pictures`, reached only
+when one is asked for, through :func:`attnviz.render.offscreen.picture_painters` (which starts Qt, or says in one
+sentence why it cannot).
 """
 
 from __future__ import annotations
@@ -19,21 +23,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6 import QtCore, QtGui, QtSvg
 
 from attnviz.core import replace
 from attnviz.core.safe_output import atomic_output, check_folder, kind_of, probe_folder
 from attnviz.figures.spec import AnyFigure, GridSpec, LineSpec, NamedFigure, StackSpec, TreeSpec
 from attnviz.i18n import N_, tr
-from attnviz.render.figure_painter import figure_image, figure_size, paint_figure
-from attnviz.render.fonts import name_fonts_in_svg
+from attnviz.render.export_error import ExportError
 
 FORMATS = ("png", "svg", "pdf", "csv", "npy")
 SIDECAR = "attnviz-export.json"
-
-
-class ExportError(Exception):
-    """An export that could not be written; the message says where and why."""
 
 
 class WouldReplace(ExportError):
@@ -79,67 +77,26 @@ def _save(path: Path, data: bytes) -> None:
         os.fsync(handle.fileno())
 
 
-def _buffer() -> tuple[QtCore.QByteArray, QtCore.QBuffer]:
-    data = QtCore.QByteArray()
-    buffer = QtCore.QBuffer(data)
-    buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
-    return data, buffer
+def _pictures():
+    """The Qt painters (:mod:`attnviz.render.pictures`), Qt started on first use."""
+    from attnviz.render.offscreen import picture_painters
+
+    return picture_painters()
 
 
 def png_bytes(spec: AnyFigure, scale: float = 2.0) -> bytes:
-    """The figure as PNG, encoded in memory (Qt's own file errors say only "Unknown error")."""
-    data, buffer = _buffer()
-    writer = QtGui.QImageWriter(buffer, b"png")
-    if not writer.write(figure_image(spec, scale)):
-        raise OSError(0, tr("the PNG could not be encoded ({error})").format(error=writer.errorString()))
-    buffer.close()
-    return bytes(data.data())
-
-
-def _paint_vector(device: QtGui.QPaintDevice, spec: AnyFigure, kind: str) -> None:
-    """Paint the figure with vector cells onto an SVG generator or a PDF writer."""
-    painter = QtGui.QPainter()
-    if not painter.begin(device):
-        raise OSError(0, tr("the {kind} could not be started").format(kind=kind))
-    try:
-        paint_figure(painter, spec, vector=True)
-    finally:  # (ended before its device can go, whatever stops the painting)
-        finished = painter.end()
-    if not finished:
-        raise OSError(0, tr("the {kind} could not be finished").format(kind=kind))
+    """The figure as PNG, encoded in memory (imports Qt)."""
+    return bytes(_pictures().png_bytes(spec, scale))
 
 
 def svg_bytes(spec: AnyFigure) -> bytes:
-    size = figure_size(spec)
-    data, buffer = _buffer()
-    generator = QtSvg.QSvgGenerator()
-    generator.setOutputDevice(buffer)
-    generator.setSize(size.toSize())
-    generator.setViewBox(QtCore.QRectF(QtCore.QPointF(0, 0), size))
-    generator.setTitle(spec.title)
-    generator.setDescription("attnviz heatmap")
-    _paint_vector(generator, spec, "SVG")
-    svg = name_fonts_in_svg(bytes(data.data()))
-    if not svg.rstrip().endswith(b"</svg>"):
-        raise OSError(0, tr("the SVG came out incomplete"))
-    return svg
+    """The figure as SVG (imports Qt)."""
+    return bytes(_pictures().svg_bytes(spec))
 
 
 def pdf_bytes(spec: AnyFigure) -> bytes:
-    size = figure_size(spec)  # logical pixels, drawn as points (72 per inch)
-    data, buffer = _buffer()
-    writer = QtGui.QPdfWriter(buffer)
-    writer.setResolution(72)
-    writer.setPageSize(QtGui.QPageSize(size, QtGui.QPageSize.Unit.Point, spec.title or "attnviz"))
-    writer.setPageMargins(QtCore.QMarginsF(0, 0, 0, 0))
-    writer.setTitle(spec.title)
-    writer.setCreator("attnviz")
-    _paint_vector(writer, spec, "PDF")
-    del writer  # the PDF is complete once its writer is gone
-    pdf = bytes(data.data())
-    if not pdf.rstrip().endswith(b"%%EOF"):
-        raise OSError(0, tr("the PDF came out incomplete"))
-    return pdf
+    """The figure as PDF (imports Qt)."""
+    return bytes(_pictures().pdf_bytes(spec))
 
 
 def write_png(spec: AnyFigure, path: Path, scale: float = 2.0) -> None:
@@ -422,10 +379,3 @@ def _into_folder(folder: Path, names: list[str], overwrite: bool, fill: Callable
         if isinstance(error, OSError):
             raise cannot_write(folder, error) from None
         raise
-
-
-def copy_to_clipboard(spec: AnyFigure, scale: float = 2.0) -> None:
-    """Put the figure on the clipboard as an image (needs a running QGuiApplication)."""
-    if spec.values.size == 0:
-        raise ExportError(tr("There is nothing to copy yet: the heatmap is empty."))
-    QtGui.QGuiApplication.clipboard().setImage(figure_image(spec, scale))

@@ -19,6 +19,11 @@
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/processes.py" line="209"/>
+        <source> (often: out of memory)</source>
+        <translation>（通常是内存不足）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/train.py" line="284"/>
         <source> (stopped early)</source>
         <translation>（提前停止）</translation>
@@ -230,7 +235,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="284"/>
+        <location filename="../../attnviz/commands/export.py" line="286"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -261,12 +266,12 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="243"/>
+        <location filename="../../attnviz/commands/export.py" line="246"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="101"/>
+        <location filename="../../attnviz/commands/shared.py" line="98"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
@@ -291,7 +296,7 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="228"/>
+        <location filename="../../attnviz/commands/export.py" line="231"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
@@ -316,17 +321,17 @@
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="170"/>
+        <location filename="../../attnviz/commands/explain.py" line="174"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="241"/>
+        <location filename="../../attnviz/commands/export.py" line="244"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="274"/>
+        <location filename="../../attnviz/commands/export.py" line="276"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -336,8 +341,8 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="168"/>
-        <location filename="../../attnviz/commands/heads.py" line="95"/>
+        <location filename="../../attnviz/commands/explain.py" line="172"/>
+        <location filename="../../attnviz/commands/heads.py" line="97"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
@@ -352,7 +357,7 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="137"/>
+        <location filename="../../attnviz/commands/shared.py" line="134"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
@@ -362,9 +367,49 @@
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="247"/>
+        <location filename="../../attnviz/commands/processes.py" line="88"/>
+        <source>--node-rank must be from 0 to {most} (--nodes {nodes}), got {rank}</source>
+        <translation>--node-rank 必须在 0 到 {most} 之间（--nodes {nodes}），收到的是 {rank}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="97"/>
+        <source>--nodes {nodes}: give every machine --rendezvous HOST:PORT of machine 0</source>
+        <translation>--nodes {nodes}：请给每台机器加上 --rendezvous HOST:PORT（0 号机器的地址）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="57"/>
+        <source>--nodes, --node-rank and --rendezvous shape a job: add --processes N</source>
+        <translation>--nodes、--node-rank 和 --rendezvous 用于组成多进程作业：请加上 --processes N</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="67"/>
+        <source>--processes must be at least 1, got {count}</source>
+        <translation>--processes 至少为 1，收到的是 {count}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="76"/>
+        <source>--processes {count}: this machine has {cores} CPU core(s), and more processes than cores only wait for each other: give at most {cores}</source>
+        <translation>--processes {count}：本机只有 {cores} 个 CPU 核心，进程多于核心只会互相等待：最多给 {cores}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="73"/>
+        <source>--processes {count}: this machine has {gpus} GPU(s), and each process takes one: give at most {gpus}, or run on the CPU (--device cpu)</source>
+        <translation>--processes {count}：本机有 {gpus} 块 GPU，每个进程占用一块：最多给 {gpus}，或在 CPU 上运行（--device cpu）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="250"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="94"/>
+        <source>--rendezvous must be HOST:PORT, got {text!r}</source>
+        <translation>--rendezvous 必须是 HOST:PORT，收到的是 {text!r}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="106"/>
+        <source>--rendezvous {address}: cannot listen there ({error})</source>
+        <translation>--rendezvous {address}：无法在此监听（{error}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="138"/>
@@ -373,17 +418,17 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="93"/>
+        <location filename="../../attnviz/commands/heads.py" line="95"/>
         <source>--seeds must be from 1 to {most}, got {seeds}</source>
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="197"/>
+        <location filename="../../attnviz/commands/export.py" line="200"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="183"/>
+        <location filename="../../attnviz/commands/export.py" line="186"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
@@ -398,12 +443,12 @@
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="159"/>
+        <location filename="../../attnviz/commands/export.py" line="163"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="235"/>
+        <location filename="../../attnviz/commands/export.py" line="238"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -464,22 +509,22 @@
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="126"/>
+        <location filename="../../attnviz/commands/export.py" line="130"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="150"/>
+        <location filename="../../attnviz/commands/shared.py" line="147"/>
         <source>--text: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="231"/>
+        <location filename="../../attnviz/commands/export.py" line="234"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="333"/>
+        <location filename="../../attnviz/commands/export.py" line="334"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -499,7 +544,7 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="237"/>
+        <location filename="../../attnviz/commands/heads.py" line="240"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -534,7 +579,7 @@
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="107"/>
+        <location filename="../../attnviz/commands/shared.py" line="104"/>
         <source>a .safetensors checkpoint (default: the shipped Transformer)</source>
         <translation>.safetensors 检查点（默认：内置的 Transformer）</translation>
     </message>
@@ -582,7 +627,7 @@
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="49"/>
+        <location filename="../../attnviz/render/figure_files.py" line="47"/>
         <source>a folder has that name</source>
         <translation>已有同名文件夹</translation>
     </message>
@@ -639,12 +684,17 @@
         <translation>符号链接</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/export.py" line="114"/>
+        <source>a training flip-book is a picture: export it on a machine where Qt starts</source>
+        <translation>训练翻页动画是图片：请在能启动 Qt 的机器上导出</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/menus.py" line="86"/>
         <source>A transformers model folder, or one in your Hugging Face cache</source>
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="54"/>
+        <location filename="../../attnviz/commands/heads.py" line="55"/>
         <source>a translation checkpoint (.safetensors) or a Hugging Face model folder (default: the shipped Transformer)</source>
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
@@ -710,7 +760,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="202"/>
+        <location filename="../../attnviz/commands/heads.py" line="206"/>
         <source>agreement with the task's alignment</source>
         <translation>与任务对齐的一致率</translation>
     </message>
@@ -737,7 +787,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="291"/>
+        <location filename="../../attnviz/commands/export.py" line="292"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -763,7 +813,7 @@
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="41"/>
+        <location filename="../../attnviz/commands/explain.py" line="42"/>
         <source>an attnviz translation checkpoint (.safetensors)</source>
         <translation>attnviz 的翻译模型检查点（.safetensors）</translation>
     </message>
@@ -904,7 +954,7 @@
         <translation>{query} 在 {image} 上的注意力，所有层和头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="279"/>
+        <location filename="../../attnviz/commands/heads.py" line="282"/>
         <source>attention over {count:,} images</source>
         <translation>{count:,} 张图像上的注意力</translation>
     </message>
@@ -1001,7 +1051,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="196"/>
+        <location filename="../../attnviz/commands/explain.py" line="200"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1011,7 +1061,7 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="190"/>
+        <location filename="../../attnviz/commands/heads.py" line="194"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1061,8 +1111,18 @@
         <translation>attnviz 的 ViT 为每个位置（先是 [CLS]，然后逐行是每个图块）学一个向量，加到图块嵌入上（d2l 1.0 §11.8）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="95"/>
-        <location filename="../../attnviz/cli.py" line="100"/>
+        <location filename="../../attnviz/commands/processes.py" line="210"/>
+        <source>attnviz: error: process {rank} of {world} (pid {pid}) was killed by {signal}{oom}: the job stopped; nothing was written</source>
+        <translation>attnviz：错误：{world} 个进程中的进程 {rank}（pid {pid}）被 {signal} 终止{oom}：作业已停止；未写入任何文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="221"/>
+        <source>attnviz: error: process {rank} of {world} ended with exit code {code}; the job stopped</source>
+        <translation>attnviz：错误：{world} 个进程中的进程 {rank} 以退出码 {code} 结束；作业已停止</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/cli.py" line="96"/>
+        <location filename="../../attnviz/cli.py" line="101"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -1074,27 +1134,32 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/heads/distributed.py" line="300"/>
+        <source>attnviz: error: {why}: the job stopped; nothing was written</source>
+        <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/export.py" line="352"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="85"/>
+        <location filename="../../attnviz/cli.py" line="86"/>
         <source>attnviz: hung up (the terminal closed); no output was left half-written</source>
         <translation>attnviz：已挂断（终端已关闭）；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="105"/>
+        <location filename="../../attnviz/cli.py" line="106"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="84"/>
+        <location filename="../../attnviz/cli.py" line="85"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="312"/>
+        <location filename="../../attnviz/commands/export.py" line="313"/>
         <location filename="../../attnviz/commands/export.py" line="370"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
@@ -1114,7 +1179,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="86"/>
+        <location filename="../../attnviz/cli.py" line="87"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -1129,7 +1194,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：本次运行的状态保存在 {state}：加上 --resume 运行同一命令即可继续</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="54"/>
+        <location filename="../../attnviz/commands/shared.py" line="51"/>
         <source>attnviz: warning: {message}</source>
         <translation>attnviz：警告：{message}</translation>
     </message>
@@ -1139,7 +1204,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{level}：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/cli.py" line="80"/>
+        <location filename="../../attnviz/cli.py" line="81"/>
         <source>attnviz: {signal} came as the output was being moved into place; the move was finished first, so {folder} is complete</source>
         <translation>attnviz：{signal} 到达时输出正在移入位置；移动已先完成，因此 {folder} 是完整的</translation>
     </message>
@@ -1151,7 +1216,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
         <location filename="../../attnviz/commands/classify.py" line="27"/>
-        <location filename="../../attnviz/commands/explain.py" line="55"/>
+        <location filename="../../attnviz/commands/explain.py" line="56"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -1161,7 +1226,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="73"/>
+        <location filename="../../attnviz/commands/heads.py" line="74"/>
         <source>auto, cpu, cuda, cuda:N or mps (under torchrun on CUDA: each process its LOCAL_RANK's GPU)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
@@ -1278,12 +1343,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="64"/>
+        <location filename="../../attnviz/commands/heads.py" line="65"/>
         <source>beam size (default 1: greedy)</source>
         <translation>束宽（默认 1：贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="111"/>
+        <location filename="../../attnviz/commands/shared.py" line="108"/>
         <source>beam size (default {beam}; 1 = greedy, as the app steps by default)</source>
         <translation>束宽（默认 {beam}；1 = 贪心搜索，即应用默认的单步方式）</translation>
     </message>
@@ -1416,7 +1481,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="58"/>
+        <location filename="../../attnviz/render/figure_files.py" line="56"/>
         <source>Cannot write {path}: {reason}</source>
         <translation>无法写入 {path}：{reason}</translation>
     </message>
@@ -1579,7 +1644,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/figures.py" line="62"/>
+        <location filename="../../attnviz/commands/figures.py" line="61"/>
         <source>computing the figures</source>
         <translation>正在计算图</translation>
     </message>
@@ -1703,7 +1768,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>覆盖度（每个源词元获得的注意力）：{what}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="28"/>
+        <location filename="../../attnviz/commands/shared.py" line="25"/>
         <source>CPU threads for torch (default 1: steady speed on a busy machine)</source>
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
@@ -1713,7 +1778,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="75"/>
+        <location filename="../../attnviz/commands/heads.py" line="76"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -1968,13 +2033,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="226"/>
-        <location filename="../../attnviz/commands/heads.py" line="225"/>
+        <location filename="../../attnviz/commands/explain.py" line="229"/>
+        <location filename="../../attnviz/commands/heads.py" line="228"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/figures.py" line="72"/>
+        <location filename="../../attnviz/commands/figures.py" line="71"/>
         <source>drawing the files</source>
         <translation>正在绘制文件</translation>
     </message>
@@ -2066,7 +2131,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="43"/>
+        <location filename="../../attnviz/commands/explain.py" line="44"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
@@ -2195,6 +2260,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>完全匹配率</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/heads/distributed.py" line="197"/>
+        <source>exchanging with the other processes failed ({error})</source>
+        <translation>与其他进程交换数据失败（{error}）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/argparse_text.py" line="20"/>
         <source>expected %s argument</source>
         <translation>需要 %s 个参数值</translation>
@@ -2225,22 +2295,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="38"/>
+        <location filename="../../attnviz/commands/explain.py" line="39"/>
         <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="45"/>
+        <location filename="../../attnviz/commands/explain.py" line="46"/>
         <source>explain the first N sentences only (default all)</source>
         <translation>只解释前 N 个句子（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="234"/>
+        <location filename="../../attnviz/commands/explain.py" line="237"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="204"/>
+        <location filename="../../attnviz/commands/explain.py" line="208"/>
         <source>explaining</source>
         <translation>正在解释</translation>
     </message>
@@ -2275,8 +2345,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>将所有头导出为一张图片或表格…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="378"/>
-        <location filename="../../attnviz/render/figure_files.py" line="345"/>
+        <location filename="../../attnviz/render/figure_files.py" line="335"/>
+        <location filename="../../attnviz/render/figure_files.py" line="302"/>
         <source>Export cancelled: nothing was written.</source>
         <translation>导出已取消：没有写入任何文件。</translation>
     </message>
@@ -2364,12 +2434,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="52"/>
+        <location filename="../../attnviz/commands/explain.py" line="53"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="70"/>
+        <location filename="../../attnviz/commands/heads.py" line="71"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
@@ -2411,7 +2481,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="44"/>
+        <location filename="../../attnviz/commands/explain.py" line="45"/>
         <location filename="../../attnviz/commands/export.py" line="55"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
@@ -2464,7 +2534,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="97"/>
+        <location filename="../../attnviz/commands/heads.py" line="99"/>
         <source>give the sentences with --data FILE or a generated task with --task NAME (one of them)</source>
         <translation>用 --data FILE 给出句子，或用 --task NAME 给出生成任务（二者选一）</translation>
     </message>
@@ -2612,6 +2682,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/processes.py" line="36"/>
+        <source>HOST:PORT of machine 0, where the processes of every machine meet (with --nodes; default 127.0.0.1 and a free port)</source>
+        <translation>0 号机器的 HOST:PORT，各机器的进程在此会合（配合 --nodes；默认 127.0.0.1 和一个空闲端口）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/columns.py" line="83"/>
         <location filename="../../attnviz/core/columns.py" line="139"/>
         <source>how many heads are off</source>
@@ -2714,7 +2789,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>安装缺少的库（需 root 权限和 apt-get）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="58"/>
+        <location filename="../../attnviz/commands/heads.py" line="59"/>
         <source>instead of --data: a generated task's held-out inputs and right outputs (copy, reverse, sort, dates; --limit of them, default {count}), and each cross-attention head's agreement with the task's true alignment (heads.csv's alignment column) — for a model trained with attnviz train KIND --task NAME</source>
         <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
     </message>
@@ -2724,7 +2799,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="47"/>
+        <location filename="../../attnviz/commands/explain.py" line="48"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
@@ -2773,6 +2848,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/resume.py" line="57"/>
         <source>it trained {other}, not {this}</source>
         <translation>它训练的是 {other}，而不是 {this}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/distributed.py" line="214"/>
+        <source>its launcher (process {pid}) is gone</source>
+        <translation>它的启动进程（进程 {pid}）已不在</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/resume.py" line="70"/>
@@ -2942,7 +3022,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="291"/>
+        <location filename="../../attnviz/commands/export.py" line="292"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -3095,7 +3175,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>许可证：MIT。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="59"/>
+        <location filename="../../attnviz/commands/shared.py" line="56"/>
         <source>line {line}: </source>
         <translation>第 {line} 行：</translation>
     </message>
@@ -3105,7 +3185,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="217"/>
+        <location filename="../../attnviz/commands/shared.py" line="214"/>
         <source>line {number}: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
@@ -3135,9 +3215,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="181"/>
-        <location filename="../../attnviz/commands/heads.py" line="165"/>
-        <location filename="../../attnviz/commands/heads.py" line="273"/>
+        <location filename="../../attnviz/commands/explain.py" line="185"/>
+        <location filename="../../attnviz/commands/heads.py" line="169"/>
+        <location filename="../../attnviz/commands/heads.py" line="276"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
@@ -3262,7 +3342,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="294"/>
+        <location filename="../../attnviz/commands/heads.py" line="297"/>
         <source>mean attention distance by layer, pixels (heads averaged): {distances}</source>
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
@@ -3517,7 +3597,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未找到显示器（DISPLAY 和 WAYLAND_DISPLAY 均未设置）：请在桌面环境中或用 xvfb-run 运行 attnviz，或使用 'attnviz export' 之类的命令（attnviz --help）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="233"/>
+        <location filename="../../attnviz/render/figure_files.py" line="190"/>
         <source>no export format given; choose from {formats}</source>
         <translation>未指定导出格式；请从 {formats} 中选择</translation>
     </message>
@@ -3553,7 +3633,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="217"/>
+        <location filename="../../attnviz/commands/heads.py" line="221"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3806,7 +3886,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="56"/>
+        <location filename="../../attnviz/commands/heads.py" line="57"/>
         <source>one source sentence a line, or source&lt;TAB&gt;reference lines (references give the pruning curve); for an image model, a folder of images</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
@@ -4115,10 +4195,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="48"/>
-        <location filename="../../attnviz/render/figure_files.py" line="49"/>
+        <location filename="../../attnviz/render/figure_files.py" line="46"/>
+        <location filename="../../attnviz/render/figure_files.py" line="47"/>
         <source>permission denied</source>
         <translation>权限不足</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/offscreen.py" line="77"/>
+        <source>pictures (png, svg, pdf) are drawn with Qt, which cannot start on this machine: {reason}; {alternative}</source>
+        <translation>图片（png、svg、pdf）由 Qt 绘制，而 Qt 无法在本机启动：{reason}；{alternative}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="206"/>
@@ -4146,9 +4231,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="54"/>
+        <location filename="../../attnviz/commands/explain.py" line="55"/>
         <location filename="../../attnviz/commands/figures.py" line="35"/>
-        <location filename="../../attnviz/commands/heads.py" line="72"/>
+        <location filename="../../attnviz/commands/heads.py" line="73"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -4293,6 +4378,26 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针图像 {seed}（{answer}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/heads/distributed.py" line="293"/>
+        <source>process {ranks} of {world}</source>
+        <translation>{world} 个进程中的进程 {ranks}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/distributed.py" line="262"/>
+        <source>process {rank} of {world} (pid {pid}) died: killed, or out of memory</source>
+        <translation>{world} 个进程中的进程 {rank}（pid {pid}）已终止：被杀死，或内存不足</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/distributed.py" line="269"/>
+        <source>process {rank} of {world} gave no sign of life for {seconds:.0f} s (stopped, or its machine lost)</source>
+        <translation>{world} 个进程中的进程 {rank} 已 {seconds:.0f} 秒没有任何响应（被暂停，或其机器失联）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/distributed.py" line="259"/>
+        <source>process {rank} of {world} stopped: {why}</source>
+        <translation>{world} 个进程中的进程 {rank} 已停止：{why}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/layout.py" line="359"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
@@ -4324,7 +4429,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="197"/>
+        <location filename="../../attnviz/commands/heads.py" line="201"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -4458,7 +4563,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="66"/>
+        <location filename="../../attnviz/commands/heads.py" line="67"/>
         <source>random pruning orders averaged (default {seeds})</source>
         <translation>取平均的随机剪枝顺序个数（默认 {seeds}）</translation>
     </message>
@@ -4498,8 +4603,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="178"/>
-        <location filename="../../attnviz/commands/heads.py" line="148"/>
+        <location filename="../../attnviz/commands/explain.py" line="182"/>
+        <location filename="../../attnviz/commands/heads.py" line="152"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
     </message>
@@ -4554,7 +4659,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="57"/>
+        <location filename="../../attnviz/commands/explain.py" line="58"/>
         <location filename="../../attnviz/commands/export.py" line="63"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
@@ -4671,6 +4776,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="290"/>
         <source>row (position)</source>
         <translation>行（位置）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="31"/>
+        <source>run as a job of N processes on this machine (on the CPU: at most one per core; on CUDA: one per GPU), each taking its share of the corpus; a process that fails stops the job in one line</source>
+        <translation>在本机以 N 个进程的作业运行（CPU 上每个核心最多一个；CUDA 上每块 GPU 一个），每个进程处理语料的一部分；任一进程失败即以一行说明停止作业</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/menus.py" line="79"/>
@@ -4889,7 +4999,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="203"/>
+        <location filename="../../attnviz/commands/explain.py" line="207"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -5045,7 +5155,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="68"/>
+        <location filename="../../attnviz/commands/heads.py" line="69"/>
         <source>skip the pruning curve (the slow part)</source>
         <translation>跳过剪枝曲线（耗时的部分）</translation>
     </message>
@@ -5188,17 +5298,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="193"/>
+        <location filename="../../attnviz/commands/heads.py" line="197"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="51"/>
+        <location filename="../../attnviz/commands/heads.py" line="52"/>
         <source>statistics, importance and pruning of every attention head over a corpus (also under torchrun)</source>
         <translation>在语料上统计每个注意力头、计算其重要性并剪枝（也可在 torchrun 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="206"/>
+        <location filename="../../attnviz/commands/shared.py" line="203"/>
         <source>stdin: line {line} is over {kib} KiB: one sentence a line</source>
         <translation>标准输入：第 {line} 行超过 {kib} KiB：每行一个句子</translation>
     </message>
@@ -5369,7 +5479,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重新打开第 {layer} 层第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="29"/>
+        <location filename="../../attnviz/commands/shared.py" line="26"/>
         <source>switch heads off: kind:layer.head, comma-separated, counted from 1, e.g. cross:2.1,enc:1.3 (kinds: enc, dec, cross)</source>
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
@@ -5472,7 +5582,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>反对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="260"/>
+        <location filename="../../attnviz/commands/heads.py" line="263"/>
         <source>the atlas of a folder of images runs in one process: run attnviz heads without torchrun</source>
         <translation>图像文件夹的注意力头图谱在一个进程中运行：请不用 torchrun 运行 attnviz heads</translation>
     </message>
@@ -5542,17 +5652,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="47"/>
+        <location filename="../../attnviz/render/figure_files.py" line="45"/>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="48"/>
+        <location filename="../../attnviz/render/figure_files.py" line="46"/>
         <source>the disk is read-only</source>
         <translation>磁盘是只读的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="47"/>
+        <location filename="../../attnviz/render/figure_files.py" line="45"/>
         <source>the disk quota is used up</source>
         <translation>磁盘配额已用完</translation>
     </message>
@@ -5671,6 +5781,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/app.py" line="46"/>
         <source>the interface's language: en or zh_CN (any command takes it too; default: View ▸ Language's choice, else the system's)</source>
         <translation>界面语言：en 或 zh_CN（所有命令都接受此选项；默认：视图 ▸ 语言中的选择，否则跟随系统）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="33"/>
+        <source>the job spans this many machines, each running the same command with its own --node-rank (default 1)</source>
+        <translation>作业跨越的机器数，每台机器运行相同的命令并带上各自的 --node-rank（默认 1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/distributed.py" line="272"/>
+        <source>the job's store at {address} is gone (its launcher or machine stopped)</source>
+        <translation>作业位于 {address} 的存储已不在（其启动进程或机器已停止）</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="266"/>
@@ -5796,7 +5916,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="50"/>
+        <location filename="../../attnviz/render/figure_files.py" line="48"/>
         <source>the name is too long</source>
         <translation>名称太长</translation>
     </message>
@@ -5804,6 +5924,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/device.py" line="24"/>
         <source>the number of threads must be from 1 to {most}, got {threads}</source>
         <translation>线程数必须在 1 到 {most} 之间，实际为 {threads}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/distributed.py" line="219"/>
+        <source>the other processes</source>
+        <translation>其他进程</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="196"/>
@@ -5816,8 +5941,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 和 GIF 不能同时写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="141"/>
         <location filename="../../attnviz/render/flipbook.py" line="400"/>
+        <location filename="../../attnviz/render/pictures.py" line="76"/>
         <source>the PDF came out incomplete</source>
         <translation>生成的 PDF 不完整</translation>
     </message>
@@ -5827,12 +5952,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开 PDF</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="94"/>
+        <location filename="../../attnviz/render/pictures.py" line="29"/>
         <source>the PNG could not be encoded ({error})</source>
         <translation>无法编码 PNG（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="67"/>
+        <location filename="../../attnviz/render/figure_files.py" line="65"/>
         <source>the PNG scale must be a number from {low:g} to {high:g}, got {scale!r}</source>
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
@@ -5880,6 +6005,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/session/analysis.py" line="79"/>
         <source>The pruning curve needs reference translations: choose a file of source&lt;TAB&gt;reference lines.</source>
         <translation>剪枝曲线需要参考译文：请选择每行为“源句子&lt;TAB&gt;参考译文”的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/offscreen.py" line="74"/>
+        <source>the Python package {name} is not installed</source>
+        <translation>未安装 Python 包 {name}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="644"/>
@@ -5997,9 +6127,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>所示的统计量（heads.csv 中同名的列）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="124"/>
+        <location filename="../../attnviz/render/pictures.py" line="59"/>
         <source>the SVG came out incomplete</source>
         <translation>生成的 SVG 不完整</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/offscreen.py" line="71"/>
+        <source>the system library {library} is missing (on Debian or Ubuntu: apt-get install {package})</source>
+        <translation>缺少系统库 {library}（Debian 或 Ubuntu 上：apt-get install {package}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/text.py" line="60"/>
@@ -6112,14 +6247,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>要解释的词元：这一步选中的词元，或它的其他候选词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="109"/>
         <location filename="../../attnviz/render/flipbook.py" line="120"/>
+        <location filename="../../attnviz/render/pictures.py" line="44"/>
         <source>the {kind} could not be finished</source>
         <translation>无法完成 {kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="103"/>
         <location filename="../../attnviz/render/flipbook.py" line="101"/>
+        <location filename="../../attnviz/render/pictures.py" line="38"/>
         <source>the {kind} could not be started</source>
         <translation>无法开始写入 {kind}</translation>
     </message>
@@ -6174,7 +6309,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有可复制的内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="430"/>
+        <location filename="../../attnviz/render/pictures.py" line="83"/>
         <source>There is nothing to copy yet: the heatmap is empty.</source>
         <translation>还没有可复制的内容：热图是空的。</translation>
     </message>
@@ -6200,7 +6335,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="373"/>
-        <location filename="../../attnviz/render/figure_files.py" line="262"/>
+        <location filename="../../attnviz/render/figure_files.py" line="219"/>
         <source>There is nothing to export yet: the heatmap is empty.</source>
         <translation>还没有可导出的内容：热图是空的。</translation>
     </message>
@@ -6233,6 +6368,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/image.py" line="47"/>
         <source>this input is not an image</source>
         <translation>此输入不是图像</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="35"/>
+        <source>this machine's place in the job, from 0 (0 holds the rendezvous; default 0)</source>
+        <translation>本机在作业中的序号，从 0 开始（0 号负责会合；默认 0）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/heads/alignment.py" line="108"/>
@@ -6336,7 +6476,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>top-k 重合率 {percent:.0f} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="110"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="348"/>
         <source>torchrun started {processes} processes on this machine, which has {gpus} GPU(s): start one process per GPU (--nproc-per-node {gpus}), or run on the CPU (--device cpu)</source>
         <translation>torchrun 在这台机器上启动了 {processes} 个进程，但它只有 {gpus} 块 GPU：每块 GPU 启动一个进程（--nproc-per-node {gpus}），或在 CPU 上运行（--device cpu）</translation>
     </message>
@@ -6634,7 +6774,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知设备 {device!r}；请使用 auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="230"/>
+        <location filename="../../attnviz/render/figure_files.py" line="187"/>
         <source>unknown export format {format!r}; choose from {formats}</source>
         <translation>未知的导出格式 {format!r}；请从 {formats} 中选择</translation>
     </message>
@@ -6675,12 +6815,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="50"/>
+        <location filename="../../attnviz/commands/explain.py" line="51"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="67"/>
+        <location filename="../../attnviz/commands/heads.py" line="68"/>
         <source>use the first N distinct source sentences</source>
         <translation>使用前 N 个不同的源句子</translation>
     </message>
@@ -6856,6 +6996,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/export.py" line="112"/>
+        <source>write each step's numbers with --format csv --step all instead of --flipbook, which needs no display</source>
+        <translation>改用 --format csv --step all（不加 --flipbook）写出每一步的数值，这无需显示器</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/export.py" line="48"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
@@ -6864,6 +7009,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/commands/export.py" line="69"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/render/offscreen.py" line="26"/>
+        <source>write the numbers alone with --format csv, which needs no display</source>
+        <translation>用 --format csv 只写出数值，这无需显示器</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="224"/>
@@ -6891,24 +7041,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="173"/>
-        <location filename="../../attnviz/commands/export.py" line="252"/>
-        <location filename="../../attnviz/commands/export.py" line="313"/>
+        <location filename="../../attnviz/commands/export.py" line="176"/>
+        <location filename="../../attnviz/commands/export.py" line="254"/>
+        <location filename="../../attnviz/commands/export.py" line="314"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="296"/>
+        <location filename="../../attnviz/commands/heads.py" line="299"/>
         <source>wrote {count} files into {out}: {heads} heads over {images:,} images in {seconds:.0f} s</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="241"/>
+        <location filename="../../attnviz/commands/heads.py" line="244"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/figures.py" line="74"/>
+        <location filename="../../attnviz/commands/figures.py" line="73"/>
         <source>wrote {figures} figures ({files} files) into {out}; open {index}</source>
         <translation>已将 {figures} 张图（{files} 个文件）写入 {out}；请打开 {index}</translation>
     </message>
@@ -7013,13 +7163,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="336"/>
+        <location filename="../../attnviz/commands/export.py" line="337"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="168"/>
-        <location filename="../../attnviz/commands/shared.py" line="120"/>
+        <location filename="../../attnviz/commands/heads.py" line="172"/>
+        <location filename="../../attnviz/commands/shared.py" line="117"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
@@ -7034,13 +7184,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="184"/>
+        <location filename="../../attnviz/commands/explain.py" line="188"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/eval.py" line="39"/>
-        <location filename="../../attnviz/commands/explain.py" line="75"/>
+        <location filename="../../attnviz/commands/explain.py" line="77"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -7060,7 +7210,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="214"/>
+        <location filename="../../attnviz/commands/heads.py" line="218"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -7079,12 +7229,12 @@ Install them with:  sudo apt-get install {packages}
 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="409"/>
+        <location filename="../../attnviz/render/figure_files.py" line="366"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}</source>
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="256"/>
+        <location filename="../../attnviz/commands/shared.py" line="271"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -7109,7 +7259,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="276"/>
+        <location filename="../../attnviz/commands/heads.py" line="279"/>
         <source>{data} is a folder of images: give an image model with --checkpoint (e.g. models/vit.safetensors), not a {kind} model</source>
         <translation>{data} 是一个图像文件夹：请用 --checkpoint 给出图像模型（例如 models/vit.safetensors），而不是 {kind} 模型</translation>
     </message>
@@ -7129,9 +7279,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="231"/>
-        <location filename="../../attnviz/commands/export.py" line="305"/>
-        <location filename="../../attnviz/commands/shared.py" line="271"/>
+        <location filename="../../attnviz/commands/explain.py" line="234"/>
+        <location filename="../../attnviz/commands/export.py" line="306"/>
+        <location filename="../../attnviz/commands/shared.py" line="286"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -7351,7 +7501,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="149"/>
+        <location filename="../../attnviz/commands/export.py" line="153"/>
         <location filename="../../attnviz/session/state.py" line="58"/>
         <location filename="../../attnviz/session/state.py" line="83"/>
         <source>{model}, heads off {heads}</source>
@@ -7550,17 +7700,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：模型读取了 {count} 个位置，而不是其特殊词元与图块构成的 {expected} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="215"/>
+        <location filename="../../attnviz/render/figure_files.py" line="172"/>
         <source>{name}: the numbers of a line plot are exported as CSV, not NPY</source>
         <translation>{name}：折线图的数值导出为 CSV，而不是 NPY</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="216"/>
+        <location filename="../../attnviz/render/figure_files.py" line="173"/>
         <source>{name}: the numbers of a tree are exported as CSV, not NPY</source>
         <translation>{name}：树的数值导出为 CSV，而不是 NPY</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="259"/>
+        <location filename="../../attnviz/render/figure_files.py" line="216"/>
         <source>{name}: unknown export format {format!r}; choose from {formats}</source>
         <translation>{name}：未知的导出格式 {format!r}；请从 {formats} 中选择</translation>
     </message>
@@ -7595,7 +7745,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="330"/>
+        <location filename="../../attnviz/commands/export.py" line="331"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -7610,17 +7760,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="123"/>
+        <location filename="../../attnviz/commands/export.py" line="127"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="279"/>
+        <location filename="../../attnviz/commands/export.py" line="281"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="277"/>
+        <location filename="../../attnviz/commands/export.py" line="279"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -7676,12 +7826,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 声称有 {count:,} 项，超过允许的 {limit:,} 项</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="274"/>
+        <location filename="../../attnviz/render/figure_files.py" line="231"/>
         <source>{path} exists</source>
         <translation>{path} 已存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="406"/>
+        <location filename="../../attnviz/render/figure_files.py" line="363"/>
         <source>{path} exists and is not a regular file (it is {kind}): attnviz never replaces it; rename it or choose another folder</source>
         <translation>{path} 已存在且不是普通文件（它是{kind}）：attnviz 绝不会替换它；请重命名它或选择其他文件夹</translation>
     </message>
@@ -8226,7 +8376,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="97"/>
+        <location filename="../../attnviz/commands/explain.py" line="99"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
@@ -8283,7 +8433,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="217"/>
+        <location filename="../../attnviz/commands/explain.py" line="221"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -8468,9 +8618,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="203"/>
+        <location filename="../../attnviz/commands/export.py" line="206"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/distributed.py" line="339"/>
+        <source>{processes} processes were started on this machine, which has {cores} CPU core(s): more processes than cores only wait for each other; start at most {cores} (--nproc-per-node, --processes)</source>
+        <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/heatmap.py" line="240"/>
@@ -8503,7 +8658,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="188"/>
+        <location filename="../../attnviz/commands/export.py" line="191"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
@@ -8612,14 +8767,19 @@ Open the session with that checkpoint?</source>
 用该检查点打开会话吗？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="63"/>
+        <location filename="../../attnviz/commands/shared.py" line="60"/>
         <source>{where}input of {count} tokens truncated to the model's limit of {most}</source>
         <translation>{where}输入有 {count} 个词元，已截断到模型的上限 {most}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="61"/>
+        <location filename="../../attnviz/commands/shared.py" line="58"/>
         <source>{where}unknown words mapped to &lt;unk&gt;: {words}</source>
         <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/distributed.py" line="218"/>
+        <source>{who} did not come to exchange {number} in {seconds:g} s ({env})</source>
+        <translation>{who} 在 {seconds:g} 秒内未到达第 {number} 次数据交换（{env}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="413"/>
