@@ -403,3 +403,47 @@ def test_the_shipped_vit_reaches_89_percent_on_the_test_set(cli):
     assert accuracy >= 89.0
     card = (MODELS_DIR / "MODELS.md").read_text(encoding="utf-8")
     assert f"the 10,000 test images): {accuracy:.2f} %**" in card  # the card quotes what the command measures
+
+
+# -- attnviz export --image ---------------------------------------------------------------------------------------
+
+def test_export_image_writes_every_map_and_overlay_with_the_models_numbers(cli, model_path, tmp_path):
+    from attnviz.render.figure_files import read_csv
+
+    image = tmp_path / "ramp.png"
+    Image.fromarray((np.arange(28 * 28).reshape(28, 28) % 256).astype(np.uint8), mode="L").save(image)
+    out = tmp_path / "out"
+    code, stdout, err = cli("export", "--checkpoint", str(model_path), "--image", str(image), "--out", str(out),
+                            "--format", "csv")
+    assert code == 0, err
+    loaded = load_checkpoint(model_path)
+    pixels = torch.from_numpy(read_grey(image, 28))[None, None]
+    output = loaded.model(pixels, need_weights=True)
+    weights = output.weights[:, 0].detach().numpy()  # (L, H, N, N)
+    layers, heads = weights.shape[:2]
+    values, rows, cols = read_csv(out / f"enc-self_layer{layers}_head{heads}.csv")
+    assert rows[:2] == ("[CLS]", "r1c1") and len(cols) == 1 + 49
+    np.testing.assert_allclose(values, weights[-1, -1], atol=1e-6)
+    values, rows, cols = read_csv(out / "overlay_attention_layer1_head2_query-CLS.csv")
+    assert rows == tuple(f"r{i}" for i in range(1, 8)) and cols == tuple(f"c{i}" for i in range(1, 8))
+    np.testing.assert_allclose(values, weights[0, 1, 0, 1:].reshape(7, 7), atol=1e-6)
+    assert (out / f"overlay_rollout_layer{layers}_heads-mean_query-CLS.csv").exists()
+    assert (out / "overlay_all-heads_query-CLS.csv").exists()
+    sidecar = json.loads((out / "attnviz-export.json").read_text(encoding="utf-8"))
+    top = output.logits[0].softmax(-1).topk(5)
+    assert sidecar["classes"] == [CLASS_NAMES[i] for i in top.indices.tolist()] and sidecar["image"] == str(image)
+    assert f"wrote {len(list(out.iterdir()))} files" in stdout
+
+
+@pytest.mark.parametrize("extra, message", [
+    ((), "is an image model: give the image to read with --image"),
+    (("--image", "README.md"), "not an image attnviz reads"),
+    (("--image", "IMAGE", "--text", "hi"), "--text does not go with an image model"),
+])
+def test_export_image_refuses_in_one_line_and_writes_nothing(cli, model_path, tmp_path, extra, message):
+    image = tmp_path / "black.png"
+    Image.new("L", (28, 28)).save(image)
+    extra = tuple(str(image) if part == "IMAGE" else part for part in extra)
+    out = tmp_path / "out"
+    code, _stdout, err = cli("export", "--checkpoint", str(model_path), *extra, "--out", str(out))
+    assert code == 2 and message in one_error(err) and not out.exists()

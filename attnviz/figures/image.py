@@ -17,7 +17,7 @@ import numpy as np
 from attnviz.core.attention.rollout import rollout
 from attnviz.core.layout import Picture
 from attnviz.core.results import EncodedSource
-from attnviz.figures.spec import FigureSpec, GridSpec
+from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure
 from attnviz.i18n import N_, tr
 
 ATTENTION, ROLLOUT, ROLLOUT_PLAIN = "attention", "rollout", "rollout-plain"
@@ -132,6 +132,18 @@ def overlay_grid(source: EncodedSource, choice: OverlayChoice) -> GridSpec:
         query=_query_name(source, choice.query), image=source.text)
     return GridSpec(tuple(panels), heads, title, (0.0, high), tuple(f"layer {i + 1}" for i in range(layers)),
                     tuple(f"head {i + 1}" for i in range(heads)), colormap="inferno")
+
+
+def image_export_figures(source: EncodedSource) -> list[NamedFigure]:
+    """What ``attnviz export --image`` adds to the maps: [CLS]'s overlay in every layer × head, its rollout after
+    every layer (+ 0.5·I), and all the heads' overlays in one grid."""
+    weights = source.encoder_weights
+    assert weights is not None
+    layers, heads = weights.shape[:2]
+    choices = [OverlayChoice(ATTENTION, layer, head) for layer in range(layers) for head in range(heads)]
+    choices += [OverlayChoice(ROLLOUT, layer, None) for layer in range(layers)]
+    figures = [NamedFigure(overlay_stem(choice, source), overlay(source, choice)) for choice in choices]
+    return [*figures, NamedFigure("overlay_all-heads_query-CLS", overlay_grid(source, OverlayChoice()))]
 
 
 def position_similarity(table: np.ndarray, picture: Picture) -> GridSpec:

@@ -235,7 +235,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="286"/>
+        <location filename="../../attnviz/commands/export.py" line="324"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -266,7 +266,7 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="246"/>
+        <location filename="../../attnviz/commands/export.py" line="284"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
@@ -296,27 +296,27 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="231"/>
+        <location filename="../../attnviz/commands/export.py" line="269"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="76"/>
+        <location filename="../../attnviz/commands/export.py" line="78"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="75"/>
+        <location filename="../../attnviz/commands/export.py" line="77"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="78"/>
+        <location filename="../../attnviz/commands/export.py" line="80"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="74"/>
+        <location filename="../../attnviz/commands/export.py" line="76"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
@@ -326,12 +326,17 @@
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="244"/>
+        <location filename="../../attnviz/commands/export.py" line="194"/>
+        <source>--image: {checkpoint} is a {kind} model, which reads no images</source>
+        <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="282"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="276"/>
+        <location filename="../../attnviz/commands/export.py" line="314"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -397,7 +402,7 @@
         <translation>--processes {count}：本机有 {gpus} 块 GPU，每个进程占用一块：最多给 {gpus}，或在 CPU 上运行（--device cpu）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="250"/>
+        <location filename="../../attnviz/commands/export.py" line="288"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -423,32 +428,32 @@
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="200"/>
+        <location filename="../../attnviz/commands/export.py" line="238"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="186"/>
+        <location filename="../../attnviz/commands/export.py" line="224"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="95"/>
+        <location filename="../../attnviz/commands/export.py" line="97"/>
         <source>--step counts from 1, got {number}</source>
         <translation>--step 从 1 开始计数，实际为 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="93"/>
+        <location filename="../../attnviz/commands/export.py" line="95"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="163"/>
+        <location filename="../../attnviz/commands/export.py" line="167"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="238"/>
+        <location filename="../../attnviz/commands/export.py" line="276"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -509,7 +514,7 @@
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="130"/>
+        <location filename="../../attnviz/commands/export.py" line="134"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
@@ -519,14 +524,19 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="234"/>
+        <location filename="../../attnviz/commands/export.py" line="272"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="334"/>
+        <location filename="../../attnviz/commands/export.py" line="372"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="201"/>
+        <source>--{option} does not go with an image model</source>
+        <translation>--{option} 不能用于图像模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="296"/>
@@ -539,7 +549,7 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="57"/>
+        <location filename="../../attnviz/commands/export.py" line="59"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
@@ -658,7 +668,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="53"/>
+        <location filename="../../attnviz/commands/export.py" line="55"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -684,7 +694,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="114"/>
+        <location filename="../../attnviz/commands/export.py" line="116"/>
         <source>a training flip-book is a picture: export it on a machine where Qt starts</source>
         <translation>训练翻页动画是图片：请在能启动 Qt 的机器上导出</translation>
     </message>
@@ -787,7 +797,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="292"/>
+        <location filename="../../attnviz/commands/export.py" line="330"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -1139,7 +1149,7 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="352"/>
+        <location filename="../../attnviz/commands/export.py" line="390"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
@@ -1159,8 +1169,8 @@
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="313"/>
-        <location filename="../../attnviz/commands/export.py" line="370"/>
+        <location filename="../../attnviz/commands/export.py" line="351"/>
+        <location filename="../../attnviz/commands/export.py" line="408"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1338,7 +1348,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="62"/>
+        <location filename="../../attnviz/commands/export.py" line="64"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
@@ -1598,7 +1608,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="56"/>
+        <location filename="../../attnviz/commands/export.py" line="58"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -2482,7 +2492,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="45"/>
-        <location filename="../../attnviz/commands/export.py" line="55"/>
+        <location filename="../../attnviz/commands/export.py" line="57"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
@@ -2896,17 +2906,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="80"/>
+        <location filename="../../attnviz/commands/export.py" line="82"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="81"/>
+        <location filename="../../attnviz/commands/export.py" line="83"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="82"/>
+        <location filename="../../attnviz/commands/export.py" line="84"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -3022,7 +3032,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="292"/>
+        <location filename="../../attnviz/commands/export.py" line="330"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -3140,7 +3150,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="66"/>
+        <location filename="../../attnviz/commands/export.py" line="68"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -4211,7 +4221,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="59"/>
+        <location filename="../../attnviz/commands/export.py" line="61"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -4255,7 +4265,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="153"/>
+        <location filename="../../attnviz/figures/image.py" line="165"/>
         <source>Position embedding similarity: each patch's learned position against every patch's (cosine)</source>
         <translation>位置嵌入的相似度：每个图块学到的位置与所有图块的位置（余弦）</translation>
     </message>
@@ -4316,7 +4326,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="64"/>
+        <location filename="../../attnviz/commands/export.py" line="66"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -4660,7 +4670,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="58"/>
-        <location filename="../../attnviz/commands/export.py" line="63"/>
+        <location filename="../../attnviz/commands/export.py" line="65"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
@@ -5632,7 +5642,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="71"/>
+        <location filename="../../attnviz/commands/export.py" line="73"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -5766,6 +5776,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="133"/>
         <source>the head's place in heads.csv's order, from 1 (the figure's ticks name each layer's head 1 as layer.1)</source>
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="53"/>
+        <source>the image to read (image models): every layer × head map, and [CLS]'s attention and rollout over the image</source>
+        <translation>要读取的图像（图像模型）：每个层 × 头的注意力图，以及 [CLS] 在图像上的注意力和注意力展开</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="70"/>
@@ -5962,7 +5977,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="143"/>
+        <location filename="../../attnviz/figures/image.py" line="155"/>
         <source>the position table has {count} rows, not one per patch</source>
         <translation>位置表有 {count} 行，不是每个图块一行</translation>
     </message>
@@ -6996,7 +7011,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="112"/>
+        <location filename="../../attnviz/commands/export.py" line="114"/>
         <source>write each step's numbers with --format csv --step all instead of --flipbook, which needs no display</source>
         <translation>改用 --format csv --step all（不加 --flipbook）写出每一步的数值，这无需显示器</translation>
     </message>
@@ -7006,7 +7021,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="69"/>
+        <location filename="../../attnviz/commands/export.py" line="71"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -7041,9 +7056,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="176"/>
-        <location filename="../../attnviz/commands/export.py" line="254"/>
-        <location filename="../../attnviz/commands/export.py" line="314"/>
+        <location filename="../../attnviz/commands/export.py" line="180"/>
+        <location filename="../../attnviz/commands/export.py" line="214"/>
+        <location filename="../../attnviz/commands/export.py" line="292"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
@@ -7163,9 +7178,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="337"/>
+        <location filename="../../attnviz/commands/export.py" line="375"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="197"/>
+        <source>{checkpoint} is an image model: give the image to read with --image</source>
+        <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="172"/>
@@ -7280,7 +7300,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="234"/>
-        <location filename="../../attnviz/commands/export.py" line="306"/>
+        <location filename="../../attnviz/commands/export.py" line="344"/>
         <location filename="../../attnviz/commands/shared.py" line="286"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
@@ -7501,7 +7521,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="153"/>
+        <location filename="../../attnviz/commands/export.py" line="157"/>
         <location filename="../../attnviz/session/state.py" line="58"/>
         <location filename="../../attnviz/session/state.py" line="83"/>
         <source>{model}, heads off {heads}</source>
@@ -7725,12 +7745,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度 {n} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="109"/>
+        <location filename="../../attnviz/commands/export.py" line="111"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="106"/>
+        <location filename="../../attnviz/commands/export.py" line="108"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
@@ -7745,7 +7765,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="331"/>
+        <location filename="../../attnviz/commands/export.py" line="369"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -7760,17 +7780,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="127"/>
+        <location filename="../../attnviz/commands/export.py" line="131"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="281"/>
+        <location filename="../../attnviz/commands/export.py" line="319"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="279"/>
+        <location filename="../../attnviz/commands/export.py" line="317"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -8618,7 +8638,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="206"/>
+        <location filename="../../attnviz/commands/export.py" line="244"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -8658,7 +8678,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="191"/>
+        <location filename="../../attnviz/commands/export.py" line="229"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
@@ -8673,7 +8693,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="360"/>
+        <location filename="../../attnviz/commands/export.py" line="398"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
