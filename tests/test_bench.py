@@ -32,6 +32,7 @@ TABLE = {
     "heads.py": "| processes | seconds | sentences/s | speed-up | peak RSS per process |",
     "heatmap_redraw.py": "mpl persistent",
     "hf_models.py": "| model | parameters | open (first: imports transformers) |",
+    "image_redraw.py": "| what | median | min | max | images |",
     "long_input.py": "longest event-loop gap over the run",
     "monkey_window.py": "| action | times |",
     "step_redraw.py": "| code | step + redraw, event loop |",

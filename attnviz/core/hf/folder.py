@@ -150,7 +150,8 @@ _VISION_PROJECTION = Projection("separate", ("q_proj", "k_proj", "v_proj"), outp
 _VIT_LIKE = dict(layout="image", width="hidden_size", layers=("num_hidden_layers",), heads=("num_attention_heads",),
                  ffn=("intermediate_size",), positions=None,
                  modules=Modules(encoder_blocks="layers", encoder_self="attention"), projection=_VISION_PROJECTION,
-                 position_kind="learned", position_tables=1, unused=("pooler",))  # (DINOv2: 4 × width, mlp_ratio)
+                 position_kind="learned", position_module="embeddings.position_embeddings", position_tables=1,
+                 unused=("pooler",))  # (DINOv2: 4 × width, mlp_ratio)
 _DINOV2_LIKE = {**_VIT_LIKE, "ffn": (), "modules": Modules(encoder_blocks="encoder.layer", encoder_self="attention")}
 ARCHITECTURES: dict[str, Architecture] = {
     "marian": Architecture("Marian", **_BART_LIKE, position_kind="sinusoidal"),  # type: ignore[arg-type]

@@ -46,7 +46,8 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
     if record.position_kind == "relative bias":
         return _relative_bias(model, record, architecture)
     if record.layout == "image":  # ViT, DeiT, DINOv2: one learned vector per position, a parameter of the embeddings
-        table = record.root(model).embeddings.position_embeddings[0]
+        assert record.position_module is not None  # (the embeddings' parameter, (1, positions, width))
+        table = record.root(model).get_parameter(record.position_module)[0]
         return PositionalDescription(
             N_("learned"), tr("{architecture} adds a learned vector per position — its [CLS] (DeiT: and distillation) "
                               "token's, then each patch's, row by row — to the patch embeddings (DINOv2 interpolates "

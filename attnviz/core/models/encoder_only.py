@@ -117,7 +117,9 @@ class EncoderOnly(nn.Module):
         self.config = c
         self.token_embedding = nn.Embedding(c.vocab_size, c.num_hiddens)
         self.segment_embedding = nn.Embedding(c.type_vocab_size, c.num_hiddens)
-        self.pos_embedding = nn.Parameter(torch.randn(1, c.max_len, c.num_hiddens))  # learned, as d2l's
+        # learned, as d2l's: N(0, 1) (drawn with nn.init: under the loader's device context torch.randn goes through
+        # torch._refs, whose checks import torch._dynamo and sympy, 40 MB more for the window)
+        self.pos_embedding = nn.Parameter(nn.init.normal_(torch.empty(1, c.max_len, c.num_hiddens)))
         self.blocks = nn.ModuleList(EncoderBlock(c, bias=True) for _ in range(c.num_layers))
         self.mlm = MaskLM(c.vocab_size, c.num_hiddens)
         nn.init.normal_(self.token_embedding.weight, std=c.num_hiddens**-0.5)  # x √D at the input: std 1

@@ -141,7 +141,9 @@ class VisionTransformer(nn.Module):
         self.config = c
         self.patch_embedding = PatchEmbedding(c)
         self.cls_token = nn.Parameter(torch.zeros(1, 1, c.num_hiddens))
-        self.pos_embedding = nn.Parameter(torch.randn(1, c.positions, c.num_hiddens) * 0.02)
+        # (nn.init, not torch.randn: under the loader's device context torch.randn goes through torch._refs, whose
+        # checks import torch._dynamo and sympy, 80 MB of memory for the window)
+        self.pos_embedding = nn.Parameter(nn.init.normal_(torch.empty(1, c.positions, c.num_hiddens), std=0.02))
         self.dropout = nn.Dropout(c.dropout)
         self.blocks = nn.ModuleList(ViTBlock(c) for _ in range(c.num_layers))
         self.norm = nn.LayerNorm(c.num_hiddens)
