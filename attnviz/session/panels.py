@@ -11,7 +11,7 @@ import numpy as np
 from attnviz.core.attention.computation import QueryComputation
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import Capability
-from attnviz.core.results import BatchDecoding, Comparison, KernelFit
+from attnviz.core.results import BatchDecoding, Comparison, EncodedSource, KernelFit
 from attnviz.figures.book import BookEntry, BookFigure
 from attnviz.i18n import tr
 from attnviz.session.base import SessionBase
@@ -74,6 +74,8 @@ class PanelRequests(SessionBase):
         """Start the computation for the step on show; returns whether it started."""
         state, loaded = self._state, self.loaded
         source = state.shown_source
+        if loaded is not None and source is not None and source.picture is not None:
+            return self._inspect_image_query(loaded, source, layer, head, query_index)
         if loaded is None or source is None or state.stale:
             return False
         step = state.step
@@ -109,6 +111,34 @@ class PanelRequests(SessionBase):
 
         def done(computation: QueryComputation) -> None:
             if self._latest.wins(ticket) and self._state.step is step:  # not for a step no longer on show
+                self._publish(computation=computation)
+
+        def failed(error: BaseException) -> None:
+            if self._latest.wins(ticket):
+                self._report(error)
+
+        self._submit(tr("Computing the query…"), job, done, failed, one_of=QUERY)
+        return True
+
+    def _inspect_image_query(self, loaded: LoadedModel, source: EncodedSource, layer: int, head: int,
+                             query_index: int) -> bool:
+        """One query of the image on show, read again from its file by the model (on the worker)."""
+        session: Any = self  # (a Session: its image requests know the file)
+        path = session.image_file_of(source)
+        weights = source.encoder_weights
+        if path is None or weights is None or not (0 <= layer < weights.shape[0] and 0 <= head < weights.shape[1]
+                                                   and 0 <= query_index < weights.shape[2]):
+            return False
+        ticket = self._latest.current(SENTENCE)
+
+        def job() -> QueryComputation:
+            from attnviz.core.images import open_image
+            from attnviz.core.models.image_reading import compute_image_query
+
+            return compute_image_query(loaded, open_image(path), layer, head, query_index, loaded.device)
+
+        def done(computation: QueryComputation) -> None:
+            if self._latest.wins(ticket) and self._state.shown_source is source:  # not for another image
                 self._publish(computation=computation)
 
         def failed(error: BaseException) -> None:

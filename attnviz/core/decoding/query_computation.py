@@ -67,7 +67,7 @@ def own_chains(model: Any, kind: AttentionKind) -> list[ExplainsChain]:
 
 
 @contextmanager
-def _recording(module: Any) -> Iterator[_Calls]:
+def recording_inputs(module: Any) -> Iterator[_Calls]:
     """Record the query, key and value inputs an attention module receives while the block runs (the module says
     which: ``record_inputs``), on this thread only."""
     calls = _Calls()
@@ -178,7 +178,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     decoder = model
     steps = {AttentionKind.ENCODER_SELF: 0, AttentionKind.CROSS: query_index + 1,
              AttentionKind.DECODER_SELF: len(query_tokens)}[kind]
-    with torch.inference_mode(), _recording(module) as calls:
+    with torch.inference_mode(), recording_inputs(module) as calls:
         src = torch.tensor([ids], dtype=torch.long, device=run_on)
         segments = {} if source_segments is None else {  # (only an encoder-only model reads segments)
             "segments": torch.tensor([list(source_segments)], dtype=torch.long, device=run_on)}
@@ -240,7 +240,22 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         weights_formula = tr("α = softmax(s) over visible keys (padding mask: j < {length})").format(
             length=valid_len) if valid_len < len(key_tokens) else tr("α = softmax(s) over visible keys")
 
-    # -- the chain, by hand (the module explains its projections and its scoring) ---------------------------------
+    query_token = (source_tokens if kind is AttentionKind.ENCODER_SELF else query_tokens)[query_index]
+    return chain_computation(module, a, a_keys, a_values, head, query_row, visible, weights_formula,
+                             model_kind=loaded.kind, kind=asked, layer=layer, query_index=query_index,
+                             query_token=query_token, key_tokens=key_tokens, model_weights=model_weights,
+                             model_scores=model_scores)
+
+
+def chain_computation(module: ExplainsChain, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int,
+                      query_row: int, visible: np.ndarray, weights_formula: str, *, model_kind: str,
+                      kind: AttentionKind, layer: int, query_index: int, query_token: str,
+                      key_tokens: tuple[str, ...], model_weights: np.ndarray,
+                      model_scores: np.ndarray) -> QueryComputation:
+    """One head's chain for one query, by hand (float64), from the inputs its attention ``module`` received: the
+    query input a (D,) at row ``query_row``, the key and value inputs (K, D); ``visible`` (K,) the keys it may see.
+    The module explains its projections and its scoring; the softmax and the weighted sum are done here. Every model
+    that reads positions (a sentence, an image's patches) shares it."""
     chain = module.explain(a, a_keys, a_values, head, query_row=query_row)
     q, keys, values, additive, formulas = chain.q, chain.keys, chain.values, chain.additive, dict(chain.formulas)
     scale: float | None = None
@@ -254,10 +269,8 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         formulas.setdefault("score", f"s_j = q·k_j / √{q.shape[0]}")
     weights = masked_softmax(scores, visible)
     output = weights @ values
-
-    query_token = (source_tokens if kind is AttentionKind.ENCODER_SELF else query_tokens)[query_index]
     return QueryComputation(
-        model_kind=loaded.kind, kind=asked, layer=layer, head=head, query_index=query_index,
+        model_kind=model_kind, kind=kind, layer=layer, head=head, query_index=query_index,
         query_token=query_token, key_tokens=key_tokens, scoring=chain.scoring,
         formulas=StageFormulas(query=formulas["query"], key=formulas["key"], value=formulas["value"],
                                score=formulas["score"], weights=weights_formula, output="b = Σ_j α_j v_j"),

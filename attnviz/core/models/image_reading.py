@@ -173,3 +173,50 @@ def encode_image_file(loaded: Any, path: str | Path, device: torch.device | str)
     from attnviz.core.images import open_image
 
     return encode_image(loaded, open_image(path), Path(path).name, device)
+
+
+def compute_image_query(loaded: Any, image: Any, layer: int, head: int, query_index: int,
+                        device: torch.device | str) -> Any:
+    """One query of one head of an image model, stage by stage from the model's real numbers: the image (a Pillow
+    image, :func:`attnviz.core.images.open_image`) read as :func:`encode_image` reads it, while hooks on layer
+    ``layer``'s attention module (the kind's ``query_chains``) record what it received; then head ``head``'s
+    q = W_q a, k_j, v_j, the scores q·k_j / √d over every position (no mask: every position sees all), the softmax
+    and the weighted sum by hand (:func:`attnviz.core.decoding.query_computation.chain_computation`). The model's own
+    row of the same run sits beside it (``model_weights``). ValueError for a layer, head or query out of range."""
+    from attnviz.core.attention.kind import AttentionKind
+    from attnviz.core.decoding.query_computation import _check_index, chain_computation, recording_inputs
+    from attnviz.i18n import tr
+
+    reader = reader_of(loaded)
+    labels = patch_labels(reader.specials, reader.grid)
+    kind = AttentionKind.ENCODER_SELF
+    chains = loaded.model_kind.chains_of(loaded.model, kind)
+    _check_index(tr("layer"), layer, len(chains), tr("this {kind}").format(kind=loaded.kind))
+    module = chains[layer]
+    _check_index(tr("head"), head, module.heads, tr("each layer of this {kind}").format(kind=loaded.kind))
+    _check_index("query_index", query_index, len(labels), tr("the image's positions"))
+    try:
+        inputs, _pictures = reader.prepare([image])
+    except UnreadableImage as error:
+        raise ValueError(error.reason) from None
+    with torch.inference_mode(), recording_inputs(module) as calls:
+        outputs = reader.run(inputs.to(device), need_scores=True)
+    if not calls.queries:
+        raise RuntimeError(f"the attention module of layer {layer + 1} was not called")
+    own = outputs.weights[layer, 0, head, query_index].double().cpu().numpy()
+    own_scores = outputs.scores[layer, 0, head, query_index].double().cpu().numpy() if outputs.scores is not None \
+        else np.zeros_like(own)
+
+    def numpy(tensor: Tensor) -> np.ndarray:
+        return tensor.detach().to(device="cpu", dtype=torch.float64).numpy()
+
+    key_inputs, value_inputs = module.inputs_of(calls.keys, calls.values, query_index)
+    query_inputs = torch.cat(calls.queries, dim=1)[0]  # (N, D)
+    if key_inputs.shape[0] != len(labels) or query_inputs.shape[0] != len(labels):
+        raise RuntimeError(f"the attention of layer {layer + 1} received {query_inputs.shape[0]} queries and "
+                           f"{key_inputs.shape[0]} keys, not the image's {len(labels)} positions")
+    return chain_computation(module, numpy(query_inputs[query_index]), numpy(key_inputs), numpy(value_inputs), head,
+                             query_index, np.ones(len(labels), bool), tr("α = softmax(s) over every position"),
+                             model_kind=loaded.kind, kind=kind, layer=layer, query_index=query_index,
+                             query_token=labels[query_index], key_tokens=labels, model_weights=own,
+                             model_scores=own_scores)
