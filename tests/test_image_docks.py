@@ -15,6 +15,7 @@ from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.checkpoints.checkpoint import load_checkpoint, save_checkpoint
 from attnviz.core.models.vit import VisionTransformer, ViTConfig
 from attnviz.figures.spec import LineSpec
+from attnviz.paths import shipped_models
 from attnviz.training.fashion_mnist import CLASS_NAMES
 from tests.helpers import WAIT_MS, raised
 
@@ -157,3 +158,90 @@ def test_the_image_atlas_stops_when_its_progress_says_so(vit_path, image_folder)
     calls: list[tuple[int, int]] = []
     image_atlas(load_checkpoint(vit_path), image_paths(image_folder), "cpu", lambda *c: calls.append(c))  # (None: on)
     assert calls == [(5, 5)]
+
+
+# -- the Compare dock -----------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def finer_vit_path(tmp_path_factory) -> Path:
+    """A second tiny ViT on a 4 × 4 grid of 2-pixel patches (the first: 2 × 2 of 4 pixels)."""
+    torch.manual_seed(4)
+    model = VisionTransformer(ViTConfig(**{**TINY, "patch_size": 2, "num_layers": 3})).eval()
+    return save_checkpoint(tmp_path_factory.mktemp("vit-finer") / "vit-finer.safetensors", model, labels=CLASS_NAMES,
+                           verify=True)
+
+
+def _cls_last(source) -> np.ndarray:
+    """[CLS]'s row in the last layer, the heads averaged, on the patch grid: what Compare draws for a model."""
+    row = source.encoder_weights[-1, :, 0].mean(0)
+    return source.picture.on_grid(row)
+
+
+def test_compare_puts_a_second_image_models_cls_overlay_beside_the_first(window, vit_path, finer_vit_path,
+                                                                         image_file, tmp_path, qtbot, errors):
+    from attnviz.core.models.image_reading import encode_image_file
+    from attnviz.render.figure_files import export_figure
+
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    panel = raised(window, "compare")
+    assert not panel.maps.isVisible() and panel.overlays.isVisible()
+    assert [panel.model_box.itemData(i) for i in range(1, panel.model_box.count() - 2)] == \
+        [str(p) for p in shipped_models() if p.stem == "vit"]  # (the shipped image models only)
+    panel.compare_with(finer_vit_path)
+    qtbot.waitUntil(lambda: window.session.state.compared_image is not None, timeout=WAIT_MS)
+    assert not errors, errors
+    source = window.session.state.shown_source
+    theirs = encode_image_file(load_checkpoint(finer_vit_path), image_file, "cpu")
+    compared = window.session.state.compared_image
+    assert compared.model == "vit-finer" and compared.source.classes == theirs.classes
+    first, second = (canvas.figure for canvas in panel.canvases)
+    assert first.values.shape == (2, 2) and second.values.shape == (4, 4)
+    np.testing.assert_allclose(first.values, _cls_last(source), atol=1e-6)
+    np.testing.assert_allclose(second.values, _cls_last(theirs), atol=1e-6)
+    assert theirs.classes[0] in panel.overlay_titles[1].text() and "4 × 4 patches" in panel.overlay_titles[1].text()
+    assert source.classes[0] in panel.overlay_titles[0].text()
+    figure = window.panels.figure("compare")
+    assert figure is not None and figure.stem == "compare" and len(figure.spec.panels) == 2
+    values = figure.spec.values  # (1, 2, 4, 4): the first model's 2 × 2 grid padded with NaN
+    assert values.shape == (1, 2, 4, 4) and np.isnan(values[0, 0, 2:]).all()
+    np.testing.assert_allclose(values[0, 1], _cls_last(theirs), atol=1e-6)
+    assert export_figure(figure.spec, tmp_path / "compare.png").stat().st_size > 1000
+    # another image: the second model reads it too
+    other = tmp_path / "flip.png"
+    Image.fromarray((np.arange(64).reshape(8, 8)[::-1] * 4).astype(np.uint8), mode="L").save(other)
+    window.session.open_image(other)
+    qtbot.waitUntil(lambda: window.session.state.compared_image is not None
+                    and window.session.state.compared_image.source.text == "flip.png", timeout=WAIT_MS)
+    np.testing.assert_allclose(panel.canvases[1].figure.values,
+                               _cls_last(encode_image_file(load_checkpoint(finer_vit_path), other, "cpu")), atol=1e-6)
+
+
+def test_compare_refuses_a_text_model_beside_an_image_in_one_sentence(window, vit_path, finer_vit_path, image_file,
+                                                                      qtbot, errors, tiny_models):
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    panel = raised(window, "compare")
+    panel.compare_with(finer_vit_path)
+    qtbot.waitUntil(lambda: window.session.state.compared_image is not None, timeout=WAIT_MS)
+    panel.compare_with(tiny_models["transformer"][0])
+    qtbot.waitUntil(lambda: bool(errors), timeout=WAIT_MS)
+    assert "reads sentences" in errors[-1] and "\n" not in errors[-1]
+    assert window.session.state.compared_with.endswith("vit-finer.safetensors")  # what was compared stays
+    assert window.session.state.compared_image is not None
+
+
+def test_compare_with_a_hugging_face_vision_folder(window, vit_path, image_file, tmp_path, qtbot, errors):
+    from attnviz.core.models.image_reading import encode_image_file
+    from tests.hf_vision_folders import make_vision_folder
+
+    folder = make_vision_folder("deit", tmp_path / "deit", seed=2)
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    panel = raised(window, "compare")
+    panel.compare_with(folder)
+    qtbot.waitUntil(lambda: window.session.state.compared_image is not None, timeout=WAIT_MS)
+    assert not errors, errors
+    theirs = encode_image_file(load_checkpoint(folder), image_file, "cpu")
+    compared = window.session.state.compared_image.source
+    assert compared.classes == theirs.classes and compared.tokens[:2] == ("[CLS]", "[DIST]")
+    np.testing.assert_allclose(panel.canvases[1].figure.values, _cls_last(theirs), atol=1e-5)

@@ -186,7 +186,7 @@
         <translation>'heads_off' 必须以“种类:层.头”的形式列出头，用逗号分隔（例如 cross:2.1,enc-self:1.3）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="27"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="34"/>
         <source>(choose a model)</source>
         <translation>（选择模型）</translation>
     </message>
@@ -577,6 +577,11 @@
         <location filename="../../attnviz/core/learning/image_tasks.py" line="171"/>
         <source>[CLS] on the shape's patches</source>
         <translation>[CLS] 落在形状所在的图像块上</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="102"/>
+        <source>[CLS] over {image}, last layer, heads averaged, in two models</source>
+        <translation>两个模型中 [CLS] 在 {image} 上的注意力，最后一层，各头平均</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="507"/>
@@ -974,7 +979,7 @@
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="107"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="141"/>
         <source>Attention of two models on the source sentence, and their difference</source>
         <translation>两个模型在源句子上的注意力及其差异</translation>
     </message>
@@ -1081,7 +1086,7 @@
     </message>
     <message>
         <location filename="../../attnviz/gui/file_opening.py" line="54"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="212"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
@@ -1394,7 +1399,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="167"/>
-        <location filename="../../attnviz/gui/docks.py" line="140"/>
+        <location filename="../../attnviz/gui/docks.py" line="141"/>
         <source>Beams</source>
         <translation>束搜索</translation>
     </message>
@@ -1572,6 +1577,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择一个用于比较的模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/compare.py" line="95"/>
+        <location filename="../../attnviz/figures/compare.py" line="93"/>
+        <source>Choose a second image model</source>
+        <translation>选择第二个图像模型</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/export_actions.py" line="299"/>
         <source>Choose at least one format to export.</source>
         <translation>请至少选择一种导出格式。</translation>
@@ -1653,18 +1664,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="173"/>
+        <location filename="../../attnviz/session/panels.py" line="176"/>
         <source>Compare puts two translation models side by side: the model on show is a {kind} model; open a translation model first</source>
         <translation>“比较”把两个翻译模型并排显示：当前显示的是 {kind} 模型；请先打开一个翻译模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="53"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="157"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="62"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="211"/>
         <source>Compare with</source>
         <translation>比较对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="225"/>
+        <location filename="../../attnviz/session/panels.py" line="242"/>
+        <location filename="../../attnviz/session/panels.py" line="285"/>
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
@@ -1974,7 +1986,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="248"/>
+        <location filename="../../attnviz/session/panels.py" line="308"/>
         <source>Decoding the batch…</source>
         <translation>正在批量解码…</translation>
     </message>
@@ -1996,7 +2008,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>设备 {device!r} 在本机不可用；可用的设备：{available}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="77"/>
+        <location filename="../../attnviz/figures/compare.py" line="111"/>
         <source>difference</source>
         <translation>差异</translation>
     </message>
@@ -2069,7 +2081,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制注意力图…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="273"/>
+        <location filename="../../attnviz/session/panels.py" line="333"/>
         <source>Drawing the book figure…</source>
         <translation>正在绘制书中图表…</translation>
     </message>
@@ -2430,7 +2442,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="47"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="56"/>
         <source>Export the three maps as one figure</source>
         <translation>将三幅热图导出为一张图</translation>
     </message>
@@ -2471,7 +2483,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="82"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="46"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="55"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
@@ -2591,7 +2603,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用 --data FILE 给出句子，或用 --task NAME 给出生成任务（二者选一）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="235"/>
+        <location filename="../../attnviz/session/panels.py" line="295"/>
         <source>Give two or more sentences (one per line) to decode them as one batch.</source>
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
     </message>
@@ -3243,7 +3255,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="232"/>
+        <location filename="../../attnviz/session/panels.py" line="292"/>
         <source>Load a translation model to decode a batch.</source>
         <translation>请先加载翻译模型，再进行批量解码。</translation>
     </message>
@@ -3275,7 +3287,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在加载 {checkpoint}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="192"/>
+        <location filename="../../attnviz/session/panels.py" line="195"/>
+        <location filename="../../attnviz/session/panels.py" line="217"/>
         <location filename="../../attnviz/session/session.py" line="106"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
@@ -3669,6 +3682,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/compare.py" line="83"/>
+        <source>no classifier head</source>
+        <translation>没有分类头</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/compare.py" line="63"/>
         <source>No difference map: the two models read the sentence differently (a different length limit)</source>
         <translation>无差异图：两个模型读取句子的方式不同（长度上限不同）</translation>
@@ -4013,6 +4031,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 PNG、JPEG、WebP、BMP 或 GIF 图像（或把图像拖到窗口上）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/compare.py" line="93"/>
+        <source>Open an image</source>
+        <translation>打开一张图像</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/image.py" line="138"/>
         <location filename="../../attnviz/gui/panels/image.py" line="247"/>
         <source>Open an image, or pick a sample</source>
@@ -4069,12 +4092,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="28"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="35"/>
         <source>Other checkpoint…</source>
         <translation>其他检查点…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="29"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="36"/>
         <source>Other Hugging Face model…</source>
         <translation>其他 Hugging Face 模型…</translation>
     </message>
@@ -4683,6 +4706,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/unopenable.py" line="20"/>
         <source>reading a pipe can wait forever for a writer</source>
         <translation>读取管道可能永远等待写入方</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
+        <source>Reading the image with the second model…</source>
+        <translation>正在用第二个模型读取图像…</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="126"/>
@@ -5865,6 +5893,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="146"/>
+        <source>The image model to compare with the loaded one, on the same image</source>
+        <translation>在同一张图像上与已加载模型比较的图像模型</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/export.py" line="53"/>
         <source>the image to read (image models): every layer × head map, and [CLS]'s attention and rollout over the image</source>
         <translation>要读取的图像（图像模型）：每个层 × 头的注意力图，以及 [CLS] 在图像上的注意力和注意力展开</translation>
@@ -6012,7 +6045,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>当前模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="45"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="54"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="147"/>
         <source>The model to compare with the loaded one, on the same sentence</source>
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
@@ -6396,7 +6430,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>还没有句子：先解码几个句子，或选择一个句子文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="264"/>
+        <location filename="../../attnviz/session/panels.py" line="324"/>
         <source>there is no book figure {key!r}</source>
         <translation>没有书中图表 {key!r}</translation>
     </message>
@@ -6583,6 +6617,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/compare.py" line="82"/>
+        <source>top class {name} ({prob:.0%})</source>
+        <translation>最可能的类别 {name}（{prob:.0%}）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/image.py" line="140"/>
         <source>Top classes</source>
         <translation>最可能的类别</translation>
@@ -6608,7 +6647,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个源词元到目前为止获得的注意力总和（最后一层，各头取平均）：译过一次的词约为 1，漏译的词接近 0，重复的词远大于 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="142"/>
+        <location filename="../../attnviz/gui/docks.py" line="143"/>
         <location filename="../../attnviz/gui/panels/train.py" line="147"/>
         <source>Train</source>
         <translation>训练</translation>
@@ -7598,12 +7637,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{minutes:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="76"/>
+        <location filename="../../attnviz/figures/compare.py" line="110"/>
         <source>{model} (source view, renormalised)</source>
         <translation>{model}（源视图，重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="117"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="171"/>
         <source>{model} by itself: {translation}</source>
         <translation>{model} 单独翻译：{translation}</translation>
     </message>
@@ -7685,6 +7724,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/compare.py" line="84"/>
+        <source>{model}: {rows} × {cols} patches, {top}</source>
+        <translation>{model}：{rows} × {cols} 个图像块，{top}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/heads.py" line="135"/>
         <source>{model}: {statistic}, {count:,} images</source>
         <translation>{model}：{statistic}，{count:,} 张图像</translation>
@@ -7731,9 +7775,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是文件夹，不是会话文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="177"/>
+        <location filename="../../attnviz/session/panels.py" line="180"/>
         <source>{name} is a {kind} model and the model on show a {shown} model: Compare puts two models that translate, or two that fill masks, side by side</source>
         <translation>{name} 是 {kind} 模型，而当前显示的是 {shown} 模型：“比较”只把两个翻译模型，或两个填充掩蔽词元的模型并排放在一起</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/panels.py" line="206"/>
+        <source>{name} is a {kind} model, which reads sentences: Compare puts a second image model beside this one</source>
+        <translation>{name} 是 {kind} 模型，读取的是句子：“比较”只能把第二个图像模型放在这个模型旁边</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/convert.py" line="142"/>
@@ -7741,7 +7790,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型：只有 attnviz 的 Transformer 能转换为 Hugging Face（Marian）文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="170"/>
+        <location filename="../../attnviz/session/panels.py" line="173"/>
         <source>{name} is a {kind} model: only translation models compare</source>
         <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
     </message>
@@ -8820,7 +8869,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{s} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="79"/>
+        <location filename="../../attnviz/figures/compare.py" line="113"/>
         <source>{title} (last layer, heads averaged; red: {model} attends more)</source>
         <translation>{title}（最后一层，各头平均；红色：{model} 关注更多）</translation>
     </message>
