@@ -144,7 +144,7 @@ def distance_figure(atlas: ImageAtlas, model: str) -> LineSpec:
     depth = np.arange(1, layers + 1, dtype=np.float64)
     series = (Series(tr("each head"), np.repeat(depth, heads), atlas.distance.astype(np.float64).ravel(), "points"),
               Series(tr("mean of the heads"), depth, atlas.layer_distances().astype(np.float64)),
-              Series(tr("attention spread evenly over the patches"), depth, np.full(layers, atlas.even_distance),
+              Series(tr("spread evenly"), depth, np.full(layers, atlas.even_distance),
                      "dashed"))
     return LineSpec(series, tr("{model}: mean attention distance by layer, {count:,} images").format(
         model=model, count=atlas.images), tr("layer"), tr("mean attention distance (pixels)"),

@@ -559,7 +559,7 @@
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="384"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="396"/>
         <source>&lt;b&gt;layer {layer}, head {head}&lt;/b&gt; — </source>
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
@@ -594,7 +594,7 @@
         <translation>[CLS] 的注意力展开 · {layers} 层 · {heads} 个头取平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="381"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="393"/>
         <source>[CLS] share {value:.1%}</source>
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
@@ -636,12 +636,12 @@
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="448"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="460"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="174"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="181"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -657,12 +657,12 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="446"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="458"/>
         <source>A folder of images</source>
         <translation>一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="170"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="177"/>
         <source>A folder of images…</source>
         <translation>一个图像文件夹…</translation>
     </message>
@@ -1048,11 +1048,6 @@
         <location filename="../../attnviz/gallery.py" line="529"/>
         <source>attention spread evenly ({px:.1f} px)</source>
         <translation>注意力均匀分布（{px:.1f} 像素）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/figures/heads.py" line="147"/>
-        <source>attention spread evenly over the patches</source>
-        <translation>注意力均匀分布在所有图像块上</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/kernel.py" line="81"/>
@@ -1449,7 +1444,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="337"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="349"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -2046,11 +2041,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="532"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="138"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="145"/>
         <source>Distance by layer</source>
         <translation>逐层距离</translation>
     </message>
@@ -2118,6 +2114,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="145"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="140"/>
         <source>each head</source>
         <translation>每个头</translation>
     </message>
@@ -2200,7 +2197,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="380"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="392"/>
         <source>entropy {value:.3g}</source>
         <translation>熵 {value:.3g}</translation>
     </message>
@@ -2656,8 +2653,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="131"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="283"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="300"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="290"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="312"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
@@ -2696,7 +2693,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="359"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="371"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
@@ -2829,7 +2826,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="393"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="405"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -3043,7 +3040,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="325"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="337"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3338,19 +3335,14 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="183"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="190"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="181"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="188"/>
         <source>Map the heads over a folder of images: how far each head looks, how spread it is, how much it gives [CLS]</source>
         <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="284"/>
-        <source>Map the heads to draw their distance by layer</source>
-        <translation>先绘制各头图谱，再画出逐层距离</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/analysis.py" line="74"/>
@@ -3426,6 +3418,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="135"/>
+        <source>Mean attention distance by layer</source>
+        <translation>逐层平均注意力距离</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/heads.py" line="297"/>
         <source>mean attention distance by layer, pixels (heads averaged): {distances}</source>
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
@@ -3436,7 +3433,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="379"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="391"/>
         <source>mean attention distance {value:.1f} px</source>
         <translation>平均注意力距离 {value:.1f} 像素</translation>
     </message>
@@ -3473,6 +3470,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="146"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
     </message>
@@ -3991,7 +3989,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="175"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="182"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
@@ -4102,7 +4100,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="383"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="395"/>
         <source>other specials' share {value:.1%}</source>
         <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
@@ -5407,6 +5405,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>特殊文件</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="147"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="143"/>
+        <source>spread evenly</source>
+        <translation>均匀分布</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/learning/image_tasks.py" line="29"/>
         <source>square</source>
         <translation>正方形</translation>
@@ -5692,7 +5696,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="449"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="461"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
@@ -5867,7 +5871,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="349"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="361"/>
         <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
@@ -5908,7 +5912,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="171"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="178"/>
         <source>The images directly in a folder (PNG, JPEG, WebP, BMP, GIF), by name</source>
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
@@ -6178,7 +6182,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="168"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="175"/>
         <source>The sample images ({count})</source>
         <translation>示例图像（{count} 张）</translation>
     </message>
@@ -6213,7 +6217,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="173"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="180"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -7735,7 +7739,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="45"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="320"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="332"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>

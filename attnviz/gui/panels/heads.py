@@ -27,7 +27,6 @@ from attnviz.core.layout import Capability
 from attnviz.figures.spec import FigureSpec, LineSpec, empty_figure, fit_levels
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
-from attnviz.gui.panels.image import FigureCanvas
 from attnviz.gui.titled_plot import TitledPlot, legend_below
 from attnviz.gui.wrap_row import WrapRow
 from attnviz.i18n import N_, tr
@@ -42,6 +41,7 @@ SESSION_SENTENCES, OTHER_FILE, OTHER_FOLDER = "", "\0other", "\0folder"
 SHARES = ("confidence", "previous", "same", "next", "sink", "diagonal", "monotonic")  # weights' shares: 0…1
 IMPORTANCE_PEN = pg.mkPen((31, 119, 180), width=2)
 RANDOM_PEN = pg.mkPen((255, 127, 14), width=2, style=QtCore.Qt.PenStyle.DashLine)
+HEAD_BRUSH = pg.mkBrush(31, 119, 180, 140)
 MARK_PEN = pg.mkPen((214, 39, 40), width=1, style=QtCore.Qt.PenStyle.DotLine)
 READOUT_HINT = N_("Point at a head to read its statistics here; click it to open its map")
 
@@ -132,9 +132,16 @@ class HeadsPanel(QtWidgets.QWidget):
         maps.setDocumentMode(True)
         maps.addTab(self.grid, tr("Atlas"))
         maps.addTab(self.curve_view, tr("Pruning curve"))
-        self.distance_view = FigureCanvas()  # (an image model's distance by layer: painted as Export writes it)
+        self.distance_view = TitledPlot(title=tr("Mean attention distance by layer"))  # (an image model's)
+        legend_below(self.distance_view.plot, columns=3)
+        self.distance_view.plot.setLabel("bottom", tr("layer"))
+        self.distance_view.plot.setLabel("left", tr("distance (pixels)"))
+        self.head_points = self.distance_view.plot.plot([], [], pen=None, symbol="o", symbolSize=6,
+                                                        symbolBrush=HEAD_BRUSH, symbolPen=None, name=tr("each head"))
+        self.mean_curve = self.distance_view.plot.plot([], [], pen=IMPORTANCE_PEN, name=tr("mean of the heads"))
+        self.even_curve = self.distance_view.plot.plot([], [], pen=RANDOM_PEN,
+                                                       name=tr("spread evenly"))
         self.distance_view.setMinimumSize(140, 120)
-        self.distance_view.setCursor(QtCore.Qt.CursorShape.ArrowCursor)
         maps.addTab(self.distance_view, tr("Distance by layer"))
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -281,14 +288,19 @@ class HeadsPanel(QtWidgets.QWidget):
         if atlas is None or not name:
             self.cells = []
             self.grid.show_figure(empty_figure(tr("Head atlas")))
-            self.distance_view.show_figure(None, tr("Map the heads to draw their distance by layer"))
+            for curve in (self.head_points, self.mean_curve, self.even_curve):
+                curve.setData([], [])
             return
         from attnviz.figures.heads import distance_figure, image_atlas_grid
 
         layers, heads = atlas.distance.shape
         self.cells = [[(AttentionKind.ENCODER_SELF, layer, head) for head in range(heads)] for layer in range(layers)]
         self.grid.show_figure(image_atlas_grid(atlas, name, self._model_name()))
-        self.distance_view.show_figure(distance_figure(atlas, self._model_name()))
+        figure = distance_figure(atlas, self._model_name())  # (what Export writes on this tab)
+        for curve, series in zip((self.head_points, self.mean_curve, self.even_curve), figure.series, strict=True):
+            curve.setData(series.x, series.y)
+        self.distance_view.set_title(figure.title)
+        self.distance_view.bottom_axis.set_level([(int(x), label) for x, label in figure.x_ticks or ()])
 
     def _draw(self) -> None:
         if self.images:
