@@ -9,7 +9,8 @@ import torch
 from PIL import Image
 
 from attnviz.core.checkpoints.checkpoint import load_checkpoint, save_checkpoint
-from attnviz.core.models.image_reading import compute_image_query, encode_image
+from attnviz.core.decoding.query_computation import compute_image_query
+from attnviz.core.models.image_reading import encode_image
 from attnviz.core.models.vit import VisionTransformer, ViTConfig
 from attnviz.training.fashion_mnist import CLASS_NAMES
 from tests.hf_vision_folders import make_vision_folder

@@ -132,8 +132,8 @@ class PanelRequests(SessionBase):
         ticket = self._latest.current(SENTENCE)
 
         def job() -> QueryComputation:
+            from attnviz.core.decoding.query_computation import compute_image_query
             from attnviz.core.images import open_image
-            from attnviz.core.models.image_reading import compute_image_query
 
             return compute_image_query(loaded, open_image(path), layer, head, query_index, loaded.device)
 

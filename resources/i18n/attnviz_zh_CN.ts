@@ -2125,7 +2125,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
-        <location filename="../../attnviz/core/models/image_reading.py" line="196"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="303"/>
         <source>each layer of this {kind}</source>
         <translation>此 {kind} 的每一层</translation>
     </message>
@@ -2641,8 +2641,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="303"/>
         <location filename="../../attnviz/core/hf/positional.py" line="116"/>
-        <location filename="../../attnviz/core/models/image_reading.py" line="196"/>
         <source>head</source>
         <translation>头</translation>
     </message>
@@ -3066,7 +3066,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="165"/>
-        <location filename="../../attnviz/core/models/image_reading.py" line="194"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="301"/>
         <location filename="../../attnviz/figures/heads.py" line="150"/>
         <source>layer</source>
         <translation>层</translation>
@@ -5907,7 +5907,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要读取的图像（图像模型）：每个层 × 头的注意力图，以及 [CLS] 在图像上的注意力和注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/image_reading.py" line="197"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="304"/>
         <source>the image's positions</source>
         <translation>图像的位置</translation>
     </message>
@@ -6574,7 +6574,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/image_reading.py" line="194"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="301"/>
         <source>this {kind}</source>
         <translation>这个 {kind}</translation>
     </message>
@@ -8977,7 +8977,7 @@ Open the session with that checkpoint?</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/image_reading.py" line="219"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="323"/>
         <source>α = softmax(s) over every position</source>
         <translation>α = 对所有位置做 softmax(s)</translation>
     </message>
