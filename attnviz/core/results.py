@@ -179,6 +179,16 @@ class Comparison:
 
 
 @dataclass(frozen=True)
+class ImageComparison:
+    """A second image model on the image on show, for the Compare panel: model, its name (file stem or folder
+    name); kind, its kind; source, the image as it reads it (its own patch grid, maps and top classes)."""
+
+    model: str
+    kind: str
+    source: EncodedSource
+
+
+@dataclass(frozen=True)
 class KernelFit:
     """Everything the kernel-regression view draws, as numpy: N training points, M test points.
 

@@ -64,9 +64,17 @@ class GridSpec:
 
     @property
     def values(self) -> np.ndarray:
-        """(rows, columns, Q, K): every panel's values."""
+        """(rows, columns, Q, K): every panel's values (panels of different shapes — two image models' patch grids —
+        padded with NaN to the largest)."""
         if not self.panels:
             return np.zeros((0, 0, 0, 0), np.float32)
+        shapes = {p.values.shape for p in self.panels}
+        if len(shapes) > 1:
+            rows, cols = (max(shape[axis] for shape in shapes) for axis in (0, 1))
+            padded = np.full((len(self.panels), rows, cols), np.nan, np.float32)
+            for index, panel in enumerate(self.panels):
+                padded[index, : panel.values.shape[0], : panel.values.shape[1]] = panel.values
+            return padded.reshape(len(self.row_names), self.columns, rows, cols)
         stack = np.stack([p.values for p in self.panels])
         return stack.reshape(len(self.row_names), self.columns, *stack.shape[1:])
 

@@ -63,6 +63,11 @@ def needs(capability: Capability) -> Callable[[ModelInfo], bool]:
     return lambda info: info.offers(capability)
 
 
+def needs_any(*capabilities: Capability) -> Callable[[ModelInfo], bool]:
+    """A panel that applies to models offering one of ``capabilities``."""
+    return lambda info: any(info.offers(capability) for capability in capabilities)
+
+
 def family(group: str) -> Callable[[ModelInfo], bool]:
     """A panel that applies to one group of models (``SequenceLayout.dock_group``): "translation", "regression"."""
     return lambda info: info.layout.dock_group == group
@@ -122,14 +127,16 @@ PANELS: tuple[PanelEntry, ...] = (
     PanelEntry("batch", N_("Batch"), BatchPanel, Area.LeftDockWidgetArea, needs(Capability.DECODER),
                tab_with="scoring"),
     PanelEntry("computation", N_("Computation"), ComputationPanel, Area.LeftDockWidgetArea,
-               needs(Capability.SENTENCE), tab_with="batch"),
-    PanelEntry("heads", N_("Head atlas"), HeadsPanel, Area.LeftDockWidgetArea, needs(Capability.DECODER),
+               needs_any(Capability.SENTENCE, Capability.IMAGE), tab_with="batch"),
+    PanelEntry("heads", N_("Head atlas"), HeadsPanel, Area.LeftDockWidgetArea,
+               needs_any(Capability.DECODER, Capability.IMAGE),
                tab_with="computation", figure=named(HeadsPanel.figure, "head-atlas")),
     PanelEntry("rollout", N_("Rollout"), RolloutPanel, Area.RightDockWidgetArea,
                lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),
     PanelEntry("explain", N_("Explain"), ExplainPanel, Area.RightDockWidgetArea, needs(Capability.STEPS),
                tab_with="rollout", figure=named(ExplainPanel.figure, "explain")),
-    PanelEntry("compare", N_("Compare"), ComparePanel, Area.RightDockWidgetArea, needs(Capability.STEPS),
+    PanelEntry("compare", N_("Compare"), ComparePanel, Area.RightDockWidgetArea,
+               needs_any(Capability.STEPS, Capability.IMAGE),
                tab_with="rollout", figure=named(ComparePanel.figure, "compare")),
     PanelEntry("beams", N_("Beams"), BeamsPanel, Area.RightDockWidgetArea, needs(Capability.DECODER),
                tab_with="compare", figure=named(BeamsPanel.figure, "beam-tree")),

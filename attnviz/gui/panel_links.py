@@ -36,6 +36,7 @@ class PanelLinks(QtCore.QObject):
         docks.attention.heatmap.clicked.connect(self._on_attention_cell_clicked)
         docks.panels["heads"].head_chosen.connect(self._on_head_chosen)  # type: ignore[attr-defined]
         docks.panels["image"].open_requested.connect(files.ask_and_open_image)  # type: ignore[attr-defined]
+        docks.panels["image"].query_chosen.connect(self._on_image_query_chosen)  # type: ignore[attr-defined]
         train_panel = docks.panels["train"]
         assert isinstance(train_panel, TrainPanel)
         self.train_panel = train_panel
@@ -65,6 +66,15 @@ class PanelLinks(QtCore.QObject):
         self.docks.ensure_current("computation")
         kind, query = matrix.query_of(row)
         self.docks.panels["computation"].inspect(kind, matrix.layer, matrix.head, query)  # type: ignore[attr-defined]
+
+    def _on_image_query_chosen(self, query: int) -> None:
+        """A patch clicked on the image: where the Computation dock is on show, it shows that query's computation in
+        the layer and head of the Attention view."""
+        if self.lecture.active or not self.docks.showing("computation"):
+            return
+        view = self.docks.session.state.view
+        self.docks.panels["computation"].inspect(AttentionKind.ENCODER_SELF, view.layer,  # type: ignore[attr-defined]
+                                                 view.head, query)
 
     def _on_head_chosen(self, kind: AttentionKind, layer: int, head: int) -> None:
         """A head of the Heads dock's atlas clicked: show its map in the Attention dock."""

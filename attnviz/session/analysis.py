@@ -26,6 +26,7 @@ from attnviz.session.runners import ThreadRunner
 if TYPE_CHECKING:  # torch-backed: imported by the jobs, on their threads
     from attnviz.core.explain import Explanation
     from attnviz.core.heads import HeadAtlas, PruningCurve
+    from attnviz.core.heads.image_atlas import ImageAtlas
     from attnviz.core.models.loaded import LoadedModel
 
 EXPLAIN = "explain"  # explain_step, one at a time
@@ -47,6 +48,9 @@ class AnalysisRequests(SessionBase):
         """The atlas of the model on show over the file ``corpus_path`` (source lines, or source<TAB>reference) or
         over ``sentences``; published as ``state.atlas``. A running atlas job is cancelled first."""
         loaded = self.loaded
+        if loaded is not None and loaded.offers(Capability.IMAGE):
+            self._compute_image_atlas(loaded, corpus_path)
+            return
         if loaded is None or not loaded.offers(Capability.DECODER):
             self.listener.error(tr("Load a translation model to map its heads over a corpus."))
             return
@@ -66,6 +70,29 @@ class AnalysisRequests(SessionBase):
         def done(result: tuple[HeadAtlas, Any]) -> None:
             atlas, self._atlas_corpus = result
             self._publish(atlas=atlas, pruning=None)
+
+        self._run_atlas_job(tr("Mapping the heads…"), work, done)
+
+    def _compute_image_atlas(self, loaded: LoadedModel, folder: str | Path | None) -> None:
+        """The atlas of an image model over the images in ``folder`` (None: the shipped samples), on a copy of the
+        model; published as ``state.image_atlas``."""
+        from attnviz.paths import SAMPLE_IMAGES
+
+        where = Path(folder) if folder is not None else SAMPLE_IMAGES
+
+        def work(progress: Callable[[int, int], bool]) -> ImageAtlas:
+            from attnviz.core.heads.image_atlas import even_spread_distance, image_atlas, image_paths
+            from attnviz.core.models.image_reading import reader_of
+
+            paths = image_paths(where)
+            twin = _twin(loaded, None)
+            reader = reader_of(twin)
+            sums = image_atlas(twin, paths, twin.device, progress)
+            return sums.means(even_spread_distance(reader.grid, reader.patch), reader.specials)
+
+        def done(atlas: ImageAtlas) -> None:
+            if self.loaded is loaded:
+                self._publish(image_atlas=atlas)
 
         self._run_atlas_job(tr("Mapping the heads…"), work, done)
 

@@ -41,6 +41,7 @@ class ImageRequests(SessionBase):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.image_path: Path | None = None  # the image asked for last (opened again when another image model loads)
+        self._image_shown: tuple[EncodedSource, Path] | None = None  # the image on show and the file it was read from
 
     def open_image(self, path: str | Path) -> None:
         """Read the image at ``path`` with the loaded model (in the background); a file that is not an image, or a
@@ -62,11 +63,18 @@ class ImageRequests(SessionBase):
 
         def done(source: EncodedSource) -> None:
             if self._latest.wins(ticket):
+                self._image_shown = (source, path)
                 # (the state's text stays the sentence typed last: a text model opened next reads it again)
                 self._publish(source=source, steps=(), position=-1, computation=None, comparison=None,
-                              explanation=None)
+                              explanation=None, compared_image=None)
 
         self._submit(tr("Reading {image}…").format(image=path.name), job, done, self._report)
+
+    def image_file_of(self, source: EncodedSource | None) -> Path | None:
+        """The file the image ``source`` was read from (the views' panels ask a second model, or one query's
+        computation, of the same image), or None for a source that is not the image on show."""
+        shown = self._image_shown
+        return shown[1] if shown is not None and source is not None and shown[0] is source else None
 
     def open_image_again(self) -> None:
         """(A model that reads images has loaded.) Its first look: the image on show before, or the first sample."""

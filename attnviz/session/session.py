@@ -74,6 +74,7 @@ class Session(DecodingRequests, ImageRequests, PanelRequests, AnalysisRequests):
             self.forget_gates()
             self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
                           position=-1, batch=None, computation=None, atlas=None, pruning=None, atlas_progress=None,
+                          image_atlas=None, compared_image=None,
                           explanation=None)
             restoring = self._restoring
             if restoring is not None and restoring.kernel is not None and self.loaded.offers(Capability.KERNEL):

@@ -14,7 +14,15 @@ from attnviz.core.attention.computation import QueryComputation
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import Capability, SequenceLayout
 from attnviz.core.models.kinds import KINDS
-from attnviz.core.results import BatchDecoding, Comparison, DecodeStep, EncodedSource, KernelFit, PositionalDescription
+from attnviz.core.results import (
+    BatchDecoding,
+    Comparison,
+    DecodeStep,
+    EncodedSource,
+    ImageComparison,
+    KernelFit,
+    PositionalDescription,
+)
 from attnviz.figures.attention import AttentionView
 from attnviz.figures.book import BookFigure
 from attnviz.i18n import tr
@@ -22,6 +30,7 @@ from attnviz.i18n import tr
 if TYPE_CHECKING:  # (torch-backed modules: their dataclasses arrive from the jobs)
     from attnviz.core.explain import Explanation
     from attnviz.core.heads import HeadAtlas, PruningCurve
+    from attnviz.core.heads.image_atlas import ImageAtlas
 
 
 @dataclass(frozen=True)
@@ -108,10 +117,12 @@ class SessionState:
     book: BookFigure | None = None  # the book figure asked for last (Help ▸ Book figures)
     computation: QueryComputation | None = None  # one query's chain, asked for with inspect_query
     comparison: Comparison | None = None  # a second model on the same sentence (compare_with)
+    compared_image: ImageComparison | None = None  # a second image model on the image on show (compare_with)
     compared_with: str = ""  # the checkpoint compared with ("" when none)
     view: AttentionView = field(default_factory=AttentionView)  # the Attention panel's options
     atlas: HeadAtlas | None = None  # every head's statistics over a corpus (compute_atlas)
     pruning: PruningCurve | None = None  # BLEU with heads pruned, over the atlas's corpus (compute_pruning)
+    image_atlas: ImageAtlas | None = None  # an image model's heads over a folder of images (compute_atlas)
     atlas_progress: tuple[str, int, int] | None = None  # (what, done, total) while an atlas job runs
     explanation: Explanation | None = None  # the step on show explained by every method (explain)
 

@@ -186,7 +186,7 @@
         <translation>'heads_off' 必须以“种类:层.头”的形式列出头，用逗号分隔（例如 cross:2.1,enc-self:1.3）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="27"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="34"/>
         <source>(choose a model)</source>
         <translation>（选择模型）</translation>
     </message>
@@ -559,6 +559,11 @@
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="396"/>
+        <source>&lt;b&gt;layer {layer}, head {head}&lt;/b&gt; — </source>
+        <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/columns.py" line="118"/>
         <source>&lt;eos&gt; (also `[SEP]`), &lt;bos&gt; (also `[CLS]`) or punctuation</source>
         <translation>&lt;eos&gt;（也包括 `[SEP]`）、&lt;bos&gt;（也包括 `[CLS]`）或 punctuation（标点）</translation>
@@ -574,6 +579,11 @@
         <translation>[CLS] 落在形状所在的图像块上</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/compare.py" line="102"/>
+        <source>[CLS] over {image}, last layer, heads averaged, in two models</source>
+        <translation>两个模型中 [CLS] 在 {image} 上的注意力，最后一层，各头平均</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="507"/>
         <source>[CLS] over {image}, layer by layer: attention (heads averaged), then rollout</source>
         <translation>{image} 上的 [CLS]，逐层：注意力（各头平均），然后是注意力展开（rollout）</translation>
@@ -582,6 +592,11 @@
         <location filename="../../attnviz/core/learning/history.py" line="26"/>
         <source>[CLS] rollout · {layers} layers · {heads} heads averaged</source>
         <translation>[CLS] 的注意力展开 · {layers} 层 · {heads} 个头取平均</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="393"/>
+        <source>[CLS] share {value:.1%}</source>
+        <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="667"/>
@@ -621,12 +636,12 @@
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="342"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="460"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="84"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="181"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -640,6 +655,16 @@
         <location filename="../../attnviz/render/figure_files.py" line="47"/>
         <source>a folder has that name</source>
         <translation>已有同名文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="458"/>
+        <source>A folder of images</source>
+        <translation>一个图像文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="177"/>
+        <source>A folder of images…</source>
+        <translation>一个图像文件夹…</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/status_bar.py" line="153"/>
@@ -792,7 +817,7 @@
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="54"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="118"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="119"/>
         <source>All heads</source>
         <translation>所有头</translation>
     </message>
@@ -803,7 +828,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
     </message>
@@ -898,12 +923,12 @@
         <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}（正确：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="133"/>
         <source>Atlas</source>
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="113"/>
+        <location filename="../../attnviz/gui/docks.py" line="118"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
@@ -954,7 +979,7 @@
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="107"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="141"/>
         <source>Attention of two models on the source sentence, and their difference</source>
         <translation>两个模型在源句子上的注意力及其差异</translation>
     </message>
@@ -1045,7 +1070,7 @@
         <translation>注意力，第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="108"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="109"/>
         <source>Attention: one head's (or the heads' mean) weights of the query. Rollout: how much of each patch reaches the query after this layer, the heads averaged (Abnar &amp; Zuidema 2020), with or without 0.5·I for the residual</source>
         <translation>注意力：查询在一个头中（或各头平均）的注意力权重。注意力展开（rollout）：到这一层为止，每个图块有多少流到该查询，各头平均（Abnar &amp; Zuidema 2020），可加或不加代表残差连接的 0.5·I</translation>
     </message>
@@ -1056,7 +1081,7 @@
     </message>
     <message>
         <location filename="../../attnviz/gui/file_opening.py" line="54"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="212"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
@@ -1101,7 +1126,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panel_links.py" line="95"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="105"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -1116,7 +1141,7 @@
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/vit.py" line="179"/>
+        <location filename="../../attnviz/core/models/vit.py" line="186"/>
         <source>attnviz's ViT adds a learned vector per position — [CLS], then each patch, row by row — to the patch embeddings (d2l 1.0 §11.8).</source>
         <translation>attnviz 的 ViT 为每个位置（先是 [CLS]，然后逐行是每个图块）学一个向量，加到图块嵌入上（d2l 1.0 §11.8）。</translation>
     </message>
@@ -1317,7 +1342,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽必须是正数，实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="122"/>
+        <location filename="../../attnviz/gui/docks.py" line="127"/>
         <source>Batch</source>
         <translation>批量</translation>
     </message>
@@ -1369,7 +1394,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="167"/>
-        <location filename="../../attnviz/gui/docks.py" line="134"/>
+        <location filename="../../attnviz/gui/docks.py" line="141"/>
         <source>Beams</source>
         <translation>束搜索</translation>
     </message>
@@ -1404,7 +1429,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="89"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="96"/>
         <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
@@ -1414,12 +1439,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="106"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="113"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="247"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="349"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -1461,7 +1486,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="91"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="98"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1547,6 +1572,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择一个用于比较的模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/compare.py" line="95"/>
+        <location filename="../../attnviz/figures/compare.py" line="93"/>
+        <source>Choose a second image model</source>
+        <translation>选择第二个图像模型</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/export_actions.py" line="299"/>
         <source>Choose at least one format to export.</source>
         <translation>请至少选择一种导出格式。</translation>
@@ -1593,7 +1624,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -1623,28 +1654,29 @@ Install them with:  sudo apt-get install {packages}
         <translation>命令（attnviz COMMAND --help）：{commands}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="132"/>
+        <location filename="../../attnviz/gui/docks.py" line="138"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="143"/>
+        <location filename="../../attnviz/session/panels.py" line="176"/>
         <source>Compare puts two translation models side by side: the model on show is a {kind} model; open a translation model first</source>
         <translation>“比较”把两个翻译模型并排显示：当前显示的是 {kind} 模型；请先打开一个翻译模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="53"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="157"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="62"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="211"/>
         <source>Compare with</source>
         <translation>比较对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="195"/>
+        <location filename="../../attnviz/session/panels.py" line="242"/>
+        <location filename="../../attnviz/session/panels.py" line="285"/>
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="124"/>
+        <location filename="../../attnviz/gui/docks.py" line="129"/>
         <source>Computation</source>
         <translation>计算过程</translation>
     </message>
@@ -1660,7 +1692,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/computation.py" line="195"/>
-        <location filename="../../attnviz/session/panels.py" line="118"/>
+        <location filename="../../attnviz/session/panels.py" line="120"/>
+        <location filename="../../attnviz/session/panels.py" line="148"/>
         <source>Computing the query…</source>
         <translation>正在计算查询…</translation>
     </message>
@@ -1675,12 +1708,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="17"/>
+        <location filename="../../attnviz/figures/heads.py" line="18"/>
         <source>confidence without the end of the source (Voita et al.)</source>
         <translation>不含源句末尾的置信度（Voita 等）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="16"/>
+        <location filename="../../attnviz/figures/heads.py" line="17"/>
         <source>confidence: mean largest weight</source>
         <translation>置信度：平均最大权重</translation>
     </message>
@@ -1723,7 +1756,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="117"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
@@ -1824,12 +1857,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="26"/>
+        <location filename="../../attnviz/figures/heads.py" line="27"/>
         <source>cross-attention: share on the diagonal</source>
         <translation>交叉注意力：对角线上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="27"/>
+        <location filename="../../attnviz/figures/heads.py" line="28"/>
         <source>cross-attention: share on the monotone argmax path</source>
         <translation>交叉注意力：单调 argmax 路径上的权重占比</translation>
     </message>
@@ -1948,7 +1981,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="218"/>
+        <location filename="../../attnviz/session/panels.py" line="308"/>
         <source>Decoding the batch…</source>
         <translation>正在批量解码…</translation>
     </message>
@@ -1970,7 +2003,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>设备 {device!r} 在本机不可用；可用的设备：{available}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="77"/>
+        <location filename="../../attnviz/figures/compare.py" line="111"/>
         <source>difference</source>
         <translation>差异</translation>
     </message>
@@ -2008,8 +2041,14 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="532"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="138"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="145"/>
+        <source>Distance by layer</source>
+        <translation>逐层距离</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="115"/>
@@ -2038,7 +2077,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制注意力图…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="243"/>
+        <location filename="../../attnviz/session/panels.py" line="333"/>
         <source>Drawing the book figure…</source>
         <translation>正在绘制书中图表…</translation>
     </message>
@@ -2074,12 +2113,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="145"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="140"/>
+        <source>each head</source>
+        <translation>每个头</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/columns.py" line="129"/>
         <source>each head's value of the statistic</source>
         <translation>每个头的该统计量的值</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="303"/>
         <source>each layer of this {kind}</source>
         <translation>此 {kind} 的每一层</translation>
     </message>
@@ -2149,6 +2195,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="350"/>
         <source>entropy of the weights (nats)</source>
         <translation>权重的熵（奈特）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="392"/>
+        <source>entropy {value:.3g}</source>
+        <translation>熵 {value:.3g}</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="119"/>
@@ -2233,7 +2284,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>所有键都被掩蔽：该行全为 0（attnviz 从不除以零）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="120"/>
         <source>Every layer × head as a small overlay; click one to show it</source>
         <translation>所有层 × 头，各画成一张小叠加图；点击其中一张即可显示它</translation>
     </message>
@@ -2300,7 +2351,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>需要一个参数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="130"/>
+        <location filename="../../attnviz/gui/docks.py" line="136"/>
         <source>Explain</source>
         <translation>解释</translation>
     </message>
@@ -2325,7 +2376,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="223"/>
+        <location filename="../../attnviz/session/analysis.py" line="250"/>
         <source>Explaining the step…</source>
         <translation>正在解释这一步…</translation>
     </message>
@@ -2378,7 +2429,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/heatmap.py" line="666"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="65"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="75"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2388,7 +2439,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="47"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="56"/>
         <source>Export the three maps as one figure</source>
         <translation>将三幅热图导出为一张图</translation>
     </message>
@@ -2398,7 +2449,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panel_links.py" line="91"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="101"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -2429,7 +2480,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="82"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="46"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="55"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
@@ -2439,7 +2490,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="96"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="97"/>
         <source>Fashion-MNIST test images shipped with attnviz (the ViT never trained on them)</source>
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
@@ -2539,7 +2590,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="115"/>
+        <location filename="../../attnviz/session/session.py" line="116"/>
         <source>Getting ready to open Hugging Face models…</source>
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
@@ -2549,7 +2600,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用 --data FILE 给出句子，或用 --task NAME 给出生成任务（二者选一）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="205"/>
+        <location filename="../../attnviz/session/panels.py" line="295"/>
         <source>Give two or more sentences (one per line) to decode them as one batch.</source>
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
     </message>
@@ -2584,32 +2635,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="127"/>
         <source>Head</source>
         <translation>头</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="303"/>
         <location filename="../../attnviz/core/hf/positional.py" line="116"/>
-        <location filename="../../attnviz/figures/heads.py" line="41"/>
         <source>head</source>
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="82"/>
+        <location filename="../../attnviz/figures/heads.py" line="83"/>
         <source>head (layer.head; colour: the kind of attention)</source>
         <translation>头（层.头；颜色：注意力的种类）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="126"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="210"/>
+        <location filename="../../attnviz/gui/docks.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="290"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="312"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="186"/>
         <location filename="../../attnviz/figures/image.py" line="94"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="195"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="196"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
     </message>
@@ -2641,17 +2693,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="269"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="371"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="108"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="115"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="56"/>
+        <location filename="../../attnviz/figures/heads.py" line="57"/>
         <source>heads switched off (of {count}; least important first: by the normalised importance)</source>
         <translation>关闭的头数（共 {count} 个；按归一化重要性，从最不重要的开始）</translation>
     </message>
@@ -2708,7 +2760,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="117"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="118"/>
         <source>How strongly the attention covers the image</source>
         <translation>注意力覆盖图像的浓淡</translation>
     </message>
@@ -2743,7 +2795,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>忽略了显式参数 %r</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="111"/>
+        <location filename="../../attnviz/gui/docks.py" line="116"/>
         <source>Image</source>
         <translation>图像</translation>
     </message>
@@ -2758,8 +2810,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="24"/>
-        <location filename="../../attnviz/figures/heads.py" line="83"/>
+        <location filename="../../attnviz/figures/heads.py" line="25"/>
+        <location filename="../../attnviz/figures/heads.py" line="84"/>
         <source>importance E|∂L/∂ξ|</source>
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
@@ -2774,7 +2826,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="292"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="405"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -2901,7 +2953,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>核</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="115"/>
+        <location filename="../../attnviz/gui/docks.py" line="120"/>
         <source>Kernel regression</source>
         <translation>核回归</translation>
     </message>
@@ -2988,7 +3040,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="235"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="337"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3008,14 +3060,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>稍后</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="126"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="165"/>
-        <location filename="../../attnviz/figures/heads.py" line="41"/>
-        <location filename="../../attnviz/gallery.py" line="532"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="301"/>
+        <location filename="../../attnviz/figures/heads.py" line="150"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
@@ -3027,7 +3079,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="596"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
-        <location filename="../../attnviz/gallery.py" line="509"/>
+        <location filename="../../attnviz/figures/heads.py" line="134"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
@@ -3134,8 +3186,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="52"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="110"/>
+        <location filename="../../attnviz/figures/heads.py" line="53"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="117"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
@@ -3200,12 +3252,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="202"/>
+        <location filename="../../attnviz/session/panels.py" line="292"/>
         <source>Load a translation model to decode a batch.</source>
         <translation>请先加载翻译模型，再进行批量解码。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="51"/>
+        <location filename="../../attnviz/session/analysis.py" line="55"/>
         <source>Load a translation model to map its heads over a corpus.</source>
         <translation>请先加载一个翻译模型，才能在语料上绘制它的头图谱。</translation>
     </message>
@@ -3232,8 +3284,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在加载 {checkpoint}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="162"/>
-        <location filename="../../attnviz/session/session.py" line="105"/>
+        <location filename="../../attnviz/session/panels.py" line="195"/>
+        <location filename="../../attnviz/session/panels.py" line="217"/>
+        <location filename="../../attnviz/session/session.py" line="106"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
@@ -3271,22 +3324,29 @@ Install them with:  sudo apt-get install {packages}
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="87"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="94"/>
         <source>Map heads</source>
         <translation>绘制头图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="76"/>
+        <location filename="../../attnviz/session/analysis.py" line="103"/>
         <source>Map the heads over a corpus first: the pruning curve follows their importance.</source>
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="98"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="190"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="70"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="188"/>
+        <source>Map the heads over a folder of images: how far each head looks, how spread it is, how much it gives [CLS]</source>
+        <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="74"/>
+        <location filename="../../attnviz/session/analysis.py" line="97"/>
         <source>Mapping the heads…</source>
         <translation>正在绘制头图谱…</translation>
     </message>
@@ -3337,9 +3397,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="117"/>
+        <location filename="../../attnviz/gui/docks.py" line="122"/>
         <source>Masks</source>
         <translation>掩码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="116"/>
+        <location filename="../../attnviz/figures/heads.py" line="150"/>
+        <source>mean attention distance (pixels)</source>
+        <translation>平均注意力距离（像素）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="669"/>
@@ -3352,6 +3418,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="135"/>
+        <source>Mean attention distance by layer</source>
+        <translation>逐层平均注意力距离</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/heads.py" line="297"/>
         <source>mean attention distance by layer, pixels (heads averaged): {distances}</source>
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
@@ -3362,7 +3433,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="15"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="391"/>
+        <source>mean attention distance {value:.1f} px</source>
+        <translation>平均注意力距离 {value:.1f} 像素</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="16"/>
+        <location filename="../../attnviz/figures/heads.py" line="117"/>
         <source>mean entropy of a row (nats)</source>
         <translation>每行的平均熵（奈特）</translation>
     </message>
@@ -3387,8 +3464,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行最大权重的均值，包含所有键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="196"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="197"/>
         <source>mean of heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="146"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
+        <source>mean of the heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
@@ -3462,7 +3545,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="23"/>
+        <location filename="../../attnviz/figures/heads.py" line="24"/>
         <source>mean |query − key| distance (positions)</source>
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
     </message>
@@ -3505,7 +3588,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="110"/>
+        <location filename="../../attnviz/figures/heads.py" line="111"/>
         <source>model output</source>
         <translation>模型输出</translation>
     </message>
@@ -3531,7 +3614,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="291"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="292"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3595,6 +3678,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="203"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/compare.py" line="83"/>
+        <source>no classifier head</source>
+        <translation>没有分类头</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/compare.py" line="63"/>
@@ -3705,7 +3793,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>基于范数的注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="83"/>
+        <location filename="../../attnviz/figures/heads.py" line="84"/>
         <source>normalised importance</source>
         <translation>归一化重要性</translation>
     </message>
@@ -3901,12 +3989,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="85"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="182"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="127"/>
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
@@ -3936,13 +4024,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="90"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="91"/>
         <source>Open a PNG, JPEG, WebP, BMP or GIF image (or drop one on the window)</source>
         <translation>打开 PNG、JPEG、WebP、BMP 或 GIF 图像（或把图像拖到窗口上）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="137"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="246"/>
+        <location filename="../../attnviz/figures/compare.py" line="93"/>
+        <source>Open an image</source>
+        <translation>打开一张图像</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="247"/>
         <source>Open an image, or pick a sample</source>
         <translation>打开一张图像，或选一张示例图像</translation>
     </message>
@@ -3962,7 +4055,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="89"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="90"/>
         <source>Open image…</source>
         <translation>打开图像…</translation>
     </message>
@@ -3982,7 +4075,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在打开会话 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="97"/>
+        <location filename="../../attnviz/session/session.py" line="98"/>
         <source>Opening the shipped model {name} instead.</source>
         <translation>改为打开内置模型 {name}。</translation>
     </message>
@@ -3997,14 +4090,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="28"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="35"/>
         <source>Other checkpoint…</source>
         <translation>其他检查点…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="29"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="36"/>
         <source>Other Hugging Face model…</source>
         <translation>其他 Hugging Face 模型…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="395"/>
+        <source>other specials' share {value:.1%}</source>
+        <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="50"/>
@@ -4175,7 +4273,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panel_links.py" line="92"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="102"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -4253,7 +4351,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG、JPEG、WebP、BMP 或 GIF 文件（默认：从标准输入读取其路径，每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="38"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="46"/>
         <source>Point at a head to read its statistics here; click it to open its map</source>
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
@@ -4275,7 +4373,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="118"/>
+        <location filename="../../attnviz/gui/docks.py" line="123"/>
         <source>Positional encoding</source>
         <translation>位置编码</translation>
     </message>
@@ -4433,8 +4531,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="88"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="95"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="134"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -4444,7 +4542,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="91"/>
+        <location filename="../../attnviz/session/analysis.py" line="118"/>
         <source>Pruning heads…</source>
         <translation>正在剪枝…</translation>
     </message>
@@ -4543,7 +4641,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="260"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="261"/>
         <source>Query: {query}. Click a patch to show its attention; {cls} for the class's.</source>
         <translation>查询：{query}。点击一个图块可显示它的注意力；点击 {cls} 显示类别所读的注意力。</translation>
     </message>
@@ -4563,12 +4661,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="118"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="53"/>
+        <location filename="../../attnviz/figures/heads.py" line="54"/>
         <source>random order (mean of {seeds})</source>
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
@@ -4608,6 +4706,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>读取管道可能永远等待写入方</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
+        <source>Reading the image with the second model…</source>
+        <translation>正在用第二个模型读取图像…</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="126"/>
         <source>Reading the models in the cache…</source>
         <translation>正在读取缓存中的模型…</translation>
@@ -4619,7 +4722,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="69"/>
+        <location filename="../../attnviz/session/images.py" line="71"/>
         <source>Reading {image}…</source>
         <translation>正在读取 {image}…</translation>
     </message>
@@ -4634,7 +4737,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>循环神经网络：n·d²</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="110"/>
+        <location filename="../../attnviz/figures/heads.py" line="111"/>
         <source>references</source>
         <translation>参考译文</translation>
     </message>
@@ -4732,7 +4835,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RNN + 点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="128"/>
+        <location filename="../../attnviz/gui/docks.py" line="134"/>
         <source>Rollout</source>
         <translation>注意力展开</translation>
     </message>
@@ -4813,7 +4916,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="93"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="94"/>
         <source>Samples…</source>
         <translation>示例…</translation>
     </message>
@@ -4921,7 +5024,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 之前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="120"/>
+        <location filename="../../attnviz/gui/docks.py" line="125"/>
         <source>Scoring</source>
         <translation>评分函数</translation>
     </message>
@@ -5070,7 +5173,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>shapes——[CLS] 落在明亮的形状上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="18"/>
+        <location filename="../../attnviz/figures/heads.py" line="118"/>
+        <source>share of a patch's attention on [CLS]</source>
+        <translation>图像块的注意力落在 [CLS] 上的占比</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="19"/>
         <source>share of rows whose argmax is a least frequent source token</source>
         <translation>最大值落在频率最低源词元上的行所占比例</translation>
     </message>
@@ -5080,22 +5188,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="22"/>
+        <location filename="../../attnviz/figures/heads.py" line="23"/>
         <source>share on sinks (first token, end, punctuation)</source>
         <translation>汇聚点上的权重占比（首个词元、句末、标点）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="21"/>
+        <location filename="../../attnviz/figures/heads.py" line="22"/>
         <source>share on the next position</source>
         <translation>后一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="19"/>
+        <location filename="../../attnviz/figures/heads.py" line="119"/>
+        <source>share on the other special positions (distillation token, registers)</source>
+        <translation>落在其他特殊位置（蒸馏词元、寄存器）上的占比</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="20"/>
         <source>share on the previous position</source>
         <translation>前一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="20"/>
+        <location filename="../../attnviz/figures/heads.py" line="21"/>
         <source>share on the same position</source>
         <translation>同一位置上的权重占比</translation>
     </message>
@@ -5115,7 +5228,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>衬衫</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="126"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -5135,7 +5248,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示掩蔽单元格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="121"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="122"/>
         <source>Show the attention of [CLS], the query the class is read from (click a patch to show that patch's)</source>
         <translation>显示 [CLS] 的注意力，类别由这个查询读出（点击一个图块可显示该图块的）</translation>
     </message>
@@ -5290,6 +5403,12 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/file_dialogs.py" line="34"/>
         <source>Special file</source>
         <translation>特殊文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="147"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="143"/>
+        <source>spread evenly</source>
+        <translation>均匀分布</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/learning/image_tasks.py" line="29"/>
@@ -5474,7 +5593,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="112"/>
         <source>Switch every head on again</source>
         <translation>重新打开所有头</translation>
     </message>
@@ -5494,22 +5613,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="62"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="72"/>
         <source>Switch this head off</source>
         <translation>关闭这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="62"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="72"/>
         <source>Switch this head on again</source>
         <translation>重新打开这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="178"/>
+        <location filename="../../attnviz/session/analysis.py" line="205"/>
         <source>Switching every head on…</source>
         <translation>正在打开所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="178"/>
+        <location filename="../../attnviz/session/analysis.py" line="205"/>
         <source>Switching heads off…</source>
         <translation>正在关闭头…</translation>
     </message>
@@ -5577,7 +5696,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="343"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="461"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
@@ -5752,7 +5871,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="259"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="361"/>
         <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
@@ -5778,9 +5897,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/compare.py" line="146"/>
+        <source>The image model to compare with the loaded one, on the same image</source>
+        <translation>在同一张图像上与已加载模型比较的图像模型</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/export.py" line="53"/>
         <source>the image to read (image models): every layer × head map, and [CLS]'s attention and rollout over the image</source>
         <translation>要读取的图像（图像模型）：每个层 × 头的注意力图，以及 [CLS] 在图像上的注意力和注意力展开</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="304"/>
+        <source>the image's positions</source>
+        <translation>图像的位置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="178"/>
+        <source>The images directly in a folder (PNG, JPEG, WebP, BMP, GIF), by name</source>
+        <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="70"/>
@@ -5910,12 +6044,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型文件夹的图像处理器把它处理成 {height} × {width} 像素、{channels} 个通道的图片；模型读取的是 {wanted}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="53"/>
+        <location filename="../../attnviz/session/images.py" line="54"/>
         <source>The model on show</source>
         <translation>当前模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="45"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="54"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="147"/>
         <source>The model to compare with the loaded one, on the same sentence</source>
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
@@ -6017,7 +6152,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线需要参考译文（“源句子&lt;TAB&gt;参考译文”行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="79"/>
+        <location filename="../../attnviz/session/analysis.py" line="106"/>
         <source>The pruning curve needs reference translations: choose a file of source&lt;TAB&gt;reference lines.</source>
         <translation>剪枝曲线需要参考译文：请选择每行为“源句子&lt;TAB&gt;参考译文”的文件。</translation>
     </message>
@@ -6045,6 +6180,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="122"/>
         <source>the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys</source>
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="175"/>
+        <source>The sample images ({count})</source>
+        <translation>示例图像（{count} 张）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="95"/>
@@ -6077,7 +6217,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="83"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="180"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -6289,12 +6429,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{task} 任务共有 {count:,} 个不同的留出输入（全部输入共 {total:,} 个）：请给出不大于 {count} 的 --limit</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="54"/>
+        <location filename="../../attnviz/session/analysis.py" line="58"/>
         <source>There are no sentences yet: decode a few, or choose a file of sentences.</source>
         <translation>还没有句子：先解码几个句子，或选择一个句子文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="234"/>
+        <location filename="../../attnviz/session/panels.py" line="324"/>
         <source>there is no book figure {key!r}</source>
         <translation>没有书中图表 {key!r}</translation>
     </message>
@@ -6434,6 +6574,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="301"/>
+        <source>this {kind}</source>
+        <translation>这个 {kind}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/lecture.py" line="138"/>
         <source>through the layers</source>
         <translation>逐层播放</translation>
@@ -6476,7 +6621,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="139"/>
+        <location filename="../../attnviz/figures/compare.py" line="82"/>
+        <source>top class {name} ({prob:.0%})</source>
+        <translation>最可能的类别 {name}（{prob:.0%}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="140"/>
         <source>Top classes</source>
         <translation>最可能的类别</translation>
     </message>
@@ -6501,7 +6651,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个源词元到目前为止获得的注意力总和（最后一层，各头取平均）：译过一次的词约为 1，漏译的词接近 0，重复的词远大于 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="136"/>
+        <location filename="../../attnviz/gui/docks.py" line="143"/>
         <location filename="../../attnviz/gui/panels/train.py" line="147"/>
         <source>Train</source>
         <translation>训练</translation>
@@ -6799,7 +6949,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="302"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="303"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -6946,7 +7096,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="95"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
     </message>
@@ -7398,7 +7548,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="349"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="350"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -7491,12 +7641,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{minutes:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="76"/>
+        <location filename="../../attnviz/figures/compare.py" line="110"/>
         <source>{model} (source view, renormalised)</source>
         <translation>{model}（源视图，重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="117"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="171"/>
         <source>{model} by itself: {translation}</source>
         <translation>{model} 单独翻译：{translation}</translation>
     </message>
@@ -7506,7 +7656,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} 沿用了最终译文：此搜索步显示的候选序列不是最终译文的开头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="52"/>
+        <location filename="../../attnviz/session/images.py" line="53"/>
         <source>{model} reads sentences, not images: open an image model first (File ▸ Open, e.g. models/vit.safetensors)</source>
         <translation>{model} 读取的是句子，不是图像：请先打开一个图像模型（文件 ▸ 打开，例如 models/vit.safetensors）</translation>
     </message>
@@ -7522,8 +7672,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="157"/>
-        <location filename="../../attnviz/session/state.py" line="58"/>
-        <location filename="../../attnviz/session/state.py" line="83"/>
+        <location filename="../../attnviz/session/state.py" line="67"/>
+        <location filename="../../attnviz/session/state.py" line="92"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
@@ -7533,7 +7683,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="55"/>
+        <location filename="../../attnviz/figures/heads.py" line="56"/>
         <source>{model}: BLEU with heads pruned ({count:,} sentences)</source>
         <translation>{model}：剪去头后的 BLEU（{count:,} 个句子）</translation>
     </message>
@@ -7548,12 +7698,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="78"/>
+        <location filename="../../attnviz/figures/heads.py" line="149"/>
+        <source>{model}: mean attention distance by layer, {count:,} images</source>
+        <translation>{model}：逐层平均注意力距离，{count:,} 张图像</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="79"/>
         <source>{model}: normalised importance of each head (each layer's ℓ2 norm 1; the pruning order)</source>
         <translation>{model}：每个头的归一化重要性（每层 ℓ2 范数为 1；剪枝顺序依据）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="80"/>
+        <location filename="../../attnviz/figures/heads.py" line="81"/>
         <source>{model}: raw importance of each head (target: {target}; the pruning order uses the normalised one)</source>
         <translation>{model}：每个头的原始重要性（目标：{target}；剪枝顺序用归一化后的值）</translation>
     </message>
@@ -7573,8 +7728,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="44"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="230"/>
+        <location filename="../../attnviz/figures/compare.py" line="84"/>
+        <source>{model}: {rows} × {cols} patches, {top}</source>
+        <translation>{model}：{rows} × {cols} 个图像块，{top}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="135"/>
+        <source>{model}: {statistic}, {count:,} images</source>
+        <translation>{model}：{statistic}，{count:,} 张图像</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="45"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="332"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -7614,9 +7779,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是文件夹，不是会话文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="147"/>
+        <location filename="../../attnviz/session/panels.py" line="180"/>
         <source>{name} is a {kind} model and the model on show a {shown} model: Compare puts two models that translate, or two that fill masks, side by side</source>
         <translation>{name} 是 {kind} 模型，而当前显示的是 {shown} 模型：“比较”只把两个翻译模型，或两个填充掩蔽词元的模型并排放在一起</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/panels.py" line="206"/>
+        <source>{name} is a {kind} model, which reads sentences: Compare puts a second image model beside this one</source>
+        <translation>{name} 是 {kind} 模型，读取的是句子：“比较”只能把第二个图像模型放在这个模型旁边</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/convert.py" line="142"/>
@@ -7624,7 +7794,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型：只有 attnviz 的 Transformer 能转换为 Hugging Face（Marian）文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="140"/>
+        <location filename="../../attnviz/session/panels.py" line="173"/>
         <source>{name} is a {kind} model: only translation models compare</source>
         <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
     </message>
@@ -8703,7 +8873,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{s} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="79"/>
+        <location filename="../../attnviz/figures/compare.py" line="113"/>
         <source>{title} (last layer, heads averaged; red: {model} attends more)</source>
         <translation>{title}（最后一层，各头平均；红色：{model} 关注更多）</translation>
     </message>
@@ -8805,6 +8975,11 @@ Open the session with that checkpoint?</source>
         <location filename="../../attnviz/gallery.py" line="413"/>
         <source>α = softmax(q·k_j / √d), by hand</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="323"/>
+        <source>α = softmax(s) over every position</source>
+        <translation>α = 对所有位置做 softmax(s)</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="241"/>

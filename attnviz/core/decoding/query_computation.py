@@ -1,4 +1,4 @@
-"""Recompute one attention query of a trained translation model, stage by stage (the torch side).
+"""Recompute one attention query of a trained model, stage by stage (the torch side): a sentence's, or an image's.
 
 :func:`compute_query` runs the model exactly as decoding runs it (``start`` on the source, then one
 ``step`` per decoder input, in eval mode under ``torch.inference_mode``) while forward hooks on the
@@ -67,7 +67,7 @@ def own_chains(model: Any, kind: AttentionKind) -> list[ExplainsChain]:
 
 
 @contextmanager
-def _recording(module: Any) -> Iterator[_Calls]:
+def recording_inputs(module: Any) -> Iterator[_Calls]:
     """Record the query, key and value inputs an attention module receives while the block runs (the module says
     which: ``record_inputs``), on this thread only."""
     calls = _Calls()
@@ -178,7 +178,7 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
     decoder = model
     steps = {AttentionKind.ENCODER_SELF: 0, AttentionKind.CROSS: query_index + 1,
              AttentionKind.DECODER_SELF: len(query_tokens)}[kind]
-    with torch.inference_mode(), _recording(module) as calls:
+    with torch.inference_mode(), recording_inputs(module) as calls:
         src = torch.tensor([ids], dtype=torch.long, device=run_on)
         segments = {} if source_segments is None else {  # (only an encoder-only model reads segments)
             "segments": torch.tensor([list(source_segments)], dtype=torch.long, device=run_on)}
@@ -240,7 +240,22 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         weights_formula = tr("α = softmax(s) over visible keys (padding mask: j < {length})").format(
             length=valid_len) if valid_len < len(key_tokens) else tr("α = softmax(s) over visible keys")
 
-    # -- the chain, by hand (the module explains its projections and its scoring) ---------------------------------
+    query_token = (source_tokens if kind is AttentionKind.ENCODER_SELF else query_tokens)[query_index]
+    return chain_computation(module, a, a_keys, a_values, head, query_row, visible, weights_formula,
+                             model_kind=loaded.kind, kind=asked, layer=layer, query_index=query_index,
+                             query_token=query_token, key_tokens=key_tokens, model_weights=model_weights,
+                             model_scores=model_scores)
+
+
+def chain_computation(module: ExplainsChain, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int,
+                      query_row: int, visible: np.ndarray, weights_formula: str, *, model_kind: str,
+                      kind: AttentionKind, layer: int, query_index: int, query_token: str,
+                      key_tokens: tuple[str, ...], model_weights: np.ndarray,
+                      model_scores: np.ndarray) -> QueryComputation:
+    """One head's chain for one query, by hand (float64), from the inputs its attention ``module`` received: the
+    query input a (D,) at row ``query_row``, the key and value inputs (K, D); ``visible`` (K,) the keys it may see.
+    The module explains its projections and its scoring; the softmax and the weighted sum are done here. Every model
+    that reads positions (a sentence, an image's patches) shares it."""
     chain = module.explain(a, a_keys, a_values, head, query_row=query_row)
     q, keys, values, additive, formulas = chain.q, chain.keys, chain.values, chain.additive, dict(chain.formulas)
     scale: float | None = None
@@ -254,10 +269,8 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         formulas.setdefault("score", f"s_j = q·k_j / √{q.shape[0]}")
     weights = masked_softmax(scores, visible)
     output = weights @ values
-
-    query_token = (source_tokens if kind is AttentionKind.ENCODER_SELF else query_tokens)[query_index]
     return QueryComputation(
-        model_kind=loaded.kind, kind=asked, layer=layer, head=head, query_index=query_index,
+        model_kind=model_kind, kind=kind, layer=layer, head=head, query_index=query_index,
         query_token=query_token, key_tokens=key_tokens, scoring=chain.scoring,
         formulas=StageFormulas(query=formulas["query"], key=formulas["key"], value=formulas["value"],
                                score=formulas["score"], weights=weights_formula, output="b = Σ_j α_j v_j"),
@@ -268,3 +281,46 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
         additive_w_v=None if additive is None else additive[3],
         scores=scores, visible=visible, weights=weights, output=output,
         model_weights=model_weights, model_scores=model_scores)
+
+
+def compute_image_query(loaded: LoadedModel, image: Any, layer: int, head: int, query_index: int,
+                        device: torch.device | str) -> QueryComputation:
+    """One query of one head of an image model, stage by stage from the model's real numbers: the image (a Pillow
+    image, :func:`attnviz.core.images.open_image`) read as ``image_reading.encode_image`` reads it, while hooks on layer
+    ``layer``'s attention module (the kind's ``query_chains``) record what it received; then head ``head``'s
+    q = W_q a, k_j, v_j, the scores q·k_j / √d over every position (no mask: every position sees all), the softmax
+    and the weighted sum by hand (:func:`chain_computation`). The model's own
+    row of the same run sits beside it (``model_weights``). ValueError for a layer, head or query out of range."""
+    from attnviz.core.layout import patch_labels
+    from attnviz.core.models.image_reading import UnreadableImage, reader_of
+
+    reader = reader_of(loaded)
+    labels = patch_labels(reader.specials, reader.grid)
+    kind = AttentionKind.ENCODER_SELF
+    chains = loaded.model_kind.chains_of(loaded.model, kind)
+    _check_index(tr("layer"), layer, len(chains), tr("this {kind}").format(kind=loaded.kind))
+    module = cast(ExplainsChain, chains[layer])
+    _check_index(tr("head"), head, module.heads, tr("each layer of this {kind}").format(kind=loaded.kind))
+    _check_index("query_index", query_index, len(labels), tr("the image's positions"))
+    try:
+        inputs, _pictures = reader.prepare([image])
+    except UnreadableImage as error:
+        raise ValueError(error.reason) from None
+    with torch.inference_mode(), recording_inputs(module) as calls:
+        outputs = reader.run(inputs.to(device), need_scores=True)
+    if not calls.queries:
+        raise RuntimeError(f"the attention module of layer {layer + 1} was not called")
+    own = outputs.weights[layer, 0, head, query_index].double().cpu().numpy()
+    own_scores = outputs.scores[layer, 0, head, query_index].double().cpu().numpy() if outputs.scores is not None \
+        else np.zeros_like(own)
+
+    key_inputs, value_inputs = module.inputs_of(calls.keys, calls.values, query_index)
+    query_inputs = torch.cat(calls.queries, dim=1)[0]  # (N, D)
+    if key_inputs.shape[0] != len(labels) or query_inputs.shape[0] != len(labels):
+        raise RuntimeError(f"the attention of layer {layer + 1} received {query_inputs.shape[0]} queries and "
+                           f"{key_inputs.shape[0]} keys, not the image's {len(labels)} positions")
+    return chain_computation(module, _numpy(query_inputs[query_index]), _numpy(key_inputs), _numpy(value_inputs), head,
+                             query_index, np.ones(len(labels), bool), tr("α = softmax(s) over every position"),
+                             model_kind=loaded.kind, kind=kind, layer=layer, query_index=query_index,
+                             query_token=labels[query_index], key_tokens=labels, model_weights=own,
+                             model_scores=own_scores)

@@ -68,6 +68,33 @@ def patch_distances(grid: int | tuple[int, int], patch: int | tuple[int, int]) -
     return np.sqrt(((centres[:, None, :] - centres[None, :, :]) ** 2).sum(-1))
 
 
+def even_spread_distance(grid: int | tuple[int, int], patch: int | tuple[int, int]) -> float:
+    """The mean attention distance in pixels of a head that spreads every patch query's weight evenly over the
+    patches (its own included): the mean distance between two patches' centres — the level a head looking nowhere in
+    particular sits at (the ViT paper's Figure 7 right)."""
+    return float(patch_distances(grid, patch).mean())
+
+
+@dataclass(frozen=True)
+class ImageAtlas:
+    """The atlas of an image model over a folder of images, as the window shows it (numpy only): per layer × head
+    (L, H) the mean entropy of a row (nats), the share of a patch query's weight on ``[CLS]``, on the other specials
+    (DeiT's distillation token, DINOv2's registers) and the mean attention distance in pixels; ``images`` read,
+    ``even_distance`` (:func:`even_spread_distance`) and the ``specials``' labels."""
+
+    entropy: np.ndarray
+    cls_share: np.ndarray
+    other_specials: np.ndarray
+    distance: np.ndarray
+    images: int
+    even_distance: float
+    specials: tuple[str, ...] = ("[CLS]",)
+
+    def layer_distances(self) -> np.ndarray:
+        """(L,): each layer's mean attention distance in pixels, averaged over its heads."""
+        return self.distance.mean(axis=1)
+
+
 @dataclass
 class ImageHeadSums:
     """The atlas's running sums, (L, H) each: ``entropy`` over every query row (nats), ``cls_share`` (the weight on
@@ -119,6 +146,12 @@ class ImageHeadSums:
         """(L,): each layer's mean attention distance in pixels, averaged over its heads."""
         return (self.distance / max(self.patch_rows, 1)).mean(axis=1)
 
+    def means(self, even_distance: float, specials: tuple[str, ...]) -> ImageAtlas:
+        """The sums as means (the values :meth:`table` writes), for the window."""
+        rows, patch_rows = max(self.rows, 1), max(self.patch_rows, 1)
+        return ImageAtlas(self.entropy / rows, self.cls_share / patch_rows, self.other_specials / patch_rows,
+                          self.distance / patch_rows, self.images, even_distance, specials)
+
 
 def image_atlas(loaded: Any, paths: Sequence[Path], device: torch.device | str,
                 progress: Callable[[int, int], object] | None = None) -> ImageHeadSums:
@@ -145,7 +178,9 @@ def image_atlas(loaded: Any, paths: Sequence[Path], device: torch.device | str,
         if sums is None:
             sums = ImageHeadSums.empty(weights.shape[0], weights.shape[2], len(reader.specials))
         sums.add(weights.float().cpu().numpy(), distances)
-        if progress is not None:
-            progress(min(start + BATCH, len(paths)), len(paths))
+        if progress is not None and progress(min(start + step, len(paths)), len(paths)) is False:
+            from attnviz.core.heads.atlas import HeadsCancelled
+
+            raise HeadsCancelled
     assert sums is not None  # (image_paths gives at least one)
     return sums

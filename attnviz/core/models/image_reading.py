@@ -173,3 +173,4 @@ def encode_image_file(loaded: Any, path: str | Path, device: torch.device | str)
     from attnviz.core.images import open_image
 
     return encode_image(loaded, open_image(path), Path(path).name, device)
+

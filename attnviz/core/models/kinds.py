@@ -287,7 +287,8 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               scoring_formula=N_("scaled dot-product scoring per head, over the special tokens and the patches: "
                                  "a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="image", hugging_face=True, trainable=False,
-              data_fields=(), image_reader="attnviz.core.hf.vision:HFVisionReader"),
+              data_fields=(), image_reader="attnviz.core.hf.vision:HFVisionReader",
+              query_chains="attnviz.core.hf.chains:hf_chains"),
     ModelKind("kernel-regression", "regression", N_("Nadaraya–Watson kernel regression (attention pooling)"),
               "attnviz.core.models.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel",
               layout="regression"),

@@ -171,6 +171,13 @@ class VisionTransformer(nn.Module):
         return ViTOutput(logits, torch.stack(weights) if need_weights else None,
                          torch.stack(scores) if need_scores else None)
 
+    def attention_modules(self, kind: Any = None) -> list[MultiHeadAttention]:
+        """Each block's self-attention (its one kind; the Computation view and the head gates read them)."""
+        from attnviz.core.attention.kind import AttentionKind
+
+        blocks: list[ViTBlock] = list(self.blocks)  # type: ignore[arg-type]  # (a ModuleList of ViTBlocks)
+        return [block.attention for block in blocks] if kind in (None, AttentionKind.ENCODER_SELF) else []
+
     def describe_positions(self) -> Any:
         """Its learned position table (N, D), [CLS]'s row first, then the patches' row by row, for the Positional
         panel (which also lays each patch's similarity to the others out on the patch grid)."""

@@ -1,5 +1,9 @@
 """Heads panel: the head atlas of the open model over a corpus, switching heads off, and the pruning curve.
 
+For an image model the corpus is a folder of images (the shipped samples by default) and the grid a row per layer:
+its heads' mean attention distance in pixels, entropy and ``[CLS]`` share; a second tab draws the distance by layer
+against the distance of attention spread evenly (the ViT paper's Figure 7 right). Its heads are not switched off.
+
 One heatmap holds every head: a row per attention kind and layer (``enc-self 1`` …), a column per head, coloured
 by the statistic chosen (importance, confidence, entropy, the positional shares, the sinks' share, …). Hovering
 a cell reads out all of its statistics; clicking it shows that head in the Attention dock; Ctrl+click or its
@@ -12,28 +16,32 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.attention.kind import AttentionKind
-from attnviz.figures.spec import FigureSpec, empty_figure, fit_levels
+from attnviz.core.layout import Capability
+from attnviz.figures.spec import FigureSpec, LineSpec, empty_figure, fit_levels
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.titled_plot import TitledPlot, legend_below
 from attnviz.gui.wrap_row import WrapRow
 from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
+from attnviz.session.images import sample_images
 
 if TYPE_CHECKING:
     from attnviz.core.heads import HeadAtlas
+    from attnviz.core.heads.image_atlas import ImageAtlas
 
-SESSION_SENTENCES, OTHER_FILE = "", "\0other"
+SESSION_SENTENCES, OTHER_FILE, OTHER_FOLDER = "", "\0other", "\0folder"
 SHARES = ("confidence", "previous", "same", "next", "sink", "diagonal", "monotonic")  # weights' shares: 0…1
 IMPORTANCE_PEN = pg.mkPen((31, 119, 180), width=2)
 RANDOM_PEN = pg.mkPen((255, 127, 14), width=2, style=QtCore.Qt.PenStyle.DashLine)
+HEAD_BRUSH = pg.mkBrush(31, 119, 180, 140)
 MARK_PEN = pg.mkPen((214, 39, 40), width=1, style=QtCore.Qt.PenStyle.DotLine)
 READOUT_HINT = N_("Point at a head to read its statistics here; click it to open its map")
 
@@ -46,6 +54,7 @@ class HeadGrid(Heatmap):
     def __init__(self) -> None:
         super().__init__()
         self.pressed_with = QtCore.Qt.KeyboardModifier.NoModifier  # the keys held at the last press (Ctrl: toggle)
+        self.toggles = True  # its heads can be switched off (not an image model's)
 
     def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
         self.pressed_with = event.modifiers()
@@ -58,10 +67,11 @@ class HeadGrid(Heatmap):
             super().contextMenuEvent(event)
             return
         menu = QtWidgets.QMenu(self)
-        masked = self.spec.masked is not None and bool(self.spec.masked[row, col])
-        toggle = menu.addAction(tr("Switch this head on again") if masked else tr("Switch this head off"))
-        toggle.triggered.connect(lambda _checked=False: self.toggle_requested.emit(row, col))
-        menu.addSeparator()
+        if self.toggles:
+            masked = self.spec.masked is not None and bool(self.spec.masked[row, col])
+            toggle = menu.addAction(tr("Switch this head on again") if masked else tr("Switch this head off"))
+            toggle.triggered.connect(lambda _checked=False: self.toggle_requested.emit(row, col))
+            menu.addSeparator()
         for text, signal in ((tr("Export picture or numbers…"), self.export_requested),
                              (tr("Copy picture"), self.copy_requested)):
             action = menu.addAction(text)
@@ -80,10 +90,7 @@ class HeadsPanel(QtWidgets.QWidget):
         self.session = session
         self.state = SessionState()
         self.corpus_box = QtWidgets.QComboBox()
-        self.corpus_box.addItem(tr("The sentences of this session"), SESSION_SENTENCES)
-        self.corpus_box.addItem(tr("A file of sentences…"), OTHER_FILE)
-        self.corpus_box.setToolTip(tr("One source sentence a line, or source<TAB>reference lines (then the pruning "
-                                      "curve can measure BLEU)"))
+        self._images: bool | None = None  # the corpus listed is of images (an image model) or of sentences
         self.map_button = QtWidgets.QPushButton(tr("Map heads"))
         self.prune_button = QtWidgets.QPushButton(tr("Pruning curve"))
         self.prune_button.setToolTip(tr("BLEU with 0, 1, 2, … heads switched off: least important first, and at "
@@ -125,6 +132,17 @@ class HeadsPanel(QtWidgets.QWidget):
         maps.setDocumentMode(True)
         maps.addTab(self.grid, tr("Atlas"))
         maps.addTab(self.curve_view, tr("Pruning curve"))
+        self.distance_view = TitledPlot(title=tr("Mean attention distance by layer"))  # (an image model's)
+        legend_below(self.distance_view.plot, columns=3)
+        self.distance_view.plot.setLabel("bottom", tr("layer"))
+        self.distance_view.plot.setLabel("left", tr("distance (pixels)"))
+        self.head_points = self.distance_view.plot.plot([], [], pen=None, symbol="o", symbolSize=6,
+                                                        symbolBrush=HEAD_BRUSH, symbolPen=None, name=tr("each head"))
+        self.mean_curve = self.distance_view.plot.plot([], [], pen=IMPORTANCE_PEN, name=tr("mean of the heads"))
+        self.even_curve = self.distance_view.plot.plot([], [], pen=RANDOM_PEN,
+                                                       name=tr("spread evenly"))
+        self.distance_view.setMinimumSize(140, 120)
+        maps.addTab(self.distance_view, tr("Distance by layer"))
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         for widget in (corpus, buttons, self.progress, colour, off):
@@ -144,7 +162,37 @@ class HeadsPanel(QtWidgets.QWidget):
         self._show_progress(None)
         self._show_heads_off("")
         self.tabs.setTabEnabled(1, False)
+        self._list_corpora(False)
 
+    def _list_corpora(self, images: bool) -> None:
+        """Offer the corpora of the model on show: sentences (the session's, a file) or images (the shipped
+        samples, a folder)."""
+        if self._images == images:
+            return
+        self._images = images
+        self.corpus_box.clear()
+        if images:
+            self.corpus_box.addItem(tr("The sample images ({count})").format(count=len(sample_images())),
+                                    SESSION_SENTENCES)
+            self.corpus_box.addItem(tr("A folder of images…"), OTHER_FOLDER)
+            self.corpus_box.setToolTip(tr("The images directly in a folder (PNG, JPEG, WebP, BMP, GIF), by name"))
+        else:
+            self.corpus_box.addItem(tr("The sentences of this session"), SESSION_SENTENCES)
+            self.corpus_box.addItem(tr("A file of sentences…"), OTHER_FILE)
+            self.corpus_box.setToolTip(tr("One source sentence a line, or source<TAB>reference lines (then the "
+                                          "pruning curve can measure BLEU)"))
+        self.prune_button.setVisible(not images)
+        self.grid.toggles = not images
+        self.tabs.setTabVisible(1, not images)
+        self.tabs.setTabVisible(2, images)
+        self.grid.set_hint(tr("Map the heads over a folder of images: how far each head looks, how spread it is, "
+                              "how much it gives [CLS]") if images else
+                           tr("Map the heads over a corpus: every head's statistics, and which ones matter"))
+
+    @property
+    def images(self) -> bool:
+        """The model on show reads images: the atlas is of a folder of images."""
+        return bool(self._images)
     # -- requests (also used by tests) ----------------------------------------------------------------
     def map_heads(self, corpus: str | Path | None = None) -> None:
         """Map the heads over the file ``corpus`` (None: the corpus chosen, the session's sentences by default)."""
@@ -165,17 +213,19 @@ class HeadsPanel(QtWidgets.QWidget):
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         self.state = new
+        if changed(old, new, "model"):
+            self._list_corpora(new.model is not None and new.model.offers(Capability.IMAGE))
         if changed(old, new, "atlas_progress"):
             self._show_progress(new.atlas_progress)
         if changed(old, new, "model"):
             self._show_heads_off(new.model.heads_off if new.model is not None else "")
             self._show_progress(new.atlas_progress)
-        if changed(old, new, "atlas"):
+        if changed(old, new, "atlas", "image_atlas"):
             self._fill_statistics(new.atlas)
-        if changed(old, new, "atlas", "model"):
+        if changed(old, new, "atlas", "image_atlas", "model"):
             self._draw()
             self._reserve_readout()
-            self.readout.setText(tr(READOUT_HINT) if new.atlas is not None else " ")
+            self.readout.setText(tr(READOUT_HINT) if self._atlas() is not None else " ")
         if changed(old, new, "pruning", "model"):
             self._draw_curve()
         if changed(old, new, "pruning") and new.pruning is not None:
@@ -183,12 +233,27 @@ class HeadsPanel(QtWidgets.QWidget):
         if changed(old, new, "atlas") and new.atlas is not None and new.pruning is None:
             self.tabs.setCurrentWidget(self.grid)
 
-    def figure(self) -> FigureSpec | None:
-        """The grid on show (what Export writes); None before an atlas."""
+    def _atlas(self) -> HeadAtlas | ImageAtlas | None:
+        """The atlas on show: an image model's, or a text model's."""
+        return self.state.image_atlas if self.images else self.state.atlas
+
+    def figure(self) -> FigureSpec | LineSpec | None:
+        """The grid on show, or an image model's distance by layer on its tab (what Export writes); None before an
+        atlas."""
+        if self.images and self.tabs.currentWidget() is self.distance_view and self.state.image_atlas is not None:
+            from attnviz.figures.heads import distance_figure
+
+            return distance_figure(self.state.image_atlas, self._model_name())
         return self.grid.spec if self.grid.spec.values.size else None
+
+    def _model_name(self) -> str:
+        return self.state.model.base_name if self.state.model is not None else ""
 
     # -- drawing --------------------------------------------------------------------------------------
     def _fill_statistics(self, atlas: HeadAtlas | None) -> None:
+        if self.images:
+            self._fill_image_statistics()
+            return
         if atlas is None:
             return
         from attnviz.figures.heads import ALIGNMENT_FIGURES, ATLAS_FIGURES
@@ -203,7 +268,44 @@ class HeadsPanel(QtWidgets.QWidget):
         self.statistic_box.setCurrentIndex(max(0, self.statistic_box.findData(current)))
         self.statistic_box.blockSignals(False)
 
+    def _fill_image_statistics(self) -> None:
+        atlas = self.state.image_atlas
+        if atlas is None:
+            return
+        from attnviz.figures.heads import image_statistics
+
+        current = self.statistic_box.currentData() or "distance"
+        self.statistic_box.blockSignals(True)
+        self.statistic_box.clear()
+        for name, title, _share in image_statistics(atlas):
+            self.statistic_box.addItem(tr(title), name)
+        self.statistic_box.setCurrentIndex(max(0, self.statistic_box.findData(current)))
+        self.statistic_box.blockSignals(False)
+
+    def _draw_images(self) -> None:
+        """An image model's atlas: the grid of the statistic chosen (a row per layer) and the distance by layer."""
+        atlas, name = self.state.image_atlas, self.statistic_box.currentData()
+        if atlas is None or not name:
+            self.cells = []
+            self.grid.show_figure(empty_figure(tr("Head atlas")))
+            for curve in (self.head_points, self.mean_curve, self.even_curve):
+                curve.setData([], [])
+            return
+        from attnviz.figures.heads import distance_figure, image_atlas_grid
+
+        layers, heads = atlas.distance.shape
+        self.cells = [[(AttentionKind.ENCODER_SELF, layer, head) for head in range(heads)] for layer in range(layers)]
+        self.grid.show_figure(image_atlas_grid(atlas, name, self._model_name()))
+        figure = distance_figure(atlas, self._model_name())  # (what Export writes on this tab)
+        for curve, series in zip((self.head_points, self.mean_curve, self.even_curve), figure.series, strict=True):
+            curve.setData(series.x, series.y)
+        self.distance_view.set_title(figure.title)
+        self.distance_view.bottom_axis.set_level([(int(x), label) for x, label in figure.x_ticks or ()])
+
     def _draw(self) -> None:
+        if self.images:
+            self._draw_images()
+            return
         atlas, name = self.state.atlas, self.statistic_box.currentData()
         if atlas is None or not name:
             self.cells = []
@@ -252,7 +354,7 @@ class HeadsPanel(QtWidgets.QWidget):
         shown: tuple[QtWidgets.QWidget, ...] = (self.progress, self.cancel_button)
         for widget in shown:
             widget.setVisible(running)
-        switch = self.state.model is not None and self.state.model.heads_switch
+        switch = self.state.model is not None and (self.state.model.heads_switch or self.images)
         enabled: tuple[QtWidgets.QWidget, ...] = (self.map_button, self.prune_button, self.corpus_box)
         for widget in enabled:
             widget.setEnabled(not running and switch)
@@ -278,15 +380,26 @@ class HeadsPanel(QtWidgets.QWidget):
         return None
 
     def _on_grid_hovered(self, row: int, col: int) -> None:
-        atlas, head = self.state.atlas, self._head_at(row, col)
+        atlas, head = self._atlas(), self._head_at(row, col)
         if atlas is None or head is None:
             self.readout.setText(tr(READOUT_HINT) if atlas is not None else " ")
             return
         self.readout.setText(self._readout_text(atlas, *head))
 
     @staticmethod
-    def _readout_text(atlas: HeadAtlas, kind: AttentionKind, layer: int, index: int) -> str:
+    def _image_readout_text(atlas: ImageAtlas, layer: int, index: int) -> str:
+        parts = [tr("mean attention distance {value:.1f} px").format(value=atlas.distance[layer, index]),
+                 tr("entropy {value:.3g}").format(value=atlas.entropy[layer, index]),
+                 tr("[CLS] share {value:.1%}").format(value=atlas.cls_share[layer, index])]
+        if len(atlas.specials) > 1:
+            parts.append(tr("other specials' share {value:.1%}").format(value=atlas.other_specials[layer, index]))
+        return tr("<b>layer {layer}, head {head}</b> — ").format(layer=layer + 1, head=index + 1) + " · ".join(parts)
+
+    def _readout_text(self, atlas: HeadAtlas | ImageAtlas, kind: AttentionKind, layer: int, index: int) -> str:
         """One head's statistics, as the read-out under the grid shows them (rich text)."""
+        if self.images:
+            return self._image_readout_text(cast("ImageAtlas", atlas), layer, index)
+        atlas = cast("HeadAtlas", atlas)
         found = next(k for k in atlas.kinds if k.kind is kind)
         parts = [f"{name} {found.means[i, layer, index]:.3g}" for i, name in enumerate(found.names)]
         parts.append(tr("importance {value:.3g}").format(value=found.importance[layer, index]))
@@ -295,7 +408,7 @@ class HeadsPanel(QtWidgets.QWidget):
     def _reserve_readout(self) -> None:
         """Keep the read-out as tall as the longest head's statistics need at the panel's width, so that the
         grid keeps its size when the pointer enters it (the read-out appearing took room from it)."""
-        atlas = self.state.atlas
+        atlas = self._atlas()
         if atlas is None:
             self.readout.setMinimumHeight(0)
             return
@@ -305,11 +418,12 @@ class HeadsPanel(QtWidgets.QWidget):
         document.setDocumentMargin(0)
         document.setTextWidth(width)
         tallest = 0.0
-        for found in atlas.kinds:
-            layers, heads = found.importance.shape
+        shapes = [(AttentionKind.ENCODER_SELF, cast("ImageAtlas", atlas).distance.shape)] if self.images else \
+            [(found.kind, found.importance.shape) for found in cast("HeadAtlas", atlas).kinds]
+        for kind, (layers, heads) in shapes:
             for layer in range(layers):
                 for index in range(heads):
-                    document.setHtml(self._readout_text(atlas, found.kind, layer, index))
+                    document.setHtml(self._readout_text(atlas, kind, layer, index))
                     tallest = max(tallest, document.size().height())
         self.readout.setMinimumHeight(math.ceil(tallest) + 2)
 
@@ -322,7 +436,7 @@ class HeadsPanel(QtWidgets.QWidget):
         head = self._head_at(row, col)
         if head is None:
             return
-        if self.grid.pressed_with & QtCore.Qt.KeyboardModifier.ControlModifier:
+        if self.grid.pressed_with & QtCore.Qt.KeyboardModifier.ControlModifier and self.grid.toggles:
             self._on_toggle_requested(row, col)
             return
         self.head_chosen.emit(*head)
@@ -337,10 +451,14 @@ class HeadsPanel(QtWidgets.QWidget):
         self.switch_off([h for h in off if h != name] if name in off else [*off, name])
 
     def _on_corpus_chosen(self, _index: int) -> None:
-        if self.corpus_box.currentData() != OTHER_FILE:
+        chosen = self.corpus_box.currentData()
+        if chosen not in (OTHER_FILE, OTHER_FOLDER):
             return
-        path, _ = file_dialogs.open_file_name(self, tr("A file of sentences"), "",
-                                              tr("Text files (*.txt *.tsv);;All files (*)"))
+        if chosen == OTHER_FOLDER:
+            path = file_dialogs.existing_folder(self, tr("A folder of images"), "")
+        else:
+            path, _ = file_dialogs.open_file_name(self, tr("A file of sentences"), "",
+                                                  tr("Text files (*.txt *.tsv);;All files (*)"))
         if not path:
             self.corpus_box.setCurrentIndex(0)
             return

@@ -79,6 +79,7 @@ class ImagePanel(QtWidgets.QWidget):
     and head (the Attention panel's view)."""
 
     open_requested = QtCore.Signal()  # File ▸ Open image…'s dialog (the window's: it remembers the folder)
+    query_chosen = QtCore.Signal(int)  # a patch clicked: its position (the Computation dock follows when on show)
     export_requested = QtCore.Signal()
 
     def __init__(self, session: Session | None = None, parent: QtWidgets.QWidget | None = None):
@@ -289,6 +290,7 @@ class ImagePanel(QtWidgets.QWidget):
             self._choose(panel // heads, panel % heads)
             return
         self._set_query(source.picture.specials + row * source.picture.grid[1] + col)
+        self.query_chosen.emit(self.query)
 
     def _on_layer_or_head(self, *_args: object) -> None:
         head = self.head.currentData()
