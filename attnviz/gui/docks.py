@@ -113,7 +113,7 @@ class PanelEntry:
 
 
 PANELS: tuple[PanelEntry, ...] = (
-    PanelEntry("image", N_("Image"), ImagePanel, Area.LeftDockWidgetArea, needs(Capability.IMAGE),
+    PanelEntry("image", N_("Image"), ImagePanel, Area.LeftDockWidgetArea, needs(Capability.IMAGE), tab_with="masks",
                figure=ImagePanel.figure, main=True, at_start=False),
     PanelEntry("attention", N_("Attention"), AttentionPanel, Area.RightDockWidgetArea, needs(Capability.MAPS),
                figure=AttentionPanel.figure, main=True),
@@ -213,13 +213,14 @@ class Docks:
             dock.setWidget(_scrolling(panel) if entry.scrolls else panel)
             dock.hide()  # tabified while visible, Qt leaves a stale tab bar that shows once the docks hide
             window.addDockWidget(entry.area, dock)
-            if entry.tab_with is not None:
-                window.tabifyDockWidget(self.docks[entry.tab_with], dock)
             dock.visibilityChanged.connect(self._on_dock_visibility_changed)
             dock.closed_by_user.connect(lambda name=entry.name: self._on_user_choice(name, False))
             dock.toggleViewAction().triggered.connect(
                 lambda checked, name=entry.name: self._on_user_choice(name, checked))
             self.panels[entry.name], self.docks[entry.name] = panel, dock
+        for entry in self.entries.values():  # (once every dock exists: a row may name a dock of a later row)
+            if entry.tab_with is not None:
+                window.tabifyDockWidget(self.docks[entry.tab_with], self.docks[entry.name])
         for entry in self.entries.values():
             self.docks[entry.name].setVisible(entry.at_start)
         for entry in self.entries.values():

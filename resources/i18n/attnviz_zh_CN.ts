@@ -853,7 +853,7 @@
         <translation>attnviz 的翻译模型检查点（.safetensors）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/encoder_only.py" line="139"/>
+        <location filename="../../attnviz/core/models/encoder_only.py" line="141"/>
         <source>an encoder-only model has no {kind}</source>
         <translation>仅编码器模型没有{kind}</translation>
     </message>
@@ -1136,12 +1136,12 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/encoder_only.py" line="130"/>
+        <location filename="../../attnviz/core/models/encoder_only.py" line="132"/>
         <source>attnviz's BERT adds a learned table, one vector per position, to the token and segment embeddings.</source>
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/vit.py" line="186"/>
+        <location filename="../../attnviz/core/models/vit.py" line="188"/>
         <source>attnviz's ViT adds a learned vector per position — [CLS], then each patch, row by row — to the patch embeddings (d2l 1.0 §11.8).</source>
         <translation>attnviz 的 ViT 为每个位置（先是 [CLS]，然后逐行是每个图块）学一个向量，加到图块嵌入上（d2l 1.0 §11.8）。</translation>
     </message>
@@ -2051,7 +2051,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层距离</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="115"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="116"/>
         <source>distance key − query</source>
         <translation>距离（键 − 查询）</translation>
     </message>
@@ -2642,7 +2642,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="303"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="116"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="117"/>
         <source>head</source>
         <translation>头</translation>
     </message>
@@ -3133,9 +3133,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="94"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="51"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="78"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="95"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="52"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="79"/>
         <source>learned</source>
         <translation>可学习</translation>
     </message>
@@ -4742,7 +4742,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>参考译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="110"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="111"/>
         <source>relative bias</source>
         <translation>相对偏置</translation>
     </message>
@@ -4881,7 +4881,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RoPE 角度：m·θ_i 的 sin、cos，{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="73"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="74"/>
         <source>rotary (RoPE)</source>
         <translation>旋转（RoPE）</translation>
     </message>
@@ -5263,7 +5263,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="89"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="90"/>
         <source>sinusoidal</source>
         <translation>正弦</translation>
     </message>
@@ -7283,47 +7283,47 @@ Install them with:  sudo apt-get install {packages}
         <translation>{amount:,.1f} {unit}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="89"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="90"/>
         <source>{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first half of the dimensions, cosines in the second: the book's interleaved columns, reordered).</source>
         <translation>{architecture} 将一张固定的正弦表加到嵌入上（前一半维度为正弦，后一半为余弦：即书中交错排列的列，重新排序）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="78"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="79"/>
         <source>{architecture} adds a learned table, one vector per position (wpe), to the token embeddings.</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量，即 wpe）加到词元嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="94"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="95"/>
         <source>{architecture} adds a learned table, one vector per position, to the embeddings (the encoder's is shown; the decoder has its own).</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到嵌入上（显示的是编码器的表；解码器有自己的表）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="83"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="84"/>
         <source>{architecture} adds a learned table, one vector per position, to the token embeddings (position 0 is its row {offset}, after the padding id; the rows before it are not drawn).</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到词元嵌入上（位置 0 是表的第 {offset} 行，在填充 id 之后；之前的行不画出）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="82"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="83"/>
         <source>{architecture} adds a learned table, one vector per position, to the token embeddings.</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到词元嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="51"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="52"/>
         <source>{architecture} adds a learned vector per position — its [CLS] (DeiT: and distillation) token's, then each patch's, row by row — to the patch embeddings (DINOv2 interpolates them to the image's patch grid; its registers have none).</source>
         <translation>{architecture} 为每个位置学一个向量（先是 [CLS] 词元的——DeiT 还有蒸馏词元的——然后逐行是每个图块的），加到图块嵌入上（DINOv2 会把它们插值到图像的图块网格；它的寄存器词元没有位置向量）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="110"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="111"/>
         <source>{architecture} adds no position vectors: each head adds a learned number to the score of every query–key pair, chosen by their distance (one of {buckets} buckets: exact when near, logarithmic when far; the encoder's is drawn, the decoder has its own).</source>
         <translation>{architecture} 不添加位置向量：每个头为每一对查询–键的评分加上一个学习得到的数，按两者的距离选取（{buckets} 个桶之一：距离近时精确，远时按对数划分；绘制的是编码器的，解码器有自己的）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="65"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="66"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="69"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="70"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}, {scaling} scaling), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
@@ -8136,7 +8136,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="315"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="316"/>
         <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
         <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
@@ -8158,7 +8158,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="345"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="346"/>
         <location filename="../../attnviz/core/images.py" line="66"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
@@ -8210,8 +8210,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="415"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="473"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="416"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="474"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -8247,12 +8247,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="256"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="257"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="282"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="283"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -8262,12 +8262,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="381"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="382"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="276"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="277"/>
         <source>{path}: has no {name}: the image processor that prepares its images</source>
         <translation>{path}：没有 {name}，即准备其图像的图像处理器</translation>
     </message>
@@ -8312,7 +8312,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：只有 {size} 的权重，不足以容纳 config.json 描述的 {numbers}；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="405"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="406"/>
         <source>{path}: id2label is not a mapping of at most {most:,} class numbers to names</source>
         <translation>{path}：id2label 不是从至多 {most:,} 个类别编号到名称的映射</translation>
     </message>
@@ -8342,7 +8342,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="249"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="250"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -8378,8 +8378,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="253"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="427"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="254"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="428"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -8541,7 +8541,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="261"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="262"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
@@ -8593,7 +8593,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="243"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="244"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -8638,7 +8638,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：超过 {mb} MB，大于 attnviz 读取的任何图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="459"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="460"/>
         <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
@@ -8689,7 +8689,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：模型无法读取它生成的图片（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="258"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="259"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -8744,12 +8744,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="383"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="384"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="434"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="435"/>
         <source>{path}: {key} = {value} is not a size in pixels from 1 to {most:,}</source>
         <translation>{path}：{key} = {value} 不是 1 到 {most:,} 之间的像素尺寸</translation>
     </message>
@@ -8759,8 +8759,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="408"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="449"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="409"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="450"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
