@@ -41,6 +41,7 @@ class ImageRequests(SessionBase):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.image_path: Path | None = None  # the image asked for last (opened again when another image model loads)
+        self.shown_image: Path | None = None  # the file of the image on show (the Explain dock reads it again)
 
     def open_image(self, path: str | Path) -> None:
         """Read the image at ``path`` with the loaded model (in the background); a file that is not an image, or a
@@ -62,6 +63,7 @@ class ImageRequests(SessionBase):
 
         def done(source: EncodedSource) -> None:
             if self._latest.wins(ticket):
+                self.shown_image = path
                 # (the state's text stays the sentence typed last: a text model opened next reads it again)
                 self._publish(source=source, steps=(), position=-1, computation=None, comparison=None,
                               explanation=None)
