@@ -105,6 +105,15 @@ def test_occlusion_is_the_drop_when_the_model_reads_the_image_with_that_patch_bl
                                                                         abs=1e-6)
 
 
+def test_a_patch_already_black_is_worth_exactly_nothing_to_the_pixel_methods(vit):
+    pixels = np.zeros((8, 8), np.uint8)
+    pixels[:4, :4], pixels[4:, 4:] = 200, 90  # r1c1 and r2c2 lit, r1c2 and r2c1 black
+    explanation = explain_image(vit, Image.fromarray(pixels, mode="L"))
+    for method in ("grad_x_input", "ig", "occlusion"):
+        row = explanation.row(method)
+        assert row[1] == row[2] == 0.0 and row[0] != 0.0 and row[3] != 0.0, method  # ties, not rounding noise
+
+
 def _tau_by_hand(x: np.ndarray, y: np.ndarray) -> float:
     """τ-b from the pairs counted one by one (no ties in these rows: (concordant − discordant) / pairs)."""
     signs = [np.sign(x[i] - x[j]) * np.sign(y[i] - y[j]) for i, j in combinations(range(len(x)), 2)]

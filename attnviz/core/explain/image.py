@@ -17,7 +17,7 @@ input tensor (B, C, Hp, Wp). Methods (names from :data:`attnviz.core.explain.MET
   normalisation) — to the image, summed per patch alike (signed); their completeness is checked: the sum of every
   pixel's attribution (inside the patches or not) against f(x) − f(black);
 - ``occlusion``: each patch replaced by the black baseline's pixels, the drop f(x) − f(x with the patch black)
-  (signed).
+  (signed; exactly 0 for a patch that is black already, as gradient × input and integrated gradients are there).
 
 The special positions (``[CLS]``, DeiT's ``[DIST]``, DINOv2's registers) have no pixels: they are left out of every
 row (``labels`` are the patches' ``r1c1`` …). Left out too: attention flow (a max-flow per patch over 1 + P nodes per
@@ -160,10 +160,16 @@ def explain_image(loaded: Any, image: Any, device: torch.device | str = "cpu", m
 
 @torch.no_grad()
 def occlusion_row(f: ClassLogProb, inputs: Tensor, baseline: Tensor, boxes: np.ndarray, batch: int) -> np.ndarray:
-    """(P,): f(x) − f(x with patch j's box taken from ``baseline``), in batches of ``batch`` occluded images."""
+    """(P,): f(x) − f(x with patch j's box taken from ``baseline``), in batches of ``batch`` occluded images; exactly 0
+    for a patch that already is the baseline (a black patch: the model reads the same image, and a batch's rounding
+    must not rank such patches by noise)."""
+    changed = [j for j, (top, left, bottom, right) in enumerate(boxes.tolist())
+               if not torch.equal(inputs[..., top:bottom, left:right], baseline[..., top:bottom, left:right])]
+    drops = np.zeros(len(boxes))
+    if not changed:
+        return drops
     base = f(inputs)[0].double()
-    drops = []
-    for start in range(0, len(boxes), batch):
-        chunk = range(start, min(start + batch, len(boxes)))
-        drops.append((base - f(occluded(inputs, baseline, boxes, chunk)).double()).cpu().numpy())
-    return np.concatenate(drops)
+    for start in range(0, len(changed), batch):
+        chunk = changed[start: start + batch]
+        drops[chunk] = (base - f(occluded(inputs, baseline, boxes, chunk)).double()).cpu().numpy()
+    return drops
