@@ -67,18 +67,22 @@ def _run_images(args: argparse.Namespace, formats: list[str], progress: Any) -> 
     refuse_replacing(args, [AGREEMENT_CSV, LAYERS_CSV, "COLUMNS.md", SIDECAR])
     paths = image_files(args)
     set_threads(args.threads if args.threads is not None else 1)
-    progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
-    loaded, device = load_model(args.checkpoint, args.device)
-    if not loaded.model_kind.reads_images:
-        if paths is None:  # (a folder without images, for a model of sentences: what --data should be)
+    if paths is None:  # a folder without images: for anything but an image model, the sentences' check says what
+        try:           # --data should be
+            reads_images = load_model(args.checkpoint, args.device)[0].model_kind.reads_images
+        except CliError:
+            reads_images = False
+        if not reads_images:
             try:
                 check_data_file(args.data)
             except CorpusError as error:
                 raise CliError(str(error)) from None
+        raise CliError(tr("{folder}: no images in it (PNG, JPEG, WebP, BMP or GIF files)").format(folder=args.data))
+    progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
+    loaded, device = load_model(args.checkpoint, args.device)
+    if not loaded.model_kind.reads_images:
         raise CliError(tr("{data} is a folder of images: give an image model with --checkpoint (e.g. "
                           "models/vit.safetensors), not a {kind} model").format(data=args.data, kind=loaded.kind))
-    if paths is None:
-        raise CliError(tr("{folder}: no images in it (PNG, JPEG, WebP, BMP or GIF files)").format(folder=args.data))
     progress.stage(tr("reading {count:,} images").format(count=len(paths)))
     checked_images(paths)
     tally = CorpusTally()

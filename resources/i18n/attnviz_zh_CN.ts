@@ -2049,7 +2049,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="247"/>
-        <location filename="../../attnviz/commands/explain_images.py" line="103"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="107"/>
         <location filename="../../attnviz/commands/heads.py" line="228"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
@@ -2321,7 +2321,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>只解释前 N 个句子（或按文件名排序的前 N 张图像）（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="111"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="115"/>
         <source>explained the predicted class of {count} images; wrote {files} files to {out}</source>
         <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
     </message>
@@ -2332,7 +2332,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="226"/>
-        <location filename="../../attnviz/commands/explain_images.py" line="86"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="90"/>
         <source>explaining</source>
         <translation>正在解释</translation>
     </message>
@@ -2771,7 +2771,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="85"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="89"/>
         <source>images</source>
         <translation>张图像</translation>
     </message>
@@ -3254,7 +3254,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="200"/>
-        <location filename="../../attnviz/commands/explain_images.py" line="70"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="81"/>
         <location filename="../../attnviz/commands/heads.py" line="169"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
@@ -3405,7 +3405,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一行的平均熵 −Σ w ln w，单位为奈特，对所有查询（[CLS] 和各图像块）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="118"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="122"/>
         <source>mean Kendall τ over the images: {pairs}</source>
         <translation>各图像上的平均 Kendall τ：{pairs}</translation>
     </message>
@@ -4652,7 +4652,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="82"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="86"/>
         <source>reading {count:,} images</source>
         <translation>正在读取 {count:,} 张图像</translation>
     </message>
@@ -7327,7 +7327,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="78"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="84"/>
         <location filename="../../attnviz/commands/heads.py" line="279"/>
         <source>{data} is a folder of images: give an image model with --checkpoint (e.g. models/vit.safetensors), not a {kind} model</source>
         <translation>{data} 是一个图像文件夹：请用 --checkpoint 给出图像模型（例如 models/vit.safetensors），而不是 {kind} 模型</translation>
@@ -7349,7 +7349,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="252"/>
-        <location filename="../../attnviz/commands/explain_images.py" line="108"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="112"/>
         <location filename="../../attnviz/commands/export.py" line="344"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
@@ -7386,7 +7386,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder}：无法列出其内容（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="81"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="80"/>
         <location filename="../../attnviz/core/heads/image_atlas.py" line="47"/>
         <source>{folder}: no images in it (PNG, JPEG, WebP, BMP or GIF files)</source>
         <translation>{folder}：其中没有图像（PNG、JPEG、WebP、BMP 或 GIF 文件）</translation>
