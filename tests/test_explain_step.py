@@ -174,9 +174,10 @@ def test_the_registry_says_which_kinds_are_explained_and_the_others_are_refused_
     from attnviz.core.models.kinds import KINDS
 
     explained = {name for name, kind in KINDS.items() if kind.explains}
-    assert explained == {*FAMILIES, "encoder-only"}  # attnviz's own sentence models; a library's are not covered
+    # attnviz's own sentence models (a library's are not covered) and every image model (explain_image: its reader)
+    assert explained == {*FAMILIES, "encoder-only", "vit", "hf-vision"}
     for name in explained:  # each record names a function that exists
-        assert callable(KINDS[name].internals_reader())
+        assert KINDS[name].image_reader is not None or callable(KINDS[name].internals_reader())
     masks = {name for name in explained if KINDS[name].sequence_layout.offers(Capability.MASKS)}
     assert masks == {"encoder-only"}
     with pytest.raises(ValueError, match="hf-seq2seq"):

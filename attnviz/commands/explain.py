@@ -39,11 +39,14 @@ def add_parser(subparsers: Any) -> None:
     cmd = subparsers.add_parser("explain", help=tr("explain every greedily decoded token of a corpus by attention, "
                                             "rollout, flow, norms, gradients and occlusion, and measure their "
                                             "agreement"))
-    cmd.add_argument("--checkpoint", required=True, help=tr("an attnviz translation checkpoint (.safetensors)"))
+    cmd.add_argument("--checkpoint", required=True, help=tr("an attnviz translation checkpoint (.safetensors), or an "
+                                                            "image model with a folder of images as --data"))
     cmd.add_argument("--data", required=True, type=Path,
-                     help=tr("English sentences, one a line, or a TSV of english<TAB>french pairs"))
+                     help=tr("English sentences, one a line, or a TSV of english<TAB>french pairs; for an image "
+                             "model, a folder of images"))
     cmd.add_argument("--out", required=True, type=Path, help=tr("folder to write into (created if missing)"))
-    cmd.add_argument("--limit", type=int, metavar="N", help=tr("explain the first N sentences only (default all)"))
+    cmd.add_argument("--limit", type=int, metavar="N", help=tr("explain the first N sentences (or images, by name) "
+                                                               "only (default all)"))
     cmd.add_argument("--ig-steps", type=int, default=DEFAULT_IG_STEPS, metavar="K",
                      help=tr("integrated gradients' steps, 1 to {most} (default {steps})").format(
                          most=MAX_IG_STEPS, steps=DEFAULT_IG_STEPS))
@@ -138,6 +141,10 @@ def run(args: argparse.Namespace) -> int:
     share and meets bad input alike: rank 0 says it, the others exit 2 quietly."""
     from attnviz.progress import Heartbeat
 
+    if Path(args.data).is_dir():  # a folder of images, explained by an image model (one process)
+        from attnviz.commands.explain_images import run_images
+
+        return run_images(args, checked_options)
     if processes.wanted(args):  # this run starts the job's processes and watches them
         return processes.launch(args, chosen_device(args.device))
     try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s
@@ -158,15 +165,9 @@ def my_share(sentences: list[str], rank: int, world: int) -> list[int]:
                   for i in batch)
 
 
-def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
-    from attnviz.core.columns import EXPLAIN_FILES, columns_file
-    from attnviz.core.device import DeviceUnavailableError
-    from attnviz.core.explain import MAX_IG_STEPS, SINK_CLASSES
-    from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv, sinks_csv
-    from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
-    from attnviz.core.layout import Capability
-    from attnviz.figures.explain import explain_figures
-    from attnviz.render.figure_files import SIDECAR, ExportError, WouldReplace, render_batch, write_files_into
+def checked_options(args: argparse.Namespace) -> list[str]:
+    """--limit, --ig-steps, --scale and --out checked (CliError naming the option); the figure formats asked."""
+    from attnviz.core.explain import MAX_IG_STEPS
 
     if args.limit is not None and args.limit < 1:
         raise CliError(tr("--limit must be at least 1, got {limit}").format(limit=args.limit))
@@ -175,8 +176,22 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
                                                                                   steps=args.ig_steps))
     formats = [f for f in formats_option(args.format) if f != "npy"]
     check_scale_option(args.scale)
-    # everything that can be checked is, before the work: options, --out, the data, then the model
     check_out_option(args.out)
+    return formats
+
+
+def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
+    from attnviz.core.columns import EXPLAIN_FILES, columns_file
+    from attnviz.core.device import DeviceUnavailableError
+    from attnviz.core.explain import SINK_CLASSES
+    from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv, sinks_csv
+    from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
+    from attnviz.core.layout import Capability
+    from attnviz.figures.explain import explain_figures
+    from attnviz.render.figure_files import SIDECAR, ExportError, WouldReplace, render_batch, write_files_into
+
+    # everything that can be checked is, before the work: options, --out, the data, then the model
+    formats = checked_options(args)
     csv_names = ["agreement.csv", "layers.csv", "sinks.csv", "COLUMNS.md", SIDECAR]  # (figures: by the methods)
     refuse_replacing(args, csv_names)
     progress.stage(tr("reading the sentences"))
@@ -184,6 +199,9 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     set_threads(args.threads if args.threads is not None else 1)
     progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
     loaded, device = load_model(args.checkpoint, args.device)
+    if loaded.model_kind.reads_images:
+        raise CliError(tr("{checkpoint} reads images: give a folder of images as --data").format(
+            checkpoint=args.checkpoint))
     if not loaded.model_kind.explains:
         raise CliError(tr("{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, "
                           "the small BERT), not a {kind} model").format(checkpoint=args.checkpoint,

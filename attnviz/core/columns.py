@@ -29,6 +29,7 @@ DISTANCES_CSV = "distances_by_layer.csv"
 IMAGE_HEADS_FILES = (IMAGE_HEADS_CSV, DISTANCES_CSV)
 HEADS_FILES = (HEADS_CSV, PRUNING_CSV, ATLAS_FIGURE_CSV, IMPORTANCE_FIGURE_CSV, PRUNING_FIGURE_CSV)
 EXPLAIN_FILES = (AGREEMENT_CSV, LAYERS_CSV, SINKS_CSV, TAU_FIGURE_CSV, LAYERS_FIGURE_CSV)
+IMAGE_EXPLAIN_FILES = (AGREEMENT_CSV, LAYERS_CSV, TAU_FIGURE_CSV, LAYERS_FIGURE_CSV)  # attnviz explain over images
 
 # (file, what one row is, ((column, meaning), …)); heads.csv's columns in the order the file has them
 COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
@@ -88,13 +89,15 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('head_importance_normalised', N_("importance rows: that head's `importance_normalised`; `none` and `mean "
                                           'of the random orders` as in `head`')),
     )),
-    (AGREEMENT_CSV, N_('one pair of explanation methods over every explained token'), (
+    (AGREEMENT_CSV, N_('one pair of explanation methods over every explained token (an image model: every image)'), (
         ('method_a', N_("the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm "
                         '(norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, '
-                        'leave_one_out, leave_one_out_tvd')),
+                        'leave_one_out, leave_one_out_tvd; an image model: attention ([CLS]\'s row over the '
+                        'patches), rollout, grad_x_input, ig and occlusion (each patch made black), over its '
+                        'patches')),
         ('method_b', N_('the second method; `|name|` is that signed row taken as magnitudes')),
-        ('tokens', N_('the tokens where both rows have an order (a constant row has none); the other columns read '
-                      '`no token with an order` where there is none')),
+        ('tokens', N_('the tokens (an image model: the images) where both rows have an order (a constant row has '
+                      'none); the other columns read `no token with an order` where there is none')),
         ('tau_mean', N_('mean Kendall τ-b of the two rows over those tokens')),
         ('tau_q1', N_('the first quartile of τ')),
         ('tau_median', N_('the median of τ')),
@@ -105,12 +108,14 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
     )),
     (LAYERS_CSV, N_("one attention-based method, one reference method and one layer (Abnar & Zuidema 2020's table)"), (
         ('method', N_("attention (raw, the heads' mean), rollout, flow or norm, read after this layer")),
-        ('reference', N_('occlusion (each input token replaced by `<unk>`) or ig (integrated gradients)')),
+        ('reference', N_('occlusion (each input token replaced by `<unk>`, an image\'s patch made black) or ig '
+                         '(integrated gradients)')),
         ('layer', N_("the layer of the attention explained, from 1 (a translator: its decoder layers' "
-                     'cross-attention; the small BERT: its encoder layers at the masked position)')),
+                     'cross-attention; the small BERT: its encoder layers at the masked position; an image model: '
+                     "its layers' [CLS] row)")),
         ('spearman_mean', N_("mean Spearman ρ of the method's row with the reference's row (`no token with an "
                              'order` where every row was constant)')),
-        ('tokens', N_('the tokens averaged (a constant row has no ρ)')),
+        ('tokens', N_('the tokens (an image model: the images) averaged (a constant row has no ρ)')),
     )),
     (SINKS_CSV, N_('one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)'), (
         ('attention', N_("cross, decoder self, or self (the small BERT's, or a decoder-only model's one)")),
@@ -142,7 +147,7 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
     (TAU_FIGURE_CSV, N_('one bin of the histogram of Kendall τ of methods A and B over the tokens'), (
         ('series', N_('always `tokens`')),
         ('Kendall τ', N_("the bin's centre (bins of 0.1 from −1 to 1)")),
-        ('tokens', N_('the tokens whose τ falls in the bin')),
+        ('tokens', N_('the tokens (an image model: the images) whose τ falls in the bin')),
     )),
     (LAYERS_FIGURE_CSV, N_('one method and one layer of the per-layer curves against REFERENCE (layers.csv, as '
                            'plotted)'), (

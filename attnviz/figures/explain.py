@@ -11,7 +11,8 @@ import numpy as np
 
 from attnviz.core.explain import Explanation
 from attnviz.core.explain.corpus import CorpusTally
-from attnviz.figures.spec import FigureSpec, LineSpec, NamedFigure, Series
+from attnviz.core.layout import Picture
+from attnviz.figures.spec import FigureSpec, GridSpec, LineSpec, NamedFigure, Series
 from attnviz.i18n import N_, tr
 
 METHOD_LABELS = {"attention": N_("raw attention"), "rollout": N_("attention rollout"), "flow": N_("attention flow"),
@@ -42,6 +43,24 @@ def step_figure(explanation: Explanation) -> FigureSpec:
     return FigureSpec(scaled_rows(explanation), tuple(method_label(m) for m in explanation.methods),
                       explanation.labels, title, levels=(-1.0, 1.0), colormap="CET-D1", row_axis=tr("method"),
                       col_axis=tr("source tokens"))
+
+
+def image_rows_figure(explanation: Explanation, picture: Picture, opacity: float = 0.6) -> GridSpec:
+    """An image's explanations: one overlay per method over the picture, its row (one value per patch) on the patch
+    grid, each scaled to its largest magnitude (one diverging scale from −1 to 1: red where a patch raises the
+    class's log-probability, blue where it lowers it)."""
+    scaled = scaled_rows(explanation)
+    rows, cols = picture.grid
+    row_labels = tuple(f"r{r + 1}" for r in range(rows))
+    col_labels = tuple(f"c{c + 1}" for c in range(cols))
+    panels = tuple(FigureSpec(row.reshape(rows, cols).astype(np.float32), row_labels, col_labels, method_label(method),
+                              levels=(-1.0, 1.0), colormap="CET-D1", colour_bar=False, max_grid_px=160.0, row_axis="",
+                              col_axis="", picture=picture.pixels, opacity=opacity, ticks=False)
+                   for method, row in zip(explanation.methods, scaled, strict=True))
+    title = tr("What explains “{token}”: one overlay per method, each scaled to its largest value").format(
+        token=explanation.token)
+    return GridSpec(panels, len(panels), title, (-1.0, 1.0), (explanation.token,),
+                    tuple(explanation.methods), colormap="CET-D1", name_columns=("class", "method"))
 
 
 def agreement_figure(explanation: Explanation, spearman: bool = False) -> FigureSpec:

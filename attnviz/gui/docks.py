@@ -64,7 +64,7 @@ def needs(capability: Capability) -> Callable[[ModelInfo], bool]:
 
 
 def needs_any(*capabilities: Capability) -> Callable[[ModelInfo], bool]:
-    """A panel that applies to models offering one of ``capabilities``."""
+    """A panel that applies to models offering any of ``capabilities``."""
     return lambda info: any(info.offers(capability) for capability in capabilities)
 
 
@@ -133,7 +133,8 @@ PANELS: tuple[PanelEntry, ...] = (
                tab_with="computation", figure=named(HeadsPanel.figure, "head-atlas")),
     PanelEntry("rollout", N_("Rollout"), RolloutPanel, Area.RightDockWidgetArea,
                lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),
-    PanelEntry("explain", N_("Explain"), ExplainPanel, Area.RightDockWidgetArea, needs(Capability.STEPS),
+    PanelEntry("explain", N_("Explain"), ExplainPanel, Area.RightDockWidgetArea,
+               needs_any(Capability.STEPS, Capability.IMAGE),
                tab_with="rollout", figure=named(ExplainPanel.figure, "explain")),
     PanelEntry("compare", N_("Compare"), ComparePanel, Area.RightDockWidgetArea,
                needs_any(Capability.STEPS, Capability.IMAGE),

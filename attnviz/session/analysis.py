@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attnviz.core.layout import Capability
+from attnviz.core.results import EncodedSource
 from attnviz.i18n import tr
 from attnviz.session.base import SessionBase
 from attnviz.session.latest import SENTENCE
@@ -215,13 +216,16 @@ class AnalysisRequests(SessionBase):
     def explain(self, layer: int | None, head: int | None, ig_steps: int, methods: Sequence[str] | None = None,
                 token: str | None = None) -> None:
         """Explain the step on show (its token, or ``token``, from the source and the target before it) by every
-        method; published as ``state.explanation``. Requests made while one runs replace each other."""
+        method — or, for an image model, the image on show's predicted class (or the class ``token``) over its
+        patches; published as ``state.explanation``. Requests made while one runs replace each other."""
         self._latest.one_at_a_time(EXPLAIN, lambda _ticket: self._explain_now(layer, head, ig_steps, methods, token))
 
     def _explain_now(self, layer: int | None, head: int | None, ig_steps: int,
                      methods: Sequence[str] | None, token: str | None) -> bool:
         state, loaded = self._state, self.loaded
         source, step = state.shown_source, state.step
+        if loaded is not None and source is not None and source.picture is not None and loaded.offers(Capability.IMAGE):
+            return self._explain_image(loaded, source, layer, head, ig_steps, methods, token)
         if loaded is None or source is None or step is None or state.stale:
             return False
         ticket = self._latest.current(SENTENCE)
@@ -248,6 +252,35 @@ class AnalysisRequests(SessionBase):
                 self._report(error)
 
         self._submit(tr("Explaining the step…"), job, done, failed, one_of=EXPLAIN)
+        return True
+
+    def _explain_image(self, loaded: LoadedModel, source: EncodedSource, layer: int | None, head: int | None,
+                       ig_steps: int, methods: Sequence[str] | None, token: str | None) -> bool:
+        """The image on show: its predicted class (or the class ``token``) explained over its patches, from the file
+        it was read from (the model's own preprocessing reads it again on the worker)."""
+        image_file_of = getattr(self, "image_file_of", None)  # (the Session's image requests: the file on show)
+        path: Path | None = image_file_of(source) if image_file_of is not None else None
+        if path is None:
+            return False
+        ticket = self._latest.current(SENTENCE)
+
+        def job() -> Explanation:
+            from attnviz.core.explain import IMAGE_METHODS, explain_image
+            from attnviz.core.images import open_image
+
+            with open_image(path) as image:
+                return explain_image(loaded, image, loaded.device, methods or IMAGE_METHODS, layer, head, ig_steps,
+                                     target=token)
+
+        def done(explanation: Explanation) -> None:
+            if self._latest.wins(ticket) and self._state.source is source:  # not for an image no longer on show
+                self._publish(explanation=explanation)
+
+        def failed(error: BaseException) -> None:
+            if self._latest.wins(ticket):
+                self._report(error)
+
+        self._submit(tr("Explaining the image's class…"), job, done, failed, one_of=EXPLAIN)
         return True
 
 

@@ -57,7 +57,7 @@ class ModelInfo:
     history_problem: str = ""  # why a kept history cannot be read ("" when none is kept, or it reads)
     heads_off: str = ""  # the heads switched off, as ``cross:2.1,enc-self:1.3`` ("" when every head is on)
     heads_switch: bool = False  # its heads can be switched off and mapped over a corpus (any translator)
-    explains: bool = False  # the Explain dock's methods cover it (attnviz's own models)
+    explains: bool = False  # the Explain dock's methods cover it (attnviz's own models, every image model)
 
     @property
     def name(self) -> str:

@@ -49,7 +49,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="202"/>
+        <location filename="../../attnviz/core/columns.py" line="207"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -321,7 +321,12 @@
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="174"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="51"/>
+        <source>--heldout picks sentences from a TSV; --data {data} is a folder of images</source>
+        <translation>--heldout 从 TSV 文件中挑选句子；--data {data} 是一个图像文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/explain.py" line="175"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
@@ -346,7 +351,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="172"/>
+        <location filename="../../attnviz/commands/explain.py" line="173"/>
         <location filename="../../attnviz/commands/heads.py" line="97"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
@@ -564,7 +569,7 @@
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="118"/>
+        <location filename="../../attnviz/core/columns.py" line="123"/>
         <source>&lt;eos&gt; (also `[SEP]`), &lt;bos&gt; (also `[CLS]`) or punctuation</source>
         <translation>&lt;eos&gt;（也包括 `[SEP]`）、&lt;bos&gt;（也包括 `[CLS]`）或 punctuation（标点）</translation>
     </message>
@@ -770,7 +775,7 @@
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="242"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="243"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -817,7 +822,7 @@
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="54"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="126"/>
         <source>All heads</source>
         <translation>所有头</translation>
     </message>
@@ -833,7 +838,7 @@
         <translation>打开所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="143"/>
+        <location filename="../../attnviz/core/columns.py" line="148"/>
         <source>always `tokens`</source>
         <translation>总是 `tokens`</translation>
     </message>
@@ -849,8 +854,8 @@
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="42"/>
-        <source>an attnviz translation checkpoint (.safetensors)</source>
-        <translation>attnviz 的翻译模型检查点（.safetensors）</translation>
+        <source>an attnviz translation checkpoint (.safetensors), or an image model with a folder of images as --data</source>
+        <translation>attnviz 的翻译模型检查点（.safetensors），或一个图像模型（此时 --data 为图像文件夹）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/models/encoder_only.py" line="141"/>
@@ -939,7 +944,7 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="107"/>
+        <location filename="../../attnviz/core/columns.py" line="110"/>
         <source>attention (raw, the heads' mean), rollout, flow or norm, read after this layer</source>
         <translation>attention（原始注意力，各头均值）、rollout、flow 或 norm，取该层之后的值</translation>
     </message>
@@ -959,7 +964,7 @@
         <translation>注意力提示：单位矩阵注意力的权重（10 × 10）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="17"/>
+        <location filename="../../attnviz/figures/explain.py" line="18"/>
         <source>attention flow</source>
         <translation>注意力流</translation>
     </message>
@@ -1009,7 +1014,7 @@
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="17"/>
+        <location filename="../../attnviz/figures/explain.py" line="18"/>
         <source>attention rollout</source>
         <translation>注意力展开</translation>
     </message>
@@ -1070,7 +1075,7 @@
         <translation>注意力，第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="109"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="116"/>
         <source>Attention: one head's (or the heads' mean) weights of the query. Rollout: how much of each patch reaches the query after this layer, the heads averaged (Abnar &amp; Zuidema 2020), with or without 0.5·I for the residual</source>
         <translation>注意力：查询在一个头中（或各头平均）的注意力权重。注意力展开（rollout）：到这一层为止，每个图块有多少流到该查询，各头平均（Abnar &amp; Zuidema 2020），可加或不加代表残差连接的 0.5·I</translation>
     </message>
@@ -1086,7 +1091,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="200"/>
+        <location filename="../../attnviz/commands/explain.py" line="218"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1251,7 +1256,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
         <location filename="../../attnviz/commands/classify.py" line="27"/>
-        <location filename="../../attnviz/commands/explain.py" line="56"/>
+        <location filename="../../attnviz/commands/explain.py" line="59"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -1394,7 +1399,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="167"/>
-        <location filename="../../attnviz/gui/docks.py" line="141"/>
+        <location filename="../../attnviz/gui/docks.py" line="142"/>
         <source>Beams</source>
         <translation>束搜索</translation>
     </message>
@@ -1434,7 +1439,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="80"/>
+        <location filename="../../attnviz/core/columns.py" line="81"/>
         <source>BLEU with a number of heads switched off (ξ_h = 0), in one order</source>
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
@@ -1654,7 +1659,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>命令（attnviz COMMAND --help）：{commands}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="138"/>
+        <location filename="../../attnviz/gui/docks.py" line="139"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
@@ -1761,12 +1766,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="85"/>
+        <location filename="../../attnviz/core/columns.py" line="86"/>
         <source>corpus BLEU on the reference lines (0–100); heads_pruned 0 is `attnviz eval`'s BLEU</source>
         <translation>在参考译文上的语料级 BLEU（0–100）；heads_pruned 为 0 时即 `attnviz eval` 的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="140"/>
+        <location filename="../../attnviz/core/columns.py" line="145"/>
         <source>corpus BLEU, 0–100</source>
         <translation>语料级 BLEU，0–100</translation>
     </message>
@@ -1836,17 +1841,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>十字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="64"/>
+        <location filename="../../attnviz/core/columns.py" line="65"/>
         <source>cross only: mean weight on source position round(i (S − 1) / (T − 1)) of target row i; `n/a` for the other kinds</source>
         <translation>仅 cross：目标行 i 在源位置 round(i (S − 1) / (T − 1)) 上的平均权重；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="66"/>
+        <location filename="../../attnviz/core/columns.py" line="67"/>
         <source>cross only: mean weight on the running maximum of the rows' argmax positions (a monotone alignment read off the head); `n/a` for the other kinds</source>
         <translation>仅 cross：各行最大值位置的累计最大值上的平均权重（从该头读出的单调对齐）；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="116"/>
+        <location filename="../../attnviz/core/columns.py" line="121"/>
         <source>cross, decoder self, or self (the small BERT's, or a decoder-only model's one)</source>
         <translation>cross、decoder self 或 self（小型 BERT 的，或仅解码器模型唯一的自注意力）</translation>
     </message>
@@ -1966,7 +1971,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="233"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="234"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -2082,7 +2087,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="229"/>
+        <location filename="../../attnviz/commands/explain.py" line="247"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="107"/>
         <location filename="../../attnviz/commands/heads.py" line="228"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
@@ -2119,7 +2125,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="129"/>
+        <location filename="../../attnviz/core/columns.py" line="134"/>
         <source>each head's value of the statistic</source>
         <translation>每个头的该统计量的值</translation>
     </message>
@@ -2135,12 +2141,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个输出数字的来源位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="36"/>
+        <location filename="../../attnviz/core/columns.py" line="37"/>
         <source>enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's one self-attention) or cross (cross-attention)</source>
         <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="127"/>
+        <location filename="../../attnviz/core/columns.py" line="132"/>
         <source>enc-self, dec-self or cross</source>
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
@@ -2156,7 +2162,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="262"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="263"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -2187,9 +2193,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="44"/>
-        <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs</source>
-        <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
+        <location filename="../../attnviz/commands/explain.py" line="45"/>
+        <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs; for an image model, a folder of images</source>
+        <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="350"/>
@@ -2284,7 +2290,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>所有键都被掩蔽：该行全为 0（attnviz 从不除以零）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="120"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="127"/>
         <source>Every layer × head as a small overlay; click one to show it</source>
         <translation>所有层 × 头，各画成一张小叠加图；点击其中一张即可显示它</translation>
     </message>
@@ -2361,22 +2367,39 @@ Install them with:  sudo apt-get install {packages}
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="46"/>
-        <source>explain the first N sentences only (default all)</source>
-        <translation>只解释前 N 个句子（默认全部）</translation>
+        <location filename="../../attnviz/commands/explain.py" line="48"/>
+        <source>explain the first N sentences (or images, by name) only (default all)</source>
+        <translation>只解释前 N 个句子（或按文件名排序的前 N 张图像）（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="237"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="115"/>
+        <source>explained the predicted class of {count} images; wrote {files} files to {out}</source>
+        <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/explain.py" line="255"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="208"/>
+        <location filename="../../attnviz/commands/explain.py" line="226"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="90"/>
         <source>explaining</source>
         <translation>正在解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="250"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="48"/>
+        <source>explaining a folder of images runs in one process: run attnviz explain without --processes or torchrun</source>
+        <translation>解释一个图像文件夹只在一个进程中运行：请不带 --processes、也不经 torchrun 运行 attnviz explain</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/explain.py" line="113"/>
+        <location filename="../../attnviz/session/analysis.py" line="283"/>
+        <source>Explaining the image's class…</source>
+        <translation>正在解释图像的类别…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="254"/>
         <source>Explaining the step…</source>
         <translation>正在解释这一步…</translation>
     </message>
@@ -2490,12 +2513,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="97"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="104"/>
         <source>Fashion-MNIST test images shipped with attnviz (the ViT never trained on them)</source>
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="53"/>
+        <location filename="../../attnviz/commands/explain.py" line="56"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
@@ -2531,7 +2554,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻页动画…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="34"/>
         <source>flow</source>
         <translation>注意力流</translation>
     </message>
@@ -2542,7 +2565,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="45"/>
+        <location filename="../../attnviz/commands/explain.py" line="47"/>
         <location filename="../../attnviz/commands/export.py" line="57"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
@@ -2605,17 +2628,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="31"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="35"/>
         <source>grad × input</source>
         <translation>梯度×输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="18"/>
+        <location filename="../../attnviz/figures/explain.py" line="19"/>
         <source>gradient × input</source>
         <translation>梯度 × 输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="19"/>
+        <location filename="../../attnviz/figures/explain.py" line="20"/>
         <source>gradient × input, attention detached</source>
         <translation>梯度 × 输入（注意力权重不回传梯度）</translation>
     </message>
@@ -2625,17 +2648,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="240"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="241"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="245"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="246"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="134"/>
         <source>Head</source>
         <translation>头</translation>
     </message>
@@ -2661,7 +2684,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/attention.py" line="186"/>
         <location filename="../../attnviz/figures/image.py" line="94"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="196"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="203"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
     </message>
@@ -2673,7 +2696,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="167"/>
         <source>head {n}</source>
         <translation>第 {n} 个头</translation>
     </message>
@@ -2708,7 +2731,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭的头数（共 {count} 个；按归一化重要性，从最不重要的开始）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="132"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="165"/>
         <source>heads' mean</source>
         <translation>各头平均</translation>
     </message>
@@ -2749,8 +2772,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>0 号机器的 HOST:PORT，各机器的进程在此会合（配合 --nodes；默认 127.0.0.1 和一个空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="83"/>
-        <location filename="../../attnviz/core/columns.py" line="139"/>
+        <location filename="../../attnviz/core/columns.py" line="84"/>
+        <location filename="../../attnviz/core/columns.py" line="144"/>
         <source>how many heads are off</source>
         <translation>关闭的头数</translation>
     </message>
@@ -2760,32 +2783,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="118"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="125"/>
         <source>How strongly the attention covers the image</source>
         <translation>注意力覆盖图像的浓淡</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="256"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="257"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="269"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="270"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="250"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="251"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="284"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="285"/>
         <source>Hugging Face vision transformer (ViT, DeiT, DINOv2), reading images by their patches</source>
         <translation>Hugging Face 视觉 Transformer（ViT、DeiT、DINOv2），按图块读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="31"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="35"/>
         <source>IG</source>
         <translation>积分梯度</translation>
     </message>
@@ -2800,12 +2823,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/explain_images.py" line="89"/>
+        <source>images</source>
+        <translation>张图像</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/file_opening.py" line="77"/>
         <source>Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif);;All files (*)</source>
         <translation>图像 (*.png *.jpg *.jpeg *.webp *.bmp *.gif);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="81"/>
+        <location filename="../../attnviz/core/columns.py" line="82"/>
         <source>importance (least important first, by `importance_normalised`) or random (the mean of `--seeds` seeded random orders)</source>
         <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
     </message>
@@ -2816,12 +2844,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="88"/>
+        <location filename="../../attnviz/core/columns.py" line="89"/>
         <source>importance rows: that head's `importance_normalised`; `none` and `mean of the random orders` as in `head`</source>
         <translation>importance 行：该头的 `importance_normalised`；`none` 和 `mean of the random orders` 同 `head` 列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="86"/>
+        <location filename="../../attnviz/core/columns.py" line="87"/>
         <source>importance rows: the head switched off last (kind:layer.head); `none` where no head is off; random rows: `mean of the random orders` (each order switches other heads off)</source>
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
@@ -2856,22 +2884,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="20"/>
+        <location filename="../../attnviz/figures/explain.py" line="21"/>
         <source>integrated gradients</source>
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="48"/>
+        <location filename="../../attnviz/commands/explain.py" line="51"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="183"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="229"/>
         <source>Integrated gradients: the attributions sum to {total:.3f}, f(x) − f(baseline) = {difference:.3f} ({ratio:.1%}).</source>
         <translation>积分梯度：归因之和为 {total:.3f}，f(x) − f(基线) = {difference:.3f}（{ratio:.1%}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="56"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="60"/>
         <source>Integrated gradients: the steps of the path from the &lt;pad&gt; baseline to the sentence (more: closer to complete, slower)</source>
         <translation>积分梯度：从 &lt;pad&gt; 基线到句子的路径步数（越多越接近完备，但越慢）</translation>
     </message>
@@ -2932,18 +2960,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="66"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="66"/>
+        <location filename="../../attnviz/figures/explain.py" line="85"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="70"/>
         <source>Kendall τ</source>
         <translation>肯德尔 τ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="52"/>
+        <location filename="../../attnviz/figures/explain.py" line="71"/>
         <source>Kendall τ of every pair of methods</source>
         <translation>每对方法之间的肯德尔 τ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="63"/>
+        <location filename="../../attnviz/figures/explain.py" line="82"/>
         <source>Kendall τ: {first} vs {second} ({count} tokens, mean {mean:.2f})</source>
         <translation>肯德尔 τ：{first} 对 {second}（{count} 个词元，均值 {mean:.2f}）</translation>
     </message>
@@ -3060,7 +3088,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>稍后</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="133"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
@@ -3072,7 +3100,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="85"/>
+        <location filename="../../attnviz/figures/explain.py" line="104"/>
         <source>layer of the attention explained (1: nearest the input)</source>
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
@@ -3103,7 +3131,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="46"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="50"/>
         <source>layer {n}</source>
         <translation>第 {n} 层</translation>
     </message>
@@ -3123,7 +3151,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="151"/>
+        <location filename="../../attnviz/core/columns.py" line="156"/>
         <source>layers.csv's `spearman_mean` (`nan` where it has no number)</source>
         <translation>即 layers.csv 的 `spearman_mean`（没有数值时为 `nan`）</translation>
     </message>
@@ -3192,7 +3220,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>先剪最不重要的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="138"/>
+        <location filename="../../attnviz/core/columns.py" line="143"/>
         <source>least important first, or the random orders' mean</source>
         <translation>从最不重要的开始，或随机顺序的均值</translation>
     </message>
@@ -3207,7 +3235,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="32"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="36"/>
         <source>leave out</source>
         <translation>留一法</translation>
     </message>
@@ -3217,12 +3245,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出课堂视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="21"/>
+        <location filename="../../attnviz/figures/explain.py" line="22"/>
         <source>leave-one-out</source>
         <translation>留一法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="22"/>
+        <location filename="../../attnviz/figures/explain.py" line="23"/>
         <source>leave-one-out, total variation distance</source>
         <translation>留一法，总变差距离</translation>
     </message>
@@ -3257,7 +3285,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请先加载翻译模型，再进行批量解码。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="55"/>
+        <location filename="../../attnviz/session/analysis.py" line="56"/>
         <source>Load a translation model to map its heads over a corpus.</source>
         <translation>请先加载一个翻译模型，才能在语料上绘制它的头图谱。</translation>
     </message>
@@ -3277,9 +3305,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="185"/>
+        <location filename="../../attnviz/commands/explain.py" line="200"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="81"/>
         <location filename="../../attnviz/commands/heads.py" line="169"/>
-        <location filename="../../attnviz/commands/heads.py" line="276"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
@@ -3329,7 +3357,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>绘制头图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="103"/>
+        <location filename="../../attnviz/session/analysis.py" line="104"/>
         <source>Map the heads over a corpus first: the pruning curve follows their importance.</source>
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
@@ -3345,8 +3373,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="74"/>
-        <location filename="../../attnviz/session/analysis.py" line="97"/>
+        <location filename="../../attnviz/session/analysis.py" line="75"/>
+        <location filename="../../attnviz/session/analysis.py" line="98"/>
         <source>Mapping the heads…</source>
         <translation>正在绘制头图谱…</translation>
     </message>
@@ -3428,7 +3456,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="161"/>
+        <location filename="../../attnviz/core/columns.py" line="166"/>
         <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] and the other special positions have no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
@@ -3444,27 +3472,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行的平均熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="40"/>
+        <location filename="../../attnviz/core/columns.py" line="41"/>
         <source>mean entropy of a row, −Σ w ln w, in nats</source>
         <translation>每行的平均熵 −Σ w ln w，单位奈特</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="156"/>
+        <location filename="../../attnviz/core/columns.py" line="161"/>
         <source>mean entropy of a row, −Σ w ln w, in nats, over every query ([CLS] and the patches)</source>
         <translation>一行的平均熵 −Σ w ln w，单位为奈特，对所有查询（[CLS] 和各图像块）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="98"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="122"/>
+        <source>mean Kendall τ over the images: {pairs}</source>
+        <translation>各图像上的平均 Kendall τ：{pairs}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="101"/>
         <source>mean Kendall τ-b of the two rows over those tokens</source>
         <translation>这些词元上两行的肯德尔 τ-b 均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="41"/>
+        <location filename="../../attnviz/core/columns.py" line="42"/>
         <source>mean largest weight of a row, every key included</source>
         <translation>每行最大权重的均值，包含所有键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="197"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="204"/>
         <source>mean of heads</source>
         <translation>各头平均</translation>
     </message>
@@ -3475,22 +3508,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="119"/>
+        <location filename="../../attnviz/core/columns.py" line="124"/>
         <source>mean share of the attention weight (heads' mean) on those keys, over the tokens whose keys hold one; `no such key` where none does: the source of attnviz's own translators has no end token, a decoder's prefix never holds &lt;eos&gt;</source>
         <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="102"/>
+        <location filename="../../attnviz/core/columns.py" line="105"/>
         <source>mean Spearman ρ</source>
         <translation>斯皮尔曼 ρ 的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="111"/>
+        <location filename="../../attnviz/core/columns.py" line="116"/>
         <source>mean Spearman ρ of the method's row with the reference's row (`no token with an order` where every row was constant)</source>
         <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="86"/>
+        <location filename="../../attnviz/figures/explain.py" line="105"/>
         <source>mean Spearman ρ over the tokens</source>
         <translation>各词元 Spearman ρ 的均值</translation>
     </message>
@@ -3500,47 +3533,47 @@ Install them with:  sudo apt-get install {packages}
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="157"/>
+        <location filename="../../attnviz/core/columns.py" line="162"/>
         <source>mean weight a patch's query puts on [CLS]</source>
         <translation>图像块的查询放在 [CLS] 上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="158"/>
+        <location filename="../../attnviz/core/columns.py" line="163"/>
         <source>mean weight a patch's query puts on the other positions without a place on the image: DeiT's distillation token, DINOv2's registers (0 for a model with only [CLS])</source>
         <translation>一个图块的查询放在图像上没有位置的其他位置上的平均权重：DeiT 的蒸馏词元、DINOv2 的寄存器词元（只有 [CLS] 的模型为 0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="55"/>
+        <location filename="../../attnviz/core/columns.py" line="56"/>
         <source>mean weight on punctuation keys</source>
         <translation>标点键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="53"/>
+        <location filename="../../attnviz/core/columns.py" line="54"/>
         <source>mean weight on the end of the source (0 where the keys hold no source: a Transformer's dec-self)</source>
         <translation>源句末尾上的平均权重（键中没有源句时为 0：Transformer 的 dec-self）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="51"/>
+        <location filename="../../attnviz/core/columns.py" line="52"/>
         <source>mean weight on the first key (`&lt;bos&gt;` in a decoder, the first source token in an encoder)</source>
         <translation>第一个键上的平均权重（解码器中为 `&lt;bos&gt;`，编码器中为源句第一个词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="50"/>
+        <location filename="../../attnviz/core/columns.py" line="51"/>
         <source>mean weight on the first key, the end of the source and punctuation together</source>
         <translation>第一个键、源句末尾和标点合计的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="48"/>
+        <location filename="../../attnviz/core/columns.py" line="49"/>
         <source>mean weight on the key at the query's own position</source>
         <translation>查询自身位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="49"/>
+        <location filename="../../attnviz/core/columns.py" line="50"/>
         <source>mean weight on the key one position after the query's own</source>
         <translation>查询自身位置后一个位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="47"/>
+        <location filename="../../attnviz/core/columns.py" line="48"/>
         <source>mean weight on the key one position before the query's own (cross: the target position)</source>
         <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
     </message>
@@ -3550,7 +3583,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="56"/>
+        <location filename="../../attnviz/core/columns.py" line="57"/>
         <source>mean |query − key| distance, in positions, weighted by the attention</source>
         <translation>以注意力加权的平均 |查询 − 键| 距离，单位为位置</translation>
     </message>
@@ -3565,9 +3598,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>菜单</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="43"/>
-        <location filename="../../attnviz/figures/explain.py" line="54"/>
-        <location filename="../../attnviz/figures/explain.py" line="54"/>
+        <location filename="../../attnviz/figures/explain.py" line="44"/>
+        <location filename="../../attnviz/figures/explain.py" line="73"/>
+        <location filename="../../attnviz/figures/explain.py" line="73"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
@@ -3614,7 +3647,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="292"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="293"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3675,7 +3708,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="203"/>
+        <location filename="../../attnviz/core/columns.py" line="208"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -3783,12 +3816,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>非参数汇聚的权重（测试 × 训练，高斯核，h = 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="34"/>
         <source>norm</source>
         <translation>范数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="18"/>
+        <location filename="../../attnviz/figures/explain.py" line="19"/>
         <source>norm-based attention</source>
         <translation>基于范数的注意力</translation>
     </message>
@@ -3879,19 +3912,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>NumPy 数组 (*.npy)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="31"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="35"/>
         <source>occlusion</source>
         <translation>遮挡</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="20"/>
+        <location filename="../../attnviz/figures/explain.py" line="21"/>
         <source>occlusion (&lt;unk&gt;)</source>
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="108"/>
-        <source>occlusion (each input token replaced by `&lt;unk&gt;`) or ig (integrated gradients)</source>
-        <translation>occlusion（每个输入词元替换为 `&lt;unk&gt;`）或 ig（积分梯度）</translation>
+        <location filename="../../attnviz/core/columns.py" line="111"/>
+        <source>occlusion (each input token replaced by `&lt;unk&gt;`, an image's patch made black) or ig (integrated gradients)</source>
+        <translation>occlusion（每个输入词元替换为 `&lt;unk&gt;`，图像的图块涂黑）或 ig（积分梯度）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="25"/>
@@ -3899,22 +3932,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>磁盘占用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="35"/>
+        <location filename="../../attnviz/core/columns.py" line="36"/>
         <source>one attention head (its statistics are means over every attention row of the decoded corpus)</source>
         <translation>一个注意力头（其统计量是解码语料中每个注意力行的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="153"/>
+        <location filename="../../attnviz/core/columns.py" line="158"/>
         <source>one attention head of an image model over a folder of images (means over every image)</source>
         <translation>图像模型在一个图像文件夹上的一个注意力头（对所有图像取平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="106"/>
+        <location filename="../../attnviz/core/columns.py" line="109"/>
         <source>one attention-based method, one reference method and one layer (Abnar &amp; Zuidema 2020's table)</source>
         <translation>一种基于注意力的方法、一种参照方法和一层（Abnar &amp; Zuidema 2020 的表格）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="142"/>
+        <location filename="../../attnviz/core/columns.py" line="147"/>
         <source>one bin of the histogram of Kendall τ of methods A and B over the tokens</source>
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
@@ -3924,27 +3957,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="131"/>
+        <location filename="../../attnviz/core/columns.py" line="136"/>
         <source>one head in an importance figure (its numbers)</source>
         <translation>重要性图中的一个头（图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="125"/>
+        <location filename="../../attnviz/core/columns.py" line="130"/>
         <source>one kind of attention's layer in one atlas figure (with `--format csv`: its numbers)</source>
         <translation>某一注意力种类在某个图谱图中的一层（使用 `--format csv` 时：图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="115"/>
+        <location filename="../../attnviz/core/columns.py" line="120"/>
         <source>one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)</source>
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="167"/>
+        <location filename="../../attnviz/core/columns.py" line="172"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="147"/>
+        <location filename="../../attnviz/core/columns.py" line="152"/>
         <source>one method and one layer of the per-layer curves against REFERENCE (layers.csv, as plotted)</source>
         <translation>与 REFERENCE 比较的逐层曲线中的一种方法和一层（即 layers.csv，按图中所画）</translation>
     </message>
@@ -3954,12 +3987,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="91"/>
-        <source>one pair of explanation methods over every explained token</source>
-        <translation>一对解释方法在所有被解释词元上的结果</translation>
+        <location filename="../../attnviz/core/columns.py" line="92"/>
+        <source>one pair of explanation methods over every explained token (an image model: every image)</source>
+        <translation>一对解释方法在所有被解释词元上的结果（图像模型：所有图像）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="137"/>
+        <location filename="../../attnviz/core/columns.py" line="142"/>
         <source>one point of the pruning curves (pruning.csv's BLEU, as plotted)</source>
         <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
@@ -3994,7 +4027,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="134"/>
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
@@ -4024,7 +4057,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="91"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="98"/>
         <source>Open a PNG, JPEG, WebP, BMP or GIF image (or drop one on the window)</source>
         <translation>打开 PNG、JPEG、WebP、BMP 或 GIF 图像（或把图像拖到窗口上）</translation>
     </message>
@@ -4034,8 +4067,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一张图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="138"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="247"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="145"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="254"/>
         <source>Open an image, or pick a sample</source>
         <translation>打开一张图像，或选一张示例图像</translation>
     </message>
@@ -4055,7 +4088,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="90"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="97"/>
         <source>Open image…</source>
         <translation>打开图像…</translation>
     </message>
@@ -4339,7 +4372,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="55"/>
+        <location filename="../../attnviz/commands/explain.py" line="58"/>
         <location filename="../../attnviz/commands/figures.py" line="35"/>
         <location filename="../../attnviz/commands/heads.py" line="73"/>
         <source>PNG scale factor (default 2)</source>
@@ -4542,7 +4575,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="118"/>
+        <location filename="../../attnviz/session/analysis.py" line="119"/>
         <source>Pruning heads…</source>
         <translation>正在剪枝…</translation>
     </message>
@@ -4641,7 +4674,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="261"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="268"/>
         <source>Query: {query}. Click a patch to show its attention; {cls} for the class's.</source>
         <translation>查询：{query}。点击一个图块可显示它的注意力；点击 {cls} 显示类别所读的注意力。</translation>
     </message>
@@ -4681,17 +4714,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>按评分 = log p / T&lt;sup&gt;{penalty:g}&lt;/sup&gt; 排序（长度归一化；T：其词元数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="34"/>
         <source>raw</source>
         <translation>原始注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="17"/>
+        <location filename="../../attnviz/figures/explain.py" line="18"/>
         <source>raw attention</source>
         <translation>原始注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="68"/>
+        <location filename="../../attnviz/core/columns.py" line="69"/>
         <source>raw importance E|∂L/∂ξ_h| (Michel et al. 2019): the mean over (source, target) pairs of the gradient of the pair's mean token cross-entropy with respect to the head's gate</source>
         <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：各（源句，目标句）对的平均词元交叉熵对该头门控的梯度绝对值在所有句对上的均值</translation>
     </message>
@@ -4716,10 +4749,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="182"/>
+        <location filename="../../attnviz/commands/explain.py" line="197"/>
         <location filename="../../attnviz/commands/heads.py" line="152"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/explain_images.py" line="86"/>
+        <source>reading {count:,} images</source>
+        <translation>正在读取 {count:,} 张图像</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/images.py" line="71"/>
@@ -4772,7 +4810,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="58"/>
+        <location filename="../../attnviz/commands/explain.py" line="61"/>
         <location filename="../../attnviz/commands/export.py" line="65"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
@@ -4841,7 +4879,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="509"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="30"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="34"/>
         <source>rollout</source>
         <translation>注意力展开</translation>
     </message>
@@ -4916,7 +4954,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="94"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="101"/>
         <source>Samples…</source>
         <translation>示例…</translation>
     </message>
@@ -4971,35 +5009,35 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="264"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="271"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="265"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="272"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="235"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="258"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="236"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="259"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="277"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="278"/>
         <source>scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于 [CLS] 和各图像块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="287"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="288"/>
         <source>scaled dot-product scoring per head, over the special tokens and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于特殊词元和图块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="227"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="253"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="228"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="254"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="247"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="248"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -5112,7 +5150,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="207"/>
+        <location filename="../../attnviz/commands/explain.py" line="225"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -5183,7 +5221,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最大值落在频率最低源词元上的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="57"/>
+        <location filename="../../attnviz/core/columns.py" line="58"/>
         <source>share of rows whose largest weight falls on a least frequent source token of the sentence (Voita et al. 2019's rare-word heads); frequency counted over the distinct source sentences of `--data` as the model splits them, every token tied for least frequent counting; `n/a` for dec-self, whose keys are not the source</source>
         <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
     </message>
@@ -5228,7 +5266,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>衬衫</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="133"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -5248,7 +5286,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示掩蔽单元格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="122"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="129"/>
         <source>Show the attention of [CLS], the query the class is read from (click a patch to show that patch's)</source>
         <translation>显示 [CLS] 的注意力，类别由这个查询读出（点击一个图块可显示该图块的）</translation>
     </message>
@@ -5350,7 +5388,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="344"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
-        <location filename="../../attnviz/figures/explain.py" line="44"/>
+        <location filename="../../attnviz/figures/explain.py" line="45"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
@@ -5385,17 +5423,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>source_valid_len 必须在 1 到 {count} 之间，实际为 {given}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="67"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="71"/>
         <source>Spearman ρ</source>
         <translation>斯皮尔曼 ρ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="51"/>
+        <location filename="../../attnviz/figures/explain.py" line="70"/>
         <source>Spearman ρ of every pair of methods</source>
         <translation>每对方法之间的斯皮尔曼 ρ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="81"/>
+        <location filename="../../attnviz/figures/explain.py" line="100"/>
         <source>Spearman ρ with {reference}, per layer</source>
         <translation>各层与{reference}的斯皮尔曼 ρ</translation>
     </message>
@@ -5474,8 +5512,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>单步解码以查看当前查询的评分。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="70"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="104"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="74"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="124"/>
         <source>Step the decoder: each method says which source words the new word came from</source>
         <translation>单步解码：每种方法都会指出新词元来自哪些源词元</translation>
     </message>
@@ -5506,7 +5544,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="205"/>
         <source>step {n}</source>
         <translation>第 {n} 步</translation>
     </message>
@@ -5623,12 +5661,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>重新打开这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="205"/>
+        <location filename="../../attnviz/session/analysis.py" line="206"/>
         <source>Switching every head on…</source>
         <translation>正在打开所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="205"/>
+        <location filename="../../attnviz/session/analysis.py" line="206"/>
         <source>Switching heads off…</source>
         <translation>正在关闭头…</translation>
     </message>
@@ -5721,7 +5759,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="149"/>
+        <location filename="../../attnviz/core/columns.py" line="154"/>
         <source>the attention-based method, in words</source>
         <translation>基于注意力的方法（文字）</translation>
     </message>
@@ -5736,7 +5774,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="144"/>
+        <location filename="../../attnviz/core/columns.py" line="149"/>
         <source>the bin's centre (bins of 0.1 from −1 to 1)</source>
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
@@ -5811,7 +5849,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此 {kind} 的编码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="100"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="120"/>
         <source>The explanations cover attnviz's own models, not this one</source>
         <translation>这些解释方法只适用于 attnviz 自带的模型，不适用于这个模型</translation>
     </message>
@@ -5826,12 +5864,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件中的第一个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="92"/>
-        <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out, leave_one_out_tvd</source>
-        <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out、leave_one_out_tvd</translation>
+        <location filename="../../attnviz/core/columns.py" line="93"/>
+        <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out, leave_one_out_tvd; an image model: attention ([CLS]'s row over the patches), rollout, grad_x_input, ig and occlusion (each patch made black), over its patches</source>
+        <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out、leave_one_out_tvd；图像模型：attention（[CLS] 在各图块上的那一行）、rollout、grad_x_input、ig 和 occlusion（每个图块涂黑），均在其图块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="99"/>
+        <location filename="../../attnviz/core/columns.py" line="102"/>
         <source>the first quartile of τ</source>
         <translation>τ 的第一四分位数</translation>
     </message>
@@ -5876,23 +5914,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="51"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="55"/>
         <source>The head of the raw and norm-based attention rows, or the heads' mean</source>
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="39"/>
-        <location filename="../../attnviz/core/columns.py" line="155"/>
+        <location filename="../../attnviz/core/columns.py" line="40"/>
+        <location filename="../../attnviz/core/columns.py" line="160"/>
         <source>the head within the layer, from 1</source>
         <translation>层内的头，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="135"/>
+        <location filename="../../attnviz/core/columns.py" line="140"/>
         <source>the head's `importance` or `importance_normalised`</source>
         <translation>该头的 `importance` 或 `importance_normalised`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="133"/>
+        <location filename="../../attnviz/core/columns.py" line="138"/>
         <source>the head's place in heads.csv's order, from 1 (the figure's ticks name each layer's head 1 as layer.1)</source>
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
@@ -5917,7 +5955,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="70"/>
+        <location filename="../../attnviz/core/columns.py" line="71"/>
         <source>the importance divided by the ℓ2 norm of its layer's importances (per kind): the score the pruning order sorts by, least important first</source>
         <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
     </message>
@@ -5952,17 +5990,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="132"/>
+        <location filename="../../attnviz/core/columns.py" line="137"/>
         <source>the kind of attention, in words</source>
         <translation>注意力的种类（文字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="109"/>
-        <source>the layer of the attention explained, from 1 (a translator: its decoder layers' cross-attention; the small BERT: its encoder layers at the masked position)</source>
-        <translation>所解释的注意力所在的层，从 1 开始（翻译模型：各解码器层的编码器－解码器注意力；小型 BERT：各编码器层在被遮蔽位置上的注意力）</translation>
+        <location filename="../../attnviz/core/columns.py" line="113"/>
+        <source>the layer of the attention explained, from 1 (a translator: its decoder layers' cross-attention; the small BERT: its encoder layers at the masked position; an image model: its layers' [CLS] row)</source>
+        <translation>所解释的注意力所在的层，从 1 开始（翻译模型：各解码器层的编码器－解码器注意力；小型 BERT：各编码器层在被遮蔽位置上的注意力；图像模型：各层中 [CLS] 的那一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="48"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="52"/>
         <source>The layer of the raw and norm-based attention rows (rollout and flow run up to it)</source>
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
@@ -5972,16 +6010,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>该层平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="117"/>
-        <location filename="../../attnviz/core/columns.py" line="128"/>
-        <location filename="../../attnviz/core/columns.py" line="150"/>
+        <location filename="../../attnviz/core/columns.py" line="122"/>
+        <location filename="../../attnviz/core/columns.py" line="133"/>
+        <location filename="../../attnviz/core/columns.py" line="155"/>
         <source>the layer, from 1</source>
         <translation>层，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="38"/>
-        <location filename="../../attnviz/core/columns.py" line="154"/>
-        <location filename="../../attnviz/core/columns.py" line="168"/>
+        <location filename="../../attnviz/core/columns.py" line="39"/>
+        <location filename="../../attnviz/core/columns.py" line="159"/>
+        <location filename="../../attnviz/core/columns.py" line="173"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
@@ -6001,12 +6039,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="169"/>
+        <location filename="../../attnviz/core/columns.py" line="174"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="100"/>
+        <location filename="../../attnviz/core/columns.py" line="103"/>
         <source>the median of τ</source>
         <translation>τ 的中位数</translation>
     </message>
@@ -6034,12 +6072,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="133"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="140"/>
         <source>the model folder's image processor cannot prepare it ({error})</source>
         <translation>模型文件夹的图像处理器无法处理它（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="137"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="144"/>
         <source>the model folder's image processor makes a picture of {height} × {width} pixels in {channels} channels of it; the model reads {wanted}</source>
         <translation>模型文件夹的图像处理器把它处理成 {height} × {width} 像素、{channels} 个通道的图片；模型读取的是 {wanted}</translation>
     </message>
@@ -6152,7 +6190,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线需要参考译文（“源句子&lt;TAB&gt;参考译文”行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="106"/>
+        <location filename="../../attnviz/session/analysis.py" line="107"/>
         <source>The pruning curve needs reference translations: choose a file of source&lt;TAB&gt;reference lines.</source>
         <translation>剪枝曲线需要参考译文：请选择每行为“源句子&lt;TAB&gt;参考译文”的文件。</translation>
     </message>
@@ -6167,17 +6205,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="72"/>
+        <location filename="../../attnviz/core/columns.py" line="73"/>
         <source>the relative position key − query (−4 … +4) that is most often the row's argmax (cross: key − target position)</source>
         <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="84"/>
+        <location filename="../../attnviz/core/columns.py" line="85"/>
         <source>the same as a percentage of all the model's heads</source>
         <translation>同上，以占模型全部头数的百分比表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="122"/>
+        <location filename="../../attnviz/core/columns.py" line="127"/>
         <source>the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys</source>
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
     </message>
@@ -6187,7 +6225,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例图像（{count} 张）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="95"/>
+        <location filename="../../attnviz/core/columns.py" line="98"/>
         <source>the second method; `|name|` is that signed row taken as magnitudes</source>
         <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
     </message>
@@ -6262,12 +6300,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="74"/>
+        <location filename="../../attnviz/core/columns.py" line="75"/>
         <source>the share of rows whose argmax is at `positional_offset`</source>
         <translation>最大值位于 `positional_offset` 的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="103"/>
+        <location filename="../../attnviz/core/columns.py" line="106"/>
         <source>the share of tokens whose τ is significant at p &lt; 0.05 (two-sided; exact without ties, else the normal approximation with ties), Jain &amp; Wallace 2019's "Sig. Frac."</source>
         <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
     </message>
@@ -6277,7 +6315,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="126"/>
+        <location filename="../../attnviz/core/columns.py" line="131"/>
         <source>the statistic shown (heads.csv's column of that name)</source>
         <translation>所示的统计量（heads.csv 中同名的列）</translation>
     </message>
@@ -6297,7 +6335,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本超过 {kib} KiB；attnviz 每次读取一个句子，最多 {kib} KiB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="101"/>
+        <location filename="../../attnviz/core/columns.py" line="104"/>
         <source>the third quartile of τ</source>
         <translation>τ 的第三四分位数</translation>
     </message>
@@ -6312,24 +6350,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="113"/>
-        <source>the tokens averaged (a constant row has no ρ)</source>
-        <translation>参与平均的词元数（常数行没有 ρ）</translation>
+        <location filename="../../attnviz/core/columns.py" line="118"/>
+        <source>the tokens (an image model: the images) averaged (a constant row has no ρ)</source>
+        <translation>参与平均的词元数（图像模型：图像数）（常数行没有 ρ）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="123"/>
+        <location filename="../../attnviz/core/columns.py" line="99"/>
+        <source>the tokens (an image model: the images) where both rows have an order (a constant row has none); the other columns read `no token with an order` where there is none</source>
+        <translation>两行都有次序的词元数（图像模型：图像数）（常数行没有次序）；没有这样的词元时其他列为 `no token with an order`</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="150"/>
+        <source>the tokens (an image model: the images) whose τ falls in the bin</source>
+        <translation>τ 落在该区间内的词元数（图像模型：图像数）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="128"/>
         <source>the tokens averaged (those whose keys hold such a token)</source>
         <translation>参与平均的词元数（键中含有此类词元的）</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/columns.py" line="96"/>
-        <source>the tokens where both rows have an order (a constant row has none); the other columns read `no token with an order` where there is none</source>
-        <translation>两行都有次序的词元数（常数行没有次序）；没有这样的词元时其他列为 `no token with an order`</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/columns.py" line="145"/>
-        <source>the tokens whose τ falls in the bin</source>
-        <translation>τ 落在该区间内的词元数</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/classify.py" line="20"/>
@@ -6397,7 +6435,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="59"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="63"/>
         <source>The word to explain: the one the step chose, or another of its candidates</source>
         <translation>要解释的词元：这一步选中的词元，或它的其他候选词元</translation>
     </message>
@@ -6429,7 +6467,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{task} 任务共有 {count:,} 个不同的留出输入（全部输入共 {total:,} 个）：请给出不大于 {count} 的 --limit</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="58"/>
+        <location filename="../../attnviz/session/analysis.py" line="59"/>
         <source>There are no sentences yet: decode a few, or choose a file of sentences.</source>
         <translation>还没有句子：先解码几个句子，或选择一个句子文件。</translation>
     </message>
@@ -6615,8 +6653,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="552"/>
-        <location filename="../../attnviz/figures/explain.py" line="66"/>
-        <location filename="../../attnviz/figures/explain.py" line="65"/>
+        <location filename="../../attnviz/figures/explain.py" line="85"/>
+        <location filename="../../attnviz/figures/explain.py" line="84"/>
         <source>tokens</source>
         <translation>词元</translation>
     </message>
@@ -6626,7 +6664,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最可能的类别 {name}（{prob:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="140"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="147"/>
         <source>Top classes</source>
         <translation>最可能的类别</translation>
     </message>
@@ -6651,7 +6689,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个源词元到目前为止获得的注意力总和（最后一层，各头取平均）：译过一次的词约为 1，漏译的词接近 0，重复的词远大于 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="143"/>
+        <location filename="../../attnviz/gui/docks.py" line="144"/>
         <location filename="../../attnviz/gui/panels/train.py" line="147"/>
         <source>Train</source>
         <translation>训练</translation>
@@ -6806,7 +6844,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="225"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="226"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -6949,7 +6987,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="303"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="304"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -6980,7 +7018,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="51"/>
+        <location filename="../../attnviz/commands/explain.py" line="54"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
@@ -7034,7 +7072,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="275"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="276"/>
         <source>Vision Transformer (ViT), classifying images by their patches</source>
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
@@ -7044,7 +7082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>ViT 第 1 层在 [CLS] 和 {image} 的 7 × 7 个图块上的自注意力（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="42"/>
+        <location filename="../../attnviz/core/columns.py" line="43"/>
         <source>Voita et al. 2019's confidence: mean largest weight over the keys other than the end of the source (a Hugging Face translator's `&lt;/s&gt;`; the source's last token, nearly always its final punctuation, for attnviz's own models, whose source has no end token); equals `confidence` where the keys hold no source (a Transformer's dec-self)</source>
         <translation>Voita 等 2019 的置信度：除源句末尾之外各键上最大权重的均值（Hugging Face 翻译模型为 `&lt;/s&gt;`；attnviz 自己的模型源句没有结束词元，取源句最后一个词元，几乎总是句末标点）；键中没有源句时（Transformer 的 dec-self）与 `confidence` 相同</translation>
     </message>
@@ -7091,7 +7129,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="61"/>
+        <location filename="../../attnviz/core/columns.py" line="62"/>
         <source>what `rare` would be if each row's argmax fell on one of its keys at random: the mean share of a row's keys that are a least frequent source token; `n/a` for dec-self</source>
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
@@ -7101,7 +7139,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>用什么给头着色</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="40"/>
+        <location filename="../../attnviz/figures/explain.py" line="60"/>
+        <source>What explains “{token}”: one overlay per method, each scaled to its largest value</source>
+        <translation>是什么解释了“{token}”：每种方法一张叠加图，各按其最大值缩放</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/explain.py" line="41"/>
         <source>What explains “{token}”: one row per method, each scaled to its largest value</source>
         <translation>是什么解释了“{token}”：每种方法一行，各按其最大值缩放</translation>
     </message>
@@ -7131,7 +7174,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型的宽度（num_hiddens）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="76"/>
+        <location filename="../../attnviz/core/columns.py" line="77"/>
         <source>with `--task` only, cross only: the share of target tokens whose strongest attention falls on a source position they come from in the task's true alignment; `n/a` for the other kinds</source>
         <translation>仅用于 `--task`，仅 cross：最强注意力落在任务真实对齐中其来源位置上的目标词元所占比例；其他种类为 `n/a`</translation>
     </message>
@@ -7268,7 +7311,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}{stopped}：{score} {value:.1f} %，[CLS] 落在正确图像块上的注意力 {agreement:.0f} %（top-k 重合率 {overlap:.0f} %），共 {steps:,} 步（{minutes} 分钟）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="75"/>
+        <location filename="../../attnviz/core/columns.py" line="76"/>
         <source>yes when `positional_share` ≥ 0.9: Voita et al. 2019's positional head</source>
         <translation>`positional_share` ≥ 0.9 时为 yes：Voita 等 2019 的位置头</translation>
     </message>
@@ -7338,6 +7381,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/explain.py" line="203"/>
+        <source>{checkpoint} reads images: give a folder of images as --data</source>
+        <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/heads.py" line="172"/>
         <location filename="../../attnviz/commands/shared.py" line="117"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
@@ -7354,13 +7402,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="188"/>
+        <location filename="../../attnviz/commands/explain.py" line="206"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/eval.py" line="39"/>
-        <location filename="../../attnviz/commands/explain.py" line="77"/>
+        <location filename="../../attnviz/commands/explain.py" line="80"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -7429,6 +7477,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count} 步</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/explain_images.py" line="84"/>
         <location filename="../../attnviz/commands/heads.py" line="279"/>
         <source>{data} is a folder of images: give an image model with --checkpoint (e.g. models/vit.safetensors), not a {kind} model</source>
         <translation>{data} 是一个图像文件夹：请用 --checkpoint 给出图像模型（例如 models/vit.safetensors），而不是 {kind} 模型</translation>
@@ -7449,9 +7498,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="234"/>
+        <location filename="../../attnviz/commands/explain.py" line="252"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="112"/>
         <location filename="../../attnviz/commands/export.py" line="344"/>
-        <location filename="../../attnviz/commands/shared.py" line="286"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -7487,6 +7536,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder}：无法列出其内容（{error}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/explain_images.py" line="80"/>
         <location filename="../../attnviz/core/heads/image_atlas.py" line="47"/>
         <source>{folder}: no images in it (PNG, JPEG, WebP, BMP or GIF files)</source>
         <translation>{folder}：其中没有图像（PNG、JPEG、WebP、BMP 或 GIF 文件）</translation>
@@ -7548,7 +7598,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="350"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="351"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -7764,7 +7814,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/image_reading.py" line="127"/>
+        <location filename="../../attnviz/core/models/image_reading.py" line="133"/>
         <source>{name} has no classifier head: it names no classes (attnviz heads and the window show its attention)</source>
         <translation>{name} 没有分类头：它不给出类别（attnviz heads 和窗口可显示它的注意力）</translation>
     </message>
@@ -7885,7 +7935,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：无法用这份数据构建模型：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="153"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="160"/>
         <source>{name}: the model read {count} positions, not the {expected} its special tokens and patches make</source>
         <translation>{name}：模型读取了 {count} 个位置，而不是其特殊词元与图块构成的 {expected} 个</translation>
     </message>
@@ -7910,7 +7960,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：{what}，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="55"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="59"/>
         <source>{n} IG steps</source>
         <translation>积分梯度 {n} 步</translation>
     </message>
@@ -8317,7 +8367,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：id2label 不是从至多 {most:,} 个类别编号到名称的映射</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="275"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="285"/>
         <source>{path}: id2label names class {index} {name!r}, not a name on one line</source>
         <translation>{path}：id2label 把类别 {index} 命名为 {name!r}，不是单行的名称</translation>
     </message>
@@ -8515,12 +8565,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出了 {count:,} 个分片；attnviz 只打开不超过 {most:,} 个分片的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="235"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="245"/>
         <source>{path}: makes pictures of {height} × {width} pixels, smaller than the model's patch of {patch} × {patch}</source>
         <translation>{path}：生成 {height} × {width} 像素的图片，小于模型 {patch} × {patch} 的图块</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="246"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="256"/>
         <source>{path}: makes pictures of {height} × {width} pixels, {count:,} positions: the attention maps of one image would take {gb:.1f} GB, more than attnviz records</source>
         <translation>{path}：生成 {height} × {width} 像素的图片，共 {count:,} 个位置：一张图像的注意力图将占用 {gb:.1f} GB，超过 attnviz 的记录上限</translation>
     </message>
@@ -8566,7 +8616,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="99"/>
+        <location filename="../../attnviz/commands/explain.py" line="102"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
@@ -8623,7 +8673,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="221"/>
+        <location filename="../../attnviz/commands/explain.py" line="239"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -8684,7 +8734,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：图像已损坏或不完整（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="254"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="264"/>
         <source>{path}: the model cannot read the pictures it makes ({error})</source>
         <translation>{path}：模型无法读取它生成的图片（{error}）</translation>
     </message>
@@ -8719,7 +8769,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：transformers 无法打开它（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="211"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="221"/>
         <source>{path}: transformers {version} has no {name}: install a release that has it to open this folder</source>
         <translation>{path}：transformers {version} 没有 {name}：请安装包含它的版本以打开此文件夹</translation>
     </message>
@@ -9027,12 +9077,12 @@ Open the session with that checkpoint?</source>
         <translation>“{part}”（超出 0…{last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="143"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="176"/>
         <source>“{token}” (chosen)</source>
         <translation>“{token}”（选中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="180"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="226"/>
         <source>“{token}”: log p = {log_prob:.3f}.</source>
         <translation>“{token}”：log p = {log_prob:.3f}。</translation>
     </message>

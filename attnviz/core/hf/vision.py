@@ -97,6 +97,13 @@ class HFVision(nn.Module):
         logits = out.logits.float() if self.config.num_classes else None
         return logits, weights, scores
 
+    def logits(self, pixel_values: Tensor) -> Tensor:
+        """A classifier's logits (B, K) of pixel_values (B, C, Hp, Wp), differentiable (gradients recorded where they
+        are enabled; the attention is not recorded); ValueError for the bare model."""
+        if not self.config.num_classes:
+            raise ValueError(f"{self.config.name} has no classifier head")
+        return self.hf(pixel_values=pixel_values).logits
+
 
 class HFVisionReader:
     """How a Hugging Face vision folder reads pictures (:class:`~attnviz.core.models.image_reading.ImageReader`):
@@ -154,6 +161,9 @@ class HFVisionReader:
                                 "patches make").format(name=self.config.name, count=weights.shape[-1],
                                                        expected=positions))
         return ImageOutputs(logits, weights, scores)
+
+    def logits(self, inputs: Tensor) -> Tensor:
+        return self.model.logits(inputs)
 
 
 def processed(processor: Any, image: Any) -> Tensor:

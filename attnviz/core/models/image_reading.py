@@ -80,6 +80,12 @@ class ImageReader(Protocol):
         """The model on a prepared batch (already on its device), with every layer's attention."""
         ...
 
+    def logits(self, inputs: Tensor) -> Tensor:
+        """The classifier's logits (B, K) of a prepared batch (on the model's device), differentiable with respect
+        to ``inputs`` (gradients are recorded where they are enabled; no attention is kept): what the Explain
+        methods' gradients run through. Only for a model with a classifier head (``labels``)."""
+        ...
+
 
 def reader_of(loaded: Any) -> ImageReader:
     """The :class:`ImageReader` of ``loaded`` (an image model: its record's ``image_reader``); ValueError for a

@@ -174,8 +174,9 @@ class ModelKind:
 
     @property
     def explains(self) -> bool:
-        """The Explain dock and ``attnviz explain`` cover it (its record names how its internals are read)."""
-        return self.internals is not None
+        """The Explain dock and ``attnviz explain`` cover it: its record names how its internals are read, or it
+        reads images (:func:`attnviz.core.explain.explain_image` works through its image reader)."""
+        return self.internals is not None or self.image_reader is not None
 
     def internals_reader(self) -> Callable[..., Any]:
         """The function reading one step's internals (``internals``); ValueError where the kind has none."""

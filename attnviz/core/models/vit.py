@@ -223,3 +223,6 @@ class ViTReader:
         output = self.model.eval()(inputs, need_weights=True, need_scores=need_scores)
         assert output.weights is not None
         return ImageOutputs(output.logits, output.weights, output.scores)
+
+    def logits(self, inputs: Tensor) -> Tensor:
+        return self.model.eval()(inputs).logits

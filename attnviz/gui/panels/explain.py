@@ -5,7 +5,9 @@ rank agreement (Kendall τ or Spearman ρ) of every pair of methods.
 
 The numbers are computed on the session's worker (``Session.explain``) when the step on show changes and the
 panel is on show; a result for a step no longer on show is dropped. An encoder-only model's step is the mask it
-filled: its rows run over the whole sentence.
+filled: its rows run over the whole sentence. An image model's image on show is explained by its predicted class
+(or another of its top classes): [CLS]'s attention, rollout, gradient × input, integrated gradients and occlusion,
+each drawn over the image on the patch grid (:func:`attnviz.figures.explain.image_rows_figure`).
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtWidgets
 
+from attnviz.core.layout import Capability
 from attnviz.core.limits import MAX_IG_STEPS
-from attnviz.figures.spec import FigureSpec, empty_figure
+from attnviz.figures.spec import AnyFigure, empty_figure
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.numbered import set_numbered
+from attnviz.gui.panels.image import FigureCanvas
 from attnviz.gui.wrap_row import WrapRow
 from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
@@ -68,13 +72,18 @@ class ExplainPanel(QtWidgets.QWidget):
         self.rows = Heatmap()
         self.rows.title_lines = 4  # model · step, then "What explains …": whole in a dock a third of 1024 px wide
         self.rows.set_hint(tr("Step the decoder: each method says which source words the new word came from"))
+        self.overlays = FigureCanvas()  # an image's rows, one overlay per method over the picture
+        self.overlays.setCursor(QtCore.Qt.CursorShape.ArrowCursor)
+        self.shown_rows = QtWidgets.QStackedWidget()
+        self.shown_rows.addWidget(self.rows)
+        self.shown_rows.addWidget(self.overlays)
         self.agreement = Heatmap()
         self.summary = QtWidgets.QLabel(" ")
         self.summary.setWordWrap(True)
         controls = WrapRow((self.token_box, self.layer_box, self.head_box, self.ig_steps, self.rank_box), max_lines=5,
                            stretch=1)
         maps = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        maps.addWidget(self.rows)
+        maps.addWidget(self.shown_rows)
         maps.addWidget(self.agreement)
         maps.setStretchFactor(0, 3)
         maps.setStretchFactor(1, 2)
@@ -93,10 +102,21 @@ class ExplainPanel(QtWidgets.QWidget):
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         self.state = new
-        if changed(old, new, "model"):
+        image = self._image_on_show()
+        self.shown_rows.setCurrentWidget(self.overlays if image else self.rows)
+        if changed(old, new, "model") or (image and changed(old, new, "shown_source")):
             self._fit_choices()
         if changed(old, new, "model", "shown_source", "step"):
-            if new.model is not None and not new.model.explains:
+            if image:
+                source = new.shown_source
+                assert source is not None
+                self.overlays.show_figure(None, tr("Explaining the image's class…"))
+                self.agreement.show_figure(empty_figure(""))
+                self.summary.setText(" ")
+                if source.classes:  # (its top classes: the predicted one first)
+                    self._fit_tokens(source.classes[0], source.classes[1:])
+                self.timer.start()
+            elif new.model is not None and not new.model.explains:
                 self.rows.show_figure(empty_figure(tr("The explanations cover attnviz's own models, not this one")))
                 self.agreement.show_figure(empty_figure(""))
                 self.summary.setText(" ")
@@ -115,15 +135,28 @@ class ExplainPanel(QtWidgets.QWidget):
         """Explain the step on show now (the timer's request; tests)."""
         self._request()
 
-    def figure(self) -> FigureSpec | None:
-        """The methods' rows on show (what Export writes: PNG, SVG, PDF, CSV)."""
+    def figure(self) -> AnyFigure | None:
+        """The methods' rows on show (what Export writes: PNG, SVG, PDF, CSV): over the source tokens, or for an
+        image one overlay per method."""
+        if self._image_on_show():
+            return self.overlays.figure
         return self.rows.spec if self.rows.spec.values.size else None
+
+    def _image_on_show(self) -> bool:
+        model, source = self.state.model, self.state.shown_source
+        return model is not None and model.offers(Capability.IMAGE) and source is not None \
+            and source.picture is not None
 
     # -- drawing --------------------------------------------------------------------------------------
     def _fit_choices(self) -> None:
         model = self.state.model
         layers = max(1, model.decoder_layers if model is not None else 1)
         heads = model.heads if model is not None else 0
+        source = self.state.shown_source
+        if self._image_on_show() and source is not None and source.encoder_weights is not None:
+            layers, heads = source.encoder_weights.shape[:2]  # (an image model: its maps say; the same every image)
+            if (self.layer_box.maximum(), self.head_box.count()) == (layers, 1 + (heads if heads > 1 else 0)):
+                return  # (the same model's next image: the layer and head chosen stay)
         for widget in (self.layer_box, self.head_box):
             widget.blockSignals(True)
         self.layer_box.setRange(1, layers)
@@ -136,7 +169,7 @@ class ExplainPanel(QtWidgets.QWidget):
             widget.blockSignals(False)
 
     def _fit_tokens(self, chosen: str, candidates: tuple[str, ...]) -> None:
-        """Offer the step's own word first, then its other candidates."""
+        """Offer the step's own word (an image's predicted class) first, then its other candidates."""
         self.token_box.blockSignals(True)
         self.token_box.clear()
         for token in dict.fromkeys((chosen, *candidates)):
@@ -148,30 +181,43 @@ class ExplainPanel(QtWidgets.QWidget):
         explanation = self.state.explanation
         if explanation is None:
             return
-        from attnviz.figures.explain import agreement_figure, step_figure
+        from attnviz.figures.explain import agreement_figure, image_rows_figure
+
+        short = tuple(tr(SHORT[m]) if m in SHORT else m for m in explanation.methods)
+        source = self.state.shown_source
+        if self._image_on_show() and source is not None and source.picture is not None:
+            grid = image_rows_figure(explanation, source.picture)
+            title = f"{self.state.model.name if self.state.model else ''} · {source.text} · {grid.title}"
+            panels = tuple(replace(panel, title=name) for panel, name in zip(grid.panels, short, strict=True))
+            self.overlays.show_figure(replace(grid, title=title, panels=panels))
+        else:
+            self._draw_rows(explanation, short)
+        agreement = agreement_figure(explanation, spearman=self.rank_box.currentData() == "spearman")
+        self.agreement.show_figure(replace(agreement, row_labels=short, col_labels=short))
+        self.summary.setText(_summary(explanation))
+
+    def _draw_rows(self, explanation: Explanation, short: tuple[str, ...]) -> None:
+        from attnviz.figures.explain import step_figure
 
         rows = step_figure(explanation)
         step = self.state.step
         if step is not None and self.state.model is not None:
             rows = replace(rows, title=f"{self.state.model.name} · {tr('step {n}').format(n=step.index + 1)} · "
                                        f"{rows.title}")
-        short = tuple(tr(SHORT[m]) if m in SHORT else m for m in explanation.methods)
         self.rows.show_figure(replace(rows, row_labels=short))
-        agreement = agreement_figure(explanation, spearman=self.rank_box.currentData() == "spearman")
-        self.agreement.show_figure(replace(agreement, row_labels=short, col_labels=short))
-        self.summary.setText(_summary(explanation))
 
     # -- handlers -------------------------------------------------------------------------------------
     def _request(self) -> None:
         model = self.state.model
-        if self.session is None or self.state.step is None or model is None or not model.explains:
+        if self.session is None or model is None or not model.explains or (
+                self.state.step is None and not self._image_on_show()):
             return
         head = self.head_box.currentData()
         self.session.explain(self.layer_box.value() - 1, None if head in (None, MEAN) else int(head),
                              self.ig_steps.value(), token=self.token_box.currentData())
 
     def _on_choice_changed(self, *_args: object) -> None:
-        if self.state.step is not None:
+        if self.state.step is not None or self._image_on_show():
             self.timer.start()
 
 

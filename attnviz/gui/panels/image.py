@@ -26,6 +26,13 @@ from attnviz.session.images import sample_images, sample_name
 TOP_SHOWN = 5
 
 
+def _bold(label: QtWidgets.QLabel) -> None:
+    """Bold text that still takes its size from the panel (the lecture view's; a style sheet would fix it)."""
+    font = QtGui.QFont()
+    font.setBold(True)  # (only the weight is set: the size keeps following the parent's font)
+    label.setFont(font)
+
+
 class FigureCanvas(QtWidgets.QWidget):
     """Paints a figure scaled to fit (as its export paints it) and says which cell a click fell on."""
 
@@ -133,12 +140,12 @@ class ImagePanel(QtWidgets.QWidget):
 
         self.title = QtWidgets.QLabel("")
         self.title.setWordWrap(True)
-        self.title.setStyleSheet("font-weight: bold")
+        _bold(self.title)
         self.canvas = FigureCanvas()
         self.canvas.show_figure(None, tr("Open an image, or pick a sample"))
         self.canvas.clicked.connect(self._on_cell_clicked)
         self.classes_title = QtWidgets.QLabel(tr("Top classes"))
-        self.classes_title.setStyleSheet("font-weight: bold")
+        _bold(self.classes_title)
         self.class_names = [QtWidgets.QLabel("") for _ in range(TOP_SHOWN)]
         self.class_bars = [QtWidgets.QProgressBar() for _ in range(TOP_SHOWN)]
         classes = QtWidgets.QGridLayout()

@@ -1,0 +1,123 @@
+"""``attnviz explain --checkpoint IMAGE_MODEL --data FOLDER``: every image of a folder explained by its model's
+predicted class (:func:`attnviz.core.explain.explain_image`) and the methods' agreement tallied over the images:
+agreement.csv, layers.csv, COLUMNS.md and the figures, all at once or nothing. One process: a folder's images are
+few enough (``--processes`` and torchrun are refused in one line)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from attnviz.commands.shared import CliError, load_model, refuse_replacing, set_threads, shown
+from attnviz.i18n import tr
+
+
+def image_files(args: argparse.Namespace) -> list[Path] | None:
+    """The images of the folder --data, by name, at most --limit; None where it holds none (what --data should be
+    then depends on the model)."""
+    from attnviz.core.heads.image_atlas import image_paths
+
+    try:
+        return image_paths(args.data, args.limit)
+    except ValueError:
+        return None
+
+
+def checked_images(paths: list[Path]) -> None:
+    """Every image opened once before the work (and let go): the first that cannot be read a CliError naming it,
+    so that a bad file stops the run before minutes of gradients, with nothing written."""
+    from attnviz.core.images import ImageError, open_image
+
+    for path in paths:
+        try:
+            open_image(path).close()
+        except ImageError as error:
+            raise CliError(str(error)) from None
+
+
+def run_images(args: argparse.Namespace, checked_options: Callable[[argparse.Namespace], list[str]]) -> int:
+    """Explain the images of the folder --data with the image model --checkpoint; write the files into --out.
+    checked_options: the options shared with the sentences' run, checked (the figure formats asked)."""
+    from attnviz.core.heads.distributed import launched_by_torchrun
+    from attnviz.progress import Heartbeat
+
+    if args.processes is not None or launched_by_torchrun() or "RANK" in os.environ:
+        raise CliError(tr("explaining a folder of images runs in one process: run attnviz explain without "
+                          "--processes or torchrun"))
+    if args.heldout:
+        raise CliError(tr("--heldout picks sentences from a TSV; --data {data} is a folder of images").format(
+            data=args.data))
+    with Heartbeat("attnviz explain") as progress:
+        return _run_images(args, checked_options(args), progress)
+
+
+def _run_images(args: argparse.Namespace, formats: list[str], progress: Any) -> int:
+    from attnviz.core.columns import AGREEMENT_CSV, IMAGE_EXPLAIN_FILES, LAYERS_CSV, columns_file
+    from attnviz.core.explain import explain_image
+    from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv
+    from attnviz.core.heads.corpus import CorpusError, check_data_file
+    from attnviz.core.images import ImageError, open_image
+    from attnviz.core.models.image_reading import UnreadableImage
+    from attnviz.figures.explain import explain_figures
+    from attnviz.render.figure_files import SIDECAR, ExportError, WouldReplace, render_batch, write_files_into
+
+    refuse_replacing(args, [AGREEMENT_CSV, LAYERS_CSV, "COLUMNS.md", SIDECAR])
+    paths = image_files(args)
+    set_threads(args.threads if args.threads is not None else 1)
+    if paths is None:  # a folder without images: for anything but an image model, the sentences' check says what
+        try:           # --data should be
+            reads_images = load_model(args.checkpoint, args.device)[0].model_kind.reads_images
+        except CliError:
+            reads_images = False
+        if not reads_images:
+            try:
+                check_data_file(args.data)
+            except CorpusError as error:
+                raise CliError(str(error)) from None
+        raise CliError(tr("{folder}: no images in it (PNG, JPEG, WebP, BMP or GIF files)").format(folder=args.data))
+    progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
+    loaded, device = load_model(args.checkpoint, args.device)
+    if not loaded.model_kind.reads_images:
+        raise CliError(tr("{data} is a folder of images: give an image model with --checkpoint (e.g. "
+                          "models/vit.safetensors), not a {kind} model").format(data=args.data, kind=loaded.kind))
+    progress.stage(tr("reading {count:,} images").format(count=len(paths)))
+    checked_images(paths)
+    tally = CorpusTally()
+    progress.unit = tr("images")
+    progress.stage(tr("explaining"))
+    for number, path in enumerate(paths, start=1):
+        try:
+            with open_image(path) as image:
+                tally.add(explain_image(loaded, image, device, ig_steps=args.ig_steps))
+        except UnreadableImage as error:
+            raise CliError(str(error.naming(path))) from None
+        except ImageError as error:
+            raise CliError(str(error)) from None
+        except ValueError as error:  # (a model without a classifier head: nothing to explain)
+            raise CliError(f"{args.checkpoint}: {error}") from None
+        progress(number, len(paths))
+    files = {AGREEMENT_CSV: agreement_csv(tally).encode(), LAYERS_CSV: layers_csv(tally).encode(),
+             "COLUMNS.md": columns_file(IMAGE_EXPLAIN_FILES, "attnviz explain").encode()}
+    sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind, "data": str(args.data),
+               "images": tally.steps, "ig_steps": args.ig_steps, "processes": 1}
+    progress.unit = ""
+    progress.stage(tr("drawing the figures"))
+    try:
+        files.update(render_batch(explain_figures(tally), formats, args.scale, sidecar, progress))
+        written = write_files_into(args.out, files, overwrite=args.force)
+    except WouldReplace as error:
+        raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None
+    except ExportError as error:
+        raise CliError(str(error)) from None
+    print(tr("explained the predicted class of {count} images; wrote {files} files to {out}").format(
+        count=tally.steps, files=len(written), out=shown(args.out)))
+    pairs = {(p.first, p.second): p for p in tally.pairs(magnitudes=False)}
+    said = [f"τ({a}, {b}) {pairs[a, b].mean:.2f}" for a, b in (("attention", "ig"), ("rollout", "ig"),
+                                                                 ("attention", "occlusion"), ("ig", "occlusion"))
+            if (a, b) in pairs]
+    if said:
+        print(tr("mean Kendall τ over the images: {pairs}").format(pairs=", ".join(said)))
+    return 0

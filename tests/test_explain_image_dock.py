@@ -1,0 +1,82 @@
+"""The Explain dock on an image model: the image on show explained by its predicted class (or another of its top
+classes), one overlay per method over the picture — the same numbers as the core's own explain_image — and the τ
+of every pair of methods."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from PIL import Image
+
+from attnviz.core.checkpoints.checkpoint import load_checkpoint, save_checkpoint
+from attnviz.core.models.vit import VisionTransformer, ViTConfig
+from attnviz.figures.spec import GridSpec
+from attnviz.training.fashion_mnist import CLASS_NAMES
+from tests.helpers import WAIT_MS, raised
+
+TINY = {"image_size": 8, "patch_size": 4, "num_hiddens": 16, "num_heads": 2, "num_layers": 2, "mlp_hiddens": 32,
+        "dropout": 0.0}  # a 2 × 2 grid of 4-pixel patches
+
+
+@pytest.fixture(scope="module")
+def vit_path(tmp_path_factory) -> Path:
+    torch.manual_seed(3)
+    model = VisionTransformer(ViTConfig(**TINY)).eval()
+    return save_checkpoint(tmp_path_factory.mktemp("vit") / "vit.safetensors", model, labels=CLASS_NAMES)
+
+
+@pytest.fixture()
+def image_file(tmp_path) -> Path:
+    path = tmp_path / "noise.png"
+    rng = np.random.default_rng(2)
+    Image.fromarray((rng.random((8, 8)) * 255).astype(np.uint8), mode="L").save(path)
+    return path
+
+
+def _explained(window, qtbot, panel):
+    panel.explain()
+    qtbot.waitUntil(lambda: window.session.state.explanation is not None, timeout=WAIT_MS)
+    return window.session.state.explanation
+
+
+def test_the_image_on_show_is_explained_over_its_patches_as_the_core_explains_it(window, qtbot, errors, vit_path,
+                                                                                image_file):
+    from attnviz.core.explain import explain_image
+    from attnviz.core.images import open_image
+
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    assert window.docks["explain"].isVisibleTo(window)  # the dock applies to an image model
+    panel = raised(window, "explain")
+    explanation = _explained(window, qtbot, panel)
+    source = window.session.state.shown_source
+    assert source.text == "noise.png" and explanation.token == source.classes[0]
+    loaded = load_checkpoint(vit_path)
+    expected = explain_image(loaded, open_image(image_file), layer=1)
+    assert explanation.methods == expected.methods == ("attention", "rollout", "grad_x_input", "ig", "occlusion")
+    np.testing.assert_allclose(explanation.rows, expected.rows, rtol=1e-4, atol=1e-7)
+    figure = panel.figure()
+    assert isinstance(figure, GridSpec) and len(figure.panels) == 5
+    peak = np.abs(expected.rows).max(axis=1, keepdims=True)
+    np.testing.assert_allclose(figure.values.reshape(5, 4), expected.rows / peak, rtol=1e-4, atol=1e-6)
+    assert all(p.picture is not None and p.picture.shape == (8, 8, 3) for p in figure.panels)  # over the image
+    assert "noise.png" in figure.title and explanation.token in figure.title
+    np.testing.assert_allclose(panel.agreement.spec.values, np.nan_to_num(expected.kendall), atol=1e-9)
+    assert "Integrated gradients" in panel.summary.text()
+    assert window.current_figure() is not None
+    panel.layer_box.setValue(1)  # layer 1, head 2: the attention row follows
+    panel.head_box.setCurrentIndex(panel.head_box.findData(1))
+    qtbot.waitUntil(lambda: window.session.state.explanation is not None
+                    and window.session.state.explanation.head == 1, timeout=WAIT_MS)
+    head = explain_image(loaded, open_image(image_file), layer=0, head=1)
+    np.testing.assert_allclose(window.session.state.explanation.row("attention"), head.row("attention"), atol=1e-6)
+    other = source.classes[1]  # another of its top classes explained instead
+    panel.token_box.setCurrentIndex(panel.token_box.findData(other))
+    qtbot.waitUntil(lambda: window.session.state.explanation is not None
+                    and window.session.state.explanation.token == other, timeout=WAIT_MS)
+    candidate = explain_image(loaded, open_image(image_file), layer=0, head=1, target=other)
+    np.testing.assert_allclose(window.session.state.explanation.rows, candidate.rows, rtol=1e-4, atol=1e-7)
+    assert not errors, errors
