@@ -4068,7 +4068,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/image.py" line="145"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="254"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="255"/>
         <source>Open an image, or pick a sample</source>
         <translation>打开一张图像，或选一张示例图像</translation>
     </message>
@@ -4674,7 +4674,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="268"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="269"/>
         <source>Query: {query}. Click a patch to show its attention; {cls} for the class's.</source>
         <translation>查询：{query}。点击一个图块可显示它的注意力；点击 {cls} 显示类别所读的注意力。</translation>
     </message>
@@ -6102,6 +6102,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/hf/load.py" line="152"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="230"/>
+        <source>The model's own name: {name}</source>
+        <translation>模型自己的名称：{name}</translation>
     </message>
     <message>
         <location filename="../../attnviz/render/figure_files.py" line="48"/>

@@ -226,7 +226,8 @@ class ImagePanel(QtWidgets.QWidget):
             label.setVisible(shown)
             bar.setVisible(shown)
             if shown:
-                label.setText(classes[index])
+                label.setText(tr(classes[index]))  # (Fashion-MNIST's names in the interface's language; others as is)
+                label.setToolTip(tr("The model's own name: {name}").format(name=classes[index]))
                 bar.setValue(round(float(probs[index]) * 1000))
                 bar.setFormat(f"{float(probs[index]):.1%}")
 
