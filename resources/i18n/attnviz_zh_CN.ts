@@ -2056,7 +2056,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层距离</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="116"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="123"/>
         <source>distance key − query</source>
         <translation>距离（键 − 查询）</translation>
     </message>
@@ -2665,7 +2665,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="303"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="117"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="124"/>
         <source>head</source>
         <translation>头</translation>
     </message>
@@ -3161,9 +3161,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="95"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="52"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="79"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="102"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="60"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="86"/>
         <source>learned</source>
         <translation>可学习</translation>
     </message>
@@ -4780,7 +4780,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>参考译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="111"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="118"/>
         <source>relative bias</source>
         <translation>相对偏置</translation>
     </message>
@@ -4919,7 +4919,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RoPE 角度：m·θ_i 的 sin、cos，{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="74"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="81"/>
         <source>rotary (RoPE)</source>
         <translation>旋转（RoPE）</translation>
     </message>
@@ -5301,7 +5301,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="90"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="97"/>
         <source>sinusoidal</source>
         <translation>正弦</translation>
     </message>
@@ -7331,47 +7331,47 @@ Install them with:  sudo apt-get install {packages}
         <translation>{amount:,.1f} {unit}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="90"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="97"/>
         <source>{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first half of the dimensions, cosines in the second: the book's interleaved columns, reordered).</source>
         <translation>{architecture} 将一张固定的正弦表加到嵌入上（前一半维度为正弦，后一半为余弦：即书中交错排列的列，重新排序）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="79"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="86"/>
         <source>{architecture} adds a learned table, one vector per position (wpe), to the token embeddings.</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量，即 wpe）加到词元嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="95"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="102"/>
         <source>{architecture} adds a learned table, one vector per position, to the embeddings (the encoder's is shown; the decoder has its own).</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到嵌入上（显示的是编码器的表；解码器有自己的表）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="84"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="91"/>
         <source>{architecture} adds a learned table, one vector per position, to the token embeddings (position 0 is its row {offset}, after the padding id; the rows before it are not drawn).</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到词元嵌入上（位置 0 是表的第 {offset} 行，在填充 id 之后；之前的行不画出）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="83"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="90"/>
         <source>{architecture} adds a learned table, one vector per position, to the token embeddings.</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到词元嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="52"/>
-        <source>{architecture} adds a learned vector per position — its [CLS] (DeiT: and distillation) token's, then each patch's, row by row — to the patch embeddings (DINOv2 interpolates them to the image's patch grid; its registers have none).</source>
-        <translation>{architecture} 为每个位置学一个向量（先是 [CLS] 词元的——DeiT 还有蒸馏词元的——然后逐行是每个图块的），加到图块嵌入上（DINOv2 会把它们插值到图像的图块网格；它的寄存器词元没有位置向量）。</translation>
+        <location filename="../../attnviz/core/hf/positional.py" line="60"/>
+        <source>{architecture} adds a learned vector per position to its inputs' embeddings — its special tokens' first, then each patch's, row by row (a table of {rows} rows).</source>
+        <translation>{architecture} 为每个位置学一个向量，加到输入的嵌入上——先是特殊词元的，然后逐行是每个图块的（一张 {rows} 行的表）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="111"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="118"/>
         <source>{architecture} adds no position vectors: each head adds a learned number to the score of every query–key pair, chosen by their distance (one of {buckets} buckets: exact when near, logarithmic when far; the encoder's is drawn, the decoder has its own).</source>
         <translation>{architecture} 不添加位置向量：每个头为每一对查询–键的评分加上一个学习得到的数，按两者的距离选取（{buckets} 个桶之一：距离近时精确，远时按对数划分；绘制的是编码器的，解码器有自己的）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="66"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="73"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="70"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="77"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}, {scaling} scaling), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>

@@ -24,6 +24,14 @@ from attnviz.i18n import N_, tr
 MAX_POSITIONS_DRAWN = 256
 
 
+def _parameter(root: Any, path: str) -> Any:
+    """The parameter at ``path`` under ``root``, or None where the path names a module."""
+    try:
+        return root.get_parameter(path)
+    except AttributeError:
+        return None
+
+
 def _weights(table: Any, skip: int = 0) -> np.ndarray:
     values = table.weight.detach().to("cpu", torch.float32).numpy()[skip:]
     return np.ascontiguousarray(values[:MAX_POSITIONS_DRAWN])
@@ -45,15 +53,14 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
     record = architecture_of(model)
     if record.position_kind == "relative bias":
         return _relative_bias(model, record, architecture)
-    if record.layout == "image":  # ViT, DeiT, DINOv2: one learned vector per position, a parameter of the embeddings
-        assert record.position_module is not None  # (the embeddings' parameter, (1, positions, width))
-        table = record.root(model).get_parameter(record.position_module)[0]
-        return PositionalDescription(
-            N_("learned"), tr("{architecture} adds a learned vector per position — its [CLS] (DeiT: and distillation) "
-                              "token's, then each patch's, row by row — to the patch embeddings (DINOv2 interpolates "
-                              "them to the image's patch grid; its registers have none).").format(
-                architecture=architecture), table.detach().to("cpu", torch.float32).numpy())
     assert record.position_module is not None  # (every other kind names its table or its rotary embedding)
+    if isinstance(parameter := _parameter(record.root(model), record.position_module), torch.nn.Parameter):
+        # a table held as a bare parameter (1, positions, width), not an embedding module (ViT, DeiT, DINOv2)
+        return PositionalDescription(
+            N_("learned"), tr("{architecture} adds a learned vector per position to its inputs' embeddings — its "
+                              "special tokens' first, then each patch's, row by row (a table of {rows} rows).").format(
+                architecture=architecture, rows=parameter.shape[1]),
+            np.ascontiguousarray(parameter[0].detach().to("cpu", torch.float32).numpy()[:MAX_POSITIONS_DRAWN]))
     source = record.root(model).get_submodule(record.position_module)
     if record.position_kind == "rotary":
         inv_freq = source.inv_freq.detach().to("cpu", torch.float64).numpy()
