@@ -4,6 +4,7 @@ in one sentence — checked against the model's own maps."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from attnviz.figures.spec import GridSpec
 from attnviz.render.figure_painter import figure_size
 from attnviz.session.images import sample_images
 from attnviz.training.fashion_mnist import CLASS_NAMES
+from tests.test_vit_cli import _png_header
 
 TINY = {"image_size": 8, "patch_size": 4, "num_hiddens": 16, "num_heads": 2, "num_layers": 2, "mlp_hiddens": 32,
         "dropout": 0.0}  # a 2 × 2 grid of 4-pixel patches: positions [CLS], r1c1, r1c2, r2c1, r2c2
@@ -132,6 +134,8 @@ def test_the_overlay_exports_as_pictures_and_numbers(window, vit_path, image_fil
     (lambda p: p.write_text("not an image"), "not an image attnviz reads"),
     (lambda p: p.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 20), "not an image attnviz reads"),
     (lambda p: p.mkdir(), "is a folder"),
+    (lambda p: p.write_bytes(_png_header(30_000, 30_000)), "more than 50,000,000 pixels"),  # a decompression bomb
+    (lambda p: os.mkfifo(p), "is a named pipe (FIFO), not an image file"),  # (never blocks the window)
 ])
 def test_a_bad_file_is_one_sentence_and_the_image_on_show_stays(window, vit_path, image_file, tmp_path, errors, make,
                                                                 message):
