@@ -301,7 +301,7 @@ def _reduced(kind: AttentionKind, total: KindSums, sinks: SinkSums, reducer: Red
     added = sinks.from_flat(flat[at:])
     if not norms:
         added.norm[:] = np.nan
-    layers, heads = int(sums.shape[1]), int(sums.shape[2])
+    layers, heads = int(total.sums.shape[1]), int(total.sums.shape[2])
     nan = np.full((layers, heads), np.nan)
     means = sums / rows if rows else np.full_like(sums, np.nan)
     shares = offset_sums / rows if rows else np.full_like(offset_sums, np.nan)
