@@ -268,7 +268,7 @@ def _run_batch(hf: nn.Module, docs: list[tuple[int, ...]], pad: int, device: tor
         norms = None
         if grams is not None:
             v = call.value.float()  # (B, H, P, D)
-            norms = torch.einsum("bhpd,hde,bhpe->bhp", v, grams[layer], v).clamp(min=0).sqrt().cpu().numpy()
+            norms = (torch.matmul(v, grams[layer]) * v).sum(-1).clamp(min=0).sqrt().cpu().numpy()  # (B, H, P)
         host = weights.cpu().numpy()
         for b, doc in enumerate(docs):
             n = len(doc)
@@ -282,7 +282,7 @@ def _run_batch(hf: nn.Module, docs: list[tuple[int, ...]], pad: int, device: tor
                 cast(np.ndarray, run.stats.offsets)[:, layer] += argmax_offsets(w, q)[:, 0]
                 run.sinks.add(layer, w[0], None if norms is None else norms[b, :, :n], q, classes, not encoder)
 
-    with consuming(consume):
+    with consuming(consume), torch.inference_mode():  # (no autograd: nothing of a layer outlives it)
         forward(hf, ids.to(device), mask.to(device), not encoder)
 
 
