@@ -73,6 +73,13 @@ def add_parser(subparsers: Any) -> None:
     heads.add_argument("--scale", type=float, default=2.0, help=tr("PNG scale factor (default 2)"))
     heads.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps (under torchrun on "
                                                            "CUDA: each process its LOCAL_RANK's GPU)"))
+    heads.add_argument("--documents", action="store_true", help=tr(
+        "a Hugging Face language model (decoder-only or encoder-only; an encoder-only one always): read --data as "
+        "one document a line, cut to the model's positions (at most {most:,} tokens), one forward pass each, no "
+        "decoding; heads.csv's statistics and sinks_by_position.csv, no importance").format(most=4096))
+    heads.add_argument("--batch-size", type=int, default=4096, metavar="TOKENS", help=tr(
+        "with --documents: tokens per forward pass (rows × the longest document; default 4096), halved when the "
+        "device runs out of memory"))
     heads.add_argument("--threads", type=int, default=1, help=tr("CPU threads for torch per process (default 1)"))
     heads.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
     processes.add_options(heads)
@@ -95,6 +102,10 @@ def _checked(args: argparse.Namespace) -> None:
         raise CliError(tr("--seeds must be from 1 to {most}, got {seeds}").format(most=MAX_SEEDS, seeds=args.seeds))
     if args.limit is not None and args.limit < 1:
         raise CliError(tr("--limit must be at least 1, got {limit}").format(limit=args.limit))
+    if args.batch_size < 1:
+        raise CliError(tr("--batch-size must be at least 1 token, got {size}").format(size=args.batch_size))
+    if args.documents and args.task is not None:
+        raise CliError(tr("--documents reads --data, not a --task"))
     if (args.data is None) == (args.task is None):
         raise CliError(tr("give the sentences with --data FILE or a generated task with --task NAME (one of them)"))
     if args.task is not None:
@@ -148,6 +159,8 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     check_scale_option(args.scale)
     check_out_option(args.out)
     set_threads(args.threads)
+    if args.documents:
+        return _run_documents(args, progress, formats)
     examples: list[Any] | None = None
     progress.stage(tr("reading the sentences"))
     if args.task is not None:
@@ -168,6 +181,8 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     refuse_replacing(args, ["heads.csv", *(["pruning.csv"] if pruning else []), "COLUMNS.md", SIDECAR])
     progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
     loaded, device = load_model(args.checkpoint, args.device)
+    if loaded.kind == "hf-encoder" and args.task is None:  # (an encoder-only folder decodes nothing: documents)
+        return _run_documents(args, progress, formats, (loaded, device))
     if not loaded.offers(Capability.DECODER):
         raise CliError(tr("{checkpoint}: a {kind} checkpoint does not translate").format(
             checkpoint=args.checkpoint, kind=loaded.kind))
@@ -245,6 +260,100 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
              ).format(count=len(written), out=shown(args.out), heads=len(atlas.heads()), sentences=atlas.sentences,
                       seconds=seconds, summary=summary))
     return 0
+
+
+def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[str],
+                   model: tuple[Any, Any] | None = None) -> int:
+    """heads.csv (statistics, no importance), sinks_by_position.csv, the atlas and sinks figures and COLUMNS.md of a
+    Hugging Face language model over --data read as documents (:mod:`attnviz.core.hf.documents`)."""
+    from attnviz.core.columns import DOCUMENTS_FILES, SINKS_BY_POSITION_CSV
+    from attnviz.core.device import DeviceUnavailableError
+    from attnviz.core.heads import CorpusError
+    from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
+    from attnviz.core.hf.documents import DocumentsTooLong, document_atlas, is_encoder, read_documents
+    from attnviz.figures.heads import atlas_figure_stems, atlas_figures, sink_figure_stems, sink_figures
+    from attnviz.render.figure_files import SIDECAR
+
+    if model is None:
+        progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
+        model = load_model(args.checkpoint, args.device)
+    loaded, device = model
+    if not loaded.kind.startswith("hf-") or loaded.kind == "hf-seq2seq" or loaded.model_kind.reads_images:
+        raise CliError(tr("{checkpoint}: --documents reads a Hugging Face language model (decoder-only or "
+                          "encoder-only), not a {kind} model").format(checkpoint=args.checkpoint, kind=loaded.kind))
+    refuse_replacing(args, ["heads.csv", SINKS_BY_POSITION_CSV, "COLUMNS.md", SIDECAR]
+                     + [f"{stem}.{fmt}" for stem in (*atlas_figure_stems(False, False, importance=False),
+                                                     *sink_figure_stems()) for fmt in formats if fmt != "npy"])
+    progress.stage(tr("reading the documents"))
+    try:
+        documents = read_documents(args.data, loaded, args.limit)
+        device = device_for_rank(device)
+    except CorpusError as error:
+        raise CliError(str(error)) from None
+    except DeviceUnavailableError as error:
+        raise CliError(str(error)) from None
+    with reducer_from_environment(device) as reducer:
+        speaker = reducer.rank == 0
+        started = time.perf_counter()
+        if speaker and launched_by_torchrun():
+            print(tr("attnviz heads: {world} processes, {sentences:,} sentences").format(
+                world=reducer.world, sentences=len(documents)), file=sys.stderr, flush=True)
+        progress.stage(tr("statistics and sinks over {count:,} documents, batches of {tokens:,} tokens").format(
+            count=len(documents), tokens=args.batch_size))
+        try:
+            result = document_atlas(loaded, documents, device, progress, batch_tokens=args.batch_size,
+                                    reducer=reducer, notice=warn if speaker else None)
+        except DocumentsTooLong as error:
+            raise CliError(f"{args.checkpoint}: {error}") from None
+        seconds = time.perf_counter() - started
+        if not speaker:
+            return 0
+    if documents.truncated:
+        warn(tr("{count:,} documents were longer than the model's {most:,} positions and were cut").format(
+            count=documents.truncated, most=max(len(d) for d in documents.ids)))
+    name = Path(args.checkpoint).stem
+    kind = result.atlas.kinds[0].kind
+    extra = {"heads.csv": _csv(result.atlas.table()),
+             SINKS_BY_POSITION_CSV: _csv(sinks_rows(result.sinks, kind.slug)),
+             "COLUMNS.md": columns_file(DOCUMENTS_FILES, "attnviz heads").encode("utf-8")}
+    progress.stage(tr("drawing the figures"))
+    figures = [figure for figure in atlas_figures(result.atlas, None, name) + sink_figures(result.sinks, name,
+                                                                                          kind.label())
+               if getattr(figure.spec, "panels", True)]  # (a statistic the kind lacks, e.g. rare: no grid)
+    sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind, "data": str(args.data), "documents": True,
+               "sentences": len(documents), "tokens": result.tokens, "truncated": documents.truncated,
+               "causal": not is_encoder(loaded), "batch_tokens": args.batch_size,
+               "batch_tokens_at_the_end": result.batch_tokens, "processes": reducer.world,
+               "importance": "not measured over documents", "seconds": round(seconds, 1)}
+    written = write_batch(figures, args, [f for f in formats if f != "npy"], sidecar, extra, progress)
+    print(tr("wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in "
+             "{seconds:.0f} s").format(count=len(written), out=shown(args.out), heads=len(result.atlas.heads()),
+                                       sentences=len(documents), tokens=result.tokens, seconds=seconds))
+    return 0
+
+
+def sinks_rows(sinks: Any, kind: str) -> list[dict[str, Any]]:
+    """sinks_by_position.csv's rows: per layer, head, bin of query positions and class of keys that some query of
+    the bin could see (the others are left out), the mean shares of the weights and of the norm view."""
+    from attnviz.core.heads.sinks import bin_labels
+
+    weight, norm = sinks.means()
+    labels = bin_labels()
+    rows = []
+    classes, bins, layers, heads = weight.shape
+    for layer in range(layers):
+        for head in range(heads):
+            for index in range(bins):
+                for c in range(classes):
+                    count = int(sinks.rows[c, index, layer, head])
+                    if not count:
+                        continue
+                    share = float(norm[c, index, layer, head])
+                    rows.append({"kind": kind, "layer": layer + 1, "head": head + 1, "queries": labels[index],
+                                 "key": sinks.classes[c], "rows": count,
+                                 "weight_share": float(weight[c, index, layer, head]),
+                                 "norm_share": share if share == share else NOT_APPLICABLE})
+    return rows
 
 
 def _run_image_heads(args: argparse.Namespace, progress: Heartbeat) -> int | None:

@@ -27,6 +27,9 @@ LAYERS_FIGURE_CSV = "layers_spearman_vs_REFERENCE.csv"
 IMAGE_HEADS_CSV = "image_heads.csv"  # attnviz heads over a folder of images (an image model)
 DISTANCES_CSV = "distances_by_layer.csv"
 IMAGE_HEADS_FILES = (IMAGE_HEADS_CSV, DISTANCES_CSV)
+SINKS_BY_POSITION_CSV = "sinks_by_position.csv"  # heads --documents, explain: sinks by the query's position
+SINKS_FIGURE_CSV = "sinks_first_weight.csv, sinks_first_norm.csv"
+DOCUMENTS_FILES = (HEADS_CSV, SINKS_BY_POSITION_CSV, ATLAS_FIGURE_CSV, SINKS_FIGURE_CSV)
 HEADS_FILES = (HEADS_CSV, PRUNING_CSV, ATLAS_FIGURE_CSV, IMPORTANCE_FIGURE_CSV, PRUNING_FIGURE_CSV)
 EXPLAIN_FILES = (AGREEMENT_CSV, LAYERS_CSV, SINKS_CSV, TAU_FIGURE_CSV, LAYERS_FIGURE_CSV)
 IMAGE_EXPLAIN_FILES = (AGREEMENT_CSV, LAYERS_CSV, TAU_FIGURE_CSV, LAYERS_FIGURE_CSV)  # attnviz explain over images
@@ -67,7 +70,8 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('monotonic', N_("cross only: mean weight on the running maximum of the rows' argmax positions (a monotone "
                          'alignment read off the head); `n/a` for the other kinds')),
         ('importance', N_('raw importance E|∂L/∂ξ_h| (Michel et al. 2019): the mean over (source, target) pairs of '
-                          "the gradient of the pair's mean token cross-entropy with respect to the head's gate")),
+                          "the gradient of the pair's mean token cross-entropy with respect to the head's gate; `n/a`"
+                          ' with `--documents` (not measured)')),
         ('importance_normalised', N_("the importance divided by the ℓ2 norm of its layer's importances (per kind): "
                                      'the score the pruning order sorts by, least important first')),
         ('positional_offset', N_("the relative position key − query (−4 … +4) that is most often the row's argmax "
@@ -168,6 +172,28 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
                                 'renormalised over the patches ([CLS] and the other special positions have no '
                                 'place on the image); the mean over every patch query (Dosovitskiy et al. 2021, '
                                 'Figure 7)')),
+    )),
+    (SINKS_BY_POSITION_CSV, N_("one head, one bin of query positions and one class of keys (attention sinks, "
+                               "StreamingLLM; Kobayashi et al. 2020's norm view)"), (
+        ('kind', N_('dec-self (a decoder-only model\'s one self-attention) or enc-self (an encoder-only model\'s)')),
+        ('layer', N_('the layer, from 1 (nearest the input)')),
+        ('head', N_('the head within the layer, from 1')),
+        ('queries', N_("the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096")),
+        ('key', N_("`first` (the first position, whatever token it holds) or a special token of the tokenizer "
+                   "(`[CLS]`, `[SEP]`, `<|endoftext|>`, `<s>` …); a class no query of the bin could see (a causal "
+                   "row sees the keys up to its own position) has no row")),
+        ('rows', N_('the query rows averaged: those of the bin that could see such a key, over every document')),
+        ('weight_share', N_("mean share of the row's attention weight on those keys, Σ_{j∈keys} α_ij")),
+        ('norm_share', N_('the same share of the norm view: Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖, f_h '
+                          "the value through the head's part of the output projection; `n/a` where attnviz does not "
+                          "know the model's output projection")),
+    )),
+    (SINKS_FIGURE_CSV, N_("one layer in a sinks figure (its numbers, --format csv): the share on the first position"
+                          ), (
+        ('share', N_('weight (the attention weights) or norm (the norm view)')),
+        ('queries', N_("the bin of the query's position")),
+        ('layer \\ head', N_('the layer, from 1')),
+        ('1, 2, …', N_("each head's share on the first position (sinks_by_position.csv's `first` rows)")),
     )),
     (DISTANCES_CSV, N_('one layer of an image model (its heads averaged)'), (
         ('layer', N_('the layer, from 1 (nearest the input)')),

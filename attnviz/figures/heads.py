@@ -8,6 +8,7 @@ import numpy as np
 from attnviz.core.heads.atlas import HeadAtlas
 from attnviz.core.heads.image_atlas import ImageAtlas
 from attnviz.core.heads.pruning import PruningCurve
+from attnviz.core.heads.sinks import SinkSums
 from attnviz.figures.spec import FigureSpec, GridSpec, LineSpec, NamedFigure, Series, fit_levels
 from attnviz.i18n import N_, tr
 
@@ -23,7 +24,7 @@ ATLAS_FIGURES = (
     ("sink", N_("share on sinks (first token, end, punctuation)"), True),
     ("distance", N_("mean |query − key| distance (positions)"), False),
     ("importance", N_("importance E|∂L/∂ξ|"), False),
-)
+)  # (importance: not with --documents, whose atlas measures none)
 ALIGNMENT_FIGURES = (("diagonal", N_("cross-attention: share on the diagonal"), True),
                      ("monotonic", N_("cross-attention: share on the monotone argmax path"), True))
 PANEL_PX = 220  # a kind's grid of cells, at scale 1
@@ -85,24 +86,27 @@ def importance_figure(atlas: HeadAtlas, model: str, normalised: bool = False) ->
                     x_ticks=_head_axis(atlas))
 
 
-def atlas_figure_stems(cross: bool, curve: bool) -> list[str]:
+def atlas_figure_stems(cross: bool, curve: bool, importance: bool = True) -> list[str]:
     """The file stems :func:`atlas_figures` writes, known before the work: for a model with cross-attention
     (``cross``: its alignment grids too) and with a pruning curve (``curve``) or not."""
-    return ([f"atlas_{name}" for name, _title, _share in ATLAS_FIGURES]
+    return ([f"atlas_{name}" for name, _title, _share in ATLAS_FIGURES if importance or name != "importance"]
             + ([f"atlas_{name}" for name, _title, _share in ALIGNMENT_FIGURES] if cross else [])
-            + ["importance_per_head", "importance_normalised_per_head"] + (["pruning_curve"] if curve else []))
+            + (["importance_per_head", "importance_normalised_per_head"] if importance else [])
+            + (["pruning_curve"] if curve else []))
 
 
 def atlas_figures(atlas: HeadAtlas, curve: PruningCurve | None, model: str) -> list[NamedFigure]:
     """Every figure of ``attnviz heads``: the atlas grids, the importance bars and (with references) the curves
     (named as :func:`atlas_figure_stems` says)."""
     figures = [NamedFigure(f"atlas_{name}", atlas_grid(atlas, name, tr(title), share, model))
-               for name, title, share in ATLAS_FIGURES]
+               for name, title, share in ATLAS_FIGURES if atlas.target != "none" or name != "importance"]
     if any("diagonal" in k.names for k in atlas.kinds):
         figures += [NamedFigure(f"atlas_{name}", atlas_grid(atlas, name, tr(title), share, model))
                     for name, title, share in ALIGNMENT_FIGURES]
-    figures.append(NamedFigure("importance_per_head", importance_figure(atlas, model)))
-    figures.append(NamedFigure("importance_normalised_per_head", importance_figure(atlas, model, normalised=True)))
+    if atlas.target != "none":  # (documents: the importance is not measured)
+        figures.append(NamedFigure("importance_per_head", importance_figure(atlas, model)))
+        figures.append(NamedFigure("importance_normalised_per_head", importance_figure(atlas, model,
+                                                                                     normalised=True)))
     if curve is not None:
         figures.append(NamedFigure("pruning_curve", pruning_figure(curve, model)))
     return figures
@@ -149,3 +153,37 @@ def distance_figure(atlas: ImageAtlas, model: str) -> LineSpec:
     return LineSpec(series, tr("{model}: mean attention distance by layer, {count:,} images").format(
         model=model, count=atlas.images), tr("layer"), tr("mean attention distance (pixels)"),
         x_ticks=tuple((float(d), str(int(d))) for d in depth))
+
+
+SINK_FIGURES = (("weight", N_("share of the weight on the first position, by the query's position")),
+                ("norm", N_("share of ‖α f(x)‖ on the first position, by the query's position (Kobayashi et al.)")))
+
+
+def sink_figure_stems() -> list[str]:
+    """The file stems :func:`sink_figures` writes."""
+    return [f"sinks_first_{view}" for view, _title in SINK_FIGURES]
+
+
+def sink_grid(sinks: SinkSums, view: str, title: str, model: str, kind_label: str) -> GridSpec:
+    """The share on the first position of every layer × head, one panel per bin of query positions (StreamingLLM:
+    the sinks grow with the distance from the start); a bin no query reached is left out. view: weight or norm."""
+    from attnviz.core.heads.sinks import bin_labels
+
+    weight, norm = sinks.means()
+    values = (weight if view == "weight" else norm)[0]  # (N, L, H): the first position's class
+    bins = [index for index in range(values.shape[0]) if np.isfinite(values[index]).any()]
+    panels = tuple(FigureSpec(np.nan_to_num(values[index]), _numbers(values.shape[1]), _numbers(values.shape[2]),
+                              tr("queries at positions {positions}").format(positions=bin_labels()[index]),
+                              (0.0, 1.0), colormap="viridis", row_axis=tr("layer"), col_axis=tr("head"),
+                              colour_bar=False, max_grid_px=PANEL_PX) for index in bins)
+    return GridSpec(panels, len(panels), tr("{model} ({kind}): {statistic}").format(
+        model=model, kind=kind_label, statistic=title), (0.0, 1.0), (view,) * (1 if panels else 0),
+        tuple(bin_labels()[index] for index in bins), name_columns=("share", "queries"))
+
+
+def sink_figures(sinks: SinkSums, model: str, kind_label: str) -> list[NamedFigure]:
+    """``heads``' sinks figures: the weight and the norm view's share on the first position (a model whose norm
+    view is not known: the weight alone)."""
+    return [NamedFigure(stem, sink_grid(sinks, view, tr(title), model, kind_label))
+            for stem, (view, title) in zip(sink_figure_stems(), SINK_FIGURES, strict=True)
+            if view == "weight" or np.isfinite(sinks.norm).all()]

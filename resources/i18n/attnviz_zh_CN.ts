@@ -49,7 +49,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="207"/>
+        <location filename="../../attnviz/core/columns.py" line="233"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -271,6 +271,11 @@
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/heads.py" line="106"/>
+        <source>--batch-size must be at least 1 token, got {size}</source>
+        <translation>--batch-size 至少为 1 个词元，实际为 {size}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/shared.py" line="98"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
@@ -289,6 +294,11 @@
         <location filename="../../attnviz/commands/classify.py" line="104"/>
         <source>--data: this model does not read Fashion-MNIST (28 × 28 grey images of its ten classes)</source>
         <translation>--data：此模型不读取 Fashion-MNIST（其十个类别的 28 × 28 灰度图像）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/heads.py" line="108"/>
+        <source>--documents reads --data, not a --task</source>
+        <translation>--documents 读取 --data，而不是 --task</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live_kernel.py" line="30"/>
@@ -352,7 +362,7 @@
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="173"/>
-        <location filename="../../attnviz/commands/heads.py" line="97"/>
+        <location filename="../../attnviz/commands/heads.py" line="104"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
@@ -428,7 +438,7 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="95"/>
+        <location filename="../../attnviz/commands/heads.py" line="102"/>
         <source>--seeds must be from 1 to {most}, got {seeds}</source>
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
@@ -559,7 +569,7 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="240"/>
+        <location filename="../../attnviz/commands/heads.py" line="255"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -569,7 +579,7 @@
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="123"/>
+        <location filename="../../attnviz/core/columns.py" line="127"/>
         <source>&lt;eos&gt; (also `[SEP]`), &lt;bos&gt; (also `[CLS]`) or punctuation</source>
         <translation>&lt;eos&gt;（也包括 `[SEP]`）、&lt;bos&gt;（也包括 `[CLS]`）或 punctuation（标点）</translation>
     </message>
@@ -607,6 +617,11 @@
         <location filename="../../attnviz/gallery.py" line="667"/>
         <source>[CLS]'s attention over the image, layer by layer</source>
         <translation>[CLS] 在图像上的注意力，逐层</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="182"/>
+        <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
+        <translation>`first`（第一个位置，无论其中是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …）；该区间内没有任何查询能看到的类别（因果注意力的一行只看到它自己位置及之前的键）没有行</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/shared.py" line="104"/>
@@ -670,6 +685,11 @@
         <location filename="../../attnviz/gui/panels/heads.py" line="177"/>
         <source>A folder of images…</source>
         <translation>一个图像文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/heads.py" line="76"/>
+        <source>a Hugging Face language model (decoder-only or encoder-only; an encoder-only one always): read --data as one document a line, cut to the model's positions (at most {most:,} tokens), one forward pass each, no decoding; heads.csv's statistics and sinks_by_position.csv, no importance</source>
+        <translation>Hugging Face 语言模型（仅解码器或仅编码器；仅编码器模型总是如此）：把 --data 读作每行一篇文档，截断到模型的位置数（至多 {most:,} 个词元），每篇一次前向计算，不解码；输出 heads.csv 的统计量和 sinks_by_position.csv，不计算重要性</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/status_bar.py" line="153"/>
@@ -800,7 +820,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="206"/>
+        <location filename="../../attnviz/commands/heads.py" line="221"/>
         <source>agreement with the task's alignment</source>
         <translation>与任务对齐的一致率</translation>
     </message>
@@ -838,7 +858,7 @@
         <translation>打开所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="148"/>
+        <location filename="../../attnviz/core/columns.py" line="152"/>
         <source>always `tokens`</source>
         <translation>总是 `tokens`</translation>
     </message>
@@ -944,7 +964,7 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="110"/>
+        <location filename="../../attnviz/core/columns.py" line="114"/>
         <source>attention (raw, the heads' mean), rollout, flow or norm, read after this layer</source>
         <translation>attention（原始注意力，各头均值）、rollout、flow 或 norm，取该层之后的值</translation>
     </message>
@@ -994,7 +1014,7 @@
         <translation>{query} 在 {image} 上的注意力，所有层和头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="282"/>
+        <location filename="../../attnviz/commands/heads.py" line="391"/>
         <source>attention over {count:,} images</source>
         <translation>{count:,} 张图像上的注意力</translation>
     </message>
@@ -1101,7 +1121,8 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="194"/>
+        <location filename="../../attnviz/commands/heads.py" line="209"/>
+        <location filename="../../attnviz/commands/heads.py" line="299"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1439,7 +1460,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="81"/>
+        <location filename="../../attnviz/core/columns.py" line="85"/>
         <source>BLEU with a number of heads switched off (ξ_h = 0), in one order</source>
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
@@ -1713,12 +1734,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="18"/>
+        <location filename="../../attnviz/figures/heads.py" line="19"/>
         <source>confidence without the end of the source (Voita et al.)</source>
         <translation>不含源句末尾的置信度（Voita 等）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="17"/>
+        <location filename="../../attnviz/figures/heads.py" line="18"/>
         <source>confidence: mean largest weight</source>
         <translation>置信度：平均最大权重</translation>
     </message>
@@ -1766,12 +1787,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="86"/>
+        <location filename="../../attnviz/core/columns.py" line="90"/>
         <source>corpus BLEU on the reference lines (0–100); heads_pruned 0 is `attnviz eval`'s BLEU</source>
         <translation>在参考译文上的语料级 BLEU（0–100）；heads_pruned 为 0 时即 `attnviz eval` 的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="145"/>
+        <location filename="../../attnviz/core/columns.py" line="149"/>
         <source>corpus BLEU, 0–100</source>
         <translation>语料级 BLEU，0–100</translation>
     </message>
@@ -1826,7 +1847,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="76"/>
+        <location filename="../../attnviz/commands/heads.py" line="83"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -1841,17 +1862,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>十字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="65"/>
+        <location filename="../../attnviz/core/columns.py" line="68"/>
         <source>cross only: mean weight on source position round(i (S − 1) / (T − 1)) of target row i; `n/a` for the other kinds</source>
         <translation>仅 cross：目标行 i 在源位置 round(i (S − 1) / (T − 1)) 上的平均权重；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="67"/>
+        <location filename="../../attnviz/core/columns.py" line="70"/>
         <source>cross only: mean weight on the running maximum of the rows' argmax positions (a monotone alignment read off the head); `n/a` for the other kinds</source>
         <translation>仅 cross：各行最大值位置的累计最大值上的平均权重（从该头读出的单调对齐）；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="121"/>
+        <location filename="../../attnviz/core/columns.py" line="125"/>
         <source>cross, decoder self, or self (the small BERT's, or a decoder-only model's one)</source>
         <translation>cross、decoder self 或 self（小型 BERT 的，或仅解码器模型唯一的自注意力）</translation>
     </message>
@@ -1862,12 +1883,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="27"/>
+        <location filename="../../attnviz/figures/heads.py" line="28"/>
         <source>cross-attention: share on the diagonal</source>
         <translation>交叉注意力：对角线上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="28"/>
+        <location filename="../../attnviz/figures/heads.py" line="29"/>
         <source>cross-attention: share on the monotone argmax path</source>
         <translation>交叉注意力：单调 argmax 路径上的权重占比</translation>
     </message>
@@ -1910,6 +1931,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/learning/tasks.py" line="173"/>
         <source>dates — crossing lines</source>
         <translation>日期 — 交叉的线</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="178"/>
+        <source>dec-self (a decoder-only model's one self-attention) or enc-self (an encoder-only model's)</source>
+        <translation>dec-self（仅解码器模型唯一的自注意力）或 enc-self（仅编码器模型的自注意力）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="76"/>
@@ -2089,7 +2115,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/commands/explain.py" line="247"/>
         <location filename="../../attnviz/commands/explain_images.py" line="107"/>
-        <location filename="../../attnviz/commands/heads.py" line="228"/>
+        <location filename="../../attnviz/commands/heads.py" line="243"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
     </message>
@@ -2119,13 +2145,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="145"/>
+        <location filename="../../attnviz/figures/heads.py" line="149"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="140"/>
         <source>each head</source>
         <translation>每个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="134"/>
+        <location filename="../../attnviz/core/columns.py" line="196"/>
+        <source>each head's share on the first position (sinks_by_position.csv's `first` rows)</source>
+        <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中 `first` 的行）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="138"/>
         <source>each head's value of the statistic</source>
         <translation>每个头的该统计量的值</translation>
     </message>
@@ -2141,12 +2172,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个输出数字的来源位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="37"/>
+        <location filename="../../attnviz/core/columns.py" line="40"/>
         <source>enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's one self-attention) or cross (cross-attention)</source>
         <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="132"/>
+        <location filename="../../attnviz/core/columns.py" line="136"/>
         <source>enc-self, dec-self or cross</source>
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
@@ -2618,7 +2649,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="99"/>
+        <location filename="../../attnviz/commands/heads.py" line="110"/>
         <source>give the sentences with --data FILE or a generated task with --task NAME (one of them)</source>
         <translation>用 --data FILE 给出句子，或用 --task NAME 给出生成任务（二者选一）</translation>
     </message>
@@ -2670,7 +2701,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="83"/>
+        <location filename="../../attnviz/figures/heads.py" line="84"/>
         <source>head (layer.head; colour: the kind of attention)</source>
         <translation>头（层.头；颜色：注意力的种类）</translation>
     </message>
@@ -2726,7 +2757,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪去的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="57"/>
+        <location filename="../../attnviz/figures/heads.py" line="58"/>
         <source>heads switched off (of {count}; least important first: by the normalised importance)</source>
         <translation>关闭的头数（共 {count} 个；按归一化重要性，从最不重要的开始）</translation>
     </message>
@@ -2772,8 +2803,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>0 号机器的 HOST:PORT，各机器的进程在此会合（配合 --nodes；默认 127.0.0.1 和一个空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="84"/>
-        <location filename="../../attnviz/core/columns.py" line="144"/>
+        <location filename="../../attnviz/core/columns.py" line="88"/>
+        <location filename="../../attnviz/core/columns.py" line="148"/>
         <source>how many heads are off</source>
         <translation>关闭的头数</translation>
     </message>
@@ -2833,23 +2864,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像 (*.png *.jpg *.jpeg *.webp *.bmp *.gif);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="82"/>
+        <location filename="../../attnviz/core/columns.py" line="86"/>
         <source>importance (least important first, by `importance_normalised`) or random (the mean of `--seeds` seeded random orders)</source>
         <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="25"/>
-        <location filename="../../attnviz/figures/heads.py" line="84"/>
+        <location filename="../../attnviz/figures/heads.py" line="26"/>
+        <location filename="../../attnviz/figures/heads.py" line="85"/>
         <source>importance E|∂L/∂ξ|</source>
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="89"/>
+        <location filename="../../attnviz/core/columns.py" line="93"/>
         <source>importance rows: that head's `importance_normalised`; `none` and `mean of the random orders` as in `head`</source>
         <translation>importance 行：该头的 `importance_normalised`；`none` 和 `mean of the random orders` 同 `head` 列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="87"/>
+        <location filename="../../attnviz/core/columns.py" line="91"/>
         <source>importance rows: the head switched off last (kind:layer.head); `none` where no head is off; random rows: `mean of the random orders` (each order switches other heads off)</source>
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
@@ -3095,7 +3126,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="165"/>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="301"/>
-        <location filename="../../attnviz/figures/heads.py" line="150"/>
+        <location filename="../../attnviz/figures/heads.py" line="154"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
@@ -3107,7 +3138,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="596"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
-        <location filename="../../attnviz/figures/heads.py" line="134"/>
+        <location filename="../../attnviz/figures/heads.py" line="138"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
@@ -3151,7 +3182,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="156"/>
+        <location filename="../../attnviz/core/columns.py" line="160"/>
         <source>layers.csv's `spearman_mean` (`nan` where it has no number)</source>
         <translation>即 layers.csv 的 `spearman_mean`（没有数值时为 `nan`）</translation>
     </message>
@@ -3214,13 +3245,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="53"/>
+        <location filename="../../attnviz/figures/heads.py" line="54"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="117"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="143"/>
+        <location filename="../../attnviz/core/columns.py" line="147"/>
         <source>least important first, or the random orders' mean</source>
         <translation>从最不重要的开始，或随机顺序的均值</translation>
     </message>
@@ -3307,7 +3338,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/commands/explain.py" line="200"/>
         <location filename="../../attnviz/commands/explain_images.py" line="81"/>
-        <location filename="../../attnviz/commands/heads.py" line="169"/>
+        <location filename="../../attnviz/commands/heads.py" line="182"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
@@ -3430,8 +3461,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="116"/>
-        <location filename="../../attnviz/figures/heads.py" line="150"/>
+        <location filename="../../attnviz/figures/heads.py" line="120"/>
+        <location filename="../../attnviz/figures/heads.py" line="154"/>
         <source>mean attention distance (pixels)</source>
         <translation>平均注意力距离（像素）</translation>
     </message>
@@ -3451,12 +3482,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层平均注意力距离</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="297"/>
+        <location filename="../../attnviz/commands/heads.py" line="406"/>
         <source>mean attention distance by layer, pixels (heads averaged): {distances}</source>
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="166"/>
+        <location filename="../../attnviz/core/columns.py" line="170"/>
         <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] and the other special positions have no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
@@ -3466,18 +3497,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离 {value:.1f} 像素</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="16"/>
-        <location filename="../../attnviz/figures/heads.py" line="117"/>
+        <location filename="../../attnviz/figures/heads.py" line="17"/>
+        <location filename="../../attnviz/figures/heads.py" line="121"/>
         <source>mean entropy of a row (nats)</source>
         <translation>每行的平均熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="41"/>
+        <location filename="../../attnviz/core/columns.py" line="44"/>
         <source>mean entropy of a row, −Σ w ln w, in nats</source>
         <translation>每行的平均熵 −Σ w ln w，单位奈特</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="161"/>
+        <location filename="../../attnviz/core/columns.py" line="165"/>
         <source>mean entropy of a row, −Σ w ln w, in nats, over every query ([CLS] and the patches)</source>
         <translation>一行的平均熵 −Σ w ln w，单位为奈特，对所有查询（[CLS] 和各图像块）</translation>
     </message>
@@ -3487,12 +3518,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>各图像上的平均 Kendall τ：{pairs}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="101"/>
+        <location filename="../../attnviz/core/columns.py" line="105"/>
         <source>mean Kendall τ-b of the two rows over those tokens</source>
         <translation>这些词元上两行的肯德尔 τ-b 均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="42"/>
+        <location filename="../../attnviz/core/columns.py" line="45"/>
         <source>mean largest weight of a row, every key included</source>
         <translation>每行最大权重的均值，包含所有键</translation>
     </message>
@@ -3502,23 +3533,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="146"/>
+        <location filename="../../attnviz/figures/heads.py" line="150"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="124"/>
+        <location filename="../../attnviz/core/columns.py" line="128"/>
         <source>mean share of the attention weight (heads' mean) on those keys, over the tokens whose keys hold one; `no such key` where none does: the source of attnviz's own translators has no end token, a decoder's prefix never holds &lt;eos&gt;</source>
         <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="105"/>
+        <location filename="../../attnviz/core/columns.py" line="186"/>
+        <source>mean share of the row's attention weight on those keys, Σ_{j∈keys} α_ij</source>
+        <translation>该行注意力权重落在这些键上的平均份额，Σ_{j∈keys} α_ij</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="109"/>
         <source>mean Spearman ρ</source>
         <translation>斯皮尔曼 ρ 的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="116"/>
+        <location filename="../../attnviz/core/columns.py" line="120"/>
         <source>mean Spearman ρ of the method's row with the reference's row (`no token with an order` where every row was constant)</source>
         <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
     </message>
@@ -3533,57 +3569,57 @@ Install them with:  sudo apt-get install {packages}
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="162"/>
+        <location filename="../../attnviz/core/columns.py" line="166"/>
         <source>mean weight a patch's query puts on [CLS]</source>
         <translation>图像块的查询放在 [CLS] 上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="163"/>
+        <location filename="../../attnviz/core/columns.py" line="167"/>
         <source>mean weight a patch's query puts on the other positions without a place on the image: DeiT's distillation token, DINOv2's registers (0 for a model with only [CLS])</source>
         <translation>一个图块的查询放在图像上没有位置的其他位置上的平均权重：DeiT 的蒸馏词元、DINOv2 的寄存器词元（只有 [CLS] 的模型为 0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="56"/>
+        <location filename="../../attnviz/core/columns.py" line="59"/>
         <source>mean weight on punctuation keys</source>
         <translation>标点键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="54"/>
+        <location filename="../../attnviz/core/columns.py" line="57"/>
         <source>mean weight on the end of the source (0 where the keys hold no source: a Transformer's dec-self)</source>
         <translation>源句末尾上的平均权重（键中没有源句时为 0：Transformer 的 dec-self）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="52"/>
+        <location filename="../../attnviz/core/columns.py" line="55"/>
         <source>mean weight on the first key (`&lt;bos&gt;` in a decoder, the first source token in an encoder)</source>
         <translation>第一个键上的平均权重（解码器中为 `&lt;bos&gt;`，编码器中为源句第一个词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="51"/>
+        <location filename="../../attnviz/core/columns.py" line="54"/>
         <source>mean weight on the first key, the end of the source and punctuation together</source>
         <translation>第一个键、源句末尾和标点合计的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="49"/>
+        <location filename="../../attnviz/core/columns.py" line="52"/>
         <source>mean weight on the key at the query's own position</source>
         <translation>查询自身位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="50"/>
+        <location filename="../../attnviz/core/columns.py" line="53"/>
         <source>mean weight on the key one position after the query's own</source>
         <translation>查询自身位置后一个位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="48"/>
+        <location filename="../../attnviz/core/columns.py" line="51"/>
         <source>mean weight on the key one position before the query's own (cross: the target position)</source>
         <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="24"/>
+        <location filename="../../attnviz/figures/heads.py" line="25"/>
         <source>mean |query − key| distance (positions)</source>
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="57"/>
+        <location filename="../../attnviz/core/columns.py" line="60"/>
         <source>mean |query − key| distance, in positions, weighted by the attention</source>
         <translation>以注意力加权的平均 |查询 − 键| 距离，单位为位置</translation>
     </message>
@@ -3621,7 +3657,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="111"/>
+        <location filename="../../attnviz/figures/heads.py" line="115"/>
         <source>model output</source>
         <translation>模型输出</translation>
     </message>
@@ -3708,7 +3744,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="208"/>
+        <location filename="../../attnviz/core/columns.py" line="234"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -3764,7 +3800,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="221"/>
+        <location filename="../../attnviz/commands/heads.py" line="236"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3826,7 +3862,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>基于范数的注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="84"/>
+        <location filename="../../attnviz/figures/heads.py" line="85"/>
         <source>normalised importance</source>
         <translation>归一化重要性</translation>
     </message>
@@ -3922,7 +3958,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="111"/>
+        <location filename="../../attnviz/core/columns.py" line="115"/>
         <source>occlusion (each input token replaced by `&lt;unk&gt;`, an image's patch made black) or ig (integrated gradients)</source>
         <translation>occlusion（每个输入词元替换为 `&lt;unk&gt;`，图像的图块涂黑）或 ig（积分梯度）</translation>
     </message>
@@ -3932,24 +3968,29 @@ Install them with:  sudo apt-get install {packages}
         <translation>磁盘占用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="36"/>
+        <location filename="../../attnviz/core/columns.py" line="39"/>
         <source>one attention head (its statistics are means over every attention row of the decoded corpus)</source>
         <translation>一个注意力头（其统计量是解码语料中每个注意力行的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="158"/>
+        <location filename="../../attnviz/core/columns.py" line="162"/>
         <source>one attention head of an image model over a folder of images (means over every image)</source>
         <translation>图像模型在一个图像文件夹上的一个注意力头（对所有图像取平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="109"/>
+        <location filename="../../attnviz/core/columns.py" line="113"/>
         <source>one attention-based method, one reference method and one layer (Abnar &amp; Zuidema 2020's table)</source>
         <translation>一种基于注意力的方法、一种参照方法和一层（Abnar &amp; Zuidema 2020 的表格）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="147"/>
+        <location filename="../../attnviz/core/columns.py" line="151"/>
         <source>one bin of the histogram of Kendall τ of methods A and B over the tokens</source>
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/documents.py" line="217"/>
+        <source>one document of {tokens:,} tokens alone runs {device} out of memory: give shorter documents</source>
+        <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="527"/>
@@ -3957,27 +3998,37 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="136"/>
+        <location filename="../../attnviz/core/columns.py" line="140"/>
         <source>one head in an importance figure (its numbers)</source>
         <translation>重要性图中的一个头（图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="130"/>
+        <location filename="../../attnviz/core/columns.py" line="176"/>
+        <source>one head, one bin of query positions and one class of keys (attention sinks, StreamingLLM; Kobayashi et al. 2020's norm view)</source>
+        <translation>一个头、一个查询位置区间和一类键（注意力汇聚点，StreamingLLM；Kobayashi 等 2020 的范数视角）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="134"/>
         <source>one kind of attention's layer in one atlas figure (with `--format csv`: its numbers)</source>
         <translation>某一注意力种类在某个图谱图中的一层（使用 `--format csv` 时：图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="120"/>
+        <location filename="../../attnviz/core/columns.py" line="124"/>
         <source>one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)</source>
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="172"/>
+        <location filename="../../attnviz/core/columns.py" line="191"/>
+        <source>one layer in a sinks figure (its numbers, --format csv): the share on the first position</source>
+        <translation>汇聚点图中的一层（其数值，--format csv）：第一个位置上的份额</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="198"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="152"/>
+        <location filename="../../attnviz/core/columns.py" line="156"/>
         <source>one method and one layer of the per-layer curves against REFERENCE (layers.csv, as plotted)</source>
         <translation>与 REFERENCE 比较的逐层曲线中的一种方法和一层（即 layers.csv，按图中所画）</translation>
     </message>
@@ -3987,12 +4038,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="92"/>
+        <location filename="../../attnviz/core/columns.py" line="96"/>
         <source>one pair of explanation methods over every explained token (an image model: every image)</source>
         <translation>一对解释方法在所有被解释词元上的结果（图像模型：所有图像）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="142"/>
+        <location filename="../../attnviz/core/columns.py" line="146"/>
         <source>one point of the pruning curves (pruning.csv's BLEU, as plotted)</source>
         <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
@@ -4136,6 +4187,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/heads.py" line="395"/>
         <source>other specials' share {value:.1%}</source>
         <translation>其他特殊位置占比 {value:.1%}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/documents.py" line="224"/>
+        <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
+        <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="50"/>
@@ -4570,7 +4626,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="201"/>
+        <location filename="../../attnviz/commands/heads.py" line="216"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -4620,6 +4676,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/layout.py" line="359"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="176"/>
+        <source>queries at positions {positions}</source>
+        <translation>位置在 {positions} 的查询</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="47"/>
@@ -4699,7 +4760,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>随机顺序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="54"/>
+        <location filename="../../attnviz/figures/heads.py" line="55"/>
         <source>random order (mean of {seeds})</source>
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
@@ -4724,9 +4785,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="69"/>
-        <source>raw importance E|∂L/∂ξ_h| (Michel et al. 2019): the mean over (source, target) pairs of the gradient of the pair's mean token cross-entropy with respect to the head's gate</source>
-        <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：各（源句，目标句）对的平均词元交叉熵对该头门控的梯度绝对值在所有句对上的均值</translation>
+        <location filename="../../attnviz/core/columns.py" line="72"/>
+        <source>raw importance E|∂L/∂ξ_h| (Michel et al. 2019): the mean over (source, target) pairs of the gradient of the pair's mean token cross-entropy with respect to the head's gate; `n/a` with `--documents` (not measured)</source>
+        <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：对（源，目标）句对取平均，每对的平均词元交叉熵对该头门控的梯度；使用 `--documents` 时为 `n/a`（不计算）</translation>
     </message>
     <message>
         <location filename="../../attnviz/unopenable.py" line="21"/>
@@ -4737,6 +4798,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/unopenable.py" line="20"/>
         <source>reading a pipe can wait forever for a writer</source>
         <translation>读取管道可能永远等待写入方</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/heads.py" line="287"/>
+        <source>reading the documents</source>
+        <translation>正在读取文档</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
@@ -4750,7 +4816,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="197"/>
-        <location filename="../../attnviz/commands/heads.py" line="152"/>
+        <location filename="../../attnviz/commands/heads.py" line="165"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
     </message>
@@ -4775,7 +4841,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>循环神经网络：n·d²</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="111"/>
+        <location filename="../../attnviz/figures/heads.py" line="115"/>
         <source>references</source>
         <translation>参考译文</translation>
     </message>
@@ -5211,42 +5277,52 @@ Install them with:  sudo apt-get install {packages}
         <translation>shapes——[CLS] 落在明亮的形状上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="118"/>
+        <location filename="../../attnviz/figures/heads.py" line="122"/>
         <source>share of a patch's attention on [CLS]</source>
         <translation>图像块的注意力落在 [CLS] 上的占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="19"/>
+        <location filename="../../attnviz/figures/heads.py" line="20"/>
         <source>share of rows whose argmax is a least frequent source token</source>
         <translation>最大值落在频率最低源词元上的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="58"/>
+        <location filename="../../attnviz/core/columns.py" line="61"/>
         <source>share of rows whose largest weight falls on a least frequent source token of the sentence (Voita et al. 2019's rare-word heads); frequency counted over the distinct source sentences of `--data` as the model splits them, every token tied for least frequent counting; `n/a` for dec-self, whose keys are not the source</source>
         <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="23"/>
+        <location filename="../../attnviz/figures/heads.py" line="158"/>
+        <source>share of the weight on the first position, by the query's position</source>
+        <translation>第一个位置上的权重份额，按查询位置分组</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="159"/>
+        <source>share of ‖α f(x)‖ on the first position, by the query's position (Kobayashi et al.)</source>
+        <translation>第一个位置上 ‖α f(x)‖ 的份额，按查询位置分组（Kobayashi 等）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="24"/>
         <source>share on sinks (first token, end, punctuation)</source>
         <translation>汇聚点上的权重占比（首个词元、句末、标点）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="22"/>
+        <location filename="../../attnviz/figures/heads.py" line="23"/>
         <source>share on the next position</source>
         <translation>后一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="119"/>
+        <location filename="../../attnviz/figures/heads.py" line="123"/>
         <source>share on the other special positions (distillation token, registers)</source>
         <translation>落在其他特殊位置（蒸馏词元、寄存器）上的占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="20"/>
+        <location filename="../../attnviz/figures/heads.py" line="21"/>
         <source>share on the previous position</source>
         <translation>前一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="21"/>
+        <location filename="../../attnviz/figures/heads.py" line="22"/>
         <source>share on the same position</source>
         <translation>同一位置上的权重占比</translation>
     </message>
@@ -5443,7 +5519,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>特殊文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="147"/>
+        <location filename="../../attnviz/figures/heads.py" line="151"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="143"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
@@ -5465,9 +5541,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="197"/>
+        <location filename="../../attnviz/commands/heads.py" line="212"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/heads.py" line="301"/>
+        <source>statistics and sinks over {count:,} documents, batches of {tokens:,} tokens</source>
+        <translation>在 {count:,} 篇文档上计算统计量和汇聚点，每批 {tokens:,} 个词元</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="52"/>
@@ -5749,7 +5830,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>反对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="263"/>
+        <location filename="../../attnviz/commands/heads.py" line="372"/>
         <source>the atlas of a folder of images runs in one process: run attnviz heads without torchrun</source>
         <translation>图像文件夹的注意力头图谱在一个进程中运行：请不用 torchrun 运行 attnviz heads</translation>
     </message>
@@ -5759,7 +5840,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="154"/>
+        <location filename="../../attnviz/core/columns.py" line="158"/>
         <source>the attention-based method, in words</source>
         <translation>基于注意力的方法（文字）</translation>
     </message>
@@ -5774,7 +5855,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="149"/>
+        <location filename="../../attnviz/core/columns.py" line="194"/>
+        <source>the bin of the query's position</source>
+        <translation>查询位置所在的区间</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="181"/>
+        <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096</source>
+        <translation>查询位置所在的区间，从 1 起计：1-16、17-128、129-1024 或 1025-4096</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="153"/>
         <source>the bin's centre (bins of 0.1 from −1 to 1)</source>
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
@@ -5864,12 +5955,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件中的第一个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="93"/>
+        <location filename="../../attnviz/core/columns.py" line="97"/>
         <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out, leave_one_out_tvd; an image model: attention ([CLS]'s row over the patches), rollout, grad_x_input, ig and occlusion (each patch made black), over its patches</source>
         <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out、leave_one_out_tvd；图像模型：attention（[CLS] 在各图块上的那一行）、rollout、grad_x_input、ig 和 occlusion（每个图块涂黑），均在其图块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="102"/>
+        <location filename="../../attnviz/core/columns.py" line="106"/>
         <source>the first quartile of τ</source>
         <translation>τ 的第一四分位数</translation>
     </message>
@@ -5919,18 +6010,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="40"/>
-        <location filename="../../attnviz/core/columns.py" line="160"/>
+        <location filename="../../attnviz/core/columns.py" line="43"/>
+        <location filename="../../attnviz/core/columns.py" line="164"/>
+        <location filename="../../attnviz/core/columns.py" line="180"/>
         <source>the head within the layer, from 1</source>
         <translation>层内的头，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="140"/>
+        <location filename="../../attnviz/core/columns.py" line="144"/>
         <source>the head's `importance` or `importance_normalised`</source>
         <translation>该头的 `importance` 或 `importance_normalised`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="138"/>
+        <location filename="../../attnviz/core/columns.py" line="142"/>
         <source>the head's place in heads.csv's order, from 1 (the figure's ticks name each layer's head 1 as layer.1)</source>
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
@@ -5955,7 +6047,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="71"/>
+        <location filename="../../attnviz/core/columns.py" line="75"/>
         <source>the importance divided by the ℓ2 norm of its layer's importances (per kind): the score the pruning order sorts by, least important first</source>
         <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
     </message>
@@ -5990,12 +6082,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="137"/>
+        <location filename="../../attnviz/core/columns.py" line="141"/>
         <source>the kind of attention, in words</source>
         <translation>注意力的种类（文字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="113"/>
+        <location filename="../../attnviz/core/columns.py" line="117"/>
         <source>the layer of the attention explained, from 1 (a translator: its decoder layers' cross-attention; the small BERT: its encoder layers at the masked position; an image model: its layers' [CLS] row)</source>
         <translation>所解释的注意力所在的层，从 1 开始（翻译模型：各解码器层的编码器－解码器注意力；小型 BERT：各编码器层在被遮蔽位置上的注意力；图像模型：各层中 [CLS] 的那一行）</translation>
     </message>
@@ -6010,16 +6102,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>该层平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="122"/>
-        <location filename="../../attnviz/core/columns.py" line="133"/>
-        <location filename="../../attnviz/core/columns.py" line="155"/>
+        <location filename="../../attnviz/core/columns.py" line="126"/>
+        <location filename="../../attnviz/core/columns.py" line="137"/>
+        <location filename="../../attnviz/core/columns.py" line="159"/>
         <source>the layer, from 1</source>
         <translation>层，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="39"/>
-        <location filename="../../attnviz/core/columns.py" line="159"/>
-        <location filename="../../attnviz/core/columns.py" line="173"/>
+        <location filename="../../attnviz/core/columns.py" line="42"/>
+        <location filename="../../attnviz/core/columns.py" line="163"/>
+        <location filename="../../attnviz/core/columns.py" line="179"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
@@ -6039,12 +6131,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="174"/>
+        <location filename="../../attnviz/core/columns.py" line="200"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="103"/>
+        <location filename="../../attnviz/core/columns.py" line="107"/>
         <source>the median of τ</source>
         <translation>τ 的中位数</translation>
     </message>
@@ -6205,24 +6297,34 @@ Install them with:  sudo apt-get install {packages}
         <translation>未安装 Python 包 {name}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="185"/>
+        <source>the query rows averaged: those of the bin that could see such a key, over every document</source>
+        <translation>参与平均的查询行：该区间内能看到这类键的行，遍及所有文档</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="644"/>
         <source>The Q·K·V computation of one query, with the trained model's numbers</source>
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="73"/>
+        <location filename="../../attnviz/core/columns.py" line="77"/>
         <source>the relative position key − query (−4 … +4) that is most often the row's argmax (cross: key − target position)</source>
         <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="85"/>
+        <location filename="../../attnviz/core/columns.py" line="89"/>
         <source>the same as a percentage of all the model's heads</source>
         <translation>同上，以占模型全部头数的百分比表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="127"/>
+        <location filename="../../attnviz/core/columns.py" line="131"/>
         <source>the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys</source>
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="187"/>
+        <source>the same share of the norm view: Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖, f_h the value through the head's part of the output projection; `n/a` where attnviz does not know the model's output projection</source>
+        <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="175"/>
@@ -6230,7 +6332,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例图像（{count} 张）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="98"/>
+        <location filename="../../attnviz/core/columns.py" line="102"/>
         <source>the second method; `|name|` is that signed row taken as magnitudes</source>
         <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
     </message>
@@ -6305,12 +6407,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="75"/>
+        <location filename="../../attnviz/core/columns.py" line="79"/>
         <source>the share of rows whose argmax is at `positional_offset`</source>
         <translation>最大值位于 `positional_offset` 的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="106"/>
+        <location filename="../../attnviz/core/columns.py" line="110"/>
         <source>the share of tokens whose τ is significant at p &lt; 0.05 (two-sided; exact without ties, else the normal approximation with ties), Jain &amp; Wallace 2019's "Sig. Frac."</source>
         <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
     </message>
@@ -6320,7 +6422,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="131"/>
+        <location filename="../../attnviz/core/columns.py" line="135"/>
         <source>the statistic shown (heads.csv's column of that name)</source>
         <translation>所示的统计量（heads.csv 中同名的列）</translation>
     </message>
@@ -6340,7 +6442,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本超过 {kib} KiB；attnviz 每次读取一个句子，最多 {kib} KiB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="104"/>
+        <location filename="../../attnviz/core/columns.py" line="108"/>
         <source>the third quartile of τ</source>
         <translation>τ 的第三四分位数</translation>
     </message>
@@ -6355,22 +6457,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="118"/>
+        <location filename="../../attnviz/core/columns.py" line="122"/>
         <source>the tokens (an image model: the images) averaged (a constant row has no ρ)</source>
         <translation>参与平均的词元数（图像模型：图像数）（常数行没有 ρ）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="99"/>
+        <location filename="../../attnviz/core/columns.py" line="103"/>
         <source>the tokens (an image model: the images) where both rows have an order (a constant row has none); the other columns read `no token with an order` where there is none</source>
         <translation>两行都有次序的词元数（图像模型：图像数）（常数行没有次序）；没有这样的词元时其他列为 `no token with an order`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="150"/>
+        <location filename="../../attnviz/core/columns.py" line="154"/>
         <source>the tokens (an image model: the images) whose τ falls in the bin</source>
         <translation>τ 落在该区间内的词元数（图像模型：图像数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <location filename="../../attnviz/core/columns.py" line="132"/>
         <source>the tokens averaged (those whose keys hold such a token)</source>
         <translation>参与平均的词元数（键中含有此类词元的）</translation>
     </message>
@@ -7087,7 +7189,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>ViT 第 1 层在 [CLS] 和 {image} 的 7 × 7 个图块上的自注意力（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="43"/>
+        <location filename="../../attnviz/core/columns.py" line="46"/>
         <source>Voita et al. 2019's confidence: mean largest weight over the keys other than the end of the source (a Hugging Face translator's `&lt;/s&gt;`; the source's last token, nearly always its final punctuation, for attnviz's own models, whose source has no end token); equals `confidence` where the keys hold no source (a Transformer's dec-self)</source>
         <translation>Voita 等 2019 的置信度：除源句末尾之外各键上最大权重的均值（Hugging Face 翻译模型为 `&lt;/s&gt;`；attnviz 自己的模型源句没有结束词元，取源句最后一个词元，几乎总是句末标点）；键中没有源句时（Transformer 的 dec-self）与 `confidence` 相同</translation>
     </message>
@@ -7118,6 +7220,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="193"/>
+        <source>weight (the attention weights) or norm (the norm view)</source>
+        <translation>weight（注意力权重）或 norm（范数视角）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/head_grid.py" line="43"/>
         <source>weight {value:.4f}</source>
         <translation>权重 {value:.4f}</translation>
@@ -7134,7 +7241,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="62"/>
+        <location filename="../../attnviz/core/columns.py" line="65"/>
         <source>what `rare` would be if each row's argmax fell on one of its keys at random: the mean share of a row's keys that are a least frequent source token; `n/a` for dec-self</source>
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
@@ -7179,7 +7286,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型的宽度（num_hiddens）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="77"/>
+        <location filename="../../attnviz/commands/heads.py" line="80"/>
+        <source>with --documents: tokens per forward pass (rows × the longest document; default 4096), halved when the device runs out of memory</source>
+        <translation>与 --documents 一起使用：每次前向计算的词元数（行数 × 最长文档；默认 4096），设备内存不足时减半</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="81"/>
         <source>with `--task` only, cross only: the share of target tokens whose strongest attention falls on a source position they come from in the task's true alignment; `n/a` for the other kinds</source>
         <translation>仅用于 `--task`，仅 cross：最强注意力落在任务真实对齐中其来源位置上的目标词元所占比例；其他种类为 `n/a`</translation>
     </message>
@@ -7261,12 +7373,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="299"/>
+        <location filename="../../attnviz/commands/heads.py" line="408"/>
         <source>wrote {count} files into {out}: {heads} heads over {images:,} images in {seconds:.0f} s</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="244"/>
+        <location filename="../../attnviz/commands/heads.py" line="329"/>
+        <source>wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in {seconds:.0f} s</source>
+        <translation>已向 {out} 写入 {count} 个文件：{heads} 个头，{sentences:,} 篇文档（{tokens:,} 个词元），用时 {seconds:.0f} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/heads.py" line="259"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -7316,7 +7433,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}{stopped}：{score} {value:.1f} %，[CLS] 落在正确图像块上的注意力 {agreement:.0f} %（top-k 重合率 {overlap:.0f} %），共 {steps:,} 步（{minutes} 分钟）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="76"/>
+        <location filename="../../attnviz/core/columns.py" line="80"/>
         <source>yes when `positional_share` ≥ 0.9: Voita et al. 2019's positional head</source>
         <translation>`positional_share` ≥ 0.9 时为 yes：Voita 等 2019 的位置头</translation>
     </message>
@@ -7391,7 +7508,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="172"/>
+        <location filename="../../attnviz/commands/heads.py" line="282"/>
+        <source>{checkpoint}: --documents reads a Hugging Face language model (decoder-only or encoder-only), not a {kind} model</source>
+        <translation>{checkpoint}：--documents 读取 Hugging Face 语言模型（仅解码器或仅编码器），而不是 {kind} 模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/heads.py" line="187"/>
         <location filename="../../attnviz/commands/shared.py" line="117"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
@@ -7428,12 +7550,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 字节</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/heads.py" line="312"/>
+        <source>{count:,} documents were longer than the model's {most:,} positions and were cut</source>
+        <translation>{count:,} 篇文档超过模型的 {most:,} 个位置，已被截断</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/load.py" line="222"/>
         <source>{count:,} numbers</source>
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="218"/>
+        <location filename="../../attnviz/commands/heads.py" line="233"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -7483,7 +7610,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain_images.py" line="84"/>
-        <location filename="../../attnviz/commands/heads.py" line="279"/>
+        <location filename="../../attnviz/commands/heads.py" line="388"/>
         <source>{data} is a folder of images: give an image model with --checkpoint (e.g. models/vit.safetensors), not a {kind} model</source>
         <translation>{data} 是一个图像文件夹：请用 --checkpoint 给出图像模型（例如 models/vit.safetensors），而不是 {kind} 模型</translation>
     </message>
@@ -7701,6 +7828,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}（源视图，重新归一化）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="179"/>
+        <source>{model} ({kind}): {statistic}</source>
+        <translation>{model}（{kind}）：{statistic}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/compare.py" line="171"/>
         <source>{model} by itself: {translation}</source>
         <translation>{model} 单独翻译：{translation}</translation>
@@ -7738,7 +7870,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="56"/>
+        <location filename="../../attnviz/figures/heads.py" line="57"/>
         <source>{model}: BLEU with heads pruned ({count:,} sentences)</source>
         <translation>{model}：剪去头后的 BLEU（{count:,} 个句子）</translation>
     </message>
@@ -7753,17 +7885,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="149"/>
+        <location filename="../../attnviz/figures/heads.py" line="153"/>
         <source>{model}: mean attention distance by layer, {count:,} images</source>
         <translation>{model}：逐层平均注意力距离，{count:,} 张图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="79"/>
+        <location filename="../../attnviz/figures/heads.py" line="80"/>
         <source>{model}: normalised importance of each head (each layer's ℓ2 norm 1; the pruning order)</source>
         <translation>{model}：每个头的归一化重要性（每层 ℓ2 范数为 1；剪枝顺序依据）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="81"/>
+        <location filename="../../attnviz/figures/heads.py" line="82"/>
         <source>{model}: raw importance of each head (target: {target}; the pruning order uses the normalised one)</source>
         <translation>{model}：每个头的原始重要性（目标：{target}；剪枝顺序用归一化后的值）</translation>
     </message>
@@ -7788,12 +7920,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：{rows} × {cols} 个图像块，{top}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="135"/>
+        <location filename="../../attnviz/figures/heads.py" line="139"/>
         <source>{model}: {statistic}, {count:,} images</source>
         <translation>{model}：{statistic}，{count:,} 张图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="45"/>
+        <location filename="../../attnviz/figures/heads.py" line="46"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="332"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
@@ -8149,6 +8281,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/fashion_mnist.py" line="65"/>
         <source>{path} is cut short: {got:,} of {want:,} bytes</source>
         <translation>{path} 不完整：只有 {got:,} 字节，应为 {want:,} 字节</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/documents.py" line="96"/>
+        <source>{path} is empty: give one document a line</source>
+        <translation>{path} 是空的：请每行给出一篇文档</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/heads/corpus.py" line="123"/>
@@ -8908,7 +9045,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/atlas.py" line="130"/>
+        <location filename="../../attnviz/core/heads/atlas.py" line="131"/>
         <source>{sources} sentences but {references} reference lists</source>
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
     </message>

@@ -35,7 +35,7 @@ from attnviz.i18n import tr
 Progress = Callable[[int, int], bool]  # (done, total) -> False to cancel
 STATS_ROWS = 64  # rows decoded together with every map recorded (the peak memory is one such batch's)
 PASS_TOKENS = 384  # target positions per forward/backward of the importance (the logits: PASS_TOKENS × V floats)
-Target = Literal["references", "model output"]
+Target = Literal["references", "model output", "none"]  # none: importance not measured (documents)
 
 
 class HeadsCancelled(Exception):
@@ -97,21 +97,22 @@ class HeadAtlas:
         the same columns in COLUMNS.md's order: a statistic a kind does not have reads ``n/a``."""
         from attnviz.core.columns import HEADS_CSV, NOT_APPLICABLE, described
 
-        rows = self._rows()
+        rows = self._rows(NOT_APPLICABLE)
         present = {name for row in rows for name in row}
         order = [name for name in described(HEADS_CSV) if name in present]
         order += [name for name in dict.fromkeys(n for row in rows for n in row) if name not in order]
         return [{name: row.get(name, NOT_APPLICABLE) for name in order} for row in rows]
 
-    def _rows(self) -> list[dict[str, Any]]:
+    def _rows(self, missing: str) -> list[dict[str, Any]]:
         rows = []
         for k in self.kinds:
             for layer in range(k.importance.shape[0]):
                 for head in range(k.importance.shape[1]):
                     row: dict[str, Any] = {"kind": k.kind.slug, "layer": layer + 1, "head": head + 1}
                     row.update({name: float(k.means[i, layer, head]) for i, name in enumerate(k.names)})
-                    row["importance"] = float(k.importance[layer, head])
-                    row["importance_normalised"] = float(k.normalised[layer, head])
+                    measured = bool(np.isfinite(k.importance[layer, head]))  # (documents: not measured, n/a)
+                    row["importance"] = float(k.importance[layer, head]) if measured else missing
+                    row["importance_normalised"] = float(k.normalised[layer, head]) if measured else missing
                     if k.offsets is not None:
                         offset, share = (a[layer, head] for a in k.positional())
                         row["positional_offset"] = f"{int(offset):+d}" if offset else "0"

@@ -11,7 +11,7 @@ Shapes: B batch, H query heads, Q queries, K keys, D per-head width.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -48,6 +48,28 @@ def recording() -> Iterator[list[AttentionCall]]:
     token = _calls.set((*_calls.get(), calls))
     try:
         yield calls
+    finally:
+        _calls.reset(token)
+
+
+class _Consumer(list[AttentionCall]):
+    """A listener that hands each call to a function and keeps nothing (a corpus pass's peak: one layer's maps)."""
+
+    def __init__(self, consume: Callable[[AttentionCall], None]):
+        super().__init__()
+        self._consume = consume
+
+    def append(self, call: AttentionCall) -> None:
+        self._consume(call)
+
+
+@contextmanager
+def consuming(consume: Callable[[AttentionCall], None]) -> Iterator[None]:
+    """Hand every attention call of the forward passes run inside the block to ``consume`` as it is made, layer
+    after layer, and keep none: the maps of a layer are freed before the next layer's are computed."""
+    token = _calls.set((*_calls.get(), _Consumer(consume)))
+    try:
+        yield
     finally:
         _calls.reset(token)
 

@@ -1,0 +1,210 @@
+"""`attnviz heads --documents` on a Hugging Face folder of real size against the plain loop a user would write with
+transformers: ``output_attentions=True``, one sentence at a time, the same per-head statistics in numpy.
+
+The folder (random weights, ``save_pretrained`` from a config, built once into a temporary folder, no download):
+GPT-2 small's shape (12 layers, width 768, 12 heads, vocabulary 50,257, 1,024 positions: 124 M parameters), or with
+``--model llama1b`` a 1 B Llama shape (16 layers, width 2,048, 32 query heads over 8 key/value heads, FFN 8,192,
+vocabulary 32,000). Its tokenizer is a byte-level BPE trained on the sentences (its ids are a small part of the
+vocabulary; the cost of a forward pass does not depend on which ids it reads).
+
+Each repeat runs both commands in turn, each in a fresh process (A B A B …), and the table gives their medians:
+the whole process (start-up, imports and loading included) and the work alone (attnviz: the seconds it reports in
+attnviz-export.json; the loop: from its first sentence to its last), the peak resident memory, and the largest
+difference between the loop's statistics and heads.csv's (entropy, confidence, previous, same, next, sink_first,
+distance: the means over every row of every sentence).
+
+    .venv/bin/python bench/hf_corpus.py                    # GPT-2 small shape, 200 sentences, 3 repeats, 2 threads
+    .venv/bin/python bench/hf_corpus.py --model llama1b --sentences 40
+    .venv/bin/python bench/hf_corpus.py --quick            # a tiny GPT-2, the app's example sentences
+
+Sentences: the English side of ``../shared/data/fra-eng/fra.txt`` (distinct, spread over the file: read at run time,
+never stored here); with --quick or without that file, the app's example sentences.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data" / "fra-eng" / "fra.txt"
+EXAMPLES = ROOT / "resources" / "examples.txt"
+SIZES = {
+    "gpt2": dict(n_embd=768, n_layer=12, n_head=12, vocab_size=50257, n_positions=1024),
+    "llama1b": dict(hidden_size=2048, num_hidden_layers=16, num_attention_heads=32, num_key_value_heads=8,
+                    intermediate_size=8192, vocab_size=32000, max_position_embeddings=4096),
+    "quick": dict(n_embd=32, n_layer=2, n_head=2, vocab_size=400, n_positions=256),
+}
+COMPARED = ("entropy", "confidence", "previous", "same", "next", "sink_first", "distance")
+CAP_S = 3600
+
+LOOP = r'''
+import json, resource, sys, time
+import numpy as np, torch, transformers
+folder, data, threads, out = sys.argv[1:5]
+torch.set_num_threads(int(threads))
+tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
+model = transformers.AutoModelForCausalLM.from_pretrained(folder, attn_implementation="eager").eval()
+sentences = [line.rstrip("\n") for line in open(data, encoding="utf-8") if line.strip()]
+names = ("entropy", "confidence", "previous", "same", "next", "sink_first", "distance")
+sums, rows = None, 0
+started = time.perf_counter()
+for sentence in sentences:
+    ids = tokenizer(sentence, return_tensors="pt")["input_ids"]
+    with torch.no_grad():
+        attentions = model(input_ids=ids, output_attentions=True).attentions
+    w = torch.stack(attentions, 1)[0].double().numpy()  # (L, H, n, n)
+    n = w.shape[-1]
+    q = np.arange(n)
+    logs = np.log(np.where(w > 0, w, 1.0))
+    previous = np.zeros(w.shape[:3]); previous[..., 1:] = w[..., q[1:], q[1:] - 1]
+    following = np.zeros(w.shape[:3]); following[..., :-1] = w[..., q[:-1], q[:-1] + 1]
+    stats = np.stack([-(w * logs).sum(-1), w.max(-1), previous, w[..., q, q], following, w[..., 0],
+                      (w * np.abs(q[:, None] - q[None, :])).sum(-1)]).sum(-1)  # (7, L, H)
+    sums = stats if sums is None else sums + stats
+    rows += n
+seconds = time.perf_counter() - started
+json.dump({"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+           "means": (sums / rows).tolist(), "names": names, "rows": rows}, open(out, "w"))
+'''
+
+ATTNVIZ = r'''
+import resource, runpy, sys
+out = sys.argv.pop(1)
+sys.argv[0] = "attnviz"
+try:
+    runpy.run_module("attnviz", run_name="__main__")
+except SystemExit as done:
+    code = done.code
+open(out, "w").write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+sys.exit(code)
+'''
+
+
+def sentences(count: int, quick: bool) -> list[str]:
+    """``count`` distinct English sentences spread over fra.txt (the examples with --quick or without it)."""
+    if quick or not DATA.exists():
+        lines = [line.strip() for line in EXAMPLES.read_text(encoding="utf-8").splitlines() if line.strip()]
+        return (lines * (count // max(1, len(lines)) + 1))[:count]
+    english = list(dict.fromkeys(line.split("\t")[0] for line in DATA.read_text(encoding="utf-8").splitlines()
+                                 if line.strip()))
+    step = max(1, len(english) // count)
+    return english[::step][:count]
+
+
+def make_folder(model: str, folder: Path, lines: list[str]) -> tuple[Path, float]:
+    """A save_pretrained folder of ``model``'s shape (random weights, seed 0) and its parameters in millions."""
+    import torch
+    import transformers
+    from tokenizers.implementations import ByteLevelBPETokenizer
+
+    trained = ByteLevelBPETokenizer()
+    trained.train_from_iterator(lines * 3, vocab_size=2000, special_tokens=["<|endoftext|>"])
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=trained._tokenizer,
+                                                     eos_token="<|endoftext|>", bos_token="<|endoftext|>",
+                                                     pad_token="<|endoftext|>")
+    torch.manual_seed(0)
+    if model == "llama1b":
+        net = transformers.LlamaForCausalLM(transformers.LlamaConfig(**SIZES[model], bos_token_id=0, eos_token_id=0,
+                                                                     pad_token_id=0))
+    else:
+        net = transformers.GPT2LMHeadModel(transformers.GPT2Config(**SIZES[model], bos_token_id=0, eos_token_id=0))
+    net.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder, sum(p.numel() for p in net.parameters()) / 1e6
+
+
+def run(command: list[str], threads: int) -> float:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": str(threads)}
+    started = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=CAP_S)
+    if done.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr[-3000:]}")
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", choices=("gpt2", "llama1b"), default="gpt2")
+    parser.add_argument("--sentences", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--batch-size", type=int, default=4096)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    model = "quick" if args.quick else args.model
+    count = 12 if args.quick else args.sentences
+    repeats = 1 if args.quick else args.repeats
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        lines = sentences(count, args.quick)
+        data = tmp / "sentences.txt"
+        data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        folder, millions = make_folder("gpt2" if model == "quick" else model, tmp / "model", lines) \
+            if model != "quick" else _quick(tmp / "model", lines)
+        loop = tmp / "loop.py"
+        loop.write_text(LOOP, encoding="utf-8")
+        wrapper = tmp / "attnviz_rss.py"
+        wrapper.write_text(ATTNVIZ, encoding="utf-8")
+        results: dict[str, list[tuple[float, float, float]]] = {"attnviz": [], "loop": []}
+        worst = 0.0
+        for repeat in range(repeats):
+            out = tmp / f"out{repeat}"
+            rss = tmp / f"rss{repeat}"
+            wall = run([sys.executable, str(wrapper), str(rss), "heads", "--checkpoint", str(folder), "--data",
+                        str(data), "--out", str(out), "--documents", "--no-pruning", "--format", "csv",
+                        "--threads", str(args.threads), "--batch-size", str(args.batch_size)], args.threads)
+            work = json.loads((out / "attnviz-export.json").read_text())["seconds"]
+            results["attnviz"].append((wall, float(work), float(rss.read_text())))
+            numbers = tmp / f"loop{repeat}.json"
+            wall = run([sys.executable, str(loop), str(folder), str(data), str(args.threads), str(numbers)],
+                       args.threads)
+            plain = json.loads(numbers.read_text())
+            results["loop"].append((wall, plain["seconds"], plain["peak_mb"]))
+            with open(out / "heads.csv", encoding="utf-8") as handle:
+                heads = list(csv.DictReader(handle))
+            for index, name in enumerate(COMPARED):
+                for row in heads:
+                    theirs = plain["means"][index][int(row["layer"]) - 1][int(row["head"]) - 1]
+                    worst = max(worst, abs(float(row[name]) - theirs))
+        label = {"gpt2": "GPT-2 small shape", "llama1b": "Llama 1 B shape", "quick": "tiny GPT-2"}[model]
+        print(f"{label}: {millions:.1f} M parameters, {count} sentences ({plain['rows']:,} tokens), "
+              f"{args.threads} threads, {repeats} repeats (medians)")
+        print("| command | whole process, s | work, s | sentences/s (work) | peak RSS, MB |")
+        print("| --- | --- | --- | --- | --- |")
+        for name, rows in results.items():
+            wall, work, peak = (statistics.median(column) for column in zip(*rows, strict=True))
+            what = (f"attnviz heads --documents --batch-size {args.batch_size}" if name == "attnviz" else
+                    "transformers loop, output_attentions=True, one sentence at a time")
+            print(f"| {what} | {wall:.1f} | {work:.1f} | {count / work:.1f} | {peak:.0f} |")
+        print(f"largest difference of the statistics ({', '.join(COMPARED)}): {worst:.1e}")
+    return 0
+
+
+def _quick(folder: Path, lines: list[str]) -> tuple[Path, float]:
+    import torch
+    import transformers
+    from tokenizers.implementations import ByteLevelBPETokenizer
+
+    trained = ByteLevelBPETokenizer()
+    trained.train_from_iterator(lines, vocab_size=300, special_tokens=["<|endoftext|>"])
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=trained._tokenizer,
+                                                     eos_token="<|endoftext|>", bos_token="<|endoftext|>",
+                                                     pad_token="<|endoftext|>")
+    torch.manual_seed(0)
+    net = transformers.GPT2LMHeadModel(transformers.GPT2Config(**SIZES["quick"], bos_token_id=0, eos_token_id=0))
+    net.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder, sum(p.numel() for p in net.parameters()) / 1e6
+
+
+if __name__ == "__main__":
+    sys.exit(main())
