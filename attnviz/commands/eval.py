@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from attnviz.commands.shared import CliError, add_translation_model_options, translation_model
+from attnviz.commands.shared import (
+    CliError,
+    add_translation_model_options,
+    batch_size_option,
+    translation_model,
+    warn,
+)
 from attnviz.i18n import tr
 
 
@@ -32,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
         check_data_file(args.data)
     except CorpusError as error:
         raise CliError(str(error)) from None
+    tokens = batch_size_option(args.batch_size)
     loaded, device = translation_model(args)
     if args.heldout:
         options = loaded.training.get("options")
@@ -51,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     # each sentence as the model splits it (a subword model its own way); its output as text, preprocessed as
     # the references are (a subword model writes "Il est calme." where the references read "il est calme .")
     splits = [source_words(" ".join(s), loaded.src_vocab, max_len) for s in sources]
-    outputs = translate(loaded.model, splits, loaded.src_vocab, loaded.tgt_vocab, device, beam_size=args.beam)
+    outputs = translate(loaded.model, splits, loaded.src_vocab, loaded.tgt_vocab, device, beam_size=args.beam,
+                        tokens_per_batch=tokens, notice=warn)
     hypotheses = [preprocess(loaded.tgt_vocab.text_of(o)) for o in outputs]
     bleu = corpus_bleu(hypotheses, [[" ".join(r) for r in refs[s]] for s in sources])
     print(tr("BLEU {bleu:.2f} on {count} source sentences").format(bleu=bleu, count=len(refs)))

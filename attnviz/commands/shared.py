@@ -107,6 +107,16 @@ def add_translation_model_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--beam", type=int, default=DEFAULT_BEAM,
                      help=tr("beam size (default {beam}; 1 = greedy, as the app steps by default)").format(
                          beam=DEFAULT_BEAM))
+    cmd.add_argument("--batch-size", type=int, metavar="TOKENS",
+                     help=tr("source tokens decoded at once, beams counted (default: 256 sentences a batch); "
+                             "halved where the device runs out of memory"))
+
+
+def batch_size_option(value: int | None) -> int | None:
+    """--batch-size checked: None, or a number of tokens from 1 to 10,000,000."""
+    if value is not None and not 1 <= value <= 10_000_000:
+        raise CliError(tr("--batch-size must be from 1 to 10,000,000 tokens, got {value}").format(value=value))
+    return value
 
 
 def translation_model(args: argparse.Namespace):

@@ -9,10 +9,12 @@ from typing import Any
 from attnviz.commands.shared import (
     MASK_HEADS_HELP,
     add_translation_model_options,
+    batch_size_option,
     head_mask_of,
     input_batches,
     text_option,
     translation_model,
+    warn,
     warn_about_source,
 )
 from attnviz.i18n import tr
@@ -35,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from attnviz.core.heads import masked_heads
     from attnviz.core.text import source_words
 
+    tokens = batch_size_option(args.batch_size)
     loaded, device = translation_model(args)
     mask = head_mask_of(loaded, args.mask_heads)
     max_len = loaded.config.max_src_len
@@ -47,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         number += len(lines)
         with masked_heads(loaded.model, mask, device):
             outputs = translate(loaded.model, sources, loaded.src_vocab, loaded.tgt_vocab, device,
-                                beam_size=args.beam)
+                                beam_size=args.beam, tokens_per_batch=tokens, notice=warn)
         sys.stdout.write("".join(loaded.tgt_vocab.text_of(words) + "\n" for words in outputs))
         sys.stdout.flush()
     return 0

@@ -28,6 +28,12 @@ def set_threads(requested: int | None = None) -> int:
     return threads
 
 
+def out_of_memory(error: BaseException) -> bool:
+    """Whether ``error`` says the device ran out of memory (CUDA's OutOfMemoryError, a RuntimeError "out of
+    memory" of another backend, or on the CPU a MemoryError): work that can be redone in smaller batches."""
+    return isinstance(error, MemoryError) or (isinstance(error, RuntimeError) and "out of memory" in str(error))
+
+
 class DeviceUnavailableError(RuntimeError):
     """The device a user asked for does not exist on this machine."""
 

@@ -276,6 +276,11 @@
         <translation>--batch-size 至少为 1 个词元，实际为 {size}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/shared.py" line="118"/>
+        <source>--batch-size must be from 1 to 10,000,000 tokens, got {value}</source>
+        <translation>--batch-size 必须在 1 到 10,000,000 个词元之间，实际为 {value}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/shared.py" line="98"/>
         <source>--beam must be from 1 to {most}, got {beam}</source>
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
@@ -377,7 +382,7 @@
         <translation>--lr 必须大于 0 且不超过 10</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="134"/>
+        <location filename="../../attnviz/commands/shared.py" line="144"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
@@ -534,7 +539,7 @@
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="147"/>
+        <location filename="../../attnviz/commands/shared.py" line="157"/>
         <source>--text: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
@@ -1475,7 +1480,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="57"/>
+        <location filename="../../attnviz/commands/eval.py" line="65"/>
         <source>BLEU {bleu:.2f} on {count} source sentences</source>
         <translation>在 {count} 个源句子上的 BLEU 为 {bleu:.2f}</translation>
     </message>
@@ -2029,7 +2034,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>设备(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/device.py" line="75"/>
+        <location filename="../../attnviz/core/device.py" line="81"/>
         <source>device {device!r} is not available here; available: {available}</source>
         <translation>设备 {device!r} 在本机不可用；可用的设备：{available}</translation>
     </message>
@@ -3306,7 +3311,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="214"/>
+        <location filename="../../attnviz/commands/shared.py" line="224"/>
         <source>line {number}: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
@@ -3988,7 +3993,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/documents.py" line="217"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="212"/>
         <source>one document of {tokens:,} tokens alone runs {device} out of memory: give shorter documents</source>
         <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
@@ -4063,7 +4068,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个含 [MASK]（或分词器自己的掩蔽词元）的句子；不给则读标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/translate.py" line="27"/>
+        <location filename="../../attnviz/commands/translate.py" line="29"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
@@ -4189,7 +4194,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/documents.py" line="224"/>
+        <location filename="../../attnviz/core/decoding/beam_search.py" line="278"/>
+        <source>out of memory on {device}: batches of at most {rows} sentences from now on</source>
+        <translation>{device} 内存不足：此后每批最多 {rows} 个句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/documents.py" line="219"/>
         <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
         <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
     </message>
@@ -4550,7 +4560,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="14"/>
+        <location filename="../../attnviz/commands/eval.py" line="20"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
@@ -5113,7 +5123,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="18"/>
+        <location filename="../../attnviz/commands/eval.py" line="24"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -5469,6 +5479,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>源词元</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/shared.py" line="111"/>
+        <source>source tokens decoded at once, beams counted (default: 256 sentences a batch); halved where the device runs out of memory</source>
+        <translation>一次解码的源词元数，按束计（默认：每批 256 个句子）；设备内存不足时减半</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/layout.py" line="368"/>
         <source>source view</source>
         <translation>源视图</translation>
@@ -5556,7 +5571,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在语料上统计每个注意力头、计算其重要性并剪枝（也可在 torchrun 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="203"/>
+        <location filename="../../attnviz/commands/shared.py" line="213"/>
         <source>stdin: line {line} is over {kib} KiB: one sentence a line</source>
         <translation>标准输入：第 {line} 行超过 {kib} KiB：每行一个句子</translation>
     </message>
@@ -6981,7 +6996,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已安装的是 transformers {version}，而 attnviz 只在 transformers {tested} 上测试过：此版本不支持打开 Hugging Face 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/translate.py" line="25"/>
+        <location filename="../../attnviz/commands/translate.py" line="27"/>
         <source>translate --text, or stdin line by line</source>
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
@@ -7014,7 +7029,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="16"/>
+        <location filename="../../attnviz/commands/eval.py" line="22"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
@@ -7079,7 +7094,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的书籍版本 {text}；请选择 {choices}（{names}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/device.py" line="67"/>
+        <location filename="../../attnviz/core/device.py" line="73"/>
         <source>unknown device {device!r}; use auto, cpu, cuda, cuda:N or mps</source>
         <translation>未知设备 {device!r}；请使用 auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -7514,7 +7529,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="187"/>
-        <location filename="../../attnviz/commands/shared.py" line="117"/>
+        <location filename="../../attnviz/commands/shared.py" line="127"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
@@ -7534,7 +7549,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="39"/>
+        <location filename="../../attnviz/commands/eval.py" line="46"/>
         <location filename="../../attnviz/commands/explain.py" line="80"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
@@ -7584,7 +7599,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="271"/>
+        <location filename="../../attnviz/commands/shared.py" line="281"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -8283,7 +8298,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不完整：只有 {got:,} 字节，应为 {want:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/documents.py" line="96"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="97"/>
         <source>{path} is empty: give one document a line</source>
         <translation>{path} 是空的：请每行给出一篇文档</translation>
     </message>
@@ -8748,12 +8763,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出的 {shard!r} 不是此文件夹中的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="47"/>
+        <location filename="../../attnviz/commands/eval.py" line="54"/>
         <source>{path}: no held-out sentence pairs (is it the file the model was trained on?)</source>
         <translation>{path}：没有留出的句对（它是训练该模型所用的文件吗？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="48"/>
+        <location filename="../../attnviz/commands/eval.py" line="55"/>
         <source>{path}: no sentence pairs</source>
         <translation>{path}：没有句对</translation>
     </message>

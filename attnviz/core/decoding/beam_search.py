@@ -10,7 +10,7 @@ L layers, H heads, t target positions so far.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -238,27 +238,62 @@ def padded_rows(rows: Sequence[Sequence[int]], pad_id: int) -> tuple[Tensor, Ten
 @torch.inference_mode()
 def translate(model: TranslationModel, sentences: Sequence[Sequence[str] | SourceWords], src_vocab: Vocab,
               tgt_vocab: Vocab, device: torch.device, *, beam_size: int = 1, max_len: int | None = None,
-              rows_per_batch: int = 256) -> list[list[str]]:
+              rows_per_batch: int = 256, tokens_per_batch: int | None = None,
+              notice: Callable[[str], object] | None = None) -> list[list[str]]:
     """Translations (target tokens, without <eos>) of tokenized, already truncated sentences (word lists, or
     :func:`~attnviz.core.text.source_words`' splits, which carry a subword tokenizer's own ids).
 
-    Sentences are sorted by length and decoded ``rows_per_batch / beam_size`` at a time.
+    Sentences are sorted by length and decoded ``rows_per_batch / beam_size`` at a time, and where
+    ``tokens_per_batch`` is given no more than that many source tokens a batch (rows × beam × its longest
+    sentence; a longer sentence alone). A batch that runs the device out of memory is decoded again at half the
+    size, and the rest keep the halved size (``notice`` is told, once per halving); a lone sentence that does not
+    fit raises the device's error. The translations do not depend on the batches (each row is decoded alone).
     """
+    from attnviz.core.device import out_of_memory
+
     max_len = max_len or int(model.config.max_tgt_len)
     per_batch = max(1, rows_per_batch // beam_size)
     splits = [s if isinstance(s, SourceWords) else SourceWords(tuple(s), (), None) for s in sentences]
-    order = sorted(range(len(splits)), key=lambda i: len(splits[i].words))
+    order = [i for i in sorted(range(len(splits)), key=lambda i: len(splits[i].words)) if splits[i].words]
     results: list[list[str]] = [[] for _ in sentences]
-    for begin in range(0, len(order), per_batch):
-        chunk = [i for i in order[begin: begin + per_batch] if splits[i].words]
-        if not chunk:
+    begin = 0
+    while begin < len(order):
+        end = begin + 1  # (sorted by length: each sentence added is the batch's longest)
+        while end < len(order) and end - begin < per_batch and (
+                tokens_per_batch is None or (end - begin + 1) * beam_size * len(splits[order[end]].words)
+                <= tokens_per_batch):
+            end += 1
+        chunk = order[begin:end]
+        try:
+            outputs = _translate_batch(model, [splits[i] for i in chunk], src_vocab, tgt_vocab, device, beam_size,
+                                       max_len)
+        except (RuntimeError, MemoryError) as error:
+            if not out_of_memory(error) or len(chunk) == 1:
+                raise
+            per_batch = max(1, len(chunk) // 2)
+            tokens_per_batch = tokens_per_batch // 2 if tokens_per_batch is not None else None
+            if device.type == "cuda":
+                torch.cuda.empty_cache()
+            if notice is not None:
+                notice(tr("out of memory on {device}: batches of at most {rows} sentences from now on").format(
+                    device=device, rows=per_batch))
             continue
-        src, valid = encode_sources([splits[i] for i in chunk], src_vocab)
-        search = BeamSearch(model, src.to(device), valid.to(device), bos_id=tgt_vocab.bos_id,
-                            eos_id=tgt_vocab.eos_id, pad_id=tgt_vocab.pad_id, beam_size=beam_size, max_len=max_len,
-                            banned=tgt_vocab.banned)
-        search.run()
-        for b, i in enumerate(chunk):
-            ids = search.best(b).ids
-            results[i] = tgt_vocab.to_tokens(ids[:-1] if ids and ids[-1] in tgt_vocab.end_ids else ids)
+        for i, output in zip(chunk, outputs, strict=True):
+            results[i] = output
+        begin = end
     return results
+
+
+def _translate_batch(model: TranslationModel, batch: list[SourceWords], src_vocab: Vocab, tgt_vocab: Vocab,
+                     device: torch.device, beam_size: int, max_len: int) -> list[list[str]]:
+    """One batch's translations (target tokens without <eos>), in the batch's order."""
+    src, valid = encode_sources(batch, src_vocab)
+    search = BeamSearch(model, src.to(device), valid.to(device), bos_id=tgt_vocab.bos_id,
+                        eos_id=tgt_vocab.eos_id, pad_id=tgt_vocab.pad_id, beam_size=beam_size, max_len=max_len,
+                        banned=tgt_vocab.banned)
+    search.run()
+    outputs = []
+    for b in range(len(batch)):
+        ids = search.best(b).ids
+        outputs.append(tgt_vocab.to_tokens(ids[:-1] if ids and ids[-1] in tgt_vocab.end_ids else ids))
+    return outputs

@@ -22,6 +22,7 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.device import out_of_memory
 from attnviz.core.heads.atlas import HeadAtlas, HeadsCancelled, KindAtlas, Progress
 from attnviz.core.heads.corpus import CorpusError, data_lines, shard
 from attnviz.core.heads.distributed import Reducer
@@ -108,12 +109,6 @@ def token_batches(lengths: list[int], tokens: int) -> list[list[int]]:
         else:
             batches.append([i])
     return batches
-
-
-def out_of_memory(error: BaseException) -> bool:
-    """Whether ``error`` says the device ran out of memory (CUDA's OutOfMemoryError, a RuntimeError "out of
-    memory" of another backend, or on the CPU a MemoryError)."""
-    return isinstance(error, MemoryError) or (isinstance(error, RuntimeError) and "out of memory" in str(error))
 
 
 def forward(model: nn.Module, ids: Tensor, mask: Tensor, causal: bool) -> None:
