@@ -8,24 +8,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 from PIL import Image
 
-from attnviz.core.checkpoints.checkpoint import load_checkpoint, save_checkpoint
-from attnviz.core.models.vit import VisionTransformer, ViTConfig
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from attnviz.figures.spec import GridSpec
-from attnviz.training.fashion_mnist import CLASS_NAMES
 from tests.helpers import WAIT_MS, raised
-
-TINY = {"image_size": 8, "patch_size": 4, "num_hiddens": 16, "num_heads": 2, "num_layers": 2, "mlp_hiddens": 32,
-        "dropout": 0.0}  # a 2 × 2 grid of 4-pixel patches
+from tests.vit_images import save_tiny_vit
 
 
 @pytest.fixture(scope="module")
 def vit_path(tmp_path_factory) -> Path:
-    torch.manual_seed(3)
-    model = VisionTransformer(ViTConfig(**TINY)).eval()
-    return save_checkpoint(tmp_path_factory.mktemp("vit") / "vit.safetensors", model, labels=CLASS_NAMES)
+    return save_tiny_vit(tmp_path_factory.mktemp("vit"))
 
 
 @pytest.fixture()

@@ -9,36 +9,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
-from PIL import Image
 
-from attnviz.core.checkpoints.checkpoint import load_checkpoint, save_checkpoint
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from attnviz.core.explain import explain_image
 from attnviz.core.images import open_image
-from attnviz.core.models.vit import VisionTransformer, ViTConfig
-from attnviz.training.fashion_mnist import CLASS_NAMES
 from tests.helpers import assert_files_explain_themselves, run_cli
-
-TINY = {"image_size": 8, "patch_size": 4, "num_hiddens": 16, "num_heads": 2, "num_layers": 2, "mlp_hiddens": 32,
-        "dropout": 0.0}
+from tests.vit_images import noise_pngs, save_tiny_vit
 
 
 @pytest.fixture(scope="module")
 def vit_path(tmp_path_factory) -> Path:
-    torch.manual_seed(3)
-    model = VisionTransformer(ViTConfig(**TINY)).eval()
-    return save_checkpoint(tmp_path_factory.mktemp("vit") / "vit.safetensors", model, labels=CLASS_NAMES)
+    return save_tiny_vit(tmp_path_factory.mktemp("vit"))
 
 
 @pytest.fixture()
 def images(tmp_path) -> Path:
-    folder = tmp_path / "images"
-    folder.mkdir()
-    rng = np.random.default_rng(7)
-    for index in range(3):
-        Image.fromarray((rng.random((8, 8)) * 255).astype(np.uint8), mode="L").save(folder / f"image{index}.png")
-    (folder / "notes.txt").write_text("not an image: passed over")
-    return folder
+    return noise_pngs(tmp_path / "images", 3, name="image{index}.png")
 
 
 def _rows(path: Path) -> list[dict[str, str]]:

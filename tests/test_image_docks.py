@@ -8,44 +8,29 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 from PIL import Image
 
 from attnviz.core.attention.kind import AttentionKind
-from attnviz.core.checkpoints.checkpoint import load_checkpoint, save_checkpoint
-from attnviz.core.models.vit import VisionTransformer, ViTConfig
+from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from attnviz.figures.spec import LineSpec
 from attnviz.paths import shipped_models
-from attnviz.training.fashion_mnist import CLASS_NAMES
 from tests.helpers import WAIT_MS, raised
-
-TINY = {"image_size": 8, "patch_size": 4, "num_hiddens": 16, "num_heads": 2, "num_layers": 2, "mlp_hiddens": 32,
-        "dropout": 0.0}  # a 2 × 2 grid of 4-pixel patches
+from tests.vit_images import noise_pngs, ramp_png, save_tiny_vit
 
 
 @pytest.fixture(scope="module")
 def vit_path(tmp_path_factory) -> Path:
-    torch.manual_seed(3)
-    model = VisionTransformer(ViTConfig(**TINY)).eval()
-    return save_checkpoint(tmp_path_factory.mktemp("vit") / "vit.safetensors", model, labels=CLASS_NAMES, verify=True)
+    return save_tiny_vit(tmp_path_factory.mktemp("vit"))
 
 
 @pytest.fixture()
 def image_file(tmp_path) -> Path:
-    path = tmp_path / "ramp.png"
-    Image.fromarray((np.arange(64).reshape(8, 8) * 4).astype(np.uint8), mode="L").save(path)
-    return path
+    return ramp_png(tmp_path / "ramp.png")
 
 
 @pytest.fixture()
 def image_folder(tmp_path) -> Path:
-    folder = tmp_path / "images"
-    folder.mkdir()
-    rng = np.random.default_rng(7)
-    for index in range(5):
-        Image.fromarray((rng.random((8, 8)) * 255).astype(np.uint8), mode="L").save(folder / f"{index}.png")
-    (folder / "notes.txt").write_text("not an image")
-    return folder
+    return noise_pngs(tmp_path / "images", 5)
 
 
 # -- the Computation dock -------------------------------------------------------------------------------------------
@@ -165,10 +150,7 @@ def test_the_image_atlas_stops_when_its_progress_says_so(vit_path, image_folder)
 @pytest.fixture(scope="module")
 def finer_vit_path(tmp_path_factory) -> Path:
     """A second tiny ViT on a 4 × 4 grid of 2-pixel patches (the first: 2 × 2 of 4 pixels)."""
-    torch.manual_seed(4)
-    model = VisionTransformer(ViTConfig(**{**TINY, "patch_size": 2, "num_layers": 3})).eval()
-    return save_checkpoint(tmp_path_factory.mktemp("vit-finer") / "vit-finer.safetensors", model, labels=CLASS_NAMES,
-                           verify=True)
+    return save_tiny_vit(tmp_path_factory.mktemp("vit-finer"), seed=4, name="vit-finer", patch_size=2, num_layers=3)
 
 
 def _cls_last(source) -> np.ndarray:

@@ -14,30 +14,21 @@ from PIL import Image
 from PySide6 import QtCore
 
 from attnviz.core.attention.kind import AttentionKind
-from attnviz.core.checkpoints.checkpoint import save_checkpoint
-from attnviz.core.models.vit import VisionTransformer, ViTConfig
 from attnviz.figures.spec import GridSpec
 from attnviz.render.figure_painter import figure_size
 from attnviz.session.images import sample_images
-from attnviz.training.fashion_mnist import CLASS_NAMES
 from tests.test_vit_cli import _png_header
-
-TINY = {"image_size": 8, "patch_size": 4, "num_hiddens": 16, "num_heads": 2, "num_layers": 2, "mlp_hiddens": 32,
-        "dropout": 0.0}  # a 2 × 2 grid of 4-pixel patches: positions [CLS], r1c1, r1c2, r2c1, r2c2
+from tests.vit_images import ramp_png, save_tiny_vit
 
 
 @pytest.fixture(scope="module")
 def vit_path(tmp_path_factory) -> Path:
-    torch.manual_seed(3)
-    model = VisionTransformer(ViTConfig(**TINY)).eval()
-    return save_checkpoint(tmp_path_factory.mktemp("vit") / "vit.safetensors", model, labels=CLASS_NAMES, verify=True)
+    return save_tiny_vit(tmp_path_factory.mktemp("vit"))
 
 
 @pytest.fixture()
 def image_file(tmp_path) -> Path:
-    path = tmp_path / "ramp.png"
-    Image.fromarray((np.arange(64).reshape(8, 8) * 4).astype(np.uint8), mode="L").save(path)
-    return path
+    return ramp_png(tmp_path / "ramp.png")
 
 
 def own_maps(vit_path: Path, path: Path) -> torch.Tensor:

@@ -42,7 +42,7 @@ from attnviz.i18n import N_, tr
 from attnviz.training.control import Control
 from attnviz.training.data import describe_skipped, make_batches, read_pairs, split_by_source
 from attnviz.training.options import TrainingError
-from attnviz.training.schedule import lr_at
+from attnviz.training.schedule import descend
 
 LIVE_KINDS = tuple(kind for kind in task_kinds() if kind_named(kind).reads_text)  # the kinds it trains
 __all__ = ["preset_arch"]  # (re-exported: the CLI, the bench and the tests build their models with it)
@@ -242,15 +242,9 @@ class LiveTraining:
         def train_step(step: int, batch: Any) -> float:
             batch = batch.to(self.device)
             self.model.train()
-            for group in optimizer.param_groups:
-                group["lr"] = lr_at(step, total, self.lr, settings.warmup_steps)
             logits = self.model(batch.src, batch.src_valid_lens, batch.tgt_in)
             loss = loss_fn(logits.reshape(-1, logits.shape[-1]), batch.tgt_out.reshape(-1))
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
-            optimizer.step()
-            return float(loss.item())
+            return descend(optimizer, self.model, loss, step, total, self.lr, settings.warmup_steps, 1.0)
 
         def snapshot(step: int, seconds: float, loss: float) -> TrainingHistory:
             self.history = self.history.with_snapshot(self._snapshot(step, seconds, loss))

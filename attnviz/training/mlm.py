@@ -48,7 +48,7 @@ from attnviz.core.models.encoder_only import EncoderOnly, EncoderOnlyConfig
 from attnviz.core.safe_output import atomic_output
 from attnviz.core.text import RESERVED, Vocab
 from attnviz.training.data import training_split
-from attnviz.training.schedule import lr_at
+from attnviz.training.schedule import descend
 
 MASK, CLS, SEP = "[MASK]", "[CLS]", "[SEP]"
 MLM_TOKENS = (MASK, CLS, SEP)  # appended to the English vocabulary in this order
@@ -306,15 +306,10 @@ def train_mlm(model: EncoderOnly, vocab: Vocab, train: Sequence[Sequence[str]], 
             tokens, segments, valid_lens = (t.to(device) for t in encode_sentences([train[i] for i in chunk], vocab))
             masked = mask_tokens(tokens, valid_lens, special, len(vocab), generator, opts.mask_prob)
             step += 1
-            for group in optimizer.param_groups:
-                group["lr"] = lr_at(step, total_steps, opts.lr, opts.warmup_steps)
             logits = model(masked.inputs, segments, valid_lens, masked.positions)
             loss = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), masked.labels.reshape(-1))
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), opts.clip_norm)
-            optimizer.step()
-            loss_sum, batches = loss_sum + loss.item(), batches + 1
+            value = descend(optimizer, model, loss, step, total_steps, opts.lr, opts.warmup_steps, opts.clip_norm)
+            loss_sum, batches = loss_sum + value, batches + 1
             if time.perf_counter() - last_print > 60:
                 last_print = time.perf_counter()
                 log.write(f"epoch {epoch}/{opts.epochs} batch {batches}/{steps_per_epoch} loss {loss_sum / batches:.3f}"

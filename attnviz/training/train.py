@@ -39,7 +39,7 @@ from attnviz.training.resume import (
     data_digest,
     save_state,
 )
-from attnviz.training.schedule import lr_at
+from attnviz.training.schedule import descend
 
 BOOK_SENTENCES = ("go .", "i lost .", "he's calm .", "i'm home .")  # d2l's test sentences
 
@@ -184,16 +184,11 @@ def train_translation(kind: str, data_path: str | Path, out: str | Path, device:
         for i, batch in enumerate(batches[first:], first + 1):
             batch = batch.to(device)
             run.step += 1
-            for group in optimizer.param_groups:
-                group["lr"] = lr_at(run.step, total_steps, peak_lr, opts.warmup_steps)
             logits = model(batch.src, batch.src_valid_lens, batch.tgt_in)
             loss = loss_fn(logits.reshape(-1, logits.shape[-1]), batch.tgt_out.reshape(-1))
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), opts.clip_norm)
-            optimizer.step()
-            loss_sum, loss_batches = loss_sum + loss.item(), loss_batches + 1
-            progress.update(i, loss.item(), int((batch.tgt_out != tgt_vocab.pad_id).sum()))
+            value = descend(optimizer, model, loss, run.step, total_steps, peak_lr, opts.warmup_steps, opts.clip_norm)
+            loss_sum, loss_batches = loss_sum + value, loss_batches + 1
+            progress.update(i, value, int((batch.tgt_out != tgt_vocab.pad_id).sum()))
             out_of_time = bool(deadline and time.perf_counter() > deadline) and i < len(batches)
             if out_of_time or (i < len(batches) and time.perf_counter() - last_saved > SAVE_EVERY_S):
                 keep_state(epoch, i, loss_sum, loss_batches)

@@ -38,7 +38,7 @@ from attnviz.training.resume import (
     TrainingState,
     save_state,
 )
-from attnviz.training.schedule import lr_at
+from attnviz.training.schedule import descend
 
 PAD = 2  # the random crop's padding, pixels on each side
 EVAL_BATCH = 1000
@@ -203,14 +203,9 @@ def train_vit(data: str | Path, out: str | Path, device: torch.device, opts: ViT
             images = augment(train.images[index]) if opts.augment else train.images[index]
             inputs, labels = to_inputs(images).to(device), train.labels[index].to(device)
             run.step += 1
-            for group in optimizer.param_groups:
-                group["lr"] = lr_at(run.step, total_steps, peak_lr, opts.warmup_steps)
             loss = loss_fn(model(inputs).logits, labels)
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), opts.clip_norm)
-            optimizer.step()
-            loss_sum, loss_batches = loss_sum + loss.item(), loss_batches + 1
+            value = descend(optimizer, model, loss, run.step, total_steps, peak_lr, opts.warmup_steps, opts.clip_norm)
+            loss_sum, loss_batches = loss_sum + value, loss_batches + 1
             now = time.perf_counter()
             if now - last_said >= 30 or i == steps_per_epoch:
                 rate = (i - first) / max(now - epoch_started, 1e-9)  # batches a second

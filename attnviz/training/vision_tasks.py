@@ -48,7 +48,7 @@ from attnviz.i18n import tr
 from attnviz.training.control import Control
 from attnviz.training.live import LiveSettings, check_weights, train_with_snapshots
 from attnviz.training.options import TrainingError
-from attnviz.training.schedule import lr_at
+from attnviz.training.schedule import descend
 
 
 def image_batch(examples: list[ImageExample]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -159,14 +159,8 @@ class ImageTaskTraining:
         def train_step(step: int, batch: Any) -> float:
             images, labels, _ = batch
             self.model.train()
-            for group in optimizer.param_groups:
-                group["lr"] = lr_at(step, total, self.lr, settings.warmup_steps)
             loss = loss_fn(self.model(images.to(self.device)).logits, labels.to(self.device))
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
-            optimizer.step()
-            return float(loss.item())
+            return descend(optimizer, self.model, loss, step, total, self.lr, settings.warmup_steps, 1.0)
 
         def snapshot(step: int, seconds: float, loss: float) -> TrainingHistory:
             self.history = self.history.with_snapshot(self._snapshot(step, seconds, loss))
