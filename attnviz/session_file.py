@@ -89,6 +89,8 @@ class SavedSession:
     kernel: SavedKernel | None = None
     checkpoint_relative: str | None = None  # to the session file's folder, when it was saved
     heads_off: str = ""  # the heads switched off (``cross:2.1,enc-self:1.3``), "" when every head is on
+    image: str = ""  # the image on show (an image model's), "" for a sentence; read as a user's own file, never
+    # followed before the window asks to open it (it is opened like File ▸ Open image, with its checks)
 
 
 def sha256_of(path: str | Path) -> str:
@@ -127,6 +129,8 @@ def to_json(saved: SavedSession) -> str:
     }
     if saved.heads_off:
         data["heads_off"] = saved.heads_off
+    if saved.image:
+        data["image"] = saved.image
     if saved.kernel is not None:
         data["kernel"] = {"kernel": saved.kernel.kernel, "bandwidth": saved.kernel.bandwidth,
                           "query": saved.kernel.query}
@@ -276,9 +280,12 @@ def _parse(data: Any) -> SavedSession:
     if len(heads_off) > MAX_HEADS_OFF_CHARS or not HEADS_OFF.fullmatch(heads_off):
         raise SessionFileError(tr("'heads_off' must name heads as kind:layer.head, comma-separated (e.g. "
                                   "cross:2.1,enc-self:1.3)"))
+    image = _get(data, "image", str, "")
+    if image:
+        _path(image, "image")
     return SavedSession(Path(checkpoint), sha, sentence, _whole(data, "beam_size", 1, MAX_BEAM, 1), tuple(plan),
                         _whole(data, "position", -1, len(plan) - 1 if plan else -1, -1), view, kernel, relative,
-                        heads_off)
+                        heads_off, image)
 
 
 def _path(text: str, key: str) -> str:

@@ -150,3 +150,45 @@ def test_a_text_model_refuses_an_image_and_keeps_its_sentence(window, vit_path, 
     state = window.session.state
     assert state.text == "i'm home ." and state.shown_source is not None and state.shown_source.picture is None
     assert window.decoding_area.isVisible() and not window.docks["image"].isVisible()
+
+
+def test_a_saved_session_brings_the_image_and_the_view_back(window, vit_path, image_file, tmp_path, errors):
+    from attnviz.session_file import read_session
+
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    panel = window.panels.panels["image"]
+    panel.layer.setValue(2)
+    saved = window.save_session(tmp_path / "image.attnviz.json")
+    assert saved is not None and read_session(saved).image == str(image_file.resolve())
+    window.session.open_image(sample_images()[3])  # something else on show, then the session again
+    window.load(window.session.fallback or vit_path)
+    assert window.open_session(saved)
+    state = window.session.state
+    assert state.shown_source.text == "ramp.png" and state.view.layer == 1 and not errors
+
+
+def test_a_session_whose_image_is_gone_says_so_and_shows_a_sample(window, vit_path, image_file, tmp_path, errors,
+                                                                  tiny_models):
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    saved = window.save_session(tmp_path / "image.attnviz.json")
+    image_file.unlink()
+    window.load(tiny_models["transformer"][0])
+    assert window.open_session(saved)
+    assert errors and "is no longer there: showing a sample image instead" in errors[-1]
+    assert window.session.state.shown_source.text == sample_images()[0].name
+
+
+def test_export_of_an_image_session_writes_its_image(capsys, window, vit_path, image_file, tmp_path):
+    from tests.helpers import run_cli
+
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    saved = window.save_session(tmp_path / "image.attnviz.json")
+    out = tmp_path / "out"
+    code, _stdout, err = run_cli(capsys, "export", "--session", str(saved), "--out", str(out), "--format", "csv")
+    assert code == 0, err
+    import json
+
+    assert json.loads((out / "attnviz-export.json").read_text(encoding="utf-8"))["image"] == str(image_file.resolve())

@@ -120,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
     if args.training:
         return _export_training(args, formats)
     saved = _read_saved_session(args) if args.session is not None else None
+    if saved is not None and saved.image:  # (a session of an image model: the image it showed)
+        args.image = Path(saved.image)
     set_threads(args.threads)
     loaded, device = load_model(args.checkpoint or str(DEFAULT_CHECKPOINT), args.device)
     args.checkpoint = args.checkpoint or str(DEFAULT_CHECKPOINT)
@@ -196,8 +198,8 @@ def _export_image(args: argparse.Namespace, loaded, device, formats: list[str]) 
     if args.image is None:
         raise CliError(tr("{checkpoint} is an image model: give the image to read with --image").format(
             checkpoint=args.checkpoint))
-    for option in ("text", "session", "step", "mask_heads", "flipbook"):
-        if getattr(args, option) not in (None, False):
+    for option in ("text", "step", "mask_heads", "flipbook"):
+        if getattr(args, option) not in (None, False, ""):
             raise CliError(tr("--{option} does not go with an image model").format(option=option.replace("_", "-")))
     try:
         source = encode_image_file(loaded, args.image, device)

@@ -81,5 +81,9 @@ class ImageRequests(SessionBase):
         samples = sample_images()
         path = self.image_path if self.image_path is not None and self.image_path.exists() else (
             samples[0] if samples else None)
+        if self.image_path is not None and path != self.image_path:
+            self.listener.error(tr("{image} is no longer there: showing a sample image instead").format(
+                image=self.image_path))
+            self.image_path = None
         if path is not None:
             self.open_image(path)

@@ -85,6 +85,9 @@ class Session(DecodingRequests, ImageRequests, PanelRequests, AnalysisRequests):
             if self.loaded.offers(Capability.STEPS) and self._state.text.strip():
                 self.encode(run=self._pending_to_end)
             if self.loaded.offers(Capability.IMAGE):
+                if restoring is not None and restoring.image:
+                    self._restoring = None
+                    self.set_view(restoring.view)  # (the layer and head the saved overlay showed)
                 self.open_image_again()
 
         def failed(error: BaseException) -> None:
@@ -156,18 +159,26 @@ class Session(DecodingRequests, ImageRequests, PanelRequests, AnalysisRequests):
         if state.kernel is not None:
             kernel = SavedKernel(state.kernel.kernel, state.kernel.bandwidth, state.kernel.query)
         plan = tuple(step.token if step.forced else None for step in state.steps) if not state.stale else ()
+        image = self.image_file_of(state.shown_source)  # (an image model's image on show)
         return SavedSession(model.path, model.sha256, state.text if state.reads_sentence else "", state.beam_size,
-                            plan, state.position if plan else -1, state.view, kernel, heads_off=model.heads_off)
+                            plan, state.position if plan else -1, state.view, kernel, heads_off=model.heads_off,
+                            image=str(image.resolve()) if image is not None else "")
 
     def restore(self, saved: SavedSession, checkpoint: Path) -> None:
         """Bring back a saved session: load ``checkpoint`` (unless it is the model on show), then decode the
         sentence step by step as saved, with the same forced tokens, and show the saved step."""
         self._publish(text=saved.sentence, beam_size=min(max(1, saved.beam_size), MAX_BEAM))
         self._restoring = saved
+        if saved.image:
+            self.image_path = Path(saved.image)  # (the image model opens on it: open_image_again)
         model = self._state.model
         if model is None or model.path.resolve() != checkpoint.resolve() or (
                 saved.checkpoint_sha256 and model.sha256 != saved.checkpoint_sha256):
             self.load(checkpoint)  # (its encoding follows the load; the saved steps follow the encoding)
+        elif saved.image and model is not None and self.loaded is not None and self.loaded.offers(Capability.IMAGE):
+            self._restoring = None
+            self.set_view(saved.view)
+            self.open_image(saved.image)
         elif saved.kernel is not None and not self._state.reads_sentence:
             self._restoring = None
             self.fit_kernel(saved.kernel.kernel, saved.kernel.bandwidth, saved.kernel.query)

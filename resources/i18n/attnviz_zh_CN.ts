@@ -176,12 +176,12 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="238"/>
+        <location filename="../../attnviz/session_file.py" line="242"/>
         <source>'checkpoint_sha256' is not a SHA-256 (64 hex digits)</source>
         <translation>'checkpoint_sha256' 不是 SHA-256（64 位十六进制数字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="277"/>
+        <location filename="../../attnviz/session_file.py" line="281"/>
         <source>'heads_off' must name heads as kind:layer.head, comma-separated (e.g. cross:2.1,enc-self:1.3)</source>
         <translation>'heads_off' 必须以“种类:层.头”的形式列出头，用逗号分隔（例如 cross:2.1,enc-self:1.3）</translation>
     </message>
@@ -235,7 +235,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="324"/>
+        <location filename="../../attnviz/commands/export.py" line="326"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -266,7 +266,7 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="284"/>
+        <location filename="../../attnviz/commands/export.py" line="286"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
@@ -311,7 +311,7 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="269"/>
+        <location filename="../../attnviz/commands/export.py" line="271"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
@@ -346,17 +346,17 @@
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="194"/>
+        <location filename="../../attnviz/commands/export.py" line="196"/>
         <source>--image: {checkpoint} is a {kind} model, which reads no images</source>
         <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="282"/>
+        <location filename="../../attnviz/commands/export.py" line="284"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="314"/>
+        <location filename="../../attnviz/commands/export.py" line="316"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -422,7 +422,7 @@
         <translation>--processes {count}：本机有 {gpus} 块 GPU，每个进程占用一块：最多给 {gpus}，或在 CPU 上运行（--device cpu）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="288"/>
+        <location filename="../../attnviz/commands/export.py" line="290"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -448,12 +448,12 @@
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="238"/>
+        <location filename="../../attnviz/commands/export.py" line="240"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="224"/>
+        <location filename="../../attnviz/commands/export.py" line="226"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
@@ -468,12 +468,12 @@
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="167"/>
+        <location filename="../../attnviz/commands/export.py" line="169"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="276"/>
+        <location filename="../../attnviz/commands/export.py" line="278"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -534,7 +534,7 @@
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="134"/>
+        <location filename="../../attnviz/commands/export.py" line="136"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
@@ -544,17 +544,17 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="272"/>
+        <location filename="../../attnviz/commands/export.py" line="274"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="372"/>
+        <location filename="../../attnviz/commands/export.py" line="374"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="201"/>
+        <location filename="../../attnviz/commands/export.py" line="203"/>
         <source>--{option} does not go with an image model</source>
         <translation>--{option} 不能用于图像模型</translation>
     </message>
@@ -852,7 +852,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="330"/>
+        <location filename="../../attnviz/commands/export.py" line="332"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -1205,7 +1205,7 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="390"/>
+        <location filename="../../attnviz/commands/export.py" line="392"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
@@ -1225,8 +1225,8 @@
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="351"/>
-        <location filename="../../attnviz/commands/export.py" line="408"/>
+        <location filename="../../attnviz/commands/export.py" line="353"/>
+        <location filename="../../attnviz/commands/export.py" line="410"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1812,7 +1812,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开会话：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="178"/>
+        <location filename="../../attnviz/session_file.py" line="182"/>
         <source>could not read the session {name}: {reason}</source>
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
@@ -1822,7 +1822,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="151"/>
+        <location filename="../../attnviz/session_file.py" line="155"/>
         <source>could not save the session to {path}: {reason}</source>
         <translation>无法将会话保存到 {path}：{reason}</translation>
     </message>
@@ -2286,17 +2286,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {epoch}/{epochs} 轮：批次 {done:,}/{total:,}，损失 {loss:.3f}，每秒 {rate:,.0f} 张图像，本轮还剩 {eta:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="226"/>
+        <location filename="../../attnviz/training/train.py" line="221"/>
         <source>epoch {epoch}: training BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
         <translation>第 {epoch} 个迭代周期：训练集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/vision.py" line="240"/>
+        <location filename="../../attnviz/training/vision.py" line="235"/>
         <source>epoch {epoch}: validation accuracy {accuracy:.2f} % after {minutes:.1f} min</source>
         <translation>第 {epoch} 轮：验证准确率 {accuracy:.2f} %，用时 {minutes:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="225"/>
+        <location filename="../../attnviz/training/train.py" line="220"/>
         <source>epoch {epoch}: validation BLEU {bleu:.2f} after {minutes:.1f} min; {said}</source>
         <translation>第 {epoch} 个迭代周期：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
@@ -2649,7 +2649,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="116"/>
+        <location filename="../../attnviz/session/session.py" line="119"/>
         <source>Getting ready to open Hugging Face models…</source>
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
@@ -3148,7 +3148,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="330"/>
+        <location filename="../../attnviz/commands/export.py" line="332"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -3350,7 +3350,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/session/panels.py" line="195"/>
         <location filename="../../attnviz/session/panels.py" line="217"/>
-        <location filename="../../attnviz/session/session.py" line="106"/>
+        <location filename="../../attnviz/session/session.py" line="109"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
@@ -3667,7 +3667,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="244"/>
+        <location filename="../../attnviz/session_file.py" line="248"/>
         <source>more than {most} steps</source>
         <translation>超过 {most} 步</translation>
     </message>
@@ -3897,7 +3897,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不能与参数 %s 同时使用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="224"/>
+        <location filename="../../attnviz/session_file.py" line="228"/>
         <source>not an attnviz session (no "format": "attnviz-session")</source>
         <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
     </message>
@@ -4164,7 +4164,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在打开会话 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="98"/>
+        <location filename="../../attnviz/session/session.py" line="101"/>
         <source>Opening the shipped model {name} instead.</source>
         <translation>改为打开内置模型 {name}。</translation>
     </message>
@@ -5247,12 +5247,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>序列 {n}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="227"/>
+        <location filename="../../attnviz/session_file.py" line="231"/>
         <source>session version {version!r} is newer than this attnviz understands ({newest})</source>
         <translation>会话版本 {version!r} 比此 attnviz 能理解的版本（{newest}）更新</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="230"/>
+        <location filename="../../attnviz/session_file.py" line="234"/>
         <source>session version {version} does not exist (versions start at 1; this attnviz writes {newest})</source>
         <translation>会话版本 {version} 不存在（版本从 1 开始；此 attnviz 写入版本 {newest}）</translation>
     </message>
@@ -5635,7 +5635,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="250"/>
+        <location filename="../../attnviz/session_file.py" line="254"/>
         <source>step {number}: 'forced' must be one token (no spaces) or null</source>
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
@@ -5895,12 +5895,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法读取缓存 {cache}（{error}）。请改为选择一个模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/train.py" line="261"/>
+        <location filename="../../attnviz/training/train.py" line="256"/>
         <source>the checkpoint could not be saved: {error}; {path} is as it was</source>
         <translation>无法保存检查点：{error}；{path} 保持原样</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="361"/>
+        <location filename="../../attnviz/session_file.py" line="368"/>
         <source>The checkpoint {name} has changed since this session was saved (its SHA-256 differs): the attention shown may differ from what was saved.</source>
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
@@ -6087,12 +6087,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>作业位于 {address} 的存储已不在（其启动进程或机器已停止）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="266"/>
+        <location filename="../../attnviz/session_file.py" line="270"/>
         <source>the kernel must be one of: {names}</source>
         <translation>核必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="271"/>
+        <location filename="../../attnviz/session_file.py" line="275"/>
         <source>the kernel's bandwidth must be from {low} to {high} and its query from {query_low:g} to {query_high:g}</source>
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
@@ -6174,7 +6174,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="359"/>
+        <location filename="../../attnviz/session_file.py" line="366"/>
         <source>The model folder {name} has changed since this session was saved (its config or its files' sizes differ): the attention shown may differ from what was saved.</source>
         <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
     </message>
@@ -6231,7 +6231,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他进程</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="196"/>
+        <location filename="../../attnviz/session_file.py" line="200"/>
         <source>the path is too long to name a file</source>
         <translation>路径过长，不能指向文件</translation>
     </message>
@@ -6352,7 +6352,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="241"/>
+        <location filename="../../attnviz/session_file.py" line="245"/>
         <source>the sentence is longer than {most:,} characters</source>
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
@@ -6382,32 +6382,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>本次会话的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="203"/>
+        <location filename="../../attnviz/session_file.py" line="207"/>
         <source>the session has no {key!r}</source>
         <translation>会话中没有 {key!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="383"/>
+        <location filename="../../attnviz/session_file.py" line="390"/>
         <source>the session's checkpoint {path} cannot be read: {reason}</source>
         <translation>无法读取会话的检查点 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="300"/>
+        <location filename="../../attnviz/session_file.py" line="307"/>
         <source>the session's checkpoint {path} cannot be used: {reason}</source>
         <translation>无法使用会话的检查点 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="321"/>
+        <location filename="../../attnviz/session_file.py" line="328"/>
         <source>the session's checkpoint {path} is missing</source>
         <translation>会话的检查点 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="317"/>
+        <location filename="../../attnviz/session_file.py" line="324"/>
         <source>the session's checkpoint {path} is missing; its path relative to the session, {relative}, leads out of the session's folder to {outside}</source>
         <translation>会话的检查点 {path} 不存在；它相对于会话的路径 {relative} 指向会话文件夹之外的 {outside}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="386"/>
+        <location filename="../../attnviz/session_file.py" line="393"/>
         <source>the session's checkpoint {path} is refused: {problem}</source>
         <translation>会话的检查点 {path} 被拒绝：{problem}</translation>
     </message>
@@ -6542,7 +6542,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="258"/>
+        <location filename="../../attnviz/session_file.py" line="262"/>
         <source>the view's kind must be one of: {names}</source>
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
@@ -6599,7 +6599,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有书中图表 {key!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="174"/>
+        <location filename="../../attnviz/session_file.py" line="178"/>
         <source>there is no session file {name}</source>
         <translation>会话文件 {name} 不存在</translation>
     </message>
@@ -6863,7 +6863,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练在第 {epoch} 个迭代周期发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的 --lr）；{kept}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/training/live.py" line="387"/>
+        <location filename="../../attnviz/training/live.py" line="381"/>
         <source>training diverged: the weights became NaN or infinite (try a smaller learning rate than {lr:g})</source>
         <translation>训练发散：权重变为 NaN 或无穷大（请尝试小于 {lr:g} 的学习率）</translation>
     </message>
@@ -7115,7 +7115,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/learning/tasks.py" line="182"/>
-        <location filename="../../attnviz/training/vision_tasks.py" line="221"/>
+        <location filename="../../attnviz/training/vision_tasks.py" line="215"/>
         <source>unknown task {name!r}; known: {known}</source>
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
@@ -7381,9 +7381,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="180"/>
-        <location filename="../../attnviz/commands/export.py" line="214"/>
-        <location filename="../../attnviz/commands/export.py" line="292"/>
+        <location filename="../../attnviz/commands/export.py" line="182"/>
+        <location filename="../../attnviz/commands/export.py" line="216"/>
+        <location filename="../../attnviz/commands/export.py" line="294"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
@@ -7508,12 +7508,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="375"/>
+        <location filename="../../attnviz/commands/export.py" line="377"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="197"/>
+        <location filename="../../attnviz/commands/export.py" line="199"/>
         <source>{checkpoint} is an image model: give the image to read with --image</source>
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
@@ -7647,7 +7647,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/commands/explain.py" line="252"/>
         <location filename="../../attnviz/commands/explain_images.py" line="112"/>
-        <location filename="../../attnviz/commands/export.py" line="344"/>
+        <location filename="../../attnviz/commands/export.py" line="346"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -7710,32 +7710,37 @@ Install them with:  sudo apt-get install {packages}
         <translation>{images} 含 {count:,} 张图像，而 {labels} 含 {label_count:,} 个标签</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/images.py" line="85"/>
+        <source>{image} is no longer there: showing a sample image instead</source>
+        <translation>{image} 已不在原处：改为显示一张示例图像</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/image.py" line="96"/>
         <source>{image}: {what} of {query}, layer {layer}, {head} ({specials:.0%} on positions off the image)</source>
         <translation>{image}：{query} 的{what}，第 {layer} 层，{head}（{specials:.0%} 在图像之外的位置上）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="210"/>
+        <location filename="../../attnviz/session_file.py" line="214"/>
         <source>{key!r} has the wrong type ({type})</source>
         <translation>{key!r} 的类型错误（{type}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="287"/>
+        <location filename="../../attnviz/session_file.py" line="294"/>
         <source>{key!r} is not a file path</source>
         <translation>{key!r} 不是文件路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="290"/>
+        <location filename="../../attnviz/session_file.py" line="297"/>
         <source>{key!r} is too long to be a file path ({count:,} characters)</source>
         <translation>{key!r} 太长，不能作为文件路径（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="207"/>
+        <location filename="../../attnviz/session_file.py" line="211"/>
         <source>{key!r} must be a {type}, not true/false</source>
         <translation>{key!r} 必须是 {type}，而不是 true/false</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="217"/>
+        <location filename="../../attnviz/session_file.py" line="221"/>
         <source>{key!r} must be from {low} to {high}, got {value}</source>
         <translation>{key!r} 必须在 {low} 到 {high} 之间，实际为 {value}</translation>
     </message>
@@ -7873,7 +7878,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="157"/>
+        <location filename="../../attnviz/commands/export.py" line="159"/>
         <location filename="../../attnviz/session/state.py" line="67"/>
         <location filename="../../attnviz/session/state.py" line="92"/>
         <source>{model}, heads off {heads}</source>
@@ -7976,7 +7981,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="162"/>
+        <location filename="../../attnviz/session_file.py" line="166"/>
         <source>{name} is a folder, not a session file</source>
         <translation>{name} 是文件夹，不是会话文件</translation>
     </message>
@@ -8001,27 +8006,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="164"/>
+        <location filename="../../attnviz/session_file.py" line="168"/>
         <source>{name} is not a regular file</source>
         <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="181"/>
+        <location filename="../../attnviz/session_file.py" line="185"/>
         <source>{name} is not a usable file name</source>
         <translation>{name} 不是可用的文件名</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="185"/>
+        <location filename="../../attnviz/session_file.py" line="189"/>
         <source>{name} is not an attnviz session (not JSON: {error})</source>
         <translation>{name} 不是 attnviz 会话（不是 JSON：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="176"/>
+        <location filename="../../attnviz/session_file.py" line="180"/>
         <source>{name} is not an attnviz session (not UTF-8 text)</source>
         <translation>{name} 不是 attnviz 会话（不是 UTF-8 文本）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="168"/>
+        <location filename="../../attnviz/session_file.py" line="172"/>
         <source>{name} is too large to be an attnviz session (over {most:,} bytes)</source>
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
@@ -8137,7 +8142,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="369"/>
+        <location filename="../../attnviz/commands/export.py" line="371"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -8152,17 +8157,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="131"/>
+        <location filename="../../attnviz/commands/export.py" line="133"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="319"/>
+        <location filename="../../attnviz/commands/export.py" line="321"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="317"/>
+        <location filename="../../attnviz/commands/export.py" line="319"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -8273,7 +8278,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 是文件夹而不是文件，且没有 config.json（不是 Hugging Face 模型）：{what_opens}；请选择其中的某个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="141"/>
+        <location filename="../../attnviz/session_file.py" line="145"/>
         <source>{path} is a folder: choose a file name for the session</source>
         <translation>{path} 是文件夹：请为会话选择一个文件名</translation>
     </message>
@@ -9015,7 +9020,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="244"/>
+        <location filename="../../attnviz/commands/export.py" line="246"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -9055,7 +9060,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="229"/>
+        <location filename="../../attnviz/commands/export.py" line="231"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
@@ -9070,7 +9075,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="398"/>
+        <location filename="../../attnviz/commands/export.py" line="400"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
