@@ -192,3 +192,16 @@ def test_export_of_an_image_session_writes_its_image(capsys, window, vit_path, i
     import json
 
     assert json.loads((out / "attnviz-export.json").read_text(encoding="utf-8"))["image"] == str(image_file.resolve())
+
+
+def test_an_image_dropped_on_the_window_opens_with_the_image_model(window, vit_path, image_file, qtbot):
+    from PySide6 import QtGui
+
+    window.load(vit_path)
+    mime = QtCore.QMimeData()
+    mime.setUrls([QtCore.QUrl.fromLocalFile(str(image_file))])
+    event = QtGui.QDropEvent(QtCore.QPointF(10, 10), QtCore.Qt.DropAction.CopyAction, mime,
+                             QtCore.Qt.MouseButton.LeftButton, QtCore.Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    assert window.session.state.shown_source.text == "ramp.png"
+    assert window.session.state.model.kind == "vit"  # (an image is not taken for a checkpoint)
