@@ -142,9 +142,10 @@ class SessionState:
 
     @property
     def shown_source(self) -> EncodedSource | None:
-        """The encoding to draw: none once the sentence has been emptied (an image is drawn whatever sentence the
-        hidden sentence field keeps for the next text model)."""
-        if self.source is not None and self.source.picture is not None:
+        """The encoding to draw: none once the sentence has been emptied; a model that reads no typed sentence (an
+        image model) draws the input it was given, whatever the hidden sentence field keeps for the next text
+        model."""
+        if self.model is not None and not self.reads_sentence:
             return self.source
         return self.source if self.reads_sentence and self.text.strip() else None
 

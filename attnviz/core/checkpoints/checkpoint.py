@@ -100,9 +100,9 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
             raise ValueError("a translation checkpoint needs src_vocab and tgt_vocab")
         metadata["src_vocab"] = json.dumps(list(src_vocab.tokens), ensure_ascii=False)
         metadata["tgt_vocab"] = json.dumps(list(tgt_vocab.tokens), ensure_ascii=False)
-    if kind.reads_images:
+    if kind.names_classes:
         if labels is None or len(labels) != config.num_classes or not all(map(is_label, labels)):
-            raise ValueError(f"an image checkpoint needs {config.num_classes} class names without control characters")
+            raise ValueError(f"a classifier's checkpoint needs {config.num_classes} class names without control characters")
         metadata["labels"] = json.dumps(list(labels), ensure_ascii=False)
     tensors = {}
     for name, tensor in _stored_tensors(model).items():
@@ -423,12 +423,12 @@ def _load_from(path: Path, handle: Any, device: torch.device | str, compact_weig
     if kind.reads_text:
         src_vocab = _read_vocab(path, metadata, "src_vocab", config.src_vocab_size)
         tgt_vocab = _read_vocab(path, metadata, "tgt_vocab", config.tgt_vocab_size)
-    labels = _read_labels(path, metadata.get("labels"), config.num_classes) if kind.reads_images else ()
+    labels = _read_labels(path, metadata.get("labels"), config.num_classes) if kind.names_classes else ()
     training = _json(path, "training", metadata.get("training", "{}"))
     if not isinstance(training, dict):
         raise CheckpointError(tr("{path}: training info must be a JSON object").format(path=path))
     try:
-        meta = kind.reads_text or kind.reads_images  # (kernel regression is built for real: ≤ 100k points)
+        meta = kind.reads_text or kind.names_classes  # (kernel regression is built for real: ≤ 100k points)
         skeleton = _skeleton(config) if meta else build_model(config)
     except (ValueError, RuntimeError) as error:
         raise CheckpointError(tr("{path}: config cannot build a model ({error})").format(path=path, error=error)

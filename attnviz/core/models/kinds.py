@@ -147,6 +147,11 @@ class ModelKind:
         return self.sequence_layout.offers(Capability.SENTENCE)
 
     @property
+    def names_classes(self) -> bool:
+        """A classifier whose number of classes its data decides: its checkpoint stores their names."""
+        return "num_classes" in self.data_fields
+
+    @property
     def reads_images(self) -> bool:
         """It reads an image cut into patches and names classes (a checkpoint stores their names)."""
         from attnviz.core.layout import Capability
