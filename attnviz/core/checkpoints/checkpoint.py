@@ -102,7 +102,8 @@ def save_checkpoint(path: str | Path, model: nn.Module, *, src_vocab: Vocab | No
         metadata["tgt_vocab"] = json.dumps(list(tgt_vocab.tokens), ensure_ascii=False)
     if kind.names_classes:
         if labels is None or len(labels) != config.num_classes or not all(map(is_label, labels)):
-            raise ValueError(f"a classifier's checkpoint needs {config.num_classes} class names without control characters")
+            raise ValueError(f"a classifier's checkpoint needs {config.num_classes} class names without control "
+                             "characters")
         metadata["labels"] = json.dumps(list(labels), ensure_ascii=False)
     tensors = {}
     for name, tensor in _stored_tensors(model).items():
