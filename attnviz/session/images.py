@@ -11,6 +11,7 @@ from attnviz.i18n import N_, tr
 from attnviz.paths import SAMPLE_IMAGES
 from attnviz.session.base import SessionBase
 from attnviz.session.latest import SENTENCE
+from attnviz.session_file import SavedSession
 
 SAMPLE_SUFFIXES = (".png",)
 # what the window calls each sample (its file: <class index>-<name>.png), by Fashion-MNIST's class names
@@ -75,6 +76,22 @@ class ImageRequests(SessionBase):
         computation, of the same image), or None for a source that is not the image on show."""
         shown = self._image_shown
         return shown[1] if shown is not None and source is not None and shown[0] is source else None
+
+    def image_to_restore(self, saved: SavedSession) -> None:
+        """A saved session is opening: its image (if it has one) is the one an image model opens on."""
+        if saved.image:
+            self.image_path = Path(saved.image)
+
+    def first_image(self, restoring: SavedSession | None) -> bool:
+        """(A model has loaded, or a session opens with the model on show.) For an image model: the saved view and
+        its first image (the saved one, the one on show before, or the first sample); returns whether it read
+        images (False for any other model: nothing done)."""
+        if self.loaded is None or not self.loaded.offers(Capability.IMAGE):
+            return False
+        if restoring is not None:
+            self._publish(view=restoring.view)  # (the layer and head the saved overlay showed)
+        self.open_image_again()
+        return True
 
     def open_image_again(self) -> None:
         """(A model that reads images has loaded.) Its first look: the image on show before, or the first sample."""

@@ -84,11 +84,8 @@ class Session(DecodingRequests, ImageRequests, PanelRequests, AnalysisRequests):
                 self.switch_heads_off(restoring.heads_off, decode_again=False)  # (on the worker, before the encoding)
             if self.loaded.offers(Capability.STEPS) and self._state.text.strip():
                 self.encode(run=self._pending_to_end)
-            if self.loaded.offers(Capability.IMAGE):
-                if restoring is not None and restoring.image:
-                    self._restoring = None
-                    self.set_view(restoring.view)  # (the layer and head the saved overlay showed)
-                self.open_image_again()
+            if self.first_image(restoring):  # (an image model: its first image, the saved view)
+                self._restoring = None
 
         def failed(error: BaseException) -> None:
             if self._latest.wins(ticket):
@@ -169,16 +166,13 @@ class Session(DecodingRequests, ImageRequests, PanelRequests, AnalysisRequests):
         sentence step by step as saved, with the same forced tokens, and show the saved step."""
         self._publish(text=saved.sentence, beam_size=min(max(1, saved.beam_size), MAX_BEAM))
         self._restoring = saved
-        if saved.image:
-            self.image_path = Path(saved.image)  # (the image model opens on it: open_image_again)
+        self.image_to_restore(saved)
         model = self._state.model
         if model is None or model.path.resolve() != checkpoint.resolve() or (
                 saved.checkpoint_sha256 and model.sha256 != saved.checkpoint_sha256):
             self.load(checkpoint)  # (its encoding follows the load; the saved steps follow the encoding)
-        elif saved.image and model is not None and self.loaded is not None and self.loaded.offers(Capability.IMAGE):
+        elif self.first_image(saved):
             self._restoring = None
-            self.set_view(saved.view)
-            self.open_image(saved.image)
         elif saved.kernel is not None and not self._state.reads_sentence:
             self._restoring = None
             self.fit_kernel(saved.kernel.kernel, saved.kernel.bandwidth, saved.kernel.query)
