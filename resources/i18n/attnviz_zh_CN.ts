@@ -49,7 +49,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="233"/>
+        <location filename="../../attnviz/core/columns.py" line="239"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -336,7 +336,7 @@
         <translation>--heldout 从 TSV 文件中挑选句子；--data {data} 是一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="175"/>
+        <location filename="../../attnviz/commands/explain.py" line="176"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
@@ -361,7 +361,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="173"/>
+        <location filename="../../attnviz/commands/explain.py" line="174"/>
         <location filename="../../attnviz/commands/heads.py" line="104"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
@@ -619,9 +619,9 @@
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="182"/>
-        <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
-        <translation>`first`（第一个位置，无论其中是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …）；该区间内没有任何查询能看到的类别（因果注意力的一行只看到它自己位置及之前的键）没有行</translation>
+        <location filename="../../attnviz/core/columns.py" line="186"/>
+        <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …; `attnviz explain`: `&lt;bos&gt;`, `&lt;eos&gt;`, `[CLS]`, `[SEP]`); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
+        <translation>`first`（第一个位置，无论其上是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …；`attnviz explain`：`&lt;bos&gt;`、`&lt;eos&gt;`、`[CLS]`、`[SEP]`）；该区间内没有任何查询能看到的类别（因果的行只看到直到其自身位置的键）不写行</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/shared.py" line="104"/>
@@ -873,7 +873,7 @@
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="42"/>
+        <location filename="../../attnviz/commands/explain.py" line="43"/>
         <source>an attnviz translation checkpoint (.safetensors), or an image model with a folder of images as --data</source>
         <translation>attnviz 的翻译模型检查点（.safetensors），或一个图像模型（此时 --data 为图像文件夹）</translation>
     </message>
@@ -1014,7 +1014,7 @@
         <translation>{query} 在 {image} 上的注意力，所有层和头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="391"/>
+        <location filename="../../attnviz/commands/heads.py" line="368"/>
         <source>attention over {count:,} images</source>
         <translation>{count:,} 张图像上的注意力</translation>
     </message>
@@ -1111,7 +1111,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="218"/>
+        <location filename="../../attnviz/commands/explain.py" line="226"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1122,7 +1122,7 @@
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="209"/>
-        <location filename="../../attnviz/commands/heads.py" line="299"/>
+        <location filename="../../attnviz/commands/heads.py" line="300"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1277,7 +1277,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
         <location filename="../../attnviz/commands/classify.py" line="27"/>
-        <location filename="../../attnviz/commands/explain.py" line="59"/>
+        <location filename="../../attnviz/commands/explain.py" line="60"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -1934,8 +1934,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="178"/>
-        <source>dec-self (a decoder-only model's one self-attention) or enc-self (an encoder-only model's)</source>
-        <translation>dec-self（仅解码器模型唯一的自注意力）或 enc-self（仅编码器模型的自注意力）</translation>
+        <source>dec-self (a decoder's self-attention: a decoder-only model's one), enc-self (an encoder-only model's) or cross (`attnviz explain`: a translation model's cross-attention)</source>
+        <translation>dec-self（解码器的自注意力：仅解码器模型唯一的那一种）、enc-self（仅编码器模型的）或 cross（`attnviz explain`：翻译模型的交叉注意力）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="76"/>
@@ -2113,7 +2113,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="247"/>
+        <location filename="../../attnviz/commands/explain.py" line="256"/>
         <location filename="../../attnviz/commands/explain_images.py" line="107"/>
         <location filename="../../attnviz/commands/heads.py" line="243"/>
         <source>drawing the figures</source>
@@ -2151,7 +2151,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="196"/>
+        <location filename="../../attnviz/core/columns.py" line="202"/>
         <source>each head's share on the first position (sinks_by_position.csv's `first` rows)</source>
         <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中 `first` 的行）</translation>
     </message>
@@ -2224,7 +2224,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="45"/>
+        <location filename="../../attnviz/commands/explain.py" line="46"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs; for an image model, a folder of images</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
@@ -2393,12 +2393,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="39"/>
+        <location filename="../../attnviz/commands/explain.py" line="40"/>
         <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="48"/>
+        <location filename="../../attnviz/commands/explain.py" line="49"/>
         <source>explain the first N sentences (or images, by name) only (default all)</source>
         <translation>只解释前 N 个句子（或按文件名排序的前 N 张图像）（默认全部）</translation>
     </message>
@@ -2408,12 +2408,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="255"/>
+        <location filename="../../attnviz/commands/explain.py" line="264"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="226"/>
+        <location filename="../../attnviz/commands/explain.py" line="234"/>
         <location filename="../../attnviz/commands/explain_images.py" line="90"/>
         <source>explaining</source>
         <translation>正在解释</translation>
@@ -2549,7 +2549,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="56"/>
+        <location filename="../../attnviz/commands/explain.py" line="57"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
@@ -2596,7 +2596,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="47"/>
+        <location filename="../../attnviz/commands/explain.py" line="48"/>
         <location filename="../../attnviz/commands/export.py" line="57"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
@@ -2920,7 +2920,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="51"/>
+        <location filename="../../attnviz/commands/explain.py" line="52"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
@@ -3336,7 +3336,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="200"/>
+        <location filename="../../attnviz/commands/explain.py" line="208"/>
         <location filename="../../attnviz/commands/explain_images.py" line="81"/>
         <location filename="../../attnviz/commands/heads.py" line="182"/>
         <source>loading {checkpoint}</source>
@@ -3482,7 +3482,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层平均注意力距离</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="406"/>
+        <location filename="../../attnviz/commands/heads.py" line="383"/>
         <source>mean attention distance by layer, pixels (heads averaged): {distances}</source>
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
@@ -3544,7 +3544,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="186"/>
+        <location filename="../../attnviz/core/columns.py" line="192"/>
         <source>mean share of the row's attention weight on those keys, Σ_{j∈keys} α_ij</source>
         <translation>该行注意力权重落在这些键上的平均份额，Σ_{j∈keys} α_ij</translation>
     </message>
@@ -3744,7 +3744,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="234"/>
+        <location filename="../../attnviz/core/columns.py" line="240"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -3988,7 +3988,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/documents.py" line="217"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="217"/>
         <source>one document of {tokens:,} tokens alone runs {device} out of memory: give shorter documents</source>
         <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
@@ -4018,12 +4018,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="191"/>
+        <location filename="../../attnviz/core/columns.py" line="197"/>
         <source>one layer in a sinks figure (its numbers, --format csv): the share on the first position</source>
         <translation>汇聚点图中的一层（其数值，--format csv）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="198"/>
+        <location filename="../../attnviz/core/columns.py" line="204"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
@@ -4189,7 +4189,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/documents.py" line="224"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="224"/>
         <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
         <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
     </message>
@@ -4428,7 +4428,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="58"/>
+        <location filename="../../attnviz/commands/explain.py" line="59"/>
         <location filename="../../attnviz/commands/figures.py" line="35"/>
         <location filename="../../attnviz/commands/heads.py" line="73"/>
         <source>PNG scale factor (default 2)</source>
@@ -4800,7 +4800,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>读取管道可能永远等待写入方</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="287"/>
+        <location filename="../../attnviz/commands/heads.py" line="288"/>
         <source>reading the documents</source>
         <translation>正在读取文档</translation>
     </message>
@@ -4815,7 +4815,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="197"/>
+        <location filename="../../attnviz/commands/explain.py" line="205"/>
         <location filename="../../attnviz/commands/heads.py" line="165"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
@@ -4876,7 +4876,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="61"/>
+        <location filename="../../attnviz/commands/explain.py" line="62"/>
         <location filename="../../attnviz/commands/export.py" line="65"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
@@ -5216,7 +5216,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="225"/>
+        <location filename="../../attnviz/commands/explain.py" line="233"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -5546,7 +5546,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="301"/>
+        <location filename="../../attnviz/commands/heads.py" line="302"/>
         <source>statistics and sinks over {count:,} documents, batches of {tokens:,} tokens</source>
         <translation>在 {count:,} 篇文档上计算统计量和汇聚点，每批 {tokens:,} 个词元</translation>
     </message>
@@ -5830,7 +5830,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>反对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="372"/>
+        <location filename="../../attnviz/commands/heads.py" line="349"/>
         <source>the atlas of a folder of images runs in one process: run attnviz heads without torchrun</source>
         <translation>图像文件夹的注意力头图谱在一个进程中运行：请不用 torchrun 运行 attnviz heads</translation>
     </message>
@@ -5855,14 +5855,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="194"/>
+        <location filename="../../attnviz/core/columns.py" line="200"/>
         <source>the bin of the query's position</source>
         <translation>查询位置所在的区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="181"/>
-        <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096</source>
-        <translation>查询位置所在的区间，从 1 起计：1-16、17-128、129-1024 或 1025-4096</translation>
+        <location filename="../../attnviz/core/columns.py" line="182"/>
+        <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096 (`attnviz explain`: the explained step's query, its target position for cross and a translation's dec-self, its place in prompt + answer for a decoder-only model, the masked position for a BERT)</source>
+        <translation>查询位置所在的区间，从 1 开始计：1-16、17-128、129-1024 或 1025-4096（`attnviz explain`：所解释那一步的查询；对 cross 和翻译模型的 dec-self 为其目标位置，对仅解码器模型为其在提示 + 回答中的位置，对 BERT 为被遮盖的位置）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="153"/>
@@ -6012,7 +6012,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/columns.py" line="43"/>
         <location filename="../../attnviz/core/columns.py" line="164"/>
-        <location filename="../../attnviz/core/columns.py" line="180"/>
+        <location filename="../../attnviz/core/columns.py" line="181"/>
         <source>the head within the layer, from 1</source>
         <translation>层内的头，从 1 开始</translation>
     </message>
@@ -6111,7 +6111,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/columns.py" line="42"/>
         <location filename="../../attnviz/core/columns.py" line="163"/>
-        <location filename="../../attnviz/core/columns.py" line="179"/>
+        <location filename="../../attnviz/core/columns.py" line="180"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
@@ -6131,7 +6131,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="200"/>
+        <location filename="../../attnviz/core/columns.py" line="206"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
@@ -6297,9 +6297,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>未安装 Python 包 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="185"/>
-        <source>the query rows averaged: those of the bin that could see such a key, over every document</source>
-        <translation>参与平均的查询行：该区间内能看到这类键的行，遍及所有文档</translation>
+        <location filename="../../attnviz/core/columns.py" line="190"/>
+        <source>the query rows averaged: those of the bin that could see such a key, over every document (`attnviz explain`: one row per explained step)</source>
+        <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="644"/>
@@ -6322,7 +6322,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="187"/>
+        <location filename="../../attnviz/core/columns.py" line="193"/>
         <source>the same share of the norm view: Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖, f_h the value through the head's part of the output projection; `n/a` where attnviz does not know the model's output projection</source>
         <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
@@ -7125,7 +7125,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="54"/>
+        <location filename="../../attnviz/commands/explain.py" line="55"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
@@ -7220,7 +7220,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="193"/>
+        <location filename="../../attnviz/core/columns.py" line="199"/>
         <source>weight (the attention weights) or norm (the norm view)</source>
         <translation>weight（注意力权重）或 norm（范数视角）</translation>
     </message>
@@ -7373,12 +7373,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="408"/>
+        <location filename="../../attnviz/commands/heads.py" line="385"/>
         <source>wrote {count} files into {out}: {heads} heads over {images:,} images in {seconds:.0f} s</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="329"/>
+        <location filename="../../attnviz/commands/heads.py" line="330"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in {seconds:.0f} s</source>
         <translation>已向 {out} 写入 {count} 个文件：{heads} 个头，{sentences:,} 篇文档（{tokens:,} 个词元），用时 {seconds:.0f} 秒</translation>
     </message>
@@ -7503,12 +7503,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="203"/>
+        <location filename="../../attnviz/commands/explain.py" line="211"/>
         <source>{checkpoint} reads images: give a folder of images as --data</source>
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="282"/>
+        <location filename="../../attnviz/commands/heads.py" line="283"/>
         <source>{checkpoint}: --documents reads a Hugging Face language model (decoder-only or encoder-only), not a {kind} model</source>
         <translation>{checkpoint}：--documents 读取 Hugging Face 语言模型（仅解码器或仅编码器），而不是 {kind} 模型</translation>
     </message>
@@ -7529,13 +7529,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="206"/>
+        <location filename="../../attnviz/commands/explain.py" line="214"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/eval.py" line="39"/>
-        <location filename="../../attnviz/commands/explain.py" line="80"/>
+        <location filename="../../attnviz/commands/explain.py" line="81"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -7550,7 +7550,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="312"/>
+        <location filename="../../attnviz/commands/heads.py" line="313"/>
         <source>{count:,} documents were longer than the model's {most:,} positions and were cut</source>
         <translation>{count:,} 篇文档超过模型的 {most:,} 个位置，已被截断</translation>
     </message>
@@ -7610,7 +7610,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain_images.py" line="84"/>
-        <location filename="../../attnviz/commands/heads.py" line="388"/>
+        <location filename="../../attnviz/commands/heads.py" line="365"/>
         <source>{data} is a folder of images: give an image model with --checkpoint (e.g. models/vit.safetensors), not a {kind} model</source>
         <translation>{data} 是一个图像文件夹：请用 --checkpoint 给出图像模型（例如 models/vit.safetensors），而不是 {kind} 模型</translation>
     </message>
@@ -7630,7 +7630,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="252"/>
+        <location filename="../../attnviz/commands/explain.py" line="261"/>
         <location filename="../../attnviz/commands/explain_images.py" line="112"/>
         <location filename="../../attnviz/commands/export.py" line="344"/>
         <source>{error}; add --force to replace them</source>
@@ -8283,7 +8283,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不完整：只有 {got:,} 字节，应为 {want:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/documents.py" line="96"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="96"/>
         <source>{path} is empty: give one document a line</source>
         <translation>{path} 是空的：请每行给出一篇文档</translation>
     </message>
@@ -8758,7 +8758,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="102"/>
+        <location filename="../../attnviz/commands/explain.py" line="103"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
@@ -8815,7 +8815,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="239"/>
+        <location filename="../../attnviz/commands/explain.py" line="247"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
