@@ -271,7 +271,7 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
     from attnviz.core.heads import CorpusError
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
     from attnviz.core.heads.sinks import sinks_csv
-    from attnviz.core.hf.documents import DocumentsTooLong, document_atlas, is_encoder, read_documents
+    from attnviz.core.hf.documents import DocumentsTooLong, document_atlas, is_encoder, read_documents, reads_documents
     from attnviz.figures.heads import atlas_figure_stems, atlas_figures, sink_figure_stems, sink_figures
     from attnviz.render.figure_files import SIDECAR
 
@@ -279,7 +279,7 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
         progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
         model = load_model(args.checkpoint, args.device)
     loaded, device = model
-    if not loaded.kind.startswith("hf-") or loaded.kind == "hf-seq2seq" or loaded.model_kind.reads_images:
+    if not reads_documents(loaded):
         raise CliError(tr("{checkpoint}: --documents reads a Hugging Face language model (decoder-only or "
                           "encoder-only), not a {kind} model").format(checkpoint=args.checkpoint, kind=loaded.kind))
     refuse_replacing(args, ["heads.csv", SINKS_BY_POSITION_CSV, "COLUMNS.md", SIDECAR]

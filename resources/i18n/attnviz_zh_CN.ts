@@ -574,7 +574,7 @@
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="396"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="489"/>
         <source>&lt;b&gt;layer {layer}, head {head}&lt;/b&gt; — </source>
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
@@ -609,7 +609,7 @@
         <translation>[CLS] 的注意力展开 · {layers} 层 · {heads} 个头取平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="393"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="486"/>
         <source>[CLS] share {value:.1%}</source>
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
@@ -656,12 +656,27 @@
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="460"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="554"/>
+        <source>A file of documents</source>
+        <translation>文档文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="213"/>
+        <source>A file of documents: one a line, each read whole in one pass (up to the model's positions); the atlas then has the sinks by the query's position</source>
+        <translation>文档文件：每行一篇，每篇一次前向传播整篇读入（至多到模型的位置数）；图谱随之给出按查询位置划分的注意力汇聚（sink）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="211"/>
+        <source>A file of documents…</source>
+        <translation>文档文件…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="562"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="181"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="209"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -677,12 +692,12 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="458"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="552"/>
         <source>A folder of images</source>
         <translation>一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="177"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="205"/>
         <source>A folder of images…</source>
         <translation>一个图像文件夹…</translation>
     </message>
@@ -853,7 +868,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="117"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
     </message>
@@ -948,7 +963,7 @@
         <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}（正确：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="139"/>
         <source>Atlas</source>
         <translation>图谱</translation>
     </message>
@@ -1455,7 +1470,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="96"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
         <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
@@ -1465,12 +1480,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="113"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="119"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="349"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="441"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -1512,7 +1527,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="98"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1575,6 +1590,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/book_dialog.py" line="75"/>
         <source>Choose a figure on the left.</source>
         <translation>请在左侧选择一张图。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="92"/>
+        <source>Choose a file of documents, one a line.</source>
+        <translation>请选择一个文档文件，每行一篇。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="294"/>
@@ -1650,7 +1670,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="132"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -1782,7 +1802,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="130"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
@@ -2072,12 +2092,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="532"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="144"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="145"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="151"/>
         <source>Distance by layer</source>
         <translation>逐层距离</translation>
     </message>
@@ -2146,7 +2166,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="149"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="140"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="146"/>
         <source>each head</source>
         <translation>每个头</translation>
     </message>
@@ -2234,7 +2254,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="392"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="485"/>
         <source>entropy {value:.3g}</source>
         <translation>熵 {value:.3g}</translation>
     </message>
@@ -2425,12 +2445,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="113"/>
-        <location filename="../../attnviz/session/analysis.py" line="283"/>
+        <location filename="../../attnviz/session/analysis.py" line="315"/>
         <source>Explaining the image's class…</source>
         <translation>正在解释图像的类别…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="254"/>
+        <location filename="../../attnviz/session/analysis.py" line="286"/>
         <source>Explaining the step…</source>
         <translation>正在解释这一步…</translation>
     </message>
@@ -2483,7 +2503,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/heatmap.py" line="666"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="75"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="80"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2644,7 +2664,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="116"/>
+        <location filename="../../attnviz/session/session.py" line="117"/>
         <source>Getting ready to open Hugging Face models…</source>
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
@@ -2689,6 +2709,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="169"/>
         <location filename="../../attnviz/gui/panels/image.py" line="134"/>
         <source>Head</source>
         <translation>头</translation>
@@ -2707,8 +2728,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="131"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="290"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="312"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="348"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="370"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
@@ -2747,12 +2768,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="371"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="464"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="115"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="121"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
@@ -2885,7 +2906,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="405"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="499"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -3099,7 +3120,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="337"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="395"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3155,9 +3176,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="209"/>
         <location filename="../../attnviz/figures/image.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="409"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="208"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="407"/>
+        <source>layer {layer}, mean of the heads</source>
+        <translation>第 {layer} 层，各头平均</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
@@ -3246,7 +3275,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="54"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="117"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
@@ -3311,12 +3340,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/analysis.py" line="88"/>
+        <source>Load a Hugging Face language model (decoder-only or encoder-only) to map its heads over documents.</source>
+        <translation>请加载一个 Hugging Face 语言模型（仅解码器或仅编码器），以便在文档上绘制其各头的图谱。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/panels.py" line="292"/>
         <source>Load a translation model to decode a batch.</source>
         <translation>请先加载翻译模型，再进行批量解码。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="56"/>
+        <location filename="../../attnviz/session/analysis.py" line="61"/>
         <source>Load a translation model to map its heads over a corpus.</source>
         <translation>请先加载一个翻译模型，才能在语料上绘制它的头图谱。</translation>
     </message>
@@ -3345,7 +3379,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/session/panels.py" line="195"/>
         <location filename="../../attnviz/session/panels.py" line="217"/>
-        <location filename="../../attnviz/session/session.py" line="106"/>
+        <location filename="../../attnviz/session/session.py" line="107"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
@@ -3383,29 +3417,34 @@ Install them with:  sudo apt-get install {packages}
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="94"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="100"/>
         <source>Map heads</source>
         <translation>绘制头图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="104"/>
+        <location filename="../../attnviz/session/analysis.py" line="136"/>
         <source>Map the heads over a corpus first: the pruning curve follows their importance.</source>
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="190"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="222"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="188"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="220"/>
         <source>Map the heads over a folder of images: how far each head looks, how spread it is, how much it gives [CLS]</source>
         <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="75"/>
-        <location filename="../../attnviz/session/analysis.py" line="98"/>
+        <location filename="../../attnviz/session/analysis.py" line="107"/>
+        <source>Mapping the heads over documents…</source>
+        <translation>正在文档上绘制各头的图谱…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="80"/>
+        <location filename="../../attnviz/session/analysis.py" line="130"/>
         <source>Mapping the heads…</source>
         <translation>正在绘制头图谱…</translation>
     </message>
@@ -3477,7 +3516,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
         <source>Mean attention distance by layer</source>
         <translation>逐层平均注意力距离</translation>
     </message>
@@ -3492,7 +3531,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="391"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="484"/>
         <source>mean attention distance {value:.1f} px</source>
         <translation>平均注意力距离 {value:.1f} 像素</translation>
     </message>
@@ -3534,7 +3573,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="150"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
     </message>
@@ -3988,7 +4027,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="217"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="223"/>
         <source>one document of {tokens:,} tokens alone runs {device} out of memory: give shorter documents</source>
         <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
@@ -4073,7 +4112,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="182"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="212"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
@@ -4159,7 +4198,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在打开会话 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="98"/>
+        <location filename="../../attnviz/session/session.py" line="99"/>
         <source>Opening the shipped model {name} instead.</source>
         <translation>改为打开内置模型 {name}。</translation>
     </message>
@@ -4184,12 +4223,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="395"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="488"/>
         <source>other specials' share {value:.1%}</source>
         <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="224"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="230"/>
         <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
         <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
     </message>
@@ -4440,7 +4479,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG、JPEG、WebP、BMP 或 GIF 文件（默认：从标准输入读取其路径，每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="46"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="51"/>
         <source>Point at a head to read its statistics here; click it to open its map</source>
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
@@ -4620,8 +4659,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="95"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="101"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="140"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -4631,7 +4670,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="119"/>
+        <location filename="../../attnviz/session/analysis.py" line="151"/>
         <source>Pruning heads…</source>
         <translation>正在剪枝…</translation>
     </message>
@@ -4735,6 +4774,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="211"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="158"/>
+        <source>query's position</source>
+        <translation>查询的位置</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/image.py" line="269"/>
         <source>Query: {query}. Click a patch to show its attention; {cls} for the class's.</source>
         <translation>查询：{query}。点击一个图块可显示它的注意力；点击 {cls} 显示类别所读的注意力。</translation>
@@ -4755,7 +4800,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="118"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
@@ -5307,6 +5352,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>汇聚点上的权重占比（首个词元、句末、标点）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="211"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="159"/>
+        <source>share on the first position</source>
+        <translation>第一个位置上的份额</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/heads.py" line="23"/>
         <source>share on the next position</source>
         <translation>后一位置上的权重占比</translation>
@@ -5375,6 +5426,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/argparse_text.py" line="12"/>
         <source>show this help message and exit</source>
         <translation>显示此帮助信息并退出</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="171"/>
+        <source>Sinks</source>
+        <translation>汇聚</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="156"/>
+        <source>Sinks by the query's position</source>
+        <translation>按查询位置划分的注意力汇聚</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="97"/>
@@ -5520,7 +5581,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="151"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="143"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
     </message>
@@ -5712,7 +5773,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="112"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="118"/>
         <source>Switch every head on again</source>
         <translation>重新打开所有头</translation>
     </message>
@@ -5732,22 +5793,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="72"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="77"/>
         <source>Switch this head off</source>
         <translation>关闭这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="72"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="77"/>
         <source>Switch this head on again</source>
         <translation>重新打开这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="206"/>
+        <location filename="../../attnviz/session/analysis.py" line="238"/>
         <source>Switching every head on…</source>
         <translation>正在打开所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="206"/>
+        <location filename="../../attnviz/session/analysis.py" line="238"/>
         <source>Switching heads off…</source>
         <translation>正在关闭头…</translation>
     </message>
@@ -5815,9 +5876,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="461"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="563"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="555"/>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/menus.py" line="204"/>
@@ -6000,7 +6066,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="361"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="454"/>
         <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
@@ -6008,6 +6074,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/explain.py" line="55"/>
         <source>The head of the raw and norm-based attention rows, or the heads' mean</source>
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="153"/>
+        <source>The head whose sinks are drawn, or the mean of a layer's heads</source>
+        <translation>要绘制其注意力汇聚的头，或某一层各头的平均</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="43"/>
@@ -6042,7 +6113,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="178"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="206"/>
         <source>The images directly in a folder (PNG, JPEG, WebP, BMP, GIF), by name</source>
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
@@ -6287,7 +6358,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线需要参考译文（“源句子&lt;TAB&gt;参考译文”行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="107"/>
+        <location filename="../../attnviz/session/analysis.py" line="139"/>
         <source>The pruning curve needs reference translations: choose a file of source&lt;TAB&gt;reference lines.</source>
         <translation>剪枝曲线需要参考译文：请选择每行为“源句子&lt;TAB&gt;参考译文”的文件。</translation>
     </message>
@@ -6327,7 +6398,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="175"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="203"/>
         <source>The sample images ({count})</source>
         <translation>示例图像（{count} 张）</translation>
     </message>
@@ -6362,7 +6433,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="180"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="208"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -6574,7 +6645,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{task} 任务共有 {count:,} 个不同的留出输入（全部输入共 {total:,} 个）：请给出不大于 {count} 的 --limit</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="59"/>
+        <location filename="../../attnviz/session/analysis.py" line="64"/>
         <source>There are no sentences yet: decode a few, or choose a file of sentences.</source>
         <translation>还没有句子：先解码几个句子，或选择一个句子文件。</translation>
     </message>
@@ -7214,8 +7285,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>观察注意力的学习过程（对齐已知的任务）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="205"/>
         <location filename="../../attnviz/figures/panels.py" line="153"/>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="67"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="162"/>
         <source>weight</source>
         <translation>权重</translation>
     </message>
@@ -7246,7 +7318,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="108"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
     </message>
@@ -7828,6 +7900,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}（源视图，重新归一化）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="210"/>
+        <source>{model} ({kind}), {which}: share on the first position</source>
+        <translation>{model}（{kind}），{which}：第一个位置上的份额</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/heads.py" line="179"/>
         <source>{model} ({kind}): {statistic}</source>
         <translation>{model}（{kind}）：{statistic}</translation>
@@ -7859,8 +7936,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="157"/>
-        <location filename="../../attnviz/session/state.py" line="67"/>
-        <location filename="../../attnviz/session/state.py" line="92"/>
+        <location filename="../../attnviz/session/state.py" line="69"/>
+        <location filename="../../attnviz/session/state.py" line="94"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
@@ -7926,7 +8003,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="46"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="332"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="390"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -7939,6 +8016,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/hf/guard.py" line="101"/>
         <source>{names} and {count:,} more</source>
         <translation>{names} 以及另外 {count:,} 个</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="590"/>
+        <source>{name} (documents)</source>
+        <translation>{name}（文档）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/limits.py" line="165"/>
@@ -8283,7 +8365,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不完整：只有 {got:,} 字节，应为 {want:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="96"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="102"/>
         <source>{path} is empty: give one document a line</source>
         <translation>{path} 是空的：请每行给出一篇文档</translation>
     </message>
@@ -9207,6 +9289,12 @@ Open the session with that checkpoint?</source>
         <location filename="../../attnviz/gui/panels/positional.py" line="84"/>
         <source>θ_i: the angle pair i turns per position</source>
         <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="207"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="164"/>
+        <source>‖α f(x)‖</source>
+        <translation>‖α f(x)‖</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/positional.py" line="34"/>
