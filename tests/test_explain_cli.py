@@ -38,7 +38,10 @@ def test_explain_writes_agreement_sinks_and_figures(capsys, tiny_models: dict, t
     assert len(bos) == 2 and all(0 <= float(r["raw_share"]) <= 1 and 0 <= float(r["norm_share"]) <= 1 for r in bos)
     layers = _rows(out / "layers.csv")
     assert {(r["method"], r["reference"]) for r in layers} >= {("attention", "occlusion"), ("flow", "occlusion")}
-    assert_files_explain_themselves(out, ("agreement.csv", "layers.csv", "sinks.csv"))
+    assert_files_explain_themselves(out, ("agreement.csv", "layers.csv", "sinks.csv", "sinks_by_position.csv"))
+    by_position = _rows(out / "sinks_by_position.csv")  # the query rows of every step, binned by position
+    first = [r for r in by_position if (r["kind"], r["layer"], r["head"], r["key"]) == ("dec-self", "1", "1", "first")]
+    assert [r["queries"] for r in first] == ["1-16"] and int(first[0]["rows"]) == sidecar["tokens"]
     eos = [r for r in sinks if r["keys"] == "<eos>"]  # no <eos> among a Transformer's source or target prefix
     assert eos and all(r["raw_share"] == r["norm_share"] == "no such key" and r["tokens"] == "0" for r in eos)
     for stem in ("layers_spearman_vs_occlusion", "tau_attention_vs_ig"):

@@ -10,7 +10,7 @@ from pathlib import Path
 from attnviz.commands.explain import my_share
 from tests.helpers import one_error_line, run_cli, torchrun
 
-CSVS = ("agreement.csv", "layers.csv", "sinks.csv")
+CSVS = ("agreement.csv", "layers.csv", "sinks.csv", "sinks_by_position.csv")
 
 
 def _torchrun(*args: str) -> subprocess.CompletedProcess[str]:

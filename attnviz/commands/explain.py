@@ -1,7 +1,8 @@
 """``attnviz explain``: explain every greedily decoded token of a corpus by every method and measure their agreement.
 
 Each sentence is decoded greedily and every decoded token explained by every method (:mod:`attnviz.core.explain`);
-it writes how far the methods agree (agreement.csv, layers.csv), where attention parks (sinks.csv) and the figures
+it writes how far the methods agree (agreement.csv, layers.csv), where attention parks (sinks.csv, and by the
+query's position sinks_by_position.csv) and the figures
 (:mod:`attnviz.figures.explain`), all at once or nothing. Runs alone or as every process of a ``torchrun`` job."""
 
 from __future__ import annotations
@@ -181,10 +182,16 @@ def checked_options(args: argparse.Namespace) -> list[str]:
 
 
 def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
-    from attnviz.core.columns import EXPLAIN_FILES, columns_file
+    from attnviz.core.columns import EXPLAIN_FILES, SINKS_BY_POSITION_CSV, columns_file
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.explain import SINK_CLASSES
-    from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv, sinks_csv
+    from attnviz.core.explain.corpus import (
+        CorpusTally,
+        agreement_csv,
+        layers_csv,
+        sinks_by_position_csv,
+        sinks_csv,
+    )
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
     from attnviz.core.layout import Capability
     from attnviz.figures.explain import explain_figures
@@ -192,7 +199,8 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
 
     # everything that can be checked is, before the work: options, --out, the data, then the model
     formats = checked_options(args)
-    csv_names = ["agreement.csv", "layers.csv", "sinks.csv", "COLUMNS.md", SIDECAR]  # (figures: by the methods)
+    csv_names = ["agreement.csv", "layers.csv", "sinks.csv", SINKS_BY_POSITION_CSV, "COLUMNS.md",
+                 SIDECAR]  # (figures: by the methods)
     refuse_replacing(args, csv_names)
     progress.stage(tr("reading the sentences"))
     sentences = None if args.heldout else sentences_to_explain(args, None)  # (the held-out split: the model's options)
@@ -239,6 +247,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
         raise CliError(tr("{path}: nothing was decoded to explain").format(path=args.data))
     files = {"agreement.csv": agreement_csv(tally).encode(), "layers.csv": layers_csv(tally).encode(),
              "sinks.csv": sinks_csv(tally, SINK_CLASSES).encode(),
+             SINKS_BY_POSITION_CSV: sinks_by_position_csv(tally).encode(),
              "COLUMNS.md": columns_file(EXPLAIN_FILES, "attnviz explain").encode()}
     sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(sentences),
                "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout),

@@ -270,7 +270,8 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.heads import CorpusError
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
-    from attnviz.core.hf.documents import DocumentsTooLong, document_atlas, is_encoder, read_documents
+    from attnviz.core.heads.sinks import sinks_csv
+    from attnviz.core.hf.documents import DocumentsTooLong, document_atlas, is_encoder, read_documents, reads_documents
     from attnviz.figures.heads import atlas_figure_stems, atlas_figures, sink_figure_stems, sink_figures
     from attnviz.render.figure_files import SIDECAR
 
@@ -278,7 +279,7 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
         progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
         model = load_model(args.checkpoint, args.device)
     loaded, device = model
-    if not loaded.kind.startswith("hf-") or loaded.kind == "hf-seq2seq" or loaded.model_kind.reads_images:
+    if not reads_documents(loaded):
         raise CliError(tr("{checkpoint}: --documents reads a Hugging Face language model (decoder-only or "
                           "encoder-only), not a {kind} model").format(checkpoint=args.checkpoint, kind=loaded.kind))
     refuse_replacing(args, ["heads.csv", SINKS_BY_POSITION_CSV, "COLUMNS.md", SIDECAR]
@@ -314,7 +315,7 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
     name = Path(args.checkpoint).stem
     kind = result.atlas.kinds[0].kind
     extra = {"heads.csv": _csv(result.atlas.table()),
-             SINKS_BY_POSITION_CSV: _csv(sinks_rows(result.sinks, kind.slug)),
+             SINKS_BY_POSITION_CSV: sinks_csv([(kind.slug, result.sinks)]).encode("utf-8"),
              "COLUMNS.md": columns_file(DOCUMENTS_FILES, "attnviz heads").encode("utf-8")}
     progress.stage(tr("drawing the figures"))
     figures = [figure for figure in atlas_figures(result.atlas, None, name) + sink_figures(result.sinks, name,
@@ -330,30 +331,6 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
              "{seconds:.0f} s").format(count=len(written), out=shown(args.out), heads=len(result.atlas.heads()),
                                        sentences=len(documents), tokens=result.tokens, seconds=seconds))
     return 0
-
-
-def sinks_rows(sinks: Any, kind: str) -> list[dict[str, Any]]:
-    """sinks_by_position.csv's rows: per layer, head, bin of query positions and class of keys that some query of
-    the bin could see (the others are left out), the mean shares of the weights and of the norm view."""
-    from attnviz.core.heads.sinks import bin_labels
-
-    weight, norm = sinks.means()
-    labels = bin_labels()
-    rows = []
-    classes, bins, layers, heads = weight.shape
-    for layer in range(layers):
-        for head in range(heads):
-            for index in range(bins):
-                for c in range(classes):
-                    count = int(sinks.rows[c, index, layer, head])
-                    if not count:
-                        continue
-                    share = float(norm[c, index, layer, head])
-                    rows.append({"kind": kind, "layer": layer + 1, "head": head + 1, "queries": labels[index],
-                                 "key": sinks.classes[c], "rows": count,
-                                 "weight_share": float(weight[c, index, layer, head]),
-                                 "norm_share": share if share == share else NOT_APPLICABLE})
-    return rows
 
 
 def _run_image_heads(args: argparse.Namespace, progress: Heartbeat) -> int | None:

@@ -187,3 +187,26 @@ def sink_figures(sinks: SinkSums, model: str, kind_label: str) -> list[NamedFigu
     return [NamedFigure(stem, sink_grid(sinks, view, tr(title), model, kind_label))
             for stem, (view, title) in zip(sink_figure_stems(), SINK_FIGURES, strict=True)
             if view == "weight" or np.isfinite(sinks.norm).all()]
+
+
+def sink_line(sinks: SinkSums, layer: int, head: int | None, model: str, kind_label: str) -> LineSpec:
+    """The Head atlas dock's Sinks view: the first position's share of the weight and of ‖α f(x)‖ against the bin of
+    the query's position, for head ``head`` of ``layer`` (0-based; None: the mean of the layer's heads); the bins
+    no query reached are left out, and the norm view where the model's is not known."""
+    from attnviz.core.heads.sinks import bin_labels
+
+    weight, norm = sinks.means()  # (C, N, L, H): class 0 is the first position
+    picked = [(values[0, :, layer, :] if head is None else values[0, :, layer, head: head + 1]) for values in
+              (weight, norm)]  # (N, h)
+    bins = [index for index in range(picked[0].shape[0]) if np.isfinite(picked[0][index]).any()]
+    x = np.array([index + 1 for index in bins], np.float64)
+    with np.errstate(invalid="ignore"):
+        weights, norms = (np.nanmean(values[bins], axis=1) if bins else np.zeros(0) for values in picked)
+    series = [Series(tr("weight"), x, weights)]
+    if bins and np.isfinite(norms).all():
+        series.append(Series(tr("‖α f(x)‖"), x, norms, "dashed"))
+    which = tr("layer {layer}, mean of the heads").format(layer=layer + 1) if head is None else \
+        tr("layer {layer}, head {head}").format(layer=layer + 1, head=head + 1)
+    return LineSpec(tuple(series), tr("{model} ({kind}), {which}: share on the first position").format(
+        model=model, kind=kind_label, which=which), tr("query's position"), tr("share on the first position"),
+        (0.0, 1.0), tuple((float(index + 1), bin_labels()[index]) for index in bins))

@@ -45,10 +45,15 @@ class AnalysisRequests(SessionBase):
 
     # -- the head atlas -------------------------------------------------------------------------------
     def compute_atlas(self, corpus_path: str | Path | None = None, sentences: Sequence[str] = (),
-                      beam_size: int = 1) -> None:
+                      beam_size: int = 1, documents: bool = False) -> None:
         """The atlas of the model on show over the file ``corpus_path`` (source lines, or source<TAB>reference) or
-        over ``sentences``; published as ``state.atlas``. A running atlas job is cancelled first."""
+        over ``sentences``; published as ``state.atlas``. A running atlas job is cancelled first. ``documents``:
+        ``corpus_path`` holds one document a line, read by a Hugging Face language model in one forward pass each
+        (no decoding): the atlas and its sinks by the query's position (``state.atlas_sinks``)."""
         loaded = self.loaded
+        if documents:
+            self._compute_document_atlas(loaded, corpus_path)
+            return
         if loaded is not None and loaded.offers(Capability.IMAGE):
             self._compute_image_atlas(loaded, corpus_path)
             return
@@ -70,9 +75,36 @@ class AnalysisRequests(SessionBase):
 
         def done(result: tuple[HeadAtlas, Any]) -> None:
             atlas, self._atlas_corpus = result
-            self._publish(atlas=atlas, pruning=None)
+            self._publish(atlas=atlas, atlas_sinks=None, pruning=None)
 
         self._run_atlas_job(tr("Mapping the heads…"), work, done)
+
+    def _compute_document_atlas(self, loaded: LoadedModel | None, path: str | Path | None) -> None:
+        """The atlas and the sinks of a Hugging Face language model over the documents of ``path``, on a copy of the
+        model (:func:`attnviz.core.hf.documents.document_atlas`); published as ``state.atlas`` and
+        ``state.atlas_sinks``."""
+        model = self._state.model
+        if loaded is None or model is None or not model.documents:
+            self.listener.error(tr("Load a Hugging Face language model (decoder-only or encoder-only) to map its "
+                                   "heads over documents."))
+            return
+        if path is None:
+            self.listener.error(tr("Choose a file of documents, one a line."))
+            return
+        gates = self._gates
+
+        def work(progress: Callable[[int, int], bool]) -> Any:
+            from attnviz.core.hf.documents import document_atlas, read_documents
+
+            twin = _twin(loaded, gates)
+            return document_atlas(twin, read_documents(path, twin), twin.device, progress)
+
+        def done(result: Any) -> None:
+            if self.loaded is loaded:
+                self._atlas_corpus = None  # (no references: no pruning curve)
+                self._publish(atlas=result.atlas, atlas_sinks=result.sinks, pruning=None)
+
+        self._run_atlas_job(tr("Mapping the heads over documents…"), work, done)
 
     def _compute_image_atlas(self, loaded: LoadedModel, folder: str | Path | None) -> None:
         """The atlas of an image model over the images in ``folder`` (None: the shipped samples), on a copy of the

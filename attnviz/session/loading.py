@@ -86,7 +86,17 @@ def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
                      sum(p.numel() for p in loaded.model.parameters()), dict(loaded.training), kind.attention,
                      kind.scoring_formula, layers, heads, table, tuple(available_devices()), notice,
                      sha256_of(loaded.path) if loaded.path else "", described, kind.hugging_face,
-                     *_history(loaded.training), heads_switch=_gated(loaded), explains=kind.explains)
+                     *_history(loaded.training), heads_switch=_gated(loaded), explains=kind.explains,
+                     documents=_reads_documents(loaded))
+
+
+def _reads_documents(loaded: LoadedModel) -> bool:
+    """Whether the heads of ``loaded`` can be mapped over a file of documents (:mod:`attnviz.core.hf.documents`)."""
+    if not loaded.model_kind.hugging_face:
+        return False
+    from attnviz.core.hf.documents import reads_documents
+
+    return reads_documents(loaded)
 
 
 def _gated(loaded: LoadedModel) -> bool:

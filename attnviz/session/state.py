@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # (torch-backed modules: their dataclasses arrive from the jo
     from attnviz.core.explain import Explanation
     from attnviz.core.heads import HeadAtlas, PruningCurve
     from attnviz.core.heads.image_atlas import ImageAtlas
+    from attnviz.core.heads.sinks import SinkSums
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class ModelInfo:
     heads_off: str = ""  # the heads switched off, as ``cross:2.1,enc-self:1.3`` ("" when every head is on)
     heads_switch: bool = False  # its heads can be switched off and mapped over a corpus (any translator)
     explains: bool = False  # the Explain dock's methods cover it (attnviz's own models, every image model)
+    documents: bool = False  # its heads can be mapped over a file of documents (a Hugging Face language model)
 
     @property
     def name(self) -> str:
@@ -121,6 +123,7 @@ class SessionState:
     compared_with: str = ""  # the checkpoint compared with ("" when none)
     view: AttentionView = field(default_factory=AttentionView)  # the Attention panel's options
     atlas: HeadAtlas | None = None  # every head's statistics over a corpus (compute_atlas)
+    atlas_sinks: SinkSums | None = None  # the atlas's sinks by the query's position (over documents), else None
     pruning: PruningCurve | None = None  # BLEU with heads pruned, over the atlas's corpus (compute_pruning)
     image_atlas: ImageAtlas | None = None  # an image model's heads over a folder of images (compute_atlas)
     atlas_progress: tuple[str, int, int] | None = None  # (what, done, total) while an atlas job runs

@@ -49,7 +49,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="233"/>
+        <location filename="../../attnviz/core/columns.py" line="239"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -341,7 +341,7 @@
         <translation>--heldout 从 TSV 文件中挑选句子；--data {data} 是一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="175"/>
+        <location filename="../../attnviz/commands/explain.py" line="176"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
@@ -366,7 +366,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="173"/>
+        <location filename="../../attnviz/commands/explain.py" line="174"/>
         <location filename="../../attnviz/commands/heads.py" line="104"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
@@ -579,7 +579,7 @@
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="396"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="489"/>
         <source>&lt;b&gt;layer {layer}, head {head}&lt;/b&gt; — </source>
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
@@ -614,7 +614,7 @@
         <translation>[CLS] 的注意力展开 · {layers} 层 · {heads} 个头取平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="393"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="486"/>
         <source>[CLS] share {value:.1%}</source>
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
@@ -624,9 +624,9 @@
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="182"/>
-        <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
-        <translation>`first`（第一个位置，无论其中是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …）；该区间内没有任何查询能看到的类别（因果注意力的一行只看到它自己位置及之前的键）没有行</translation>
+        <location filename="../../attnviz/core/columns.py" line="186"/>
+        <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …; `attnviz explain`: `&lt;bos&gt;`, `&lt;eos&gt;`, `[CLS]`, `[SEP]`); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
+        <translation>`first`（第一个位置，无论其上是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …；`attnviz explain`：`&lt;bos&gt;`、`&lt;eos&gt;`、`[CLS]`、`[SEP]`）；该区间内没有任何查询能看到的类别（因果的行只看到直到其自身位置的键）不写行</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/shared.py" line="104"/>
@@ -661,12 +661,27 @@
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="460"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="554"/>
+        <source>A file of documents</source>
+        <translation>文档文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="213"/>
+        <source>A file of documents: one a line, each read whole in one pass (up to the model's positions); the atlas then has the sinks by the query's position</source>
+        <translation>文档文件：每行一篇，每篇一次前向传播整篇读入（至多到模型的位置数）；图谱随之给出按查询位置划分的注意力汇聚（sink）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="211"/>
+        <source>A file of documents…</source>
+        <translation>文档文件…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="562"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="181"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="209"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -682,12 +697,12 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="458"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="552"/>
         <source>A folder of images</source>
         <translation>一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="177"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="205"/>
         <source>A folder of images…</source>
         <translation>一个图像文件夹…</translation>
     </message>
@@ -800,7 +815,7 @@
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="243"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="248"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -858,7 +873,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="117"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
     </message>
@@ -878,7 +893,7 @@
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="42"/>
+        <location filename="../../attnviz/commands/explain.py" line="43"/>
         <source>an attnviz translation checkpoint (.safetensors), or an image model with a folder of images as --data</source>
         <translation>attnviz 的翻译模型检查点（.safetensors），或一个图像模型（此时 --data 为图像文件夹）</translation>
     </message>
@@ -913,7 +928,7 @@
         <translation>以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="19"/>
+        <location filename="../../attnviz/session/images.py" line="20"/>
         <source>Ankle boot</source>
         <translation>短靴</translation>
     </message>
@@ -953,7 +968,7 @@
         <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}（正确：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="139"/>
         <source>Atlas</source>
         <translation>图谱</translation>
     </message>
@@ -1019,7 +1034,7 @@
         <translation>{query} 在 {image} 上的注意力，所有层和头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="391"/>
+        <location filename="../../attnviz/commands/heads.py" line="368"/>
         <source>attention over {count:,} images</source>
         <translation>{count:,} 张图像上的注意力</translation>
     </message>
@@ -1116,7 +1131,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="218"/>
+        <location filename="../../attnviz/commands/explain.py" line="226"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1127,7 +1142,7 @@
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="209"/>
-        <location filename="../../attnviz/commands/heads.py" line="299"/>
+        <location filename="../../attnviz/commands/heads.py" line="300"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1282,7 +1297,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
         <location filename="../../attnviz/commands/classify.py" line="27"/>
-        <location filename="../../attnviz/commands/explain.py" line="59"/>
+        <location filename="../../attnviz/commands/explain.py" line="60"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -1328,7 +1343,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>回到原来的窗口布局（Esc）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="19"/>
+        <location filename="../../attnviz/session/images.py" line="20"/>
         <source>Bag</source>
         <translation>包</translation>
     </message>
@@ -1460,7 +1475,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="96"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
         <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
@@ -1470,12 +1485,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="113"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="119"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="349"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="441"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -1517,7 +1532,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="98"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1580,6 +1595,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/book_dialog.py" line="75"/>
         <source>Choose a figure on the left.</source>
         <translation>请在左侧选择一张图。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="92"/>
+        <source>Choose a file of documents, one a line.</source>
+        <translation>请选择一个文档文件，每行一篇。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="294"/>
@@ -1645,7 +1665,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="18"/>
+        <location filename="../../attnviz/session/images.py" line="19"/>
         <source>Coat</source>
         <translation>外套</translation>
     </message>
@@ -1655,7 +1675,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="132"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -1787,7 +1807,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="130"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
@@ -1939,8 +1959,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="178"/>
-        <source>dec-self (a decoder-only model's one self-attention) or enc-self (an encoder-only model's)</source>
-        <translation>dec-self（仅解码器模型唯一的自注意力）或 enc-self（仅编码器模型的自注意力）</translation>
+        <source>dec-self (a decoder's self-attention: a decoder-only model's one), enc-self (an encoder-only model's) or cross (`attnviz explain`: a translation model's cross-attention)</source>
+        <translation>dec-self（解码器的自注意力：仅解码器模型唯一的那一种）、enc-self（仅编码器模型的）或 cross（`attnviz explain`：翻译模型的交叉注意力）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="76"/>
@@ -2002,7 +2022,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="234"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="239"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -2077,12 +2097,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="532"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="144"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="145"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="151"/>
         <source>Distance by layer</source>
         <translation>逐层距离</translation>
     </message>
@@ -2118,7 +2138,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="247"/>
+        <location filename="../../attnviz/commands/explain.py" line="256"/>
         <location filename="../../attnviz/commands/explain_images.py" line="107"/>
         <location filename="../../attnviz/commands/heads.py" line="243"/>
         <source>drawing the figures</source>
@@ -2140,7 +2160,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="18"/>
+        <location filename="../../attnviz/session/images.py" line="19"/>
         <source>Dress</source>
         <translation>连衣裙</translation>
     </message>
@@ -2151,12 +2171,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="149"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="140"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="146"/>
         <source>each head</source>
         <translation>每个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="196"/>
+        <location filename="../../attnviz/core/columns.py" line="202"/>
         <source>each head's share on the first position (sinks_by_position.csv's `first` rows)</source>
         <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中 `first` 的行）</translation>
     </message>
@@ -2198,7 +2218,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="263"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="268"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -2229,7 +2249,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="45"/>
+        <location filename="../../attnviz/commands/explain.py" line="46"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs; for an image model, a folder of images</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
@@ -2239,7 +2259,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="392"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="485"/>
         <source>entropy {value:.3g}</source>
         <translation>熵 {value:.3g}</translation>
     </message>
@@ -2398,12 +2418,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="39"/>
+        <location filename="../../attnviz/commands/explain.py" line="40"/>
         <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="48"/>
+        <location filename="../../attnviz/commands/explain.py" line="49"/>
         <source>explain the first N sentences (or images, by name) only (default all)</source>
         <translation>只解释前 N 个句子（或按文件名排序的前 N 张图像）（默认全部）</translation>
     </message>
@@ -2413,12 +2433,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="255"/>
+        <location filename="../../attnviz/commands/explain.py" line="264"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="226"/>
+        <location filename="../../attnviz/commands/explain.py" line="234"/>
         <location filename="../../attnviz/commands/explain_images.py" line="90"/>
         <source>explaining</source>
         <translation>正在解释</translation>
@@ -2430,12 +2450,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="113"/>
-        <location filename="../../attnviz/session/analysis.py" line="283"/>
+        <location filename="../../attnviz/session/analysis.py" line="315"/>
         <source>Explaining the image's class…</source>
         <translation>正在解释图像的类别…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="254"/>
+        <location filename="../../attnviz/session/analysis.py" line="286"/>
         <source>Explaining the step…</source>
         <translation>正在解释这一步…</translation>
     </message>
@@ -2488,7 +2508,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/heatmap.py" line="666"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="75"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="80"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2554,7 +2574,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="56"/>
+        <location filename="../../attnviz/commands/explain.py" line="57"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
@@ -2601,7 +2621,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="47"/>
+        <location filename="../../attnviz/commands/explain.py" line="48"/>
         <location filename="../../attnviz/commands/export.py" line="57"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
@@ -2649,7 +2669,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="119"/>
+        <location filename="../../attnviz/session/session.py" line="117"/>
         <source>Getting ready to open Hugging Face models…</source>
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
@@ -2684,16 +2704,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="241"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="246"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="246"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="251"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="169"/>
         <location filename="../../attnviz/gui/panels/image.py" line="134"/>
         <source>Head</source>
         <translation>头</translation>
@@ -2712,8 +2733,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="131"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="290"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="312"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="348"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="370"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
@@ -2752,12 +2773,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="371"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="464"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="115"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="121"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
@@ -2824,22 +2845,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力覆盖图像的浓淡</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="257"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="262"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="270"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="275"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="251"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="256"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="285"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="290"/>
         <source>Hugging Face vision transformer (ViT, DeiT, DINOv2), reading images by their patches</source>
         <translation>Hugging Face 视觉 Transformer（ViT、DeiT、DINOv2），按图块读取图像</translation>
     </message>
@@ -2890,7 +2911,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="405"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="499"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -2925,7 +2946,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="51"/>
+        <location filename="../../attnviz/commands/explain.py" line="52"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
@@ -2955,7 +2976,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它是{kind}，不是普通文件；attnviz 只写入普通文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="221"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="222"/>
         <source>it must be a JSON list of strings</source>
         <translation>它必须是由字符串组成的 JSON 列表</translation>
     </message>
@@ -3104,7 +3125,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="337"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="395"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3160,9 +3181,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="209"/>
         <location filename="../../attnviz/figures/image.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="409"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="208"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="407"/>
+        <source>layer {layer}, mean of the heads</source>
+        <translation>第 {layer} 层，各头平均</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
@@ -3251,7 +3280,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="54"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="117"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
@@ -3316,12 +3345,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/analysis.py" line="88"/>
+        <source>Load a Hugging Face language model (decoder-only or encoder-only) to map its heads over documents.</source>
+        <translation>请加载一个 Hugging Face 语言模型（仅解码器或仅编码器），以便在文档上绘制其各头的图谱。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/panels.py" line="292"/>
         <source>Load a translation model to decode a batch.</source>
         <translation>请先加载翻译模型，再进行批量解码。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="56"/>
+        <location filename="../../attnviz/session/analysis.py" line="61"/>
         <source>Load a translation model to map its heads over a corpus.</source>
         <translation>请先加载一个翻译模型，才能在语料上绘制它的头图谱。</translation>
     </message>
@@ -3341,7 +3375,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="200"/>
+        <location filename="../../attnviz/commands/explain.py" line="208"/>
         <location filename="../../attnviz/commands/explain_images.py" line="81"/>
         <location filename="../../attnviz/commands/heads.py" line="182"/>
         <source>loading {checkpoint}</source>
@@ -3350,7 +3384,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/session/panels.py" line="195"/>
         <location filename="../../attnviz/session/panels.py" line="217"/>
-        <location filename="../../attnviz/session/session.py" line="109"/>
+        <location filename="../../attnviz/session/session.py" line="107"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
@@ -3388,29 +3422,34 @@ Install them with:  sudo apt-get install {packages}
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="94"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="100"/>
         <source>Map heads</source>
         <translation>绘制头图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="104"/>
+        <location filename="../../attnviz/session/analysis.py" line="136"/>
         <source>Map the heads over a corpus first: the pruning curve follows their importance.</source>
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="190"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="222"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="188"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="220"/>
         <source>Map the heads over a folder of images: how far each head looks, how spread it is, how much it gives [CLS]</source>
         <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="75"/>
-        <location filename="../../attnviz/session/analysis.py" line="98"/>
+        <location filename="../../attnviz/session/analysis.py" line="107"/>
+        <source>Mapping the heads over documents…</source>
+        <translation>正在文档上绘制各头的图谱…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/analysis.py" line="80"/>
+        <location filename="../../attnviz/session/analysis.py" line="130"/>
         <source>Mapping the heads…</source>
         <translation>正在绘制头图谱…</translation>
     </message>
@@ -3482,12 +3521,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
         <source>Mean attention distance by layer</source>
         <translation>逐层平均注意力距离</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="406"/>
+        <location filename="../../attnviz/commands/heads.py" line="383"/>
         <source>mean attention distance by layer, pixels (heads averaged): {distances}</source>
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
@@ -3497,7 +3536,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="391"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="484"/>
         <source>mean attention distance {value:.1f} px</source>
         <translation>平均注意力距离 {value:.1f} 像素</translation>
     </message>
@@ -3539,7 +3578,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="150"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
     </message>
@@ -3549,7 +3588,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="186"/>
+        <location filename="../../attnviz/core/columns.py" line="192"/>
         <source>mean share of the row's attention weight on those keys, Σ_{j∈keys} α_ij</source>
         <translation>该行注意力权重落在这些键上的平均份额，Σ_{j∈keys} α_ij</translation>
     </message>
@@ -3688,7 +3727,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="293"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="298"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3749,7 +3788,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="234"/>
+        <location filename="../../attnviz/core/columns.py" line="240"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -3993,7 +4032,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="212"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="218"/>
         <source>one document of {tokens:,} tokens alone runs {device} out of memory: give shorter documents</source>
         <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
@@ -4023,12 +4062,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="191"/>
+        <location filename="../../attnviz/core/columns.py" line="197"/>
         <source>one layer in a sinks figure (its numbers, --format csv): the share on the first position</source>
         <translation>汇聚点图中的一层（其数值，--format csv）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="198"/>
+        <location filename="../../attnviz/core/columns.py" line="204"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
@@ -4078,7 +4117,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="182"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="212"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
@@ -4164,7 +4203,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在打开会话 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="101"/>
+        <location filename="../../attnviz/session/session.py" line="99"/>
         <source>Opening the shipped model {name} instead.</source>
         <translation>改为打开内置模型 {name}。</translation>
     </message>
@@ -4189,7 +4228,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="395"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="488"/>
         <source>other specials' share {value:.1%}</source>
         <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
@@ -4199,7 +4238,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{device} 内存不足：此后每批最多 {rows} 个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="219"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="225"/>
         <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
         <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
     </message>
@@ -4438,7 +4477,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="58"/>
+        <location filename="../../attnviz/commands/explain.py" line="59"/>
         <location filename="../../attnviz/commands/figures.py" line="35"/>
         <location filename="../../attnviz/commands/heads.py" line="73"/>
         <source>PNG scale factor (default 2)</source>
@@ -4450,7 +4489,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG、JPEG、WebP、BMP 或 GIF 文件（默认：从标准输入读取其路径，每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="46"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="51"/>
         <source>Point at a head to read its statistics here; click it to open its map</source>
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
@@ -4630,8 +4669,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="95"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="101"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="140"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -4641,12 +4680,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="119"/>
+        <location filename="../../attnviz/session/analysis.py" line="151"/>
         <source>Pruning heads…</source>
         <translation>正在剪枝…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="17"/>
+        <location filename="../../attnviz/session/images.py" line="18"/>
         <source>Pullover</source>
         <translation>套头衫</translation>
     </message>
@@ -4745,6 +4784,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="211"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="158"/>
+        <source>query's position</source>
+        <translation>查询的位置</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/image.py" line="269"/>
         <source>Query: {query}. Click a patch to show its attention; {cls} for the class's.</source>
         <translation>查询：{query}。点击一个图块可显示它的注意力；点击 {cls} 显示类别所读的注意力。</translation>
@@ -4765,7 +4810,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="118"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
@@ -4810,7 +4855,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>读取管道可能永远等待写入方</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="287"/>
+        <location filename="../../attnviz/commands/heads.py" line="288"/>
         <source>reading the documents</source>
         <translation>正在读取文档</translation>
     </message>
@@ -4825,7 +4870,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="197"/>
+        <location filename="../../attnviz/commands/explain.py" line="205"/>
         <location filename="../../attnviz/commands/heads.py" line="165"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
@@ -4836,7 +4881,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取 {count:,} 张图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="71"/>
+        <location filename="../../attnviz/session/images.py" line="72"/>
         <source>Reading {image}…</source>
         <translation>正在读取 {image}…</translation>
     </message>
@@ -4886,7 +4931,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="61"/>
+        <location filename="../../attnviz/commands/explain.py" line="62"/>
         <location filename="../../attnviz/commands/export.py" line="65"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
@@ -5035,7 +5080,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="18"/>
+        <location filename="../../attnviz/session/images.py" line="19"/>
         <source>Sandal</source>
         <translation>凉鞋</translation>
     </message>
@@ -5085,35 +5130,35 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="265"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="272"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="270"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="277"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="236"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="259"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="241"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="264"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="278"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="283"/>
         <source>scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于 [CLS] 和各图像块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="288"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="293"/>
         <source>scaled dot-product scoring per head, over the special tokens and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于特殊词元和图块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="228"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="254"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="233"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="259"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="248"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="253"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -5226,7 +5271,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="225"/>
+        <location filename="../../attnviz/commands/explain.py" line="233"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -5317,6 +5362,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>汇聚点上的权重占比（首个词元、句末、标点）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="211"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="159"/>
+        <source>share on the first position</source>
+        <translation>第一个位置上的份额</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/heads.py" line="23"/>
         <source>share on the next position</source>
         <translation>后一位置上的权重占比</translation>
@@ -5347,7 +5398,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>内置模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="18"/>
+        <location filename="../../attnviz/session/images.py" line="19"/>
         <source>Shirt</source>
         <translation>衬衫</translation>
     </message>
@@ -5385,6 +5436,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/argparse_text.py" line="12"/>
         <source>show this help message and exit</source>
         <translation>显示此帮助信息并退出</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="171"/>
+        <source>Sinks</source>
+        <translation>汇聚</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="156"/>
+        <source>Sinks by the query's position</source>
+        <translation>按查询位置划分的注意力汇聚</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/positional.py" line="97"/>
@@ -5427,7 +5488,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练历史的第 {number} 个快照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="19"/>
+        <location filename="../../attnviz/session/images.py" line="20"/>
         <source>Sneaker</source>
         <translation>运动鞋</translation>
     </message>
@@ -5535,7 +5596,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="151"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="143"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
     </message>
@@ -5561,7 +5622,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="301"/>
+        <location filename="../../attnviz/commands/heads.py" line="302"/>
         <source>statistics and sinks over {count:,} documents, batches of {tokens:,} tokens</source>
         <translation>在 {count:,} 篇文档上计算统计量和汇聚点，每批 {tokens:,} 个词元</translation>
     </message>
@@ -5727,7 +5788,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="112"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="118"/>
         <source>Switch every head on again</source>
         <translation>重新打开所有头</translation>
     </message>
@@ -5747,27 +5808,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="72"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="77"/>
         <source>Switch this head off</source>
         <translation>关闭这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="72"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="77"/>
         <source>Switch this head on again</source>
         <translation>重新打开这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="206"/>
+        <location filename="../../attnviz/session/analysis.py" line="238"/>
         <source>Switching every head on…</source>
         <translation>正在打开所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="206"/>
+        <location filename="../../attnviz/session/analysis.py" line="238"/>
         <source>Switching heads off…</source>
         <translation>正在关闭头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="17"/>
+        <location filename="../../attnviz/session/images.py" line="18"/>
         <source>T-shirt/top</source>
         <translation>T恤/上衣</translation>
     </message>
@@ -5830,9 +5891,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="461"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="563"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="555"/>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/menus.py" line="204"/>
@@ -5845,7 +5911,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>反对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="372"/>
+        <location filename="../../attnviz/commands/heads.py" line="349"/>
         <source>the atlas of a folder of images runs in one process: run attnviz heads without torchrun</source>
         <translation>图像文件夹的注意力头图谱在一个进程中运行：请不用 torchrun 运行 attnviz heads</translation>
     </message>
@@ -5870,14 +5936,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="194"/>
+        <location filename="../../attnviz/core/columns.py" line="200"/>
         <source>the bin of the query's position</source>
         <translation>查询位置所在的区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="181"/>
-        <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096</source>
-        <translation>查询位置所在的区间，从 1 起计：1-16、17-128、129-1024 或 1025-4096</translation>
+        <location filename="../../attnviz/core/columns.py" line="182"/>
+        <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096 (`attnviz explain`: the explained step's query, its target position for cross and a translation's dec-self, its place in prompt + answer for a decoder-only model, the masked position for a BERT)</source>
+        <translation>查询位置所在的区间，从 1 开始计：1-16、17-128、129-1024 或 1025-4096（`attnviz explain`：所解释那一步的查询；对 cross 和翻译模型的 dec-self 为其目标位置，对仅解码器模型为其在提示 + 回答中的位置，对 BERT 为被遮盖的位置）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="153"/>
@@ -6015,7 +6081,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="361"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="454"/>
         <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
@@ -6025,9 +6091,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="153"/>
+        <source>The head whose sinks are drawn, or the mean of a layer's heads</source>
+        <translation>要绘制其注意力汇聚的头，或某一层各头的平均</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/columns.py" line="43"/>
         <location filename="../../attnviz/core/columns.py" line="164"/>
-        <location filename="../../attnviz/core/columns.py" line="180"/>
+        <location filename="../../attnviz/core/columns.py" line="181"/>
         <source>the head within the layer, from 1</source>
         <translation>层内的头，从 1 开始</translation>
     </message>
@@ -6057,7 +6128,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="178"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="206"/>
         <source>The images directly in a folder (PNG, JPEG, WebP, BMP, GIF), by name</source>
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
@@ -6126,7 +6197,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/columns.py" line="42"/>
         <location filename="../../attnviz/core/columns.py" line="163"/>
-        <location filename="../../attnviz/core/columns.py" line="179"/>
+        <location filename="../../attnviz/core/columns.py" line="180"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
@@ -6146,7 +6217,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="200"/>
+        <location filename="../../attnviz/core/columns.py" line="206"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
@@ -6189,7 +6260,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型文件夹的图像处理器把它处理成 {height} × {width} 像素、{channels} 个通道的图片；模型读取的是 {wanted}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="54"/>
+        <location filename="../../attnviz/session/images.py" line="55"/>
         <source>The model on show</source>
         <translation>当前模型</translation>
     </message>
@@ -6205,7 +6276,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型未保存：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="292"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="293"/>
         <location filename="../../attnviz/core/hf/load.py" line="152"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
@@ -6302,7 +6373,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线需要参考译文（“源句子&lt;TAB&gt;参考译文”行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="107"/>
+        <location filename="../../attnviz/session/analysis.py" line="139"/>
         <source>The pruning curve needs reference translations: choose a file of source&lt;TAB&gt;reference lines.</source>
         <translation>剪枝曲线需要参考译文：请选择每行为“源句子&lt;TAB&gt;参考译文”的文件。</translation>
     </message>
@@ -6312,9 +6383,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>未安装 Python 包 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="185"/>
-        <source>the query rows averaged: those of the bin that could see such a key, over every document</source>
-        <translation>参与平均的查询行：该区间内能看到这类键的行，遍及所有文档</translation>
+        <location filename="../../attnviz/core/columns.py" line="190"/>
+        <source>the query rows averaged: those of the bin that could see such a key, over every document (`attnviz explain`: one row per explained step)</source>
+        <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="644"/>
@@ -6337,12 +6408,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="187"/>
+        <location filename="../../attnviz/core/columns.py" line="193"/>
         <source>the same share of the norm view: Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖, f_h the value through the head's part of the output projection; `n/a` where attnviz does not know the model's output projection</source>
         <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="175"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="203"/>
         <source>The sample images ({count})</source>
         <translation>示例图像（{count} 张）</translation>
     </message>
@@ -6377,7 +6448,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="180"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="208"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -6589,7 +6660,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{task} 任务共有 {count:,} 个不同的留出输入（全部输入共 {total:,} 个）：请给出不大于 {count} 的 --limit</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="59"/>
+        <location filename="../../attnviz/session/analysis.py" line="64"/>
         <source>There are no sentences yet: decode a few, or choose a file of sentences.</source>
         <translation>还没有句子：先解码几个句子，或选择一个句子文件。</translation>
     </message>
@@ -6769,7 +6840,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 id {id} 超出了 {count} 个词元的词表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="223"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="224"/>
         <source>token {token!r}… is not a word (too long, or control characters)</source>
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
@@ -6966,7 +7037,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="226"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="231"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -7017,7 +7088,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>三角形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="17"/>
+        <location filename="../../attnviz/session/images.py" line="18"/>
         <source>Trouser</source>
         <translation>裤子</translation>
     </message>
@@ -7109,7 +7180,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="304"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="309"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -7140,7 +7211,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="54"/>
+        <location filename="../../attnviz/commands/explain.py" line="55"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
@@ -7194,7 +7265,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="276"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="281"/>
         <source>Vision Transformer (ViT), classifying images by their patches</source>
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
@@ -7229,13 +7300,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>观察注意力的学习过程（对齐已知的任务）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="205"/>
         <location filename="../../attnviz/figures/panels.py" line="153"/>
-        <location filename="../../attnviz/gui/panels/scoring.py" line="67"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="162"/>
         <source>weight</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="193"/>
+        <location filename="../../attnviz/core/columns.py" line="199"/>
         <source>weight (the attention weights) or norm (the norm view)</source>
         <translation>weight（注意力权重）或 norm（范数视角）</translation>
     </message>
@@ -7261,7 +7333,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="108"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
     </message>
@@ -7388,12 +7460,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="408"/>
+        <location filename="../../attnviz/commands/heads.py" line="385"/>
         <source>wrote {count} files into {out}: {heads} heads over {images:,} images in {seconds:.0f} s</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="329"/>
+        <location filename="../../attnviz/commands/heads.py" line="330"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in {seconds:.0f} s</source>
         <translation>已向 {out} 写入 {count} 个文件：{heads} 个头，{sentences:,} 篇文档（{tokens:,} 个词元），用时 {seconds:.0f} 秒</translation>
     </message>
@@ -7518,12 +7590,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="203"/>
+        <location filename="../../attnviz/commands/explain.py" line="211"/>
         <source>{checkpoint} reads images: give a folder of images as --data</source>
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="282"/>
+        <location filename="../../attnviz/commands/heads.py" line="283"/>
         <source>{checkpoint}: --documents reads a Hugging Face language model (decoder-only or encoder-only), not a {kind} model</source>
         <translation>{checkpoint}：--documents 读取 Hugging Face 语言模型（仅解码器或仅编码器），而不是 {kind} 模型</translation>
     </message>
@@ -7544,13 +7616,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="206"/>
+        <location filename="../../attnviz/commands/explain.py" line="214"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/eval.py" line="46"/>
-        <location filename="../../attnviz/commands/explain.py" line="80"/>
+        <location filename="../../attnviz/commands/explain.py" line="81"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -7565,7 +7637,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="312"/>
+        <location filename="../../attnviz/commands/heads.py" line="313"/>
         <source>{count:,} documents were longer than the model's {most:,} positions and were cut</source>
         <translation>{count:,} 篇文档超过模型的 {most:,} 个位置，已被截断</translation>
     </message>
@@ -7625,7 +7697,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain_images.py" line="84"/>
-        <location filename="../../attnviz/commands/heads.py" line="388"/>
+        <location filename="../../attnviz/commands/heads.py" line="365"/>
         <source>{data} is a folder of images: give an image model with --checkpoint (e.g. models/vit.safetensors), not a {kind} model</source>
         <translation>{data} 是一个图像文件夹：请用 --checkpoint 给出图像模型（例如 models/vit.safetensors），而不是 {kind} 模型</translation>
     </message>
@@ -7645,7 +7717,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="252"/>
+        <location filename="../../attnviz/commands/explain.py" line="261"/>
         <location filename="../../attnviz/commands/explain_images.py" line="112"/>
         <location filename="../../attnviz/commands/export.py" line="346"/>
         <source>{error}; add --force to replace them</source>
@@ -7710,7 +7782,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{images} 含 {count:,} 张图像，而 {labels} 含 {label_count:,} 个标签</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="85"/>
+        <location filename="../../attnviz/session/images.py" line="102"/>
         <source>{image} is no longer there: showing a sample image instead</source>
         <translation>{image} 已不在原处：改为显示一张示例图像</translation>
     </message>
@@ -7750,7 +7822,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="351"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="356"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -7848,6 +7920,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}（源视图，重新归一化）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/heads.py" line="210"/>
+        <source>{model} ({kind}), {which}: share on the first position</source>
+        <translation>{model}（{kind}），{which}：第一个位置上的份额</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/heads.py" line="179"/>
         <source>{model} ({kind}): {statistic}</source>
         <translation>{model}（{kind}）：{statistic}</translation>
@@ -7863,7 +7940,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} 沿用了最终译文：此搜索步显示的候选序列不是最终译文的开头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="53"/>
+        <location filename="../../attnviz/session/images.py" line="54"/>
         <source>{model} reads sentences, not images: open an image model first (File ▸ Open, e.g. models/vit.safetensors)</source>
         <translation>{model} 读取的是句子，不是图像：请先打开一个图像模型（文件 ▸ 打开，例如 models/vit.safetensors）</translation>
     </message>
@@ -7879,8 +7956,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="159"/>
-        <location filename="../../attnviz/session/state.py" line="67"/>
-        <location filename="../../attnviz/session/state.py" line="92"/>
+        <location filename="../../attnviz/session/state.py" line="69"/>
+        <location filename="../../attnviz/session/state.py" line="94"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
@@ -7946,7 +8023,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="46"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="332"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="390"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -7959,6 +8036,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/hf/guard.py" line="101"/>
         <source>{names} and {count:,} more</source>
         <translation>{names} 以及另外 {count:,} 个</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="590"/>
+        <source>{name} (documents)</source>
+        <translation>{name}（文档）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/limits.py" line="165"/>
@@ -8303,7 +8385,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不完整：只有 {got:,} 字节，应为 {want:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="97"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="103"/>
         <source>{path} is empty: give one document a line</source>
         <translation>{path} 是空的：请每行给出一篇文档</translation>
     </message>
@@ -8358,12 +8440,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="328"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="329"/>
         <source>{path}: cannot be loaded ({error})</source>
         <translation>{path}：无法加载（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="368"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="369"/>
         <location filename="../../attnviz/core/images.py" line="49"/>
         <source>{path}: cannot be opened ({error})</source>
         <translation>{path}：无法打开（{error}）</translation>
@@ -8381,7 +8463,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：无法不等待地读取（不是图像文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="119"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="120"/>
         <location filename="../../attnviz/training/target.py" line="32"/>
         <source>{path}: cannot be written ({error})</source>
         <translation>{path}：无法写入（{error}）</translation>
@@ -8392,32 +8474,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：无法写入 {folder}（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="193"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="194"/>
         <source>{path}: class name {name!r}… is not a name (empty, too long, or control characters)</source>
         <translation>{path}：类别名 {name!r}… 不是有效名称（为空、过长或含控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="434"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="435"/>
         <source>{path}: config cannot build a model ({error})</source>
         <translation>{path}：无法用该配置构建模型（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="141"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="142"/>
         <source>{path}: config has unknown fields {names}</source>
         <translation>{path}：config 含有未知字段 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="139"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="140"/>
         <source>{path}: config is missing {names}</source>
         <translation>{path}：config 缺少 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="134"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="135"/>
         <source>{path}: config must be a JSON object</source>
         <translation>{path}：config 必须是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="145"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="146"/>
         <source>{path}: config.{key} is {value!r}, kind {kind!r} needs {needed!r}</source>
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
@@ -8433,7 +8515,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：已存在且不是 attnviz 检查点；训练只替换检查点（请换一个名称）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="414"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="415"/>
         <source>{path}: format_version {version!r} is not supported (expected {expected})</source>
         <translation>{path}：不支持 format_version {version!r}（应为 {expected}）</translation>
     </message>
@@ -8539,17 +8621,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：init_inputs 向分词器传入 {value!r}；attnviz 只向分词器传入文件夹自身的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="152"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="153"/>
         <source>{path}: invalid config ({error})</source>
         <translation>{path}：配置无效（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="148"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="149"/>
         <source>{path}: invalid config: {problems}</source>
         <translation>{path}：配置无效：{problems}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="363"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="364"/>
         <source>{path}: is a folder, not a checkpoint file</source>
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
@@ -8672,17 +8754,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：各分片的文件头合计超过 {most:,.0f} MB；真实模型的文件头合计不到 1 MB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="190"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="191"/>
         <source>{path}: labels has {count} class names but the config says {expected}</source>
         <translation>{path}：labels 含 {count} 个类别名，但配置要求 {expected} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="188"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="189"/>
         <source>{path}: labels must be a JSON list of class names</source>
         <translation>{path}：labels 必须是类别名的 JSON 列表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="196"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="197"/>
         <source>{path}: labels names a class twice</source>
         <translation>{path}：labels 中有重复的类别名</translation>
     </message>
@@ -8737,18 +8819,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：生成 {height} × {width} 像素的图片，共 {count:,} 个位置：一张图像的注意力图将占用 {gb:.1f} GB，超过 attnviz 的记录上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="131"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="132"/>
         <source>{path}: metadata has no 'config'</source>
         <translation>{path}：元数据中没有 'config'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="185"/>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="207"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="186"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="208"/>
         <source>{path}: metadata has no '{key}'</source>
         <translation>{path}：元数据中没有 '{key}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="268"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="269"/>
         <source>{path}: missing tensors {names}</source>
         <translation>{path}：缺少张量 {names}</translation>
     </message>
@@ -8778,12 +8860,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="102"/>
+        <location filename="../../attnviz/commands/explain.py" line="103"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="361"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="362"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="53"/>
         <location filename="../../attnviz/core/images.py" line="40"/>
         <source>{path}: no such file</source>
@@ -8810,12 +8892,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="397"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="398"/>
         <source>{path}: not a readable safetensors file ({error})</source>
         <translation>{path}：不是可读的 safetensors 文件（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="358"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="359"/>
         <source>{path}: not a regular file (a pipe or a device?)</source>
         <translation>{path}：不是普通文件（是管道还是设备？）</translation>
     </message>
@@ -8825,7 +8907,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是可读取的 SentencePiece 模型；分词器需要它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="410"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="411"/>
         <source>{path}: not an attnviz checkpoint: no attnviz metadata (a safetensors file, but not one attnviz wrote)</source>
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
@@ -8835,7 +8917,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="239"/>
+        <location filename="../../attnviz/commands/explain.py" line="247"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -8855,7 +8937,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="365"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="366"/>
         <location filename="../../attnviz/core/images.py" line="44"/>
         <source>{path}: permission denied (the file is not readable by you)</source>
         <translation>{path}：权限不足（你无权读取该文件）</translation>
@@ -8866,27 +8948,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：sp_model_kwargs 向 SentencePiece 传入 {keys}；attnviz 只传入 {allowed}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="444"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="445"/>
         <source>{path}: tensor {name} changed while it was read</source>
         <translation>{path}：张量 {name} 在读取过程中发生了变化</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="281"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="282"/>
         <source>{path}: tensor {name} has dtype {dtype}, expected {expected}</source>
         <translation>{path}：张量 {name} 的数据类型为 {dtype}，应为 {expected}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="275"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="276"/>
         <source>{path}: tensor {name} has shape {shape}, expected {expected} (the config does not match the weights)</source>
         <translation>{path}：张量 {name} 的形状为 {shape}，应为 {expected}（配置与权重不符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="446"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="447"/>
         <source>{path}: tensor {name} holds NaN or infinite values</source>
         <translation>{path}：张量 {name} 含有 NaN 或无穷值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="449"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="450"/>
         <source>{path}: tensor {name} holds values beyond ±{most:g}, which no attnviz model has</source>
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
@@ -8906,7 +8988,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="440"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="441"/>
         <source>{path}: the tensor data does not match its checksum: the file is corrupted (download or copy it again)</source>
         <translation>{path}：张量数据与其校验和不符：文件已损坏（请重新下载或复制）</translation>
     </message>
@@ -8921,7 +9003,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：分词器文件定义了 {count:,} 个特殊词元和新增词元；attnviz 只打开不超过 {most:,} 个的分词器（超过后 transformers 对每个词元的处理越来越慢）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="429"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="430"/>
         <source>{path}: training info must be a JSON object</source>
         <translation>{path}：训练信息必须是 JSON 对象</translation>
     </message>
@@ -8936,17 +9018,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：transformers {version} 没有 {name}：请安装包含它的版本以打开此文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="270"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="271"/>
         <source>{path}: unexpected tensors {names}</source>
         <translation>{path}：多出了张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="418"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="419"/>
         <source>{path}: unknown model kind {name!r}; known: {known}</source>
         <translation>{path}：未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="405"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="406"/>
         <source>{path}: {count:,} tensors; no attnviz model has more than {most:,}</source>
         <translation>{path}：有 {count:,} 个张量；attnviz 的模型最多只有 {most:,} 个</translation>
     </message>
@@ -8977,22 +9059,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="230"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="231"/>
         <source>{path}: {key} has {count} tokens but the config says {expected}</source>
         <translation>{path}：{key} 有 {count} 个词元，但配置中为 {expected} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="162"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="163"/>
         <source>{path}: {key} is nested too deeply to be attnviz metadata</source>
         <translation>{path}：{key} 嵌套过深，不可能是 attnviz 元数据</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="227"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="228"/>
         <source>{path}: {key} is not a valid vocabulary ({error})</source>
         <translation>{path}：{key} 不是有效的词表（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="159"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="160"/>
         <source>{path}: {key} is not valid JSON ({error})</source>
         <translation>{path}：{key} 不是有效的 JSON（{error}）</translation>
     </message>
@@ -9002,8 +9084,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} 指向模型文件夹之外的 {named}；attnviz 只读取文件夹自身的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="284"/>
-        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="371"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="285"/>
+        <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="372"/>
         <location filename="../../attnviz/core/hf/load.py" line="98"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
@@ -9227,6 +9309,12 @@ Open the session with that checkpoint?</source>
         <location filename="../../attnviz/gui/panels/positional.py" line="84"/>
         <source>θ_i: the angle pair i turns per position</source>
         <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/heads.py" line="207"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="164"/>
+        <source>‖α f(x)‖</source>
+        <translation>‖α f(x)‖</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/positional.py" line="34"/>

@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 
 from attnviz.core.columns import NO_SUCH_KEY
+from attnviz.core.heads.sinks import SinkSums
+from attnviz.core.heads.sinks import sinks_csv as position_sinks_csv
 
 from .agreement import kendall_p, kendall_tau, spearman_rho
 from .step import GRAD_DETACHED, GRAD_X_INPUT, INTEGRATED_GRADIENTS, LAYERED, LEAVE_ONE_OUT, OCCLUSION, Explanation
@@ -51,6 +53,7 @@ class CorpusTally:
     sinks: dict[str, list[np.ndarray]] = field(default_factory=lambda: defaultdict(list))
     steps: int = 0
     significant: dict[tuple[str, str], list[bool]] = field(default_factory=lambda: defaultdict(list))
+    position_sinks: dict[str, SinkSums] = field(default_factory=dict)  # kind slug -> every step's query row summed
 
     def add(self, explanation: Explanation) -> None:
         self.steps += 1
@@ -74,6 +77,14 @@ class CorpusTally:
                     spearman_rho(row, target) if np.isfinite(row).all() else np.nan for row in rows]))
         for kind, shares in explanation.sinks.items():
             self.sinks[kind].append(shares)
+        self._add_position_sinks(explanation.position_sinks)
+
+    def _add_position_sinks(self, sums: dict[str, SinkSums]) -> None:
+        for slug, part in sums.items():
+            if slug in self.position_sinks:
+                self.position_sinks[slug] += part
+            else:
+                self.position_sinks[slug] = part.copy()
 
     def extend(self, other: CorpusTally) -> None:
         """Add ``other``'s steps after this tally's, as if they had been added here one by one: a corpus cut in
@@ -86,6 +97,7 @@ class CorpusTally:
         _extend(self.layer_rhos, other.layer_rhos)
         _extend(self.sinks, other.sinks)
         _extend(self.significant, other.significant)
+        self._add_position_sinks(other.position_sinks)
 
     def _keep(self, first: str, second: str, tau: float, rho: float, p: float) -> None:
         if math.isfinite(tau):
@@ -176,3 +188,9 @@ def sinks_csv(tally: CorpusTally, classes: tuple[str, ...]) -> str:
                 lines.append(f"{kind},{layer + 1},{name},{_number(means[layer, 0, index], NO_SUCH_KEY)},"
                              f"{_number(means[layer, 1, index], NO_SUCH_KEY)},{int(present[index])}")
     return "\n".join(lines) + "\n"
+
+
+def sinks_by_position_csv(tally: CorpusTally) -> str:
+    """sinks_by_position.csv (``attnviz heads --documents``' columns): per attention kind, layer, head, bin of query
+    positions and class of keys, the mean share of the weight and of the norm view over the explained steps."""
+    return position_sinks_csv(list(tally.position_sinks.items()))

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import torch
 from torch import Tensor, nn
 
 from attnviz.core.decoding.fill_mask import CLS, MASK, SEP
+from attnviz.core.heads.sinks import FIRST, SinkSums, key_classes
 from attnviz.core.layout import Capability
 from attnviz.core.models.loaded import LoadedModel
 
@@ -51,6 +52,7 @@ METHODS = (ATTENTION, ROLLOUT, FLOW, NORM, GRAD_X_INPUT, GRAD_DETACHED, INTEGRAT
 LAYERED = (ATTENTION, ROLLOUT, FLOW, NORM)  # the methods with a row after every layer
 SINK_CLASSES = ("<eos>", "<bos>", "punctuation")  # the keys attention is said to park on (Kobayashi et al. 2020)
 SAME_CLASS = {SEP: "<eos>", CLS: "<bos>"}  # a BERT's [SEP] and [CLS] count as <eos> and <bos>
+POSITION_SINK_KEYS = (FIRST, "<bos>", "<eos>", CLS, SEP)  # sinks_by_position.csv's classes: attnviz's reserved tokens
 
 
 def is_punctuation(token: str) -> bool:
@@ -70,7 +72,10 @@ class Explanation:
     or None if not computed; layer, head: the layer (0-based) and head (None: heads' mean) of the rows;
     sinks: attention kind ("cross", "decoder self", "self") -> (L, 2, 3): per layer, the share of the raw
     attention (heads' mean; index 0) and of the norm-based attention ‖Σ_h α_hj f_h(x_j)‖ (index 1) on the keys of
-    each :data:`SINK_CLASSES` (NaN where the step has no such key), over all the keys that kind reads.
+    each :data:`SINK_CLASSES` (NaN where the step has no such key), over all the keys that kind reads;
+    position_sinks: kind slug (cross, dec-self, enc-self) -> the step's query row added to
+    :class:`attnviz.core.heads.sinks.SinkSums` (classes :data:`POSITION_SINK_KEYS`, binned by the query's position:
+    a translation's target position, a decoder-only model's position in prompt + answer, the masked position).
     """
 
     methods: tuple[str, ...]
@@ -85,6 +90,7 @@ class Explanation:
     layer: int
     head: int | None
     sinks: dict[str, np.ndarray]
+    position_sinks: dict[str, SinkSums] = field(default_factory=dict)
 
     def row(self, method: str) -> np.ndarray:
         return self.rows[self.methods.index(method)]
@@ -133,6 +139,23 @@ def _sink_shares(internals: StepInternals) -> dict[str, np.ndarray]:
     return shares
 
 
+def _position_sinks(internals: StepInternals, queries: dict[str, tuple[str, int, bool]]) -> dict[str, SinkSums]:
+    """Each kind's query row as SinkSums: ``queries`` maps a kind's name to (its slug, the query's position from 0,
+    causal: the row sees the keys up to its own position), the norm view ‖f_h(x_j)‖ from the kind's transformed
+    values."""
+    out = {}
+    for kind in internals.kinds:
+        slug, position, causal = queries[kind.name]
+        layers, heads, _keys = kind.weights.shape
+        sums = SinkSums.empty(POSITION_SINK_KEYS, layers, heads)
+        masks = key_classes(kind.keys, POSITION_SINK_KEYS[1:])  # (C, K)
+        norms = np.linalg.norm(kind.transformed, axis=-1)  # (L, H, K)
+        for layer in range(layers):
+            sums.add(layer, kind.weights[layer][:, None, :], norms[layer], np.array([position]), masks, causal)
+        out[slug] = sums
+    return out
+
+
 @dataclass(frozen=True)
 class _Problem:
     """What is explained: f (ids (B, S) -> log p (B,)) of the input ids (1, S) through ``embedding``'s output."""
@@ -155,7 +178,8 @@ def _check(methods: Sequence[str], tokens: Sequence[str]) -> None:
 
 
 def _explain(problem: _Problem, internals: StepInternals, token_id: int, token: str, methods: Sequence[str],
-             layer: int | None, head: int | None, ig_steps: int, every_layer: bool) -> Explanation:
+             layer: int | None, head: int | None, ig_steps: int, every_layer: bool,
+             queries: dict[str, tuple[str, int, bool]]) -> Explanation:
     layers = internals.kinds[0].weights.shape[0]
     layer = layers - 1 if layer is None else layer
     if not 0 <= layer < layers:
@@ -186,7 +210,8 @@ def _explain(problem: _Problem, internals: StepInternals, token_id: int, token: 
     matrix = np.stack([rows[m] for m in names]).astype(np.float64) if names else np.zeros((0, len(labels)))
     kendall, spearman = agreement_matrices(matrix)
     return Explanation(names, labels, matrix, kendall, spearman, layered, token,
-                       float(internals.log_probs[token_id]), completeness, layer, head, _sink_shares(internals))
+                       float(internals.log_probs[token_id]), completeness, layer, head, _sink_shares(internals),
+                       _position_sinks(internals, queries))
 
 
 def _best(log_probs: np.ndarray, never: Sequence[int]) -> int:
@@ -222,8 +247,11 @@ def explain_step(loaded: LoadedModel, source_tokens: Sequence[str], target_prefi
         else tgt_vocab.ids([token])[0]
     problem = _Problem(TokenLogProb(model, tgt_in, token_id), model.get_submodule("src_embedding"), src, labels,
                        src_vocab.pad_id, src_vocab.unk_id, True, model)
+    target = len(target_prefix)  # the query's position: cross-attention's in the target, self-attention's its key's
+    queries = {kind.name: ("cross", target, False) if kind.name == "cross" else
+               ("dec-self", len(kind.keys) - 1, True) for kind in internals.kinds}
     return _explain(problem, internals, token_id, tgt_vocab.tokens[token_id], methods, layer, head, ig_steps,
-                    every_layer)
+                    every_layer, queries)
 
 
 def explain_mask(loaded: LoadedModel, tokens: Sequence[str], position: int, device: torch.device | str = "cpu",
@@ -255,5 +283,6 @@ def explain_mask(loaded: LoadedModel, tokens: Sequence[str], position: int, devi
     token_id = _best(internals.log_probs, reserved) if token is None else vocab.ids([token])[0]
     problem = _Problem(MaskedLogProb(model, segments, position, token_id), model.get_submodule("token_embedding"),
                        ids, labels, vocab.pad_id, vocab.unk_id, False, model)
+    queries = {kind.name: ("enc-self", position, False) for kind in internals.kinds}
     return _explain(problem, internals, token_id, vocab.tokens[token_id], methods, layer, head, ig_steps,
-                    every_layer)
+                    every_layer, queries)

@@ -11,7 +11,11 @@ documents and processes. Shapes: C classes, N bins, L layers, H heads, Q query r
 
 from __future__ import annotations
 
+import csv
+import io
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -92,6 +96,9 @@ class SinkSums:
                 self.norm[:, index, layer] += (norm_on[:, :, chosen] * kept[:, None]).sum(-1)
             self.rows[:, index, layer] += kept.sum(-1)[:, None]
 
+    def copy(self) -> SinkSums:
+        return SinkSums(self.classes, self.weight.copy(), self.norm.copy(), self.rows.copy())
+
     def __iadd__(self, other: SinkSums) -> SinkSums:
         self.weight += other.weight
         self.norm += other.norm
@@ -112,3 +119,39 @@ class SinkSums:
         with np.errstate(invalid="ignore", divide="ignore"):
             return (np.where(self.rows > 0, self.weight / np.maximum(self.rows, 1), np.nan),
                     np.where(self.rows > 0, self.norm / np.maximum(self.rows, 1), np.nan))
+
+
+def sinks_rows(sinks: SinkSums, kind: str) -> list[dict[str, Any]]:
+    """sinks_by_position.csv's rows: per layer, head, bin of query positions and class of keys that some query of
+    the bin could see (the others are left out), the mean shares of the weights and of the norm view."""
+    from attnviz.core.columns import NOT_APPLICABLE
+
+    weight, norm = sinks.means()
+    labels = bin_labels()
+    rows = []
+    classes, bins, layers, heads = weight.shape
+    for layer in range(layers):
+        for head in range(heads):
+            for index in range(bins):
+                for c in range(classes):
+                    count = int(sinks.rows[c, index, layer, head])
+                    if not count:
+                        continue
+                    share = float(norm[c, index, layer, head])
+                    rows.append({"kind": kind, "layer": layer + 1, "head": head + 1, "queries": labels[index],
+                                 "key": sinks.classes[c], "rows": count,
+                                 "weight_share": float(weight[c, index, layer, head]),
+                                 "norm_share": share if share == share else NOT_APPLICABLE})
+    return rows
+
+
+def sinks_csv(parts: Sequence[tuple[str, SinkSums]]) -> str:
+    """sinks_by_position.csv's text: the rows of each (kind slug, sums) in turn (floats written to round-trip)."""
+    rows = [row for kind, sinks in parts for row in sinks_rows(sinks, kind)]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=["kind", "layer", "head", "queries", "key", "rows", "weight_share",
+                                             "norm_share"], lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in row.items()})
+    return out.getvalue()

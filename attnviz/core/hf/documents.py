@@ -71,6 +71,12 @@ def positions_of(loaded: Any) -> int:
     return min(int(most), MAX_DOCUMENT_TOKENS)
 
 
+def reads_documents(loaded: Any) -> bool:
+    """Whether ``loaded`` is a Hugging Face language model (decoder-only or encoder-only) whose heads
+    :func:`document_atlas` maps: not an encoder–decoder, not an image model."""
+    return bool(loaded.kind.startswith("hf-") and loaded.kind != "hf-seq2seq" and not loaded.model_kind.reads_images)
+
+
 def is_encoder(loaded: Any) -> bool:
     """Whether the model's one self-attention is bidirectional (an encoder-only folder: it has no decoder)."""
     return not loaded.model.attention_modules(AttentionKind.DECODER_SELF)

@@ -9,6 +9,10 @@ by the statistic chosen (importance, confidence, entropy, the positional shares,
 a cell reads out all of its statistics; clicking it shows that head in the Attention dock; Ctrl+click or its
 context menu switches it off (or on again), and the sentence is decoded again without it. The atlas and the
 pruning curve are computed off the GUI thread (``Session.compute_atlas``), with a progress bar and Cancel.
+
+A Hugging Face language model can also be mapped over a file of documents (one a line, one forward pass each, no
+decoding): its atlas then has sinks by the query's position, drawn on a Sinks tab — the first position's share of
+the weight and of ‖α f(x)‖ against the bin of the query's position, for one head or the mean of a layer's heads.
 """
 
 from __future__ import annotations
@@ -37,7 +41,8 @@ if TYPE_CHECKING:
     from attnviz.core.heads import HeadAtlas
     from attnviz.core.heads.image_atlas import ImageAtlas
 
-SESSION_SENTENCES, OTHER_FILE, OTHER_FOLDER = "", "\0other", "\0folder"
+SESSION_SENTENCES, OTHER_FILE, OTHER_FOLDER, OTHER_DOCUMENTS = "", "\0other", "\0folder", "\0documents"
+DOCUMENTS = "\0documents:"  # a chosen file of documents: this, then its path
 SHARES = ("confidence", "previous", "same", "next", "sink", "diagonal", "monotonic")  # weights' shares: 0…1
 IMPORTANCE_PEN = pg.mkPen((31, 119, 180), width=2)
 RANDOM_PEN = pg.mkPen((255, 127, 14), width=2, style=QtCore.Qt.PenStyle.DashLine)
@@ -91,6 +96,7 @@ class HeadsPanel(QtWidgets.QWidget):
         self.state = SessionState()
         self.corpus_box = QtWidgets.QComboBox()
         self._images: bool | None = None  # the corpus listed is of images (an image model) or of sentences
+        self._documents = False  # the model on show can also be mapped over documents
         self.map_button = QtWidgets.QPushButton(tr("Map heads"))
         self.prune_button = QtWidgets.QPushButton(tr("Pruning curve"))
         self.prune_button.setToolTip(tr("BLEU with 0, 1, 2, … heads switched off: least important first, and at "
@@ -143,6 +149,26 @@ class HeadsPanel(QtWidgets.QWidget):
                                                        name=tr("spread evenly"))
         self.distance_view.setMinimumSize(140, 120)
         maps.addTab(self.distance_view, tr("Distance by layer"))
+        self.sink_box = QtWidgets.QComboBox()  # (layer, head or None: the mean of the layer's heads)
+        self.sink_box.setToolTip(tr("The head whose sinks are drawn, or the mean of a layer's heads"))
+        self.sink_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.sink_box.setMinimumContentsLength(10)
+        self.sink_view = TitledPlot(title=tr("Sinks by the query's position"))
+        legend_below(self.sink_view.plot, columns=1)
+        self.sink_view.plot.setLabel("bottom", tr("query's position"))
+        self.sink_view.plot.setLabel("left", tr("share on the first position"))
+        self.sink_view.plot.setYRange(0.0, 1.0)
+        self.sink_weight_curve = self.sink_view.plot.plot([], [], pen=IMPORTANCE_PEN, symbol="o", symbolSize=6,
+                                                          symbolBrush=HEAD_BRUSH, name=tr("weight"))
+        self.sink_norm_curve = self.sink_view.plot.plot([], [], pen=RANDOM_PEN, symbol="s", symbolSize=6,
+                                                        name=tr("‖α f(x)‖"))
+        self.sink_view.setMinimumSize(140, 120)
+        self.sinks_tab = QtWidgets.QWidget()
+        sinks_layout = QtWidgets.QVBoxLayout(self.sinks_tab)
+        sinks_layout.setContentsMargins(0, 0, 0, 0)
+        sinks_layout.addWidget(WrapRow((QtWidgets.QLabel(tr("Head")), self.sink_box), max_lines=2, stretch=1))
+        sinks_layout.addWidget(self.sink_view, 1)
+        maps.addTab(self.sinks_tab, tr("Sinks"))
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         for widget in (corpus, buttons, self.progress, colour, off):
@@ -155,6 +181,7 @@ class HeadsPanel(QtWidgets.QWidget):
         self.prune_button.clicked.connect(self._on_prune_clicked)
         self.cancel_button.clicked.connect(self._on_cancel_clicked)
         self.statistic_box.currentIndexChanged.connect(self._draw)
+        self.sink_box.currentIndexChanged.connect(self._draw_sinks)
         self.all_on_button.clicked.connect(lambda: self.switch_off(()))
         self.grid.hovered.connect(self._on_grid_hovered)
         self.grid.clicked.connect(self._on_grid_clicked)
@@ -162,14 +189,15 @@ class HeadsPanel(QtWidgets.QWidget):
         self._show_progress(None)
         self._show_heads_off("")
         self.tabs.setTabEnabled(1, False)
+        self.tabs.setTabVisible(3, False)
         self._list_corpora(False)
 
-    def _list_corpora(self, images: bool) -> None:
-        """Offer the corpora of the model on show: sentences (the session's, a file) or images (the shipped
-        samples, a folder)."""
-        if self._images == images:
+    def _list_corpora(self, images: bool, documents: bool = False) -> None:
+        """Offer the corpora of the model on show: sentences (the session's, a file; a Hugging Face language
+        model: a file of documents too) or images (the shipped samples, a folder)."""
+        if self._images == images and self._documents == documents:
             return
-        self._images = images
+        self._images, self._documents = images, documents
         self.corpus_box.clear()
         if images:
             self.corpus_box.addItem(tr("The sample images ({count})").format(count=len(sample_images())),
@@ -179,8 +207,12 @@ class HeadsPanel(QtWidgets.QWidget):
         else:
             self.corpus_box.addItem(tr("The sentences of this session"), SESSION_SENTENCES)
             self.corpus_box.addItem(tr("A file of sentences…"), OTHER_FILE)
+            if documents:
+                self.corpus_box.addItem(tr("A file of documents…"), OTHER_DOCUMENTS)
             self.corpus_box.setToolTip(tr("One source sentence a line, or source<TAB>reference lines (then the "
-                                          "pruning curve can measure BLEU)"))
+                                          "pruning curve can measure BLEU)") + ("\n" + tr(
+                "A file of documents: one a line, each read whole in one pass (up to the model's positions); the "
+                "atlas then has the sinks by the query's position") if documents else ""))
         self.prune_button.setVisible(not images)
         self.grid.toggles = not images
         self.tabs.setTabVisible(1, not images)
@@ -199,8 +231,16 @@ class HeadsPanel(QtWidgets.QWidget):
         if self.session is None:
             return
         chosen = self.corpus_box.currentData()
+        if corpus is None and isinstance(chosen, str) and chosen.startswith(DOCUMENTS):
+            self.session.compute_atlas(chosen[len(DOCUMENTS):], documents=True)
+            return
         path = corpus if corpus is not None else (chosen or None)
         self.session.compute_atlas(path, self.session.sentences_seen)
+
+    def map_documents(self, path: str | Path) -> None:
+        """Map the heads of a Hugging Face language model over the documents of ``path`` (one a line)."""
+        if self.session is not None:
+            self.session.compute_atlas(path, documents=True)
 
     def switch_off(self, heads: Sequence[str]) -> None:
         """Decode again with ``heads`` (``cross:2.1``, …) off; none: every head on."""
@@ -214,7 +254,8 @@ class HeadsPanel(QtWidgets.QWidget):
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         self.state = new
         if changed(old, new, "model"):
-            self._list_corpora(new.model is not None and new.model.offers(Capability.IMAGE))
+            self._list_corpora(new.model is not None and new.model.offers(Capability.IMAGE),
+                               new.model is not None and new.model.documents)
         if changed(old, new, "atlas_progress"):
             self._show_progress(new.atlas_progress)
         if changed(old, new, "model"):
@@ -228,6 +269,9 @@ class HeadsPanel(QtWidgets.QWidget):
             self.readout.setText(tr(READOUT_HINT) if self._atlas() is not None else " ")
         if changed(old, new, "pruning", "model"):
             self._draw_curve()
+        if changed(old, new, "atlas_sinks", "atlas"):
+            self._fill_sink_heads()
+            self._draw_sinks()
         if changed(old, new, "pruning") and new.pruning is not None:
             self.tabs.setCurrentWidget(self.curve_view)  # (the curve asked for)
         if changed(old, new, "atlas") and new.atlas is not None and new.pruning is None:
@@ -244,7 +288,20 @@ class HeadsPanel(QtWidgets.QWidget):
             from attnviz.figures.heads import distance_figure
 
             return distance_figure(self.state.image_atlas, self._model_name())
+        if self.tabs.currentWidget() is self.sinks_tab and (spec := self.sink_figure()) is not None:
+            return spec
         return self.grid.spec if self.grid.spec.values.size else None
+
+    def sink_figure(self) -> LineSpec | None:
+        """The Sinks tab's plot: the chosen head's (or layer's mean) first-position shares by the query's position;
+        None without an atlas over documents."""
+        sinks, atlas, chosen = self.state.atlas_sinks, self.state.atlas, self.sink_box.currentData()
+        if sinks is None or atlas is None or chosen is None:
+            return None
+        from attnviz.figures.heads import sink_line
+
+        layer, head = chosen
+        return sink_line(sinks, layer, head, self._model_name(), atlas.kinds[0].kind.label())
 
     def _model_name(self) -> str:
         return self.state.model.base_name if self.state.model is not None else ""
@@ -258,8 +315,9 @@ class HeadsPanel(QtWidgets.QWidget):
             return
         from attnviz.figures.heads import ALIGNMENT_FIGURES, ATLAS_FIGURES
 
-        current = self.statistic_box.currentData() or "importance"
-        present = {name for k in atlas.kinds for name in k.names} | {"importance"}
+        current = self.statistic_box.currentData() or ("importance" if atlas.target != "none" else "sink")
+        present = {name for k in atlas.kinds for name in k.names} | ({"importance"} if atlas.target != "none" else
+                                                                     set())  # (documents: importance not measured)
         self.statistic_box.blockSignals(True)
         self.statistic_box.clear()
         for name, title, _share in (*ATLAS_FIGURES, *ALIGNMENT_FIGURES):
@@ -337,6 +395,40 @@ class HeadsPanel(QtWidgets.QWidget):
                                          colormap="viridis", row_axis=tr("kind and layer"), col_axis=tr("head"),
                                          masked=masked if masked.any() else None))
 
+    def _fill_sink_heads(self) -> None:
+        """List the layers' means and every head of the sinks on show; the Sinks tab only where there are some."""
+        sinks = self.state.atlas_sinks
+        current = self.sink_box.currentData()
+        self.sink_box.blockSignals(True)
+        self.sink_box.clear()
+        if sinks is not None:
+            _classes, _bins, layers, heads = sinks.weight.shape
+            for layer in range(layers):
+                self.sink_box.addItem(tr("layer {layer}, mean of the heads").format(layer=layer + 1), (layer, None))
+                for head in range(heads):
+                    self.sink_box.addItem(tr("layer {layer}, head {head}").format(layer=layer + 1, head=head + 1),
+                                          (layer, head))
+            self.sink_box.setCurrentIndex(max(0, self.sink_box.findData(current) if current is not None else 0))
+        self.sink_box.blockSignals(False)
+        self.tabs.setTabVisible(3, sinks is not None)
+
+    def _draw_sinks(self) -> None:
+        figure = self.sink_figure()
+        curves = (self.sink_weight_curve, self.sink_norm_curve)
+        if figure is None:
+            for curve in curves:
+                curve.setData([], [])
+            return
+        for index, curve in enumerate(curves):
+            series = figure.series[index] if index < len(figure.series) else None
+            curve.setData([] if series is None else series.x, [] if series is None else series.y)
+        self.sink_view.set_title(figure.title)
+        self.sink_view.bottom_axis.set_level([(int(x), label) for x, label in figure.x_ticks or ()])
+        ticks = [x for x, _label in figure.x_ticks or ()]
+        if ticks:
+            self.sink_view.plot.setXRange(min(ticks) - 0.5, max(ticks) + 0.5, padding=0)
+        self.sink_view.plot.setYRange(0.0, 1.0, padding=0.02)
+
     def _draw_curve(self) -> None:
         curve = self.state.pruning
         self.tabs.setTabEnabled(1, curve is not None)
@@ -354,7 +446,8 @@ class HeadsPanel(QtWidgets.QWidget):
         shown: tuple[QtWidgets.QWidget, ...] = (self.progress, self.cancel_button)
         for widget in shown:
             widget.setVisible(running)
-        switch = self.state.model is not None and (self.state.model.heads_switch or self.images)
+        switch = self.state.model is not None and (self.state.model.heads_switch or self.images
+                                                   or self.state.model.documents)
         enabled: tuple[QtWidgets.QWidget, ...] = (self.map_button, self.prune_button, self.corpus_box)
         for widget in enabled:
             widget.setEnabled(not running and switch)
@@ -402,7 +495,8 @@ class HeadsPanel(QtWidgets.QWidget):
         atlas = cast("HeadAtlas", atlas)
         found = next(k for k in atlas.kinds if k.kind is kind)
         parts = [f"{name} {found.means[i, layer, index]:.3g}" for i, name in enumerate(found.names)]
-        parts.append(tr("importance {value:.3g}").format(value=found.importance[layer, index]))
+        if np.isfinite(found.importance[layer, index]):  # (over documents: not measured)
+            parts.append(tr("importance {value:.3g}").format(value=found.importance[layer, index]))
         return f"<b>{kind.slug}:{layer + 1}.{index + 1}</b> — " + " · ".join(parts)
 
     def _reserve_readout(self) -> None:
@@ -452,10 +546,18 @@ class HeadsPanel(QtWidgets.QWidget):
 
     def _on_corpus_chosen(self, _index: int) -> None:
         chosen = self.corpus_box.currentData()
-        if chosen not in (OTHER_FILE, OTHER_FOLDER):
+        if chosen not in (OTHER_FILE, OTHER_FOLDER, OTHER_DOCUMENTS):
             return
         if chosen == OTHER_FOLDER:
             path = file_dialogs.existing_folder(self, tr("A folder of images"), "")
+        elif chosen == OTHER_DOCUMENTS:
+            path, _ = file_dialogs.open_file_name(self, tr("A file of documents"), "",
+                                                  tr("Text files (*.txt);;All files (*)"))
+            if path:
+                self.add_documents(path)
+            else:
+                self.corpus_box.setCurrentIndex(0)
+            return
         else:
             path, _ = file_dialogs.open_file_name(self, tr("A file of sentences"), "",
                                                   tr("Text files (*.txt *.tsv);;All files (*)"))
@@ -479,3 +581,11 @@ class HeadsPanel(QtWidgets.QWidget):
         if self.session is not None:
             self.session.cancel_atlas()
 
+    def add_documents(self, path: str | Path) -> None:
+        """Offer (and choose) the file of documents ``path`` as the corpus: Map heads reads it as documents."""
+        data = DOCUMENTS + str(path)
+        index = self.corpus_box.findData(data)
+        if index < 0:
+            index = self.corpus_box.count() - 1
+            self.corpus_box.insertItem(index, tr("{name} (documents)").format(name=Path(path).name), data)
+        self.corpus_box.setCurrentIndex(index)
