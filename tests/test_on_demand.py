@@ -96,3 +96,71 @@ def test_a_map_is_the_closed_formula_without_a_mask():
         LayerQueryKeys(queries, torch.randn(1, 3, 10, 8), 0.5, None)
     with pytest.raises(IndexError):
         store.map(0, 4)
+
+
+@pytest.fixture(scope="module")
+def long_llama(tmp_path_factory):
+    """A grouped-query Llama folder with 1,024 positions (the decoding's prompt cap stays far below)."""
+    from tests.hf_folders import _byte_level_tokenizer
+
+    folder = tmp_path_factory.mktemp("long") / "llama"
+    tokenizer = _byte_level_tokenizer()
+    torch.manual_seed(2)
+    transformers.LlamaForCausalLM(transformers.LlamaConfig(
+        vocab_size=len(tokenizer), hidden_size=16, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+        intermediate_size=32, max_position_embeddings=1024, bos_token_id=0, eos_token_id=0,
+        pad_token_id=0)).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def test_export_prompt_map_writes_one_map_of_a_prompt_longer_than_the_decoding_cap(long_llama, tmp_path, capsys):
+    from tests.helpers import run_cli
+
+    text = " ".join(["the house is big . i am at home . he was there ."] * 60)
+    code, out, err = run_cli(capsys, "export", "--checkpoint", str(long_llama), "--text", text, "--prompt-map",
+                             "--layer", "2", "--head", "4", "--format", "npy", "--out", str(tmp_path / "out"))
+    assert code == 0 and "wrote 2 files" in out, err
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == ["attnviz-export.json", "enc-self_layer2_head4.npy"]  # one map, no other
+    values = np.load(tmp_path / "out" / "enc-self_layer2_head4.npy")
+
+    loaded = load_hf_folder(long_llama)
+    ids = loaded.src_vocab.split(text, 1024).ids
+    assert values.shape == (len(ids), len(ids)) and len(ids) > 2 * loaded.config.max_src_len  # (the cap: 448 here)
+    eager = transformers.AutoModelForCausalLM.from_pretrained(long_llama, attn_implementation="eager").eval()
+    with torch.no_grad():
+        want = eager(input_ids=torch.tensor([ids]), output_attentions=True).attentions[1][0, 3].numpy()
+    np.testing.assert_allclose(values, want, atol=1e-5)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--step", "1"], "--step does not go with --prompt-map"),
+    (["--layer", "3"], "--layer 3: this model has 2"),
+    (["--head", "5"], "--head 5: this model has 4"),
+])
+def test_export_prompt_map_refuses_in_one_line(long_llama, tmp_path, capsys, args, message):
+    from tests.helpers import run_cli
+
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(long_llama), "--text", "the house", "--prompt-map",
+                           *args, "--out", str(tmp_path / "out"))
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_export_prompt_map_is_for_models_whose_maps_come_on_demand(tmp_path, capsys):
+    from tests.helpers import run_cli
+
+    code, _, err = run_cli(capsys, "export", "--text", "the house", "--prompt-map", "--out",
+                           str(tmp_path / "out"))  # (the shipped Transformer)
+    assert code == 2 and "--prompt-map computes the maps of a decoder-only Hugging Face model on demand" in err
+
+
+def test_the_query_key_bound_refuses_before_the_forward_pass(long_llama, monkeypatch, tmp_path, capsys):
+    from attnviz.core import limits
+    from tests.helpers import run_cli
+
+    monkeypatch.setattr(limits, "MAX_QUERY_KEY_BYTES", 1000)
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(long_llama), "--text", "the house is big . " * 10,
+                           "--prompt-map", "--out", str(tmp_path / "out"))
+    assert code == 2 and "would take" in err and "give a shorter prompt" in err

@@ -76,6 +76,13 @@ class QueryKeyStore:
         tensors = {id(t): t for r in self.layers for t in (r.queries, r.keys, r.hidden) if t is not None}
         return sum(t.numel() * t.element_size() for t in tensors.values())
 
+    def hidden(self, layer: int, row: int = 0) -> np.ndarray:
+        """The cells layer ``layer``'s mask hid for batch row ``row`` (S, S) bool (True: hidden)."""
+        record = self.layers[layer]
+        if record.hidden is None:
+            return np.zeros((self.positions, self.positions), dtype=bool)
+        return record.hidden[row].cpu().numpy()
+
     def map(self, layer: int, head: int, row: int = 0, scores: bool = False, tile_rows: int = TILE_ROWS
             ) -> np.ndarray:
         """Layer ``layer``'s head ``head`` for batch row ``row``: the weights (S, S) float32 (a query per row, a key

@@ -116,6 +116,20 @@ class HFCausal(nn.Module):
         state = CausalState(kv, mask, positions[:, -1] + 1, src.shape[1], first)
         return state, SourceSelfAttention(weights, scores) if need_attention else None
 
+    @property
+    def prompt_positions(self) -> int:
+        """The positions the model has (its config's, by the record's key): the longest prompt it reads."""
+        return int(getattr(self.hf.config, self.architecture.positions or "", 0) or 0)
+
+    def query_key_bytes(self, tokens: int) -> int:
+        """The bytes :meth:`query_keys` keeps for one ``tokens``-long prompt: queries and keys of every layer
+        (L·(H + G)·S·D in the model's dtype) and the mask (S² booleans)."""
+        config, names = self.hf.config, self.architecture.heads
+        heads, groups = int(getattr(config, names[0])), int(getattr(config, names[-1]) or getattr(config, names[0]))
+        width = int(getattr(config, "head_dim", None) or getattr(config, self.architecture.width) // heads)
+        size = next(self.hf.parameters()).element_size()
+        return len(self._attention) * (heads + groups) * tokens * width * size + tokens * tokens
+
     def query_keys(self, src: Tensor, src_valid_lens: Tensor) -> QueryKeyStore:
         """src (B, S) right-padded prompt ids -> what recomputes any map of the prompt's self-attention
         (B, L, H, S, S), left-padded and positioned as :meth:`start` runs it, without making one
