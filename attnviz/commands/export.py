@@ -31,7 +31,7 @@ from attnviz.commands.shared import (
     write_batch,
 )
 from attnviz.core.layout import Capability
-from attnviz.core.limits import BANDWIDTH_CHOICES, bandwidth_choosable
+from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_PROMPT_MAP_TOKENS, bandwidth_choosable
 from attnviz.i18n import tr
 from attnviz.paths import DEFAULT_CHECKPOINT
 
@@ -39,6 +39,8 @@ PROGRESS_FRAMES = 100  # a flip-book of this many frames or more says how far it
 FLIPBOOK_KINDS = {"cross": "CROSS", "dec-self": "DECODER_SELF"}  # --kind: the attention that changes per step
 FLIPBOOK_ONLY = ("kind", "layer", "head", "all_heads")
 KERNEL_ONLY = ("kernel", "bandwidth", "query")  # export options of a kernel-regression model
+PROMPT_MAP_CONFLICTS = ("training", "session", "image", "step", "flipbook", "kind", "all_heads", "mask_heads", "kernel",
+                        "bandwidth", "query")  # (one map of a prompt: no steps, no other view, no gates)
 TRAINING_CONFLICTS = ("text", "session", "step", "flipbook", "kind", "layer", "head", "all_heads", "kernel",
                       "bandwidth", "query", "scores", "blank_masked", "mask_heads")
 
@@ -79,6 +81,11 @@ def add_parser(subparsers: Any) -> None:
     export.add_argument("--all-heads", action="store_true",
                         help=tr("--flipbook: every layer and head, small multiples"))
     export.add_argument("--mask-heads", metavar="HEADS", help=tr(MASK_HEADS_HELP))
+    export.add_argument("--prompt-map", action="store_true",
+                        help=tr("a decoder-only Hugging Face folder: write one map of the prompt's self-attention "
+                                "(--layer, --head; default 1, 1), computed on demand from the queries and keys of one "
+                                "forward pass, the others never made; the prompt may be as long as the model's "
+                                "positions (up to {most:,} tokens)").format(most=MAX_PROMPT_MAP_TOKENS))
     export.add_argument("--kernel", help=tr("kernel regression: gaussian, boxcar, epanechnikov or constant"))
     export.add_argument("--bandwidth", type=float, help=tr("kernel regression: the bandwidth h"))
     export.add_argument("--query", type=float, help=tr("kernel regression: the query x (default 2.5)"))
@@ -103,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
     numbers, without a window; with --session, the figures of a saved session."""
     from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
 
+    if args.prompt_map:
+        return _export_prompt_map(args)
     if args.flipbook:
         if args.format is not None or args.step is not None:
             raise CliError(tr("{option} does not go with --flipbook (it writes every step as one PDF and one GIF)"
@@ -179,6 +188,70 @@ def run(args: argparse.Namespace) -> int:
         sidecar["session"] = str(args.session)
         sidecar["forced_tokens"] = [token for token in saved.plan if token is not None]
     written = write_batch(figures, args, formats, sidecar)
+    print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
+    return 0
+
+
+def _export_prompt_map(args: argparse.Namespace) -> int:
+    """export --prompt-map: one map (--layer, --head: weights, or --scores) of a decoder-only Hugging Face folder's
+    prompt self-attention, from the queries and keys one forward pass keeps (core/attention/on_demand.py): no other
+    map is made, so the prompt is cut at the model's positions (up to MAX_PROMPT_MAP_TOKENS), not at the decoding
+    limit; what it may allocate is the store, checked against MAX_QUERY_KEY_BYTES before the forward pass
+    (core/limits.py says why)."""
+    import torch
+
+    from attnviz.core.attention.kind import AttentionKind
+    from attnviz.core.limits import MAX_QUERY_KEY_BYTES
+    from attnviz.figures.attention import MatrixView, matrix_figure
+    from attnviz.figures.spec import NamedFigure
+
+    if given := [f"--{name.replace('_', '-')}" for name in PROMPT_MAP_CONFLICTS
+                 if getattr(args, name) not in (None, False)]:
+        raise CliError(tr("{option} does not go with --prompt-map (one map of a prompt, computed on demand)").format(
+            option=given[0]))
+    formats = formats_option(args.format or "png,csv")
+    check_scale_option(args.scale)
+    check_beam(args.beam)
+    set_threads(args.threads)
+    loaded, device = load_model(args.checkpoint or str(DEFAULT_CHECKPOINT), args.device)
+    args.checkpoint = args.checkpoint or str(DEFAULT_CHECKPOINT)
+    if not loaded.model_kind.maps_on_demand:
+        raise CliError(tr("--prompt-map computes the maps of a decoder-only Hugging Face model on demand; {checkpoint} "
+                          "is a {kind} model").format(checkpoint=args.checkpoint, kind=loaded.kind))
+    if args.text is None or not args.text.strip():
+        raise CliError(tr("--text is empty: give the sentence whose attention to export"))
+    args.text = text_option(args.text)
+    model, config = loaded.model, loaded.config
+    for option, number, most in (("--layer", args.layer, config.num_decoder_layers),
+                                 ("--head", args.head, config.num_heads)):
+        if number is not None and not 1 <= number <= most:
+            raise CliError(tr("{option} {number}: this model has {most} (counted from 1)").format(
+                option=option, number=number, most=most))
+    layer, head = (args.layer or 1) - 1, (args.head or 1) - 1
+    longest = min(model.prompt_positions or MAX_PROMPT_MAP_TOKENS, MAX_PROMPT_MAP_TOKENS)
+    source = loaded.src_vocab.split(args.text, longest)
+    warn_about_source(source, longest)
+    tokens = len(source.words)
+    if (needed := model.query_key_bytes(tokens)) > MAX_QUERY_KEY_BYTES:
+        raise CliError(tr("the queries and keys of {tokens:,} tokens would take {gb:.1f} GB (attnviz allows "
+                          "{most:.0f} GB): give a shorter prompt").format(tokens=tokens, gb=needed / 1024**3,
+                                                                         most=MAX_QUERY_KEY_BYTES / 1024**3))
+    ids = torch.tensor([list(source.ids or loaded.src_vocab.ids(source.words))], device=device)  # (1, S)
+    store = model.query_keys(ids, torch.tensor([tokens], device=device))
+    values = store.map(layer, head, scores=args.scores)  # (S, S)
+    kind = AttentionKind.ENCODER_SELF  # (the prompt's self-attention, as the layout names it)
+    view = MatrixView(values, source.words, source.words, store.hidden(layer), kind, layer, head, args.scores,
+                      loaded.layout.kind_label(kind))
+    name = Path(args.checkpoint).stem
+    figure = NamedFigure(view.stem(), matrix_figure(view, name, None, not args.blank_masked))
+    sidecar = {"attnviz_export": 1, "sentence": args.text, "source_tokens": list(source.words),
+               "unknown_words": list(source.unknown), "truncated_from": source.truncated_from, "model": name,
+               "kind": loaded.kind, "checkpoint": str(args.checkpoint), "device": str(device),
+               "layer": layer + 1, "head": head + 1, "computed": "on demand (queries and keys of one forward pass)",
+               "query_key_bytes": store.nbytes,
+               "values": "pre-softmax scores" if args.scores else "attention weights",
+               "masked_cells": "blank" if args.blank_masked else "marked"}
+    written = write_batch([figure], args, formats, sidecar)
     print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
     return 0
 

@@ -63,6 +63,14 @@ FLOAT_RANGES: dict[str, tuple[float, float]] = {
 
 MAX_ATTENTION_BYTES = 1024**3  # the attention maps one sentence's decoding records, at most
 
+# Maps on demand (core/attention/on_demand.py: ``attnviz export --prompt-map``): no map is recorded, so the bound on
+# what one prompt may allocate is its queries and keys, L·(H + G)·S·D, and the S² cells of its mask and of the one
+# map asked for (the model's additive mask, 4 bytes a cell while the forward pass runs; the boolean one it keeps;
+# the map, 4). MAX_PROMPT_MAP_TOKENS bounds S (S² · 9 bytes: 0.6 GB at 8,192), MAX_QUERY_KEY_BYTES the store (a
+# 16-layer, 16-head Llama shape over 4 key/value heads keeps 352 MB at 4,096 tokens; the folder checks bound L, H, D).
+MAX_PROMPT_MAP_TOKENS = 8192
+MAX_QUERY_KEY_BYTES = 4 * 1024**3
+
 
 AttentionCells = Callable[[Mapping[str, Any]], int]  # config values -> cells one decoding records
 

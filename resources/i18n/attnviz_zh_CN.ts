@@ -235,7 +235,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="326"/>
+        <location filename="../../attnviz/commands/export.py" line="399"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -266,7 +266,7 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="286"/>
+        <location filename="../../attnviz/commands/export.py" line="359"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
@@ -311,27 +311,27 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="271"/>
+        <location filename="../../attnviz/commands/export.py" line="344"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="78"/>
+        <location filename="../../attnviz/commands/export.py" line="80"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="77"/>
+        <location filename="../../attnviz/commands/export.py" line="79"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="80"/>
+        <location filename="../../attnviz/commands/export.py" line="82"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="76"/>
+        <location filename="../../attnviz/commands/export.py" line="78"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
@@ -346,17 +346,17 @@
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="196"/>
+        <location filename="../../attnviz/commands/export.py" line="269"/>
         <source>--image: {checkpoint} is a {kind} model, which reads no images</source>
         <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="284"/>
+        <location filename="../../attnviz/commands/export.py" line="357"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="316"/>
+        <location filename="../../attnviz/commands/export.py" line="389"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -422,7 +422,12 @@
         <translation>--processes {count}：本机有 {gpus} 块 GPU，每个进程占用一块：最多给 {gpus}，或在 CPU 上运行（--device cpu）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="290"/>
+        <location filename="../../attnviz/commands/export.py" line="219"/>
+        <source>--prompt-map computes the maps of a decoder-only Hugging Face model on demand; {checkpoint} is a {kind} model</source>
+        <translation>--prompt-map 按需计算 Hugging Face 仅解码器模型的注意力图；{checkpoint} 是 {kind} 模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="363"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -448,32 +453,32 @@
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="240"/>
+        <location filename="../../attnviz/commands/export.py" line="313"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="226"/>
+        <location filename="../../attnviz/commands/export.py" line="299"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="97"/>
+        <location filename="../../attnviz/commands/export.py" line="104"/>
         <source>--step counts from 1, got {number}</source>
         <translation>--step 从 1 开始计数，实际为 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="95"/>
+        <location filename="../../attnviz/commands/export.py" line="102"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="169"/>
+        <location filename="../../attnviz/commands/export.py" line="178"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="278"/>
+        <location filename="../../attnviz/commands/export.py" line="351"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -534,7 +539,8 @@
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="136"/>
+        <location filename="../../attnviz/commands/export.py" line="145"/>
+        <location filename="../../attnviz/commands/export.py" line="222"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
@@ -544,17 +550,17 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="274"/>
+        <location filename="../../attnviz/commands/export.py" line="347"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="374"/>
+        <location filename="../../attnviz/commands/export.py" line="447"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="203"/>
+        <location filename="../../attnviz/commands/export.py" line="276"/>
         <source>--{option} does not go with an image model</source>
         <translation>--{option} 不能用于图像模型</translation>
     </message>
@@ -569,7 +575,7 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="59"/>
+        <location filename="../../attnviz/commands/export.py" line="61"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
@@ -646,7 +652,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="50"/>
+        <location filename="../../attnviz/commands/export.py" line="52"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -654,6 +660,11 @@
         <location filename="../../attnviz/app.py" line="50"/>
         <source>a checkpoint or saved session, as the desktop entry passes it: a path that cannot be opened is explained in the window</source>
         <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="85"/>
+        <source>a decoder-only Hugging Face folder: write one map of the prompt's self-attention (--layer, --head; default 1, 1), computed on demand from the queries and keys of one forward pass, the others never made; the prompt may be as long as the model's positions (up to {most:,} tokens)</source>
+        <translation>Hugging Face 仅解码器模型文件夹：写出提示自注意力的一张图（--layer、--head；默认 1、1），由一次前向传播的查询和键按需算出，其余的图从不生成；提示可长达模型的位置数（最多 {most:,} 个词元）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/safe_output.py" line="123"/>
@@ -738,7 +749,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="55"/>
+        <location filename="../../attnviz/commands/export.py" line="57"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -764,7 +775,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="116"/>
+        <location filename="../../attnviz/commands/export.py" line="125"/>
         <source>a training flip-book is a picture: export it on a machine where Qt starts</source>
         <translation>训练翻页动画是图片：请在能启动 Qt 的机器上导出</translation>
     </message>
@@ -815,7 +826,7 @@
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="248"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="252"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -867,7 +878,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="332"/>
+        <location filename="../../attnviz/commands/export.py" line="405"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -1220,7 +1231,7 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="392"/>
+        <location filename="../../attnviz/commands/export.py" line="465"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
@@ -1240,8 +1251,8 @@
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="353"/>
-        <location filename="../../attnviz/commands/export.py" line="410"/>
+        <location filename="../../attnviz/commands/export.py" line="426"/>
+        <location filename="../../attnviz/commands/export.py" line="483"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1419,7 +1430,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="64"/>
+        <location filename="../../attnviz/commands/export.py" line="66"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
@@ -1690,7 +1701,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="58"/>
+        <location filename="../../attnviz/commands/export.py" line="60"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -2022,7 +2033,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="239"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="243"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -2032,7 +2043,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按 generate 的规则解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="130"/>
+        <location filename="../../attnviz/core/limits.py" line="138"/>
         <source>decoding one sentence would record {gb:.1f} GB of attention maps (layers × heads × lengths too large; attnviz allows {most:.0f} GB)</source>
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
@@ -2218,7 +2229,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="268"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="272"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -2622,7 +2633,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="48"/>
-        <location filename="../../attnviz/commands/export.py" line="57"/>
+        <location filename="../../attnviz/commands/export.py" line="59"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
@@ -2704,12 +2715,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="246"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="250"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="251"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="255"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
@@ -2845,22 +2856,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力覆盖图像的浓淡</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="262"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="266"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="275"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="279"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="256"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="260"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="290"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="294"/>
         <source>Hugging Face vision transformer (ViT, DeiT, DINOv2), reading images by their patches</source>
         <translation>Hugging Face 视觉 Transformer（ViT、DeiT、DINOv2），按图块读取图像</translation>
     </message>
@@ -3043,17 +3054,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="82"/>
+        <location filename="../../attnviz/commands/export.py" line="89"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="83"/>
+        <location filename="../../attnviz/commands/export.py" line="90"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="84"/>
+        <location filename="../../attnviz/commands/export.py" line="91"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -3169,7 +3180,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="332"/>
+        <location filename="../../attnviz/commands/export.py" line="405"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -3295,7 +3306,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="68"/>
+        <location filename="../../attnviz/commands/export.py" line="70"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -3727,7 +3738,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="298"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="302"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3977,7 +3988,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意：只有 {count} 个不同的源句子，太少，无法留出验证集（至少需要 10 个）；BLEU 在训练句对上计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="127"/>
+        <location filename="../../attnviz/core/limits.py" line="135"/>
         <source>num_heads = {heads} does not divide num_hiddens = {width}</source>
         <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
     </message>
@@ -4457,7 +4468,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="61"/>
+        <location filename="../../attnviz/commands/export.py" line="63"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -4562,7 +4573,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="66"/>
+        <location filename="../../attnviz/commands/export.py" line="68"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -4932,7 +4943,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="62"/>
-        <location filename="../../attnviz/commands/export.py" line="65"/>
+        <location filename="../../attnviz/commands/export.py" line="67"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
@@ -5130,35 +5141,35 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="270"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="277"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="274"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="281"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="241"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="264"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="245"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="268"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="283"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="287"/>
         <source>scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于 [CLS] 和各图像块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="293"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="297"/>
         <source>scaled dot-product scoring per head, over the special tokens and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于特殊词元和图块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="233"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="259"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="237"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="263"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="253"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="257"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -5971,7 +5982,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="73"/>
+        <location filename="../../attnviz/commands/export.py" line="75"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -6118,7 +6129,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一张图像上与已加载模型比较的图像模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="53"/>
+        <location filename="../../attnviz/commands/export.py" line="55"/>
         <source>the image to read (image models): every layer × head map, and [CLS]'s attention and rollout over the image</source>
         <translation>要读取的图像（图像模型）：每个层 × 头的注意力图，以及 [CLS] 在图像上的注意力和注意力展开</translation>
     </message>
@@ -6383,6 +6394,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>未安装 Python 包 {name}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/export.py" line="236"/>
+        <source>the queries and keys of {tokens:,} tokens would take {gb:.1f} GB (attnviz allows {most:.0f} GB): give a shorter prompt</source>
+        <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/columns.py" line="190"/>
         <source>the query rows averaged: those of the bin that could see such a key, over every document (`attnviz explain`: one row per explained step)</source>
         <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档（`attnviz explain`：每个被解释的步骤一行）</translation>
@@ -6438,7 +6454,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="52"/>
+        <location filename="../../attnviz/commands/export.py" line="54"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
@@ -7037,7 +7053,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="231"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="235"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -7180,7 +7196,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="309"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="313"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -7265,7 +7281,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="281"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="285"/>
         <source>Vision Transformer (ViT), classifying images by their patches</source>
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
@@ -7408,17 +7424,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="114"/>
+        <location filename="../../attnviz/commands/export.py" line="123"/>
         <source>write each step's numbers with --format csv --step all instead of --flipbook, which needs no display</source>
         <translation>改用 --format csv --step all（不加 --flipbook）写出每一步的数值，这无需显示器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="48"/>
+        <location filename="../../attnviz/commands/export.py" line="50"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="71"/>
+        <location filename="../../attnviz/commands/export.py" line="73"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -7453,9 +7469,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="182"/>
-        <location filename="../../attnviz/commands/export.py" line="216"/>
-        <location filename="../../attnviz/commands/export.py" line="294"/>
+        <location filename="../../attnviz/commands/export.py" line="191"/>
+        <location filename="../../attnviz/commands/export.py" line="255"/>
+        <location filename="../../attnviz/commands/export.py" line="289"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
@@ -7580,12 +7596,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="377"/>
+        <location filename="../../attnviz/commands/export.py" line="450"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="199"/>
+        <location filename="../../attnviz/commands/export.py" line="272"/>
         <source>{checkpoint} is an image model: give the image to read with --image</source>
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
@@ -7719,7 +7735,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/commands/explain.py" line="261"/>
         <location filename="../../attnviz/commands/explain_images.py" line="112"/>
-        <location filename="../../attnviz/commands/export.py" line="346"/>
+        <location filename="../../attnviz/commands/export.py" line="419"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -7822,7 +7838,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="356"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="360"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -7955,7 +7971,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="159"/>
+        <location filename="../../attnviz/commands/export.py" line="168"/>
         <location filename="../../attnviz/session/state.py" line="69"/>
         <location filename="../../attnviz/session/state.py" line="94"/>
         <source>{model}, heads off {heads}</source>
@@ -8043,12 +8059,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}（文档）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="165"/>
+        <location filename="../../attnviz/core/limits.py" line="173"/>
         <source>{name} = {value} is outside {low:g}..{high:g}</source>
         <translation>{name} = {value} 超出范围 {low:g}..{high:g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="159"/>
+        <location filename="../../attnviz/core/limits.py" line="167"/>
         <source>{name} = {value} is outside {low}..{high}</source>
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
@@ -8113,28 +8129,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="163"/>
+        <location filename="../../attnviz/core/limits.py" line="171"/>
         <source>{name} must be a finite number, not {value!r}</source>
         <translation>{name} 必须是有限的数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="172"/>
+        <location filename="../../attnviz/core/limits.py" line="180"/>
         <source>{name} must be a short text</source>
         <translation>{name} 必须是简短的文本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="157"/>
+        <location filename="../../attnviz/core/limits.py" line="165"/>
         <source>{name} must be a whole number, not {value!r}</source>
         <translation>{name} 必须是整数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="150"/>
-        <location filename="../../attnviz/core/limits.py" line="170"/>
+        <location filename="../../attnviz/core/limits.py" line="158"/>
+        <location filename="../../attnviz/core/limits.py" line="178"/>
         <source>{name} must be one of {choices}, not {value!r}</source>
         <translation>{name} 必须是 {choices} 之一，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="153"/>
+        <location filename="../../attnviz/core/limits.py" line="161"/>
         <source>{name} must be true or false, not {value!r}</source>
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
@@ -8204,14 +8220,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度 {n} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="111"/>
+        <location filename="../../attnviz/commands/export.py" line="120"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="108"/>
+        <location filename="../../attnviz/commands/export.py" line="117"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="210"/>
+        <source>{option} does not go with --prompt-map (one map of a prompt, computed on demand)</source>
+        <translation>{option} 不能与 --prompt-map 同用（它按需计算提示的一张图）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/train.py" line="228"/>
@@ -8224,7 +8245,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="371"/>
+        <location filename="../../attnviz/commands/export.py" line="444"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -8239,17 +8260,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="133"/>
+        <location filename="../../attnviz/commands/export.py" line="142"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="321"/>
+        <location filename="../../attnviz/commands/export.py" line="228"/>
+        <source>{option} {number}: this model has {most} (counted from 1)</source>
+        <translation>{option} {number}：此模型只有 {most} 个（从 1 开始计数）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="394"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="319"/>
+        <location filename="../../attnviz/commands/export.py" line="392"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -9102,7 +9128,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="246"/>
+        <location filename="../../attnviz/commands/export.py" line="319"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -9142,7 +9168,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="231"/>
+        <location filename="../../attnviz/commands/export.py" line="304"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
@@ -9157,7 +9183,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="400"/>
+        <location filename="../../attnviz/commands/export.py" line="473"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>

@@ -6,7 +6,10 @@ grouped-query keys and values repeated per head) that also hands each call's sco
 :func:`recording` block around a forward pass. Its weights are the ones ``output_attentions`` returns
 (tests/test_hf_attention.py checks Marian, BART, T5, GPT-2, Llama and Qwen2 against eager); its scores are what the
 softmax read, masked cells at -inf. Masks are built as for eager (an additive float mask).
-Shapes: B batch, H query heads, Q queries, K keys, D per-head width.
+Inside :func:`storing` the same function keeps no map: it hands each layer's queries, keys, scale and the cells its
+mask hides to the store (:mod:`attnviz.core.attention.on_demand` recomputes any map from them) and computes the
+layer's output with ``scaled_dot_product_attention``, which never makes a (Q, K) matrix per head.
+Shapes: B batch, H query heads, G key/value heads, Q queries, K keys, D per-head width.
 """
 
 from __future__ import annotations
@@ -37,7 +40,36 @@ class AttentionCall:
     weights: Tensor
 
 
+@dataclass(frozen=True)
+class QueryKeyCall:
+    """One attention layer's inputs to its softmax in a :func:`storing` pass: the module, queries (B, H, Q, D),
+    keys (B, G, K, D) before group repetition, the scale and the cells the mask hides (B, Q, K) bool or None."""
+
+    module: nn.Module
+    query: Tensor
+    key: Tensor
+    scale: float
+    hidden: Tensor | None
+
+
+class _QueryKeyCalls(list[QueryKeyCall]):
+    """The calls of a :func:`storing` block, and each distinct additive mask's boolean form (by the mask's identity:
+    the block holds the masks, so no identity is reused while it lasts)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.masks: dict[int, tuple[Tensor, Tensor]] = {}  # id(additive mask) -> (that mask, hidden (B, Q, K))
+
+    def hidden(self, attention_mask: Tensor, keys: int) -> Tensor:
+        seen = self.masks.get(id(attention_mask))
+        if seen is None:
+            mask = attention_mask[..., :keys]  # (B, 1, Q, K) additive
+            seen = self.masks[id(attention_mask)] = (attention_mask, (mask <= torch.finfo(mask.dtype).min / 2)[:, 0])
+        return seen[1]
+
+
 _calls: ContextVar[tuple[list[AttentionCall], ...]] = ContextVar("attnviz_attention_calls", default=())
+_stores: ContextVar[_QueryKeyCalls | None] = ContextVar("attnviz_query_key_calls", default=None)
 
 
 @contextmanager
@@ -74,6 +106,33 @@ def consuming(consume: Callable[[AttentionCall], None]) -> Iterator[None]:
         _calls.reset(token)
 
 
+@contextmanager
+def storing() -> Iterator[list[QueryKeyCall]]:
+    """Collect each attention call's queries, keys, scale and mask (:class:`QueryKeyCall`) of the forward passes run
+    inside the block, and no map: the layers' outputs come from ``scaled_dot_product_attention``, so no (B, H, Q, K)
+    matrix is made (weights are None; a :func:`recording` block inside it is not served). Calls whose masks are the
+    same tensor share one boolean mask."""
+    calls = _QueryKeyCalls()
+    token = _stores.set(calls)
+    try:
+        yield calls
+    finally:
+        _stores.reset(token)
+
+
+def _stored(calls: _QueryKeyCalls, module: nn.Module, query: Tensor, key: Tensor, value: Tensor,
+            attention_mask: Tensor | None, scaling: float, position_bias: Tensor | None) -> tuple[Tensor, None]:
+    """:func:`attention` inside :func:`storing`: keep the layer's inputs, compute its output without its maps."""
+    if position_bias is not None:
+        raise ValueError("maps on demand do not support a relative position bias (T5)")
+    mask = None if attention_mask is None else attention_mask[..., : key.shape[-2]]  # (B, 1, Q, K) additive
+    hidden = None if attention_mask is None else calls.hidden(attention_mask, key.shape[-2])
+    calls.append(QueryKeyCall(module, query.detach(), key.detach(), scaling, hidden))
+    output = nn.functional.scaled_dot_product_attention(query, key, value, attn_mask=mask, scale=scaling,
+                                                        enable_gqa=key.shape[1] != query.shape[1])  # (B, H, Q, D)
+    return output.transpose(1, 2).contiguous(), None
+
+
 def repeated(heads: Tensor, times: int) -> Tensor:
     """(B, G, K, D) key or value heads -> (B, G·times, K, D): each group's head serves ``times`` query heads."""
     return heads if times == 1 else heads.repeat_interleave(times, dim=1)
@@ -86,6 +145,9 @@ def attention(module: nn.Module, query: Tensor, key: Tensor, value: Tensor, atte
     (B, 1, Q, ≥K) or None, T5's relative position bias (B|1, H, Q, K) or None) -> output (B, Q, H, D),
     weights (B, H, Q, K); recorded inside :func:`recording`."""
     scaling = query.shape[-1] ** -0.5 if scaling is None else scaling
+    stored = _stores.get()
+    if stored is not None:
+        return _stored(stored, module, query, key, value, attention_mask, scaling, position_bias)  # type: ignore[return-value]
     key, value = repeated(key, query.shape[1] // key.shape[1]), repeated(value, query.shape[1] // value.shape[1])
     scores = torch.matmul(query, key.transpose(-1, -2)) * scaling
     if position_bias is not None:  # T5 (its scaling is 1: the bias and the mask are added to q·k)

@@ -19,9 +19,10 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.on_demand import LayerQueryKeys, QueryKeyStore
 from attnviz.core.decoding.search_rules import SearchRules
 from attnviz.core.hf import compat
-from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
+from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register, storing
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import left_padded, library_rules
 from attnviz.core.models.translation import SourceSelfAttention, StepAttention
@@ -114,6 +115,32 @@ class HFCausal(nn.Module):
         first = (logits, weights[:, :, :, -1], scores[:, :, :, -1])
         state = CausalState(kv, mask, positions[:, -1] + 1, src.shape[1], first)
         return state, SourceSelfAttention(weights, scores) if need_attention else None
+
+    @property
+    def prompt_positions(self) -> int:
+        """The positions the model has (its config's, by the record's key): the longest prompt it reads."""
+        return int(getattr(self.hf.config, self.architecture.positions or "", 0) or 0)
+
+    def query_key_bytes(self, tokens: int) -> int:
+        """The bytes :meth:`query_keys` keeps for one ``tokens``-long prompt: queries and keys of every layer
+        (L·(H + G)·S·D in the model's dtype) and the mask (S² booleans)."""
+        config, names = self.hf.config, self.architecture.heads
+        heads, groups = int(getattr(config, names[0])), int(getattr(config, names[-1]) or getattr(config, names[0]))
+        width = int(getattr(config, "head_dim", None) or getattr(config, self.architecture.width) // heads)
+        size = next(self.hf.parameters()).element_size()
+        return len(self._attention) * (heads + groups) * tokens * width * size + tokens * tokens
+
+    def query_keys(self, src: Tensor, src_valid_lens: Tensor) -> QueryKeyStore:
+        """src (B, S) right-padded prompt ids -> what recomputes any map of the prompt's self-attention
+        (B, L, H, S, S), left-padded and positioned as :meth:`start` runs it, without making one
+        (:mod:`attnviz.core.attention.on_demand`): one forward pass that keeps each layer's queries and keys."""
+        ids, mask = left_padded(src, src_valid_lens, self.pad_id)
+        positions = (mask.cumsum(-1) - 1).clamp(min=0)
+        order = {id(module): layer for layer, module in enumerate(self._attention)}
+        with torch.inference_mode(), storing() as calls:
+            self.hf(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=False, logits_to_keep=1)
+        ordered = sorted((c for c in calls if id(c.module) in order), key=lambda c: order[id(c.module)])
+        return QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden) for c in ordered])
 
     def step(self, tokens: Tensor, state: CausalState, need_attention: bool = False
              ) -> tuple[Tensor, CausalState, StepAttention | None]:

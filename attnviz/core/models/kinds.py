@@ -102,6 +102,10 @@ class ModelKind:
     hugging_face: bool = False  # a transformers model opened from its folder (its own modules and tokenizer)
     trainable: bool = True  # ``attnviz train`` can train it (a Hugging Face model is opened, not trained here)
     prompt_predicts: bool = False  # no separator: the prompt's last token is the query of the first new token
+    # its prompt's maps can be computed on demand: the model's ``query_keys(src, valid_lens)`` keeps one forward pass's
+    # queries and keys (a QueryKeyStore), ``prompt_positions`` and ``query_key_bytes(tokens)`` bound it
+    # (``attnviz export --prompt-map``)
+    maps_on_demand: bool = False
     stepping: str = "attnviz.core.decoding.stepping:DecodeSession"  # module:class that steps through one sentence
     # module:function (model, kind) -> each layer's chain of that kind for the Computation view
     # (attnviz.core.attention.layers.ExplainsChain): attnviz's attention modules explain their own; a library's get
@@ -263,7 +267,7 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               "attnviz.core.hf.load", "HFCausalConfig", "HFCausal",
               scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
-              layout="decoder-only", hugging_face=True, trainable=False, prompt_predicts=True,
+              layout="decoder-only", hugging_face=True, trainable=False, prompt_predicts=True, maps_on_demand=True,
               query_chains="attnviz.core.hf.chains:hf_chains"),
     ModelKind("encoder-only", "encoder-only", N_("Encoder-only Transformer (a small BERT), filling masked words"),
               "attnviz.core.models.encoder_only", "EncoderOnlyConfig", "EncoderOnly", default_lr=1e-3,

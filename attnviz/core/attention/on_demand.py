@@ -1,0 +1,112 @@
+"""Attention maps on demand: what a forward pass needs to recompute any layer × head map, and the map computed
+when it is asked for.
+
+A model's attention over an S-token input is L·H maps of S² cells: a 16-layer, 16-head model over 4,096 tokens
+holds 4.3 × 10⁹ cells, 17 GB of float32 weights (34 GB with the scores). What produces them is much smaller:
+per layer the queries (B, H, S, D) after any rotary embedding, the keys (B, G, S, D) of its G key/value heads
+(grouped-query attention: query head h reads key head h // (H / G)), the scale, and which cells the layer's
+mask hides. :class:`QueryKeyStore` keeps those and :meth:`QueryKeyStore.map` computes one (S, S) map from them,
+on the device the tensors are on, a tile of rows at a time: softmax(q·kᵀ · scale + mask) exactly as the
+library's eager attention does (an additive mask of the dtype's lowest number, softmax in float32), so its
+weights are ``output_attentions``' (tests/test_on_demand.py: GPT-2 and grouped-query Llama to 1e-5).
+
+Memory, bounded by the shape and the length, never by how many maps are asked for:
+
+* the store: L·(H + G)·B·S·D·b bytes of queries and keys (b: 4 for float32), plus one boolean mask of B·S²
+  bytes per distinct mask (layers that share a mask share it: every layer of GPT-2, Llama, Qwen2);
+* one map: its result (S, S) float32, plus a tile's temporaries, a few ``rows``·S·4 bytes.
+
+For a 16-layer Llama shape with 16 query heads over 4 key/value heads of width 64 (hidden 1,024) and one
+4,096-token input: queries 16·16·4,096·64·4 = 268 MB, keys 16·4·4,096·64·4 = 67 MB, the mask 16.8 MB — 352 MB
+in all, against the 17.2 GB of weights (34.4 GB with scores) recording every map would take; one map is 67 MB,
+its tiles of 256 rows 4.2 MB each.
+Shapes: B rows, L layers, H query heads, G key/value heads, S positions, D per-head width, R rows of a tile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch import Tensor
+
+TILE_ROWS = 256  # the query rows one tile computes: its temporaries are a few TILE_ROWS·S·4 bytes
+
+
+@dataclass(frozen=True)
+class LayerQueryKeys:
+    """One attention layer's inputs to its softmax: queries (B, H, S, D), keys (B, G, S, D) (G divides H), the
+    scale q·kᵀ is multiplied by, and the cells its mask hides (B, S, S) bool (True: hidden) or None (none)."""
+
+    queries: Tensor
+    keys: Tensor
+    scale: float
+    hidden: Tensor | None
+
+    def __post_init__(self) -> None:
+        heads, groups = self.queries.shape[1], self.keys.shape[1]
+        if groups < 1 or heads % groups:
+            raise ValueError(f"{groups} key/value heads do not divide {heads} query heads")
+
+
+class QueryKeyStore:
+    """Per layer the queries, keys, scale and mask of one forward pass (:class:`LayerQueryKeys`, in layer
+    order); any map computed from them on demand (:meth:`map`)."""
+
+    def __init__(self, layers: list[LayerQueryKeys]):
+        if not layers:
+            raise ValueError("no attention layer was recorded")
+        self.layers = tuple(layers)
+        first = layers[0].queries
+        self.rows, self.heads, self.positions, _ = first.shape  # B, H, S
+
+    @property
+    def num_layers(self) -> int:
+        return len(self.layers)
+
+    def kv_head(self, layer: int, head: int) -> int:
+        """The key/value head query ``head`` of ``layer`` reads (grouped-query: head // (H / G))."""
+        record = self.layers[layer]
+        return head // (record.queries.shape[1] // record.keys.shape[1])
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes the store holds: queries, keys and the distinct masks."""
+        tensors = {id(t): t for r in self.layers for t in (r.queries, r.keys, r.hidden) if t is not None}
+        return sum(t.numel() * t.element_size() for t in tensors.values())
+
+    def hidden(self, layer: int, row: int = 0) -> np.ndarray:
+        """The cells layer ``layer``'s mask hid for batch row ``row`` (S, S) bool (True: hidden)."""
+        record = self.layers[layer]
+        if record.hidden is None:
+            return np.zeros((self.positions, self.positions), dtype=bool)
+        return record.hidden[row].cpu().numpy()
+
+    def map(self, layer: int, head: int, row: int = 0, scores: bool = False, tile_rows: int = TILE_ROWS
+            ) -> np.ndarray:
+        """Layer ``layer``'s head ``head`` for batch row ``row``: the weights (S, S) float32 (a query per row, a key
+        per column), or with ``scores`` what the softmax read (q·kᵀ · scale, hidden cells -inf), computed
+        ``tile_rows`` query rows at a time on the store's device."""
+        record = self.layers[layer]
+        if not 0 <= head < record.queries.shape[1] or not 0 <= row < self.rows:
+            raise IndexError(f"no head {head} or row {row} in layer {layer}")
+        query = record.queries[row, head]  # (S, D)
+        key = record.keys[row, self.kv_head(layer, head)]  # (S, D)
+        hidden = None if record.hidden is None else record.hidden[row]  # (S, S)
+        lowest = torch.finfo(query.dtype).min
+        out = np.empty((self.positions, self.positions), dtype=np.float32)
+        with torch.inference_mode():
+            for start in range(0, self.positions, tile_rows):
+                stop = min(start + tile_rows, self.positions)
+                tile = torch.matmul(query[start:stop], key.transpose(0, 1)) * record.scale  # (R, S)
+                if scores:
+                    if hidden is not None:
+                        tile = tile.masked_fill(hidden[start:stop], float("-inf"))
+                    out[start:stop] = tile.float().cpu().numpy()
+                    continue
+                if hidden is not None:  # as eager: the additive mask's lowest number, not -inf (no NaN rows)
+                    tile = tile + torch.where(hidden[start:stop], lowest, 0.0).to(tile.dtype)
+                weights = torch.softmax(tile, dim=-1, dtype=torch.float32).to(query.dtype)
+                out[start:stop] = weights.float().cpu().numpy()
+        return out
