@@ -128,6 +128,9 @@ class ModelKind:
     # kind's own input (a folder of images as --data, an --image …), e.g. ``attnviz.commands.{command}_images:run``;
     # None: the commands' own sentence paths. A folder given as --data goes to the first record that has one
     input_commands: str | None = None
+    # module:function (args, parse_arch, training_errors) -> exit code: ``attnviz train KIND`` on data of the kind's
+    # own sort (a folder of images …); None: sentence pairs (or, for a kind that reads no text, its synthetic data)
+    data_trainer: str | None = None
 
     @property
     def shared_rows(self) -> int:
@@ -294,7 +297,7 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
                                  "(W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="image", attention_cells=limits.vit_cells,
               data_fields=("image_size", "channels", "num_classes"), image_reader="attnviz.core.models.vit:ViTReader",
-              input_commands=IMAGE_COMMANDS,
+              input_commands=IMAGE_COMMANDS, data_trainer="attnviz.commands.train_images:run",
               task_sizes=TaskSizes({"tiny": (32, 2, 2), "small": (64, 3, 4)}, ("num_layers",), place=3,
                                    hidden_setting="mlp_hiddens", tasks="attnviz.core.learning.image_tasks:IMAGE_TASKS",
                                    trainer="attnviz.training.vision_tasks:task_training")),
@@ -392,6 +395,13 @@ def preset_arch(kind: str, preset: str) -> dict[str, object]:
 def families() -> list[str]:
     """Every group of models whose closed docks the window remembers (their layouts' ``dock_group``), sorted."""
     return sorted({kind.sequence_layout.dock_group for kind in KINDS.values()})
+
+
+def data_trainer(kind: str) -> Callable[..., Any] | None:
+    """The function ``attnviz train KIND`` runs for a kind trained on data of its own sort (its record's
+    ``data_trainer``), or None."""
+    named = KINDS[kind].data_trainer
+    return cast(Callable[..., Any], _named(named)) if named is not None else None
 
 
 def input_command(command: str, kind: ModelKind | None = None) -> Callable[..., Any] | None:
