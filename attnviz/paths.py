@@ -11,7 +11,7 @@ RESOURCES_DIR = ROOT / "resources"
 DEFAULT_CHECKPOINT = MODELS_DIR / "transformer.safetensors"
 EXAMPLE_SENTENCE = "i'm home ."
 EXAMPLES_FILE = RESOURCES_DIR / "examples.txt"
-SAMPLE_IMAGES = RESOURCES_DIR / "samples"  # a few Fashion-MNIST test images (their README: licence, attribution)
+SAMPLE_IMAGES = RESOURCES_DIR / "samples"  # the image models' sample images (their README: licence, attribution)
 ICON = RESOURCES_DIR / "attnviz.svg"
 TRAINING_HISTORIES = RESOURCES_DIR / "training"  # the gallery's "watching attention learn" runs (JSON)
 

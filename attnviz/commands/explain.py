@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from attnviz.commands import processes
 from attnviz.commands.shared import (
@@ -27,6 +27,7 @@ from attnviz.commands.shared import (
     refuse_replacing,
     set_threads,
 )
+from attnviz.core.models.kinds import input_command
 from attnviz.i18n import tr
 
 if TYPE_CHECKING:
@@ -142,10 +143,8 @@ def run(args: argparse.Namespace) -> int:
     share and meets bad input alike: rank 0 says it, the others exit 2 quietly."""
     from attnviz.progress import Heartbeat
 
-    if Path(args.data).is_dir():  # a folder of images, explained by an image model (one process)
-        from attnviz.commands.explain_images import run_images
-
-        return run_images(args, checked_options)
+    if Path(args.data).is_dir() and (folder := input_command("explain")) is not None:  # (a folder of images …)
+        return cast(int, folder(args, checked_options))
     if processes.wanted(args):  # this run starts the job's processes and watches them
         return processes.launch(args, chosen_device(args.device))
     try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s
@@ -207,7 +206,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     set_threads(args.threads if args.threads is not None else 1)
     progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
     loaded, device = load_model(args.checkpoint, args.device)
-    if loaded.model_kind.reads_images:
+    if input_command("explain", loaded.model_kind) is not None:  # (its input is a folder, not sentences)
         raise CliError(tr("{checkpoint} reads images: give a folder of images as --data").format(
             checkpoint=args.checkpoint))
     if not loaded.model_kind.explains:

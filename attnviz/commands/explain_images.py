@@ -38,7 +38,7 @@ def checked_images(paths: list[Path]) -> None:
             raise CliError(str(error)) from None
 
 
-def run_images(args: argparse.Namespace, checked_options: Callable[[argparse.Namespace], list[str]]) -> int:
+def run(args: argparse.Namespace, checked_options: Callable[[argparse.Namespace], list[str]]) -> int:
     """Explain the images of the folder --data with the image model --checkpoint; write the files into --out.
     checked_options: the options shared with the sentences' run, checked (the figure formats asked)."""
     from attnviz.core.heads.distributed import launched_by_torchrun

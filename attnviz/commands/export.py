@@ -10,7 +10,7 @@ import contextlib
 import math
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from attnviz.commands.shared import (
     MASK_HEADS_HELP,
@@ -32,6 +32,7 @@ from attnviz.commands.shared import (
 )
 from attnviz.core.layout import Capability
 from attnviz.core.limits import BANDWIDTH_CHOICES, MAX_PROMPT_MAP_TOKENS, bandwidth_choosable
+from attnviz.core.models.kinds import input_command
 from attnviz.i18n import tr
 from attnviz.paths import DEFAULT_CHECKPOINT
 
@@ -136,8 +137,11 @@ def run(args: argparse.Namespace) -> int:
     args.checkpoint = args.checkpoint or str(DEFAULT_CHECKPOINT)
     if loaded.offers(Capability.KERNEL):
         return _export_kernel(args, loaded, saved, formats)
-    if loaded.offers(Capability.IMAGE) or args.image is not None:
-        return _export_image(args, loaded, device, formats)
+    if (own := input_command("export", loaded.model_kind)) is not None:  # (the kind's own input: an image …)
+        return cast(int, own(args, loaded, device, formats))
+    if args.image is not None:
+        raise CliError(tr("--image: {checkpoint} is a {kind} model, which reads no images").format(
+            checkpoint=args.checkpoint, kind=loaded.kind))
     if given := [f"--{name}" for name in KERNEL_ONLY if getattr(args, name) is not None]:
         raise CliError(tr("{option} sets the kernel-regression view; {checkpoint} is a {kind} model").format(
             option=given[0], checkpoint=args.checkpoint, kind=loaded.kind))
@@ -252,40 +256,6 @@ def _export_prompt_map(args: argparse.Namespace) -> int:
                "values": "pre-softmax scores" if args.scores else "attention weights",
                "masked_cells": "blank" if args.blank_masked else "marked"}
     written = write_batch([figure], args, formats, sidecar)
-    print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
-    return 0
-
-
-def _export_image(args: argparse.Namespace, loaded, device, formats: list[str]) -> int:
-    """export of an image model's reading of --image: every layer × head map over [CLS] and the patches, [CLS]'s
-    attention over the image in every layer × head, its rollout after each layer (+ 0.5·I), and every head's overlay
-    in one grid."""
-    from attnviz.core.images import ImageError
-    from attnviz.core.models.image_reading import encode_image_file
-    from attnviz.figures.attention import AttentionView, attention_figures, attention_sidecar
-    from attnviz.figures.image import image_export_figures
-
-    if not loaded.offers(Capability.IMAGE):
-        raise CliError(tr("--image: {checkpoint} is a {kind} model, which reads no images").format(
-            checkpoint=args.checkpoint, kind=loaded.kind))
-    if args.image is None:
-        raise CliError(tr("{checkpoint} is an image model: give the image to read with --image").format(
-            checkpoint=args.checkpoint))
-    for option in ("text", "step", "mask_heads", "flipbook"):
-        if getattr(args, option) not in (None, False, ""):
-            raise CliError(tr("--{option} does not go with an image model").format(option=option.replace("_", "-")))
-    try:
-        source = encode_image_file(loaded, args.image, device)
-    except (ImageError, ValueError) as error:
-        raise CliError(str(error)) from None
-    name = Path(args.checkpoint).stem
-    view = AttentionView(scores=args.scores, show_masked=not args.blank_masked)
-    figures = attention_figures(source, [None], view, name) + image_export_figures(source)
-    sidecar = attention_sidecar(source, [None], view, name, loaded.kind, str(args.checkpoint), str(device))
-    sidecar |= {"image": str(args.image), "classes": list(source.classes),
-                "class_probabilities": [round(float(p), 6) for p in (source.class_probs if source.class_probs
-                                                                      is not None else [])]}
-    written = write_batch(figures, args, formats, sidecar)
     print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
     return 0
 

@@ -9,8 +9,6 @@ The files appear in --out only when all of them are whole (:func:`attnviz.render
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import os
 import sys
 import time
@@ -25,6 +23,7 @@ from attnviz.commands.shared import (
     check_out_option,
     check_scale_option,
     chosen_device,
+    csv_bytes,
     formats_option,
     load_model,
     refuse_replacing,
@@ -33,8 +32,9 @@ from attnviz.commands.shared import (
     warn,
     write_batch,
 )
-from attnviz.core.columns import HEADS_FILES, NOT_APPLICABLE, PRUNING_CSV, PRUNING_FIGURE_CSV, columns_file
+from attnviz.core.columns import HEADS_FILES, PRUNING_CSV, PRUNING_FIGURE_CSV, columns_file
 from attnviz.core.layout import Capability
+from attnviz.core.models.kinds import input_command
 from attnviz.i18n import tr
 from attnviz.paths import DEFAULT_CHECKPOINT
 
@@ -86,14 +86,6 @@ def add_parser(subparsers: Any) -> None:
     heads.set_defaults(run=run)
 
 
-def _csv(rows: list[dict[str, Any]]) -> bytes:
-    out = io.StringIO()
-    names = list(dict.fromkeys(name for row in rows for name in row))  # (cross-attention's rows have more)
-    writer = csv.DictWriter(out, fieldnames=names, restval=NOT_APPLICABLE, lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in row.items()})  # (round-trips)
-    return out.getvalue().encode("utf-8")
 
 
 def _checked(args: argparse.Namespace) -> None:
@@ -153,7 +145,8 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.render.figure_files import SIDECAR
 
     _checked(args)  # everything that can be checked is, before the hours of work: options, --out, the data
-    if args.data is not None and Path(args.data).is_dir() and (code := _run_image_heads(args, progress)) is not None:
+    folder = input_command("heads") if args.data is not None and Path(args.data).is_dir() else None
+    if folder is not None and (code := folder(args, progress)) is not None:  # (a folder of the family's inputs)
         return code
     formats = formats_option(args.format)
     check_scale_option(args.scale)
@@ -235,9 +228,9 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     if corpus.references is None:
         warn(tr("no references in {path}: the importance uses the model's own output as the target, and there is no "
                 "pruning curve").format(path=args.data))
-    extra = {"heads.csv": _csv(_with_alignment(atlas.table(), agreement))}
+    extra = {"heads.csv": csv_bytes(_with_alignment(atlas.table(), agreement))}
     if curve is not None:
-        extra["pruning.csv"] = _csv(curve.table())
+        extra["pruning.csv"] = csv_bytes(curve.table())
     extra["COLUMNS.md"] = columns_file(HEADS_FILES if curve is not None else tuple(
         f for f in HEADS_FILES if f not in (PRUNING_CSV, PRUNING_FIGURE_CSV)), "attnviz heads").encode("utf-8")
     progress.stage(tr("drawing the figures"))
@@ -314,7 +307,7 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
             count=documents.truncated, most=max(len(d) for d in documents.ids)))
     name = Path(args.checkpoint).stem
     kind = result.atlas.kinds[0].kind
-    extra = {"heads.csv": _csv(result.atlas.table()),
+    extra = {"heads.csv": csv_bytes(result.atlas.table()),
              SINKS_BY_POSITION_CSV: sinks_csv([(kind.slug, result.sinks)]).encode("utf-8"),
              "COLUMNS.md": columns_file(DOCUMENTS_FILES, "attnviz heads").encode("utf-8")}
     progress.stage(tr("drawing the figures"))
@@ -330,61 +323,6 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
     print(tr("wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in "
              "{seconds:.0f} s").format(count=len(written), out=shown(args.out), heads=len(result.atlas.heads()),
                                        sentences=len(documents), tokens=result.tokens, seconds=seconds))
-    return 0
-
-
-def _run_image_heads(args: argparse.Namespace, progress: Heartbeat) -> int | None:
-    """The atlas of an image model over --data, a folder of images: image_heads.csv (per layer and head: entropy,
-    [CLS] share, mean attention distance in pixels), distances_by_layer.csv (its heads averaged) and COLUMNS.md; the
-    distances by layer printed too. One process (the images of a folder are few enough). None where --checkpoint
-    is not an image model and the folder holds no images: the sentences' own check then says what --data should
-    be."""
-    from attnviz.core.columns import DISTANCES_CSV, IMAGE_HEADS_CSV, IMAGE_HEADS_FILES
-    from attnviz.core.heads.distributed import launched_by_torchrun
-    from attnviz.core.heads.image_atlas import image_atlas, image_paths
-    from attnviz.core.images import ImageError
-    from attnviz.render.figure_files import SIDECAR
-
-    if launched_by_torchrun():
-        raise CliError(tr("the atlas of a folder of images runs in one process: run attnviz heads without torchrun"))
-    check_out_option(args.out)
-    set_threads(args.threads)
-    try:
-        paths = image_paths(args.data, args.limit)
-    except ValueError as error:  # (no images: an image model says so; any other --data's own check says what it is)
-        try:
-            image_model = load_model(args.checkpoint, args.device)[0].model_kind.reads_images
-        except CliError:
-            return None
-        if not image_model:
-            return None
-        raise CliError(str(error)) from None
-    progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
-    loaded, device = load_model(args.checkpoint, args.device)
-    if not loaded.model_kind.reads_images:
-        raise CliError(tr("{data} is a folder of images: give an image model with --checkpoint (e.g. "
-                          "models/vit.safetensors), not a {kind} model").format(data=args.data, kind=loaded.kind))
-    refuse_replacing(args, [IMAGE_HEADS_CSV, DISTANCES_CSV, "COLUMNS.md", SIDECAR])
-    progress.stage(tr("attention over {count:,} images").format(count=len(paths)))
-    started = time.perf_counter()
-    try:
-        sums = image_atlas(loaded, paths, device, progress)
-    except ImageError as error:
-        raise CliError(str(error)) from None
-    seconds = time.perf_counter() - started
-    by_layer = sums.layer_distances()
-    extra = {IMAGE_HEADS_CSV: _csv(sums.table()),
-             DISTANCES_CSV: _csv([{"layer": layer + 1, "mean_distance_px": float(distance)}
-                                  for layer, distance in enumerate(by_layer)]),
-             "COLUMNS.md": columns_file(IMAGE_HEADS_FILES, "attnviz heads").encode("utf-8")}
-    sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind, "data": str(args.data),
-               "images": sums.images, "seconds": round(seconds, 1)}
-    written = write_batch([], args, [], sidecar, extra)
-    print(tr("mean attention distance by layer, pixels (heads averaged): {distances}").format(
-        distances=", ".join(f"{distance:.1f}" for distance in by_layer)))
-    print(tr("wrote {count} files into {out}: {heads} heads over {images:,} images in {seconds:.0f} s").format(
-        count=len(written), out=shown(args.out), heads=by_layer.size * sums.entropy.shape[1], images=sums.images,
-        seconds=seconds))
     return 0
 
 

@@ -297,3 +297,18 @@ def write_batch(figures: list, args: argparse.Namespace, formats: list[str], sid
     except ExportError as error:
         raise CliError(str(error)) from None
 
+
+def csv_bytes(rows: list[dict[str, Any]]) -> bytes:
+    """``rows`` as CSV (UTF-8): every row's columns, those a row lacks written as not applicable."""
+    import csv
+    import io
+
+    from attnviz.core.columns import NOT_APPLICABLE
+
+    out = io.StringIO()
+    names = list(dict.fromkeys(name for row in rows for name in row))  # (cross-attention's rows have more)
+    writer = csv.DictWriter(out, fieldnames=names, restval=NOT_APPLICABLE, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in row.items()})  # (round-trips)
+    return out.getvalue().encode("utf-8")

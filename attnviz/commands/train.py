@@ -8,11 +8,11 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from attnviz.commands.shared import CliError, Terminated, chosen_device, set_threads
 from attnviz.core.layout import Capability
-from attnviz.core.models.kinds import KINDS
+from attnviz.core.models.kinds import KINDS, data_trainer
 from attnviz.i18n import tr
 
 TRAIN_TRANSLATION_ONLY = ("data", "arch", "batch_size", "minutes", "stop_after", "resume")  # kernel-regression has none
@@ -27,7 +27,7 @@ def add_parser(subparsers: Any) -> None:
 
     trainable = [name for name, kind in KINDS.items() if kind.trainable]
     lrs = "; ".join(f"{name} {KINDS[name].default_lr:g}" for name in trainable
-                    if KINDS[name].reads_text or KINDS[name].reads_images)
+                    if KINDS[name].reads_text or KINDS[name].data_trainer is not None)
     train = subparsers.add_parser("train", help=tr("train a model on sentence pairs and write a checkpoint"))
     train.add_argument("kind", choices=trainable)
     train.add_argument("--data", help=tr("TSV of english<TAB>french pairs (required; kernel-regression takes none; an "
@@ -95,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
     if given := [f"--{name}" for name in LIVE_ONLY if getattr(args, name) is not None]:
         raise CliError(tr("{option} goes with --task (a task's training is recorded in snapshots)").format(
             option=given[0]))
-    if KINDS[args.kind].reads_images:
-        return _train_images(args)
+    if (own := data_trainer(args.kind)) is not None:  # (a kind trained on data of its own sort: images …)
+        return cast(int, own(args, _parse_arch, _training_errors))
     if args.augment:
         raise CliError(tr("--augment goes with an image model (attnviz train vit)"))
     with _training_errors(args.out):
@@ -145,26 +145,6 @@ def _training_errors(out: Path) -> Iterator[None]:
         raise
     except TrainingError as error:
         raise CliError(str(error)) from None
-
-
-def _train_images(args: argparse.Namespace) -> int:
-    """``attnviz train vit --data DIR``: a vision transformer on the Fashion-MNIST folder DIR, with per-epoch
-    validation accuracy in its checkpoint (:mod:`attnviz.training.vision`)."""
-    from attnviz.training.vision import ViTOptions, train_vit
-
-    if args.data is None or not Path(args.data).is_dir():
-        raise CliError(tr("--data: give the folder with Fashion-MNIST's four idx files (not found: {path})").format(
-            path=args.data))
-    overrides = {k: v for k, v in {"epochs": args.epochs, "seed": args.seed, "minutes": args.minutes, "lr": args.lr,
-                                    "batch_size": args.batch_size, "stop_after": args.stop_after,
-                                    "augment": args.augment}.items() if v is not None}
-    arch = _parse_arch(args.kind, args.arch) if args.arch is not None else None
-    with _training_errors(args.out):
-        info = train_vit(args.data, args.out, chosen_device(args.device), ViTOptions(**overrides), arch,
-                         replace_existing=args.force, resume=bool(args.resume))
-    print(tr("wrote {out}: validation accuracy {accuracy:.2f} % after {minutes} min").format(
-        out=args.out, accuracy=info["val_accuracy"], minutes=info["minutes"]))
-    return 0
 
 
 def _train_mlm(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from attnviz.core.layout import DecoderOnlyLayout
-from attnviz.core.results import Comparison, DecodeStep, EncodedSource, ImageComparison
+from attnviz.core.results import Comparison, DecodeStep, EncodedSource
 from attnviz.figures.spec import FigureSpec, GridSpec, empty_figure
 from attnviz.i18n import tr
 
@@ -68,40 +68,6 @@ def comparison_figures(first_name: str, source: EncodedSource | None, step: Deco
                                      tr("Difference: {first} − {second} (red: {first} attends more)").format(
                                          first=first_name, second=comparison.model),
                                      (-reach, reach), DIFFERENCE_MAP, first.masked)
-
-
-def cls_overlay(name: str, source: EncodedSource) -> FigureSpec:
-    """An image model's [CLS] attention over the image in its last layer, its heads averaged, on its own patch grid;
-    titled with the model's name and its top class."""
-    from attnviz.figures.image import ATTENTION, OverlayChoice, overlay
-
-    weights = source.encoder_weights
-    assert weights is not None and source.picture is not None
-    spec = overlay(source, OverlayChoice(ATTENTION, weights.shape[0] - 1, None, 0))
-    rows, cols = source.picture.grid
-    top = tr("top class {name} ({prob:.0%})").format(name=source.classes[0], prob=float(source.class_probs[0])) \
-        if source.classes and source.class_probs is not None else tr("no classifier head")
-    return replace(spec, title=tr("{model}: {rows} × {cols} patches, {top}").format(model=name, rows=rows, cols=cols,
-                                                                                 top=top))
-
-
-def image_comparison_figures(first_name: str, source: EncodedSource | None,
-                             comparison: ImageComparison | None) -> tuple[FigureSpec, FigureSpec]:
-    """Two image models on one image: each one's [CLS] overlay (last layer, heads averaged) on its own patch grid
-    (:func:`cls_overlay`); a placeholder for what is not there yet."""
-    if source is None or source.picture is None:
-        return empty_figure(tr("Open an image")), empty_figure(tr("Choose a second image model"))
-    second = cls_overlay(comparison.model, comparison.source) if comparison is not None else \
-        empty_figure(tr("Choose a second image model"))
-    return cls_overlay(first_name, source), second
-
-
-def image_comparison_grid(figures: tuple[FigureSpec, FigureSpec], image: str) -> GridSpec:
-    """The two overlays side by side as one figure, each with its own colour bar (their grids may differ)."""
-    names = tuple(re.split("[:：]", f.title, maxsplit=1)[0] for f in figures)
-    return GridSpec(figures, 2, tr("[CLS] over {image}, last layer, heads averaged, in two models").format(
-        image=image), (0.0, 1.0), ("",), names, colormap="inferno", shared_bar=False,
-        name_columns=("", "model"))
 
 
 def comparison_grid(figures: tuple[FigureSpec, FigureSpec, FigureSpec], title: str) -> GridSpec:

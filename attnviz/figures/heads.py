@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from attnviz.core.heads.atlas import HeadAtlas
-from attnviz.core.heads.image_atlas import ImageAtlas
 from attnviz.core.heads.pruning import PruningCurve
 from attnviz.core.heads.sinks import SinkSums
 from attnviz.figures.spec import FigureSpec, GridSpec, LineSpec, NamedFigure, Series, fit_levels
@@ -113,46 +112,6 @@ def atlas_figures(atlas: HeadAtlas, curve: PruningCurve | None, model: str) -> l
 
 
 TARGETS = (N_("references"), N_("model output"))  # (what the importance's loss used: translated where shown)
-
-
-# an image model's atlas (attnviz.core.heads.image_atlas): the statistic, its title, whether it is a share (0…1)
-IMAGE_ATLAS_FIGURES = (
-    ("distance", N_("mean attention distance (pixels)"), False),
-    ("entropy", N_("mean entropy of a row (nats)"), False),
-    ("cls_share", N_("share of a patch's attention on [CLS]"), True),
-    ("other_specials", N_("share on the other special positions (distillation token, registers)"), True),
-)
-
-
-def image_statistics(atlas: ImageAtlas) -> list[tuple[str, str, bool]]:
-    """The statistics of :data:`IMAGE_ATLAS_FIGURES` that ``atlas`` has (the other specials' share only where the
-    model has more than [CLS] before its patches)."""
-    return [row for row in IMAGE_ATLAS_FIGURES if row[0] != "other_specials" or len(atlas.specials) > 1]
-
-
-def image_atlas_grid(atlas: ImageAtlas, name: str, model: str) -> FigureSpec:
-    """Statistic ``name`` of every head of an image model: layers × heads."""
-    title, share = next((tr(t), s) for n, t, s in IMAGE_ATLAS_FIGURES if n == name)
-    values = np.asarray(getattr(atlas, name), np.float32)
-    levels = (0.0, 1.0) if share else fit_levels(values.ravel())
-    return FigureSpec(values, tuple(tr("layer {layer}").format(layer=i) for i in _numbers(values.shape[0])),
-                      _numbers(values.shape[1]), tr("{model}: {statistic}, {count:,} images").format(
-                          model=model, statistic=title, count=atlas.images), levels, colormap="viridis",
-                      row_axis=tr("layer"), col_axis=tr("head"))
-
-
-def distance_figure(atlas: ImageAtlas, model: str) -> LineSpec:
-    """The ViT paper's Figure 7 (right): each head's mean attention distance against its layer, their mean, and the
-    distance of a head that spreads its attention evenly over the patches."""
-    layers, heads = atlas.distance.shape
-    depth = np.arange(1, layers + 1, dtype=np.float64)
-    series = (Series(tr("each head"), np.repeat(depth, heads), atlas.distance.astype(np.float64).ravel(), "points"),
-              Series(tr("mean of the heads"), depth, atlas.layer_distances().astype(np.float64)),
-              Series(tr("spread evenly"), depth, np.full(layers, atlas.even_distance),
-                     "dashed"))
-    return LineSpec(series, tr("{model}: mean attention distance by layer, {count:,} images").format(
-        model=model, count=atlas.images), tr("layer"), tr("mean attention distance (pixels)"),
-        x_ticks=tuple((float(d), str(int(d))) for d in depth))
 
 
 SINK_FIGURES = (("weight", N_("share of the weight on the first position, by the query's position")),

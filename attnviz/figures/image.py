@@ -10,14 +10,16 @@ Shapes: L layers, H heads, N positions, D width.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from attnviz.core.attention.rollout import rollout
+from attnviz.core.heads.image_atlas import ImageAtlas
 from attnviz.core.layout import Picture
-from attnviz.core.results import EncodedSource
-from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure
+from attnviz.core.results import EncodedSource, ImageComparison
+from attnviz.figures.spec import FigureSpec, GridSpec, LineSpec, NamedFigure, Series, empty_figure, fit_levels
 from attnviz.i18n import N_, tr
 
 ATTENTION, ROLLOUT, ROLLOUT_PLAIN = "attention", "rollout", "rollout-plain"
@@ -165,3 +167,80 @@ def position_similarity(table: np.ndarray, picture: Picture) -> GridSpec:
     return GridSpec(panels, cols, tr("Position embedding similarity: each patch's learned position against every "
                                      "patch's (cosine)"), (-1.0, 1.0), tuple(f"r{r + 1}" for r in range(rows)),
                     tuple(f"c{c + 1}" for c in range(cols)), name_columns=("patch row", "patch column"))
+
+
+# the Compare dock's two image models (figures/compare.py's maps for a sentence)
+def cls_overlay(name: str, source: EncodedSource) -> FigureSpec:
+    """An image model's [CLS] attention over the image in its last layer, its heads averaged, on its own patch grid;
+    titled with the model's name and its top class."""
+    weights = source.encoder_weights
+    assert weights is not None and source.picture is not None
+    spec = overlay(source, OverlayChoice(ATTENTION, weights.shape[0] - 1, None, 0))
+    rows, cols = source.picture.grid
+    top = tr("top class {name} ({prob:.0%})").format(name=source.classes[0], prob=float(source.class_probs[0])) \
+        if source.classes and source.class_probs is not None else tr("no classifier head")
+    return replace(spec, title=tr("{model}: {rows} × {cols} patches, {top}").format(model=name, rows=rows, cols=cols,
+                                                                                 top=top))
+
+
+def image_comparison_figures(first_name: str, source: EncodedSource | None,
+                             comparison: ImageComparison | None) -> tuple[FigureSpec, FigureSpec]:
+    """Two image models on one image: each one's [CLS] overlay (last layer, heads averaged) on its own patch grid
+    (:func:`cls_overlay`); a placeholder for what is not there yet."""
+    if source is None or source.picture is None:
+        return empty_figure(tr("Open an image")), empty_figure(tr("Choose a second image model"))
+    second = cls_overlay(comparison.model, comparison.source) if comparison is not None else \
+        empty_figure(tr("Choose a second image model"))
+    return cls_overlay(first_name, source), second
+
+
+def image_comparison_grid(figures: tuple[FigureSpec, FigureSpec], image: str) -> GridSpec:
+    """The two overlays side by side as one figure, each with its own colour bar (their grids may differ)."""
+    names = tuple(re.split("[:：]", f.title, maxsplit=1)[0] for f in figures)
+    return GridSpec(figures, 2, tr("[CLS] over {image}, last layer, heads averaged, in two models").format(
+        image=image), (0.0, 1.0), ("",), names, colormap="inferno", shared_bar=False,
+        name_columns=("", "model"))
+
+
+def _numbers(count: int) -> tuple[str, ...]:
+    return tuple(str(n) for n in range(1, count + 1))
+
+
+# an image model's atlas (attnviz.core.heads.image_atlas): the statistic, its title, whether it is a share (0…1)
+IMAGE_ATLAS_FIGURES = (
+    ("distance", N_("mean attention distance (pixels)"), False),
+    ("entropy", N_("mean entropy of a row (nats)"), False),
+    ("cls_share", N_("share of a patch's attention on [CLS]"), True),
+    ("other_specials", N_("share on the other special positions (distillation token, registers)"), True),
+)
+
+
+def image_statistics(atlas: ImageAtlas) -> list[tuple[str, str, bool]]:
+    """The statistics of :data:`IMAGE_ATLAS_FIGURES` that ``atlas`` has (the other specials' share only where the
+    model has more than [CLS] before its patches)."""
+    return [row for row in IMAGE_ATLAS_FIGURES if row[0] != "other_specials" or len(atlas.specials) > 1]
+
+
+def image_atlas_grid(atlas: ImageAtlas, name: str, model: str) -> FigureSpec:
+    """Statistic ``name`` of every head of an image model: layers × heads."""
+    title, share = next((tr(t), s) for n, t, s in IMAGE_ATLAS_FIGURES if n == name)
+    values = np.asarray(getattr(atlas, name), np.float32)
+    levels = (0.0, 1.0) if share else fit_levels(values.ravel())
+    return FigureSpec(values, tuple(tr("layer {layer}").format(layer=i) for i in _numbers(values.shape[0])),
+                      _numbers(values.shape[1]), tr("{model}: {statistic}, {count:,} images").format(
+                          model=model, statistic=title, count=atlas.images), levels, colormap="viridis",
+                      row_axis=tr("layer"), col_axis=tr("head"))
+
+
+def distance_figure(atlas: ImageAtlas, model: str) -> LineSpec:
+    """The ViT paper's Figure 7 (right): each head's mean attention distance against its layer, their mean, and the
+    distance of a head that spreads its attention evenly over the patches."""
+    layers, heads = atlas.distance.shape
+    depth = np.arange(1, layers + 1, dtype=np.float64)
+    series = (Series(tr("each head"), np.repeat(depth, heads), atlas.distance.astype(np.float64).ravel(), "points"),
+              Series(tr("mean of the heads"), depth, atlas.layer_distances().astype(np.float64)),
+              Series(tr("spread evenly"), depth, np.full(layers, atlas.even_distance),
+                     "dashed"))
+    return LineSpec(series, tr("{model}: mean attention distance by layer, {count:,} images").format(
+        model=model, count=atlas.images), tr("layer"), tr("mean attention distance (pixels)"),
+        x_ticks=tuple((float(d), str(int(d))) for d in depth))

@@ -27,7 +27,6 @@ from attnviz.session.runners import ThreadRunner
 if TYPE_CHECKING:  # torch-backed: imported by the jobs, on their threads
     from attnviz.core.explain import Explanation
     from attnviz.core.heads import HeadAtlas, PruningCurve
-    from attnviz.core.heads.image_atlas import ImageAtlas
     from attnviz.core.models.loaded import LoadedModel
 
 EXPLAIN = "explain"  # explain_step, one at a time
@@ -54,8 +53,7 @@ class AnalysisRequests(SessionBase):
         if documents:
             self._compute_document_atlas(loaded, corpus_path)
             return
-        if loaded is not None and loaded.offers(Capability.IMAGE):
-            self._compute_image_atlas(loaded, corpus_path)
+        if loaded is not None and self._family_atlas(loaded, corpus_path):
             return
         if loaded is None or not loaded.offers(Capability.DECODER):
             self.listener.error(tr("Load a translation model to map its heads over a corpus."))
@@ -105,29 +103,6 @@ class AnalysisRequests(SessionBase):
                 self._publish(atlas=result.atlas, atlas_sinks=result.sinks, pruning=None)
 
         self._run_atlas_job(tr("Mapping the heads over documents…"), work, done)
-
-    def _compute_image_atlas(self, loaded: LoadedModel, folder: str | Path | None) -> None:
-        """The atlas of an image model over the images in ``folder`` (None: the shipped samples), on a copy of the
-        model; published as ``state.image_atlas``."""
-        from attnviz.paths import SAMPLE_IMAGES
-
-        where = Path(folder) if folder is not None else SAMPLE_IMAGES
-
-        def work(progress: Callable[[int, int], bool]) -> ImageAtlas:
-            from attnviz.core.heads.image_atlas import even_spread_distance, image_atlas, image_paths
-            from attnviz.core.models.image_reading import reader_of
-
-            paths = image_paths(where)
-            twin = _twin(loaded, None)
-            reader = reader_of(twin)
-            sums = image_atlas(twin, paths, twin.device, progress)
-            return sums.means(even_spread_distance(reader.grid, reader.patch), reader.specials)
-
-        def done(atlas: ImageAtlas) -> None:
-            if self.loaded is loaded:
-                self._publish(image_atlas=atlas)
-
-        self._run_atlas_job(tr("Mapping the heads…"), work, done)
 
     def compute_pruning(self, seeds: int = 3) -> None:
         """The pruning curve over the atlas's corpus (it needs references); published as ``state.pruning``."""
@@ -256,8 +231,10 @@ class AnalysisRequests(SessionBase):
                      methods: Sequence[str] | None, token: str | None) -> bool:
         state, loaded = self._state, self.loaded
         source, step = state.shown_source, state.step
-        if loaded is not None and source is not None and source.picture is not None and loaded.offers(Capability.IMAGE):
-            return self._explain_image(loaded, source, layer, head, ig_steps, methods, token)
+        answered = self._family_explain(loaded, source, layer, head, ig_steps, methods, token) \
+            if loaded is not None and source is not None else None
+        if answered is not None:
+            return answered
         if loaded is None or source is None or step is None or state.stale:
             return False
         ticket = self._latest.current(SENTENCE)
@@ -286,34 +263,15 @@ class AnalysisRequests(SessionBase):
         self._submit(tr("Explaining the step…"), job, done, failed, one_of=EXPLAIN)
         return True
 
-    def _explain_image(self, loaded: LoadedModel, source: EncodedSource, layer: int | None, head: int | None,
-                       ig_steps: int, methods: Sequence[str] | None, token: str | None) -> bool:
-        """The image on show: its predicted class (or the class ``token``) explained over its patches, from the file
-        it was read from (the model's own preprocessing reads it again on the worker)."""
-        image_file_of = getattr(self, "image_file_of", None)  # (the Session's image requests: the file on show)
-        path: Path | None = image_file_of(source) if image_file_of is not None else None
-        if path is None:
-            return False
-        ticket = self._latest.current(SENTENCE)
+    # -- what a family's own requests answer instead (session/images.py overrides them) --------------------
+    def _family_atlas(self, loaded: LoadedModel, corpus_path: str | Path | None) -> bool:
+        """The atlas of a model whose family maps its heads over its own kind of corpus: True when it started it."""
+        return False
 
-        def job() -> Explanation:
-            from attnviz.core.explain import IMAGE_METHODS, explain_image
-            from attnviz.core.images import open_image
-
-            with open_image(path) as image:
-                return explain_image(loaded, image, loaded.device, methods or IMAGE_METHODS, layer, head, ig_steps,
-                                     target=token)
-
-        def done(explanation: Explanation) -> None:
-            if self._latest.wins(ticket) and self._state.source is source:  # not for an image no longer on show
-                self._publish(explanation=explanation)
-
-        def failed(error: BaseException) -> None:
-            if self._latest.wins(ticket):
-                self._report(error)
-
-        self._submit(tr("Explaining the image's class…"), job, done, failed, one_of=EXPLAIN)
-        return True
+    def _family_explain(self, loaded: LoadedModel, source: EncodedSource, layer: int | None, head: int | None,
+                        ig_steps: int, methods: Sequence[str] | None, token: str | None) -> bool | None:
+        """An explanation of a source its family explains itself: whether it started, or None for the others."""
+        return None
 
 
 def _twin(loaded: LoadedModel, gates: Any) -> LoadedModel:

@@ -11,7 +11,7 @@ import numpy as np
 from attnviz.core.attention.computation import QueryComputation
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import Capability
-from attnviz.core.results import BatchDecoding, Comparison, EncodedSource, ImageComparison, KernelFit
+from attnviz.core.results import BatchDecoding, Comparison, EncodedSource, KernelFit
 from attnviz.figures.book import BookEntry, BookFigure
 from attnviz.i18n import tr
 from attnviz.session.base import SessionBase
@@ -74,8 +74,10 @@ class PanelRequests(SessionBase):
         """Start the computation for the step on show; returns whether it started."""
         state, loaded = self._state, self.loaded
         source = state.shown_source
-        if loaded is not None and source is not None and source.picture is not None:
-            return self._inspect_image_query(loaded, source, layer, head, query_index)
+        answered = self._family_query(loaded, source, layer, head, query_index) \
+            if loaded is not None and source is not None else None
+        if answered is not None:
+            return answered
         if loaded is None or source is None or state.stale:
             return False
         step = state.step
@@ -120,34 +122,6 @@ class PanelRequests(SessionBase):
         self._submit(tr("Computing the query…"), job, done, failed, one_of=QUERY)
         return True
 
-    def _inspect_image_query(self, loaded: LoadedModel, source: EncodedSource, layer: int, head: int,
-                             query_index: int) -> bool:
-        """One query of the image on show, read again from its file by the model (on the worker)."""
-        session: Any = self  # (a Session: its image requests know the file)
-        path = session.image_file_of(source)
-        weights = source.encoder_weights
-        if path is None or weights is None or not (0 <= layer < weights.shape[0] and 0 <= head < weights.shape[1]
-                                                   and 0 <= query_index < weights.shape[2]):
-            return False
-        ticket = self._latest.current(SENTENCE)
-
-        def job() -> QueryComputation:
-            from attnviz.core.decoding.query_computation import compute_image_query
-            from attnviz.core.images import open_image
-
-            return compute_image_query(loaded, open_image(path), layer, head, query_index, loaded.device)
-
-        def done(computation: QueryComputation) -> None:
-            if self._latest.wins(ticket) and self._state.shown_source is source:  # not for another image
-                self._publish(computation=computation)
-
-        def failed(error: BaseException) -> None:
-            if self._latest.wins(ticket):
-                self._report(error)
-
-        self._submit(tr("Computing the query…"), job, done, failed, one_of=QUERY)
-        return True
-
     def compare_with(self, path: str | Path | None) -> None:
         """Load a second translation checkpoint and decode the sentence on show with it (None: stop
         comparing); published as ``state.comparison``. :meth:`compare` decodes again after a change."""
@@ -160,8 +134,7 @@ class PanelRequests(SessionBase):
         device = self.loaded.device if self.loaded is not None else "cpu"
 
         shown = self.loaded
-        if shown is not None and shown.offers(Capability.IMAGE):
-            self._compare_images_with(Path(path), ticket)
+        if shown is not None and self._family_compare_with(shown, Path(path), ticket):
             return
 
         def job() -> LoadedModel:
@@ -194,53 +167,6 @@ class PanelRequests(SessionBase):
         # A refused model leaves the comparison on show as it was (the panel's chooser goes back to it).
         self._submit(tr("Loading {name}…").format(name=Path(path).name), job, done, self._report)
 
-    def _compare_images_with(self, path: Path, ticket: Ticket) -> None:
-        """Load a second image model (a checkpoint or a Hugging Face folder) to read the image on show too."""
-        device = self.loaded.device if self.loaded is not None else "cpu"
-
-        def job() -> LoadedModel:
-            from attnviz.core.checkpoints.checkpoint import load_checkpoint
-
-            other = load_checkpoint(path, device)
-            if not other.offers(Capability.IMAGE):
-                raise ValueError(tr("{name} is a {kind} model, which reads sentences: Compare puts a second image "
-                                    "model beside this one").format(name=path.name, kind=other.kind))
-            return other
-
-        def done(other: LoadedModel) -> None:
-            if not self._latest.is_latest(ticket):
-                return
-            self._other = other
-            self._publish(compared_with=str(path), compared_image=None)
-            self.compare()
-
-        self._submit(tr("Loading {name}…").format(name=path.name), job, done, self._report)
-
-    def _compare_image(self, other: LoadedModel, source: EncodedSource) -> None:
-        """The image on show read by the compared model (its own processor, patch grid, maps and classes)."""
-        session: Any = self  # (a Session: its image requests know the file)
-        path = session.image_file_of(source)
-        if path is None:
-            return
-        ticket = self._latest.current(SENTENCE)
-
-        def job() -> ImageComparison:
-            from attnviz.core.models.image_reading import encode_image_file
-
-            return ImageComparison(other.name, other.kind, encode_image_file(other, path, other.device))
-
-        def done(comparison: ImageComparison) -> None:
-            if self._latest.wins(ticket) and self._other is other and self._state.shown_source is source:
-                self._publish(compared_image=comparison)
-
-        def failed(error: BaseException) -> None:
-            if self._other is other:
-                self._other = None
-                self._publish(compared_image=None, compared_with="")
-            self._report(error)
-
-        self._submit(tr("Comparing…"), job, done, failed)
-
     def compare(self) -> None:
         """Decode the sentence on show with the compared model: by itself, and forced to take this model's
         output so that both models' attention rows are the same queries (an image: read it with the compared
@@ -249,12 +175,7 @@ class PanelRequests(SessionBase):
         source = state.shown_source
         if other is None or source is None:
             return
-        if other.offers(Capability.IMAGE) != (source.picture is not None):  # (a model of the other sort loaded since)
-            self._other = None
-            self._publish(comparison=None, compared_image=None, compared_with="")
-            return
-        if source.picture is not None:
-            self._compare_image(other, source)
+        if self._family_compare(other, source):
             return
         if state.stale:
             return
@@ -283,6 +204,20 @@ class PanelRequests(SessionBase):
             self._report(error)
 
         self._submit(tr("Comparing…"), job, done, failed)
+
+    # -- what a family's own requests answer instead (session/images.py overrides them) --------------------
+    def _family_query(self, loaded: LoadedModel, source: EncodedSource, layer: int, head: int,
+                      query_index: int) -> bool | None:
+        """One query of a source its family computes itself: whether it started, or None for the others."""
+        return None
+
+    def _family_compare_with(self, shown: LoadedModel, path: Path, ticket: Ticket) -> bool:
+        """A second model for a model on show whose family compares its own way: True when it took the request."""
+        return False
+
+    def _family_compare(self, other: LoadedModel, source: EncodedSource) -> bool:
+        """The comparison of ``source`` when its family (or ``other``'s) compares its own way: True when it did."""
+        return False
 
     def decode_together(self, texts: list[str]) -> None:
         """Greedy-decode ``texts`` as one padded batch; the result is published as ``state.batch``."""

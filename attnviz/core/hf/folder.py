@@ -101,6 +101,10 @@ class Architecture:
     classifiers: tuple[str, ...] = ()
     specials: tuple[str, ...] = ()
     registers: str = ""
+    # module:function opening a checked folder of this architecture itself: (transformers, folder, build, device,
+    # training, path) -> LoadedModel, build(transformers, model class, folder) making the model with its weights
+    # (core/hf/load.py's ``_model``); "": core/hf/load.py's own layouts
+    loader: str = ""
 
     def __post_init__(self) -> None:
         layout_named(self.layout)  # (KeyError: the layouts attnviz knows are core/layout.py's, not a list of its own)
@@ -151,7 +155,7 @@ _VIT_LIKE = dict(layout="image", width="hidden_size", layers=("num_hidden_layers
                  ffn=("intermediate_size",), positions=None,
                  modules=Modules(encoder_blocks="layers", encoder_self="attention"), projection=_VISION_PROJECTION,
                  position_kind="learned", position_module="embeddings.position_embeddings", position_tables=1,
-                 unused=("pooler",))  # (DINOv2: 4 × width, mlp_ratio)
+                 unused=("pooler",), loader="attnviz.core.hf.vision:load_folder")  # (DINOv2: 4 × width, mlp_ratio)
 _DINOV2_LIKE = {**_VIT_LIKE, "ffn": (), "modules": Modules(encoder_blocks="encoder.layer", encoder_self="attention")}
 ARCHITECTURES: dict[str, Architecture] = {
     "marian": Architecture("Marian", **_BART_LIKE, position_kind="sinusoidal"),  # type: ignore[arg-type]

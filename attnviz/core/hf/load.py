@@ -5,13 +5,14 @@ sizes pass). Then transformers builds the model from disk only — offline, ``lo
 ``trust_remote_code`` — in float32 with attnviz's recording attention, and the tokenizer becomes a
 :class:`~attnviz.core.hf.vocab.SubwordVocab`. The model is wrapped in the decoder interface of its layout
 (:class:`~attnviz.core.hf.seq2seq.HFEncoderDecoder`, :class:`~attnviz.core.hf.causal.HFCausal`), or, encoder-only,
-in :class:`~attnviz.core.hf.encoder.HFEncoder`, which fills masks; an image model (ViT, DeiT, DINOv2) is
-:mod:`attnviz.core.hf.vision`'s, read with the folder's own image processor.
+in :class:`~attnviz.core.hf.encoder.HFEncoder`, which fills masks; an architecture whose record names a ``loader``
+is opened by it (an image model, with the folder's own image processor).
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import os
 from collections.abc import Mapping
@@ -28,8 +29,9 @@ from attnviz.core.hf.guard import check_loaded, checked_ids, library_quiet, refu
 from attnviz.core.hf.vocab import SubwordVocab
 from attnviz.i18n import tr
 
-DECODED = ("marian", "bart", "mbart", "t5", "gpt2", "llama", "qwen2", "bert", "distilbert",
-           "roberta", "vit", "deit", "dinov2", "dinov2_with_registers")  # the architectures whose adapters are tested
+DECODED = ("marian", "bart", "mbart", "t5", "gpt2", "llama", "qwen2", "bert", "distilbert", "roberta",
+           *(name for name, record in ARCHITECTURES.items() if record.loader)
+           )  # the architectures whose adapters are tested (those with a loader of their own: by its family)
 MAX_OUTPUT_TOKENS = 64  # subword pieces: about twice the words attnviz's own models take (a folder that sets none)
 MAX_FOLDER_OUTPUT_TOKENS = 512  # a folder's own length limit is followed up to this many new tokens
 MAX_SOURCE_TOKENS = 512  # a source (a decoder-only model's prompt and answer together) beyond is cut
@@ -104,12 +106,10 @@ def load_hf_folder(path: str | Path, device: torch.device | str = "cpu") -> Any:
     from attnviz.core.hf.seq2seq import HFEncoderDecoder
 
     training = {"architecture": folder.architecture.name, "source": "Hugging Face", "name": folder.name}
-    if folder.architecture.layout == "image":  # (ViT, DeiT, DINOv2: core/hf/vision.py)
-        from attnviz.core.hf.vision import load_vision, model_class_of
-
-        with library_quiet(transformers):
-            model = _model(transformers, model_class_of(transformers, folder), folder)
-        return load_vision(transformers, folder, model, device, training, Path(path))
+    if folder.architecture.loader:  # (an architecture whose family opens it: its record names how)
+        module, name = folder.architecture.loader.split(":")
+        opener = getattr(importlib.import_module(module), name)
+        return opener(transformers, folder, _model, device, training, Path(path))
     if folder.architecture.layout == "encoder-only":  # (a bare model reads sentences but fills no mask)
         with library_quiet(transformers):
             head = has_masked_lm_head(folder.config, folder.architecture)

@@ -55,7 +55,7 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
         return _relative_bias(model, record, architecture)
     assert record.position_module is not None  # (every other kind names its table or its rotary embedding)
     if isinstance(parameter := _parameter(record.root(model), record.position_module), torch.nn.Parameter):
-        # a table held as a bare parameter (1, positions, width), not an embedding module (ViT, DeiT, DINOv2)
+        # a table held as a bare parameter (1, positions, width), not an embedding module (the image architectures')
         return PositionalDescription(
             N_("learned"), tr("{architecture} adds a learned vector per position to its inputs' embeddings — its "
                               "special tokens' first, then each patch's, row by row (a table of {rows} rows).").format(

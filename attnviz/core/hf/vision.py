@@ -224,6 +224,15 @@ def model_class_of(transformers: Any, folder: HFFolder) -> Any:
     return model_class
 
 
+def load_folder(transformers: Any, folder: HFFolder, build: Any, device: torch.device | str,
+                training: dict[str, Any], path: Path) -> Any:
+    """The checked image ``folder`` opened (its records' ``loader``): the model of :func:`model_class_of` built with
+    every weight by ``build`` (:func:`attnviz.core.hf.load.load_hf_folder`'s), then :func:`load_vision`."""
+    with library_quiet(transformers):
+        model = build(transformers, model_class_of(transformers, folder), folder)
+    return load_vision(transformers, folder, model, device, training, path)
+
+
 def load_vision(transformers: Any, folder: HFFolder, model: Any, device: torch.device | str,
                 training: dict[str, Any], path: Path) -> Any:
     """The image ``model`` of the checked ``folder`` (:func:`model_class_of`, built with every weight by

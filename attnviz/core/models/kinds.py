@@ -124,6 +124,13 @@ class ModelKind:
     # module:function (loaded model) -> its ImageReader (attnviz.core.models.image_reading): how a model that reads
     # images prepares them and runs (None: it reads no images)
     image_reader: str | None = None
+    # module:function with ``{command}`` for ``heads``, ``explain``, ``export``: where those commands run for the
+    # kind's own input (a folder of images as --data, an --image …), e.g. ``attnviz.commands.{command}_images:run``;
+    # None: the commands' own sentence paths. A folder given as --data goes to the first record that has one
+    input_commands: str | None = None
+    # module:function (args, parse_arch, training_errors) -> exit code: ``attnviz train KIND`` on data of the kind's
+    # own sort (a folder of images …); None: sentence pairs (or, for a kind that reads no text, its synthetic data)
+    data_trainer: str | None = None
 
     @property
     def shared_rows(self) -> int:
@@ -231,6 +238,8 @@ def _encoder_only_cells(values: Mapping[str, Any]) -> int:
 
     return recorded_cells(values)
 
+IMAGE_COMMANDS = "attnviz.commands.{command}_images:run"  # the vision kinds' heads, explain and export
+
 KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
     ModelKind("transformer", "translation", N_("Transformer encoder–decoder"), "attnviz.core.models.transformer",
               "TransformerConfig", "Transformer", default_lr=1e-3,
@@ -288,6 +297,7 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
                                  "(W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="image", attention_cells=limits.vit_cells,
               data_fields=("image_size", "channels", "num_classes"), image_reader="attnviz.core.models.vit:ViTReader",
+              input_commands=IMAGE_COMMANDS, data_trainer="attnviz.commands.train_images:run",
               task_sizes=TaskSizes({"tiny": (32, 2, 2), "small": (64, 3, 4)}, ("num_layers",), place=3,
                                    hidden_setting="mlp_hiddens", tasks="attnviz.core.learning.image_tasks:IMAGE_TASKS",
                                    trainer="attnviz.training.vision_tasks:task_training")),
@@ -297,7 +307,7 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               scoring_formula=N_("scaled dot-product scoring per head, over the special tokens and the patches: "
                                  "a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="image", hugging_face=True, trainable=False,
-              data_fields=(), image_reader="attnviz.core.hf.vision:HFVisionReader",
+              data_fields=(), image_reader="attnviz.core.hf.vision:HFVisionReader", input_commands=IMAGE_COMMANDS,
               query_chains="attnviz.core.hf.chains:hf_chains"),
     ModelKind("kernel-regression", "regression", N_("Nadaraya–Watson kernel regression (attention pooling)"),
               "attnviz.core.models.kernel_regression", "KernelRegressionConfig", "KernelRegressionModel",
@@ -385,3 +395,19 @@ def preset_arch(kind: str, preset: str) -> dict[str, object]:
 def families() -> list[str]:
     """Every group of models whose closed docks the window remembers (their layouts' ``dock_group``), sorted."""
     return sorted({kind.sequence_layout.dock_group for kind in KINDS.values()})
+
+
+def data_trainer(kind: str) -> Callable[..., Any] | None:
+    """The function ``attnviz train KIND`` runs for a kind trained on data of its own sort (its record's
+    ``data_trainer``), or None."""
+    named = KINDS[kind].data_trainer
+    return cast(Callable[..., Any], _named(named)) if named is not None else None
+
+
+def input_command(command: str, kind: ModelKind | None = None) -> Callable[..., Any] | None:
+    """Where ``command`` (``heads``, ``explain``, ``export``) runs for ``kind``'s own input (its record's
+    ``input_commands``), or, with no kind, for a folder given as --data (the first record that has one); None: the
+    command's own sentence path."""
+    named = kind.input_commands if kind is not None else next(
+        (k.input_commands for k in KINDS.values() if k.input_commands is not None), None)
+    return cast(Callable[..., Any], _named(named.format(command=command))) if named is not None else None

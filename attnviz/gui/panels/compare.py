@@ -21,7 +21,8 @@ from PySide6 import QtCore, QtWidgets
 from attnviz.core.checkpoints.header import checkpoint_kind
 from attnviz.core.layout import Capability
 from attnviz.core.models.kinds import KINDS
-from attnviz.figures.compare import comparison_figures, comparison_grid, image_comparison_figures, image_comparison_grid
+from attnviz.figures.compare import comparison_figures, comparison_grid
+from attnviz.figures.image import image_comparison_figures, image_comparison_grid
 from attnviz.figures.spec import FigureSpec, GridSpec, empty_figure
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap

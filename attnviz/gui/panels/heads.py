@@ -285,7 +285,7 @@ class HeadsPanel(QtWidgets.QWidget):
         """The grid on show, or an image model's distance by layer on its tab (what Export writes); None before an
         atlas."""
         if self.images and self.tabs.currentWidget() is self.distance_view and self.state.image_atlas is not None:
-            from attnviz.figures.heads import distance_figure
+            from attnviz.figures.image import distance_figure
 
             return distance_figure(self.state.image_atlas, self._model_name())
         if self.tabs.currentWidget() is self.sinks_tab and (spec := self.sink_figure()) is not None:
@@ -330,7 +330,7 @@ class HeadsPanel(QtWidgets.QWidget):
         atlas = self.state.image_atlas
         if atlas is None:
             return
-        from attnviz.figures.heads import image_statistics
+        from attnviz.figures.image import image_statistics
 
         current = self.statistic_box.currentData() or "distance"
         self.statistic_box.blockSignals(True)
@@ -349,7 +349,7 @@ class HeadsPanel(QtWidgets.QWidget):
             for curve in (self.head_points, self.mean_curve, self.even_curve):
                 curve.setData([], [])
             return
-        from attnviz.figures.heads import distance_figure, image_atlas_grid
+        from attnviz.figures.image import distance_figure, image_atlas_grid
 
         layers, heads = atlas.distance.shape
         self.cells = [[(AttentionKind.ENCODER_SELF, layer, head) for head in range(heads)] for layer in range(layers)]
