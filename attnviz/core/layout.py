@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 import numpy as np
 
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.attention.rollout import rollout, source_attribution
 from attnviz.i18n import N_, tr
+
+if TYPE_CHECKING:  # (results.py imports this module)
+    from attnviz.core.results import OnDemandMaps
 
 
 class RecordedSource(Protocol):
@@ -196,7 +199,10 @@ class SequenceLayout:
         return ""
 
     def kinds(self, source: RecordedSource) -> list[AttentionKind]:
-        """The kinds a model recorded: an RNN has no self-attention, only cross."""
+        """The kinds a model recorded: an RNN has no self-attention, only cross; a prompt whose maps are computed on
+        demand, its own self-attention only."""
+        if on_demand(source) is not None:
+            return [AttentionKind.ENCODER_SELF]
         if source.encoder_weights is None:
             return [AttentionKind.CROSS]
         return [AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS]
@@ -249,7 +255,10 @@ class SequenceLayout:
 
     def stack(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None,
               scores: bool = False) -> Matrix:
-        """All layers and heads of one kind: values (L, H, Q, K), with its row and column tokens and masked (Q, K)."""
+        """All layers and heads of one kind: values (L, H, Q, K), with its row and column tokens and masked (Q, K).
+        ValueError for a prompt whose maps are computed on demand (:func:`not_at_length`: none is put together)."""
+        if on_demand(source) is not None:
+            raise ValueError(not_at_length(source))
         src = source.tokens
         if kind is AttentionKind.ENCODER_SELF:
             if source.encoder_weights is None or source.encoder_scores is None:
@@ -278,6 +287,8 @@ class SequenceLayout:
 
     def extent(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None) -> tuple[int, int]:
         """(L, H) of :meth:`stack`'s stack for ``kind``, read off the recorded arrays (nothing is built)."""
+        if (maps := on_demand(source)) is not None:
+            return maps.layers, maps.heads
         if kind is AttentionKind.ENCODER_SELF or step is None:
             weights = source.encoder_weights
             if weights is None:
@@ -292,9 +303,12 @@ class SequenceLayout:
 
     def matrix(self, kind: AttentionKind, layer: int, head: int, source: RecordedSource, step: RecordedStep | None,
                scores: bool = False) -> Matrix:
-        """One layer and head (0-based, clamped to what exists) of ``kind``: values (Q, K)."""
+        """One layer and head (0-based, clamped to what exists) of ``kind``: values (Q, K). A prompt whose maps are
+        computed on demand gives the one computed (ValueError for another: :func:`on_demand_matrix`)."""
         layers, heads = self.extent(kind, source, step)
         layer, head = min(max(layer, 0), layers - 1), min(max(head, 0), heads - 1)
+        if on_demand(source) is not None:
+            return on_demand_matrix(source, layer, head, scores)
         whole = self.stack(kind, source, step, scores)
         return Matrix(whole.values[layer, head], whole.rows, whole.cols, np.asarray(whole.masked), whole.divider,
                       whole.overlap)
@@ -396,7 +410,7 @@ class DecoderOnlyLayout(SequenceLayout):
                       len(source.tokens), overlap(source, step))
 
     def extent(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None) -> tuple[int, int]:
-        if kind is AttentionKind.DECODER_SELF and step is not None:  # the prompt's arrays: the sequence's depth
+        if kind is AttentionKind.DECODER_SELF and step is not None and on_demand(source) is None:  # (the prompt's)
             if source.encoder_weights is None:
                 raise ValueError(tr("this model has no {kind}").format(kind=self.kind_label(kind)))
             return int(source.encoder_weights.shape[0]), int(source.encoder_weights.shape[1])
@@ -404,7 +418,7 @@ class DecoderOnlyLayout(SequenceLayout):
 
     def matrix(self, kind: AttentionKind, layer: int, head: int, source: RecordedSource, step: RecordedStep | None,
                scores: bool = False) -> Matrix:
-        if kind is not AttentionKind.DECODER_SELF or step is None:
+        if kind is not AttentionKind.DECODER_SELF or step is None or on_demand(source) is not None:
             return super().matrix(kind, layer, head, source, step, scores)
         layers, heads = self.extent(kind, source, step)  # only this matrix of the whole sequence is put together
         layer, head = min(max(layer, 0), layers - 1), min(max(head, 0), heads - 1)
@@ -584,6 +598,32 @@ def layout_named(name: str) -> SequenceLayout:
         return LAYOUTS[name]
     except KeyError:
         raise KeyError(f"unknown sequence layout {name!r} (known: {', '.join(LAYOUTS)})") from None
+
+
+NOT_AT_LENGTH = N_("Not at this length: {tokens} tokens. A prompt this long has its maps computed one at a time, "
+                   "for the Attention view (pick a layer and head there).")
+NOT_COMPUTED = N_("Computing layer {layer}, head {head} of {tokens} tokens…")
+
+
+def on_demand(source: RecordedSource | None) -> OnDemandMaps | None:
+    """The maps-on-demand record of a long prompt (``source.on_demand``), or None: every map was recorded."""
+    return getattr(source, "on_demand", None) if source is not None else None
+
+
+def not_at_length(source: RecordedSource) -> str:
+    """What a view that needs every map (all heads, rollout, masks, …) says of a prompt whose maps are computed on
+    demand, in one sentence."""
+    return tr(NOT_AT_LENGTH).format(tokens=f"{len(source.tokens):,}")
+
+
+def on_demand_matrix(source: RecordedSource, layer: int, head: int, scores: bool) -> Matrix:
+    """The map computed on demand for ``layer`` and ``head`` (0-based), weights or ``scores``; ValueError (what is
+    being computed) when the one held is another."""
+    maps = on_demand(source)
+    assert maps is not None
+    if not maps.shows(layer, head, scores) or maps.values is None or maps.hidden is None:
+        raise ValueError(tr(NOT_COMPUTED).format(layer=layer + 1, head=head + 1, tokens=f"{len(source.tokens):,}"))
+    return Matrix(maps.values, source.tokens, source.tokens, maps.hidden)
 
 
 def clamp(count: int, layer: int | None) -> int:

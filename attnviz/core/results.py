@@ -34,6 +34,9 @@ class EncodedSource:
     picture: an image's pixels and where each position lies on them (an image model's input: ``text`` is the file's
         name and ``tokens`` the positions' labels, :func:`attnviz.core.layout.patch_labels`), else None.
     classes, class_probs: an image model's most likely classes, best first, and their (k,) probabilities.
+    on_demand: a prompt too long to record every map (issue 49: a decoder-only Hugging Face model's prompt beyond
+        its decoding cap): ``encoder_weights`` and ``encoder_scores`` are None and this says its (L, H) and holds the
+        one map computed for the view on show; else None.
     """
 
     text: str
@@ -49,6 +52,27 @@ class EncodedSource:
     picture: Picture | None = None
     classes: tuple[str, ...] = ()
     class_probs: np.ndarray | None = None
+    on_demand: OnDemandMaps | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class OnDemandMaps:
+    """A long prompt's self-attention, computed a map at a time (core/attention/on_demand.py: the session keeps the
+    queries and keys on its worker, never here): its ``layers`` × ``heads`` and the one map computed last, layer
+    ``layer``'s head ``head`` (0-based; -1: none yet), weights or, with ``scores``, pre-softmax scores, ``values``
+    (S, S) float32 with the cells its mask hid, ``hidden`` (S, S) bool."""
+
+    layers: int
+    heads: int
+    layer: int = -1
+    head: int = -1
+    scores: bool = False
+    values: np.ndarray | None = None
+    hidden: np.ndarray | None = None
+
+    def shows(self, layer: int, head: int, scores: bool) -> bool:
+        """Whether the map computed is that one."""
+        return self.values is not None and (self.layer, self.head, self.scores) == (layer, head, scores)
 
 
 LENGTH_PENALTY = 0.75  # beam search ranks hypotheses by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)

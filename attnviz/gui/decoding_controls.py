@@ -135,6 +135,10 @@ class DecodingControls(QtCore.QObject):
                 before=source.truncated_from, after=len(source.tokens)))
         if source.unknown:
             notes.append(tr("Unknown words (read as <unk>): {words}").format(words=quoted_tokens(source.unknown)))
+        if source.on_demand is not None:
+            notes.append(tr("This prompt has {tokens} tokens: its maps are computed one at a time for the Attention "
+                            "view, and the answer is not stepped at this length.").format(
+                                tokens=f"{len(source.tokens):,}"))
         self.area.notice.setText(" ".join(notes) or " ")
 
     # -- handlers ---------------------------------------------------------------------------

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
 
 from attnviz.core.layout import Capability
 from attnviz.core.results import DecodeStep, EncodedSource
@@ -14,6 +17,7 @@ from attnviz.session.latest import SENTENCE
 from attnviz.session_file import SavedSession, replay
 
 if TYPE_CHECKING:  # torch-backed modules are imported by the jobs, on the worker thread
+    from attnviz.core.attention.on_demand import QueryKeyStore
     from attnviz.core.decoding.stepping import DecodeSession
 
 log = logging.getLogger(__name__)
@@ -33,6 +37,10 @@ class DecodingRequests(SessionBase):
         self._pending_to_end = False  # Run to end asked for while encoding (or with the sentence)
         self._pending_force: tuple[list[str | None], int, bool] | None = None  # _force's, once encoded
         self._restoring: SavedSession | None = None  # a saved session waiting for its model or encoding
+        # A prompt beyond the decoding cap (core/decoding/long_prompt.py): its queries and keys, kept here for the
+        # worker's jobs (never published), and the map last asked of them ((layer, head, scores), or None)
+        self._prompt_store: QueryKeyStore | None = None
+        self._map_asked: tuple[int, int, bool] | None = None
 
     def encode(self, text: str | None = None, run: bool = False) -> None:
         """Encode ``text`` (default: the current text), dropping any decoding in progress; empty text
@@ -44,6 +52,7 @@ class DecodingRequests(SessionBase):
         ticket = self._latest.ask(SENTENCE)  # the steps, results and queries of the previous one are dropped
         self._decoding, self._pending_steps, self._pending_to_end = None, 0, run
         self._pending_force = None
+        self._prompt_store, self._map_asked = None, None
         self._encoded_text = text
         loaded = self.loaded
         if loaded is None or not loaded.offers(Capability.STEPS) or not text.strip():
@@ -55,15 +64,24 @@ class DecodingRequests(SessionBase):
         self._encoding = True
         beam = self._state.beam_size
 
-        def job() -> tuple[DecodeSession, EncodedSource]:
+        def job() -> tuple[DecodeSession | QueryKeyStore, EncodedSource]:
+            from attnviz.core.decoding.long_prompt import encode_long_prompt
+
+            if (long := encode_long_prompt(loaded, text, loaded.device)) is not None:
+                return long  # (beyond the decoding cap: its maps on demand, no stepping)
             decoding = loaded.model_kind.stepping_cls(loaded, loaded.device, beam_size=beam)
             return decoding, decoding.encode(text)
 
-        def done(result: tuple[DecodeSession, EncodedSource]) -> None:
+        def done(result: tuple[DecodeSession | QueryKeyStore, EncodedSource]) -> None:
             if not self._latest.wins(ticket):
                 return
             self._encoding = False
-            self._decoding, source = result
+            made, source = result
+            if source.on_demand is not None:
+                self._prompt_store = cast("QueryKeyStore", made)
+                self._pending_to_end, self._pending_steps, self._pending_force = False, 0, None
+            else:
+                self._decoding = cast("DecodeSession", made)
             self._publish(source=source, steps=(), position=-1, computation=None, comparison=None, explanation=None)
             self._saw(source.text)  # (the Heads dock's own corpus)
             to_end, steps, force = self._pending_to_end, self._pending_steps, self._pending_force
@@ -256,3 +274,36 @@ class DecodingRequests(SessionBase):
             decoding.prefetch()
 
         self.runner.submit(job, lambda _: None, lambda error: log.warning("decoding ahead failed: %s", error))
+
+    def _publish(self, **changes: Any) -> None:
+        super()._publish(**changes)
+        if self._prompt_store is not None:
+            self._ask_prompt_map()
+
+    def _ask_prompt_map(self) -> None:
+        """A long prompt on show (its maps on demand): compute the map the Attention view asks for, on the worker
+        (latest request wins: a layer spun past is never computed), and publish it in the source."""
+        store, source, view = self._prompt_store, self._state.source, self._state.view
+        maps = None if source is None else source.on_demand
+        if store is None or source is None or maps is None or view.all_heads:
+            return
+        wanted = (view.layer, view.head, view.scores)
+        if wanted == self._map_asked or maps.shows(*wanted):
+            return
+        self._map_asked = wanted
+
+        def job() -> tuple[np.ndarray, np.ndarray]:
+            from attnviz.core.decoding.long_prompt import prompt_map
+
+            return prompt_map(store, *wanted)
+
+        def done(result: tuple[np.ndarray, np.ndarray]) -> None:
+            shown = self._state.source
+            if self._prompt_store is not store or shown is None or shown.on_demand is None:
+                return  # (another sentence since)
+            values, hidden = result
+            layer, head, scores = wanted
+            self._publish(source=replace(shown, on_demand=replace(shown.on_demand, layer=layer, head=head,
+                                                                   scores=scores, values=values, hidden=hidden)))
+
+        self.compute_view("prompt-map", tr("Computing the map…"), job, done)

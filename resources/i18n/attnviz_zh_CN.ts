@@ -19,6 +19,11 @@
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="326"/>
+        <source> (masked)</source>
+        <translation>（已屏蔽）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/processes.py" line="209"/>
         <source> (often: out of memory)</source>
         <translation>（通常是内存不足）</translation>
@@ -944,7 +949,7 @@
         <translation>短靴</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="452"/>
+        <location filename="../../attnviz/core/layout.py" line="466"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -1025,12 +1030,12 @@
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="472"/>
+        <location filename="../../attnviz/core/layout.py" line="486"/>
         <source>Attention mask (no causal mask: every position reads every other)</source>
         <translation>注意力掩蔽（无因果掩蔽：每个位置都读取所有位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="471"/>
+        <location filename="../../attnviz/core/layout.py" line="485"/>
         <source>Attention mask at step {step} (no causal mask)</source>
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
@@ -1080,17 +1085,17 @@
         <translation>注意力展开（attention rollout；Abnar &amp; Zuidema, 2020）：各头取平均，以 0.5·A + 0.5·I 表示残差，行重新归一化，各层相乘。悬停在此查看详情。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="150"/>
+        <location filename="../../attnviz/core/layout.py" line="153"/>
         <source>Attention rollout, encoder {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="358"/>
+        <location filename="../../attnviz/core/layout.py" line="372"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="468"/>
+        <location filename="../../attnviz/core/layout.py" line="482"/>
         <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
@@ -1511,7 +1516,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 {count} 个源句子上的 BLEU 为 {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/masks.py" line="23"/>
+        <location filename="../../attnviz/gui/panels/masks.py" line="24"/>
         <source>Blue: the query may attend to the key. Grey: masked (weight exactly 0). The Attention panel can overlay the same grey on masked cells.</source>
         <translation>蓝色：查询可以关注该键。灰色：已掩蔽（权重恰为 0）。“注意力”面板可在被掩蔽的单元格上叠加同样的灰色。</translation>
     </message>
@@ -1578,12 +1583,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法写入 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="155"/>
+        <location filename="../../attnviz/core/layout.py" line="158"/>
         <source>Causal mask (decoder self-attention)</source>
         <translation>解码器自注意力的因果掩蔽（自回归）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="154"/>
+        <location filename="../../attnviz/core/layout.py" line="157"/>
         <source>Causal mask at step {step}</source>
         <translation>第 {step} 步的因果掩蔽（自回归）</translation>
     </message>
@@ -1665,13 +1670,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击“注意力”热图中的一行，或在此选择一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="162"/>
+        <location filename="../../attnviz/core/layout.py" line="165"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="302"/>
         <source>Click a token to make the decoder take it at this step instead of its own choice</source>
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="476"/>
+        <location filename="../../attnviz/core/layout.py" line="490"/>
         <source>Click a word to fill the mask with it instead of the model's choice</source>
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
@@ -1748,9 +1753,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算所有头…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/layout.py" line="605"/>
+        <source>Computing layer {layer}, head {head} of {tokens} tokens…</source>
+        <translation>正在计算 {tokens} 个词元的第 {layer} 层第 {head} 头…</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/figures.py" line="61"/>
         <source>computing the figures</source>
         <translation>正在计算图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/decoding.py" line="309"/>
+        <source>Computing the map…</source>
+        <translation>正在计算注意力图…</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/computation.py" line="195"/>
@@ -1914,7 +1929,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/attention/kind.py" line="15"/>
-        <location filename="../../attnviz/core/layout.py" line="320"/>
+        <location filename="../../attnviz/core/layout.py" line="334"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
@@ -1989,7 +2004,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>作为一个批量解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="164"/>
+        <location filename="../../attnviz/core/layout.py" line="167"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
         <location filename="../../attnviz/gui/menus.py" line="76"/>
         <source>Decode one token ({keys})</source>
@@ -2007,13 +2022,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>将两个或更多句子一起解码，以查看填充的作用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="153"/>
+        <location filename="../../attnviz/core/layout.py" line="156"/>
         <location filename="../../attnviz/gui/panels/rollout.py" line="36"/>
         <source>decoder layer {n}</source>
         <translation>解码器第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="344"/>
+        <location filename="../../attnviz/core/layout.py" line="358"/>
         <source>decoder queries</source>
         <translation>解码器查询</translation>
     </message>
@@ -2053,9 +2068,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在批量解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/decoding.py" line="173"/>
-        <location filename="../../attnviz/session/decoding.py" line="210"/>
-        <location filename="../../attnviz/session/decoding.py" line="243"/>
+        <location filename="../../attnviz/session/decoding.py" line="191"/>
+        <location filename="../../attnviz/session/decoding.py" line="228"/>
+        <location filename="../../attnviz/session/decoding.py" line="261"/>
         <source>Decoding…</source>
         <translation>正在解码…</translation>
     </message>
@@ -2085,7 +2100,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>维 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="103"/>
+        <location filename="../../attnviz/core/results.py" line="127"/>
         <location filename="../../attnviz/figures/computation.py" line="54"/>
         <location filename="../../attnviz/figures/computation.py" line="47"/>
         <source>dimension</source>
@@ -2218,7 +2233,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="152"/>
+        <location filename="../../attnviz/core/layout.py" line="155"/>
         <location filename="../../attnviz/gui/panels/rollout.py" line="34"/>
         <source>encoder layers 1–{n}</source>
         <translation>编码器第 1–{n} 层</translation>
@@ -2254,8 +2269,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码维度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="239"/>
-        <location filename="../../attnviz/session/decoding.py" line="85"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="252"/>
+        <location filename="../../attnviz/session/decoding.py" line="103"/>
         <source>Encoding…</source>
         <translation>正在编码…</translation>
     </message>
@@ -2606,7 +2621,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="478"/>
+        <location filename="../../attnviz/core/layout.py" line="492"/>
         <source>Fill the next mask ({keys})</source>
         <translation>填下一个掩蔽（{keys}）</translation>
     </message>
@@ -2654,7 +2669,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="163"/>
+        <location filename="../../attnviz/core/layout.py" line="166"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="305"/>
         <source>Force target words (a reference translation or its start)…</source>
         <translation>强制目标词（参考译文或其开头）…</translation>
@@ -3173,7 +3188,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="596"/>
+        <location filename="../../attnviz/core/layout.py" line="636"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
         <location filename="../../attnviz/figures/heads.py" line="138"/>
         <source>layer {layer}</source>
@@ -3217,12 +3232,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="596"/>
+        <location filename="../../attnviz/core/layout.py" line="636"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="469"/>
+        <location filename="../../attnviz/core/layout.py" line="483"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
     </message>
@@ -3400,9 +3415,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在加载 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="235"/>
-        <location filename="../../attnviz/gui/panels/masks.py" line="34"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="248"/>
         <location filename="../../attnviz/gui/panels/masks.py" line="35"/>
+        <location filename="../../attnviz/gui/panels/masks.py" line="36"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
@@ -3465,7 +3480,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制头图谱…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="552"/>
+        <location filename="../../attnviz/core/layout.py" line="566"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -3783,7 +3798,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>下一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="161"/>
+        <location filename="../../attnviz/core/layout.py" line="164"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="337"/>
         <source>Next-token probabilities at this step</source>
         <translation>这一步下一个词元的概率</translation>
@@ -3950,6 +3965,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/session_file.py" line="228"/>
         <source>not an attnviz session (no "format": "attnviz-session")</source>
         <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="603"/>
+        <source>Not at this length: {tokens} tokens. A prompt this long has its maps computed one at a time, for the Attention view (pick a layer and head there).</source>
+        <translation>此长度下不显示：{tokens} 个词元。如此长的提示只为注意力视图逐个计算注意力图（请在那里选择层和头）。</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="23"/>
@@ -4158,7 +4178,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点（Ctrl+O）即可开始。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="237"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="250"/>
         <source>Open a checkpoint to see attention</source>
         <translation>打开一个检查点以查看注意力</translation>
     </message>
@@ -4505,7 +4525,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="102"/>
+        <location filename="../../attnviz/core/results.py" line="126"/>
         <location filename="../../attnviz/figures/panels.py" line="73"/>
         <location filename="../../attnviz/figures/panels.py" line="102"/>
         <source>position</source>
@@ -4557,8 +4577,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="361"/>
-        <location filename="../../attnviz/core/layout.py" line="473"/>
+        <location filename="../../attnviz/core/layout.py" line="375"/>
+        <location filename="../../attnviz/core/layout.py" line="487"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
@@ -4589,13 +4609,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>预测（拖动红线可移动查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="165"/>
+        <location filename="../../attnviz/core/layout.py" line="168"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="25"/>
         <source>Press Step (F10) to decode the first word</source>
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="478"/>
+        <location filename="../../attnviz/core/layout.py" line="492"/>
         <source>Press Step (F10) to fill the first mask</source>
         <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
@@ -4655,27 +4675,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{world} 个进程中的进程 {rank} 已停止：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="359"/>
+        <location filename="../../attnviz/core/layout.py" line="373"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="367"/>
+        <location filename="../../attnviz/core/layout.py" line="381"/>
         <source>prompt self-attention</source>
         <translation>提示词自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="452"/>
+        <location filename="../../attnviz/core/layout.py" line="466"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="362"/>
+        <location filename="../../attnviz/core/layout.py" line="376"/>
         <source>Prompt | answer causal mask</source>
         <translation>提示词 | 回答的因果掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="361"/>
+        <location filename="../../attnviz/core/layout.py" line="375"/>
         <source>Prompt | answer causal mask, step {step}</source>
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
@@ -4716,24 +4736,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="156"/>
+        <location filename="../../attnviz/core/layout.py" line="159"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
         <location filename="../../attnviz/gallery.py" line="490"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="151"/>
+        <location filename="../../attnviz/core/layout.py" line="154"/>
         <source>queries (encoder output)</source>
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="469"/>
+        <location filename="../../attnviz/core/layout.py" line="483"/>
         <source>queries (positions)</source>
         <translation>查询（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="359"/>
+        <location filename="../../attnviz/core/layout.py" line="373"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
     </message>
@@ -4758,14 +4778,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="312"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="332"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f} (masked)</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}（已掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="315"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="335"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f}, score {score:.3f}</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}，评分 {score:.3f}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="324"/>
+        <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: {name} {value:.4f}{masked}</source>
+        <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：{name} {value:.4f}{masked}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/kernel.py" line="237"/>
@@ -4785,12 +4810,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="158"/>
+        <location filename="../../attnviz/core/layout.py" line="161"/>
         <source>Query “{query}” at step {step}. {note}</source>
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="364"/>
+        <location filename="../../attnviz/core/layout.py" line="378"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
@@ -5031,7 +5056,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层后的注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="551"/>
+        <location filename="../../attnviz/core/layout.py" line="565"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -5174,6 +5199,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/attention.py" line="325"/>
         <location filename="../../attnviz/gui/panels/scoring.py" line="66"/>
         <source>score</source>
         <translation>评分</translation>
@@ -5239,14 +5265,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="501"/>
-        <location filename="../../attnviz/core/layout.py" line="467"/>
-        <location filename="../../attnviz/core/layout.py" line="570"/>
+        <location filename="../../attnviz/core/layout.py" line="515"/>
+        <location filename="../../attnviz/core/layout.py" line="481"/>
+        <location filename="../../attnviz/core/layout.py" line="584"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="368"/>
+        <location filename="../../attnviz/core/layout.py" line="382"/>
         <source>self-attention (prompt + answer)</source>
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
@@ -5529,7 +5555,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>排序 — 一个置换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="341"/>
+        <location filename="../../attnviz/core/layout.py" line="355"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
         <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
@@ -5544,7 +5570,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="344"/>
+        <location filename="../../attnviz/core/layout.py" line="358"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
         <location filename="../../attnviz/figures/explain.py" line="45"/>
         <source>source tokens</source>
@@ -5556,27 +5582,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>一次解码的源词元数，按束计（默认：每批 256 个句子）；设备内存不足时减半</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="368"/>
+        <location filename="../../attnviz/core/layout.py" line="382"/>
         <source>source view</source>
         <translation>源视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="429"/>
+        <location filename="../../attnviz/core/layout.py" line="443"/>
         <source>source view (renormalised over the English)</source>
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="360"/>
+        <location filename="../../attnviz/core/layout.py" line="374"/>
         <source>source view after layers 1–{n}</source>
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="450"/>
+        <location filename="../../attnviz/core/layout.py" line="464"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="384"/>
+        <location filename="../../attnviz/core/layout.py" line="398"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
@@ -6027,7 +6053,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽的影响</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="157"/>
+        <location filename="../../attnviz/core/layout.py" line="160"/>
         <source>the encoder of this {kind}</source>
         <translation>此 {kind} 的编码器</translation>
     </message>
@@ -6213,7 +6239,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="473"/>
+        <location filename="../../attnviz/core/layout.py" line="487"/>
         <source>the layers of this {kind}</source>
         <translation>此 {kind} 的各层</translation>
     </message>
@@ -6223,7 +6249,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="470"/>
+        <location filename="../../attnviz/core/layout.py" line="484"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
@@ -6374,7 +6400,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="363"/>
+        <location filename="../../attnviz/core/layout.py" line="377"/>
         <source>the prompt of this {kind}</source>
         <translation>此 {kind} 的提示词</translation>
     </message>
@@ -6395,6 +6421,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="236"/>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="52"/>
         <source>the queries and keys of {tokens:,} tokens would take {gb:.1f} GB (attnviz allows {most:.0f} GB): give a shorter prompt</source>
         <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
     </message>
@@ -6459,7 +6486,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="474"/>
+        <location filename="../../attnviz/core/layout.py" line="488"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
     </message>
@@ -6787,13 +6814,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有说明它的注意力头在哪里</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="271"/>
-        <location filename="../../attnviz/core/layout.py" line="290"/>
+        <location filename="../../attnviz/core/layout.py" line="280"/>
+        <location filename="../../attnviz/core/layout.py" line="301"/>
         <source>this model has no decoder self-attention</source>
         <translation>此模型没有解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="256"/>
+        <location filename="../../attnviz/core/layout.py" line="265"/>
         <source>this model has no encoder self-attention</source>
         <translation>此模型没有编码器自注意力</translation>
     </message>
@@ -6809,16 +6836,21 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="519"/>
-        <location filename="../../attnviz/core/layout.py" line="525"/>
-        <location filename="../../attnviz/core/layout.py" line="401"/>
+        <location filename="../../attnviz/core/layout.py" line="533"/>
+        <location filename="../../attnviz/core/layout.py" line="539"/>
+        <location filename="../../attnviz/core/layout.py" line="415"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="633"/>
+        <location filename="../../attnviz/core/layout.py" line="673"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="139"/>
+        <source>This prompt has {tokens} tokens: its maps are computed one at a time for the Attention view, and the answer is not stepped at this length.</source>
+        <translation>此提示有 {tokens} 个词元：注意力视图的图逐个按需计算，此长度下不逐步生成回答。</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="301"/>
@@ -6861,7 +6893,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="552"/>
+        <location filename="../../attnviz/core/layout.py" line="566"/>
         <location filename="../../attnviz/figures/explain.py" line="85"/>
         <location filename="../../attnviz/figures/explain.py" line="84"/>
         <source>tokens</source>
@@ -7093,7 +7125,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="160"/>
+        <location filename="../../attnviz/core/layout.py" line="163"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="327"/>
         <source>Translation so far</source>
         <translation>目前的译文</translation>
@@ -7131,7 +7163,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>两个或更多长度不同的句子，每行一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="240"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="253"/>
         <source>Type a sentence to see attention</source>
         <translation>输入一个句子以查看注意力</translation>
     </message>
@@ -7141,7 +7173,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_controls.py" line="167"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="171"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -7151,7 +7183,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个英语句子…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/decoding.py" line="141"/>
+        <location filename="../../attnviz/session/decoding.py" line="159"/>
         <source>Type the target words to force (a translation or its beginning).</source>
         <translation>请输入要强制的目标词（译文或其开头）。</translation>
     </message>
@@ -7318,7 +7350,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/heads.py" line="205"/>
         <location filename="../../attnviz/figures/panels.py" line="153"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="162"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="325"/>
         <source>weight</source>
         <translation>权重</translation>
     </message>
@@ -7414,12 +7446,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="475"/>
+        <location filename="../../attnviz/core/layout.py" line="489"/>
         <source>Words for the mask at this step</source>
         <translation>这一步掩蔽处的候选词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="477"/>
+        <location filename="../../attnviz/core/layout.py" line="491"/>
         <source>Words for the masks, first mask first…</source>
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>

@@ -11,7 +11,7 @@ from dataclasses import replace
 from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.attention.kind import AttentionKind
-from attnviz.core.layout import ENCODER_DECODER, SequenceLayout
+from attnviz.core.layout import ENCODER_DECODER, NOT_COMPUTED, SequenceLayout, not_at_length, on_demand
 from attnviz.core.results import EncodedSource
 from attnviz.figures.attention import (
     AttentionView,
@@ -163,11 +163,24 @@ class AttentionPanel(QtWidgets.QWidget):
         hint = tr(FIRST_STEP_HINT) if state.step is None and view.kind is not AttentionKind.ENCODER_SELF else ""
         self.heatmap.set_hint(hint)
         self.grid.hint = hint
+        maps = on_demand(source)
         if view.all_heads:
             self.grid.value_name = "score" if view.scores else "weight"
+            if maps is not None:  # (a long prompt: every head's map is never put together)
+                self.current = self._grid_wanted = None
+                self.stack.setCurrentWidget(self.grid)
+                self.grid.show_message(not_at_length(source))
+                return
             self._show_grid()
             return
         self._grid_wanted = None
+        if maps is not None and not maps.shows(view.layer, view.head, view.scores):
+            self.current = None  # (the session computes it on the worker: it arrives in a new source)
+            self.stack.setCurrentWidget(self.heatmap)
+            self.heatmap.show_figure(empty_figure(tr(NOT_COMPUTED).format(
+                layer=view.layer + 1, head=view.head + 1, tokens=f"{len(source.tokens):,}")))
+            self.heatmap.highlight_row(None)
+            return
         named, matrix = attention_figure(source, state.step, view, self._model_name())
         self.current = matrix
         self.stack.setCurrentWidget(self.heatmap)
@@ -305,9 +318,16 @@ class AttentionPanel(QtWidgets.QWidget):
         if view is None or source is None or not (0 <= row < view.values.shape[0] and 0 <= col < view.values.shape[1]):
             self.readout.setText(" ")
             return
+        query, key = html.escape(view.rows[row]), html.escape(view.cols[col])
+        if on_demand(source) is not None:  # (a long prompt: only the map on show is computed, weights or scores)
+            value = view.values[row, col]
+            self.readout.setText(tr("query <b>{query}</b> → key <b>{key}</b>: {name} {value:.4f}{masked}").format(
+                query=query, key=key, name=tr("score") if view.scores else tr("weight"), value=value,
+                masked=tr(" (masked)") if view.masked[row, col] else ""))
+            return
         other = select(view.kind, view.layer, view.head, source, self.state.step, scores=not view.scores)
         weights, scores = (other, view) if view.scores else (view, other)
-        query, key, weight = html.escape(view.rows[row]), html.escape(view.cols[col]), weights.values[row, col]
+        weight = weights.values[row, col]
         if view.masked[row, col]:
             text = tr("query <b>{query}</b> → key <b>{key}</b>: weight {weight:.4f} (masked)").format(
                 query=query, key=key, weight=weight)

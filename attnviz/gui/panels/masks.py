@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6 import QtWidgets
 
+from attnviz.core.layout import not_at_length, on_demand
 from attnviz.figures.panels import batch_padding_figure, causal_mask_figure, padding_mask_figure
 from attnviz.figures.spec import empty_figure
 from attnviz.gui.heatmap import Heatmap
@@ -33,6 +34,11 @@ class MasksPanel(QtWidgets.QWidget):
         if new.model is None and new.loading:
             self.padding.show_figure(empty_figure(tr("Loading…")))
             self.causal.show_figure(empty_figure(tr("Loading…")))
+            return
+        if (source := new.shown_source) is not None and on_demand(source) is not None:  # a long prompt: S² cells
+            for heatmap in (self.padding, self.causal):
+                heatmap.set_hint("")
+                heatmap.show_figure(empty_figure(not_at_length(source)))
             return
         if old is None or changed(old, new, "shown_source", "loading", "model", "batch"):  # not per step
             # one sentence alone is never padded: when the sentence on show is one of the batch decoded in

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from PySide6 import QtWidgets
 
-from attnviz.core.layout import ENCODER_DECODER
+from attnviz.core.layout import ENCODER_DECODER, not_at_length, on_demand
 from attnviz.figures.rollout import ROLLOUT_METHOD, encoder_rollout_figure, source_attribution_figure
 from attnviz.figures.spec import FigureSpec, empty_figure
 from attnviz.gui.heatmap import Heatmap
@@ -62,6 +62,11 @@ class RolloutPanel(QtWidgets.QWidget):
             set_numbered(self.decoder_layer, tr(words.traced_layers))
             layers = source.encoder_weights.shape[0] if source is not None and source.encoder_weights is not None else 1
             self._set_range(self.encoder_layer, layers, follow_last=True)
+            if source is not None and on_demand(source) is not None:  # a long prompt: every map would be needed
+                self._wanted.clear()
+                for heatmap in (self.encoder, self.attribution):
+                    heatmap.show_figure(empty_figure(not_at_length(source)))
+                return
             for heatmap in (self.encoder, self.attribution):  # a new sentence: its rollout is not known yet
                 if source is not None:
                     heatmap.show_figure(empty_figure(tr(COMPUTING)))

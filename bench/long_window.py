@@ -1,0 +1,83 @@
+"""A 4,096-token prompt in the window (issue 49 §1): a decoder-only Hugging Face folder's prompt beyond the decoding
+cap opens with its maps on demand; the time from an Attention-view change (layer, head) to the painted map, and a
+screenshot of the window at 1280×800.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/long_window.py [--tokens 4096] [--shot PATH]
+
+The folder: a small random Llama (hidden 64, 2 layers, 4 query heads over 2 key/value heads, 4,096 positions),
+built into a temporary folder (no download): the time is the window's (the map computed from the kept queries and
+keys, coloured, laid out and painted), not a large model's forward pass (bench/long_maps.py times that).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tokens", type=int, default=4096)
+    parser.add_argument("--shot", default="", help="save a screenshot of the window here (PNG)")
+    args = parser.parse_args()
+
+    import torch
+    import transformers
+    from PySide6 import QtWidgets
+
+    from attnviz.core.attention.kind import AttentionKind
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.settings import Settings
+    from attnviz.session import InlineRunner
+    from tests.hf_folders import _byte_level_tokenizer
+
+    torch.set_num_threads(2)
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "llama-4k"
+        tokenizer = _byte_level_tokenizer()
+        torch.manual_seed(0)
+        transformers.LlamaForCausalLM(transformers.LlamaConfig(
+            vocab_size=len(tokenizer), hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+            num_key_value_heads=2, intermediate_size=128, max_position_embeddings=args.tokens, bos_token_id=0,
+            eos_token_id=0, pad_token_id=0)).save_pretrained(folder)
+        tokenizer.save_pretrained(folder)
+        window = MainWindow(Settings(Path(tmp) / "settings.ini"), InlineRunner())
+        window.resize(1280, 800)
+        window.show()
+        window.load(folder)
+        text = " ".join(["the house is big . i am at home . he was there ."] * (args.tokens // 15))
+        started = time.perf_counter()
+        window.set_sentence(text, run=True)
+        app.processEvents()
+        window.grab()
+        opened = time.perf_counter() - started
+        source = window.session.state.source
+        print(f"{len(source.tokens):,} tokens, maps on demand: {source.on_demand is not None}; opened and first map "
+              f"painted in {opened:.2f} s")
+        times = []
+        for layer, head in ((0, 1), (1, 2), (1, 3), (0, 0), (1, 0)):
+            started = time.perf_counter()
+            window.attention.select_view(AttentionKind.ENCODER_SELF, layer, head)
+            window.attention.heatmap.grab()  # (painted)
+            times.append(time.perf_counter() - started)
+        print(f"view change to painted map: median {1e3 * statistics.median(times):.0f} ms, "
+              f"max {1e3 * max(times):.0f} ms over {len(times)} maps")
+        if args.shot:
+            window.attention.select_view(AttentionKind.ENCODER_SELF, 1, 3)
+            app.processEvents()
+            window.grab().save(args.shot)
+            print(f"wrote {args.shot}")
+        window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
